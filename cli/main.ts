@@ -1,0 +1,85 @@
+// slotstream <role> [options]: the one command-line program. It only wires: parse config, start the
+// role's parts, and stop them in reverse order on SIGINT/SIGTERM.
+import { ConfigError, ROLES, helpText, parseConfig, type Role } from '../platform/config.js';
+import { createLogger } from '../platform/log.js';
+import { startRole } from './roles.js';
+
+const USAGE = `usage: slotstream <role> [options]
+
+roles:
+  all        the whole service in one process (local Kafka when KAFKA_BROKERS is unset, embedded ClickHouse)
+  ingest     read a chain source and publish events to Kafka
+  projector  build the ClickHouse views from Kafka ("projector rebuild" replays history into fresh views)
+  api        serve gRPC streams and JSON-RPC
+  kafka      run the local Kafka broker alone
+
+slotstream <role> --help lists the role's options.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [role, ...rest] = argv;
+  if (role === undefined || role === '--help' || role === '-h' || role === 'help') {
+    console.log(USAGE);
+    return role === undefined ? 2 : 0;
+  }
+  if (!(ROLES as readonly string[]).includes(role)) {
+    console.error(`slotstream: unknown role ${JSON.stringify(role)}\n\n${USAGE}`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseConfig(role, rest);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`slotstream ${role}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed.help) {
+    console.log(helpText(role as Role));
+    return 0;
+  }
+  const log = createLogger(parsed.config.logLevel);
+  let running: Awaited<ReturnType<typeof startRole>>;
+  try {
+    running = await startRole(parsed.config, parsed.positionals, log);
+  } catch (err) {
+    log.fatal({ err }, `${role} failed to start`);
+    return 1;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (why: string, code: number) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ why }, 'stopping');
+      running
+        .stop()
+        .then(() => resolve(code))
+        .catch((err: unknown) => {
+          log.error({ err }, 'error while stopping');
+          resolve(1);
+        });
+    };
+    process.once('SIGINT', () => stop('SIGINT', 0));
+    process.once('SIGTERM', () => stop('SIGTERM', 0));
+    running.done.then(
+      () => stop('finished', 0),
+      (err: unknown) => {
+        log.error({ err }, `${role} failed`);
+        stop('failure', 1);
+      },
+    );
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Give pino's async destination a moment to flush, then leave even if a library keeps a handle.
+    setTimeout(() => process.exit(code), 50).unref();
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,120 @@
+// Starts the parts of a role in dependency order and stops them in reverse.
+import { join } from 'node:path';
+import type { Config } from '../platform/config.js';
+import type { Logger } from '../platform/log.js';
+import { createClickHouse, isEmbedded, type ClickHouseClient } from '../platform/clickhouse.js';
+import { applyMigrations } from '../platform/migrations.js';
+import { startMetricsServer } from '../platform/metrics.js';
+import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { startLocalKafka } from '../deploy/kafka/launcher.js';
+import { topicNames } from '../schemas/topics.js';
+import { startIngest } from '../ingest/run.js';
+import { rebuildViews, startProjector } from '../projector/run.js';
+import { startGrpc } from '../api/grpc/server.js';
+import { startJsonRpc } from '../api/jsonrpc/server.js';
+
+export interface Running {
+  /** Stops every part, newest first. */
+  stop(): Promise<void>;
+  /** Settles when the role finishes on its own (a bounded source, a rebuild) or fails. */
+  done: Promise<void>;
+}
+
+const forever = new Promise<void>(() => {});
+
+export async function startRole(config: Config, positionals: string[], log: Logger): Promise<Running> {
+  const stops: { what: string; stop: () => Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const { what, stop } of stops.reverse()) {
+      try {
+        await stop();
+        log.debug({ what }, 'stopped');
+      } catch (err) {
+        log.error({ err, what }, 'stop failed');
+      }
+    }
+  };
+  const role = config.role;
+  try {
+    let done: Promise<void> = forever;
+    if (role === 'kafka') {
+      const kafka = await startLocalKafka({ nodes: config.kafkaNodes as 1 | 3, ...localKafkaData(config) });
+      stops.push({ what: 'local kafka', stop: () => kafka.stop() });
+      log.info({ brokers: kafka.brokers.join(',') }, `local Kafka is up: use KAFKA_BROKERS=${kafka.brokers.join(',')}`);
+      return { stop: stopAll, done };
+    }
+
+    const metrics = await startMetricsServer(config.host, config.metricsPort);
+    stops.push({ what: 'metrics', stop: () => metrics.close() });
+    log.info({ port: metrics.port }, 'metrics and health on /metrics and /health');
+
+    let brokers = [...config.kafkaBrokers];
+    if (brokers.length === 0) {
+      const kafka = await startLocalKafka({ nodes: 1, ...localKafkaData(config) });
+      stops.push({ what: 'local kafka', stop: () => kafka.stop() });
+      brokers = kafka.brokers;
+      log.info({ brokers: brokers.join(',') }, 'KAFKA_BROKERS is unset: started a local Kafka broker');
+    }
+    const topics = topicNames(config.topicPrefix);
+    const kafka = createKafka(brokers, `slotstream-${role}`);
+    await ensureTopics(kafka, topics, {
+      partitions: config.partitions,
+      retentionMs: config.retentionMs,
+      replicationFactor: config.replicationFactor,
+    });
+    const cfg: Config = Object.freeze({ ...config, kafkaBrokers: brokers });
+
+    let ch: ClickHouseClient | undefined;
+    if (role !== 'ingest') {
+      const chOpts = { url: cfg.clickhouseUrl, dataDir: join(cfg.dataDir, 'clickhouse'), database: cfg.clickhouseDatabase };
+      if (isEmbedded(chOpts) && role !== 'all') {
+        log.warn('CLICKHOUSE_URL is unset: embedded ClickHouse in this process; no other process can share its folder');
+      }
+      ch = await createClickHouse(chOpts);
+      stops.push({ what: 'clickhouse', stop: () => ch!.close() });
+      const applied = await applyMigrations(ch, cfg.clickhouseDatabase);
+      if (applied.length > 0) log.info({ applied }, 'applied ClickHouse migrations');
+    }
+
+    if (role === 'projector' && positionals[0] === 'rebuild') {
+      done = rebuildViews(cfg, log, { ch: ch! });
+      return { stop: stopAll, done };
+    }
+    if (positionals.length > 0) throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} for role ${role}`);
+
+    if (role === 'projector' || role === 'all') {
+      const projector = await startProjector(cfg, log, { ch: ch! });
+      stops.push({ what: 'projector', stop: () => projector.stop() });
+    }
+    if (role === 'api' || role === 'all') {
+      const grpc = await startGrpc({
+        brokers, topics, ch, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
+        authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
+        limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
+        queueSize: cfg.streamQueueSize, log,
+      });
+      stops.push({ what: 'grpc', stop: () => grpc.close() });
+      const rpc = await startJsonRpc({
+        ch: ch!, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.rpcPort,
+        authToken: cfg.authToken || undefined, maxBodyBytes: cfg.rpcMaxBodyBytes, maxBatch: cfg.rpcMaxBatch,
+        maxSlotLag: cfg.maxSlotLag, chainTip: () => grpc.chainTip(), log,
+      });
+      stops.push({ what: 'jsonrpc', stop: () => rpc.close() });
+      log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/` }, 'api is serving');
+    }
+    if (role === 'ingest' || role === 'all') {
+      const ingest = await startIngest(cfg, log);
+      stops.push({ what: 'ingest', stop: () => ingest.stop() });
+      // In `all`, a bounded source finishing leaves the other roles serving.
+      if (role === 'ingest') done = ingest.done;
+    }
+    return { stop: stopAll, done };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+function localKafkaData(config: Config): { dataDir?: string; keepData: boolean } {
+  return config.keepKafkaData ? { dataDir: join(config.dataDir, 'kafka'), keepData: true } : { keepData: false };
+}

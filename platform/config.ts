@@ -1,0 +1,217 @@
+// One typed, frozen config object for every role, built from command-line flags and environment
+// variables (flags win). Every option is declared once in OPTIONS with its default and meaning;
+// `slotstream <role> --help` prints this table, and an unknown or malformed option fails naming it.
+
+export type Role = 'ingest' | 'projector' | 'api' | 'all' | 'kafka';
+export const ROLES: readonly Role[] = ['ingest', 'projector', 'api', 'all', 'kafka'];
+
+type Kind = 'string' | 'int' | 'number' | 'bool' | 'list';
+
+interface OptionSpec<K extends Kind = Kind> {
+  kind: K;
+  env: string;
+  default: K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? string[] : string;
+  help: string;
+  /** Allowed values for string options. */
+  oneOf?: readonly string[];
+  min?: number;
+  max?: number;
+  roles: readonly Role[];
+}
+
+const ALL: readonly Role[] = ROLES;
+const INGEST: readonly Role[] = ['ingest', 'all'];
+const PROJECTOR: readonly Role[] = ['projector', 'all'];
+const API: readonly Role[] = ['api', 'all'];
+const SERVICE: readonly Role[] = ['ingest', 'projector', 'api', 'all'];
+
+const opt = <K extends Kind>(spec: OptionSpec<K>): OptionSpec<K> => spec;
+
+export const OPTIONS = {
+  // Kafka
+  kafkaBrokers: opt({ kind: 'list', env: 'KAFKA_BROKERS', default: [], roles: SERVICE,
+    help: 'Kafka bootstrap servers, comma separated. Empty: start a local broker (deploy/kafka) for this process.' }),
+  topicPrefix: opt({ kind: 'string', env: 'TOPIC_PREFIX', default: 'solana', roles: SERVICE,
+    help: 'Topic name prefix: topics are <prefix>.transactions.v1 and so on.' }),
+  partitions: opt({ kind: 'int', env: 'KAFKA_PARTITIONS', default: 4, min: 1, max: 1024, roles: SERVICE,
+    help: 'Partitions of each topic when the service creates it.' }),
+  replicationFactor: opt({ kind: 'int', env: 'KAFKA_REPLICATION_FACTOR', default: 1, min: 1, max: 7, roles: SERVICE,
+    help: 'Replication factor of topics the service creates.' }),
+  retentionMs: opt({ kind: 'int', env: 'KAFKA_RETENTION_MS', default: 7 * 24 * 3600 * 1000, min: -1, roles: SERVICE,
+    help: 'Topic retention in ms (-1: keep forever). Retention is the replay depth of from_slot.' }),
+  kafkaNodes: opt({ kind: 'int', env: 'KAFKA_NODES', default: 1, oneOf: undefined, min: 1, max: 3, roles: ['kafka'],
+    help: 'Local broker only: 1 node, or a 3-node KRaft cluster.' }),
+  keepKafkaData: opt({ kind: 'bool', env: 'KAFKA_KEEP_DATA', default: false, roles: ['kafka', 'all'],
+    help: 'Local broker only: keep its data folder (under --data-dir) after stop, so history survives restarts.' }),
+  // ClickHouse
+  clickhouseUrl: opt({ kind: 'string', env: 'CLICKHOUSE_URL', default: '', roles: SERVICE,
+    help: 'ClickHouse server URL (http://user:pass@host:8123). Empty: embedded chdb in --data-dir (all role only).' }),
+  clickhouseDatabase: opt({ kind: 'string', env: 'CLICKHOUSE_DATABASE', default: 'slotstream', roles: SERVICE,
+    help: 'Database that holds the views.' }),
+  dataDir: opt({ kind: 'string', env: 'SLOTSTREAM_DATA_DIR', default: '.data', roles: ALL,
+    help: 'Folder for embedded ClickHouse data and a kept local broker.' }),
+  // Ingest
+  source: opt({ kind: 'string', env: 'INGEST_SOURCE', default: 'sim', oneOf: ['sim', 'file', 'yellowstone', 'rpc'], roles: INGEST,
+    help: 'Chain source: sim (simulated chain), file (JSON lines), yellowstone, rpc.' }),
+  sourcePath: opt({ kind: 'string', env: 'INGEST_FILE', default: '', roles: INGEST,
+    help: 'File source: path of the JSON-lines file, or - for standard input.' }),
+  strict: opt({ kind: 'bool', env: 'INGEST_STRICT', default: false, roles: INGEST,
+    help: 'File source: stop at the first bad line instead of skipping it.' }),
+  out: opt({ kind: 'string', env: 'INGEST_OUT', default: '', roles: INGEST,
+    help: 'Write the source\'s events as JSON lines to this file (- for stdout) instead of publishing.' }),
+  seed: opt({ kind: 'int', env: 'SIM_SEED', default: 1, min: 0, roles: INGEST,
+    help: 'Simulator: seed; the same seed gives the same chain.' }),
+  slotMs: opt({ kind: 'int', env: 'SIM_SLOT_MS', default: 400, min: 0, roles: INGEST,
+    help: 'Simulator: slot duration in ms; 0 = as fast as possible.' }),
+  tps: opt({ kind: 'int', env: 'SIM_TPS', default: 200, min: 0, roles: INGEST,
+    help: 'Simulator: transactions per second of chain time.' }),
+  skipRate: opt({ kind: 'number', env: 'SIM_SKIP_RATE', default: 0.05, min: 0, max: 0.9, roles: INGEST,
+    help: 'Simulator: share of skipped slots.' }),
+  slotsPerEpoch: opt({ kind: 'int', env: 'SIM_SLOTS_PER_EPOCH', default: 8192, min: 32, max: 432000, roles: INGEST,
+    help: 'Simulator: slots per epoch (432000 as on mainnet).' }),
+  validators: opt({ kind: 'int', env: 'SIM_VALIDATORS', default: 50, min: 1, max: 5000, roles: INGEST,
+    help: 'Simulator: number of validators.' }),
+  fast: opt({ kind: 'bool', env: 'SIM_FAST', default: false, roles: INGEST,
+    help: 'Simulator: random unsigned signatures instead of ed25519 (benchmarks only; logged).' }),
+  maxSlots: opt({ kind: 'int', env: 'SIM_MAX_SLOTS', default: 0, min: 0, roles: INGEST,
+    help: 'Simulator: stop after this many slots (0 = run forever).' }),
+  // Projector
+  batchRows: opt({ kind: 'int', env: 'PROJECTOR_BATCH_ROWS', default: 20000, min: 1, roles: PROJECTOR,
+    help: 'Projector: flush a batch at this many events.' }),
+  batchMs: opt({ kind: 'int', env: 'PROJECTOR_BATCH_MS', default: 200, min: 1, roles: PROJECTOR,
+    help: 'Projector: flush a batch at least this often.' }),
+  groupId: opt({ kind: 'string', env: 'PROJECTOR_GROUP', default: 'slotstream-projector', roles: PROJECTOR,
+    help: 'Projector: Kafka consumer group shared by all copies.' }),
+  // API
+  host: opt({ kind: 'string', env: 'API_HOST', default: '127.0.0.1', roles: API,
+    help: 'Address the gRPC, JSON-RPC and metrics servers bind to.' }),
+  grpcPort: opt({ kind: 'int', env: 'GRPC_PORT', default: 10000, min: 0, max: 65535, roles: API,
+    help: 'gRPC port (0 = any free port).' }),
+  rpcPort: opt({ kind: 'int', env: 'RPC_PORT', default: 8899, min: 0, max: 65535, roles: API,
+    help: 'JSON-RPC port (0 = any free port).' }),
+  authToken: opt({ kind: 'string', env: 'SLOTSTREAM_TOKEN', default: '', roles: API,
+    help: 'Shared token for gRPC (x-token) and JSON-RPC (Authorization: Bearer). Empty: no auth.' }),
+  pingIntervalMs: opt({ kind: 'int', env: 'GRPC_PING_MS', default: 10000, min: 100, roles: API,
+    help: 'gRPC: server ping interval on every stream.' }),
+  maxFiltersPerKind: opt({ kind: 'int', env: 'GRPC_MAX_FILTERS', default: 100, min: 1, roles: API,
+    help: 'gRPC: named filters per kind per stream.' }),
+  maxKeysPerList: opt({ kind: 'int', env: 'GRPC_MAX_KEYS', default: 10000, min: 1, roles: API,
+    help: 'gRPC: keys per filter list.' }),
+  streamQueueSize: opt({ kind: 'int', env: 'GRPC_QUEUE', default: 20000, min: 1, roles: API,
+    help: 'gRPC: updates queued per stream before a slow client is cut off (RESOURCE_EXHAUSTED).' }),
+  rpcMaxBodyBytes: opt({ kind: 'int', env: 'RPC_MAX_BODY', default: 50 * 1024, min: 1024, roles: API,
+    help: 'JSON-RPC: largest request body (413 beyond).' }),
+  rpcMaxBatch: opt({ kind: 'int', env: 'RPC_MAX_BATCH', default: 100, min: 1, roles: API,
+    help: 'JSON-RPC: most requests in one batch.' }),
+  maxSlotLag: opt({ kind: 'int', env: 'RPC_MAX_SLOT_LAG', default: 150, min: 0, roles: API,
+    help: 'JSON-RPC: views trailing Kafka by more slots than this answer -32007 and /health says behind.' }),
+  // Every role
+  metricsPort: opt({ kind: 'int', env: 'METRICS_PORT', default: 9090, min: 0, max: 65535, roles: SERVICE,
+    help: 'Prometheus /metrics and /health port (0 = any free port).' }),
+  logLevel: opt({ kind: 'string', env: 'LOG_LEVEL', default: 'info', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], roles: ALL,
+    help: 'Log level (JSON logs on stderr).' }),
+} satisfies Record<string, OptionSpec>;
+
+type Options = typeof OPTIONS;
+type ValueOf<S> = S extends OptionSpec<infer K>
+  ? K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? readonly string[] : string
+  : never;
+
+export type Config = Readonly<{ [N in keyof Options]: ValueOf<Options[N]> }> & { readonly role: Role };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** `--kafka-brokers` for `kafkaBrokers`. */
+export const flagOf = (name: string): string => '--' + name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+
+function parseValue(name: string, spec: OptionSpec, raw: string, origin: string): unknown {
+  const bad = (why: string) => new ConfigError(`${origin}: ${why} (got ${JSON.stringify(raw)})`);
+  switch (spec.kind) {
+    case 'string':
+      if (spec.oneOf && !spec.oneOf.includes(raw)) throw bad(`must be one of ${spec.oneOf.join(', ')}`);
+      return raw;
+    case 'bool':
+      if (['true', '1', 'yes', ''].includes(raw)) return true;
+      if (['false', '0', 'no'].includes(raw)) return false;
+      throw bad('must be true or false');
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    case 'int':
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw bad('must be a number');
+      if (spec.kind === 'int' && !Number.isSafeInteger(n)) throw bad('must be a whole number');
+      if (spec.min !== undefined && n < spec.min) throw bad(`must be at least ${spec.min}`);
+      if (spec.max !== undefined && n > spec.max) throw bad(`must be at most ${spec.max}`);
+      return n;
+    }
+  }
+  throw new ConfigError(`option ${name} has no parser`);
+}
+
+export interface ParsedArgs {
+  config: Config;
+  /** Positional arguments after the role (e.g. `projector rebuild`). */
+  positionals: string[];
+  help: boolean;
+}
+
+/**
+ * Builds the config of a role from argv (after the role) and env. Flags: `--name value` or `--name=value`;
+ * a bool flag alone means true. Env variables apply only to options of the role.
+ */
+export function parseConfig(role: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new ConfigError(`unknown role ${JSON.stringify(role)}: expected one of ${ROLES.join(', ')}`);
+  }
+  const r = role as Role;
+  const byFlag = new Map<string, string>();
+  for (const name of Object.keys(OPTIONS)) byFlag.set(flagOf(name), name);
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    values[name] = spec.default;
+    const raw = env[spec.env];
+    if (raw !== undefined && spec.roles.includes(r)) values[name] = parseValue(name, spec, raw, `environment ${spec.env}`);
+  }
+  const positionals: string[] = [];
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') { help = true; continue; }
+    if (!arg.startsWith('--')) { positionals.push(arg); continue; }
+    const eq = arg.indexOf('=');
+    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
+    const name = byFlag.get(flag);
+    if (name === undefined) throw new ConfigError(`unknown option ${flag} for role ${r} (see slotstream ${r} --help)`);
+    const spec = (OPTIONS as Record<string, OptionSpec>)[name]!;
+    if (!spec.roles.includes(r)) throw new ConfigError(`option ${flag} does not apply to role ${r}`);
+    let raw: string;
+    if (eq >= 0) raw = arg.slice(eq + 1);
+    else if (spec.kind === 'bool' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))) raw = 'true';
+    else if (argv[i + 1] === undefined) throw new ConfigError(`option ${flag} needs a value`);
+    else raw = argv[++i]!;
+    values[name] = parseValue(name, spec, raw, `option ${flag}`);
+  }
+  return { config: Object.freeze({ ...values, role: r }) as Config, positionals, help };
+}
+
+/** Config for tests and embedding: defaults plus overrides, validated like the CLI's. */
+export function makeConfig(role: Role, overrides: Partial<Omit<Config, 'role'>> = {}): Config {
+  for (const name of Object.keys(overrides)) {
+    if (!(name in OPTIONS)) throw new ConfigError(`unknown option ${name}`);
+  }
+  const base = parseConfig(role, [], {}).config;
+  return Object.freeze({ ...base, ...overrides });
+}
+
+export function helpText(role: Role): string {
+  const lines = [`slotstream ${role} [options]`, '', 'Options (flag, environment variable, default):'];
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    if (!spec.roles.includes(role)) continue;
+    const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    lines.push(`  ${flagOf(name)} (${spec.env}, default ${JSON.stringify(def)})`, `      ${spec.help}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, helpText, makeConfig, parseConfig } from './config.js';
+
+describe('parseConfig', () => {
+  it('gives documented defaults', () => {
+    const { config } = parseConfig('all', [], {});
+    expect(config.grpcPort).toBe(10000);
+    expect(config.rpcPort).toBe(8899);
+    expect(config.kafkaBrokers).toEqual([]);
+    expect(config.source).toBe('sim');
+    expect(config.role).toBe('all');
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads env, and flags win over env', () => {
+    const env = { KAFKA_BROKERS: 'a:1, b:2', GRPC_PORT: '1234' };
+    expect(parseConfig('api', [], env).config.kafkaBrokers).toEqual(['a:1', 'b:2']);
+    expect(parseConfig('api', ['--grpc-port', '99'], env).config.grpcPort).toBe(99);
+    expect(parseConfig('api', ['--grpc-port=98'], env).config.grpcPort).toBe(98);
+  });
+
+  it('takes bool flags alone or with a value, and positionals', () => {
+    const p = parseConfig('ingest', ['--fast', '--strict=false', 'extra'], {});
+    expect(p.config.fast).toBe(true);
+    expect(p.config.strict).toBe(false);
+    expect(p.positionals).toEqual(['extra']);
+  });
+
+  it('rejects unknown options, naming them', () => {
+    expect(() => parseConfig('api', ['--grpc-prot', '1'], {})).toThrow(/unknown option --grpc-prot/);
+  });
+
+  it('rejects options of another role', () => {
+    expect(() => parseConfig('api', ['--seed', '3'], {})).toThrow(/--seed does not apply to role api/);
+  });
+
+  it('rejects malformed values, naming the option and the value', () => {
+    expect(() => parseConfig('api', ['--grpc-port', 'abc'], {})).toThrow(/option --grpc-port: must be a number \(got "abc"\)/);
+    expect(() => parseConfig('api', ['--grpc-port', '70000'], {})).toThrow(/at most 65535/);
+    expect(() => parseConfig('ingest', ['--source', 'ftp'], {})).toThrow(/must be one of sim, file, yellowstone, rpc/);
+    expect(() => parseConfig('api', [], { GRPC_PORT: '1.5' })).toThrow(/environment GRPC_PORT: must be a whole number/);
+    expect(() => parseConfig('api', ['--grpc-port'], {})).toThrow(/needs a value/);
+    expect(() => parseConfig('nope', [], {})).toThrow(ConfigError);
+  });
+
+  it('ignores env variables of options the role does not have', () => {
+    expect(() => parseConfig('api', [], { SIM_SEED: 'x' })).not.toThrow();
+  });
+
+  it('makeConfig rejects unknown overrides', () => {
+    expect(() => makeConfig('all', { nope: 1 } as never)).toThrow(/unknown option nope/);
+    expect(makeConfig('all', { tps: 7 }).tps).toBe(7);
+  });
+
+  it('help lists every option of the role with its env variable', () => {
+    const text = helpText('api');
+    expect(text).toContain('--grpc-port (GRPC_PORT, default "10000")');
+    expect(text).not.toContain('--seed');
+  });
+});

@@ -1,0 +1,55 @@
+// Prometheus metrics and health on one HTTP port. Every role registers its metrics on the shared
+// registry; `/health` asks the checks the roles registered.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export type HealthState = 'ok' | 'behind' | 'unknown';
+type HealthCheck = () => Promise<HealthState> | HealthState;
+const healthChecks: HealthCheck[] = [];
+
+export function addHealthCheck(check: HealthCheck): void {
+  healthChecks.push(check);
+}
+
+/** The worst state of all registered checks (`ok` when there are none). */
+export async function health(): Promise<HealthState> {
+  let worst: HealthState = 'ok';
+  for (const check of healthChecks) {
+    const state = await Promise.resolve().then(check).catch((): HealthState => 'unknown');
+    if (state === 'unknown') return 'unknown';
+    if (state === 'behind') worst = 'behind';
+  }
+  return worst;
+}
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startMetricsServer(host: string, port: number): Promise<MetricsServer> {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/metrics') {
+      registry.metrics().then(
+        (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+        (err: Error) => res.writeHead(500).end(err.message),
+      );
+    } else if (req.url === '/health') {
+      health().then((state) => res.writeHead(state === 'unknown' ? 503 : 200, { 'content-type': 'text/plain' }).end(state));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,64 @@
+// Record codecs: the event model (generated from events.proto) to Kafka key and value bytes and back.
+// Consumers decode through `decodeRecord`, which never throws: a poison record becomes a typed error
+// the caller can dead-letter.
+import {
+  AccountEvent,
+  EpochEvent,
+  SlotEvent,
+  TransactionEvent,
+} from './gen/events.js';
+import { pubkeyKey, u64Key, type TopicKind } from './topics.js';
+
+export { AccountEvent, EpochEvent, SlotEvent, TransactionEvent };
+export { SlotStatus, BlockMeta, CompiledInstruction, AddressTableLookup } from './gen/events.js';
+
+export type ChainEvent =
+  | { kind: 'transactions'; event: TransactionEvent }
+  | { kind: 'accounts'; event: AccountEvent }
+  | { kind: 'slots'; event: SlotEvent }
+  | { kind: 'epochs'; event: EpochEvent };
+
+export type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>['event'];
+
+export interface EncodedRecord {
+  key: Buffer;
+  value: Buffer;
+}
+
+const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export function encodeRecord(e: ChainEvent): EncodedRecord {
+  switch (e.kind) {
+    case 'transactions':
+      return { key: u64Key(e.event.slot), value: toBuffer(TransactionEvent.encode(e.event).finish()) };
+    case 'accounts':
+      return { key: pubkeyKey(e.event.pubkey), value: toBuffer(AccountEvent.encode(e.event).finish()) };
+    case 'slots':
+      return { key: u64Key(e.event.slot), value: toBuffer(SlotEvent.encode(e.event).finish()) };
+    case 'epochs':
+      return { key: u64Key(e.event.epoch), value: toBuffer(EpochEvent.encode(e.event).finish()) };
+  }
+}
+
+export type DecodeResult = { ok: true; value: ChainEvent } | { ok: false; reason: string };
+
+/** Decodes a record value of the given topic kind; never throws. */
+export function decodeRecord(kind: TopicKind, value: Buffer | null): DecodeResult {
+  if (value === null) return { ok: false, reason: 'record has no value (tombstone)' };
+  try {
+    switch (kind) {
+      case 'transactions':
+        return { ok: true, value: { kind, event: TransactionEvent.decode(value) } };
+      case 'accounts':
+        return { ok: true, value: { kind, event: AccountEvent.decode(value) } };
+      case 'slots':
+        return { ok: true, value: { kind, event: SlotEvent.decode(value) } };
+      case 'epochs':
+        return { ok: true, value: { kind, event: EpochEvent.decode(value) } };
+      default:
+        return { ok: false, reason: `no decoder for topic kind ${kind}` };
+    }
+  } catch (err) {
+    return { ok: false, reason: `undecodable ${kind} record: ${(err as Error).message}` };
+  }
+}

@@ -1,0 +1,37 @@
+// Topic names and record keys: the one place that knows how events map onto Kafka.
+// Keys give per-slot order for transactions and slots, per-account order for accounts.
+
+export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'epochs' | 'deadletter';
+
+export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs'];
+
+/** Full topic names for a prefix (default `solana`): `<prefix>.<kind>.v1`. */
+export type TopicNames = Readonly<Record<TopicKind, string>>;
+
+export function topicNames(prefix = 'solana'): TopicNames {
+  return {
+    transactions: `${prefix}.transactions.v1`,
+    accounts: `${prefix}.accounts.v1`,
+    slots: `${prefix}.slots.v1`,
+    epochs: `${prefix}.epochs.v1`,
+    deadletter: `${prefix}.deadletter.v1`,
+  };
+}
+
+/** u64 as 8 bytes big-endian, so keys sort like the numbers (slot, epoch). */
+export function u64Key(value: bigint): Buffer {
+  const key = Buffer.allocUnsafe(8);
+  key.writeBigUInt64BE(value);
+  return key;
+}
+
+export function readU64Key(key: Buffer): bigint {
+  if (key.length !== 8) throw new Error(`expected an 8-byte u64 key, got ${key.length} bytes`);
+  return key.readBigUInt64BE(0);
+}
+
+/** Account records are keyed by the raw 32-byte pubkey. */
+export function pubkeyKey(pubkey: Uint8Array): Buffer {
+  if (pubkey.length !== 32) throw new Error(`expected a 32-byte pubkey key, got ${pubkey.length} bytes`);
+  return Buffer.from(pubkey.buffer, pubkey.byteOffset, pubkey.byteLength);
+}
