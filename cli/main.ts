@@ -75,8 +75,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // Give pino's async destination a moment to flush, then leave even if a library keeps a handle.
-    setTimeout(() => process.exit(code), 50).unref();
+    process.exitCode = code;
+    // Give pino's async destination a moment to flush, then leave even if a library keeps a handle open.
+    setTimeout(() => process.exit(code), 200).unref();
   },
   (err: unknown) => {
     console.error(err);

@@ -8,10 +8,7 @@ import { startMetricsServer } from '../platform/metrics.js';
 import { createKafka, ensureTopics } from '../platform/kafka.js';
 import { startLocalKafka } from '../deploy/kafka/launcher.js';
 import { topicNames } from '../schemas/topics.js';
-import { startIngest } from '../ingest/run.js';
-import { rebuildViews, startProjector } from '../projector/run.js';
-import { startGrpc } from '../api/grpc/server.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+// Role modules load on demand, so a role pays only for what it runs.
 
 export interface Running {
   /** Stops every part, newest first. */
@@ -77,16 +74,20 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     }
 
     if (role === 'projector' && positionals[0] === 'rebuild') {
+      const { rebuildViews } = await import('../projector/run.js');
       done = rebuildViews(cfg, log, { ch: ch! });
       return { stop: stopAll, done };
     }
     if (positionals.length > 0) throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} for role ${role}`);
 
     if (role === 'projector' || role === 'all') {
+      const { startProjector } = await import('../projector/run.js');
       const projector = await startProjector(cfg, log, { ch: ch! });
       stops.push({ what: 'projector', stop: () => projector.stop() });
     }
     if (role === 'api' || role === 'all') {
+      const { startGrpc } = await import('../api/grpc/server.js');
+      const { startJsonRpc } = await import('../api/jsonrpc/server.js');
       const grpc = await startGrpc({
         brokers, topics, ch, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
         authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
@@ -103,6 +104,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/` }, 'api is serving');
     }
     if (role === 'ingest' || role === 'all') {
+      const { startIngest } = await import('../ingest/run.js');
       const ingest = await startIngest(cfg, log);
       stops.push({ what: 'ingest', stop: () => ingest.stop() });
       // In `all`, a bounded source finishing leaves the other roles serving.

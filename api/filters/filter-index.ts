@@ -1,0 +1,185 @@
+// Every stream's filters of one api process, indexed by key, so matching an event costs in proportion to the
+// event's keys and the filters those keys select, not to the number of streams. Each filter sits in exactly
+// one place:
+// - transactions: by signature if set; else by ONE account_required key (all must be present, so any one
+//   is a valid gate); else by EVERY account_include key; else in the wildcard list;
+// - accounts: by every `account` key; else by every `owner` key; else in the wildcard list.
+// Wildcard filters (only exclude/vote/failed, or only memcmp/datasize/lamports, or empty) are checked for
+// every event: unavoidable. Every candidate found through the index is verified with the full filter.
+import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import {
+  accountFilterMatches,
+  accountView,
+  transactionFilterMatches,
+  transactionView,
+} from './match.js';
+import type { CompiledAccountFilter, CompiledSubscription, CompiledTransactionFilter } from './types.js';
+
+interface Entry<S, F> {
+  readonly stream: S;
+  /** Position of the filter in the subscription's name-sorted list: sorts the names of a match. */
+  readonly order: number;
+  readonly filter: F;
+  /** Sequence number of the last event that visited this entry: dedups entries reached through several keys. */
+  seen: number;
+}
+
+type Bucket<S, F> = Set<Entry<S, F>>;
+type TxEntry<S> = Entry<S, CompiledTransactionFilter>;
+type AccEntry<S> = Entry<S, CompiledAccountFilter>;
+
+interface Registration<S> {
+  readonly tx: readonly TxEntry<S>[];
+  readonly acc: readonly AccEntry<S>[];
+}
+
+/** Where an entry lives: a keyed map and its keys, or the wildcard set (map undefined). */
+interface Placement<S, F> {
+  readonly map: Map<string, Bucket<S, F>> | undefined;
+  readonly keys: Iterable<string>;
+}
+
+function addTo<S, F>(map: Map<string, Bucket<S, F>>, key: string, e: Entry<S, F>): void {
+  const bucket = map.get(key);
+  if (bucket) bucket.add(e);
+  else map.set(key, new Set([e]));
+}
+
+function removeFrom<S, F>(map: Map<string, Bucket<S, F>>, key: string, e: Entry<S, F>): void {
+  const bucket = map.get(key);
+  if (!bucket) return;
+  bucket.delete(e);
+  if (bucket.size === 0) map.delete(key);
+}
+
+/** Verifies the not-yet-visited entries of a bucket; returns how many it verified. */
+function collect<S, F>(
+  hits: Map<S, Entry<S, F>[]>,
+  bucket: Iterable<Entry<S, F>> | undefined,
+  seq: number,
+  test: (f: F) => boolean,
+): number {
+  if (!bucket) return 0;
+  let checked = 0;
+  for (const e of bucket) {
+    if (e.seen === seq) continue;
+    e.seen = seq;
+    checked++;
+    if (!test(e.filter)) continue;
+    const list = hits.get(e.stream);
+    if (list) list.push(e);
+    else hits.set(e.stream, [e]);
+  }
+  return checked;
+}
+
+function namesOf<S, F extends { readonly name: string }>(hits: Map<S, Entry<S, F>[]>): Map<S, string[]> {
+  const out = new Map<S, string[]>();
+  for (const [stream, entries] of hits) {
+    if (entries.length > 1) entries.sort((a, b) => a.order - b.order);
+    out.set(
+      stream,
+      entries.map((e) => e.filter.name),
+    );
+  }
+  return out;
+}
+
+export class FilterIndex<StreamId> {
+  private readonly streams = new Map<StreamId, Registration<StreamId>>();
+  private readonly txBySignature = new Map<string, Bucket<StreamId, CompiledTransactionFilter>>();
+  private readonly txByKey = new Map<string, Bucket<StreamId, CompiledTransactionFilter>>();
+  private readonly txWildcard: Bucket<StreamId, CompiledTransactionFilter> = new Set();
+  private readonly accByPubkey = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
+  private readonly accByOwner = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
+  private readonly accWildcard: Bucket<StreamId, CompiledAccountFilter> = new Set();
+  private seq = 0;
+  /** Filters verified in full so far (index candidates plus wildcards): for metrics, and to test the index. */
+  candidatesChecked = 0;
+
+  /** Number of streams registered. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  has(streamId: StreamId): boolean {
+    return this.streams.has(streamId);
+  }
+
+  /** Replaces the whole filter set of a stream (behaviour.md: nothing is merged). */
+  set(streamId: StreamId, sub: CompiledSubscription): void {
+    this.delete(streamId);
+    const tx = sub.transactions.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
+    const acc = sub.accounts.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
+    for (const e of tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, true);
+    for (const e of acc) this.place(this.accPlacement(e.filter), this.accWildcard, e, true);
+    this.streams.set(streamId, { tx, acc });
+  }
+
+  /** Removes a stream's filters; returns whether it was registered. */
+  delete(streamId: StreamId): boolean {
+    const reg = this.streams.get(streamId);
+    if (!reg) return false;
+    // Placement is a pure function of the (immutable) filter, so recomputing it finds every bucket again;
+    // this keeps no per-key undo records (a stream may hold a million keys at the default limits).
+    for (const e of reg.tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, false);
+    for (const e of reg.acc) this.place(this.accPlacement(e.filter), this.accWildcard, e, false);
+    this.streams.delete(streamId);
+    return true;
+  }
+
+  private txPlacement(f: CompiledTransactionFilter): Placement<StreamId, CompiledTransactionFilter> {
+    if (f.signature !== undefined) return { map: this.txBySignature, keys: [f.signature] };
+    if (f.accountRequired.size > 0) {
+      const [gate] = f.accountRequired; // every required key must be present, so one is enough as a gate
+      return { map: this.txByKey, keys: [gate!] };
+    }
+    if (f.accountInclude.size > 0) return { map: this.txByKey, keys: f.accountInclude };
+    return { map: undefined, keys: [] };
+  }
+
+  private accPlacement(f: CompiledAccountFilter): Placement<StreamId, CompiledAccountFilter> {
+    if (f.account.size > 0) return { map: this.accByPubkey, keys: f.account };
+    if (f.owner.size > 0) return { map: this.accByOwner, keys: f.owner };
+    return { map: undefined, keys: [] };
+  }
+
+  private place<F>(p: Placement<StreamId, F>, wildcard: Bucket<StreamId, F>, e: Entry<StreamId, F>, add: boolean): void {
+    if (p.map === undefined) {
+      if (add) wildcard.add(e);
+      else wildcard.delete(e);
+      return;
+    }
+    for (const k of p.keys) {
+      if (add) addTo(p.map, k, e);
+      else removeFrom(p.map, k, e);
+    }
+  }
+
+  /** For every stream with at least one matching transaction filter: the matching names, sorted. */
+  matchTransaction(tx: TransactionEvent): Map<StreamId, string[]> {
+    const seq = ++this.seq;
+    const view = transactionView(tx);
+    const test = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view);
+    const hits = new Map<StreamId, Entry<StreamId, CompiledTransactionFilter>[]>();
+    let checked = 0;
+    if (view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
+    if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
+    checked += collect(hits, this.txWildcard, seq, test);
+    this.candidatesChecked += checked;
+    return namesOf(hits);
+  }
+
+  /** For every stream with at least one matching account filter: the matching names, sorted. */
+  matchAccount(acc: AccountEvent): Map<StreamId, string[]> {
+    const seq = ++this.seq;
+    const view = accountView(acc);
+    const test = (f: CompiledAccountFilter): boolean => accountFilterMatches(f, view);
+    const hits = new Map<StreamId, Entry<StreamId, CompiledAccountFilter>[]>();
+    this.candidatesChecked +=
+      collect(hits, this.accByPubkey.get(view.pubkey), seq, test) +
+      collect(hits, this.accByOwner.get(view.owner), seq, test) +
+      collect(hits, this.accWildcard, seq, test);
+    return namesOf(hits);
+  }
+}

@@ -1,0 +1,111 @@
+// Matching one event against compiled filters (behaviour.md "Subscribe: transaction/account filters").
+// Named filters combine with OR (every matching name is reported); fields inside a filter combine with AND;
+// an empty field adds no constraint. The *View helpers precompute what every filter needs from an event,
+// so FilterIndex builds them once per event and shares them across all streams.
+import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import { keyId } from './key-id.js';
+import type {
+  CompiledAccountFilter,
+  CompiledLamports,
+  CompiledMemcmp,
+  CompiledSubscription,
+  CompiledTransactionFilter,
+} from './types.js';
+
+export interface TransactionView {
+  /** Key ids of static keys plus addresses loaded through lookup tables (writable and readonly). */
+  readonly keys: ReadonlySet<string>;
+  readonly isVote: boolean;
+  /** `err` present. */
+  readonly failed: boolean;
+  /** Key id of the first signature; undefined for a transaction without signatures. */
+  readonly signature: string | undefined;
+}
+
+export function transactionView(tx: TransactionEvent): TransactionView {
+  const keys = new Set<string>();
+  for (const k of tx.accountKeys) keys.add(keyId(k));
+  for (const k of tx.loadedWritable) keys.add(keyId(k));
+  for (const k of tx.loadedReadonly) keys.add(keyId(k));
+  const first = tx.signatures[0];
+  return {
+    keys,
+    isVote: tx.isVote,
+    failed: tx.err !== undefined && tx.err !== null,
+    signature: first === undefined ? undefined : keyId(first),
+  };
+}
+
+/** True when any element of `a` is in `b`; walks the smaller side. */
+function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const k of small) if (large.has(k)) return true;
+  return false;
+}
+
+export function transactionFilterMatches(f: CompiledTransactionFilter, v: TransactionView): boolean {
+  if (f.vote !== undefined && f.vote !== v.isVote) return false;
+  if (f.failed !== undefined && f.failed !== v.failed) return false;
+  if (f.signature !== undefined && f.signature !== v.signature) return false;
+  if (f.accountInclude.size > 0 && !intersects(f.accountInclude, v.keys)) return false;
+  if (f.accountExclude.size > 0 && intersects(f.accountExclude, v.keys)) return false;
+  if (f.accountRequired.size > 0) {
+    if (f.accountRequired.size > v.keys.size) return false;
+    for (const k of f.accountRequired) if (!v.keys.has(k)) return false;
+  }
+  return true;
+}
+
+export interface AccountView {
+  readonly pubkey: string;
+  readonly owner: string;
+  readonly data: Uint8Array;
+  readonly lamports: bigint;
+}
+
+export function accountView(acc: AccountEvent): AccountView {
+  return { pubkey: keyId(acc.pubkey), owner: keyId(acc.owner), data: acc.data, lamports: acc.lamports };
+}
+
+function memcmpMatches(m: CompiledMemcmp, data: Uint8Array): boolean {
+  // Past the end of the data: no match (behaviour.md), not an error.
+  if (m.offset + m.bytes.length > data.length) return false;
+  for (let i = 0; i < m.bytes.length; i++) if (data[m.offset + i] !== m.bytes[i]) return false;
+  return true;
+}
+
+function lamportsMatches(c: CompiledLamports, lamports: bigint): boolean {
+  switch (c.op) {
+    case 'eq':
+      return lamports === c.value;
+    case 'ne':
+      return lamports !== c.value;
+    case 'lt':
+      return lamports < c.value;
+    case 'gt':
+      return lamports > c.value;
+  }
+}
+
+export function accountFilterMatches(f: CompiledAccountFilter, v: AccountView): boolean {
+  if (f.account.size > 0 && !f.account.has(v.pubkey)) return false;
+  if (f.owner.size > 0 && !f.owner.has(v.owner)) return false;
+  if (f.datasize !== undefined && f.datasize !== v.data.length) return false;
+  for (const m of f.memcmp) if (!memcmpMatches(m, v.data)) return false;
+  for (const c of f.lamports) if (!lamportsMatches(c, v.lamports)) return false;
+  return true;
+}
+
+/** Names of every transaction filter of `sub` that matches `tx`, sorted (filters are compiled in name order). */
+export function matchTransaction(sub: CompiledSubscription, tx: TransactionEvent): string[] {
+  if (sub.transactions.length === 0) return [];
+  const view = transactionView(tx);
+  return sub.transactions.filter((f) => transactionFilterMatches(f, view)).map((f) => f.name);
+}
+
+/** Names of every account filter of `sub` that matches `acc`, sorted. */
+export function matchAccount(sub: CompiledSubscription, acc: AccountEvent): string[] {
+  if (sub.accounts.length === 0) return [];
+  const view = accountView(acc);
+  return sub.accounts.filter((f) => accountFilterMatches(f, view)).map((f) => f.name);
+}

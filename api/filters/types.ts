@@ -1,0 +1,86 @@
+// The compiled (validated, decoded) form of a SubscribeRequest. Built once per request by
+// compileSubscribeRequest and never mutated afterwards: objects and arrays are frozen, sets are typed
+// read-only (treat them as immutable; they are shared with the FilterIndex).
+import type { CommitmentLevel } from '../../proto/gen/stream.js';
+
+/** Operator limits (behaviour.md: configurable, with defaults). */
+export interface FilterLimits {
+  /** Named filters per kind (transactions, accounts). */
+  readonly maxFiltersPerKind: number;
+  /** Entries per key list (account_include, account_exclude, account_required, account, owner). */
+  readonly maxKeysPerList: number;
+}
+
+export const DEFAULT_FILTER_LIMITS: FilterLimits = Object.freeze({ maxFiltersPerKind: 100, maxKeysPerList: 10_000 });
+
+/** Fixed limits from behaviour.md, plus our own cap on data slices. */
+export const MAX_FILTER_ENTRIES = 4;
+export const MAX_MEMCMP_BYTES = 128;
+export const MAX_MEMCMP_BASE58_CHARS = 175;
+export const MAX_MEMCMP_BASE64_CHARS = 172;
+export const MAX_FILTER_NAME_BYTES = 128;
+export const MAX_DATA_SLICES = 16;
+
+/** Why a request was rejected. The server answers INVALID_ARGUMENT `failed to create filter: <message>`. */
+export interface FilterError {
+  readonly code: 'INVALID_FILTER';
+  /** Where in the request, e.g. `transactions["bots"].account_include[3]`. */
+  readonly path: string;
+  /** Path and reason, e.g. `transactions["bots"].account_include[3]: invalid pubkey "xyz": not base58`. */
+  readonly message: string;
+}
+
+export interface CompiledTransactionFilter {
+  readonly name: string;
+  /** Key ids (see keyId): latin1 strings of the 32 raw bytes. */
+  readonly accountInclude: ReadonlySet<string>;
+  readonly accountExclude: ReadonlySet<string>;
+  readonly accountRequired: ReadonlySet<string>;
+  /** undefined: no constraint; true: only votes; false: votes excluded. */
+  readonly vote: boolean | undefined;
+  /** undefined: no constraint; true: only failed (err present); false: failed excluded. */
+  readonly failed: boolean | undefined;
+  /** Key id of the 64-byte first signature, when set. */
+  readonly signature: string | undefined;
+}
+
+export interface CompiledMemcmp {
+  /** Number(offset); offsets beyond 2^53 become Infinity (they can never match). */
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+}
+
+export type LamportsOp = 'eq' | 'ne' | 'lt' | 'gt';
+
+export interface CompiledLamports {
+  readonly op: LamportsOp;
+  readonly value: bigint;
+}
+
+export interface CompiledAccountFilter {
+  readonly name: string;
+  /** Key ids of accepted pubkeys (any of); empty: no constraint. */
+  readonly account: ReadonlySet<string>;
+  /** Key ids of accepted owners (any of); empty: no constraint. */
+  readonly owner: ReadonlySet<string>;
+  readonly memcmp: readonly CompiledMemcmp[];
+  /** Required data length; Infinity when the requested size exceeds 2^53 (never matches). */
+  readonly datasize: number | undefined;
+  readonly lamports: readonly CompiledLamports[];
+}
+
+export interface DataSlice {
+  /** Infinity when beyond 2^53: such a slice is always empty. */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface CompiledSubscription {
+  /** Sorted by name (JS string order), so matches come out sorted. */
+  readonly transactions: readonly CompiledTransactionFilter[];
+  readonly accounts: readonly CompiledAccountFilter[];
+  readonly commitment: CommitmentLevel;
+  /** Sorted by offset, non-overlapping. Empty: full data. */
+  readonly accountsDataSlice: readonly DataSlice[];
+  readonly fromSlot: bigint | undefined;
+}

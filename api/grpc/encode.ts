@@ -1,0 +1,142 @@
+// Wire encoding of outgoing updates, done once per event and shared by every stream it matches.
+// A SubscribeUpdate is encoded WITHOUT `filters` once (the "body"); each stream sends `prefix + body`,
+// where the prefix holds only its own `filters` field (field 1, repeated string). Protobuf allows fields
+// in any order and concatenation of encoded fields is a valid message, so the result decodes exactly like
+// a message encoded in one go.
+import {
+  SubscribeUpdate,
+  SubscribeUpdateParsedTransaction,
+  type Instruction,
+  type SubscribeUpdateAccount,
+  type SubscribeUpdateTransaction,
+} from '../../proto/gen/stream.js';
+import type { Timestamp } from '../../proto/gen/google/protobuf/timestamp.js';
+import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import { applyDataSlices, type DataSlice } from '../filters/index.js';
+
+const EMPTY = Buffer.alloc(0);
+
+const toBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+export function timestampNow(): Timestamp {
+  const ms = Date.now();
+  return { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+}
+
+export function toTransactionUpdate(tx: TransactionEvent): SubscribeUpdateTransaction {
+  return {
+    slot: tx.slot,
+    transaction: {
+      signature: tx.signatures[0] ?? EMPTY,
+      slot: tx.slot,
+      numRequiredSignatures: tx.numRequiredSignatures,
+      numReadonlySignedAccounts: tx.numReadonlySignedAccounts,
+      numReadonlyUnsignedAccounts: tx.numReadonlyUnsignedAccounts,
+      recentBlockhash: tx.recentBlockhash,
+      signatures: tx.signatures,
+      accountKeys: tx.accountKeys,
+      instructions: tx.instructions,
+      addressTableLookups: tx.addressTableLookups,
+    },
+  };
+}
+
+export function toAccountUpdate(acc: AccountEvent, slices: readonly DataSlice[]): SubscribeUpdateAccount {
+  return {
+    slot: acc.slot,
+    isStartup: acc.isStartup,
+    account: {
+      pubkey: acc.pubkey,
+      lamports: acc.lamports,
+      owner: acc.owner,
+      executable: acc.executable,
+      rentEpoch: acc.rentEpoch,
+      data: applyDataSlices(acc.data, slices),
+      writeVersion: acc.writeVersion,
+      txnSignature: acc.txnSignature,
+    },
+  };
+}
+
+/** SubscribeUpdate body (no filters) of a transaction. */
+export function encodeTransactionBody(tx: TransactionEvent, createdAt: Timestamp): Buffer {
+  return toBuffer(
+    SubscribeUpdate.encode({
+      filters: [],
+      createdAt,
+      updateOneof: { $case: 'transaction', value: toTransactionUpdate(tx) },
+    }).finish(),
+  );
+}
+
+/** SubscribeUpdate body (no filters) of an account write, data trimmed by `slices`. */
+export function encodeAccountBody(acc: AccountEvent, createdAt: Timestamp, slices: readonly DataSlice[]): Buffer {
+  return toBuffer(
+    SubscribeUpdate.encode({
+      filters: [],
+      createdAt,
+      updateOneof: { $case: 'account', value: toAccountUpdate(acc, slices) },
+    }).finish(),
+  );
+}
+
+/** A complete server ping update (empty filters). */
+export function encodePing(createdAt: Timestamp = timestampNow()): Buffer {
+  return toBuffer(SubscribeUpdate.encode({ filters: [], createdAt, updateOneof: { $case: 'ping', value: {} } }).finish());
+}
+
+/** A complete pong update answering a client ping (empty filters). */
+export function encodePong(id: number, createdAt: Timestamp = timestampNow()): Buffer {
+  return toBuffer(
+    SubscribeUpdate.encode({ filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } }).finish(),
+  );
+}
+
+/** A complete SubscribeUpdateParsedTransaction (the same bytes go to every SubscribeParsed stream). */
+export function encodeParsed(tx: TransactionEvent, instructions: Instruction[], account: AccountEvent | undefined): Buffer {
+  return toBuffer(
+    SubscribeUpdateParsedTransaction.encode({
+      signature: tx.signatures[0] ?? EMPTY,
+      slot: tx.slot,
+      account: account ? toAccountUpdate(account, []) : undefined,
+      recentBlockhash: tx.recentBlockhash,
+      signatures: tx.signatures,
+      instructions,
+    }).finish(),
+  );
+}
+
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 0x80) {
+    n >>>= 7;
+    len++;
+  }
+  return len;
+}
+
+/** The `filters` field (number 1, wire type 2) holding `names`, as bytes to put before a body. */
+export function encodeFiltersPrefix(names: readonly string[]): Buffer {
+  if (names.length === 0) return EMPTY;
+  let size = 0;
+  const encoded = names.map((n) => Buffer.from(n, 'utf8'));
+  for (const e of encoded) size += 1 + varintLength(e.length) + e.length;
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  for (const e of encoded) {
+    out[pos++] = 0x0a; // (1 << 3) | 2
+    let n = e.length;
+    while (n >= 0x80) {
+      out[pos++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    out[pos++] = n;
+    pos += e.copy(out, pos);
+  }
+  return out;
+}
+
+/** Cache key of a data-slice set: streams with equal slices share one account encoding. */
+export function sliceKey(slices: readonly DataSlice[]): string {
+  return slices.map((s) => `${s.offset}:${s.length}`).join(',');
+}

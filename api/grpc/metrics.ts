@@ -1,0 +1,31 @@
+// gRPC stream metrics on the shared registry; created once per process (several servers in one test
+// process share them).
+import { Counter, Gauge } from 'prom-client';
+import { registry } from '../../platform/metrics.js';
+
+export const openStreams = new Gauge({
+  name: 'slotstream_grpc_streams',
+  help: 'Open gRPC streams by method.',
+  labelNames: ['method'] as const,
+  registers: [registry],
+});
+
+export const updatesSent = new Counter({
+  name: 'slotstream_grpc_updates_sent_total',
+  help: 'Updates written to gRPC streams.',
+  labelNames: ['method'] as const,
+  registers: [registry],
+});
+
+export const slowClientCutoffs = new Counter({
+  name: 'slotstream_grpc_slow_client_cutoffs_total',
+  help: 'Streams ended with RESOURCE_EXHAUSTED because their queue was full.',
+  registers: [registry],
+});
+
+export const undecodableRecords = new Counter({
+  name: 'slotstream_grpc_undecodable_records_total',
+  help: 'Kafka records the api could not decode (skipped, logged).',
+  labelNames: ['topic'] as const,
+  registers: [registry],
+});

@@ -1,0 +1,240 @@
+// from_slot replay: reads the Kafka history of the transactions, accounts and slots topics from the first
+// offset of a slot >= from_slot, per partition, up to the offsets the live tail had reached when the
+// stream registered (`until`). Everything before `until` comes from here, everything from `until` on
+// comes from the live tail: no gap and no duplicate at the hand-over.
+//
+// Start offsets come from the projector's `slot_offsets` view. A partition without a row for a slot
+// >= from_slot starts after the last offset the view indexed for it (the projector may trail Kafka);
+// a topic the view knows nothing about (projector not running, or no ClickHouse) is scanned from the
+// log start, filtering slot >= from_slot.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
+import type { TopicNames } from '../../schemas/topics.js';
+import { KafkaReader, partitionRanges, type PartitionOffsets, type ReaderRecord } from './kafka-reader.js';
+import { streamTopics } from './live-tail.js';
+import { undecodableRecords } from './metrics.js';
+
+export class ReplayOutOfRange extends Error {
+  override name = 'ReplayOutOfRange';
+  constructor(
+    readonly fromSlot: bigint,
+    readonly firstAvailable: bigint,
+  ) {
+    super(`from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`);
+  }
+}
+
+interface PartitionRange {
+  low: bigint;
+  high: bigint;
+}
+
+export interface ReplayPlan {
+  /** Start offset per topic and partition. */
+  start: PartitionOffsets;
+  /** Topics without any slot_offsets row: scanned from the log start. */
+  scanned: string[];
+}
+
+interface OffsetRow {
+  topic: string;
+  partition: number;
+  start: string | null;
+  indexed: string;
+}
+
+async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, PartitionRange>>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const out = new Map<string, Map<number, PartitionRange>>();
+    for (const topic of topics) out.set(topic, await partitionRanges(admin, topic));
+    return out;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function offsetRows(ch: ClickHouseClient, database: string, topics: string[], fromSlot: bigint): Promise<OffsetRow[]> {
+  const rs = await ch.query({
+    query: `SELECT topic, partition,
+              minIf(first_offset, slot >= {from:UInt64}) AS start_raw,
+              countIf(slot >= {from:UInt64}) AS n_from,
+              max(last_offset) AS indexed
+            FROM {db:Identifier}.slot_offsets
+            WHERE topic IN {topics:Array(String)}
+            GROUP BY topic, partition`,
+    query_params: { db: database, topics, from: fromSlot.toString() },
+    format: 'JSONEachRow',
+  });
+  const rows = await rs.json<{ topic: string; partition: number; start_raw: string; n_from: string; indexed: string }>();
+  return rows.map((r) => ({
+    topic: r.topic,
+    partition: Number(r.partition),
+    start: Number(r.n_from) > 0 ? String(r.start_raw) : null,
+    indexed: String(r.indexed),
+  }));
+}
+
+/**
+ * The oldest slot whose history is complete in every partition: per partition whose log start moved
+ * (retention deleted records), the slot of the first retained record, plus one when that slot's records
+ * were cut. Undefined when nothing was deleted or the view cannot tell.
+ */
+async function firstAvailableSlot(
+  ch: ClickHouseClient,
+  database: string,
+  ranges: Map<string, Map<number, PartitionRange>>,
+): Promise<bigint | undefined> {
+  let first: bigint | undefined;
+  for (const [topic, parts] of ranges) {
+    for (const [partition, r] of parts) {
+      if (r.low === 0n) continue;
+      const rs = await ch.query({
+        query: `SELECT slot, min(first_offset) AS first FROM {db:Identifier}.slot_offsets
+                WHERE topic = {topic:String} AND partition = {partition:UInt32} AND last_offset >= {low:UInt64}
+                GROUP BY slot ORDER BY slot LIMIT 1`,
+        query_params: { db: database, topic, partition, low: r.low.toString() },
+        format: 'JSONEachRow',
+      });
+      const [row] = await rs.json<{ slot: string; first: string }>();
+      if (!row) continue;
+      const slot = BigInt(row.slot) + (BigInt(row.first) < r.low ? 1n : 0n);
+      if (first === undefined || slot > first) first = slot;
+    }
+  }
+  return first;
+}
+
+export async function planReplay(o: {
+  kafka: Kafka;
+  topics: TopicNames;
+  ch?: ClickHouseClient;
+  database: string;
+  fromSlot: bigint;
+}): Promise<ReplayPlan> {
+  const names = [...streamTopics(o.topics).keys()];
+  const ranges = await logRanges(o.kafka, names);
+  const rows = o.ch ? await offsetRows(o.ch, o.database, names, o.fromSlot) : [];
+  if (o.ch) {
+    const first = await firstAvailableSlot(o.ch, o.database, ranges);
+    if (first !== undefined && o.fromSlot < first) throw new ReplayOutOfRange(o.fromSlot, first);
+  }
+  const start: PartitionOffsets = new Map();
+  const scanned: string[] = [];
+  for (const [topic, parts] of ranges) {
+    const topicRows = rows.filter((r) => r.topic === topic);
+    if (topicRows.length === 0) scanned.push(topic);
+    const m = new Map<number, bigint>();
+    for (const [partition, r] of parts) {
+      const row = topicRows.find((x) => x.partition === partition);
+      let s: bigint;
+      if (row?.start != null) s = BigInt(row.start);
+      else if (row) s = BigInt(row.indexed) + 1n;
+      else s = r.low;
+      m.set(partition, s < r.low ? r.low : s);
+    }
+    start.set(topic, m);
+  }
+  return { start, scanned };
+}
+
+export interface ReplayOptions {
+  kafka: Kafka;
+  topics: TopicNames;
+  fromSlot: bigint;
+  plan: ReplayPlan;
+  /** Live tail positions at registration: replay stops right before them. */
+  until: PartitionOffsets;
+  /** Each decoded event with slot >= fromSlot, in Kafka order per partition. */
+  onEvent: (e: ChainEvent) => void;
+  log: Logger;
+}
+
+/** A running replay; `done` settles when history up to `until` has been handed over (or on error). */
+export class ReplayRun {
+  private reader: KafkaReader | undefined;
+  private cancelled = false;
+  readonly done: Promise<void>;
+  private resolve!: () => void;
+  private readonly remaining = new Set<string>();
+
+  private constructor(private readonly o: ReplayOptions) {
+    this.done = new Promise<void>((res) => (this.resolve = res));
+  }
+
+  static async start(o: ReplayOptions): Promise<ReplayRun> {
+    const run = new ReplayRun(o);
+    await run.begin();
+    return run;
+  }
+
+  private untilOf(topic: string, partition: number): bigint {
+    return this.o.until.get(topic)?.get(partition) ?? 0n;
+  }
+
+  private async begin(): Promise<void> {
+    for (const [topic, parts] of this.o.plan.start) {
+      for (const [partition, s] of parts) if (s < this.untilOf(topic, partition)) this.remaining.add(`${topic}\u0000${partition}`);
+    }
+    if (this.remaining.size === 0) {
+      this.resolve();
+      return;
+    }
+    this.reader = await KafkaReader.start({
+      kafka: this.o.kafka,
+      topics: streamTopics(this.o.topics),
+      start: this.o.plan.start,
+      purpose: 'api-replay',
+      onRecords: (records) => this.onRecords(records),
+      onPosition: (topic, partition, next) => this.onPosition(topic, partition, next),
+    });
+    // Partitions with nothing to replay, or already complete, need no fetching.
+    for (const [topic, parts] of this.o.plan.start) {
+      for (const partition of parts.keys()) {
+        if (!this.remaining.has(`${topic}\u0000${partition}`)) this.reader.pause(topic, partition);
+        else this.onPosition(topic, partition, this.reader.position(topic, partition) ?? 0n);
+      }
+    }
+  }
+
+  private onRecords(records: ReaderRecord[]): void {
+    if (this.cancelled) return;
+    for (const r of records) {
+      if (r.offset >= this.untilOf(r.topic, r.partition)) continue; // the live tail delivers these
+      const d = decodeRecord(r.kind, r.value);
+      if (!d.ok) {
+        undecodableRecords.inc({ topic: r.topic });
+        this.o.log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'replay: skipping undecodable record');
+        continue;
+      }
+      const e = d.value;
+      if (e.kind === 'epochs') continue;
+      if (e.event.slot < this.o.fromSlot) continue;
+      this.o.onEvent(e);
+    }
+  }
+
+  private onPosition(topic: string, partition: number, next: bigint): void {
+    const key = `${topic}\u0000${partition}`;
+    if (!this.remaining.has(key) || next < this.untilOf(topic, partition)) return;
+    this.remaining.delete(key);
+    this.reader?.pause(topic, partition);
+    if (this.remaining.size === 0) void this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    // Let the batch that completed the last partition be handed over first (positions advance after it).
+    await Promise.resolve();
+    this.resolve();
+    await this.reader?.stop();
+  }
+
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    this.resolve();
+    await this.reader?.stop();
+  }
+}

@@ -1,0 +1,228 @@
+// Helpers for the gRPC integration tests and the benchmark: a client built at run time from
+// proto/stream.proto with @grpc/proto-loader (what a third-party client does; not our generated code),
+// a stream recorder, and small event factories published with the real record codec.
+import { randomBytes } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { Kafka, Producer } from 'kafkajs';
+import {
+  AccountEvent,
+  SlotEvent,
+  TransactionEvent,
+  decodeRecord,
+  encodeRecord,
+  type ChainEvent,
+} from '../../schemas/codec.js';
+import type { TopicNames } from '../../schemas/topics.js';
+import { KafkaReader, partitionRanges } from './kafka-reader.js';
+import { streamTopics } from './live-tail.js';
+import { PROTO_PATH } from './server.js';
+
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  bytes: Buffer,
+  defaults: true,
+  oneofs: true,
+};
+
+// proto-loader gives untyped objects; tests read them as plain JSON-like records.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Msg = any;
+
+export interface StreamClientCtor {
+  new (address: string, creds: grpc.ChannelCredentials, options?: grpc.ClientOptions): grpc.Client & Record<string, Msg>;
+}
+
+let ctor: StreamClientCtor | undefined;
+
+export function streamClientCtor(): StreamClientCtor {
+  if (!ctor) {
+    const def = protoLoader.loadSync(PROTO_PATH, LOADER_OPTIONS);
+    const pkg = grpc.loadPackageDefinition(def) as Msg;
+    ctor = pkg.stream.Stream as StreamClientCtor;
+  }
+  return ctor;
+}
+
+/** A client on its own connection (no subchannel sharing), so one slow reader cannot stall another. */
+export function newClient(port: number, options: grpc.ClientOptions = {}): grpc.Client & Record<string, Msg> {
+  const Ctor = streamClientCtor();
+  return new Ctor(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    'grpc.use_local_subchannel_pool': 1,
+    'grpc.max_receive_message_length': -1,
+    ...options,
+  });
+}
+
+/** Records everything a bidirectional stream receives. */
+export class Recorder {
+  readonly updates: Msg[] = [];
+  error: grpc.ServiceError | undefined;
+  ended = false;
+  readonly receivedAt: number[] = [];
+
+  constructor(readonly call: grpc.ClientDuplexStream<Msg, Msg>) {
+    call.on('data', (m: Msg) => {
+      this.updates.push(m);
+      this.receivedAt.push(performance.now());
+    });
+    call.on('error', (e: grpc.ServiceError) => (this.error = e));
+    call.on('end', () => (this.ended = true));
+  }
+
+  send(req: Msg): void {
+    this.call.write(req);
+  }
+
+  of(kind: 'transaction' | 'account' | 'ping' | 'pong'): Msg[] {
+    return this.updates.filter((u) => u.update_oneof === kind);
+  }
+
+  cancel(): void {
+    this.call.cancel();
+  }
+}
+
+export function subscribe(client: Msg, metadata?: grpc.Metadata): Recorder {
+  return new Recorder(metadata ? client.Subscribe(metadata) : client.Subscribe());
+}
+
+export const b58 = async (bytes: Uint8Array): Promise<string> => (await import('bs58')).default.encode(bytes);
+
+export const key = (): Buffer => randomBytes(32);
+export const sig = (): Buffer => randomBytes(64);
+
+export function txEvent(slot: bigint, keys: Buffer[], extra: Partial<TransactionEvent> = {}): TransactionEvent {
+  return TransactionEvent.fromPartial({
+    slot,
+    index: 0,
+    signatures: [sig()],
+    numRequiredSignatures: 1,
+    numReadonlySignedAccounts: 0,
+    numReadonlyUnsignedAccounts: 1,
+    accountKeys: keys,
+    recentBlockhash: randomBytes(32),
+    instructions: [{ programIdIndex: keys.length - 1, accounts: Buffer.from([0]), data: Buffer.from([1, 2, 3]) }],
+    fee: 5000n,
+    ...extra,
+  });
+}
+
+export function accountEvent(slot: bigint, pubkey: Buffer, owner: Buffer, data: Buffer, extra: Partial<AccountEvent> = {}): AccountEvent {
+  return AccountEvent.fromPartial({
+    pubkey,
+    owner,
+    lamports: 1_000_000n,
+    executable: false,
+    rentEpoch: 18446744073709551615n,
+    data,
+    writeVersion: slot * 1000n,
+    slot,
+    isStartup: false,
+    ...extra,
+  });
+}
+
+export function slotEvent(slot: bigint, status: number): SlotEvent {
+  return SlotEvent.fromPartial({ slot, status });
+}
+
+export class TestPublisher {
+  private constructor(
+    private readonly producer: Producer,
+    private readonly topics: TopicNames,
+  ) {}
+
+  static async start(kafka: Kafka, topics: TopicNames): Promise<TestPublisher> {
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    return new TestPublisher(producer, topics);
+  }
+
+  /** Publishes events in order; returns when the broker acknowledged them. */
+  async publish(events: ChainEvent[]): Promise<void> {
+    const byTopic = new Map<string, { key: Buffer; value: Buffer }[]>();
+    for (const e of events) {
+      const topic = this.topics[e.kind];
+      const list = byTopic.get(topic) ?? [];
+      list.push(encodeRecord(e));
+      byTopic.set(topic, list);
+    }
+    await this.producer.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
+  }
+
+  async stop(): Promise<void> {
+    await this.producer.disconnect();
+  }
+}
+
+export interface StoredRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  event: ChainEvent;
+}
+
+/** Everything the stream topics hold right now, read back through a real consumer (the topic's contents). */
+export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<StoredRecord[]> {
+  const names = streamTopics(topics);
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = new Map<string, Map<number, bigint>>();
+  const start = new Map<string, Map<number, bigint>>();
+  for (const t of names.keys()) {
+    const r = await partitionRanges(admin, t);
+    ends.set(t, new Map([...r].map(([p, x]) => [p, x.high])));
+    start.set(t, new Map([...r].map(([p, x]) => [p, x.low])));
+  }
+  await admin.disconnect();
+  const out: StoredRecord[] = [];
+  const done = (): boolean =>
+    [...ends].every(([t, m]) => [...m].every(([p, high]) => (reader?.position(t, p) ?? 0n) >= high));
+  let reader: KafkaReader | undefined = undefined;
+  reader = await KafkaReader.start({
+    kafka,
+    topics: names,
+    start,
+    purpose: 'test-read',
+    onRecords: (records) => {
+      for (const r of records) {
+        if (r.offset >= ends.get(r.topic)!.get(r.partition)!) continue;
+        const d = decodeRecord(r.kind, r.value);
+        if (d.ok) out.push({ topic: r.topic, partition: r.partition, offset: r.offset, event: d.value });
+      }
+    },
+  });
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('readTopics: timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await reader.stop();
+  return out;
+}
+
+/** slot_offsets rows as the projector writes them: per topic, partition and slot, the first and last offset. */
+export function slotOffsetRows(records: StoredRecord[]): { topic: string; partition: number; slot: string; first_offset: string; last_offset: string }[] {
+  const rows = new Map<string, { topic: string; partition: number; slot: bigint; first: bigint; last: bigint }>();
+  for (const r of records) {
+    if (r.event.kind === 'epochs') continue;
+    const slot = r.event.event.slot;
+    const k = `${r.topic}/${r.partition}/${slot}`;
+    const row = rows.get(k);
+    if (!row) rows.set(k, { topic: r.topic, partition: r.partition, slot, first: r.offset, last: r.offset });
+    else {
+      if (r.offset < row.first) row.first = r.offset;
+      if (r.offset > row.last) row.last = r.offset;
+    }
+  }
+  return [...rows.values()].map((r) => ({
+    topic: r.topic,
+    partition: r.partition,
+    slot: r.slot.toString(),
+    first_offset: r.first.toString(),
+    last_offset: r.last.toString(),
+  }));
+}

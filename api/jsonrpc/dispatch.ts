@@ -1,0 +1,67 @@
+// From a request body to the response text: envelope, method lookup, params, freshness (-32007), run.
+// Every failure becomes a JSON-RPC error here; nothing below the envelope ever reaches HTTP as a 5xx.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Logger } from 'pino';
+import { errorResponse, parseBody, resultResponse, type Entry, type Response } from './envelope.js';
+import { RpcError, internalError, methodNotFound, unavailable } from './errors.js';
+import { toJson } from './json.js';
+import type { MethodContext } from './method.js';
+import { METHODS } from './methods/index.js';
+import { rpcAnswers, rpcDuration } from './metrics.js';
+import { freshness, type ViewsStateCache } from './state.js';
+
+export interface DispatchOptions {
+  ch: ClickHouseClient;
+  database: string;
+  state: ViewsStateCache;
+  chainTip: () => bigint | undefined;
+  maxSlotLag: number;
+  maxBatch: number;
+  apiVersion: string;
+  log: Logger;
+}
+
+export type Dispatch = (body: string) => Promise<string | undefined>;
+
+export function createDispatch(o: DispatchOptions): Dispatch {
+  async function call(e: Extract<Entry, { kind: 'call' }>): Promise<Response> {
+    const started = performance.now();
+    const method = METHODS.get(e.method);
+    const label = method ? method.name : 'other';
+    let response: Response;
+    try {
+      if (!method) throw methodNotFound();
+      const params = method.parse(e.params);
+      const state = await o.state.get();
+      if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
+      const ctx: MethodContext = { ch: o.ch, db: o.database, state, apiVersion: o.apiVersion };
+      response = resultResponse(e.id, await method.run(ctx, params));
+    } catch (err) {
+      if (err instanceof RpcError) {
+        response = errorResponse(e.id, err);
+      } else {
+        // Internals (ClickHouse messages, stack traces) go to the log, never to the client.
+        o.log.error({ err, method: e.method }, 'JSON-RPC call failed');
+        response = errorResponse(e.id, internalError());
+      }
+    }
+    rpcDuration.observe({ method: label }, (performance.now() - started) / 1000);
+    rpcAnswers.inc({ method: label, code: 'error' in response ? String(response.error.code) : '0' });
+    return response;
+  }
+
+  // Notifications get no answer; the methods are read-only, so they are not run at all.
+  const answer = (e: Entry): Promise<Response> | undefined =>
+    e.kind === 'call' ? call(e) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
+
+  return async (text) => {
+    const body = parseBody(text, o.maxBatch);
+    if (body.kind === 'fail') return toJson(body.response);
+    if (body.kind === 'single') {
+      const r = answer(body.entry);
+      return r === undefined ? undefined : toJson(await r);
+    }
+    const answers = (await Promise.all(body.entries.map(answer))).filter((r): r is Response => r !== undefined);
+    return answers.length === 0 ? undefined : toJson(answers);
+  };
+}

@@ -1,0 +1,39 @@
+// Coded JSON-RPC errors. Methods and the envelope throw or return RpcError; only the server turns them
+// into response objects. Codes and messages are those of interface.md and behaviour.md, exactly.
+
+import { u64Json } from './json.js';
+
+export class RpcError extends Error {
+  override name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+export const UNAVAILABLE = -32007;
+export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+
+export const parseError = (): RpcError => new RpcError(PARSE_ERROR, 'Parse error');
+export const invalidRequest = (data?: string): RpcError => new RpcError(INVALID_REQUEST, 'Invalid request', data);
+export const methodNotFound = (): RpcError => new RpcError(METHOD_NOT_FOUND, 'Method not found');
+/** The generic -32602: message exactly `Invalid params`, `data` says which parameter and why. */
+export const invalidParams = (data: string): RpcError => new RpcError(INVALID_PARAMS, 'Invalid params', data);
+/** A -32602 whose message interface.md fixes (e.g. `Invalid param: limit must be positive`). */
+export const invalidParam = (message: string): RpcError => new RpcError(INVALID_PARAMS, message);
+export const internalError = (): RpcError => new RpcError(INTERNAL_ERROR, 'Internal error');
+export const unavailable = (message: string): RpcError => new RpcError(UNAVAILABLE, message);
+export const minContextSlotNotReached = (contextSlot: bigint): RpcError =>
+  new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: u64Json(contextSlot) });
+
+/** -32600 with Agave's message for base58 account data over 128 bytes. */
+export const base58TooLarge = (): RpcError =>
+  new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');

@@ -1,0 +1,46 @@
+// What a method is: a pure params parser, the message of its -32007, and a run against the views.
+// The server parses, checks freshness, then runs; methods only see parsed params and a state snapshot.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { minContextSlotNotReached, unavailable } from './errors.js';
+import { u64Json } from './json.js';
+import type { Commitment } from './params.js';
+import type { ViewsState } from './state.js';
+
+export interface MethodContext {
+  ch: ClickHouseClient;
+  db: string;
+  state: ViewsState;
+  /** `apiVersion` of `withContext` answers. */
+  apiVersion: string;
+}
+
+export interface Method<P> {
+  name: string;
+  /** The -32007 message of interface.md's Errors table for this method. */
+  unavailableMessage: string;
+  /** Pure: positional params -> parsed params, or throws RpcError -32602. */
+  parse(params: unknown): P;
+  run(ctx: MethodContext, p: P): Promise<unknown>;
+}
+
+/** Type-erased method, for the registry. */
+export type AnyMethod = Method<unknown>;
+
+export const defineMethod = <P>(m: Method<P>): AnyMethod => m as AnyMethod;
+
+/**
+ * The slot an answer at `commitment` is computed at, after the minContextSlot check: -32016 with the
+ * context slot when the views have not reached it.
+ */
+export function contextSlot(m: { unavailableMessage: string }, state: ViewsState, commitment: Commitment, minContextSlot?: bigint): bigint {
+  const slot = state.head[commitment];
+  if (slot === undefined) throw unavailable(m.unavailableMessage);
+  if (minContextSlot !== undefined && slot < minContextSlot) throw minContextSlotNotReached(slot);
+  return slot;
+}
+
+/** `withContext: true` wrapping. */
+export const withContext = (slot: bigint, apiVersion: string, value: unknown): unknown => ({
+  context: { slot: u64Json(slot), apiVersion },
+  value,
+});

@@ -1,0 +1,152 @@
+// getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
+// descending, then position in the block descending). `before`/`until` are exclusive and located by
+// the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
+import type { ClickHouseClient } from '@clickhouse/client';
+import { invalidParams } from '../errors.js';
+import { RawJson, u64Json } from '../json.js';
+import { contextSlot, defineMethod } from '../method.js';
+import {
+  optionalString,
+  parseConfig,
+  parseContextConfig,
+  parsePubkey,
+  parseSignature,
+  parseUsize,
+  positional,
+  type ContextConfig,
+} from '../params.js';
+import { queryRows, u64 } from '../query.js';
+import type { ViewsState } from '../state.js';
+
+export const MAX_SIGNATURES_LIMIT = 1000;
+
+export interface GetSignaturesForAddressParams extends ContextConfig {
+  address: string;
+  limit: number;
+  before: string | undefined;
+  until: string | undefined;
+}
+
+export function parseGetSignaturesForAddress(params: unknown): GetSignaturesForAddressParams {
+  const p = positional(params, 1, 2);
+  const address = parsePubkey(p[0], 'address');
+  const config = parseConfig(p[1], 'config');
+  let limit = MAX_SIGNATURES_LIMIT;
+  if (config.limit !== undefined && config.limit !== null) {
+    limit = parseUsize(config.limit, 'limit');
+    if (limit < 1 || limit > MAX_SIGNATURES_LIMIT) {
+      throw invalidParams(`limit: Invalid limit; max ${MAX_SIGNATURES_LIMIT} (got ${limit}, expected 1 to ${MAX_SIGNATURES_LIMIT})`);
+    }
+  }
+  const before = optionalString(config, 'before');
+  const until = optionalString(config, 'until');
+  return {
+    address,
+    limit,
+    before: before === undefined ? undefined : parseSignature(before, 'before'),
+    until: until === undefined ? undefined : parseSignature(until, 'until'),
+    ...parseContextConfig(config, true),
+  };
+}
+
+// Rows are (address, slot, position)-ordered; duplicates a merge has not yet collapsed are dropped by
+// LIMIT 1 BY. The bounds are always present: without before/until they are set to let everything through,
+// so one statement serves every call.
+export const SIGNATURES_SQL = `
+SELECT signature, slot, position, err, memo, block_time
+FROM {db:Identifier}.signatures_by_address
+WHERE address = {address:String}
+  AND slot <= {maxSlot:UInt64}
+  AND (slot < {beforeSlot:UInt64} OR (slot = {beforeSlot:UInt64} AND position < {beforePos:Int64}))
+  AND (slot > {untilSlot:UInt64} OR (slot = {untilSlot:UInt64} AND position > {untilPos:Int64}))
+ORDER BY slot DESC, position DESC
+LIMIT 1 BY slot, position
+LIMIT {limit:UInt32}`;
+
+export const LOCATE_SQL = `
+SELECT signature, slot, position
+FROM {db:Identifier}.transactions
+WHERE signature IN {signatures:Array(String)}
+LIMIT 1 BY signature`;
+
+interface Row {
+  signature: string;
+  slot: string;
+  position: number;
+  err: string | null;
+  memo: string | null;
+  block_time: string | number | null;
+}
+
+async function locate(ch: ClickHouseClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
+  const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures });
+  return new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: Number(r.position) }]));
+}
+
+/** The stored error is Agave's JSON form; anything unparsable is passed on as a string, never as broken JSON. */
+function errValue(err: string | null): unknown {
+  if (err === null) return null;
+  try {
+    JSON.parse(err);
+    return new RawJson(err);
+  } catch {
+    return err;
+  }
+}
+
+export function shapeSignature(r: Row, state: ViewsState): Record<string, unknown> {
+  const slot = u64(r.slot);
+  const finalized = state.head.finalized;
+  return {
+    signature: r.signature,
+    slot: u64Json(slot),
+    err: errValue(r.err),
+    memo: r.memo,
+    blockTime: r.block_time === null ? null : Number(r.block_time),
+    confirmationStatus: finalized !== undefined && slot <= finalized ? 'finalized' : 'confirmed',
+    transactionIndex: Number(r.position),
+  };
+}
+
+const UNAVAILABLE = 'Signature information unavailable';
+
+export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParams>({
+  name: 'getSignaturesForAddress',
+  unavailableMessage: UNAVAILABLE,
+  parse: parseGetSignaturesForAddress,
+  run: async (ctx, p) => {
+    const maxSlot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    let beforeSlot = maxSlot + 1n;
+    let beforePos = 0;
+    let untilSlot = 0n;
+    let untilPos = -1;
+    const wanted = [p.before, p.until].filter((s): s is string => s !== undefined);
+    if (wanted.length > 0) {
+      const found = await locate(ctx.ch, ctx.db, wanted);
+      if (p.before !== undefined) {
+        const b = found.get(p.before);
+        if (b === undefined) return [];
+        beforeSlot = b.slot;
+        beforePos = b.position;
+      }
+      if (p.until !== undefined) {
+        const u = found.get(p.until);
+        if (u !== undefined) {
+          untilSlot = u.slot;
+          untilPos = u.position;
+        }
+      }
+    }
+    const rows = await queryRows<Row>(ctx.ch, SIGNATURES_SQL, {
+      db: ctx.db,
+      address: p.address,
+      maxSlot,
+      beforeSlot,
+      beforePos,
+      untilSlot,
+      untilPos,
+      limit: p.limit,
+    });
+    return rows.map((r) => shapeSignature(r, ctx.state));
+  },
+});

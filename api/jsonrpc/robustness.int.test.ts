@@ -1,0 +1,159 @@
+// A few thousand malformed, random and oversized requests and batches (seeded, so a failure replays):
+// the server never crashes, never answers 5xx, and every answer has the shape behaviour.md gives it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore, type TestStore } from './test-fixtures.js';
+import { ADDR_A, PROGRAM, loadWorld, serve, type Served } from './test-world.js';
+
+let store: TestStore;
+let s: Served;
+const MAX_BODY = 50 * 1024;
+const MAX_BATCH = 100;
+
+beforeAll(async () => {
+  store = await openTestStore();
+  const db = await store.database('robust_world');
+  await loadWorld(store.ch, db);
+  s = await serve(store.ch, db, { maxBodyBytes: MAX_BODY, maxBatch: MAX_BATCH, stateTtlMs: 200 });
+});
+afterAll(async () => {
+  await s?.server.close();
+  await store?.close();
+});
+
+// mulberry32: small, seeded.
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const METHODS = ['getProgramAccounts', 'getSignaturesForAddress', 'getBlocksWithLimit', 'getBlocks', 'getRecentPerformanceSamples',
+  'getBlockHeight', 'getLeaderSchedule', 'getAccountInfo', '', 'rpc.x', '__proto__', 'constructor', 'toString'];
+const CODES = new Set([-32700, -32600, -32601, -32602, -32007, -32016]);
+
+function generator(seed: number) {
+  const r = rng(seed);
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(a: readonly T[]): T => a[int(a.length)]!;
+  const scalars = [0, -1, 1, 1.5, 2 ** 53, 2 ** 64, 1e308, -0, '', 'x', 'finalized', 'processed', true, false, null, PROGRAM, ADDR_A,
+    '1'.repeat(200), '\u0000\ud800', 1000, 1010, 500_001];
+  const value = (depth: number): unknown => {
+    const k = int(depth > 3 ? 1 : 6);
+    if (k === 0 || k === 1) return pick(scalars);
+    if (k === 2) return Array.from({ length: int(5) }, () => value(depth + 1));
+    const keys = ['commitment', 'limit', 'before', 'until', 'encoding', 'dataSlice', 'filters', 'memcmp', 'dataSize', 'offset', 'bytes',
+      'length', 'identity', 'withContext', 'minContextSlot', '__proto__', 'constructor', 'x'];
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < int(4); i++) o[pick(keys)] = value(depth + 1);
+    return o;
+  };
+  const request = (): unknown => {
+    const o: Record<string, unknown> = {};
+    if (r() < 0.9) o.jsonrpc = r() < 0.9 ? '2.0' : pick(scalars);
+    if (r() < 0.85) o.id = r() < 0.8 ? int(1000) : pick(scalars);
+    if (r() < 0.95) o.method = r() < 0.9 ? pick(METHODS) : pick(scalars);
+    if (r() < 0.8) o.params = r() < 0.8 ? Array.from({ length: int(4) }, () => value(1)) : value(1);
+    if (r() < 0.03) o.extra = 1;
+    return r() < 0.05 ? value(0) : o;
+  };
+  /** [body, content type] */
+  return (): [string, string] => {
+    const kind = int(20);
+    if (kind === 0) return [Buffer.from(Array.from({ length: int(300) }, () => int(256))).toString('latin1'), 'application/json'];
+    if (kind === 1) { // truncated JSON
+      const t = JSON.stringify(request());
+      return [t.slice(0, int(t.length)), 'application/json'];
+    }
+    if (kind === 2) return [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlockHeight', params: ['x'.repeat(MAX_BODY)] }), 'application/json'];
+    if (kind === 3) return [JSON.stringify(request()), pick(['text/plain', 'application/x-www-form-urlencoded', ''])];
+    if (kind === 4) return ['['.repeat(int(5000)) + ']'.repeat(int(5000)), 'application/json'];
+    if (kind <= 8) return [JSON.stringify(Array.from({ length: int(MAX_BATCH + 20) }, request)), 'application/json; charset=utf-8'];
+    return [JSON.stringify(request()), 'application/json'];
+  };
+}
+
+function checkResponse(x: unknown): void {
+  expect(x).toBeTypeOf('object');
+  const o = x as Record<string, unknown>;
+  expect(o.jsonrpc).toBe('2.0');
+  expect('id' in o).toBe(true);
+  expect(o.id === null || typeof o.id === 'number' || typeof o.id === 'string').toBe(true);
+  expect(('result' in o) !== ('error' in o)).toBe(true);
+  if ('error' in o) {
+    const e = o.error as { code: number; message: string };
+    expect(CODES.has(e.code), JSON.stringify(e)).toBe(true);
+    expect(typeof e.message).toBe('string');
+  }
+}
+
+describe('robustness', () => {
+  it('survives 3000 random requests and batches, answering each as behaviour.md says', async () => {
+    const next = generator(20240601);
+    const statuses = new Map<number, number>();
+    let i = 0;
+    const worker = async () => {
+      while (i < 3000) {
+        i++;
+        const [body, type] = next();
+        const headers: Record<string, string> = type === '' ? {} : { 'content-type': type };
+        const res = await fetch(s.url, { method: 'POST', headers, body });
+        const text = await res.text();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect(res.status, body.slice(0, 200)).toBeLessThan(500);
+        expect([200, 204, 413, 415]).toContain(res.status);
+        if (res.status === 413) expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY);
+        if (res.status === 415) expect(type.startsWith('application/json')).toBe(false);
+        if (res.status === 204) expect(text).toBe('');
+        if (res.status !== 200) continue;
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        const answer = JSON.parse(text) as unknown;
+        let parsed: unknown;
+        try { parsed = JSON.parse(body); } catch { parsed = undefined; }
+        if (Array.isArray(answer)) {
+          expect(Array.isArray(parsed)).toBe(true);
+          const p = parsed as unknown[];
+          expect(p.length).toBeGreaterThan(0);
+          expect(p.length).toBeLessThanOrEqual(MAX_BATCH);
+          // one answer per entry that is not a notification
+          const notifications = p.filter((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && !('id' in e)
+            && (e as Record<string, unknown>).jsonrpc === '2.0' && typeof (e as Record<string, unknown>).method === 'string'
+            && Object.keys(e).every((k) => ['jsonrpc', 'method', 'params'].includes(k))
+            && ((e as Record<string, unknown>).params === undefined || typeof (e as Record<string, unknown>).params === 'object'));
+          expect(answer.length).toBe(p.length - notifications.length);
+          answer.forEach(checkResponse);
+        } else {
+          checkResponse(answer);
+          if (parsed === undefined) expect((answer as { error: { code: number } }).error.code).toBe(-32700);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    // every kind of answer happened, and the server still answers normally
+    expect(statuses.get(200)).toBeGreaterThan(1000);
+    expect(statuses.get(413)).toBeGreaterThan(10);
+    expect(statuses.get(415)).toBeGreaterThan(10);
+    const after = await s.call('getBlockHeight');
+    expect(after.body.result).toEqual(expect.any(Number));
+  });
+
+  it('survives requests that break HTTP itself', async () => {
+    const { connect } = await import('node:net');
+    const port = s.server.port;
+    const raw = (payload: string) => new Promise<string>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => sock.end(payload));
+      let out = '';
+      sock.on('data', (d) => (out += d.toString()));
+      sock.on('close', () => resolve(out));
+      sock.on('error', () => resolve(out));
+    });
+    expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc"')).not.toMatch(/^HTTP\/1\.1 5/);
+    expect(await raw(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${10 ** 9}\r\n\r\n{}`)).toMatch(/^HTTP\/1\.1 413/);
+    expect((await s.call('getBlockHeight')).body.result).toEqual(expect.any(Number));
+  });
+});

@@ -1,0 +1,203 @@
+// The JSON-RPC HTTP server (koa + @koa/router). Transport rules of behaviour.md: POST / with
+// application/json; every JSON-RPC answer is HTTP 200 application/json; other content type 415, other
+// method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
+// configured; GET /health answers ok, behind or unknown (always open).
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ClickHouseClient } from '@clickhouse/client';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { HealthState } from '../../platform/metrics.js';
+import { presentedToken, tokenCheck } from './auth.js';
+import { createDispatch } from './dispatch.js';
+import { errorResponse } from './envelope.js';
+import { internalError } from './errors.js';
+import { toJson } from './json.js';
+import { freshness, ViewsStateCache } from './state.js';
+
+export interface JsonRpcOptions {
+  ch: ClickHouseClient;
+  database: string;
+  host: string;
+  port: number;
+  authToken?: string;
+  maxBodyBytes: number;
+  maxBatch: number;
+  maxSlotLag: number;
+  chainTip: () => bigint | undefined;
+  log: Logger;
+  /** How long the views state (heads, block heights) is cached; default 200 ms. */
+  stateTtlMs?: number;
+}
+
+export interface JsonRpcServer {
+  port: number;
+  /** What GET /health answers. */
+  health(): Promise<HealthState>;
+  close(): Promise<void>;
+}
+
+/** `apiVersion` of withContext answers: this package's version. */
+export const API_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization, x-token, solana-client',
+  'access-control-max-age': '86400',
+};
+
+const isJson = (contentType: string | undefined): boolean =>
+  contentType !== undefined && /^application\/json\s*(;.*)?$/i.test(contentType.trim());
+
+type BodyResult = { ok: true; text: string } | { ok: false };
+
+/** Reads the body up to `limit` bytes; beyond, stops reading and reports it (413). */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        req.pause();
+        resolve({ ok: false });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.on('error', (err) => {
+      if (!done) reject(err);
+    });
+  });
+}
+
+export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer> {
+  const state = new ViewsStateCache(opts.ch, opts.database, opts.stateTtlMs ?? 200);
+  const dispatch = createDispatch({
+    ch: opts.ch,
+    database: opts.database,
+    state,
+    chainTip: opts.chainTip,
+    maxSlotLag: opts.maxSlotLag,
+    maxBatch: opts.maxBatch,
+    apiVersion: API_VERSION,
+    log: opts.log,
+  });
+  const authorized = tokenCheck(opts.authToken);
+
+  const health = async (): Promise<HealthState> => {
+    try {
+      return freshness(await state.get(), opts.chainTip(), opts.maxSlotLag);
+    } catch (err) {
+      opts.log.warn({ err }, 'JSON-RPC health: views state unreadable');
+      return 'unknown';
+    }
+  };
+
+  const app = new Koa();
+  app.silent = true;
+  const router = new Router();
+
+  // Outermost: CORS on every answer, and no exception ever becomes a 5xx.
+  app.use(async (ctx, next) => {
+    ctx.set(CORS);
+    try {
+      await next();
+    } catch (err) {
+      opts.log.error({ err }, 'JSON-RPC HTTP handler failed');
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = toJson(errorResponse(null, internalError()));
+    }
+  });
+
+  router.get('/health', async (ctx) => {
+    ctx.type = 'text/plain';
+    ctx.body = await health();
+  });
+  router.options('/', (ctx) => {
+    ctx.status = 200;
+    ctx.body = '';
+  });
+
+  router.post('/', async (ctx) => {
+    if (!authorized(presentedToken(ctx.req.headers))) {
+      ctx.status = 401;
+      ctx.set('www-authenticate', 'Bearer');
+      ctx.type = 'text/plain';
+      ctx.body = 'missing or wrong token (Authorization: Bearer <token> or x-token)';
+      return;
+    }
+    if (!isJson(ctx.get('content-type') || undefined)) {
+      ctx.status = 415;
+      ctx.type = 'text/plain';
+      ctx.body = 'Content-Type must be application/json';
+      return;
+    }
+    const body = await readBody(ctx.req, opts.maxBodyBytes);
+    if (!body.ok) {
+      ctx.status = 413;
+      ctx.set('connection', 'close');
+      ctx.type = 'text/plain';
+      ctx.body = `request body over ${opts.maxBodyBytes} bytes`;
+      return;
+    }
+    const answer = await dispatch(body.text);
+    if (answer === undefined) {
+      ctx.status = 204; // notifications only: no answer
+      return;
+    }
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = answer;
+  });
+
+  router.all('/', (ctx) => {
+    ctx.status = 405;
+    ctx.set('allow', 'POST, OPTIONS');
+    ctx.type = 'text/plain';
+    ctx.body = `method ${ctx.method} not allowed; use POST`;
+  });
+
+  app.use(router.routes());
+
+  const server: Server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  const port = (server.address() as AddressInfo).port;
+  opts.log.info({ host: opts.host, port }, 'JSON-RPC listening');
+  return {
+    port,
+    health,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

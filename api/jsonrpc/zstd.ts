@@ -1,0 +1,11 @@
+// zstd for the `base64+zstd` encoding. Node 20 has no zstd in zlib, so a WebAssembly build of the
+// reference library is used (@bokuweb/zstd-wasm: no native build, no download at install time).
+import { compress, init } from '@bokuweb/zstd-wasm';
+
+let ready: Promise<void> | undefined;
+
+/** Loads the WebAssembly module once; call before zstdCompress. */
+export const zstdReady = (): Promise<void> => (ready ??= init());
+
+/** Compresses at level 3 (the zstd default, what Agave uses). zstdReady must have resolved. */
+export const zstdCompress = (data: Uint8Array): Uint8Array => compress(data, 3);

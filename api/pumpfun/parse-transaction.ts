@@ -1,0 +1,63 @@
+// Decoded pump.fun instructions of a transaction, for SubscribeParsed. Only top-level instructions count
+// (behaviour.md); the program and account indexes address static keys, then loaded writable, then loaded
+// readonly addresses (v0 lookup order).
+import bs58 from 'bs58';
+import type { Instruction } from '../../proto/gen/stream.js';
+import type { TransactionEvent } from '../../schemas/gen/events.js';
+import { decodePumpInstruction, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
+
+const PROGRAM_ID = Buffer.from(bs58.decode(PUMP_PROGRAM_ID));
+
+/** Position of bonding_curve in the instruction's accounts (pumpfun.md account orders). */
+const BONDING_CURVE_ACCOUNT: Partial<Record<PumpInstruction['$case'], number>> = {
+  create: 2,
+  buy: 3,
+  sell: 3,
+  withdraw: 3,
+};
+
+export interface PumpTransactionScan {
+  /** Decoded pump.fun instructions in transaction order. */
+  readonly instructions: Instruction[];
+  /** Distinct bonding-curve keys the decoded instructions use, in first-use order. */
+  readonly bondingCurves: Buffer[];
+}
+
+/** The key at a message index: static keys, then loaded writable, then loaded readonly. */
+function keyAt(tx: TransactionEvent, index: number): Buffer | undefined {
+  if (index < tx.accountKeys.length) return tx.accountKeys[index];
+  index -= tx.accountKeys.length;
+  if (index < tx.loadedWritable.length) return tx.loadedWritable[index];
+  index -= tx.loadedWritable.length;
+  return tx.loadedReadonly[index];
+}
+
+export function scanPumpTransaction(tx: TransactionEvent): PumpTransactionScan {
+  const instructions: Instruction[] = [];
+  const bondingCurves: Buffer[] = [];
+  for (const ix of tx.instructions) {
+    const program = keyAt(tx, ix.programIdIndex);
+    if (program === undefined || !PROGRAM_ID.equals(program)) continue;
+    const decoded = decodePumpInstruction(ix.data);
+    if (decoded === undefined) continue;
+    instructions.push({ instructionOneof: decoded });
+    const position = BONDING_CURVE_ACCOUNT[decoded.$case];
+    if (position === undefined || position >= ix.accounts.length) continue;
+    const curve = keyAt(tx, ix.accounts[position]!);
+    if (curve !== undefined && !bondingCurves.some((c) => c.equals(curve))) bondingCurves.push(curve);
+  }
+  return { instructions, bondingCurves };
+}
+
+/** Decoded pump.fun top-level instructions in order; empty when there are none. */
+export function parsePumpTransaction(tx: TransactionEvent): Instruction[] {
+  return scanPumpTransaction(tx).instructions;
+}
+
+/**
+ * The bonding-curve key used by the transaction's decoded pump.fun instructions (the first one, when several
+ * curves are touched), so the server can attach that account's update written by the same transaction.
+ */
+export function bondingCurveOf(tx: TransactionEvent): Buffer | undefined {
+  return scanPumpTransaction(tx).bondingCurves[0];
+}

@@ -1,0 +1,71 @@
+// Child process of bench/grpc.ts: runs the api (gRPC only) or the ingest role in its own process, so the
+// api's CPU can be measured on its own. Talks to the parent over IPC:
+//   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'stop' }
+//   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { stopped: true }
+import { startGrpc } from '../api/grpc/server.js';
+import { startIngest } from '../ingest/run.js';
+import { makeConfig } from '../platform/config.js';
+import { createLogger } from '../platform/log.js';
+import { topicNames } from '../schemas/topics.js';
+
+const role = process.argv[2];
+const brokers = (process.env.BENCH_BROKERS ?? '').split(',');
+const prefix = process.env.BENCH_PREFIX ?? 'bench';
+const log = createLogger(process.env.LOG_LEVEL ?? 'warn', `bench-${role}`);
+const send = (m: object): void => void process.send?.(m);
+
+async function main(): Promise<void> {
+  let stop: () => Promise<void>;
+  let pause: (paused: boolean) => void = () => undefined;
+  if (role === 'api') {
+    const server = await startGrpc({
+      brokers,
+      topics: topicNames(prefix),
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: Number(process.env.BENCH_QUEUE ?? 200_000),
+      log,
+    });
+    pause = (p) => server.setLivePaused(p);
+    stop = () => server.close();
+    send({ ready: true, port: server.port });
+  } else if (role === 'ingest') {
+    const cfg = makeConfig('ingest', {
+      kafkaBrokers: brokers,
+      topicPrefix: prefix,
+      partitions: 4,
+      retentionMs: -1,
+      tps: Number(process.env.BENCH_TPS ?? 5000),
+      slotMs: 400,
+      fast: true,
+      seed: 7,
+      metricsPort: 0,
+    });
+    const ingest = await startIngest(cfg, log);
+    stop = () => ingest.stop();
+    send({ ready: true });
+  } else {
+    throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api or ingest)`);
+  }
+  process.on('message', (m: { cmd: string; paused?: boolean }) => {
+    if (m.cmd === 'cpu') {
+      const u = process.cpuUsage();
+      send({ cpu: { user: u.user, system: u.system } });
+    } else if (m.cmd === 'pause') {
+      pause(m.paused === true);
+      send({ paused: m.paused });
+    } else if (m.cmd === 'stop') {
+      void stop().finally(() => {
+        send({ stopped: true });
+        process.exit(0);
+      });
+    }
+  });
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`[bench:grpc ${role}] ${err.stack ?? err.message}\n`);
+  process.exit(1);
+});

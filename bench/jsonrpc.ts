@@ -1,0 +1,184 @@
+// JSON-RPC benchmark: fills embedded ClickHouse with >= 10,000,000 signature rows and >= 100,000 program
+// accounts through INSERT ... SELECT FROM numbers() (fast, no client-side rows), starts the server, loads it
+// with autocannon (a child process, so the load generator does not share the server's event loop), and
+// runs the same SQL directly against ClickHouse for the overhead ratio (JSON-RPC p50 / direct SQL p50).
+// Prints one line per method:
+//   jsonrpc method=<m> p50_ms=<x> p99_ms=<y> rps=<r> overhead=<ratio>
+// Env: BENCH_SIGNATURES (10000000), BENCH_ACCOUNTS (100000), BENCH_SECONDS (10), BENCH_KEEP=1 keeps the data folder.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
+import { silentLogger } from '../platform/log.js';
+import { applyMigrations } from '../platform/migrations.js';
+import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { key } from '../api/jsonrpc/test-fixtures.js';
+import { SIGNATURES_SQL } from '../api/jsonrpc/methods/getSignaturesForAddress.js';
+import { BLOCKS_IN_RANGE_SQL } from '../api/jsonrpc/methods/getBlocks.js';
+import { programAccountsQuery } from '../api/jsonrpc/methods/getProgramAccounts.js';
+import { readViewsState } from '../api/jsonrpc/state.js';
+import { decodeBase58 } from '../api/filters/decode-input.js';
+
+const run = promisify(execFile);
+const SIGNATURES = Number(process.env.BENCH_SIGNATURES ?? 10_000_000);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DB = 'bench_jsonrpc';
+const ADDRESSES = 100; // signatures spread over 100 addresses: 100,000 each at 10M rows
+const TX_PER_SLOT = 5;
+const FIRST_SLOT = 1_000_000;
+const MINTS = 100;
+
+const addresses = Array.from({ length: ADDRESSES }, (_, i) => key(i, 21));
+const mints = Array.from({ length: MINTS }, (_, i) => key(i, 41));
+const PROGRAM = key(1, 31);
+const OTHER = key(2, 31);
+
+async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: number }> {
+  const slots = Math.ceil(SIGNATURES / TX_PER_SLOT);
+  const lastSlot = FIRST_SLOT + slots - 1;
+  const t0 = performance.now();
+  // Signatures: 64 bytes (8-byte counter + filler) in base58; slot advances every TX_PER_SLOT rows.
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.signatures_by_address (address, slot, position, signature, err, memo, block_time)
+      SELECT arrayElement({addrs:Array(String)}, (number % {n:UInt32}) + 1),
+             {first:UInt64} + intDiv(number, {per:UInt32}), number % {per:UInt32},
+             base58Encode(unhex(concat(leftPad(hex(number), 16, '0'), repeat('ab', 56)))),
+             if(number % 10 = 0, '{"InstructionError":[0,{"Custom":6002}]}', NULL), NULL,
+             1700000000 + intDiv(number, {per:UInt32} * 2)
+      FROM numbers({rows:UInt64})`,
+    query_params: { db: DB, addrs: addresses, n: ADDRESSES, first: FIRST_SLOT, per: TX_PER_SLOT, rows: SIGNATURES },
+  });
+  // Blocks: every 20th slot skipped.
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.blocks (slot, parent_slot, blockhash, block_height, block_time, leader, transaction_count, vote_transaction_count)
+      SELECT {first:UInt64} + number, {first:UInt64} + number - 1, 'h', number, 1700000000 + intDiv(number * 2, 5), 'L', 5, 3
+      FROM numbers({slots:UInt64}) WHERE number % 20 != 7`,
+    query_params: { db: DB, first: FIRST_SLOT, slots },
+  });
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.slot_status (slot, status)
+      SELECT {first:UInt64} + number, if(number % 20 = 7, 3, 2) FROM numbers({slots:UInt64})`,
+    query_params: { db: DB, first: FIRST_SLOT, slots },
+  });
+  // Accounts: ACCOUNTS token-like accounts (165 bytes, mint at 0 among MINTS) under PROGRAM, as many under OTHER.
+  for (const [owner, salt] of [[PROGRAM, 0], [OTHER, 1]] as const) {
+    const accounts = `SELECT base58Encode(unhex(concat(leftPad(hex(number * 2 + {salt:UInt8}), 16, '0'), repeat('cd', 24)))) AS pubkey, number
+      FROM numbers({rows:UInt64})`;
+    await ch.command({
+      query: `INSERT INTO {db:Identifier}.account_writes (pubkey, slot, write_version, owner, lamports, executable, rent_epoch, space, data)
+        SELECT pubkey, {first:UInt64} + number % 1000, number, {owner:String}, 2039280, false, 18446744073709551615, 165,
+               base64Encode(concat(base58Decode(arrayElement({mints:Array(String)}, (number % {m:UInt32}) + 1)), repeat('o', 32), repeat('\\0', 101)))
+        FROM (${accounts})`,
+      query_params: { db: DB, owner, salt, rows: ACCOUNTS, first: FIRST_SLOT, mints, m: MINTS },
+    });
+    await ch.command({
+      query: `INSERT INTO {db:Identifier}.account_owners (owner, pubkey) SELECT {owner:String}, pubkey FROM (${accounts})`,
+      query_params: { db: DB, owner, salt, rows: ACCOUNTS },
+    });
+  }
+  await ch.insert({
+    table: `${DB}.heads`, columns: ['commitment', 'slot'], format: 'JSONEachRow',
+    values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(lastSlot) })),
+  });
+  await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.signatures_by_address FINAL`, query_params: { db: DB } });
+  const rows = await (await ch.query({ query: 'SELECT count() AS n FROM {db:Identifier}.signatures_by_address', query_params: { db: DB }, format: 'JSONEachRow' })).json<{ n: string }>();
+  console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { lastSlot, midSlot: FIRST_SLOT + Math.floor(slots / 2) };
+}
+
+interface Load {
+  p50: number;
+  p99: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function autocannon(url: string, body: string, connections: number): Promise<Load> {
+  const bin = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+  const { stdout } = await run(process.execPath, [
+    bin, '-j', '-c', String(connections), '-d', String(SECONDS), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url,
+  ], { maxBuffer: 64 * 1024 * 1024 });
+  const r = JSON.parse(stdout) as { latency: { p50: number; p99: number }; requests: { average: number }; non2xx: number; errors: number };
+  return { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, non2xx: r.non2xx, errors: r.errors };
+}
+
+/** The same statement straight through the client, sequentially, for `seconds`. */
+async function direct(f: () => Promise<unknown>, seconds: number): Promise<{ p50: number; p99: number }> {
+  const lat: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const t = performance.now();
+    await f();
+    lat.push(performance.now() - t);
+  }
+  lat.sort((a, b) => a - b);
+  return { p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))]! };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'slotstream-bench-jsonrpc-'));
+  const ch = await createClickHouse({ dataDir: dir, database: DB });
+  const server = { close: async () => {} };
+  try {
+    await applyMigrations(ch, DB);
+    const { lastSlot, midSlot } = await fill(ch);
+    const rpc = await startJsonRpc({
+      ch, database: DB, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 100, maxSlotLag: 150,
+      chainTip: () => BigInt(lastSlot), log: silentLogger,
+    });
+    server.close = rpc.close;
+    const url = `http://127.0.0.1:${rpc.port}/`;
+    const q = async (sql: string, params: Record<string, unknown>) => (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
+    const memcmp = [{ kind: 'memcmp' as const, offset: 0n, bytes: (decodeBase58(mints[3]!) as { bytes: Uint8Array }).bytes }];
+    const pa = programAccountsQuery(memcmp);
+    const cases: { name: string; method: string; params: unknown[]; connections: number; sql: () => Promise<unknown>; check: (r: unknown) => boolean }[] = [
+      {
+        name: 'getSignaturesForAddress[limit=10]', method: 'getSignaturesForAddress', params: [addresses[5], { limit: 10 }], connections: 1,
+        sql: () => q(SIGNATURES_SQL, { db: DB, address: addresses[5], maxSlot: lastSlot, beforeSlot: lastSlot + 1, beforePos: 0, untilSlot: 0, untilPos: -1, limit: 10 }),
+        check: (r) => Array.isArray(r) && r.length === 10,
+      },
+      {
+        name: 'getSignaturesForAddress[limit=1000]', method: 'getSignaturesForAddress', params: [addresses[5], { limit: 1000 }], connections: 1,
+        sql: () => q(SIGNATURES_SQL, { db: DB, address: addresses[5], maxSlot: lastSlot, beforeSlot: lastSlot + 1, beforePos: 0, untilSlot: 0, untilPos: -1, limit: 1000 }),
+        check: (r) => Array.isArray(r) && r.length === 1000,
+      },
+      {
+        name: 'getBlocksWithLimit', method: 'getBlocksWithLimit', params: [midSlot, 100], connections: 1,
+        sql: () => q(BLOCKS_IN_RANGE_SQL, { db: DB, start: midSlot, end: lastSlot, limit: 100 }),
+        check: (r) => Array.isArray(r) && r.length === 100,
+      },
+      {
+        name: 'getBlockHeight', method: 'getBlockHeight', params: [], connections: 32,
+        sql: () => readViewsState(ch, DB),
+        check: (r) => typeof r === 'number' && r > 0,
+      },
+      {
+        name: 'getProgramAccounts[memcmp]', method: 'getProgramAccounts', params: [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: mints[3] } }] }], connections: 1,
+        sql: () => q(pa.sql, pa.params({ db: DB, program: PROGRAM, slot: BigInt(lastSlot) })),
+        check: (r) => Array.isArray(r) && r.length === ACCOUNTS / MINTS,
+      },
+    ];
+    console.log(`# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`);
+    for (const c of cases) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params });
+      const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
+      if (!c.check(sample.result)) throw new Error(`${c.name}: unexpected answer ${JSON.stringify(sample).slice(0, 300)}`);
+      const d = await direct(c.sql, Math.min(SECONDS, 5));
+      const load = await autocannon(url, body, c.connections);
+      if (load.non2xx > 0 || load.errors > 0) throw new Error(`${c.name}: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
+      console.log(`# ${c.name}: ${c.connections} connection(s); direct SQL p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`);
+      console.log(`jsonrpc method=${c.name} p50_ms=${load.p50} p99_ms=${load.p99} rps=${Math.round(load.rps)} overhead=${(Math.max(load.p50, 0.01) / d.p50).toFixed(2)}`);
+    }
+  } finally {
+    await server.close();
+    await ch.close();
+    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,34 @@
+// Ingest metrics on the shared registry (platform/metrics.ts). Created once per process: a second
+// ingest in the same process (tests) shares them instead of failing on duplicate names.
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { registry } from '../platform/metrics.js';
+
+export interface IngestMetrics {
+  records: Counter<'topic'>;
+  bytes: Counter<'topic'>;
+  transactions: Counter;
+  publishSeconds: Histogram;
+  retries: Counter;
+  lastSlot: Gauge;
+  badLines: Counter;
+}
+
+let metrics: IngestMetrics | undefined;
+
+export function ingestMetrics(): IngestMetrics {
+  metrics ??= {
+    records: new Counter({ name: 'slotstream_ingest_records_total', help: 'Records published, per topic.', labelNames: ['topic'], registers: [registry] }),
+    bytes: new Counter({ name: 'slotstream_ingest_bytes_total', help: 'Key and value bytes published, per topic.', labelNames: ['topic'], registers: [registry] }),
+    transactions: new Counter({ name: 'slotstream_ingest_kafka_transactions_total', help: 'Kafka transactions committed.', registers: [registry] }),
+    publishSeconds: new Histogram({
+      name: 'slotstream_ingest_publish_seconds',
+      help: 'Time to send and commit one Kafka transaction (one or more slot batches).',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    retries: new Counter({ name: 'slotstream_ingest_publish_retries_total', help: 'Failed publish attempts that were retried.', registers: [registry] }),
+    lastSlot: new Gauge({ name: 'slotstream_ingest_last_slot', help: 'Highest slot committed to Kafka by this process.', registers: [registry] }),
+    badLines: new Counter({ name: 'slotstream_ingest_file_bad_lines_total', help: 'File source lines skipped as bad.', registers: [registry] }),
+  };
+  return metrics;
+}

@@ -1,0 +1,131 @@
+// The ingest role: one chain source into the Kafka topics (or, with --out, into a JSON-lines file).
+// Only wiring: sources, the pump, the publisher and the resume point live in their own files.
+import type { Config } from '../platform/config.js';
+import { createKafka, ensureTopics, type KafkaLogSink } from '../platform/kafka.js';
+import type { Logger } from '../platform/log.js';
+import { topicNames } from '../schemas/topics.js';
+import { createFileSource, type FileSource } from './file/source.js';
+import { createJsonlWriter } from './file/writer.js';
+import { ingestMetrics } from './metrics.js';
+import { Publisher, PublishAbortedError } from './publisher.js';
+import { pump } from './pump.js';
+import { createSimSource } from './sim/index.js';
+import type { ChainSource } from './source.js';
+
+export class IngestConfigError extends Error {
+  override name = 'IngestConfigError';
+}
+
+export interface IngestHandle {
+  /** Stops pulling from the source, publishes what is in hand, disconnects. */
+  stop(): Promise<void>;
+  /** Resolves when the source is exhausted (file end, --max-slots) or after stop; rejects on a fatal error. */
+  done: Promise<void>;
+}
+
+export function createSource(config: Config, log: Logger): ChainSource {
+  switch (config.source) {
+    case 'sim':
+      return createSimSource({
+        seed: config.seed,
+        slotMs: config.slotMs,
+        tps: config.tps,
+        skipRate: config.skipRate,
+        slotsPerEpoch: config.slotsPerEpoch,
+        validators: config.validators,
+        fast: config.fast,
+        maxSlots: config.maxSlots,
+      });
+    case 'file': {
+      const bad = ingestMetrics().badLines;
+      return createFileSource(config.sourcePath, {
+        strict: config.strict,
+        onBadLine: ({ line, reason }) => {
+          bad.inc();
+          log.warn({ input: config.sourcePath, line, reason }, `file source: bad line ${line} skipped: ${reason}`);
+        },
+      });
+    }
+    case 'yellowstone':
+    case 'rpc':
+      throw new IngestConfigError(`ingest source ${config.source} is not implemented yet (available: sim, file)`);
+    default:
+      throw new IngestConfigError(`unknown ingest source ${JSON.stringify(config.source)}`);
+  }
+}
+
+/** kafkajs warns that an idempotent producer with limited retries may lose exactly-once; ours
+ * retries whole Kafka transactions itself (publisher.ts), so that warning is noise on every start. */
+function kafkaLogSink(log: Logger): KafkaLogSink {
+  return {
+    debug: (o, m) => log.debug(o, m),
+    info: (o, m) => log.info(o, m),
+    warn: (o, m) => {
+      if (!m.includes('Limiting retries for the idempotent producer')) log.warn(o, m);
+    },
+    error: (o, m) => log.error(o, m),
+  };
+}
+
+/** One transactional id per topic prefix and source: a second copy of the same ingest fences the first. */
+export const transactionalIdOf = (config: Config): string => `slotstream-ingest-${config.topicPrefix}-${config.source}`;
+
+export async function startIngest(config: Config, log: Logger): Promise<IngestHandle> {
+  const source = createSource(config, log);
+  for (const note of source.notes) log.info({ source: config.source }, note);
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const fileStats = (): object => ('stats' in source ? { ...(source as FileSource).stats } : {});
+
+  let done: Promise<void>;
+  if (config.out !== '') {
+    // Fixture mode: no Kafka, the whole source goes to the file (resume does not apply).
+    const writer = createJsonlWriter(config.out);
+    done = (async () => {
+      let batches = 0;
+      try {
+        for await (const batch of source.batches({ signal })) {
+          await writer.write(batch);
+          batches++;
+          if (signal.aborted) break;
+        }
+      } finally {
+        await writer.close();
+      }
+      log.info({ out: config.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
+    })();
+  } else {
+    if (config.kafkaBrokers.length === 0) {
+      throw new IngestConfigError('ingest: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)');
+    }
+    const topics = topicNames(config.topicPrefix);
+    const kafka = createKafka([...config.kafkaBrokers], 'slotstream-ingest', { logger: kafkaLogSink(log) });
+    await ensureTopics(kafka, topics, {
+      partitions: config.partitions,
+      retentionMs: config.retentionMs,
+      replicationFactor: config.replicationFactor,
+      log: (msg, extra) => log.warn(extra ?? {}, msg),
+    });
+    const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(config), log, signal });
+    const afterSlot = await publisher.open();
+    log.info({ afterSlot: afterSlot?.toString() ?? null, topicPrefix: config.topicPrefix }, afterSlot === undefined ? 'ingest: topics empty, starting from genesis' : `ingest: resuming after slot ${afterSlot}, the last one in Kafka`);
+    done = (async () => {
+      try {
+        const r = await pump(source.batches({ afterSlot, signal }), (group) => publisher.publish(group), { signal });
+        log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
+      } catch (err) {
+        if (!(err instanceof PublishAbortedError)) throw err;
+        log.warn({ lastSlot: publisher.lastSlot?.toString() ?? null }, 'ingest: stopped while Kafka was unreachable; the unpublished slots follow on the next start');
+      } finally {
+        await publisher.close();
+      }
+    })();
+  }
+  return {
+    done,
+    async stop() {
+      controller.abort();
+      await done.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Account data layouts the simulator writes: SPL Token (token account 165 bytes, mint 82 bytes),
+// pump.fun Global/BondingCurve/LastWithdraw, address lookup tables, Metaplex metadata (prefix), and a
+// compact vote state. Offsets follow the programs' own layouts so decoders can read them.
+import { PUMP_ACCOUNT } from './programs.js';
+
+export const TOKEN_ACCOUNT_LEN = 165;
+export const MINT_LEN = 82;
+export const BONDING_CURVE_LEN = 150;
+export const PUMP_GLOBAL_LEN = 113;
+export const METADATA_LEN = 679;
+export const LAST_WITHDRAW_LEN = 16;
+export const VOTE_STATE_LEN = 93;
+export const LOOKUP_TABLE_META_LEN = 56;
+
+export function tokenAccountData(mint: Uint8Array, owner: Uint8Array, amount: bigint): Buffer {
+  const d = Buffer.alloc(TOKEN_ACCOUNT_LEN);
+  d.set(mint, 0);
+  d.set(owner, 32);
+  d.writeBigUInt64LE(amount, 64);
+  // delegate COption at 72 stays None; state at 108 = Initialized; is_native, delegated_amount,
+  // close_authority stay None/0.
+  d[108] = 1;
+  return d;
+}
+
+export const tokenAmount = (data: Buffer): bigint => data.readBigUInt64LE(64);
+export const setTokenAmount = (data: Buffer, amount: bigint): void => {
+  data.writeBigUInt64LE(amount, 64);
+};
+
+export function mintData(mintAuthority: Uint8Array | null, supply: bigint, decimals: number): Buffer {
+  const d = Buffer.alloc(MINT_LEN);
+  if (mintAuthority) {
+    d.writeUInt32LE(1, 0);
+    d.set(mintAuthority, 4);
+  }
+  d.writeBigUInt64LE(supply, 36);
+  d[44] = decimals;
+  d[45] = 1; // is_initialized; freeze authority (46..82) None
+  return d;
+}
+
+export const mintSupply = (data: Buffer): bigint => data.readBigUInt64LE(36);
+
+export interface CurveState {
+  virtualTokenReserves: bigint;
+  virtualSolReserves: bigint;
+  realTokenReserves: bigint;
+  realSolReserves: bigint;
+  tokenTotalSupply: bigint;
+  complete: boolean;
+}
+
+export function writeCurve(d: Buffer, c: CurveState): void {
+  d.writeBigUInt64LE(c.virtualTokenReserves, 8);
+  d.writeBigUInt64LE(c.virtualSolReserves, 16);
+  d.writeBigUInt64LE(c.realTokenReserves, 24);
+  d.writeBigUInt64LE(c.realSolReserves, 32);
+  d.writeBigUInt64LE(c.tokenTotalSupply, 40);
+  d[48] = c.complete ? 1 : 0;
+}
+
+export function readCurve(d: Buffer): CurveState {
+  return {
+    virtualTokenReserves: d.readBigUInt64LE(8),
+    virtualSolReserves: d.readBigUInt64LE(16),
+    realTokenReserves: d.readBigUInt64LE(24),
+    realSolReserves: d.readBigUInt64LE(32),
+    tokenTotalSupply: d.readBigUInt64LE(40),
+    complete: d[48] === 1,
+  };
+}
+
+/** BondingCurve: discriminator, the six original fields, then (later versions) the creator at 49. */
+export function bondingCurveData(c: CurveState, creator: Uint8Array): Buffer {
+  const d = Buffer.alloc(BONDING_CURVE_LEN);
+  d.set(PUMP_ACCOUNT.bondingCurve, 0);
+  writeCurve(d, c);
+  d.set(creator, 49);
+  return d;
+}
+
+export interface GlobalParams {
+  authority: Uint8Array;
+  feeRecipient: Uint8Array;
+  initialVirtualTokenReserves: bigint;
+  initialVirtualSolReserves: bigint;
+  initialRealTokenReserves: bigint;
+  tokenTotalSupply: bigint;
+  feeBasisPoints: bigint;
+}
+
+/** Global, original layout: initialized, authority, fee_recipient, then five u64. */
+export function pumpGlobalData(g: GlobalParams): Buffer {
+  const d = Buffer.alloc(PUMP_GLOBAL_LEN);
+  d.set(PUMP_ACCOUNT.global, 0);
+  d[8] = 1;
+  d.set(g.authority, 9);
+  d.set(g.feeRecipient, 41);
+  d.writeBigUInt64LE(g.initialVirtualTokenReserves, 73);
+  d.writeBigUInt64LE(g.initialVirtualSolReserves, 81);
+  d.writeBigUInt64LE(g.initialRealTokenReserves, 89);
+  d.writeBigUInt64LE(g.tokenTotalSupply, 97);
+  d.writeBigUInt64LE(g.feeBasisPoints, 105);
+  return d;
+}
+
+export function lastWithdrawData(unixTimestamp: bigint): Buffer {
+  const d = Buffer.alloc(LAST_WITHDRAW_LEN);
+  d.set(PUMP_ACCOUNT.lastWithdraw, 0);
+  d.writeBigInt64LE(unixTimestamp, 8);
+  return d;
+}
+
+/**
+ * Address lookup table: LookupTableMeta (u32 type 1, deactivation_slot u64 = max, last_extended_slot
+ * u64, last_extended_slot_start_index u8, authority Option<Pubkey>, u16 padding) = 56 bytes, then addresses.
+ */
+export function lookupTableData(authority: Uint8Array, addresses: readonly Uint8Array[]): Buffer {
+  const d = Buffer.alloc(LOOKUP_TABLE_META_LEN + 32 * addresses.length);
+  d.writeUInt32LE(1, 0);
+  d.writeBigUInt64LE(0xffff_ffff_ffff_ffffn, 4);
+  d.writeBigUInt64LE(0n, 12);
+  d[20] = 0;
+  d[21] = 1;
+  d.set(authority, 22);
+  addresses.forEach((a, i) => d.set(a, LOOKUP_TABLE_META_LEN + 32 * i));
+  return d;
+}
+
+/**
+ * Compact vote state, NOT Agave's 3,762-byte VoteState: u32 version 2, node pubkey, authorized
+ * withdrawer, commission, last voted slot, root slot, credits (93 bytes). Keeps the benchmark's byte
+ * rate sensible while still changing on every vote.
+ */
+export function voteStateData(node: Uint8Array, withdrawer: Uint8Array, commission: number): Buffer {
+  const d = Buffer.alloc(VOTE_STATE_LEN);
+  d.writeUInt32LE(2, 0);
+  d.set(node, 4);
+  d.set(withdrawer, 36);
+  d[68] = commission;
+  return d;
+}
+
+export function recordVote(d: Buffer, votedSlot: bigint): void {
+  d.writeBigUInt64LE(votedSlot, 69);
+  d.writeBigUInt64LE(votedSlot > 32n ? votedSlot - 32n : 0n, 77);
+  d.writeBigUInt64LE(d.readBigUInt64LE(85) + 1n, 85);
+}
+
+function borshString(s: string, pad: number): Buffer {
+  const text = Buffer.from(s, 'utf8');
+  const out = Buffer.alloc(4 + pad);
+  out.writeUInt32LE(pad, 0);
+  text.copy(out, 4, 0, Math.min(text.length, pad));
+  return out;
+}
+
+/** Metaplex Metadata prefix (key 4, update authority, mint, padded name/symbol/uri, ...), 679 bytes. */
+export function metadataData(updateAuthority: Uint8Array, mint: Uint8Array, name: string, symbol: string, uri: string): Buffer {
+  const d = Buffer.alloc(METADATA_LEN);
+  let o = 0;
+  d[o++] = 4;
+  d.set(updateAuthority, o);
+  o += 32;
+  d.set(mint, o);
+  o += 32;
+  for (const part of [borshString(name, 32), borshString(symbol, 10), borshString(uri, 200)]) {
+    part.copy(d, o);
+    o += part.length;
+  }
+  o += 2; // seller_fee_basis_points 0
+  d[o++] = 0; // creators: None
+  d[o++] = 0; // primary_sale_happened
+  d[o] = 1; // is_mutable
+  return d;
+}

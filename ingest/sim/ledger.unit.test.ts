@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
+import { encodeMessage } from '../wire.js';
+import { BONDING_CURVE_LEN, MINT_LEN, readCurve, TOKEN_ACCOUNT_LEN } from './layouts.js';
+import { PUMP_ACCOUNT, PUMP_IX, PUMP_PROGRAM, rentExempt, TOKEN_PROGRAM } from './programs.js';
+import { collect, verifyEd25519 } from './testing.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+async function run(o: Parameters<typeof collect>[0]) {
+  const batches = await collect(o);
+  const txs: TransactionEvent[] = [];
+  const writes: AccountEvent[] = [];
+  for (const b of batches) {
+    for (const e of b.events) {
+      if (e.kind === 'transactions') txs.push(e.event);
+      if (e.kind === 'accounts') writes.push(e.event);
+    }
+  }
+  return { txs, writes };
+}
+
+/** Latest state per pubkey after replaying writes in order (the highest write_version wins). */
+function latest(writes: readonly AccountEvent[]): Map<string, AccountEvent> {
+  const m = new Map<string, AccountEvent>();
+  for (const w of writes) m.set(hex(w.pubkey), w);
+  return m;
+}
+
+describe('ledger consistency', { timeout: 180_000 }, async () => {
+  const { txs, writes } = await run({ maxSlots: 120, tps: 1500, fast: true, seed: 5 });
+  const genesis = latest(writes.filter((w) => w.isStartup));
+  const end = latest(writes);
+
+  it('lamports are conserved apart from the burned half of signature fees', () => {
+    const sum = (m: Map<string, AccountEvent>) => [...m.values()].reduce((a, w) => a + w.lamports, 0n);
+    const burned = txs.reduce((a, t) => a + BigInt(t.numRequiredSignatures) * 2500n, 0n);
+    expect(burned).toBeGreaterThan(0n);
+    expect(sum(end)).toBe(sum(genesis) - burned);
+  });
+
+  it('per mint, token account balances add up to the mint supply', () => {
+    const supply = new Map<string, bigint>();
+    const held = new Map<string, bigint>();
+    for (const w of end.values()) {
+      if (!w.owner.equals(TOKEN_PROGRAM)) continue;
+      if (w.data.length === MINT_LEN) supply.set(hex(w.pubkey), w.data.readBigUInt64LE(36));
+      if (w.data.length === TOKEN_ACCOUNT_LEN) {
+        const mint = hex(w.data.subarray(0, 32));
+        held.set(mint, (held.get(mint) ?? 0n) + w.data.readBigUInt64LE(64));
+      }
+    }
+    expect(supply.size).toBeGreaterThan(5); // two stable mints plus pump.fun coins
+    for (const [mint, s] of supply) expect(held.get(mint) ?? 0n).toBe(s);
+  });
+
+  it('bonding curves hold rent + real SOL and follow the constant product', () => {
+    const curves = [...end.values()].filter((w) => w.owner.equals(PUMP_PROGRAM) && w.data.length === BONDING_CURVE_LEN);
+    expect(curves.length).toBeGreaterThan(3);
+    for (const w of curves) {
+      expect(w.data.subarray(0, 8).equals(PUMP_ACCOUNT.bondingCurve)).toBe(true);
+      const c = readCurve(w.data);
+      expect(w.lamports).toBe(rentExempt(BONDING_CURVE_LEN) + c.realSolReserves);
+      // Rounding always favours the curve, so k never shrinks below its starting value.
+      expect(c.virtualTokenReserves * c.virtualSolReserves).toBeGreaterThanOrEqual(1_073_000_000_000_000n * 30_000_000_000n);
+      expect(c.complete).toBe(c.realTokenReserves === 0n);
+    }
+  });
+
+  it('fees: 5,000 per signature plus priority; failed transactions write only the fee payer', () => {
+    const bySig = new Map<string, AccountEvent[]>();
+    for (const w of writes) {
+      if (!w.txnSignature) continue;
+      const k = hex(w.txnSignature);
+      const list = bySig.get(k);
+      if (list) list.push(w);
+      else bySig.set(k, [w]);
+    }
+    const failed = txs.filter((t) => t.err !== undefined);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const t of txs) {
+      expect(t.fee).toBeGreaterThanOrEqual(BigInt(t.numRequiredSignatures) * 5000n);
+      const w = bySig.get(hex(t.signatures[0]!)) ?? [];
+      if (t.err !== undefined) {
+        expect(w.map((x) => hex(x.pubkey))).toEqual([hex(t.accountKeys[0]!)]);
+      } else {
+        const writable = t.accountKeys.filter((_, i) =>
+          i < t.numRequiredSignatures
+            ? i < t.numRequiredSignatures - t.numReadonlySignedAccounts
+            : i < t.accountKeys.length - t.numReadonlyUnsignedAccounts,
+        );
+        expect(w.map((x) => hex(x.pubkey)).sort()).toEqual([...writable, ...t.loadedWritable].map(hex).sort());
+      }
+    }
+    expect(txs.some((t) => t.fee > BigInt(t.numRequiredSignatures) * 5000n)).toBe(true);
+  });
+
+  it('has a realistic mix: ~2/3 votes, v0 with lookups, pump.fun create/buy/sell, slippage failures', () => {
+    const votes = txs.filter((t) => t.isVote).length / txs.length;
+    expect(votes).toBeGreaterThan(0.6);
+    expect(votes).toBeLessThan(0.72);
+    expect(txs.some((t) => t.versioned && t.loadedWritable.length > 0)).toBe(true);
+    const pumpIxs = txs.flatMap((t) =>
+      t.instructions.filter((ix) => t.accountKeys[ix.programIdIndex]!.equals(PUMP_PROGRAM)).map((ix) => ({ t, ix })),
+    );
+    const named = (d: Buffer) => Object.entries(PUMP_IX).find(([, v]) => d.subarray(0, 8).equals(v))?.[0];
+    const kinds = new Set(pumpIxs.map(({ ix }) => named(ix.data)));
+    for (const k of ['create', 'buy', 'sell']) expect(kinds).toContain(k);
+    for (const { ix } of pumpIxs) {
+      const k = named(ix.data);
+      if (k === 'buy' || k === 'sell') {
+        expect(ix.accounts.length).toBe(12);
+        expect(ix.data.length).toBe(24);
+      }
+      if (k === 'create') expect(ix.accounts.length).toBe(14);
+    }
+    const errs = txs.flatMap((t) => (t.err ? [t.err] : []));
+    expect(errs.some((e) => /\{"Custom":600[23]\}/.test(e))).toBe(true);
+    for (const e of errs) expect(e).toMatch(/^\{"InstructionError":\[\d+,(\{"Custom":\d+\}|"\w+")\]\}$/);
+  });
+});
+
+describe('signatures', { timeout: 180_000 }, () => {
+  it('every signature verifies against encodeMessage when not in fast mode', async () => {
+    const { txs } = await run({ maxSlots: 10, tps: 300, seed: 9 });
+    expect(txs.length).toBeGreaterThan(50);
+    for (const t of txs) {
+      const msg = encodeMessage(t);
+      expect(t.signatures.length).toBe(t.numRequiredSignatures);
+      t.signatures.forEach((sig, i) => expect(verifyEd25519(msg, sig, t.accountKeys[i]!)).toBe(true));
+    }
+  });
+
+  it('fast mode signatures are seeded bytes that do not verify', async () => {
+    const { txs } = await run({ maxSlots: 3, tps: 100, seed: 9, fast: true });
+    const t = txs[0]!;
+    expect(verifyEd25519(encodeMessage(t), t.signatures[0]!, t.accountKeys[0]!)).toBe(false);
+  });
+});

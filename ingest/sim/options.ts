@@ -1,0 +1,50 @@
+// Simulator options and their validation (the CLI maps its config onto these).
+export interface SimOptions {
+  /** Same seed, same chain (byte for byte). */
+  seed: number;
+  /** Wall-clock pacing per slot in ms; 0 = as fast as possible. Chain time is always 400 ms per slot. */
+  slotMs: number;
+  /** Transactions per second of chain time (about two thirds votes). */
+  tps: number;
+  /** Share of slots whose leader produces no block. */
+  skipRate: number;
+  slotsPerEpoch: number;
+  validators: number;
+  /** Seeded random bytes instead of ed25519 signatures (benchmarks; the source's notes say so). */
+  fast: boolean;
+  /** Stop after this many slots from genesis (0 = forever). */
+  maxSlots: number;
+}
+
+export const DEFAULT_SIM_OPTIONS: SimOptions = {
+  seed: 1,
+  slotMs: 400,
+  tps: 200,
+  skipRate: 0.05,
+  slotsPerEpoch: 8192,
+  validators: 50,
+  fast: false,
+  maxSlots: 0,
+};
+
+export class SimOptionError extends Error {}
+
+export function validateSimOptions(o: SimOptions): SimOptions {
+  const int = (name: keyof SimOptions, min: number, max = Number.MAX_SAFE_INTEGER): void => {
+    const v = o[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new SimOptionError(`simulator option ${name} must be an integer in [${min}, ${max}], got ${String(v)}`);
+    }
+  };
+  int('seed', 0);
+  int('slotMs', 0);
+  int('tps', 0, 1_000_000);
+  int('slotsPerEpoch', 32, 10_000_000);
+  int('validators', 1, 5000);
+  int('maxSlots', 0);
+  if (typeof o.skipRate !== 'number' || !(o.skipRate >= 0 && o.skipRate <= 0.9)) {
+    throw new SimOptionError(`simulator option skipRate must be a number in [0, 0.9], got ${String(o.skipRate)}`);
+  }
+  if (typeof o.fast !== 'boolean') throw new SimOptionError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
+  return o;
+}

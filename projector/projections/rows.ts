@@ -1,0 +1,134 @@
+// Row shapes of the view tables (schemas/clickhouse/001_views.sql) and the column list of every
+// insert. u64 values travel as decimal strings so nothing past 2^53 is rounded on the way in.
+
+export interface TransactionRow {
+  signature: string;
+  slot: string;
+  position: number;
+  err: string | null;
+  memo: string | null;
+  block_time: string | null;
+  is_vote: boolean;
+  fee: string;
+}
+
+export interface SignatureByAddressRow {
+  address: string;
+  slot: string;
+  position: number;
+  signature: string;
+  err: string | null;
+  memo: string | null;
+  block_time: string | null;
+}
+
+export interface BlockRow {
+  slot: string;
+  parent_slot: string;
+  blockhash: string;
+  block_height: string;
+  block_time: string | null;
+  leader: string;
+  transaction_count: number;
+  vote_transaction_count: number;
+}
+
+export interface SlotStatusRow {
+  slot: string;
+  status: number;
+}
+
+export interface AccountWriteRow {
+  pubkey: string;
+  slot: string;
+  write_version: string;
+  owner: string;
+  lamports: string;
+  executable: boolean;
+  rent_epoch: string;
+  space: number;
+  data: string;
+}
+
+export interface AccountOwnerRow {
+  owner: string;
+  pubkey: string;
+}
+
+export interface EpochRow {
+  epoch: string;
+  first_slot: string;
+  slots_per_epoch: string;
+  slots_per_leader: number;
+  identities: string[];
+  schedule: number[];
+}
+
+export interface SlotOffsetRow {
+  topic: string;
+  partition: number;
+  slot: string;
+  first_offset: string;
+  last_offset: string;
+}
+
+export interface TableRows {
+  transactions: TransactionRow;
+  signatures_by_address: SignatureByAddressRow;
+  blocks: BlockRow;
+  slot_status: SlotStatusRow;
+  account_writes: AccountWriteRow;
+  account_owners: AccountOwnerRow;
+  epochs: EpochRow;
+  slot_offsets: SlotOffsetRow;
+}
+
+export type ViewTable = keyof TableRows;
+
+/** Rows of one or more events, per table. */
+export type Rows = { [T in ViewTable]: TableRows[T][] };
+
+/** The tables the projector writes, in insert order, with the columns each insert lists. */
+export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRows[T])[] } = {
+  transactions: ['signature', 'slot', 'position', 'err', 'memo', 'block_time', 'is_vote', 'fee'],
+  signatures_by_address: ['address', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
+  blocks: ['slot', 'parent_slot', 'blockhash', 'block_height', 'block_time', 'leader', 'transaction_count', 'vote_transaction_count'],
+  account_writes: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
+  account_owners: ['owner', 'pubkey'],
+  epochs: ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'],
+  slot_offsets: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
+  // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
+  slot_status: ['slot', 'status'],
+};
+
+export const VIEW_TABLES = Object.keys(VIEW_COLUMNS) as ViewTable[];
+
+export function emptyRows(): Rows {
+  return {
+    transactions: [],
+    signatures_by_address: [],
+    blocks: [],
+    slot_status: [],
+    account_writes: [],
+    account_owners: [],
+    epochs: [],
+    slot_offsets: [],
+  };
+}
+
+/** Appends every row of `from` to `into` (no copy of `from`'s rows). */
+export function appendRows(into: Rows, from: Partial<Rows>): void {
+  for (const t of VIEW_TABLES) {
+    const src = from[t] as unknown[] | undefined;
+    if (!src) continue;
+    const dst = into[t] as unknown[];
+    // A loop, not push(...src): batches can hold more rows than a call may take arguments.
+    for (let i = 0; i < src.length; i++) dst.push(src[i]);
+  }
+}
+
+export function rowCount(rows: Partial<Rows>): number {
+  let n = 0;
+  for (const t of VIEW_TABLES) n += rows[t]?.length ?? 0;
+  return n;
+}

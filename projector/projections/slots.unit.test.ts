@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { SlotStatus } from '../../schemas/codec.js';
+import { b58, slotStatus } from '../testing/events.js';
+import { projectSlot } from './slots.js';
+
+describe('projectSlot', () => {
+  it('given a processed record with block meta, when projected, then a status row and a block row', () => {
+    const p = projectSlot(slotStatus(12, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 10, height: 11, time: 1700000001, txs: 5, votes: 2 }));
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.rows.slot_status).toEqual([{ slot: '12', status: 0 }]);
+    expect(p.rows.blocks).toEqual([{
+      slot: '12', parent_slot: '10', blockhash: b58('blockhash-12'), block_height: '11', block_time: '1700000001',
+      leader: b58('leader-0'), transaction_count: 5, vote_transaction_count: 2,
+    }]);
+  });
+
+  it('given confirmed, finalized and skipped records, when projected, then only status rows with the proto numbers', () => {
+    for (const [s, n] of [[SlotStatus.SLOT_STATUS_CONFIRMED, 1], [SlotStatus.SLOT_STATUS_FINALIZED, 2], [SlotStatus.SLOT_STATUS_SKIPPED, 3]] as const) {
+      const p = projectSlot(slotStatus(5, s));
+      if (!p.ok) throw new Error(p.reason);
+      expect(p.rows).toEqual({ slot_status: [{ slot: '5', status: n }], blocks: [] });
+    }
+  });
+
+  it('given an unknown status or a skipped slot with meta, when projected, then rejected', () => {
+    expect(projectSlot(slotStatus(5, 9 as SlotStatus))).toEqual({ ok: false, reason: 'slot 5: unknown status 9' });
+    expect(projectSlot(slotStatus(5, SlotStatus.SLOT_STATUS_SKIPPED, { parent: 4, height: 4 })).ok).toBe(false);
+  });
+});

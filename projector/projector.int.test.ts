@@ -1,0 +1,141 @@
+// The projector against a real broker and embedded ClickHouse: every view equals an independent
+// computation from the same events, poison records are dead-lettered, a rebuild under load and two
+// instances sharing the partitions give the same views.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kafka } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
+import { makeConfig, type Config } from '../platform/config.js';
+import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { silentLogger } from '../platform/log.js';
+import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../test/harness/kafka.js';
+import { rebuildViews, startProjector } from './run.js';
+import { makeChain, PROGRAMS } from './testing/chain.js';
+import { dumpViews, heads, kafkaLag } from './testing/dump.js';
+import { b58 } from './testing/events.js';
+import { expectedViews, type ViewDump } from './testing/expected.js';
+import { consumeAll, publishChain } from './testing/kafka.js';
+
+const programs = PROGRAMS.map((p) => b58(p));
+let dir: string;
+let ch: ClickHouseClient;
+let kafka: Kafka;
+let topics: TopicNames;
+let prefix: string;
+
+const configFor = (database: string, groupId: string): Config =>
+  makeConfig('projector', {
+    kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, clickhouseDatabase: database, groupId,
+    batchRows: 400, batchMs: 50, logLevel: 'silent',
+  });
+
+async function expected(): Promise<ViewDump> {
+  return expectedViews(await consumeAll(kafka, topics), programs);
+}
+
+/** Waits until the views hold everything in Kafka (lag 0, heads at the expected slots), then dumps them. */
+async function caughtUpViews(database: string, want: ViewDump): Promise<ViewDump> {
+  await waitFor(async () => {
+    const lag = await kafkaLag(ch, database);
+    const got = await heads(ch, database);
+    return lag === 0n && JSON.stringify(got) === JSON.stringify(want.heads);
+  }, { what: `views of ${database} caught up`, timeoutMs: 60_000, intervalMs: 200 });
+  return dumpViews(ch, database, programs);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'projector-int-'));
+  ch = await createClickHouse({ dataDir: dir, database: 'projector_int' });
+  prefix = uniquePrefix('projector');
+  topics = topicNames(prefix);
+  kafka = createKafka(testBrokers(), 'projector-int-test');
+  await ensureTopics(kafka, topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+});
+
+afterAll(async () => {
+  await ch?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('projector', () => {
+  it('projects a chain exactly, dead-letters a poison record and goes on', async () => {
+    await publishChain(kafka, topics, makeChain({ slots: 120, txPerSlot: 12, seed: 7 }));
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic: topics.transactions, messages: [{ key: Buffer.alloc(8), value: Buffer.from([0xff, 0xff, 0xff]) }] });
+    await producer.disconnect();
+    await publishChain(kafka, topics, makeChain({ slots: 80, txPerSlot: 12, seed: 8, firstSlot: 121 }));
+
+    const want = await expected();
+    // The chain exercises what the account views must get right.
+    expect(want['accounts:processed']).not.toEqual(want['accounts:finalized']);
+    expect(want.transactions.length).toBeGreaterThan(500);
+
+    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch });
+    try {
+      const got = await caughtUpViews('v_one', want);
+      expect(got).toEqual(want);
+    } finally {
+      await projector.stop();
+    }
+
+    const dead = await consumeDeadLetters();
+    expect(dead).toEqual([{ reason: expect.stringMatching(/^undecodable transactions record/), topic: topics.transactions, value: 'ffffff' }]);
+  });
+
+  it('rebuilds into fresh tables while the projector runs and new slots arrive, with identical views', async () => {
+    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch });
+    try {
+      const publishing = publishChain(kafka, topics, makeChain({ slots: 60, txPerSlot: 12, seed: 9, firstSlot: 201 }), 2);
+      await rebuildViews(configFor('v_one', 'g-one'), silentLogger, { ch });
+      await publishing;
+      const want = await expected();
+      expect(await caughtUpViews('v_one', want)).toEqual(want);
+      const shadow = await ch.query({ query: `SELECT count() AS n FROM system.databases WHERE name = 'v_one_rebuild'`, format: 'JSONEachRow' });
+      expect(await shadow.json()).toEqual([{ n: '0' }]);
+    } finally {
+      await projector.stop();
+    }
+  });
+
+  it('two instances in one process split the partitions and give the same views as one', async () => {
+    const a = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch });
+    const b = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch });
+    try {
+      const admin = kafka.admin();
+      await admin.connect();
+      await waitFor(async () => {
+        const { groups } = await admin.describeGroups(['g-two']);
+        return groups[0]?.state === 'Stable' && groups[0].members.length === 2;
+      }, { what: 'two members in the group', timeoutMs: 60_000 });
+      await admin.disconnect();
+      const want = await expected();
+      expect(await caughtUpViews('v_two', want)).toEqual(want);
+      expect(await dumpViews(ch, 'v_one', programs)).toEqual(want);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
+
+async function consumeDeadLetters(): Promise<{ reason: string; topic: string; value: string }[]> {
+  const out: { reason: string; topic: string; value: string }[] = [];
+  const consumer = kafka.consumer({ groupId: `dlq-${Math.random()}`, maxWaitTimeInMs: 200 });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topics.deadletter], fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      out.push({
+        reason: String(message.headers?.['slotstream-reason']),
+        topic: String(message.headers?.['slotstream-topic']),
+        value: message.value!.toString('hex'),
+      });
+    },
+  });
+  await waitFor(() => out.length >= 1, { what: 'the dead letter', timeoutMs: 30_000 });
+  await consumer.disconnect();
+  return out;
+}

@@ -1,0 +1,100 @@
+// Rebuild: replay the whole Kafka history into fresh tables while the current ones keep serving,
+// then swap them in. Steps:
+//  1. a shadow database `<db>_rebuild` with the same migrations, filled by a writer of a fresh group
+//     reading from the beginning, until it reached the end offsets taken when it started;
+//  2. EXCHANGE every view table with its shadow (atomic per table); views (performance_samples)
+//     name the live tables, so they follow;
+//  3. the same group, now writing into the live names, catches up to the end offsets taken after
+//     the swap: whatever the running projector had put only into the old tables lies below them.
+//     Writing a record twice is harmless (tokens and table keys), missing one is not.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Admin, Kafka } from 'kafkajs';
+import type { Logger } from '../platform/log.js';
+import { applyMigrations } from '../platform/migrations.js';
+import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
+import { caughtUp, type OffsetMap } from './heads.js';
+import { committedOffsets, endOffsets } from './offsets.js';
+import { VIEW_TABLES } from './projections/rows.js';
+import { startViewWriter } from './writer.js';
+
+export interface RebuildOptions {
+  kafka: Kafka;
+  ch: ClickHouseClient;
+  topics: TopicNames;
+  database: string;
+  /** The projector group; the rebuild uses its own group named after it. */
+  groupId: string;
+  batchRows: number;
+  batchMs: number;
+  log: Logger;
+  /** Longest wait for each catch-up (default: none). */
+  timeoutMs?: number;
+}
+
+export interface RebuildResult {
+  events: number;
+  seconds: number;
+}
+
+/** Every table the projector writes, heads included (schema_migrations stays). */
+export const SWAPPED_TABLES: readonly string[] = [...VIEW_TABLES, 'heads'];
+
+export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
+  const started = Date.now();
+  const shadow = `${o.database}_rebuild`;
+  const group = `${o.groupId}-rebuild-${Date.now().toString(36)}`;
+  const topics = TOPIC_KINDS.map((k) => o.topics[k]);
+  const admin = o.kafka.admin();
+  await admin.connect();
+  let events = 0;
+  try {
+    await o.ch.command({ query: `DROP DATABASE IF EXISTS ${shadow} SYNC` });
+    await o.ch.command({ query: `CREATE DATABASE ${shadow}` });
+    await applyMigrations(o.ch, shadow);
+    o.log.info({ shadow, group }, 'rebuild: replaying history into fresh tables');
+
+    const writerOf = (database: string) =>
+      startViewWriter({ kafka: o.kafka, ch: o.ch, topics: o.topics, database, groupId: group, batchRows: o.batchRows, batchMs: o.batchMs, log: o.log });
+
+    const first = await writerOf(shadow);
+    try {
+      await catchUp(admin, group, topics, await endOffsets(admin, topics), o.timeoutMs);
+      // Two heads steps: publish the barrier now reached, then the one taken at the end.
+      await first.updateHeads();
+      await first.updateHeads();
+      events += first.stats().events;
+    } finally {
+      await first.stop();
+    }
+
+    for (const t of SWAPPED_TABLES) {
+      await o.ch.command({ query: `EXCHANGE TABLES ${o.database}.${t} AND ${shadow}.${t}` });
+    }
+    o.log.info({ database: o.database }, 'rebuild: fresh tables swapped in; catching up');
+
+    const second = await writerOf(o.database);
+    try {
+      await catchUp(admin, group, topics, await endOffsets(admin, topics), o.timeoutMs);
+      events += second.stats().events;
+    } finally {
+      await second.stop();
+    }
+    await o.ch.command({ query: `DROP DATABASE IF EXISTS ${shadow} SYNC` });
+    await admin.deleteGroups([group]).catch((err: unknown) => o.log.warn({ err, group }, 'rebuild: could not delete its group'));
+  } finally {
+    await admin.disconnect();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  o.log.info({ events, seconds }, 'rebuild: done');
+  return { events, seconds };
+}
+
+/** Waits until the group committed at least `ends` on every partition. */
+export async function catchUp(admin: Admin, groupId: string, topics: readonly string[], ends: OffsetMap, timeoutMs?: number): Promise<void> {
+  const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+  for (;;) {
+    if (caughtUp(ends, await committedOffsets(admin, groupId, topics))) return;
+    if (Date.now() > deadline) throw new Error(`rebuild: group ${groupId} did not reach the end offsets within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

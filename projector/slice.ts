@@ -1,0 +1,74 @@
+// A slice is what the runner takes from one fetched batch of one topic partition: the decoded and
+// projected rows, the records that could not be projected (dead letters), and the offset range.
+// Pure: the runner only moves slices between Kafka and ClickHouse.
+import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
+import type { TopicKind } from '../schemas/topics.js';
+import { project, slotOf } from './projections/index.js';
+import { projectSlotOffsets, type PositionedSlot } from './projections/offsets.js';
+import { appendRows, emptyRows, type Rows } from './projections/rows.js';
+
+export interface RawRecord {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+}
+
+export interface DeadLetter {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  reason: string;
+}
+
+export interface Slice {
+  topic: string;
+  partition: number;
+  /** Offsets of the first and last record of the slice (they name its insert dedup token). */
+  firstOffset: bigint;
+  lastOffset: bigint;
+  /** Offset to commit once the slice is stored: past its last record and any trailing control record. */
+  nextOffset: bigint;
+  /** Records in the slice (projected or dead-lettered). */
+  events: number;
+  rows: Rows;
+  deadLetters: DeadLetter[];
+}
+
+/**
+ * Decodes and projects the records of one partition batch. `batchLastOffset` is the last offset the
+ * fetch covered (it may be a transaction marker after the last record).
+ */
+export function projectSlice(
+  kind: TopicKind,
+  topic: string,
+  partition: number,
+  records: readonly RawRecord[],
+  batchLastOffset: string,
+): Slice {
+  const rows = emptyRows();
+  const deadLetters: DeadLetter[] = [];
+  const positioned: PositionedSlot[] = [];
+  for (const r of records) {
+    const decoded = decodeRecord(kind, r.value);
+    const projection = decoded.ok ? project(decoded.value) : decoded;
+    if (!projection.ok) {
+      deadLetters.push({ topic, partition, offset: r.offset, key: r.key, value: r.value, reason: projection.reason });
+      continue;
+    }
+    appendRows(rows, projection.rows);
+    positioned.push({ offset: BigInt(r.offset), slot: slotOf((decoded as { value: ChainEvent }).value) });
+  }
+  rows.slot_offsets = projectSlotOffsets(topic, partition, positioned);
+  const first = records.length > 0 ? BigInt(records[0]!.offset) : BigInt(batchLastOffset);
+  const last = records.length > 0 ? BigInt(records[records.length - 1]!.offset) : BigInt(batchLastOffset);
+  const end = BigInt(batchLastOffset) > last ? BigInt(batchLastOffset) : last;
+  return { topic, partition, firstOffset: first, lastOffset: last, nextOffset: end + 1n, events: records.length, rows, deadLetters };
+}
+
+/** A slice with no records that only moves the committed offset (past transaction markers). */
+export function markerSlice(topic: string, partition: number, lastOffset: string): Slice {
+  const last = BigInt(lastOffset);
+  return { topic, partition, firstOffset: last, lastOffset: last, nextOffset: last + 1n, events: 0, rows: emptyRows(), deadLetters: [] };
+}

@@ -1,0 +1,127 @@
+// The quick start, end to end: `slotstream all` as a child process with a local Kafka broker,
+// embedded ClickHouse and the simulator; JSON-RPC and gRPC answer with simulated chain data; SIGINT
+// stops it and leaves no process behind.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../harness/kafka.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every descendant pid of a process, from /proc (children first level, then theirs). */
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  const kids = new Map<number, number[]>();
+  for (const line of out.trim().split('\n')) {
+    const [p, pp] = line.trim().split(/\s+/).map(Number);
+    if (!kids.has(pp!)) kids.set(pp!, []);
+    kids.get(pp!)!.push(p!);
+  }
+  const all: number[] = [];
+  const walk = (p: number) => (kids.get(p) ?? []).forEach((k) => { all.push(k); walk(k); });
+  walk(pid);
+  return all;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let child: ChildProcess;
+let dataDir: string;
+let ports: { grpc: number; rpc: number; metrics: number };
+let output = '';
+
+async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const res = await fetch(`http://127.0.0.1:${ports.rpc}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'slotstream-e2e-'));
+  ports = { grpc: await freePort(), rpc: await freePort(), metrics: await freePort() };
+  const env = { ...process.env };
+  delete env.KAFKA_BROKERS;
+  delete env.CLICKHOUSE_URL;
+  const started = Date.now();
+  child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all',
+    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--metrics-port', String(ports.metrics),
+    '--data-dir', dataDir, '--slot-ms', '100', '--tps', '300', '--log-level', 'info'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
+  // The quick start promise: up within a minute on a warm cache.
+  expect(Date.now() - started).toBeLessThan(60_000);
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('slotstream all', () => {
+  it('answers JSON-RPC from views the projector built from the simulated chain', async () => {
+    await waitFor(async () => {
+      const r = await rpc('getBlockHeight', [{ commitment: 'finalized' }]);
+      return typeof r.result === 'number' && r.result > 0;
+    }, { timeoutMs: 90_000, what: 'a finalized block height' });
+    const processed = (await rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
+    const finalized = (await rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
+    expect(processed).toBeGreaterThanOrEqual(finalized);
+    const sigs = (await rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]));
+    expect(Array.isArray(sigs.result)).toBe(true);
+    expect(await rpc('getNothing')).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
+  });
+
+  it('streams matching transactions over gRPC', async () => {
+    const def = loadSync(join(ROOT, 'proto/stream.proto'), { keepCase: true, longs: String, defaults: true, oneofs: true });
+    const proto = grpc.loadPackageDefinition(def) as unknown as { stream: { Stream: grpc.ServiceClientConstructor } };
+    const client = new proto.stream.Stream(`127.0.0.1:${ports.grpc}`, grpc.credentials.createInsecure());
+    const call = client.Subscribe() as grpc.ClientDuplexStream<unknown, { filters: string[]; transaction?: { slot: string } }>;
+    const got: { filters: string[]; transaction?: { slot: string } }[] = [];
+    call.on('data', (u) => got.push(u));
+    call.on('error', () => {});
+    call.write({ transactions: { pump: { account_include: [PUMP] } }, accounts: {} });
+    await waitFor(() => got.some((u) => u.transaction), { timeoutMs: 60_000, what: 'a pump.fun transaction update' });
+    expect(got.find((u) => u.transaction)!.filters).toEqual(['pump']);
+    call.cancel();
+    client.close();
+  });
+
+  it('stops on SIGINT and leaves no process behind', async () => {
+    const pids = descendants(child.pid!);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))]);
+    expect(code).toBe(0);
+    await waitFor(() => pids.every((p) => !alive(p)), { timeoutMs: 20_000, what: 'every child process to end' });
+  });
+});

@@ -1,0 +1,9 @@
+// Types of what test/harness/global-setup.ts provides to the test workers (vitest provide/inject).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Bootstrap list of the run's shared Kafka broker. */
+    kafkaBrokers: string[];
+  }
+}
+
+export {};
