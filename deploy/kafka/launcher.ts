@@ -362,7 +362,10 @@ async function spawnNode(
   const child = spawn(
     'sh',
     [SUPERVISOR, join(dir, 'broker.out'), removeData ? dir : '', removeData && ownDir ? dataDir : '', 'java', ...args],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+    // Its own process group: a Ctrl-C or a SIGTERM sent to the service's group must not stop the broker
+    // before the roles have flushed and committed; the launcher stops it last, and the supervisor's
+    // stdin watch stops it if the launcher dies.
+    { stdio: ['pipe', 'pipe', 'inherit'], detached: true },
   );
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const pid = await new Promise<number>((res, rej) => {
