@@ -7,7 +7,9 @@
 // Env: BENCH_SIGNATURES (10000000), BENCH_ACCOUNTS (100000), BENCH_SECONDS (10), BENCH_KEEP=1 keeps the data folder.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { createServer } from 'node:http';
+import Koa from 'koa';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -164,14 +166,33 @@ async function main(): Promise<void> {
       },
     ];
     console.log(`# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`);
+    // The ceiling of this machine at this moment: koa answering a constant, same load generator.
+    const koa = new Koa();
+    koa.use((ctx) => {
+      ctx.type = 'application/json';
+      ctx.body = '{"jsonrpc":"2.0","result":1,"id":1}';
+    });
+    const baseline = createServer(koa.callback());
+    await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
+    const baseCpu0 = process.cpuUsage();
+    const base = await autocannon(`http://127.0.0.1:${(baseline.address() as { port: number }).port}/`, '{}', 32);
+    const baseCpu = process.cpuUsage(baseCpu0);
+    baseline.close();
+    console.log(`# baseline: koa answering a constant, 32 connections: ${Math.round(base.rps)} requests/s, p50 ${base.p50} ms, ` +
+      `${((baseCpu.user + baseCpu.system) / 1000 / (base.rps * SECONDS)).toFixed(3)} ms CPU per answer; load ${loadavg()[0]!.toFixed(1)}`);
     for (const c of cases) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params });
       const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
       if (!c.check(sample.result)) throw new Error(`${c.name}: unexpected answer ${JSON.stringify(sample).slice(0, 300)}`);
       const d = await direct(c.sql, Math.min(SECONDS, 5));
+      const cpu0 = process.cpuUsage();
       const load = await autocannon(url, body, c.connections);
+      const cpu = process.cpuUsage(cpu0);
       if (load.non2xx > 0 || load.errors > 0) throw new Error(`${c.name}: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
-      console.log(`# ${c.name}: ${c.connections} connection(s); direct SQL p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`);
+      // CPU of this process (server + embedded ClickHouse) per answer: the figure that survives a busy machine.
+      const cpuPerReq = (cpu.user + cpu.system) / (load.rps * SECONDS);
+      console.log(`# ${c.name}: ${c.connections} connection(s); direct SQL p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms; ` +
+        `server CPU ${(cpuPerReq / 1000).toFixed(2)} ms per answer (${Math.round(1e6 / cpuPerReq)} answers per CPU second); load ${loadavg()[0]!.toFixed(1)}`);
       console.log(`jsonrpc method=${c.name} p50_ms=${load.p50} p99_ms=${load.p99} rps=${Math.round(load.rps)} overhead=${(Math.max(load.p50, 0.01) / d.p50).toFixed(2)}`);
     }
   } finally {

@@ -4,7 +4,7 @@ import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/log.js';
 import { createClickHouse, isEmbedded, type ClickHouseClient } from '../platform/clickhouse.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startMetricsServer } from '../platform/metrics.js';
+import { addHealthCheck, startMetricsServer } from '../platform/metrics.js';
 import { createKafka, ensureTopics } from '../platform/kafka.js';
 import { startLocalKafka } from '../deploy/kafka/launcher.js';
 import { topicNames } from '../schemas/topics.js';
@@ -101,6 +101,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
         maxSlotLag: cfg.maxSlotLag, chainTip: () => grpc.chainTip(), log,
       });
       stops.push({ what: 'jsonrpc', stop: () => rpc.close() });
+      addHealthCheck(() => rpc.health());
       log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/` }, 'api is serving');
     }
     if (role === 'ingest' || role === 'all') {

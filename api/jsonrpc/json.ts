@@ -16,6 +16,7 @@ export class RawJson {
   toJSON(): unknown {
     // Outside toJson (a test's JSON.stringify, a log line) the value itself is the best stand-in.
     if (pending === undefined) return JSON.parse(this.text);
+    if (pending.length === 0) nonce = randomBytes(6).toString('hex'); // only answers with raw values pay for it
     pending.push(this.text);
     return `\u0000${nonce}${pending.length - 1}`;
   }
@@ -26,13 +27,17 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** A u64 for an answer: a number when exact as one, else its digits verbatim. */
 export const u64Json = (v: bigint): number | RawJson => (v <= MAX_SAFE && v >= -MAX_SAFE ? Number(v) : new RawJson(v.toString()));
 
-const bigintReplacer = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? u64Json(v) : v);
+// A replacer's result is not passed through toJSON again, so a big value becomes its marker right here.
+const bigintReplacer = (_key: string, v: unknown): unknown => {
+  if (typeof v !== 'bigint') return v;
+  const j = u64Json(v);
+  return typeof j === 'number' ? j : j.toJSON();
+};
 
 /** Serializes an answer; bigints anywhere are written exactly too (a slower path). */
 export function toJson(value: unknown): string {
   const raws: string[] = [];
   pending = raws;
-  nonce = randomBytes(6).toString('hex');
   let text: string;
   try {
     try {

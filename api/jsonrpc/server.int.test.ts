@@ -166,6 +166,9 @@ describe('-32007 while bootstrapping or syncing', () => {
       expect((await e.call('getBlockHeight', [{ commitment: 'processed' }])).body.error.code).toBe(-32007);
       await setHeads(store.ch, db, { finalized: 5 });
       expect((await e.call('getBlockHeight', [])).body.result).toBe(5);
+      // a head whose block row is missing falls back to the newest block below it
+      await setHeads(store.ch, db, { processed: 7 });
+      expect((await e.call('getBlockHeight', [{ commitment: 'processed' }])).body.result).toBe(5);
       expect(await (await fetch(`${e.url}health`)).text()).toBe('ok');
     } finally {
       await e.server.close();

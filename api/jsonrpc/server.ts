@@ -44,7 +44,7 @@ export const API_VERSION: string = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-const CORS = {
+const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, GET, OPTIONS',
   'access-control-allow-headers': 'content-type, authorization, x-token, solana-client',
@@ -111,9 +111,9 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
   app.silent = true;
   const router = new Router();
 
-  // Outermost: CORS on every answer, and no exception ever becomes a 5xx.
+  // Outermost: CORS on every answer (the full set on preflights), and no exception ever becomes a 5xx.
   app.use(async (ctx, next) => {
-    ctx.set(CORS);
+    ctx.set('access-control-allow-origin', '*');
     try {
       await next();
     } catch (err) {
@@ -129,6 +129,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     ctx.body = await health();
   });
   router.options('/', (ctx) => {
+    ctx.set(CORS_PREFLIGHT);
     ctx.status = 200;
     ctx.body = '';
   });

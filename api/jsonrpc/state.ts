@@ -32,48 +32,50 @@ export function freshness(state: ViewsState, chainTip: bigint | undefined, maxSl
   return chainTip > newest && chainTip - newest > BigInt(maxSlotLag) ? 'behind' : 'ok';
 }
 
-const HEADS_SQL = `
-SELECT commitment, max(slot) AS slot
+// One round trip (the state is read 5 times a second): the heads, the block rows at the head slots, and
+// the oldest block (`v` is block_height for 'block' rows and the row count for 'oldest').
+const STATE_SQL = `
+SELECT 'head' AS k, commitment AS c, max(slot) AS slot, toUInt64(0) AS v
 FROM {db:Identifier}.heads
 WHERE commitment IN ('processed', 'confirmed', 'finalized')
-GROUP BY commitment`;
+GROUP BY commitment
+UNION ALL
+SELECT 'block' AS k, '' AS c, slot, any(block_height) AS v
+FROM {db:Identifier}.blocks
+WHERE slot IN (SELECT max(slot) FROM {db:Identifier}.heads WHERE commitment IN ('processed', 'confirmed', 'finalized') GROUP BY commitment)
+GROUP BY slot
+UNION ALL
+SELECT 'oldest' AS k, '' AS c, min(slot) AS slot, count() AS v
+FROM {db:Identifier}.blocks`;
 
-// One row per commitment with the newest block at or below its head; `n` tells an empty result apart.
-const HEIGHTS_SQL = `
-SELECT c, argMax(block_height, slot) AS height, max(slot) AS top, count() AS n FROM (
-  SELECT 'processed' AS c, slot, block_height FROM {db:Identifier}.blocks WHERE slot <= {processed:UInt64} ORDER BY slot DESC LIMIT 1
-  UNION ALL
-  SELECT 'confirmed' AS c, slot, block_height FROM {db:Identifier}.blocks WHERE slot <= {confirmed:UInt64} ORDER BY slot DESC LIMIT 1
-  UNION ALL
-  SELECT 'finalized' AS c, slot, block_height FROM {db:Identifier}.blocks WHERE slot <= {finalized:UInt64} ORDER BY slot DESC LIMIT 1
-  UNION ALL
-  SELECT 'oldest' AS c, slot, block_height FROM {db:Identifier}.blocks ORDER BY slot ASC LIMIT 1
-) GROUP BY c`;
+// A head whose slot has no block row (not expected: the projector moves a head only once the slot's
+// record, which carries the block, is stored): the newest block at or below it.
+const BLOCK_AT_OR_BELOW_SQL = `
+SELECT slot, block_height FROM {db:Identifier}.blocks WHERE slot <= {slot:UInt64} ORDER BY slot DESC LIMIT 1`;
 
 export async function readViewsState(ch: ClickHouseClient, db: string): Promise<ViewsState> {
-  const heads = await queryRows<{ commitment: string; slot: string }>(ch, HEADS_SQL, { db });
+  const rows = await queryRows<{ k: string; c: string; slot: string; v: string }>(ch, STATE_SQL, { db });
   const head: Record<Commitment, bigint | undefined> = { processed: undefined, confirmed: undefined, finalized: undefined };
-  for (const r of heads) head[r.commitment as Commitment] = u64(r.slot);
+  const blockHeight = new Map<bigint, bigint>();
+  let oldestBlock: bigint | undefined;
+  for (const r of rows) {
+    if (r.k === 'head') head[r.c as Commitment] = u64(r.slot);
+    else if (r.k === 'block') blockHeight.set(u64(r.slot), u64(r.v));
+    else if (r.k === 'oldest' && u64(r.v) > 0n) oldestBlock = u64(r.slot);
+  }
   // A head must not run ahead of a stronger one's: what is finalized is also confirmed and processed.
   if (head.finalized !== undefined && (head.confirmed === undefined || head.confirmed < head.finalized)) head.confirmed = head.finalized;
   if (head.confirmed !== undefined && (head.processed === undefined || head.processed < head.confirmed)) head.processed = head.confirmed;
   const height: Record<Commitment, bigint | undefined> = { processed: undefined, confirmed: undefined, finalized: undefined };
-  // With no head at a commitment, its branch asks for slot <= 0 and its answer is dropped below.
-  const rows = await queryRows<{ c: string; height: string; top: string; n: string }>(ch, HEIGHTS_SQL, {
-    db,
-    processed: head.processed ?? 0n,
-    confirmed: head.confirmed ?? 0n,
-    finalized: head.finalized ?? 0n,
-  });
-  let oldestBlock: bigint | undefined;
-  for (const r of rows) {
-    if (u64(r.n) === 0n) continue;
-    if (r.c === 'oldest') {
-      oldestBlock = u64(r.top);
-      continue;
+  for (const c of COMMITMENTS) {
+    const slot = head[c];
+    if (slot === undefined) continue;
+    let h = blockHeight.get(slot);
+    if (h === undefined) {
+      const below = await queryRows<{ slot: string; block_height: string }>(ch, BLOCK_AT_OR_BELOW_SQL, { db, slot });
+      if (below.length > 0) h = u64(below[0]!.block_height);
     }
-    const c = r.c as Commitment;
-    if (head[c] !== undefined) height[c] = u64(r.height);
+    height[c] = h;
   }
   return { head, height, oldestBlock };
 }
