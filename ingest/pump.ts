@@ -49,6 +49,8 @@ export async function pump(
   let groupBytes = 0;
   let groupStarted = 0;
   let inflight: Promise<void> | undefined;
+  /** A publish is running (inflight has not settled). */
+  let busy = false;
   let failure: unknown;
 
   const flush = async (): Promise<void> => {
@@ -58,11 +60,19 @@ export async function pump(
     group = [];
     groupEvents = 0;
     groupBytes = 0;
-    inflight = publish(g);
+    const p = publish(g);
+    inflight = p;
+    busy = true;
     // Noticed at the next flush or loop turn; the handler keeps it from counting as unhandled.
-    inflight.catch((err: unknown) => {
-      failure ??= err;
-    });
+    p.then(
+      () => {
+        if (inflight === p) busy = false;
+      },
+      (err: unknown) => {
+        failure ??= err;
+        if (inflight === p) busy = false;
+      },
+    );
   };
 
   const it = batches[Symbol.asyncIterator]();
@@ -76,6 +86,16 @@ export async function pump(
       let r: IteratorResult<SlotBatch> | typeof TIMEOUT;
       if (group.length === 0) {
         r = await next;
+      } else if (busy) {
+        // While a publish runs the group could not go out anyway: keep filling it (up to the size
+        // limits) instead of blocking on its age, so a fast source gets large transactions rather
+        // than one small transaction per commit round trip.
+        const settled: Promise<typeof TIMEOUT> = inflight!.then(
+          () => TIMEOUT,
+          () => TIMEOUT,
+        );
+        r = await Promise.race([next, settled]);
+        if (r === TIMEOUT) continue;
       } else {
         const wait = Math.max(0, Math.min(lingerMs, groupStarted + maxGroupMs - Date.now()));
         r = await within(next, wait);

@@ -50,6 +50,17 @@ describe('pump', () => {
     expect(rec.groups).toEqual([[0n], [1n], [2n], [3n]]);
   });
 
+  it('keeps filling the next group while a publish runs, past its age limit, up to the size limit', async () => {
+    // A source with a slot every 10 ms and publishes taking 120 ms: with a 20 ms age limit alone
+    // every group would hold 2-3 slots; while a publish runs the next group keeps growing instead.
+    const rec = recorder(120);
+    await pump(pacedSource(40, 10), rec.publish, { maxGroupEvents: 3 * 30, lingerMs: 50, maxGroupMs: 20 });
+    expect(rec.overlapped()).toBe(false);
+    expect(rec.groups.flat()).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i)));
+    expect(Math.max(...rec.groups.map((g) => g.length))).toBeGreaterThanOrEqual(6);
+    expect(rec.groups.length).toBeLessThanOrEqual(8);
+  });
+
   it('bounds a group by bytes too', async () => {
     const rec = recorder();
     // Slot 1000's PROCESSED record: 8 bytes of key, 3 of value; 33 bytes per batch of 3.
