@@ -1,7 +1,7 @@
-// Child process of bench/grpc.ts: runs the api (gRPC only) or the ingest role in its own process, so the
-// api's CPU can be measured on its own. Talks to the parent over IPC:
-//   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'stop' }
-//   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { stopped: true }
+// Child process of bench/grpc.ts: runs the api (gRPC only), the ingest role, or counting clients in its own
+// process, so the api's CPU can be measured on its own and clients can use the other core. Talks to the parent over IPC:
+//   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'count' } | { cmd: 'stop' }
+//   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { count: { n, first, last } } | { stopped: true }
 import { startGrpc } from '../api/grpc/server.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
@@ -45,6 +45,15 @@ async function main(): Promise<void> {
     });
     const ingest = await startIngest(cfg, log);
     stop = () => ingest.stop();
+    send({ ready: true });
+  } else if (role === 'clients') {
+    // Match-all Subscribe streams that count updates without decoding them (bench phase 3).
+    const clients = await import('./grpc-clients.js');
+    const counter = clients.openCounting(Number(process.env.BENCH_PORT), Number(process.env.BENCH_N ?? 1));
+    stop = async () => counter.close();
+    process.on('message', (m: { cmd: string }) => {
+      if (m.cmd === 'count') send({ count: counter.stats() });
+    });
     send({ ready: true });
   } else {
     throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api or ingest)`);

@@ -61,6 +61,8 @@ export class KafkaReader {
   private readonly pos: PartitionOffsets = new Map();
   private consumer: Consumer | undefined;
   private stopped = false;
+  private pausedAll = false;
+  private readonly pausedParts: { topic: string; partitions: number[] }[] = [];
 
   private constructor(private readonly o: ReaderOptions) {}
 
@@ -82,14 +84,34 @@ export class KafkaReader {
   }
 
   pause(topic: string, partition: number): void {
-    this.consumer?.pause([{ topic, partitions: [partition] }]);
+    this.pausedParts.push({ topic, partitions: [partition] });
+    this.applyPauses();
   }
 
   /** Stops (or restarts) fetching every topic; positions are kept, nothing is skipped. */
   pauseAll(paused: boolean): void {
-    const topics = [...this.o.topics.keys()].map((topic) => ({ topic }));
-    if (paused) this.consumer?.pause(topics);
-    else this.consumer?.resume(topics);
+    this.pausedAll = paused;
+    if (!paused) {
+      try {
+        this.consumer?.resume([...this.o.topics.keys()].map((topic) => ({ topic })));
+      } catch {
+        // not running yet: nothing is paused
+      }
+    }
+    this.applyPauses();
+  }
+
+  /** Pauses survive a consumer restart (kafkajs rebuilds its group state on rejoin), so they are re-applied
+   * on every join; before the first join kafkajs refuses them, and the join applies them. */
+  private applyPauses(): void {
+    const c = this.consumer;
+    if (!c) return;
+    try {
+      if (this.pausedAll) c.pause([...this.o.topics.keys()].map((topic) => ({ topic })));
+      if (this.pausedParts.length > 0) c.pause(this.pausedParts);
+    } catch {
+      // consumer group not initialized yet: GROUP_JOIN applies them
+    }
   }
 
   private advance(topic: string, partition: number, next: bigint): void {
@@ -139,7 +161,10 @@ export class KafkaReader {
       const { topic, partition, lastOffset } = e.payload as { topic: string; partition: number; lastOffset: string };
       this.advance(topic, partition, BigInt(lastOffset) + 1n);
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => this.seekAll(consumer));
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.seekAll(consumer);
+      this.applyPauses();
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: [...topics.keys()], fromBeginning: false });
     const kinds = topics;
@@ -164,6 +189,7 @@ export class KafkaReader {
           if (records.length === CHUNK) {
             this.o.onRecords(records);
             this.advance(batch.topic, batch.partition, offset + 1n);
+            payload.resolveOffset(m.offset); // kafkajs fetches on from the last resolved offset
             records = [];
             await new Promise<void>((r) => setImmediate(r));
             if (this.stopped || !payload.isRunning() || payload.isStale()) return;
@@ -171,6 +197,7 @@ export class KafkaReader {
         }
         if (records.length > 0) this.o.onRecords(records);
         this.advance(batch.topic, batch.partition, BigInt(batch.lastOffset()) + 1n);
+        payload.resolveOffset(batch.lastOffset());
       },
     });
   }

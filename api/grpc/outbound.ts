@@ -49,6 +49,9 @@ export class Outbound {
     private readonly onOverflow: (details: string) => void,
   ) {
     this.raw = rawCallOf(call);
+    // Our direct writes can fail when the client vanishes mid-write; grpc-js listens for only one stream
+    // error, and a second unhandled one would take the process down. The call's own events report the end.
+    this.raw?.stream.on('error', () => this.abandon());
   }
 
   /** Updates accepted but not yet taken by HTTP/2. */
@@ -86,6 +89,11 @@ export class Outbound {
   private flush(): void {
     this.flushScheduled = false;
     if (this.pendingCount === 0 || !this.raw) return;
+    if (this.raw.stream.destroyed || this.raw.stream.closed) {
+      // The client went away between the update and this flush: writing would only raise an error.
+      this.abandon();
+      return;
+    }
     const n = this.pendingCount;
     const bytes = Buffer.concat(this.pending);
     this.pending = [];
