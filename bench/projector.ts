@@ -3,13 +3,13 @@
 // Uses KAFKA_BROKERS when set, otherwise starts a local broker. Last line:
 //   projector events_per_s=<N> rebuild_1m_s=<S>
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { createClickHouse } from '../platform/clickhouse.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka, ensureTopics } from '../platform/kafka.js';
-import { silentLogger } from '../platform/log.js';
+import { createLogger, silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { TOPIC_KINDS, topicNames } from '../schemas/topics.js';
 import { endOffsets } from '../projector/offsets.js';
@@ -67,21 +67,35 @@ async function main(): Promise<void> {
     await admin.connect();
     const names = TOPIC_KINDS.map((k) => topics[k]);
     const ends = await endOffsets(admin, names);
-    started = Date.now();
+    // The clock starts when the first batch is stored (group join and engine warm-up excluded).
+    let first: { at: number; events: number } | undefined;
+    let flushMs = 0;
+    let batches = 0;
     const writer = await startViewWriter({
       kafka, ch, topics, database, groupId: config.groupId, batchRows: config.batchRows, batchMs: config.batchMs, log: silentLogger,
+      onBatch: (plan, ms) => {
+        first ??= { at: Date.now(), events: plan.events };
+        flushMs += ms;
+        batches++;
+      },
     });
+    const cpuBefore = process.cpuUsage();
     await catchUp(admin, config.groupId, names, ends);
-    const projectSeconds = (Date.now() - started) / 1000;
-    const consumed = writer.stats().events;
+    const cpu = process.cpuUsage(cpuBefore);
+    if (!first) throw new Error('no batch was stored');
+    const projectSeconds = (Date.now() - first.at) / 1000;
+    const consumed = writer.stats().events - first.events;
+    const totalEvents = writer.stats().events;
     await writer.stop();
     await admin.disconnect();
     const eventsPerS = Math.round(consumed / projectSeconds);
-    say(`projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s`);
+    say(`projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s ` +
+      `(${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
+      `${Math.round(totalEvents / ((cpu.user + cpu.system) / 1e6))} events per CPU second of the process, embedded ClickHouse included)`);
 
     // Rebuild: the whole history into fresh tables, swapped in.
     started = Date.now();
-    await rebuildViews(config, silentLogger, { ch });
+    await rebuildViews(config, process.env.BENCH_LOG ? createLogger('info', 'bench') : silentLogger, { ch });
     const rebuildSeconds = (Date.now() - started) / 1000;
     say(`rebuilt ${TXS} transactions with their account writes in ${rebuildSeconds.toFixed(1)} s`);
 
@@ -89,7 +103,7 @@ async function main(): Promise<void> {
     const [{ n }] = await rs.json<{ n: string }>();
     if (Number(n) !== TXS && Number(n) < TXS) throw new Error(`after the rebuild the views hold ${n} transactions, expected at least ${TXS}`);
     await ch.close();
-    say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+    say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const scaled = (rebuildSeconds * 1_000_000) / TXS;
     process.stdout.write(`projector events_per_s=${eventsPerS} rebuild_1m_s=${scaled.toFixed(1)}\n`);
   } finally {

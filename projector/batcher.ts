@@ -24,15 +24,32 @@ export class Batcher<S> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private urgent = false;
+  /** Events added and not yet flushed (waiting or in the running flush). */
+  private queued = 0;
+  private roomWaiters: (() => void)[] = [];
 
   constructor(private readonly o: BatcherOptions<S>) {}
 
   add(slice: S): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ slice, resolve, reject });
-      this.pendingEvents += Math.max(1, this.o.sizeOf(slice));
+      const size = Math.max(1, this.o.sizeOf(slice));
+      this.pendingEvents += size;
+      this.queued += size;
       if (this.urgent || this.pendingEvents >= this.o.maxEvents) this.kick();
       else this.timer ??= setTimeout(() => this.kick(), this.o.maxMs);
+    });
+  }
+
+  /** Resolves once fewer than `limit` events are queued: back-pressure for the producer of slices. */
+  waitForRoom(limit: number): Promise<void> {
+    if (this.queued < limit) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.queued < limit) resolve();
+        else this.roomWaiters.push(check);
+      };
+      this.roomWaiters.push(check);
     });
   }
 
@@ -69,6 +86,11 @@ export class Batcher<S> {
       for (const e of take) e.resolve();
     } catch (err) {
       for (const e of take) e.reject(err);
+    } finally {
+      for (const e of take) this.queued -= Math.max(1, this.o.sizeOf(e.slice));
+      const waiters = this.roomWaiters;
+      this.roomWaiters = [];
+      for (const w of waiters) w();
     }
   }
 }

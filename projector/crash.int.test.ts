@@ -1,7 +1,7 @@
 // SIGKILL of the projector in the middle of a batch (rows inserted, offsets not committed), then a
 // restart: the views still equal the independent computation. The projector runs in child processes
 // (embedded ClickHouse binds its folder to one process), so this file opens no ClickHouse itself.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,12 @@ import { expectedViews } from './testing/expected.js';
 import { consumeAll, publishChain } from './testing/kafka.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'projector-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  // A failed or timed-out test must not leave a projector running.
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
   return new Promise((resolve, reject) => {
@@ -24,12 +29,14 @@ function runChild(env: Record<string, string>): Promise<{ code: number | null; s
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    children.add(child);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
     child.on('exit', (code, signal) => {
+      children.delete(child);
       clearTimeout(timer);
       resolve({ code, signal, out });
     });

@@ -26,6 +26,8 @@ export class HeadsTracker {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
+  /** Heads only grow, so slots below the last finalized head need not be scanned again. */
+  private floor = 0n;
 
   constructor(private readonly o: HeadsTrackerOptions) {}
 
@@ -77,7 +79,8 @@ export class HeadsTracker {
           countIf(status IN (0, 1, 2)) AS np, maxIf(slot, status IN (0, 1, 2)) AS p,
           countIf(status IN (1, 2)) AS nc, maxIf(slot, status IN (1, 2)) AS c,
           countIf(status = 2) AS nf, maxIf(slot, status = 2) AS f
-        FROM ${this.o.database}.slot_status`,
+        FROM ${this.o.database}.slot_status WHERE slot >= {floor:UInt64}`,
+      query_params: { floor: this.floor.toString() },
       format: 'JSONEachRow',
     });
     const [r] = await rs.json<Record<string, string>>();
@@ -98,6 +101,8 @@ export class HeadsTracker {
       stored[r.commitment as keyof Heads] = BigInt(r.slot);
     }
     const next = advanceHeads(stored, found);
+    const finalized = next.finalized ?? stored.finalized;
+    if (finalized !== undefined && finalized > this.floor) this.floor = finalized;
     const values = COMMITMENTS.filter((c) => next[c] !== undefined).map((c) => ({ commitment: c, slot: next[c]!.toString() }));
     if (values.length === 0) return;
     await this.o.ch.insert({ table: `${this.o.database}.heads`, values, columns: ['commitment', 'slot'], format: 'JSONEachRow' });

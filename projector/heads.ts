@@ -1,8 +1,9 @@
-// Freshness rules, pure. A commitment's head may only move to slot S once every record published up
-// to S's status record is stored: the tracker reads the candidate heads from slot_status, then takes
-// the end offsets of every partition (all of S's records lie below them, since the ingest publishes
-// a slot's transactions and accounts no later than its status), and publishes the candidates only
-// once the group's committed offsets reached those ends.
+// Freshness rules, pure. A commitment's head may only move to slot S once every record of S is
+// stored: the tracker reads the candidate heads from slot_status, then takes the end offsets of every
+// partition, and publishes the candidates only once the group's committed offsets reached those ends.
+// All of S's records lie below those ends because the ingest publishes a slot's status, transactions
+// and account writes in one Kafka transaction (ingest/publisher.ts), and a status record the
+// projector could read was committed, so its whole transaction was.
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];

@@ -55,6 +55,14 @@ export function planBatch(slices: readonly Slice[]): BatchPlan {
       commitByPartition.set(key, { topic: s.topic, partition: s.partition, offset: s.nextOffset.toString(), next: s.nextOffset });
     }
   }
+  // An account written many times under one owner needs its owner row once per batch.
+  const seenOwners = new Set<string>();
+  rows.account_owners = rows.account_owners.filter((r) => {
+    const k = `${r.owner}|${r.pubkey}`;
+    if (seenOwners.has(k)) return false;
+    seenOwners.add(k);
+    return true;
+  });
   const ranges = rangesKey(slices);
   const inserts: TableInsert[] = [];
   for (const table of VIEW_TABLES) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeRecord } from '../schemas/codec.js';
 import { dedupToken, planBatch, rangesKey } from './plan.js';
 import { markerSlice, projectSlice } from './slice.js';
-import { tx } from './testing/events.js';
+import { account, tx } from './testing/events.js';
 
 const sliceOf = (partition: number, from: number, count: number) =>
   projectSlice('transactions', 'p.tx', partition, Array.from({ length: count }, (_, i) => {
@@ -31,6 +31,15 @@ describe('planBatch', () => {
     const p = planBatch([sliceOf(0, 10, 2), markerSlice('p.tx', 0, '12')]);
     expect(p.commits).toEqual([{ topic: 'p.tx', partition: 0, offset: '13' }]);
     expect(p.inserts[0]!.token).toBe(t1);
+  });
+
+  it('given the same account written twice under one owner, when planned, then one owner row', () => {
+    const p = planBatch([projectSlice('accounts', 'p.acc', 0, [1, 2].map((v) => {
+      const r = encodeRecord({ kind: 'accounts', event: account({ pubkey: 'a', owner: 'o', slot: v, writeVersion: v, lamports: 1 }) });
+      return { offset: String(v), key: r.key, value: r.value };
+    }), '2')]);
+    expect(p.inserts.find((i) => i.table === 'account_writes')!.rows).toHaveLength(2);
+    expect(p.inserts.find((i) => i.table === 'account_owners')!.rows).toHaveLength(1);
   });
 
   it('hashes long range lists into short tokens', () => {

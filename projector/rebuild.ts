@@ -59,6 +59,7 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
     const first = await writerOf(shadow);
     try {
       await catchUp(admin, group, topics, await endOffsets(admin, topics), o.timeoutMs);
+      o.log.info({ events: first.stats().events, seconds: (Date.now() - started) / 1000 }, 'rebuild: history replayed');
       // Two heads steps: publish the barrier now reached, then the one taken at the end.
       await first.updateHeads();
       await first.updateHeads();

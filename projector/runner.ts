@@ -71,6 +71,7 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
     readUncommitted: false,
   });
 
+  let abandoned = false;
   /** Retries `what` until it succeeds or the runner stops: a ClickHouse outage stalls, never skips. */
   const retrying = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
@@ -78,27 +79,37 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
         await fn();
         return;
       } catch (err) {
-        if (stopping && attempt >= 2) throw new Stopping(`projector stopping: ${what} abandoned`);
+        if (stopping && attempt >= 2) {
+          abandoned = true;
+          throw new Stopping(`projector stopping: ${what} abandoned`);
+        }
         o.log.warn({ err, attempt }, `projector: ${what} failed; retrying`);
         await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
       }
     }
   };
 
+  // Once a batch was abandoned (stopping while ClickHouse failed), no later batch may commit: its
+  // offsets would cover the abandoned records.
   const flush = async (pending: Pending[]): Promise<void> => {
+    if (abandoned) throw new Stopping('projector stopping: an earlier batch was abandoned');
     const started = Date.now();
     const plan = planBatch(pending.map((p) => p.slice));
     o.log.debug({ slices: pending.length, events: plan.events }, 'projector: flush');
     // Tables one after the other: embedded chdb runs one query at a time anyway, and a retry
     // re-sends only what is left (a re-sent table is dropped by its token).
     for (const ins of plan.inserts) {
+      const columns = VIEW_COLUMNS[ins.table] as readonly string[];
+      // Compact rows (values in column order): ClickHouse parses them about three times faster.
+      const values = (ins.rows as Record<string, unknown>[]).map((r) => columns.map((c) => r[c]));
       await retrying(`insert into ${ins.table}`, () =>
         o.ch.insert({
           table: `${o.database}.${ins.table}`,
-          values: ins.rows,
-          columns: VIEW_COLUMNS[ins.table] as [string, ...string[]],
-          format: 'JSONEachRow',
-          clickhouse_settings: { insert_deduplication_token: ins.token, async_insert: 0 },
+          values,
+          columns: columns as [string, ...string[]],
+          format: 'JSONCompactEachRow',
+          // optimize_on_insert=0: no replacing pass at insert time; merges and FINAL converge anyway.
+          clickhouse_settings: { insert_deduplication_token: ins.token, async_insert: 0, optimize_on_insert: 0 },
         }),
       );
       o.afterInsert?.(ins.table);
@@ -171,7 +182,13 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
       const commit: Commit = (offsets) => commitOffsetsIfNecessary(offsets);
       lastCommit = commit;
       o.log.debug({ topic: batch.topic, partition: batch.partition, first: String(slice.firstOffset), events: slice.events }, 'projector: slice');
-      await batcher.add({ slice, commit });
+      // The slice is stored and committed by the batcher. Returning before that lets kafkajs fetch
+      // and decode the next batch while ClickHouse inserts this one (chdb inserts off the JS thread);
+      // committing stays strictly after the insert, and flushes commit in order.
+      batcher.add({ slice, commit }).catch((err: unknown) => {
+        if (!(err instanceof Stopping)) o.log.error({ err }, 'projector: batch failed; it will be re-delivered');
+      });
+      await batcher.waitForRoom(2 * o.batchRows);
       await heartbeat().catch(() => {});
     },
   });
@@ -180,7 +197,10 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
     stats: () => ({ ...stats }),
     async stop() {
       stopping = true;
+      // Store and commit what was taken while still a group member, then leave.
+      consumer.pause(TOPIC_KINDS.map((k) => ({ topic: o.topics[k] })));
       batcher.hurry();
+      await batcher.idle();
       await consumer.stop();
       await batcher.idle();
       await consumer.disconnect();

@@ -1,0 +1,62 @@
+// The projector fed by the real ingest (simulator -> publisher -> Kafka), projecting while the ingest
+// publishes: every view equals the independent computation from the records in Kafka.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bs58 from 'bs58';
+import { afterAll, expect, it } from 'vitest';
+import { startIngest } from '../ingest/run.js';
+import { createClickHouse } from '../platform/clickhouse.js';
+import { makeConfig } from '../platform/config.js';
+import { createKafka } from '../platform/kafka.js';
+import { silentLogger } from '../platform/log.js';
+import { topicNames } from '../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../test/harness/kafka.js';
+import { startProjector } from './run.js';
+import { dumpViews, heads, kafkaLag } from './testing/dump.js';
+import { expectedViews } from './testing/expected.js';
+import { consumeAll } from './testing/kafka.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'projector-sim-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('after the simulator ran, every view equals an independent computation from the same events', { timeout: 300_000 }, async () => {
+  const prefix = uniquePrefix('projector-sim');
+  const common = { kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, logLevel: 'silent' } as const;
+  const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: 'sim' });
+  try {
+    const projector = await startProjector(
+      makeConfig('projector', { ...common, clickhouseDatabase: 'sim', groupId: 'g-sim', batchRows: 2000, batchMs: 50 }),
+      silentLogger,
+      { ch },
+    );
+    try {
+      const ingest = await startIngest(
+        makeConfig('ingest', { ...common, source: 'sim', seed: 3, slotMs: 0, tps: 300, maxSlots: 300, fast: true, slotsPerEpoch: 64, validators: 8 }),
+        silentLogger,
+      );
+      await ingest.done;
+      const records = await consumeAll(createKafka(testBrokers(), 'projector-sim-test'), topicNames(prefix));
+      const owners = new Map<string, number>();
+      for (const r of records) {
+        if (r.event.kind === 'accounts') {
+          const o = bs58.encode(r.event.event.owner);
+          owners.set(o, (owners.get(o) ?? 0) + 1);
+        }
+      }
+      const programs = [...owners.keys()].sort();
+      const want = expectedViews(records, programs);
+      expect(want.transactions.length).toBeGreaterThan(1000);
+      expect(programs.length).toBeGreaterThan(1);
+      await waitFor(async () => (await kafkaLag(ch, 'sim')) === 0n && JSON.stringify(await heads(ch, 'sim')) === JSON.stringify(want.heads), {
+        what: 'the views to catch up with the simulator', timeoutMs: 120_000, intervalMs: 200,
+      });
+      const got = await dumpViews(ch, 'sim', programs);
+      for (const key of Object.keys(want)) expect(got[key], key).toEqual(want[key]);
+    } finally {
+      await projector.stop();
+    }
+  } finally {
+    await ch.close();
+  }
+});
