@@ -60,8 +60,10 @@ it('SIGKILL mid-batch, twice, then restart: the views are still exact', { timeou
     expect(killed.signal, killed.out).toBe('SIGKILL');
     expect(killed.out, killed.out).toContain(`insert ${killAfter} `);
     const after = [...(await committedOffsets(admin, 'g-crash', names)).values()].reduce((a, b) => a + b, 0n);
-    // Progress was committed before the kill, and the killed batch was not: it will be re-delivered.
-    expect(after).toBeGreaterThan(before);
+    // Commits never go backwards. Whether a whole batch was committed before the kill depends on how
+    // many tables the first batches touched, so it is not asserted; the killed batch's inserts are
+    // never committed, and the views check below proves the re-delivery converges.
+    expect(after).toBeGreaterThanOrEqual(before);
   }
   await admin.disconnect();
 
