@@ -2,27 +2,15 @@ import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import {
   SubscribeRequest,
-  type DeepPartial,
   type SubscribeRequestFilterAccounts,
   type SubscribeRequestFilterAccountsFilter,
   type SubscribeRequestFilterTransactions,
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { compileSubscribeRequest } from './compile.js';
 import { FilterIndex } from './filter-index.js';
-import { DEFAULT_FILTER_LIMITS, type CompiledSubscription } from './types.js';
+import { raw, rawSig, key, sig, sub } from './test-keys.js';
+import { seededRandom } from '../../test/harness/random.js';
 
-const raw = (n: number): Buffer => Buffer.alloc(32, n);
-const key = (n: number): string => bs58.encode(raw(n));
-const rawSig = (n: number): Buffer => Buffer.alloc(64, n);
-const sig = (n: number): string => bs58.encode(rawSig(n));
-
-function compile(req: SubscribeRequest): CompiledSubscription {
-  const r = compileSubscribeRequest(req, DEFAULT_FILTER_LIMITS);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-const sub = (partial: DeepPartial<SubscribeRequest>) => compile(SubscribeRequest.fromPartial(partial));
 
 const tx = (keys: number[], p: { writable?: number[]; readonly?: number[]; sig?: number; vote?: boolean; err?: string } = {}) =>
   TransactionEvent.fromPartial({
@@ -103,16 +91,6 @@ describe('FilterIndex', () => {
 
 // ---- Seeded randomized comparison against an independent reference matcher ----
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = 8; // small universes so that matches are frequent
 const SIGS = 4;
@@ -252,7 +230,7 @@ function generators(rand: () => number) {
 
 describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
   it.each([1, 2, 3, 42, 1234])('seed %i: 1500 events over changing subscriptions agree with the reference', (seed) => {
-    const g = generators(mulberry32(seed));
+    const g = generators(seededRandom(seed));
     const index = new FilterIndex<number>();
     const model = new Map<number, SubscribeRequest>();
     let compared = 0;
@@ -266,7 +244,7 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
         } else {
           const req = g.request();
           model.set(stream, req);
-          index.set(stream, compile(req));
+          index.set(stream, sub(req));
         }
       }
       expect(index.size).toBe(model.size);

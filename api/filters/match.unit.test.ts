@@ -1,27 +1,15 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import {
-  SubscribeRequest,
   type DeepPartial,
   type SubscribeRequestFilterAccounts,
   type SubscribeRequestFilterAccountsFilter,
   type SubscribeRequestFilterTransactions,
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { compileSubscribeRequest } from './compile.js';
 import { matchAccount, matchTransaction } from './match.js';
-import { DEFAULT_FILTER_LIMITS, type CompiledSubscription } from './types.js';
+import { raw, rawSig, key, sig, sub } from './test-keys.js';
 
-const raw = (n: number): Buffer => Buffer.alloc(32, n);
-const key = (n: number): string => bs58.encode(raw(n));
-const rawSig = (n: number): Buffer => Buffer.alloc(64, n);
-const sig = (n: number): string => bs58.encode(rawSig(n));
-
-function sub(partial: DeepPartial<SubscribeRequest>): CompiledSubscription {
-  const r = compileSubscribeRequest(SubscribeRequest.fromPartial(partial), DEFAULT_FILTER_LIMITS);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 function tx(p: { keys?: number[]; writable?: number[]; readonly?: number[]; vote?: boolean; err?: string; sigs?: number[]; ixData?: Buffer }) {
   return TransactionEvent.fromPartial({

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from './test-fixtures.js';
 import { ADDR_A, PROGRAM, loadWorld, serve, type Served } from './test-world.js';
+import { seededRandom } from '../../test/harness/random.js';
 
 let store: TestStore;
 let s: Served;
@@ -20,24 +21,13 @@ afterAll(async () => {
   await store?.close();
 });
 
-// mulberry32: small, seeded.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const METHODS = ['getProgramAccounts', 'getSignaturesForAddress', 'getBlocksWithLimit', 'getBlocks', 'getRecentPerformanceSamples',
   'getBlockHeight', 'getLeaderSchedule', 'getAccountInfo', '', 'rpc.x', '__proto__', 'constructor', 'toString'];
 const CODES = new Set([-32700, -32600, -32601, -32602, -32007, -32016]);
 
 function generator(seed: number) {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(a: readonly T[]): T => a[int(a.length)]!;
   const scalars = [0, -1, 1, 1.5, 2 ** 53, 2 ** 64, 1e308, -0, '', 'x', 'finalized', 'processed', true, false, null, PROGRAM, ADDR_A,
