@@ -7,29 +7,21 @@
 //  3. the same group, now writing into the live names, catches up to the end offsets taken after
 //     the swap: whatever the running projector had put only into the old tables lies below them.
 //     Writing a record twice is harmless (tokens and table keys), missing one is not.
-import type { ClickHouseClient } from '@clickhouse/client';
-import type { Admin, Kafka } from 'kafkajs';
-import type { Logger } from '../platform/log.js';
+import type { Admin } from 'kafkajs';
 import { applyMigrations } from '../platform/migrations.js';
-import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
+import { TOPIC_KINDS } from '../schemas/topics.js';
 import { caughtUp, type OffsetMap } from './heads.js';
 import { committedOffsets, endOffsets } from './offsets.js';
 import { VIEW_TABLES } from './projections/rows.js';
-import { startViewWriter } from './writer.js';
+import { startViewWriter, type ViewWriterOptions } from './writer.js';
 
-export interface RebuildOptions {
-  kafka: Kafka;
-  ch: ClickHouseClient;
-  topics: TopicNames;
-  database: string;
+/** The view writer's own settings (the rebuild runs view writers of its own group), plus a deadline. */
+export type RebuildOptions = Pick<ViewWriterOptions, 'kafka' | 'ch' | 'topics' | 'database' | 'batchRows' | 'batchMs' | 'log'> & {
   /** The projector group; the rebuild uses its own group named after it. */
   groupId: string;
-  batchRows: number;
-  batchMs: number;
-  log: Logger;
   /** Longest wait for each catch-up (default: none). */
   timeoutMs?: number;
-}
+};
 
 export interface RebuildResult {
   events: number;
