@@ -1,8 +1,9 @@
 // The one way to reach ClickHouse: a server when a URL is configured, otherwise the embedded
 // engine (chdb) in a data folder. Both speak through @clickhouse/client, so SQL is the same.
 import { mkdirSync } from 'node:fs';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
+import { Readable } from 'node:stream';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 
 export type { ClickHouseClient };
 
@@ -27,12 +28,51 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
     // u64 values stay exact on the way out (JSON numbers would round past 2^53).
     output_format_json_quote_64bit_integers: 1,
   } as const;
-  const client = o.url
-    ? createClient({ url: o.url, clickhouse_settings: settings, request_timeout: 120_000 })
-    : createClient({
-        connection: createChdbConnection({ path: (mkdirSync(o.dataDir, { recursive: true }), o.dataDir) }),
-        clickhouse_settings: settings,
-      } as Parameters<typeof createClient>[0]);
+  let client: ClickHouseClient;
+  if (o.url) {
+    client = createClient({ url: o.url, clickhouse_settings: settings, request_timeout: 120_000 });
+  } else {
+    const connection = createChdbConnection({ path: (mkdirSync(o.dataDir, { recursive: true }), o.dataDir) });
+    client = createClient({ connection, clickhouse_settings: settings } as Parameters<typeof createClient>[0]);
+    embedded.set(client, connection);
+  }
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
   return client;
+}
+
+// The embedded engine behind a client, for the insert path @clickhouse/client does not offer.
+const embedded = new WeakMap<ClickHouseClient, ChdbConnection>();
+
+export interface TabSeparatedInsert {
+  table: string;
+  columns: readonly string[];
+  /** TabSeparated text, one line per row (platform/tab-separated.ts). */
+  body: string;
+  settings?: ClickHouseSettings;
+}
+
+/**
+ * Inserts TabSeparated rows synchronously. Embedded: chdb's raw insert hands the bytes to the engine
+ * without the copy into an SQL string that the client's insert makes; server: a normal HTTP insert.
+ */
+export async function insertTabSeparated(ch: ClickHouseClient, i: TabSeparatedInsert): Promise<void> {
+  if (i.body.length === 0) return;
+  const chdb = embedded.get(ch);
+  if (chdb) {
+    await chdb.chdb.rawInsert({
+      table: i.table,
+      columns: i.columns,
+      values: Buffer.from(i.body),
+      format: 'TabSeparated',
+      settings: i.settings as Record<string, string | number | boolean> | undefined,
+    });
+    return;
+  }
+  await ch.insert({
+    table: i.table,
+    columns: i.columns as [string, ...string[]],
+    values: Readable.from([i.body]),
+    format: 'TabSeparated',
+    clickhouse_settings: i.settings,
+  });
 }
