@@ -46,8 +46,8 @@ const embedded = new WeakMap<ClickHouseClient, ChdbConnection>();
 export interface TabSeparatedInsert {
   table: string;
   columns: readonly string[];
-  /** TabSeparated text, one line per row (platform/tab-separated.ts). */
-  body: string;
+  /** TabSeparated bytes, one line per row (platform/tab-separated.ts). */
+  body: Buffer;
   settings?: ClickHouseSettings;
 }
 
@@ -62,7 +62,7 @@ export async function insertTabSeparated(ch: ClickHouseClient, i: TabSeparatedIn
     await chdb.chdb.rawInsert({
       table: i.table,
       columns: i.columns,
-      values: Buffer.from(i.body),
+      values: i.body,
       format: 'TabSeparated',
       settings: i.settings as Record<string, string | number | boolean> | undefined,
     });

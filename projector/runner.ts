@@ -12,7 +12,7 @@ import { TOPIC_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.
 import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
 import { planBatch, type BatchPlan } from './plan.js';
-import { VIEW_COLUMNS } from './projections/rows.js';
+import { FREE_TEXT_COLUMNS, VIEW_COLUMNS, VIEW_TABLES, type ViewTable } from './projections/rows.js';
 import { markerSlice, projectSlice, type Slice } from './slice.js';
 
 export interface RunnerOptions {
@@ -43,6 +43,10 @@ export interface Runner {
   stats(): RunnerStats;
   stop(): Promise<void>;
 }
+
+const PLAIN_COLUMNS = Object.fromEntries(
+  VIEW_TABLES.map((t) => [t, new Set<string>((VIEW_COLUMNS[t] as readonly string[]).filter((c) => !FREE_TEXT_COLUMNS.has(c)))]),
+) as unknown as Record<ViewTable, ReadonlySet<string>>;
 
 type Commit = (offsets: OffsetsByTopicPartition) => Promise<void>;
 interface Pending {
@@ -102,9 +106,9 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
     // re-sends only what is left (a re-sent table is dropped by its token).
     for (const ins of plan.inserts) {
       const columns = VIEW_COLUMNS[ins.table] as readonly string[];
-      // TabSeparated: ClickHouse parses it several times faster than JSON and the embedded engine
-      // takes it without a copy (bench/README.md, Projector).
-      const body = toTabSeparated(ins.rows as Record<string, TsvValue>[], columns);
+      // TabSeparated: ClickHouse parses it faster than JSON and the embedded engine takes it without
+      // a copy (bench/README.md, Projector).
+      const body = toTabSeparated(ins.rows as Record<string, TsvValue>[], columns, PLAIN_COLUMNS[ins.table]);
       await retrying(`insert into ${ins.table}`, () =>
         insertTabSeparated(o.ch, {
           table: `${o.database}.${ins.table}`,

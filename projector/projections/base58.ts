@@ -23,18 +23,28 @@ export function base58(bytes: Uint8Array): string {
       carry = next;
     }
   }
-  let out = '';
+  // Digits are written into a byte buffer from the end and read out once as a flat string: building
+  // the string by prepending made a rope that every later reader (TSV escaping, Buffer writes) flattened.
+  const total = zeros + limbs.length * DIGITS_PER_LIMB;
+  if (scratch.length < total) scratch = new Uint8Array(total * 2);
+  let at = total;
   for (let j = 0; j < limbs.length; j++) {
     let limb = limbs[j]!;
     const last = j === limbs.length - 1;
     for (let d = 0; d < DIGITS_PER_LIMB && (!last || limb > 0); d++) {
       const q = Math.floor(limb / 58);
-      out = ALPHABET[limb - q * 58] + out;
+      scratch[--at] = ALPHABET_CODES[limb - q * 58]!;
       limb = q;
     }
   }
-  return '1'.repeat(zeros) + out;
+  for (let z = 0; z < zeros; z++) scratch[--at] = ONE;
+  return latin1.decode(scratch.subarray(at, total));
 }
+
+const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const ONE = '1'.charCodeAt(0);
+const latin1 = new TextDecoder('latin1');
+let scratch = new Uint8Array(128);
 
 /** Keys repeat a lot (programs, busy accounts): remember recent encodings, bounded. */
 const cache = new Map<string, string>();

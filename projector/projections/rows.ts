@@ -103,6 +103,10 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
 
 export const VIEW_TABLES = Object.keys(VIEW_COLUMNS) as ViewTable[];
 
+/** Columns holding free text taken from transactions (errors, memos). Every other string column holds
+ * base58, base64, decimal digits or a Kafka topic name, which never need TabSeparated escaping. */
+export const FREE_TEXT_COLUMNS: ReadonlySet<string> = new Set(['err', 'memo']);
+
 export function emptyRows(): Rows {
   return {
     transactions: [],
