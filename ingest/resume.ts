@@ -83,6 +83,9 @@ async function scanTails(kafka: Kafka, scans: Map<string, PartitionScan>, names:
     finish = resolve;
     fail = reject;
   });
+  // A failure can come before anything awaits `finished` (while connect/run still run): mark it
+  // handled here, the await below still throws it.
+  finished.catch(() => {});
   const checkDone = () => {
     if ([...scans.values()].every((s) => s.done)) finish();
   };
@@ -101,6 +104,9 @@ async function scanTails(kafka: Kafka, scans: Map<string, PartitionScan>, names:
     s.start = s.high - width > s.low ? s.high - width : s.low;
     consumer.seek({ topic: s.topic, partition: s.partition, offset: s.start.toString() });
   });
+  // Any crash ends the scan at once (even one kafkajs would restart from, such as the coordinator still
+  // loading after a broker start): the caller retries the whole scan with a fresh group, which is quicker
+  // than waiting for the restarted consumer, whose seeks are gone.
   consumer.on(consumer.events.CRASH, ({ payload }) => fail(new Error(`resume scan failed: ${payload.error.message}`)));
   const timer = setTimeout(() => {
     const pending = [...scans.values()].filter((s) => !s.done).map((s) => tp(s.topic, s.partition));
