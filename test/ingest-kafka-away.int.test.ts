@@ -14,7 +14,7 @@ import { createKafka } from '../platform/kafka.js';
 import { decodeRecord, SlotStatus } from '../schemas/codec.js';
 import { topicNames } from '../schemas/topics.js';
 import { uniquePrefix, waitFor } from './harness/kafka.js';
-import { readTopic } from './ingest-helpers.js';
+import { readTopics } from './harness/read-topics.js';
 
 const started: LocalKafka[] = [];
 let dataDir: string | undefined;
@@ -76,7 +76,7 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
   await ingest.done;
   expect(entries.some((e) => e.msg === 'ingest: Kafka publish recovered')).toBe(true);
 
-  const records = (await readTopic(createKafka(second.brokers, 'ingest-away-read'), slotsTopic)).flat();
+  const records = (await readTopics(createKafka(second.brokers, 'ingest-away-read'), [slotsTopic])).get(slotsTopic)!.flat();
   const happened = records
     .map((r) => decodeRecord('slots', r.value))
     .flatMap((d) => (d.ok && d.value.kind === 'slots' ? [d.value.event] : []))

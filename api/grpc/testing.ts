@@ -14,7 +14,8 @@ import {
   type ChainEvent,
 } from '../../schemas/codec.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import { KafkaReader, partitionRanges } from './kafka-reader.js';
+import { stableEnds } from '../../test/harness/read-topics.js';
+import { KafkaReader } from './kafka-reader.js';
 import { streamTopics } from './live-tail.js';
 import { PROTO_PATH } from './server.js';
 
@@ -168,16 +169,12 @@ export interface StoredRecord {
 /** Everything the stream topics hold right now, read back through a real consumer (the topic's contents). */
 export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<StoredRecord[]> {
   const names = streamTopics(topics);
-  const admin = kafka.admin();
-  await admin.connect();
   const ends = new Map<string, Map<number, bigint>>();
   const start = new Map<string, Map<number, bigint>>();
-  for (const t of names.keys()) {
-    const r = await partitionRanges(admin, t);
-    ends.set(t, new Map([...r].map(([p, x]) => [p, x.high])));
-    start.set(t, new Map([...r].map(([p, x]) => [p, x.low])));
+  for (const [t, parts] of await stableEnds(kafka, [...names.keys()])) {
+    ends.set(t, new Map(parts.map((x, p) => [p, x.high])));
+    start.set(t, new Map(parts.map((x, p) => [p, x.low])));
   }
-  await admin.disconnect();
   const out: StoredRecord[] = [];
   const done = (): boolean =>
     [...ends].every(([t, m]) => [...m].every(([p, high]) => (reader?.position(t, p) ?? 0n) >= high));

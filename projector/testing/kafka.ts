@@ -3,6 +3,7 @@
 import type { Kafka } from 'kafkajs';
 import { decodeRecord, encodeRecord } from '../../schemas/codec.js';
 import { TOPIC_KINDS, type TopicNames } from '../../schemas/topics.js';
+import { readTopics } from '../../test/harness/read-topics.js';
 import type { SlotBatch } from './chain.js';
 import type { ConsumedRecord } from './expected.js';
 
@@ -47,38 +48,16 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
 
 /** Every committed, decodable record of the four topics, read to the current end. */
 export async function consumeAll(kafka: Kafka, topics: TopicNames): Promise<ConsumedRecord[]> {
-  const names = TOPIC_KINDS.map((k) => topics[k]);
-  const kindOf = new Map(TOPIC_KINDS.map((k) => [topics[k], k]));
-  const admin = kafka.admin();
-  await admin.connect();
-  const ends = new Map<string, bigint>();
-  for (const t of names) for (const p of await admin.fetchTopicOffsets(t)) ends.set(`${t}:${p.partition}`, BigInt(p.high));
-  await admin.disconnect();
+  const contents = await readTopics(kafka, TOPIC_KINDS.map((k) => topics[k]));
   const out: ConsumedRecord[] = [];
-  const consumer = kafka.consumer({ groupId: `test-read-${Math.random()}`, maxWaitTimeInMs: 200 });
-  await consumer.connect();
-  await consumer.subscribe({ topics: names, fromBeginning: true });
-  const reached = new Map<string, bigint>();
-  let resolveDone!: () => void;
-  const done = new Promise<void>((r) => (resolveDone = r));
-  const check = () => {
-    for (const [k, end] of ends) if ((reached.get(k) ?? 0n) < end) return;
-    resolveDone();
-  };
-  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
-    reached.set(`${e.payload.topic}:${e.payload.partition}`, BigInt(e.payload.lastOffset) + 1n);
-    check();
-  });
-  await consumer.run({
-    eachBatch: async ({ batch }) => {
-      for (const m of batch.messages) {
-        const d = decodeRecord(kindOf.get(batch.topic)!, m.value);
-        if (d.ok) out.push({ topic: batch.topic, partition: batch.partition, offset: BigInt(m.offset), event: d.value });
+  for (const kind of TOPIC_KINDS) {
+    const topic = topics[kind];
+    contents.get(topic)!.forEach((records, partition) => {
+      for (const r of records) {
+        const d = decodeRecord(kind, r.value);
+        if (d.ok) out.push({ topic, partition, offset: r.offset, event: d.value });
       }
-    },
-  });
-  check();
-  await done;
-  await consumer.disconnect();
+    });
+  }
   return out;
 }

@@ -1,0 +1,130 @@
+// Reads whole topics back for tests: every committed record, per partition in offset order, through
+// a throwaway consumer group (kafkajs has no manual assignment).
+import { randomBytes } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+
+export interface ReadRecord {
+  offset: bigint;
+  key: Buffer;
+  value: Buffer;
+}
+
+/** Records per topic, and per partition (index = partition). */
+export type TopicContents = Map<string, ReadRecord[][]>;
+
+// kafkajs' admin lists offsets read_committed: the end it reports is the last stable offset, which
+// trails a transaction the producer has already committed until the coordinator has written the
+// commit markers (just after the commit returned). A snapshot taken right after a producer finished
+// could miss its last transaction, so the end is polled until it has not moved for SETTLE_MS x
+// SETTLE_ROUNDS. A transaction left open by a killed producer keeps it still: reading stops there.
+const SETTLE_MS = 150;
+const SETTLE_ROUNDS = 2;
+
+/** Low and stable end offset per topic and partition (index = partition); see above. */
+export async function stableEnds(kafka: Kafka, topics: readonly string[]): Promise<Map<string, { low: bigint; high: bigint }[]>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const snapshot = async () => {
+      const m = new Map<string, { low: bigint; high: bigint }[]>();
+      for (const topic of topics) {
+        const offsets = await admin.fetchTopicOffsets(topic);
+        const parts: { low: bigint; high: bigint }[] = [];
+        for (const p of offsets) parts[p.partition] = { low: BigInt(p.low), high: BigInt(p.high) };
+        m.set(topic, parts);
+      }
+      return m;
+    };
+    const key = (m: Map<string, { low: bigint; high: bigint }[]>) => JSON.stringify([...m].map(([t, ps]) => [t, ps.map((p) => String(p.high))]));
+    let last = await snapshot();
+    for (let still = 0; still < SETTLE_ROUNDS; ) {
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const now = await snapshot();
+      still = key(now) === key(last) ? still + 1 : 0;
+      last = now;
+    }
+    return last;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** All committed records of the topics as of the call (see stableEnds). A record
+ * is kept once per offset: a rejoin of the reader's group (slow machines) starts over from the
+ * beginning and would otherwise repeat records. */
+export async function readTopics(kafka: Kafka, topics: readonly string[], timeoutMs = 60_000): Promise<TopicContents> {
+  const out: TopicContents = new Map();
+  // Per topic:partition, the offset every record below has been read (the stable end).
+  const pending = new Map<string, bigint>();
+  for (const [topic, parts] of await stableEnds(kafka, topics)) {
+    out.set(topic, parts.map(() => []));
+    parts.forEach((p, partition) => {
+      if (p.high > p.low) pending.set(`${topic}:${partition}`, p.high);
+    });
+  }
+  if (pending.size === 0) return out;
+  const next = new Map<string, bigint>();
+  const consumer = kafka.consumer({ groupId: `test-read-${randomBytes(6).toString('hex')}`, readUncommitted: false, maxWaitTimeInMs: 100 });
+  let finish!: () => void;
+  let fail!: (e: Error) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  // Fires also for fetches holding only aborted records and transaction markers; the log end is a
+  // marker, so only this event's last offset reaches it.
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    const k = `${payload.topic}:${payload.partition}`;
+    const high = pending.get(k);
+    if (high !== undefined && BigInt(payload.lastOffset) >= high - 1n) {
+      pending.delete(k);
+      if (pending.size === 0) finish();
+    }
+  });
+  const timer = setTimeout(() => fail(new Error(`reading ${topics.join(', ')}: ${[...pending.keys()].join(', ')} not read to the end in ${timeoutMs} ms`)), timeoutMs);
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatch: async ({ batch }) => {
+        const k = `${batch.topic}:${batch.partition}`;
+        const list = out.get(batch.topic)![batch.partition]!;
+        for (const m of batch.messages) {
+          const offset = BigInt(m.offset);
+          if (offset < (next.get(k) ?? 0n)) continue;
+          next.set(k, offset + 1n);
+          list.push({ offset, key: m.key ?? Buffer.alloc(0), value: m.value ?? Buffer.alloc(0) });
+        }
+      },
+    });
+    await finished;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+  return out;
+}
+
+/** Where two topic contents differ first (topic, partition, index, and what), or undefined when equal. */
+export function firstDifference(got: Record<string, ReadRecord[][]>, want: Record<string, ReadRecord[][]>): string | undefined {
+  const names = [...new Set([...Object.keys(got), ...Object.keys(want)])];
+  for (const name of names) {
+    const g = got[name] ?? [];
+    const w = want[name] ?? [];
+    if (g.length !== w.length) return `${name}: ${g.length} partitions, expected ${w.length}`;
+    for (let p = 0; p < w.length; p++) {
+      const gp = g[p]!;
+      const wp = w[p]!;
+      for (let i = 0; i < Math.max(gp.length, wp.length); i++) {
+        const a = gp[i];
+        const b = wp[i];
+        if (!a || !b) return `${name}[${p}]: ${gp.length} records, expected ${wp.length} (first missing or extra at index ${i})`;
+        if (!a.key.equals(b.key) || !a.value.equals(b.value)) {
+          return `${name}[${p}] index ${i} (offsets ${a.offset} / ${b.offset}): key ${a.key.toString('hex')} value ${a.value.length} B, expected key ${b.key.toString('hex')} value ${b.value.length} B`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
