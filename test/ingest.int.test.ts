@@ -11,10 +11,14 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadLineError } from '../ingest/file/source.js';
 import { startIngest } from '../ingest/run.js';
+import { deriveKeypair } from '../ingest/sim/keys.js';
+import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 } from '../ingest/sim/testing.js';
+import { validatorStakes } from '../ingest/sim/validators.js';
+import { encodeMessage } from '../ingest/wire.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka } from '../platform/kafka.js';
 import type { Logger } from '../platform/log.js';
-import { decodeRecord, encodeRecord, SlotStatus } from '../schemas/codec.js';
+import { decodeRecord, encodeRecord, SlotStatus, type AccountEvent, type TransactionEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
 import { firstDifference, readTopics, type ReadRecord } from './harness/read-topics.js';
@@ -116,6 +120,63 @@ describe('sim into Kafka', () => {
       /ingest source yellowstone is not implemented yet/,
     );
     await expect(startIngest(config(uniquePrefix('ingest-rpc'), { source: 'rpc' }), captureLog().log)).rejects.toThrow(/ingest source rpc is not implemented yet/);
+  });
+});
+
+describe('the chain in Kafka (signed run, read back from the broker)', () => {
+  function events(t: Topics) {
+    const txs: TransactionEvent[] = [];
+    const writes: AccountEvent[] = [];
+    // Per partition in offset order; a pubkey's writes share a partition (keyed by pubkey), so the
+    // latest state per pubkey is still the last write read.
+    for (const r of t.transactions.flat()) {
+      const d = decodeRecord('transactions', r.value);
+      if (d.ok && d.value.kind === 'transactions') txs.push(d.value.event);
+    }
+    for (const r of t.accounts.flat()) {
+      const d = decodeRecord('accounts', r.value);
+      if (d.ok && d.value.kind === 'accounts') writes.push(d.value.event);
+    }
+    return { txs, writes };
+  }
+
+  it('every transaction signature verifies against its message', () => {
+    const { txs } = events(reference);
+    expect(txs.length).toBeGreaterThan(1_000);
+    for (const t of txs) {
+      const msg = encodeMessage(t);
+      expect(t.signatures.length).toBe(t.numRequiredSignatures);
+      t.signatures.forEach((sig, i) => expect(verifyEd25519(msg, sig, t.accountKeys[i]!), `signature ${i} of a transaction in slot ${t.slot}`).toBe(true));
+    }
+  });
+
+  it('lamports are conserved apart from fees, and token balances add up to each mint supply', () => {
+    const { txs, writes } = events(reference);
+    const { genesis, end, burned } = lamportTotals(txs, writes);
+    expect(burned).toBeGreaterThan(0n);
+    expect(end).toBe(genesis - burned);
+    const mints = mintBalances(writes);
+    expect(mints.size).toBeGreaterThan(2);
+    for (const [mint, m] of mints) expect({ mint, held: m.held }).toEqual({ mint, held: m.supply });
+  });
+
+  it('the published leader schedule of a 432,000-slot epoch follows stake (chi-square, 49 df, p > 0.001)', async () => {
+    const prefix = uniquePrefix('ingest-schedule');
+    await ingestToEnd(config(prefix, { slotsPerEpoch: 432_000, validators: 50, maxSlots: 2, tps: 10, fast: true }));
+    const epochs = (await readAll(kafka, prefix)).epochs.flat().map((r) => {
+      const d = decodeRecord('epochs', r.value);
+      if (!d.ok || d.value.kind !== 'epochs') throw new Error('undecodable epoch record');
+      return d.value.event;
+    });
+    const first = epochs.find((e) => e.epoch === 0n)!;
+    expect(first.schedule.length).toBe(108_000);
+    // The validators' stakes are the simulator's own (not on chain); map each published identity to its stake.
+    const stakes = validatorStakes(SIM.seed, 50);
+    const indexOf = new Map(stakes.map((_, i) => [Buffer.from(deriveKeypair(SIM.seed, 'identity', i).publicKey).toString('hex'), i]));
+    const schedule = first.schedule.map((k) => indexOf.get(first.identities[k]!.toString('hex'))!);
+    expect(schedule.every((v) => v !== undefined)).toBe(true);
+    expect(chiSquare(schedule, stakes)).toBeLessThan(CRITICAL_49_DF);
+    expect(chiSquare(schedule, stakes.map(() => 1))).toBeGreaterThan(CRITICAL_49_DF * 10);
   });
 });
 

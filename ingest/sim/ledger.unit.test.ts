@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
 import { encodeMessage } from '../wire.js';
-import { BONDING_CURVE_LEN, MINT_LEN, readCurve, TOKEN_ACCOUNT_LEN } from './layouts.js';
-import { PUMP_ACCOUNT, PUMP_IX, PUMP_PROGRAM, rentExempt, TOKEN_PROGRAM } from './programs.js';
-import { collect, verifyEd25519 } from './testing.js';
+import { BONDING_CURVE_LEN, readCurve } from './layouts.js';
+import { PUMP_ACCOUNT, PUMP_IX, PUMP_PROGRAM, rentExempt } from './programs.js';
+import { collect, lamportTotals, latestAccounts, mintBalances, verifyEd25519 } from './testing.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
@@ -20,38 +20,20 @@ async function run(o: Parameters<typeof collect>[0]) {
   return { txs, writes };
 }
 
-/** Latest state per pubkey after replaying writes in order (the highest write_version wins). */
-function latest(writes: readonly AccountEvent[]): Map<string, AccountEvent> {
-  const m = new Map<string, AccountEvent>();
-  for (const w of writes) m.set(hex(w.pubkey), w);
-  return m;
-}
-
 describe('ledger consistency', { timeout: 180_000 }, async () => {
   const { txs, writes } = await run({ maxSlots: 120, tps: 1500, fast: true, seed: 5 });
-  const genesis = latest(writes.filter((w) => w.isStartup));
-  const end = latest(writes);
+  const end = latestAccounts(writes);
 
   it('lamports are conserved apart from the burned half of signature fees', () => {
-    const sum = (m: Map<string, AccountEvent>) => [...m.values()].reduce((a, w) => a + w.lamports, 0n);
-    const burned = txs.reduce((a, t) => a + BigInt(t.numRequiredSignatures) * 2500n, 0n);
+    const { genesis, end, burned } = lamportTotals(txs, writes);
     expect(burned).toBeGreaterThan(0n);
-    expect(sum(end)).toBe(sum(genesis) - burned);
+    expect(end).toBe(genesis - burned);
   });
 
   it('per mint, token account balances add up to the mint supply', () => {
-    const supply = new Map<string, bigint>();
-    const held = new Map<string, bigint>();
-    for (const w of end.values()) {
-      if (!w.owner.equals(TOKEN_PROGRAM)) continue;
-      if (w.data.length === MINT_LEN) supply.set(hex(w.pubkey), w.data.readBigUInt64LE(36));
-      if (w.data.length === TOKEN_ACCOUNT_LEN) {
-        const mint = hex(w.data.subarray(0, 32));
-        held.set(mint, (held.get(mint) ?? 0n) + w.data.readBigUInt64LE(64));
-      }
-    }
-    expect(supply.size).toBeGreaterThan(5); // two stable mints plus pump.fun coins
-    for (const [mint, s] of supply) expect(held.get(mint) ?? 0n).toBe(s);
+    const mints = mintBalances(writes);
+    expect(mints.size).toBeGreaterThan(5); // two stable mints plus pump.fun coins
+    for (const [mint, m] of mints) expect({ mint, held: m.held }).toEqual({ mint, held: m.supply });
   });
 
   it('bonding curves hold rent + real SOL and follow the constant product', () => {

@@ -1,8 +1,11 @@
-// Test helpers shared by the simulator's unit tests (not used at run time).
+// Test helpers shared by the simulator's unit tests and the ingest integration tests (not used at run time).
 import { createPublicKey, verify } from 'node:crypto';
+import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
 import type { SlotBatch } from '../source.js';
 import { createSimSource } from './createSimSource.js';
+import { MINT_LEN, TOKEN_ACCOUNT_LEN } from './layouts.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
+import { TOKEN_PROGRAM } from './programs.js';
 
 export const testOptions = (o: Partial<SimOptions> = {}): SimOptions => ({
   ...DEFAULT_SIM_OPTIONS,
@@ -21,3 +24,50 @@ export function verifyEd25519(message: Uint8Array, signature: Uint8Array, public
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });
   return verify(null, message, key, signature);
 }
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** Latest state per pubkey (hex) after replaying writes in order (the highest write_version wins). */
+export function latestAccounts(writes: readonly AccountEvent[]): Map<string, AccountEvent> {
+  const m = new Map<string, AccountEvent>();
+  for (const w of writes) m.set(hex(w.pubkey), w);
+  return m;
+}
+
+/** Lamports of the genesis accounts, of the final state, and the half of the signature fees that is burned. */
+export function lamportTotals(txs: readonly TransactionEvent[], writes: readonly AccountEvent[]): { genesis: bigint; end: bigint; burned: bigint } {
+  const sum = (m: Map<string, AccountEvent>) => [...m.values()].reduce((a, w) => a + w.lamports, 0n);
+  return {
+    genesis: sum(latestAccounts(writes.filter((w) => w.isStartup))),
+    end: sum(latestAccounts(writes)),
+    burned: txs.reduce((a, t) => a + BigInt(t.numRequiredSignatures) * 2500n, 0n),
+  };
+}
+
+/** Per mint (hex): the supply its mint account states and the sum of its token accounts' balances. */
+export function mintBalances(writes: readonly AccountEvent[]): Map<string, { supply: bigint; held: bigint }> {
+  const out = new Map<string, { supply: bigint; held: bigint }>();
+  const entry = (mint: string) => out.get(mint) ?? out.set(mint, { supply: 0n, held: 0n }).get(mint)!;
+  for (const w of latestAccounts(writes).values()) {
+    if (!w.owner.equals(TOKEN_PROGRAM)) continue;
+    if (w.data.length === MINT_LEN) entry(hex(w.pubkey)).supply = w.data.readBigUInt64LE(36);
+    if (w.data.length === TOKEN_ACCOUNT_LEN) entry(hex(w.data.subarray(0, 32))).held += w.data.readBigUInt64LE(64);
+  }
+  return out;
+}
+
+/** Pearson chi-square of observed leader-run counts against stake-proportional expectations. */
+export function chiSquare(schedule: ArrayLike<number>, weights: readonly number[]): number {
+  const counts = new Array<number>(weights.length).fill(0);
+  for (let i = 0; i < schedule.length; i++) counts[schedule[i]!]!++;
+  const total = weights.reduce((a, b) => a + b, 0);
+  let chi = 0;
+  weights.forEach((w, i) => {
+    const expected = (schedule.length * w) / total;
+    chi += (counts[i]! - expected) ** 2 / expected;
+  });
+  return chi;
+}
+
+/** chi-square critical value for 49 degrees of freedom (50 validators) at p = 0.001. */
+export const CRITICAL_49_DF = 85.35;

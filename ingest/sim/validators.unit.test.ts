@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { chiSquare, CRITICAL_49_DF } from './testing.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
-
-/** Pearson chi-square of observed leader-run counts against stake-proportional expectations. */
-function chiSquare(schedule: Uint32Array, weights: readonly number[]): number {
-  const counts = new Array<number>(weights.length).fill(0);
-  for (const v of schedule) counts[v]!++;
-  const total = weights.reduce((a, b) => a + b, 0);
-  let chi = 0;
-  weights.forEach((w, i) => {
-    const expected = (schedule.length * w) / total;
-    chi += (counts[i]! - expected) ** 2 / expected;
-  });
-  return chi;
-}
-
-// chi-square critical value for 49 degrees of freedom at p = 0.001.
-const CRITICAL_49_DF = 85.35;
 
 describe('stake-weighted leader schedule', { timeout: 60_000 }, () => {
   const stakes = validatorStakes(1, 50);
