@@ -124,24 +124,27 @@ describe('sim into Kafka', () => {
 });
 
 describe('the chain in Kafka (signed run, read back from the broker)', () => {
-  function events(t: Topics) {
+  let decoded: { txs: TransactionEvent[]; writes: AccountEvent[] } | undefined;
+  /** The reference run's transactions and account writes, decoded once. */
+  function events() {
+    if (decoded) return decoded;
     const txs: TransactionEvent[] = [];
     const writes: AccountEvent[] = [];
     // Per partition in offset order; a pubkey's writes share a partition (keyed by pubkey), so the
     // latest state per pubkey is still the last write read.
-    for (const r of t.transactions.flat()) {
+    for (const r of reference.transactions.flat()) {
       const d = decodeRecord('transactions', r.value);
       if (d.ok && d.value.kind === 'transactions') txs.push(d.value.event);
     }
-    for (const r of t.accounts.flat()) {
+    for (const r of reference.accounts.flat()) {
       const d = decodeRecord('accounts', r.value);
       if (d.ok && d.value.kind === 'accounts') writes.push(d.value.event);
     }
-    return { txs, writes };
+    return (decoded = { txs, writes });
   }
 
   it('every transaction signature verifies against its message', () => {
-    const { txs } = events(reference);
+    const { txs } = events();
     expect(txs.length).toBeGreaterThan(1_000);
     for (const t of txs) {
       const msg = encodeMessage(t);
@@ -151,7 +154,7 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
   });
 
   it('lamports are conserved apart from fees, and token balances add up to each mint supply', () => {
-    const { txs, writes } = events(reference);
+    const { txs, writes } = events();
     const { genesis, end, burned } = lamportTotals(txs, writes);
     expect(burned).toBeGreaterThan(0n);
     expect(end).toBe(genesis - burned);

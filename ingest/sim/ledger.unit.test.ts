@@ -22,7 +22,7 @@ async function run(o: Parameters<typeof collect>[0]) {
 
 describe('ledger consistency', { timeout: 180_000 }, async () => {
   const { txs, writes } = await run({ maxSlots: 120, tps: 1500, fast: true, seed: 5 });
-  const end = latestAccounts(writes);
+  const finalState = latestAccounts(writes);
 
   it('lamports are conserved apart from the burned half of signature fees', () => {
     const { genesis, end, burned } = lamportTotals(txs, writes);
@@ -37,7 +37,7 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
   });
 
   it('bonding curves hold rent + real SOL and follow the constant product', () => {
-    const curves = [...end.values()].filter((w) => w.owner.equals(PUMP_PROGRAM) && w.data.length === BONDING_CURVE_LEN);
+    const curves = [...finalState.values()].filter((w) => w.owner.equals(PUMP_PROGRAM) && w.data.length === BONDING_CURVE_LEN);
     expect(curves.length).toBeGreaterThan(3);
     for (const w of curves) {
       expect(w.data.subarray(0, 8).equals(PUMP_ACCOUNT.bondingCurve)).toBe(true);

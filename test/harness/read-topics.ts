@@ -54,7 +54,7 @@ export async function stableEnds(kafka: Kafka, topics: readonly string[]): Promi
  * beginning and would otherwise repeat records. */
 export async function readTopics(kafka: Kafka, topics: readonly string[], timeoutMs = 60_000): Promise<TopicContents> {
   const out: TopicContents = new Map();
-  // Per topic:partition, the offset every record below has been read (the stable end).
+  // Per topic:partition still being read: the stable end to read up to.
   const pending = new Map<string, bigint>();
   for (const [topic, parts] of await stableEnds(kafka, topics)) {
     out.set(topic, parts.map(() => []));
