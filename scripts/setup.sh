@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything slotstream needs from the project's own files: `npm ci`, with what the Kafka
+# client (@confluentinc/kafka-javascript, a native module on librdkafka) needs to build from source
+# where its prebuilt binary cannot be downloaded (machines that reach only the package registries).
+#
+# Facts this relies on (measured on Debian 12, Node 20):
+# - The build links librdkafka's dependencies dynamically when CKJS_LINKING=dynamic; otherwise it tries
+#   to download zlib/openssl sources and fails offline. The -dev packages bring the headers for the
+#   build and the shared libraries for run time.
+# - node-gyp finds Node's headers on these machines only through `nodedir` (Debian's nodejs ships them
+#   in /usr/include/node); npm passes npm_config_nodedir to node-gyp.
+# Where the prebuilt binary can be downloaded, none of this is needed and npm ci just works.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBIAN_PACKAGES=(libssl-dev zlib1g-dev libzstd-dev libsasl2-dev liblz4-dev)
+
+if command -v dpkg-query >/dev/null 2>&1; then
+  missing=()
+  for p in "${DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing Debian packages the Kafka client builds against: ${missing[*]}"
+    if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
+    "${SUDO[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+export CKJS_LINKING="${CKJS_LINKING:-dynamic}"
+if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then
+  export npm_config_nodedir=/usr
+fi
+
+npm ci
