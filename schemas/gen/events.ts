@@ -17,11 +17,76 @@ export const protobufFileName = "events.proto";
  * and every consumer reads it. A new incompatible layout is a new topic version, never a renumbering.
  */
 
+export enum RewardType {
+  REWARD_TYPE_UNSPECIFIED = 0,
+  REWARD_TYPE_FEE = 1,
+  REWARD_TYPE_RENT = 2,
+  REWARD_TYPE_STAKING = 3,
+  REWARD_TYPE_VOTING = 4,
+  REWARD_TYPE_DEACTIVATED_STAKE = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function rewardTypeFromJSON(object: any): RewardType {
+  switch (object) {
+    case 0:
+    case "REWARD_TYPE_UNSPECIFIED":
+      return RewardType.REWARD_TYPE_UNSPECIFIED;
+    case 1:
+    case "REWARD_TYPE_FEE":
+      return RewardType.REWARD_TYPE_FEE;
+    case 2:
+    case "REWARD_TYPE_RENT":
+      return RewardType.REWARD_TYPE_RENT;
+    case 3:
+    case "REWARD_TYPE_STAKING":
+      return RewardType.REWARD_TYPE_STAKING;
+    case 4:
+    case "REWARD_TYPE_VOTING":
+      return RewardType.REWARD_TYPE_VOTING;
+    case 5:
+    case "REWARD_TYPE_DEACTIVATED_STAKE":
+      return RewardType.REWARD_TYPE_DEACTIVATED_STAKE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RewardType.UNRECOGNIZED;
+  }
+}
+
+export function rewardTypeToJSON(object: RewardType): string {
+  switch (object) {
+    case RewardType.REWARD_TYPE_UNSPECIFIED:
+      return "REWARD_TYPE_UNSPECIFIED";
+    case RewardType.REWARD_TYPE_FEE:
+      return "REWARD_TYPE_FEE";
+    case RewardType.REWARD_TYPE_RENT:
+      return "REWARD_TYPE_RENT";
+    case RewardType.REWARD_TYPE_STAKING:
+      return "REWARD_TYPE_STAKING";
+    case RewardType.REWARD_TYPE_VOTING:
+      return "REWARD_TYPE_VOTING";
+    case RewardType.REWARD_TYPE_DEACTIVATED_STAKE:
+      return "REWARD_TYPE_DEACTIVATED_STAKE";
+    case RewardType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum SlotStatus {
   SLOT_STATUS_PROCESSED = 0,
   SLOT_STATUS_CONFIRMED = 1,
   SLOT_STATUS_FINALIZED = 2,
   SLOT_STATUS_SKIPPED = 3,
+  /** SLOT_STATUS_DEAD - A fork that died: its data never reaches confirmed or finalized answers. Terminal. */
+  SLOT_STATUS_DEAD = 4,
+  /** SLOT_STATUS_FIRST_SHRED_RECEIVED - Yellowstone's progress statuses: carried for relays, take part in nothing else. */
+  SLOT_STATUS_FIRST_SHRED_RECEIVED = 5,
+  SLOT_STATUS_CREATED_BANK = 6,
+  SLOT_STATUS_COMPLETED = 7,
+  /** SLOT_STATUS_GAP - Not a slot's status: the source could not deliver the slots in `gap` (see SlotGap). */
+  SLOT_STATUS_GAP = 8,
   UNRECOGNIZED = -1,
 }
 
@@ -39,6 +104,21 @@ export function slotStatusFromJSON(object: any): SlotStatus {
     case 3:
     case "SLOT_STATUS_SKIPPED":
       return SlotStatus.SLOT_STATUS_SKIPPED;
+    case 4:
+    case "SLOT_STATUS_DEAD":
+      return SlotStatus.SLOT_STATUS_DEAD;
+    case 5:
+    case "SLOT_STATUS_FIRST_SHRED_RECEIVED":
+      return SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED;
+    case 6:
+    case "SLOT_STATUS_CREATED_BANK":
+      return SlotStatus.SLOT_STATUS_CREATED_BANK;
+    case 7:
+    case "SLOT_STATUS_COMPLETED":
+      return SlotStatus.SLOT_STATUS_COMPLETED;
+    case 8:
+    case "SLOT_STATUS_GAP":
+      return SlotStatus.SLOT_STATUS_GAP;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -56,6 +136,16 @@ export function slotStatusToJSON(object: SlotStatus): string {
       return "SLOT_STATUS_FINALIZED";
     case SlotStatus.SLOT_STATUS_SKIPPED:
       return "SLOT_STATUS_SKIPPED";
+    case SlotStatus.SLOT_STATUS_DEAD:
+      return "SLOT_STATUS_DEAD";
+    case SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED:
+      return "SLOT_STATUS_FIRST_SHRED_RECEIVED";
+    case SlotStatus.SLOT_STATUS_CREATED_BANK:
+      return "SLOT_STATUS_CREATED_BANK";
+    case SlotStatus.SLOT_STATUS_COMPLETED:
+      return "SLOT_STATUS_COMPLETED";
+    case SlotStatus.SLOT_STATUS_GAP:
+      return "SLOT_STATUS_GAP";
     case SlotStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -88,7 +178,75 @@ export interface TransactionEvent {
   /** Memo texts in instruction order (memo program data, UTF-8). */
   memos: string[];
   /** Unix seconds; absent when the source does not know it. */
-  blockTime?: bigint | undefined;
+  blockTime?:
+    | bigint
+    | undefined;
+  /**
+   * Transaction meta as the validator records it (Agave's TransactionStatusMeta). Fields 19-31 were
+   * added later: records written before them decode with empty lists and absent values.
+   * Lamports of every account (static keys, then loaded writable, then loaded readonly) before and
+   * after execution; pre minus post summed over the accounts equals the fee.
+   */
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  /** Instructions invoked through CPI, grouped by the top-level instruction that caused them. */
+  innerInstructions: InnerInstructions[];
+  logMessages: string[];
+  computeUnitsConsumed?: bigint | undefined;
+  returnData?:
+    | ReturnData
+    | undefined;
+  /** Agave distinguishes "not recorded" (None) from "recorded, empty"; relays must keep the difference. */
+  innerInstructionsNone: boolean;
+  logMessagesNone: boolean;
+  /** Rewards credited by this transaction (rare; Agave records none today). */
+  rewards: Reward[];
+  /** Total cost units the scheduler charged, when the source reports it. */
+  costUnits?: bigint | undefined;
+}
+
+export interface TokenBalance {
+  /** Index into the transaction's account keys (static, then loaded). */
+  accountIndex: number;
+  mint: Buffer;
+  /** Token account owner and token program; empty when the source did not record them (old blocks). */
+  owner: Buffer;
+  programId: Buffer;
+  /** Raw amount in base units (u64 as decimal text in Agave's JSON). */
+  amount: bigint;
+  decimals: number;
+}
+
+export interface InnerInstructions {
+  /** Index of the top-level instruction that made these calls. */
+  index: number;
+  instructions: InnerInstruction[];
+}
+
+export interface InnerInstruction {
+  programIdIndex: number;
+  accounts: Buffer;
+  data: Buffer;
+  /** Invocation depth (top level is 1); absent in blocks older than Solana 1.14.6. */
+  stackHeight?: number | undefined;
+}
+
+export interface ReturnData {
+  programId: Buffer;
+  data: Buffer;
+}
+
+export interface Reward {
+  pubkey: Buffer;
+  /** Signed: rent collection debits. */
+  lamports: bigint;
+  postBalance: bigint;
+  rewardType: RewardType;
+  /** Vote account commission in percent (voting and staking rewards), or in basis points. */
+  commission?: number | undefined;
+  commissionBps?: number | undefined;
 }
 
 export interface CompiledInstruction {
@@ -129,7 +287,30 @@ export interface AccountEvent {
 export interface SlotEvent {
   slot: bigint;
   status: SlotStatus;
-  block?: BlockMeta | undefined;
+  block?:
+    | BlockMeta
+    | undefined;
+  /** Why the slot died (DEAD only), as the upstream said it. */
+  deadError?:
+    | string
+    | undefined;
+  /** A GAP record: slot = gap.first_slot. Readers that only know the older statuses skip it. */
+  gap?:
+    | SlotGap
+    | undefined;
+  /** The parent, where the upstream names it on a status update (Yellowstone does on some statuses). */
+  parent?: bigint | undefined;
+}
+
+/**
+ * Slots a source could not reach back to (e.g. beyond an upstream's replay depth). Published in slot
+ * order, before the first slot after the range, so missing data is never hidden.
+ */
+export interface SlotGap {
+  firstSlot: bigint;
+  /** Inclusive. */
+  lastSlot: bigint;
+  reason: string;
 }
 
 export interface BlockMeta {
@@ -140,6 +321,30 @@ export interface BlockMeta {
   leader: Buffer;
   transactionCount: number;
   voteTransactionCount: number;
+  /** Added later (absent in older records): what Yellowstone's BlockMeta and getBlock also carry. */
+  previousBlockhash: Buffer;
+  rewards: Reward[];
+  /**
+   * Transactions executed in the block as the upstream counted them (equals transaction_count when the
+   * source built the whole block); views count from transaction_count, never from the transactions topic.
+   */
+  executedTransactionCount?: bigint | undefined;
+  entryCount?:
+    | bigint
+    | undefined;
+  /** Partitions of the epoch-boundary reward distribution, where the upstream reports it. */
+  numPartitions?: bigint | undefined;
+}
+
+/** solana.entries.v1, key: slot (u64 big-endian). One record per PoH entry of a produced block. */
+export interface EntryEvent {
+  slot: bigint;
+  index: bigint;
+  numHashes: bigint;
+  hash: Buffer;
+  executedTransactionCount: bigint;
+  /** Position in the block of the entry's first transaction. */
+  startingTransactionIndex: bigint;
 }
 
 /** solana.epochs.v1, key: epoch (u64 big-endian). Published before the epoch's first slot. */
@@ -178,6 +383,18 @@ function createBaseTransactionEvent(): TransactionEvent {
     fee: 0n,
     memos: [],
     blockTime: undefined,
+    preBalances: [],
+    postBalances: [],
+    preTokenBalances: [],
+    postTokenBalances: [],
+    innerInstructions: [],
+    logMessages: [],
+    computeUnitsConsumed: undefined,
+    returnData: undefined,
+    innerInstructionsNone: false,
+    logMessagesNone: false,
+    rewards: [],
+    costUnits: undefined,
   };
 }
 
@@ -245,6 +462,62 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
         throw new globalThis.Error("value provided for field message.blockTime of type int64 too large");
       }
       writer.uint32(144).int64(message.blockTime);
+    }
+    if (message.preBalances.length !== 0) {
+      writer.uint32(154).fork();
+      for (const v of message.preBalances) {
+        if (BigInt.asUintN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field preBalances of type uint64 is too large");
+        }
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    if (message.postBalances.length !== 0) {
+      writer.uint32(162).fork();
+      for (const v of message.postBalances) {
+        if (BigInt.asUintN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field postBalances of type uint64 is too large");
+        }
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.preTokenBalances) {
+      TokenBalance.encode(v!, writer.uint32(170).fork()).join();
+    }
+    for (const v of message.postTokenBalances) {
+      TokenBalance.encode(v!, writer.uint32(178).fork()).join();
+    }
+    for (const v of message.innerInstructions) {
+      InnerInstructions.encode(v!, writer.uint32(186).fork()).join();
+    }
+    for (const v of message.logMessages) {
+      writer.uint32(194).string(v!);
+    }
+    if (message.computeUnitsConsumed !== undefined) {
+      if (BigInt.asUintN(64, message.computeUnitsConsumed) !== message.computeUnitsConsumed) {
+        throw new globalThis.Error("value provided for field message.computeUnitsConsumed of type uint64 too large");
+      }
+      writer.uint32(200).uint64(message.computeUnitsConsumed);
+    }
+    if (message.returnData !== undefined) {
+      ReturnData.encode(message.returnData, writer.uint32(210).fork()).join();
+    }
+    if (message.innerInstructionsNone !== false) {
+      writer.uint32(216).bool(message.innerInstructionsNone);
+    }
+    if (message.logMessagesNone !== false) {
+      writer.uint32(224).bool(message.logMessagesNone);
+    }
+    for (const v of message.rewards) {
+      Reward.encode(v!, writer.uint32(234).fork()).join();
+    }
+    if (message.costUnits !== undefined) {
+      if (BigInt.asUintN(64, message.costUnits) !== message.costUnits) {
+        throw new globalThis.Error("value provided for field message.costUnits of type uint64 too large");
+      }
+      writer.uint32(240).uint64(message.costUnits);
     }
     return writer;
   },
@@ -406,6 +679,122 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
             message.blockTime = reader.int64() as bigint;
             continue;
           }
+          case 19: {
+            if (tag === 152) {
+              message.preBalances.push(reader.uint64() as bigint);
+
+              continue;
+            }
+
+            if (tag === 154) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.preBalances.push(reader.uint64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 20: {
+            if (tag === 160) {
+              message.postBalances.push(reader.uint64() as bigint);
+
+              continue;
+            }
+
+            if (tag === 162) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.postBalances.push(reader.uint64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.preTokenBalances.push(TokenBalance.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.postTokenBalances.push(TokenBalance.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.innerInstructions.push(InnerInstructions.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.logMessages.push(reader.string());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.computeUnitsConsumed = reader.uint64() as bigint;
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.returnData = ReturnData.decode(reader, reader.uint32());
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.innerInstructionsNone = reader.bool();
+            continue;
+          }
+          case 28: {
+            if (tag !== 224) {
+              break;
+            }
+
+            message.logMessagesNone = reader.bool();
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.rewards.push(Reward.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.costUnits = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -484,6 +873,64 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
         : isSet(object.block_time)
         ? BigInt(object.block_time)
         : undefined,
+      preBalances: globalThis.Array.isArray(object?.preBalances)
+        ? object.preBalances.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.pre_balances)
+        ? object.pre_balances.map((e: any) => BigInt(e))
+        : [],
+      postBalances: globalThis.Array.isArray(object?.postBalances)
+        ? object.postBalances.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.post_balances)
+        ? object.post_balances.map((e: any) => BigInt(e))
+        : [],
+      preTokenBalances: globalThis.Array.isArray(object?.preTokenBalances)
+        ? object.preTokenBalances.map((e: any) => TokenBalance.fromJSON(e))
+        : globalThis.Array.isArray(object?.pre_token_balances)
+        ? object.pre_token_balances.map((e: any) => TokenBalance.fromJSON(e))
+        : [],
+      postTokenBalances: globalThis.Array.isArray(object?.postTokenBalances)
+        ? object.postTokenBalances.map((e: any) => TokenBalance.fromJSON(e))
+        : globalThis.Array.isArray(object?.post_token_balances)
+        ? object.post_token_balances.map((e: any) => TokenBalance.fromJSON(e))
+        : [],
+      innerInstructions: globalThis.Array.isArray(object?.innerInstructions)
+        ? object.innerInstructions.map((e: any) => InnerInstructions.fromJSON(e))
+        : globalThis.Array.isArray(object?.inner_instructions)
+        ? object.inner_instructions.map((e: any) => InnerInstructions.fromJSON(e))
+        : [],
+      logMessages: globalThis.Array.isArray(object?.logMessages)
+        ? object.logMessages.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.log_messages)
+        ? object.log_messages.map((e: any) => globalThis.String(e))
+        : [],
+      computeUnitsConsumed: isSet(object.computeUnitsConsumed)
+        ? BigInt(object.computeUnitsConsumed)
+        : isSet(object.compute_units_consumed)
+        ? BigInt(object.compute_units_consumed)
+        : undefined,
+      returnData: isSet(object.returnData)
+        ? ReturnData.fromJSON(object.returnData)
+        : isSet(object.return_data)
+        ? ReturnData.fromJSON(object.return_data)
+        : undefined,
+      innerInstructionsNone: isSet(object.innerInstructionsNone)
+        ? globalThis.Boolean(object.innerInstructionsNone)
+        : isSet(object.inner_instructions_none)
+        ? globalThis.Boolean(object.inner_instructions_none)
+        : false,
+      logMessagesNone: isSet(object.logMessagesNone)
+        ? globalThis.Boolean(object.logMessagesNone)
+        : isSet(object.log_messages_none)
+        ? globalThis.Boolean(object.log_messages_none)
+        : false,
+      rewards: globalThis.Array.isArray(object?.rewards)
+        ? object.rewards.map((e: any) => Reward.fromJSON(e))
+        : [],
+      costUnits: isSet(object.costUnits)
+        ? BigInt(object.costUnits)
+        : isSet(object.cost_units)
+        ? BigInt(object.cost_units)
+        : undefined,
     };
   },
 
@@ -543,6 +990,42 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     if (message.blockTime !== undefined) {
       obj.blockTime = message.blockTime.toString();
     }
+    if (message.preBalances?.length) {
+      obj.preBalances = message.preBalances.map((e) => e.toString());
+    }
+    if (message.postBalances?.length) {
+      obj.postBalances = message.postBalances.map((e) => e.toString());
+    }
+    if (message.preTokenBalances?.length) {
+      obj.preTokenBalances = message.preTokenBalances.map((e) => TokenBalance.toJSON(e));
+    }
+    if (message.postTokenBalances?.length) {
+      obj.postTokenBalances = message.postTokenBalances.map((e) => TokenBalance.toJSON(e));
+    }
+    if (message.innerInstructions?.length) {
+      obj.innerInstructions = message.innerInstructions.map((e) => InnerInstructions.toJSON(e));
+    }
+    if (message.logMessages?.length) {
+      obj.logMessages = message.logMessages;
+    }
+    if (message.computeUnitsConsumed !== undefined) {
+      obj.computeUnitsConsumed = message.computeUnitsConsumed.toString();
+    }
+    if (message.returnData !== undefined) {
+      obj.returnData = ReturnData.toJSON(message.returnData);
+    }
+    if (message.innerInstructionsNone !== false) {
+      obj.innerInstructionsNone = message.innerInstructionsNone;
+    }
+    if (message.logMessagesNone !== false) {
+      obj.logMessagesNone = message.logMessagesNone;
+    }
+    if (message.rewards?.length) {
+      obj.rewards = message.rewards.map((e) => Reward.toJSON(e));
+    }
+    if (message.costUnits !== undefined) {
+      obj.costUnits = message.costUnits.toString();
+    }
     return obj;
   },
 
@@ -571,6 +1054,668 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     message.blockTime = (object.blockTime !== undefined && object.blockTime !== null)
       ? BigInt(object.blockTime)
       : undefined;
+    message.preBalances = object.preBalances?.map((e) => BigInt(e)) || [];
+    message.postBalances = object.postBalances?.map((e) => BigInt(e)) || [];
+    message.preTokenBalances = object.preTokenBalances?.map((e) => TokenBalance.fromPartial(e)) || [];
+    message.postTokenBalances = object.postTokenBalances?.map((e) => TokenBalance.fromPartial(e)) || [];
+    message.innerInstructions = object.innerInstructions?.map((e) => InnerInstructions.fromPartial(e)) || [];
+    message.logMessages = object.logMessages?.map((e) => e) || [];
+    message.computeUnitsConsumed = (object.computeUnitsConsumed !== undefined && object.computeUnitsConsumed !== null)
+      ? BigInt(object.computeUnitsConsumed)
+      : undefined;
+    message.returnData = (object.returnData !== undefined && object.returnData !== null)
+      ? ReturnData.fromPartial(object.returnData)
+      : undefined;
+    message.innerInstructionsNone = object.innerInstructionsNone ?? false;
+    message.logMessagesNone = object.logMessagesNone ?? false;
+    message.rewards = object.rewards?.map((e) => Reward.fromPartial(e)) || [];
+    message.costUnits = (object.costUnits !== undefined && object.costUnits !== null)
+      ? BigInt(object.costUnits)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTokenBalance(): TokenBalance {
+  return {
+    accountIndex: 0,
+    mint: Buffer.alloc(0),
+    owner: Buffer.alloc(0),
+    programId: Buffer.alloc(0),
+    amount: 0n,
+    decimals: 0,
+  };
+}
+
+export const TokenBalance: MessageFns<TokenBalance> = {
+  encode(message: TokenBalance, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountIndex !== 0) {
+      writer.uint32(8).uint32(message.accountIndex);
+    }
+    if (message.mint.length !== 0) {
+      writer.uint32(18).bytes(message.mint);
+    }
+    if (message.owner.length !== 0) {
+      writer.uint32(26).bytes(message.owner);
+    }
+    if (message.programId.length !== 0) {
+      writer.uint32(34).bytes(message.programId);
+    }
+    if (message.amount !== 0n) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.amount);
+    }
+    if (message.decimals !== 0) {
+      writer.uint32(48).uint32(message.decimals);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenBalance {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenBalance();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.owner = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.programId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.decimals = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenBalance {
+    return {
+      accountIndex: isSet(object.accountIndex)
+        ? globalThis.Number(object.accountIndex)
+        : isSet(object.account_index)
+        ? globalThis.Number(object.account_index)
+        : 0,
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : Buffer.alloc(0),
+      owner: isSet(object.owner) ? Buffer.from(bytesFromBase64(object.owner)) : Buffer.alloc(0),
+      programId: isSet(object.programId)
+        ? Buffer.from(bytesFromBase64(object.programId))
+        : isSet(object.program_id)
+        ? Buffer.from(bytesFromBase64(object.program_id))
+        : Buffer.alloc(0),
+      amount: isSet(object.amount) ? BigInt(object.amount) : 0n,
+      decimals: isSet(object.decimals) ? globalThis.Number(object.decimals) : 0,
+    };
+  },
+
+  toJSON(message: TokenBalance): unknown {
+    const obj: any = {};
+    if (message.accountIndex !== 0) {
+      obj.accountIndex = Math.round(message.accountIndex);
+    }
+    if (message.mint.length !== 0) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.owner.length !== 0) {
+      obj.owner = base64FromBytes(message.owner);
+    }
+    if (message.programId.length !== 0) {
+      obj.programId = base64FromBytes(message.programId);
+    }
+    if (message.amount !== 0n) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.decimals !== 0) {
+      obj.decimals = Math.round(message.decimals);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenBalance>, I>>(base?: I): TokenBalance {
+    return TokenBalance.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenBalance>, I>>(object: I): TokenBalance {
+    const message = createBaseTokenBalance();
+    message.accountIndex = object.accountIndex ?? 0;
+    message.mint = object.mint ?? Buffer.alloc(0);
+    message.owner = object.owner ?? Buffer.alloc(0);
+    message.programId = object.programId ?? Buffer.alloc(0);
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : 0n;
+    message.decimals = object.decimals ?? 0;
+    return message;
+  },
+};
+
+function createBaseInnerInstructions(): InnerInstructions {
+  return { index: 0, instructions: [] };
+}
+
+export const InnerInstructions: MessageFns<InnerInstructions> = {
+  encode(message: InnerInstructions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    for (const v of message.instructions) {
+      InnerInstruction.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InnerInstructions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInnerInstructions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.instructions.push(InnerInstruction.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InnerInstructions {
+    return {
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      instructions: globalThis.Array.isArray(object?.instructions)
+        ? object.instructions.map((e: any) => InnerInstruction.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: InnerInstructions): unknown {
+    const obj: any = {};
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.instructions?.length) {
+      obj.instructions = message.instructions.map((e) => InnerInstruction.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InnerInstructions>, I>>(base?: I): InnerInstructions {
+    return InnerInstructions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InnerInstructions>, I>>(object: I): InnerInstructions {
+    const message = createBaseInnerInstructions();
+    message.index = object.index ?? 0;
+    message.instructions = object.instructions?.map((e) => InnerInstruction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseInnerInstruction(): InnerInstruction {
+  return { programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.alloc(0), stackHeight: undefined };
+}
+
+export const InnerInstruction: MessageFns<InnerInstruction> = {
+  encode(message: InnerInstruction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.programIdIndex !== 0) {
+      writer.uint32(8).uint32(message.programIdIndex);
+    }
+    if (message.accounts.length !== 0) {
+      writer.uint32(18).bytes(message.accounts);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(26).bytes(message.data);
+    }
+    if (message.stackHeight !== undefined) {
+      writer.uint32(32).uint32(message.stackHeight);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InnerInstruction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInnerInstruction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.programIdIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accounts = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stackHeight = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InnerInstruction {
+    return {
+      programIdIndex: isSet(object.programIdIndex)
+        ? globalThis.Number(object.programIdIndex)
+        : isSet(object.program_id_index)
+        ? globalThis.Number(object.program_id_index)
+        : 0,
+      accounts: isSet(object.accounts) ? Buffer.from(bytesFromBase64(object.accounts)) : Buffer.alloc(0),
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      stackHeight: isSet(object.stackHeight)
+        ? globalThis.Number(object.stackHeight)
+        : isSet(object.stack_height)
+        ? globalThis.Number(object.stack_height)
+        : undefined,
+    };
+  },
+
+  toJSON(message: InnerInstruction): unknown {
+    const obj: any = {};
+    if (message.programIdIndex !== 0) {
+      obj.programIdIndex = Math.round(message.programIdIndex);
+    }
+    if (message.accounts.length !== 0) {
+      obj.accounts = base64FromBytes(message.accounts);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.stackHeight !== undefined) {
+      obj.stackHeight = Math.round(message.stackHeight);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InnerInstruction>, I>>(base?: I): InnerInstruction {
+    return InnerInstruction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InnerInstruction>, I>>(object: I): InnerInstruction {
+    const message = createBaseInnerInstruction();
+    message.programIdIndex = object.programIdIndex ?? 0;
+    message.accounts = object.accounts ?? Buffer.alloc(0);
+    message.data = object.data ?? Buffer.alloc(0);
+    message.stackHeight = object.stackHeight ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReturnData(): ReturnData {
+  return { programId: Buffer.alloc(0), data: Buffer.alloc(0) };
+}
+
+export const ReturnData: MessageFns<ReturnData> = {
+  encode(message: ReturnData, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.programId.length !== 0) {
+      writer.uint32(10).bytes(message.programId);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnData {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnData();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.programId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReturnData {
+    return {
+      programId: isSet(object.programId)
+        ? Buffer.from(bytesFromBase64(object.programId))
+        : isSet(object.program_id)
+        ? Buffer.from(bytesFromBase64(object.program_id))
+        : Buffer.alloc(0),
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ReturnData): unknown {
+    const obj: any = {};
+    if (message.programId.length !== 0) {
+      obj.programId = base64FromBytes(message.programId);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReturnData>, I>>(base?: I): ReturnData {
+    return ReturnData.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReturnData>, I>>(object: I): ReturnData {
+    const message = createBaseReturnData();
+    message.programId = object.programId ?? Buffer.alloc(0);
+    message.data = object.data ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseReward(): Reward {
+  return {
+    pubkey: Buffer.alloc(0),
+    lamports: 0n,
+    postBalance: 0n,
+    rewardType: 0,
+    commission: undefined,
+    commissionBps: undefined,
+  };
+}
+
+export const Reward: MessageFns<Reward> = {
+  encode(message: Reward, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pubkey.length !== 0) {
+      writer.uint32(10).bytes(message.pubkey);
+    }
+    if (message.lamports !== 0n) {
+      if (BigInt.asIntN(64, message.lamports) !== message.lamports) {
+        throw new globalThis.Error("value provided for field message.lamports of type int64 too large");
+      }
+      writer.uint32(16).int64(message.lamports);
+    }
+    if (message.postBalance !== 0n) {
+      if (BigInt.asUintN(64, message.postBalance) !== message.postBalance) {
+        throw new globalThis.Error("value provided for field message.postBalance of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.postBalance);
+    }
+    if (message.rewardType !== 0) {
+      writer.uint32(32).int32(message.rewardType);
+    }
+    if (message.commission !== undefined) {
+      writer.uint32(40).uint32(message.commission);
+    }
+    if (message.commissionBps !== undefined) {
+      writer.uint32(48).uint32(message.commissionBps);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Reward {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReward();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pubkey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.lamports = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.postBalance = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.rewardType = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.commission = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.commissionBps = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Reward {
+    return {
+      pubkey: isSet(object.pubkey) ? Buffer.from(bytesFromBase64(object.pubkey)) : Buffer.alloc(0),
+      lamports: isSet(object.lamports) ? BigInt(object.lamports) : 0n,
+      postBalance: isSet(object.postBalance)
+        ? BigInt(object.postBalance)
+        : isSet(object.post_balance)
+        ? BigInt(object.post_balance)
+        : 0n,
+      rewardType: isSet(object.rewardType)
+        ? rewardTypeFromJSON(object.rewardType)
+        : isSet(object.reward_type)
+        ? rewardTypeFromJSON(object.reward_type)
+        : 0,
+      commission: isSet(object.commission) ? globalThis.Number(object.commission) : undefined,
+      commissionBps: isSet(object.commissionBps)
+        ? globalThis.Number(object.commissionBps)
+        : isSet(object.commission_bps)
+        ? globalThis.Number(object.commission_bps)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Reward): unknown {
+    const obj: any = {};
+    if (message.pubkey.length !== 0) {
+      obj.pubkey = base64FromBytes(message.pubkey);
+    }
+    if (message.lamports !== 0n) {
+      obj.lamports = message.lamports.toString();
+    }
+    if (message.postBalance !== 0n) {
+      obj.postBalance = message.postBalance.toString();
+    }
+    if (message.rewardType !== 0) {
+      obj.rewardType = rewardTypeToJSON(message.rewardType);
+    }
+    if (message.commission !== undefined) {
+      obj.commission = Math.round(message.commission);
+    }
+    if (message.commissionBps !== undefined) {
+      obj.commissionBps = Math.round(message.commissionBps);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Reward>, I>>(base?: I): Reward {
+    return Reward.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Reward>, I>>(object: I): Reward {
+    const message = createBaseReward();
+    message.pubkey = object.pubkey ?? Buffer.alloc(0);
+    message.lamports = (object.lamports !== undefined && object.lamports !== null) ? BigInt(object.lamports) : 0n;
+    message.postBalance = (object.postBalance !== undefined && object.postBalance !== null)
+      ? BigInt(object.postBalance)
+      : 0n;
+    message.rewardType = object.rewardType ?? 0;
+    message.commission = object.commission ?? undefined;
+    message.commissionBps = object.commissionBps ?? undefined;
     return message;
   },
 };
@@ -1048,7 +2193,7 @@ export const AccountEvent: MessageFns<AccountEvent> = {
 };
 
 function createBaseSlotEvent(): SlotEvent {
-  return { slot: 0n, status: 0, block: undefined };
+  return { slot: 0n, status: 0, block: undefined, deadError: undefined, gap: undefined, parent: undefined };
 }
 
 export const SlotEvent: MessageFns<SlotEvent> = {
@@ -1064,6 +2209,18 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     }
     if (message.block !== undefined) {
       BlockMeta.encode(message.block, writer.uint32(26).fork()).join();
+    }
+    if (message.deadError !== undefined) {
+      writer.uint32(34).string(message.deadError);
+    }
+    if (message.gap !== undefined) {
+      SlotGap.encode(message.gap, writer.uint32(42).fork()).join();
+    }
+    if (message.parent !== undefined) {
+      if (BigInt.asUintN(64, message.parent) !== message.parent) {
+        throw new globalThis.Error("value provided for field message.parent of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.parent);
     }
     return writer;
   },
@@ -1105,6 +2262,30 @@ export const SlotEvent: MessageFns<SlotEvent> = {
             message.block = BlockMeta.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.deadError = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.gap = SlotGap.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.parent = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1122,6 +2303,13 @@ export const SlotEvent: MessageFns<SlotEvent> = {
       slot: isSet(object.slot) ? BigInt(object.slot) : 0n,
       status: isSet(object.status) ? slotStatusFromJSON(object.status) : 0,
       block: isSet(object.block) ? BlockMeta.fromJSON(object.block) : undefined,
+      deadError: isSet(object.deadError)
+        ? globalThis.String(object.deadError)
+        : isSet(object.dead_error)
+        ? globalThis.String(object.dead_error)
+        : undefined,
+      gap: isSet(object.gap) ? SlotGap.fromJSON(object.gap) : undefined,
+      parent: isSet(object.parent) ? BigInt(object.parent) : undefined,
     };
   },
 
@@ -1136,6 +2324,15 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     if (message.block !== undefined) {
       obj.block = BlockMeta.toJSON(message.block);
     }
+    if (message.deadError !== undefined) {
+      obj.deadError = message.deadError;
+    }
+    if (message.gap !== undefined) {
+      obj.gap = SlotGap.toJSON(message.gap);
+    }
+    if (message.parent !== undefined) {
+      obj.parent = message.parent.toString();
+    }
     return obj;
   },
 
@@ -1149,6 +2346,124 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     message.block = (object.block !== undefined && object.block !== null)
       ? BlockMeta.fromPartial(object.block)
       : undefined;
+    message.deadError = object.deadError ?? undefined;
+    message.gap = (object.gap !== undefined && object.gap !== null) ? SlotGap.fromPartial(object.gap) : undefined;
+    message.parent = (object.parent !== undefined && object.parent !== null) ? BigInt(object.parent) : undefined;
+    return message;
+  },
+};
+
+function createBaseSlotGap(): SlotGap {
+  return { firstSlot: 0n, lastSlot: 0n, reason: "" };
+}
+
+export const SlotGap: MessageFns<SlotGap> = {
+  encode(message: SlotGap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.firstSlot !== 0n) {
+      if (BigInt.asUintN(64, message.firstSlot) !== message.firstSlot) {
+        throw new globalThis.Error("value provided for field message.firstSlot of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.firstSlot);
+    }
+    if (message.lastSlot !== 0n) {
+      if (BigInt.asUintN(64, message.lastSlot) !== message.lastSlot) {
+        throw new globalThis.Error("value provided for field message.lastSlot of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.lastSlot);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SlotGap {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSlotGap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.firstSlot = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.lastSlot = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SlotGap {
+    return {
+      firstSlot: isSet(object.firstSlot)
+        ? BigInt(object.firstSlot)
+        : isSet(object.first_slot)
+        ? BigInt(object.first_slot)
+        : 0n,
+      lastSlot: isSet(object.lastSlot)
+        ? BigInt(object.lastSlot)
+        : isSet(object.last_slot)
+        ? BigInt(object.last_slot)
+        : 0n,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: SlotGap): unknown {
+    const obj: any = {};
+    if (message.firstSlot !== 0n) {
+      obj.firstSlot = message.firstSlot.toString();
+    }
+    if (message.lastSlot !== 0n) {
+      obj.lastSlot = message.lastSlot.toString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SlotGap>, I>>(base?: I): SlotGap {
+    return SlotGap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SlotGap>, I>>(object: I): SlotGap {
+    const message = createBaseSlotGap();
+    message.firstSlot = (object.firstSlot !== undefined && object.firstSlot !== null) ? BigInt(object.firstSlot) : 0n;
+    message.lastSlot = (object.lastSlot !== undefined && object.lastSlot !== null) ? BigInt(object.lastSlot) : 0n;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -1162,6 +2477,11 @@ function createBaseBlockMeta(): BlockMeta {
     leader: Buffer.alloc(0),
     transactionCount: 0,
     voteTransactionCount: 0,
+    previousBlockhash: Buffer.alloc(0),
+    rewards: [],
+    executedTransactionCount: undefined,
+    entryCount: undefined,
+    numPartitions: undefined,
   };
 }
 
@@ -1196,6 +2516,32 @@ export const BlockMeta: MessageFns<BlockMeta> = {
     }
     if (message.voteTransactionCount !== 0) {
       writer.uint32(56).uint32(message.voteTransactionCount);
+    }
+    if (message.previousBlockhash.length !== 0) {
+      writer.uint32(66).bytes(message.previousBlockhash);
+    }
+    for (const v of message.rewards) {
+      Reward.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.executedTransactionCount !== undefined) {
+      if (BigInt.asUintN(64, message.executedTransactionCount) !== message.executedTransactionCount) {
+        throw new globalThis.Error(
+          "value provided for field message.executedTransactionCount of type uint64 too large",
+        );
+      }
+      writer.uint32(80).uint64(message.executedTransactionCount);
+    }
+    if (message.entryCount !== undefined) {
+      if (BigInt.asUintN(64, message.entryCount) !== message.entryCount) {
+        throw new globalThis.Error("value provided for field message.entryCount of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.entryCount);
+    }
+    if (message.numPartitions !== undefined) {
+      if (BigInt.asUintN(64, message.numPartitions) !== message.numPartitions) {
+        throw new globalThis.Error("value provided for field message.numPartitions of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.numPartitions);
     }
     return writer;
   },
@@ -1269,6 +2615,46 @@ export const BlockMeta: MessageFns<BlockMeta> = {
             message.voteTransactionCount = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.previousBlockhash = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.rewards.push(Reward.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.executedTransactionCount = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.entryCount = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.numPartitions = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1310,6 +2696,29 @@ export const BlockMeta: MessageFns<BlockMeta> = {
         : isSet(object.vote_transaction_count)
         ? globalThis.Number(object.vote_transaction_count)
         : 0,
+      previousBlockhash: isSet(object.previousBlockhash)
+        ? Buffer.from(bytesFromBase64(object.previousBlockhash))
+        : isSet(object.previous_blockhash)
+        ? Buffer.from(bytesFromBase64(object.previous_blockhash))
+        : Buffer.alloc(0),
+      rewards: globalThis.Array.isArray(object?.rewards)
+        ? object.rewards.map((e: any) => Reward.fromJSON(e))
+        : [],
+      executedTransactionCount: isSet(object.executedTransactionCount)
+        ? BigInt(object.executedTransactionCount)
+        : isSet(object.executed_transaction_count)
+        ? BigInt(object.executed_transaction_count)
+        : undefined,
+      entryCount: isSet(object.entryCount)
+        ? BigInt(object.entryCount)
+        : isSet(object.entry_count)
+        ? BigInt(object.entry_count)
+        : undefined,
+      numPartitions: isSet(object.numPartitions)
+        ? BigInt(object.numPartitions)
+        : isSet(object.num_partitions)
+        ? BigInt(object.num_partitions)
+        : undefined,
     };
   },
 
@@ -1336,6 +2745,21 @@ export const BlockMeta: MessageFns<BlockMeta> = {
     if (message.voteTransactionCount !== 0) {
       obj.voteTransactionCount = Math.round(message.voteTransactionCount);
     }
+    if (message.previousBlockhash.length !== 0) {
+      obj.previousBlockhash = base64FromBytes(message.previousBlockhash);
+    }
+    if (message.rewards?.length) {
+      obj.rewards = message.rewards.map((e) => Reward.toJSON(e));
+    }
+    if (message.executedTransactionCount !== undefined) {
+      obj.executedTransactionCount = message.executedTransactionCount.toString();
+    }
+    if (message.entryCount !== undefined) {
+      obj.entryCount = message.entryCount.toString();
+    }
+    if (message.numPartitions !== undefined) {
+      obj.numPartitions = message.numPartitions.toString();
+    }
     return obj;
   },
 
@@ -1357,6 +2781,211 @@ export const BlockMeta: MessageFns<BlockMeta> = {
     message.leader = object.leader ?? Buffer.alloc(0);
     message.transactionCount = object.transactionCount ?? 0;
     message.voteTransactionCount = object.voteTransactionCount ?? 0;
+    message.previousBlockhash = object.previousBlockhash ?? Buffer.alloc(0);
+    message.rewards = object.rewards?.map((e) => Reward.fromPartial(e)) || [];
+    message.executedTransactionCount =
+      (object.executedTransactionCount !== undefined && object.executedTransactionCount !== null)
+        ? BigInt(object.executedTransactionCount)
+        : undefined;
+    message.entryCount = (object.entryCount !== undefined && object.entryCount !== null)
+      ? BigInt(object.entryCount)
+      : undefined;
+    message.numPartitions = (object.numPartitions !== undefined && object.numPartitions !== null)
+      ? BigInt(object.numPartitions)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseEntryEvent(): EntryEvent {
+  return {
+    slot: 0n,
+    index: 0n,
+    numHashes: 0n,
+    hash: Buffer.alloc(0),
+    executedTransactionCount: 0n,
+    startingTransactionIndex: 0n,
+  };
+}
+
+export const EntryEvent: MessageFns<EntryEvent> = {
+  encode(message: EntryEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.slot !== 0n) {
+      if (BigInt.asUintN(64, message.slot) !== message.slot) {
+        throw new globalThis.Error("value provided for field message.slot of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.slot);
+    }
+    if (message.index !== 0n) {
+      if (BigInt.asUintN(64, message.index) !== message.index) {
+        throw new globalThis.Error("value provided for field message.index of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.index);
+    }
+    if (message.numHashes !== 0n) {
+      if (BigInt.asUintN(64, message.numHashes) !== message.numHashes) {
+        throw new globalThis.Error("value provided for field message.numHashes of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.numHashes);
+    }
+    if (message.hash.length !== 0) {
+      writer.uint32(34).bytes(message.hash);
+    }
+    if (message.executedTransactionCount !== 0n) {
+      if (BigInt.asUintN(64, message.executedTransactionCount) !== message.executedTransactionCount) {
+        throw new globalThis.Error(
+          "value provided for field message.executedTransactionCount of type uint64 too large",
+        );
+      }
+      writer.uint32(40).uint64(message.executedTransactionCount);
+    }
+    if (message.startingTransactionIndex !== 0n) {
+      if (BigInt.asUintN(64, message.startingTransactionIndex) !== message.startingTransactionIndex) {
+        throw new globalThis.Error(
+          "value provided for field message.startingTransactionIndex of type uint64 too large",
+        );
+      }
+      writer.uint32(48).uint64(message.startingTransactionIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EntryEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntryEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.slot = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.numHashes = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.hash = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.executedTransactionCount = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.startingTransactionIndex = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EntryEvent {
+    return {
+      slot: isSet(object.slot) ? BigInt(object.slot) : 0n,
+      index: isSet(object.index) ? BigInt(object.index) : 0n,
+      numHashes: isSet(object.numHashes)
+        ? BigInt(object.numHashes)
+        : isSet(object.num_hashes)
+        ? BigInt(object.num_hashes)
+        : 0n,
+      hash: isSet(object.hash) ? Buffer.from(bytesFromBase64(object.hash)) : Buffer.alloc(0),
+      executedTransactionCount: isSet(object.executedTransactionCount)
+        ? BigInt(object.executedTransactionCount)
+        : isSet(object.executed_transaction_count)
+        ? BigInt(object.executed_transaction_count)
+        : 0n,
+      startingTransactionIndex: isSet(object.startingTransactionIndex)
+        ? BigInt(object.startingTransactionIndex)
+        : isSet(object.starting_transaction_index)
+        ? BigInt(object.starting_transaction_index)
+        : 0n,
+    };
+  },
+
+  toJSON(message: EntryEvent): unknown {
+    const obj: any = {};
+    if (message.slot !== 0n) {
+      obj.slot = message.slot.toString();
+    }
+    if (message.index !== 0n) {
+      obj.index = message.index.toString();
+    }
+    if (message.numHashes !== 0n) {
+      obj.numHashes = message.numHashes.toString();
+    }
+    if (message.hash.length !== 0) {
+      obj.hash = base64FromBytes(message.hash);
+    }
+    if (message.executedTransactionCount !== 0n) {
+      obj.executedTransactionCount = message.executedTransactionCount.toString();
+    }
+    if (message.startingTransactionIndex !== 0n) {
+      obj.startingTransactionIndex = message.startingTransactionIndex.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EntryEvent>, I>>(base?: I): EntryEvent {
+    return EntryEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EntryEvent>, I>>(object: I): EntryEvent {
+    const message = createBaseEntryEvent();
+    message.slot = (object.slot !== undefined && object.slot !== null) ? BigInt(object.slot) : 0n;
+    message.index = (object.index !== undefined && object.index !== null) ? BigInt(object.index) : 0n;
+    message.numHashes = (object.numHashes !== undefined && object.numHashes !== null) ? BigInt(object.numHashes) : 0n;
+    message.hash = object.hash ?? Buffer.alloc(0);
+    message.executedTransactionCount =
+      (object.executedTransactionCount !== undefined && object.executedTransactionCount !== null)
+        ? BigInt(object.executedTransactionCount)
+        : 0n;
+    message.startingTransactionIndex =
+      (object.startingTransactionIndex !== undefined && object.startingTransactionIndex !== null)
+        ? BigInt(object.startingTransactionIndex)
+        : 0n;
     return message;
   },
 };
