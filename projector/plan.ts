@@ -63,6 +63,14 @@ export function planBatch(slices: readonly Slice[]): BatchPlan {
     seenOwners.add(k);
     return true;
   });
+  // Likewise a token account written many times needs its wallet index row once.
+  const seenTokenOwners = new Set<string>();
+  rows.token_accounts_by_owner = rows.token_accounts_by_owner.filter((r) => {
+    const k = `${r.owner}|${r.program}|${r.mint}|${r.pubkey}`;
+    if (seenTokenOwners.has(k)) return false;
+    seenTokenOwners.add(k);
+    return true;
+  });
   const ranges = rangesKey(slices);
   const inserts: TableInsert[] = [];
   for (const table of VIEW_TABLES) {

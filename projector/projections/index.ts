@@ -1,7 +1,8 @@
 // One entry point for every event kind: decoded event in, rows out. Pure.
-import type { ChainEvent } from '../../schemas/codec.js';
+import type { AccountEvent, ChainEvent } from '../../schemas/codec.js';
 import { projectAccount } from './accounts.js';
 import { projectEpoch } from './epochs.js';
+import { blockhashRows, tokenOwnerRows, withRows } from './lookups.js';
 import type { Projection } from './result.js';
 import { projectSlot } from './slots.js';
 import { projectTransaction } from './transactions.js';
@@ -13,12 +14,20 @@ export function project(e: ChainEvent): Projection {
     case 'transactions':
       return projectTransaction(e.event);
     case 'accounts':
-      return projectAccount(e.event);
+      return accountWithLookups(e.event);
     case 'slots':
-      return projectSlot(e.event);
+      return withRows(projectSlot(e.event), { blockhashes: blockhashRows(e.event) });
     case 'epochs':
       return projectEpoch(e.event);
   }
+}
+
+/** The account write's views plus its wallet index row (keys as the accounts view stored them). */
+function accountWithLookups(e: AccountEvent): Projection {
+  const p = projectAccount(e);
+  if (!p.ok) return p;
+  const w = p.rows.account_writes![0]!;
+  return withRows(p, { token_accounts_by_owner: tokenOwnerRows(e, w.pubkey, w.owner) });
 }
 
 /** The slot a record belongs to for replay (an epoch record belongs to the epoch's first slot). */

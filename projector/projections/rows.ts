@@ -72,6 +72,21 @@ export interface SlotOffsetRow {
   last_offset: string;
 }
 
+/** getTokenAccountsByOwner candidates (002_lookups.sql). */
+export interface TokenAccountByOwnerRow {
+  owner: string;
+  program: string;
+  mint: string;
+  pubkey: string;
+}
+
+/** isBlockhashValid lookups (002_lookups.sql). */
+export interface BlockhashRow {
+  blockhash: string;
+  slot: string;
+  block_height: string;
+}
+
 export interface TableRows {
   transactions: TransactionRow;
   signatures_by_address: SignatureByAddressRow;
@@ -81,6 +96,8 @@ export interface TableRows {
   account_owners: AccountOwnerRow;
   epochs: EpochRow;
   slot_offsets: SlotOffsetRow;
+  token_accounts_by_owner: TokenAccountByOwnerRow;
+  blockhashes: BlockhashRow;
 }
 
 export type ViewTable = keyof TableRows;
@@ -97,6 +114,8 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   account_owners: ['owner', 'pubkey'],
   epochs: ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'],
   slot_offsets: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
+  token_accounts_by_owner: ['owner', 'program', 'mint', 'pubkey'],
+  blockhashes: ['blockhash', 'slot', 'block_height'],
   // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
   slot_status: ['slot', 'status'],
 };
@@ -117,6 +136,8 @@ export function emptyRows(): Rows {
     account_owners: [],
     epochs: [],
     slot_offsets: [],
+    token_accounts_by_owner: [],
+    blockhashes: [],
   };
 }
 

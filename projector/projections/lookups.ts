@@ -1,0 +1,27 @@
+// The narrow lookup tables of 002_lookups.sql, projected beside the main views of the same events:
+// token accounts by their wallet (getTokenAccountsByOwner) and blockhash to block (isBlockhashValid).
+// Pure; rows only add candidates, readers check them against the state at their commitment.
+import type { AccountEvent, SlotEvent } from '../../schemas/codec.js';
+import { isTokenAccountData, isTokenProgram } from '../../schemas/programs.js';
+import { base58Key } from './base58.js';
+import type { Projection } from './result.js';
+import type { BlockhashRow, Rows, TokenAccountByOwnerRow } from './rows.js';
+
+/** The wallet index row of a token account write; none for other accounts (and closed ones). */
+export function tokenOwnerRows(e: AccountEvent, pubkey: string, program: string): TokenAccountByOwnerRow[] {
+  if (!isTokenProgram(program) || e.lamports === 0n || !isTokenAccountData(e.data)) return [];
+  return [{ owner: base58Key(e.data.subarray(32, 64)), program, mint: base58Key(e.data.subarray(0, 32)), pubkey }];
+}
+
+/** The blockhash row of a slot record that carries block meta (the processed record of a block). */
+export function blockhashRows(e: SlotEvent): BlockhashRow[] {
+  const b = e.block;
+  if (b === undefined || b.blockhash.length !== 32) return [];
+  return [{ blockhash: base58Key(b.blockhash), slot: e.slot.toString(), block_height: b.blockHeight.toString() }];
+}
+
+/** Adds `extra` rows to an accepted projection (a rejected one stays rejected: the event is dead-lettered). */
+export function withRows(p: Projection, extra: Partial<Rows>): Projection {
+  if (!p.ok) return p;
+  return { ok: true, rows: { ...p.rows, ...extra } };
+}
