@@ -2,7 +2,10 @@
 // role's parts, and stop them in reverse order on SIGINT/SIGTERM.
 import { ConfigError, ROLES, helpText, parseConfig, type Role } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
-import { startRole } from './roles.js';
+import { resolveLogFormat } from '../platform/pretty-log.js';
+import { validateBeforeStart } from './validate.js';
+
+type StartRole = typeof import('./roles.js').startRole;
 
 const USAGE = `usage: slotstream <role> [options]
 
@@ -28,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseConfig(role, rest);
+    // Before anything starts (a local broker is a JVM): a config mistake fails here, in a second.
+    if (!parsed.help) validateBeforeStart(parsed.config, parsed.positionals);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`slotstream ${role}: ${err.message}`);
@@ -39,9 +44,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(helpText(role as Role));
     return 0;
   }
-  const log = createLogger(parsed.config.logLevel);
-  let running: Awaited<ReturnType<typeof startRole>>;
+  const log = createLogger(parsed.config.logLevel, 'slotstream', resolveLogFormat(parsed.config.logFormat, process.stderr.isTTY === true));
+  let running: Awaited<ReturnType<StartRole>>;
   try {
+    // Loaded only now: a config error or --help never loads the Kafka and ClickHouse clients.
+    const { startRole } = await import('./roles.js');
     running = await startRole(parsed.config, parsed.positionals, log);
   } catch (err) {
     log.fatal({ err }, `${role} failed to start`);

@@ -109,7 +109,9 @@ export const OPTIONS = {
   metricsPort: opt({ kind: 'int', env: 'METRICS_PORT', default: 9090, min: 0, max: 65535, roles: SERVICE,
     help: 'Prometheus /metrics and /health port (0 = any free port).' }),
   logLevel: opt({ kind: 'string', env: 'LOG_LEVEL', default: 'info', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], roles: ALL,
-    help: 'Log level (JSON logs on stderr).' }),
+    help: 'Log level (logs go to stderr).' }),
+  logFormat: opt({ kind: 'string', env: 'LOG_FORMAT', default: 'auto', oneOf: ['auto', 'json', 'pretty'], roles: ALL,
+    help: 'Log format: json (one JSON object per line), pretty (one readable line per entry), auto (pretty when stderr is a terminal, else json).' }),
 } satisfies Record<string, OptionSpec>;
 
 type Options = typeof OPTIONS;

@@ -52,6 +52,14 @@ describe('parseConfig', () => {
     expect(makeConfig('all', { tps: 7 }).tps).toBe(7);
   });
 
+  it('takes the log format from LOG_FORMAT or --log-format, auto by default, and rejects others', () => {
+    expect(parseConfig('all', [], {}).config.logFormat).toBe('auto');
+    expect(parseConfig('api', [], { LOG_FORMAT: 'json' }).config.logFormat).toBe('json');
+    expect(parseConfig('kafka', ['--log-format', 'pretty'], { LOG_FORMAT: 'json' }).config.logFormat).toBe('pretty');
+    expect(() => parseConfig('all', ['--log-format', 'text'], {})).toThrow(/option --log-format: must be one of auto, json, pretty \(got "text"\)/);
+    expect(helpText('ingest')).toContain('--log-format (LOG_FORMAT, default "auto")');
+  });
+
   it('help lists every option of the role with its env variable', () => {
     const text = helpText('api');
     expect(text).toContain('--grpc-port (GRPC_PORT, default "10000")');

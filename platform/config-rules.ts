@@ -1,0 +1,74 @@
+// Rules that span several options (each option alone is checked by parseConfig). Pure: the CLI runs them,
+// with the file checks of cli/validate.ts, before it starts anything, so a mistake costs a second and
+// not a broker start (issue 10: "config errors that can be known before starting anything").
+import { ConfigError, flagOf, type Config, type Role } from './config.js';
+
+/** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
+export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file'];
+
+/** Positional arguments each role accepts (`projector rebuild`). */
+const POSITIONALS: Readonly<Record<Role, readonly string[]>> = {
+  projector: ['rebuild'],
+  ingest: [],
+  api: [],
+  all: [],
+  kafka: [],
+};
+
+const hasIngest = (role: Role) => role === 'ingest' || role === 'all';
+const hasApi = (role: Role) => role === 'api' || role === 'all';
+
+export function checkConfigRules(config: Config, positionals: readonly string[]): void {
+  checkPositionals(config.role, positionals);
+  if (config.role === 'kafka' && config.kafkaNodes !== 1 && config.kafkaNodes !== 3) {
+    throw new ConfigError(`option ${flagOf('kafkaNodes')}: must be 1 or 3 (got ${config.kafkaNodes})`);
+  }
+  if (hasIngest(config.role)) checkIngest(config);
+  checkPorts(config);
+}
+
+function checkPositionals(role: Role, positionals: readonly string[]): void {
+  const allowed = POSITIONALS[role];
+  const extra = positionals.length > 1 ? positionals[1] : positionals.find((p) => !allowed.includes(p));
+  if (extra === undefined) return;
+  const expected = allowed.length > 0 ? ` (expected: ${allowed.join(', ')})` : '';
+  throw new ConfigError(`unexpected argument ${JSON.stringify(extra)} for role ${role}${expected}`);
+}
+
+function checkIngest(config: Config): void {
+  if (!IMPLEMENTED_SOURCES.includes(config.source)) {
+    throw new ConfigError(
+      `ingest source ${config.source} is not implemented yet (available: ${IMPLEMENTED_SOURCES.join(', ')})`,
+    );
+  }
+  if (config.source === 'file' && config.sourcePath === '') {
+    throw new ConfigError(`--source file needs ${flagOf('sourcePath')} <file> (or - for standard input)`);
+  }
+  // A path or --strict given with another source would be silently ignored: almost surely a mistake.
+  if (config.source !== 'file' && config.sourcePath !== '') {
+    throw new ConfigError(`option ${flagOf('sourcePath')} applies only to --source file (source is ${config.source})`);
+  }
+  if (config.source !== 'file' && config.strict) {
+    throw new ConfigError(`option ${flagOf('strict')} applies only to --source file (source is ${config.source})`);
+  }
+  if (config.out !== '' && config.role !== 'ingest') {
+    throw new ConfigError(`option ${flagOf('out')} writes events to a file instead of Kafka: use it with the ingest role`);
+  }
+  if (config.out !== '' && config.out !== '-' && config.out === config.sourcePath) {
+    throw new ConfigError(`options ${flagOf('out')} and ${flagOf('sourcePath')} name the same file (${config.out})`);
+  }
+}
+
+/** Servers of one process cannot share a port (0 = any free port, always fine). */
+function checkPorts(config: Config): void {
+  if (config.role === 'kafka') return;
+  const ports: [string, number][] = [['metricsPort', config.metricsPort]];
+  if (hasApi(config.role)) ports.push(['grpcPort', config.grpcPort], ['rpcPort', config.rpcPort]);
+  const seen = new Map<number, string>();
+  for (const [name, port] of ports) {
+    if (port === 0) continue;
+    const other = seen.get(port);
+    if (other !== undefined) throw new ConfigError(`options ${flagOf(other)} and ${flagOf(name)} both use port ${port}`);
+    seen.set(port, name);
+  }
+}

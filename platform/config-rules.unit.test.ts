@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+import { checkConfigRules } from './config-rules.js';
+
+/** parseConfig then the rules, as the CLI runs them. */
+const check = (role: string, argv: string[], env: NodeJS.ProcessEnv = {}): void => {
+  const { config, positionals } = parseConfig(role, argv, env);
+  checkConfigRules(config, positionals);
+};
+
+describe('checkConfigRules', () => {
+  it('accepts the documented commands', () => {
+    expect(() => check('all', [])).not.toThrow();
+    expect(() => check('ingest', ['--source', 'sim', '--tps', '2000'])).not.toThrow();
+    expect(() => check('ingest', ['--source', 'file', '--source-path', 'ingest/file/example.jsonl'])).not.toThrow();
+    expect(() => check('ingest', ['--out', 'fixture.jsonl', '--max-slots', '100'])).not.toThrow();
+    expect(() => check('ingest', ['--source', 'file', '--source-path', '-', '--out', '-'])).not.toThrow();
+    expect(() => check('projector', ['rebuild'])).not.toThrow();
+    expect(() => check('kafka', ['--kafka-nodes', '3'])).not.toThrow();
+    expect(() => check('api', ['--grpc-port', '0', '--rpc-port', '0', '--metrics-port', '0'])).not.toThrow();
+  });
+
+  it('refuses sources that are not built yet, from flags and from the environment', () => {
+    expect(() => check('ingest', ['--source', 'rpc'])).toThrow(/ingest source rpc is not implemented yet \(available: sim, file\)/);
+    expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/ingest source yellowstone is not implemented yet/);
+    // Roles without an ingest ignore the ingest's environment.
+    expect(() => check('api', [], { INGEST_SOURCE: 'yellowstone' })).not.toThrow();
+  });
+
+  it('needs a path for the file source, and refuses file-only options with another source', () => {
+    expect(() => check('ingest', ['--source', 'file'])).toThrow(/--source file needs --source-path <file> \(or - for standard input\)/);
+    expect(() => check('ingest', ['--source-path', 'x.jsonl'])).toThrow(/option --source-path applies only to --source file \(source is sim\)/);
+    expect(() => check('ingest', ['--strict'])).toThrow(/option --strict applies only to --source file/);
+  });
+
+  it('keeps --out to the ingest role and away from its own input', () => {
+    expect(() => check('all', ['--out', 'x.jsonl'])).toThrow(/option --out writes events to a file instead of Kafka: use it with the ingest role/);
+    expect(() => check('ingest', ['--source', 'file', '--source-path', 'a.jsonl', '--out', 'a.jsonl'])).toThrow(
+      /options --out and --source-path name the same file \(a\.jsonl\)/,
+    );
+  });
+
+  it('rejects arguments a role does not take, naming them', () => {
+    expect(() => check('projector', ['rebuilt'])).toThrow(/unexpected argument "rebuilt" for role projector \(expected: rebuild\)/);
+    expect(() => check('projector', ['rebuild', 'now'])).toThrow(/unexpected argument "now" for role projector/);
+    expect(() => check('api', ['serve'])).toThrow(/unexpected argument "serve" for role api$/);
+  });
+
+  it('allows a local cluster of 1 or 3 nodes only', () => {
+    expect(() => check('kafka', ['--kafka-nodes', '2'])).toThrow(/option --kafka-nodes: must be 1 or 3 \(got 2\)/);
+  });
+
+  it('rejects two servers of one process on the same port, naming both options', () => {
+    expect(() => check('api', ['--grpc-port', '9090'])).toThrow(/options --metrics-port and --grpc-port both use port 9090/);
+    expect(() => check('all', ['--rpc-port', '10000'])).toThrow(/options --grpc-port and --rpc-port both use port 10000/);
+    // The ingest serves only metrics: the api's ports do not concern it.
+    expect(() => check('ingest', [], { GRPC_PORT: '9090' })).not.toThrow();
+  });
+
+  it('throws ConfigError, which the CLI prints without a stack', () => {
+    expect(() => check('ingest', ['--source', 'rpc'])).toThrow(ConfigError);
+  });
+});
