@@ -8,6 +8,7 @@
 // kit's getTransactionDecoder / getCompiledTransactionMessageDecoder, for legacy and v0 messages.
 import { getBase58Encoder } from '@solana/kit';
 import { TransactionEvent, type CompiledInstruction } from '../schemas/codec.js';
+import { noTransactionMeta } from '../schemas/meta.js';
 
 export const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
 export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
@@ -251,5 +252,6 @@ export function decodeTransactionWire(bytes: Uint8Array, meta: WireMeta): Transa
     fee: meta.fee,
     memos,
     blockTime: meta.blockTime,
+    ...noTransactionMeta(),
   };
 }

@@ -3,19 +3,33 @@
 // the caller can dead-letter.
 import {
   AccountEvent,
+  EntryEvent,
   EpochEvent,
   SlotEvent,
   TransactionEvent,
 } from './gen/events.js';
 import { pubkeyKey, u64Key, type TopicKind } from './topics.js';
 
-export { AccountEvent, EpochEvent, SlotEvent, TransactionEvent };
-export { SlotStatus, BlockMeta, CompiledInstruction, AddressTableLookup } from './gen/events.js';
+export { AccountEvent, EntryEvent, EpochEvent, SlotEvent, TransactionEvent };
+export {
+  SlotStatus,
+  BlockMeta,
+  CompiledInstruction,
+  AddressTableLookup,
+  TokenBalance,
+  InnerInstructions,
+  InnerInstruction,
+  ReturnData,
+  Reward,
+  RewardType,
+  SlotGap,
+} from './gen/events.js';
 
 export type ChainEvent =
   | { kind: 'transactions'; event: TransactionEvent }
   | { kind: 'accounts'; event: AccountEvent }
   | { kind: 'slots'; event: SlotEvent }
+  | { kind: 'entries'; event: EntryEvent }
   | { kind: 'epochs'; event: EpochEvent };
 
 export type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>['event'];
@@ -35,6 +49,8 @@ export function encodeRecord(e: ChainEvent): EncodedRecord {
       return { key: pubkeyKey(e.event.pubkey), value: toBuffer(AccountEvent.encode(e.event).finish()) };
     case 'slots':
       return { key: u64Key(e.event.slot), value: toBuffer(SlotEvent.encode(e.event).finish()) };
+    case 'entries':
+      return { key: u64Key(e.event.slot), value: toBuffer(EntryEvent.encode(e.event).finish()) };
     case 'epochs':
       return { key: u64Key(e.event.epoch), value: toBuffer(EpochEvent.encode(e.event).finish()) };
   }
@@ -53,6 +69,8 @@ export function decodeRecord(kind: TopicKind, value: Buffer | null): DecodeResul
         return { ok: true, value: { kind, event: AccountEvent.decode(value) } };
       case 'slots':
         return { ok: true, value: { kind, event: SlotEvent.decode(value) } };
+      case 'entries':
+        return { ok: true, value: { kind, event: EntryEvent.decode(value) } };
       case 'epochs':
         return { ok: true, value: { kind, event: EpochEvent.decode(value) } };
       default:

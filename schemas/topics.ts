@@ -1,8 +1,9 @@
 // Topic names and record keys: the one place that knows how events map onto Kafka.
-// Keys give per-slot order for transactions and slots, per-account order for accounts.
+// Keys give per-slot order for transactions, slots and entries, per-account order for accounts.
 
-export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'epochs' | 'deadletter';
+export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'deadletter';
 
+/** The topics the projector reads (entries feed no view yet, so they are not among them). */
 export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs'];
 
 /** Full topic names for a prefix (default `solana`): `<prefix>.<kind>.v1`. */
@@ -13,6 +14,7 @@ export function topicNames(prefix = 'solana'): TopicNames {
     transactions: `${prefix}.transactions.v1`,
     accounts: `${prefix}.accounts.v1`,
     slots: `${prefix}.slots.v1`,
+    entries: `${prefix}.entries.v1`,
     epochs: `${prefix}.epochs.v1`,
     deadletter: `${prefix}.deadletter.v1`,
   };
