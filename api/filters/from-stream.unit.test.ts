@@ -1,7 +1,9 @@
+// stream.Stream's adapter: the rules and limits of behaviour.md, through the stream.Stream entry point
+// (adapter + compile), and the neutral model the adapter hands over.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { CommitmentLevel, SubscribeRequest, type DeepPartial } from '../../proto/gen/stream.js';
-import { compileSubscribeRequest } from './compile.js';
+import { compileSubscribeRequest, specFromStreamRequest } from './from-stream.js';
 import { keyId } from './key-id.js';
 import { DEFAULT_FILTER_LIMITS, type CompiledSubscription, type FilterLimits } from './types.js';
 
@@ -317,5 +319,71 @@ describe('compileSubscribeRequest: accounts_data_slice', () => {
 
   it('maps huge offsets and lengths to Infinity', () => {
     expect(ok(slices([2n ** 63n, 2n ** 63n])).accountsDataSlice).toEqual([{ offset: Infinity, length: Infinity }]);
+  });
+});
+
+describe('specFromStreamRequest: the neutral model stream.Stream hands over', () => {
+  const spec = (partial: Partial) => {
+    const r = specFromStreamRequest(SubscribeRequest.fromPartial(partial), DEFAULT_FILTER_LIMITS);
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+
+  it('decodes keys to bytes and keeps names in order, unset flags unset', () => {
+    const s = spec({
+      transactions: { b: { accountInclude: [key(1)], accountRequired: [key(2)], vote: true, signature: sig(3) }, a: {} },
+    });
+    expect(s.transactions.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(s.transactions[0]).toEqual({ name: 'a', accountInclude: [], accountExclude: [], accountRequired: [], vote: undefined, failed: undefined, signature: undefined });
+    const b = s.transactions[1]!;
+    expect(b.accountInclude).toEqual([new Uint8Array(32).fill(1)]);
+    expect(b.accountRequired).toEqual([new Uint8Array(32).fill(2)]);
+    expect(b.signature).toEqual(new Uint8Array(64).fill(3));
+    expect(b.vote).toBe(true);
+  });
+
+  it('turns the data filter oneofs into tagged entries, in request order', () => {
+    const s = spec({
+      accounts: {
+        a: {
+          owner: [key(7)],
+          filters: [
+            { filter: { $case: 'lamports', value: { cmp: { $case: 'lt', value: 5n } } } },
+            { filter: { $case: 'memcmp', value: { offset: 2n, data: { $case: 'base64', value: 'AQI=' } } } },
+            { filter: { $case: 'datasize', value: 9n } },
+          ],
+        },
+      },
+    });
+    expect(s.accounts[0]!.owner).toEqual([new Uint8Array(32).fill(7)]);
+    expect(s.accounts[0]!.filters).toEqual([
+      { kind: 'lamports', op: 'lt', value: 5n },
+      { kind: 'memcmp', offset: 2n, bytes: Buffer.from([1, 2]) },
+      { kind: 'datasize', size: 9n },
+    ]);
+  });
+
+  it('copies memcmp bytes, so the compiled filter does not share the request buffer', () => {
+    const req = SubscribeRequest.fromPartial({ accounts: { a: { filters: [{ filter: { $case: 'memcmp', value: { data: { $case: 'bytes', value: Buffer.from([1, 2]) } } } }] } } });
+    const r = specFromStreamRequest(req, DEFAULT_FILTER_LIMITS);
+    if (!r.ok) throw new Error(r.error.message);
+    const entry = r.value.accounts[0]!.filters[0]!;
+    const wire = req.accounts.a!.filters[0]!.filter;
+    if (entry.kind !== 'memcmp' || wire?.$case !== 'memcmp' || wire.value.data?.$case !== 'bytes') throw new Error('expected memcmp bytes');
+    wire.value.data.value[0] = 9;
+    expect(entry.bytes).toEqual(Uint8Array.of(1, 2));
+  });
+
+  it('maps commitment to the neutral levels, sorts slices, keeps from_slot, leaves the kinds stream.Stream lacks empty', () => {
+    const s = spec({ commitment: CommitmentLevel.CONFIRMED, accountsDataSlice: [{ offset: 8n, length: 1n }, { offset: 0n, length: 4n }], fromSlot: 77n });
+    expect(s.commitment).toBe(1);
+    expect(s.accountsDataSlice).toEqual([{ offset: 0n, length: 4n }, { offset: 8n, length: 1n }]);
+    expect(s.fromSlot).toBe(77n);
+    expect([s.slots, s.blocks, s.blocksMeta, s.entry]).toEqual([[], [], [], []]);
+  });
+
+  it('rejects with the same coded error as the entry point', () => {
+    const r = specFromStreamRequest(SubscribeRequest.fromPartial({ accounts: { x: { owner: ['0'] } } }), DEFAULT_FILTER_LIMITS);
+    expect(r).toEqual({ ok: false, error: { code: 'INVALID_FILTER', path: 'accounts["x"].owner[0]', message: expect.stringMatching(/^accounts\["x"\]\.owner\[0\]: invalid pubkey "0"/) } });
   });
 });

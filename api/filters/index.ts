@@ -1,5 +1,24 @@
-// Public surface of the filter engine (pure: no gRPC, Kafka or ClickHouse).
-export { compileSubscribeRequest, type CompileResult } from './compile.js';
+// Public surface of the filter engine (pure: no gRPC, Kafka or ClickHouse). A service adapter turns its
+// request into the transport-neutral model (./model.ts), validated with its rules; compileSubscription turns
+// the model into what the matcher and the index use.
+export { compileSubscribeRequest, specFromStreamRequest, type CompileResult, type SpecResult } from './from-stream.js';
+export { compileSubscription } from './compile.js';
+export { Reject, asFilterError, quote } from './reject.js';
+export { isTokenAccountData } from './token-account.js';
+export {
+  Commitment,
+  EMPTY_SUBSCRIPTION,
+  type AccountDataFilter,
+  type AccountFilterSpec,
+  type BlocksFilterSpec,
+  type BlocksMetaFilterSpec,
+  type DataSliceSpec,
+  type EntryFilterSpec,
+  type LamportsOp,
+  type SlotFilterSpec,
+  type SubscriptionSpec,
+  type TransactionFilterSpec,
+} from './model.js';
 export { matchTransaction, matchAccount } from './match.js';
 export { FilterIndex } from './filter-index.js';
 export { applyDataSlices } from './slice.js';
@@ -13,6 +32,9 @@ export {
   MAX_MEMCMP_BASE64_CHARS,
   MAX_MEMCMP_BYTES,
   type CompiledAccountFilter,
+  type CompiledBlocksFilter,
+  type CompiledNamedFilter,
+  type CompiledSlotFilter,
   type CompiledSubscription,
   type CompiledTransactionFilter,
   type DataSlice,

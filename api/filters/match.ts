@@ -4,6 +4,7 @@
 // so FilterIndex builds them once per event and shares them across all streams.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { keyId } from './key-id.js';
+import { isTokenAccountData } from './token-account.js';
 import type {
   CompiledAccountFilter,
   CompiledLamports,
@@ -93,6 +94,7 @@ export function accountFilterMatches(f: CompiledAccountFilter, v: AccountView): 
   if (f.datasize !== undefined && f.datasize !== v.data.length) return false;
   for (const m of f.memcmp) if (!memcmpMatches(m, v.data)) return false;
   for (const c of f.lamports) if (!lamportsMatches(c, v.lamports)) return false;
+  if (f.tokenAccountState && !isTokenAccountData(v.data)) return false;
   return true;
 }
 

@@ -1,7 +1,7 @@
 // Test helpers shared by the filter tests: numbered keys and signatures, and compiling a request.
 import bs58 from 'bs58';
 import { SubscribeRequest, type DeepPartial } from '../../proto/gen/stream.js';
-import { compileSubscribeRequest } from './compile.js';
+import { compileSubscribeRequest } from './from-stream.js';
 import { DEFAULT_FILTER_LIMITS, type CompiledSubscription } from './types.js';
 
 export const raw = (n: number): Buffer => Buffer.alloc(32, n);

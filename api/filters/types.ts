@@ -1,7 +1,11 @@
-// The compiled (validated, decoded) form of a SubscribeRequest. Built once per request by
-// compileSubscribeRequest and never mutated afterwards: objects and arrays are frozen, sets are typed
-// read-only (treat them as immutable; they are shared with the FilterIndex).
-import type { CommitmentLevel } from '../../proto/gen/stream.js';
+// The compiled form of a subscription: built once per request by compileSubscription (./compile.ts) from
+// the transport-neutral model (./model.ts), and never mutated afterwards: objects and arrays are frozen,
+// sets are typed read-only (treat them as immutable; they are shared with the FilterIndex). Keys are key
+// ids (./key-id.ts), so matching never parses strings. Also: the operator limits and the coded error that
+// the service adapters (./from-stream.ts) use.
+import type { Commitment, LamportsOp } from './model.js';
+
+export type { LamportsOp };
 
 /** Operator limits (behaviour.md: configurable, with defaults). */
 export interface FilterLimits {
@@ -13,7 +17,7 @@ export interface FilterLimits {
 
 export const DEFAULT_FILTER_LIMITS: FilterLimits = Object.freeze({ maxFiltersPerKind: 100, maxKeysPerList: 10_000 });
 
-/** Fixed limits from behaviour.md, plus our own cap on data slices. */
+/** stream.Stream's fixed limits from behaviour.md, plus our own cap on data slices. */
 export const MAX_FILTER_ENTRIES = 4;
 export const MAX_MEMCMP_BYTES = 128;
 export const MAX_MEMCMP_BASE58_CHARS = 175;
@@ -50,8 +54,6 @@ export interface CompiledMemcmp {
   readonly bytes: Uint8Array;
 }
 
-export type LamportsOp = 'eq' | 'ne' | 'lt' | 'gt';
-
 export interface CompiledLamports {
   readonly op: LamportsOp;
   readonly value: bigint;
@@ -64,9 +66,31 @@ export interface CompiledAccountFilter {
   /** Key ids of accepted owners (any of); empty: no constraint. */
   readonly owner: ReadonlySet<string>;
   readonly memcmp: readonly CompiledMemcmp[];
-  /** Required data length; Infinity when the requested size exceeds 2^53 (never matches). */
+  /** Required data length; Infinity when the requested size exceeds 2^53 or two sizes differ (never matches). */
   readonly datasize: number | undefined;
   readonly lamports: readonly CompiledLamports[];
+  /** Only initialized SPL Token / Token-2022 accounts. */
+  readonly tokenAccountState: boolean;
+}
+
+export interface CompiledSlotFilter {
+  readonly name: string;
+  readonly filterByCommitment: boolean;
+  readonly interslotUpdates: boolean;
+}
+
+export interface CompiledBlocksFilter {
+  readonly name: string;
+  /** Key ids; empty: every transaction and account of the block. */
+  readonly accountInclude: ReadonlySet<string>;
+  readonly includeTransactions: boolean;
+  readonly includeAccounts: boolean;
+  readonly includeEntries: boolean;
+}
+
+/** blocks_meta and entry filters have nothing but a name. */
+export interface CompiledNamedFilter {
+  readonly name: string;
 }
 
 export interface DataSlice {
@@ -76,10 +100,15 @@ export interface DataSlice {
 }
 
 export interface CompiledSubscription {
-  /** Sorted by name (JS string order), so matches come out sorted. */
+  /** Every list sorted by name (JS string order), so matches come out sorted. */
   readonly transactions: readonly CompiledTransactionFilter[];
   readonly accounts: readonly CompiledAccountFilter[];
-  readonly commitment: CommitmentLevel;
+  readonly slots: readonly CompiledSlotFilter[];
+  readonly blocks: readonly CompiledBlocksFilter[];
+  readonly blocksMeta: readonly CompiledNamedFilter[];
+  readonly entry: readonly CompiledNamedFilter[];
+  /** The same numbers as stream.proto's CommitmentLevel (PROCESSED = 0). */
+  readonly commitment: Commitment;
   /** Sorted by offset, non-overlapping. Empty: full data. */
   readonly accountsDataSlice: readonly DataSlice[];
   readonly fromSlot: bigint | undefined;

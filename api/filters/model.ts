@@ -1,0 +1,113 @@
+// The transport-neutral filter model: what a client asked for, after its service's adapter has validated
+// the request with that service's rules and limits (./from-stream.ts for stream.Stream) and decoded every
+// key. It knows no wire format: stream.Stream, geyser.Geyser and PubSub requests all convert into it, and
+// ./compile.ts turns it into the frozen, indexable form the matcher and FilterIndex use.
+//
+// Invariants an adapter guarantees (compileSubscription relies on them):
+// - keys are raw bytes: 32 for pubkeys, 64 for signatures;
+// - names are unique within a kind (they come from a map on every wire format);
+// - data slices do not overlap.
+
+/** Commitment levels. The numbers are the ones stream.proto and Yellowstone's geyser.proto both use. */
+export const Commitment = { processed: 0, confirmed: 1, finalized: 2 } as const;
+export type Commitment = (typeof Commitment)[keyof typeof Commitment];
+
+/** A transaction filter: every set field must pass (AND); empty lists add no constraint. */
+export interface TransactionFilterSpec {
+  readonly name: string;
+  /** Passes when any of these keys is in the transaction (static keys plus loaded addresses). */
+  readonly accountInclude: readonly Uint8Array[];
+  /** Fails when any of these keys is in the transaction. */
+  readonly accountExclude: readonly Uint8Array[];
+  /** Passes only when every one of these keys is in the transaction. */
+  readonly accountRequired: readonly Uint8Array[];
+  /** undefined: no constraint; true: only votes; false: votes excluded. */
+  readonly vote?: boolean;
+  /** undefined: no constraint; true: only failed transactions; false: failed ones excluded. */
+  readonly failed?: boolean;
+  /** Only the transaction whose first signature this is. */
+  readonly signature?: Uint8Array;
+}
+
+export type LamportsOp = 'eq' | 'ne' | 'lt' | 'gt';
+
+/** One entry of an account filter's data filters; all entries must pass. */
+export type AccountDataFilter =
+  /** The data at `offset` equals `bytes`; past the end of the data: no match. */
+  | { readonly kind: 'memcmp'; readonly offset: bigint; readonly bytes: Uint8Array }
+  /** The data length equals `size`. */
+  | { readonly kind: 'datasize'; readonly size: bigint }
+  /** Compares the account's lamports with `value`. */
+  | { readonly kind: 'lamports'; readonly op: LamportsOp; readonly value: bigint }
+  /** The data is an initialized SPL Token or Token-2022 account (Agave's TokenAccountState filter). */
+  | { readonly kind: 'tokenAccountState' };
+
+/** An account filter: `account` (any of) AND `owner` (any of) AND every data filter. */
+export interface AccountFilterSpec {
+  readonly name: string;
+  readonly account: readonly Uint8Array[];
+  readonly owner: readonly Uint8Array[];
+  readonly filters: readonly AccountDataFilter[];
+}
+
+/** Slot status updates (Yellowstone's `slots`). */
+export interface SlotFilterSpec {
+  readonly name: string;
+  /** Only statuses at the subscription's commitment, instead of every status change. */
+  readonly filterByCommitment: boolean;
+  /** Also the progress statuses between levels (first shred received, created bank, completed). */
+  readonly interslotUpdates: boolean;
+}
+
+/** Whole blocks (Yellowstone's `blocks`); the adapter resolves its wire defaults into plain booleans. */
+export interface BlocksFilterSpec {
+  readonly name: string;
+  /** Transactions and accounts in the block limited to those touching any of these keys; empty: all. */
+  readonly accountInclude: readonly Uint8Array[];
+  readonly includeTransactions: boolean;
+  readonly includeAccounts: boolean;
+  readonly includeEntries: boolean;
+}
+
+/** Block meta updates (Yellowstone's `blocks_meta`): no options. */
+export interface BlocksMetaFilterSpec {
+  readonly name: string;
+}
+
+/** Entry updates (Yellowstone's `entry`): no options. */
+export interface EntryFilterSpec {
+  readonly name: string;
+}
+
+export interface DataSliceSpec {
+  readonly offset: bigint;
+  readonly length: bigint;
+}
+
+/** A whole subscription: named filters per kind (OR across names), plus stream-wide options. */
+export interface SubscriptionSpec {
+  readonly transactions: readonly TransactionFilterSpec[];
+  readonly accounts: readonly AccountFilterSpec[];
+  readonly slots: readonly SlotFilterSpec[];
+  readonly blocks: readonly BlocksFilterSpec[];
+  readonly blocksMeta: readonly BlocksMetaFilterSpec[];
+  readonly entry: readonly EntryFilterSpec[];
+  readonly commitment: Commitment;
+  /** Trims account data in account updates; empty: full data. */
+  readonly accountsDataSlice: readonly DataSliceSpec[];
+  /** Replay from this slot, then continue live. */
+  readonly fromSlot: bigint | undefined;
+}
+
+/** A subscription with nothing in it: adapters start from this and fill in what their service has. */
+export const EMPTY_SUBSCRIPTION: SubscriptionSpec = Object.freeze({
+  transactions: [],
+  accounts: [],
+  slots: [],
+  blocks: [],
+  blocksMeta: [],
+  entry: [],
+  commitment: Commitment.processed,
+  accountsDataSlice: [],
+  fromSlot: undefined,
+});
