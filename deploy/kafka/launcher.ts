@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createKafka } from '../../platform/kafka.js';
+import { createKafka } from '../../platform/kafka/index.js';
 import { newClusterId, serverProperties, type NodeAddress } from './server-properties.js';
 
 const execFileP = promisify(execFile);
@@ -388,29 +388,26 @@ function isRunning(n: RunningNode): boolean {
 
 async function waitUntilReady(brokers: string[], nodes: RunningNode[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const kafka = createKafka(brokers, 'slotstream-launcher', { retries: 0, connectionTimeoutMs: 1_000 });
+  const kafka = createKafka({ brokers, clientId: 'slotstream-launcher' });
   let lastError: string;
   for (;;) {
     const dead = nodes.find((n) => !isRunning(n));
     if (dead) {
       throw new Error(`kafka node ${dead.address.id} exited while starting:\n${await logTail(dead.dir)}`);
     }
-    const admin = kafka.admin({ retry: { retries: 0 } });
     try {
-      await admin.connect();
-      const cluster = await admin.describeCluster();
-      const registered = new Set(cluster.brokers.map((b) => b.nodeId));
-      if (nodes.every((n) => registered.has(n.address.id)) && cluster.controller !== null) {
-        await admin.listTopics();
+      const registered = new Set(await kafka.admin().brokerIds(1_000));
+      if (nodes.every((n) => registered.has(n.address.id))) {
+        await kafka.admin().listTopics();
+        await kafka.close();
         return;
       }
       lastError = `brokers registered: ${[...registered].join(',') || 'none'}`;
     } catch (err) {
       lastError = (err as Error).message;
-    } finally {
-      await admin.disconnect().catch(() => {});
     }
     if (Date.now() > deadline) {
+      await kafka.close();
       throw new Error(`kafka did not answer within ${timeoutMs} ms (${lastError}):\n${await logTail(nodes[0]!.dir)}`);
     }
     await new Promise((r) => setTimeout(r, 250));

@@ -1,6 +1,6 @@
-// Kafka's default key partitioning (the Java client's murmur2, as kafkajs' DefaultPartitioner
-// does it), computed here with 32-bit integer math: kafkajs' version goes through a Long
-// emulation and costs several microseconds per record, a large part of ingest's budget.
+// Kafka's default key partitioning (the Java client's murmur2), computed with 32-bit integer math.
+// The publisher picks partitions itself (not librdkafka's partitioner) because a slot's end marker
+// names its record counts per partition, so the ingest must know each record's partition.
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { topicNames } from '../schemas/topics.js';
-import { createKafka, topicSpecs } from './kafka.js';
+import { topicNames } from '../../schemas/topics.js';
+import { createKafka, topicSpecs } from './index.js';
 
 describe('topicSpecs', () => {
   const specs = topicSpecs(topicNames('p'), { partitions: 6, retentionMs: 86_400_000, replicationFactor: 3 });
   const byName = Object.fromEntries(specs.map((s) => [s.topic, s]));
   const config = (topic: string, name: string): string | undefined =>
-    byName[topic]?.configEntries?.find((c) => c.name === name)?.value;
+    byName[topic]?.config[name];
 
   it('covers the four event topics and the deadletter topic', () => {
     expect(Object.keys(byName).sort()).toEqual(
@@ -39,6 +39,6 @@ describe('topicSpecs', () => {
 
 describe('createKafka', () => {
   it('refuses an empty broker list', () => {
-    expect(() => createKafka([], 'x')).toThrow(/broker list is empty/);
+    expect(() => createKafka({ brokers: [], clientId: 'x' })).toThrow(/broker list is empty/);
   });
 });

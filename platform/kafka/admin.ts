@@ -1,0 +1,163 @@
+// Topic and group administration: creating topics, partition counts, log ranges and group commits.
+// Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
+// a coordinator that is still loading answers with retriable errors for a moment.
+import KafkaJs from '@confluentinc/kafka-javascript';
+import type { DeleteGroupsResult, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
+import type { TopicNames } from '../../schemas/topics.js';
+import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
+import { topicSpecs, type EnsureTopicsOptions } from './topics.js';
+
+const { AdminClient, OffsetSpec, IsolationLevel } = KafkaJs;
+
+export interface OffsetRange {
+  /** First offset the log still holds. */
+  low: bigint;
+  /** The last stable offset: the end a read_committed reader reaches (an open transaction holds it back). */
+  high: bigint;
+}
+
+/** `topic/partition` → offset. */
+export type OffsetMap = Map<string, bigint>;
+
+export const partitionKey = (topic: string, partition: number): string => `${topic}/${partition}`;
+
+export interface KafkaAdmin {
+  /** Creates the topics that are missing (idempotent, safe against a concurrent creator), then waits
+   * until every partition has a leader. Existing topics are never altered. */
+  ensureTopics(topics: TopicNames, opts: EnsureTopicsOptions): Promise<void>;
+  listTopics(): Promise<string[]>;
+  deleteTopics(names: readonly string[]): Promise<void>;
+  partitionCount(topic: string): Promise<number>;
+  /** Log start and last stable offset of every partition of a topic. */
+  offsetRanges(topic: string): Promise<Map<number, OffsetRange>>;
+  /** End offsets (last stable) of every partition of the topics, keyed by partitionKey. */
+  endOffsets(topics: readonly string[]): Promise<OffsetMap>;
+  /** The group's committed offsets (0 where it has none), keyed by partitionKey. */
+  committedOffsets(groupId: string, topics: readonly string[]): Promise<OffsetMap>;
+  deleteGroup(groupId: string): Promise<void>;
+  /** Ids of the brokers the cluster's metadata lists (a quick liveness probe, no retries). */
+  brokerIds(timeoutMs?: number): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+export function createAdmin(o: KafkaOptions): KafkaAdmin {
+  const client: IAdminClient = AdminClient.create(baseConfig({ ...o, clientId: `${o.clientId}-admin` }));
+  bridgeLogs(client as unknown as Parameters<typeof bridgeLogs>[0], o);
+  let closed = false;
+
+  const describe = (topics: readonly string[]): Promise<TopicDescription[]> =>
+    retrying(`describe ${topics.join(', ')}`, () =>
+      call<TopicDescription[]>('describeTopics', (cb) => client.describeTopics([...topics], { timeout: 10_000 }, cb)),
+    );
+
+  const admin: KafkaAdmin = {
+    async ensureTopics(topics, opts) {
+      const specs = topicSpecs(topics, opts);
+      const existing = new Set(await admin.listTopics());
+      for (const s of specs.filter((x) => !existing.has(x.topic))) {
+        const t: NewTopic = { topic: s.topic, num_partitions: s.numPartitions, replication_factor: s.replicationFactor, config: { ...s.config } as NewTopic['config'] };
+        try {
+          await call('createTopic', (cb) => client.createTopic(t, 30_000, cb));
+        } catch (err) {
+          if (!/already exists/i.test((err as Error).message)) throw err;
+        }
+      }
+      const names = specs.map((s) => s.topic);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const described = await describe(names).catch((): TopicDescription[] => []);
+        const ready = described.length === names.length && described.every((t) => !t.error && t.partitions.length > 0 && t.partitions.every((p) => p.leader));
+        if (ready) {
+          for (const t of described) {
+            const want = specs.find((s) => s.topic === t.name)?.numPartitions;
+            if (want !== undefined && t.partitions.length !== want) {
+              opts.log?.('topic exists with a different partition count; left unchanged', { topic: t.name, partitions: t.partitions.length, configured: want });
+            }
+          }
+          return;
+        }
+        if (Date.now() > deadline) throw new Error(`ensureTopics: no partition leaders for ${names.join(', ')} after 30 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+
+    listTopics: () => retrying('listTopics', () => call<string[]>('listTopics', (cb) => client.listTopics({ timeout: 10_000 }, cb))),
+
+    async deleteTopics(names) {
+      for (const n of names) await call('deleteTopic', (cb) => client.deleteTopic(n, 30_000, cb));
+    },
+
+    async partitionCount(topic) {
+      const [t] = await describe([topic]);
+      if (!t || t.error || t.partitions.length === 0) throw new Error(`topic ${topic} has no partitions (does it exist?)`);
+      return t.partitions.length;
+    },
+
+    async offsetRanges(topic) {
+      const n = await admin.partitionCount(topic);
+      const list = (spec: InstanceType<typeof OffsetSpec>) =>
+        retrying(`offsets of ${topic}`, () =>
+          call<ListOffsetsResult[]>('listOffsets', (cb) =>
+            client.listOffsets(
+              Array.from({ length: n }, (_, partition) => ({ topic, partition, offset: spec })),
+              { timeout: 10_000, isolationLevel: IsolationLevel.READ_COMMITTED },
+              cb,
+            ),
+          ).then((rows) => {
+            const bad = rows.find((r) => r.error);
+            if (bad) throw bad.error;
+            return rows;
+          }),
+        );
+      const [lows, highs] = await Promise.all([list(OffsetSpec.EARLIEST), list(OffsetSpec.LATEST)]);
+      const out = new Map<number, OffsetRange>();
+      for (const l of lows) out.set(l.partition, { low: BigInt(l.offset), high: 0n });
+      for (const h of highs) out.get(h.partition)!.high = BigInt(h.offset);
+      return out;
+    },
+
+    async endOffsets(topics) {
+      const out: OffsetMap = new Map();
+      for (const topic of topics) for (const [p, r] of await admin.offsetRanges(topic)) out.set(partitionKey(topic, p), r.high);
+      return out;
+    },
+
+    async committedOffsets(groupId, topics) {
+      const partitions: TopicPartition[] = [];
+      for (const topic of topics) {
+        const n = await admin.partitionCount(topic);
+        for (let partition = 0; partition < n; partition++) partitions.push({ topic, partition });
+      }
+      const results = await retrying(`offsets of group ${groupId}`, () =>
+        call<GroupResults[]>('listConsumerGroupOffsets', (cb) =>
+          client.listConsumerGroupOffsets([{ groupId, partitions }], { timeout: 10_000, requireStableOffsets: true }, cb),
+        ).then((r) => {
+          if (r[0]?.error) throw r[0].error;
+          return r;
+        }),
+      );
+      const out: OffsetMap = new Map();
+      for (const p of results[0]?.partitions ?? []) out.set(partitionKey(p.topic, p.partition), p.offset < 0 ? 0n : BigInt(p.offset));
+      return out;
+    },
+
+    async deleteGroup(groupId) {
+      const [r] = await call<DeleteGroupsResult[]>('deleteGroups', (cb) => client.deleteGroups([groupId], { timeout: 10_000 }, cb));
+      if (r?.error) throw new Error(`cannot delete group ${groupId}: ${r.error.message}`);
+    },
+
+    async brokerIds(timeoutMs = 1_000) {
+      // The native admin has no describeCluster; its metadata call (used by listTopics) lists brokers.
+      const native = (client as unknown as { _client: { getMetadata(o: object, cb: (err: unknown, m: Metadata) => void): void } })._client;
+      const meta = await call<Metadata>('metadata', (cb) => native.getMetadata({ allTopics: false, timeout: timeoutMs }, cb));
+      return meta.brokers.map((b) => b.id);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      client.disconnect();
+    },
+  };
+  return admin;
+}

@@ -1,0 +1,199 @@
+// Contract tests of the Kafka seam against a real broker: what every role relies on.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { javaPartitions } from '../../test/support/kafka/java-murmur2.js';
+import { u64Key } from '../../schemas/topics.js';
+import { createKafka, partitionForKey, partitionKey, type InRecord, type Kafka, type PartitionBatch } from './index.js';
+
+let kafka: Kafka;
+beforeAll(() => {
+  kafka = createKafka({ brokers: testBrokers(), clientId: 'seam-contract' });
+});
+afterAll(async () => {
+  await kafka.close();
+});
+
+async function topic(name: string, partitions: number): Promise<string> {
+  const t = `${uniquePrefix(name)}.t`;
+  const admin = kafka.admin();
+  // ensureTopics works on a full TopicNames set; a single topic goes through the same creation path.
+  await admin.ensureTopics({ transactions: t } as never, { partitions, retentionMs: 3_600_000, replicationFactor: 1 });
+  return t;
+}
+
+/** Reads every committed record of the topic from the start up to its current end. */
+async function readAll(t: string): Promise<InRecord[]> {
+  const ends = await kafka.admin().offsetRanges(t);
+  const got: InRecord[] = [];
+  const start = new Map([[t, new Map([...ends.keys()].map((p) => [p, 0n] as const))]]);
+  const reader = await kafka.partitionReader({ topics: [t], start, purpose: 'contract', onRecords: (r) => void got.push(...r) });
+  try {
+    await waitFor(() => [...ends].every(([p, r]) => (reader.position(t, p) ?? 0n) >= r.high), { what: `reader at the end of ${t}` });
+  } finally {
+    await reader.stop();
+  }
+  return got;
+}
+
+describe('transactional producer', () => {
+  it('commits records together, and read_committed readers never see an aborted transaction', async () => {
+    const t = await topic('txn', 2);
+    const p = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    try {
+      await p.begin();
+      for (let i = 0; i < 10; i++) p.send({ topic: t, partition: i % 2, key: u64Key(BigInt(i)), value: Buffer.from(`committed-${i}`) });
+      await p.commit();
+      await p.begin();
+      for (let i = 0; i < 5; i++) p.send({ topic: t, partition: i % 2, key: u64Key(BigInt(i)), value: Buffer.from(`aborted-${i}`) });
+      await p.abort();
+      await p.begin();
+      p.send({ topic: t, partition: 0, key: u64Key(99n), value: Buffer.from('after') });
+      await p.commit();
+    } finally {
+      await p.close();
+    }
+    const values = (await readAll(t)).map((r) => r.value!.toString());
+    expect(values.filter((v) => v.startsWith('aborted'))).toEqual([]);
+    expect(values.sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `committed-${i}`), 'after'].sort());
+  });
+
+  it('a second producer with the same transactional id fences the first and aborts its open transaction', async () => {
+    const t = await topic('fence', 1);
+    const first = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    await first.begin();
+    first.send({ topic: t, partition: 0, key: u64Key(1n), value: Buffer.from('open') });
+    const second = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    try {
+      await expect(first.commit()).rejects.toMatchObject({ fenced: true });
+      await second.begin();
+      second.send({ topic: t, partition: 0, key: u64Key(2n), value: Buffer.from('second') });
+      await second.commit();
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    expect((await readAll(t)).map((r) => r.value!.toString())).toEqual(['second']);
+  });
+
+  it('refuses a record over the client limit with a tooLarge error, naming the topic', async () => {
+    const t = await topic('large', 1);
+    const p = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    try {
+      await p.begin();
+      expect(() => p.send({ topic: t, partition: 0, key: u64Key(1n), value: Buffer.alloc(40 * 1024 * 1024) })).toThrow(
+        expect.objectContaining({ tooLarge: true, message: expect.stringContaining(t) }),
+      );
+      await p.abort();
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('partition reader', () => {
+  it('starts where told, seeks back, and its position passes transaction markers to the end', async () => {
+    const t = await topic('reader', 1);
+    const p = await kafka.producer();
+    await p.send(Array.from({ length: 20 }, (_, i) => ({ topic: t, partition: 0, value: Buffer.from(String(i)) })));
+    await p.close();
+    const tx = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    await tx.begin();
+    tx.send({ topic: t, partition: 0, key: u64Key(1n), value: Buffer.from('20') });
+    await tx.commit();
+    await tx.close();
+    const end = (await kafka.admin().offsetRanges(t)).get(0)!.high;
+    expect(end).toBe(22n); // 21 records and one commit marker
+
+    const got: bigint[] = [];
+    const reader = await kafka.partitionReader({ topics: [t], start: new Map([[t, new Map([[0, 15n]])]]), purpose: 'contract', onRecords: (r) => void got.push(...r.map((x) => x.offset)) });
+    try {
+      await waitFor(() => reader.position(t, 0) === end, { what: 'position at the end past the marker' });
+      expect(got).toEqual([15n, 16n, 17n, 18n, 19n, 20n]);
+      got.length = 0;
+      await reader.seek(t, 0, 3n);
+      await waitFor(() => got.length >= 18 && reader.position(t, 0) === end, { what: 're-read after seek' });
+      expect(got).toEqual(Array.from({ length: 18 }, (_, i) => BigInt(i + 3)));
+    } finally {
+      await reader.stop();
+    }
+  });
+});
+
+describe('group consumer', () => {
+  it('spreads partitions over two members, and a new member starts after the committed offsets', async () => {
+    const t = await topic('group', 4);
+    const p = await kafka.producer();
+    const first = Array.from({ length: 40 }, (_, i) => ({ topic: t, key: u64Key(BigInt(i)), value: Buffer.from(`a${i}`) }));
+    await p.send(first);
+    const group = `${t}.g`;
+    const seen = new Map<string, string[]>();
+    const members = await Promise.all(
+      ['m1', 'm2'].map(async (name) => {
+        seen.set(name, []);
+        const c = await kafka.groupConsumer({
+          groupId: group,
+          topics: [t],
+          sessionTimeoutMs: 6_000,
+          maxWaitMs: 100,
+          onBatches: async (batches: PartitionBatch[]) => {
+            for (const b of batches) seen.get(name)!.push(...b.records.map((r) => r.value!.toString()));
+            c.commit(batches.map((b) => ({ topic: b.topic, partition: b.partition, offset: b.nextOffset })));
+          },
+        });
+        return c;
+      }),
+    );
+    try {
+      await waitFor(() => seen.get('m1')!.length + seen.get('m2')!.length >= 40, { what: 'all 40 records consumed', timeoutMs: 60_000 });
+      await waitFor(async () => {
+        const committed = await kafka.admin().committedOffsets(group, [t]);
+        const ends = await kafka.admin().endOffsets([t]);
+        return [...ends].every(([k, v]) => committed.get(k) === v);
+      }, { what: 'commits at the end', timeoutMs: 30_000 });
+      const all = [...seen.get('m1')!, ...seen.get('m2')!].sort();
+      expect(all).toEqual(first.map((r) => r.value.toString()).sort());
+      // Both members got work once the group settled (two members, four partitions).
+      expect(seen.get('m1')!.length).toBeGreaterThan(0);
+      expect(seen.get('m2')!.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(members.map((m) => m.stop()));
+    }
+    // A later member of the same group reads only what came after the commits.
+    await p.send([{ topic: t, key: u64Key(7n), value: Buffer.from('late') }]);
+    await p.close();
+    const late: string[] = [];
+    const c = await kafka.groupConsumer({ groupId: group, topics: [t], maxWaitMs: 100, onBatches: async (b) => void late.push(...b.flatMap((x) => x.records.map((r) => r.value!.toString()))) });
+    try {
+      await waitFor(() => late.length >= 1, { what: 'the late record' });
+      expect(late).toEqual(['late']);
+    } finally {
+      await c.stop();
+    }
+    const committed = await kafka.admin().committedOffsets(group, [t]);
+    expect(committed.get(partitionKey(t, 0))).toBeDefined();
+  });
+});
+
+describe('murmur2 partitioning', () => {
+  it('picks the partition Kafka\'s Java client picks, for slot keys, pubkeys and odd lengths', async () => {
+    const keys = [u64Key(0n), u64Key(1n), u64Key(398202772n), u64Key((1n << 64n) - 1n), Buffer.from('21')];
+    for (let len = 1; len <= 12; len++) keys.push(randomBytes(len));
+    for (let i = 0; i < 40; i++) keys.push(randomBytes(32));
+    for (const n of [1, 3, 6, 16]) {
+      expect(keys.map((k) => partitionForKey(k, n))).toEqual(await javaPartitions(keys, n));
+    }
+  });
+
+  it('the plain producer places keyed records on the murmur2 partition', async () => {
+    const t = await topic('keyed', 6);
+    const p = await kafka.producer();
+    const keys = Array.from({ length: 30 }, () => randomBytes(32));
+    await p.send(keys.map((key) => ({ topic: t, key, value: Buffer.from('x') })));
+    await p.close();
+    const expected = await javaPartitions(keys, 6);
+    const got = await readAll(t);
+    for (const r of got) expect(r.partition).toBe(expected[keys.findIndex((k) => k.equals(r.key!))]);
+    expect(got).toHaveLength(30);
+  });
+});

@@ -1,0 +1,132 @@
+// Connecting a librdkafka consumer and the fetch loop shared by the partition reader and the group
+// consumer: one consume call at a time, records handed over per call, and partition EOF offsets
+// reported so positions reach the end of the log even past transaction markers (which are never
+// delivered as records).
+import KafkaJs from '@confluentinc/kafka-javascript';
+import type { ConsumerGlobalConfig, KafkaConsumer, Message } from '@confluentinc/kafka-javascript';
+import { baseConfig, bridgeLogs, call, kafkaError, type KafkaOptions } from './client.js';
+import { CLIENT_MAX_MESSAGE_BYTES } from './topics.js';
+
+export type Isolation = 'read_committed' | 'read_uncommitted';
+
+/** A record as the roles see it. */
+export interface InRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  key: Buffer | null;
+  value: Buffer | null;
+  /** Broker or producer timestamp, ms. */
+  timestamp: number;
+}
+
+export interface ConsumerSettings {
+  groupId: string;
+  isolation?: Isolation;
+  /** Longest a fetch waits for records when there are none (latency when idle is not affected). */
+  maxWaitMs?: number;
+  /** Bytes fetched per partition per request: smaller keeps a pipeline fine-grained. */
+  maxBytesPerPartition?: number;
+  extra?: ConsumerGlobalConfig;
+}
+
+export function consumerConfig(o: KafkaOptions, s: ConsumerSettings): ConsumerGlobalConfig {
+  return {
+    ...baseConfig(o),
+    'group.id': s.groupId,
+    'isolation.level': s.isolation ?? 'read_committed',
+    'enable.auto.commit': false,
+    'enable.auto.offset.store': false,
+    'enable.partition.eof': true,
+    'fetch.wait.max.ms': s.maxWaitMs ?? 100,
+    'fetch.min.bytes': 1,
+    // A single record may be as large as the largest topic allows.
+    'fetch.message.max.bytes': Math.max(s.maxBytesPerPartition ?? 1024 * 1024, 1024 * 1024),
+    'fetch.max.bytes': CLIENT_MAX_MESSAGE_BYTES * 2,
+    'queued.max.messages.kbytes': 256 * 1024,
+    ...s.extra,
+  } as ConsumerGlobalConfig;
+}
+
+export async function connectConsumer(o: KafkaOptions, conf: ConsumerGlobalConfig): Promise<KafkaConsumer> {
+  // A group without commits (and a reader whose offset fell out of retention) starts at the log's start.
+  // A topic-level setting: librdkafka ignores it in the global configuration the binding passes.
+  const consumer = new KafkaJs.KafkaConsumer(conf, { 'auto.offset.reset': 'earliest' });
+  bridgeLogs(consumer as unknown as Parameters<typeof bridgeLogs>[0], o);
+  await call('connect consumer', (cb) => consumer.connect({ timeout: 30_000 }, (err) => cb(err)));
+  consumer.setDefaultConsumeTimeout(Number(conf['fetch.wait.max.ms'] ?? 100));
+  // Return as soon as the records already fetched are handed over: waiting for a full chunk would
+  // add the timeout to every record's latency.
+  // (Present in the library, missing from its type declarations.)
+  (consumer as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(v: boolean): void }).setDefaultIsTimeoutOnlyForFirstMessage(true);
+  return consumer;
+}
+
+export function disconnectConsumer(c: KafkaConsumer): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      c.disconnect(() => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+export function toInRecord(m: Message): InRecord {
+  return {
+    topic: m.topic,
+    partition: m.partition,
+    offset: BigInt(m.offset),
+    key: (m.key as Buffer | null | undefined) ?? null,
+    value: m.value,
+    timestamp: m.timestamp ?? 0,
+  };
+}
+
+export interface FetchLoop {
+  stop(): Promise<void>;
+}
+
+export interface FetchHandlers {
+  /** Records of one consume call, in fetch order; a promise pauses the loop until it settles. */
+  onMessages(messages: Message[], eofs: { topic: string; partition: number; offset: number }[]): void | Promise<void>;
+  onError(err: Error): void;
+  /** Called just before each consume call is issued. */
+  onCall?(): void;
+}
+
+/** Consumes in a loop until stopped: one consume call in flight at a time. */
+export function startFetchLoop(consumer: KafkaConsumer, chunk: number, h: FetchHandlers): FetchLoop {
+  let stopped = false;
+  let eofs: { topic: string; partition: number; offset: number }[] = [];
+  consumer.on('partition.eof', (e) => eofs.push({ topic: e.topic, partition: e.partition, offset: e.offset }));
+  const done = (async () => {
+    while (!stopped) {
+      let messages: Message[];
+      h.onCall?.();
+      try {
+        messages = await new Promise<Message[]>((resolve, reject) => consumer.consume(chunk, (err, m) => (err ? reject(err) : resolve(m ?? []))));
+      } catch (err) {
+        if (stopped) break;
+        h.onError(kafkaError('consume', err));
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      if (stopped) break;
+      const e = eofs;
+      eofs = [];
+      try {
+        const r = h.onMessages(messages, e);
+        if (r) await r;
+      } catch (err) {
+        h.onError(err as Error);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Kafka's own Java `Utils.murmur2` (from the broker jars the launcher fetched), for checking our
+// partitioning against the reference implementation rather than against our own code.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ensureKafkaJars } from '../../../deploy/kafka/launcher.js';
+
+/** Partitions Kafka's Java client picks for each key (hex) among `partitions`. */
+export async function javaPartitions(keys: Buffer[], partitions: number): Promise<number[]> {
+  const libs = await ensureKafkaJars();
+  const clients = (await readdir(libs)).find((f) => /^kafka-clients-.*\.jar$/.test(f));
+  if (!clients) throw new Error(`no kafka-clients jar in ${libs}`);
+  const dir = await mkdtemp(join(tmpdir(), 'murmur2-'));
+  const src = join(dir, 'Partitions.java');
+  // Java's single-file launcher compiles and runs this; keys come as hex arguments.
+  await writeFile(
+    src,
+    [
+      'import org.apache.kafka.common.utils.Utils;',
+      'public class Partitions {',
+      '  public static void main(String[] args) {',
+      '    int n = Integer.parseInt(args[0]);',
+      '    StringBuilder out = new StringBuilder();',
+      '    for (int i = 1; i < args.length; i++) {',
+      '      String h = args[i];',
+      '      byte[] b = new byte[h.length() / 2];',
+      '      for (int j = 0; j < b.length; j++) b[j] = (byte) Integer.parseInt(h.substring(2 * j, 2 * j + 2), 16);',
+      '      out.append(Utils.toPositive(Utils.murmur2(b)) % n).append(\'\\n\');',
+      '    }',
+      '    System.out.print(out);',
+      '  }',
+      '}',
+    ].join('\n'),
+  );
+  const { stdout } = await promisify(execFile)('java', ['-cp', `${join(libs, clients)}:${join(libs, '*')}`, src, String(partitions), ...keys.map((k) => k.toString('hex') || '')], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout.trim().split('\n').map(Number);
+}
