@@ -2,10 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 // Tiers by file suffix (ARCHITECTURE.md): unit tests are pure and fast; integration and end-to-end
 // tests start a real Kafka broker and embedded ClickHouse, so they get long timeouts and run one
-// file per process (chdb binds one data folder per process).
+// file per process (chdb binds one data folder per process). Real-data tests (*.realdata.test.ts) read
+// recordings outside the repository (../shared/data/mainnet), so `vitest run` alone stays
+// self-contained: their project exists only when SLOTSTREAM_REALDATA is set, e.g.
+// `SLOTSTREAM_REALDATA=1 npx vitest run --project realdata` (SLOTSTREAM_MAINNET_DATA moves the folder).
+const realdata = process.env.SLOTSTREAM_REALDATA
+  ? [{ test: { name: 'realdata', include: ['**/*.realdata.test.ts'], exclude: ['node_modules/**'], testTimeout: 120_000 } }]
+  : [];
+
 export default defineConfig({
   test: {
     projects: [
+      ...realdata,
       {
         test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['node_modules/**'] },
       },
