@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from './envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from './errors.js';
 import { toJson } from './json.js';
-import type { MethodContext } from './method.js';
+import { NO_STATE, type MethodContext } from './method.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
-import { freshness, type ViewsStateCache } from './state.js';
+import { freshness, healthOf, type Health, type ViewsStateCache } from './state.js';
 
 export interface DispatchOptions {
   ch: ClickHouseClient;
@@ -33,6 +33,15 @@ const answersOf = (method: string, code: string) => {
 };
 
 export function createDispatch(o: DispatchOptions): Dispatch {
+  const health = async (): Promise<Health> => {
+    try {
+      return healthOf(await o.state.get(), o.chainTip(), o.maxSlotLag);
+    } catch (err) {
+      o.log.warn({ err }, 'JSON-RPC getHealth: views state unreadable');
+      return { kind: 'unknown' };
+    }
+  };
+
   async function call(e: Extract<Entry, { kind: 'call' }>): Promise<Response> {
     const started = performance.now();
     const method = METHODS.get(e.method);
@@ -41,9 +50,12 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     try {
       if (!method) throw methodNotFound();
       const params = method.parse(e.params);
-      const state = await o.state.get();
-      if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
-      const ctx: MethodContext = { ch: o.ch, db: o.database, state, apiVersion: o.apiVersion };
+      let state = NO_STATE;
+      if (!method.answersWhileBehind) {
+        state = await o.state.get();
+        if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
+      }
+      const ctx: MethodContext = { ch: o.ch, db: o.database, state, apiVersion: o.apiVersion, health };
       response = resultResponse(e.id, await method.run(ctx, params));
     } catch (err) {
       if (err instanceof RpcError) {

@@ -19,6 +19,9 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+export const BLOCK_CLEANED_UP = -32001;
+export const BLOCK_NOT_AVAILABLE = -32004;
+export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 
@@ -37,3 +40,27 @@ export const minContextSlotNotReached = (contextSlot: bigint): RpcError =>
 /** -32600 with Agave's message for base58 account data over 128 bytes. */
 export const base58TooLarge = (): RpcError =>
   new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
+
+// Agave's custom errors (rpc-client-api custom_error.rs), with its messages and data members.
+export const blockCleanedUp = (slot: bigint, firstAvailable: bigint): RpcError =>
+  new RpcError(BLOCK_CLEANED_UP, `Block ${slot} cleaned up, does not exist on node. First available block: ${firstAvailable}`);
+export const blockNotAvailable = (slot: bigint): RpcError => new RpcError(BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
+export const slotSkipped = (slot: bigint): RpcError =>
+  new RpcError(UNAVAILABLE, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+/** getHealth when not healthy: behind by a known number of slots, or unknown (null). */
+export const nodeUnhealthy = (numSlotsBehind: bigint | undefined): RpcError =>
+  new RpcError(NODE_UNHEALTHY, numSlotsBehind === undefined ? 'Node is unhealthy' : `Node is behind by ${numSlotsBehind} slots`, {
+    numSlotsBehind: numSlotsBehind === undefined ? null : u64Json(numSlotsBehind),
+  });
+
+/**
+ * Methods that write to the chain: the node does not offer them (-32601, as for any method it lacks), with a
+ * message that says why, since clients show the message (web3.js puts it in the thrown error).
+ */
+export const readOnlyService = (method: string): RpcError =>
+  new RpcError(METHOD_NOT_FOUND, `Method not found: slotstream is a read-only service and cannot ${READ_ONLY_VERBS[method] ?? 'serve ' + method}; send it to a validator's RPC endpoint`);
+const READ_ONLY_VERBS: Readonly<Record<string, string>> = {
+  sendTransaction: 'send transactions (sendTransaction)',
+  simulateTransaction: 'simulate transactions (simulateTransaction)',
+  requestAirdrop: 'airdrop lamports (requestAirdrop)',
+};

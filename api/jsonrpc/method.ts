@@ -4,7 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { minContextSlotNotReached, unavailable } from './errors.js';
 import { u64Json } from './json.js';
 import type { Commitment } from './params.js';
-import type { ViewsState } from './state.js';
+import type { Health, ViewsState } from './state.js';
 
 export interface MethodContext {
   ch: ClickHouseClient;
@@ -12,6 +12,8 @@ export interface MethodContext {
   state: ViewsState;
   /** `apiVersion` of `withContext` answers. */
   apiVersion: string;
+  /** getHealth's answer now (reads the views state itself; unreadable views are `unknown`). */
+  health(): Promise<Health>;
 }
 
 export interface Method<P> {
@@ -21,6 +23,11 @@ export interface Method<P> {
   /** Pure: positional params -> parsed params, or throws RpcError -32602. */
   parse(params: unknown): P;
   run(ctx: MethodContext, p: P): Promise<unknown>;
+  /**
+   * Answers without the views (getHealth, getVersion, the read-only refusals): no -32007 while behind, and
+   * `ctx.state` is not read first (it holds no heads for them).
+   */
+  answersWhileBehind?: boolean;
 }
 
 /** Type-erased method, for the registry. */
@@ -43,4 +50,11 @@ export function contextSlot(m: { unavailableMessage: string }, state: ViewsState
 export const withContext = (slot: bigint, apiVersion: string, value: unknown): unknown => ({
   context: { slot: u64Json(slot), apiVersion },
   value,
+});
+
+/** The state handed to methods that answer without the views. */
+export const NO_STATE: ViewsState = Object.freeze({
+  head: { processed: undefined, confirmed: undefined, finalized: undefined },
+  height: { processed: undefined, confirmed: undefined, finalized: undefined },
+  oldestBlock: undefined,
 });

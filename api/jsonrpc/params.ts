@@ -34,6 +34,15 @@ export function positional(params: unknown, min: number, max: number): readonly 
   return params;
 }
 
+/** The parser of a method that takes no parameters (absent, null or `[]`). */
+export function parseNoParams(name: string): (params: unknown) => null {
+  return (params) => {
+    if (Array.isArray(params) && params.length > 0) throw invalidParams(`${name} takes no parameters, got ${params.length}`);
+    positional(params, 0, 0);
+    return null;
+  };
+}
+
 /** A base-58 public key (32 bytes). */
 export function parsePubkey(v: unknown, name: string): string {
   if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 public key string, got ${describe(v)}`);

@@ -32,6 +32,19 @@ export function freshness(state: ViewsState, chainTip: bigint | undefined, maxSl
   return chainTip > newest && chainTip - newest > BigInt(maxSlotLag) ? 'behind' : 'ok';
 }
 
+/** Agave's three health answers: ok, behind by N slots, or unknown. */
+export type Health = { kind: 'ok' } | { kind: 'behind'; slots: bigint } | { kind: 'unknown' };
+
+/**
+ * Pure: getHealth's view of the same rule as `freshness`. No finalized slot yet: unknown (nothing to measure
+ * against); the views trailing the Kafka tip by more than `maxSlotLag`: behind by that many slots.
+ */
+export function healthOf(state: ViewsState, chainTip: bigint | undefined, maxSlotLag: number): Health {
+  if (state.head.finalized === undefined) return { kind: 'unknown' };
+  if (freshness(state, chainTip, maxSlotLag) === 'ok') return { kind: 'ok' };
+  return { kind: 'behind', slots: chainTip! - (state.head.processed ?? state.head.finalized) };
+}
+
 // One round trip (the state is read 5 times a second): the heads, the block rows at the head slots, and
 // the oldest block (`v` is block_height for 'block' rows and the row count for 'oldest').
 const STATE_SQL = `

@@ -1,12 +1,27 @@
-// The seven methods, by name.
+// Every method, by name: the seven of interface.md, the read-side methods of issue 13, and the write
+// methods a read-only service refuses.
 import type { AnyMethod } from '../method.js';
+import { getAccountInfo } from './getAccountInfo.js';
+import { getBalance } from './getBalance.js';
 import { getBlockHeight } from './getBlockHeight.js';
 import { getBlocks } from './getBlocks.js';
 import { getBlocksWithLimit } from './getBlocksWithLimit.js';
+import { getBlockTime } from './getBlockTime.js';
+import { getFirstAvailableBlock, minimumLedgerSlot } from './getFirstAvailableBlock.js';
+import { getHealth } from './getHealth.js';
+import { getLatestBlockhash } from './getLatestBlockhash.js';
 import { getLeaderSchedule } from './getLeaderSchedule.js';
+import { getMultipleAccounts } from './getMultipleAccounts.js';
 import { getProgramAccounts } from './getProgramAccounts.js';
 import { getRecentPerformanceSamples } from './getRecentPerformanceSamples.js';
 import { getSignaturesForAddress } from './getSignaturesForAddress.js';
+import { getSignatureStatuses } from './getSignatureStatuses.js';
+import { getSlot } from './getSlot.js';
+import { getTokenAccountBalance } from './getTokenAccountBalance.js';
+import { getTokenAccountsByOwner } from './getTokenAccountsByOwner.js';
+import { getVersion } from './getVersion.js';
+import { isBlockhashValid } from './isBlockhashValid.js';
+import { READ_ONLY_REFUSALS } from './readOnly.js';
 
 export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
   [
@@ -17,5 +32,20 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     getRecentPerformanceSamples,
     getBlockHeight,
     getLeaderSchedule,
+    getSlot,
+    getAccountInfo,
+    getMultipleAccounts,
+    getBalance,
+    getSignatureStatuses,
+    getBlockTime,
+    getLatestBlockhash,
+    isBlockhashValid,
+    getHealth,
+    getVersion,
+    getFirstAvailableBlock,
+    minimumLedgerSlot,
+    getTokenAccountsByOwner,
+    getTokenAccountBalance,
+    ...READ_ONLY_REFUSALS,
   ].map((m) => [m.name, m]),
 );

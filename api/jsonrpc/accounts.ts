@@ -1,0 +1,145 @@
+// Account state at a commitment and its encodings, shared by getAccountInfo, getMultipleAccounts,
+// getBalance, getTokenAccountBalance and getTokenAccountsByOwner. The state of a pubkey is its newest
+// write at or below the context slot (account_writes is ordered by pubkey, so this is a key-range read);
+// a write with 0 lamports means the account does not exist, as Agave's bank says.
+import type { ClickHouseClient } from '@clickhouse/client';
+import bs58 from 'bs58';
+import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS } from '../../schemas/programs.js';
+import { base58TooLarge, invalidParams } from './errors.js';
+import { u64Json } from './json.js';
+import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
+import { queryRows, u64 } from './query.js';
+import { mintDecimals, parseTokenProgramAccount } from './token.js';
+import { zstdCompress, zstdReady } from './zstd.js';
+
+/** Agave's UiAccountEncoding; `binary` is the legacy one: data as a bare base58 string. */
+export type AccountEncoding = 'binary' | 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
+const ENCODINGS: readonly AccountEncoding[] = ['binary', 'base58', 'base64', 'base64+zstd', 'jsonParsed'];
+/** Agave's limit for base58 account data (after dataSlice). */
+const MAX_BASE58_BYTES = 128;
+
+export interface DataSlice {
+  offset: number;
+  length: number;
+}
+
+/** RpcAccountInfoConfig: encoding, dataSlice, commitment, minContextSlot. */
+export interface AccountConfig extends ContextConfig {
+  encoding: AccountEncoding;
+  dataSlice: DataSlice | undefined;
+}
+
+/** Pure. `defaultEncoding` differs by method in Agave (binary for getAccountInfo, base64 for getMultipleAccounts). */
+export function parseAccountConfig(config: Config, defaultEncoding: AccountEncoding): AccountConfig {
+  const enc = optionalString(config, 'encoding') ?? defaultEncoding;
+  if (!(ENCODINGS as readonly string[]).includes(enc)) {
+    throw invalidParams(`encoding: expected one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(enc)}`);
+  }
+  const slice = optionalObject(config, 'dataSlice');
+  const dataSlice = slice === undefined
+    ? undefined
+    : { offset: parseUsize(slice.offset, 'dataSlice.offset'), length: parseUsize(slice.length, 'dataSlice.length') };
+  return { encoding: enc as AccountEncoding, dataSlice, ...parseContextConfig(config) };
+}
+
+export interface AccountRow {
+  pubkey: string;
+  owner: string;
+  lamports: string;
+  executable: boolean | number;
+  rent_epoch: string;
+  space: number;
+  data: string;
+}
+
+const STATE_SQL = `
+SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
+FROM {db:Identifier}.account_writes
+WHERE pubkey IN {pubkeys:Array(String)} AND slot <= {slot:UInt64}
+ORDER BY pubkey, slot DESC, write_version DESC
+LIMIT 1 BY pubkey`;
+
+/** The existing accounts among `pubkeys` at `slot` (closed ones are left out). */
+export async function readAccounts(ch: ClickHouseClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
+  const out = new Map<string, AccountRow>();
+  if (pubkeys.length === 0) return out;
+  const rows = await queryRows<AccountRow>(ch, STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });
+  for (const r of rows) if (u64(r.lamports) > 0n) out.set(r.pubkey, r);
+  return out;
+}
+
+/**
+ * Decimals of each mint at `slot` that exists and unpacks as a mint (Agave's additional data for parsing
+ * token accounts); the wrapped-SOL mint is known without reading it, as in Agave.
+ */
+export async function readMintDecimals(ch: ClickHouseClient, db: string, mints: Iterable<string>, slot: bigint): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const wanted = [...new Set(mints)].filter((m) => m !== NATIVE_MINT);
+  if ([...new Set(mints)].includes(NATIVE_MINT)) out.set(NATIVE_MINT, NATIVE_MINT_DECIMALS);
+  for (const [mint, row] of await readAccounts(ch, db, wanted, slot)) {
+    const d = mintDecimals(Buffer.from(row.data, 'base64'));
+    if (d !== undefined) out.set(mint, d);
+  }
+  return out;
+}
+
+/** The mint a token account names (bytes 0..32), for looking up decimals before parsing. */
+export const tokenAccountMint = (row: AccountRow): string | undefined => {
+  if (!isTokenProgram(row.owner) || row.space < 32) return undefined;
+  return bs58.encode(Buffer.from(row.data, 'base64').subarray(0, 32));
+};
+
+/** Mints to read before `encodeAccount` can parse these rows as jsonParsed. */
+export function mintsToRead(rows: Iterable<AccountRow>, encoding: AccountEncoding): string[] {
+  if (encoding !== 'jsonParsed') return [];
+  const mints: string[] = [];
+  for (const r of rows) {
+    const m = tokenAccountMint(r);
+    if (m !== undefined) mints.push(m);
+  }
+  return mints;
+}
+
+/** Call before encodeAccount when the encoding is base64+zstd. */
+export const encodingReady = async (encoding: AccountEncoding): Promise<void> => {
+  if (encoding === 'base64+zstd') await zstdReady();
+};
+
+/**
+ * Pure: Agave's UiAccount. jsonParsed parses token-program data (token accounts need their mint's decimals
+ * in `decimals`); anything it cannot parse falls back to base64 of the (sliced) data, as Agave does.
+ * `binary`/`base58` data over 128 bytes after slicing is Agave's -32600.
+ */
+export function encodeAccount(r: AccountRow, encoding: AccountEncoding, slice: DataSlice | undefined, decimals?: ReadonlyMap<string, number>): unknown {
+  let data: unknown;
+  const parsed = encoding === 'jsonParsed' && isTokenProgram(r.owner) ? parseTokenProgramAccount(Buffer.from(r.data, 'base64'), r.owner, decimalsFor(r, decimals)) : undefined;
+  if (parsed !== undefined) {
+    data = parsed;
+  } else if ((encoding === 'base64' || encoding === 'jsonParsed') && slice === undefined) {
+    data = [r.data, 'base64'];
+  } else {
+    let bytes: Uint8Array = Buffer.from(r.data, 'base64');
+    if (slice !== undefined) bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
+    if (encoding === 'binary' || encoding === 'base58') {
+      if (bytes.length > MAX_BASE58_BYTES) throw base58TooLarge();
+      data = encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
+    } else if (encoding === 'base64+zstd') {
+      data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
+    } else {
+      data = [Buffer.from(bytes).toString('base64'), 'base64'];
+    }
+  }
+  return {
+    lamports: u64Json(u64(r.lamports)),
+    data,
+    owner: r.owner,
+    executable: Boolean(r.executable),
+    rentEpoch: u64Json(u64(r.rent_epoch)),
+    space: Number(r.space),
+  };
+}
+
+function decimalsFor(r: AccountRow, decimals: ReadonlyMap<string, number> | undefined): number | undefined {
+  const mint = tokenAccountMint(r);
+  return mint === undefined ? undefined : decimals?.get(mint);
+}

@@ -1,0 +1,30 @@
+// getAccountInfo: one account at the commitment in a context; null when it does not exist. Agave's
+// default encoding here is the legacy `binary` (a bare base58 string, at most 128 bytes).
+import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig } from '../accounts.js';
+import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseConfig, parsePubkey, positional } from '../params.js';
+
+export interface GetAccountInfoParams extends AccountConfig {
+  pubkey: string;
+}
+
+export function parseGetAccountInfo(params: unknown): GetAccountInfoParams {
+  const p = positional(params, 1, 2);
+  return { pubkey: parsePubkey(p[0], 'pubkey'), ...parseAccountConfig(parseConfig(p[1], 'config'), 'binary') };
+}
+
+const UNAVAILABLE = 'Account information unavailable';
+
+export const getAccountInfo = defineMethod<GetAccountInfoParams>({
+  name: 'getAccountInfo',
+  unavailableMessage: UNAVAILABLE,
+  parse: parseGetAccountInfo,
+  run: async (ctx, p) => {
+    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    await encodingReady(p.encoding);
+    const row = (await readAccounts(ctx.ch, ctx.db, [p.pubkey], slot)).get(p.pubkey);
+    if (row === undefined) return withContext(slot, ctx.apiVersion, null);
+    const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead([row], p.encoding), slot);
+    return withContext(slot, ctx.apiVersion, encodeAccount(row, p.encoding, p.dataSlice, decimals));
+  },
+});

@@ -1,0 +1,39 @@
+// getMultipleAccounts: up to 100 accounts at one commitment, in request order, null for missing ones.
+// Agave checks the count before the keys, and defaults to base64 here.
+import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig } from '../accounts.js';
+import { invalidParam, invalidParams } from '../errors.js';
+import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseConfig, parsePubkey, positional } from '../params.js';
+
+export const MAX_MULTIPLE_ACCOUNTS = 100;
+
+export interface GetMultipleAccountsParams extends AccountConfig {
+  pubkeys: string[];
+}
+
+export function parseGetMultipleAccounts(params: unknown): GetMultipleAccountsParams {
+  const p = positional(params, 1, 2);
+  if (!Array.isArray(p[0])) throw invalidParams('pubkeys: expected an array of base-58 public keys');
+  if (p[0].length > MAX_MULTIPLE_ACCOUNTS) throw invalidParam(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
+  const pubkeys = p[0].map((k, i) => parsePubkey(k, `pubkeys[${i}]`));
+  return { pubkeys, ...parseAccountConfig(parseConfig(p[1], 'config'), 'base64') };
+}
+
+const UNAVAILABLE = 'Account information unavailable';
+
+export const getMultipleAccounts = defineMethod<GetMultipleAccountsParams>({
+  name: 'getMultipleAccounts',
+  unavailableMessage: UNAVAILABLE,
+  parse: parseGetMultipleAccounts,
+  run: async (ctx, p) => {
+    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    await encodingReady(p.encoding);
+    const rows = await readAccounts(ctx.ch, ctx.db, p.pubkeys, slot);
+    const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead(rows.values(), p.encoding), slot);
+    const value = p.pubkeys.map((k) => {
+      const r = rows.get(k);
+      return r === undefined ? null : encodeAccount(r, p.encoding, p.dataSlice, decimals);
+    });
+    return withContext(slot, ctx.apiVersion, value);
+  },
+});

@@ -1,0 +1,20 @@
+// getSlot: the newest slot the views hold at the commitment (Agave's bank slot). From the cached state.
+import { u64Json } from '../json.js';
+import { contextSlot, defineMethod } from '../method.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
+
+export type GetSlotParams = ContextConfig;
+
+export function parseGetSlot(params: unknown): GetSlotParams {
+  const [config] = positional(params, 0, 1);
+  return parseContextConfig(parseConfig(config, 'config'));
+}
+
+const UNAVAILABLE = 'Slot information unavailable';
+
+export const getSlot = defineMethod<GetSlotParams>({
+  name: 'getSlot',
+  unavailableMessage: UNAVAILABLE,
+  parse: parseGetSlot,
+  run: async (ctx, p) => u64Json(contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot)),
+});
