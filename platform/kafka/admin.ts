@@ -2,7 +2,7 @@
 // Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
 // a coordinator that is still loading answers with retriable errors for a moment.
 import KafkaJs from '@confluentinc/kafka-javascript';
-import type { DeleteGroupsResult, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
+import type { DeleteGroupsResult, DeleteRecordsResult, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
 import type { TopicNames } from '../../schemas/topics.js';
 import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
 import { topicSpecs, type EnsureTopicsOptions } from './topics.js';
@@ -35,6 +35,8 @@ export interface KafkaAdmin {
   /** The group's committed offsets (0 where it has none), keyed by partitionKey. */
   committedOffsets(groupId: string, topics: readonly string[]): Promise<OffsetMap>;
   deleteGroup(groupId: string): Promise<void>;
+  /** Moves a partition's log start to `before` (what retention does segment by segment): tests of history limits. */
+  deleteRecords(topic: string, partition: number, before: bigint): Promise<void>;
   /** Ids of the brokers the cluster's metadata lists (a quick liveness probe, no retries). */
   brokerIds(timeoutMs?: number): Promise<number[]>;
   close(): Promise<void>;
@@ -144,6 +146,13 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
     async deleteGroup(groupId) {
       const [r] = await call<DeleteGroupsResult[]>('deleteGroups', (cb) => client.deleteGroups([groupId], { timeout: 10_000 }, cb));
       if (r?.error) throw new Error(`cannot delete group ${groupId}: ${r.error.message}`);
+    },
+
+    async deleteRecords(topic, partition, before) {
+      const [r] = await call<DeleteRecordsResult[]>('deleteRecords', (cb) =>
+        client.deleteRecords([{ topic, partition, offset: Number(before) }], { timeout: 10_000 }, cb),
+      );
+      if (r?.error) throw new Error(`cannot delete records of ${topic}/${partition} before ${before}: ${r.error.message}`);
     },
 
     async brokerIds(timeoutMs = 1_000) {
