@@ -5,6 +5,7 @@
 import { startGrpc } from '../api/grpc/server.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
+import { createKafka } from '../platform/kafka/index.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
 
@@ -18,8 +19,9 @@ async function main(): Promise<void> {
   let stop: () => Promise<void>;
   let pause: (paused: boolean) => void = () => undefined;
   if (role === 'api') {
+    const kafka = createKafka({ brokers, clientId: 'bench-api', log });
     const server = await startGrpc({
-      brokers,
+      kafka,
       topics: topicNames(prefix),
       database: 'unused',
       host: '127.0.0.1',
@@ -29,7 +31,10 @@ async function main(): Promise<void> {
       log,
     });
     pause = (p) => server.setLivePaused(p);
-    stop = () => server.close();
+    stop = async () => {
+      await server.close();
+      await kafka.close();
+    };
     send({ ready: true, port: server.port });
   } else if (role === 'ingest') {
     const cfg = makeConfig('ingest', {

@@ -20,10 +20,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import bs58 from 'bs58';
-import type { Kafka } from 'kafkajs';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
-import { uniqueGroupId } from '../api/grpc/kafka-reader.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { StreamService, SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
@@ -96,19 +94,19 @@ class ProducedLog {
 
   static async start(kafka: Kafka, topics: TopicNames): Promise<{ log: ProducedLog; stop: () => Promise<void> }> {
     const log = new ProducedLog();
-    const consumer = kafka.consumer({ groupId: uniqueGroupId('bench-produced'), maxWaitTimeInMs: 50 });
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topics.transactions], fromBeginning: false });
-    await consumer.run({
-      autoCommit: false,
-      eachBatch: async ({ batch }) => {
-        for (const m of batch.messages) {
+    // From the topic's current end: what the ingest publishes from now on.
+    const reader = await kafka.partitionReader({
+      topics: [topics.transactions],
+      purpose: 'bench-produced',
+      maxWaitMs: 50,
+      onRecords: (records) => {
+        for (const m of records) {
           if (!m.value) continue;
           const tx = TransactionEvent.decode(m.value);
           const sig = tx.signatures[0];
           if (!sig) continue;
           log.txCount++;
-          log.producedAt.set(sig.toString('latin1'), Number(m.timestamp));
+          log.producedAt.set(sig.toString('latin1'), m.timestamp);
           if (log.sampling) {
             for (const k of tx.accountKeys) {
               const id = k.toString('latin1');
@@ -119,7 +117,7 @@ class ProducedLog {
         }
       },
     });
-    return { log, stop: () => consumer.disconnect() };
+    return { log, stop: () => reader.stop() };
   }
 }
 
@@ -256,8 +254,7 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
     const sig = TransactionEvent.decode(r.value).signatures[0]!;
     return { key: r.key, value: r.value, at: r.value.indexOf(sig) };
   }).filter((t) => t.at >= 0);
-  const producer = kafka.producer({ idempotent: false });
-  await producer.connect();
+  const producer = await kafka.producer();
   await sleep(2_000);
   let total = 0;
   let i = 0;
@@ -276,16 +273,16 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
     const now = Date.now();
     // Time-based: a slow send is caught up on the next tick, so the rate holds on average.
     let due = Math.floor(((now - t0) / 1000) * TPS) - total;
-    const messages: { key: Buffer; value: Buffer; timestamp: string }[] = [];
+    const messages: { topic: string; key: Buffer; value: Buffer }[] = [];
     for (; due >= 1; due--) {
       const tpl = templates[i++ % templates.length]!;
       const value = Buffer.from(tpl.value);
       const sig = randomBytes(64);
       sig.copy(value, tpl.at);
       sentAt.set(sig.toString('latin1'), now);
-      messages.push({ key: tpl.key, value, timestamp: String(now) });
+      messages.push({ topic: topics.transactions, key: tpl.key, value });
     }
-    if (messages.length > 0) await producer.send({ topic: topics.transactions, messages, acks: 1 });
+    if (messages.length > 0) await producer.send(messages);
     sent += messages.length;
     total += messages.length;
     const next = now + 10 - Date.now();
@@ -294,7 +291,7 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
   const wall = (Date.now() - tCount) / 1000;
   const cpu1 = await cpuSeconds(api);
   counting = false;
-  await producer.disconnect();
+  await producer.close();
   await sleep(500);
   closeStreams(streams);
   lat.sort((a, b) => a - b);
@@ -312,13 +309,12 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
   }
   await sleep(3_000); // streams registered
   await api.request({ cmd: 'pause', paused: true }, 'paused');
-  const producer = kafka.producer({ idempotent: false });
-  await producer.connect();
+  const producer = await kafka.producer();
   for (let i = 0; i < records; i += 2_000) {
-    const messages = Array.from({ length: Math.min(2_000, records - i) }, (_, j) => samples[(i + j) % samples.length]!);
-    await producer.send({ topic: topics.transactions, messages, acks: 1 });
+    const messages = Array.from({ length: Math.min(2_000, records - i) }, (_, j) => ({ topic: topics.transactions, ...samples[(i + j) % samples.length]! }));
+    await producer.send(messages);
   }
-  await producer.disconnect();
+  await producer.close();
   const cpu0 = await cpuSeconds(api);
   await api.request({ cmd: 'pause', paused: false }, 'paused');
   const want = records * streamsN;
@@ -346,8 +342,8 @@ async function main(): Promise<void> {
   }
   const prefix = `bench.grpc.${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
-  const kafka = createKafka(brokers, 'bench-grpc');
-  await ensureTopics(kafka, topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
+  const kafka = createKafka({ brokers, clientId: 'bench-grpc' });
+  await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
   const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
   try {
     const lat = await latencyPhase(kafka, topics, brokers, prefix, api, port!);
@@ -367,6 +363,7 @@ async function main(): Promise<void> {
     console.log(`grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)}`);
   } finally {
     await stopWorker(api);
+    await kafka.close();
     await local?.stop();
   }
 }

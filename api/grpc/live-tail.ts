@@ -2,11 +2,10 @@
 // starting at their current end. Every record is decoded once and handed to the sink (the stream hub),
 // which matches and encodes it once for all streams. Also tracks the newest slot seen (`chainTip`), which
 // JSON-RPC uses to tell whether its views trail the chain.
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
+import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
 import { decodeRecord, type AccountEvent, type SlotEvent, type TransactionEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
-import { KafkaReader, type PartitionOffsets, type ReaderRecord } from './kafka-reader.js';
 import { undecodableRecords } from './metrics.js';
 
 /** What the tail hands over, record by record, in Kafka order per partition. */
@@ -14,7 +13,7 @@ export interface TailSink {
   onTransaction(tx: TransactionEvent): void;
   onAccount(acc: AccountEvent): void;
   onSlot(ev: SlotEvent): void;
-  /** After every batch: a chance to flush work collected while handling the batch. */
+  /** After every chunk: a chance to flush work collected while handling it. */
   onBatchEnd?(): void;
 }
 
@@ -24,22 +23,18 @@ export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
   return new Map(STREAM_KINDS.map((k) => [topics[k], k]));
 }
 
-/** Every live tail of this process, so the module-level `chainTip()` needs no wiring. */
-const tails = new Set<LiveTail>();
-
-/** The newest slot any live tail of this process has seen, or undefined before the first record. */
-export function chainTip(): bigint | undefined {
-  let tip: bigint | undefined;
-  for (const t of tails) {
-    const s = t.chainTip();
-    if (s !== undefined && (tip === undefined || s > tip)) tip = s;
-  }
-  return tip;
-}
+/**
+ * Records handed over per synchronous step (the readers' `chunk`). Each chunk is one consume call, and
+ * the next call's answer arrives on a later turn of the event loop, so one large backlog cannot hold the
+ * loop: clients get to read between chunks (a burst alone would otherwise fill their queues). A reader's
+ * position moves right after its chunk, in the same step, so a stream registering between chunks sees a
+ * consistent split: everything before the position was handed over, everything from it will be.
+ */
+export const READ_CHUNK = 256;
 
 /** Decodes one record and passes it on; an undecodable one is logged and counted, never fatal. */
-export function dispatchRecord(r: ReaderRecord, sink: TailSink, log: Logger): bigint | undefined {
-  const d = decodeRecord(r.kind, r.value);
+export function dispatchRecord(kind: TopicKind, r: InRecord, sink: TailSink, log: Logger): bigint | undefined {
+  const d = decodeRecord(kind, r.value);
   if (!d.ok) {
     undecodableRecords.inc({ topic: r.topic });
     log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'skipping undecodable record');
@@ -61,34 +56,38 @@ export function dispatchRecord(r: ReaderRecord, sink: TailSink, log: Logger): bi
   }
 }
 
+/** A failed read is retried by the reader; only one that is not a passing Kafka condition is an error. */
+export function readError(log: Logger, who: string, err: Error): void {
+  if (err instanceof KafkaError && err.retriable) log.warn({ err }, `${who}: reading Kafka failed; retrying`);
+  else log.error({ err }, `${who}: reading failed; reading on`);
+}
+
 export class LiveTail {
   private tip: bigint | undefined;
-  private reader: KafkaReader | undefined;
+  private reader: PartitionReader | undefined;
 
   private constructor(
-    private readonly kafka: Kafka,
-    private readonly topics: TopicNames,
+    private readonly kinds: ReadonlyMap<string, TopicKind>,
     private readonly sink: TailSink,
     private readonly log: Logger,
   ) {}
 
   static async start(o: { kafka: Kafka; topics: TopicNames; sink: TailSink; log: Logger }): Promise<LiveTail> {
-    const t = new LiveTail(o.kafka, o.topics, o.sink, o.log);
-    t.reader = await KafkaReader.start({
-      kafka: o.kafka,
-      topics: streamTopics(o.topics),
-      start: new Map(),
+    const t = new LiveTail(streamTopics(o.topics), o.sink, o.log);
+    t.reader = await o.kafka.partitionReader({
+      topics: [...t.kinds.keys()],
       purpose: 'api-live',
       maxWaitMs: 50,
+      chunk: READ_CHUNK,
       onRecords: (records) => t.onRecords(records),
+      onError: (err) => readError(o.log, 'live tail', err),
     });
-    tails.add(t);
     return t;
   }
 
-  private onRecords(records: ReaderRecord[]): void {
+  private onRecords(records: InRecord[]): void {
     for (const r of records) {
-      const slot = dispatchRecord(r, this.sink, this.log);
+      const slot = dispatchRecord(this.kinds.get(r.topic)!, r, this.sink, this.log);
       if (slot !== undefined && (this.tip === undefined || slot > this.tip)) this.tip = slot;
     }
     this.sink.onBatchEnd?.();
@@ -113,7 +112,6 @@ export class LiveTail {
   }
 
   async stop(): Promise<void> {
-    tails.delete(this);
     await this.reader?.stop();
   }
 }

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import type { Kafka } from 'kafkajs';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { createKafka, ensureTopics } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import type { ChainEvent } from '../../schemas/codec.js';
@@ -101,8 +100,8 @@ describe('gRPC Subscribe from_slot replay', () => {
   }
 
   beforeAll(async () => {
-    kafka = createKafka(testBrokers(), 'grpc-replay-test');
-    await ensureTopics(kafka, topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-replay-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     ch = await createClickHouse({ dataDir, database });
     await applyMigrations(ch, database);
@@ -111,7 +110,7 @@ describe('gRPC Subscribe from_slot replay', () => {
     const rows = slotOffsetRows(await readTopics(kafka, topics));
     await ch.insert({ table: `${database}.slot_offsets`, values: rows, columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'], format: 'JSONEachRow' });
     await publishSlots(5); // 140..144: in Kafka, not yet indexed (the projector trails)
-    const base = { brokers: testBrokers(), topics, database, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger };
+    const base = { kafka, topics, database, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger };
     server = await startGrpc({ ...base, ch });
     noIndex = await startGrpc(base); // no ClickHouse: replays scan from the log start
     client = newClient(server.port);
@@ -123,6 +122,7 @@ describe('gRPC Subscribe from_slot replay', () => {
     await server?.close();
     await noIndex?.close();
     await pub?.stop();
+    await kafka?.close();
     await ch?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -185,9 +185,6 @@ describe('gRPC Subscribe from_slot replay', () => {
   it('answers OUT_OF_RANGE naming the first available slot once retention removed from_slot', async () => {
     const contents = await readTopics(kafka, topics);
     // Drop everything before slot 110 in every partition (what retention does, segment by segment).
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.fetchTopicMetadata({ topics: [topics.transactions, topics.accounts, topics.slots] });
     let firstAvailable = 0n;
     const byPartition = new Map<string, StoredRecord[]>();
     for (const r of contents) {
@@ -199,14 +196,8 @@ describe('gRPC Subscribe from_slot replay', () => {
       const cut = records.find((r) => r.event.kind !== 'epochs' && r.event.event.slot >= 110n)!;
       const slot = (cut.event.event as { slot: bigint }).slot;
       if (slot > firstAvailable) firstAvailable = slot;
-      await admin.fetchTopicOffsets(topic); // loads the topic's leaders into the admin's metadata
-      await admin
-        .deleteTopicRecords({ topic, partitions: [{ partition: Number(partition), offset: cut.offset.toString() }] })
-        .catch((e: { partitions?: unknown }) => {
-          throw new Error(`deleteTopicRecords ${topic}/${partition}@${cut.offset}: ${JSON.stringify(e.partitions)}`);
-        });
+      await kafka.admin().deleteRecords(topic, Number(partition), cut.offset);
     }
-    await admin.disconnect();
 
     const old = subscribe(client);
     open.push(old);

@@ -8,12 +8,11 @@
 // a topic the view knows nothing about (projector not running, or no ClickHouse) is scanned from the
 // log start, filtering slot >= from_slot.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
+import type { InRecord, Kafka, OffsetRange, PartitionOffsets, PartitionReader } from '../../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
-import type { TopicNames } from '../../schemas/topics.js';
-import { KafkaReader, partitionRanges, type PartitionOffsets, type ReaderRecord } from './kafka-reader.js';
-import { streamTopics } from './live-tail.js';
+import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { READ_CHUNK, readError, streamTopics } from './live-tail.js';
 import { undecodableRecords } from './metrics.js';
 
 export class ReplayOutOfRange extends Error {
@@ -24,11 +23,6 @@ export class ReplayOutOfRange extends Error {
   ) {
     super(`from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`);
   }
-}
-
-interface PartitionRange {
-  low: bigint;
-  high: bigint;
 }
 
 export interface ReplayPlan {
@@ -45,16 +39,10 @@ interface OffsetRow {
   indexed: string;
 }
 
-async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, PartitionRange>>> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const out = new Map<string, Map<number, PartitionRange>>();
-    for (const topic of topics) out.set(topic, await partitionRanges(admin, topic));
-    return out;
-  } finally {
-    await admin.disconnect();
-  }
+async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, OffsetRange>>> {
+  const out = new Map<string, Map<number, OffsetRange>>();
+  for (const topic of topics) out.set(topic, await kafka.admin().offsetRanges(topic));
+  return out;
 }
 
 async function offsetRows(ch: ClickHouseClient, database: string, topics: string[], fromSlot: bigint): Promise<OffsetRow[]> {
@@ -86,7 +74,7 @@ async function offsetRows(ch: ClickHouseClient, database: string, topics: string
 async function firstAvailableSlot(
   ch: ClickHouseClient,
   database: string,
-  ranges: Map<string, Map<number, PartitionRange>>,
+  ranges: Map<string, Map<number, OffsetRange>>,
 ): Promise<bigint | undefined> {
   let first: bigint | undefined;
   for (const [topic, parts] of ranges) {
@@ -155,14 +143,17 @@ export interface ReplayOptions {
 
 /** A running replay; `done` settles when history up to `until` has been handed over (or on error). */
 export class ReplayRun {
-  private reader: KafkaReader | undefined;
+  private reader: PartitionReader | undefined;
+  private readonly kinds: ReadonlyMap<string, TopicKind>;
   private cancelled = false;
   readonly done: Promise<void>;
   private resolve!: () => void;
   private readonly remaining = new Set<string>();
+  private stopping: Promise<void> | undefined;
 
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
+    this.kinds = streamTopics(o.topics);
   }
 
   static async start(o: ReplayOptions): Promise<ReplayRun> {
@@ -183,13 +174,14 @@ export class ReplayRun {
       this.resolve();
       return;
     }
-    this.reader = await KafkaReader.start({
-      kafka: this.o.kafka,
-      topics: streamTopics(this.o.topics),
+    this.reader = await this.o.kafka.partitionReader({
+      topics: [...this.kinds.keys()],
       start: this.o.plan.start,
       purpose: 'api-replay',
+      chunk: READ_CHUNK,
       onRecords: (records) => this.onRecords(records),
       onPosition: (topic, partition, next) => this.onPosition(topic, partition, next),
+      onError: (err) => readError(this.o.log, 'replay', err),
     });
     // Partitions with nothing to replay, or already complete, need no fetching.
     for (const [topic, parts] of this.o.plan.start) {
@@ -200,11 +192,11 @@ export class ReplayRun {
     }
   }
 
-  private onRecords(records: ReaderRecord[]): void {
+  private onRecords(records: InRecord[]): void {
     if (this.cancelled) return;
     for (const r of records) {
       if (r.offset >= this.untilOf(r.topic, r.partition)) continue; // the live tail delivers these
-      const d = decodeRecord(r.kind, r.value);
+      const d = decodeRecord(this.kinds.get(r.topic)!, r.value);
       if (!d.ok) {
         undecodableRecords.inc({ topic: r.topic });
         this.o.log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'replay: skipping undecodable record');
@@ -229,12 +221,17 @@ export class ReplayRun {
     // Let the batch that completed the last partition be handed over first (positions advance after it).
     await Promise.resolve();
     this.resolve();
-    await this.reader?.stop();
+    await this.stopReader();
   }
 
   async cancel(): Promise<void> {
     this.cancelled = true;
     this.resolve();
-    await this.reader?.stop();
+    await this.stopReader();
+  }
+
+  /** Once: a stream closing right as its replay finishes stops it from both sides. */
+  private stopReader(): Promise<void> {
+    return (this.stopping ??= this.reader?.stop() ?? Promise.resolve());
   }
 }

@@ -8,7 +8,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
-import { createKafka } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import {
   StreamService,
   type GetVersionRequest,
@@ -33,7 +33,10 @@ export const SERVICE_NAME = 'stream.Stream';
 const MAX_INBOUND_BYTES = 4 * 1024 * 1024;
 
 export interface GrpcOptions {
-  brokers: string[];
+  /** The process's Kafka clients, made once in the role wiring (left open on close). */
+  kafka?: Kafka;
+  /** Without `kafka`: the server makes its own clients from these brokers (and closes them). */
+  brokers?: readonly string[];
   topics: TopicNames;
   /** ClickHouse with the projector's views (slot_offsets, for from_slot); without it replays scan from the log start. */
   ch?: ClickHouseClient;
@@ -76,9 +79,14 @@ function unauthenticated(): Partial<grpc.StatusObject> & Error {
 }
 
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
-  const kafka = createKafka(o.brokers, 'slotstream-api', { logger: o.log });
+  const own = o.kafka === undefined ? createKafka({ brokers: o.brokers ?? [], clientId: 'slotstream-api', log: o.log }) : undefined;
+  const kafka = o.kafka ?? own!;
   const hub = new Hub({ pingIntervalMs: o.pingIntervalMs });
-  const tail = await LiveTail.start({ kafka, topics: o.topics, sink: hub, log: o.log });
+  const tail = await LiveTail.start({ kafka, topics: o.topics, sink: hub, log: o.log }).catch(async (err: unknown) => {
+    hub.close();
+    await own?.close();
+    throw err;
+  });
   const authorized = tokenCheck(o.authToken);
   const limits = o.limits ?? DEFAULT_FILTER_LIMITS;
 
@@ -134,6 +142,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   }).catch(async (err: Error) => {
     hub.close();
     await tail.stop();
+    await own?.close();
     throw new Error(`gRPC server cannot listen on ${o.host}:${o.port}: ${err.message}`);
   });
   o.log.info({ host: o.host, port }, 'gRPC listening');
@@ -152,6 +161,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
       // Streams never end on their own: cancel them rather than wait.
       server.forceShutdown();
       await tail.stop();
+      await own?.close();
     },
   };
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { createKafka, ensureTopics } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
 import type { ChainEvent } from '../../schemas/codec.js';
@@ -16,17 +16,18 @@ const cutoffs = async (): Promise<number> => (await slowClientCutoffs.get()).val
 
 describe('gRPC slow client', () => {
   const topics = topicNames(uniquePrefix('grpc-slow'));
+  let kafka: Kafka;
   let server: GrpcServer;
   let pub: TestPublisher;
   const clients: Msg[] = [];
   const open: Recorder[] = [];
 
   beforeAll(async () => {
-    const kafka = createKafka(testBrokers(), 'grpc-slow-test');
-    await ensureTopics(kafka, topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-slow-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startGrpc({
-      brokers: testBrokers(), topics, database: 'unused', host: '127.0.0.1', port: 0,
+      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
       pingIntervalMs: 10_000, queueSize: 1_000, log: silentLogger,
     });
   });
@@ -36,6 +37,7 @@ describe('gRPC slow client', () => {
     for (const c of clients) c.close();
     await server?.close();
     await pub?.stop();
+    await kafka?.close();
   });
 
   it('cuts off a client that stops reading and keeps the fast one on time', async () => {

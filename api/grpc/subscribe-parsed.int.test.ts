@@ -4,7 +4,7 @@
 // the two topics delivers first), or without it when there is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createKafka, ensureTopics } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
@@ -39,16 +39,17 @@ function pumpKeys(curve: Buffer): Buffer[] {
 
 describe('gRPC SubscribeParsed', () => {
   const topics = topicNames(uniquePrefix('grpc-parsed'));
+  let kafka: Kafka;
   let server: GrpcServer;
   let pub: TestPublisher;
   let client: Msg;
 
   beforeAll(async () => {
-    const kafka = createKafka(testBrokers(), 'grpc-parsed-test');
-    await ensureTopics(kafka, topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-parsed-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startGrpc({
-      brokers: testBrokers(), topics, database: 'unused', host: '127.0.0.1', port: 0,
+      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
       pingIntervalMs: 10_000, queueSize: 1000, log: silentLogger,
     });
     client = newClient(server.port);
@@ -58,6 +59,7 @@ describe('gRPC SubscribeParsed', () => {
     client?.close();
     await server?.close();
     await pub?.stop();
+    await kafka?.close();
   });
 
   it('sends decoded pump.fun transactions with their bonding-curve account update', async () => {

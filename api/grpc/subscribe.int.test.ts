@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { createRequire } from 'node:module';
-import { createKafka, ensureTopics } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
@@ -27,6 +27,7 @@ const TOKEN = 's3cret-token';
 
 describe('gRPC Subscribe (live)', () => {
   const topics = topicNames(uniquePrefix('grpc-sub'));
+  let kafka: Kafka;
   let server: GrpcServer;
   let authServer: GrpcServer;
   let pub: TestPublisher;
@@ -35,10 +36,10 @@ describe('gRPC Subscribe (live)', () => {
   let slot = 1000n;
 
   beforeAll(async () => {
-    const kafka = createKafka(testBrokers(), 'grpc-sub-test');
-    await ensureTopics(kafka, topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-sub-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    const base = { brokers: testBrokers(), topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger };
+    const base = { kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger };
     server = await startGrpc({ ...base, pingIntervalMs: 300 });
     authServer = await startGrpc({ ...base, pingIntervalMs: 10_000, authToken: TOKEN });
     client = newClient(server.port);
@@ -50,6 +51,7 @@ describe('gRPC Subscribe (live)', () => {
     await server?.close();
     await authServer?.close();
     await pub?.stop();
+    await kafka?.close();
   });
 
   function stream(c: Msg = client, md?: grpc.Metadata): Recorder {

@@ -7,7 +7,7 @@
 // - the commitment gate holds updates until their slot reaches the requested level;
 // - the Outbound queue bounds what a slow client may owe.
 import { status, type ServerDuplexStream } from '@grpc/grpc-js';
-import type { Kafka } from 'kafkajs';
+import type { Kafka } from '../../platform/kafka/index.js';
 import type { Logger } from 'pino';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { CommitmentLevel, type SubscribeRequest } from '../../proto/gen/stream.js';

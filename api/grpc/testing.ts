@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka, PartitionOffsets, Producer } from '../../platform/kafka/index.js';
 import {
   AccountEvent,
   SlotEvent,
@@ -14,8 +14,7 @@ import {
   type ChainEvent,
 } from '../../schemas/codec.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import { stableEnds } from '../../test/harness/read-topics.js';
-import { KafkaReader } from './kafka-reader.js';
+import { stableEnds } from '../../test/support/kafka/read-topics.js';
 import { streamTopics } from './live-tail.js';
 import { PROTO_PATH } from './server.js';
 
@@ -137,25 +136,16 @@ export class TestPublisher {
   ) {}
 
   static async start(kafka: Kafka, topics: TopicNames): Promise<TestPublisher> {
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
-    return new TestPublisher(producer, topics);
+    return new TestPublisher(await kafka.producer(), topics);
   }
 
-  /** Publishes events in order; returns when the broker acknowledged them. */
+  /** Publishes events in order (partitioned by their keys); returns when the broker acknowledged them. */
   async publish(events: ChainEvent[]): Promise<void> {
-    const byTopic = new Map<string, { key: Buffer; value: Buffer }[]>();
-    for (const e of events) {
-      const topic = this.topics[e.kind];
-      const list = byTopic.get(topic) ?? [];
-      list.push(encodeRecord(e));
-      byTopic.set(topic, list);
-    }
-    await this.producer.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
+    await this.producer.send(events.map((e) => ({ topic: this.topics[e.kind], ...encodeRecord(e) })));
   }
 
   async stop(): Promise<void> {
-    await this.producer.disconnect();
+    await this.producer.close();
   }
 }
 
@@ -169,35 +159,35 @@ export interface StoredRecord {
 /** Everything the stream topics hold right now, read back through a real consumer (the topic's contents). */
 export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<StoredRecord[]> {
   const names = streamTopics(topics);
-  const ends = new Map<string, Map<number, bigint>>();
-  const start = new Map<string, Map<number, bigint>>();
+  const ends: PartitionOffsets = new Map();
+  const start: PartitionOffsets = new Map();
   for (const [t, parts] of await stableEnds(kafka, [...names.keys()])) {
     ends.set(t, new Map(parts.map((x, p) => [p, x.high])));
     start.set(t, new Map(parts.map((x, p) => [p, x.low])));
   }
   const out: StoredRecord[] = [];
-  const done = (): boolean =>
-    [...ends].every(([t, m]) => [...m].every(([p, high]) => (reader?.position(t, p) ?? 0n) >= high));
-  let reader: KafkaReader | undefined = undefined;
-  reader = await KafkaReader.start({
-    kafka,
-    topics: names,
+  const reader = await kafka.partitionReader({
+    topics: [...names.keys()],
     start,
     purpose: 'test-read',
     onRecords: (records) => {
       for (const r of records) {
         if (r.offset >= ends.get(r.topic)!.get(r.partition)!) continue;
-        const d = decodeRecord(r.kind, r.value);
+        const d = decodeRecord(names.get(r.topic)!, r.value);
         if (d.ok) out.push({ topic: r.topic, partition: r.partition, offset: r.offset, event: d.value });
       }
     },
   });
-  const deadline = Date.now() + 60_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('readTopics: timed out');
-    await new Promise((r) => setTimeout(r, 50));
+  const done = (): boolean => [...ends].every(([t, m]) => [...m].every(([p, high]) => (reader.position(t, p) ?? 0n) >= high));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error('readTopics: timed out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await reader.stop();
   }
-  await reader.stop();
   return out;
 }
 
