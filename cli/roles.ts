@@ -5,9 +5,8 @@ import type { Logger } from '../platform/log.js';
 import { createClickHouse, isEmbedded, type ClickHouseClient } from '../platform/clickhouse.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { addHealthCheck, startMetricsServer } from '../platform/metrics.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
 import { startLocalKafka } from '../deploy/kafka/launcher.js';
-import { topicNames } from '../schemas/topics.js';
+import { connectKafka } from './infrastructure.js';
 // Role modules load on demand, so a role pays only for what it runs.
 
 export interface Running {
@@ -41,6 +40,14 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       return { stop: stopAll, done };
     }
 
+    if (role === 'ingest' && config.out !== '') {
+      // Fixture mode writes a file: no broker, no metrics server.
+      const { startIngest } = await import('../ingest/run.js');
+      const ingest = await startIngest(config, log);
+      stops.push({ what: 'ingest', stop: () => ingest.stop() });
+      return { stop: stopAll, done: ingest.done };
+    }
+
     const metrics = await startMetricsServer(config.host, config.metricsPort);
     stops.push({ what: 'metrics', stop: () => metrics.close() });
     log.info({ port: metrics.port }, 'metrics and health on /metrics and /health');
@@ -52,14 +59,10 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       brokers = kafka.brokers;
       log.info({ brokers: brokers.join(',') }, 'KAFKA_BROKERS is unset: started a local Kafka broker');
     }
-    const topics = topicNames(config.topicPrefix);
-    const kafka = createKafka(brokers, `slotstream-${role}`);
-    await ensureTopics(kafka, topics, {
-      partitions: config.partitions,
-      retentionMs: config.retentionMs,
-      replicationFactor: config.replicationFactor,
-    });
     const cfg: Config = Object.freeze({ ...config, kafkaBrokers: brokers });
+    // One set of Kafka clients for the process, topics created once; each role gets it.
+    const { kafka, topics } = await connectKafka(cfg, log);
+    stops.push({ what: 'kafka clients', stop: () => kafka.close() });
 
     let ch: ClickHouseClient | undefined;
     if (role !== 'ingest') {
@@ -75,14 +78,14 @@ export async function startRole(config: Config, positionals: string[], log: Logg
 
     if (role === 'projector' && positionals[0] === 'rebuild') {
       const { rebuildViews } = await import('../projector/run.js');
-      done = rebuildViews(cfg, log, { ch: ch! });
+      done = rebuildViews(cfg, log, { ch: ch!, kafka, topics });
       return { stop: stopAll, done };
     }
     if (positionals.length > 0) throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} for role ${role}`);
 
     if (role === 'projector' || role === 'all') {
       const { startProjector } = await import('../projector/run.js');
-      const projector = await startProjector(cfg, log, { ch: ch! });
+      const projector = await startProjector(cfg, log, { ch: ch!, kafka, topics });
       stops.push({ what: 'projector', stop: () => projector.stop() });
     }
     if (role === 'api' || role === 'all') {
@@ -106,7 +109,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     }
     if (role === 'ingest' || role === 'all') {
       const { startIngest } = await import('../ingest/run.js');
-      const ingest = await startIngest(cfg, log);
+      const ingest = await startIngest(cfg, log, { kafka, topics });
       stops.push({ what: 'ingest', stop: () => ingest.stop() });
       // In `all`, a bounded source finishing leaves the other roles serving.
       if (role === 'ingest') done = ingest.done;

@@ -3,12 +3,11 @@
 // producer (same transactional id) aborts when it starts, so Kafka holds whole slots only and
 // resume.ts can find where to continue. While Kafka is away the group is retried with backoff,
 // never dropped; the caller awaits publish, so the source is paced instead of buffering.
-import type { Kafka, Message, Producer, TopicMessages } from 'kafkajs';
+import { partitionForKey, type Kafka, type KafkaError, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { encodeRecord } from '../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../schemas/topics.js';
 import { ingestMetrics } from './metrics.js';
-import { partitionForKey } from './partition.js';
 import { lastPublishedSlot } from './resume.js';
 import type { SlotBatch } from './source.js';
 
@@ -51,16 +50,10 @@ export interface PublisherOptions {
   transactionTimeoutMs?: number;
 }
 
-// Errors meaning another producer with our transactional id took over: retrying would fence it
-// back and the two would take turns, so they end this publisher instead.
-const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
-
+// Another producer with our transactional id took over: retrying would fence it back and the two
+// would take turns, so it ends this publisher instead.
 function isFenced(err: unknown): boolean {
-  for (let e = err as { type?: string; code?: number; cause?: unknown; originalError?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if ((e.type && FENCED.has(e.type)) || e.code === 90) return true;
-    e = (e.originalError ?? e.cause) as typeof e;
-  }
-  return false;
+  return (err as Partial<KafkaError> | undefined)?.fenced === true;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -78,12 +71,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-// kafkajs groups the messages of one send per partition by copying the list for every message,
-// so a send's cost grows with the square of its size; a group goes out in sends of this many.
-const MESSAGES_PER_SEND = 2_000;
-
 export class Publisher {
-  private producer: Producer | undefined;
+  private producer: TransactionalProducer | undefined;
   private partitions = new Map<TopicKind, number>();
   private last: bigint | undefined;
   private readonly metrics = ingestMetrics();
@@ -151,102 +140,63 @@ export class Publisher {
   }
 
   private async connect(): Promise<void> {
-    const producer = this.opts.kafka.producer({
+    // Opening runs InitProducerId: it bumps the epoch of our transactional id, which fences older
+    // instances and makes the coordinator abort their open transaction.
+    this.producer = await this.opts.kafka.transactionalProducer({
       transactionalId: this.opts.transactionalId,
-      idempotent: true,
-      maxInFlightRequests: 1,
-      transactionTimeout: this.opts.transactionTimeoutMs ?? 60_000,
-      allowAutoTopicCreation: false,
-      // Partitions are chosen in commit() with the Java client's murmur2 (partition.ts), so every
-      // client maps a key to the same partition; this only passes them through.
-      createPartitioner: () => ({ message }) => message.partition!,
+      transactionTimeoutMs: this.opts.transactionTimeoutMs ?? 60_000,
     });
-    this.producer = producer;
-    await producer.connect();
-    // The first transaction() runs InitProducerId: it bumps the epoch of our transactional id,
-    // which fences older instances and makes the coordinator abort their open transaction.
-    const t = await producer.transaction();
-    await t.abort();
     await this.loadPartitionCounts();
     this.last = await lastPublishedSlot(this.opts.kafka, this.opts.topics);
     if (this.last !== undefined) this.metrics.lastSlot.set(Number(this.last));
   }
 
   private async loadPartitionCounts(): Promise<void> {
-    const kinds: TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs'];
-    const admin = this.opts.kafka.admin();
-    await admin.connect();
-    try {
-      const meta = await admin.fetchTopicMetadata({ topics: kinds.map((k) => this.opts.topics[k]) });
-      for (const kind of kinds) {
-        const n = meta.topics.find((t) => t.name === this.opts.topics[kind])?.partitions.length ?? 0;
-        if (n === 0) throw new Error(`topic ${this.opts.topics[kind]} has no partitions (does it exist?)`);
-        this.partitions.set(kind, n);
-      }
-    } finally {
-      await admin.disconnect();
-    }
+    const kinds: TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
+    for (const kind of kinds) this.partitions.set(kind, await this.opts.kafka.admin().partitionCount(this.opts.topics[kind]));
   }
 
   private async drop(): Promise<void> {
     const p = this.producer;
     this.producer = undefined;
-    if (p) await p.disconnect().catch(() => {});
+    if (p) await p.close().catch(() => {});
   }
 
   private async commit(group: EncodedBatch[]): Promise<void> {
     const producer = this.producer!;
-    const byKind = new Map<TopicKind, Message[]>();
+    const counts = new Map<TopicKind, number>();
     const bytesByKind = new Map<TopicKind, number>();
     // Records of a slot share their key: hash each distinct key once per group.
     const slotKeyPartition = new Map<string, number>();
-    for (const b of group) {
-      for (const r of b.records) {
-        let list = byKind.get(r.kind);
-        if (!list) byKind.set(r.kind, (list = []));
-        const n = this.partitions.get(r.kind)!;
-        let partition: number;
-        if (r.kind === 'accounts') partition = partitionForKey(r.key, n);
-        else {
-          const memo = `${r.kind}:${r.key.toString('hex')}`;
-          partition = slotKeyPartition.get(memo) ?? partitionForKey(r.key, n);
-          slotKeyPartition.set(memo, partition);
-        }
-        list.push({ key: r.key, value: r.value, partition });
-        bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
-      }
-    }
-    const sends: TopicMessages[][] = [];
-    let current: TopicMessages[] = [];
-    let room = MESSAGES_PER_SEND;
-    for (const [kind, messages] of byKind) {
-      for (let i = 0; i < messages.length; ) {
-        const take = Math.min(room, messages.length - i);
-        current.push({ topic: this.opts.topics[kind], messages: messages.slice(i, i + take) });
-        i += take;
-        room -= take;
-        if (room === 0) {
-          sends.push(current);
-          current = [];
-          room = MESSAGES_PER_SEND;
-        }
-      }
-    }
-    if (current.length > 0) sends.push(current);
     const started = process.hrtime.bigint();
-    const t = await producer.transaction();
+    await producer.begin();
     try {
-      for (const topicMessages of sends) await t.sendBatch({ acks: -1, topicMessages });
-      await t.commit();
+      for (const b of group) {
+        for (const r of b.records) {
+          const n = this.partitions.get(r.kind)!;
+          let partition: number;
+          if (r.kind === 'accounts') partition = partitionForKey(r.key, n);
+          else {
+            const memo = `${r.kind}:${r.key.toString('hex')}`;
+            partition = slotKeyPartition.get(memo) ?? partitionForKey(r.key, n);
+            slotKeyPartition.set(memo, partition);
+          }
+          const out: OutRecord = { topic: this.opts.topics[r.kind], partition, key: r.key, value: r.value };
+          producer.send(out);
+          counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+          bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
+        }
+      }
+      await producer.commit();
     } catch (err) {
-      await t.abort().catch(() => {});
+      await producer.abort().catch(() => {});
       throw err;
     }
     this.metrics.publishSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     this.metrics.transactions.inc();
-    for (const [kind, messages] of byKind) {
+    for (const [kind, n] of counts) {
       const topic = this.opts.topics[kind];
-      this.metrics.records.inc({ topic }, messages.length);
+      this.metrics.records.inc({ topic }, n);
       this.metrics.bytes.inc({ topic }, bytesByKind.get(kind) ?? 0);
     }
     for (const b of group) if (this.last === undefined || b.slot > this.last) this.last = b.slot;

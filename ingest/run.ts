@@ -1,9 +1,9 @@
 // The ingest role: one chain source into the Kafka topics (or, with --out, into a JSON-lines file).
 // Only wiring: sources, the pump, the publisher and the resume point live in their own files.
 import type { Config } from '../platform/config.js';
-import { createKafka, ensureTopics, type KafkaLogSink } from '../platform/kafka.js';
+import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { topicNames } from '../schemas/topics.js';
+import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './file/source.js';
 import { createJsonlWriter } from './file/writer.js';
 import { ingestMetrics } from './metrics.js';
@@ -54,23 +54,16 @@ export function createSource(config: Config, log: Logger): ChainSource {
   }
 }
 
-/** kafkajs warns that an idempotent producer with limited retries may lose exactly-once; ours
- * retries whole Kafka transactions itself (publisher.ts), so that warning is noise on every start. */
-function kafkaLogSink(log: Logger): KafkaLogSink {
-  return {
-    debug: (o, m) => log.debug(o, m),
-    info: (o, m) => log.info(o, m),
-    warn: (o, m) => {
-      if (!m.includes('Limiting retries for the idempotent producer')) log.warn(o, m);
-    },
-    error: (o, m) => log.error(o, m),
-  };
+/** What the ingest publishes to: the process's Kafka clients and topic names (cli/infrastructure.ts). */
+export interface IngestKafka {
+  kafka: Kafka;
+  topics: TopicNames;
 }
 
 /** One transactional id per topic prefix and source: a second copy of the same ingest fences the first. */
 export const transactionalIdOf = (config: Config): string => `slotstream-ingest-${config.topicPrefix}-${config.source}`;
 
-export async function startIngest(config: Config, log: Logger): Promise<IngestHandle> {
+export async function startIngest(config: Config, log: Logger, out?: IngestKafka): Promise<IngestHandle> {
   const source = createSource(config, log);
   for (const note of source.notes) log.info({ source: config.source }, note);
   const controller = new AbortController();
@@ -95,17 +88,8 @@ export async function startIngest(config: Config, log: Logger): Promise<IngestHa
       log.info({ out: config.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
     })();
   } else {
-    if (config.kafkaBrokers.length === 0) {
-      throw new IngestConfigError('ingest: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)');
-    }
-    const topics = topicNames(config.topicPrefix);
-    const kafka = createKafka([...config.kafkaBrokers], 'slotstream-ingest', { logger: kafkaLogSink(log) });
-    await ensureTopics(kafka, topics, {
-      partitions: config.partitions,
-      retentionMs: config.retentionMs,
-      replicationFactor: config.replicationFactor,
-      log: (msg, extra) => log.warn(extra ?? {}, msg),
-    });
+    if (!out) throw new IngestConfigError('ingest: no Kafka to publish to (and no --out file)');
+    const { kafka, topics } = out;
     const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(config), log, signal });
     const afterSlot = await publisher.open();
     log.info({ afterSlot: afterSlot?.toString() ?? null, topicPrefix: config.topicPrefix }, afterSlot === undefined ? 'ingest: topics empty, starting from genesis' : `ingest: resuming after slot ${afterSlot}, the last one in Kafka`);

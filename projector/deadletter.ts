@@ -1,11 +1,12 @@
 // Dead letters: records that cannot be projected go to `<prefix>.deadletter.v1` unchanged (same key
 // and value), with headers naming where they came from and why, so they can be inspected and replayed.
-import type { Kafka, Message, Producer } from 'kafkajs';
+import type { Kafka, PlainRecord } from '../platform/kafka/index.js';
 import type { DeadLetter } from './slice.js';
 
 /** Pure: the dead-letter record of a rejected record. */
-export function deadLetterMessage(d: DeadLetter): Message {
+export function deadLetterMessage(topic: string, d: DeadLetter): PlainRecord {
   return {
+    topic,
     key: d.key,
     value: d.value,
     headers: {
@@ -25,13 +26,9 @@ export interface DeadLetterSink {
 
 export async function createDeadLetterSink(kafka: Kafka, topic: string): Promise<DeadLetterSink> {
   // Idempotent: a retried send after a lost acknowledgement does not write the letter twice.
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  const producer = await kafka.producer();
   return {
-    async send(letters) {
-      if (letters.length === 0) return;
-      await producer.send({ topic, acks: -1, messages: letters.map(deadLetterMessage) });
-    },
-    close: () => producer.disconnect(),
+    send: (letters) => producer.send(letters.map((d) => deadLetterMessage(topic, d))),
+    close: () => producer.close(),
   };
 }

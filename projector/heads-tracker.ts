@@ -1,6 +1,6 @@
 // Writes the heads table (see heads.ts for the rule) and the group's lag, on a timer.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { advanceHeads, caughtUp, COMMITMENTS, lagOf, type Heads, type OffsetMap } from './heads.js';
 import { committedOffsets, endOffsets } from './offsets.js';
@@ -8,7 +8,7 @@ import { committedOffsets, endOffsets } from './offsets.js';
 export interface HeadsTrackerOptions {
   ch: ClickHouseClient;
   database: string;
-  admin: Admin;
+  admin: KafkaAdmin;
   groupId: string;
   topics: readonly string[];
   intervalMs: number;

@@ -4,11 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { makeConfig, type Config } from '../platform/config.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../test/harness/kafka.js';
@@ -51,11 +51,16 @@ beforeAll(async () => {
   ch = await createClickHouse({ dataDir: dir, database: 'projector_int' });
   prefix = uniquePrefix('projector');
   topics = topicNames(prefix);
-  kafka = createKafka(testBrokers(), 'projector-int-test');
-  await ensureTopics(kafka, topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+  kafka = createKafka({ brokers: testBrokers(), clientId: 'projector-int-test' });
+  await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+  for (const db of ['v_one', 'v_two']) {
+    await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+    await applyMigrations(ch, db);
+  }
 });
 
 afterAll(async () => {
+  await kafka?.close();
   await ch?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -63,10 +68,9 @@ afterAll(async () => {
 describe('projector', () => {
   it('projects a chain exactly, dead-letters a poison record and goes on', async () => {
     await publishChain(kafka, topics, makeChain({ slots: 120, txPerSlot: 12, seed: 7 }));
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({ topic: topics.transactions, messages: [{ key: Buffer.alloc(8), value: Buffer.from([0xff, 0xff, 0xff]) }] });
-    await producer.disconnect();
+    const producer = await kafka.producer();
+    await producer.send([{ topic: topics.transactions, key: Buffer.alloc(8), value: Buffer.from([0xff, 0xff, 0xff]) }]);
+    await producer.close();
     await publishChain(kafka, topics, makeChain({ slots: 80, txPerSlot: 12, seed: 8, firstSlot: 121 }));
 
     const want = await expected();
@@ -74,7 +78,7 @@ describe('projector', () => {
     expect(want['accounts:processed']).not.toEqual(want['accounts:finalized']);
     expect(want.transactions.length).toBeGreaterThan(500);
 
-    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch });
+    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
     try {
       const got = await caughtUpViews('v_one', want);
       expect(got).toEqual(want);
@@ -87,10 +91,10 @@ describe('projector', () => {
   });
 
   it('rebuilds into fresh tables while the projector runs and new slots arrive, with identical views', async () => {
-    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch });
+    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
     try {
       const publishing = publishChain(kafka, topics, makeChain({ slots: 60, txPerSlot: 12, seed: 9, firstSlot: 201 }), 2);
-      await rebuildViews(configFor('v_one', 'g-one'), silentLogger, { ch });
+      await rebuildViews(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
       await publishing;
       const want = await expected();
       expect(await caughtUpViews('v_one', want)).toEqual(want);
@@ -102,16 +106,13 @@ describe('projector', () => {
   });
 
   it('two instances in one process split the partitions and give the same views as one', async () => {
-    const a = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch });
-    const b = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch });
+    const a = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
+    const b = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
     try {
-      const admin = kafka.admin();
-      await admin.connect();
       await waitFor(async () => {
-        const { groups } = await admin.describeGroups(['g-two']);
-        return groups[0]?.state === 'Stable' && groups[0].members.length === 2;
+        const g = await kafka.admin().describeGroup('g-two');
+        return g.state === 'Stable' && g.members === 2;
       }, { what: 'two members in the group', timeoutMs: 60_000 });
-      await admin.disconnect();
       const want = await expected();
       expect(await caughtUpViews('v_two', want)).toEqual(want);
       expect(await dumpViews(ch, 'v_one', programs)).toEqual(want);
@@ -123,19 +124,15 @@ describe('projector', () => {
 
 async function consumeDeadLetters(): Promise<{ reason: string; topic: string; value: string }[]> {
   const out: { reason: string; topic: string; value: string }[] = [];
-  const consumer = kafka.consumer({ groupId: `dlq-${Math.random()}`, maxWaitTimeInMs: 200 });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topics.deadletter], fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      out.push({
-        reason: String(message.headers?.['slotstream-reason']),
-        topic: String(message.headers?.['slotstream-topic']),
-        value: message.value!.toString('hex'),
-      });
+  const reader = await kafka.partitionReader({
+    topics: [topics.deadletter],
+    start: new Map([[topics.deadletter, new Map([[0, 0n]])]]),
+    purpose: 'dlq-test',
+    onRecords: (records) => {
+      for (const r of records) out.push({ reason: String(r.headers?.['slotstream-reason']), topic: String(r.headers?.['slotstream-topic']), value: r.value!.toString('hex') });
     },
   });
   await waitFor(() => out.length >= 1, { what: 'the dead letter', timeoutMs: 30_000 });
-  await consumer.disconnect();
+  await reader.stop();
   return out;
 }

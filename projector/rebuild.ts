@@ -7,7 +7,7 @@
 //  3. the same group, now writing into the live names, catches up to the end offsets taken after
 //     the swap: whatever the running projector had put only into the old tables lies below them.
 //     Writing a record twice is harmless (tokens and table keys), missing one is not.
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { TOPIC_KINDS } from '../schemas/topics.js';
 import { caughtUp, type OffsetMap } from './heads.js';
@@ -37,7 +37,6 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
   const group = `${o.groupId}-rebuild-${Date.now().toString(36)}`;
   const topics = TOPIC_KINDS.map((k) => o.topics[k]);
   const admin = o.kafka.admin();
-  await admin.connect();
   let events = 0;
   try {
     await o.ch.command({ query: `DROP DATABASE IF EXISTS ${shadow} SYNC` });
@@ -73,9 +72,9 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
       await second.stop();
     }
     await o.ch.command({ query: `DROP DATABASE IF EXISTS ${shadow} SYNC` });
-    await admin.deleteGroups([group]).catch((err: unknown) => o.log.warn({ err, group }, 'rebuild: could not delete its group'));
+    await admin.deleteGroup(group).catch((err: unknown) => o.log.warn({ err, group }, 'rebuild: could not delete its group'));
   } finally {
-    await admin.disconnect();
+    // the admin is the process's shared one
   }
   const seconds = (Date.now() - started) / 1000;
   o.log.info({ events, seconds }, 'rebuild: done');
@@ -83,7 +82,7 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
 }
 
 /** Waits until the group committed at least `ends` on every partition. */
-export async function catchUp(admin: Admin, groupId: string, topics: readonly string[], ends: OffsetMap, timeoutMs?: number): Promise<void> {
+export async function catchUp(admin: KafkaAdmin, groupId: string, topics: readonly string[], ends: OffsetMap, timeoutMs?: number): Promise<void> {
   const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
   for (;;) {
     if (caughtUp(ends, await committedOffsets(admin, groupId, topics))) return;

@@ -1,7 +1,7 @@
 // A view writer: the runner plus its dead-letter sink and heads tracker, writing into one database
 // for one consumer group. The projector runs one; a rebuild runs one into its fresh tables.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Kafka } from 'kafkajs';
+import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
 import { createDeadLetterSink } from './deadletter.js';
@@ -33,7 +33,6 @@ export interface ViewWriter {
 export async function startViewWriter(o: ViewWriterOptions): Promise<ViewWriter> {
   const deadLetters = await createDeadLetterSink(o.kafka, o.topics.deadletter);
   const admin = o.kafka.admin();
-  await admin.connect();
   const heads = new HeadsTracker({
     ch: o.ch,
     database: o.database,
@@ -48,7 +47,6 @@ export async function startViewWriter(o: ViewWriterOptions): Promise<ViewWriter>
     runner = await startRunner({ ...o, deadLetters });
   } catch (err) {
     await deadLetters.close();
-    await admin.disconnect();
     throw err;
   }
   heads.start();
@@ -59,7 +57,6 @@ export async function startViewWriter(o: ViewWriterOptions): Promise<ViewWriter>
       await runner.stop();
       await heads.stop();
       await deadLetters.close();
-      await admin.disconnect();
     },
   };
 }

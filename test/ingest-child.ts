@@ -3,9 +3,10 @@
 import { parseConfig } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { startIngest } from '../ingest/run.js';
+import { connectKafka } from '../cli/infrastructure.js';
 
 const { config } = parseConfig('ingest', process.argv.slice(2), {});
 const log = createLogger(config.logLevel, 'ingest-child');
-const ingest = await startIngest(config, log);
+const ingest = await startIngest(config, log, await connectKafka(config, log));
 await ingest.done;
 log.info('ingest-child: done');

@@ -2,12 +2,15 @@
 // Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
 // a coordinator that is still loading answers with retriable errors for a moment.
 import KafkaJs from '@confluentinc/kafka-javascript';
-import type { DeleteGroupsResult, DeleteRecordsResult, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
+import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
 import type { TopicNames } from '../../schemas/topics.js';
 import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
 import { topicSpecs, type EnsureTopicsOptions } from './topics.js';
 
 const { AdminClient, OffsetSpec, IsolationLevel } = KafkaJs;
+
+// librdkafka's consumer group states, by number (rd_kafka_consumer_group_state_t).
+const GROUP_STATES = ['Unknown', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty'];
 
 export interface OffsetRange {
   /** First offset the log still holds. */
@@ -35,6 +38,8 @@ export interface KafkaAdmin {
   /** The group's committed offsets (0 where it has none), keyed by partitionKey. */
   committedOffsets(groupId: string, topics: readonly string[]): Promise<OffsetMap>;
   deleteGroup(groupId: string): Promise<void>;
+  /** The group's state (e.g. `Stable`) and member count. */
+  describeGroup(groupId: string): Promise<{ state: string; members: number }>;
   /** Moves a partition's log start to `before` (what retention does segment by segment): tests of history limits. */
   deleteRecords(topic: string, partition: number, before: bigint): Promise<void>;
   /** Ids of the brokers the cluster's metadata lists (a quick liveness probe, no retries). */
@@ -153,6 +158,13 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
         client.deleteRecords([{ topic, partition, offset: Number(before) }], { timeout: 10_000 }, cb),
       );
       if (r?.error) throw new Error(`cannot delete records of ${topic}/${partition} before ${before}: ${r.error.message}`);
+    },
+
+    async describeGroup(groupId) {
+      const r = await call<GroupDescriptions>('describeGroups', (cb) => client.describeGroups([groupId], { timeout: 10_000 }, cb));
+      const g = r.groups[0];
+      if (!g || g.error) throw new Error(`cannot describe group ${groupId}: ${g?.error?.message ?? 'no answer'}`);
+      return { state: GROUP_STATES[g.state as unknown as number] ?? String(g.state), members: g.members.length };
     },
 
     async brokerIds(timeoutMs = 1_000) {

@@ -18,6 +18,8 @@ export interface InRecord {
   value: Buffer | null;
   /** Broker or producer timestamp, ms. */
   timestamp: number;
+  /** Record headers as text (absent when the record has none). */
+  headers?: Record<string, string>;
 }
 
 export interface ConsumerSettings {
@@ -80,6 +82,7 @@ export function toInRecord(m: Message): InRecord {
     key: (m.key as Buffer | null | undefined) ?? null,
     value: m.value,
     timestamp: m.timestamp ?? 0,
+    ...(m.headers && m.headers.length > 0 ? { headers: Object.fromEntries(m.headers.flatMap((h) => Object.entries(h).map(([k, v]) => [k, v.toString()]))) } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ export interface PlainRecord {
   partition?: number;
   key?: Buffer | null;
   value: Buffer | null;
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface Producer {
@@ -44,7 +45,8 @@ export async function openProducer(o: KafkaOptions, partitionsOf: (topic: string
       try {
         for (const r of records) {
           const partition = r.partition ?? (r.key ? partitionForKey(r.key, counts.get(r.topic)!) : 0);
-          producer.produce(r.topic, partition, r.value, r.key ?? null, Date.now(), id);
+          const headers = r.headers ? Object.entries(r.headers).map(([k, v]) => ({ [k]: v })) : undefined;
+          producer.produce(r.topic, partition, r.value, r.key ?? null, Date.now(), id, headers);
           sent++;
         }
       } catch (err) {

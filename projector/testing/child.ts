@@ -3,9 +3,8 @@
 // SIGKILL itself right after its n-th table insert (inserted, not yet committed: mid-batch);
 // DUMP=<file> waits until the group reached the end of every topic, then writes the views there and exits.
 import { writeFileSync } from 'node:fs';
-import { logLevel } from 'kafkajs';
 import { createClickHouse } from '../../platform/clickhouse.js';
-import { createKafka } from '../../platform/kafka.js';
+import { createKafka } from '../../platform/kafka/index.js';
 import { createLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import { TOPIC_KINDS, topicNames } from '../../schemas/topics.js';
@@ -26,7 +25,7 @@ const groupId = env('GROUP');
 const ch = await createClickHouse({ dataDir: env('DATA_DIR'), database });
 await applyMigrations(ch, database);
 const log = createLogger(process.env.LOG_LEVEL ?? 'info', 'projector-child');
-const kafka = createKafka(env('BROKERS').split(','), 'projector-child', { logger: log, level: process.env.KAFKAJS_DEBUG ? logLevel.DEBUG : logLevel.WARN });
+const kafka = createKafka({ brokers: env('BROKERS').split(','), clientId: 'projector-child', log });
 const topics = topicNames(env('PREFIX'));
 const killAfter = Number(process.env.KILL_AFTER_INSERTS ?? 0);
 let inserts = 0;
@@ -44,13 +43,12 @@ const writer = await startViewWriter({
 const dump = process.env.DUMP;
 if (dump) {
   const admin = kafka.admin();
-  await admin.connect();
   const names = TOPIC_KINDS.map((k) => topics[k]);
   await catchUp(admin, groupId, names, await endOffsets(admin, names), 120_000);
   await writer.updateHeads();
   await writer.updateHeads();
-  await admin.disconnect();
   await writer.stop();
+  await kafka.close();
   writeFileSync(dump, JSON.stringify(await dumpViews(ch, database, PROGRAMS.map((p) => b58(p)))));
   await ch.close();
   process.exit(0);

@@ -1,36 +1,34 @@
 // Test helpers on a real broker: publish slot batches the way the ingest does (one Kafka transaction
 // per group of slots) and read every committed record back, independently of the projector.
-import type { Kafka } from 'kafkajs';
+import { partitionForKey, type Kafka } from '../../platform/kafka/index.js';
 import { decodeRecord, encodeRecord } from '../../schemas/codec.js';
 import { TOPIC_KINDS, type TopicNames } from '../../schemas/topics.js';
-import { readTopics } from '../../test/harness/read-topics.js';
+import { readTopics } from '../../test/support/kafka/read-topics.js';
 import type { SlotBatch } from './chain.js';
 import type { ConsumedRecord } from './expected.js';
 
 export async function publishChain(kafka: Kafka, topics: TopicNames, batches: Iterable<SlotBatch>, slotsPerTxn = 10): Promise<number> {
-  const producer = kafka.producer({ transactionalId: `test-${topics.transactions}-${Math.random()}`, idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
+  const producer = await kafka.transactionalProducer({ transactionalId: `test-${topics.transactions}-${Math.random()}` });
+  const partitions = new Map<string, number>();
   let count = 0;
   try {
     let group: SlotBatch[] = [];
     const flush = async () => {
       if (group.length === 0) return;
-      const byTopic = new Map<string, { key: Buffer; value: Buffer }[]>();
-      for (const b of group) {
-        for (const e of b.events) {
-          const t = topics[e.kind];
-          const list = byTopic.get(t) ?? [];
-          list.push(encodeRecord(e));
-          byTopic.set(t, list);
-          count++;
-        }
-      }
-      const t = await producer.transaction();
+      await producer.begin();
       try {
-        await t.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
-        await t.commit();
+        for (const b of group) {
+          for (const e of b.events) {
+            const topic = topics[e.kind];
+            if (!partitions.has(topic)) partitions.set(topic, await kafka.admin().partitionCount(topic));
+            const { key, value } = encodeRecord(e);
+            producer.send({ topic, partition: partitionForKey(key, partitions.get(topic)!), key, value });
+            count++;
+          }
+        }
+        await producer.commit();
       } catch (err) {
-        await t.abort();
+        await producer.abort().catch(() => {});
         throw err;
       }
       group = [];
@@ -41,7 +39,7 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
     }
     await flush();
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
   return count;
 }
