@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
 import { encodeMessage } from '../wire.js';
-import type { Acct } from './accounts.js';
+import type { Acct, World } from './accounts.js';
 import { compileMessage, type Ix, type LookupTable } from './compile.js';
 import { IxError } from './instructions.js';
 import { signMessage } from './keys.js';
+import { ExecTrace, tokenBalances } from './trace.js';
 import { COMPUTE_BUDGET_PROGRAM, LAMPORTS_PER_SIGNATURE, MEMO_PROGRAM } from './programs.js';
 
 export interface TxPlan {
@@ -27,6 +28,17 @@ export type SignMode = 'ed25519' | 'fast' | 'skip';
 
 const DEFAULT_UNITS_PER_IX = 200_000;
 const MAX_UNITS = 1_400_000;
+
+/** The compute unit limit: the compute-budget instruction's, else 200,000 per other instruction (max 1.4M). */
+export function computeLimit(ixs: readonly Ix[]): number {
+  let limit: number | undefined;
+  let other = 0;
+  for (const ix of ixs) {
+    if (!ix.program.key.equals(COMPUTE_BUDGET_PROGRAM)) other++;
+    else if (ix.data[0] === 2) limit = ix.data.readUInt32LE(1);
+  }
+  return Math.min(limit ?? DEFAULT_UNITS_PER_IX * other, MAX_UNITS);
+}
 
 /** 5,000 per signature plus ceil(unit price (micro-lamports) x unit limit / 1e6). */
 export function transactionFee(numSignatures: number, ixs: readonly Ix[]): bigint {
@@ -68,6 +80,8 @@ export class BlockBuilder {
     private readonly recentBlockhash: Buffer,
     private readonly sign: SignMode,
     private readonly nextWriteVersion: () => bigint,
+    /** The bank, to read mint decimals for token balances. */
+    private readonly world?: World,
   ) {}
 
   submit(plan: TxPlan): TransactionEvent {
@@ -75,11 +89,16 @@ export class BlockBuilder {
     const msg = compileMessage(plan.payer, plan.ixs, { versioned, table: plan.table });
     const fee = transactionFee(msg.numRequiredSignatures, plan.ixs);
     if (plan.payer.lamports < fee) throw new Error('simulator bug: fee payer cannot pay the fee');
+    // Meta is recorded for every materialized transaction; fast-forward skips it (nothing is published).
+    const all = this.sign === 'skip' ? undefined : [...msg.staticKeys, ...msg.loadedWritable, ...msg.loadedReadonly];
+    const preBalances = all?.map((a) => a.lamports) ?? [];
+    const preTokenBalances = all ? tokenBalances(all, this.world) : [];
     plan.payer.lamports -= fee;
     const burn = burnedPart(msg.numRequiredSignatures);
     this.burned += burn;
     this.collected += fee - burn;
-    const err = plan.infallible ? this.runInfallible(plan.ixs) : this.execute(plan.ixs, msg.writable);
+    const trace = all ? new ExecTrace(all.map((a) => a.key), computeLimit(plan.ixs)) : undefined;
+    const err = plan.infallible ? this.runInfallible(plan.ixs, trace) : this.execute(plan.ixs, msg.writable, trace);
     const index = this.txs.length;
     const tx: TransactionEvent = {
       slot: this.slot,
@@ -100,6 +119,18 @@ export class BlockBuilder {
       fee,
       memos: plan.ixs.filter((ix) => ix.program.key.equals(MEMO_PROGRAM)).map((ix) => ix.data.toString('utf8')),
       blockTime: this.blockTime,
+      preBalances,
+      postBalances: all?.map((a) => a.lamports) ?? [],
+      preTokenBalances,
+      postTokenBalances: all ? tokenBalances(all, this.world) : [],
+      innerInstructions: trace?.inner ?? [],
+      logMessages: trace?.logs ?? [],
+      computeUnitsConsumed: trace ? BigInt(trace.consumed) : undefined,
+      returnData: undefined,
+      innerInstructionsNone: false,
+      logMessagesNone: false,
+      rewards: [],
+      costUnits: undefined,
     };
     tx.signatures = this.signatures(tx, msg.signers);
     if (tx.isVote) this.votes++;
@@ -109,13 +140,23 @@ export class BlockBuilder {
   }
 
   /** Votes cannot fail here, so they skip the rollback snapshots (they are 2/3 of all transactions). */
-  private runInfallible(ixs: readonly Ix[]): undefined {
-    for (const ix of ixs) ix.run?.();
+  private runInfallible(ixs: readonly Ix[], trace: ExecTrace | undefined): undefined {
+    for (let i = 0; i < ixs.length; i++) {
+      const ix = ixs[i]!;
+      if (!trace) {
+        ix.run?.();
+        continue;
+      }
+      const left = trace.begin(ix.program.key, ix.data);
+      const used = trace.consumed;
+      trace.calls(i, ix.run?.() ?? []);
+      trace.end(ix.program.key, ix.data, left, used);
+    }
     return undefined;
   }
 
   /** Runs the instructions; on the first failure restores every writable account (the fee stays paid). */
-  private execute(ixs: readonly Ix[], writable: readonly Acct[]): string | undefined {
+  private execute(ixs: readonly Ix[], writable: readonly Acct[], trace: ExecTrace | undefined): string | undefined {
     const snapshots: Snapshot[] = writable.map((acct) => ({
       acct,
       lamports: acct.lamports,
@@ -123,10 +164,16 @@ export class BlockBuilder {
       data: Buffer.from(acct.data),
     }));
     for (let i = 0; i < ixs.length; i++) {
+      const ix = ixs[i]!;
+      const left = trace?.begin(ix.program.key, ix.data) ?? 0;
+      const used = trace?.consumed ?? 0;
       try {
-        ixs[i]!.run?.();
+        const calls = ix.run?.();
+        trace?.calls(i, calls ?? []);
+        trace?.end(ix.program.key, ix.data, left, used);
       } catch (e) {
         if (!(e instanceof IxError)) throw e;
+        trace?.end(ix.program.key, ix.data, left, used, e.inner);
         for (const s of snapshots) {
           s.acct.lamports = s.lamports;
           s.acct.owner = s.owner;

@@ -2,13 +2,13 @@
 // transactions with their account writes, and commitment progression (confirmed 1-2 slots after
 // processed, finalized 32 slots after). A pure function of the options: the same options always
 // give the same sequence of batches.
-import { createHash } from 'node:crypto';
 import type { ChainEvent, EpochEvent, SlotEvent } from '../../schemas/codec.js';
-import { SlotStatus } from '../../schemas/codec.js';
+import { RewardType, SlotStatus } from '../../schemas/codec.js';
 import type { SlotBatch } from '../source.js';
 import { BlockBuilder, type SignMode } from './block.js';
+import { blockEntries, TICKS_PER_SLOT } from './entries.js';
 import type { SimOptions } from './options.js';
-import type { Rng } from './rng.js';
+import { rngFor, type Rng } from './rng.js';
 import { createGenesis, type SimState } from './state.js';
 import type { GenCtx } from './txgen/context.js';
 import { buyTx, createTx, initializeTx, sellTx, setParamsTx, withdrawTx } from './txgen/pumpfun.js';
@@ -38,6 +38,7 @@ interface Epoch {
 export class SimChain {
   private readonly s: SimState;
   private readonly rng: Rng;
+  private readonly deadRng: Rng;
   private readonly stakes: number[];
   private nextSlot = 0;
   private writeVersion = 0n;
@@ -50,6 +51,7 @@ export class SimChain {
   constructor(private readonly opts: SimOptions) {
     this.s = createGenesis(opts.seed, opts.validators);
     this.rng = this.s.rng;
+    this.deadRng = rngFor(opts.seed, 'dead-forks');
     this.stakes = this.s.validators.map((v) => v.stake);
   }
 
@@ -75,31 +77,68 @@ export class SimChain {
       for (const e of statusLater) events.push({ kind: 'slots', event: e });
       return { slot: BigInt(slot), events };
     }
+    // Dead forks draw from their own stream, so a chain without them (deadRate 0) is the chain it always was.
+    if (slot > 0 && this.deadRng.chance(this.opts.deadRate ?? 0)) return this.deadSlot(slot, statusLater, events);
     const block = this.buildBlock(slot, sign);
+    const entries = blockEntries(this.opts.seed, BigInt(slot), this.parent.blockhash, block.b.txs.length);
+    const blockhash = entries.at(-1)!.hash;
+    const leader = this.leaderOf(slot).identity;
     const processed: SlotEvent = {
       slot: BigInt(slot),
       status: SlotStatus.SLOT_STATUS_PROCESSED,
       block: {
         parentSlot: slot === 0 ? 0n : this.parent.slot,
-        blockhash: block.blockhash,
+        blockhash,
         blockHeight: this.blockHeight,
         blockTime: block.b.blockTime,
-        leader: this.leaderOf(slot).identity.key,
+        leader: leader.key,
         transactionCount: block.b.txs.length,
         voteTransactionCount: block.b.votes,
+        previousBlockhash: this.parent.blockhash,
+        // The leader's share of the fees, credited at the end of the block (Agave's "fee" reward).
+        rewards:
+          block.b.collected > 0n
+            ? [{ pubkey: leader.key, lamports: block.b.collected, postBalance: leader.lamports, rewardType: RewardType.REWARD_TYPE_FEE, commission: undefined, commissionBps: undefined }]
+            : [],
+        executedTransactionCount: BigInt(block.b.txs.length),
+        entryCount: BigInt(entries.length),
+        numPartitions: undefined,
       },
+      deadError: undefined,
+      gap: undefined,
+      parent: undefined,
     };
     events.push({ kind: 'slots', event: processed });
     for (const e of statusLater) events.push({ kind: 'slots', event: e });
     for (const tx of block.b.txs) events.push({ kind: 'transactions', event: tx });
     for (const w of block.b.writes) events.push({ kind: 'accounts', event: w });
+    if (this.opts.entries) for (const e of entries) events.push({ kind: 'entries', event: e });
     this.schedule(slot + CONFIRM_DELAYS[this.rng.int(CONFIRM_DELAYS.length)]!, status(slot, SlotStatus.SLOT_STATUS_CONFIRMED).event);
     this.schedule(slot + FINALIZE_DELAY, status(slot, SlotStatus.SLOT_STATUS_FINALIZED).event);
-    this.parent = { slot: BigInt(slot), blockhash: block.blockhash };
-    this.recentHashes.push(block.blockhash);
+    this.parent = { slot: BigInt(slot), blockhash };
+    this.recentHashes.push(blockhash);
     if (this.recentHashes.length > RECENT_HASHES) this.recentHashes.shift();
     this.blockHeight++;
     return { slot: BigInt(slot), events };
+  }
+
+  /**
+   * A fork that died in replay: the validator got shreds and created a bank (Yellowstone's progress
+   * statuses), streamed some entries (ticks only: no transaction of a dead fork is simulated, so no
+   * view ever holds data of it), then marked it dead. The DEAD record ends the slot; the next block
+   * builds on the last live one, and the bank is untouched.
+   */
+  private deadSlot(slot: number, statusLater: SlotEvent[], events: ChainEvent[]): SlotBatch {
+    const s = BigInt(slot);
+    const progress = (st: SlotStatus): ChainEvent => ({ kind: 'slots', event: { ...status(slot, st).event, parent: this.parent.slot } });
+    events.push(progress(SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED), progress(SlotStatus.SLOT_STATUS_CREATED_BANK));
+    for (const e of statusLater) events.push({ kind: 'slots', event: e });
+    if (this.opts.entries) {
+      const ticks = blockEntries(this.opts.seed, s, this.parent.blockhash, 0).slice(0, 1 + this.deadRng.int(TICKS_PER_SLOT - 1));
+      for (const e of ticks) events.push({ kind: 'entries', event: e });
+    }
+    events.push({ kind: 'slots', event: { ...status(slot, SlotStatus.SLOT_STATUS_DEAD).event, deadError: DEAD_ERROR } });
+    return { slot: s, events };
   }
 
   private schedule(at: number, e: SlotEvent): void {
@@ -113,12 +152,12 @@ export class SimChain {
     return this.s.validators[ep.leaders[Math.floor((slot - ep.firstSlot) / SLOTS_PER_LEADER)]!]!;
   }
 
-  private buildBlock(slot: number, sign: SignMode): { b: BlockBuilder; blockhash: Buffer } {
-    const blockhash = createHash('sha256').update(`slotstream-sim/${this.opts.seed}/blockhash/${slot}`).digest();
+  private buildBlock(slot: number, sign: SignMode): { b: BlockBuilder } {
     const blockTime = BigInt(GENESIS_UNIX + Math.floor((slot * SLOT_CHAIN_MS) / 1000));
-    const recent = this.recentHashes.length > 0 ? this.rng.pick(this.recentHashes) : blockhash;
-    const b = new BlockBuilder(this.opts.seed, BigInt(slot), blockTime, recent, sign, () => ++this.writeVersion);
-    if (slot === 0) return { b, blockhash }; // the genesis block carries no transactions
+    // Slot 0 has no transactions, so its (absent) recent blockhash is never read.
+    const recent = this.recentHashes.length > 0 ? this.rng.pick(this.recentHashes) : this.parent.blockhash;
+    const b = new BlockBuilder(this.opts.seed, BigInt(slot), blockTime, recent, sign, () => ++this.writeVersion, this.s.world);
+    if (slot === 0) return { b }; // the genesis block carries no transactions
     const ctx: GenCtx = { s: this.s, b, rng: this.rng, slot, parent: this.parent };
     const mean = (this.opts.tps * SLOT_CHAIN_MS) / 1000 / (1 - this.opts.skipRate);
     const total = Math.round(mean * (0.8 + 0.4 * this.rng.float()));
@@ -140,7 +179,7 @@ export class SimChain {
       leader.lamports += b.collected;
       b.write(leader);
     }
-    return { b, blockhash };
+    return { b };
   }
 
   private nonVote(ctx: GenCtx): void {
@@ -227,5 +266,8 @@ export class SimChain {
 }
 
 function status(slot: number, s: SlotStatus): { kind: 'slots'; event: SlotEvent } {
-  return { kind: 'slots', event: { slot: BigInt(slot), status: s, block: undefined } };
+  return { kind: 'slots', event: { slot: BigInt(slot), status: s, block: undefined, deadError: undefined, gap: undefined, parent: undefined } };
 }
+
+/** How Agave reports a block that failed replay for want of ticks (BlockError::TooFewTicks). */
+const DEAD_ERROR = 'InvalidBlock(TooFewTicks)';

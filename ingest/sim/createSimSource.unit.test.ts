@@ -65,7 +65,7 @@ describe('createSimSource', { timeout: 120_000 }, () => {
   it('orders each batch: genesis accounts, epoch, slot statuses, transactions, account writes', async () => {
     const batches = await collect({ maxSlots: 30, slotsPerEpoch: 32 });
     const rank = (e: ChainEvent, startup: boolean): number =>
-      startup ? 0 : { epochs: 1, slots: 2, transactions: 3, accounts: 4 }[e.kind];
+      startup ? 0 : { epochs: 1, slots: 2, transactions: 3, accounts: 4, entries: 5 }[e.kind];
     let lastWv = 0n;
     for (const b of batches) {
       const ranks = b.events.map((e) => rank(e, e.kind === 'accounts' && e.event.isStartup));

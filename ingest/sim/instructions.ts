@@ -49,10 +49,24 @@ export function setComputeUnitPrice(p: Programs, microLamports: bigint): Ix {
   return { program: p.computeBudget, accounts: [], data };
 }
 
-export function systemTransfer(p: Programs, from: Acct, to: Acct, lamports: bigint): Ix {
+/** System program Transfer's data: u32 variant 2, u64 lamports. */
+export function systemTransferData(lamports: bigint): Buffer {
   const data = Buffer.alloc(12);
   data.writeUInt32LE(2, 0);
   data.writeBigUInt64LE(lamports, 4);
+  return data;
+}
+
+/** SPL Token Transfer's data: 3, u64 amount. */
+export function tokenTransferData(amount: bigint): Buffer {
+  const data = Buffer.alloc(9);
+  data[0] = 3;
+  data.writeBigUInt64LE(amount, 1);
+  return data;
+}
+
+export function systemTransfer(p: Programs, from: Acct, to: Acct, lamports: bigint): Ix {
+  const data = systemTransferData(lamports);
   return {
     program: p.system,
     accounts: [

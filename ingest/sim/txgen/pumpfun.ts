@@ -3,7 +3,16 @@
 // slippage limits (6002/6003 when the price moved), and now and then withdraw, set_params, initialize.
 import type { Acct } from '../accounts.js';
 import type { Ix } from '../compile.js';
-import { createAtaIdempotent, createTokenAccount, CUSTOM, debit, IxError, moveTokens } from '../instructions.js';
+import {
+  createAtaIdempotent,
+  createTokenAccount,
+  CUSTOM,
+  debit,
+  IxError,
+  moveTokens,
+  systemTransferData,
+  tokenTransferData,
+} from '../instructions.js';
 import {
   BONDING_CURVE_LEN,
   bondingCurveData,
@@ -92,6 +101,12 @@ function buyIx(s: SimState, coin: Coin, user: User, ata: Acct, amount: bigint, m
       c.complete = c.realTokenReserves === 0n;
       writeCurve(coin.curve.data, c);
       onDone();
+      // What pump.fun invokes: the curve's tokens to the buyer (the curve PDA signs), SOL to the curve and the fee.
+      return [
+        { program: p.token, accounts: [coin.curveAta, ata, coin.curve], data: tokenTransferData(tokens) },
+        { program: p.system, accounts: [user.acct, coin.curve], data: systemTransferData(cost) },
+        { program: p.system, accounts: [user.acct, s.feeRecipient], data: systemTransferData(fee) },
+      ];
     },
   };
 }
@@ -238,6 +253,8 @@ function sellIx(s: SimState, coin: Coin, user: User, ata: Acct, amount: bigint, 
       c.realTokenReserves += amount;
       c.realSolReserves -= out;
       writeCurve(coin.curve.data, c);
+      // The seller's tokens go back to the curve; SOL leaves the program-owned curve directly (no CPI).
+      return [{ program: p.token, accounts: [ata, coin.curveAta, user.acct], data: tokenTransferData(amount) }];
     },
   };
 }

@@ -1,0 +1,146 @@
+// What the validator records while it executes a transaction, for the simulator: program logs in
+// Agave's form, inner instructions (CPIs) with their stack height, compute units, and token balances.
+// Pure bookkeeping beside the bank: it reads accounts, never changes them, and draws no randomness,
+// so the chain is the same whether meta is recorded or not.
+import type { InnerInstructions, TokenBalance } from '../../schemas/codec.js';
+import type { Acct, World } from './accounts.js';
+import { TOKEN_ACCOUNT_LEN } from './layouts.js';
+import bs58 from 'bs58';
+import {
+  ATA_PROGRAM,
+  COMPUTE_BUDGET_PROGRAM,
+  MEMO_PROGRAM,
+  PUMP_IX,
+  PUMP_PROGRAM,
+  SYSTEM_PROGRAM,
+  TOKEN_PROGRAM,
+  VOTE_PROGRAM,
+} from './programs.js';
+
+/** A cross-program invocation an instruction made while it ran (what `run` reports). */
+export interface InnerCall {
+  program: Acct;
+  accounts: Acct[];
+  data: Buffer;
+}
+
+/** Builtins log no "consumed" line (Agave's native programs); everything else is an sBPF program. */
+const BUILTINS = [SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM, VOTE_PROGRAM];
+
+/** Compute units per invocation, the program's own part (CPIs are added on top). Order of magnitude of
+ * mainnet's figures; a transaction never runs out (costs are clipped to what its limit leaves). */
+function unitsOf(program: Buffer, data: Buffer): number {
+  if (program.equals(SYSTEM_PROGRAM)) return 150;
+  if (program.equals(COMPUTE_BUDGET_PROGRAM)) return 150;
+  if (program.equals(VOTE_PROGRAM)) return 2_100;
+  if (program.equals(TOKEN_PROGRAM)) return data[0] === 12 ? 6_200 : 4_645;
+  if (program.equals(ATA_PROGRAM)) return 4_500;
+  if (program.equals(MEMO_PROGRAM)) return 2_000 + 20 * data.length;
+  if (program.equals(PUMP_PROGRAM)) return 24_000;
+  return 10_000;
+}
+
+const isBuiltin = (program: Buffer): boolean => BUILTINS.some((b) => b.equals(program));
+
+/** Agave's text for a failed instruction: `custom program error: 0x1772` or the error's description. */
+function failureText(inner: string): string {
+  const m = /^\{"Custom":(\d+)\}$/.exec(inner);
+  if (m) return `custom program error: 0x${Number(m[1]).toString(16)}`;
+  if (inner === '"InsufficientFunds"') return 'insufficient funds for instruction';
+  return JSON.parse(inner) as string;
+}
+
+export class ExecTrace {
+  readonly logs: string[] = [];
+  readonly inner: InnerInstructions[] = [];
+  consumed = 0;
+  private readonly index = new Map<string, number>();
+
+  /** `keys`: every account of the transaction in index order (static keys, then loaded ones). */
+  constructor(
+    keys: readonly Buffer[],
+    private readonly limit: number,
+  ) {
+    keys.forEach((k, i) => this.index.set(k.toString('latin1'), i));
+  }
+
+  private spend(units: number): number {
+    const take = Math.min(units, this.limit - this.consumed);
+    this.consumed += take;
+    return take;
+  }
+
+  /** Logs the start of top-level instruction `program`; returns the units left when it started. */
+  begin(program: Buffer, data: Buffer): number {
+    const id = bs58.encode(program);
+    this.logs.push(`Program ${id} invoke [1]`);
+    if (program.equals(MEMO_PROGRAM)) this.logs.push(`Program log: Memo (len ${data.length}): ${JSON.stringify(data.toString('utf8'))}`);
+    if (program.equals(PUMP_PROGRAM)) this.logs.push(`Program log: Instruction: ${pumpName(data)}`);
+    return this.limit - this.consumed;
+  }
+
+  /** Records the CPIs top-level instruction `ix` made (each logged, charged and listed with stack height 2). */
+  calls(ix: number, calls: readonly InnerCall[]): void {
+    if (calls.length === 0) return;
+    const group: InnerInstructions = { index: ix, instructions: [] };
+    for (const c of calls) {
+      const id = bs58.encode(c.program.key);
+      const left = this.limit - this.consumed;
+      this.logs.push(`Program ${id} invoke [2]`);
+      if (c.program.key.equals(TOKEN_PROGRAM)) this.logs.push(`Program log: Instruction: ${c.data[0] === 12 ? 'TransferChecked' : 'Transfer'}`);
+      const used = this.spend(unitsOf(c.program.key, c.data));
+      if (!isBuiltin(c.program.key)) this.logs.push(`Program ${id} consumed ${used} of ${left} compute units`);
+      this.logs.push(`Program ${id} success`);
+      const programIdIndex = this.index.get(c.program.key.toString('latin1'));
+      const accounts = c.accounts.map((a) => this.index.get(a.key.toString('latin1')));
+      // A CPI can only name accounts the transaction loaded; anything else is a simulator bug.
+      if (programIdIndex === undefined || accounts.some((a) => a === undefined)) {
+        throw new Error(`simulator bug: inner instruction of ${id} names an account outside the transaction`);
+      }
+      group.instructions.push({ programIdIndex, accounts: Buffer.from(accounts as number[]), data: c.data, stackHeight: 2 });
+    }
+    this.inner.push(group);
+  }
+
+  /** Logs the end of a top-level instruction: consumed units (sBPF programs) and success or failure. */
+  end(program: Buffer, data: Buffer, startedWith: number, usedBefore: number, failure?: string): void {
+    const id = bs58.encode(program);
+    this.spend(unitsOf(program, data));
+    if (!isBuiltin(program)) this.logs.push(`Program ${id} consumed ${this.consumed - usedBefore} of ${startedWith} compute units`);
+    this.logs.push(failure === undefined ? `Program ${id} success` : `Program ${id} failed: ${failureText(failure)}`);
+  }
+}
+
+const PUMP_NAMES: [Buffer, string][] = [
+  [PUMP_IX.buy, 'Buy'],
+  [PUMP_IX.sell, 'Sell'],
+  [PUMP_IX.create, 'Create'],
+  [PUMP_IX.withdraw, 'Withdraw'],
+  [PUMP_IX.setParams, 'SetParams'],
+  [PUMP_IX.initialize, 'Initialize'],
+];
+
+/** Anchor logs the handler's name, found by the instruction's 8-byte discriminator. */
+function pumpName(data: Buffer): string {
+  const d = data.subarray(0, 8);
+  return PUMP_NAMES.find(([disc]) => disc.equals(d))?.[1] ?? 'Unknown';
+}
+
+/** Token balances of the transaction's SPL token accounts (Agave's pre/post token balances). */
+export function tokenBalances(accounts: readonly Acct[], world: World | undefined): TokenBalance[] {
+  const out: TokenBalance[] = [];
+  accounts.forEach((a, accountIndex) => {
+    if (a.lamports === 0n || !a.owner.equals(TOKEN_PROGRAM) || a.data.length !== TOKEN_ACCOUNT_LEN) return;
+    const mint = a.data.subarray(0, 32);
+    const mintAcct = world?.find(mint);
+    out.push({
+      accountIndex,
+      mint: Buffer.from(mint),
+      owner: Buffer.from(a.data.subarray(32, 64)),
+      programId: TOKEN_PROGRAM,
+      amount: a.data.readBigUInt64LE(64),
+      decimals: mintAcct !== undefined && mintAcct.data.length > 44 ? mintAcct.data[44]! : 0,
+    });
+  });
+  return out;
+}
