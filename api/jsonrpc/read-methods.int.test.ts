@@ -266,3 +266,31 @@ describe('getHealth, getVersion, and the write methods', () => {
     }
   });
 });
+
+describe('while behind or bootstrapping', () => {
+  it('getHealth answers -32005 with numSlotsBehind; methods on the views -32007; getVersion and the refusals still answer', async () => {
+    const behind = await serve(store.ch, db, { chainTip: () => BigInt(HEADS.processed + 1000) });
+    try {
+      const call = async (m: string, p?: unknown) => (await behind.call(m, p)).body;
+      expect((await call('getHealth')).error).toEqual({ code: -32005, message: 'Node is behind by 1000 slots', data: { numSlotsBehind: 1000 } });
+      await expect(createSolanaRpc(behind.url).getHealth().send()).rejects.toThrow();
+      expect((await call('getSlot')).error).toEqual({ code: -32007, message: 'Slot information unavailable' });
+      expect((await call('getBalance', [WALLET])).error).toEqual({ code: -32007, message: 'Account information unavailable' });
+      expect((await call('getSignatureStatuses', [[sigOf(110, 0)]])).error).toEqual({ code: -32007, message: 'Signature information unavailable' });
+      expect((await call('getLatestBlockhash')).error).toEqual({ code: -32007, message: 'Block information unavailable' });
+      expect((await call('getVersion')).result['solana-core']).toEqual(expect.any(String));
+      expect((await call('requestAirdrop', [WALLET, 1])).error.code).toBe(-32601);
+    } finally {
+      await behind.server.close();
+    }
+  });
+  it('with no finalized slot yet getHealth cannot measure the lag: -32005 "Node is unhealthy", numSlotsBehind null', async () => {
+    const empty = await serve(store.ch, await store.database('read_methods_empty'));
+    try {
+      expect((await empty.call('getHealth')).body.error).toEqual({ code: -32005, message: 'Node is unhealthy', data: { numSlotsBehind: null } });
+      expect((await empty.call('getFirstAvailableBlock')).body.error.code).toBe(-32007);
+    } finally {
+      await empty.server.close();
+    }
+  });
+});
