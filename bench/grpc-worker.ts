@@ -48,8 +48,12 @@ async function main(): Promise<void> {
       seed: 7,
       metricsPort: 0,
     });
-    const ingest = await startIngest(cfg, log);
-    stop = () => ingest.stop();
+    const kafka = createKafka({ brokers, clientId: 'bench-ingest', log });
+    const ingest = await startIngest(cfg, log, { kafka, topics: topicNames(prefix) });
+    stop = async () => {
+      await ingest.stop();
+      await kafka.close();
+    };
     send({ ready: true });
   } else if (role === 'clients') {
     // Match-all Subscribe streams that count updates without decoding them (bench phase 3).
