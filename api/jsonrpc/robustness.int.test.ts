@@ -23,8 +23,11 @@ afterAll(async () => {
 
 
 const METHODS = ['getProgramAccounts', 'getSignaturesForAddress', 'getBlocksWithLimit', 'getBlocks', 'getRecentPerformanceSamples',
-  'getBlockHeight', 'getLeaderSchedule', 'getAccountInfo', '', 'rpc.x', '__proto__', 'constructor', 'toString'];
-const CODES = new Set([-32700, -32600, -32601, -32602, -32007, -32016]);
+  'getBlockHeight', 'getLeaderSchedule', 'getAccountInfo', 'getMultipleAccounts', 'getBalance', 'getSignatureStatuses', 'getBlockTime',
+  'getLatestBlockhash', 'isBlockhashValid', 'getTokenAccountsByOwner', 'getTokenAccountBalance', 'getHealth', 'getSlot', 'sendTransaction',
+  '', 'rpc.x', '__proto__', 'constructor', 'toString'];
+// -32001/-32004 (getBlockTime of a cleaned-up or unavailable slot) and -32005 (getHealth) are Agave's own codes.
+const CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32004, -32005, -32007, -32016]);
 
 function generator(seed: number) {
   const r = seededRandom(seed);
@@ -37,7 +40,7 @@ function generator(seed: number) {
     if (k === 0 || k === 1) return pick(scalars);
     if (k === 2) return Array.from({ length: int(5) }, () => value(depth + 1));
     const keys = ['commitment', 'limit', 'before', 'until', 'encoding', 'dataSlice', 'filters', 'memcmp', 'dataSize', 'offset', 'bytes',
-      'length', 'identity', 'withContext', 'minContextSlot', '__proto__', 'constructor', 'x'];
+      'length', 'identity', 'withContext', 'minContextSlot', 'mint', 'programId', 'searchTransactionHistory', '__proto__', 'constructor', 'x'];
     const o: Record<string, unknown> = {};
     for (let i = 0; i < int(4); i++) o[pick(keys)] = value(depth + 1);
     return o;
