@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { connectKafka } from '../cli/infrastructure.js';
 import { ensureKafkaJars, startLocalKafka } from '../deploy/kafka/launcher.js';
 import { startIngest } from '../ingest/run.js';
 import { ingestMetrics } from '../ingest/metrics.js';
@@ -17,9 +18,9 @@ import { pump } from '../ingest/pump.js';
 import { createSimSource } from '../ingest/sim/index.js';
 import type { SlotBatch } from '../ingest/source.js';
 import { makeConfig } from '../platform/config.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { createLogger } from '../platform/log.js';
-import { topicNames } from '../schemas/topics.js';
+import { topicNames, type TopicNames } from '../schemas/topics.js';
 
 const execFileP = promisify(execFile);
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
@@ -62,13 +63,22 @@ async function runIngest(brokers: string[], fast: boolean, seconds: number): Pro
     retentionMs: 3_600_000,
     logLevel: 'warn',
   });
-  const handle = await startIngest(config, log);
-  const [r0, b0, t0] = [await sum('records'), await sum('bytes'), await sum('transactions')];
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  await handle.stop();
-  const elapsed = (performance.now() - started) / 1000;
+  // Wired as the ingest role is (cli/roles.ts): one Kafka client set with the topics created.
+  const { kafka, topics } = await connectKafka(config, log, 'bench-ingest');
+  let elapsed: number;
+  let cpu: NodeJS.CpuUsage;
+  let r0: number, b0: number, t0: number;
+  try {
+    const handle = await startIngest(config, log, { kafka, topics });
+    [r0, b0, t0] = [await sum('records'), await sum('bytes'), await sum('transactions')];
+    const started = performance.now();
+    cpu = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    await handle.stop();
+    elapsed = (performance.now() - started) / 1000;
+  } finally {
+    await kafka.close();
+  }
   return {
     cpuSeconds: cpuSince(cpu),
     events: (await sum('records')) - r0,
@@ -101,27 +111,47 @@ async function publishOnly(brokers: string[], events: number): Promise<{ events:
   const simPerCpuSecond = simEvents / cpuSince(simCpu);
   const prefix = `bench-publish-${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
-  const kafka = createKafka(brokers, 'bench-publish');
-  await ensureTopics(kafka, topics, { partitions: PARTITIONS, retentionMs: 3_600_000, replicationFactor: 1 });
-  const publisher = new Publisher({ kafka, topics, transactionalId: `${prefix}-txn`, log });
-  await publisher.open();
-  async function* replay(): AsyncIterable<SlotBatch> {
-    yield* batches;
+  const kafka = await kafkaWithTopics(brokers, 'bench-publish', topics);
+  let r: { events: number };
+  let seconds: number;
+  let cpuSeconds: number;
+  try {
+    const publisher = new Publisher({ kafka, topics, transactionalId: `${prefix}-txn`, log });
+    await publisher.open();
+    async function* replay(): AsyncIterable<SlotBatch> {
+      yield* batches;
+    }
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    try {
+      r = await pump(replay(), (g) => publisher.publish(g));
+    } finally {
+      await publisher.close();
+    }
+    seconds = (performance.now() - started) / 1000;
+    cpuSeconds = cpuSince(cpu);
+  } finally {
+    await kafka.close();
   }
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  const r = await pump(replay(), (g) => publisher.publish(g));
-  const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = cpuSince(cpu);
-  await publisher.close();
   return { events: r.events, seconds, cpuSeconds, simPerSecond, simPerCpuSecond };
+}
+
+/** Kafka clients for the brokers, with the bench's topics created (the same layout the roles get). */
+async function kafkaWithTopics(brokers: string[], clientId: string, topics: TopicNames): Promise<Kafka> {
+  const kafka = createKafka({ brokers, clientId });
+  try {
+    await kafka.admin().ensureTopics(topics, { partitions: PARTITIONS, retentionMs: 3_600_000, replicationFactor: 1 });
+  } catch (err) {
+    await kafka.close();
+    throw err;
+  }
+  return kafka;
 }
 
 async function rawKafka(brokers: string[], recordSize: number, txnMs: number): Promise<{ perSecond: number; line: string }> {
   const prefix = `bench-raw-${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
-  const kafka = createKafka(brokers, 'bench-raw');
-  await ensureTopics(kafka, topics, { partitions: PARTITIONS, retentionMs: 3_600_000, replicationFactor: 1 });
+  await (await kafkaWithTopics(brokers, 'bench-raw', topics)).close();
   const libs = await ensureKafkaJars();
   const args = [
     '-Xmx512m',

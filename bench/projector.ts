@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { createClickHouse } from '../platform/clickhouse.js';
 import { makeConfig } from '../platform/config.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { createLogger, silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { TOPIC_KINDS, topicNames } from '../schemas/topics.js';
@@ -44,11 +44,12 @@ async function main(): Promise<void> {
     brokers.push(...local.brokers);
   }
   const dir = mkdtempSync(join(tmpdir(), 'bench-projector-'));
+  let kafka: Kafka | undefined;
   try {
     const prefix = `bench.projector.${Date.now().toString(36)}`;
     const topics = topicNames(prefix);
-    const kafka = createKafka(brokers, 'bench-projector');
-    await ensureTopics(kafka, topics, { partitions: PARTITIONS, retentionMs: -1, replicationFactor: 1 });
+    kafka = createKafka({ brokers, clientId: 'bench-projector' });
+    await kafka.admin().ensureTopics(topics, { partitions: PARTITIONS, retentionMs: -1, replicationFactor: 1 });
 
     let started = Date.now();
     const events = await publishChain(kafka, topics, chainOf(TXS), 5);
@@ -64,7 +65,6 @@ async function main(): Promise<void> {
 
     // Throughput: the projector from an empty group to the end of the log.
     const admin = kafka.admin();
-    await admin.connect();
     const names = TOPIC_KINDS.map((k) => topics[k]);
     const ends = await endOffsets(admin, names);
     // The clock starts when the first batch is stored (group join and engine warm-up excluded).
@@ -87,7 +87,6 @@ async function main(): Promise<void> {
     const consumed = writer.stats().events - first.events;
     const totalEvents = writer.stats().events;
     await writer.stop();
-    await admin.disconnect();
     const eventsPerS = Math.round(consumed / projectSeconds);
     say(`projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s ` +
       `(${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
@@ -95,7 +94,7 @@ async function main(): Promise<void> {
 
     // Rebuild: the whole history into fresh tables, swapped in.
     started = Date.now();
-    await rebuildViews(config, process.env.BENCH_LOG ? createLogger('info', 'bench') : silentLogger, { ch });
+    await rebuildViews(config, process.env.BENCH_LOG ? createLogger('info', 'bench') : silentLogger, { ch, kafka, topics });
     const rebuildSeconds = (Date.now() - started) / 1000;
     say(`rebuilt ${TXS} transactions with their account writes in ${rebuildSeconds.toFixed(1)} s`);
 
@@ -107,6 +106,7 @@ async function main(): Promise<void> {
     const scaled = (rebuildSeconds * 1_000_000) / TXS;
     process.stdout.write(`projector events_per_s=${eventsPerS} rebuild_1m_s=${scaled.toFixed(1)}\n`);
   } finally {
+    await kafka?.close();
     await local?.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,19 +7,21 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
+import { connectKafka } from '../cli/infrastructure.js';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
-import { createKafka } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, SlotStatus } from '../schemas/codec.js';
-import { topicNames } from '../schemas/topics.js';
 import { uniquePrefix, waitFor } from './harness/kafka.js';
-import { readTopics } from './harness/read-topics.js';
+import { readTopics } from './support/kafka/read-topics.js';
 
 const started: LocalKafka[] = [];
+const clients: Kafka[] = [];
 let dataDir: string | undefined;
 
 afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => {});
   for (const k of started) await k.stop().catch(() => {});
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -53,16 +55,20 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
     fast: true,
     maxSlots,
   });
-  const ingest = await startIngest(config, log);
-  const slotsTopic = topicNames(prefix).slots;
-  const kafka = createKafka(first.brokers, 'ingest-away-test');
-  const admin = kafka.admin();
-  await admin.connect();
-  await waitFor(async () => (await admin.fetchTopicOffsets(slotsTopic)).reduce((n, p) => n + Number(p.high), 0) >= 60, {
-    what: 'ingest to publish some slots',
-    timeoutMs: 60_000,
-  });
-  await admin.disconnect();
+  // Wired as the ingest role is (cli/roles.ts): the process's Kafka clients, topics created.
+  const { kafka, topics } = await connectKafka(config, log);
+  clients.push(kafka);
+  const ingest = await startIngest(config, log, { kafka, topics });
+  const slotsTopic = topics.slots;
+  const probe = createKafka({ brokers: first.brokers, clientId: 'ingest-away-test' });
+  try {
+    await waitFor(async () => [...(await probe.admin().offsetRanges(slotsTopic)).values()].reduce((n, r) => n + Number(r.high), 0) >= 60, {
+      what: 'ingest to publish some slots',
+      timeoutMs: 60_000,
+    });
+  } finally {
+    await probe.close();
+  }
 
   await first.stop();
   await waitFor(() => entries.some((e) => e.msg === 'ingest: Kafka publish failed; retrying'), {
@@ -75,8 +81,11 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
 
   await ingest.done;
   expect(entries.some((e) => e.msg === 'ingest: Kafka publish recovered')).toBe(true);
+  await kafka.close();
 
-  const records = (await readTopics(createKafka(second.brokers, 'ingest-away-read'), [slotsTopic])).get(slotsTopic)!.flat();
+  const reader = createKafka({ brokers: second.brokers, clientId: 'ingest-away-read' });
+  clients.push(reader);
+  const records = (await readTopics(reader, [slotsTopic])).get(slotsTopic)!.flat();
   const happened = records
     .map((r) => decodeRecord('slots', r.value))
     .flatMap((d) => (d.ok && d.value.kind === 'slots' ? [d.value.event] : []))

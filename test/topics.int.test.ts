@@ -1,9 +1,17 @@
 // Foundation "done when": topics are created from config, and one record of each event type survives
 // encode → real broker → consumer group → decode unchanged, keys included.
 import { randomBytes } from 'node:crypto';
-import { ConfigResourceTypes, type Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import {
+  createKafka,
+  KafkaError,
+  MAX_MESSAGE_BYTES,
+  RECORD_OVERHEAD_BYTES,
+  topicSpecs,
+  type EnsureTopicsOptions,
+  type Kafka,
+  type KafkaAdmin,
+} from '../platform/kafka/index.js';
 import {
   decodeRecord,
   encodeRecord,
@@ -11,8 +19,10 @@ import {
   type ChainEvent,
   type EpochEvent,
 } from '../schemas/codec.js';
+import { noTransactionMeta } from '../schemas/meta.js';
 import { topicNames, TOPIC_KINDS, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { readTopics } from './support/kafka/read-topics.js';
 
 const key32 = (): Buffer => randomBytes(32);
 const PARTITIONS = 3;
@@ -48,6 +58,7 @@ function sampleEvents(): ChainEvent[] {
         fee: 10_000n,
         memos: ['hello memo', 'second ✓ memo'],
         blockTime: 1_732_000_000n,
+        ...noTransactionMeta(),
       },
     },
     {
@@ -73,6 +84,8 @@ function sampleEvents(): ChainEvent[] {
         block: {
           parentSlot: 250_000_123n,
           blockhash: key32(),
+          previousBlockhash: key32(),
+          rewards: [],
           blockHeight: 229_000_001n,
           blockTime: 1_732_000_001n,
           leader: key32(),
@@ -105,105 +118,140 @@ interface Received {
   value: Buffer | null;
 }
 
+/** Every topic ensureTopics creates, the ones the projector does not read included. */
+const ALL_KINDS = Object.keys(topicNames()) as TopicKind[];
+
 describe('topics on a real broker', () => {
   const prefix = uniquePrefix('topics');
   const topics = topicNames(prefix);
+  // Topics of their own for the size limits, so the round trip below sees only its records.
+  const sizeTopics = topicNames(uniquePrefix('topic-sizes'));
+  const opts: EnsureTopicsOptions = { partitions: PARTITIONS, retentionMs: RETENTION_MS, replicationFactor: 1 };
   let kafka: Kafka;
+  let admin: KafkaAdmin;
 
   beforeAll(() => {
-    kafka = createKafka(testBrokers(), 'topics-int-test');
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'topics-int-test' });
+    admin = kafka.admin();
   });
 
   afterAll(async () => {
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteTopics({ topics: Object.values(topics) }).catch(() => {});
-    await admin.disconnect();
+    await admin.deleteTopics([...Object.values(topics), ...Object.values(sizeTopics)]).catch(() => {});
+    await kafka.close();
   });
 
   it('ensureTopics creates the topics with configured partitions and retention, idempotently', async () => {
-    const opts = { partitions: PARTITIONS, retentionMs: RETENTION_MS, replicationFactor: 1 };
-    await ensureTopics(kafka, topics, opts);
-    await ensureTopics(kafka, topics, opts); // second call: no error, nothing changes
-    // Two processes starting at once both try to create them.
-    await Promise.all([ensureTopics(kafka, topics, opts), ensureTopics(kafka, topics, opts)]);
-
-    const admin = kafka.admin();
-    await admin.connect();
+    await admin.ensureTopics(topics, opts);
+    await admin.ensureTopics(topics, opts); // second call: no error, nothing changes
+    // Two processes starting at once both try to create them (each with clients of its own).
+    const other = createKafka({ brokers: testBrokers(), clientId: 'topics-int-test-2' });
     try {
-      const all = new Set(await admin.listTopics());
-      for (const kind of [...TOPIC_KINDS, 'deadletter' as const]) expect(all.has(topics[kind])).toBe(true);
+      await Promise.all([admin.ensureTopics(topics, opts), other.admin().ensureTopics(topics, opts)]);
+    } finally {
+      await other.close();
+    }
 
-      const meta = await admin.fetchTopicMetadata({ topics: Object.values(topics) });
-      const partitions = Object.fromEntries(meta.topics.map((t) => [t.name, t.partitions.length]));
-      expect(partitions).toEqual({
-        [topics.transactions]: PARTITIONS,
-        [topics.accounts]: PARTITIONS,
-        [topics.slots]: PARTITIONS,
-        [topics.epochs]: 1,
-        [topics.deadletter]: 1,
-      });
+    const all = new Set(await admin.listTopics());
+    for (const kind of ALL_KINDS) expect(all.has(topics[kind]), topics[kind]).toBe(true);
 
-      const configs = await admin.describeConfigs({
-        includeSynonyms: false,
-        resources: Object.values(topics).map((name) => ({
-          type: ConfigResourceTypes.TOPIC,
-          name,
-          configNames: ['retention.ms', 'max.message.bytes'],
-        })),
-      });
-      for (const r of configs.resources) {
-        const get = (n: string): string | undefined => r.configEntries.find((c) => c.configName === n)?.configValue;
-        expect(get('retention.ms'), r.resourceName).toBe(String(RETENTION_MS));
-        if (r.resourceName === topics.epochs) {
-          expect(Number(get('max.message.bytes'))).toBeGreaterThanOrEqual(2 * 1024 * 1024 + 64 * 1024);
-        }
+    const partitions = Object.fromEntries(await Promise.all(Object.values(topics).map(async (t) => [t, await admin.partitionCount(t)] as const)));
+    expect(partitions).toEqual({
+      [topics.transactions]: PARTITIONS,
+      [topics.accounts]: PARTITIONS,
+      [topics.slots]: PARTITIONS,
+      [topics.entries]: PARTITIONS,
+      [topics.epochs]: 1,
+      [topics.deadletter]: 1,
+    });
+
+    // The seam reads no topic configuration back; ensureTopics creates each topic with the settings
+    // topicSpecs gives it (retention here; that the broker applied them shows in the size limits below).
+    const specs = topicSpecs(topics, opts);
+    expect(specs.map((s) => s.topic).sort()).toEqual(Object.values(topics).sort());
+    for (const spec of specs) expect(spec.config['retention.ms'], spec.topic).toBe(String(RETENTION_MS));
+  });
+
+  it('each topic takes a record just under its size limit, read back intact, and refuses one just over it', async () => {
+    await admin.ensureTopics(sizeTopics, opts);
+    // The broker itself takes 16 MiB and the clients the largest topic limit (12 MiB) plus framing:
+    // a refusal at a topic's limit comes from that topic's max.message.bytes.
+    const key = randomBytes(8);
+    const under = new Map<TopicKind, Buffer>();
+    const producer = await kafka.producer();
+    try {
+      for (const kind of ALL_KINDS) {
+        const value = randomBytes(MAX_MESSAGE_BYTES[kind] - RECORD_OVERHEAD_BYTES - key.length);
+        under.set(kind, value);
+        await producer.send([{ topic: sizeTopics[kind], partition: 0, key, value }]);
       }
     } finally {
-      await admin.disconnect();
+      await producer.close();
+    }
+    expect(MAX_MESSAGE_BYTES.epochs).toBeGreaterThanOrEqual(2 * 1024 * 1024 + 64 * 1024 + RECORD_OVERHEAD_BYTES);
+    expect(MAX_MESSAGE_BYTES.accounts).toBe(12 * 1024 * 1024);
+
+    for (const kind of ALL_KINDS) {
+      // A producer per refusal: a refused record must not leave the next one behind a failed sequence.
+      const p = await kafka.producer();
+      try {
+        const err = await p.send([{ topic: sizeTopics[kind], partition: 0, key, value: Buffer.alloc(MAX_MESSAGE_BYTES[kind] + 1) }]).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err, `${kind}: a record of ${MAX_MESSAGE_BYTES[kind] + 1} B`).toBeInstanceOf(KafkaError);
+        expect((err as KafkaError).tooLarge, `${kind}: ${(err as Error).message}`).toBe(true);
+      } finally {
+        await p.close();
+      }
+    }
+
+    const contents = await readTopics(kafka, ALL_KINDS.map((k) => sizeTopics[k]));
+    for (const kind of ALL_KINDS) {
+      const got = contents.get(sizeTopics[kind])!.flat();
+      expect(got, kind).toHaveLength(1);
+      expect(got[0]!.key.equals(key), kind).toBe(true);
+      expect(got[0]!.value.length, kind).toBe(under.get(kind)!.length);
+      expect(got[0]!.value.equals(under.get(kind)!), kind).toBe(true);
     }
   });
 
   it('rejects nonsense options with a message naming them', async () => {
-    await expect(ensureTopics(kafka, topics, { partitions: 0, retentionMs: 1, replicationFactor: 1 })).rejects.toThrow(
+    await expect(admin.ensureTopics(topics, { partitions: 0, retentionMs: 1, replicationFactor: 1 })).rejects.toThrow(
       /partitions must be a positive integer, got 0/,
     );
-    await expect(
-      ensureTopics(kafka, topics, { partitions: 1, retentionMs: 1, replicationFactor: 1.5 }),
-    ).rejects.toThrow(/replicationFactor/);
+    await expect(admin.ensureTopics(topics, { partitions: 1, retentionMs: 1, replicationFactor: 1.5 })).rejects.toThrow(/replicationFactor/);
   });
 
   it('one record of each type round-trips through a consumer group unchanged', async () => {
-    await ensureTopics(kafka, topics, { partitions: PARTITIONS, retentionMs: RETENTION_MS, replicationFactor: 1 });
+    await admin.ensureTopics(topics, opts);
     const events = sampleEvents();
     // A ~2 MB epoch record (65k identities) proves the epochs topic and the broker accept it.
     const bigEpoch: ChainEvent = { kind: 'epochs', event: epochEvent(580n, 65_000, 4) };
     const sent = [...events, bigEpoch].map((e) => ({ e, rec: encodeRecord(e) }));
     expect(sent.at(-1)!.rec.value.length).toBeGreaterThan(2 * 1024 * 1024);
 
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
+    // The seam's plain producer is idempotent and waits for every in-sync replica (acks=all).
+    const producer = await kafka.producer();
     try {
-      for (const { e, rec } of sent) {
-        await producer.send({ topic: topics[e.kind], acks: -1, messages: [{ key: rec.key, value: rec.value }] });
-      }
+      for (const { e, rec } of sent) await producer.send([{ topic: topics[e.kind], key: rec.key, value: rec.value }]);
     } finally {
-      await producer.disconnect();
+      await producer.close();
     }
 
     const received: Received[] = [];
-    const consumer = kafka.consumer({ groupId: `${prefix}.group`, maxBytesPerPartition: 8 * 1024 * 1024 });
-    await consumer.connect();
+    // A new group starts at the beginning of each partition.
+    const consumer = await kafka.groupConsumer({
+      groupId: `${prefix}.group`,
+      topics: TOPIC_KINDS.map((k) => topics[k]),
+      maxBytesPerPartition: 8 * 1024 * 1024,
+      onBatches: async (batches) => {
+        for (const b of batches) for (const r of b.records) received.push({ topic: r.topic, key: r.key, value: r.value });
+      },
+    });
     try {
-      await consumer.subscribe({ topics: TOPIC_KINDS.map((k) => topics[k]), fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ topic, message }) => {
-          received.push({ topic, key: message.key, value: message.value });
-        },
-      });
       await waitFor(() => received.length >= sent.length, { timeoutMs: 60_000, what: `${sent.length} records` });
     } finally {
-      await consumer.disconnect();
+      await consumer.stop();
     }
     expect(received).toHaveLength(sent.length);
 

@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKafka } from '../../platform/kafka.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { waitFor } from '../../test/harness/kafka.js';
+import { brokerMetadata } from '../../test/support/kafka/broker-metadata.js';
 import { startLocalKafka, type LocalKafka } from './launcher.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -38,17 +39,18 @@ interface PartitionView {
   isr: number[];
 }
 
-/** True when `broker` itself knows topic rf3 and every partition satisfies `ok`. */
+/** True when `broker` itself knows topic rf3 and every partition satisfies `ok` (asked of that broker
+ * alone: see test/support/kafka/broker-metadata.ts). */
 async function partitionsSeenBy(broker: string, ok: (p: PartitionView) => boolean): Promise<boolean> {
-  const admin = createKafka([broker], 'launcher-test-probe', { retries: 0 }).admin();
-  await admin.connect();
-  try {
-    const meta = await admin.fetchTopicMetadata({ topics: ['rf3'] });
-    const parts = meta.topics[0]?.partitions ?? [];
-    return parts.length === 2 && parts.every(ok);
-  } finally {
-    await admin.disconnect();
-  }
+  const meta = await brokerMetadata(broker, ['rf3']);
+  const parts = meta.topics[0]?.errorCode === 0 ? meta.topics[0].partitions : [];
+  return parts.length === 2 && parts.every(ok);
+}
+
+/** Creates `name` the way the roles create their topics (ensureTopics: waits for partition leaders). */
+async function createTopic(kafka: Kafka, name: string, partitions: number, replicationFactor: number): Promise<void> {
+  // ensureTopics takes a full topic set; a single topic goes through the same creation path.
+  await kafka.admin().ensureTopics({ transactions: name } as never, { partitions, replicationFactor, retentionMs: 3_600_000 });
 }
 
 describe('startLocalKafka', () => {
@@ -66,10 +68,15 @@ describe('startLocalKafka', () => {
     expect(alive(kafka.pids[0]!)).toBe(true);
     expect(cmdline(kafka.pids[0]!)).toContain('kafka.Kafka');
 
-    const admin = createKafka(kafka.brokers, 'launcher-test').admin();
-    await admin.connect();
-    const cluster = await admin.describeCluster();
-    await admin.disconnect();
+    const client = createKafka({ brokers: kafka.brokers, clientId: 'launcher-test' });
+    try {
+      expect(await client.admin().brokerIds(10_000)).toEqual([1]);
+      expect(await client.admin().listTopics()).toBeInstanceOf(Array);
+    } finally {
+      await client.close();
+    }
+    // The broker advertises the address it was started on.
+    const cluster = await brokerMetadata(kafka.brokers[0]!, []);
     expect(cluster.brokers.map((b) => `${b.host}:${b.port}`)).toEqual(kafka.brokers);
 
     // Broker logs go to the node folder, not to the console.
@@ -87,14 +94,12 @@ describe('startLocalKafka', () => {
     expect(kafka.brokers).toHaveLength(3);
     expect(new Set(kafka.pids).size).toBe(3);
 
-    const client = createKafka(kafka.brokers, 'launcher-test-3');
-    const admin = client.admin();
-    await admin.connect();
+    const client = createKafka({ brokers: kafka.brokers, clientId: 'launcher-test-3' });
     try {
-      expect((await admin.describeCluster()).brokers).toHaveLength(3);
-      await admin.createTopics({ topics: [{ topic: 'rf3', numPartitions: 2, replicationFactor: 3 }] });
+      expect((await client.admin().brokerIds(10_000)).sort()).toEqual([1, 2, 3]);
+      await createTopic(client, 'rf3', 2, 3);
     } finally {
-      await admin.disconnect();
+      await client.close();
     }
     // Every broker learns of the topic on its own schedule; ask each one.
     for (const broker of kafka.brokers) {
@@ -104,22 +109,26 @@ describe('startLocalKafka', () => {
       });
     }
 
-    const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
-    await producer.send({
-      topic: 'rf3',
-      acks: -1,
-      messages: Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: `v${i}` })),
-    });
-    await producer.disconnect();
+    // The seam's producer is idempotent and waits for every in-sync replica (acks=all).
+    const producer = await client.producer();
+    try {
+      await producer.send(Array.from({ length: 10 }, (_, i) => ({ topic: 'rf3', key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`) })));
+    } finally {
+      await producer.close();
+    }
 
     const got: string[] = [];
-    const consumer = client.consumer({ groupId: 'launcher-test-3' });
-    await consumer.connect();
-    await consumer.subscribe({ topics: ['rf3'], fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void got.push(String(message.value)) });
-    await waitFor(() => got.length >= 10, { timeoutMs: 60_000, what: '10 records from the 3-node cluster' });
-    await consumer.disconnect();
+    const consumer = await client.groupConsumer({
+      groupId: 'launcher-test-3',
+      topics: ['rf3'],
+      onBatches: async (batches) => void got.push(...batches.flatMap((b) => b.records.map((r) => String(r.value)))),
+    });
+    try {
+      await waitFor(() => got.length >= 10, { timeoutMs: 60_000, what: '10 records from the 3-node cluster' });
+    } finally {
+      await consumer.stop();
+      await client.close();
+    }
     expect(got.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `v${i}`).sort());
 
     // Crash one node: the other two keep serving; restarted, it rejoins the ISR on the same port.
@@ -131,11 +140,17 @@ describe('startLocalKafka', () => {
       timeoutMs: 60_000,
       what: 'leadership to move off the crashed node',
     });
-    const survivor = createKafka([kafka.brokers[0]!, kafka.brokers[2]!], 'launcher-test-3b');
-    const p2 = survivor.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await p2.connect();
-    await p2.send({ topic: 'rf3', acks: -1, messages: [{ key: 'after-crash', value: 'x' }] });
-    await p2.disconnect();
+    const survivor = createKafka({ brokers: [kafka.brokers[0]!, kafka.brokers[2]!], clientId: 'launcher-test-3b' });
+    try {
+      const p2 = await survivor.producer();
+      try {
+        await p2.send([{ topic: 'rf3', key: Buffer.from('after-crash'), value: Buffer.from('x') }]);
+      } finally {
+        await p2.close();
+      }
+    } finally {
+      await survivor.close();
+    }
     await kafka.startNode(1);
     expect(kafka.pids[1]).not.toBe(crashed);
     expect(alive(kafka.pids[1]!)).toBe(true);
@@ -154,20 +169,24 @@ describe('startLocalKafka', () => {
     try {
       const first = await startLocalKafka({ dataDir, keepData: true });
       started.push(first);
-      const admin1 = createKafka(first.brokers, 'launcher-keep').admin();
-      await admin1.connect();
-      await admin1.createTopics({ topics: [{ topic: 'kept', numPartitions: 1 }] });
-      await admin1.disconnect();
+      const client1 = createKafka({ brokers: first.brokers, clientId: 'launcher-keep' });
+      try {
+        await createTopic(client1, 'kept', 1, 1);
+      } finally {
+        await client1.close();
+      }
       await first.stop();
       expect(alive(first.pids[0]!)).toBe(false);
       expect(existsSync(join(dataDir, 'node-1', 'data', 'meta.properties'))).toBe(true);
 
       const second = await startLocalKafka({ dataDir, keepData: true });
       started.push(second);
-      const admin2 = createKafka(second.brokers, 'launcher-keep').admin();
-      await admin2.connect();
-      expect(await admin2.listTopics()).toContain('kept');
-      await admin2.disconnect();
+      const client2 = createKafka({ brokers: second.brokers, clientId: 'launcher-keep' });
+      try {
+        expect(await client2.admin().listTopics()).toContain('kept');
+      } finally {
+        await client2.close();
+      }
       await second.stop();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
