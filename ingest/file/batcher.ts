@@ -2,7 +2,8 @@
 // atomically and resumes by. Pure, so the rule is unit-tested apart from file I/O.
 //
 // A line has a "home" slot when it says that slot is happening now: a transaction, an account
-// write, or a PROCESSED or SKIPPED status. A new batch starts at a home slot larger than the
+// write, an entry, or a status of the slot's own progress (processed, skipped, dead, first shred
+// received, created bank, completed). A new batch starts at a home slot larger than the
 // current batch's; every other line (epoch records, CONFIRMED and FINALIZED changes of earlier
 // slots, out-of-order lines) joins the current batch. So every batch has its own, increasing slot,
 // which is what resuming after the last slot in Kafka needs; head lines before the first home
@@ -10,15 +11,24 @@
 import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
 import type { SlotBatch } from '../source.js';
 
+/** Statuses a slot gets while it is the slot in hand; confirmed/finalized come later, a gap names a range. */
+const HOME_STATUSES = new Set<SlotStatus>([
+  SlotStatus.SLOT_STATUS_PROCESSED,
+  SlotStatus.SLOT_STATUS_SKIPPED,
+  SlotStatus.SLOT_STATUS_DEAD,
+  SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED,
+  SlotStatus.SLOT_STATUS_CREATED_BANK,
+  SlotStatus.SLOT_STATUS_COMPLETED,
+]);
+
 function homeSlot(e: ChainEvent): bigint | undefined {
   switch (e.kind) {
     case 'transactions':
     case 'accounts':
+    case 'entries':
       return e.event.slot;
     case 'slots':
-      return e.event.status === SlotStatus.SLOT_STATUS_PROCESSED || e.event.status === SlotStatus.SLOT_STATUS_SKIPPED
-        ? e.event.slot
-        : undefined;
+      return HOME_STATUSES.has(e.event.status) ? e.event.slot : undefined;
     case 'epochs':
       return undefined;
   }

@@ -3,8 +3,9 @@
 // per-block facts the bytes do not contain; everything else is plain JSON with base-58 keys.
 // Parsing never throws: a bad line becomes a reason that names the field and why.
 import bs58 from 'bs58';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { SlotStatus, type BlockMeta } from '../../schemas/codec.js';
+import type { ChainEvent, InnerInstructions, Reward, TokenBalance, TransactionEvent } from '../../schemas/codec.js';
+import { RewardType, SlotStatus, type BlockMeta, type SlotGap } from '../../schemas/codec.js';
+import { noTransactionMeta, type TransactionMeta } from '../../schemas/meta.js';
 import { decodeTransactionWire, encodeTransactionWire } from '../wire.js';
 
 export type ParsedLine = { ok: true; event: ChainEvent } | { ok: false; reason: string };
@@ -19,14 +20,62 @@ const STATUS_NAMES: Readonly<Record<string, SlotStatus>> = {
   confirmed: SlotStatus.SLOT_STATUS_CONFIRMED,
   finalized: SlotStatus.SLOT_STATUS_FINALIZED,
   skipped: SlotStatus.SLOT_STATUS_SKIPPED,
+  dead: SlotStatus.SLOT_STATUS_DEAD,
+  firstShredReceived: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED,
+  createdBank: SlotStatus.SLOT_STATUS_CREATED_BANK,
+  completed: SlotStatus.SLOT_STATUS_COMPLETED,
+  gap: SlotStatus.SLOT_STATUS_GAP,
 };
 
+// Agave's names (getBlock's `rewardType`); null is an unspecified type.
+const REWARD_TYPES: Readonly<Record<string, RewardType>> = {
+  Fee: RewardType.REWARD_TYPE_FEE,
+  Rent: RewardType.REWARD_TYPE_RENT,
+  Staking: RewardType.REWARD_TYPE_STAKING,
+  Voting: RewardType.REWARD_TYPE_VOTING,
+  DeactivatedStake: RewardType.REWARD_TYPE_DEACTIVATED_STAKE,
+};
+
+const META_FIELDS = [
+  'preBalances',
+  'postBalances',
+  'preTokenBalances',
+  'postTokenBalances',
+  'innerInstructions',
+  'logMessages',
+  'computeUnitsConsumed',
+  'returnData',
+  'rewards',
+  'costUnits',
+] as const;
+
 const FIELDS = {
-  transaction: ['type', 'slot', 'index', 'tx', 'err', 'fee', 'blockTime', 'loadedWritable', 'loadedReadonly'],
+  transaction: ['type', 'slot', 'index', 'tx', 'err', 'fee', 'blockTime', 'loadedWritable', 'loadedReadonly', ...META_FIELDS],
   account: ['type', 'slot', 'pubkey', 'lamports', 'owner', 'executable', 'rentEpoch', 'data', 'writeVersion', 'txnSignature', 'isStartup'],
-  slot: ['type', 'slot', 'status', 'block'],
-  block: ['parentSlot', 'blockhash', 'blockHeight', 'blockTime', 'leader', 'transactionCount', 'voteTransactionCount'],
+  slot: ['type', 'slot', 'status', 'block', 'deadError', 'parent', 'gap'],
+  block: [
+    'parentSlot',
+    'blockhash',
+    'blockHeight',
+    'blockTime',
+    'leader',
+    'transactionCount',
+    'voteTransactionCount',
+    'previousBlockhash',
+    'rewards',
+    'executedTransactionCount',
+    'entryCount',
+    'numPartitions',
+  ],
+  gap: ['firstSlot', 'lastSlot', 'reason'],
+  entry: ['type', 'slot', 'index', 'numHashes', 'hash', 'executedTransactionCount', 'startingTransactionIndex'],
   epoch: ['type', 'epoch', 'firstSlot', 'slotsPerEpoch', 'slotsPerLeader', 'identities', 'schedule'],
+  tokenBalance: ['accountIndex', 'mint', 'owner', 'programId', 'uiTokenAmount'],
+  uiTokenAmount: ['amount', 'decimals', 'uiAmount', 'uiAmountString'],
+  innerGroup: ['index', 'instructions'],
+  innerInstruction: ['programIdIndex', 'accounts', 'data', 'stackHeight'],
+  returnData: ['programId', 'data'],
+  reward: ['pubkey', 'lamports', 'postBalance', 'rewardType', 'commission', 'commissionBps'],
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -71,6 +120,7 @@ export function eventToJson(e: ChainEvent): Record<string, unknown> {
         blockTime: t.blockTime === undefined ? null : int(t.blockTime),
         loadedWritable: t.loadedWritable.map(b58),
         loadedReadonly: t.loadedReadonly.map(b58),
+        ...metaToJson(t),
       };
     }
     case 'accounts': {
@@ -104,9 +154,29 @@ export function eventToJson(e: ChainEvent): Record<string, unknown> {
           leader: b58(b.leader),
           transactionCount: b.transactionCount,
           voteTransactionCount: b.voteTransactionCount,
+          previousBlockhash: b.previousBlockhash.length === 0 ? null : b58(b.previousBlockhash),
+          rewards: b.rewards.map(rewardToJson),
+          executedTransactionCount: b.executedTransactionCount === undefined ? null : int(b.executedTransactionCount),
+          entryCount: b.entryCount === undefined ? null : int(b.entryCount),
+          numPartitions: b.numPartitions === undefined ? null : int(b.numPartitions),
         };
       }
+      if (s.deadError !== undefined) out.deadError = s.deadError;
+      if (s.parent !== undefined) out.parent = int(s.parent);
+      if (s.gap !== undefined) out.gap = { firstSlot: int(s.gap.firstSlot), lastSlot: int(s.gap.lastSlot), reason: s.gap.reason };
       return out;
+    }
+    case 'entries': {
+      const n = e.event;
+      return {
+        type: 'entry',
+        slot: int(n.slot),
+        index: int(n.index),
+        numHashes: int(n.numHashes),
+        hash: b58(n.hash),
+        executedTransactionCount: int(n.executedTransactionCount),
+        startingTransactionIndex: int(n.startingTransactionIndex),
+      };
     }
     case 'epochs': {
       const p = e.event;
@@ -121,6 +191,55 @@ export function eventToJson(e: ChainEvent): Record<string, unknown> {
       };
     }
   }
+}
+
+const REWARD_NAMES = new Map<RewardType, string>(Object.entries(REWARD_TYPES).map(([k, v]) => [v, k]));
+
+function rewardToJson(r: Reward): Record<string, unknown> {
+  return {
+    pubkey: b58(r.pubkey),
+    lamports: int(r.lamports),
+    postBalance: int(r.postBalance),
+    rewardType: REWARD_NAMES.get(r.rewardType) ?? null,
+    commission: r.commission ?? null,
+    ...(r.commissionBps === undefined ? {} : { commissionBps: r.commissionBps }),
+  };
+}
+
+function tokenBalanceToJson(t: TokenBalance): Record<string, unknown> {
+  return {
+    accountIndex: t.accountIndex,
+    mint: b58(t.mint),
+    owner: t.owner.length === 0 ? null : b58(t.owner),
+    programId: t.programId.length === 0 ? null : b58(t.programId),
+    uiTokenAmount: { amount: t.amount.toString(), decimals: t.decimals },
+  };
+}
+
+/** The meta fields of a transaction line, in Agave's getTransaction names; null where none was recorded. */
+function metaToJson(t: TransactionEvent): Record<string, unknown> {
+  return {
+    preBalances: t.preBalances.map(int),
+    postBalances: t.postBalances.map(int),
+    preTokenBalances: t.preTokenBalances.map(tokenBalanceToJson),
+    postTokenBalances: t.postTokenBalances.map(tokenBalanceToJson),
+    innerInstructions: t.innerInstructionsNone
+      ? null
+      : t.innerInstructions.map((g) => ({
+          index: g.index,
+          instructions: g.instructions.map((ix) => ({
+            programIdIndex: ix.programIdIndex,
+            accounts: [...ix.accounts],
+            data: b64(ix.data),
+            stackHeight: ix.stackHeight ?? null,
+          })),
+        })),
+    logMessages: t.logMessagesNone ? null : t.logMessages,
+    computeUnitsConsumed: t.computeUnitsConsumed === undefined ? null : int(t.computeUnitsConsumed),
+    returnData: t.returnData === undefined ? null : { programId: b58(t.returnData.programId), data: b64(t.returnData.data) },
+    rewards: t.rewards.map(rewardToJson),
+    costUnits: t.costUnits === undefined ? null : int(t.costUnits),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,6 +329,136 @@ function base64(o: Obj, name: string): Buffer {
   return Buffer.from(v, 'base64');
 }
 
+function optionalU64(o: Obj, name: string): bigint | undefined {
+  const v = field(o, name);
+  return v === undefined || v === null ? undefined : u64(o, name);
+}
+
+function optionalU32(o: Obj, name: string): number | undefined {
+  const v = field(o, name);
+  return v === undefined || v === null ? undefined : u32(o, name);
+}
+
+function object(v: unknown, name: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(name, `an object expected, got ${JSON.stringify(v)}`);
+  return v as Obj;
+}
+
+/** An optional array field: absent or null gives undefined; each item parsed with its path for errors. */
+function list<T>(o: Obj, name: string, item: (v: unknown, path: string) => T): T[] | undefined {
+  const v = field(o, name);
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) fail(name, `an array expected, got ${JSON.stringify(v)}`);
+  return v.map((x, i) => item(x, `${name}[${i}]`));
+}
+
+/** Runs a parser on a nested object, naming its fields by full path (block.leader, rewards[2].lamports). */
+function nested<T>(path: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof FieldError && e.message.startsWith('field ')) throw new FieldError(`field ${path}.${e.message.slice(6)}`);
+    if (e instanceof FieldError && e.message.startsWith('unknown field ')) throw new FieldError(`unknown field ${path}.${e.message.slice(14)}`);
+    throw e;
+  }
+}
+
+function parseReward(v: unknown, path: string): Reward {
+  const r = object(v, path);
+  return nested(path, () => {
+    noUnknownFields(r, FIELDS.reward);
+    const type = field(r, 'rewardType');
+    let rewardType: RewardType = RewardType.REWARD_TYPE_UNSPECIFIED;
+    if (type !== undefined && type !== null) {
+      const t = typeof type === 'string' && Object.hasOwn(REWARD_TYPES, type) ? REWARD_TYPES[type] : undefined;
+      if (t === undefined) fail('rewardType', `one of ${Object.keys(REWARD_TYPES).join(', ')} or null expected, got ${JSON.stringify(type)}`);
+      rewardType = t;
+    }
+    return {
+      pubkey: key(r, 'pubkey'),
+      lamports: bigIntOf(r, 'lamports', I64_MIN, I64_MAX, 'a signed 64-bit integer'),
+      postBalance: u64(r, 'postBalance'),
+      rewardType,
+      commission: optionalU32(r, 'commission'),
+      commissionBps: optionalU32(r, 'commissionBps'),
+    };
+  });
+}
+
+function parseTokenBalance(v: unknown, path: string): TokenBalance {
+  const t = object(v, path);
+  return nested(path, () => {
+    noUnknownFields(t, FIELDS.tokenBalance);
+    const ui = object(field(t, 'uiTokenAmount'), 'uiTokenAmount');
+    const { amount, decimals } = nested('uiTokenAmount', () => {
+      noUnknownFields(ui, FIELDS.uiTokenAmount);
+      const d = u32(ui, 'decimals');
+      if (d > 255) fail('decimals', `at most 255, got ${d}`);
+      return { amount: u64(ui, 'amount'), decimals: d };
+    });
+    const opt = (name: string): Buffer => (field(t, name) === undefined || field(t, name) === null ? Buffer.alloc(0) : key(t, name));
+    return { accountIndex: u32(t, 'accountIndex'), mint: key(t, 'mint'), owner: opt('owner'), programId: opt('programId'), amount, decimals };
+  });
+}
+
+function byteList(v: unknown, name: string): Buffer {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 255)) {
+    fail(name, `an array of account indexes (0..255) expected, got ${JSON.stringify(v)}`);
+  }
+  return Buffer.from(v as number[]);
+}
+
+function parseInnerGroup(v: unknown, path: string): InnerInstructions {
+  const g = object(v, path);
+  return nested(path, () => {
+    noUnknownFields(g, FIELDS.innerGroup);
+    const instructions =
+      list(g, 'instructions', (x, p) => {
+        const ix = object(x, p);
+        return nested(p, () => {
+          noUnknownFields(ix, FIELDS.innerInstruction);
+          return {
+            programIdIndex: u32(ix, 'programIdIndex'),
+            accounts: byteList(field(ix, 'accounts'), 'accounts'),
+            data: base64(ix, 'data'),
+            stackHeight: optionalU32(ix, 'stackHeight'),
+          };
+        });
+      }) ?? fail('instructions', 'missing');
+    return { index: u32(g, 'index'), instructions };
+  });
+}
+
+/** The meta fields of a transaction line. Lines written before meta existed have none of them: the
+ * transaction then says its meta was not recorded (what the wire bytes alone can tell). */
+function parseMeta(o: Obj): TransactionMeta {
+  const none = noTransactionMeta();
+  const logs = list(o, 'logMessages', (v, p) => (typeof v === 'string' ? v : fail(p, `a string expected, got ${JSON.stringify(v)}`)));
+  const inner = list(o, 'innerInstructions', parseInnerGroup);
+  const rd = field(o, 'returnData');
+  return {
+    preBalances: list(o, 'preBalances', (_, p) => u64({ [p]: _ }, p)) ?? none.preBalances,
+    postBalances: list(o, 'postBalances', (_, p) => u64({ [p]: _ }, p)) ?? none.postBalances,
+    preTokenBalances: list(o, 'preTokenBalances', parseTokenBalance) ?? [],
+    postTokenBalances: list(o, 'postTokenBalances', parseTokenBalance) ?? [],
+    innerInstructions: inner ?? [],
+    innerInstructionsNone: inner === undefined,
+    logMessages: logs ?? [],
+    logMessagesNone: logs === undefined,
+    computeUnitsConsumed: optionalU64(o, 'computeUnitsConsumed'),
+    returnData:
+      rd === undefined || rd === null
+        ? undefined
+        : nested('returnData', () => {
+            const r = object(rd, 'returnData');
+            noUnknownFields(r, FIELDS.returnData);
+            return { programId: key(r, 'programId'), data: base64(r, 'data') };
+          }),
+    rewards: list(o, 'rewards', parseReward) ?? [],
+    costUnits: optionalU64(o, 'costUnits'),
+  };
+}
+
 function noUnknownFields(o: Obj, allowed: readonly string[], where = ''): void {
   for (const k of Object.keys(o)) {
     if (!allowed.includes(k)) throw new FieldError(`unknown field ${where}${k} (allowed: ${allowed.join(', ')})`);
@@ -228,13 +477,14 @@ function parseTransaction(o: Obj): ChainEvent {
   const blockTime = optionalI64(o, 'blockTime');
   const loadedWritable = keyList(o, 'loadedWritable');
   const loadedReadonly = keyList(o, 'loadedReadonly');
+  const meta = parseMeta(o);
   let event;
   try {
     event = decodeTransactionWire(bytes, { slot, index, err, loadedWritable, loadedReadonly, blockTime, fee });
   } catch (e) {
     fail('tx', `not a valid transaction: ${(e as Error).message}`);
   }
-  return { kind: 'transactions', event };
+  return { kind: 'transactions', event: { ...event, ...meta } };
 }
 
 function parseAccount(o: Obj): ChainEvent {
@@ -261,8 +511,9 @@ function parseBlock(v: unknown): BlockMeta | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) fail('block', `an object or null expected, got ${JSON.stringify(v)}`);
   const b = v as Obj;
-  try {
-    noUnknownFields(b, FIELDS.block, 'block.');
+  return nested('block', () => {
+    noUnknownFields(b, FIELDS.block);
+    const prev = field(b, 'previousBlockhash');
     return {
       parentSlot: u64(b, 'parentSlot'),
       blockhash: key(b, 'blockhash'),
@@ -271,12 +522,25 @@ function parseBlock(v: unknown): BlockMeta | undefined {
       leader: key(b, 'leader'),
       transactionCount: u32(b, 'transactionCount'),
       voteTransactionCount: u32(b, 'voteTransactionCount'),
+      // Fields added later: older files leave them out.
+      previousBlockhash: prev === undefined || prev === null ? Buffer.alloc(0) : key(b, 'previousBlockhash'),
+      rewards: list(b, 'rewards', parseReward) ?? [],
+      executedTransactionCount: optionalU64(b, 'executedTransactionCount'),
+      entryCount: optionalU64(b, 'entryCount'),
+      numPartitions: optionalU64(b, 'numPartitions'),
     };
-  } catch (e) {
-    // Name nested fields by their full path (block.leader), so the reason points at the spot.
-    if (e instanceof FieldError && e.message.startsWith('field ')) throw new FieldError(`field block.${e.message.slice(6)}`);
-    throw e;
-  }
+  });
+}
+
+function parseGap(v: unknown): SlotGap | undefined {
+  if (v === undefined || v === null) return undefined;
+  const g = object(v, 'gap');
+  return nested('gap', () => {
+    noUnknownFields(g, FIELDS.gap);
+    const gap = { firstSlot: u64(g, 'firstSlot'), lastSlot: u64(g, 'lastSlot'), reason: str(g, 'reason') };
+    if (gap.lastSlot < gap.firstSlot) fail('lastSlot', `${gap.lastSlot} is before firstSlot ${gap.firstSlot}`);
+    return gap;
+  });
 }
 
 function parseSlot(o: Obj): ChainEvent {
@@ -285,7 +549,37 @@ function parseSlot(o: Obj): ChainEvent {
   const name = str(o, 'status');
   const status = STATUS_NAMES[name];
   if (status === undefined) fail('status', `one of ${Object.keys(STATUS_NAMES).join(', ')} expected, got ${JSON.stringify(name)}`);
-  return { kind: 'slots', event: { slot, status, block: parseBlock(o.block) } };
+  const deadError = field(o, 'deadError');
+  if (deadError !== undefined && deadError !== null && status !== SlotStatus.SLOT_STATUS_DEAD) fail('deadError', 'only a dead slot has one');
+  const gap = parseGap(field(o, 'gap'));
+  if ((gap !== undefined) !== (status === SlotStatus.SLOT_STATUS_GAP)) fail('gap', 'a gap record (status gap) and only it carries a gap');
+  if (gap !== undefined && gap.firstSlot !== slot) fail('gap', `firstSlot ${gap.firstSlot} must equal the record's slot ${slot}`);
+  return {
+    kind: 'slots',
+    event: {
+      slot,
+      status,
+      block: parseBlock(o.block),
+      deadError: deadError === undefined || deadError === null ? undefined : str(o, 'deadError'),
+      gap,
+      parent: optionalU64(o, 'parent'),
+    },
+  };
+}
+
+function parseEntry(o: Obj): ChainEvent {
+  noUnknownFields(o, FIELDS.entry);
+  return {
+    kind: 'entries',
+    event: {
+      slot: u64(o, 'slot'),
+      index: u64(o, 'index'),
+      numHashes: u64(o, 'numHashes'),
+      hash: key(o, 'hash'),
+      executedTransactionCount: u64(o, 'executedTransactionCount'),
+      startingTransactionIndex: u64(o, 'startingTransactionIndex'),
+    },
+  };
 }
 
 function parseEpoch(o: Obj): ChainEvent {
@@ -319,6 +613,7 @@ const PARSERS: Readonly<Record<string, (o: Obj) => ChainEvent>> = {
   transaction: parseTransaction,
   account: parseAccount,
   slot: parseSlot,
+  entry: parseEntry,
   epoch: parseEpoch,
 };
 
@@ -335,7 +630,7 @@ export function parseLine(line: string): ParsedLine {
   }
   const o = value as Obj;
   const type = o.type;
-  if (type === undefined) return { ok: false, reason: 'field type: missing (transaction, account, slot or epoch)' };
+  if (type === undefined) return { ok: false, reason: 'field type: missing (transaction, account, slot, entry or epoch)' };
   const parse = typeof type === 'string' && Object.hasOwn(PARSERS, type) ? PARSERS[type] : undefined;
   if (parse === undefined) {
     return { ok: false, reason: `field type: one of ${Object.keys(PARSERS).join(', ')} expected, got ${JSON.stringify(type)}` };
