@@ -19,6 +19,9 @@ export function project(e: ChainEvent): Projection {
       return withRows(projectSlot(e.event), { blockhashes: blockhashRows(e.event) });
     case 'epochs':
       return projectEpoch(e.event);
+    case 'entries':
+      // Entries feed no view yet (the projector does not read their topic); accepted, no rows.
+      return { ok: true, rows: {} };
   }
 }
 
@@ -36,6 +39,7 @@ export function slotOf(e: ChainEvent): bigint {
     case 'transactions':
     case 'accounts':
     case 'slots':
+    case 'entries':
       return e.event.slot;
     case 'epochs':
       return e.event.firstSlot;

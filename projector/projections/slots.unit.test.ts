@@ -22,6 +22,19 @@ describe('projectSlot', () => {
     }
   });
 
+  it('given a dead fork, when projected, then stored as 3 (no block on the rooted chain), never as a commitment', () => {
+    const p = projectSlot(slotStatus(7, SlotStatus.SLOT_STATUS_DEAD));
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.rows).toEqual({ slot_status: [{ slot: '7', status: 3 }], blocks: [] });
+    expect(projectSlot(slotStatus(7, SlotStatus.SLOT_STATUS_DEAD, { parent: 6, height: 6 })).ok).toBe(false);
+  });
+
+  it("given Yellowstone's progress statuses or a gap record, when projected, then accepted without rows", () => {
+    for (const s of [SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, SlotStatus.SLOT_STATUS_CREATED_BANK, SlotStatus.SLOT_STATUS_COMPLETED, SlotStatus.SLOT_STATUS_GAP]) {
+      expect(projectSlot(slotStatus(9, s))).toEqual({ ok: true, rows: { slot_status: [], blocks: [] } });
+    }
+  });
+
   it('given an unknown status or a skipped slot with meta, when projected, then rejected', () => {
     expect(projectSlot(slotStatus(5, 9 as SlotStatus))).toEqual({ ok: false, reason: 'slot 5: unknown status 9' });
     expect(projectSlot(slotStatus(5, SlotStatus.SLOT_STATUS_SKIPPED, { parent: 4, height: 4 })).ok).toBe(false);

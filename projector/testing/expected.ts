@@ -1,7 +1,7 @@
 // The views computed straight from consumed events, independently of the projections (test code):
 // what every view must hold once the projector caught up. Shapes match dumpViews (dump.ts).
 import bs58 from 'bs58';
-import type { ChainEvent } from '../../schemas/codec.js';
+import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
 
 export interface ConsumedRecord {
   topic: string;
@@ -45,7 +45,10 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
       case 'slots': {
         const s = e.event;
         slot = s.slot;
-        status.set(s.slot, Math.max(status.get(s.slot) ?? -1, s.status));
+        // Stored as the views rank them: a dead fork as 3 (no block on the rooted chain); Yellowstone's
+        // progress statuses and gap records (5 and up) add no row.
+        const stored = s.status === SlotStatus.SLOT_STATUS_DEAD ? 3 : s.status;
+        if (stored <= 3) status.set(s.slot, Math.max(status.get(s.slot) ?? -1, stored));
         if (s.block) {
           const b = s.block;
           blocks.add([s.slot, b.parentSlot, enc(b.blockhash), b.blockHeight, nul(b.blockTime), enc(b.leader), b.transactionCount, b.voteTransactionCount].join('|'));
@@ -59,6 +62,9 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
         writes.push({ pubkey: enc(a.pubkey), owner: enc(a.owner), slot: a.slot, wv: a.writeVersion, lamports: a.lamports, data: a.data.toString('base64') });
         break;
       }
+      case 'entries':
+        slot = e.event.slot;
+        break;
       case 'epochs': {
         const p = e.event;
         slot = p.firstSlot;
