@@ -92,7 +92,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const { startGrpc } = await import('../api/grpc/server.js');
       const { startJsonRpc } = await import('../api/jsonrpc/server.js');
       const grpc = await startGrpc({
-        brokers, topics, ch, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
+        kafka, topics, ch, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
         authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
         limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
         queueSize: cfg.streamQueueSize, log,

@@ -7,12 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { makeConfig } from '../platform/config.js';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { SlotStatus, type ChainEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
@@ -36,15 +36,16 @@ beforeAll(async () => {
   ch = await createClickHouse({ dataDir: dir, database: DB });
   const prefix = uniquePrefix('projector-accounts');
   topics = topicNames(prefix);
-  kafka = createKafka(testBrokers(), 'projector-accounts-int-test');
-  await ensureTopics(kafka, topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+  kafka = createKafka({ brokers: testBrokers(), clientId: 'projector-accounts-int-test' });
+  await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+  await applyMigrations(ch, DB);
   projector = await startProjector(
     makeConfig('projector', {
       kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, clickhouseDatabase: DB, groupId: 'g-accounts',
       batchRows: 400, batchMs: 50, logLevel: 'silent',
     }),
     silentLogger,
-    { ch },
+    { ch, kafka, topics },
   );
   // stateTtlMs 0: every request reads the heads as they are now, so an answer follows the step just awaited.
   rpc = await startJsonRpc({

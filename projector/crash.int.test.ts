@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { createKafka, ensureTopics } from '../platform/kafka.js';
+import { createKafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix } from '../test/harness/kafka.js';
 import { committedOffsets } from './offsets.js';
@@ -46,12 +46,11 @@ function runChild(env: Record<string, string>): Promise<{ code: number | null; s
 it('SIGKILL mid-batch, twice, then restart: the views are still exact', { timeout: 300_000 }, async () => {
   const prefix = uniquePrefix('projector-crash');
   const topics = topicNames(prefix);
-  const kafka = createKafka(testBrokers(), 'projector-crash-test');
-  await ensureTopics(kafka, topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
+  const kafka = createKafka({ brokers: testBrokers(), clientId: 'projector-crash-test' });
+  await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await publishChain(kafka, topics, makeChain({ slots: 200, txPerSlot: 12, seed: 21 }));
   const base = { BROKERS: testBrokers().join(','), PREFIX: prefix, DATA_DIR: join(dir, 'ch'), DATABASE: 'crash', GROUP: 'g-crash', BATCH_ROWS: '300' };
   const admin = kafka.admin();
-  await admin.connect();
   const names = [topics.transactions, topics.accounts, topics.slots, topics.epochs];
 
   for (const killAfter of ['7', '4']) {
@@ -65,7 +64,6 @@ it('SIGKILL mid-batch, twice, then restart: the views are still exact', { timeou
     // never committed, and the views check below proves the re-delivery converges.
     expect(after).toBeGreaterThanOrEqual(before);
   }
-  await admin.disconnect();
 
   const dump = join(dir, 'views.json');
   const done = await runChild({ ...base, DUMP: dump });

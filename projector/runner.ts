@@ -91,9 +91,9 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
   return {
     stats: () => ({ ...stats }),
     async stop() {
+      // Store and commit what was taken while still a group member, then leave. Fetches arriving
+      // meanwhile are dropped (takeFetch): uncommitted, so they are re-delivered to the next owner.
       state.stopping = true;
-      // Store and commit what was taken while still a group member, then leave.
-      consumer!.pauseAll();
       batcher.hurry();
       await batcher.idle();
       await consumer!.stop();

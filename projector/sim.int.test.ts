@@ -8,7 +8,8 @@ import { afterAll, expect, it } from 'vitest';
 import { startIngest } from '../ingest/run.js';
 import { createClickHouse } from '../platform/clickhouse.js';
 import { makeConfig } from '../platform/config.js';
-import { createKafka } from '../platform/kafka.js';
+import { connectKafka } from '../cli/infrastructure.js';
+import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../test/harness/kafka.js';
@@ -24,19 +25,19 @@ it('after the simulator ran, every view equals an independent computation from t
   const prefix = uniquePrefix('projector-sim');
   const common = { kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, logLevel: 'silent' } as const;
   const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: 'sim' });
+  await applyMigrations(ch, 'sim');
+  const projectorConfig = makeConfig('projector', { ...common, clickhouseDatabase: 'sim', groupId: 'g-sim', batchRows: 2000, batchMs: 50 });
+  const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
   try {
-    const projector = await startProjector(
-      makeConfig('projector', { ...common, clickhouseDatabase: 'sim', groupId: 'g-sim', batchRows: 2000, batchMs: 50 }),
-      silentLogger,
-      { ch },
-    );
+    const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
     try {
       const ingest = await startIngest(
         makeConfig('ingest', { ...common, source: 'sim', seed: 3, slotMs: 0, tps: 300, maxSlots: 300, fast: true, slotsPerEpoch: 64, validators: 8 }),
         silentLogger,
+        { kafka, topics },
       );
       await ingest.done;
-      const records = await consumeAll(createKafka(testBrokers(), 'projector-sim-test'), topicNames(prefix));
+      const records = await consumeAll(kafka, topics);
       const owners = new Map<string, number>();
       for (const r of records) {
         if (r.event.kind === 'accounts') {
@@ -57,6 +58,7 @@ it('after the simulator ran, every view equals an independent computation from t
       await projector.stop();
     }
   } finally {
+    await kafka.close();
     await ch.close();
   }
 });

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadLineError } from '../ingest/file/source.js';
@@ -16,12 +15,13 @@ import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 }
 import { validatorStakes } from '../ingest/sim/validators.js';
 import { encodeMessage } from '../ingest/wire.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
-import { createKafka } from '../platform/kafka.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { connectKafka } from '../cli/infrastructure.js';
 import type { Logger } from '../platform/log.js';
 import { decodeRecord, encodeRecord, SlotStatus, type AccountEvent, type TransactionEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
-import { firstDifference, readTopics, type ReadRecord } from './harness/read-topics.js';
+import { firstDifference, readTopics, type ReadRecord } from './support/kafka/read-topics.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'ingest-child.ts');
@@ -52,8 +52,13 @@ function config(prefix: string, overrides: Partial<Omit<Config, 'role'>> = {}): 
 }
 
 async function ingestToEnd(cfg: Config, log: Logger = captureLog().log): Promise<void> {
-  const h = await startIngest(cfg, log);
-  await h.done;
+  const infra = await connectKafka(cfg, log);
+  try {
+    const h = await startIngest(cfg, log, infra);
+    await h.done;
+  } finally {
+    await infra.kafka.close();
+  }
 }
 
 async function readAll(kafka: Kafka, prefix: string): Promise<Topics> {
@@ -78,7 +83,7 @@ let refPrefix: string;
 let tmp: string;
 
 beforeAll(async () => {
-  kafka = createKafka(testBrokers(), 'ingest-int-test');
+  kafka = createKafka({ brokers: testBrokers(), clientId: 'ingest-int-test' });
   tmp = await mkdtemp(join(tmpdir(), 'slotstream-ingest-'));
   // The uninterrupted reference run every other test compares with.
   refPrefix = uniquePrefix('ingest-ref');
@@ -87,6 +92,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await kafka?.close();
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -206,21 +212,15 @@ describe('restart', () => {
     const expected = await readAll(kafka, ref400);
 
     const first = child(prefix);
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      // Kill once a good part, but not all, of the chain is in Kafka.
-      await waitFor(
-        async () => {
-          if (first.proc.exitCode !== null) throw new Error(`child exited early (${first.proc.exitCode}): ${first.stderr()}`);
-          const offsets = await admin.fetchTopicOffsets(topicNames(prefix).slots).catch(() => []);
-          return offsets.reduce((n, p) => n + Number(p.high), 0) >= 250;
-        },
-        { what: 'the first ingest to publish ~125 slots', timeoutMs: 120_000 },
-      );
-    } finally {
-      await admin.disconnect();
-    }
+    // Kill once a good part, but not all, of the chain is in Kafka.
+    await waitFor(
+      async () => {
+        if (first.proc.exitCode !== null) throw new Error(`child exited early (${first.proc.exitCode}): ${first.stderr()}`);
+        const ranges = await kafka.admin().offsetRanges(topicNames(prefix).slots).catch(() => new Map<number, { high: bigint }>());
+        return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= 250;
+      },
+      { what: 'the first ingest to publish ~125 slots', timeoutMs: 120_000 },
+    );
     expect(first.proc.kill('SIGKILL')).toBe(true);
     expect(await first.exited).toBeNull();
     const partial = slotRecords(await readAll(kafka, prefix));
@@ -289,7 +289,9 @@ describe('file source', () => {
     await writeFile(path, bad.join('\n') + '\n');
     const prefix = uniquePrefix('ingest-strict');
     const { log, entries } = captureLog();
-    const h = await startIngest(config(prefix, { source: 'file', sourcePath: path, strict: true }), log);
+    const strictConfig = config(prefix, { source: 'file', sourcePath: path, strict: true });
+    const infra = await connectKafka(strictConfig, log);
+    const h = await startIngest(strictConfig, log, infra);
     const err = await h.done.then(
       () => undefined,
       (e: unknown) => e,
@@ -298,6 +300,7 @@ describe('file source', () => {
     expect((err as Error).message).toBe(`${path} line 4: not JSON: ${(err as BadLineError).bad.reason.slice('not JSON: '.length)}`);
     expect(entries.filter((e) => typeof e.msg === 'string' && e.msg.startsWith('file source: bad line')).map((e) => e.line)).toEqual([4]);
     // Nothing after the bad line was published: the genesis batch was still being read.
+    await infra.kafka.close();
     const got = await readAll(kafka, prefix);
     expect(count(got)).toBe(0);
   });

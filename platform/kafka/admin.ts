@@ -2,7 +2,8 @@
 // Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
 // a coordinator that is still loading answers with retriable errors for a moment.
 import KafkaJs from '@confluentinc/kafka-javascript';
-import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition } from '@confluentinc/kafka-javascript';
+import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition, TopicPartitionOffset, KafkaConsumer } from '@confluentinc/kafka-javascript';
+import { connectConsumer, consumerConfig, disconnectConsumer } from './native-consumer.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
 import { topicSpecs, type EnsureTopicsOptions } from './topics.js';
@@ -51,6 +52,12 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
   const client: IAdminClient = AdminClient.create(baseConfig({ ...o, clientId: `${o.clientId}-admin` }));
   bridgeLogs(client as unknown as Parameters<typeof bridgeLogs>[0], o);
   let closed = false;
+  const offsetReaders = new Map<string, Promise<KafkaConsumer>>();
+  const offsetReader = (groupId: string): Promise<KafkaConsumer> => {
+    let c = offsetReaders.get(groupId);
+    if (!c) offsetReaders.set(groupId, (c = connectConsumer(o, consumerConfig({ ...o, clientId: `${o.clientId}-offsets` }, { groupId }))));
+    return c;
+  };
 
   const describe = (topics: readonly string[]): Promise<TopicDescription[]> =>
     retrying(`describe ${topics.join(', ')}`, () =>
@@ -135,16 +142,15 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
         const n = await admin.partitionCount(topic);
         for (let partition = 0; partition < n; partition++) partitions.push({ topic, partition });
       }
-      const results = await retrying(`offsets of group ${groupId}`, () =>
-        call<GroupResults[]>('listConsumerGroupOffsets', (cb) =>
-          client.listConsumerGroupOffsets([{ groupId, partitions }], { timeout: 10_000, requireStableOffsets: true }, cb),
-        ).then((r) => {
-          if (r[0]?.error) throw r[0].error;
-          return r;
-        }),
+      // Asked through a consumer of the group that never joins it: the native admin's
+      // listConsumerGroupOffsets crashes the process (SIGSEGV, binding 1.10.1) when asked while the
+      // group is joining or has no commits yet, which is exactly when the projector's heads ask.
+      const reader = await offsetReader(groupId);
+      const rows = await retrying(`offsets of group ${groupId}`, () =>
+        call<TopicPartitionOffset[]>('committed', (cb) => reader.committed(partitions, 10_000, cb)),
       );
       const out: OffsetMap = new Map();
-      for (const p of results[0]?.partitions ?? []) out.set(partitionKey(p.topic, p.partition), p.offset < 0 ? 0n : BigInt(p.offset));
+      for (const p of rows) out.set(partitionKey(p.topic, p.partition), p.offset < 0 ? 0n : BigInt(p.offset));
       return out;
     },
 
@@ -177,6 +183,8 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
     async close() {
       if (closed) return;
       closed = true;
+      for (const c of offsetReaders.values()) await disconnectConsumer(await c);
+      offsetReaders.clear();
       client.disconnect();
     },
   };

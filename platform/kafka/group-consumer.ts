@@ -54,7 +54,6 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
         'session.timeout.ms': o.sessionTimeoutMs ?? 30_000,
         'heartbeat.interval.ms': Math.min(3_000, Math.floor((o.sessionTimeoutMs ?? 30_000) / 3)),
         'max.poll.interval.ms': o.maxPollIntervalMs ?? 600_000,
-        'partition.assignment.strategy': 'cooperative-sticky',
         // Offsets committed after the store; the binding's rebalance callback assigns what Kafka gives.
         rebalance_cb: true,
       },
@@ -92,6 +91,7 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
     onError: (err) => o.onError?.(err),
   });
 
+  let stopping: Promise<void> | undefined;
   return {
     commit(offsets) {
       if (offsets.length === 0) return;
@@ -108,9 +108,17 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
         // not assigned yet: nothing to pause
       }
     },
-    async stop() {
-      await loop.stop();
-      await disconnectConsumer(consumer);
-    },
+    // Once: librdkafka never answers a second disconnect made while the first is running.
+    // Leaving the group first: a disconnect that lands in the middle of a group join crashes the
+    // native binding (its rebalance callback runs on a closing handle).
+    stop: () =>
+      (stopping ??= loop.stop().then(async () => {
+        try {
+          consumer.unsubscribe();
+        } catch {
+          // not subscribed any more
+        }
+        await disconnectConsumer(consumer);
+      })),
   };
 }

@@ -115,6 +115,7 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     onError: (err) => o.onError?.(err),
   });
 
+  let stopping: Promise<void> | undefined;
   const setPaused = (list: { topic: string; partition: number }[], pause: boolean) => {
     if (list.length === 0) return;
     if (pause) consumer.pause(list);
@@ -148,9 +149,7 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
       if (p) setPaused(all, true);
       else setPaused(all.filter((x) => !paused.has(tp(x.topic, x.partition))), false);
     },
-    async stop() {
-      await loop.stop();
-      await disconnectConsumer(consumer);
-    },
+    // Once: librdkafka never answers a second disconnect made while the first is running.
+    stop: () => (stopping ??= loop.stop().then(() => disconnectConsumer(consumer))),
   };
 }
