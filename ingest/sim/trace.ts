@@ -50,18 +50,34 @@ function failureText(inner: string): string {
   return JSON.parse(inner) as string;
 }
 
+/** Program ids are few and logged on every instruction: encode each once (bs58 is slow). */
+const idCache = new Map<string, string>();
+function programId(key: Buffer): string {
+  const k = key.toString('latin1');
+  let id = idCache.get(k);
+  if (id === undefined) idCache.set(k, (id = bs58.encode(key)));
+  return id;
+}
+
 export class ExecTrace {
   readonly logs: string[] = [];
   readonly inner: InnerInstructions[] = [];
   consumed = 0;
-  private readonly index = new Map<string, number>();
+  private index?: Map<string, number>;
 
   /** `keys`: every account of the transaction in index order (static keys, then loaded ones). */
   constructor(
-    keys: readonly Buffer[],
+    private readonly keys: readonly Buffer[],
     private readonly limit: number,
-  ) {
-    keys.forEach((k, i) => this.index.set(k.toString('latin1'), i));
+  ) {}
+
+  /** Key -> index, built only for the few transactions that make CPIs. */
+  private indexOf(key: Buffer): number | undefined {
+    if (!this.index) {
+      this.index = new Map();
+      this.keys.forEach((k, i) => this.index!.set(k.toString('latin1'), i));
+    }
+    return this.index.get(key.toString('latin1'));
   }
 
   private spend(units: number): number {
@@ -72,7 +88,7 @@ export class ExecTrace {
 
   /** Logs the start of top-level instruction `program`; returns the units left when it started. */
   begin(program: Buffer, data: Buffer): number {
-    const id = bs58.encode(program);
+    const id = programId(program);
     this.logs.push(`Program ${id} invoke [1]`);
     if (program.equals(MEMO_PROGRAM)) this.logs.push(`Program log: Memo (len ${data.length}): ${JSON.stringify(data.toString('utf8'))}`);
     if (program.equals(PUMP_PROGRAM)) this.logs.push(`Program log: Instruction: ${pumpName(data)}`);
@@ -84,15 +100,15 @@ export class ExecTrace {
     if (calls.length === 0) return;
     const group: InnerInstructions = { index: ix, instructions: [] };
     for (const c of calls) {
-      const id = bs58.encode(c.program.key);
+      const id = programId(c.program.key);
       const left = this.limit - this.consumed;
       this.logs.push(`Program ${id} invoke [2]`);
       if (c.program.key.equals(TOKEN_PROGRAM)) this.logs.push(`Program log: Instruction: ${c.data[0] === 12 ? 'TransferChecked' : 'Transfer'}`);
       const used = this.spend(unitsOf(c.program.key, c.data));
       if (!isBuiltin(c.program.key)) this.logs.push(`Program ${id} consumed ${used} of ${left} compute units`);
       this.logs.push(`Program ${id} success`);
-      const programIdIndex = this.index.get(c.program.key.toString('latin1'));
-      const accounts = c.accounts.map((a) => this.index.get(a.key.toString('latin1')));
+      const programIdIndex = this.indexOf(c.program.key);
+      const accounts = c.accounts.map((a) => this.indexOf(a.key));
       // A CPI can only name accounts the transaction loaded; anything else is a simulator bug.
       if (programIdIndex === undefined || accounts.some((a) => a === undefined)) {
         throw new Error(`simulator bug: inner instruction of ${id} names an account outside the transaction`);
@@ -104,7 +120,7 @@ export class ExecTrace {
 
   /** Logs the end of a top-level instruction: consumed units (sBPF programs) and success or failure. */
   end(program: Buffer, data: Buffer, startedWith: number, usedBefore: number, failure?: string): void {
-    const id = bs58.encode(program);
+    const id = programId(program);
     this.spend(unitsOf(program, data));
     if (!isBuiltin(program)) this.logs.push(`Program ${id} consumed ${this.consumed - usedBefore} of ${startedWith} compute units`);
     this.logs.push(failure === undefined ? `Program ${id} success` : `Program ${id} failed: ${failureText(failure)}`);
