@@ -70,12 +70,12 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
   const kindOf = new Map<string, TopicKind>(TOPIC_KINDS.map((k) => [o.topics[k], k]));
   const stats: RunnerStats = { events: 0, batches: 0, deadLetters: 0 };
   const state = { stopping: false, abandoned: false };
-  let consumer: GroupConsumer | undefined;
-
-  const flush = makeFlush(o, stats, state, (offsets) => consumer!.commit(offsets));
+  // The flush commits through the consumer, which is opened after the batcher exists.
+  const member: { consumer?: GroupConsumer } = {};
+  const flush = makeFlush(o, stats, state, (offsets) => member.consumer!.commit(offsets));
   const batcher = new Batcher<Pending>({ maxEvents: o.batchRows, maxMs: o.batchMs, sizeOf: (p) => p.slice.events, flush });
 
-  consumer = await o.kafka.groupConsumer({
+  const consumer = await o.kafka.groupConsumer({
     groupId: o.groupId,
     topics: TOPIC_KINDS.map((k) => o.topics[k]),
     sessionTimeoutMs: o.sessionTimeoutMs,
@@ -88,6 +88,7 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
     onError: (err) => o.log.warn({ err: err.message }, 'projector: Kafka fetch failed; retrying'),
   });
 
+  member.consumer = consumer;
   return {
     stats: () => ({ ...stats }),
     async stop() {
@@ -96,7 +97,7 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
       state.stopping = true;
       batcher.hurry();
       await batcher.idle();
-      await consumer!.stop();
+      await consumer.stop();
       await batcher.idle();
     },
   };

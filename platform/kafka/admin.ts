@@ -2,7 +2,7 @@
 // Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
 // a coordinator that is still loading answers with retriable errors for a moment.
 import KafkaJs from '@confluentinc/kafka-javascript';
-import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, GroupResults, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition, TopicPartitionOffset, KafkaConsumer } from '@confluentinc/kafka-javascript';
+import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition, TopicPartitionOffset, KafkaConsumer } from '@confluentinc/kafka-javascript';
 import { connectConsumer, consumerConfig, disconnectConsumer } from './native-consumer.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
