@@ -1,5 +1,5 @@
 // Collects slices until a batch is due (by event count or by age), then hands them to one flush at a
-// time. Every `add` resolves only after the flush holding its slice finished: the kafkajs batch is
+// time. Every `add` resolves only after the flush holding its slice finished: the consumer's fetch is
 // not done before its rows are stored and its offsets committed.
 
 export interface BatcherOptions<S> {
