@@ -105,6 +105,11 @@ async function epochOf(ch: ClickHouseClient, db: string, slot: bigint): Promise<
   return entry;
 }
 
+/** The epoch (as the epochs view holds it) that contains `slot`; shared with getEpochInfo/getEpochSchedule. */
+export async function epochRowAt(ch: ClickHouseClient, db: string, slot: bigint): Promise<EpochRow | undefined> {
+  return (await epochOf(ch, db, slot))?.row;
+}
+
 /** Forgets cached schedules of a database (a rebuilt view). */
 export const clearLeaderScheduleCache = (db: string): void => void cache.delete(db);
 

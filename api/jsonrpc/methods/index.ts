@@ -7,6 +7,8 @@ import { getBlockHeight } from './getBlockHeight.js';
 import { getBlocks } from './getBlocks.js';
 import { getBlocksWithLimit } from './getBlocksWithLimit.js';
 import { getBlockTime } from './getBlockTime.js';
+import { getEpochInfo } from './getEpochInfo.js';
+import { getEpochSchedule } from './getEpochSchedule.js';
 import { getFirstAvailableBlock, minimumLedgerSlot } from './getFirstAvailableBlock.js';
 import { getHealth } from './getHealth.js';
 import { getLatestBlockhash } from './getLatestBlockhash.js';
@@ -46,6 +48,8 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     minimumLedgerSlot,
     getTokenAccountsByOwner,
     getTokenAccountBalance,
+    getEpochSchedule,
+    getEpochInfo,
     ...READ_ONLY_REFUSALS,
   ].map((m) => [m.name, m]),
 );
