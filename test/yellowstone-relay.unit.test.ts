@@ -5,13 +5,6 @@
 // fills them from the leader schedule and the transactions), a transaction's block time (from block
 // meta), and skipped slots (Yellowstone has no such status).
 import { describe, expect, it } from 'vitest';
-import {
-  SubscribeUpdateAccount,
-  SubscribeUpdateBlockMeta,
-  SubscribeUpdateEntry,
-  SubscribeUpdateSlot,
-  SubscribeUpdateTransaction,
-} from '@triton-one/yellowstone-grpc';
 import { encodeRecord, SlotStatus, type ChainEvent } from '../schemas/codec.js';
 import {
   accountFromYellowstone,
@@ -22,6 +15,7 @@ import {
   entryToYellowstone,
   slotFromYellowstone,
   slotToYellowstone,
+  SubscribeUpdateCodecs as YS,
   transactionFromYellowstone,
   transactionToYellowstone,
 } from '../schemas/yellowstone/index.js';
@@ -30,19 +24,19 @@ import { collect } from '../ingest/sim/testing.js';
 function relay(e: ChainEvent): ChainEvent | undefined {
   switch (e.kind) {
     case 'transactions': {
-      const bytes = SubscribeUpdateTransaction.encode(transactionToYellowstone(e.event)).finish();
-      return { kind: e.kind, event: transactionFromYellowstone(SubscribeUpdateTransaction.decode(bytes), e.event.blockTime) };
+      const bytes = YS.transaction.encode(transactionToYellowstone(e.event)).finish();
+      return { kind: e.kind, event: transactionFromYellowstone(YS.transaction.decode(bytes), e.event.blockTime) };
     }
     case 'accounts':
-      return { kind: e.kind, event: accountFromYellowstone(SubscribeUpdateAccount.decode(SubscribeUpdateAccount.encode(accountToYellowstone(e.event)).finish())) };
+      return { kind: e.kind, event: accountFromYellowstone(YS.account.decode(YS.account.encode(accountToYellowstone(e.event)).finish())) };
     case 'entries':
-      return { kind: e.kind, event: entryFromYellowstone(SubscribeUpdateEntry.decode(SubscribeUpdateEntry.encode(entryToYellowstone(e.event)).finish())) };
+      return { kind: e.kind, event: entryFromYellowstone(YS.entry.decode(YS.entry.encode(entryToYellowstone(e.event)).finish())) };
     case 'slots': {
       const ys = slotToYellowstone(e.event);
       if (ys === undefined) return undefined;
-      const event = slotFromYellowstone(SubscribeUpdateSlot.decode(SubscribeUpdateSlot.encode(ys).finish()));
+      const event = slotFromYellowstone(YS.slot.decode(YS.slot.encode(ys).finish()));
       if (e.event.block !== undefined) {
-        const m = blockMetaFromYellowstone(SubscribeUpdateBlockMeta.decode(SubscribeUpdateBlockMeta.encode(blockMetaToYellowstone(e.event.slot, e.event.block)).finish()));
+        const m = blockMetaFromYellowstone(YS.blockMeta.decode(YS.blockMeta.encode(blockMetaToYellowstone(e.event.slot, e.event.block)).finish()));
         // Filled by the source, not carried by Yellowstone.
         event.block = { ...m.block, leader: e.event.block.leader, voteTransactionCount: e.event.block.voteTransactionCount };
       }

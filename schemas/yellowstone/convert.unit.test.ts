@@ -2,13 +2,6 @@
 // stack heights, commissions, dead slots, account writes): event -> Yellowstone -> event is the identity,
 // also through Yellowstone's own protobuf bytes.
 import { describe, expect, it } from 'vitest';
-import {
-  SubscribeUpdateAccount,
-  SubscribeUpdateBlockMeta,
-  SubscribeUpdateEntry,
-  SubscribeUpdateSlot,
-  SubscribeUpdateTransaction,
-} from '@triton-one/yellowstone-grpc';
 import { RewardType, SlotStatus, type AccountEvent, type BlockMeta, type EntryEvent, type TransactionEvent } from '../codec.js';
 import {
   accountFromYellowstone,
@@ -19,6 +12,7 @@ import {
   entryToYellowstone,
   slotFromYellowstone,
   slotToYellowstone,
+  SubscribeUpdateCodecs as YS,
   transactionFromYellowstone,
   transactionToYellowstone,
   uiAmountString,
@@ -72,7 +66,7 @@ describe('Yellowstone conversions', () => {
   it('transaction with full meta: event -> SubscribeUpdateTransaction bytes -> event is the identity', () => {
     const ys = transactionToYellowstone(tx);
     expect(ys.transaction!.meta!.preTokenBalances[0]!.uiTokenAmount).toEqual({ uiAmount: 1.2345, decimals: 6, amount: '1234500', uiAmountString: '1.2345' });
-    const decoded = SubscribeUpdateTransaction.decode(SubscribeUpdateTransaction.encode(ys).finish());
+    const decoded = YS.transaction.decode(YS.transaction.encode(ys).finish());
     expect(transactionFromYellowstone(decoded, tx.blockTime)).toEqual(tx);
   });
 
@@ -92,8 +86,8 @@ describe('Yellowstone conversions', () => {
   it('account write round-trips, with and without a causing signature', () => {
     const a: AccountEvent = { pubkey: key(1), lamports: 7n, owner: key(2), executable: false, rentEpoch: (1n << 64n) - 1n, data: Buffer.from([1, 2, 3]), writeVersion: 99n, slot: 5n, txnSignature: Buffer.alloc(64, 4), isStartup: false };
     for (const e of [a, { ...a, txnSignature: undefined, isStartup: true }]) {
-      const bytes = SubscribeUpdateAccount.encode(accountToYellowstone(e)).finish();
-      expect(accountFromYellowstone(SubscribeUpdateAccount.decode(bytes))).toEqual(e);
+      const bytes = YS.account.encode(accountToYellowstone(e)).finish();
+      expect(accountFromYellowstone(YS.account.decode(bytes))).toEqual(e);
     }
   });
 
@@ -101,7 +95,7 @@ describe('Yellowstone conversions', () => {
     const dead = { slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined, deadError: 'shred mismatch', gap: undefined, parent: 8n };
     const ys = slotToYellowstone(dead)!;
     expect(ys.status).toBe(YellowstoneSlotStatus.SLOT_DEAD);
-    expect(slotFromYellowstone(SubscribeUpdateSlot.decode(SubscribeUpdateSlot.encode(ys).finish()))).toEqual(dead);
+    expect(slotFromYellowstone(YS.slot.decode(YS.slot.encode(ys).finish()))).toEqual(dead);
     const pairs: [SlotStatus, YellowstoneSlotStatus][] = [
       [SlotStatus.SLOT_STATUS_PROCESSED, YellowstoneSlotStatus.SLOT_PROCESSED],
       [SlotStatus.SLOT_STATUS_CONFIRMED, YellowstoneSlotStatus.SLOT_CONFIRMED],
@@ -134,12 +128,12 @@ describe('Yellowstone conversions', () => {
       entryCount: 64n,
       numPartitions: 4n,
     };
-    const bytes = SubscribeUpdateBlockMeta.encode(blockMetaToYellowstone(11n, b)).finish();
-    expect(blockMetaFromYellowstone(SubscribeUpdateBlockMeta.decode(bytes))).toEqual({ slot: 11n, block: b });
+    const bytes = YS.blockMeta.encode(blockMetaToYellowstone(11n, b)).finish();
+    expect(blockMetaFromYellowstone(YS.blockMeta.decode(bytes))).toEqual({ slot: 11n, block: b });
   });
 
   it('entry round-trips', () => {
     const e: EntryEvent = { slot: 3n, index: 7n, numHashes: 12_500n, hash: key(4), executedTransactionCount: 2n, startingTransactionIndex: 40n };
-    expect(entryFromYellowstone(SubscribeUpdateEntry.decode(SubscribeUpdateEntry.encode(entryToYellowstone(e)).finish()))).toEqual(e);
+    expect(entryFromYellowstone(YS.entry.decode(YS.entry.encode(entryToYellowstone(e)).finish()))).toEqual(e);
   });
 });

@@ -12,7 +12,7 @@ export {
   slotStatusToYellowstone,
   slotToYellowstone,
 } from './slot.js';
-export { ConfirmedBlock, SubscribeUpdate, YellowstoneSlotStatus } from './storage.js';
+export { ConfirmedBlock, SubscribeUpdate, SubscribeUpdateCodecs, YellowstoneSlotStatus } from './storage.js';
 export {
   invokesVoteProgram,
   transactionFromParts,

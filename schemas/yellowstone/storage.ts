@@ -1,14 +1,14 @@
 // Yellowstone's message codecs, from the published @triton-one/yellowstone-grpc package (never copied).
-// Its entry point exports the geyser messages; the solana-storage codecs (ConfirmedBlock, which the
-// geyser messages embed) ship in the same package but outside its export map, so they are loaded from
-// the package's own folder, found through the entry point Node resolves.
+// The package's entry point is its gRPC client and loads a native module; the generated codecs (geyser
+// and solana-storage, the latter outside the export map) are plain modules in the same package, so they
+// are loaded from the package folder found through the entry point Node resolves. Types come from the
+// package's declarations.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type * as Geyser from '@triton-one/yellowstone-grpc';
 import type { SubscribeUpdateBlockMeta, SubscribeUpdateTransactionInfo } from '@triton-one/yellowstone-grpc';
 
-export {
-  SlotStatus as YellowstoneSlotStatus,
-  SubscribeUpdate,
+export type {
   SubscribeUpdateAccount,
   SubscribeUpdateAccountInfo,
   SubscribeUpdateBlockMeta,
@@ -46,9 +46,29 @@ interface MessageCodec<T> {
 }
 
 const require = createRequire(import.meta.url);
-// .../dist/cjs/index.js -> .../dist/cjs/grpc/solana-storage.js (the CommonJS build of the same codecs).
-const storage = require(path.join(path.dirname(require.resolve('@triton-one/yellowstone-grpc')), 'grpc', 'solana-storage.js')) as {
-  ConfirmedBlock: MessageCodec<ConfirmedBlock>;
+// .../dist/cjs/index.js -> .../dist/cjs/grpc/*.js (the CommonJS build of the generated codecs).
+const grpcDir = path.join(path.dirname(require.resolve('@triton-one/yellowstone-grpc')), 'grpc');
+const geyser = require(path.join(grpcDir, 'geyser.js')) as {
+  SlotStatus: typeof Geyser.SlotStatus;
+  SubscribeUpdate: MessageCodec<Geyser.SubscribeUpdate>;
+  SubscribeUpdateAccount: MessageCodec<Geyser.SubscribeUpdateAccount>;
+  SubscribeUpdateSlot: MessageCodec<Geyser.SubscribeUpdateSlot>;
+  SubscribeUpdateTransaction: MessageCodec<Geyser.SubscribeUpdateTransaction>;
+  SubscribeUpdateBlockMeta: MessageCodec<Geyser.SubscribeUpdateBlockMeta>;
+  SubscribeUpdateEntry: MessageCodec<Geyser.SubscribeUpdateEntry>;
 };
+const storage = require(path.join(grpcDir, 'solana-storage.js')) as { ConfirmedBlock: MessageCodec<ConfirmedBlock> };
 
+export const YellowstoneSlotStatus = geyser.SlotStatus;
+export type YellowstoneSlotStatus = Geyser.SlotStatus;
+export type SubscribeUpdate = Geyser.SubscribeUpdate;
+/** Protobuf codecs of Yellowstone's messages (encode/decode/fromPartial), named after the messages. */
+export const SubscribeUpdate = geyser.SubscribeUpdate;
+export const SubscribeUpdateCodecs = {
+  account: geyser.SubscribeUpdateAccount,
+  slot: geyser.SubscribeUpdateSlot,
+  transaction: geyser.SubscribeUpdateTransaction,
+  blockMeta: geyser.SubscribeUpdateBlockMeta,
+  entry: geyser.SubscribeUpdateEntry,
+} as const;
 export const ConfirmedBlock: MessageCodec<ConfirmedBlock> = storage.ConfirmedBlock;
