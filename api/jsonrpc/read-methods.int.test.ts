@@ -267,6 +267,34 @@ describe('getHealth, getVersion, and the write methods', () => {
   });
 });
 
+describe('answers equal the views', () => {
+  const view = async <T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> =>
+    (await store.ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>();
+  it('getSignatureStatuses: slot and err of every transaction of the chain as the transactions view holds them', async () => {
+    const txs = await view<{ signature: string; slot: string; err: string | null }>(
+      `SELECT signature, slot, err FROM ${db}.transactions WHERE slot != {forked:UInt64} ORDER BY slot, position`, { forked: FORKED });
+    expect(txs.length).toBeGreaterThan(60);
+    for (let i = 0; i < txs.length; i += 256) {
+      const page = txs.slice(i, i + 256);
+      const r = await conn.getSignatureStatuses(page.map((t) => t.signature), { searchTransactionHistory: true });
+      r.value.forEach((st, j) => {
+        expect(st?.slot).toBe(Number(page[j]!.slot));
+        expect(st?.err).toEqual(page[j]!.err === null ? null : JSON.parse(page[j]!.err!));
+      });
+    }
+  });
+  it('getBlockTime of every produced slot and getLatestBlockhash at each commitment, as the blocks view holds them', async () => {
+    const blocks = await view<{ slot: string; block_time: string | null; blockhash: string; block_height: string }>(
+      `SELECT slot, block_time, blockhash, block_height FROM ${db}.blocks WHERE slot != {forked:UInt64} ORDER BY slot`, { forked: FORKED });
+    for (const b of blocks) expect(await conn.getBlockTime(Number(b.slot))).toBe(b.block_time === null ? null : Number(b.block_time));
+    for (const c of ['processed', 'confirmed', 'finalized'] as const) {
+      const head = blocks.find((b) => Number(b.slot) === HEADS[c])!;
+      const r = await rpc().getLatestBlockhash({ commitment: c }).send();
+      expect(r.value).toEqual({ blockhash: head.blockhash, lastValidBlockHeight: BigInt(head.block_height) + 150n });
+    }
+  });
+});
+
 describe('while behind or bootstrapping', () => {
   it('getHealth answers -32005 with numSlotsBehind; methods on the views -32007; getVersion and the refusals still answer', async () => {
     const behind = await serve(store.ch, db, { chainTip: () => BigInt(HEADS.processed + 1000) });
