@@ -167,14 +167,50 @@ const EXTENSIONS: Readonly<Record<number, { name: string; side: 'account' | 'min
   18: { name: 'metadataPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), metadataAddress: nonZeroKey(v, 32) }) },
   20: { name: 'groupPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), groupAddress: nonZeroKey(v, 32) }) },
   22: { name: 'groupMemberPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), memberAddress: nonZeroKey(v, 32) }) },
+  19: { name: 'tokenMetadata', side: 'mint', len: 64, state: tokenMetadata },
+  21: { name: 'tokenGroup', side: 'mint', len: 80, state: (v) => ({
+    updateAuthority: nonZeroKey(v, 0), mint: key(v, 32), size: u64Json(u64At(v, 64)), maxSize: u64Json(u64At(v, 72)) }) },
+  23: { name: 'tokenGroupMember', side: 'mint', len: 72, state: (v) => ({ mint: key(v, 0), group: key(v, 32), memberNumber: u64Json(u64At(v, 64)) }) },
+  26: { name: 'pausableConfig', side: 'mint', len: 33, state: (v) => ({ authority: nonZeroKey(v, 0), paused: bool(v, 32) }) },
   27: { name: 'pausableAccount', side: 'account', len: 0 },
 };
+
+/**
+ * The token-metadata extension (borsh: update authority, mint, name, symbol, uri as u32-length UTF-8 strings,
+ * then u32-counted key/value pairs); undefined, shown as unparseable, when it does not decode.
+ */
+function tokenMetadata(v: Uint8Array): unknown {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let at = 64;
+  const u32 = (): number => {
+    if (at + 4 > v.length) throw new RangeError('metadata ends early');
+    const n = u32At(v, at);
+    at += 4;
+    return n;
+  };
+  const str = (): string => {
+    const n = u32();
+    if (at + n > v.length) throw new RangeError('metadata ends early');
+    const s = utf8.decode(v.subarray(at, at + n));
+    at += n;
+    return s;
+  };
+  try {
+    const out = { updateAuthority: nonZeroKey(v, 0), mint: key(v, 32), name: str(), symbol: str(), uri: str(), additionalMetadata: [] as [string, string][] };
+    for (let n = u32(); n > 0; n--) out.additionalMetadata.push([str(), str()]);
+    return out;
+  } catch {
+    return undefined;
+  }
+}
 
 function uiExtensions(tlv: Tlv[] | undefined, side: 'account' | 'mint'): UiExtension[] {
   return (tlv ?? []).map(({ type, value }) => {
     const x = EXTENSIONS[type];
     if (x === undefined || x.side !== side || value.length < x.len) return { extension: 'unparseableExtension' };
-    return x.state === undefined ? { extension: x.name } : { extension: x.name, state: x.state(value) };
+    if (x.state === undefined) return { extension: x.name };
+    const state = x.state(value);
+    return state === undefined ? { extension: 'unparseableExtension' } : { extension: x.name, state };
   });
 }
 

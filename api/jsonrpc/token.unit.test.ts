@@ -159,6 +159,26 @@ describe('parseTokenProgramAccount', () => {
         ],
       },
     });
+    const str = (t: string) => {
+      const b = Buffer.from(t, 'utf8');
+      const n = Buffer.alloc(4);
+      n.writeUInt32LE(b.length);
+      return Buffer.concat([n, b]);
+    };
+    const count = Buffer.alloc(4);
+    count.writeUInt32LE(1);
+    const meta = Buffer.concat([K(7), K(8), str('Token'), str('TOK'), str('https://x/y.json'), count, str('k'), str('v')]);
+    const group = Buffer.concat([Buffer.alloc(32), K(8), Buffer.from([3, 0, 0, 0, 0, 0, 0, 0]), Buffer.from([9, 0, 0, 0, 0, 0, 0, 0])]);
+    const withMeta = with2022(mint(), 1, [
+      { type: 19, value: meta }, { type: 21, value: group }, { type: 26, value: Buffer.concat([K(1), Buffer.from([1])]) },
+      { type: 19, value: meta.subarray(0, 70) },
+    ]);
+    expect(json(parseTokenProgramAccount(withMeta, TOKEN_2022_PROGRAM, undefined)).parsed.info.extensions).toEqual([
+      { extension: 'tokenMetadata', state: { updateAuthority: k(7), mint: k(8), name: 'Token', symbol: 'TOK', uri: 'https://x/y.json', additionalMetadata: [['k', 'v']] } },
+      { extension: 'tokenGroup', state: { updateAuthority: null, mint: k(8), size: 3, maxSize: 9 } },
+      { extension: 'pausableConfig', state: { authority: k(1), paused: true } },
+      { extension: 'unparseableExtension' },
+    ]);
     const dirty = Buffer.from(data);
     dirty[100] = 1;
     expect(unpackMint(dirty)).toBeUndefined();
