@@ -150,7 +150,12 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
         call<TopicPartitionOffset[]>('committed', (cb) => reader.committed(partitions, 10_000, cb)),
       );
       const out: OffsetMap = new Map();
-      for (const p of rows) out.set(partitionKey(p.topic, p.partition), p.offset < 0 ? 0n : BigInt(p.offset));
+      // A partition without a commit comes back with no offset (or a negative one): it starts at 0.
+      for (const p of rows) {
+        if (typeof p.topic !== 'string') continue;
+        out.set(partitionKey(p.topic, p.partition), typeof p.offset === 'number' && p.offset >= 0 ? BigInt(p.offset) : 0n);
+      }
+      for (const p of partitions) if (!out.has(partitionKey(p.topic, p.partition))) out.set(partitionKey(p.topic, p.partition), 0n);
       return out;
     },
 
