@@ -74,9 +74,9 @@ export async function readAccounts(ch: ClickHouseClient, db: string, pubkeys: re
  */
 export async function readMintDecimals(ch: ClickHouseClient, db: string, mints: Iterable<string>, slot: bigint): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const wanted = [...new Set(mints)].filter((m) => m !== NATIVE_MINT);
-  if ([...new Set(mints)].includes(NATIVE_MINT)) out.set(NATIVE_MINT, NATIVE_MINT_DECIMALS);
-  for (const [mint, row] of await readAccounts(ch, db, wanted, slot)) {
+  const unique = new Set(mints);
+  if (unique.delete(NATIVE_MINT)) out.set(NATIVE_MINT, NATIVE_MINT_DECIMALS);
+  for (const [mint, row] of await readAccounts(ch, db, [...unique], slot)) {
     const d = mintDecimals(Buffer.from(row.data, 'base64'));
     if (d !== undefined) out.set(mint, d);
   }

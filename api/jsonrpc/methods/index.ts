@@ -9,7 +9,7 @@ import { getBlocksWithLimit } from './getBlocksWithLimit.js';
 import { getBlockTime } from './getBlockTime.js';
 import { getEpochInfo } from './getEpochInfo.js';
 import { getEpochSchedule } from './getEpochSchedule.js';
-import { getFirstAvailableBlock, minimumLedgerSlot } from './getFirstAvailableBlock.js';
+import { getFirstAvailableBlock } from './getFirstAvailableBlock.js';
 import { getHealth } from './getHealth.js';
 import { getLatestBlockhash } from './getLatestBlockhash.js';
 import { getLeaderSchedule } from './getLeaderSchedule.js';
@@ -23,6 +23,7 @@ import { getTokenAccountBalance } from './getTokenAccountBalance.js';
 import { getTokenAccountsByOwner } from './getTokenAccountsByOwner.js';
 import { getVersion } from './getVersion.js';
 import { isBlockhashValid } from './isBlockhashValid.js';
+import { minimumLedgerSlot } from './minimumLedgerSlot.js';
 import { READ_ONLY_REFUSALS } from './readOnly.js';
 
 export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
