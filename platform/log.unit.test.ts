@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /**
  * Runs a few lines of logging in a fresh process; returns its stderr. Pretty output exits right after the
  * last line (as the CLI does after a fatal one); JSON goes through pino's async destination, which main.ts
- * gives time to flush, so that process ends on its own.
+ * gives time to flush; the script flushes it explicitly, as a busy machine may not write it before exit.
  */
 function stderrOf(format: 'json' | 'pretty'): Promise<string> {
   const script = `
@@ -16,7 +16,7 @@ function stderrOf(format: 'json' | 'pretty'): Promise<string> {
     const log = createLogger('info', 'slotstream', '${format}');
     log.info({ port: 9090 }, 'serving');
     log.fatal({ err: new Error('boom') }, 'failed to start');
-    ${format === 'pretty' ? 'process.exit(1);' : ''}`;
+    ${format === 'pretty' ? 'process.exit(1);' : 'await new Promise((r) => log.flush(r));'}`;
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (_err, _out, stderr) => resolve(stderr));
   });

@@ -127,6 +127,8 @@ describe('group consumer', () => {
     const first = Array.from({ length: 40 }, (_, i) => ({ topic: t, key: u64Key(BigInt(i)), value: Buffer.from(`a${i}`) }));
     await p.send(first);
     const group = `${t}.g`;
+    // A group that never committed starts every partition at 0.
+    expect([...(await kafka.admin().committedOffsets(group, [t])).values()]).toEqual([0n, 0n, 0n, 0n]);
     const seen = new Map<string, string[]>();
     const members = await Promise.all(
       ['m1', 'm2'].map(async (name) => {
