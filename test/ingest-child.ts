@@ -7,6 +7,9 @@ import { connectKafka } from '../cli/infrastructure.js';
 
 const { config } = parseConfig('ingest', process.argv.slice(2), {});
 const log = createLogger(config.logLevel, 'ingest-child');
-const ingest = await startIngest(config, log, await connectKafka(config, log));
+const infra = await connectKafka(config, log);
+const ingest = await startIngest(config, log, infra);
 await ingest.done;
+// The Kafka clients' native handles keep the process alive until they are closed.
+await infra.kafka.close();
 log.info('ingest-child: done');

@@ -191,7 +191,9 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
 
 describe('restart', () => {
   function child(prefix: string): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
-    const cfg = config(prefix, { maxSlots: 400, tps: 100 });
+    // Paced (10 ms a slot; pacing changes no record) so the kill lands mid-run: unpaced, the whole
+    // chain is in Kafka about two seconds after the start.
+    const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 10 });
     const args: string[] = [];
     for (const name of ['kafkaBrokers', 'topicPrefix', 'seed', 'slotMs', 'tps', 'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'partitions', 'retentionMs'] as const) {
       const v = cfg[name];
