@@ -91,7 +91,11 @@ beforeAll(async () => {
   reference = await readAll(kafka, refPrefix);
 });
 
+// Children still running when a test fails or times out are ended here, not left behind.
+const children: ChildProcess[] = [];
+
 afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await kafka?.close();
   await rm(tmp, { recursive: true, force: true });
 });
@@ -202,6 +206,7 @@ describe('restart', () => {
     args.push('--fast');
     let err = '';
     const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(proc);
     proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
     const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
     return { proc, exited, stderr: () => err };
