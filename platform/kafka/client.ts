@@ -89,8 +89,11 @@ export function bridgeLogs(client: Emitter, o: KafkaOptions): void {
     if (!sink) return;
     const e = ev as { severity: number; fac: string; message: string };
     const fields = { kafka: o.clientId, fac: e.fac };
-    if (e.severity <= 3) sink.warn(fields, `kafka: ${e.message}`);
-    else if (e.severity === 4) sink.info(fields, `kafka: ${e.message}`);
+    // librdkafka warns about what it retries by itself (a coordinator still loading on a fresh
+    // broker): a person starting the service needs none of that.
+    const retried = /: retrying\b|in progress/i.test(e.message);
+    if (e.severity <= 3 && !retried) sink.warn(fields, `kafka: ${e.message}`);
+    else if (e.severity === 4 && !retried) sink.info(fields, `kafka: ${e.message}`);
     else sink.debug(fields, `kafka: ${e.message}`);
   });
   client.on('event.error', (err) => {
