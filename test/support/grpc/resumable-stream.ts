@@ -1,0 +1,99 @@
+// A Subscribe stream that survives cuts the way a careful client does: it keeps what it received per
+// slot, and on resume drops what it holds of slots >= the resume slot and subscribes again with
+// `from_slot` = that slot, so the replay delivers those slots whole. Every update is reduced to its
+// identity (behaviour.md "Equality in tests": first signature for transactions, (pubkey, write_version)
+// for account writes) and its slot.
+import * as grpc from '@grpc/grpc-js';
+import type { Msg } from '../../../api/grpc/testing.js';
+
+export interface Received {
+  id: string;
+  slot: bigint;
+}
+
+export const txIdentity = (firstSignature: Uint8Array): string => `tx:${Buffer.from(firstSignature).toString('hex')}`;
+export const accountIdentity = (pubkey: Uint8Array, writeVersion: bigint | string): string =>
+  `acc:${Buffer.from(pubkey).toString('hex')}:${String(writeVersion)}`;
+
+/** Identity and slot of a transaction or account update; undefined for pings and pongs. */
+export function identityOf(u: Msg): Received | undefined {
+  if (u.update_oneof === 'transaction') return { id: txIdentity(u.transaction.transaction.signature), slot: BigInt(u.transaction.slot) };
+  if (u.update_oneof === 'account') {
+    const a = u.account.account;
+    return { id: accountIdentity(a.pubkey, a.write_version), slot: BigInt(u.account.slot) };
+  }
+  return undefined;
+}
+
+export interface Session {
+  fromSlot: bigint;
+  received: number;
+  /** Why it ended: a cut of ours, or the status the server ended it with. */
+  endedBy?: string;
+  /** Updates of slots >= the next session's from_slot, dropped when it started. */
+  dropped?: number;
+}
+
+export class ResumableStream {
+  /** Updates kept across sessions. */
+  received: Received[] = [];
+  readonly sessions: Session[] = [];
+  private call: grpc.ClientDuplexStream<Msg, Msg> | undefined;
+  /** The server ended or failed the current session (a cut we did not make), with its status. */
+  broken: string | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly client: grpc.Client & Record<string, Msg>,
+    /** The SubscribeRequest without from_slot. */
+    readonly request: Msg,
+  ) {}
+
+  get open(): boolean {
+    return this.call !== undefined;
+  }
+
+  /** Subscribes with from_slot, first dropping what is held of slots >= fromSlot. */
+  start(fromSlot: bigint): void {
+    if (this.call) throw new Error(`${this.name}: a session is still open`);
+    const kept = this.received.filter((r) => r.slot < fromSlot);
+    const last = this.sessions.at(-1);
+    if (last) last.dropped = this.received.length - kept.length;
+    this.received = kept;
+    const session: Session = { fromSlot, received: 0 };
+    this.sessions.push(session);
+    this.broken = undefined;
+    const call: grpc.ClientDuplexStream<Msg, Msg> = this.client.Subscribe();
+    this.call = call;
+    call.on('data', (u: Msg) => {
+      if (this.call !== call) return; // a cut session receives nothing more
+      const r = identityOf(u);
+      if (!r) return;
+      this.received.push(r);
+      session.received++;
+    });
+    const ended = (why: string): void => {
+      if (this.call !== call) return;
+      this.call = undefined;
+      session.endedBy = why;
+      this.broken = why;
+    };
+    call.on('error', (e: grpc.ServiceError) => ended(`${grpc.status[e.code] ?? e.code}: ${e.details}`));
+    call.on('end', () => ended('the server ended the stream'));
+    call.write({ ...this.request, from_slot: fromSlot.toString() });
+  }
+
+  /** A cut on the client's side (a dropped connection): nothing received after it counts. */
+  cut(why = 'cut by the client'): void {
+    const call = this.call;
+    if (!call) return;
+    this.call = undefined;
+    this.sessions.at(-1)!.endedBy = why;
+    call.on('error', () => undefined);
+    call.cancel();
+  }
+
+  close(): void {
+    this.cut('closed');
+  }
+}
