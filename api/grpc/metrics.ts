@@ -10,13 +10,6 @@ export const openStreams = new Gauge({
   registers: [registry],
 });
 
-export const updatesSent = new Counter({
-  name: 'slotstream_grpc_updates_sent_total',
-  help: 'Updates written to gRPC streams.',
-  labelNames: ['method'] as const,
-  registers: [registry],
-});
-
 export const slowClientCutoffs = new Counter({
   name: 'slotstream_grpc_slow_client_cutoffs_total',
   help: 'Streams ended with RESOURCE_EXHAUSTED because their queue was full.',
