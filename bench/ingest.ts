@@ -1,61 +1,48 @@
-// npm run bench:ingest — ingest throughput against a local broker, next to the broker's raw
-// throughput measured with Kafka's own ProducerPerformance from the same jars, same record size and
-// the same acks / idempotence / transactions. The last line is the machine-readable summary:
-//   ingest events_per_s=<N> signed_events_per_s=<S> raw_kafka_events_per_s=<M> ratio=<N/M>
-// Env: BENCH_SECONDS (fast run, default 20), BENCH_SIGNED_SECONDS (default 15), BENCH_TPS (chain tps,
-// default 4000, about mainnet), BENCH_RAW_RECORDS (ProducerPerformance records, default 2,000,000),
-// BENCH_WARMUP_SECONDS (discarded ingest run on the fresh broker first, default 8).
-import { execFile } from 'node:child_process';
+// npm run bench:ingest — the ingest's parts and the whole, in one run against one local broker:
+//   S  the simulator alone (fast mode, no encoding, no Kafka),
+//   F  the full ingest role in fast mode (simulator → encoding → pump → publisher → Kafka),
+//   P  the publisher alone: records simulated and encoded before timing, then published through the
+//      real Publisher in transactions of whole slots, ~20,000 records each,
+//   M  Kafka's own ProducerPerformance from the broker's jars with P's average record size (key +
+//      value) and ~20,000-record transactions (transactional, idempotent, acks=all).
+// Every rate counts records committed to Kafka (S: records generated). The last line is the summary:
+//   ingest events_per_s=<F> sim_events_per_s=<S> publisher_events_per_s=<P> raw_kafka_events_per_s=<M> ratio=<P/M>
+// Env: BENCH_SECONDS (F, default 20), BENCH_SIM_SECONDS (S, default 10), BENCH_TPS (chain tps, default
+// 4000, about mainnet), BENCH_PUBLISH_EVENTS (P, default 600,000), BENCH_TXN_RECORDS (P and M, default
+// 20,000), BENCH_RAW_RECORDS (M, default 2,000,000 after a calibration run of half that),
+// BENCH_WARMUP_SECONDS (a discarded ingest run on the fresh broker first, default 8),
+// BENCH_SIGNED_SECONDS (an extra ingest run with real ed25519 signatures, default 0 = skipped).
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { connectKafka } from '../cli/infrastructure.js';
-import { ensureKafkaJars, startLocalKafka } from '../deploy/kafka/launcher.js';
-import { startIngest } from '../ingest/run.js';
+import { startLocalKafka } from '../deploy/kafka/launcher.js';
 import { ingestMetrics } from '../ingest/metrics.js';
-import { Publisher } from '../ingest/publisher.js';
-import { pump } from '../ingest/pump.js';
-import { createSimSource } from '../ingest/sim/index.js';
-import type { SlotBatch } from '../ingest/source.js';
-import { makeConfig } from '../platform/config.js';
-import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { encodeBatch, Publisher, type EncodedBatch } from '../ingest/publisher.js';
+import { createSource, startIngest } from '../ingest/run.js';
+import { makeConfig, type Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { topicNames } from '../schemas/topics.js';
+import { calibratedProducerPerformance } from './producer-performance.js';
 
-const execFileP = promisify(execFile);
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
 const FAST_S = env('BENCH_SECONDS', 20);
-const SIGNED_S = env('BENCH_SIGNED_SECONDS', 15);
+const SIM_S = env('BENCH_SIM_SECONDS', 10);
+const SIGNED_S = env('BENCH_SIGNED_SECONDS', 0);
 const TPS = env('BENCH_TPS', 4000);
+const PUBLISH_EVENTS = env('BENCH_PUBLISH_EVENTS', 600_000);
+const TXN_RECORDS = env('BENCH_TXN_RECORDS', 20_000);
 const RAW_RECORDS = env('BENCH_RAW_RECORDS', 2_000_000);
 const WARMUP_S = env('BENCH_WARMUP_SECONDS', 8);
 const PARTITIONS = 4;
 const log = createLogger(process.env.LOG_LEVEL ?? 'warn', 'bench-ingest');
 const say = (msg: string) => process.stderr.write(`[bench:ingest] ${msg}\n`);
+const load = (): string => loadavg()[0]!.toFixed(1);
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
-async function sum(name: 'records' | 'bytes' | 'transactions'): Promise<number> {
-  const m = await ingestMetrics()[name].get();
-  return m.values.reduce((n, v) => n + v.value, 0);
-}
-
-interface RunResult {
-  events: number;
-  bytes: number;
-  seconds: number;
-  transactions: number;
-  /** CPU seconds this process used (user + system): on a busy machine wall time says little. */
-  cpuSeconds: number;
-}
-
-const cpuSince = (start: NodeJS.CpuUsage): number => {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1e6;
-};
-
-async function runIngest(brokers: string[], fast: boolean, seconds: number): Promise<RunResult> {
-  const config = makeConfig('ingest', {
+/** The ingest role's config for one phase: its own topics, the simulator unpaced. */
+function benchConfig(phase: string, fast: boolean, brokers: string[] = []): Config {
+  return makeConfig('ingest', {
     kafkaBrokers: brokers,
-    topicPrefix: `bench-ingest-${fast ? 'fast' : 'signed'}-${Date.now().toString(36)}`,
+    topicPrefix: `bench-ingest-${phase}-${Date.now().toString(36)}`,
     partitions: PARTITIONS,
     slotMs: 0,
     tps: TPS,
@@ -63,156 +50,167 @@ async function runIngest(brokers: string[], fast: boolean, seconds: number): Pro
     retentionMs: 3_600_000,
     logLevel: 'warn',
   });
-  // Wired as the ingest role is (cli/roles.ts): one Kafka client set with the topics created.
-  const { kafka, topics } = await connectKafka(config, log, 'bench-ingest');
-  let elapsed: number;
-  let cpu: NodeJS.CpuUsage;
-  let r0: number, b0: number, t0: number;
-  try {
-    const handle = await startIngest(config, log, { kafka, topics });
-    [r0, b0, t0] = [await sum('records'), await sum('bytes'), await sum('transactions')];
-    const started = performance.now();
-    cpu = process.cpuUsage();
-    await new Promise((r) => setTimeout(r, seconds * 1000));
-    await handle.stop();
-    elapsed = (performance.now() - started) / 1000;
-  } finally {
-    await kafka.close();
-  }
-  return {
-    cpuSeconds: cpuSince(cpu),
-    events: (await sum('records')) - r0,
-    bytes: (await sum('bytes')) - b0,
-    seconds: elapsed,
-    transactions: (await sum('transactions')) - t0,
+}
+
+interface Timed {
+  events: number;
+  seconds: number;
+  /** CPU seconds of this process (user + system, every thread: librdkafka's too). */
+  cpuSeconds: number;
+}
+
+function timer(): () => { seconds: number; cpuSeconds: number } {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  return () => {
+    const c = process.cpuUsage(c0);
+    return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6 };
   };
 }
 
-/** The publisher alone: slots simulated into memory first, then published as fast as it goes. */
-async function publishOnly(brokers: string[], events: number): Promise<{ events: number; seconds: number; cpuSeconds: number; simPerSecond: number; simPerCpuSecond: number }> {
-  const sim = createSimSource({ seed: 2, slotMs: 0, tps: TPS, skipRate: 0.05, slotsPerEpoch: 8192, validators: 50, fast: true, maxSlots: 0 });
-  const batches: SlotBatch[] = [];
-  let n = 0;
-  let simStarted = 0;
-  let simEvents = 0;
-  let simCpu = process.cpuUsage();
-  for await (const b of sim.batches({})) {
-    // Genesis (slot 0) is a one-off snapshot; time the steady state.
-    if (batches.length === 1) {
-      simStarted = performance.now();
-      simCpu = process.cpuUsage();
-    }
-    if (batches.length >= 1) simEvents += b.events.length;
-    batches.push(b);
-    n += b.events.length;
-    if (n >= events) break;
+const rates = (r: Timed): string => `${fmt(r.events)} events in ${r.seconds.toFixed(1)} s = ${fmt(r.events / r.seconds)}/s (${fmt(r.events / r.cpuSeconds)} per CPU second)`;
+
+async function sum(name: 'records' | 'bytes' | 'transactions'): Promise<number> {
+  const m = await ingestMetrics()[name].get();
+  return m.values.reduce((n, v) => n + v.value, 0);
+}
+
+/** S: the ingest's source (same config as F) for a fixed time, its batches counted and dropped. */
+async function simulatorAlone(seconds: number): Promise<Timed> {
+  const source = createSource(benchConfig('sim', true), log);
+  let events = 0;
+  const stop = timer();
+  const until = performance.now() + seconds * 1000;
+  for await (const b of source.batches({})) {
+    events += b.events.length;
+    if (performance.now() >= until) break;
   }
-  const simPerSecond = simEvents / ((performance.now() - simStarted) / 1000);
-  const simPerCpuSecond = simEvents / cpuSince(simCpu);
-  const prefix = `bench-publish-${Date.now().toString(36)}`;
-  const topics = topicNames(prefix);
-  const kafka = await kafkaWithTopics(brokers, 'bench-publish', topics);
-  let r: { events: number };
-  let seconds: number;
-  let cpuSeconds: number;
+  return { events, ...stop() };
+}
+
+/** F: the ingest role wired as cli/roles.ts does, for a fixed time; rates from its metrics. */
+async function fullIngest(brokers: string[], fast: boolean, seconds: number): Promise<Timed & { bytes: number; transactions: number }> {
+  const config = benchConfig(fast ? 'fast' : 'signed', fast, brokers);
+  const { kafka, topics } = await connectKafka(config, log, 'bench-ingest');
   try {
-    const publisher = new Publisher({ kafka, topics, transactionalId: `${prefix}-txn`, log });
-    await publisher.open();
-    async function* replay(): AsyncIterable<SlotBatch> {
-      yield* batches;
-    }
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    try {
-      r = await pump(replay(), (g) => publisher.publish(g));
-    } finally {
-      await publisher.close();
-    }
-    seconds = (performance.now() - started) / 1000;
-    cpuSeconds = cpuSince(cpu);
+    const handle = await startIngest(config, log, { kafka, topics });
+    const [r0, b0, t0] = [await sum('records'), await sum('bytes'), await sum('transactions')];
+    const stop = timer();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    await handle.stop();
+    const time = stop();
+    return { ...time, events: (await sum('records')) - r0, bytes: (await sum('bytes')) - b0, transactions: (await sum('transactions')) - t0 };
   } finally {
     await kafka.close();
   }
-  return { events: r.events, seconds, cpuSeconds, simPerSecond, simPerCpuSecond };
 }
 
-/** Kafka clients for the brokers, with the bench's topics created (the same layout the roles get). */
-async function kafkaWithTopics(brokers: string[], clientId: string, topics: TopicNames): Promise<Kafka> {
-  const kafka = createKafka({ brokers, clientId });
+/** Whole slots in groups whose sizes come as close to `target` records as whole slots allow. */
+function groupsNear(batches: EncodedBatch[], target: number): EncodedBatch[][] {
+  const groups: EncodedBatch[][] = [];
+  let group: EncodedBatch[] = [];
+  let n = 0;
+  for (const b of batches) {
+    const k = b.records.length;
+    if (group.length > 0 && Math.abs(n + k - target) > Math.abs(n - target)) {
+      groups.push(group);
+      group = [];
+      n = 0;
+    }
+    group.push(b);
+    n += k;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/** P: slots simulated and encoded first (untimed), then published group by group through the Publisher. */
+async function publisherAlone(brokers: string[], events: number): Promise<Timed & { recordSize: number; transactions: number }> {
+  const config = benchConfig('publish', true, brokers);
+  const batches: EncodedBatch[] = [];
+  let n = 0;
+  let bytes = 0;
+  for await (const b of createSource(config, log).batches({})) {
+    const e = encodeBatch(b);
+    batches.push(e);
+    n += e.records.length;
+    bytes += e.bytes;
+    if (n >= events) break;
+  }
+  const groups = groupsNear(batches, TXN_RECORDS);
+  const { kafka, topics } = await connectKafka(config, log, 'bench-publish');
   try {
-    await kafka.admin().ensureTopics(topics, { partitions: PARTITIONS, retentionMs: 3_600_000, replicationFactor: 1 });
-  } catch (err) {
+    const publisher = new Publisher({ kafka, topics, transactionalId: `${config.topicPrefix}-txn`, log });
+    await publisher.open();
+    try {
+      const stop = timer();
+      for (const g of groups) await publisher.publish(g);
+      return { events: n, ...stop(), recordSize: bytes / n, transactions: groups.length };
+    } finally {
+      await publisher.close();
+    }
+  } finally {
     await kafka.close();
-    throw err;
   }
-  return kafka;
 }
 
-async function rawKafka(brokers: string[], recordSize: number, txnMs: number): Promise<{ perSecond: number; line: string }> {
-  const prefix = `bench-raw-${Date.now().toString(36)}`;
-  const topics = topicNames(prefix);
-  await (await kafkaWithTopics(brokers, 'bench-raw', topics)).close();
-  const libs = await ensureKafkaJars();
-  const args = [
-    '-Xmx512m',
-    '-cp',
-    join(libs, '*'),
-    'org.apache.kafka.tools.ProducerPerformance',
-    '--topic',
-    topics.transactions,
-    '--num-records',
-    String(RAW_RECORDS),
-    '--record-size',
-    String(recordSize),
-    '--throughput',
-    '-1',
-    '--transactional-id',
-    `${prefix}-txn`,
-    '--transaction-duration-ms',
-    String(Math.max(10, Math.round(txnMs))),
-    '--producer-props',
-    `bootstrap.servers=${brokers.join(',')}`,
-    'acks=all',
-    'enable.idempotence=true',
-    'compression.type=none',
-  ];
-  const { stdout } = await execFileP('java', args, { maxBuffer: 64 * 1024 * 1024 });
-  const line = stdout.trim().split('\n').filter((l) => / records sent, /.test(l)).at(-1) ?? '';
-  const m = /^(\d+) records sent, ([\d.]+) records\/sec/.exec(line);
-  if (!m) throw new Error(`ProducerPerformance printed no summary:\n${stdout.slice(-2000)}`);
-  return { perSecond: Number(m[2]), line };
-}
-
-const kafka = await startLocalKafka({ nodes: 1 });
+const local = await startLocalKafka({ nodes: 1 });
 try {
-  say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  say(`broker ${kafka.brokers.join(',')}; sim tps ${TPS}, ${PARTITIONS} partitions`);
-  // A fresh broker is slow for its first seconds (coordinator loading, JIT): ProducerPerformance
-  // runs last on a warm broker, so ingest gets a discarded warm-up run first.
+  const brokers = [...local.brokers];
+  say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  say(`broker ${brokers.join(',')}; sim tps ${TPS}, ${PARTITIONS} partitions`);
+  // A fresh broker (and this process's JIT) is slow for its first seconds; M runs last on a warm broker.
   if (WARMUP_S > 0) {
-    const warm = await runIngest(kafka.brokers, true, WARMUP_S);
-    say(`warm-up (discarded): ${warm.events} events in ${warm.seconds.toFixed(1)} s = ${Math.round(warm.events / warm.seconds)}/s`);
+    const warm = await fullIngest(brokers, true, WARMUP_S);
+    say(`warm-up (discarded): ${rates(warm)}`);
   }
-  const fast = await runIngest(kafka.brokers, true, FAST_S);
-  const fastRate = fast.events / fast.seconds;
-  const recordSize = Math.max(1, Math.round(fast.bytes / Math.max(1, fast.events)));
-  const txnMs = (fast.seconds * 1000) / Math.max(1, fast.transactions);
-  say(`fast:   ${fast.events} events in ${fast.seconds.toFixed(1)} s = ${Math.round(fastRate)}/s, ${(fast.bytes / fast.seconds / 2 ** 20).toFixed(1)} MiB/s, avg record ${recordSize} B, ${fast.transactions} Kafka transactions (${txnMs.toFixed(0)} ms each), ${Math.round(fast.events / fast.cpuSeconds)} events per CPU second of this process`);
-  const signed = await runIngest(kafka.brokers, false, SIGNED_S);
-  const signedRate = signed.events / signed.seconds;
-  say(`signed: ${signed.events} events in ${signed.seconds.toFixed(1)} s = ${Math.round(signedRate)}/s, ${Math.round(signed.events / signed.cpuSeconds)} events per CPU second`);
-  const alone = await publishOnly(kafka.brokers, 200_000);
-  say(
-    `parts:  simulator alone (fast mode, no Kafka) ${Math.round(alone.simPerSecond)} events/s (${Math.round(alone.simPerCpuSecond)} per CPU second); ` +
-      `publisher alone (pre-simulated slots) ${alone.events} events in ${alone.seconds.toFixed(1)} s = ${Math.round(alone.events / alone.seconds)}/s ` +
-      `(${Math.round(alone.events / alone.cpuSeconds)} per CPU second)`,
-  );
-  const raw = await rawKafka(kafka.brokers, recordSize, txnMs);
-  say(`raw:    ProducerPerformance ${raw.line}`);
-  const ratio = fastRate / raw.perSecond;
+
+  say(`S (load ${load()}) ...`);
+  const sim = await simulatorAlone(SIM_S);
+  say(`S simulator alone, fast mode: ${rates(sim)}`);
+
+  say(`F (load ${load()}) ...`);
+  const fast = await fullIngest(brokers, true, FAST_S);
+  say(`F full ingest, fast mode: ${rates(fast)}; avg record ${Math.round(fast.bytes / fast.events)} B, ${fast.transactions} Kafka transactions (${fmt(fast.events / fast.transactions)} records, ${((fast.seconds * 1000) / fast.transactions).toFixed(0)} ms each); F/S ${(fast.events / fast.seconds / (sim.events / sim.seconds)).toFixed(2)}`);
+
+  let signedRate: number | undefined;
+  if (SIGNED_S > 0) {
+    const signed = await fullIngest(brokers, false, SIGNED_S);
+    signedRate = signed.events / signed.seconds;
+    say(`full ingest, signed (ed25519): ${rates(signed)}`);
+  }
+
+  say(`P (load ${load()}) ...`);
+  const pub = await publisherAlone(brokers, PUBLISH_EVENTS);
+  say(`P publisher alone, pre-encoded: ${rates(pub)}; avg record ${pub.recordSize.toFixed(0)} B, ${pub.transactions} transactions of ${fmt(pub.events / pub.transactions)} records`);
+
+  say(`M (load ${load()}) ...`);
+  const recordSize = Math.round(pub.recordSize);
+  // The same topic layout as P's (4 partitions), created up front rather than by the broker's defaults.
+  const rawConfig = benchConfig('raw', true, brokers);
+  await (await connectKafka(rawConfig, log, 'bench-raw')).kafka.close();
+  const raw = await calibratedProducerPerformance({
+    brokers,
+    topic: topicNames(rawConfig.topicPrefix).transactions,
+    transactionalId: `${rawConfig.topicPrefix}-txn`,
+    records: RAW_RECORDS,
+    calibrationRecords: Math.max(100_000, Math.round(RAW_RECORDS / 2)),
+    recordSize,
+    recordsPerTransaction: TXN_RECORDS,
+    guessPerSecond: 200_000,
+  });
+  say(`M calibration: ${raw.calibration.line} (${raw.calibration.transactionMs} ms transactions)`);
+  say(`M ProducerPerformance, ${recordSize} B records, ${raw.run.transactionMs} ms transactions (~${fmt(raw.run.recordsPerTransaction)} records each): ${raw.run.line}`);
+  say(`load at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+  const f = fast.events / fast.seconds;
+  const s = sim.events / sim.seconds;
+  const p = pub.events / pub.seconds;
+  const m = raw.run.perSecond;
+  if (signedRate !== undefined) say(`signed_events_per_s=${Math.round(signedRate)}`);
   process.stdout.write(
-    `ingest events_per_s=${Math.round(fastRate)} signed_events_per_s=${Math.round(signedRate)} raw_kafka_events_per_s=${Math.round(raw.perSecond)} ratio=${ratio.toFixed(3)}\n`,
+    `ingest events_per_s=${Math.round(f)} sim_events_per_s=${Math.round(s)} publisher_events_per_s=${Math.round(p)} raw_kafka_events_per_s=${Math.round(m)} ratio=${(p / m).toFixed(3)}\n`,
   );
 } finally {
-  await kafka.stop();
+  await local.stop();
 }
