@@ -11,6 +11,7 @@ export interface IngestMetrics {
   retries: Counter;
   lastSlot: Gauge;
   badLines: Counter;
+  deadLetters: Counter<'topic'>;
 }
 
 let metrics: IngestMetrics | undefined;
@@ -29,6 +30,7 @@ export function ingestMetrics(): IngestMetrics {
     retries: new Counter({ name: 'slotstream_ingest_publish_retries_total', help: 'Failed publish attempts that were retried.', registers: [registry] }),
     lastSlot: new Gauge({ name: 'slotstream_ingest_last_slot', help: 'Highest slot committed to Kafka by this process.', registers: [registry] }),
     badLines: new Counter({ name: 'slotstream_ingest_file_bad_lines_total', help: 'File source lines skipped as bad.', registers: [registry] }),
+    deadLetters: new Counter({ name: 'slotstream_ingest_dead_letters_total', help: 'Records sent to the dead-letter topic instead of their own (too large), per intended topic.', labelNames: ['topic'], registers: [registry] }),
   };
   return metrics;
 }

@@ -7,6 +7,7 @@ import { partitionForKey, type Kafka, type KafkaError, type OutRecord, type Tran
 import type { Logger } from '../platform/log.js';
 import { encodeRecord } from '../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../schemas/topics.js';
+import { oversizedRecord } from './dead-letter.js';
 import { ingestMetrics } from './metrics.js';
 import { lastPublishedSlot } from './resume.js';
 import type { SlotBatch } from './source.js';
@@ -181,7 +182,16 @@ export class Publisher {
             partition = slotKeyPartition.get(memo) ?? partitionForKey(r.key, n);
             slotKeyPartition.set(memo, partition);
           }
-          const out: OutRecord = { topic: this.opts.topics[r.kind], partition, key: r.key, value: r.value };
+          const topic = this.opts.topics[r.kind];
+          const dead = oversizedRecord(r.kind, topic, b.slot, r.key, r.value);
+          if (dead) {
+            // In the same transaction as the slot's other records: exactly once, like them.
+            this.opts.log.warn({ slot: String(b.slot), topic, bytes: r.key.length + r.value.length }, `ingest: ${dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
+            producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: dead.key, value: dead.value, headers: dead.headers });
+            this.metrics.deadLetters.inc({ topic });
+            continue;
+          }
+          const out: OutRecord = { topic, partition, key: r.key, value: r.value };
           producer.send(out);
           counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
           bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);

@@ -11,6 +11,7 @@ export interface OutRecord {
   partition: number;
   key: Buffer;
   value: Buffer;
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface TransactionalProducer {
@@ -50,7 +51,8 @@ export async function openTransactionalProducer(o: KafkaOptions, t: Transactiona
     begin: () => call('beginTransaction', (cb) => producer.beginTransaction(cb)),
     send(r) {
       try {
-        producer.produce(r.topic, r.partition, r.value, r.key);
+        if (r.headers) producer.produce(r.topic, r.partition, r.value, r.key, Date.now(), undefined, Object.entries(r.headers).map(([k, v]) => ({ [k]: v })));
+        else producer.produce(r.topic, r.partition, r.value, r.key);
       } catch (err) {
         throw kafkaError(`produce to ${r.topic}/${r.partition}`, err);
       }

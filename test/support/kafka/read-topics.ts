@@ -6,6 +6,7 @@ export interface ReadRecord {
   offset: bigint;
   key: Buffer;
   value: Buffer;
+  headers?: Record<string, string>;
 }
 
 /** Records per topic, and per partition (index = partition). */
@@ -70,7 +71,7 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
         const high = pending.get(`${r.topic}:${r.partition}`);
         // Records past the snapshot's end belong to a later state; leave them out.
         if (high === undefined || r.offset >= high) continue;
-        out.get(r.topic)![r.partition]!.push({ offset: r.offset, key: r.key ?? Buffer.alloc(0), value: r.value ?? Buffer.alloc(0) });
+        out.get(r.topic)![r.partition]!.push({ offset: r.offset, key: r.key ?? Buffer.alloc(0), value: r.value ?? Buffer.alloc(0), ...(r.headers ? { headers: r.headers } : {}) });
       }
     },
     // The log end is often a transaction marker, which only the position reaches.
