@@ -14,8 +14,9 @@ export interface SimOptions {
   fast: boolean;
   /** Stop after this many slots from genesis (0 = forever). */
   maxSlots: number;
-  /** Publish each block's PoH entries (topic entries). Off by default until every publisher knows the
-   * entries topic; the chain (blockhashes) is the same either way. */
+  /** Publish each block's PoH entries (topic entries). Off by default until the ingest tests count the
+   * entries topic too (they compare file lines with the records of the projector's topics); the chain
+   * (blockhashes) is the same either way. */
   entries?: boolean;
   /** Share of slots that become a dead fork at processed (0..0.5, default 0). Drawn from its own seeded
    * stream: 0 leaves the chain exactly as without the option. */
