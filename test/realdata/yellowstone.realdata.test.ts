@@ -1,6 +1,6 @@
 // Mainnet recordings through schemas/yellowstone: decode with Yellowstone's published codecs, convert
-// to the event model and back, and check the facts the data README states. Run with
-// `SLOTSTREAM_REALDATA=1 npx vitest run --project realdata`.
+// to the event model and back, and check the facts the data README states. Runs in the vitest project
+// `realdata` (present whenever the recordings are beside the repository; see vitest.config.ts).
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord, type ChainEvent } from '../../schemas/codec.js';

@@ -1,6 +1,6 @@
 // The real mainnet recordings of ../shared/data/mainnet (see its README), read in place at test time,
 // never copied into the repository. SLOTSTREAM_MAINNET_DATA overrides the folder; a missing folder
-// fails loudly, since the tests that use it run only when asked for (vitest project `realdata`).
+// fails loudly (the `realdata` project only exists when the folder does, or when it is demanded).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
