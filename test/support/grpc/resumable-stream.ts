@@ -27,6 +27,8 @@ export function identityOf(u: Msg): Received | undefined {
 
 export interface Session {
   fromSlot: bigint;
+  /** Index in `received` of the session's first update. */
+  first: number;
   received: number;
   /** Why it ended: a cut of ours, or the status the server ended it with. */
   endedBy?: string;
@@ -60,7 +62,7 @@ export class ResumableStream {
     const last = this.sessions.at(-1);
     if (last) last.dropped = this.received.length - kept.length;
     this.received = kept;
-    const session: Session = { fromSlot, received: 0 };
+    const session: Session = { fromSlot, first: kept.length, received: 0 };
     this.sessions.push(session);
     this.broken = undefined;
     const call: grpc.ClientDuplexStream<Msg, Msg> = this.client.Subscribe();
@@ -91,6 +93,11 @@ export class ResumableStream {
     this.sessions.at(-1)!.endedBy = why;
     call.on('error', () => undefined);
     call.cancel();
+  }
+
+  /** What the newest session received (all of it, unless a later start dropped some). */
+  sessionUpdates(): Received[] {
+    return this.received.slice(this.sessions.at(-1)?.first ?? 0);
   }
 
   close(): void {

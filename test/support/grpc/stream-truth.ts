@@ -13,20 +13,42 @@ export interface StreamExpectation {
   matchAccount(a: AccountEvent): boolean;
 }
 
+/** A record as read back from Kafka. */
+export interface PlacedEvent {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  event: ChainEvent;
+}
+
+export interface Place {
+  /** `topic/partition`. */
+  tp: string;
+  offset: bigint;
+  slot: bigint;
+}
+
 export interface ChainTruth {
   txs: TransactionEvent[];
   accounts: AccountEvent[];
   /** Every status recorded per slot. */
   statuses: Map<bigint, Set<number>>;
   maxSlot: bigint;
+  /** Where each transaction and account write sits in Kafka, by identity. */
+  places: Map<string, Place>;
 }
 
-export function chainTruth(events: Iterable<ChainEvent>): ChainTruth {
-  const t: ChainTruth = { txs: [], accounts: [], statuses: new Map(), maxSlot: -1n };
-  for (const e of events) {
-    if (e.kind === 'transactions') t.txs.push(e.event);
-    else if (e.kind === 'accounts') t.accounts.push(e.event);
-    else if (e.kind === 'slots') {
+export function chainTruth(records: Iterable<PlacedEvent>): ChainTruth {
+  const t: ChainTruth = { txs: [], accounts: [], statuses: new Map(), maxSlot: -1n, places: new Map() };
+  for (const { topic, partition, offset, event: e } of records) {
+    const tp = `${topic}/${partition}`;
+    if (e.kind === 'transactions') {
+      t.txs.push(e.event);
+      t.places.set(txIdentity(e.event.signatures[0]!), { tp, offset, slot: e.event.slot });
+    } else if (e.kind === 'accounts') {
+      t.accounts.push(e.event);
+      t.places.set(accountIdentity(e.event.pubkey, e.event.writeVersion), { tp, offset, slot: e.event.slot });
+    } else if (e.kind === 'slots') {
       const s = t.statuses.get(e.event.slot) ?? new Set<number>();
       s.add(e.event.status);
       t.statuses.set(e.event.slot, s);
@@ -118,4 +140,30 @@ export function resumePoint(x: StreamExpectation, truth: ChainTruth, received: r
   let s = base;
   while (s <= truth.maxSlot && isComplete(x, truth, s) && sameMultiset(got.get(s), want.get(s))) s++;
   return s;
+}
+
+/**
+ * Updates a processed stream skipped: within one session a partition's records arrive in offset order,
+ * so a matching record older than one the session received from the same partition (and of a slot the
+ * session covers) must have arrived already. Tells a lost update from one still on its way.
+ */
+export function skippedUpdates(x: StreamExpectation, truth: ChainTruth, session: readonly Received[], fromSlot: bigint): string[] {
+  if (x.commitment !== 'processed') return [];
+  const newest = new Map<string, bigint>();
+  const got = new Set<string>();
+  for (const r of session) {
+    got.add(r.id);
+    const p = truth.places.get(r.id);
+    if (p && (newest.get(p.tp) ?? -1n) < p.offset) newest.set(p.tp, p.offset);
+  }
+  const out: string[] = [];
+  const check = (id: string): void => {
+    const p = truth.places.get(id)!;
+    if (p.slot < fromSlot || got.has(id)) return;
+    const n = newest.get(p.tp);
+    if (n !== undefined && p.offset < n) out.push(`${id} (${p.tp} offset ${p.offset}, slot ${p.slot}; offset ${n} was received)`);
+  };
+  for (const t of truth.txs) if (x.matchTransaction(t)) check(txIdentity(t.signatures[0]!));
+  for (const a of truth.accounts) if (x.matchAccount(a)) check(accountIdentity(a.pubkey, a.writeVersion));
+  return out;
 }
