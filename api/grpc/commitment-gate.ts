@@ -1,27 +1,18 @@
 // Holds a stream's updates until their slot reaches the stream's commitment level (behaviour.md:
 // "updates are delivered once their slot reaches that level"). Pure: statuses come in through `onStatus`
 // (from the replay's own reading of the slots topic) or from the process-wide lookup (the live tail's).
-// PROCESSED streams never hold anything. A skipped slot drops what it held. Slots that fall more than
-// PRUNE_MARGIN slots behind the newest finalized slot without reaching the level are forks that died:
+// PROCESSED streams never hold anything. Statuses are ranked by slot-status.ts: a skipped or dead slot
+// drops what it held and never releases anything (a dead slot's updates never go out at confirmed or
+// finalized); progress statuses and gap records change nothing. Slots that fall more than PRUNE_MARGIN
+// slots behind the newest finalized slot without reaching the level are forks that died unannounced:
 // their updates are dropped.
 import { CommitmentLevel } from '../../proto/gen/stream.js';
+import { SlotStatus } from '../../schemas/codec.js';
+import { combineStatus, isTerminal, reached, takesPart } from './slot-status.js';
 
-export const SLOT_SKIPPED = 3;
 export const PRUNE_MARGIN = 1024n;
 
 export type StatusLookup = (slot: bigint) => number | undefined;
-
-export function reached(status: number | undefined, level: CommitmentLevel): boolean {
-  return status !== undefined && status !== SLOT_SKIPPED && status >= level;
-}
-
-/** The higher of two statuses; skipped wins (a skipped slot never reaches any level). */
-export function combineStatus(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  if (a === SLOT_SKIPPED || b === SLOT_SKIPPED) return SLOT_SKIPPED;
-  return a > b ? a : b;
-}
 
 export class CommitmentGate<T> {
   private readonly pending = new Map<bigint, T[]>();
@@ -43,11 +34,11 @@ export class CommitmentGate<T> {
     return combineStatus(this.shared(slot), this.own.get(slot));
   }
 
-  /** 'send': deliver now; 'held': kept until the slot reaches the level; 'dropped': the slot was skipped. */
+  /** 'send': deliver now; 'held': kept until the slot reaches the level; 'dropped': the slot was skipped or died. */
   admit(slot: bigint, item: T): 'send' | 'held' | 'dropped' {
     if (this.level === CommitmentLevel.PROCESSED) return 'send';
     const status = this.statusOf(slot);
-    if (status === SLOT_SKIPPED) return 'dropped';
+    if (isTerminal(status)) return 'dropped';
     if (reached(status, this.level)) return 'send';
     const list = this.pending.get(slot);
     if (list) list.push(item);
@@ -61,21 +52,22 @@ export class CommitmentGate<T> {
    * know, e.g. from a replay of old slots). Returns the updates released, in arrival order.
    */
   onStatus(slot: bigint, status: number, remember: boolean): T[] {
-    if (this.level === CommitmentLevel.PROCESSED) return [];
+    if (this.level === CommitmentLevel.PROCESSED || !takesPart(status)) return [];
     if (remember) this.own.set(slot, combineStatus(this.own.get(slot), status)!);
-    if (status === 2 && slot > this.newestFinalized) {
+    if (status === SlotStatus.SLOT_STATUS_FINALIZED && slot > this.newestFinalized) {
       this.newestFinalized = slot;
       this.prune(slot - PRUNE_MARGIN);
     }
     const list = this.pending.get(slot);
     if (!list) return [];
-    const effective = this.statusOf(slot) ?? status;
-    if (effective === SLOT_SKIPPED || status === SLOT_SKIPPED) {
+    // The shared lookup may not have seen this status yet (remember = false is called as it learns it).
+    const effective = combineStatus(this.statusOf(slot), status);
+    if (isTerminal(effective)) {
       this.pending.delete(slot);
       this.held -= list.length;
       return [];
     }
-    if (!reached(combineStatus(effective, status), this.level)) return [];
+    if (!reached(effective, this.level)) return [];
     this.pending.delete(slot);
     this.held -= list.length;
     return list;

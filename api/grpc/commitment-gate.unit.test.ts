@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommitmentLevel } from '../../proto/gen/stream.js';
-import { CommitmentGate, PRUNE_MARGIN, combineStatus } from './commitment-gate.js';
+import { SlotStatus } from '../../schemas/codec.js';
+import { CommitmentGate, PRUNE_MARGIN } from './commitment-gate.js';
 
 describe('CommitmentGate', () => {
   it('processed sends everything at once', () => {
@@ -49,9 +50,54 @@ describe('CommitmentGate', () => {
     expect(g.size).toBe(0);
   });
 
-  it('combines statuses: higher wins, skipped dominates', () => {
-    expect(combineStatus(undefined, 1)).toBe(1);
-    expect(combineStatus(2, 1)).toBe(2);
-    expect(combineStatus(3, 2)).toBe(3);
+  it('a dead slot releases nothing at confirmed or finalized, whatever the order of its records', () => {
+    for (const level of [CommitmentLevel.CONFIRMED, CommitmentLevel.FINALIZED]) {
+      const g = new CommitmentGate<string>(level);
+      g.admit(9n, 'a');
+      expect(g.onStatus(9n, SlotStatus.SLOT_STATUS_DEAD, true)).toEqual([]);
+      expect(g.size).toBe(0);
+      expect(g.admit(9n, 'late')).toBe('dropped');
+      // A level arriving after the death (a confused upstream) does not revive the slot.
+      expect(g.onStatus(9n, SlotStatus.SLOT_STATUS_FINALIZED, true)).toEqual([]);
+      expect(g.admit(9n, 'later')).toBe('dropped');
+    }
+  });
+
+  it('dead wins over a level already known from the shared lookup', () => {
+    const shared = new Map<bigint, number>([[4n, SlotStatus.SLOT_STATUS_PROCESSED]]);
+    const g = new CommitmentGate<string>(CommitmentLevel.CONFIRMED, (s) => shared.get(s));
+    g.admit(4n, 'a');
+    shared.set(4n, SlotStatus.SLOT_STATUS_DEAD);
+    expect(g.onStatus(4n, SlotStatus.SLOT_STATUS_DEAD, false)).toEqual([]);
+    expect(g.size).toBe(0);
+    expect(g.statusOf(4n)).toBe(SlotStatus.SLOT_STATUS_DEAD);
+  });
+
+  it('progress statuses and gap records neither release nor drop anything', () => {
+    const progress = [
+      SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED,
+      SlotStatus.SLOT_STATUS_CREATED_BANK,
+      SlotStatus.SLOT_STATUS_COMPLETED,
+      SlotStatus.SLOT_STATUS_GAP,
+    ];
+    for (const level of [CommitmentLevel.CONFIRMED, CommitmentLevel.FINALIZED]) {
+      const g = new CommitmentGate<string>(level);
+      g.admit(12n, 'a');
+      for (const st of progress) expect(g.onStatus(12n, st, true)).toEqual([]);
+      expect(g.size).toBe(1);
+      expect(g.statusOf(12n)).toBeUndefined();
+      expect(g.admit(12n, 'b')).toBe('held');
+      expect(g.onStatus(12n, SlotStatus.SLOT_STATUS_PROCESSED, true)).toEqual([]);
+      for (const st of progress) expect(g.onStatus(12n, st, true)).toEqual([]);
+      expect(g.statusOf(12n)).toBe(SlotStatus.SLOT_STATUS_PROCESSED);
+      expect(g.onStatus(12n, SlotStatus.SLOT_STATUS_FINALIZED, true)).toEqual(['a', 'b']);
+    }
+  });
+
+  it('a finalized slot is not released by a progress status that comes after it', () => {
+    const g = new CommitmentGate<string>(CommitmentLevel.FINALIZED);
+    g.onStatus(20n, SlotStatus.SLOT_STATUS_CONFIRMED, true);
+    g.onStatus(20n, SlotStatus.SLOT_STATUS_COMPLETED, true);
+    expect(g.admit(20n, 'x')).toBe('held');
   });
 });

@@ -7,16 +7,17 @@ import { FilterIndex, keyId, type CompiledSubscription } from '../filters/index.
 import { scanPumpTransaction } from '../pumpfun/parse-transaction.js';
 import type { Instruction } from '../../proto/gen/stream.js';
 import type { AccountEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { combineStatus } from './commitment-gate.js';
 import { encodeParsed, encodePing } from './encode.js';
 import type { TailSink } from './live-tail.js';
 import { SharedUpdate } from './shared-update.js';
+import { combineStatus, takesPart } from './slot-status.js';
 
 /** A Subscribe stream as the hub sees it. */
 export interface LiveSubscriber {
   /** A live update matched `names` (sorted) of this stream's filters. */
   onLive(update: SharedUpdate, names: string[]): void;
-  /** A live slot status change (only for streams that asked for a commitment above processed). */
+  /** A live slot status change (only for streams that asked for a commitment above processed; levels and
+   * terminal statuses only, see slot-status.ts). */
   onSlotStatus(slot: bigint, status: number): void;
   /** Server ping (bytes shared by all streams). */
   onPing(bytes: Buffer): void;
@@ -74,7 +75,7 @@ export class Hub implements TailSink {
     return this.subscribers.size + this.parsed.size;
   }
 
-  /** Status of a slot as the live tail knows it (SlotStatus numbers; 3 = skipped). */
+  /** Status of a slot as the live tail knows it: a level or terminal (skipped, dead), combined by slot-status.ts. */
   statusOf = (slot: bigint): number | undefined => this.statuses.get(slot);
 
   /** Adds or replaces a stream's filters. Synchronous: callers snapshot the live positions right after. */
@@ -138,6 +139,8 @@ export class Hub implements TailSink {
   }
 
   onSlot(ev: SlotEvent): void {
+    // Progress statuses and gap records take part in no commitment (behaviour.md, "Slot statuses").
+    if (!takesPart(ev.status)) return;
     const status = combineStatus(this.statuses.get(ev.slot), ev.status)!;
     this.statuses.set(ev.slot, status);
     if (ev.slot > this.newestStatusSlot) {

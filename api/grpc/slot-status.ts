@@ -1,0 +1,46 @@
+// How the api ranks slot statuses (behaviour.md, "Slot statuses"). Only the commitment levels
+// processed < confirmed < finalized are ordered. Skipped and dead are terminal: once either is known the
+// slot never reaches a level, whatever arrives before or after. Yellowstone's progress statuses and gap
+// records take part in nothing: to the gate they are as if they had not arrived. Status numbers are
+// never compared directly anywhere else in api/, because the event model numbers DEAD and the progress
+// statuses above FINALIZED.
+import { SlotStatus } from '../../schemas/codec.js';
+
+/** A commitment level (processed, confirmed, finalized): the only statuses with an order. */
+export function isLevel(status: number | undefined): status is number {
+  return (
+    status === SlotStatus.SLOT_STATUS_PROCESSED ||
+    status === SlotStatus.SLOT_STATUS_CONFIRMED ||
+    status === SlotStatus.SLOT_STATUS_FINALIZED
+  );
+}
+
+/** Skipped or dead: the slot's updates never reach any level. */
+export function isTerminal(status: number | undefined): boolean {
+  return status === SlotStatus.SLOT_STATUS_SKIPPED || status === SlotStatus.SLOT_STATUS_DEAD;
+}
+
+/** A status the commitment state keeps (a level or terminal); progress statuses and gaps are not. */
+export function takesPart(status: number | undefined): status is number {
+  return isLevel(status) || isTerminal(status);
+}
+
+/** True when the slot's known status is at least `level` (a level number, 0..2). */
+export function reached(status: number | undefined, level: number): boolean {
+  return isLevel(status) && status >= level;
+}
+
+/**
+ * What is known of a slot after seeing both statuses: a terminal status wins over every level (the first
+ * terminal one is kept), otherwise the higher level; statuses that take part in nothing are ignored, so
+ * the result is undefined when neither takes part.
+ */
+export function combineStatus(a: number | undefined, b: number | undefined): number | undefined {
+  const x = takesPart(a) ? a : undefined;
+  const y = takesPart(b) ? b : undefined;
+  if (x === undefined) return y;
+  if (y === undefined) return x;
+  if (isTerminal(x)) return x;
+  if (isTerminal(y)) return y;
+  return x > y ? x : y;
+}
