@@ -9,6 +9,7 @@ import { createJsonlWriter } from './file/writer.js';
 import { ingestMetrics } from './metrics.js';
 import { Publisher, PublishAbortedError } from './publisher.js';
 import { pump } from './pump.js';
+import { createRpcSourceFromConfig } from './rpc/index.js';
 import { createSimSource } from './sim/index.js';
 import type { ChainSource } from './source.js';
 
@@ -46,8 +47,9 @@ export function createSource(config: Config, log: Logger): ChainSource {
         },
       });
     }
-    case 'yellowstone':
     case 'rpc':
+      return createRpcSourceFromConfig(config, log);
+    case 'yellowstone':
       throw new IngestConfigError(`ingest source ${config.source} is not implemented yet (available: sim, file)`);
     default:
       throw new IngestConfigError(`unknown ingest source ${JSON.stringify(config.source)}`);

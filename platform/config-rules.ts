@@ -4,7 +4,7 @@
 import { ConfigError, flagOf, type Config, type Role } from './config.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
-export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file'];
+export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc'];
 
 /** Positional arguments each role accepts (`projector rebuild`). */
 const POSITIONALS: Readonly<Record<Role, readonly string[]>> = {
@@ -51,11 +51,28 @@ function checkIngest(config: Config): void {
   if (config.source !== 'file' && config.strict) {
     throw new ConfigError(`option ${flagOf('strict')} applies only to --source file (source is ${config.source})`);
   }
+  checkRpcSource(config);
   if (config.out !== '' && config.role !== 'ingest') {
     throw new ConfigError(`option ${flagOf('out')} writes events to a file instead of Kafka: use it with the ingest role`);
   }
   if (config.out !== '' && config.out !== '-' && config.out === config.sourcePath) {
     throw new ConfigError(`options ${flagOf('out')} and ${flagOf('sourcePath')} name the same file (${config.out})`);
+  }
+}
+
+/** --source rpc needs a node; its range options mean nothing to other sources. */
+function checkRpcSource(config: Config): void {
+  if (config.source === 'rpc') {
+    if (!/^https?:\/\/./.test(config.rpcUrl)) {
+      throw new ConfigError(`--source rpc needs ${flagOf('rpcUrl')} http(s)://<node> (got ${JSON.stringify(config.rpcUrl)})`);
+    }
+    if (config.toSlot >= 0 && config.fromSlot >= 0 && config.toSlot < config.fromSlot) {
+      throw new ConfigError(`option ${flagOf('toSlot')} ${config.toSlot} is before ${flagOf('fromSlot')} ${config.fromSlot}`);
+    }
+    return;
+  }
+  for (const name of ['fromSlot', 'toSlot'] as const) {
+    if (config[name] !== -1) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc (source is ${config.source})`);
   }
 }
 

@@ -21,7 +21,7 @@ describe('checkConfigRules', () => {
   });
 
   it('refuses sources that are not built yet, from flags and from the environment', () => {
-    expect(() => check('ingest', ['--source', 'rpc'])).toThrow(/ingest source rpc is not implemented yet \(available: sim, file\)/);
+    expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(/ingest source yellowstone is not implemented yet \(available: sim, file, rpc\)/);
     expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/ingest source yellowstone is not implemented yet/);
     // Roles without an ingest ignore the ingest's environment.
     expect(() => check('api', [], { INGEST_SOURCE: 'yellowstone' })).not.toThrow();
@@ -55,6 +55,15 @@ describe('checkConfigRules', () => {
     expect(() => check('all', ['--rpc-port', '10000'])).toThrow(/options --grpc-port and --rpc-port both use port 10000/);
     // The ingest serves only metrics: the api's ports do not concern it.
     expect(() => check('ingest', [], { GRPC_PORT: '9090' })).not.toThrow();
+  });
+
+  it('needs a node URL for the rpc source, and keeps its range options to it', () => {
+    expect(() => check('ingest', ['--source', 'rpc'])).toThrow(/--source rpc needs --rpc-url http\(s\):\/\/<node> \(got ""\)/);
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://127.0.0.1:8899', '--from-slot', '100', '--to-slot', '200'])).not.toThrow();
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--from-slot', '10', '--to-slot', '9'])).toThrow(/option --to-slot 9 is before --from-slot 10/);
+    expect(() => check('ingest', ['--from-slot', '5'])).toThrow(/option --from-slot applies only to --source rpc \(source is sim\)/);
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-concurrency', '0'])).toThrow(/--rpc-concurrency: must be at least 1/);
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-timeout'])).toThrow(/unknown option --rpc-timeout/);
   });
 
   it('throws ConfigError, which the CLI prints without a stack', () => {

@@ -129,7 +129,6 @@ describe('sim into Kafka', () => {
     await expect(startIngest(config(uniquePrefix('ingest-ys'), { source: 'yellowstone' }), captureLog().log)).rejects.toThrow(
       /ingest source yellowstone is not implemented yet/,
     );
-    await expect(startIngest(config(uniquePrefix('ingest-rpc'), { source: 'rpc' }), captureLog().log)).rejects.toThrow(/ingest source rpc is not implemented yet/);
   });
 });
 

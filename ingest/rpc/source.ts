@@ -1,0 +1,232 @@
+// `--source rpc`: a Solana JSON-RPC node as a ChainSource. Lists produced slots with getBlocks, fetches
+// each with getBlock (base64 wire bytes, v0 transactions, rewards) a bounded number at a time, and yields
+// slots strictly in order: a produced slot as processed + confirmed (+ finalized once rooted) records with
+// its transactions, a slot getBlocks leaves out (or getBlock calls skipped, -32007/-32009) as skipped.
+// Bounded runs (--to-slot) publish rooted slots only; following the tip runs at `confirmed` and adds each
+// block's finalized record (or dead, if its fork did not root) to a later batch as the node roots it.
+import type { Logger } from '../../platform/log.js';
+import { SlotStatus, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
+import type { ChainSource, SlotBatch } from '../source.js';
+import { backoffMs, RpcAbortedError, RpcClient, RpcError, sleep } from './client.js';
+import { blockFromRpc, RpcConversionError, type RpcBlock } from './convert.js';
+import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
+
+export interface RpcSourceOptions {
+  url: string;
+  /** First slot to publish; undefined: the node's confirmed tip at start. */
+  fromSlot?: bigint | undefined;
+  /** Last slot to publish (inclusive); undefined: follow the tip forever. */
+  toSlot?: bigint | undefined;
+  /** getBlock calls in flight during catch-up. */
+  concurrency: number;
+  timeoutMs: number;
+  /** Pause between polls of the tip once caught up. */
+  pollMs: number;
+  /** Slots per getBlocks call. */
+  window?: number;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  log: Logger;
+  onSkipped?: (slot: bigint, reason: string) => void;
+  onGap?: (slot: bigint, reason: string) => void;
+  onRetry?: (reason: string) => void;
+}
+
+const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 0, rewards: true, transactionDetails: 'full' } as const;
+/** Agave: "Block not available for slot" (not stored yet): retried. */
+export const BLOCK_NOT_AVAILABLE = -32004;
+/** Agave: skipped, or missing due to a ledger jump / in long-term storage: published as skipped. */
+export const SKIPPED_CODES: ReadonlySet<number> = new Set([-32007, -32009]);
+
+const status = (slot: bigint, s: SlotStatus, extra: Partial<SlotEvent> = {}): ChainEvent => ({
+  kind: 'slots',
+  event: { slot, status: s, block: undefined, deadError: undefined, gap: undefined, parent: undefined, ...extra },
+});
+
+type Fetched =
+  | { kind: 'block'; block: RpcBlock }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'gap'; reason: string };
+
+export function createRpcSource(o: RpcSourceOptions): ChainSource {
+  return {
+    notes: [
+      `rpc source: ${o.url}; no account stream (JSON-RPC has no account writes: the accounts topic gets nothing from this source) and no entries (getBlock has none)`,
+    ],
+    batches: (opts) => untilAborted(new RpcRun(o, opts.signal).run(opts.afterSlot)),
+  };
+}
+
+/** Stopping (the signal) ends the batches instead of failing them. */
+async function* untilAborted(batches: AsyncGenerator<SlotBatch>): AsyncGenerator<SlotBatch> {
+  try {
+    yield* batches;
+  } catch (e) {
+    if (!(e instanceof RpcAbortedError)) throw e;
+  }
+}
+
+class RpcRun {
+  private readonly rpc: RpcClient;
+  private math: EpochMath | undefined;
+  private readonly leaders = new Map<bigint, EpochLeaders | null>();
+  /** Produced slots published at confirmed, not yet finalized (following the tip only), ascending. */
+  private unrooted: bigint[] = [];
+  /** Status records of earlier slots, for the next batch. */
+  private later: ChainEvent[] = [];
+  private lastEpoch: bigint | undefined;
+
+  constructor(
+    private readonly o: RpcSourceOptions,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.rpc = new RpcClient({ url: o.url, timeoutMs: o.timeoutMs, minBackoffMs: o.minBackoffMs, maxBackoffMs: o.maxBackoffMs, log: o.log, signal, onRetry: o.onRetry });
+  }
+
+  async *run(afterSlot: bigint | undefined): AsyncGenerator<SlotBatch> {
+    this.math = new EpochMath(await this.rpc.call<RpcEpochSchedule>('getEpochSchedule'));
+    let next = await this.startSlot(afterSlot);
+    if (afterSlot !== undefined) this.lastEpoch = this.math.epochOf(afterSlot);
+    if (afterSlot !== undefined && next > afterSlot + 1n) {
+      // --from-slot beyond what Kafka holds: the slots between are not published, and say so.
+      const reason = `--from-slot ${next}: slots after ${afterSlot}, the last in Kafka, are not ingested`;
+      this.o.log.warn({ firstSlot: String(afterSlot + 1n), lastSlot: String(next - 1n) }, `rpc source: gap ${afterSlot + 1n}..${next - 1n}: ${reason}`);
+      this.o.onGap?.(afterSlot + 1n, reason);
+      yield { slot: afterSlot + 1n, events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })] };
+    }
+    const bounded = this.o.toSlot !== undefined;
+    for (;;) {
+      if (this.signal?.aborted) return;
+      if (bounded && next > this.o.toSlot!) return;
+      // A bounded run publishes rooted slots only; following the tip runs at confirmed.
+      const commitment = bounded ? 'finalized' : 'confirmed';
+      let tip = await this.rpc.call<number>('getSlot', [{ commitment }]).then(BigInt);
+      if (bounded && tip > this.o.toSlot!) tip = this.o.toSlot!;
+      const finalized = bounded ? tip : await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }]).then(BigInt);
+      if (!bounded) await this.root(finalized);
+      if (next > tip) {
+        await sleep(this.o.pollMs, this.signal).catch(() => {});
+        continue;
+      }
+      const end = next + BigInt(this.o.window ?? 1000) - 1n < tip ? next + BigInt(this.o.window ?? 1000) - 1n : tip;
+      const produced = new Set((await this.rpc.call<number[]>('getBlocks', [Number(next), Number(end), { commitment }])).map(BigInt));
+      for await (const [slot, got] of this.fetchInOrder(next, end, produced)) {
+        yield await this.batchOf(slot, got, slot <= finalized);
+        next = slot + 1n;
+        if (this.signal?.aborted) return;
+      }
+    }
+  }
+
+  private async startSlot(afterSlot: bigint | undefined): Promise<bigint> {
+    if (this.o.fromSlot !== undefined) {
+      if (afterSlot === undefined || this.o.fromSlot > afterSlot) return this.o.fromSlot;
+      this.o.log.info({ fromSlot: String(this.o.fromSlot), afterSlot: String(afterSlot) }, `rpc source: --from-slot ${this.o.fromSlot} is not after slot ${afterSlot}, the last in Kafka: resuming after it (history is appended in slot order)`);
+      return afterSlot + 1n;
+    }
+    if (afterSlot !== undefined) return afterSlot + 1n;
+    return BigInt(await this.rpc.call<number>('getSlot', [{ commitment: 'confirmed' }]));
+  }
+
+  /** getBlock for every produced slot of [from, to], at most `concurrency` in flight, results in slot order. */
+  private async *fetchInOrder(from: bigint, to: bigint, produced: ReadonlySet<bigint>): AsyncGenerator<[bigint, Fetched]> {
+    const inFlight: [bigint, Promise<Fetched>][] = [];
+    let cursor = from;
+    const fill = (): void => {
+      while (cursor <= to && inFlight.length < this.o.concurrency) {
+        const slot = cursor++;
+        const p: Promise<Fetched> = produced.has(slot) ? this.fetch(slot) : Promise.resolve({ kind: 'skipped', reason: 'not in getBlocks' });
+        p.catch(() => {}); // awaited in order below; no unhandled rejection while waiting its turn
+        inFlight.push([slot, p]);
+      }
+    };
+    fill();
+    while (inFlight.length > 0) {
+      const [slot, p] = inFlight.shift()!;
+      const got = await p;
+      fill();
+      yield [slot, got];
+    }
+  }
+
+  private async fetch(slot: bigint): Promise<Fetched> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
+        if (block !== null) return { kind: 'block', block };
+        this.o.log.warn({ slot: String(slot), attempt: attempt + 1 }, `rpc source: getBlock ${slot} answered null, retrying`);
+      } catch (e) {
+        if (!(e instanceof RpcError)) throw e;
+        if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
+        if (e.code !== BLOCK_NOT_AVAILABLE) return { kind: 'gap', reason: `getBlock failed: ${e.message}` };
+        this.o.log.info({ slot: String(slot), attempt: attempt + 1 }, `rpc source: block ${slot} not available yet (-32004), retrying`);
+      }
+      this.o.onRetry?.('block not available');
+      await sleep(backoffMs(attempt, this.o.minBackoffMs ?? 250, this.o.maxBackoffMs ?? 10_000), this.signal);
+    }
+  }
+
+  private async batchOf(slot: bigint, got: Fetched, rooted: boolean): Promise<SlotBatch> {
+    const events: ChainEvent[] = [];
+    const epoch = this.math!.epochOf(slot);
+    if (this.lastEpoch === undefined || epoch > this.lastEpoch) {
+      const l = await this.epoch(epoch);
+      if (l) events.push({ kind: 'epochs', event: l.event });
+      this.lastEpoch = epoch;
+    }
+    const later = this.later;
+    this.later = [];
+    if (got.kind === 'block') {
+      const leader = (await this.epoch(epoch))?.leaderOf(slot) ?? Buffer.alloc(0);
+      let converted;
+      try {
+        converted = blockFromRpc(slot, got.block, leader);
+      } catch (e) {
+        if (!(e instanceof RpcConversionError)) throw e;
+        return { slot, events: [...events, this.gap(slot, `unconvertible block: ${e.message}`), ...later] };
+      }
+      events.push({ kind: 'slots', event: converted.slot }, status(slot, SlotStatus.SLOT_STATUS_CONFIRMED));
+      if (rooted) events.push(status(slot, SlotStatus.SLOT_STATUS_FINALIZED));
+      else this.unrooted.push(slot);
+      events.push(...later);
+      for (const tx of converted.transactions) events.push({ kind: 'transactions', event: tx });
+      return { slot, events };
+    }
+    if (got.kind === 'gap') return { slot, events: [...events, this.gap(slot, got.reason), ...later] };
+    this.o.log.info({ slot: String(slot), reason: got.reason }, `rpc source: slot ${slot} skipped (${got.reason})`);
+    this.o.onSkipped?.(slot, got.reason);
+    return { slot, events: [...events, status(slot, SlotStatus.SLOT_STATUS_SKIPPED), ...later] };
+  }
+
+  private gap(slot: bigint, reason: string): ChainEvent {
+    this.o.log.warn({ slot: String(slot), reason }, `rpc source: slot ${slot} not published: ${reason}; a gap record names it`);
+    this.o.onGap?.(slot, reason);
+    return status(slot, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: slot, lastSlot: slot, reason } });
+  }
+
+  /** Finalized (or dead) records for published blocks at or below the node's finalized slot. */
+  private async root(finalized: bigint): Promise<void> {
+    const due = this.unrooted.filter((s) => s <= finalized);
+    if (due.length === 0) return;
+    const rooted = new Set((await this.rpc.call<number[]>('getBlocks', [Number(due[0]!), Number(finalized), { commitment: 'finalized' }])).map(BigInt));
+    for (const s of due) {
+      if (rooted.has(s)) this.later.push(status(s, SlotStatus.SLOT_STATUS_FINALIZED));
+      else {
+        this.o.log.warn({ slot: String(s) }, `rpc source: confirmed block ${s} is not on the rooted chain: published as dead`);
+        this.later.push(status(s, SlotStatus.SLOT_STATUS_DEAD, { deadError: 'confirmed block not on the rooted chain' }));
+      }
+    }
+    this.unrooted = this.unrooted.filter((s) => s > finalized);
+  }
+
+  private async epoch(epoch: bigint): Promise<EpochLeaders | null> {
+    if (this.leaders.has(epoch)) return this.leaders.get(epoch)!;
+    const first = this.math!.firstSlot(epoch);
+    const schedule = await this.rpc.call<Record<string, number[]> | null>('getLeaderSchedule', [Number(first)]);
+    const l = schedule === null ? null : epochLeaders(epoch, first, this.math!.slotsIn(epoch), schedule);
+    if (l === null) this.o.log.warn({ epoch: String(epoch) }, `rpc source: the node has no leader schedule for epoch ${epoch}: no epoch record, blocks without leader`);
+    this.leaders.set(epoch, l);
+    for (const k of this.leaders.keys()) if (k < epoch - 2n) this.leaders.delete(k);
+    return l;
+  }
+}
