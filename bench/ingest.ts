@@ -203,6 +203,7 @@ try {
     guessPerSecond: 200_000,
   });
   say(`M calibration: ${raw.calibration.line} (${raw.calibration.transactionMs} ms transactions)`);
+  if (raw.runs.length > 1) for (const r of raw.runs) say(`M run with ${r.transactionMs} ms transactions (~${fmt(r.recordsPerTransaction)} records each): ${r.line}`);
   say(`M ProducerPerformance, ${recordSize} B records, ${raw.run.transactionMs} ms transactions (~${fmt(raw.run.recordsPerTransaction)} records each): ${raw.run.line}`);
   say(`load at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 

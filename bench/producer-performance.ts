@@ -49,16 +49,24 @@ export async function producerPerformance(o: ProducerPerformanceOptions): Promis
   return { records: Number(m[1]), perSecond, transactionMs, recordsPerTransaction: (perSecond * transactionMs) / 1000, line };
 }
 
-/** A short run at a guessed rate, then the measured run with transactions of about `recordsPerTransaction`. */
+/** A short run at a guessed rate, then the measured run with transactions of about `recordsPerTransaction`.
+ * On a shared machine the rate can move between the two: a measured run whose transactions came out more
+ * than 25% off is repeated once with the duration corrected, and the run closest to the size is kept. */
 export async function calibratedProducerPerformance(
   o: Omit<ProducerPerformanceOptions, 'transactionMs'> & { recordsPerTransaction: number; guessPerSecond: number; calibrationRecords: number },
-): Promise<{ calibration: ProducerPerformanceRun; run: ProducerPerformanceRun }> {
+): Promise<{ calibration: ProducerPerformanceRun; run: ProducerPerformanceRun; runs: ProducerPerformanceRun[] }> {
+  const durationFor = (perSecond: number) => (o.recordsPerTransaction / perSecond) * 1000;
   const calibration = await producerPerformance({
     ...o,
     records: o.calibrationRecords,
     transactionalId: `${o.transactionalId}-calibration`,
-    transactionMs: (o.recordsPerTransaction / o.guessPerSecond) * 1000,
+    transactionMs: durationFor(o.guessPerSecond),
   });
-  const run = await producerPerformance({ ...o, transactionMs: (o.recordsPerTransaction / calibration.perSecond) * 1000 });
-  return { calibration, run };
+  const off = (r: ProducerPerformanceRun) => Math.abs(Math.log(r.recordsPerTransaction / o.recordsPerTransaction));
+  const runs = [await producerPerformance({ ...o, transactionMs: durationFor(calibration.perSecond) })];
+  if (off(runs[0]!) > Math.log(1.25)) {
+    runs.push(await producerPerformance({ ...o, transactionalId: `${o.transactionalId}-2`, transactionMs: durationFor(runs[0]!.perSecond) }));
+  }
+  const run = runs.reduce((a, b) => (off(b) < off(a) ? b : a));
+  return { calibration, run, runs };
 }
