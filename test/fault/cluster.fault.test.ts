@@ -40,10 +40,10 @@ import { brokerMetadata } from '../support/kafka/broker-metadata.js';
 import { readKinds, recordCount, recordsDifference } from '../support/kafka/same-records.js';
 import { snapshotTopics } from '../support/kafka/snapshot.js';
 
-// The chain: ~50 records a slot. Paced at 50 ms a slot the fault run lasts about 125 s, long enough for
+// The chain: ~45 records a slot. Paced at 50 ms a slot the fault run lasts about 150 s, long enough for
 // the ingest to be killed and restarted mid-run, and then for a broker to be killed, fenced and restarted
 // while the chain goes on.
-const SIM = { source: 'sim', seed: 11, tps: 30, skipRate: 0.05, slotsPerEpoch: 256, validators: 8, maxSlots: 2500, fast: true } as const;
+const SIM = { source: 'sim', seed: 11, tps: 30, skipRate: 0.05, slotsPerEpoch: 256, validators: 8, maxSlots: 3000, fast: true } as const;
 const PACED_SLOT_MS = 50;
 const TOPICS = { partitions: 3, replicationFactor: 3, retentionMs: -1 } as const;
 const KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'deadletter'];
