@@ -38,6 +38,6 @@ describe('validateBeforeStart', () => {
   });
 
   it('runs the cross-option rules first', () => {
-    expect(() => validate('ingest', ['--source', 'yellowstone'])).toThrow(/not implemented yet/);
+    expect(() => validate('ingest', ['--source', 'yellowstone'])).toThrow(/--source yellowstone needs --yellowstone-url/);
   });
 });

@@ -12,6 +12,7 @@ import { pump } from './pump.js';
 import { createRpcSourceFromConfig } from './rpc/index.js';
 import { createSimSource } from './sim/index.js';
 import type { ChainSource } from './source.js';
+import { createYellowstoneSourceFromConfig } from './yellowstone/index.js';
 
 export class IngestConfigError extends Error {
   override name = 'IngestConfigError';
@@ -50,7 +51,7 @@ export function createSource(config: Config, log: Logger): ChainSource {
     case 'rpc':
       return createRpcSourceFromConfig(config, log);
     case 'yellowstone':
-      throw new IngestConfigError(`ingest source ${config.source} is not implemented yet (available: sim, file)`);
+      return createYellowstoneSourceFromConfig(config, log);
     default:
       throw new IngestConfigError(`unknown ingest source ${JSON.stringify(config.source)}`);
   }

@@ -1,10 +1,10 @@
 // Rules that span several options (each option alone is checked by parseConfig). Pure: the CLI runs them,
 // with the file checks of cli/validate.ts, before it starts anything, so a mistake costs a second and
 // not a broker start (issue 10: "config errors that can be known before starting anything").
-import { ConfigError, flagOf, type Config, type Role } from './config.js';
+import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
-export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc'];
+export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone'];
 
 /** Positional arguments each role accepts (`projector rebuild`). */
 const POSITIONALS: Readonly<Record<Role, readonly string[]>> = {
@@ -52,6 +52,7 @@ function checkIngest(config: Config): void {
     throw new ConfigError(`option ${flagOf('strict')} applies only to --source file (source is ${config.source})`);
   }
   checkRpcSource(config);
+  checkYellowstoneSource(config);
   if (config.out !== '' && config.role !== 'ingest') {
     throw new ConfigError(`option ${flagOf('out')} writes events to a file instead of Kafka: use it with the ingest role`);
   }
@@ -73,6 +74,34 @@ function checkRpcSource(config: Config): void {
   }
   for (const name of ['fromSlot', 'toSlot'] as const) {
     if (config[name] !== -1) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc (source is ${config.source})`);
+  }
+}
+
+const YELLOWSTONE_ONLY = [
+  'yellowstoneUrl', 'xToken', 'yellowstoneSubscribe', 'yellowstoneVotes', 'yellowstoneTxAccountInclude', 'yellowstoneTxAccountExclude',
+  'yellowstoneTxAccountRequired', 'yellowstoneAccounts', 'yellowstoneOwners', 'yellowstoneBackoffMs',
+] as const;
+const YELLOWSTONE_STREAMS = ['transactions', 'accounts', 'entries'];
+
+/** --source yellowstone needs an endpoint; its options given with another source would be ignored. */
+function checkYellowstoneSource(config: Config): void {
+  if (config.source !== 'yellowstone') {
+    for (const name of YELLOWSTONE_ONLY) {
+      if (JSON.stringify(config[name]) !== JSON.stringify(OPTIONS[name].default)) {
+        throw new ConfigError(`option ${flagOf(name)} applies only to --source yellowstone (source is ${config.source})`);
+      }
+    }
+    return;
+  }
+  if (!/^https?:\/\/./.test(config.yellowstoneUrl)) {
+    throw new ConfigError(`--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(config.yellowstoneUrl)})`);
+  }
+  const bad = config.yellowstoneSubscribe.find((s) => !YELLOWSTONE_STREAMS.includes(s));
+  if (bad !== undefined) {
+    throw new ConfigError(`option ${flagOf('yellowstoneSubscribe')}: ${JSON.stringify(bad)} is not one of ${YELLOWSTONE_STREAMS.join(', ')}`);
+  }
+  if (config.rpcUrl !== '' && !/^https?:\/\/./.test(config.rpcUrl)) {
+    throw new ConfigError(`option ${flagOf('rpcUrl')} must be an http(s):// URL (got ${JSON.stringify(config.rpcUrl)})`);
   }
 }
 

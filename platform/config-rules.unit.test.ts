@@ -20,9 +20,16 @@ describe('checkConfigRules', () => {
     expect(() => check('api', ['--grpc-port', '0', '--rpc-port', '0', '--metrics-port', '0'])).not.toThrow();
   });
 
-  it('refuses sources that are not built yet, from flags and from the environment', () => {
-    expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(/ingest source yellowstone is not implemented yet \(available: sim, file, rpc\)/);
-    expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/ingest source yellowstone is not implemented yet/);
+  it('needs an endpoint for the yellowstone source, from flags and from the environment, and keeps its options to it', () => {
+    expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(/--source yellowstone needs --yellowstone-url https:\/\/<host>\[:port\] or http:\/\/<host>:<port> \(got ""\)/);
+    expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/--source yellowstone needs --yellowstone-url/);
+    expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'grpc.example:443'])).toThrow(/needs --yellowstone-url/);
+    expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'https://grpc.example', '--x-token', 't', '--yellowstone-votes', 'false'])).not.toThrow();
+    expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'http://127.0.0.1:10000', '--yellowstone-subscribe', 'entries,blocks'])).toThrow(
+      /option --yellowstone-subscribe: "blocks" is not one of transactions, accounts, entries/,
+    );
+    expect(() => check('ingest', ['--x-token', 'secret'])).toThrow(/option --x-token applies only to --source yellowstone \(source is sim\)/);
+    expect(() => check('ingest', ['--yellowstone-owners', 'Vote111111111111111111111111111111111111111'])).toThrow(/option --yellowstone-owners applies only to --source yellowstone/);
     // Roles without an ingest ignore the ingest's environment.
     expect(() => check('api', [], { INGEST_SOURCE: 'yellowstone' })).not.toThrow();
   });

@@ -124,12 +124,6 @@ describe('sim into Kafka', () => {
     expect(count(again)).toBe(count(reference));
     expect(firstDifference(again, reference)).toBeUndefined();
   });
-
-  it('rejects the sources that are not implemented yet, naming them', async () => {
-    await expect(startIngest(config(uniquePrefix('ingest-ys'), { source: 'yellowstone' }), captureLog().log)).rejects.toThrow(
-      /ingest source yellowstone is not implemented yet/,
-    );
-  });
 });
 
 describe('the chain in Kafka (signed run, read back from the broker)', () => {

@@ -1,0 +1,29 @@
+// --source yellowstone from the role's config: the endpoint, its filters, and the JSON-RPC node that
+// names leaders (--rpc-url, optional).
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/log.js';
+import { RpcClient } from '../rpc/client.js';
+import type { ChainSource } from '../source.js';
+import { createYellowstoneSource } from './source.js';
+import { STREAMS, type Stream } from './subscription.js';
+
+export { createYellowstoneSource, type YellowstoneSourceOptions } from './source.js';
+
+export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
+  return createYellowstoneSource({
+    url: config.yellowstoneUrl,
+    xToken: config.xToken || undefined,
+    filters: {
+      streams: STREAMS.filter((s: Stream) => config.yellowstoneSubscribe.includes(s)),
+      votes: config.yellowstoneVotes,
+      txAccountInclude: config.yellowstoneTxAccountInclude,
+      txAccountExclude: config.yellowstoneTxAccountExclude,
+      txAccountRequired: config.yellowstoneTxAccountRequired,
+      accounts: config.yellowstoneAccounts,
+      owners: config.yellowstoneOwners,
+    },
+    ...(config.rpcUrl !== '' ? { rpc: new RpcClient({ url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs, log }) } : {}),
+    backoffMs: config.yellowstoneBackoffMs,
+    log,
+  });
+}

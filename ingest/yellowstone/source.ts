@@ -1,0 +1,218 @@
+// --source yellowstone: one Yellowstone gRPC subscription at `processed` (slot statuses with interslot
+// updates, block meta, and by config transactions, account writes and entries), assembled per slot
+// (assembler.ts) into batches in slot order. The connection (TLS or plaintext by URL scheme, x-token,
+// keepalive, gzip accepted) is grpc-js's generic client on Yellowstone's service definition; on an error or
+// the end of the stream it reconnects with backoff and resumes where history stops, asking
+// SubscribeReplayInfo how far back the upstream can go, and names any slots it cannot reach in a gap record.
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from '../../platform/log.js';
+import { SlotStatus } from '../../schemas/codec.js';
+import type { RpcClient } from '../rpc/client.js';
+import type { ChainSource, SlotBatch } from '../source.js';
+import { SlotAssembler, type Notice } from './assembler.js';
+import { GEYSER_SERVICE, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
+import { LeaderSchedules } from './leaders.js';
+import { yellowstoneMetrics } from './metrics.js';
+import { planSubscription, receivesEveryTransaction, subscribeRequest, type Filters } from './subscription.js';
+
+export interface YellowstoneSourceOptions {
+  /** http://host:port (plaintext) or https://host[:port] (TLS). */
+  url: string;
+  xToken?: string;
+  filters: Filters;
+  /** The upstream's JSON-RPC, for epochs and leaders; undefined: blocks without leader, no epoch records. */
+  rpc?: RpcClient;
+  log: Logger;
+  /** First reconnect delay; doubles up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+const GiB = 1024 * 1024 * 1024;
+
+/** The grpc-js target and credentials of a Yellowstone URL. */
+export function channelOf(url: string): { target: string; credentials: grpc.ChannelCredentials } {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`yellowstone URL must be http:// or https:// (got ${url})`);
+  const tls = u.protocol === 'https:';
+  const port = u.port !== '' ? u.port : tls ? '443' : '80';
+  return { target: `${u.hostname}:${port}`, credentials: tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure() };
+}
+
+const GeyserClient = grpc.makeGenericClientConstructor(GEYSER_SERVICE, 'Geyser');
+type Client = InstanceType<typeof GeyserClient> & {
+  subscribe(metadata: grpc.Metadata): grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate>;
+  subscribeReplayInfo(
+    request: object,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: (err: grpc.ServiceError | null, res?: SubscribeReplayInfoResponse) => void,
+  ): grpc.ClientUnaryCall;
+};
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSource {
+  const notes = [`yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`];
+  if (!o.rpc) notes.push('yellowstone source: no --rpc-url: blocks go out without leader and no epoch records are published');
+  if (!receivesEveryTransaction(o.filters)) {
+    notes.push('yellowstone source: transactions are filtered or not subscribed, so slots do not wait for every transaction and block vote counts are 0');
+  }
+  return {
+    notes,
+    batches: (opts) => run(o, opts),
+  };
+}
+
+async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; signal?: AbortSignal }): AsyncGenerator<SlotBatch> {
+  const { log } = o;
+  const signal = opts.signal;
+  const m = yellowstoneMetrics();
+  const asm = new SlotAssembler({
+    countTransactions: receivesEveryTransaction(o.filters),
+    countEntries: o.filters.streams.includes('entries'),
+    onNotice: (n) => notice(n, log),
+  });
+  const leaders = new LeaderSchedules(o.rpc, log);
+  const { target, credentials } = channelOf(o.url);
+  const client = new GeyserClient(target, credentials, {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.max_receive_message_length': GiB,
+    'grpc.primary_user_agent': 'slotstream',
+  }) as Client;
+  const metadata = new grpc.Metadata();
+  if (o.xToken) metadata.set('x-token', o.xToken);
+  const initialBackoff = o.backoffMs ?? 500;
+  const maxBackoff = o.maxBackoffMs ?? 30_000;
+  let resumeFrom = opts.afterSlot === undefined ? undefined : opts.afterSlot + 1n;
+  let failures = 0;
+  try {
+    while (!signal?.aborted) {
+      let call: grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate> | undefined;
+      const onAbort = () => call?.cancel();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const firstAvailable = await replayInfo(client, metadata, log);
+        const plan = planSubscription(resumeFrom, resumeFrom === undefined ? undefined : asm.replayStartFor(resumeFrom), firstAvailable);
+        asm.startSubscription(plan);
+        log.info(
+          { url: o.url, resumeFrom: plan.resumeFrom?.toString() ?? null, fromSlot: plan.replayFrom?.toString() ?? null, firstAvailable: firstAvailable?.toString() ?? null },
+          plan.replayFrom === undefined ? 'yellowstone source: subscribing live' : `yellowstone source: subscribing from slot ${plan.replayFrom}`,
+        );
+        call = client.subscribe(metadata);
+        call.write(subscribeRequest(o.filters, plan.replayFrom));
+        let pings = 0;
+        for await (const u of call as AsyncIterable<SubscribeUpdate>) {
+          failures = 0;
+          if (u.ping) {
+            // Some load balancers close streams that only the server writes to: answer every ping.
+            call.write({ ...subscribeRequest(o.filters, undefined), ping: { id: ++pings } });
+            continue;
+          }
+          count(u, m);
+          for (const b of asm.push(u)) {
+            yield await withLeader(b, leaders);
+            if (signal?.aborted) return;
+          }
+        }
+        if (signal?.aborted) return;
+        log.warn({ lastSlot: asm.lastSlot?.toString() ?? null }, 'yellowstone source: the upstream ended the stream; reconnecting');
+      } catch (err) {
+        if (signal?.aborted) return;
+        const e = err as grpc.ServiceError;
+        log.warn({ err: e.message, code: e.code, lastSlot: asm.lastSlot?.toString() ?? null }, `yellowstone source: subscription failed (${e.message}); reconnecting`);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        call?.cancel();
+      }
+      if (asm.lastSlot !== undefined) resumeFrom = asm.lastSlot + 1n;
+      m.reconnects.inc();
+      const delay = Math.min(maxBackoff, initialBackoff * 2 ** Math.min(failures++, 16));
+      await sleep(delay, signal);
+    }
+  } finally {
+    client.close();
+  }
+}
+
+async function replayInfo(client: Client, metadata: grpc.Metadata, log: Logger): Promise<bigint | undefined> {
+  try {
+    const res = await new Promise<SubscribeReplayInfoResponse>((resolve, reject) => {
+      client.subscribeReplayInfo({}, metadata, { deadline: Date.now() + 10_000 }, (err, r) => (err ? reject(err) : resolve(r!)));
+    });
+    return res.firstAvailable === undefined ? undefined : BigInt(res.firstAvailable);
+  } catch (err) {
+    const e = err as grpc.ServiceError;
+    if (e.code === grpc.status.UNIMPLEMENTED) {
+      log.warn('yellowstone source: the upstream has no SubscribeReplayInfo: it cannot replay, reconnects resume live');
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+/** Fills what Yellowstone does not carry: the epoch record before an epoch's first batch, and the leader. */
+async function withLeader(b: SlotBatch, leaders: LeaderSchedules): Promise<SlotBatch> {
+  const { epoch, leader } = await leaders.forSlot(b.slot);
+  for (const e of b.events) {
+    if (e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block) e.event.block.leader = leader;
+  }
+  if (epoch) b.events.unshift({ kind: 'epochs', event: epoch });
+  return b;
+}
+
+let upstreamTip = 0;
+
+function count(u: SubscribeUpdate, m: ReturnType<typeof yellowstoneMetrics>): void {
+  const kind = u.slot ? 'slot' : u.blockMeta ? 'block_meta' : u.transaction ? 'transaction' : u.account ? 'account' : u.entry ? 'entry' : 'other';
+  m.updates.inc({ kind });
+  if (u.slot && Number(u.slot.slot) > upstreamTip) {
+    upstreamTip = Number(u.slot.slot);
+    m.upstreamSlot.set(upstreamTip);
+  }
+}
+
+function notice(n: Notice, log: Logger): void {
+  const m = yellowstoneMetrics();
+  m.notices.inc({ kind: n.kind });
+  switch (n.kind) {
+    case 'gap':
+      m.gapSlots.inc(Number(n.last - n.first + 1n));
+      log.error({ firstSlot: n.first.toString(), lastSlot: n.last.toString(), reason: n.reason }, `yellowstone source: slots ${n.first}-${n.last} are missing: ${n.reason}; a gap record names them`);
+      return;
+    case 'incomplete':
+      log.warn(
+        { slot: n.slot.toString(), transactions: n.transactions, expectedTransactions: n.expectedTransactions.toString(), entries: n.entries, expectedEntries: n.expectedEntries.toString() },
+        `yellowstone source: slot ${n.slot} goes out without everything its block meta announced`,
+      );
+      return;
+    case 'abandoned':
+      log.warn({ slot: n.slot.toString(), records: n.records }, `yellowstone source: slot ${n.slot} got data but no block; its records go out with the next slot`);
+      return;
+    case 'partial-at-start':
+      log.info({ slot: n.slot.toString() }, `yellowstone source: slot ${n.slot} was already under way when the live subscription began; not published`);
+      return;
+    case 'before-start':
+      log.info({ slot: n.slot.toString(), records: n.records }, `yellowstone source: slot ${n.slot} precedes the first whole slot; not published`);
+      return;
+    case 'late-data':
+      log.warn({ slot: n.slot.toString() }, `yellowstone source: data of slot ${n.slot} came after the slot went out; dropped`);
+      return;
+    case 'unconvertible':
+      log.warn({ slot: n.slot?.toString() ?? null, what: n.what, reason: n.reason }, `yellowstone source: unconvertible ${n.what} update dropped: ${n.reason}`);
+      return;
+  }
+}
