@@ -37,6 +37,8 @@ export function createSource(config: Config, log: Logger): ChainSource {
         validators: config.validators,
         fast: config.fast,
         maxSlots: config.maxSlots,
+        entries: config.simEntries,
+        deadRate: config.deadRate,
       });
     case 'file': {
       const bad = ingestMetrics().badLines;

@@ -75,6 +75,10 @@ export const OPTIONS = {
     help: 'Simulator: random unsigned signatures instead of ed25519 (benchmarks only; logged).' }),
   maxSlots: opt({ kind: 'int', env: 'SIM_MAX_SLOTS', default: 0, min: 0, roles: INGEST,
     help: 'Simulator: stop after this many slots (0 = run forever).' }),
+  simEntries: opt({ kind: 'bool', env: 'SIM_ENTRIES', default: true, roles: INGEST,
+    help: 'Simulator: publish each block\'s PoH entries to <prefix>.entries.v1 (--sim-entries false: none; blockhashes stay the same).' }),
+  deadRate: opt({ kind: 'number', env: 'SIM_DEAD_RATE', default: 0.01, min: 0, max: 0.5, roles: INGEST,
+    help: 'Simulator: share of slots that become a dead fork at processed instead of a block (0 = none).' }),
   // Ingest: --source rpc (rpcUrl is also the JSON-RPC node other sources read leader schedules from)
   rpcUrl: opt({ kind: 'string', env: 'INGEST_RPC_URL', default: '', roles: INGEST,
     help: 'Solana JSON-RPC node (http[s]://…): --source rpc reads blocks from it; also where epochs and leader schedules come from.' }),

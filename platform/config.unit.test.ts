@@ -60,6 +60,19 @@ describe('parseConfig', () => {
     expect(helpText('ingest')).toContain('--log-format (LOG_FORMAT, default "auto")');
   });
 
+  it('simulator entries and dead forks: on by default, switched by flag or env', () => {
+    const d = parseConfig('ingest', [], {}).config;
+    expect([d.simEntries, d.deadRate]).toEqual([true, 0.01]);
+    const f = parseConfig('ingest', ['--sim-entries', 'false', '--dead-rate', '0'], { SIM_ENTRIES: 'true', SIM_DEAD_RATE: '0.2' }).config;
+    expect([f.simEntries, f.deadRate]).toEqual([false, 0]);
+    const e = parseConfig('all', [], { SIM_ENTRIES: 'no', SIM_DEAD_RATE: '0.2' }).config;
+    expect([e.simEntries, e.deadRate]).toEqual([false, 0.2]);
+    expect(() => parseConfig('ingest', ['--dead-rate', '0.7'], {})).toThrow(/option --dead-rate: must be at most 0.5/);
+    expect(helpText('ingest')).toContain('--sim-entries (SIM_ENTRIES, default "true")');
+    expect(helpText('ingest')).toContain('--dead-rate (SIM_DEAD_RATE, default "0.01")');
+    expect(helpText('api')).not.toContain('--dead-rate');
+  });
+
   it('help lists every option of the role with its env variable', () => {
     const text = helpText('api');
     expect(text).toContain('--grpc-port (GRPC_PORT, default "10000")');

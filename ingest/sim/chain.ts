@@ -78,7 +78,7 @@ export class SimChain {
       return { slot: BigInt(slot), events };
     }
     // Dead forks draw from their own stream, so a chain without them (deadRate 0) is the chain it always was.
-    if (slot > 0 && this.deadRng.chance(this.opts.deadRate ?? 0)) return this.deadSlot(slot, statusLater, events);
+    if (slot > 0 && this.deadRng.chance(this.opts.deadRate)) return this.deadSlot(slot, statusLater, events);
     const block = this.buildBlock(slot, sign);
     const entries = blockEntries(this.opts.seed, BigInt(slot), this.parent.blockhash, block.b.txs.length);
     const blockhash = entries.at(-1)!.hash;
@@ -133,8 +133,10 @@ export class SimChain {
     const progress = (st: SlotStatus): ChainEvent => ({ kind: 'slots', event: { ...status(slot, st).event, parent: this.parent.slot } });
     events.push(progress(SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED), progress(SlotStatus.SLOT_STATUS_CREATED_BANK));
     for (const e of statusLater) events.push({ kind: 'slots', event: e });
+    // Drawn whether entries are published or not, so switching them off changes no other record.
+    const tickCount = 1 + this.deadRng.int(TICKS_PER_SLOT - 1);
     if (this.opts.entries) {
-      const ticks = blockEntries(this.opts.seed, s, this.parent.blockhash, 0).slice(0, 1 + this.deadRng.int(TICKS_PER_SLOT - 1));
+      const ticks = blockEntries(this.opts.seed, s, this.parent.blockhash, 0).slice(0, tickCount);
       for (const e of ticks) events.push({ kind: 'entries', event: e });
     }
     events.push({ kind: 'slots', event: { ...status(slot, SlotStatus.SLOT_STATUS_DEAD).event, deadError: DEAD_ERROR } });

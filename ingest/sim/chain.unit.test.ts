@@ -13,10 +13,18 @@ describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {
   );
   const processed = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_PROCESSED);
   const skipped = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_SKIPPED);
+  const dead = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_DEAD);
 
-  it('every slot is either processed or skipped, once, in its own batch', () => {
-    expect(processed.length + skipped.length).toBe(SLOTS);
-    for (const s of [...processed, ...skipped]) expect(Number(s.e.slot)).toBe(s.at);
+  it('every slot is processed, skipped or dead (default dead-fork rate), once, in its own batch', () => {
+    expect(processed.length + skipped.length + dead.length).toBe(SLOTS);
+    expect(new Set([...processed, ...skipped, ...dead].map((s) => s.e.slot)).size).toBe(SLOTS);
+    for (const s of [...processed, ...skipped, ...dead]) expect(Number(s.e.slot)).toBe(s.at);
+  });
+
+  it('the dead share is near the default deadRate of the slots not skipped (1% +- 0.5%)', () => {
+    const share = dead.length / (SLOTS - skipped.length);
+    expect(share).toBeGreaterThan(0.005);
+    expect(share).toBeLessThan(0.015);
   });
 
   it('the skipped share is near skipRate (5% +- 1.5%)', () => {

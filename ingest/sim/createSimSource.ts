@@ -10,7 +10,8 @@ export function createSimSource(opts: SimOptions): ChainSource {
   const o = validateSimOptions({ ...opts });
   const notes = [
     `simulated chain: seed ${o.seed}, ${o.tps} tps of chain time, ${o.validators} validators, ` +
-      `${o.slotsPerEpoch} slots per epoch, skip rate ${o.skipRate}, ` +
+      `${o.slotsPerEpoch} slots per epoch, skip rate ${o.skipRate}, dead-fork rate ${o.deadRate}, ` +
+      (o.entries ? 'entries published, ' : 'no entries, ') +
       (o.slotMs === 0 ? 'unpaced (as fast as possible)' : `${o.slotMs} ms per slot`) +
       (o.maxSlots > 0 ? `, stopping after ${o.maxSlots} slots` : ''),
   ];

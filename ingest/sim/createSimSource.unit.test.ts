@@ -59,7 +59,7 @@ describe('createSimSource', { timeout: 120_000 }, () => {
         if (back.ok) expect(encodeRecord(back.value).value.equals(r.value)).toBe(true);
       }
     }
-    expect([...kinds].sort()).toEqual(['accounts', 'epochs', 'slots', 'transactions']);
+    expect([...kinds].sort()).toEqual(['accounts', 'entries', 'epochs', 'slots', 'transactions']);
   });
 
   it('orders each batch: genesis accounts, epoch, slot statuses, transactions, account writes', async () => {
@@ -103,7 +103,14 @@ describe('createSimSource', { timeout: 120_000 }, () => {
     expect(createSimSource(testOptions({ fast: false })).notes.join(' ')).not.toMatch(/NOT ed25519/);
   });
 
+  it('notes say whether entries are published and the dead-fork rate', () => {
+    expect(createSimSource(testOptions({})).notes[0]).toMatch(/dead-fork rate 0\.01, entries published/);
+    expect(createSimSource(testOptions({ entries: false, deadRate: 0 })).notes[0]).toMatch(/dead-fork rate 0, no entries/);
+  });
+
   it('rejects bad options naming the option', () => {
+    expect(() => createSimSource(testOptions({ deadRate: 0.6 }))).toThrow(/deadRate/);
+    expect(() => createSimSource(testOptions({ entries: undefined as never }))).toThrow(/entries/);
     expect(() => createSimSource(testOptions({ skipRate: 1.5 }))).toThrow(SimOptionError);
     expect(() => createSimSource(testOptions({ validators: 0 }))).toThrow(/validators/);
     expect(() => createSimSource(testOptions({ tps: 1.5 }))).toThrow(/tps/);

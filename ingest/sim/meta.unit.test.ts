@@ -95,7 +95,9 @@ describe('simulator meta', { timeout: 120_000 }, () => {
 });
 
 describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
-  const run = (deadRate?: number) => collect({ maxSlots: 80, seed: 11, tps: 100, fast: true, entries: true, deadRate });
+  const run = (deadRate = 0, entries = true) => collect({ maxSlots: 80, seed: 11, tps: 100, fast: true, entries, deadRate });
+  const bytes = (bs: Awaited<ReturnType<typeof run>>, keep: (kind: string) => boolean = () => true) =>
+    Buffer.concat(bs.flatMap((b) => b.events.filter((e) => keep(e.kind)).map((e) => encodeRecord(e).value)));
 
   it('entries chain by sha256 from the parent blockhash to the blockhash and count the transactions', async () => {
     const batches = await run();
@@ -132,9 +134,17 @@ describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
     }
   });
 
-  it('deadRate 0 leaves the chain byte for byte as without the option', async () => {
-    const bytes = (bs: Awaited<ReturnType<typeof run>>) => Buffer.concat(bs.flatMap((b) => b.events.map((e) => encodeRecord(e).value)));
-    expect(bytes(await run(0)).equals(bytes(await run()))).toBe(true);
+  it('entries off removes the entries records and changes nothing else, with or without dead forks', async () => {
+    for (const deadRate of [0, 0.15]) {
+      const off = await run(deadRate, false);
+      expect(off.some((b) => b.events.some((e) => e.kind === 'entries'))).toBe(false);
+      expect(bytes(off).equals(bytes(await run(deadRate, true), (k) => k !== 'entries'))).toBe(true);
+    }
+  });
+
+  it('deadRate 0 publishes no dead fork and no progress status', async () => {
+    const statuses = (await run(0)).flatMap((b) => b.events.flatMap((e) => (e.kind === 'slots' ? [e.event.status] : [])));
+    expect(statuses.every((s) => s <= SlotStatus.SLOT_STATUS_SKIPPED)).toBe(true);
   });
 
   it('dead forks: progress statuses, ticks, DEAD last; no block, no transaction; the next block skips them', async () => {

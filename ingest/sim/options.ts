@@ -14,13 +14,12 @@ export interface SimOptions {
   fast: boolean;
   /** Stop after this many slots from genesis (0 = forever). */
   maxSlots: number;
-  /** Publish each block's PoH entries (topic entries). Off by default until the ingest tests count the
-   * entries topic too (they compare file lines with the records of the projector's topics); the chain
-   * (blockhashes) is the same either way. */
-  entries?: boolean;
-  /** Share of slots that become a dead fork at processed (0..0.5, default 0). Drawn from its own seeded
-   * stream: 0 leaves the chain exactly as without the option. */
-  deadRate?: number;
+  /** Publish each block's PoH entries (topic entries; default on). The chain (blockhashes) is the same
+   * either way. */
+  entries: boolean;
+  /** Share of slots that become a dead fork at processed (0..0.5; default 0.01). Drawn from its own seeded
+   * stream: 0 leaves the chain exactly as without dead forks. */
+  deadRate: number;
 }
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
@@ -32,6 +31,8 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   validators: 50,
   fast: false,
   maxSlots: 0,
+  entries: true,
+  deadRate: 0.01,
 };
 
 export class SimOptionError extends Error {}
@@ -52,10 +53,10 @@ export function validateSimOptions(o: SimOptions): SimOptions {
   if (typeof o.skipRate !== 'number' || !(o.skipRate >= 0 && o.skipRate <= 0.9)) {
     throw new SimOptionError(`simulator option skipRate must be a number in [0, 0.9], got ${String(o.skipRate)}`);
   }
-  if (o.deadRate !== undefined && (typeof o.deadRate !== 'number' || !(o.deadRate >= 0 && o.deadRate <= 0.5))) {
+  if (typeof o.deadRate !== 'number' || !(o.deadRate >= 0 && o.deadRate <= 0.5)) {
     throw new SimOptionError(`simulator option deadRate must be a number in [0, 0.5], got ${String(o.deadRate)}`);
   }
-  if (o.entries !== undefined && typeof o.entries !== 'boolean') {
+  if (typeof o.entries !== 'boolean') {
     throw new SimOptionError(`simulator option entries must be a boolean, got ${String(o.entries)}`);
   }
   if (typeof o.fast !== 'boolean') throw new SimOptionError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
