@@ -1,0 +1,313 @@
+// `--source rpc` against a local JSON-RPC test server and the real broker of the test run. The chain is the
+// simulator's (every transaction-meta field filled), written as ConfirmedBlocks and served as Agave's getBlock
+// JSON, with skipped slots of every kind (left out of getBlocks, -32007, -32009) and faults (HTTP 429 with
+// Retry-After, a request that never gets an answer, -32004 twice). The expected records are built from the
+// ConfirmedBlocks through schemas/yellowstone (not through the rpc converter) and compared per key: every
+// key's sequence of record values, in partition order, equals the expected one (behaviour.md, "Equality in tests").
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectKafka } from '../cli/infrastructure.js';
+import { createRpcSource } from '../ingest/rpc/source.js';
+import { startIngest } from '../ingest/run.js';
+import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
+import type { SlotBatch } from '../ingest/source.js';
+import { flagOf, makeConfig, type Config } from '../platform/config.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import type { Logger } from '../platform/log.js';
+import { encodeRecord, SlotStatus, type ChainEvent, type SlotEvent, type TransactionEvent } from '../schemas/codec.js';
+import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
+import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
+import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
+import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { readTopics } from './support/kafka/read-topics.js';
+import { startTestRpcServer, testLeaderOf, type Fault, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
+const CHILD = join(ROOT, 'test', 'ingest-child.ts');
+const SLOTS_PER_EPOCH = 32;
+const identities = [1, 2, 3].map((i) => Buffer.alloc(32, i));
+const schedule = { identities, slotsPerEpoch: SLOTS_PER_EPOCH };
+const FROM = 2;
+
+interface Chain {
+  blocks: Map<number, ConfirmedBlock>;
+  last: number;
+}
+
+/** The simulator's produced blocks as ConfirmedBlocks, by slot. */
+async function simChain(maxSlots: number): Promise<Chain> {
+  const sim = createSimSource({ ...DEFAULT_SIM_OPTIONS, seed: 11, slotMs: 0, tps: 40, skipRate: 0.12, slotsPerEpoch: 64, validators: 4, fast: true, maxSlots });
+  const blocks = new Map<number, ConfirmedBlock>();
+  for await (const b of sim.batches({})) {
+    const processed = b.events.find((e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block);
+    if (!processed) continue;
+    const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event as TransactionEvent);
+    blocks.set(Number(b.slot), blockToConfirmedBlock({ slot: processed.event as SlotEvent, transactions: txs }));
+  }
+  return { blocks, last: maxSlots - 1 };
+}
+
+const slotRecord = (slot: number, status: SlotStatus): ChainEvent => ({
+  kind: 'slots',
+  event: { slot: BigInt(slot), status, block: undefined, deadError: undefined, gap: undefined, parent: undefined },
+});
+
+/** The epoch record of the server's schedule, built by hand: identities in order of first run led. */
+function epochRecord(epoch: number): ChainEvent {
+  const ids: Buffer[] = [];
+  const runs: number[] = [];
+  for (let r = 0; r < SLOTS_PER_EPOCH / 4; r++) {
+    const id = testLeaderOf(schedule, epoch * SLOTS_PER_EPOCH + r * 4);
+    let k = ids.findIndex((x) => x.equals(id));
+    if (k < 0) k = ids.push(id) - 1;
+    runs.push(k);
+  }
+  return {
+    kind: 'epochs',
+    event: { epoch: BigInt(epoch), firstSlot: BigInt(epoch * SLOTS_PER_EPOCH), slotsPerEpoch: BigInt(SLOTS_PER_EPOCH), slotsPerLeader: 4, identities: ids, schedule: runs },
+  };
+}
+
+/** What a bounded (finalized) run over [from, to] publishes, in order. */
+function expectedEvents(chain: Chain, from: number, to: number): ChainEvent[] {
+  const out: ChainEvent[] = [];
+  for (let s = from; s <= to; s++) {
+    if (s === from || s % SLOTS_PER_EPOCH === 0) out.push(epochRecord(Math.floor(s / SLOTS_PER_EPOCH)));
+    const b = chain.blocks.get(s);
+    if (!b) {
+      out.push(slotRecord(s, SlotStatus.SLOT_STATUS_SKIPPED));
+      continue;
+    }
+    const a = blockFromConfirmedBlock(BigInt(s), b, testLeaderOf(schedule, s));
+    out.push({ kind: 'slots', event: a.slot }, slotRecord(s, SlotStatus.SLOT_STATUS_CONFIRMED), slotRecord(s, SlotStatus.SLOT_STATUS_FINALIZED));
+    for (const t of a.transactions) out.push({ kind: 'transactions', event: t });
+  }
+  return out;
+}
+
+type ByKey = Map<string, string[]>;
+
+function expectedByKey(events: ChainEvent[]): ByKey {
+  const m: ByKey = new Map();
+  for (const e of events) {
+    const r = encodeRecord(e);
+    const k = `${e.kind}/${r.key.toString('hex')}`;
+    m.set(k, [...(m.get(k) ?? []), r.value.toString('hex')]);
+  }
+  return m;
+}
+
+async function gotByKey(kafka: Kafka, prefix: string): Promise<ByKey> {
+  const names = topicNames(prefix);
+  const kinds = TOPIC_KINDS.filter((k) => k !== 'deadletter') as Exclude<TopicKind, 'deadletter'>[];
+  const contents = await readTopics(kafka, kinds.map((k) => names[k]));
+  const m: ByKey = new Map();
+  for (const kind of kinds) {
+    for (const part of contents.get(names[kind])!) {
+      for (const r of part) {
+        const k = `${kind}/${r.key!.toString('hex')}`;
+        m.set(k, [...(m.get(k) ?? []), r.value!.toString('hex')]);
+      }
+    }
+  }
+  return m;
+}
+
+function difference(got: ByKey, want: ByKey): string | undefined {
+  for (const [k, v] of want) {
+    const g = got.get(k) ?? [];
+    if (g.length !== v.length) return `${k}: ${g.length} records, expected ${v.length}`;
+    const i = g.findIndex((x, j) => x !== v[j]);
+    if (i >= 0) return `${k}: record ${i} differs`;
+  }
+  for (const k of got.keys()) if (!want.has(k)) return `${k}: not expected`;
+  return undefined;
+}
+
+function captureLog(): { log: Logger; entries: Record<string, unknown>[] } {
+  const entries: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const line of chunk.toString().split('\n')) if (line) entries.push(JSON.parse(line) as Record<string, unknown>);
+      cb();
+    },
+  });
+  return { log: pino({ level: 'info' }, sink), entries };
+}
+
+function rpcConfig(prefix: string, url: string, to: number, over: Partial<Omit<Config, 'role'>> = {}): Config {
+  return makeConfig('ingest', {
+    source: 'rpc',
+    rpcUrl: url,
+    fromSlot: FROM,
+    toSlot: to,
+    rpcConcurrency: 4,
+    rpcTimeoutMs: 1000,
+    rpcPollMs: 50,
+    kafkaBrokers: testBrokers(),
+    topicPrefix: prefix,
+    partitions: 3,
+    retentionMs: 3_600_000,
+    ...over,
+  });
+}
+
+let kafka: Kafka;
+let chain: Chain;
+const servers: TestRpcServer[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  kafka = createKafka({ brokers: testBrokers(), clientId: 'rpc-source-int-test' });
+  chain = await simChain(150);
+});
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const s of servers) await s.close();
+  await kafka?.close();
+});
+
+async function serve(slots: Map<number, TestSlot>, opts: { faults?: Fault[]; getBlockDelayMs?: number; tip?: number } = {}): Promise<TestRpcServer> {
+  const { tip = chain.last, ...rest } = opts;
+  const s = await startTestRpcServer({ slots, slotsPerEpoch: SLOTS_PER_EPOCH, identities, tip: { confirmed: tip, finalized: tip }, ...rest });
+  servers.push(s);
+  return s;
+}
+
+const blockSlots = (c: Chain): Map<number, TestSlot> => new Map([...c.blocks].map(([s, block]) => [s, { kind: 'block', block }]));
+
+describe('--source rpc into Kafka', () => {
+  it('publishes exactly the expected records through skipped slots, 429 with Retry-After, a timeout and -32004', async () => {
+    const to = 60;
+    const produced = [...chain.blocks.keys()].filter((s) => s >= FROM && s <= to).sort((a, b) => a - b);
+    const skipped = Array.from({ length: to - FROM + 1 }, (_, i) => FROM + i).filter((s) => !chain.blocks.has(s));
+    expect(skipped.length).toBeGreaterThanOrEqual(3);
+    const slots = blockSlots(chain);
+    slots.set(skipped[0]!, { kind: 'listed-skipped', code: -32009 });
+    slots.set(skipped[1]!, { kind: 'listed-skipped', code: -32007 });
+    const [s429, sHang, s4] = [produced[2]!, produced[5]!, produced[8]!];
+    const server = await serve(slots, {
+      getBlockDelayMs: 20,
+      faults: [
+        { method: 'getBlock', slot: s429, times: 1, what: { http429: { retryAfterSeconds: 1 } } },
+        { method: 'getBlock', slot: sHang, times: 1, what: { hang: true } },
+        { method: 'getBlock', slot: s4, times: 2, what: { rpcError: -32004 } },
+      ],
+    });
+    const prefix = uniquePrefix('rpc-faults');
+    const cfg = rpcConfig(prefix, server.url, to);
+    const { log, entries } = captureLog();
+    const infra = await connectKafka(cfg, log);
+    try {
+      await (await startIngest(cfg, log, infra)).done;
+    } finally {
+      await infra.kafka.close();
+    }
+    expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to)))).toBeUndefined();
+
+    // The faults happened and were handled as they should be.
+    const reqs = (slot: number) => server.requests.filter((r) => r.method === 'getBlock' && r.params[0] === slot);
+    const r429 = reqs(s429);
+    expect(r429.map((r) => r.answer)).toEqual(['429', 'ok']);
+    expect(r429[1]!.at - r429[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(reqs(sHang).map((r) => r.answer)).toEqual(['hang', 'ok']);
+    expect(reqs(s4).map((r) => r.answer)).toEqual(['-32004', '-32004', 'ok']);
+    expect(reqs(skipped[0]!).map((r) => r.answer)).toEqual(['-32009']);
+    expect(server.maxConcurrentGetBlock).toBeGreaterThan(1);
+    expect(server.maxConcurrentGetBlock).toBeLessThanOrEqual(4);
+    // Logs name slot and reason for what was skipped and retried.
+    const msgs = entries.map((e) => e.msg as string);
+    expect(msgs).toContain(`rpc source: slot ${skipped[0]} skipped (getBlock -32009: getBlock: -32009 Slot ${skipped[0]} was skipped, or missing in long-term storage)`);
+    expect(msgs).toContain(`rpc source: slot ${skipped[2]} skipped (not in getBlocks)`);
+    expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (HTTP 429), retrying in 1000 ms'))).toBe(true);
+    expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (timed out after 1000 ms)'))).toBe(true);
+    expect(msgs).toContain(`rpc source: block ${s4} not available yet (-32004), retrying`);
+    expect(msgs.some((m) => m.startsWith('rpc source: rpc source: no account stream') || m.includes('no account stream'))).toBe(true);
+  });
+
+  it('continues after SIGKILL mid-backfill with nothing lost or duplicated', async () => {
+    const to = chain.last;
+    const server = await serve(blockSlots(chain), { getBlockDelayMs: 60 });
+    const prefix = uniquePrefix('rpc-restart');
+    const cfg = rpcConfig(prefix, server.url, to, { rpcConcurrency: 2 });
+    const child = (): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } => {
+      const args: string[] = [];
+      for (const name of ['source', 'rpcUrl', 'fromSlot', 'toSlot', 'rpcConcurrency', 'rpcTimeoutMs', 'kafkaBrokers', 'topicPrefix', 'partitions', 'retentionMs'] as const) {
+        const v = cfg[name];
+        args.push(flagOf(name), Array.isArray(v) ? v.join(',') : String(v));
+      }
+      let err = '';
+      const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(proc);
+      proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
+      return { proc, exited: new Promise((res) => proc.once('exit', (code) => res(code))), stderr: () => err };
+    };
+
+    const first = child();
+    await waitFor(
+      async () => {
+        if (first.proc.exitCode !== null) throw new Error(`child exited early (${first.proc.exitCode}): ${first.stderr()}`);
+        const ranges = await kafka.admin().offsetRanges(topicNames(prefix).slots).catch(() => new Map<number, { high: bigint }>());
+        return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= 90;
+      },
+      { what: 'the first ingest to publish ~30 slots', timeoutMs: 120_000 },
+    );
+    expect(first.proc.kill('SIGKILL')).toBe(true);
+    expect(await first.exited).toBeNull();
+    const partial = await gotByKey(kafka, prefix);
+    const slotsBefore = [...partial.keys()].filter((k) => k.startsWith('slots/')).length;
+    expect(slotsBefore).toBeLessThan(to - FROM + 1);
+
+    const second = child();
+    expect(await second.exited, second.stderr()).toBe(0);
+    expect(second.stderr()).toMatch(/resuming after slot \d+/);
+    expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to)))).toBeUndefined();
+  });
+});
+
+describe('--source rpc at the tip', () => {
+  it('follows the confirmed tip and publishes finalized (or dead) records as the node roots the blocks', async () => {
+    const produced = [...chain.blocks.keys()].filter((s) => s >= 40 && s <= 60).sort((a, b) => a - b);
+    const slots = blockSlots(chain);
+    // A confirmed block that never roots: after it is published, the node's rooted chain leaves it out.
+    const orphan = produced[3]!;
+    const server = await serve(slots, { tip: 0 });
+    server.tip.confirmed = 50;
+    server.tip.finalized = 40;
+    const ac = new AbortController();
+    const source = createRpcSource({ url: server.url, fromSlot: 40n, concurrency: 3, timeoutMs: 2000, pollMs: 20, log: pino({ level: 'silent' }) });
+    const batches: SlotBatch[] = [];
+    const it = source.batches({ signal: ac.signal })[Symbol.asyncIterator]();
+    const nextBatch = async (): Promise<SlotBatch> => {
+      const r = await it.next();
+      if (r.done) throw new Error('source ended');
+      batches.push(r.value);
+      return r.value;
+    };
+    while ((await nextBatch()).slot < 50n);
+    // Roots advance to 50 with the orphan gone; the tip moves on to 55.
+    slots.delete(orphan);
+    server.tip.finalized = 50;
+    server.tip.confirmed = 55;
+    while ((await nextBatch()).slot < 55n);
+    ac.abort();
+    expect((await it.next()).done).toBe(true);
+
+    expect(batches.map((b) => Number(b.slot))).toEqual(Array.from({ length: 16 }, (_, i) => 40 + i));
+    const statuses = batches.flatMap((b) => b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), (e.event as SlotEvent).status]));
+    const of = (status: SlotStatus) => statuses.filter((s) => s[2] === status);
+    // Slot 40 was rooted when fetched: all three at once. 41-50 (produced) finalized later, in a batch after 50.
+    const producedTo50 = produced.filter((s) => s <= 50);
+    expect(of(SlotStatus.SLOT_STATUS_FINALIZED).map((s) => s[1])).toEqual(producedTo50.filter((s) => s !== orphan));
+    for (const [inBatch, slot] of of(SlotStatus.SLOT_STATUS_FINALIZED)) expect(slot === 40 ? inBatch === 40 : inBatch > 50).toBe(true);
+    expect(of(SlotStatus.SLOT_STATUS_DEAD).map((s) => s[1])).toEqual([orphan]);
+    expect(of(SlotStatus.SLOT_STATUS_CONFIRMED).map((s) => s[1])).toEqual(produced.filter((s) => s <= 55));
+    // Processed and confirmed records travel with their own slot.
+    for (const [inBatch, slot, st] of statuses) if (st === SlotStatus.SLOT_STATUS_PROCESSED || st === SlotStatus.SLOT_STATUS_CONFIRMED) expect(inBatch).toBe(slot);
+  });
+});
