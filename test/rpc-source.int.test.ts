@@ -309,5 +309,29 @@ describe('--source rpc at the tip', () => {
     expect(of(SlotStatus.SLOT_STATUS_CONFIRMED).map((s) => s[1])).toEqual(produced.filter((s) => s <= 55));
     // Processed and confirmed records travel with their own slot.
     for (const [inBatch, slot, st] of statuses) if (st === SlotStatus.SLOT_STATUS_PROCESSED || st === SlotStatus.SLOT_STATUS_CONFIRMED) expect(inBatch).toBe(slot);
+
+    // A restart after slot 55 (what Kafka holds): the blocks of 51-55, not rooted yet, still get their finalized record.
+    server.tip.confirmed = 56;
+    const again = createRpcSource({ url: server.url, concurrency: 3, timeoutMs: 2000, pollMs: 20, log: pino({ level: 'silent' }) });
+    const ac2 = new AbortController();
+    const it2 = again.batches({ afterSlot: 55n, signal: ac2.signal })[Symbol.asyncIterator]();
+    const after: SlotBatch[] = [];
+    for (;;) {
+      const r = await it2.next();
+      if (r.done) throw new Error('source ended');
+      after.push(r.value);
+      if (r.value.slot === 56n) {
+        server.tip.finalized = 56;
+        server.tip.confirmed = 58;
+      }
+      if (r.value.slot >= 58n) break;
+    }
+    ac2.abort();
+    await it2.next();
+    expect(after.map((b) => Number(b.slot))).toEqual([56, 57, 58]);
+    const finalizedAfter = after.flatMap((b) =>
+      b.events.flatMap((e) => (e.kind === 'slots' && e.event.status === SlotStatus.SLOT_STATUS_FINALIZED ? [Number(e.event.slot)] : [])),
+    );
+    expect(finalizedAfter).toEqual(produced.filter((s) => s > 50 && s <= 56));
   });
 });

@@ -95,6 +95,7 @@ class RpcRun {
       yield { slot: afterSlot + 1n, events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })] };
     }
     const bounded = this.o.toSlot !== undefined;
+    if (!bounded && afterSlot !== undefined) await this.resumeUnrooted(afterSlot);
     for (;;) {
       if (this.signal?.aborted) return;
       if (bounded && next > this.o.toSlot!) return;
@@ -116,6 +117,15 @@ class RpcRun {
         if (this.signal?.aborted) return;
       }
     }
+  }
+
+  /** After a restart at the tip: blocks published before it that the node has not rooted yet still get their
+   * finalized (or dead) record. Those rooted while the ingest was down are not revisited (docs/decisions.md). */
+  private async resumeUnrooted(afterSlot: bigint): Promise<void> {
+    const finalized = BigInt(await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }]));
+    if (afterSlot <= finalized) return;
+    const blocks = await this.rpc.call<number[]>('getBlocks', [Number(finalized + 1n), Number(afterSlot), { commitment: 'confirmed' }]);
+    this.unrooted = blocks.map(BigInt);
   }
 
   private async startSlot(afterSlot: bigint | undefined): Promise<bigint> {
