@@ -26,10 +26,17 @@ import { firstDifference, readTopics, type ReadRecord } from './support/kafka/re
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'ingest-child.ts');
 
-// A small chain: ~140 records per slot after a genesis of a few hundred startup accounts.
-const SIM = { seed: 7, slotMs: 0, tps: 100, skipRate: 0.1, slotsPerEpoch: 64, validators: 4, maxSlots: 100, partitions: 3, retentionMs: 3_600_000 };
+// A small chain: ~140 records per slot (and ~70 entries) after a genesis of a few hundred startup accounts.
+// Entries on (the default); dead forks above the default rate so 100 slots hold one (slot 61; 12 in 400).
+const SIM = { seed: 7, slotMs: 0, tps: 100, skipRate: 0.1, deadRate: 0.03, slotsPerEpoch: 64, validators: 4, maxSlots: 100, partitions: 3, retentionMs: 3_600_000 };
+
+/** Every topic the ingest writes records to: the projector's and the entries topic (the dead-letter topic stays empty). */
+const INGEST_KINDS = [...TOPIC_KINDS, 'entries'] as Exclude<TopicKind, 'deadletter'>[];
 
 type Topics = Record<Exclude<TopicKind, 'deadletter'>, ReadRecord[][]>;
+
+/** A slot happened once: as a block (processed), a skipped slot or a dead fork. */
+const ENDS_A_SLOT = new Set<number>([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_DEAD]);
 
 interface CapturedLog {
   log: Logger;
@@ -63,8 +70,8 @@ async function ingestToEnd(cfg: Config, log: Logger = captureLog().log): Promise
 
 async function readAll(kafka: Kafka, prefix: string): Promise<Topics> {
   const names = topicNames(prefix);
-  const contents = await readTopics(kafka, TOPIC_KINDS.map((k) => names[k]));
-  return Object.fromEntries(TOPIC_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
+  const contents = await readTopics(kafka, INGEST_KINDS.map((k) => names[k]));
+  return Object.fromEntries(INGEST_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
 }
 
 const count = (t: Topics): number => Object.values(t).reduce((n, parts) => n + parts.reduce((m, p) => m + p.length, 0), 0);
@@ -103,7 +110,8 @@ afterAll(async () => {
 describe('sim into Kafka', () => {
   it('publishes records that all decode, with keys per ARCHITECTURE.md, and every slot once', () => {
     expect(count(reference)).toBeGreaterThanOrEqual(10_000);
-    for (const kind of TOPIC_KINDS as Exclude<TopicKind, 'deadletter'>[]) {
+    for (const kind of INGEST_KINDS) {
+      expect(reference[kind].flat().length, kind).toBeGreaterThan(0);
       for (const r of reference[kind].flat()) {
         const d = decodeRecord(kind, r.value);
         expect(d.ok, `${kind} record at offset ${r.offset}`).toBe(true);
@@ -111,10 +119,11 @@ describe('sim into Kafka', () => {
       }
     }
     const happened = slotRecords(reference)
-      .filter((s) => s.status === SlotStatus.SLOT_STATUS_PROCESSED || s.status === SlotStatus.SLOT_STATUS_SKIPPED)
+      .filter((s) => ENDS_A_SLOT.has(s.status))
       .map((s) => Number(s.slot))
       .sort((a, b) => a - b);
     expect(happened).toEqual(Array.from({ length: SIM.maxSlots }, (_, i) => i));
+    expect(slotRecords(reference).some((s) => s.status === SlotStatus.SLOT_STATUS_DEAD)).toBe(true);
   });
 
   it('gives byte-identical records for the same seed (>= 10,000 records)', async () => {
@@ -192,7 +201,7 @@ describe('restart', () => {
     // chain is in Kafka about two seconds after the start.
     const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 10 });
     const args: string[] = [];
-    for (const name of ['kafkaBrokers', 'topicPrefix', 'seed', 'slotMs', 'tps', 'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'partitions', 'retentionMs'] as const) {
+    for (const name of ['kafkaBrokers', 'topicPrefix', 'seed', 'slotMs', 'tps', 'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'simEntries', 'deadRate', 'partitions', 'retentionMs'] as const) {
       const v = cfg[name];
       args.push(flagOf(name), Array.isArray(v) ? v.join(',') : String(v));
     }
@@ -233,7 +242,7 @@ describe('restart', () => {
     expect(second.stderr()).toMatch(/resuming after slot \d+/);
 
     const got = await readAll(kafka, prefix);
-    const happened = slotRecords(got).filter((s) => s.status === SlotStatus.SLOT_STATUS_PROCESSED || s.status === SlotStatus.SLOT_STATUS_SKIPPED);
+    const happened = slotRecords(got).filter((s) => ENDS_A_SLOT.has(s.status));
     const slots = happened.map((s) => Number(s.slot)).sort((a, b) => a - b);
     expect(new Set(slots).size).toBe(slots.length);
     expect(slots).toEqual(Array.from({ length: 400 }, (_, i) => i));
