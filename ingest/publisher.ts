@@ -74,6 +74,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class Publisher {
   private producer: TransactionalProducer | undefined;
+  /** The producer's next transaction is already begun (see the end of commit). */
+  private begun = false;
   private partitions = new Map<TopicKind, number>();
   private last: bigint | undefined;
   private readonly metrics = ingestMetrics();
@@ -160,6 +162,7 @@ export class Publisher {
   private async drop(): Promise<void> {
     const p = this.producer;
     this.producer = undefined;
+    this.begun = false;
     if (p) await p.close().catch(() => {});
   }
 
@@ -170,7 +173,8 @@ export class Publisher {
     // Records of a slot share their key: hash each distinct key once per group.
     const slotKeyPartition = new Map<string, number>();
     const started = process.hrtime.bigint();
-    await producer.begin();
+    if (!this.begun) await producer.begin();
+    this.begun = false;
     try {
       for (const b of group) {
         for (const r of b.records) {
@@ -211,5 +215,16 @@ export class Publisher {
     }
     for (const b of group) if (this.last === undefined || b.slot > this.last) this.last = b.slot;
     this.metrics.lastSlot.set(Number(this.last));
+    // Begin the next transaction now, before publish returns. begin() completes on a callback, i.e. at
+    // the next event-loop turn, and an unpaced source keeps the loop busy filling the next group: begun
+    // at the start of the next publish, the group's records waited for the whole fill and the commit
+    // never overlapped with it. librdkafka's begin is local (the broker sees the transaction with its
+    // first record), so an idle begun transaction holds nothing and never times out.
+    try {
+      await producer.begin();
+      this.begun = true;
+    } catch {
+      // The next commit begins again and reports the error there, through the retry path.
+    }
   }
 }
