@@ -8,6 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { Connection } from '@solana/web3.js';
+import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
@@ -267,6 +269,35 @@ describe('--source rpc into Kafka', () => {
     expect(await second.exited, second.stderr()).toBe(0);
     expect(second.stderr()).toMatch(/resuming after slot \d+/);
     expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to)))).toBeUndefined();
+  });
+});
+
+describe('the test server, read by a real client', () => {
+  it("@solana/web3.js's Connection.getBlock accepts every block, v0 transactions with lookups included", async () => {
+    const server = await serve(blockSlots(chain));
+    const conn = new Connection(server.url, 'confirmed');
+    let v0 = 0;
+    for (const [slot, block] of [...chain.blocks].slice(0, 40)) {
+      const got = await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, rewards: true });
+      const a = blockFromConfirmedBlock(BigInt(slot), block, testLeaderOf(schedule, slot));
+      expect(got!.blockhash).toBe(bs58.encode(a.slot.block!.blockhash));
+      expect(got!.transactions).toHaveLength(a.transactions.length);
+      got!.transactions.forEach((t, i) => {
+        const e = a.transactions[i]!;
+        expect(t.transaction.signatures).toEqual(e.signatures.map((x) => bs58.encode(x)));
+        expect(t.version).toBe(e.versioned ? 0 : 'legacy');
+        if (e.versioned) {
+          v0++;
+          expect(t.meta!.loadedAddresses!.writable.map((k) => k.toBase58())).toEqual(e.loadedWritable.map((x) => bs58.encode(x)));
+          expect(t.meta!.loadedAddresses!.readonly.map((k) => k.toBase58())).toEqual(e.loadedReadonly.map((x) => bs58.encode(x)));
+          expect(t.transaction.message.addressTableLookups).toHaveLength(e.addressTableLookups.length);
+        }
+        expect(BigInt(t.meta!.fee)).toBe(e.fee);
+        expect(t.meta!.preTokenBalances ?? []).toHaveLength(e.preTokenBalances.length);
+        expect((t.meta!.innerInstructions ?? []).length).toBe(e.innerInstructions.length);
+      });
+    }
+    expect(v0).toBeGreaterThan(0);
   });
 });
 
