@@ -26,6 +26,8 @@ export interface YellowstoneSourceOptions {
   /** First reconnect delay; doubles up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** A stream silent this long (Yellowstone pings every few seconds) is taken as dead and reopened. */
+  idleMs?: number;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -102,6 +104,7 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
   try {
     while (!signal?.aborted) {
       let call: grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate> | undefined;
+      let idle: NodeJS.Timeout | undefined;
       const onAbort = () => call?.cancel();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -115,7 +118,17 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
         call = client.subscribe(metadata);
         call.write(subscribeRequest(o.filters, plan.replayFrom));
         let pings = 0;
+        const idleMs = o.idleMs ?? 60_000;
+        const arm = () => {
+          clearTimeout(idle);
+          idle = setTimeout(() => {
+            log.warn({ idleMs }, `yellowstone source: no update for ${idleMs} ms; reopening the stream`);
+            call?.cancel();
+          }, idleMs);
+        };
+        arm();
         for await (const u of call as AsyncIterable<SubscribeUpdate>) {
+          arm();
           failures = 0;
           if (u.ping) {
             // Some load balancers close streams that only the server writes to: answer every ping.
@@ -135,6 +148,7 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
         const e = err as grpc.ServiceError;
         log.warn({ err: e.message, code: e.code, lastSlot: asm.lastSlot?.toString() ?? null }, `yellowstone source: subscription failed (${e.message}); reconnecting`);
       } finally {
+        clearTimeout(idle);
         signal?.removeEventListener('abort', onAbort);
         call?.cancel();
       }

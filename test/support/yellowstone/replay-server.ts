@@ -1,0 +1,100 @@
+// A local Yellowstone gRPC server for tests: geyser.Geyser's Subscribe and SubscribeReplayInfo (the service
+// definition the source uses, built from the published package's codecs) on 127.0.0.1:0, replaying a
+// recorded SubscribeUpdate stream. A request with from_slot gets the recorded updates whose slot is at
+// least from_slot, in recorded order (Yellowstone replays whole slots from its store); without, the whole
+// recording. After the recording the stream stays open, as a live upstream's does. Knobs: how far back
+// SubscribeReplayInfo says the server can replay, a cut of the first stream after N updates, and a limit
+// that stops the recording early.
+import * as grpc from '@grpc/grpc-js';
+import { GEYSER_SERVICE, SubscribeUpdateCodec, type SubscribeRequest, type SubscribeUpdate } from '../../../ingest/yellowstone/geyser-service.js';
+
+export interface RecordedUpdate {
+  /** The update's own slot (status, block meta, entry, ...); undefined for pings. */
+  slot: bigint | undefined;
+  update: SubscribeUpdate;
+}
+
+export function decodeRecording(records: readonly Buffer[]): RecordedUpdate[] {
+  return records.map((r) => {
+    const update = SubscribeUpdateCodec.decode(r);
+    const s = update.slot?.slot ?? update.blockMeta?.slot ?? update.entry?.slot ?? update.transaction?.slot ?? update.account?.slot;
+    return { slot: s === undefined ? undefined : BigInt(s), update };
+  });
+}
+
+export interface ReplayServerOptions {
+  recording: readonly RecordedUpdate[];
+  /** SubscribeReplayInfo's first_available; undefined: the field is left out (no replay). */
+  firstAvailable?: bigint;
+  /** The first Subscribe stream fails with UNAVAILABLE after this many updates. */
+  cutFirstStreamAfter?: number;
+  /** Send only the first `limit` recorded updates. */
+  limit?: number;
+}
+
+export interface ReplayServer {
+  url: string;
+  /** Every SubscribeRequest received, in order (pings included). */
+  requests: SubscribeRequest[];
+  /** x-token metadata of each Subscribe call. */
+  tokens: (string | undefined)[];
+  close(): Promise<void>;
+}
+
+export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayServer> {
+  const server = new grpc.Server();
+  const requests: SubscribeRequest[] = [];
+  const tokens: (string | undefined)[] = [];
+  const open = new Set<grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>>();
+  let streams = 0;
+  server.addService(GEYSER_SERVICE, {
+    subscribeReplayInfo(_call: grpc.ServerUnaryCall<object, object>, cb: grpc.sendUnaryData<object>) {
+      cb(null, o.firstAvailable === undefined ? {} : { firstAvailable: o.firstAvailable.toString() });
+    },
+    subscribe(call: grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>) {
+      const n = ++streams;
+      open.add(call);
+      tokens.push(call.metadata.get('x-token')[0]?.toString());
+      let started = false;
+      call.on('data', (req: SubscribeRequest) => {
+        requests.push(req);
+        if (started || req.ping) return;
+        started = true;
+        void send(call, req, n === 1 ? o.cutFirstStreamAfter : undefined);
+      });
+      call.on('error', () => open.delete(call));
+      call.on('cancelled', () => open.delete(call));
+    },
+  });
+
+  async function send(call: grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>, req: SubscribeRequest, cutAfter: number | undefined): Promise<void> {
+    const from = req.fromSlot === undefined ? undefined : BigInt(req.fromSlot);
+    const updates = o.recording.slice(0, o.limit ?? o.recording.length).filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from));
+    let sent = 0;
+    for (const r of updates) {
+      if (!open.has(call)) return;
+      if (cutAfter !== undefined && sent >= cutAfter) {
+        // grpc-js ends a server stream with a status when the call emits an error carrying a code.
+        call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'test server: stream cut' });
+        open.delete(call);
+        return;
+      }
+      if (!call.write(r.update)) await new Promise<void>((resolve) => call.once('drain', resolve));
+      sent++;
+    }
+  }
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    tokens,
+    async close() {
+      for (const c of open) c.destroy();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      server.forceShutdown();
+    },
+  };
+}

@@ -1,0 +1,286 @@
+// --source yellowstone against a local gRPC server replaying the recorded mainnet Yellowstone stream
+// (../shared/data/mainnet, read in place; the tests are left out when the folder is missing, unless
+// SLOTSTREAM_REALDATA demands it). Per slot, the statuses, block meta and entries in Kafka must match the
+// recording in order. The expectation comes from decoding the recording here, with Yellowstone's codec and
+// bs58, not from the source's assembler. Also: a stream cut mid-way resumes with from_slot and nothing
+// missing or twice; an upstream that cannot replay far enough makes the source publish the exact gap.
+//
+// The recording was made by a subscriber of slots, block meta and entries (no transactions, no accounts),
+// so the source is configured the same way (--yellowstone-subscribe entries): otherwise it would wait, as
+// it should, for the 1,000+ transactions each block meta announces.
+import bs58 from 'bs58';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectKafka } from '../cli/infrastructure.js';
+import { lastPublishedSlot } from '../ingest/resume.js';
+import { startIngest, type IngestHandle } from '../ingest/run.js';
+import { makeConfig, type Config } from '../platform/config.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { registry } from '../platform/metrics.js';
+import { decodeRecord, SlotStatus, type EntryEvent, type SlotEvent } from '../schemas/codec.js';
+import { readU64Key, topicNames } from '../schemas/topics.js';
+import { YellowstoneSlotStatus } from '../schemas/yellowstone/index.js';
+import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { mainnetDataDir, readMainnetStream } from './support/mainnet/data.js';
+import { readTopics } from './support/kafka/read-topics.js';
+import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
+import { decodeRecording, startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
+
+const hasData = (() => {
+  try {
+    mainnetDataDir();
+    return true;
+  } catch (err) {
+    if (process.env.SLOTSTREAM_REALDATA) throw err;
+    return false;
+  }
+})();
+
+const silent = pino({ level: 'silent' });
+
+/** Yellowstone's status numbers to the event model's, by name (SLOT_X -> SLOT_STATUS_X). */
+function statusOf(ys: number): SlotStatus {
+  const name = (YellowstoneSlotStatus as unknown as Record<number, string>)[ys]!;
+  return (SlotStatus as unknown as Record<string, SlotStatus>)[`SLOT_STATUS_${name.slice('SLOT_'.length)}`]!;
+}
+
+interface ExpectedSlot {
+  statuses: Partial<SlotEvent>[];
+  entries: EntryEvent[];
+}
+
+/** What Kafka must hold per slot: for each whole slot of the recording (block meta, processed status and
+ * every entry its meta announces), its status updates up to the point where the last whole slot closes,
+ * with the block meta on the processed one, and its entries, all in recorded order. */
+function expectFromRecording(rec: readonly RecordedUpdate[], fromSlot = 0n): { slots: Map<bigint, ExpectedSlot>; last: bigint } {
+  const entries = new Map<bigint, RecordedUpdate[]>();
+  for (const r of rec) if (r.update.entry) entries.set(r.slot!, [...(entries.get(r.slot!) ?? []), r]);
+  const processedAt = new Map<bigint, number>();
+  rec.forEach((r, i) => {
+    if (r.update.slot && r.update.slot.status === YellowstoneSlotStatus.SLOT_PROCESSED) processedAt.set(r.slot!, i);
+  });
+  const metas = new Map(rec.filter((r) => r.update.blockMeta).map((r) => [r.slot!, r.update.blockMeta!]));
+  const whole = [...metas]
+    .filter(([slot, m]) => slot >= fromSlot && processedAt.has(slot) && (entries.get(slot)?.length ?? 0) === Number(m.entriesCount))
+    .map(([slot]) => slot)
+    .sort((a, b) => (a < b ? -1 : 1));
+  const last = whole.at(-1)!;
+  const cutoff = processedAt.get(last)!;
+  const slots = new Map<bigint, ExpectedSlot>();
+  for (const slot of whole) {
+    const m = metas.get(slot)!;
+    const statuses = rec
+      .slice(0, cutoff + 1)
+      .filter((r) => r.update.slot && r.slot === slot)
+      .map((r) => {
+        const u = r.update.slot!;
+        const s: Partial<SlotEvent> = { slot, status: statusOf(u.status), parent: u.parent === undefined ? undefined : BigInt(u.parent), deadError: u.deadError };
+        if (s.status === SlotStatus.SLOT_STATUS_PROCESSED) {
+          s.block = {
+            parentSlot: BigInt(m.parentSlot),
+            blockhash: Buffer.from(bs58.decode(m.blockhash)),
+            blockHeight: BigInt(m.blockHeight!.blockHeight),
+            blockTime: BigInt(m.blockTime!.timestamp),
+            leader: leaderOf(slot),
+            transactionCount: Number(m.executedTransactionCount),
+            voteTransactionCount: 0, // no transactions subscribed: not counted
+            previousBlockhash: Buffer.from(bs58.decode(m.parentBlockhash)),
+            // Agave's numbering on both sides (Fee = 1 ...); Yellowstone writes commission as text, "" for none.
+            rewards: (m.rewards?.rewards ?? []).map((r) => ({
+              pubkey: Buffer.from(bs58.decode(r.pubkey)),
+              lamports: BigInt(r.lamports),
+              postBalance: BigInt(r.postBalance),
+              rewardType: r.rewardType as number,
+              commission: r.commission === '' ? undefined : Number(r.commission),
+              commissionBps: r.commissionBps === '' ? undefined : Number(r.commissionBps),
+            })),
+            executedTransactionCount: BigInt(m.executedTransactionCount),
+            entryCount: BigInt(m.entriesCount),
+            numPartitions: m.rewards?.numPartitions === undefined ? undefined : BigInt(m.rewards.numPartitions.numPartitions),
+          };
+        }
+        return s;
+      });
+    const es = entries.get(slot)!.map(({ update: { entry: e } }) => ({
+      slot,
+      index: BigInt(e!.index),
+      numHashes: BigInt(e!.numHashes),
+      hash: Buffer.from(e!.hash),
+      executedTransactionCount: BigInt(e!.executedTransactionCount),
+      startingTransactionIndex: BigInt(e!.startingTransactionIndex),
+    }));
+    slots.set(slot, { statuses, entries: es });
+  }
+  return { slots, last };
+}
+
+interface InKafka {
+  slots: Map<bigint, SlotEvent[]>;
+  entries: Map<bigint, EntryEvent[]>;
+  epochs: number;
+  epochIdentities: Buffer[][];
+  transactions: number;
+  accounts: number;
+}
+
+async function readBack(kafka: Kafka, prefix: string): Promise<InKafka> {
+  const t = topicNames(prefix);
+  const c = await readTopics(kafka, [t.slots, t.entries, t.epochs, t.transactions, t.accounts]);
+  const byKey = <T>(topic: string, kind: 'slots' | 'entries') => {
+    const m = new Map<bigint, T[]>();
+    for (const part of c.get(topic)!) {
+      for (const r of part) {
+        const d = decodeRecord(kind, r.value);
+        if (!d.ok) throw new Error(d.reason);
+        const k = readU64Key(r.key);
+        m.set(k, [...(m.get(k) ?? []), d.value.event as T]);
+      }
+    }
+    return m;
+  };
+  const epochRecords = c.get(t.epochs)!.flat().map((r) => decodeRecord('epochs', r.value));
+  return {
+    slots: byKey<SlotEvent>(t.slots, 'slots'),
+    entries: byKey<EntryEvent>(t.entries, 'entries'),
+    epochs: epochRecords.length,
+    epochIdentities: epochRecords.map((d) => (d.ok && d.value.kind === 'epochs' ? d.value.event.identities.map((b) => Buffer.from(b)) : [])),
+    transactions: c.get(t.transactions)!.flat().length,
+    accounts: c.get(t.accounts)!.flat().length,
+  };
+}
+
+/** Kafka's slot records and entries of the expected slots equal the expectation, record for record. */
+function expectSlotsMatch(got: InKafka, want: Map<bigint, ExpectedSlot>): void {
+  for (const [slot, w] of want) {
+    const statuses = (got.slots.get(slot) ?? []).map((s) => ({ slot: s.slot, status: s.status, parent: s.parent, deadError: s.deadError, ...(s.block ? { block: { ...s.block, blockhash: Buffer.from(s.block.blockhash), previousBlockhash: Buffer.from(s.block.previousBlockhash), leader: Buffer.from(s.block.leader), rewards: s.block.rewards.map((r) => ({ ...r, pubkey: Buffer.from(r.pubkey) })) } } : {}) }));
+    expect(statuses, `slot ${slot} statuses`).toEqual(w.statuses);
+    const entries = (got.entries.get(slot) ?? []).map((e) => ({ ...e, hash: Buffer.from(e.hash) }));
+    expect(entries.length, `slot ${slot} entries`).toBe(w.entries.length);
+    expect(entries, `slot ${slot} entries`).toEqual(w.entries);
+  }
+}
+
+describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream', () => {
+  let kafka: Kafka;
+  let rpc: LeaderRpc;
+  let recording: RecordedUpdate[];
+  const servers: ReplayServer[] = [];
+  const handles: IngestHandle[] = [];
+
+  beforeAll(async () => {
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'yellowstone-source-test' });
+    rpc = await startLeaderRpc();
+    recording = decodeRecording(readMainnetStream());
+  });
+
+  afterAll(async () => {
+    for (const h of handles) await h.stop();
+    for (const s of servers) await s.close();
+    await rpc?.close();
+    await kafka?.close();
+  });
+
+  const serve = async (o: Omit<Parameters<typeof startReplayServer>[0], 'recording'>) => {
+    const s = await startReplayServer({ recording, ...o });
+    servers.push(s);
+    return s;
+  };
+
+  function config(prefix: string, server: ReplayServer): Config {
+    return makeConfig('ingest', {
+      source: 'yellowstone',
+      yellowstoneUrl: server.url,
+      xToken: 'test-token',
+      yellowstoneSubscribe: ['entries'],
+      yellowstoneBackoffMs: 20,
+      rpcUrl: rpc.url,
+      kafkaBrokers: testBrokers(),
+      topicPrefix: prefix,
+      partitions: 3,
+      retentionMs: 3_600_000,
+    });
+  }
+
+  /** Runs the ingest until Kafka holds `until`, then stops it. */
+  async function ingestUntil(cfg: Config, until: bigint): Promise<void> {
+    const infra = await connectKafka(cfg, silent);
+    try {
+      const h = await startIngest(cfg, silent, infra);
+      handles.push(h);
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, { what: `slot ${until} in Kafka`, timeoutMs: 90_000, intervalMs: 200 });
+      await h.stop();
+    } finally {
+      await infra.kafka.close();
+    }
+  }
+
+  let reference: InKafka;
+  let expected: ReturnType<typeof expectFromRecording>;
+
+  it('publishes, per slot, the recorded statuses, block meta (leader from getLeaderSchedule) and entries in order', async () => {
+    expected = expectFromRecording(recording);
+    // 50 recorded slots: the first joined part-way (its first 446 entries are not in the recording) and the
+    // last has no processed status; the 48 between are whole.
+    expect([...expected.slots.keys()].length).toBe(48);
+    const server = await serve({ firstAvailable: 398202772n });
+    const prefix = uniquePrefix('ys-recording');
+    await ingestUntil(config(prefix, server), expected.last);
+    reference = await readBack(kafka, prefix);
+    expectSlotsMatch(reference, expected.slots);
+    // Nothing else: no slot outside the whole ones (no statuses of slots before the first), no data the
+    // recording does not have, one epoch record with the node's leaders.
+    expect([...reference.slots.keys()].sort()).toEqual([...expected.slots.keys()].sort());
+    expect([...reference.entries.keys()].sort()).toEqual([...expected.slots.keys()].sort());
+    expect(reference.transactions + reference.accounts).toBe(0);
+    expect(reference.epochs).toBe(1);
+    expect(reference.epochIdentities[0]).toEqual([...LEADERS]);
+    expect(rpc.calls).toContain('getLeaderSchedule');
+    expect(server.tokens[0]).toBe('test-token');
+    const req = server.requests[0]!;
+    expect(req.fromSlot).toBeUndefined(); // a fresh start subscribes live
+    expect(Object.keys(req.blocksMeta)).toHaveLength(1);
+    expect(Object.values(req.slots)[0]!.interslotUpdates).toBe(true);
+    expect(req.commitment).toBe(0);
+  });
+
+  it('reconnects after a cut stream with from_slot and continues with no gap and no duplicate', async () => {
+    const server = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000 });
+    const prefix = uniquePrefix('ys-cut');
+    await ingestUntil(config(prefix, server), expected.last);
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expect([...got.slots.keys()].sort()).toEqual([...reference.slots.keys()].sort());
+    const subscribes = server.requests.filter((r) => !r.ping);
+    expect(subscribes).toHaveLength(2);
+    const from = BigInt(subscribes[1]!.fromSlot!);
+    expect(from).toBeGreaterThan(398202772n);
+    expect(from).toBeLessThan(expected.last);
+  });
+
+  it('publishes the exact gap when the upstream cannot replay back to where history stops', async () => {
+    const prefix = uniquePrefix('ys-gap');
+    // First run: the upstream sends the recording up to slot 398202790's processed status.
+    const stopAt = 398202790n;
+    const cut = recording.findIndex((r) => r.slot === stopAt && r.update.slot?.status === YellowstoneSlotStatus.SLOT_PROCESSED);
+    const first = await serve({ firstAvailable: 398202772n, limit: cut + 1 });
+    await ingestUntil(config(prefix, first), stopAt);
+    // Second run: an upstream that replays from 398202800 only.
+    const gapBefore = Number((await registry.getSingleMetric('slotstream_ingest_gap_slots_total')?.get())?.values[0]?.value ?? 0);
+    const second = await serve({ firstAvailable: 398202800n });
+    await ingestUntil(config(prefix, second), expected.last);
+    expect(second.requests[0]!.fromSlot).toBe('398202800');
+    const got = await readBack(kafka, prefix);
+    const gaps = [...got.slots.values()].flat().filter((s) => s.status === SlotStatus.SLOT_STATUS_GAP);
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]!.slot).toBe(stopAt + 1n);
+    expect(gaps[0]!.gap).toMatchObject({ firstSlot: stopAt + 1n, lastSlot: 398202799n });
+    expect(gaps[0]!.gap!.reason).toMatch(/replays from slot 398202800 only/);
+    const gapAfter = Number((await registry.getSingleMetric('slotstream_ingest_gap_slots_total')?.get())?.values[0]?.value ?? 0);
+    expect(gapAfter - gapBefore).toBe(9);
+    // Nothing of the missing slots; everything from the replay start on as recorded.
+    for (let s = stopAt + 1n; s < 398202800n; s++) if (s !== stopAt + 1n) expect(got.slots.has(s)).toBe(false);
+    const after = expectFromRecording(recording.filter((r) => r.slot !== undefined && r.slot >= 398202800n));
+    expectSlotsMatch(got, after.slots);
+    expect(got.epochs).toBeGreaterThanOrEqual(1);
+  });
+});
