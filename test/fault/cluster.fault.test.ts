@@ -308,6 +308,13 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     // Two of three brokers keep min.insync.replicas: the chain goes on.
     await waitForSlot(topics, atBrokerKill + 200n, 'the ingest to publish 200 more slots on two brokers');
     note(`ingest at slot ${await lastSlot(topics)} on two brokers`);
+    // The streams left alone keep receiving live updates while the broker is down.
+    const uncut = streams.filter((s, i) => !CUT_AT_BROKER_FAULT.includes(i) && s.spec.commitment === 'processed');
+    const newestOf = (s: ResumableStream): bigint => s.received.reduce((m, r) => (r.slot > m ? r.slot : m), -1n);
+    await waitFor(() => uncut.every((s) => newestOf(s.stream) >= atBrokerKill + 100n), {
+      what: 'the streams not cut to receive updates 100 slots past the broker crash', timeoutMs: 120_000, intervalMs: 250,
+    });
+    note(`streams not cut are live past slot ${atBrokerKill + 100n} with the broker down`);
     await cluster!.startNode(victim);
     note(`broker ${cluster!.brokers[victim]} restarted`);
     const topicList = KINDS.map((k) => topics[k]);
