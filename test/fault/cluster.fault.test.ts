@@ -1,7 +1,7 @@
 // Fault test on a 3-broker KRaft cluster (issue 10; replication factor 3, min.insync.replicas 2): the
 // ingest (simulator, in a child process, paced), the projector and 10 gRPC Subscribe streams run while
-// one broker is SIGKILLed and restarted, and, separately, the ingest is SIGKILLed mid-run and
-// restarted. Afterwards:
+// the ingest is SIGKILLed mid-run and restarted, and then, separately, while the restarted ingest runs,
+// the leader of a slots partition is SIGKILLed and restarted. Afterwards:
 // - the topics hold the same records as a fault-free run of the same seed (behaviour.md "Equality in
 //   tests"; the reference runs on its own topic prefix in the same cluster, before the faults);
 // - every view equals the independent computation from the topics (projector/testing/expected.ts);
@@ -258,6 +258,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DATABASE });
   await applyMigrations(ch, DATABASE);
   projector = await startProjector(projectorConfig, log, { ch, kafka: infra.kafka, topics });
+  // Slow-client cut-offs are slow-client.int.test.ts's subject; here the clients share the server's CPU.
   grpcServer = await startGrpc({
     kafka: infra.kafka, topics, ch, database: DATABASE, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_000_000, log,
   });
