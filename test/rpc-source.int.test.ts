@@ -311,7 +311,16 @@ describe('--source rpc at the tip', () => {
     server.tip.confirmed = 50;
     server.tip.finalized = 40;
     const ac = new AbortController();
-    const source = createRpcSource({ url: server.url, fromSlot: 40n, concurrency: 3, timeoutMs: 2000, pollMs: 20, log: pino({ level: 'silent' }) });
+    const tips: [bigint, bigint | undefined][] = [];
+    const source = createRpcSource({
+      url: server.url,
+      fromSlot: 40n,
+      concurrency: 3,
+      timeoutMs: 2000,
+      pollMs: 20,
+      log: pino({ level: 'silent' }),
+      onTip: (tip, last) => tips.push([tip, last]),
+    });
     const batches: SlotBatch[] = [];
     const it = source.batches({ signal: ac.signal })[Symbol.asyncIterator]();
     const nextBatch = async (): Promise<SlotBatch> => {
@@ -330,6 +339,8 @@ describe('--source rpc at the tip', () => {
     expect((await it.next()).done).toBe(true);
 
     expect(batches.map((b) => Number(b.slot))).toEqual(Array.from({ length: 16 }, (_, i) => 40 + i));
+    // The lag the metrics show: the tip moved to 55 while 50 was the last slot handed out.
+    expect(tips).toContainEqual([55n, 50n]);
     const statuses = batches.flatMap((b) => b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), (e.event as SlotEvent).status]));
     const of = (status: SlotStatus) => statuses.filter((s) => s[2] === status);
     // Slot 40 was rooted when fetched: all three at once. 41-50 (produced) finalized later, in a batch after 50.

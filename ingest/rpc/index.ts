@@ -20,5 +20,11 @@ export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSou
     onSkipped: () => m.skipped.inc(),
     onGap: () => m.gaps.inc(),
     onRetry: () => m.retries.inc(),
+    onTip: (tip, last) => {
+      if (last !== undefined) m.lagSlots.set(Number(tip > last ? tip - last : 0n));
+    },
+    onBlock: (_slot, blockTime) => {
+      if (blockTime !== undefined) m.lagMs.set(Math.max(0, Date.now() - Number(blockTime) * 1000));
+    },
   });
 }

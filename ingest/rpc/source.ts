@@ -30,6 +30,10 @@ export interface RpcSourceOptions {
   onSkipped?: (slot: bigint, reason: string) => void;
   onGap?: (slot: bigint, reason: string) => void;
   onRetry?: (reason: string) => void;
+  /** After each read of the tip: the node's tip at the run's commitment and the last slot yielded. */
+  onTip?: (tip: bigint, last: bigint | undefined) => void;
+  /** For each block yielded: its slot and block time (unix seconds), when the node has one. */
+  onBlock?: (slot: bigint, blockTime: bigint | undefined) => void;
 }
 
 const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 0, rewards: true, transactionDetails: 'full' } as const;
@@ -104,6 +108,7 @@ class RpcRun {
       let tip = await this.rpc.call<number>('getSlot', [{ commitment }]).then(BigInt);
       if (bounded && tip > this.o.toSlot!) tip = this.o.toSlot!;
       const finalized = bounded ? tip : await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }]).then(BigInt);
+      this.o.onTip?.(tip, next - 1n);
       if (!bounded) await this.root(finalized);
       if (next > tip) {
         await sleep(this.o.pollMs, this.signal).catch(() => {});
@@ -195,6 +200,7 @@ class RpcRun {
         if (!(e instanceof RpcConversionError)) throw e;
         return { slot, events: [...events, this.gap(slot, `unconvertible block: ${e.message}`), ...later] };
       }
+      this.o.onBlock?.(slot, converted.slot.block?.blockTime);
       events.push({ kind: 'slots', event: converted.slot }, status(slot, SlotStatus.SLOT_STATUS_CONFIRMED));
       if (rooted) events.push(status(slot, SlotStatus.SLOT_STATUS_FINALIZED));
       else this.unrooted.push(slot);
