@@ -74,11 +74,16 @@ function epochRecord(epoch: number): ChainEvent {
   };
 }
 
-/** What a bounded (finalized) run over [from, to] publishes, in order. */
-function expectedEvents(chain: Chain, from: number, to: number): ChainEvent[] {
+/** What a bounded (finalized) run over [from, to] publishes, in order; `gaps`: slots expected as gap records. */
+function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMap<number, string> = new Map()): ChainEvent[] {
   const out: ChainEvent[] = [];
   for (let s = from; s <= to; s++) {
     if (s === from || s % SLOTS_PER_EPOCH === 0) out.push(epochRecord(Math.floor(s / SLOTS_PER_EPOCH)));
+    const reason = gaps.get(s);
+    if (reason !== undefined) {
+      out.push({ kind: 'slots', event: { ...(slotRecord(s, SlotStatus.SLOT_STATUS_GAP).event as SlotEvent), gap: { firstSlot: BigInt(s), lastSlot: BigInt(s), reason } } });
+      continue;
+    }
     const b = chain.blocks.get(s);
     if (!b) {
       out.push(slotRecord(s, SlotStatus.SLOT_STATUS_SKIPPED));
@@ -184,7 +189,7 @@ async function serve(slots: Map<number, TestSlot>, opts: { faults?: Fault[]; get
 const blockSlots = (c: Chain): Map<number, TestSlot> => new Map([...c.blocks].map(([s, block]) => [s, { kind: 'block', block }]));
 
 describe('--source rpc into Kafka', () => {
-  it('publishes exactly the expected records through skipped slots, 429 with Retry-After, a timeout and -32004', async () => {
+  it('publishes exactly the expected records through skipped slots, 429 with Retry-After, a timeout, -32004 and other errors', async () => {
     const to = 60;
     const produced = [...chain.blocks.keys()].filter((s) => s >= FROM && s <= to).sort((a, b) => a - b);
     const skipped = Array.from({ length: to - FROM + 1 }, (_, i) => FROM + i).filter((s) => !chain.blocks.has(s));
@@ -192,13 +197,15 @@ describe('--source rpc into Kafka', () => {
     const slots = blockSlots(chain);
     slots.set(skipped[0]!, { kind: 'listed-skipped', code: -32009 });
     slots.set(skipped[1]!, { kind: 'listed-skipped', code: -32007 });
-    const [s429, sHang, s4] = [produced[2]!, produced[5]!, produced[8]!];
+    const [s429, sHang, s4, sErr, sBad] = [produced[2]!, produced[5]!, produced[8]!, produced[11]!, produced[14]!];
     const server = await serve(slots, {
       getBlockDelayMs: 20,
       faults: [
         { method: 'getBlock', slot: s429, times: 1, what: { http429: { retryAfterSeconds: 1 } } },
         { method: 'getBlock', slot: sHang, times: 1, what: { hang: true } },
         { method: 'getBlock', slot: s4, times: 2, what: { rpcError: -32004 } },
+        { method: 'getBlock', slot: sErr, times: 2, what: { rpcError: -32603 } },
+        { method: 'getBlock', slot: sBad, times: 5, what: { rpcError: -32603 } },
       ],
     });
     const prefix = uniquePrefix('rpc-faults');
@@ -210,7 +217,8 @@ describe('--source rpc into Kafka', () => {
     } finally {
       await infra.kafka.close();
     }
-    expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to)))).toBeUndefined();
+    const gapReason = 'getBlock failed 5 times: getBlock: -32603 injected';
+    expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to, new Map([[sBad, gapReason]]))))).toBeUndefined();
 
     // The faults happened and were handled as they should be.
     const reqs = (slot: number) => server.requests.filter((r) => r.method === 'getBlock' && r.params[0] === slot);
@@ -220,6 +228,8 @@ describe('--source rpc into Kafka', () => {
     expect(reqs(sHang).map((r) => r.answer)).toEqual(['hang', 'ok']);
     expect(reqs(s4).map((r) => r.answer)).toEqual(['-32004', '-32004', 'ok']);
     expect(reqs(skipped[0]!).map((r) => r.answer)).toEqual(['-32009']);
+    expect(reqs(sErr).map((r) => r.answer)).toEqual(['-32603', '-32603', 'ok']);
+    expect(reqs(sBad).map((r) => r.answer)).toEqual(Array(5).fill('-32603'));
     expect(server.maxConcurrentGetBlock).toBeGreaterThan(1);
     expect(server.maxConcurrentGetBlock).toBeLessThanOrEqual(4);
     // Logs name slot and reason for what was skipped and retried.
@@ -229,6 +239,7 @@ describe('--source rpc into Kafka', () => {
     expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (HTTP 429), retrying in 1000 ms'))).toBe(true);
     expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (timed out after 1000 ms)'))).toBe(true);
     expect(msgs).toContain(`rpc source: block ${s4} not available yet (-32004), retrying`);
+    expect(msgs).toContain(`rpc source: slot ${sBad} not published: ${gapReason}; a gap record names it`);
     expect(msgs.some((m) => m.startsWith('rpc source: rpc source: no account stream') || m.includes('no account stream'))).toBe(true);
   });
 

@@ -17,6 +17,11 @@ export class RpcError extends Error {
   }
 }
 
+/** The node refused the request at the HTTP level (401, 403, 404, ...): not a data problem, and not retried. */
+export class RpcHttpError extends Error {
+  override name = 'RpcHttpError';
+}
+
 export class RpcAbortedError extends Error {
   override name = 'RpcAbortedError';
 }
@@ -105,11 +110,11 @@ export class RpcClient {
       const text = await res.text();
       if (res.status === 429) return { ok: false, reason: 'HTTP 429', retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
       if (res.status >= 500) return { ok: false, reason: `HTTP ${res.status}`, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
-      if (res.status !== 200) throw new RpcError(method, -res.status, `HTTP ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 200) throw new RpcHttpError(`${method}: ${this.o.url} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
       return { ok: true, body: parseJsonExact(text) as Envelope };
     } catch (e) {
       if (this.o.signal?.aborted) throw new RpcAbortedError('aborted');
-      if (e instanceof RpcError) throw e;
+      if (e instanceof RpcHttpError) throw e;
       if (timeout.aborted) return { ok: false, reason: `timed out after ${this.o.timeoutMs} ms` };
       return { ok: false, reason: `${(e as Error).message}${(e as { cause?: Error }).cause ? `: ${(e as { cause: Error }).cause.message}` : ''}` };
     }

@@ -41,6 +41,10 @@ const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 0, re
 export const BLOCK_NOT_AVAILABLE = -32004;
 /** Agave: skipped, or missing due to a ledger jump / in long-term storage: published as skipped. */
 export const SKIPPED_CODES: ReadonlySet<number> = new Set([-32007, -32009]);
+/** Attempts before a block that stays unavailable (-32004, null) becomes a gap record: minutes at the backoff's cap. */
+const NOT_AVAILABLE_ATTEMPTS = 60;
+/** Attempts before any other JSON-RPC error of getBlock (e.g. -32603 internal, -32015 unsupported version) does. */
+const OTHER_ERROR_ATTEMPTS = 5;
 
 const status = (slot: bigint, s: SlotStatus, extra: Partial<SlotEvent> = {}): ChainEvent => ({
   kind: 'slots',
@@ -169,12 +173,15 @@ class RpcRun {
       try {
         const block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
         if (block !== null) return { kind: 'block', block };
+        if (attempt + 1 >= NOT_AVAILABLE_ATTEMPTS) return { kind: 'gap', reason: `getBlock answered null ${attempt + 1} times` };
         this.o.log.warn({ slot: String(slot), attempt: attempt + 1 }, `rpc source: getBlock ${slot} answered null, retrying`);
       } catch (e) {
         if (!(e instanceof RpcError)) throw e;
         if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
-        if (e.code !== BLOCK_NOT_AVAILABLE) return { kind: 'gap', reason: `getBlock failed: ${e.message}` };
-        this.o.log.info({ slot: String(slot), attempt: attempt + 1 }, `rpc source: block ${slot} not available yet (-32004), retrying`);
+        const limit = e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS;
+        if (attempt + 1 >= limit) return { kind: 'gap', reason: `getBlock failed ${attempt + 1} times: ${e.message}` };
+        if (e.code === BLOCK_NOT_AVAILABLE) this.o.log.info({ slot: String(slot), attempt: attempt + 1 }, `rpc source: block ${slot} not available yet (-32004), retrying`);
+        else this.o.log.warn({ slot: String(slot), attempt: attempt + 1, code: e.code }, `rpc source: getBlock ${slot} failed (${e.message}), retrying`);
       }
       this.o.onRetry?.('block not available');
       await sleep(backoffMs(attempt, this.o.minBackoffMs ?? 250, this.o.maxBackoffMs ?? 10_000), this.signal);
