@@ -312,6 +312,25 @@ describe('the test server, read by a real client', () => {
   });
 });
 
+describe('--source rpc and what the topics hold', () => {
+  const run = async (server: TestRpcServer, fromSlot: bigint, toSlot: bigint, afterSlot: bigint): Promise<SlotBatch[]> => {
+    const source = createRpcSource({ url: server.url, fromSlot, toSlot, concurrency: 2, timeoutMs: 2000, pollMs: 20, log: pino({ level: 'silent' }) });
+    const out: SlotBatch[] = [];
+    for await (const b of source.batches({ afterSlot })) out.push(b);
+    return out;
+  };
+
+  it('never goes back before the newest slot in the topics, and names the slots a later --from-slot leaves out', async () => {
+    const server = await serve(blockSlots(chain));
+    expect((await run(server, 10n, 22n, 20n)).map((b) => b.slot)).toEqual([21n, 22n]);
+    const ahead = await run(server, 30n, 32n, 20n);
+    expect(ahead.map((b) => b.slot)).toEqual([21n, 30n, 31n, 32n]);
+    expect(ahead[0]!.events).toMatchObject([{ kind: 'slots', event: { slot: 21n, status: SlotStatus.SLOT_STATUS_GAP, gap: { firstSlot: 21n, lastSlot: 29n } } }]);
+    // Slot 32 starts epoch 1 (32 slots an epoch): its record comes first in that slot's batch, once.
+    expect(ahead.flatMap((b) => b.events.filter((e) => e.kind === 'epochs').map((e) => [b.slot, e.event.epoch]))).toEqual([[32n, 1n]]);
+  });
+});
+
 describe('--source rpc at the tip', () => {
   it('follows the confirmed tip and publishes finalized (or dead) records as the node roots the blocks', async () => {
     const produced = [...chain.blocks.keys()].filter((s) => s >= 40 && s <= 60).sort((a, b) => a - b);
