@@ -2,7 +2,6 @@
 // names leaders (--rpc-url, optional).
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
-import { RpcClient } from '../rpc/client.js';
 import type { ChainSource } from '../source.js';
 import { createYellowstoneSource } from './source.js';
 import { STREAMS, type Stream } from './subscription.js';
@@ -22,7 +21,7 @@ export function createYellowstoneSourceFromConfig(config: Config, log: Logger): 
       accounts: config.yellowstoneAccounts,
       owners: config.yellowstoneOwners,
     },
-    ...(config.rpcUrl !== '' ? { rpc: new RpcClient({ url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs, log }) } : {}),
+    ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
     backoffMs: config.yellowstoneBackoffMs,
     log,
   });

@@ -5,7 +5,7 @@
 // records (said once at start).
 import type { Logger } from '../../platform/log.js';
 import type { EpochEvent } from '../../schemas/codec.js';
-import type { RpcClient } from '../rpc/client.js';
+import { RpcAbortedError, type RpcClient } from '../rpc/client.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from '../rpc/epochs.js';
 
 export interface SlotLeader {
@@ -21,14 +21,25 @@ export class LeaderSchedules {
 
   constructor(private readonly rpc: RpcClient | undefined, private readonly log: Logger) {}
 
+  /** Never throws for a node's error (the block goes out without leader, with a warning): a batch in hand
+   * must not be lost to a lookup. Throws only when stopped. */
   async forSlot(slot: bigint): Promise<SlotLeader> {
     if (!this.rpc) return { leader: Buffer.alloc(0) };
-    this.math ??= new EpochMath(await this.rpc.call<RpcEpochSchedule>('getEpochSchedule'));
-    const epoch = this.math.epochOf(slot);
-    const leaders = await this.load(epoch);
-    const fresh = leaders !== null && this.published !== epoch;
+    let leaders: EpochLeaders | null;
+    let epoch: bigint;
+    try {
+      this.math ??= new EpochMath(await this.rpc.call<RpcEpochSchedule>('getEpochSchedule'));
+      epoch = this.math.epochOf(slot);
+      leaders = await this.load(epoch);
+    } catch (err) {
+      if (err instanceof RpcAbortedError) throw err;
+      this.log.warn({ slot: String(slot), err: (err as Error).message }, `yellowstone source: no leader for slot ${slot}: ${(err as Error).message}`);
+      return { leader: Buffer.alloc(0) };
+    }
+    if (leaders === null) return { leader: Buffer.alloc(0) };
+    const fresh = this.published !== epoch;
     if (fresh) this.published = epoch;
-    return { ...(fresh ? { epoch: leaders.event } : {}), leader: leaders?.leaderOf(slot) ?? Buffer.alloc(0) };
+    return { ...(fresh ? { epoch: leaders.event } : {}), leader: leaders.leaderOf(slot) };
   }
 
   private async load(epoch: bigint): Promise<EpochLeaders | null> {

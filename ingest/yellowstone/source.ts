@@ -7,7 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../platform/log.js';
 import { SlotStatus } from '../../schemas/codec.js';
-import type { RpcClient } from '../rpc/client.js';
+import { RpcClient } from '../rpc/client.js';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { SlotAssembler, type Notice } from './assembler.js';
 import { GEYSER_SERVICE, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
@@ -21,7 +21,7 @@ export interface YellowstoneSourceOptions {
   xToken?: string;
   filters: Filters;
   /** The upstream's JSON-RPC, for epochs and leaders; undefined: blocks without leader, no epoch records. */
-  rpc?: RpcClient;
+  rpc?: { url: string; timeoutMs: number };
   log: Logger;
   /** First reconnect delay; doubles up to maxBackoffMs. */
   backoffMs?: number;
@@ -86,7 +86,7 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
     countEntries: o.filters.streams.includes('entries'),
     onNotice: (n) => notice(n, log),
   });
-  const leaders = new LeaderSchedules(o.rpc, log);
+  const leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log, signal }) : undefined, log);
   const { target, credentials } = channelOf(o.url);
   const client = new GeyserClient(target, credentials, {
     'grpc.keepalive_time_ms': 30_000,
