@@ -20,7 +20,7 @@ import { registry } from '../platform/metrics.js';
 import { decodeRecord, SlotStatus, type EntryEvent, type SlotEvent } from '../schemas/codec.js';
 import { readU64Key, topicNames } from '../schemas/topics.js';
 import { YellowstoneSlotStatus } from '../schemas/yellowstone/index.js';
-import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { mainnetDataDir, readMainnetStream } from './support/mainnet/data.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
@@ -244,7 +244,8 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
   });
 
   it('reconnects after a cut stream with from_slot and continues with no gap and no duplicate', async () => {
-    const server = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000 });
+    // This server also gzips its messages: the source accepts them.
+    const server = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000, gzip: true });
     const prefix = uniquePrefix('ys-cut');
     await ingestUntil(config(prefix, server), expected.last);
     const got = await readBack(kafka, prefix);

@@ -4,6 +4,7 @@ import { SlotStatus, TransactionEvent, type ChainEvent, type SlotEvent } from '.
 import { SubscribeUpdate, transactionToYellowstone, YellowstoneSlotStatus as YS } from '../../schemas/yellowstone/index.js';
 import type { SlotBatch } from '../source.js';
 import { SlotAssembler, type AssemblerOptions, type Notice } from './assembler.js';
+import { channelOf } from './source.js';
 import { planSubscription, receivesEveryTransaction, subscribeRequest } from './subscription.js';
 
 const HASH = bs58.encode(Buffer.alloc(32, 1));
@@ -180,5 +181,15 @@ describe('subscription plan and request', () => {
     expect(Object.keys(r.entry)).toHaveLength(1);
     expect(receivesEveryTransaction(f)).toBe(false);
     expect(receivesEveryTransaction({ ...f, votes: true, txAccountInclude: [] })).toBe(true);
+  });
+});
+
+describe('channelOf', () => {
+  it('takes TLS from https (port 443 unless given), plaintext from http, and refuses other schemes', () => {
+    expect(channelOf('https://grpc.example.com').target).toBe('grpc.example.com:443');
+    expect(channelOf('https://grpc.example.com:2053').target).toBe('grpc.example.com:2053');
+    expect(channelOf('https://grpc.example.com').credentials._isSecure()).toBe(true);
+    expect(channelOf('http://127.0.0.1:10000').credentials._isSecure()).toBe(false);
+    expect(() => channelOf('grpc://x:1')).toThrow(/must be http:\/\/ or https:\/\//);
   });
 });

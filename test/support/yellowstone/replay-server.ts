@@ -30,6 +30,8 @@ export interface ReplayServerOptions {
   cutFirstStreamAfter?: number;
   /** Send only the first `limit` recorded updates. */
   limit?: number;
+  /** Compress every message with gzip (as providers that offer it do). */
+  gzip?: boolean;
 }
 
 export interface ReplayServer {
@@ -42,7 +44,7 @@ export interface ReplayServer {
 }
 
 export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayServer> {
-  const server = new grpc.Server();
+  const server = new grpc.Server(o.gzip ? { 'grpc.default_compression_algorithm': grpc.compressionAlgorithms.gzip } : {});
   const requests: SubscribeRequest[] = [];
   const tokens: (string | undefined)[] = [];
   const open = new Set<grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>>();
