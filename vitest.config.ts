@@ -27,8 +27,8 @@ export default defineConfig({
           name: 'int',
           include: ['**/*.int.test.ts', '**/*.e2e.test.ts'],
           exclude: ['node_modules/**'],
-          // One real Kafka broker for the whole run (test/harness/global-setup.ts).
-          globalSetup: ['test/harness/global-setup.ts'],
+          // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
+          globalSetup: ['test/support/harness/global-setup.ts'],
           pool: 'forks',
           testTimeout: 180_000,
           hookTimeout: 240_000,

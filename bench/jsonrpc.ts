@@ -17,7 +17,7 @@ import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.
 import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { startJsonRpc } from '../api/jsonrpc/server.js';
-import { key } from '../api/jsonrpc/test-fixtures.js';
+import { key } from '../test/support/jsonrpc/store.js';
 import { SIGNATURES_SQL } from '../api/jsonrpc/methods/getSignaturesForAddress.js';
 import { BLOCKS_IN_RANGE_SQL } from '../api/jsonrpc/methods/getBlocks.js';
 import { programAccountsQuery } from '../api/jsonrpc/methods/getProgramAccounts.js';

@@ -15,8 +15,8 @@ import { TOPIC_KINDS, topicNames } from '../schemas/topics.js';
 import { endOffsets } from '../projector/offsets.js';
 import { catchUp } from '../projector/rebuild.js';
 import { rebuildViews } from '../projector/run.js';
-import { makeChain, type SlotBatch } from '../projector/testing/chain.js';
-import { publishChain } from '../projector/testing/kafka.js';
+import { makeChain, type SlotBatch } from '../test/support/projector/chain.js';
+import { publishChain } from '../test/support/projector/kafka.js';
 import { startViewWriter } from '../projector/writer.js';
 
 const TXS = Number(process.env.BENCH_TXS ?? 1_000_000);

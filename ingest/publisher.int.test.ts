@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { silentLogger } from '../platform/log.js';
 import { topicNames, u64Key, type TopicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix } from '../test/harness/kafka.js';
+import { testBrokers, uniquePrefix } from '../test/support/harness/kafka.js';
 import { readTopics } from '../test/support/kafka/read-topics.js';
 import { recordLimit } from './dead-letter.js';
 import { Publisher } from './publisher.js';

@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { encodeRecord, type TransactionEvent } from '../schemas/codec.js';
 import { noTransactionMeta } from '../schemas/meta.js';
-import { collect } from './sim/testing.js';
+import { collect } from '../test/support/sim/checks.js';
 import { decodeTransactionWire, encodeMessage, encodeTransactionWire, WireError } from './wire.js';
 
 const b58 = getBase58Decoder();

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createKafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix } from '../test/harness/kafka.js';
+import { testBrokers, uniquePrefix } from '../test/support/harness/kafka.js';
 import { committedOffsets } from './offsets.js';
-import { makeChain, PROGRAMS } from './testing/chain.js';
-import { b58 } from './testing/events.js';
-import { expectedViews } from './testing/expected.js';
-import { consumeAll, publishChain } from './testing/kafka.js';
+import { makeChain, PROGRAMS } from '../test/support/projector/chain.js';
+import { b58 } from '../test/support/projector/events.js';
+import { expectedViews } from '../test/support/projector/expected.js';
+import { consumeAll, publishChain } from '../test/support/projector/kafka.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'projector-crash-'));
 const children = new Set<ChildProcess>();
@@ -25,7 +25,7 @@ afterAll(() => {
 
 function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing/child.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'test', 'support', 'projector', 'child.ts')], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeRecord } from '../schemas/codec.js';
 import { dedupToken, planBatch, rangesKey } from './plan.js';
 import { markerSlice, projectSlice } from './slice.js';
-import { account, tx } from './testing/events.js';
+import { account, tx } from '../test/support/projector/events.js';
 
 const sliceOf = (partition: number, from: number, count: number) =>
   projectSlice('transactions', 'p.tx', partition, Array.from({ length: count }, (_, i) => {

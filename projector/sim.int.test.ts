@@ -11,12 +11,11 @@ import { makeConfig } from '../platform/config.js';
 import { connectKafka } from '../cli/infrastructure.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
-import { topicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../test/support/harness/kafka.js';
 import { startProjector } from './run.js';
-import { dumpViews, heads, kafkaLag } from './testing/dump.js';
-import { expectedViews } from './testing/expected.js';
-import { consumeAll } from './testing/kafka.js';
+import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
+import { expectedViews } from '../test/support/projector/expected.js';
+import { consumeAll } from '../test/support/projector/kafka.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'projector-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

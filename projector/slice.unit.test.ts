@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, encodeRecord } from '../schemas/codec.js';
-import { account, tx } from './testing/events.js';
+import { account, tx } from '../test/support/projector/events.js';
 import { projectSlice } from './slice.js';
 
 describe('projectSlice', () => {

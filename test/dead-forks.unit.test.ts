@@ -3,7 +3,7 @@
 // account row, so no view answers with their data at any commitment.
 import { describe, expect, it } from 'vitest';
 import { SlotStatus } from '../schemas/codec.js';
-import { collect } from '../ingest/sim/testing.js';
+import { collect } from './support/sim/checks.js';
 import { project } from '../projector/projections/index.js';
 
 describe('dead forks through the projections', { timeout: 60_000 }, () => {

@@ -13,7 +13,7 @@ import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, SlotStatus } from '../schemas/codec.js';
-import { uniquePrefix, waitFor } from './harness/kafka.js';
+import { uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 
 const started: LocalKafka[] = [];

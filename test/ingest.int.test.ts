@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadLineError } from '../ingest/file/source.js';
 import { startIngest } from '../ingest/run.js';
 import { deriveKeypair } from '../ingest/sim/keys.js';
-import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 } from '../ingest/sim/testing.js';
+import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 } from './support/sim/checks.js';
 import { validatorStakes } from '../ingest/sim/validators.js';
 import { encodeMessage } from '../ingest/wire.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
@@ -20,11 +20,11 @@ import { connectKafka } from '../cli/infrastructure.js';
 import type { Logger } from '../platform/log.js';
 import { decodeRecord, encodeRecord, SlotStatus, type AccountEvent, type TransactionEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { firstDifference, readTopics, type ReadRecord } from './support/kafka/read-topics.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-const CHILD = join(ROOT, 'test', 'ingest-child.ts');
+const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
 
 // A small chain: ~140 records per slot (and ~70 entries) after a genesis of a few hundred startup accounts.
 // Entries on (the default); dead forks above the default rate so 100 slots hold one (slot 61; 12 in 400).

@@ -24,12 +24,12 @@ import { encodeRecord, SlotStatus, type ChainEvent, type SlotEvent, type Transac
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
 import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
-import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, testLeaderOf, type Fault, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-const CHILD = join(ROOT, 'test', 'ingest-child.ts');
+const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
 const SLOTS_PER_EPOCH = 32;
 const identities = [1, 2, 3].map((i) => Buffer.alloc(32, i));
 const schedule = { identities, slotsPerEpoch: SLOTS_PER_EPOCH };

@@ -21,7 +21,7 @@ import {
 } from '../schemas/codec.js';
 import { noTransactionMeta } from '../schemas/meta.js';
 import { topicNames, TOPIC_KINDS, type TopicKind } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from './harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 
 const key32 = (): Buffer => randomBytes(32);

@@ -19,7 +19,7 @@ import {
   transactionFromYellowstone,
   transactionToYellowstone,
 } from '../schemas/yellowstone/index.js';
-import { collect } from '../ingest/sim/testing.js';
+import { collect } from './support/sim/checks.js';
 
 function relay(e: ChainEvent): ChainEvent | undefined {
   switch (e.kind) {

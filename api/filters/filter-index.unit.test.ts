@@ -8,8 +8,8 @@ import {
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { FilterIndex } from './filter-index.js';
-import { raw, rawSig, key, sig, sub } from './test-keys.js';
-import { seededRandom } from '../../test/harness/random.js';
+import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
+import { seededRandom } from '../../test/support/harness/random.js';
 
 
 const tx = (keys: number[], p: { writable?: number[]; readonly?: number[]; sig?: number; vote?: boolean; err?: string } = {}) =>

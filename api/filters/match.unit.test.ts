@@ -8,7 +8,7 @@ import {
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { matchAccount, matchTransaction } from './match.js';
-import { raw, rawSig, key, sig, sub } from './test-keys.js';
+import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 
 
 function tx(p: { keys?: number[]; writable?: number[]; readonly?: number[]; vote?: boolean; err?: string; sigs?: number[]; ixData?: Buffer }) {

@@ -6,9 +6,9 @@ import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import type { ChainEvent } from '../../schemas/codec.js';
 import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { startGrpc, type GrpcServer } from './server.js';
-import { key, newClient, subscribe, TestPublisher, txEvent, type Msg } from './testing.js';
+import { key, newClient, subscribe, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
 
 describe('gRPC live tail', () => {
   const topics = topicNames(uniquePrefix('grpc-tail'));

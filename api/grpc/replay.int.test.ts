@@ -14,7 +14,7 @@ import { silentLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import type { ChainEvent } from '../../schemas/codec.js';
 import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { startGrpc, type GrpcServer } from './server.js';
 import {
   accountEvent,
@@ -30,7 +30,7 @@ import {
   type Msg,
   type Recorder,
   type StoredRecord,
-} from './testing.js';
+} from '../../test/support/grpc/clients.js';
 
 const A = key();
 const OWNER = key();

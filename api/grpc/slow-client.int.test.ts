@@ -7,10 +7,10 @@ import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
 import type { ChainEvent } from '../../schemas/codec.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { slowClientCutoffs } from './metrics.js';
 import { startGrpc, type GrpcServer } from './server.js';
-import { b58, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from './testing.js';
+import { b58, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../test/support/grpc/clients.js';
 
 const cutoffs = async (): Promise<number> => (await slowClientCutoffs.get()).values[0]?.value ?? 0;
 

@@ -7,12 +7,12 @@ import bs58 from 'bs58';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { PUMP_PROGRAM_ID } from '../pumpfun/decode.js';
 import { PUMP_DISCRIMINATORS } from '../pumpfun/discriminators.js';
 import { openStreams } from './metrics.js';
 import { startGrpc, type GrpcServer } from './server.js';
-import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from './testing.js';
+import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
 
 const parsedStreams = async (): Promise<number> =>
   (await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc } from '@solana/kit';
-import { openTestStore, U64_MAX, type TestStore } from './test-fixtures.js';
-import { ACC, ADDR_A, EPOCH, HEADS, MINT_1, PROGRAM, VALIDATORS, loadWorld, serve, type Served } from './test-world.js';
+import { openTestStore, U64_MAX, type TestStore } from '../../test/support/jsonrpc/store.js';
+import { ACC, ADDR_A, EPOCH, HEADS, MINT_1, PROGRAM, VALIDATORS, loadWorld, serve, type Served } from '../../test/support/jsonrpc/world.js';
 
 let store: TestStore;
 let s: Served;

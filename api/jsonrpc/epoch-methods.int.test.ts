@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are checked by value, not by type */
 // getEpochSchedule and getEpochInfo over HTTP against real embedded ClickHouse filled with the fixture
-// chain (test-world.ts: epoch 2 = slots 800..1199, heads 1100/1080/1060, re-delivered block rows, a lost fork).
+// chain (test/support/jsonrpc/world.ts: epoch 2 = slots 800..1199, heads 1100/1080/1060, re-delivered block rows, a lost fork).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from './test-fixtures.js';
-import { EPOCH, FORKED, HEADS, loadWorld, serve, type Served, type World } from './test-world.js';
+import { openTestStore, type TestStore } from '../../test/support/jsonrpc/store.js';
+import { EPOCH, FORKED, HEADS, loadWorld, serve, type Served, type World } from '../../test/support/jsonrpc/world.js';
 
 let store: TestStore;
 let world: World;

@@ -1,14 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are checked by value, not by type */
-// Every method over HTTP against real embedded ClickHouse filled with the fixture chain (test-world.ts):
+// Every method over HTTP against real embedded ClickHouse filled with the fixture chain (test/support/jsonrpc/world.ts):
 // happy paths at each commitment, paging, skipped slots, encodings, filters, and every error row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { decompress, init as zstdInit } from '@bokuweb/zstd-wasm';
-import { insertBlocks, openTestStore, setHeads, key, type TestStore } from './test-fixtures.js';
+import { insertBlocks, openTestStore, setHeads, key, type TestStore } from '../../test/support/jsonrpc/store.js';
 import {
   ACC, ADDR_A, ADDR_B, ADDR_NONE, EPOCH, EPOCH_SCHEDULE, ERR_CUSTOM, FIRST, FORKED, HEADS, LAST, MINT_1, MINT_2, OTHER_PROGRAM,
   PROGRAM, SKIPPED, VALIDATORS, loadWorld, serve, type Served, type World,
-} from './test-world.js';
+} from '../../test/support/jsonrpc/world.js';
 
 let store: TestStore;
 let world: World;

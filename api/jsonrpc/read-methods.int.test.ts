@@ -1,19 +1,19 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are checked by value, not by type */
 // The read-side methods of issue 13 through the real clients, unmodified: @solana/web3.js 1.x `Connection`
 // (its superstruct schemas validate every answer) and @solana/kit's `createSolanaRpc` (values asserted).
-// The views are filled from the events of test-chain.ts by the projector's own projections, and each
+// The views are filled from the events of test/support/jsonrpc/chain.ts by the projector's own projections, and each
 // answer is checked against the views themselves, read here with independent SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, PublicKey, SendTransactionError } from '@solana/web3.js';
 import { address, createSolanaRpc, signature } from '@solana/kit';
 import { NATIVE_MINT, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
-import { keyOf } from '../../projector/testing/events.js';
-import { openTestStore, type TestStore } from './test-fixtures.js';
-import { serve, type Served } from './test-world.js';
+import { keyOf } from '../../test/support/projector/events.js';
+import { openTestStore, type TestStore } from '../../test/support/jsonrpc/store.js';
+import { serve, type Served } from '../../test/support/jsonrpc/world.js';
 import {
   ACC, BIG_LAMPORTS, FIRST, FORKED, HEADS, MINT_1, MINT_2, MINT_MISSING, NO_TIME_SLOT, PROGRAM, SKIPPED, TX_ERR, WALLET, WALLET_2,
   blockTimeOf, buildChain, heightOf, projectInto, sigOf,
-} from './test-chain.js';
+} from '../../test/support/jsonrpc/chain.js';
 import bs58 from 'bs58';
 
 let store: TestStore;

@@ -1,4 +1,4 @@
-// The read methods on the real stack: the chain of test-chain.ts published to a real Kafka broker, the
+// The read methods on the real stack: the chain of test/support/jsonrpc/chain.ts published to a real Kafka broker, the
 // projector filling embedded ClickHouse (the new lookup views included), JSON-RPC answering real clients
 // from what it wrote. The lookup views must equal what the projections give for the same events, also
 // after `projector rebuild` replays the history into fresh tables.
@@ -16,9 +16,9 @@ import { applyMigrations } from '../../platform/migrations.js';
 import { TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { topicNames, type TopicNames } from '../../schemas/topics.js';
 import { rebuildViews, startProjector, type Projector } from '../../projector/run.js';
-import { publishChain } from '../../projector/testing/kafka.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
-import { ACC, HEADS, WALLET, buildChain, projectInto } from './test-chain.js';
+import { publishChain } from '../../test/support/projector/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
+import { ACC, HEADS, WALLET, buildChain, projectInto } from '../../test/support/jsonrpc/chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
 
 const DB = 'read_pipeline';

@@ -1,9 +1,9 @@
 // A few thousand malformed, random and oversized requests and batches (seeded, so a failure replays):
 // the server never crashes, never answers 5xx, and every answer has the shape behaviour.md gives it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from './test-fixtures.js';
-import { ADDR_A, PROGRAM, loadWorld, serve, type Served } from './test-world.js';
-import { seededRandom } from '../../test/harness/random.js';
+import { openTestStore, type TestStore } from '../../test/support/jsonrpc/store.js';
+import { ADDR_A, PROGRAM, loadWorld, serve, type Served } from '../../test/support/jsonrpc/world.js';
+import { seededRandom } from '../../test/support/harness/random.js';
 
 let store: TestStore;
 let s: Served;

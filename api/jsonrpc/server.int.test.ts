@@ -2,8 +2,8 @@
 // The HTTP transport and the JSON-RPC envelope of behaviour.md, auth, /health and -32007, over HTTP
 // against real embedded ClickHouse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, setHeads, insertBlocks, type TestStore } from './test-fixtures.js';
-import { ADDR_A, HEADS, PROGRAM, loadWorld, serve, type Served } from './test-world.js';
+import { openTestStore, setHeads, insertBlocks, type TestStore } from '../../test/support/jsonrpc/store.js';
+import { ADDR_A, HEADS, PROGRAM, loadWorld, serve, type Served } from '../../test/support/jsonrpc/world.js';
 
 let store: TestStore;
 let s: Served;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SlotStatus, type EpochEvent, type SlotEvent } from '../../schemas/codec.js';
 import { CONFIRM_DELAYS, FINALIZE_DELAY, GENESIS_UNIX } from './chain.js';
-import { collect } from './testing.js';
+import { collect } from '../../test/support/sim/checks.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
 
 describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {

@@ -4,7 +4,7 @@ import { decodeRecord, encodeRecord, type ChainEvent } from '../../schemas/codec
 import type { SlotBatch } from '../source.js';
 import { createSimSource } from './createSimSource.js';
 import { SimOptionError } from './options.js';
-import { collect, testOptions } from './testing.js';
+import { collect, testOptions } from '../../test/support/sim/checks.js';
 
 const encodedBatch = (b: SlotBatch): Buffer[] => b.events.flatMap((e) => {
   const r = encodeRecord(e);

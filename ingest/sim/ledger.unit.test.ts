@@ -3,7 +3,7 @@ import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
 import { encodeMessage } from '../wire.js';
 import { BONDING_CURVE_LEN, readCurve } from './layouts.js';
 import { PUMP_ACCOUNT, PUMP_IX, PUMP_PROGRAM, rentExempt } from './programs.js';
-import { collect, lamportTotals, latestAccounts, mintBalances, verifyEd25519 } from './testing.js';
+import { collect, lamportTotals, latestAccounts, mintBalances, verifyEd25519 } from '../../test/support/sim/checks.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 

@@ -7,7 +7,7 @@ import { Acct } from './accounts.js';
 import { computeLimit } from './block.js';
 import type { Ix } from './compile.js';
 import { COMPUTE_BUDGET_PROGRAM, PUMP_IX, PUMP_PROGRAM, TOKEN_PROGRAM } from './programs.js';
-import { collect } from './testing.js';
+import { collect } from '../../test/support/sim/checks.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 

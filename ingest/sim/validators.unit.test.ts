@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chiSquare, CRITICAL_49_DF } from './testing.js';
+import { chiSquare, CRITICAL_49_DF } from '../../test/support/sim/checks.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
 
 describe('stake-weighted leader schedule', { timeout: 60_000 }, () => {

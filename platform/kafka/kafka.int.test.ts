@@ -1,7 +1,7 @@
 // Contract tests of the Kafka seam against a real broker: what every role relies on.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { javaPartitions } from '../../test/support/kafka/java-murmur2.js';
 import { u64Key } from '../../schemas/topics.js';
 import { createKafka, partitionForKey, partitionKey, type InRecord, type Kafka, type PartitionBatch } from './index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { account, b58 } from '../testing/events.js';
+import { account, b58 } from '../../test/support/projector/events.js';
 import { projectAccount } from './accounts.js';
 
 describe('projectAccount', () => {

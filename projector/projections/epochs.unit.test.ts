@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { b58, epoch } from '../testing/events.js';
+import { b58, epoch } from '../../test/support/projector/events.js';
 import { projectEpoch } from './epochs.js';
 
 describe('projectEpoch', () => {

@@ -2,7 +2,7 @@ import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { SlotStatus } from '../../schemas/codec.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
-import { account, b58, keyOf, slotStatus } from '../testing/events.js';
+import { account, b58, keyOf, slotStatus } from '../../test/support/projector/events.js';
 import { project } from './index.js';
 
 function tokenAccountData(mint: string, wallet: string, o: { len?: number; state?: number; accountType?: number } = {}): Buffer {

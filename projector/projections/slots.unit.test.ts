@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SlotStatus } from '../../schemas/codec.js';
-import { b58, slotStatus } from '../testing/events.js';
+import { b58, slotStatus } from '../../test/support/projector/events.js';
 import { projectSlot } from './slots.js';
 
 describe('projectSlot', () => {

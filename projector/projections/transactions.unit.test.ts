@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { b58, tx } from '../testing/events.js';
+import { b58, tx } from '../../test/support/projector/events.js';
 import { formatMemos, projectTransaction } from './transactions.js';
 
 describe('projectTransaction', () => {

@@ -4,7 +4,7 @@
 // the leader of a slots partition is SIGKILLed and restarted. Afterwards:
 // - the topics hold the same records as a fault-free run of the same seed (behaviour.md "Equality in
 //   tests"; the reference runs on its own topic prefix in the same cluster, before the faults);
-// - every view equals the independent computation from the topics (projector/testing/expected.ts);
+// - every view equals the independent computation from the topics (test/support/projector/expected.ts);
 // - every stream received every matching update exactly once (multiset of identities). Streams are cut
 //   on purpose while each fault lasts (and whenever the server ends one), and resume with `from_slot` =
 //   the slot after the last one they had received whole, dropping what they held of later slots.
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectKafka, type KafkaInfra } from '../../cli/infrastructure.js';
 import { startLocalKafka, type LocalKafka } from '../../deploy/kafka/launcher.js';
 import { startGrpc, type GrpcServer } from '../../api/grpc/server.js';
-import { newClient } from '../../api/grpc/testing.js';
+import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../../ingest/resume.js';
 import { startIngest } from '../../ingest/run.js';
 import { MEMO_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from '../../ingest/sim/programs.js';
@@ -27,12 +27,12 @@ import { makeConfig, type Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import { startProjector, type Projector } from '../../projector/run.js';
-import { dumpViews, heads, kafkaLag } from '../../projector/testing/dump.js';
-import { expectedViews } from '../../projector/testing/expected.js';
-import { consumeAll } from '../../projector/testing/kafka.js';
+import { dumpViews, heads, kafkaLag } from '../support/projector/dump.js';
+import { expectedViews } from '../support/projector/expected.js';
+import { consumeAll } from '../support/projector/kafka.js';
 import { decodeRecord, type TransactionEvent } from '../../schemas/codec.js';
 import { topicNames, type TopicKind, type TopicNames } from '../../schemas/topics.js';
-import { uniquePrefix, waitFor } from '../harness/kafka.js';
+import { uniquePrefix, waitFor } from '../support/harness/kafka.js';
 import { ResumableStream } from '../support/grpc/resumable-stream.js';
 import { chainTruth, compareReceived, expectedBySlot, resumePoint, skippedUpdates, type ChainTruth, type PlacedEvent, type StreamExpectation } from '../support/grpc/stream-truth.js';
 import { spawnIngest, type IngestProcess } from '../support/ingest/ingest-process.js';
