@@ -1,8 +1,8 @@
 // Test helpers shared by the filter tests: numbered keys and signatures, and compiling a request.
 import bs58 from 'bs58';
-import { SubscribeRequest, type DeepPartial } from '../../proto/gen/stream.js';
-import { compileSubscribeRequest } from './from-stream.js';
-import { DEFAULT_FILTER_LIMITS, type CompiledSubscription } from './types.js';
+import { SubscribeRequest, type DeepPartial } from '../../../proto/gen/stream.js';
+import { compileSubscribeRequest } from '../../../api/filters/from-stream.js';
+import { DEFAULT_FILTER_LIMITS, type CompiledSubscription } from '../../../api/filters/types.js';
 
 export const raw = (n: number): Buffer => Buffer.alloc(32, n);
 export const key = (n: number): string => bs58.encode(raw(n));

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { Kafka, PartitionOffsets, Producer } from '../../platform/kafka/index.js';
+import type { Kafka, PartitionOffsets, Producer } from '../../../platform/kafka/index.js';
 import {
   AccountEvent,
   SlotEvent,
@@ -12,11 +12,11 @@ import {
   decodeRecord,
   encodeRecord,
   type ChainEvent,
-} from '../../schemas/codec.js';
-import type { TopicNames } from '../../schemas/topics.js';
-import { stableEnds } from '../../test/support/kafka/read-topics.js';
-import { streamTopics } from './live-tail.js';
-import { PROTO_PATH } from './server.js';
+} from '../../../schemas/codec.js';
+import type { TopicNames } from '../../../schemas/topics.js';
+import { stableEnds } from '../kafka/read-topics.js';
+import { streamTopics } from '../../../api/grpc/live-tail.js';
+import { PROTO_PATH } from '../../../api/grpc/server.js';
 
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,

@@ -4,7 +4,7 @@
 // identity (behaviour.md "Equality in tests": first signature for transactions, (pubkey, write_version)
 // for account writes) and its slot.
 import * as grpc from '@grpc/grpc-js';
-import type { Msg } from '../../../api/grpc/testing.js';
+import type { Msg } from './clients.js';
 
 export interface Received {
   id: string;

@@ -7,7 +7,7 @@ import './provided-context.js';
 export function testBrokers(): string[] {
   const brokers = inject('kafkaBrokers') ?? process.env.SLOTSTREAM_TEST_KAFKA_BROKERS?.split(',');
   if (!brokers || brokers.length === 0) {
-    throw new Error('no test Kafka broker: run integration tests through the vitest `int` project (test/harness/global-setup.ts)');
+    throw new Error('no test Kafka broker: run integration tests through the vitest `int` project (test/support/harness/global-setup.ts)');
   }
   return brokers;
 }

@@ -1,4 +1,4 @@
-// The ingest role in a child process (test/ingest-child.ts), for tests that SIGKILL it mid-run: the
+// The ingest role in a child process (test/support/ingest/child.ts), for tests that SIGKILL it mid-run: the
 // config goes over as the CLI's flags, stderr is kept (its tail) for failure messages.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { flagOf, type Config } from '../../../platform/config.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
-const CHILD = join(ROOT, 'test', 'ingest-child.ts');
+const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
 
 /** The options an ingest child is started with (everything else keeps its default). */
 const FLAGS = [

@@ -6,13 +6,13 @@
 // projections, for tests that need no broker.
 import bs58 from 'bs58';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { AccountEvent, SlotStatus, type ChainEvent } from '../../schemas/codec.js';
-import { NATIVE_MINT, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
-import { project } from '../../projector/projections/index.js';
-import { VIEW_COLUMNS, VIEW_TABLES, emptyRows, appendRows } from '../../projector/projections/rows.js';
-import { b58, keyOf, slotStatus, tx } from '../../projector/testing/events.js';
-import type { SlotBatch } from '../../projector/testing/chain.js';
-import { setHeads } from './test-fixtures.js';
+import { AccountEvent, SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
+import { NATIVE_MINT, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../../schemas/programs.js';
+import { project } from '../../../projector/projections/index.js';
+import { VIEW_COLUMNS, VIEW_TABLES, emptyRows, appendRows } from '../../../projector/projections/rows.js';
+import { b58, keyOf, slotStatus, tx } from '../projector/events.js';
+import type { SlotBatch } from '../projector/chain.js';
+import { setHeads } from './store.js';
 
 export const FIRST = 100;
 export const LAST = 140;

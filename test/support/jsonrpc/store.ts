@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
-import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { applyMigrations } from '../../platform/migrations.js';
+import { createClickHouse, type ClickHouseClient } from '../../../platform/clickhouse.js';
+import { applyMigrations } from '../../../platform/migrations.js';
 
 export interface TestStore {
   ch: ClickHouseClient;

@@ -4,12 +4,12 @@
 // in one slot, accounts that change, close and change owner between the commitments, and one epoch.
 import type { ClickHouseClient } from '@clickhouse/client';
 import bs58 from 'bs58';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { startJsonRpc, type JsonRpcServer } from '../../../api/jsonrpc/server.js';
 import {
   chainBlocks, insertAccountWrites, insertBlocks, insertEpoch, insertSlotStatus, insertTransactions, key, setHeads, sig,
   U64_MAX, type AccountWrite, type BlockRow, type TxRow,
-} from './test-fixtures.js';
-import { silentLogger } from '../../platform/log.js';
+} from './store.js';
+import { silentLogger } from '../../../platform/log.js';
 
 export const FIRST = 1000;
 export const LAST = 1100;

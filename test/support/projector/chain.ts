@@ -2,8 +2,8 @@
 // confirmed and finalized trailing processed, epochs, lookup-loaded keys, errors, memos, and
 // accounts that change owner, close and reopen. Deterministic for a seed. (Not the simulator:
 // the projector is tested against events whose every corner is known.)
-import type { ChainEvent } from '../../schemas/codec.js';
-import { SlotStatus } from '../../schemas/codec.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { SlotStatus } from '../../../schemas/codec.js';
 import { account, epoch, keyOf, slotStatus, tx } from './events.js';
 
 export interface SlotBatch {

@@ -3,14 +3,14 @@
 // SIGKILL itself right after its n-th table insert (inserted, not yet committed: mid-batch);
 // DUMP=<file> waits until the group reached the end of every topic, then writes the views there and exits.
 import { writeFileSync } from 'node:fs';
-import { createClickHouse } from '../../platform/clickhouse.js';
-import { createKafka } from '../../platform/kafka/index.js';
-import { createLogger } from '../../platform/log.js';
-import { applyMigrations } from '../../platform/migrations.js';
-import { TOPIC_KINDS, topicNames } from '../../schemas/topics.js';
-import { catchUp } from '../rebuild.js';
-import { endOffsets } from '../offsets.js';
-import { startViewWriter } from '../writer.js';
+import { createClickHouse } from '../../../platform/clickhouse.js';
+import { createKafka } from '../../../platform/kafka/index.js';
+import { createLogger } from '../../../platform/log.js';
+import { applyMigrations } from '../../../platform/migrations.js';
+import { TOPIC_KINDS, topicNames } from '../../../schemas/topics.js';
+import { catchUp } from '../../../projector/rebuild.js';
+import { endOffsets } from '../../../projector/offsets.js';
+import { startViewWriter } from '../../../projector/writer.js';
 import { PROGRAMS } from './chain.js';
 import { dumpViews } from './dump.js';
 import { b58 } from './events.js';

@@ -1,7 +1,7 @@
 // Hand-made events for the projector's tests: deterministic keys from a label, so tests read clearly.
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { AccountEvent, EpochEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
+import { AccountEvent, EpochEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../../schemas/codec.js';
 
 /** 32 (or `size`) bytes derived from a label. */
 export function keyOf(label: string, size = 32): Buffer {

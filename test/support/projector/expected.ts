@@ -1,7 +1,7 @@
 // The views computed straight from consumed events, independently of the projections (test code):
 // what every view must hold once the projector caught up. Shapes match dumpViews (dump.ts).
 import bs58 from 'bs58';
-import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
+import { SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
 
 export interface ConsumedRecord {
   topic: string;

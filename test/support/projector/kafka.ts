@@ -1,9 +1,9 @@
 // Test helpers on a real broker: publish slot batches the way the ingest does (one Kafka transaction
 // per group of slots) and read every committed record back, independently of the projector.
-import { partitionForKey, type Kafka } from '../../platform/kafka/index.js';
-import { decodeRecord, encodeRecord } from '../../schemas/codec.js';
-import { TOPIC_KINDS, type TopicNames } from '../../schemas/topics.js';
-import { readTopics } from '../../test/support/kafka/read-topics.js';
+import { partitionForKey, type Kafka } from '../../../platform/kafka/index.js';
+import { decodeRecord, encodeRecord } from '../../../schemas/codec.js';
+import { TOPIC_KINDS, type TopicNames } from '../../../schemas/topics.js';
+import { readTopics } from '../kafka/read-topics.js';
 import type { SlotBatch } from './chain.js';
 import type { ConsumedRecord } from './expected.js';
 

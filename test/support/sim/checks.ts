@@ -1,11 +1,11 @@
 // Test helpers shared by the simulator's unit tests and the ingest integration tests (not used at run time).
 import { createPublicKey, verify } from 'node:crypto';
-import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
-import type { SlotBatch } from '../source.js';
-import { createSimSource } from './createSimSource.js';
-import { MINT_LEN, TOKEN_ACCOUNT_LEN } from './layouts.js';
-import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
-import { TOKEN_PROGRAM } from './programs.js';
+import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
+import type { SlotBatch } from '../../../ingest/source.js';
+import { createSimSource } from '../../../ingest/sim/createSimSource.js';
+import { MINT_LEN, TOKEN_ACCOUNT_LEN } from '../../../ingest/sim/layouts.js';
+import { DEFAULT_SIM_OPTIONS, type SimOptions } from '../../../ingest/sim/options.js';
+import { TOKEN_PROGRAM } from '../../../ingest/sim/programs.js';
 
 export const testOptions = (o: Partial<SimOptions> = {}): SimOptions => ({
   ...DEFAULT_SIM_OPTIONS,
