@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/harness/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { startGrpc, type GrpcServer } from './server.js';
 import {
   accountEvent,
@@ -21,7 +21,7 @@ import {
   txEvent,
   type Msg,
   type Recorder,
-} from './testing.js';
+} from '../../test/support/grpc/clients.js';
 
 const TOKEN = 's3cret-token';
 

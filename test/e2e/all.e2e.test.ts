@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../harness/kafka.js';
+import { waitFor } from '../support/harness/kafka.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
