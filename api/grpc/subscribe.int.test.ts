@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { createRequire } from 'node:module';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
+import { createKafka, partitionForKey, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
-import { topicNames } from '../../schemas/topics.js';
+import { SlotStatus } from '../../schemas/codec.js';
+import { topicNames, u64Key } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { startGrpc, type GrpcServer } from './server.js';
 import {
@@ -201,6 +202,51 @@ describe('gRPC Subscribe (live)', () => {
     await pub.publish([{ kind: 'transactions', event: txEvent(after, [a]) }, { kind: 'slots', event: slotEvent(after, 1) }]);
     await waitFor(() => confirmed.of('transaction').length === 3, { what: 'confirmed after skipped' });
     expect(confirmed.of('transaction').map((u) => u.transaction.slot)).not.toContain(skipped.toString());
+  });
+
+  it('never releases a dead slot at confirmed or finalized; progress statuses release nothing', async () => {
+    const a = key();
+    const processed = stream();
+    const confirmed = stream();
+    const finalized = stream();
+    const filter = { transactions: { f: { account_include: [await b58(a)] } } };
+    await request(processed, filter);
+    await request(confirmed, { ...filter, commitment: 'CONFIRMED' });
+    await request(finalized, { ...filter, commitment: 'FINALIZED' });
+    // Three slots whose status records share a partition of the slots topic (2 partitions), so once the
+    // marker's FINALIZED status has released its transaction, the statuses published before it were read.
+    const partition = (n: bigint) => partitionForKey(u64Key(n), 2);
+    const next = (p: number) => {
+      do slot++;
+      while (partition(slot) !== p);
+      return slot;
+    };
+    const dead = next(partition(slot + 1n));
+    const live = next(partition(dead));
+    const marker = next(partition(dead));
+    const st = (n: bigint, status: SlotStatus) => ({ kind: 'slots' as const, event: slotEvent(n, status) });
+    await pub.publish([
+      { kind: 'transactions', event: txEvent(dead, [a]) },
+      st(dead, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED),
+      st(dead, SlotStatus.SLOT_STATUS_CREATED_BANK),
+      st(dead, SlotStatus.SLOT_STATUS_DEAD),
+      // A level after the death (a confused upstream) does not revive the slot.
+      st(dead, SlotStatus.SLOT_STATUS_FINALIZED),
+      { kind: 'transactions', event: txEvent(live, [a]) },
+      st(live, SlotStatus.SLOT_STATUS_PROCESSED),
+      st(live, SlotStatus.SLOT_STATUS_COMPLETED),
+      { kind: 'transactions', event: txEvent(marker, [a]) },
+      st(marker, SlotStatus.SLOT_STATUS_FINALIZED),
+    ]);
+    const slots = (r: Recorder) => r.of('transaction').map((u) => u.transaction.slot as string);
+    await waitFor(() => processed.of('transaction').length === 3, { what: 'processed delivery of all three' });
+    await waitFor(() => slots(confirmed).includes(marker.toString()) && slots(finalized).includes(marker.toString()), { what: 'the marker at confirmed and finalized' });
+    expect(slots(confirmed)).toEqual([marker.toString()]);
+    expect(slots(finalized)).toEqual([marker.toString()]);
+    await pub.publish([st(live, SlotStatus.SLOT_STATUS_CONFIRMED)]);
+    await waitFor(() => slots(confirmed).includes(live.toString()), { what: 'the live slot confirmed' });
+    expect(slots(confirmed)).toEqual([marker.toString(), live.toString()]);
+    expect(slots(finalized)).toEqual([marker.toString()]);
   });
 
   it('trims account data with accounts_data_slice', async () => {

@@ -116,6 +116,16 @@ describe('slotstream all', () => {
     client.close();
   });
 
+  it('publishes the simulator\'s entries and dead forks by default', async () => {
+    expect(output).toMatch(/dead-fork rate 0\.01, entries published/);
+    const entries = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text();
+      const m = /^slotstream_ingest_records_total\{topic="solana\.entries\.v1"\} (\d+)/m.exec(text);
+      return m ? Number(m[1]) : 0;
+    };
+    await waitFor(async () => (await entries()) > 0, { timeoutMs: 30_000, what: 'entries records published' });
+  });
+
   it('stops on SIGINT and leaves no process behind', async () => {
     const pids = descendants(child.pid!);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
