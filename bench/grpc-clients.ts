@@ -1,7 +1,8 @@
 // Counting clients for bench/grpc.ts: match-all Subscribe streams whose responses are not decoded (a
-// pass-through deserializer), so the client side costs as little as possible.
+// pass-through deserializer), so the client side costs as little as possible; and filtered, decoding
+// streams that stamp each update in their receive callback (latency phases).
 import * as grpc from '@grpc/grpc-js';
-import { StreamService, SubscribeRequest } from '../proto/gen/stream.js';
+import { StreamService, SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
 
 const RawService = { subscribe: { ...StreamService.subscribe, responseDeserialize: (b: Buffer) => b } };
 const RawClient = grpc.makeGenericClientConstructor(RawService as unknown as grpc.ServiceDefinition, 'stream.Stream');
@@ -35,6 +36,66 @@ export function openCounting(port: number, streams: number): { stats(): CountSta
   }
   return {
     stats: () => ({ ...stats }),
+    close: () => {
+      for (const o of open) {
+        o.call.cancel();
+        o.client.close();
+      }
+    },
+  };
+}
+
+// ---- filtered, decoding clients (bench phases 1-2: latency) -------------------------------------------
+const DecodingClient = grpc.makeGenericClientConstructor(StreamService as unknown as grpc.ServiceDefinition, 'stream.Stream');
+
+/** One received transaction update: first signature (base64), client receive time (epoch ms) and the
+ * api's created_at (epoch ms, fractional). */
+export type Received = [sig: string, at: number, created: number];
+
+/** One Subscribe stream per entry of `filters` (base58 keys): transactions including any of the keys,
+ * and the account writes of the same keys. Updates are decoded in the receive callback, which stamps them. */
+export function openFiltered(port: number, filters: string[][], base: number): {
+  setCounting(on: boolean): void;
+  take(): { delivered: number; received: Received[] };
+  close(): void;
+} {
+  let counting = false;
+  let delivered = 0;
+  let received: Received[] = [];
+  const open: { call: grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate>; client: grpc.Client }[] = [];
+  filters.forEach((mine, j) => {
+    const i = base + j;
+    const client = new DecodingClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+      'grpc.use_local_subchannel_pool': 1,
+      'grpc.max_receive_message_length': -1,
+    });
+    const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate> }).subscribe();
+    call.on('data', (u: SubscribeUpdate) => {
+      const at = Date.now(); // wall clock, as the Kafka record timestamps and the bench's send times
+      if (!counting) return;
+      delivered++;
+      if (u.updateOneof?.$case === 'transaction') {
+        const c = u.createdAt!;
+        received.push([u.updateOneof.value.transaction!.signature.toString('base64'), at, Number(c.seconds) * 1000 + c.nanos / 1e6]);
+      }
+    });
+    call.on('error', (e: grpc.ServiceError) => {
+      if (e.code !== grpc.status.CANCELLED) process.stderr.write(`[bench:grpc clients] stream error: ${e.message}\n`);
+    });
+    call.write(SubscribeRequest.fromPartial({
+      transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
+      accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
+    }));
+    open.push({ call, client });
+  });
+  return {
+    setCounting: (on) => void (counting = on),
+    take: () => {
+      const out = { delivered, received };
+      delivered = 0;
+      received = [];
+      return out;
+    },
     close: () => {
       for (const o of open) {
         o.call.cancel();

@@ -1,7 +1,10 @@
-// Child process of bench/grpc.ts: runs the api (gRPC only), the ingest role, or counting clients in its own
-// process, so the api's CPU can be measured on its own and clients can use the other core. Talks to the parent over IPC:
+// Child process of bench/grpc.ts: runs the api (gRPC only), the ingest role, counting clients or filtered
+// (latency) clients in its own process, so the api's CPU can be measured on its own and clients can use the
+// other core. Talks to the parent over IPC:
 //   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'count' } | { cmd: 'stop' }
+//             | { cmd: 'open', port, filters, base } | { cmd: 'counting', on } | { cmd: 'take' } | { cmd: 'close' }
 //   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { count: { n, first, last } } | { stopped: true }
+//             | { opened } | { counting } | { take: { delivered, received } } | { closed }
 import { startGrpc } from '../api/grpc/server.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
@@ -64,8 +67,30 @@ async function main(): Promise<void> {
       if (m.cmd === 'count') send({ count: counter.stats() });
     });
     send({ ready: true });
+  } else if (role === 'filter-clients') {
+    // Filtered, decoding Subscribe streams stamping each update in the receive callback (bench phases 1-2).
+    const clients = await import('./grpc-clients.js');
+    let streams: ReturnType<typeof clients.openFiltered> | undefined;
+    stop = async () => streams?.close();
+    process.on('message', (m: { cmd: string; port?: number; filters?: string[][]; base?: number; on?: boolean }) => {
+      if (m.cmd === 'open') {
+        streams?.close();
+        streams = clients.openFiltered(m.port!, m.filters!, m.base ?? 0);
+        send({ opened: true });
+      } else if (m.cmd === 'counting') {
+        streams?.setCounting(m.on === true);
+        send({ counting: m.on === true });
+      } else if (m.cmd === 'take') {
+        send({ take: streams?.take() ?? { delivered: 0, received: [] } });
+      } else if (m.cmd === 'close') {
+        streams?.close();
+        streams = undefined;
+        send({ closed: true });
+      }
+    });
+    send({ ready: true });
   } else {
-    throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api or ingest)`);
+    throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api, ingest, clients or filter-clients)`);
   }
   process.on('message', (m: { cmd: string; paused?: boolean }) => {
     if (m.cmd === 'cpu') {

@@ -1,28 +1,33 @@
 // npm run bench:grpc — the gRPC api under load, end to end through a real broker, api in its own process
-// (its CPU measured), clients in this one.
-// 1. Ingest-driven: the ingest role (own process) runs the simulator at BENCH_TPS (default 5,000) tx/s;
-//    BENCH_STREAMS (default 100) Subscribe streams each hold different account filters (transactions
-//    including any of 20 keys, and account writes of the same keys; keys sampled from the running chain).
-//    Latency = received minus the Kafka record timestamp (set by the ingest producer), joined by
-//    signature, split at the api's created_at.
+// (its CPU measured), clients in separate processes (bench/grpc-worker.ts roles, bench/grpc-clients.ts).
+// 0. Bare transaction: through the seam's transactionalProducer, begin, 100 records of ~300 B over 4
+//    partitions, commit; BENCH_BARE_CYCLES (default 300) timed cycles, p50/p99 (the floor under any commit).
+// 1. Ingest-driven e2e: the ingest role (own process) runs the simulator at BENCH_TPS (default 5,000) tx/s;
+//    BENCH_STREAMS (default 100) Subscribe streams in two client processes, each with different account
+//    filters (transactions including any of 20 keys, and account writes of the same keys; keys sampled from
+//    the running chain). e2e = the client's receive callback minus the Kafka record timestamp (set by the
+//    ingest's publisher when it produces the record: after the source handed the event over and it was
+//    encoded, so a slight under-estimate of behaviour.md's e2e), joined by signature, split at the api's
+//    created_at.
 // 2. Paced: the simulator's transactions from phase 1, re-published at exactly BENCH_TPS by a plain
-//    producer (fresh signatures), same 100 streams; latency = received minus send time. This is the run
-//    that holds the target rate on a small machine where the ingest publisher cannot.
+//    producer (fresh signatures), same 100 streams (separate processes); latency = received minus send time.
+//    The api alone at the target rate.
 // 3. Most updates/s delivered to 1 and to 100 streams with match-all filters: the api's live feed is
 //    paused, a backlog of simulator transactions is published, the feed resumes, and the clients count
 //    updates (without decoding) from the first to the last.
-// Last line (phase 2, max of 3): grpc p50_ms=<x> p99_ms=<y> streams=100 tx_per_s=5000 max_delivered_per_s=<n>
+// Last two lines:
+//   grpc_bare_tx cycles=<n> records=100 record_bytes=300 partitions=4 p50_ms=<p> p99_ms=<q>
+//   grpc p50_ms=<x> p99_ms=<y> streams=100 tx_per_s=5000 max_delivered_per_s=<n> e2e_p50_ms=<a> e2e_p99_ms=<b> one_stream_per_s=<c>
+//   (p50/p99: phase 2; max_delivered: best of phase 3; e2e: phase 1; one_stream: phase 3, 1 stream.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
-// BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_KAFKA_BROKERS (reuse a broker).
+// BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import * as grpc from '@grpc/grpc-js';
 import bs58 from 'bs58';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
-import { StreamService, SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
 
@@ -32,6 +37,7 @@ const STREAMS = env('BENCH_STREAMS', 100);
 const SECONDS = env('BENCH_SECONDS', 20);
 const WARMUP_S = env('BENCH_WARMUP_S', 5);
 const BACKLOG = env('BENCH_BACKLOG', 100_000);
+const BARE_CYCLES = env('BENCH_BARE_CYCLES', 300);
 const KEYS_PER_FILTER = 20;
 const say = (msg: string): void => void process.stderr.write(`[bench:grpc] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -42,7 +48,7 @@ interface Worker {
   request<T>(msg: object, key: string): Promise<T>;
 }
 
-function startWorker(role: 'api' | 'ingest' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
+function startWorker(role: 'api' | 'ingest' | 'clients' | 'filter-clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
   const proc = fork(fileURLToPath(new URL('./grpc-worker.ts', import.meta.url)), [role], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...envs },
@@ -122,48 +128,44 @@ class ProducedLog {
 }
 
 // ---- clients ----------------------------------------------------------------------------------------
-const DecodingClient = grpc.makeGenericClientConstructor(StreamService as unknown as grpc.ServiceDefinition, 'stream.Stream');
+/** STREAMS streams, each with its own account filters (transactions including any of its 20 keys, and the
+ * account writes of the same keys), in two client processes (filter-clients role), which decode and stamp
+ * each update in the receive callback. */
+class FilterClients {
+  private constructor(private readonly workers: Worker[]) {}
 
-interface BenchStream {
-  call: grpc.ClientDuplexStream<SubscribeRequest, unknown>;
-  client: grpc.Client;
-}
-
-function openStream(Ctor: typeof DecodingClient, port: number, req: Partial<SubscribeRequest>, onData: (m: unknown) => void): BenchStream {
-  const client = new Ctor(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
-    'grpc.use_local_subchannel_pool': 1,
-    'grpc.max_receive_message_length': -1,
-  });
-  const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, unknown> }).subscribe();
-  call.on('data', onData);
-  call.on('error', (e: grpc.ServiceError) => {
-    if (e.code !== grpc.status.CANCELLED) say(`stream error: ${e.message}`);
-  });
-  call.write(SubscribeRequest.fromPartial(req));
-  return { call, client };
-}
-
-function closeStreams(streams: BenchStream[]): void {
-  for (const s of streams) {
-    s.call.cancel();
-    s.client.close();
+  static async open(port: number, keys: Buffer[]): Promise<FilterClients> {
+    const filters = Array.from({ length: STREAMS }, (_, i) =>
+      Array.from({ length: KEYS_PER_FILTER }, (_, j) => bs58.encode(keys[(i * KEYS_PER_FILTER + j) % Math.max(1, keys.length)]!)));
+    const procs = STREAMS > 1 ? 2 : 1;
+    const workers: Worker[] = [];
+    let base = 0;
+    for (let p = 0; p < procs; p++) {
+      const n = Math.floor(STREAMS / procs) + (p < STREAMS % procs ? 1 : 0);
+      const { w } = await startWorker('filter-clients', {});
+      await w.request({ cmd: 'open', port, filters: filters.slice(base, base + n), base }, 'opened');
+      workers.push(w);
+      base += n;
+    }
+    return new FilterClients(workers);
   }
-}
 
-/** STREAMS streams, each with its own account filters: transactions including any of its 20 keys, and
- * the account writes of the same keys. */
-function openFilterStreams(port: number, keys: Buffer[], onUpdate: (u: SubscribeUpdate, at: number) => void): BenchStream[] {
-  const streams: BenchStream[] = [];
-  for (let i = 0; i < STREAMS; i++) {
-    const mine = Array.from({ length: KEYS_PER_FILTER }, (_, j) => bs58.encode(keys[(i * KEYS_PER_FILTER + j) % Math.max(1, keys.length)]!));
-    streams.push(
-      openStream(DecodingClient, port, {
-        transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
-        accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
-      }, (m) => onUpdate(m as SubscribeUpdate, Date.now())),
-    );
+  async counting(on: boolean): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.request({ cmd: 'counting', on }, 'counting')));
   }
-  return streams;
+
+  /** Updates delivered since the last take, and the transaction updates: [signature (latin1), received, created_at]. */
+  async take(): Promise<{ delivered: number; received: { sig: string; at: number; created: number }[] }> {
+    const parts = await Promise.all(this.workers.map((w) => w.request<{ delivered: number; received: [string, number, number][] }>({ cmd: 'take' }, 'take')));
+    return {
+      delivered: parts.reduce((a, p) => a + p.delivered, 0),
+      received: parts.flatMap((p) => p.received.map(([sig, at, created]) => ({ sig: Buffer.from(sig, 'base64').toString('latin1'), at, created }))),
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.workers) await stopWorker(w);
+  }
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -184,29 +186,20 @@ async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[],
   const limit = Math.max(2, produced.txCount / 100);
   const keys = [...produced.keyCounts].filter(([, n]) => n <= limit).map(([k]) => Buffer.from(k, 'latin1'));
   say(`sampled ${produced.txCount} transactions, ${keys.length} candidate keys; opening ${STREAMS} streams`);
-  const received: { sig: string; at: number; created: number }[] = [];
-  let delivered = 0;
-  let counting = false;
-  const streams = openFilterStreams(port, keys, (u, at) => {
-    if (!counting) return;
-    delivered++;
-    if (u.updateOneof?.$case === 'transaction') {
-      const c = u.createdAt!;
-      received.push({ sig: u.updateOneof.value.transaction!.signature.toString('latin1'), at, created: Number(c.seconds) * 1000 + c.nanos / 1e6 });
-    }
-  });
+  const clients = await FilterClients.open(port, keys);
   await sleep(WARMUP_S * 1000);
   const tx0 = produced.txCount;
   const cpu0 = await cpuSeconds(api);
+  await clients.counting(true);
   const t0 = Date.now();
-  counting = true;
   await sleep(SECONDS * 1000);
-  counting = false;
+  await clients.counting(false);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = await cpuSeconds(api);
   const txPerS = (produced.txCount - tx0) / wall;
+  const { delivered, received } = await clients.take();
   await sleep(1_000); // let the produced log catch up with the last deliveries
-  closeStreams(streams);
+  await clients.close();
   await stopWorker(ingest);
   await stopProduced();
   const known = received.filter((r) => produced.producedAt.has(r.sig));
@@ -238,17 +231,8 @@ async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[],
  */
 async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, keys: Buffer[], samples: { key: Buffer; value: Buffer }[]) {
   const sentAt = new Map<string, number>();
-  const lat: number[] = [];
-  let delivered = 0;
+  const clients = await FilterClients.open(port, keys);
   let counting = false;
-  const streams = openFilterStreams(port, keys, (u, at) => {
-    if (!counting) return;
-    delivered++;
-    if (u.updateOneof?.$case === 'transaction') {
-      const t = sentAt.get(u.updateOneof.value.transaction!.signature.toString('latin1'));
-      if (t !== undefined) lat.push(at - t);
-    }
-  });
   // Where each sample's first signature sits in its encoded value, to stamp a fresh one in place.
   const templates = samples.map((r) => {
     const sig = TransactionEvent.decode(r.value).signatures[0]!;
@@ -266,6 +250,7 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
   while (Date.now() < end) {
     if (!counting && Date.now() >= t0 + WARMUP_S * 1000) {
       counting = true;
+      await clients.counting(true);
       cpu0 = await cpuSeconds(api);
       tCount = Date.now();
       sent = 0;
@@ -288,12 +273,17 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
     const next = now + 10 - Date.now();
     if (next > 0) await sleep(next);
   }
+  await clients.counting(false);
   const wall = (Date.now() - tCount) / 1000;
   const cpu1 = await cpuSeconds(api);
-  counting = false;
+  const { delivered, received } = await clients.take();
   await producer.close();
-  await sleep(500);
-  closeStreams(streams);
+  await clients.close();
+  const lat: number[] = [];
+  for (const r of received) {
+    const t = sentAt.get(r.sig);
+    if (t !== undefined) lat.push(r.at - t);
+  }
   lat.sort((a, b) => a - b);
   return { p50: percentile(lat, 50), p99: percentile(lat, 99), max: lat[lat.length - 1] ?? NaN, samples: lat.length, txPerS: sent / wall, deliveredPerS: delivered / wall, apiCpu: (cpu1 - cpu0) / wall };
 }
@@ -332,6 +322,36 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
   }
 }
 
+/**
+ * A bare librdkafka transaction through the seam's transactionalProducer: begin, 100 records of ~300 B
+ * spread over 4 partitions, commit; BARE_CYCLES timed cycles (after 20 untimed), begin to commit resolved.
+ * Its own topic, so nothing reads it. The floor under any per-slot (or per-group) commit of the ingest.
+ */
+async function bareCyclePhase(kafka: Kafka, prefix: string) {
+  const bare = topicNames(`${prefix}.bare`);
+  await kafka.admin().ensureTopics(bare, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
+  const producer = await kafka.transactionalProducer({ transactionalId: `${prefix}.bare.tx` });
+  const value = randomBytes(300);
+  const ms: number[] = [];
+  try {
+    for (let c = 0; c < 20 + BARE_CYCLES; c++) {
+      const t0 = performance.now();
+      await producer.begin();
+      for (let i = 0; i < 100; i++) {
+        const key = Buffer.alloc(8);
+        key.writeBigUInt64BE(BigInt(c * 100 + i));
+        producer.send({ topic: bare.transactions, partition: i % 4, key, value });
+      }
+      await producer.commit();
+      if (c >= 20) ms.push(performance.now() - t0);
+    }
+  } finally {
+    await producer.close();
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? NaN, cycles: ms.length };
+}
+
 async function main(): Promise<void> {
   let local: LocalKafka | undefined;
   let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
@@ -346,9 +366,12 @@ async function main(): Promise<void> {
   await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
   const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
   try {
+    say(`machine at start: load avg ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const bare = await bareCyclePhase(kafka, prefix);
+    say(`bare transaction (100 x 300 B over 4 partitions, begin -> commit): p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms, max ${bare.max.toFixed(1)} ms over ${bare.cycles} cycles`);
     const lat = await latencyPhase(kafka, topics, brokers, prefix, api, port!);
-    say(`latency split: produced -> built by api p50/p99 ${lat.toApi.map((x) => x.toFixed(1)).join('/')} ms; built -> received p50/p99 ${lat.toClient.map((x) => x.toFixed(1)).join('/')} ms`);
-    say(`ingest-driven latency: p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} transaction updates; ` +
+    say(`e2e split: record timestamp -> built by api p50/p99 ${lat.toApi.map((x) => x.toFixed(1)).join('/')} ms; built -> received p50/p99 ${lat.toClient.map((x) => x.toFixed(1)).join('/')} ms`);
+    say(`ingest-driven e2e (record timestamp -> client receive callback, clients in 2 processes): p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} transaction updates; ` +
       `chain ${lat.txPerS.toFixed(0)} tx/s; delivered ${lat.deliveredPerS.toFixed(0)} updates/s; api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core`);
     const paced = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples);
     say(`paced simulator transactions: p50 ${paced.p50} ms, p99 ${paced.p99} ms, max ${paced.max} ms over ${paced.samples} transaction updates; ` +
@@ -357,10 +380,12 @@ async function main(): Promise<void> {
     say(`max to 1 stream: ${one.perS.toFixed(0)} updates/s (${one.delivered}/${one.want} in ${one.seconds.toFixed(2)} s, api CPU ${one.apiCpuS.toFixed(1)} s = ${(one.delivered / one.apiCpuS).toFixed(0)} updates per api CPU s)`);
     const many = await maxPhase(kafka, topics, api, port!, 100, lat.backlogSamples);
     say(`max to 100 streams: ${many.perS.toFixed(0)} updates/s total (${many.delivered}/${many.want} in ${many.seconds.toFixed(2)} s, api CPU ${many.apiCpuS.toFixed(1)} s = ${(many.delivered / many.apiCpuS).toFixed(0)} updates per api CPU s)`);
-    say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const maxDelivered = Math.max(one.perS, many.perS);
-    // The last line reports the paced run: the only one that holds TPS on this machine (see bench/README.md).
-    console.log(`grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)}`);
+    // p50/p99: the paced run (the api alone at TPS); e2e: the ingest-driven run; one_stream: phase 3.
+    console.log(`grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`);
+    console.log(`grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)} ` +
+      `e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99} one_stream_per_s=${Math.round(one.perS)}`);
   } finally {
     await stopWorker(api);
     await kafka.close();
