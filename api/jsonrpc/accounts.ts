@@ -31,15 +31,24 @@ export interface AccountConfig extends ContextConfig {
 
 /** Pure. `defaultEncoding` differs by method in Agave (binary for getAccountInfo, base64 for getMultipleAccounts). */
 export function parseAccountConfig(config: Config, defaultEncoding: AccountEncoding): AccountConfig {
+  return { encoding: parseEncoding(config, defaultEncoding), dataSlice: parseDataSlice(config), ...parseContextConfig(config) };
+}
+
+/** Pure: `config.encoding`, one of `allowed` (getProgramAccounts has no legacy `binary`). */
+export function parseEncoding<E extends AccountEncoding>(config: Config, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
   const enc = optionalString(config, 'encoding') ?? defaultEncoding;
-  if (!(ENCODINGS as readonly string[]).includes(enc)) {
-    throw invalidParams(`encoding: expected one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(enc)}`);
+  if (!(allowed as readonly string[]).includes(enc)) {
+    throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${JSON.stringify(enc)}`);
   }
+  return enc as E;
+}
+
+/** Pure: `config.dataSlice`, if given. */
+export function parseDataSlice(config: Config): DataSlice | undefined {
   const slice = optionalObject(config, 'dataSlice');
-  const dataSlice = slice === undefined
+  return slice === undefined
     ? undefined
     : { offset: parseUsize(slice.offset, 'dataSlice.offset'), length: parseUsize(slice.length, 'dataSlice.length') };
-  return { encoding: enc as AccountEncoding, dataSlice, ...parseContextConfig(config) };
 }
 
 export interface AccountRow {
@@ -111,24 +120,28 @@ export const encodingReady = async (encoding: AccountEncoding): Promise<void> =>
  * `binary`/`base58` data over 128 bytes after slicing is Agave's -32600.
  */
 export function encodeAccount(r: AccountRow, encoding: AccountEncoding, slice: DataSlice | undefined, decimals?: ReadonlyMap<string, number>): unknown {
-  let data: unknown;
   const parsed = encoding === 'jsonParsed' && isTokenProgram(r.owner) ? parseTokenProgramAccount(Buffer.from(r.data, 'base64'), r.owner, decimalsFor(r, decimals)) : undefined;
-  if (parsed !== undefined) {
-    data = parsed;
-  } else if ((encoding === 'base64' || encoding === 'jsonParsed') && slice === undefined) {
-    data = [r.data, 'base64'];
-  } else {
-    let bytes: Uint8Array = Buffer.from(r.data, 'base64');
-    if (slice !== undefined) bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
-    if (encoding === 'binary' || encoding === 'base58') {
-      if (bytes.length > MAX_BASE58_BYTES) throw base58TooLarge();
-      data = encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
-    } else if (encoding === 'base64+zstd') {
-      data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
-    } else {
-      data = [Buffer.from(bytes).toString('base64'), 'base64'];
-    }
+  return uiAccount(r, parsed ?? encodeAccountData(r.data, encoding, slice));
+}
+
+/**
+ * Pure: stored account data (base64) in `encoding`, without parsing (jsonParsed gives base64).
+ * `binary`/`base58` data over 128 bytes after slicing is Agave's -32600.
+ */
+export function encodeAccountData(base64: string, encoding: AccountEncoding, slice: DataSlice | undefined): unknown {
+  if ((encoding === 'base64' || encoding === 'jsonParsed') && slice === undefined) return [base64, 'base64'];
+  let bytes: Uint8Array = Buffer.from(base64, 'base64');
+  if (slice !== undefined) bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
+  if (encoding === 'binary' || encoding === 'base58') {
+    if (bytes.length > MAX_BASE58_BYTES) throw base58TooLarge();
+    return encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
   }
+  if (encoding === 'base64+zstd') return [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
+  return [Buffer.from(bytes).toString('base64'), 'base64'];
+}
+
+/** Pure: Agave's UiAccount around already encoded `data`. */
+export function uiAccount(r: AccountRow, data: unknown): unknown {
   return {
     lamports: u64Json(u64(r.lamports)),
     data,

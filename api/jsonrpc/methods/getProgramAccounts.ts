@@ -1,26 +1,22 @@
 // getProgramAccounts: the latest state at the commitment of every account whose owner is the program.
 // Candidates come from account_owners (every pubkey the owner ever had); the newest write at or below
 // the context slot decides: closed (0 lamports) and moved (owner changed) accounts drop out there.
-import bs58 from 'bs58';
 import { decodeBase58, decodeBase64 } from '../../filters/decode-input.js';
-import { base58TooLarge, invalidParams } from '../errors.js';
-import { u64Json } from '../json.js';
+import { encodeAccountData, parseDataSlice, parseEncoding, uiAccount, type AccountRow } from '../accounts.js';
+import { invalidParams } from '../errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import {
   optionalBool,
-  optionalObject,
-  optionalString,
   parseConfig,
   parseContextConfig,
   parsePubkey,
   parseU64,
-  parseUsize,
   positional,
   type Config,
   type ContextConfig,
 } from '../params.js';
-import { queryRows, u64, type QueryParams } from '../query.js';
-import { zstdCompress, zstdReady } from '../zstd.js';
+import { queryRows, type QueryParams } from '../query.js';
+import { zstdReady } from '../zstd.js';
 
 export type Encoding = 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
 const ENCODINGS: readonly Encoding[] = ['base58', 'base64', 'base64+zstd', 'jsonParsed'];
@@ -29,8 +25,6 @@ export const MAX_FILTERS = 4;
 export const MAX_MEMCMP_BYTES = 128;
 const MAX_MEMCMP_BASE58_CHARS = 175;
 const MAX_MEMCMP_BASE64_CHARS = 172;
-/** Agave's limit for base58 account data (after dataSlice). */
-export const MAX_BASE58_DATA_BYTES = 128;
 
 export type ProgramAccountsFilter = { kind: 'dataSize'; size: bigint } | { kind: 'memcmp'; offset: bigint; bytes: Uint8Array };
 
@@ -81,14 +75,8 @@ export function parseGetProgramAccounts(params: unknown): GetProgramAccountsPara
   const p = positional(params, 1, 2);
   const program = parsePubkey(p[0], 'programId');
   const config = parseConfig(p[1], 'config');
-  const enc = optionalString(config, 'encoding') ?? 'base64';
-  if (!(ENCODINGS as readonly string[]).includes(enc)) {
-    throw invalidParams(`encoding: expected one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(enc)}`);
-  }
-  const slice = optionalObject(config, 'dataSlice');
-  const dataSlice = slice === undefined
-    ? undefined
-    : { offset: parseUsize(slice.offset, 'dataSlice.offset'), length: parseUsize(slice.length, 'dataSlice.length') };
+  const encoding = parseEncoding(config, 'base64', ENCODINGS);
+  const dataSlice = parseDataSlice(config);
   let filters: ProgramAccountsFilter[] = [];
   if (config.filters !== undefined && config.filters !== null) {
     if (!Array.isArray(config.filters)) throw invalidParams('filters: expected an array');
@@ -99,7 +87,7 @@ export function parseGetProgramAccounts(params: unknown): GetProgramAccountsPara
   }
   return {
     program,
-    encoding: enc as Encoding,
+    encoding,
     dataSlice,
     filters,
     withContext: optionalBool(config, 'withContext') ?? false,
@@ -147,44 +135,11 @@ export function programAccountsQuery(filters: readonly ProgramAccountsFilter[]):
   return { sql, params: (p) => ({ ...p, ...values }) };
 }
 
-interface Row {
-  pubkey: string;
-  owner: string;
-  lamports: string;
-  executable: boolean | number;
-  rent_epoch: string;
-  space: number;
-  data: string;
-}
+type Row = AccountRow;
 
-/** Pure: one stored row -> Agave's keyed account, data in the requested encoding. */
+/** Pure: one stored row -> Agave's keyed account, data in the requested encoding (jsonParsed is not parsed here). */
 export function shapeAccount(r: Row, encoding: Encoding, slice: GetProgramAccountsParams['dataSlice']): unknown {
-  let data: [string, string];
-  if ((encoding === 'base64' || encoding === 'jsonParsed') && slice === undefined) {
-    data = [r.data, 'base64'];
-  } else {
-    let bytes: Uint8Array = Buffer.from(r.data, 'base64');
-    if (slice !== undefined) bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
-    if (encoding === 'base58') {
-      if (bytes.length > MAX_BASE58_DATA_BYTES) throw base58TooLarge();
-      data = [bs58.encode(bytes), 'base58'];
-    } else if (encoding === 'base64+zstd') {
-      data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
-    } else {
-      data = [Buffer.from(bytes).toString('base64'), 'base64'];
-    }
-  }
-  return {
-    pubkey: r.pubkey,
-    account: {
-      lamports: u64Json(u64(r.lamports)),
-      data,
-      owner: r.owner,
-      executable: Boolean(r.executable),
-      rentEpoch: u64Json(u64(r.rent_epoch)),
-      space: Number(r.space),
-    },
-  };
+  return { pubkey: r.pubkey, account: uiAccount(r, encodeAccountData(r.data, encoding, slice)) };
 }
 
 const UNAVAILABLE = 'Account information unavailable';
