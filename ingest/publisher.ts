@@ -10,6 +10,7 @@ import type { TopicKind, TopicNames } from '../schemas/topics.js';
 import { oversizedRecord } from './dead-letter.js';
 import { ingestMetrics } from './metrics.js';
 import { lastPublishedSlot } from './resume.js';
+import { abortableSleep } from './sleep.js';
 import type { SlotBatch } from './source.js';
 
 export interface EncodedBatch {
@@ -57,20 +58,7 @@ function isFenced(err: unknown): boolean {
   return (err as Partial<KafkaError> | undefined)?.fenced === true;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new PublishAbortedError('stopped'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new PublishAbortedError('stopped'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new PublishAbortedError('stopped'));
 
 export class Publisher {
   private producer: TransactionalProducer | undefined;

@@ -3,6 +3,7 @@
 // other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as RpcError,
 // which decides per code (-32004 retried, -32007/-32009 skipped, in source.ts).
 import type { Logger } from '../../platform/log.js';
+import { abortableSleep } from '../sleep.js';
 import { parseJsonExact } from './json.js';
 
 export class RpcError extends Error {
@@ -55,20 +56,7 @@ export function backoffMs(n: number, min: number, max: number, random = Math.ran
   return Math.round(base * (0.8 + 0.2 * random()));
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new RpcAbortedError('aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new RpcAbortedError('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new RpcAbortedError('aborted'));
 
 interface Envelope {
   result?: unknown;
