@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are checked by value, not by type */
 // The params parsers and pure shaping of the seven methods.
 import { describe, expect, it } from 'vitest';
+import { rpcErrorOf } from '../../../test/support/jsonrpc/rpc-error.js';
 import bs58 from 'bs58';
-import { RpcError } from '../errors.js';
 import { parseGetBlockHeight } from './getBlockHeight.js';
 import { parseGetBlocks } from './getBlocks.js';
 import { parseGetBlocksWithLimit } from './getBlocksWithLimit.js';
@@ -17,15 +17,7 @@ const KEY = '11111111111111111111111111111111';
 const KEY2 = 'TokenkegQfeZyiNwAJbNbGKPFXCWuvvf9ss623VQ5DA';
 const SIG = '1'.repeat(64);
 
-const err = (f: () => unknown): RpcError => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RpcError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-};
+const err = rpcErrorOf;
 
 describe('getBlockHeight', () => {
   it('parses an optional config', () => {

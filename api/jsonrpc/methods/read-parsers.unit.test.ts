@@ -1,7 +1,7 @@
 // The params parsers and pure shaping of the read-side methods of issue 13.
 import { describe, expect, it } from 'vitest';
+import { rpcErrorOf } from '../../../test/support/jsonrpc/rpc-error.js';
 import bs58 from 'bs58';
-import { RpcError } from '../errors.js';
 import { toJson } from '../json.js';
 import { parseNoParams } from '../params.js';
 import { parseGetAccountInfo } from './getAccountInfo.js';
@@ -20,15 +20,7 @@ const MINT = bs58.encode(Buffer.alloc(32, 7));
 const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const SIG = '1'.repeat(64);
 
-const err = (f: () => unknown): RpcError => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RpcError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-};
+const err = rpcErrorOf;
 const invalid = (f: () => unknown) => {
   const e = err(f);
   expect(e.code).toBe(-32602);
