@@ -20,7 +20,8 @@ import { connectKafka } from '../cli/infrastructure.js';
 import type { Logger } from '../platform/log.js';
 import { decodeRecord, encodeRecord, SlotStatus, type AccountEvent, type TransactionEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
+import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { firstDifference, readTopics, type ReadRecord } from './support/kafka/read-topics.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -222,14 +223,7 @@ describe('restart', () => {
 
     const first = child(prefix);
     // Kill once a good part, but not all, of the chain is in Kafka.
-    await waitFor(
-      async () => {
-        if (first.proc.exitCode !== null) throw new Error(`child exited early (${first.proc.exitCode}): ${first.stderr()}`);
-        const ranges = await kafka.admin().offsetRanges(topicNames(prefix).slots).catch(() => new Map<number, { high: bigint }>());
-        return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= 250;
-      },
-      { what: 'the first ingest to publish ~125 slots', timeoutMs: 120_000 },
-    );
+    await waitForSlotRecords(kafka, prefix, first, 250, 'the first ingest to publish ~125 slots');
     expect(first.proc.kill('SIGKILL')).toBe(true);
     expect(await first.exited).toBeNull();
     const partial = slotRecords(await readAll(kafka, prefix));

@@ -24,7 +24,8 @@ import { encodeRecord, SlotStatus, type ChainEvent, type SlotEvent, type Transac
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
 import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
-import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
+import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, testLeaderOf, type Fault, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
 
@@ -262,14 +263,7 @@ describe('--source rpc into Kafka', () => {
     };
 
     const first = child();
-    await waitFor(
-      async () => {
-        if (first.proc.exitCode !== null) throw new Error(`child exited early (${first.proc.exitCode}): ${first.stderr()}`);
-        const ranges = await kafka.admin().offsetRanges(topicNames(prefix).slots).catch(() => new Map<number, { high: bigint }>());
-        return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= 90;
-      },
-      { what: 'the first ingest to publish ~30 slots', timeoutMs: 120_000 },
-    );
+    await waitForSlotRecords(kafka, prefix, first, 90, 'the first ingest to publish ~30 slots');
     expect(first.proc.kill('SIGKILL')).toBe(true);
     expect(await first.exited).toBeNull();
     const partial = await gotByKey(kafka, prefix);
