@@ -6,6 +6,7 @@ import bs58 from 'bs58';
 import type { ChainEvent, InnerInstructions, Reward, TokenBalance, TransactionEvent } from '../../schemas/codec.js';
 import { RewardType, SlotStatus, type BlockMeta, type SlotGap } from '../../schemas/codec.js';
 import { noTransactionMeta, type TransactionMeta } from '../../schemas/meta.js';
+import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
 import { decodeTransactionWire, encodeTransactionWire } from '../wire.js';
 
 export type ParsedLine = { ok: true; event: ChainEvent } | { ok: false; reason: string };
@@ -25,15 +26,6 @@ const STATUS_NAMES: Readonly<Record<string, SlotStatus>> = {
   createdBank: SlotStatus.SLOT_STATUS_CREATED_BANK,
   completed: SlotStatus.SLOT_STATUS_COMPLETED,
   gap: SlotStatus.SLOT_STATUS_GAP,
-};
-
-// Agave's names (getBlock's `rewardType`); null is an unspecified type.
-const REWARD_TYPES: Readonly<Record<string, RewardType>> = {
-  Fee: RewardType.REWARD_TYPE_FEE,
-  Rent: RewardType.REWARD_TYPE_RENT,
-  Staking: RewardType.REWARD_TYPE_STAKING,
-  Voting: RewardType.REWARD_TYPE_VOTING,
-  DeactivatedStake: RewardType.REWARD_TYPE_DEACTIVATED_STAKE,
 };
 
 const META_FIELDS = [
@@ -193,7 +185,7 @@ export function eventToJson(e: ChainEvent): Record<string, unknown> {
   }
 }
 
-const REWARD_NAMES = new Map<RewardType, string>(Object.entries(REWARD_TYPES).map(([k, v]) => [v, k]));
+const REWARD_NAMES = new Map<RewardType, string>(Object.entries(AGAVE_REWARD_TYPES).map(([k, v]) => [v, k]));
 
 function rewardToJson(r: Reward): Record<string, unknown> {
   return {
@@ -370,8 +362,8 @@ function parseReward(v: unknown, path: string): Reward {
     const type = field(r, 'rewardType');
     let rewardType: RewardType = RewardType.REWARD_TYPE_UNSPECIFIED;
     if (type !== undefined && type !== null) {
-      const t = typeof type === 'string' && Object.hasOwn(REWARD_TYPES, type) ? REWARD_TYPES[type] : undefined;
-      if (t === undefined) fail('rewardType', `one of ${Object.keys(REWARD_TYPES).join(', ')} or null expected, got ${JSON.stringify(type)}`);
+      const t = typeof type === 'string' && Object.hasOwn(AGAVE_REWARD_TYPES, type) ? AGAVE_REWARD_TYPES[type] : undefined;
+      if (t === undefined) fail('rewardType', `one of ${Object.keys(AGAVE_REWARD_TYPES).join(', ')} or null expected, got ${JSON.stringify(type)}`);
       rewardType = t;
     }
     return {

@@ -13,6 +13,7 @@ import {
   type TokenBalance,
   type TransactionEvent,
 } from '../../schemas/codec.js';
+import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
 import { decodeTransactionWire } from '../wire.js';
 
 /** u64 as Agave writes it: a JSON number, or (from parseJsonExact) a decimal string when long. */
@@ -99,18 +100,10 @@ const key = (s: string): Buffer => Buffer.from(bs58.decode(s));
 /** "" stays empty: Agave's "not recorded" (old blocks have no previous blockhash). */
 const optKey = (s: string | undefined | null): Buffer => (s === undefined || s === null || s === '' ? Buffer.alloc(0) : key(s));
 
-const REWARD_TYPES: Readonly<Record<string, RewardType>> = {
-  Fee: RewardType.REWARD_TYPE_FEE,
-  Rent: RewardType.REWARD_TYPE_RENT,
-  Staking: RewardType.REWARD_TYPE_STAKING,
-  Voting: RewardType.REWARD_TYPE_VOTING,
-  DeactivatedStake: RewardType.REWARD_TYPE_DEACTIVATED_STAKE,
-};
-
 export function rewardFromRpc(r: RpcReward): Reward {
   let rewardType = RewardType.REWARD_TYPE_UNSPECIFIED;
   if (r.rewardType !== null && r.rewardType !== undefined) {
-    const t = REWARD_TYPES[r.rewardType];
+    const t = AGAVE_REWARD_TYPES[r.rewardType];
     if (t === undefined) throw new RpcConversionError(`reward of ${r.pubkey}: unknown rewardType ${JSON.stringify(r.rewardType)}`);
     rewardType = t;
   }
