@@ -158,22 +158,14 @@ export class Publisher {
     const producer = this.producer!;
     const counts = new Map<TopicKind, number>();
     const bytesByKind = new Map<TopicKind, number>();
-    // Records of a slot share their key: hash each distinct key once per group.
-    const slotKeyPartition = new Map<string, number>();
     const started = process.hrtime.bigint();
     if (!this.begun) await producer.begin();
     this.begun = false;
     try {
       for (const b of group) {
         for (const r of b.records) {
-          const n = this.partitions.get(r.kind)!;
-          let partition: number;
-          if (r.kind === 'accounts') partition = partitionForKey(r.key, n);
-          else {
-            const memo = `${r.kind}:${r.key.toString('hex')}`;
-            partition = slotKeyPartition.get(memo) ?? partitionForKey(r.key, n);
-            slotKeyPartition.set(memo, partition);
-          }
+          // Hashing an 8-byte slot key is cheaper than the hex string a memo of it would need.
+          const partition = partitionForKey(r.key, this.partitions.get(r.kind)!);
           const topic = this.opts.topics[r.kind];
           const dead = oversizedRecord(r.kind, topic, b.slot, r.key, r.value);
           if (dead) {

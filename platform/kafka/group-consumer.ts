@@ -65,10 +65,14 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
   const loop: FetchLoop = startFetchLoop(consumer, 10_000, {
     async onMessages(messages, eofs) {
       const byTp = new Map<string, PartitionBatch>();
+      // A fetch holds runs of records of one partition: the key string is built once per run, not per record.
+      let b: PartitionBatch | undefined;
       for (const m of messages) {
-        const key = tp(m.topic, m.partition);
-        let b = byTp.get(key);
-        if (!b) byTp.set(key, (b = { topic: m.topic, partition: m.partition, records: [], nextOffset: 0n }));
+        if (!b || b.partition !== m.partition || b.topic !== m.topic) {
+          const key = tp(m.topic, m.partition);
+          b = byTp.get(key);
+          if (!b) byTp.set(key, (b = { topic: m.topic, partition: m.partition, records: [], nextOffset: 0n }));
+        }
         const r = toInRecord(m);
         b.records.push(r);
         b.nextOffset = r.offset + 1n;

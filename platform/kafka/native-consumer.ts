@@ -74,16 +74,13 @@ export function disconnectConsumer(c: KafkaConsumer): Promise<void> {
   });
 }
 
-export function toInRecord(m: Message): InRecord {
-  return {
-    topic: m.topic,
-    partition: m.partition,
-    offset: BigInt(m.offset),
-    key: (m.key as Buffer | null | undefined) ?? null,
-    value: m.value,
-    timestamp: m.timestamp ?? 0,
-    ...(m.headers && m.headers.length > 0 ? { headers: Object.fromEntries(m.headers.flatMap((h) => Object.entries(h).map(([k, v]) => [k, v.toString()]))) } : {}),
-  };
+/** Called for every record read (the live tail's hot path): one object, headers only when present. */
+export function toInRecord(m: Message, offset = BigInt(m.offset)): InRecord {
+  const r: InRecord = { topic: m.topic, partition: m.partition, offset, key: (m.key as Buffer | null | undefined) ?? null, value: m.value, timestamp: m.timestamp ?? 0 };
+  if (m.headers && m.headers.length > 0) {
+    r.headers = Object.fromEntries(m.headers.flatMap((h) => Object.entries(h).map(([k, v]) => [k, v.toString()])));
+  }
+  return r;
 }
 
 export interface FetchLoop {

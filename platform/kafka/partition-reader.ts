@@ -93,18 +93,21 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
       inFlight = false;
       const stale = sought;
       const records: InRecord[] = [];
-      const last = new Map<string, InRecord>();
+      // Per record only map lookups (no string keys): this loop carries every record the api reads.
+      const last = new Map<string, Map<number, InRecord>>();
       for (const m of messages) {
-        const key = tp(m.topic, m.partition);
-        if (stale.has(key)) continue;
+        if (stale.size > 0 && stale.has(tp(m.topic, m.partition))) continue;
+        const offset = BigInt(m.offset);
         const cur = pos.get(m.topic)?.get(m.partition);
-        if (cur !== undefined && BigInt(m.offset) < cur) continue;
-        const r = toInRecord(m);
+        if (cur !== undefined && offset < cur) continue;
+        const r = toInRecord(m, offset);
         records.push(r);
-        last.set(key, r);
+        let byPartition = last.get(m.topic);
+        if (!byPartition) last.set(m.topic, (byPartition = new Map()));
+        byPartition.set(m.partition, r);
       }
       const moved = () => {
-        for (const r of last.values()) advance(r.topic, r.partition, r.offset + 1n);
+        for (const byPartition of last.values()) for (const r of byPartition.values()) advance(r.topic, r.partition, r.offset + 1n);
         for (const e of eofs) if (!stale.has(tp(e.topic, e.partition)) && e.offset >= 0) advance(e.topic, e.partition, BigInt(e.offset));
       };
       if (records.length === 0) return moved();
