@@ -25,9 +25,7 @@ const geyser = require(path.join(path.dirname(require.resolve('@triton-one/yello
   SubscribeReplayInfoResponse: MessageCodec<Geyser.SubscribeReplayInfoResponse>;
 };
 
-export const SubscribeRequestCodec = geyser.SubscribeRequest;
 export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
-export const SubscribeReplayInfoResponseCodec = geyser.SubscribeReplayInfoResponse;
 
 const ser = <T>(codec: MessageCodec<T>) => (m: T): Buffer => {
   const bytes = codec.encode(m).finish();
