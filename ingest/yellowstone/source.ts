@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../platform/log.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { RpcClient } from '../rpc/client.js';
+import { abortableSleep } from '../sleep.js';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { SlotAssembler, type Notice } from './assembler.js';
 import { GEYSER_SERVICE, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
@@ -51,19 +52,6 @@ type Client = InstanceType<typeof GeyserClient> & {
     callback: (err: grpc.ServiceError | null, res?: SubscribeReplayInfoResponse) => void,
   ): grpc.ClientUnaryCall;
 };
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSource {
   const notes = [`yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`];
@@ -155,7 +143,8 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
       if (asm.lastSlot !== undefined) resumeFrom = asm.lastSlot + 1n;
       m.reconnects.inc();
       const delay = Math.min(maxBackoff, initialBackoff * 2 ** Math.min(failures++, 16));
-      await sleep(delay, signal);
+      // Stopping ends the wait; the loop's condition then ends the run.
+      await abortableSleep(delay, signal, () => new Error('stopped')).catch(() => {});
     }
   } finally {
     client.close();
