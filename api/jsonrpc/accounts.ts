@@ -93,7 +93,7 @@ export async function readMintDecimals(ch: ClickHouseClient, db: string, mints: 
 }
 
 /** The mint a token account names (bytes 0..32), for looking up decimals before parsing. */
-export const tokenAccountMint = (row: AccountRow): string | undefined => {
+const tokenAccountMint = (row: AccountRow): string | undefined => {
   if (!isTokenProgram(row.owner) || row.space < 32) return undefined;
   return bs58.encode(Buffer.from(row.data, 'base64').subarray(0, 32));
 };
