@@ -89,10 +89,14 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       stops.push({ what: 'projector', stop: () => projector.stop() });
     }
     if (role === 'api' || role === 'all') {
+      const { LiveLayer } = await import('../api/live/index.js');
       const { startGrpc } = await import('../api/grpc/server.js');
       const { startJsonRpc } = await import('../api/jsonrpc/server.js');
+      // One live layer (one Kafka reader, one filter index) for every streaming transport of this process.
+      const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, log });
+      stops.push({ what: 'live layer', stop: () => live.close() });
       const grpc = await startGrpc({
-        kafka, topics, ch, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
+        live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
         authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
         limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
         queueSize: cfg.streamQueueSize, log,
@@ -101,7 +105,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const rpc = await startJsonRpc({
         ch: ch!, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.rpcPort,
         authToken: cfg.authToken || undefined, maxBodyBytes: cfg.rpcMaxBodyBytes, maxBatch: cfg.rpcMaxBatch,
-        maxSlotLag: cfg.maxSlotLag, chainTip: () => grpc.chainTip(), log,
+        maxSlotLag: cfg.maxSlotLag, chainTip: () => live.chainTip(), log,
       });
       stops.push({ what: 'jsonrpc', stop: () => rpc.close() });
       addHealthCheck(() => rpc.health());

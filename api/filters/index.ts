@@ -41,3 +41,4 @@ export {
   type FilterError,
   type FilterLimits,
 } from './types.js';
+export { matchSlotStatus, matchBlockMeta, matchEntry } from './match-chain.js';

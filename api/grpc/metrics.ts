@@ -15,10 +15,3 @@ export const slowClientCutoffs = new Counter({
   help: 'Streams ended with RESOURCE_EXHAUSTED because their queue was full.',
   registers: [registry],
 });
-
-export const undecodableRecords = new Counter({
-  name: 'slotstream_grpc_undecodable_records_total',
-  help: 'Kafka records the api could not decode (skipped, logged).',
-  labelNames: ['topic'] as const,
-  registers: [registry],
-});

@@ -21,10 +21,9 @@ import {
 import type { TopicNames } from '../../schemas/topics.js';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits } from '../filters/index.js';
 import { tokenCheck } from './auth.js';
-import { Hub } from './hub.js';
-import { LiveTail } from './live-tail.js';
+import { LiveLayer } from '../live/index.js';
 import { handleSubscribe } from './subscribe.js';
-import { handleSubscribeParsed } from './subscribe-parsed.js';
+import { handleSubscribeParsed, ParsedFeed } from './subscribe-parsed.js';
 import { versionString } from './version.js';
 
 export const PROTO_PATH = fileURLToPath(new URL('../../proto/stream.proto', import.meta.url));
@@ -33,6 +32,9 @@ export const SERVICE_NAME = 'stream.Stream';
 const MAX_INBOUND_BYTES = 4 * 1024 * 1024;
 
 export interface GrpcOptions {
+  /** The process's live layer, made once in the role wiring (left open on close); without it the server
+   * starts its own from the options below. */
+  live?: LiveLayer;
   /** The process's Kafka clients, made once in the role wiring (left open on close). */
   kafka?: Kafka;
   /** Without `kafka`: the server makes its own clients from these brokers (and closes them). */
@@ -79,29 +81,26 @@ function unauthenticated(): Partial<grpc.StatusObject> & Error {
 }
 
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
-  const own = o.kafka === undefined ? createKafka({ brokers: o.brokers ?? [], clientId: 'slotstream-api', log: o.log }) : undefined;
-  const kafka = o.kafka ?? own!;
-  const hub = new Hub({ pingIntervalMs: o.pingIntervalMs });
-  const tail = await LiveTail.start({ kafka, topics: o.topics, sink: hub, log: o.log }).catch(async (err: unknown) => {
-    hub.close();
+  const own = o.kafka === undefined && o.live === undefined ? createKafka({ brokers: o.brokers ?? [], clientId: 'slotstream-api', log: o.log }) : undefined;
+  const ownLive =
+    o.live === undefined
+      ? await LiveLayer.start({ kafka: o.kafka ?? own!, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, log: o.log }).catch(
+          async (err: unknown) => {
+            await own?.close();
+            throw err;
+          },
+        )
+      : undefined;
+  const live = o.live ?? ownLive!;
+  const closeOwn = async (): Promise<void> => {
+    await ownLive?.close();
     await own?.close();
-    throw err;
-  });
+  };
   const authorized = tokenCheck(o.authToken);
   const limits = o.limits ?? DEFAULT_FILTER_LIMITS;
 
-  const subscribe = handleSubscribe({
-    hub,
-    tail,
-    kafka,
-    topics: o.topics,
-    ch: o.ch,
-    database: o.database,
-    limits,
-    queueSize: o.queueSize,
-    log: o.log,
-  });
-  const subscribeParsed = handleSubscribeParsed({ hub, queueSize: o.queueSize, log: o.log });
+  const subscribe = handleSubscribe({ live, limits, queueSize: o.queueSize, log: o.log });
+  const subscribeParsed = handleSubscribeParsed({ feed: new ParsedFeed(live), queueSize: o.queueSize, log: o.log });
 
   const guardStream =
     <Req>(handler: (call: grpc.ServerDuplexStream<Req, Buffer>) => void) =>
@@ -140,9 +139,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${o.host}:${o.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   }).catch(async (err: Error) => {
-    hub.close();
-    await tail.stop();
-    await own?.close();
+    await closeOwn();
     throw new Error(`gRPC server cannot listen on ${o.host}:${o.port}: ${err.message}`);
   });
   o.log.info({ host: o.host, port }, 'gRPC listening');
@@ -150,18 +147,16 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   let closed = false;
   return {
     port,
-    chainTip: () => tail.chainTip(),
-    setLivePaused: (paused) => tail.setPaused(paused),
+    chainTip: () => live.chainTip(),
+    setLivePaused: (paused) => live.setPaused(paused),
     close: async () => {
       if (closed) return;
       closed = true;
       health.setStatus('', 'NOT_SERVING');
       health.setStatus(SERVICE_NAME, 'NOT_SERVING');
-      hub.close();
       // Streams never end on their own: cancel them rather than wait.
       server.forceShutdown();
-      await tail.stop();
-      await own?.close();
+      await closeOwn();
     },
   };
 }

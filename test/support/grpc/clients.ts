@@ -15,7 +15,7 @@ import {
 } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import { stableEnds } from '../kafka/read-topics.js';
-import { streamTopics } from '../../../api/grpc/live-tail.js';
+import { streamTopics } from '../../../api/live/index.js';
 import { PROTO_PATH } from '../../../api/grpc/server.js';
 
 export const LOADER_OPTIONS: protoLoader.Options = {

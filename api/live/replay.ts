@@ -1,4 +1,4 @@
-// from_slot replay: reads the Kafka history of the transactions, accounts and slots topics from the first
+// from_slot replay: reads the Kafka history of the topics the live tail reads from the first
 // offset of a slot >= from_slot, per partition, up to the offsets the live tail had reached when the
 // stream registered (`until`). Everything before `until` comes from here, everything from `until` on
 // comes from the live tail: no gap and no duplicate at the hand-over.
@@ -10,9 +10,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { InRecord, Kafka, OffsetRange, PartitionOffsets, PartitionReader } from '../../platform/kafka/index.js';
-import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
+import { decodeRecord } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
-import { READ_CHUNK, readError, streamTopics } from './live-tail.js';
+import { READ_CHUNK, readError, streamTopics, type StreamEvent } from './live-tail.js';
 import { undecodableRecords } from './metrics.js';
 
 export class ReplayOutOfRange extends Error {
@@ -137,7 +137,7 @@ export interface ReplayOptions {
   /** Live tail positions at registration: replay stops right before them. */
   until: PartitionOffsets;
   /** Each decoded event with slot >= fromSlot, in Kafka order per partition. */
-  onEvent: (e: ChainEvent) => void;
+  onEvent: (e: StreamEvent) => void;
   log: Logger;
 }
 

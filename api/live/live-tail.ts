@@ -1,23 +1,24 @@
-// The live tail: ONE Kafka reader per api process over the transactions, accounts and slots topics,
-// starting at their current end. Every record is decoded once and handed to the sink (the stream hub),
-// which matches and encodes it once for all streams. Also tracks the newest slot seen (`chainTip`), which
+// The live tail: ONE Kafka reader per api process over the transactions, accounts, slots and entries
+// topics, starting at their current end. Every record is decoded once and handed to the sink (the live
+// hub), which matches it once for every session of every transport. Also tracks the newest slot seen (`chainTip`), which
 // JSON-RPC uses to tell whether its views trail the chain.
 import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
-import { decodeRecord, type AccountEvent, type SlotEvent, type TransactionEvent } from '../../schemas/codec.js';
+import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { undecodableRecords } from './metrics.js';
 
 /** What the tail hands over, record by record, in Kafka order per partition. */
 export interface TailSink {
-  onTransaction(tx: TransactionEvent): void;
-  onAccount(acc: AccountEvent): void;
-  onSlot(ev: SlotEvent): void;
+  onEvent(e: StreamEvent): void;
   /** After every chunk: a chance to flush work collected while handling it. */
   onBatchEnd?(): void;
 }
 
-export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots'];
+/** The events the live layer streams (epoch records are read by nobody here). */
+export type StreamEvent = Exclude<ChainEvent, { kind: 'epochs' }>;
+
+export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries'];
 
 export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
   return new Map(STREAM_KINDS.map((k) => [topics[k], k]));
@@ -41,19 +42,9 @@ export function dispatchRecord(kind: TopicKind, r: InRecord, sink: TailSink, log
     return undefined;
   }
   const e = d.value;
-  switch (e.kind) {
-    case 'transactions':
-      sink.onTransaction(e.event);
-      return e.event.slot;
-    case 'accounts':
-      sink.onAccount(e.event);
-      return e.event.slot;
-    case 'slots':
-      sink.onSlot(e.event);
-      return e.event.slot;
-    default:
-      return undefined;
-  }
+  if (e.kind === 'epochs') return undefined;
+  sink.onEvent(e);
+  return e.event.slot;
 }
 
 /** A failed read is retried by the reader; only one that is not a passing Kafka condition is an error. */

@@ -4,7 +4,7 @@ import { SlotEvent, SlotStatus } from '../../schemas/codec.js';
 import { compileSubscribeRequest } from '../filters/index.js';
 import { Hub, type LiveSubscriber } from './hub.js';
 
-const slot = (n: bigint, status: SlotStatus): SlotEvent => SlotEvent.fromPartial({ slot: n, status });
+const slot = (n: bigint, status: SlotStatus) => ({ kind: 'slots' as const, event: SlotEvent.fromPartial({ slot: n, status }) });
 
 describe('Hub slot statuses', () => {
   let hub: Hub | undefined;
@@ -16,22 +16,22 @@ describe('Hub slot statuses', () => {
     const s: LiveSubscriber = { onLive: () => undefined, onSlotStatus: (n, st) => seen.push([n, st]), onPing: () => undefined };
     const compiled = compileSubscribeRequest(SubscribeRequest.fromPartial({ commitment: CommitmentLevel.CONFIRMED }), { maxFiltersPerKind: 10, maxKeysPerList: 10 });
     if (!compiled.ok) throw new Error(compiled.error.message);
-    hub.register(s, compiled.value);
+    hub.register(s, compiled.value, true);
 
-    hub.onSlot(slot(5n, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED));
-    hub.onSlot(slot(5n, SlotStatus.SLOT_STATUS_CREATED_BANK));
+    hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED));
+    hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_CREATED_BANK));
     expect(hub.statusOf(5n)).toBeUndefined();
-    hub.onSlot(slot(5n, SlotStatus.SLOT_STATUS_PROCESSED));
-    hub.onSlot(slot(5n, SlotStatus.SLOT_STATUS_COMPLETED));
-    hub.onSlot(slot(5n, SlotStatus.SLOT_STATUS_CONFIRMED));
+    hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_PROCESSED));
+    hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_COMPLETED));
+    hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_CONFIRMED));
     expect(hub.statusOf(5n)).toBe(SlotStatus.SLOT_STATUS_CONFIRMED);
 
-    hub.onSlot(slot(6n, SlotStatus.SLOT_STATUS_CREATED_BANK));
-    hub.onSlot(slot(6n, SlotStatus.SLOT_STATUS_DEAD));
-    hub.onSlot(slot(6n, SlotStatus.SLOT_STATUS_FINALIZED));
+    hub.onEvent(slot(6n, SlotStatus.SLOT_STATUS_CREATED_BANK));
+    hub.onEvent(slot(6n, SlotStatus.SLOT_STATUS_DEAD));
+    hub.onEvent(slot(6n, SlotStatus.SLOT_STATUS_FINALIZED));
     expect(hub.statusOf(6n)).toBe(SlotStatus.SLOT_STATUS_DEAD);
 
-    hub.onSlot(slot(7n, SlotStatus.SLOT_STATUS_GAP));
+    hub.onEvent(slot(7n, SlotStatus.SLOT_STATUS_GAP));
     expect(hub.statusOf(7n)).toBeUndefined();
 
     expect(seen).toEqual([

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { CommitmentLevel } from '../../proto/gen/stream.js';
+import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { CommitmentGate, PRUNE_MARGIN } from './commitment-gate.js';
 
 describe('CommitmentGate', () => {
   it('processed sends everything at once', () => {
-    const g = new CommitmentGate<string>(CommitmentLevel.PROCESSED);
+    const g = new CommitmentGate<string>(Commitment.processed);
     expect(g.admit(1n, 'a')).toBe('send');
     expect(g.onStatus(1n, 2, true)).toEqual([]);
   });
 
   it('confirmed holds until the slot is confirmed, in arrival order', () => {
-    const g = new CommitmentGate<string>(CommitmentLevel.CONFIRMED);
+    const g = new CommitmentGate<string>(Commitment.confirmed);
     expect(g.admit(5n, 'a')).toBe('held');
     expect(g.admit(5n, 'b')).toBe('held');
     expect(g.admit(6n, 'c')).toBe('held');
@@ -24,7 +24,7 @@ describe('CommitmentGate', () => {
   });
 
   it('finalized waits for finalized; a skipped slot drops what it held', () => {
-    const g = new CommitmentGate<string>(CommitmentLevel.FINALIZED);
+    const g = new CommitmentGate<string>(Commitment.finalized);
     g.admit(7n, 'x');
     expect(g.onStatus(7n, 1, true)).toEqual([]);
     g.admit(8n, 'y');
@@ -36,7 +36,7 @@ describe('CommitmentGate', () => {
 
   it('uses the shared status lookup, and a status it did not remember', () => {
     const shared = new Map<bigint, number>([[3n, 1]]);
-    const g = new CommitmentGate<string>(CommitmentLevel.CONFIRMED, (s) => shared.get(s));
+    const g = new CommitmentGate<string>(Commitment.confirmed, (s) => shared.get(s));
     expect(g.admit(3n, 'a')).toBe('send');
     g.admit(4n, 'b');
     shared.set(4n, 1);
@@ -44,14 +44,14 @@ describe('CommitmentGate', () => {
   });
 
   it('drops held updates of slots far behind the newest finalized slot (dead forks)', () => {
-    const g = new CommitmentGate<string>(CommitmentLevel.CONFIRMED);
+    const g = new CommitmentGate<string>(Commitment.confirmed);
     g.admit(10n, 'fork');
     g.onStatus(10n + PRUNE_MARGIN + 1n, 2, true);
     expect(g.size).toBe(0);
   });
 
   it('a dead slot releases nothing at confirmed or finalized, whatever the order of its records', () => {
-    for (const level of [CommitmentLevel.CONFIRMED, CommitmentLevel.FINALIZED]) {
+    for (const level of [Commitment.confirmed, Commitment.finalized]) {
       const g = new CommitmentGate<string>(level);
       g.admit(9n, 'a');
       expect(g.onStatus(9n, SlotStatus.SLOT_STATUS_DEAD, true)).toEqual([]);
@@ -65,7 +65,7 @@ describe('CommitmentGate', () => {
 
   it('dead wins over a level already known from the shared lookup', () => {
     const shared = new Map<bigint, number>([[4n, SlotStatus.SLOT_STATUS_PROCESSED]]);
-    const g = new CommitmentGate<string>(CommitmentLevel.CONFIRMED, (s) => shared.get(s));
+    const g = new CommitmentGate<string>(Commitment.confirmed, (s) => shared.get(s));
     g.admit(4n, 'a');
     shared.set(4n, SlotStatus.SLOT_STATUS_DEAD);
     expect(g.onStatus(4n, SlotStatus.SLOT_STATUS_DEAD, false)).toEqual([]);
@@ -80,7 +80,7 @@ describe('CommitmentGate', () => {
       SlotStatus.SLOT_STATUS_COMPLETED,
       SlotStatus.SLOT_STATUS_GAP,
     ];
-    for (const level of [CommitmentLevel.CONFIRMED, CommitmentLevel.FINALIZED]) {
+    for (const level of [Commitment.confirmed, Commitment.finalized]) {
       const g = new CommitmentGate<string>(level);
       g.admit(12n, 'a');
       for (const st of progress) expect(g.onStatus(12n, st, true)).toEqual([]);
@@ -95,7 +95,7 @@ describe('CommitmentGate', () => {
   });
 
   it('a finalized slot is not released by a progress status that comes after it', () => {
-    const g = new CommitmentGate<string>(CommitmentLevel.FINALIZED);
+    const g = new CommitmentGate<string>(Commitment.finalized);
     g.onStatus(20n, SlotStatus.SLOT_STATUS_CONFIRMED, true);
     g.onStatus(20n, SlotStatus.SLOT_STATUS_COMPLETED, true);
     expect(g.admit(20n, 'x')).toBe('held');

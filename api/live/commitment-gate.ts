@@ -6,7 +6,7 @@
 // finalized); progress statuses and gap records change nothing. Slots that fall more than PRUNE_MARGIN
 // slots behind the newest finalized slot without reaching the level are forks that died unannounced:
 // their updates are dropped.
-import { CommitmentLevel } from '../../proto/gen/stream.js';
+import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { combineStatus, isTerminal, reached, takesPart } from './slot-status.js';
 
@@ -21,7 +21,7 @@ export class CommitmentGate<T> {
   private newestFinalized = -1n;
 
   constructor(
-    readonly level: CommitmentLevel,
+    readonly level: Commitment,
     private readonly shared: StatusLookup = () => undefined,
   ) {}
 
@@ -36,7 +36,7 @@ export class CommitmentGate<T> {
 
   /** 'send': deliver now; 'held': kept until the slot reaches the level; 'dropped': the slot was skipped or died. */
   admit(slot: bigint, item: T): 'send' | 'held' | 'dropped' {
-    if (this.level === CommitmentLevel.PROCESSED) return 'send';
+    if (this.level === Commitment.processed) return 'send';
     const status = this.statusOf(slot);
     if (isTerminal(status)) return 'dropped';
     if (reached(status, this.level)) return 'send';
@@ -52,7 +52,7 @@ export class CommitmentGate<T> {
    * know, e.g. from a replay of old slots). Returns the updates released, in arrival order.
    */
   onStatus(slot: bigint, status: number, remember: boolean): T[] {
-    if (this.level === CommitmentLevel.PROCESSED || !takesPart(status)) return [];
+    if (this.level === Commitment.processed || !takesPart(status)) return [];
     if (remember) this.own.set(slot, combineStatus(this.own.get(slot), status)!);
     if (status === SlotStatus.SLOT_STATUS_FINALIZED && slot > this.newestFinalized) {
       this.newestFinalized = slot;

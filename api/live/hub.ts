@@ -1,0 +1,166 @@
+// The live hub of one api process: receives every record the live tail decodes, matches it once against
+// the filters of every session of every transport (FilterIndex for transactions and accounts: cost grows
+// with the event's keys, not with the number of sessions; the keyless kinds ask only the sessions that
+// have such filters), wraps a matching event once (SharedEvent, encodings shared per wire format) and
+// hands it to the matching sessions. It also keeps the live slot statuses (the commitment gate's shared
+// lookup) and the chain state, runs the server ping timer, and lets observers (the pump.fun join) see
+// every event.
+import { FilterIndex, matchBlockMeta, matchEntry, matchSlotStatus, type CompiledSubscription } from '../filters/index.js';
+import type { SlotEvent } from '../../schemas/gen/events.js';
+import { ChainState } from './chain-state.js';
+import type { StreamEvent, TailSink } from './live-tail.js';
+import { SharedEvent } from './shared-event.js';
+import { combineStatus, takesPart } from './slot-status.js';
+
+/** A session as the hub sees it (api/live/session.ts implements it for every transport). */
+export interface LiveSubscriber {
+  /** A live update matched `names` (sorted) of this session's filters. */
+  onLive(update: SharedEvent, names: string[]): void;
+  /** A slot status change (levels and terminal statuses, see slot-status.ts), for sessions that track them. */
+  onSlotStatus(slot: bigint, status: number): void;
+  /** The server ping tick. */
+  onPing(): void;
+}
+
+/** Sees every live event before matching (read-only). */
+export interface LiveObserver {
+  onEvent(e: StreamEvent): void;
+}
+
+/** Live slot statuses kept this many slots behind the newest. */
+const STATUS_WINDOW = 20_000n;
+
+export class Hub implements TailSink {
+  private readonly index = new FilterIndex<LiveSubscriber>();
+  private readonly subscribers = new Set<LiveSubscriber>();
+  /** Sessions told about every status change (a gate above processed, or a transport that tracks slots). */
+  private readonly statusListeners = new Set<LiveSubscriber>();
+  /** Sessions with slot, blocks_meta or entry filters, with their subscription. */
+  private readonly chainSubs = new Map<LiveSubscriber, CompiledSubscription>();
+  private readonly observers = new Set<LiveObserver>();
+  private readonly statuses = new Map<bigint, number>();
+  private newestStatusSlot = 0n;
+  private readonly timer: NodeJS.Timeout;
+  readonly chain = new ChainState();
+
+  constructor(o: { pingIntervalMs: number }) {
+    this.timer = setInterval(() => this.ping(), o.pingIntervalMs);
+    this.timer.unref();
+  }
+
+  get sessionCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** Status of a slot as the live tail knows it: a level or terminal (skipped, dead), combined by slot-status.ts. */
+  statusOf = (slot: bigint): number | undefined => this.statuses.get(slot);
+
+  /**
+   * Adds or replaces a session's filters. `statuses`: also tell it every status change. Synchronous:
+   * callers read the live positions right after, in the same step.
+   */
+  register(s: LiveSubscriber, sub: CompiledSubscription, statuses: boolean): void {
+    this.index.set(s, sub);
+    this.subscribers.add(s);
+    if (statuses) this.statusListeners.add(s);
+    else this.statusListeners.delete(s);
+    if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
+    else this.chainSubs.delete(s);
+  }
+
+  /** A session without filters still receives pings. */
+  addIdle(s: LiveSubscriber): void {
+    this.subscribers.add(s);
+  }
+
+  unregister(s: LiveSubscriber): void {
+    this.index.delete(s);
+    this.subscribers.delete(s);
+    this.statusListeners.delete(s);
+    this.chainSubs.delete(s);
+  }
+
+  addObserver(o: LiveObserver): void {
+    this.observers.add(o);
+  }
+
+  removeObserver(o: LiveObserver): void {
+    this.observers.delete(o);
+  }
+
+  private ping(): void {
+    for (const s of this.subscribers) s.onPing();
+  }
+
+  onEvent(e: StreamEvent): void {
+    for (const o of this.observers) o.onEvent(e);
+    switch (e.kind) {
+      case 'transactions': {
+        if (this.index.size === 0) return;
+        const hits = this.index.matchTransaction(e.event);
+        if (hits.size === 0) return;
+        const u = new SharedEvent({ kind: 'transaction', event: e.event });
+        for (const [s, names] of hits) s.onLive(u, names);
+        return;
+      }
+      case 'accounts': {
+        if (this.index.size === 0) return;
+        const hits = this.index.matchAccount(e.event);
+        if (hits.size === 0) return;
+        const u = new SharedEvent({ kind: 'account', event: e.event });
+        for (const [s, names] of hits) s.onLive(u, names);
+        return;
+      }
+      case 'slots':
+        this.onSlot(e.event);
+        return;
+      case 'entries': {
+        if (this.chainSubs.size === 0) return;
+        let u: SharedEvent | undefined;
+        for (const [s, sub] of this.chainSubs) {
+          const names = matchEntry(sub);
+          if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'entry', event: e.event })), names);
+        }
+        return;
+      }
+    }
+  }
+
+  private onSlot(ev: SlotEvent): void {
+    this.chain.onSlot(ev);
+    if (this.chainSubs.size > 0) this.matchSlot(ev);
+    // Progress statuses and gap records take part in no commitment (behaviour.md, "Slot statuses").
+    if (!takesPart(ev.status)) return;
+    const status = combineStatus(this.statuses.get(ev.slot), ev.status)!;
+    this.statuses.set(ev.slot, status);
+    if (ev.slot > this.newestStatusSlot) {
+      this.newestStatusSlot = ev.slot;
+      // Cheap amortized pruning: only when the map is well past its window.
+      if (this.statuses.size > Number(STATUS_WINDOW) * 2) {
+        const below = ev.slot - STATUS_WINDOW;
+        for (const slot of this.statuses.keys()) if (slot < below) this.statuses.delete(slot);
+      }
+    }
+    for (const s of this.statusListeners) s.onSlotStatus(ev.slot, status);
+  }
+
+  private matchSlot(ev: SlotEvent): void {
+    let status: SharedEvent | undefined;
+    let meta: SharedEvent | undefined;
+    for (const [s, sub] of this.chainSubs) {
+      const names = matchSlotStatus(sub, ev.status);
+      if (names.length > 0) s.onLive((status ??= new SharedEvent({ kind: 'slot', event: ev })), names);
+      if (ev.block === undefined) continue;
+      const metaNames = matchBlockMeta(sub);
+      if (metaNames.length > 0) s.onLive((meta ??= new SharedEvent({ kind: 'blockMeta', event: ev })), metaNames);
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.subscribers.clear();
+    this.statusListeners.clear();
+    this.chainSubs.clear();
+    this.observers.clear();
+  }
+}

@@ -1,0 +1,10 @@
+// The transport-neutral live layer (see README.md): what stream.Stream, geyser.Geyser and PubSub build on.
+export { LiveLayer, type LiveLayerOptions } from './layer.js';
+export { LiveSession, type LiveFailure, type SessionSink } from './session.js';
+export { SharedEvent, type LiveEvent, type LiveKind } from './shared-event.js';
+export type { LiveObserver } from './hub.js';
+export type { StreamEvent } from './live-tail.js';
+export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';
+export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
+export { isLevel, isTerminal, reached, takesPart, combineStatus } from './slot-status.js';
+export { streamTopics, STREAM_KINDS } from './live-tail.js';

@@ -1,0 +1,87 @@
+// The live layer of one api process, built once by the role wiring and shared by every streaming
+// transport (stream.Stream, geyser.Geyser, PubSub): ONE Kafka reader (LiveTail), ONE hub (filter index,
+// statuses, chain state, ping timer), and sessions opened on them.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Logger } from 'pino';
+import type { Kafka, PartitionOffsets } from '../../platform/kafka/index.js';
+import type { TopicNames } from '../../schemas/topics.js';
+import type { ChainState } from './chain-state.js';
+import { Hub, type LiveObserver } from './hub.js';
+import { LiveTail } from './live-tail.js';
+import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
+
+export interface LiveLayerOptions {
+  kafka: Kafka;
+  topics: TopicNames;
+  /** ClickHouse with the projector's views (slot_offsets, for from_slot); without it replays scan from the log start. */
+  ch?: ClickHouseClient;
+  database: string;
+  pingIntervalMs: number;
+  log: Logger;
+}
+
+export class LiveLayer {
+  private closed = false;
+
+  private constructor(
+    private readonly deps: SessionDeps,
+    readonly hub: Hub,
+    private readonly tail: LiveTail,
+  ) {}
+
+  static async start(o: LiveLayerOptions): Promise<LiveLayer> {
+    const hub = new Hub({ pingIntervalMs: o.pingIntervalMs });
+    const tail = await LiveTail.start({ kafka: o.kafka, topics: o.topics, sink: hub, log: o.log }).catch((err: unknown) => {
+      hub.close();
+      throw err;
+    });
+    return new LiveLayer({ hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, log: o.log }, hub, tail);
+  }
+
+  /** A session for one stream or subscription; `bufferLimit` bounds the live updates waiting for a replay. */
+  openSession(sink: SessionSink, o: { bufferLimit: number; trackStatuses?: boolean }): LiveSession {
+    return new LiveSession(this.deps, sink, o.bufferLimit, o.trackStatuses ?? false);
+  }
+
+  get chain(): ChainState {
+    return this.hub.chain;
+  }
+
+  get topics(): TopicNames {
+    return this.deps.topics;
+  }
+
+  get kafka(): Kafka {
+    return this.deps.kafka;
+  }
+
+  addObserver(o: LiveObserver): void {
+    this.hub.addObserver(o);
+  }
+
+  removeObserver(o: LiveObserver): void {
+    this.hub.removeObserver(o);
+  }
+
+  /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */
+  chainTip(): bigint | undefined {
+    return this.tail.chainTip();
+  }
+
+  /** The offsets the live tail hands over next. */
+  positions(): PartitionOffsets {
+    return this.tail.positions();
+  }
+
+  /** Stops or restarts reading (sessions stay open; nothing is skipped): for benchmarks and maintenance. */
+  setPaused(paused: boolean): void {
+    this.tail.setPaused(paused);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.hub.close();
+    await this.tail.stop();
+  }
+}

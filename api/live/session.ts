@@ -1,0 +1,234 @@
+// One streaming session of any transport (a stream.Stream or geyser.Geyser Subscribe stream, a PubSub
+// subscription): its registration in the hub, `from_slot` replay and the hand-over to live, and the
+// commitment gate. What goes on the wire is the transport's business: it gets every update that passed
+// through `SessionSink.deliver` (behaviour.md "Subscribe: stream lifecycle", "Replay: from_slot").
+// - apply() replaces the whole registration (filters, commitment, replay);
+// - during a replay, live updates wait in a buffer and follow the history at the hand-over;
+// - the gate holds updates until their slot reaches the requested level; slot status updates are never held.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Logger } from 'pino';
+import type { Kafka } from '../../platform/kafka/index.js';
+import type { TopicNames } from '../../schemas/topics.js';
+import {
+  Commitment,
+  matchAccount,
+  matchBlockMeta,
+  matchEntry,
+  matchSlotStatus,
+  matchTransaction,
+  type CompiledSubscription,
+} from '../filters/index.js';
+import { CommitmentGate } from './commitment-gate.js';
+import type { Hub, LiveSubscriber } from './hub.js';
+import type { LiveTail, StreamEvent } from './live-tail.js';
+import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
+import { SharedEvent } from './shared-event.js';
+
+/** Why a session cannot go on; each transport maps it to its own status or error. */
+export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable';
+
+/** What a transport implements for one session. */
+export interface SessionSink {
+  /** An update that matched `names` (sorted), in order, past the replay hand-over and the commitment gate. */
+  deliver(update: SharedEvent, names: readonly string[]): void;
+  /** Every level/terminal status change, for transports that asked for them (`trackStatuses`). */
+  slotStatus?(slot: bigint, status: number): void;
+  /** The server ping tick. */
+  ping(): void;
+  /** The session ends: the transport sends the failure and calls close(). */
+  fail(reason: LiveFailure, message: string): void;
+  /** The last slot the client was handed, for "resume with from_slot" messages. */
+  readonly lastSlot: bigint | undefined;
+}
+
+/** What sessions share: one per process (see LiveLayer). */
+export interface SessionDeps {
+  hub: Hub;
+  tail: LiveTail;
+  kafka: Kafka;
+  topics: TopicNames;
+  ch?: ClickHouseClient;
+  database: string;
+  log: Logger;
+}
+
+interface Pending {
+  readonly update: SharedEvent;
+  readonly names: readonly string[];
+}
+
+let nextId = 1;
+
+export class LiveSession implements LiveSubscriber {
+  readonly id = nextId++;
+  private sub: CompiledSubscription | undefined;
+  private gate: CommitmentGate<Pending> | undefined;
+  /** Live updates that arrived while a replay runs; undefined when no replay runs. */
+  private liveBuffer: Pending[] | undefined;
+  private replay: ReplayRun | undefined;
+  /** Bumped by every filter change, so a stale replay's late events are ignored. */
+  private generation = 0;
+  private closed = false;
+
+  constructor(
+    private readonly d: SessionDeps,
+    private readonly sink: SessionSink,
+    /** Live updates a replay may leave waiting before the session is cut off as too slow. */
+    private readonly bufferLimit: number,
+    /** Tell the sink every status change (PubSub tracks slots itself). */
+    private readonly trackStatuses = false,
+  ) {
+    d.hub.addIdle(this);
+  }
+
+  get subscription(): CompiledSubscription | undefined {
+    return this.sub;
+  }
+
+  /** Replaces the whole registration; starts a replay when the subscription has `fromSlot`. */
+  apply(sub: CompiledSubscription): void {
+    if (this.closed) return;
+    this.generation++;
+    const gen = this.generation;
+    void this.replay?.cancel();
+    this.replay = undefined;
+    this.liveBuffer = undefined;
+    this.gate?.clear();
+    this.sub = sub;
+    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf);
+    this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses);
+    if (sub.fromSlot === undefined) return;
+    // Registering and reading the live positions happen in the same synchronous step: every record at or
+    // after these positions reaches onLive, every record before them is read by the replay.
+    const until = this.d.tail.positions();
+    this.liveBuffer = [];
+    void this.startReplay(sub, sub.fromSlot, until, gen);
+  }
+
+  private async startReplay(sub: CompiledSubscription, fromSlot: bigint, until: ReturnType<LiveTail['positions']>, gen: number): Promise<void> {
+    const { kafka, topics, ch, database, log } = this.d;
+    const current = () => gen === this.generation && !this.closed;
+    try {
+      const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
+      if (!current()) return;
+      if (plan.scanned.length > 0) log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
+      const run = await ReplayRun.start({
+        kafka,
+        topics,
+        fromSlot,
+        plan,
+        until,
+        log,
+        onEvent: (e) => {
+          if (current()) this.onReplayEvent(sub, e);
+        },
+      });
+      if (!current()) {
+        await run.cancel();
+        return;
+      }
+      this.replay = run;
+      await run.done;
+      if (!current()) return;
+      this.handOver(fromSlot);
+    } catch (err) {
+      if (!current()) return;
+      if (err instanceof ReplayOutOfRange) this.sink.fail('outOfRange', err.message);
+      else {
+        log.error({ err, session: this.id }, 'replay failed');
+        this.sink.fail('unavailable', `replay failed: ${(err as Error).message}`);
+      }
+      this.close();
+    }
+  }
+
+  /** A replayed record: matched here (the hub only sees live ones). */
+  private onReplayEvent(sub: CompiledSubscription, e: StreamEvent): void {
+    switch (e.kind) {
+      case 'transactions': {
+        const names = matchTransaction(sub, e.event);
+        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'transaction', event: e.event }), names });
+        return;
+      }
+      case 'accounts': {
+        const names = matchAccount(sub, e.event);
+        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'account', event: e.event }), names });
+        return;
+      }
+      case 'entries': {
+        const names = matchEntry(sub);
+        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'entry', event: e.event }), names });
+        return;
+      }
+      case 'slots': {
+        const ev = e.event;
+        const names = matchSlotStatus(sub, ev.status);
+        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'slot', event: ev }), names });
+        if (ev.block !== undefined) {
+          const meta = matchBlockMeta(sub);
+          if (meta.length > 0) this.admit({ update: new SharedEvent({ kind: 'blockMeta', event: ev }), names: meta });
+        }
+        this.status(ev.slot, ev.status, true);
+        return;
+      }
+    }
+  }
+
+  private handOver(fromSlot: bigint): void {
+    const buffered = this.liveBuffer ?? [];
+    this.liveBuffer = undefined;
+    this.replay = undefined;
+    for (const p of buffered) if (p.update.slot >= fromSlot) this.admit(p);
+  }
+
+  private admit(p: Pending): void {
+    // Slot status updates are the commitment news itself: never held.
+    if (!this.gate || p.update.kind === 'slot') {
+      this.sink.deliver(p.update, p.names);
+      return;
+    }
+    if (this.gate.admit(p.update.slot, p) === 'send') this.sink.deliver(p.update, p.names);
+  }
+
+  private status(slot: bigint, st: number, remember: boolean): void {
+    if (this.trackStatuses) this.sink.slotStatus?.(slot, st);
+    if (!this.gate) return;
+    for (const p of this.gate.onStatus(slot, st, remember)) this.sink.deliver(p.update, p.names);
+  }
+
+  onLive(update: SharedEvent, names: string[]): void {
+    if (this.closed) return;
+    if (!this.liveBuffer) {
+      this.admit({ update, names });
+      return;
+    }
+    this.liveBuffer.push({ update, names });
+    if (this.liveBuffer.length > this.bufferLimit) {
+      this.sink.fail(
+        'tooSlow',
+        `replay could not catch up: ${this.bufferLimit} live updates waiting for the hand-over; last delivered slot ${this.sink.lastSlot ?? 'none'}`,
+      );
+      this.close();
+    }
+  }
+
+  onSlotStatus(slot: bigint, st: number): void {
+    if (!this.closed) this.status(slot, st, false);
+  }
+
+  onPing(): void {
+    if (!this.closed) this.sink.ping();
+  }
+
+  /** Ends the session (idempotent): leaves the hub, stops its replay, drops what the gate held. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.generation++;
+    this.d.hub.unregister(this);
+    void this.replay?.cancel();
+    this.replay = undefined;
+    this.liveBuffer = undefined;
+    this.gate?.clear();
+  }
+}
