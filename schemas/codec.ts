@@ -23,6 +23,8 @@ export {
   Reward,
   RewardType,
   SlotGap,
+  SlotEnd,
+  PartitionCount,
 } from './gen/events.js';
 
 export type ChainEvent =

@@ -299,7 +299,37 @@ export interface SlotEvent {
     | SlotGap
     | undefined;
   /** The parent, where the upstream names it on a status update (Yellowstone does on some statuses). */
-  parent?: bigint | undefined;
+  parent?:
+    | bigint
+    | undefined;
+  /**
+   * Slot framing (spec/behaviour.md): set on the record that ends its slot's records in Kafka, the
+   * PROCESSED record of a produced block or the SKIPPED/DEAD record of a slot without one. It is the
+   * last record of its slot; later status changes of the slot (confirmed, finalized, dead) come after
+   * it without one. Absent in records written before slot framing (a slot was then one Kafka transaction).
+   */
+  end?: SlotEnd | undefined;
+}
+
+/** What an end marker says about its slot. */
+export interface SlotEnd {
+  /**
+   * How many records of the slot precede the marker on each partition of each topic (the marker
+   * itself not counted; partitions holding none of them not listed). A reader that has read these
+   * many has every record of the slot.
+   */
+  counts: PartitionCount[];
+}
+
+/** Records of one slot on one partition. */
+export interface PartitionCount {
+  /**
+   * Topic kind as in schemas/topics.ts ("transactions", "accounts", "slots", "entries"), not the
+   * prefixed name, so the counts stay true for a copy of the topics under another prefix.
+   */
+  kind: string;
+  partition: number;
+  count: number;
 }
 
 /**
@@ -2193,7 +2223,15 @@ export const AccountEvent: MessageFns<AccountEvent> = {
 };
 
 function createBaseSlotEvent(): SlotEvent {
-  return { slot: 0n, status: 0, block: undefined, deadError: undefined, gap: undefined, parent: undefined };
+  return {
+    slot: 0n,
+    status: 0,
+    block: undefined,
+    deadError: undefined,
+    gap: undefined,
+    parent: undefined,
+    end: undefined,
+  };
 }
 
 export const SlotEvent: MessageFns<SlotEvent> = {
@@ -2221,6 +2259,9 @@ export const SlotEvent: MessageFns<SlotEvent> = {
         throw new globalThis.Error("value provided for field message.parent of type uint64 too large");
       }
       writer.uint32(48).uint64(message.parent);
+    }
+    if (message.end !== undefined) {
+      SlotEnd.encode(message.end, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -2286,6 +2327,14 @@ export const SlotEvent: MessageFns<SlotEvent> = {
             message.parent = reader.uint64() as bigint;
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.end = SlotEnd.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2310,6 +2359,7 @@ export const SlotEvent: MessageFns<SlotEvent> = {
         : undefined,
       gap: isSet(object.gap) ? SlotGap.fromJSON(object.gap) : undefined,
       parent: isSet(object.parent) ? BigInt(object.parent) : undefined,
+      end: isSet(object.end) ? SlotEnd.fromJSON(object.end) : undefined,
     };
   },
 
@@ -2333,6 +2383,9 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     if (message.parent !== undefined) {
       obj.parent = message.parent.toString();
     }
+    if (message.end !== undefined) {
+      obj.end = SlotEnd.toJSON(message.end);
+    }
     return obj;
   },
 
@@ -2349,6 +2402,177 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     message.deadError = object.deadError ?? undefined;
     message.gap = (object.gap !== undefined && object.gap !== null) ? SlotGap.fromPartial(object.gap) : undefined;
     message.parent = (object.parent !== undefined && object.parent !== null) ? BigInt(object.parent) : undefined;
+    message.end = (object.end !== undefined && object.end !== null) ? SlotEnd.fromPartial(object.end) : undefined;
+    return message;
+  },
+};
+
+function createBaseSlotEnd(): SlotEnd {
+  return { counts: [] };
+}
+
+export const SlotEnd: MessageFns<SlotEnd> = {
+  encode(message: SlotEnd, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.counts) {
+      PartitionCount.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SlotEnd {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSlotEnd();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.counts.push(PartitionCount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SlotEnd {
+    return {
+      counts: globalThis.Array.isArray(object?.counts) ? object.counts.map((e: any) => PartitionCount.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SlotEnd): unknown {
+    const obj: any = {};
+    if (message.counts?.length) {
+      obj.counts = message.counts.map((e) => PartitionCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SlotEnd>, I>>(base?: I): SlotEnd {
+    return SlotEnd.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SlotEnd>, I>>(object: I): SlotEnd {
+    const message = createBaseSlotEnd();
+    message.counts = object.counts?.map((e) => PartitionCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePartitionCount(): PartitionCount {
+  return { kind: "", partition: 0, count: 0 };
+}
+
+export const PartitionCount: MessageFns<PartitionCount> = {
+  encode(message: PartitionCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.partition !== 0) {
+      writer.uint32(16).uint32(message.partition);
+    }
+    if (message.count !== 0) {
+      writer.uint32(24).uint32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartitionCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartitionCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.partition = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.count = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartitionCount {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      partition: isSet(object.partition) ? globalThis.Number(object.partition) : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: PartitionCount): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.partition !== 0) {
+      obj.partition = Math.round(message.partition);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartitionCount>, I>>(base?: I): PartitionCount {
+    return PartitionCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartitionCount>, I>>(object: I): PartitionCount {
+    const message = createBasePartitionCount();
+    message.kind = object.kind ?? "";
+    message.partition = object.partition ?? 0;
+    message.count = object.count ?? 0;
     return message;
   },
 };
