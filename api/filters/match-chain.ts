@@ -4,27 +4,26 @@
 import { SlotStatus } from '../../schemas/gen/events.js';
 import type { CompiledSubscription } from './types.js';
 
-/** Statuses between commitment levels (Yellowstone's `interslot_updates`). */
-function isProgress(status: number): boolean {
+/** The commitment levels: the only statuses a slot filter sends without `interslot_updates`. */
+function isLevel(status: number): boolean {
   return (
-    status === SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED ||
-    status === SlotStatus.SLOT_STATUS_CREATED_BANK ||
-    status === SlotStatus.SLOT_STATUS_COMPLETED
+    status === SlotStatus.SLOT_STATUS_PROCESSED || status === SlotStatus.SLOT_STATUS_CONFIRMED || status === SlotStatus.SLOT_STATUS_FINALIZED
   );
 }
 
 /**
- * Names of the slot filters a status update passes, sorted. `filter_by_commitment`: only the status equal
- * to the subscription's commitment level. Otherwise every level and dead, plus the progress statuses with
- * `interslot_updates`. Gap records are no slot status: never sent as one.
+ * Names of the slot filters a status update passes, sorted. Yellowstone's rule (filter.rs FilterSlots):
+ * `filter_by_commitment` passes only the status equal to the subscription's commitment level; without
+ * `interslot_updates` only the levels pass, with it also dead and the progress statuses (first shred
+ * received, created bank, completed). Skipped and gap records are no Yellowstone status: never sent.
  */
 export function matchSlotStatus(sub: CompiledSubscription, status: number): string[] {
-  if (sub.slots.length === 0 || status === SlotStatus.SLOT_STATUS_GAP) return [];
+  if (sub.slots.length === 0 || status === SlotStatus.SLOT_STATUS_GAP || status === SlotStatus.SLOT_STATUS_SKIPPED) return [];
+  const level = isLevel(status);
   const names: string[] = [];
   for (const f of sub.slots) {
-    if (f.filterByCommitment) {
-      if (status === sub.commitment) names.push(f.name);
-    } else if (!isProgress(status) || f.interslotUpdates) names.push(f.name);
+    if (f.filterByCommitment && status !== sub.commitment) continue;
+    if (level || f.interslotUpdates) names.push(f.name);
   }
   return names;
 }
