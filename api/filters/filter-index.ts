@@ -12,6 +12,8 @@ import {
   accountView,
   transactionFilterMatches,
   transactionView,
+  type AccountView,
+  type TransactionView,
 } from './match.js';
 import type { CompiledAccountFilter, CompiledSubscription, CompiledTransactionFilter } from './types.js';
 
@@ -158,12 +160,16 @@ export class FilterIndex<StreamId> {
 
   /** For every stream with at least one matching transaction filter: the matching names, sorted. */
   matchTransaction(tx: TransactionEvent): Map<StreamId, string[]> {
+    return this.matchTransactionView(transactionView(tx));
+  }
+
+  /** The same for a prepared view (e.g. of a scanned record: its keys are only collected if a filter needs them). */
+  matchTransactionView(view: TransactionView): Map<StreamId, string[]> {
     const seq = ++this.seq;
-    const view = transactionView(tx);
     const test = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view);
     const hits = new Map<StreamId, Entry<StreamId, CompiledTransactionFilter>[]>();
     let checked = 0;
-    if (view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
+    if (this.txBySignature.size > 0 && view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
     if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
     checked += collect(hits, this.txWildcard, seq, test);
     this.candidatesChecked += checked;
@@ -172,8 +178,11 @@ export class FilterIndex<StreamId> {
 
   /** For every stream with at least one matching account filter: the matching names, sorted. */
   matchAccount(acc: AccountEvent): Map<StreamId, string[]> {
+    return this.matchAccountView(accountView(acc));
+  }
+
+  matchAccountView(view: AccountView): Map<StreamId, string[]> {
     const seq = ++this.seq;
-    const view = accountView(acc);
     const test = (f: CompiledAccountFilter): boolean => accountFilterMatches(f, view);
     const hits = new Map<StreamId, Entry<StreamId, CompiledAccountFilter>[]>();
     this.candidatesChecked +=

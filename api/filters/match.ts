@@ -3,6 +3,7 @@
 // an empty field adds no constraint. The *View helpers precompute what every filter needs from an event,
 // so FilterIndex builds them once per event and shares them across all streams.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
 import { keyId } from './key-id.js';
 import { isTokenAccountData } from './token-account.js';
 import type {
@@ -21,6 +22,36 @@ export interface TransactionView {
   readonly failed: boolean;
   /** Key id of the first signature; undefined for a transaction without signatures. */
   readonly signature: string | undefined;
+}
+
+/** The view of a scanned record (schemas/scan.ts): keys are collected only when a filter asks for them
+ * (match-all and vote/failed-only filters never do). */
+export function scannedTransactionView(s: TransactionScan): TransactionView {
+  let keys: Set<string> | undefined;
+  let signature: string | null | undefined;
+  return {
+    get keys(): ReadonlySet<string> {
+      if (keys) return keys;
+      keys = new Set<string>();
+      for (const k of s.accountKeys) keys.add(keyId(k));
+      for (const k of s.loadedWritable) keys.add(keyId(k));
+      for (const k of s.loadedReadonly) keys.add(keyId(k));
+      return keys;
+    },
+    isVote: s.isVote,
+    failed: s.failed,
+    get signature(): string | undefined {
+      if (signature === undefined) {
+        const first = s.signatures[0];
+        signature = first === undefined ? null : keyId(first);
+      }
+      return signature ?? undefined;
+    },
+  };
+}
+
+export function scannedAccountView(s: AccountScan): AccountView {
+  return { pubkey: keyId(s.pubkey), owner: keyId(s.owner), data: s.data, lamports: s.lamports };
 }
 
 export function transactionView(tx: TransactionEvent): TransactionView {

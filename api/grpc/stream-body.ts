@@ -5,6 +5,7 @@ import type { Timestamp } from '../../proto/gen/google/protobuf/timestamp.js';
 import type { DataSlice } from '../filters/index.js';
 import type { SharedEvent } from '../live/index.js';
 import { encodeAccountBody, encodeFiltersPrefix, encodeTransactionBody } from './encode.js';
+import { reframeAccount, reframeTransaction } from './reframe.js';
 import type { Outgoing } from './outbound.js';
 
 function timestampOf(ms: number): Timestamp {
@@ -16,11 +17,14 @@ export function streamBody(u: SharedEvent, slices: readonly DataSlice[], sliceKe
   const live = u.live;
   switch (live.kind) {
     case 'transaction':
-      return u.encoded('stream', () => encodeTransactionBody(live.event, timestampOf(u.readAt)));
-    case 'account':
-      return u.encoded(slices.length === 0 ? 'stream' : `stream/${sliceKey}`, () =>
-        encodeAccountBody(live.event, timestampOf(u.readAt), slices),
+      return u.encoded('stream', () =>
+        live.scan ? reframeTransaction(live.scan, u.readAt) : encodeTransactionBody(live.event, timestampOf(u.readAt)),
       );
+    case 'account':
+      if (slices.length === 0) {
+        return u.encoded('stream', () => (live.scan ? reframeAccount(live.scan, u.readAt) : encodeAccountBody(live.event, timestampOf(u.readAt), slices)));
+      }
+      return u.encoded(`stream/${sliceKey}`, () => encodeAccountBody(live.event, timestampOf(u.readAt), slices));
     default:
       return undefined;
   }

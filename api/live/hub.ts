@@ -5,11 +5,19 @@
 // hands it to the matching sessions. It also keeps the live slot statuses (the commitment gate's shared
 // lookup) and the chain state, runs the server ping timer, and lets observers (the pump.fun join) see
 // every event.
-import { FilterIndex, matchBlockMeta, matchEntry, matchSlotStatus, type CompiledSubscription } from '../filters/index.js';
+import {
+  FilterIndex,
+  matchBlockMeta,
+  matchEntry,
+  matchSlotStatus,
+  scannedAccountView,
+  scannedTransactionView,
+  type CompiledSubscription,
+} from '../filters/index.js';
 import type { SlotEvent } from '../../schemas/gen/events.js';
 import { ChainState } from './chain-state.js';
 import type { StreamEvent, TailSink } from './live-tail.js';
-import { SharedEvent } from './shared-event.js';
+import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
 import { combineStatus, takesPart } from './slot-status.js';
 
 /** A session as the hub sees it (api/live/session.ts implements it for every transport). */
@@ -97,17 +105,17 @@ export class Hub implements TailSink {
     switch (e.kind) {
       case 'transactions': {
         if (this.index.size === 0) return;
-        const hits = this.index.matchTransaction(e.event);
+        const hits = 'scan' in e ? this.index.matchTransactionView(scannedTransactionView(e.scan)) : this.index.matchTransaction(e.event);
         if (hits.size === 0) return;
-        const u = new SharedEvent({ kind: 'transaction', event: e.event });
+        const u = new SharedEvent(transactionUpdate(e));
         for (const [s, names] of hits) s.onLive(u, names);
         return;
       }
       case 'accounts': {
         if (this.index.size === 0) return;
-        const hits = this.index.matchAccount(e.event);
+        const hits = 'scan' in e ? this.index.matchAccountView(scannedAccountView(e.scan)) : this.index.matchAccount(e.event);
         if (hits.size === 0) return;
-        const u = new SharedEvent({ kind: 'account', event: e.event });
+        const u = new SharedEvent(accountUpdate(e));
         for (const [s, names] of hits) s.onLive(u, names);
         return;
       }

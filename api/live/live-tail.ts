@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { scannedAccount, scannedTransaction, type ScannedAccount, type ScannedTransaction } from './lazy-record.js';
 import { undecodableRecords } from './metrics.js';
 
 /** What the tail hands over, record by record, in Kafka order per partition. */
@@ -15,8 +16,12 @@ export interface TailSink {
   onBatchEnd?(): void;
 }
 
-/** The events the live layer streams (epoch records are read by nobody here). */
-export type StreamEvent = Exclude<ChainEvent, { kind: 'epochs' }>;
+/** The events the live layer streams (epoch records are read by nobody here). Live transactions and
+ * accounts come scanned, decoded only on demand (lazy-record.ts); replayed ones are decoded. */
+export type StreamEvent =
+  | ScannedTransaction
+  | ScannedAccount
+  | Exclude<ChainEvent, { kind: 'epochs' }>;
 
 export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries'];
 
@@ -35,6 +40,18 @@ export const READ_CHUNK = 256;
 
 /** Decodes one record and passes it on; an undecodable one is logged and counted, never fatal. */
 export function dispatchRecord(kind: TopicKind, r: InRecord, sink: TailSink, log: Logger): bigint | undefined {
+  if ((kind === 'transactions' || kind === 'accounts') && r.value !== null) {
+    let e: ScannedTransaction | ScannedAccount;
+    try {
+      e = kind === 'transactions' ? scannedTransaction(r.value, r.topic, log) : scannedAccount(r.value, r.topic, log);
+    } catch (err) {
+      undecodableRecords.inc({ topic: r.topic });
+      log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: (err as Error).message }, 'skipping unscannable record');
+      return undefined;
+    }
+    sink.onEvent(e);
+    return e.scan.slot;
+  }
   const d = decodeRecord(kind, r.value);
   if (!d.ok) {
     undecodableRecords.inc({ topic: r.topic });

@@ -3,10 +3,16 @@
 // A variant is what changes the bytes within a format (account data slices, a stream's filter names are
 // NOT one: transports prefix those per session).
 import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
 
+/**
+ * Live transactions and accounts carry their record's scan (schemas/scan.ts); reading `event` decodes the
+ * record in full on first use (api/live/lazy-record.ts), so a transport that can work from the scan's
+ * bytes (stream.Stream re-frames them) never pays for the decode. Replayed ones carry no scan.
+ */
 export type LiveEvent =
-  | { readonly kind: 'transaction'; readonly event: TransactionEvent }
-  | { readonly kind: 'account'; readonly event: AccountEvent }
+  | { readonly kind: 'transaction'; readonly event: TransactionEvent; readonly scan?: TransactionScan }
+  | { readonly kind: 'account'; readonly event: AccountEvent; readonly scan?: AccountScan }
   /** A slot status change, for slot filters (every status the topics carry). */
   | { readonly kind: 'slot'; readonly event: SlotEvent }
   /** A slot's end marker with its block meta (SlotEvent.block set), for blocks_meta filters. */
@@ -24,7 +30,7 @@ export class SharedEvent {
   private firstKey: string | undefined;
 
   constructor(readonly live: LiveEvent) {
-    this.slot = live.event.slot;
+    this.slot = (live.kind === 'transaction' || live.kind === 'account') && live.scan ? live.scan.slot : live.event.slot;
   }
 
   get kind(): LiveKind {
@@ -47,4 +53,13 @@ export class SharedEvent {
     this.encodings.set(key, v);
     return v;
   }
+}
+
+/** The live update of a tail event, keeping its decode lazy. */
+export function transactionUpdate(e: { readonly event: TransactionEvent; readonly scan?: TransactionScan }): LiveEvent {
+  return e.scan === undefined ? { kind: 'transaction', event: e.event } : { kind: 'transaction', scan: e.scan, get event() { return e.event; } };
+}
+
+export function accountUpdate(e: { readonly event: AccountEvent; readonly scan?: AccountScan }): LiveEvent {
+  return e.scan === undefined ? { kind: 'account', event: e.event } : { kind: 'account', scan: e.scan, get event() { return e.event; } };
 }

@@ -1,0 +1,217 @@
+// A one-pass wire scan of transaction and account records: where each top-level field sits, and the few
+// values a live matcher needs (slot, keys, vote flag, error presence), without decoding the rest. The api's
+// live layer reads every record; a full decode of a transaction with its meta (logs, balances, inner
+// instructions) costs several times what matching it and re-framing its bytes for a client cost, so the hot
+// path scans and decodes fully only when an adapter asks for the event object. Throws on malformed input
+// (the caller counts it as undecodable, like a failed decode).
+
+/** Top-level fields as (field number, value start, value end) triples; for length-delimited fields the value
+ * range includes the length prefix, so a field can be re-tagged by writing a new tag and copying the range. */
+export type FieldTable = Int32Array;
+
+const WIRE_VARINT = 0;
+const WIRE_I64 = 1;
+const WIRE_LEN = 2;
+const WIRE_I32 = 5;
+
+function readVarint32(b: Buffer, pos: number): [value: number, next: number] {
+  let v = 0;
+  let shift = 0;
+  for (;;) {
+    if (pos >= b.length) throw new Error('truncated varint');
+    const byte = b[pos++]!;
+    if (shift < 28) v |= (byte & 0x7f) << shift;
+    else if (shift < 32) v += (byte & 0x7f) * 2 ** shift; // lengths past 2^28 are not expected; stay exact
+    if ((byte & 0x80) === 0) return [v >>> 0, pos];
+    shift += 7;
+    if (shift > 63) throw new Error('varint too long');
+  }
+}
+
+/** Reads a uint64 varint as bigint. */
+export function readVarint64(b: Buffer, pos: number, end: number): bigint {
+  let lo = 0;
+  let hi = 0;
+  let shift = 0;
+  while (pos < end) {
+    const byte = b[pos++]!;
+    if (shift < 28) lo |= (byte & 0x7f) << shift;
+    else if (shift === 28) {
+      lo |= (byte & 0x0f) << 28;
+      hi |= (byte & 0x7f) >> 4;
+    } else hi |= (byte & 0x7f) << (shift - 32);
+    if ((byte & 0x80) === 0) return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+    shift += 7;
+  }
+  throw new Error('truncated varint');
+}
+
+/** Scans the top-level fields of one message. */
+export function scanFields(b: Buffer): FieldTable {
+  let out = new Int32Array(96);
+  let n = 0;
+  let pos = 0;
+  while (pos < b.length) {
+    let tag = b[pos]!;
+    let p1 = pos + 1;
+    if (tag >= 0x80) [tag, p1] = readVarint32(b, pos);
+    const field = tag >>> 3;
+    if (field === 0) throw new Error('field number 0');
+    let end: number;
+    switch (tag & 7) {
+      case WIRE_VARINT: {
+        end = p1;
+        while (end < b.length && (b[end]! & 0x80) !== 0) end++;
+        end++;
+        break;
+      }
+      case WIRE_I64:
+        end = p1 + 8;
+        break;
+      case WIRE_LEN: {
+        let len = b[p1]!;
+        let p2 = p1 + 1;
+        if (len >= 0x80) [len, p2] = readVarint32(b, p1);
+        end = p2 + len;
+        break;
+      }
+      case WIRE_I32:
+        end = p1 + 4;
+        break;
+      default:
+        throw new Error(`unsupported wire type ${tag & 7}`);
+    }
+    if (end > b.length || p1 > b.length) throw new Error('truncated field');
+    if (n + 3 > out.length) {
+      const grown = new Int32Array(out.length * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[n++] = field;
+    out[n++] = p1;
+    out[n++] = end;
+    pos = end;
+  }
+  return out.subarray(0, n);
+}
+
+/** The payload of a length-delimited field whose value range is [start, end). */
+function payload(b: Buffer, start: number, end: number): Buffer {
+  const [, p] = readVarint32(b, start);
+  return b.subarray(p, end);
+}
+
+/** What matching a transaction needs, scanned from its record (schemas/events.proto TransactionEvent).
+ * Key lists are cut out of `bytes` on first use (matching often needs none of them). */
+export interface TransactionScan {
+  readonly bytes: Buffer;
+  readonly fields: FieldTable;
+  readonly slot: bigint;
+  /** Subarrays of `bytes`. */
+  readonly signatures: readonly Buffer[];
+  readonly accountKeys: readonly Buffer[];
+  readonly loadedWritable: readonly Buffer[];
+  readonly loadedReadonly: readonly Buffer[];
+  readonly isVote: boolean;
+  /** `err` present. */
+  readonly failed: boolean;
+}
+
+/** Every payload of one repeated length-delimited field. */
+function payloads(bytes: Buffer, fields: FieldTable, field: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < fields.length; i += 3) if (fields[i] === field) out.push(payload(bytes, fields[i + 1]!, fields[i + 2]!));
+  return out;
+}
+
+class ScannedTransaction implements TransactionScan {
+  private sigs: Buffer[] | undefined;
+  private keys: Buffer[] | undefined;
+  private writable: Buffer[] | undefined;
+  private readonly_: Buffer[] | undefined;
+
+  constructor(
+    readonly bytes: Buffer,
+    readonly fields: FieldTable,
+    readonly slot: bigint,
+    readonly isVote: boolean,
+    readonly failed: boolean,
+  ) {}
+
+  get signatures(): readonly Buffer[] {
+    return (this.sigs ??= payloads(this.bytes, this.fields, 3));
+  }
+  get accountKeys(): readonly Buffer[] {
+    return (this.keys ??= payloads(this.bytes, this.fields, 8));
+  }
+  get loadedWritable(): readonly Buffer[] {
+    return (this.writable ??= payloads(this.bytes, this.fields, 12));
+  }
+  get loadedReadonly(): readonly Buffer[] {
+    return (this.readonly_ ??= payloads(this.bytes, this.fields, 13));
+  }
+}
+
+export function scanTransaction(bytes: Buffer): TransactionScan {
+  const fields = scanFields(bytes);
+  let slot = 0n;
+  let isVote = false;
+  let failed = false;
+  for (let i = 0; i < fields.length; i += 3) {
+    const f = fields[i]!;
+    if (f === 1) slot = readVarint64(bytes, fields[i + 1]!, fields[i + 2]!);
+    else if (f === 14) isVote = bytes[fields[i + 1]!] !== 0;
+    else if (f === 15) failed = true;
+  }
+  return new ScannedTransaction(bytes, fields, slot, isVote, failed);
+}
+
+/** What matching an account write needs, scanned from its record (schemas/events.proto AccountEvent). */
+export interface AccountScan {
+  readonly bytes: Buffer;
+  readonly fields: FieldTable;
+  readonly slot: bigint;
+  readonly pubkey: Buffer;
+  readonly owner: Buffer;
+  readonly lamports: bigint;
+  readonly data: Buffer;
+  readonly txnSignature: Buffer | undefined;
+}
+
+const EMPTY: Buffer = Buffer.alloc(0);
+
+export function scanAccount(bytes: Buffer): AccountScan {
+  const fields = scanFields(bytes);
+  let slot = 0n;
+  let lamports = 0n;
+  let pubkey = EMPTY;
+  let owner = EMPTY;
+  let data = EMPTY;
+  let txnSignature: Buffer | undefined;
+  for (let i = 0; i < fields.length; i += 3) {
+    const f = fields[i]!;
+    const s = fields[i + 1]!;
+    const e = fields[i + 2]!;
+    switch (f) {
+      case 1:
+        pubkey = payload(bytes, s, e);
+        break;
+      case 2:
+        lamports = readVarint64(bytes, s, e);
+        break;
+      case 3:
+        owner = payload(bytes, s, e);
+        break;
+      case 6:
+        data = payload(bytes, s, e);
+        break;
+      case 8:
+        slot = readVarint64(bytes, s, e);
+        break;
+      case 9:
+        txnSignature = payload(bytes, s, e);
+        break;
+    }
+  }
+  return { bytes, fields, slot, pubkey, owner, lamports, data, txnSignature };
+}

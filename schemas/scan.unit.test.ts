@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { AccountEvent, TransactionEvent } from './codec.js';
+import { readVarint64, scanAccount, scanFields, scanTransaction } from './scan.js';
+
+describe('scan', () => {
+  it('reads what matching needs from a transaction record', () => {
+    const tx = TransactionEvent.fromPartial({
+      slot: 2n ** 52n + 3n,
+      signatures: [Buffer.alloc(64, 1), Buffer.alloc(64, 2)],
+      accountKeys: [Buffer.alloc(32, 3), Buffer.alloc(32, 4)],
+      loadedWritable: [Buffer.alloc(32, 5)],
+      loadedReadonly: [Buffer.alloc(32, 6)],
+      isVote: true,
+      err: '{"InstructionError":[0,"InvalidArgument"]}',
+      logMessages: ['x'],
+    });
+    const s = scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish()));
+    expect(s.slot).toBe(tx.slot);
+    expect(s.signatures.map((b) => b.toString('hex'))).toEqual(tx.signatures.map((b) => Buffer.from(b).toString('hex')));
+    expect(s.accountKeys.length).toBe(2);
+    expect(Buffer.from(s.loadedWritable[0]!)).toEqual(Buffer.alloc(32, 5));
+    expect(Buffer.from(s.loadedReadonly[0]!)).toEqual(Buffer.alloc(32, 6));
+    expect(s.isVote).toBe(true);
+    expect(s.failed).toBe(true);
+    const ok = scanTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot: 1n })).finish()));
+    expect([ok.failed, ok.isVote, ok.signatures.length]).toEqual([false, false, 0]);
+  });
+
+  it('reads an account record', () => {
+    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 2), lamports: 2n ** 64n - 1n, data: Buffer.from('abc'), slot: 77n, txnSignature: Buffer.alloc(64, 9) });
+    const s = scanAccount(Buffer.from(AccountEvent.encode(acc).finish()));
+    expect([s.slot, s.lamports, s.data.toString()]).toEqual([77n, 2n ** 64n - 1n, 'abc']);
+    expect(Buffer.from(s.txnSignature!)).toEqual(Buffer.alloc(64, 9));
+  });
+
+  it('reads 64-bit varints exactly', () => {
+    for (const v of [0n, 1n, 127n, 128n, 2n ** 28n - 1n, 2n ** 28n, 2n ** 32n + 5n, 2n ** 63n, 2n ** 64n - 1n]) {
+      const b = Buffer.from(AccountEvent.encode(AccountEvent.fromPartial({ lamports: v })).finish());
+      expect(v === 0n ? 0n : readVarint64(b, 1, b.length)).toBe(v);
+    }
+  });
+
+  it('throws on malformed records instead of reading past them', () => {
+    const good = Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot: 5n, signatures: [Buffer.alloc(64)] })).finish());
+    expect(() => scanTransaction(good.subarray(0, good.length - 3))).toThrow(/truncated/);
+    expect(() => scanFields(Buffer.from([0x0b, 0x00]))).toThrow(/wire type/); // wire type 3 (group)
+    expect(() => scanFields(Buffer.from([0x00]))).toThrow(/field number 0/);
+    expect(() => scanFields(Buffer.from([0x08, 0xff]))).toThrow(/truncated/);
+  });
+});
