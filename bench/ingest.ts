@@ -1,8 +1,8 @@
 // npm run bench:ingest — the ingest's parts and the whole, in one run against one local broker:
 //   S  the simulator alone (fast mode, no encoding, no Kafka),
 //   F  the full ingest role in fast mode (simulator → encoding → pump → publisher → Kafka),
-//   P  the publisher alone: records simulated and encoded before timing, then published through the
-//      real Publisher in transactions of whole slots, ~20,000 records each,
+//   P  the publisher alone: records simulated, framed and encoded before timing, then published through
+//      the real Publisher in transactions of 20,000 records (slots span transactions, as in the ingest),
 //   M  Kafka's own ProducerPerformance from the broker's jars with P's average record size (key +
 //      value) and ~20,000-record transactions (transactional, idempotent, acks=all).
 // Every rate counts records committed to Kafka (S: records generated). The last line is the summary:
@@ -16,7 +16,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { connectKafka } from '../cli/infrastructure.js';
 import { startLocalKafka } from '../deploy/kafka/launcher.js';
 import { ingestMetrics } from '../ingest/metrics.js';
-import { encodeBatch, Publisher, type EncodedBatch } from '../ingest/publisher.js';
+import { SlotFramer, type FramedRecord } from '../ingest/framer.js';
+import { Publisher } from '../ingest/publisher.js';
 import { createSource, startIngest } from '../ingest/run.js';
 import { makeConfig, type Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
@@ -105,50 +106,33 @@ async function fullIngest(brokers: string[], fast: boolean, seconds: number): Pr
   }
 }
 
-/** Whole slots in groups whose sizes come as close to `target` records as whole slots allow. */
-function groupsNear(batches: EncodedBatch[], target: number): EncodedBatch[][] {
-  const groups: EncodedBatch[][] = [];
-  let group: EncodedBatch[] = [];
-  let n = 0;
-  for (const b of batches) {
-    const k = b.records.length;
-    if (group.length > 0 && Math.abs(n + k - target) > Math.abs(n - target)) {
-      groups.push(group);
-      group = [];
-      n = 0;
-    }
-    group.push(b);
-    n += k;
-  }
-  if (group.length > 0) groups.push(group);
-  return groups;
-}
-
-/** P: slots simulated and encoded first (untimed), then published group by group through the Publisher. */
+/** P: slots simulated and framed first (untimed), then published through the Publisher in transactions
+ * of TXN_RECORDS records (slots span transactions, as in the ingest). */
 async function publisherAlone(brokers: string[], events: number): Promise<Timed & { recordSize: number; transactions: number }> {
   const config = benchConfig('publish', true, brokers);
-  const batches: EncodedBatch[] = [];
-  let n = 0;
-  let bytes = 0;
-  // Untimed for P, but worth a line: what the ingest's own thread does per event besides publishing.
-  const prepared = timer();
-  for await (const b of createSource(config, log).batches({})) {
-    const e = encodeBatch(b);
-    batches.push(e);
-    n += e.records.length;
-    bytes += e.bytes;
-    if (n >= events) break;
-  }
-  say(`P preparation (untimed for P), simulator + encoding: ${rates({ events: n, ...prepared() })}`);
-  const groups = groupsNear(batches, TXN_RECORDS);
   const { kafka, topics } = await connectKafka(config, log, 'bench-publish');
   try {
     const publisher = new Publisher({ kafka, topics, transactionalId: `${config.topicPrefix}-txn`, log });
     await publisher.open();
     try {
+      const framer = new SlotFramer(publisher.partitionCounts, topics);
+      const records: FramedRecord[] = [];
+      let bytes = 0;
+      // Untimed for P, but worth a line: what the ingest's own thread does per event besides publishing.
+      const prepared = timer();
+      for await (const b of createSource(config, log).batches({})) {
+        for (const r of framer.frame(b)) {
+          records.push(r);
+          bytes += r.key.length + r.value.length;
+        }
+        if (records.length >= events) break;
+      }
+      say(`P preparation (untimed for P), simulator + framing and encoding: ${rates({ events: records.length, ...prepared() })}`);
+      const groups: FramedRecord[][] = [];
+      for (let i = 0; i < records.length; i += TXN_RECORDS) groups.push(records.slice(i, i + TXN_RECORDS));
       const stop = timer();
       for (const g of groups) await publisher.publish(g);
-      return { events: n, ...stop(), recordSize: bytes / n, transactions: groups.length };
+      return { events: records.length, ...stop(), recordSize: bytes / records.length, transactions: groups.length };
     } finally {
       await publisher.close();
     }

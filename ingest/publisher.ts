@@ -1,34 +1,18 @@
-// Publishes groups of slot batches to Kafka, one Kafka transaction per group, with an idempotent
-// transactional producer. A crash mid-group leaves an open transaction that the next instance's
-// producer (same transactional id) aborts when it starts, so Kafka holds whole slots only and
-// resume.ts can find where to continue. While Kafka is away the group is retried with backoff,
-// never dropped; the caller awaits publish, so the source is paced instead of buffering.
-import { partitionForKey, type Kafka, type KafkaError, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
+// Publishes framed records (ingest/framer.ts) to Kafka, one Kafka transaction per call, with an
+// idempotent transactional producer. A slot may span several transactions (spec/behaviour.md, "Slot
+// framing"). A crash mid-transaction leaves an open transaction that the next instance's producer
+// (same transactional id) aborts when it starts; what earlier transactions committed of an unfinished
+// slot stays, and resume-point.ts tells which records those are, so a retry or a restart publishes
+// only the rest. While Kafka is away a transaction is retried with backoff, never dropped; the caller
+// awaits publish, so the source is paced instead of buffering.
+import type { Kafka, KafkaError, OutRecord, TransactionalProducer } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { encodeRecord } from '../schemas/codec.js';
-import type { TopicKind, TopicNames } from '../schemas/topics.js';
-import { oversizedRecord } from './dead-letter.js';
+import type { TopicNames } from '../schemas/topics.js';
+import type { FramedRecord, RecordKind } from './framer.js';
+import { identityOf } from './identity.js';
 import { ingestMetrics } from './metrics.js';
-import { lastPublishedSlot } from './resume.js';
+import { resumePoint, type ResumePoint } from './resume-point.js';
 import { abortableSleep } from './sleep.js';
-import type { SlotBatch } from './source.js';
-
-export interface EncodedBatch {
-  slot: bigint;
-  records: { kind: TopicKind; key: Buffer; value: Buffer }[];
-  bytes: number;
-}
-
-/** Encodes every event of a batch once (record key and value). */
-export function encodeBatch(batch: SlotBatch): EncodedBatch {
-  let bytes = 0;
-  const records = batch.events.map((e) => {
-    const { key, value } = encodeRecord(e);
-    bytes += key.length + value.length;
-    return { kind: e.kind as TopicKind, key, value };
-  });
-  return { slot: batch.slot, records, bytes };
-}
 
 export class PublisherFencedError extends Error {
   override name = 'PublisherFencedError';
@@ -60,41 +44,52 @@ function isFenced(err: unknown): boolean {
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new PublishAbortedError('stopped'));
 
+const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
+
 export class Publisher {
   private producer: TransactionalProducer | undefined;
   /** The producer's next transaction is already begun (see the end of commit). */
   private begun = false;
-  private partitions = new Map<TopicKind, number>();
+  private readonly partitions = new Map<RecordKind, number>();
+  /** What Kafka held when we last (re)connected: records to leave out. Cleared once a later slot ended. */
+  private resume: ResumePoint = { afterSlot: undefined, openSlot: undefined, held: new Set() };
   private last: bigint | undefined;
   private readonly metrics = ingestMetrics();
 
   constructor(private readonly opts: PublisherOptions) {}
 
-  /** Highest slot known to be committed in Kafka (by anyone, before or during this run). */
+  /** Newest slot whose end marker is committed in Kafka (by anyone, before or during this run). */
   get lastSlot(): bigint | undefined {
     return this.last;
   }
 
-  /** Connects, fences earlier instances (aborting their open transaction) and returns the slot to
-   * resume after. Retries while Kafka is away, like publish. */
-  async open(): Promise<bigint | undefined> {
+  /** Partitions per topic kind, known after open (the framer needs them). */
+  get partitionCounts(): ReadonlyMap<RecordKind, number> {
+    return this.partitions;
+  }
+
+  /** Connects, fences earlier instances (aborting their open transaction) and returns where to resume:
+   * the source restarts after `afterSlot`; publish leaves out the records listed in `held`. Retries
+   * while Kafka is away, like publish. */
+  async open(): Promise<ResumePoint> {
     await this.withRetry('connect', async () => {
       await this.connect();
     });
-    return this.last;
+    return this.resume;
   }
 
-  /** Commits the batches (in slot order) as one Kafka transaction; retries until it is done. */
-  async publish(group: EncodedBatch[]): Promise<void> {
-    let pending = group;
-    await this.withRetry(`slots ${group[0]?.slot}..${group.at(-1)?.slot}`, async () => {
+  /** Commits the records (in order) as one Kafka transaction, leaving out what Kafka already holds;
+   * retries until it is done. */
+  async publish(records: FramedRecord[]): Promise<void> {
+    let pending = this.missing(records);
+    await this.withRetry(`slots ${records[0]?.batchSlot}..${records.at(-1)?.batchSlot}`, async () => {
       if (!this.producer) {
         await this.connect();
         // The previous attempt's commit may have landed before the error: publish only what is missing.
-        const last = this.last;
-        if (last !== undefined) pending = pending.filter((b) => b.slot > last);
-        if (pending.length < group.length) {
-          this.opts.log.warn({ already: group.length - pending.length, lastSlot: String(last) }, 'ingest: part of a retried group was already committed');
+        const before = pending.length;
+        pending = this.missing(pending);
+        if (pending.length < before) {
+          this.opts.log.warn({ already: before - pending.length, lastSlot: String(this.last) }, 'ingest: part of a retried transaction was already committed');
         }
       }
       if (pending.length > 0) await this.commit(pending);
@@ -103,6 +98,13 @@ export class Publisher {
 
   async close(): Promise<void> {
     await this.drop();
+  }
+
+  /** Leaves out records of slots Kafka holds whole and records Kafka holds by identity. */
+  private missing(records: FramedRecord[]): FramedRecord[] {
+    const { afterSlot, held } = this.resume;
+    if (afterSlot === undefined && held.size === 0) return records;
+    return records.filter((r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOf(r.event))));
   }
 
   private async withRetry(what: string, attempt: () => Promise<void>): Promise<void> {
@@ -137,14 +139,10 @@ export class Publisher {
       transactionalId: this.opts.transactionalId,
       transactionTimeoutMs: this.opts.transactionTimeoutMs ?? 60_000,
     });
-    await this.loadPartitionCounts();
-    this.last = await lastPublishedSlot(this.opts.kafka, this.opts.topics);
+    for (const kind of RECORD_KINDS) this.partitions.set(kind, await this.opts.kafka.admin().partitionCount(this.opts.topics[kind]));
+    this.resume = await resumePoint(this.opts.kafka, this.opts.topics);
+    this.last = this.resume.afterSlot;
     if (this.last !== undefined) this.metrics.lastSlot.set(Number(this.last));
-  }
-
-  private async loadPartitionCounts(): Promise<void> {
-    const kinds: TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
-    for (const kind of kinds) this.partitions.set(kind, await this.opts.kafka.admin().partitionCount(this.opts.topics[kind]));
   }
 
   private async drop(): Promise<void> {
@@ -154,32 +152,29 @@ export class Publisher {
     if (p) await p.close().catch(() => {});
   }
 
-  private async commit(group: EncodedBatch[]): Promise<void> {
+  private async commit(records: FramedRecord[]): Promise<void> {
     const producer = this.producer!;
-    const counts = new Map<TopicKind, number>();
-    const bytesByKind = new Map<TopicKind, number>();
+    const counts = new Map<RecordKind, number>();
+    const bytesByKind = new Map<RecordKind, number>();
     const started = process.hrtime.bigint();
     if (!this.begun) await producer.begin();
     this.begun = false;
+    let ended: bigint | undefined;
     try {
-      for (const b of group) {
-        for (const r of b.records) {
-          // Hashing an 8-byte slot key is cheaper than the hex string a memo of it would need.
-          const partition = partitionForKey(r.key, this.partitions.get(r.kind)!);
-          const topic = this.opts.topics[r.kind];
-          const dead = oversizedRecord(r.kind, topic, b.slot, r.key, r.value);
-          if (dead) {
-            // In the same transaction as the slot's other records: exactly once, like them.
-            this.opts.log.warn({ slot: String(b.slot), topic, bytes: r.key.length + r.value.length }, `ingest: ${dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
-            producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: dead.key, value: dead.value, headers: dead.headers });
-            this.metrics.deadLetters.inc({ topic });
-            continue;
-          }
-          const out: OutRecord = { topic, partition, key: r.key, value: r.value };
-          producer.send(out);
-          counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-          bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
+      for (const r of records) {
+        const topic = this.opts.topics[r.kind];
+        if (r.dead) {
+          // In the same transaction as the slot's other records: exactly once, like them.
+          this.opts.log.warn({ slot: String(r.batchSlot), topic, bytes: r.key.length + r.value.length }, `ingest: ${r.dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
+          producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: r.dead.key, value: r.dead.value, headers: r.dead.headers });
+          this.metrics.deadLetters.inc({ topic });
+          continue;
         }
+        const out: OutRecord = { topic, partition: r.partition, key: r.key, value: r.value };
+        producer.send(out);
+        counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+        bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
+        if (r.kind === 'slots' && r.event.kind === 'slots' && r.event.event.end !== undefined) ended = r.event.event.slot;
       }
       await producer.commit();
     } catch (err) {
@@ -193,8 +188,12 @@ export class Publisher {
       this.metrics.records.inc({ topic }, n);
       this.metrics.bytes.inc({ topic }, bytesByKind.get(kind) ?? 0);
     }
-    for (const b of group) if (this.last === undefined || b.slot > this.last) this.last = b.slot;
-    this.metrics.lastSlot.set(Number(this.last));
+    if (ended !== undefined) {
+      this.last = ended;
+      this.metrics.lastSlot.set(Number(ended));
+      // Past the slot that was open at the last connect: nothing later can be in Kafka already.
+      if (this.resume.held.size > 0) this.resume = { afterSlot: this.resume.afterSlot, openSlot: undefined, held: new Set() };
+    }
     // Begin the next transaction now, before publish returns. begin() completes on a callback, i.e. at
     // the next event-loop turn, and an unpaced source keeps the loop busy filling the next group: begun
     // at the start of the next publish, the group's records waited for the whole fill and the commit

@@ -1,21 +1,19 @@
-// Pulls slot batches from a source and hands them to the publisher in groups: one batch per group
-// when the source runs at chain speed (low latency), many when it runs as fast as it can (fewer
-// Kafka transactions, more throughput). At most one group is being published while the next one
-// fills, so memory stays bounded by two groups, and the source is pulled only as fast as Kafka
-// accepts: backpressure without a queue.
+// Pulls slot batches from a source, frames them (framer.ts) and hands the records to the publisher:
+// a Kafka transaction starts as soon as the previous one has committed, holding whatever arrived
+// meanwhile (spec/behaviour.md, "Slot framing"), so no record waits for its slot to end or for a
+// timer. A chain-speed source gets small transactions at the commit round trip; a source running as
+// fast as it can gets large ones, bounded by size. At most one transaction is being published while
+// the next one fills, and a full one waits for the commit: memory stays bounded and the source is
+// pulled only as fast as Kafka accepts (backpressure without a queue).
+import type { FramedRecord } from './framer.js';
 import type { SlotBatch } from './source.js';
-import { encodeBatch, type EncodedBatch } from './publisher.js';
 
 export interface PumpOptions {
-  /** Publish a group once it holds this many events ... */
+  /** A transaction holds at most this many records ... */
   maxGroupEvents?: number;
-  /** ... or this many key+value bytes (kept below the topics' max.message.bytes) ... */
+  /** ... and about this many key+value bytes (kept below the topics' max.message.bytes). */
   maxGroupBytes?: number;
-  /** ... or when the source has no next batch ready within this time ... */
-  lingerMs?: number;
-  /** ... or when the group's first batch is this old. */
-  maxGroupMs?: number;
-  /** Stop pulling; the group in hand is still published. */
+  /** Stop pulling; the records in hand are still published. */
   signal?: AbortSignal;
 }
 
@@ -25,54 +23,43 @@ export interface PumpResult {
   lastSlot: bigint | undefined;
 }
 
-const TIMEOUT = Symbol('timeout');
-
-function within<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)));
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
+const SETTLED: unique symbol = Symbol('settled');
 
 export async function pump(
   batches: AsyncIterable<SlotBatch>,
-  publish: (group: EncodedBatch[]) => Promise<void>,
+  frame: (batch: SlotBatch) => FramedRecord[],
+  publish: (records: FramedRecord[]) => Promise<void>,
   opts: PumpOptions = {},
 ): Promise<PumpResult> {
   const maxEvents = opts.maxGroupEvents ?? 20_000;
   const maxBytes = opts.maxGroupBytes ?? 3 * 1024 * 1024;
-  const lingerMs = opts.lingerMs ?? 10;
-  const maxGroupMs = opts.maxGroupMs ?? 250;
   const result: PumpResult = { batches: 0, events: 0, lastSlot: undefined };
 
-  let group: EncodedBatch[] = [];
-  let groupEvents = 0;
+  let group: FramedRecord[] = [];
   let groupBytes = 0;
-  let groupStarted = 0;
-  let inflight: Promise<void> | undefined;
-  /** A publish is running (inflight has not settled). */
-  let busy = false;
+  /** The running publish, settling to SETTLED either way (its failure is kept in `failure`). */
+  let inflight: Promise<typeof SETTLED> | undefined;
   let failure: unknown;
 
-  const flush = async (): Promise<void> => {
-    if (inflight) await inflight;
-    if (group.length === 0) return;
-    const g = group;
-    group = [];
-    groupEvents = 0;
-    groupBytes = 0;
-    const p = publish(g);
-    inflight = p;
-    busy = true;
-    // Noticed at the next flush or loop turn; the handler keeps it from counting as unhandled.
-    p.then(
-      () => {
-        if (inflight === p) busy = false;
-      },
-      (err: unknown) => {
+  const start = (): void => {
+    // A batch can be larger than a transaction may be: take a prefix within the bounds.
+    let n = 0;
+    let bytes = 0;
+    while (n < group.length && n < maxEvents && bytes < maxBytes) bytes += group[n]!.key.length + group[n++]!.value.length;
+    const g = n === group.length ? group : group.slice(0, n);
+    group = n === group.length ? [] : group.slice(n);
+    groupBytes -= bytes;
+    const p = publish(g).then(
+      (): typeof SETTLED => SETTLED,
+      (err: unknown): typeof SETTLED => {
         failure ??= err;
-        if (inflight === p) busy = false;
+        return SETTLED;
       },
     );
+    inflight = p;
+    void p.then(() => {
+      if (inflight === p) inflight = undefined;
+    });
   };
 
   const it = batches[Symbol.asyncIterator]();
@@ -82,45 +69,31 @@ export async function pump(
     for (;;) {
       if (failure !== undefined) throw failure;
       if (opts.signal?.aborted) break;
+      if (group.length > 0 && inflight === undefined) start();
       next ??= it.next();
-      let r: IteratorResult<SlotBatch> | typeof TIMEOUT;
-      if (group.length === 0) {
-        r = await next;
-      } else if (busy) {
-        // While a publish runs the group could not go out anyway: keep filling it (up to the size
-        // limits) instead of blocking on its age, so a fast source gets large transactions rather
-        // than one small transaction per commit round trip.
-        const settled: Promise<typeof TIMEOUT> = inflight!.then(
-          () => TIMEOUT,
-          () => TIMEOUT,
-        );
-        r = await Promise.race([next, settled]);
-        if (r === TIMEOUT) continue;
-      } else {
-        const wait = Math.max(0, Math.min(lingerMs, groupStarted + maxGroupMs - Date.now()));
-        r = await within(next, wait);
-        if (r === TIMEOUT) {
-          await flush();
-          continue;
-        }
-      }
+      const r = inflight ? await Promise.race([next, inflight]) : await next;
+      if (r === SETTLED) continue;
       next = undefined;
       if (r.done) {
         finished = true;
         break;
       }
-      const encoded = encodeBatch(r.value);
-      if (group.length === 0) groupStarted = Date.now();
-      group.push(encoded);
-      groupEvents += encoded.records.length;
-      groupBytes += encoded.bytes;
+      for (const rec of frame(r.value)) {
+        group.push(rec);
+        groupBytes += rec.key.length + rec.value.length;
+      }
       result.batches++;
-      result.events += encoded.records.length;
+      result.events += r.value.events.length;
       result.lastSlot = r.value.slot;
-      if (groupEvents >= maxEvents || groupBytes >= maxBytes) await flush();
+      // Full while the previous transaction commits: wait for it (the source waits with us).
+      if ((group.length >= maxEvents || groupBytes >= maxBytes) && inflight) await inflight;
     }
-    await flush();
     if (inflight) await inflight;
+    while (failure === undefined && group.length > 0) {
+      start();
+      await inflight;
+    }
+    if (failure !== undefined) throw failure;
   } finally {
     // Let the source release its resources (timers, files) when we stop early or fail.
     if (!finished) await it.return?.().catch(() => {});

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { SlotStatus, type ChainEvent } from '../schemas/codec.js';
-import type { EncodedBatch } from './publisher.js';
+import type { FramedRecord } from './framer.js';
 import { pump } from './pump.js';
 import type { SlotBatch } from './source.js';
 
 const batch = (slot: number, events = 3): SlotBatch => ({
   slot: BigInt(slot),
-  events: Array.from({ length: events }, (): ChainEvent => ({ kind: 'slots', event: { slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_PROCESSED, block: undefined } })),
+  events: Array.from({ length: events }, (): ChainEvent => ({ kind: 'slots', event: { slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined } })),
 });
 
-async function* fastSource(n: number): AsyncIterable<SlotBatch> {
-  for (let i = 0; i < n; i++) yield batch(i);
+/** One record per event, 8 bytes of key and 3 of value (the framing itself is framer.ts's business). */
+const frame = (b: SlotBatch): FramedRecord[] =>
+  b.events.map((event) => ({ kind: 'slots', partition: 0, key: Buffer.alloc(8), value: Buffer.alloc(3), batchSlot: b.slot, event }));
+
+async function* fastSource(n: number, events = 3): AsyncIterable<SlotBatch> {
+  for (let i = 0; i < n; i++) yield batch(i, events);
 }
 
 async function* pacedSource(n: number, ms: number): AsyncIterable<SlotBatch> {
@@ -20,55 +24,66 @@ async function* pacedSource(n: number, ms: number): AsyncIterable<SlotBatch> {
   }
 }
 
-/** Records the groups and checks that never two publishes run at once. */
+/** Records the transactions (as the batch slot of each record) and checks that never two publishes run at once. */
 function recorder(delayMs = 0) {
   const groups: bigint[][] = [];
+  const startedAt: number[] = [];
   let running = 0;
   let overlap = false;
-  const publish = async (g: EncodedBatch[]) => {
+  const publish = async (g: FramedRecord[]) => {
     running++;
+    startedAt.push(performance.now());
     if (running > 1) overlap = true;
     await new Promise((r) => setTimeout(r, delayMs));
-    groups.push(g.map((b) => b.slot));
+    groups.push(g.map((r) => r.batchSlot));
     running--;
   };
-  return { groups, publish, overlapped: () => overlap };
+  return { groups, startedAt, publish, overlapped: () => overlap };
 }
 
 describe('pump', () => {
-  it('groups a fast source up to maxGroupEvents, in order, one publish at a time', async () => {
+  it('starts a transaction at once, then takes whatever came meanwhile, bounded by maxGroupEvents, in order', async () => {
     const rec = recorder(2);
-    const r = await pump(fastSource(10), rec.publish, { maxGroupEvents: 9, lingerMs: 1000, maxGroupMs: 10_000 });
-    expect(rec.groups).toEqual([[0n, 1n, 2n], [3n, 4n, 5n], [6n, 7n, 8n], [9n]]);
+    const r = await pump(fastSource(10), frame, rec.publish, { maxGroupEvents: 9 });
+    expect(rec.groups[0]).toEqual([0n, 0n, 0n]);
+    expect(rec.groups.flat()).toEqual(Array.from({ length: 10 }, (_, i) => [BigInt(i), BigInt(i), BigInt(i)]).flat());
+    expect(Math.max(...rec.groups.map((g) => g.length))).toBe(9);
     expect(rec.overlapped()).toBe(false);
     expect(r).toEqual({ batches: 10, events: 30, lastSlot: 9n });
   });
 
-  it('publishes each slot of a paced source on its own, without waiting for the next', async () => {
+  it('splits a batch larger than a transaction may be', async () => {
     const rec = recorder();
-    await pump(pacedSource(4, 60), rec.publish, { maxGroupEvents: 1000, lingerMs: 5 });
-    expect(rec.groups).toEqual([[0n], [1n], [2n], [3n]]);
+    await pump(fastSource(1, 25), frame, rec.publish, { maxGroupEvents: 10 });
+    expect(rec.groups.map((g) => g.length)).toEqual([10, 10, 5]);
   });
 
-  it('keeps filling the next group while a publish runs, past its age limit, up to the size limit', async () => {
-    // A source with a slot every 10 ms and publishes taking 120 ms: with a 20 ms age limit alone
-    // every group would hold 2-3 slots; while a publish runs the next group keeps growing instead.
-    const rec = recorder(120);
-    await pump(pacedSource(40, 10), rec.publish, { maxGroupEvents: 3 * 30, lingerMs: 50, maxGroupMs: 20 });
+  it('publishes each batch of a paced source as soon as it arrives, with no timer', async () => {
+    const rec = recorder();
+    const t0 = performance.now();
+    await pump(pacedSource(4, 60), frame, rec.publish, { maxGroupEvents: 1000 });
+    expect(rec.groups).toEqual([[0n, 0n, 0n], [1n, 1n, 1n], [2n, 2n, 2n], [3n, 3n, 3n]]);
+    // The batch at 60 ms went out right away (a timer would add its period).
+    expect(rec.startedAt[1]! - t0).toBeLessThan(60 + 25);
+  });
+
+  it('while a commit runs, the next transaction collects everything that arrives, and starts when it returns', async () => {
+    // A batch every 10 ms and commits taking 60 ms: each transaction after the first holds about six batches.
+    const rec = recorder(60);
+    await pump(pacedSource(40, 10), frame, rec.publish, { maxGroupEvents: 10_000 });
     expect(rec.overlapped()).toBe(false);
-    expect(rec.groups.flat()).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i)));
-    expect(Math.max(...rec.groups.map((g) => g.length))).toBeGreaterThanOrEqual(6);
-    expect(rec.groups.length).toBeLessThanOrEqual(8);
+    expect(rec.groups.flat()).toEqual(Array.from({ length: 40 }, (_, i) => [BigInt(i), BigInt(i), BigInt(i)]).flat());
+    expect(rec.groups[0]).toEqual([0n, 0n, 0n]);
+    expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(4);
+    expect(rec.groups.length).toBeLessThanOrEqual(12);
   });
 
-  it('bounds a group by bytes too', async () => {
-    const rec = recorder();
-    // Slot 1000's PROCESSED record: 8 bytes of key, 3 of value; 33 bytes per batch of 3.
-    async function* from1000(): AsyncIterable<SlotBatch> {
-      for (let i = 1000; i < 1004; i++) yield batch(i);
-    }
-    await pump(from1000(), rec.publish, { maxGroupBytes: 60, lingerMs: 1000, maxGroupMs: 10_000 });
-    expect(rec.groups).toEqual([[1000n, 1001n], [1002n, 1003n]]);
+  it('bounds a transaction by bytes too', async () => {
+    const rec = recorder(5);
+    // 11 bytes per record: a 40-byte bound closes a transaction after 4 records.
+    await pump(fastSource(4), frame, rec.publish, { maxGroupBytes: 40 });
+    expect(Math.max(...rec.groups.map((g) => g.length))).toBe(4);
+    expect(rec.groups.flat()).toHaveLength(12);
   });
 
   it('fails with the publish error and stops pulling the source', async () => {
@@ -82,12 +97,12 @@ describe('pump', () => {
     const publish = async () => {
       throw new Error('fenced');
     };
-    await expect(pump(counting(), publish, { maxGroupEvents: 3 })).rejects.toThrow('fenced');
+    await expect(pump(counting(), frame, publish, { maxGroupEvents: 3 })).rejects.toThrow('fenced');
     expect(pulled).toBeLessThan(10);
   });
 
-  it('on abort publishes the group in hand and ends', async () => {
-    const rec = recorder();
+  it('on abort publishes what it holds and ends', async () => {
+    const rec = recorder(20);
     const ctl = new AbortController();
     async function* endless(): AsyncIterable<SlotBatch> {
       for (let i = 0; ; i++) {
@@ -95,8 +110,8 @@ describe('pump', () => {
         yield batch(i);
       }
     }
-    const r = await pump(endless(), rec.publish, { maxGroupEvents: 1000, lingerMs: 1000, maxGroupMs: 10_000, signal: ctl.signal });
-    expect(rec.groups.flat()).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    const r = await pump(endless(), frame, rec.publish, { maxGroupEvents: 1000, signal: ctl.signal });
+    expect(rec.groups.flat()).toEqual([0n, 1n, 2n, 3n, 4n, 5n].flatMap((s) => [s, s, s]));
     expect(r.lastSlot).toBe(5n);
   });
 });

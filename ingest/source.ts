@@ -1,6 +1,12 @@
 import type { ChainEvent } from '../schemas/codec.js';
 /** Everything a source emits for one slot, in publish order: an epoch record before the epoch's first slot, the slot's status records (including status changes of earlier slots that happen now), transactions in block order, then account writes. */
-export interface SlotBatch { slot: bigint; events: ChainEvent[] }
+export interface SlotBatch {
+  slot: bigint;
+  events: ChainEvent[];
+  /** More events of this slot follow in the next batch (a source that hands a slot over as it happens). The
+   * last batch of a slot leaves it unset; the publisher then ends the slot with its marker (ingest/framer.ts). */
+  partial?: boolean;
+}
 export interface ChainSource {
   /** Yields batches in slot order starting after `afterSlot` (undefined: from genesis, genesis accounts with is_startup first). Deterministic: the same options give the same batches. Pacing (slot clock) is the source's job. */
   batches(opts: { afterSlot?: bigint; signal?: AbortSignal }): AsyncIterable<SlotBatch>;
