@@ -51,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
     const { startRole } = await import('./roles.js');
     running = await startRole(parsed.config, parsed.positionals, log);
   } catch (err) {
+    // Config errors only found against the running system (an ingest name already in use) read as the others do.
+    if (err instanceof ConfigError) {
+      log.fatal(`slotstream ${role}: ${err.message}`);
+      return 2;
+    }
     log.fatal({ err }, `${role} failed to start`);
     return 1;
   }

@@ -1,6 +1,7 @@
 // Rules that span several options (each option alone is checked by parseConfig). Pure: the CLI runs them,
 // with the file checks of cli/validate.ts, before it starts anything, so a mistake costs a second and
 // not a broker start (issue 10: "config errors that can be known before starting anything").
+import bs58 from 'bs58';
 import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
@@ -51,8 +52,10 @@ function checkIngest(config: Config): void {
   if (config.source !== 'file' && config.strict) {
     throw new ConfigError(`option ${flagOf('strict')} applies only to --source file (source is ${config.source})`);
   }
+  checkIngestName(config.ingestName);
   checkRpcSource(config);
   checkYellowstoneSource(config);
+  checkUpstreamOptions(config);
   if (config.out !== '' && config.role !== 'ingest') {
     throw new ConfigError(`option ${flagOf('out')} writes events to a file instead of Kafka: use it with the ingest role`);
   }
@@ -70,10 +73,42 @@ function checkRpcSource(config: Config): void {
     if (config.toSlot >= 0 && config.fromSlot >= 0 && config.toSlot < config.fromSlot) {
       throw new ConfigError(`option ${flagOf('toSlot')} ${config.toSlot} is before ${flagOf('fromSlot')} ${config.fromSlot}`);
     }
+    const bad = config.rpcSnapshotPrograms.find((p) => !isPubkey(p));
+    if (bad !== undefined) throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')}: ${JSON.stringify(bad)} is not a base58 program id`);
     return;
   }
   for (const name of ['fromSlot', 'toSlot'] as const) {
     if (config[name] !== -1) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc (source is ${config.source})`);
+  }
+  if (config.rpcSnapshotPrograms.length > 0) {
+    throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')} applies only to --source rpc (source is ${config.source})`);
+  }
+}
+
+/** 32 bytes in base58: 32 to 44 characters of Bitcoin's alphabet (the length check is in the decoder). */
+function isPubkey(s: string): boolean {
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return false;
+  try {
+    return bs58.decode(s).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+/** Lowercase, so the transactional id and the claim's group name are the same however it is typed. */
+const INGEST_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+function checkIngestName(name: string): void {
+  if (!INGEST_NAME.test(name)) {
+    throw new ConfigError(`option ${flagOf('ingestName')}: must be 1-64 characters of a-z, 0-9, '.', '_', '-', starting with a letter or digit (got ${JSON.stringify(name)})`);
+  }
+}
+
+/** Lag and stall limits are about an upstream: the simulator and a file have none. */
+function checkUpstreamOptions(config: Config): void {
+  if (config.source === 'rpc' || config.source === 'yellowstone') return;
+  for (const name of ['ingestStallMs', 'ingestMaxLagSlots'] as const) {
+    if (config[name] !== OPTIONS[name].default) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc and yellowstone (source is ${config.source})`);
   }
 }
 

@@ -73,6 +73,25 @@ describe('checkConfigRules', () => {
     expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-timeout'])).toThrow(/unknown option --rpc-timeout/);
   });
 
+  it('takes an ingest name of lowercase letters, digits, . _ -, and rejects anything else naming the option', () => {
+    expect(() => check('ingest', ['--ingest-name', 'mainnet-1'])).not.toThrow();
+    expect(() => check('ingest', [], { INGEST_NAME: 'backfill.2024_q1' })).not.toThrow();
+    expect(() => check('ingest', ['--ingest-name', 'Main'])).toThrow(/option --ingest-name: must be 1-64 characters of a-z, 0-9/);
+    expect(() => check('ingest', ['--ingest-name', ''])).toThrow(/option --ingest-name/);
+    expect(() => check('ingest', ['--ingest-name', '-x'])).toThrow(/starting with a letter or digit \(got "-x"\)/);
+    expect(() => check('ingest', ['--ingest-name', 'a'.repeat(65)])).toThrow(/option --ingest-name/);
+  });
+
+  it('keeps lag limits to upstream sources and snapshot programs to the rpc source, checking the program ids', () => {
+    const rpc = ['--source', 'rpc', '--rpc-url', 'http://127.0.0.1:8899'];
+    expect(() => check('ingest', [...rpc, '--ingest-stall-ms', '5000', '--ingest-max-lag-slots', '20'])).not.toThrow();
+    expect(() => check('ingest', ['--ingest-stall-ms', '5000'])).toThrow(/option --ingest-stall-ms applies only to --source rpc and yellowstone \(source is sim\)/);
+    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA,6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P'])).not.toThrow();
+    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', 'Tokenkeg0'])).toThrow(/option --rpc-snapshot-programs: "Tokenkeg0" is not a base58 program id/);
+    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', '11111111111111111111111111111111111'])).toThrow(/is not a base58 program id/);
+    expect(() => check('ingest', ['--rpc-snapshot-programs', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'])).toThrow(/option --rpc-snapshot-programs applies only to --source rpc/);
+  });
+
   it('throws ConfigError, which the CLI prints without a stack', () => {
     expect(() => check('ingest', ['--source', 'rpc'])).toThrow(ConfigError);
   });

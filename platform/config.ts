@@ -79,6 +79,12 @@ export const OPTIONS = {
     help: 'Simulator: publish each block\'s PoH entries to <prefix>.entries.v1 (--sim-entries false: none; blockhashes stay the same).' }),
   deadRate: opt({ kind: 'number', env: 'SIM_DEAD_RATE', default: 0.01, min: 0, max: 0.5, roles: INGEST,
     help: 'Simulator: share of slots that become a dead fork at processed instead of a block (0 = none).' }),
+  ingestName: opt({ kind: 'string', env: 'INGEST_NAME', default: 'main', roles: INGEST,
+    help: 'Name of this ingest, part of its Kafka transactional id (slotstream-ingest-<prefix>-<name>): 1-64 of a-z 0-9 . _ -. Two ingests on one topic prefix with one name is a configuration error: the second exits.' }),
+  ingestStallMs: opt({ kind: 'int', env: 'INGEST_STALL_MS', default: 30_000, min: 100, roles: INGEST,
+    help: 'yellowstone and rpc sources: /health says behind when the upstream\'s tip has not advanced for this long.' }),
+  ingestMaxLagSlots: opt({ kind: 'int', env: 'INGEST_MAX_LAG_SLOTS', default: 150, min: 0, roles: INGEST,
+    help: 'yellowstone and rpc sources: /health says behind when the ingest trails the upstream\'s tip by more slots than this.' }),
   // Ingest: --source rpc (rpcUrl is also the JSON-RPC node other sources read leader schedules from)
   rpcUrl: opt({ kind: 'string', env: 'INGEST_RPC_URL', default: '', roles: INGEST,
     help: 'Solana JSON-RPC node (http[s]://…): --source rpc reads blocks from it; also where epochs and leader schedules come from.' }),
@@ -92,6 +98,8 @@ export const OPTIONS = {
     help: 'rpc source: timeout of one JSON-RPC request; timed-out requests are retried with backoff.' }),
   rpcPollMs: opt({ kind: 'int', env: 'INGEST_RPC_POLL_MS', default: 400, min: 10, roles: INGEST,
     help: 'rpc source: pause between polls of the tip once caught up.' }),
+  rpcSnapshotPrograms: opt({ kind: 'list', env: 'INGEST_RPC_SNAPSHOT_PROGRAMS', default: [], roles: INGEST,
+    help: 'rpc source: base58 program ids whose accounts are read once at start with getProgramAccounts and published as is_startup account writes (JSON-RPC has no account stream).' }),
   // Ingest: --source yellowstone
   yellowstoneUrl: opt({ kind: 'string', env: 'YELLOWSTONE_URL', default: '', roles: INGEST,
     help: 'yellowstone source: the Yellowstone gRPC endpoint, https://host[:port] (TLS) or http://host:port (plaintext).' }),
