@@ -10,6 +10,7 @@ import { ingestMetrics } from './metrics.js';
 import { Publisher, PublishAbortedError } from './publisher.js';
 import { claimIngestName, ingestIdOf } from './name-claim.js';
 import { pump } from './pump.js';
+import { SlotFramer } from './framer.js';
 import { createRpcSourceFromConfig } from './rpc/index.js';
 import { createSimSource } from './sim/index.js';
 import type { ChainSource } from './source.js';
@@ -98,14 +99,18 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     const { kafka, topics } = out;
     const claim = await claimIngestName(kafka, topics, { prefix: config.topicPrefix, name: config.ingestName, log, signal });
     const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(config), log, signal });
-    const afterSlot = await publisher.open().catch(async (err: unknown) => {
-      await claim.release().catch(() => {});
-      throw err;
-    });
-    log.info({ afterSlot: afterSlot?.toString() ?? null, topicPrefix: config.topicPrefix }, afterSlot === undefined ? 'ingest: topics empty, starting from genesis' : `ingest: resuming after slot ${afterSlot}, the last one in Kafka`);
+    const resume = await publisher.open();
+    const { afterSlot, openSlot, held } = resume;
+    log.info(
+      { afterSlot: afterSlot?.toString() ?? null, openSlot: openSlot?.toString() ?? null, alreadyInKafka: held.size, topicPrefix: config.topicPrefix },
+      afterSlot === undefined && held.size === 0
+        ? 'ingest: topics empty, starting from genesis'
+        : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` + (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
+    );
+    const framer = new SlotFramer(publisher.partitionCounts, topics);
     done = (async () => {
       try {
-        const r = await pump(source.batches({ afterSlot, signal }), (group) => publisher.publish(group), { signal });
+        const r = await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), (records) => publisher.publish(records), { signal });
         log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
       } catch (err) {
         if (!(err instanceof PublishAbortedError)) throw err;
