@@ -37,3 +37,8 @@ export function matchBlockMeta(sub: CompiledSubscription): string[] {
 export function matchEntry(sub: CompiledSubscription): string[] {
   return sub.entry.map((f) => f.name);
 }
+
+/** Names of every blocks filter: each gets the block (what it holds differs per filter, the transport builds it). */
+export function matchBlocks(sub: CompiledSubscription): string[] {
+  return sub.blocks.map((f) => f.name);
+}

@@ -14,7 +14,9 @@ import {
   scannedTransactionView,
   type CompiledSubscription,
 } from '../filters/index.js';
+import { matchBlocks } from '../filters/match-chain.js';
 import type { SlotEvent } from '../../schemas/gen/events.js';
+import { BlockAssembler, type AssembledBlock } from './block-assembler.js';
 import { ChainState } from './chain-state.js';
 import type { StreamEvent, TailSink } from './live-tail.js';
 import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
@@ -45,6 +47,9 @@ export class Hub implements TailSink {
   private readonly statusListeners = new Set<LiveSubscriber>();
   /** Sessions with slot, blocks_meta or entry filters, with their subscription. */
   private readonly chainSubs = new Map<LiveSubscriber, CompiledSubscription>();
+  /** Sessions with blocks filters, and the assembler that runs only while there are any. */
+  private readonly blockSubs = new Map<LiveSubscriber, CompiledSubscription>();
+  private blocks: BlockAssembler | undefined;
   private readonly observers = new Set<LiveObserver>();
   private readonly statuses = new Map<bigint, number>();
   private newestStatusSlot = 0n;
@@ -74,6 +79,20 @@ export class Hub implements TailSink {
     else this.statusListeners.delete(s);
     if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
     else this.chainSubs.delete(s);
+    if (sub.blocks.length > 0) {
+      this.blockSubs.set(s, sub);
+      this.blocks ??= new BlockAssembler((b) => this.onBlock(b));
+    } else this.dropBlocks(s);
+  }
+
+  private dropBlocks(s: LiveSubscriber): void {
+    this.blockSubs.delete(s);
+    if (this.blockSubs.size === 0) this.blocks = undefined;
+  }
+
+  private onBlock(b: AssembledBlock): void {
+    const u = new SharedEvent({ kind: 'block', event: b });
+    for (const [s, sub] of this.blockSubs) s.onLive(u, matchBlocks(sub));
   }
 
   /** A session without filters still receives pings. */
@@ -86,6 +105,7 @@ export class Hub implements TailSink {
     this.subscribers.delete(s);
     this.statusListeners.delete(s);
     this.chainSubs.delete(s);
+    this.dropBlocks(s);
   }
 
   addObserver(o: LiveObserver): void {
@@ -102,6 +122,7 @@ export class Hub implements TailSink {
 
   onEvent(e: StreamEvent): void {
     for (const o of this.observers) o.onEvent(e);
+    this.blocks?.onEvent(e);
     switch (e.kind) {
       case 'transactions': {
         if (this.index.size === 0) return;

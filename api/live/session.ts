@@ -18,6 +18,8 @@ import {
   matchTransaction,
   type CompiledSubscription,
 } from '../filters/index.js';
+import { matchBlocks } from '../filters/match-chain.js';
+import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
 import type { Hub, LiveSubscriber } from './hub.js';
 import type { LiveTail, StreamEvent } from './live-tail.js';
@@ -66,6 +68,8 @@ export class LiveSession implements LiveSubscriber {
   /** Live updates that arrived while a replay runs; undefined when no replay runs. */
   private liveBuffer: Pending[] | undefined;
   private replay: ReplayRun | undefined;
+  /** Blocks of the replayed history (blocks filters with from_slot); live blocks come from the hub. */
+  private replayBlocks: BlockAssembler | undefined;
   /** Bumped by every filter change, so a stale replay's late events are ignored. */
   private generation = 0;
   private closed = false;
@@ -92,6 +96,7 @@ export class LiveSession implements LiveSubscriber {
     const gen = this.generation;
     void this.replay?.cancel();
     this.replay = undefined;
+    this.replayBlocks = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
     this.sub = sub;
@@ -102,6 +107,10 @@ export class LiveSession implements LiveSubscriber {
     // after these positions reaches onLive, every record before them is read by the replay.
     const until = this.d.tail.positions();
     this.liveBuffer = [];
+    if (sub.blocks.length > 0) {
+      const names = matchBlocks(sub);
+      this.replayBlocks = new BlockAssembler((b) => this.admit({ update: new SharedEvent({ kind: 'block', event: b }), names }));
+    }
     void this.startReplay(sub, sub.fromSlot, until, gen);
   }
 
@@ -144,6 +153,7 @@ export class LiveSession implements LiveSubscriber {
 
   /** A replayed record: matched here (the hub only sees live ones). */
   private onReplayEvent(sub: CompiledSubscription, e: StreamEvent): void {
+    this.replayBlocks?.onEvent(e);
     switch (e.kind) {
       case 'transactions': {
         const names = matchTransaction(sub, e.event);
@@ -178,6 +188,7 @@ export class LiveSession implements LiveSubscriber {
     const buffered = this.liveBuffer ?? [];
     this.liveBuffer = undefined;
     this.replay = undefined;
+    this.replayBlocks = undefined;
     for (const p of buffered) if (p.update.slot >= fromSlot) this.admit(p);
   }
 
@@ -228,6 +239,7 @@ export class LiveSession implements LiveSubscriber {
     this.d.hub.unregister(this);
     void this.replay?.cancel();
     this.replay = undefined;
+    this.replayBlocks = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
   }

@@ -4,6 +4,7 @@
 // NOT one: transports prefix those per session).
 import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
+import type { AssembledBlock } from './block-assembler.js';
 
 /**
  * Live transactions and accounts carry their record's scan (schemas/scan.ts); reading `event` decodes the
@@ -17,7 +18,9 @@ export type LiveEvent =
   | { readonly kind: 'slot'; readonly event: SlotEvent }
   /** A slot's end marker with its block meta (SlotEvent.block set), for blocks_meta filters. */
   | { readonly kind: 'blockMeta'; readonly event: SlotEvent }
-  | { readonly kind: 'entry'; readonly event: EntryEvent };
+  | { readonly kind: 'entry'; readonly event: EntryEvent }
+  /** A whole block (block-assembler.ts), for blocks filters. */
+  | { readonly kind: 'block'; readonly event: AssembledBlock };
 
 export type LiveKind = LiveEvent['kind'];
 

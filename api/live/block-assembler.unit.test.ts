@@ -1,0 +1,64 @@
+// Block assembly: a block is emitted once its end marker and every record the marker counts have been read,
+// in any arrival order; dead slots and slots far behind are dropped; accounts are the last write per pubkey.
+import { describe, expect, it } from 'vitest';
+import { AccountEvent, EntryEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/gen/events.js';
+import { BLOCK_WINDOW, BlockAssembler, type AssembledBlock } from './block-assembler.js';
+import type { StreamEvent } from './live-tail.js';
+
+const tx = (slot: bigint, index: number): StreamEvent => ({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot, index, signatures: [Buffer.alloc(64, index)] }) });
+const entry = (slot: bigint, index: bigint): StreamEvent => ({ kind: 'entries', event: EntryEvent.fromPartial({ slot, index }) });
+const acc = (slot: bigint, k: number, writeVersion: bigint): StreamEvent => ({
+  kind: 'accounts',
+  event: AccountEvent.fromPartial({ slot, pubkey: Buffer.alloc(32, k), writeVersion }),
+});
+function marker(slot: bigint, counts?: { transactions: number; accounts: number; entries: number }, metaTx = 0n): StreamEvent {
+  return {
+    kind: 'slots',
+    event: SlotEvent.fromPartial({
+      slot,
+      status: SlotStatus.SLOT_STATUS_PROCESSED,
+      block: { blockhash: Buffer.alloc(32, 1), executedTransactionCount: metaTx, entryCount: 0n },
+      end: counts && {
+        counts: [
+          { kind: 'transactions', partition: 0, count: counts.transactions - 1 },
+          { kind: 'transactions', partition: 1, count: 1 },
+          { kind: 'accounts', partition: 0, count: counts.accounts },
+          { kind: 'entries', partition: 0, count: counts.entries },
+        ],
+      },
+    }),
+  };
+}
+function run(events: StreamEvent[]): AssembledBlock[] {
+  const out: AssembledBlock[] = [];
+  const a = new BlockAssembler((b) => out.push(b));
+  for (const e of events) a.onEvent(e);
+  return out;
+}
+
+describe('BlockAssembler', () => {
+  it('emits when the marker and all counted records are in, whatever came first; transactions and entries in block order', () => {
+    const events = [tx(5n, 1), entry(5n, 1n), marker(5n, { transactions: 2, accounts: 3, entries: 2 }), acc(5n, 1, 1n), acc(5n, 1, 3n), acc(5n, 2, 2n), entry(5n, 0n)];
+    expect(run(events)).toEqual([]);
+    const [b] = run([...events, tx(5n, 0)]);
+    expect(b!.slot).toBe(5n);
+    expect(b!.transactions.map((t) => t.index)).toEqual([0, 1]);
+    expect(b!.entries.map((e) => e.index)).toEqual([0n, 1n]);
+    expect(b!.accounts.map((a) => [a.pubkey[0], a.writeVersion])).toEqual([[1, 3n], [2, 2n]]);
+    // Emitted once: a late duplicate marker starts nothing new.
+    expect(run([...events, tx(5n, 0), marker(5n, { transactions: 2, accounts: 3, entries: 2 })])).toHaveLength(1);
+  });
+
+  it('without end counts: the block meta executed transaction count', () => {
+    expect(run([marker(7n, undefined, 2n), tx(7n, 0)])).toEqual([]);
+    expect(run([marker(7n, undefined, 2n), tx(7n, 0), tx(7n, 1)]).map((b) => b.transactions.length)).toEqual([2]);
+    expect(run([marker(8n, { transactions: 1, accounts: 0, entries: 0 }), tx(8n, 0)])).toHaveLength(1);
+  });
+
+  it('a dead slot drops what was collected; slots far behind the newest are never started', () => {
+    const dead: StreamEvent = { kind: 'slots', event: SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD }) };
+    expect(run([tx(9n, 0), dead, marker(9n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);
+    const far = 100n + BLOCK_WINDOW + 1n;
+    expect(run([tx(far, 0), tx(100n, 0), marker(100n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);
+  });
+});
