@@ -4,7 +4,11 @@
 // runs the same SQL directly against ClickHouse for the overhead ratio (JSON-RPC p50 / direct SQL p50).
 // Prints one line per method:
 //   jsonrpc method=<m> p50_ms=<x> p99_ms=<y> rps=<r> overhead=<ratio>
-// Env: BENCH_SIGNATURES (10000000), BENCH_ACCOUNTS (100000), BENCH_SECONDS (10), BENCH_KEEP=1 keeps the data folder.
+// getTransaction reads one of >= 1,000,000 stored transactions (transaction_index + transaction_bodies, each body
+// a real TransactionEvent protobuf with its own slot, position and signature) and getAccountInfo one of
+// >= 1,000,000 accounts (account_writes).
+// Env: BENCH_SIGNATURES (10000000), BENCH_ACCOUNTS (100000), BENCH_TRANSACTIONS (1000000), BENCH_INFO_ACCOUNTS
+// (1000000), BENCH_SECONDS (10), BENCH_ONLY (comma-separated case names), BENCH_KEEP=1 keeps the data folder.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -23,11 +27,18 @@ import { BLOCKS_IN_RANGE_SQL } from '../api/jsonrpc/methods/getBlocks.js';
 import { programAccountsQuery } from '../api/jsonrpc/methods/getProgramAccounts.js';
 import { readViewsState } from '../api/jsonrpc/state.js';
 import { decodeBase58 } from '../api/filters/decode-input.js';
+import { TRANSACTION_SQL } from '../api/jsonrpc/methods/getTransaction.js';
+import { ACCOUNT_STATE_SQL } from '../api/jsonrpc/accounts.js';
+import { TransactionEvent } from '../schemas/codec.js';
+import { transferTx } from '../test/support/jsonrpc/tx-chain.js';
+import bs58 from 'bs58';
 
 const run = promisify(execFile);
 const SIGNATURES = Number(process.env.BENCH_SIGNATURES ?? 10_000_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000);
+const INFO_ACCOUNTS = Number(process.env.BENCH_INFO_ACCOUNTS ?? 1_000_000);
 const DB = 'bench_jsonrpc';
 const ADDRESSES = 100; // signatures spread over 100 addresses: 100,000 each at 10M rows
 const TX_PER_SLOT = 5;
@@ -38,6 +49,28 @@ const addresses = Array.from({ length: ADDRESSES }, (_, i) => key(i, 21));
 const mints = Array.from({ length: MINTS }, (_, i) => key(i, 41));
 const PROGRAM = key(1, 31);
 const OTHER = key(2, 31);
+const WALLETS = key(3, 31);
+
+/** Signature bytes of row `n` (as the signatures rows): the 8-byte counter, then 56 filler bytes. */
+const SIG_HEX_SQL = (n: string): string => `unhex(concat(leftPad(hex(${n}), 16, '0'), repeat('ab', 56)))`;
+/** Pubkey of getAccountInfo account `n`: the 8-byte counter, then 24 filler bytes. */
+const INFO_KEY_SQL = (n: string): string => `base58Encode(unhex(concat(leftPad(hex(${n}), 16, '0'), repeat('ef', 24))))`;
+const infoKey = (n: number): string => bs58.encode(Buffer.from(n.toString(16).padStart(16, '0') + 'ef'.repeat(24), 'hex'));
+const sigOfRow = (n: number): string => bs58.encode(Buffer.from(n.toString(16).padStart(16, '0') + 'ab'.repeat(56), 'hex'));
+
+/**
+ * The body of every benchmark transaction but its slot, position and signature: a legacy transfer with the
+ * meta a real one carries (balances, logs, compute units). Protobuf fields may come in any order, so SQL
+ * appends slot (field 1), index (field 2) and the signature (field 3) per row.
+ */
+function bodyTemplate(): Buffer {
+  const e = transferTx(1, 0, Buffer.alloc(64));
+  e.slot = 0n;
+  e.index = 0;
+  e.signatures = [];
+  e.logMessages = [...e.logMessages, 'Program log: a benchmark transaction with a typical log line or two', 'Program consumption: 199850 units remaining'];
+  return Buffer.from(TransactionEvent.encode(e).finish());
+}
 
 async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: number }> {
   const slots = Math.ceil(SIGNATURES / TX_PER_SLOT);
@@ -82,13 +115,41 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
       query_params: { db: DB, owner, salt, rows: ACCOUNTS },
     });
   }
+  // Transactions: TX_PER_SLOT per slot from FIRST_SLOT (slots below 2^21: a 3-byte varint), position < 128.
+  if (FIRST_SLOT + TRANSACTIONS / TX_PER_SLOT >= 2 ** 21 || FIRST_SLOT < 2 ** 14) throw new Error('slot varint of the bench bodies needs 2^14 <= slot < 2^21');
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.transaction_bodies (slot, position, signature, body)
+      SELECT s, p, base58Encode(sig),
+             base64Encode(concat(base64Decode({tpl:String}),
+               char(8, bitOr(bitAnd(s, 127), 128), bitOr(bitAnd(bitShiftRight(s, 7), 127), 128), bitShiftRight(s, 14)),
+               char(16, p), char(26, 64), sig))
+      FROM (SELECT {first:UInt64} + intDiv(number, {per:UInt32}) AS s, toUInt8(number % {per:UInt32}) AS p, ${SIG_HEX_SQL('number')} AS sig
+            FROM numbers({rows:UInt64}))`,
+    query_params: { db: DB, tpl: bodyTemplate().toString('base64'), first: FIRST_SLOT, per: TX_PER_SLOT, rows: TRANSACTIONS },
+  });
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.transaction_index (signature, slot, position)
+      SELECT base58Encode(${SIG_HEX_SQL('number')}), {first:UInt64} + intDiv(number, {per:UInt32}), number % {per:UInt32} FROM numbers({rows:UInt64})`,
+    query_params: { db: DB, first: FIRST_SLOT, per: TX_PER_SLOT, rows: TRANSACTIONS },
+  });
+  // getAccountInfo: INFO_ACCOUNTS system accounts (0 bytes of data, as a wallet), one write each.
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.account_writes (pubkey, slot, write_version, owner, lamports, executable, rent_epoch, space, data)
+      SELECT ${INFO_KEY_SQL('number')}, {first:UInt64} + number % 1000, number, {owner:String}, 1000000 + number, false, 18446744073709551615, 0, ''
+      FROM numbers({rows:UInt64})`,
+    query_params: { db: DB, first: FIRST_SLOT, owner: WALLETS, rows: INFO_ACCOUNTS },
+  });
   await ch.insert({
     table: `${DB}.heads`, columns: ['commitment', 'slot'], format: 'JSONEachRow',
     values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(lastSlot) })),
   });
   await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.signatures_by_address FINAL`, query_params: { db: DB } });
   const rows = await (await ch.query({ query: 'SELECT count() AS n FROM {db:Identifier}.signatures_by_address', query_params: { db: DB }, format: 'JSONEachRow' })).json<{ n: string }>();
-  console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  for (const t of ['transaction_index', 'transaction_bodies', 'account_writes']) {
+    await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.${t} FINAL`, query_params: { db: DB } });
+  }
+  console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} program accounts, ` +
+    `${TRANSACTIONS} transactions, ${INFO_ACCOUNTS} getAccountInfo accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { lastSlot, midSlot: FIRST_SLOT + Math.floor(slots / 2) };
 }
 
@@ -138,6 +199,8 @@ async function main(): Promise<void> {
     const q = async (sql: string, params: Record<string, unknown>) => (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
     const memcmp = [{ kind: 'memcmp' as const, offset: 0n, bytes: (decodeBase58(mints[3]!) as { bytes: Uint8Array }).bytes }];
     const pa = programAccountsQuery(memcmp);
+    const txRow = Math.min(TRANSACTIONS - 1, 500_006);
+    const infoRow = Math.floor(INFO_ACCOUNTS / 2) + 3;
     const cases: { name: string; method: string; params: unknown[]; connections: number; sql: () => Promise<unknown>; check: (r: unknown) => boolean }[] = [
       {
         name: 'getSignaturesForAddress[limit=10]', method: 'getSignaturesForAddress', params: [addresses[5], { limit: 10 }], connections: 1,
@@ -153,6 +216,18 @@ async function main(): Promise<void> {
         name: 'getBlocksWithLimit', method: 'getBlocksWithLimit', params: [midSlot, 100], connections: 1,
         sql: () => q(BLOCKS_IN_RANGE_SQL, { db: DB, start: midSlot, end: lastSlot, limit: 100 }),
         check: (r) => Array.isArray(r) && r.length === 100,
+      },
+      {
+        // A transaction in the middle of the 1 M (slot FIRST_SLOT + 100,001: not one of the skipped slots).
+        name: 'getTransaction', method: 'getTransaction', params: [sigOfRow(txRow), { maxSupportedTransactionVersion: 0 }], connections: 1,
+        sql: () => q(TRANSACTION_SQL, { db: DB, sig: sigOfRow(txRow), head: lastSlot }),
+        check: (r) => (r as { slot?: number; transaction?: { signatures: string[] } })?.transaction?.signatures[0] === sigOfRow(txRow) &&
+          (r as { slot: number }).slot === FIRST_SLOT + Math.floor(txRow / TX_PER_SLOT),
+      },
+      {
+        name: 'getAccountInfo', method: 'getAccountInfo', params: [infoKey(infoRow), { encoding: 'base64' }], connections: 1,
+        sql: () => q(ACCOUNT_STATE_SQL, { db: DB, pubkeys: [infoKey(infoRow)], slot: lastSlot }),
+        check: (r) => (r as { value?: { lamports: number } })?.value?.lamports === 1_000_000 + infoRow,
       },
       {
         name: 'getBlockHeight', method: 'getBlockHeight', params: [], connections: 32,
@@ -180,7 +255,9 @@ async function main(): Promise<void> {
     baseline.close();
     console.log(`# baseline: koa answering a constant, 32 connections: ${Math.round(base.rps)} requests/s, p50 ${base.p50} ms, ` +
       `${((baseCpu.user + baseCpu.system) / 1000 / (base.rps * SECONDS)).toFixed(3)} ms CPU per answer; load ${loadavg()[0]!.toFixed(1)}`);
-    for (const c of cases) {
+    // BENCH_ONLY=getTransaction,getAccountInfo runs only the cases whose names start with one of these.
+    const only = process.env.BENCH_ONLY?.split(',');
+    for (const c of cases.filter((x) => only === undefined || only.some((o) => x.name.startsWith(o)))) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params });
       const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
       if (!c.check(sample.result)) throw new Error(`${c.name}: unexpected answer ${JSON.stringify(sample).slice(0, 300)}`);
@@ -199,6 +276,7 @@ async function main(): Promise<void> {
     await server.close();
     await ch.close();
     if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+    else console.log(`# data kept in ${dir} (database ${DB})`);
   }
 }
 

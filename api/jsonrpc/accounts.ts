@@ -61,7 +61,7 @@ export interface AccountRow {
   data: string;
 }
 
-const STATE_SQL = `
+export const ACCOUNT_STATE_SQL = `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
 FROM {db:Identifier}.account_writes
 WHERE pubkey IN {pubkeys:Array(String)} AND slot <= {slot:UInt64}
@@ -72,7 +72,7 @@ LIMIT 1 BY pubkey`;
 export async function readAccounts(ch: ClickHouseClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
   const out = new Map<string, AccountRow>();
   if (pubkeys.length === 0) return out;
-  const rows = await queryRows<AccountRow>(ch, STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });
+  const rows = await queryRows<AccountRow>(ch, ACCOUNT_STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });
   for (const r of rows) if (u64(r.lamports) > 0n) out.set(r.pubkey, r);
   return out;
 }

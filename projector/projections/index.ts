@@ -1,6 +1,7 @@
 // One entry point for every event kind: decoded event in, rows out. Pure.
-import type { AccountEvent, ChainEvent } from '../../schemas/codec.js';
+import type { AccountEvent, ChainEvent, TransactionEvent } from '../../schemas/codec.js';
 import { projectAccount } from './accounts.js';
+import { blockDetailRows, transactionBodyRows } from './bodies.js';
 import { projectEpoch } from './epochs.js';
 import { blockhashRows, tokenOwnerRows, withRows } from './lookups.js';
 import type { Projection } from './result.js';
@@ -12,11 +13,11 @@ export type { Projection } from './result.js';
 export function project(e: ChainEvent): Projection {
   switch (e.kind) {
     case 'transactions':
-      return projectTransaction(e.event);
+      return transactionWithBody(e.event);
     case 'accounts':
       return accountWithLookups(e.event);
     case 'slots':
-      return withRows(projectSlot(e.event), { blockhashes: blockhashRows(e.event) });
+      return withRows(projectSlot(e.event), { blockhashes: blockhashRows(e.event), block_details: blockDetailRows(e.event) });
     case 'epochs':
       return projectEpoch(e.event);
     case 'entries':
@@ -31,6 +32,14 @@ function accountWithLookups(e: AccountEvent): Projection {
   if (!p.ok) return p;
   const w = p.rows.account_writes![0]!;
   return withRows(p, { token_accounts_by_owner: tokenOwnerRows(e, w.pubkey, w.owner) });
+}
+
+/** The transaction's views plus its whole body and signature index row (003_transaction_bodies.sql). */
+function transactionWithBody(e: TransactionEvent): Projection {
+  const p = projectTransaction(e);
+  if (!p.ok) return p;
+  const { body, index } = transactionBodyRows(e, p.rows.transactions![0]!.signature);
+  return withRows(p, { transaction_bodies: [body], transaction_index: [index] });
 }
 
 /** The slot a record belongs to for replay (an epoch record belongs to the epoch's first slot). */

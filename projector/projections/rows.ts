@@ -87,6 +87,29 @@ export interface BlockhashRow {
   block_height: string;
 }
 
+/** getTransaction's signature index (003_transaction_bodies.sql). */
+export interface TransactionIndexRow {
+  signature: string;
+  slot: string;
+  position: number;
+}
+
+/** Whole transactions: the TransactionEvent protobuf as base64 (003_transaction_bodies.sql). */
+export interface TransactionBodyRow {
+  slot: string;
+  position: number;
+  signature: string;
+  body: string;
+}
+
+/** getBlock's block meta beyond the blocks view (003_transaction_bodies.sql). */
+export interface BlockDetailRow {
+  slot: string;
+  previous_blockhash: string;
+  rewards: string;
+  num_partitions: string | null;
+}
+
 export interface TableRows {
   transactions: TransactionRow;
   signatures_by_address: SignatureByAddressRow;
@@ -98,6 +121,9 @@ export interface TableRows {
   slot_offsets: SlotOffsetRow;
   token_accounts_by_owner: TokenAccountByOwnerRow;
   blockhashes: BlockhashRow;
+  transaction_index: TransactionIndexRow;
+  transaction_bodies: TransactionBodyRow;
+  block_details: BlockDetailRow;
 }
 
 export type ViewTable = keyof TableRows;
@@ -116,6 +142,9 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   slot_offsets: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
   token_accounts_by_owner: ['owner', 'program', 'mint', 'pubkey'],
   blockhashes: ['blockhash', 'slot', 'block_height'],
+  transaction_index: ['signature', 'slot', 'position'],
+  transaction_bodies: ['slot', 'position', 'signature', 'body'],
+  block_details: ['slot', 'previous_blockhash', 'rewards', 'num_partitions'],
   // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
   slot_status: ['slot', 'status'],
 };
@@ -138,6 +167,9 @@ export function emptyRows(): Rows {
     slot_offsets: [],
     token_accounts_by_owner: [],
     blockhashes: [],
+    transaction_index: [],
+    transaction_bodies: [],
+    block_details: [],
   };
 }
 

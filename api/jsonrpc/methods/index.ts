@@ -3,6 +3,7 @@
 import type { AnyMethod } from '../method.js';
 import { getAccountInfo } from './getAccountInfo.js';
 import { getBalance } from './getBalance.js';
+import { getBlock } from './getBlock.js';
 import { getBlockHeight } from './getBlockHeight.js';
 import { getBlocks } from './getBlocks.js';
 import { getBlocksWithLimit } from './getBlocksWithLimit.js';
@@ -21,6 +22,7 @@ import { getSignatureStatuses } from './getSignatureStatuses.js';
 import { getSlot } from './getSlot.js';
 import { getTokenAccountBalance } from './getTokenAccountBalance.js';
 import { getTokenAccountsByOwner } from './getTokenAccountsByOwner.js';
+import { getTransaction } from './getTransaction.js';
 import { getVersion } from './getVersion.js';
 import { isBlockhashValid } from './isBlockhashValid.js';
 import { minimumLedgerSlot } from './minimumLedgerSlot.js';
@@ -51,6 +53,8 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     getTokenAccountBalance,
     getEpochSchedule,
     getEpochInfo,
+    getTransaction,
+    getBlock,
     ...READ_ONLY_REFUSALS,
   ].map((m) => [m.name, m]),
 );

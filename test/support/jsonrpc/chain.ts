@@ -166,7 +166,9 @@ export function buildChain(): SlotBatch[] {
 }
 
 /** Stores the chain as the projector would (its projections, its columns), with the heads it would reach. */
-export async function projectInto(ch: ClickHouseClient, db: string, batches: readonly SlotBatch[]): Promise<void> {
+export async function projectInto(
+  ch: ClickHouseClient, db: string, batches: readonly SlotBatch[], heads: Partial<Record<'processed' | 'confirmed' | 'finalized', number>> = HEADS,
+): Promise<void> {
   const rows = emptyRows();
   for (const b of batches) {
     for (const e of b.events) {
@@ -180,5 +182,5 @@ export async function projectInto(ch: ClickHouseClient, db: string, batches: rea
     if (values.length === 0) continue;
     await ch.insert({ table: `${db}.${t}`, columns: VIEW_COLUMNS[t] as unknown as [string, ...string[]], values, format: 'JSONEachRow' });
   }
-  await setHeads(ch, db, HEADS);
+  await setHeads(ch, db, heads);
 }

@@ -1,0 +1,125 @@
+// getBlock: one block with its transactions (full, signatures, accounts or none), rewards and meta, in
+// Agave's encodings. Agave's rules: at or below the finalized head a produced block answers, a slot older
+// than the oldest block held is -32001 (cleaned up), one without a block -32007 (skipped); above it, with
+// commitment confirmed, a block up to the confirmed head answers; anything else is -32004 (not available).
+// Processed is refused. Slots marked skipped (a lost fork) have no block here.
+import { BlockMeta } from '../../../schemas/codec.js';
+import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped } from '../errors.js';
+import { u64Json } from '../json.js';
+import { defineMethod } from '../method.js';
+import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../params.js';
+import { queryRows, u64 } from '../query.js';
+import {
+  decodeBody, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parseTransactionEncoding, uiReward, type TransactionEncoding,
+} from '../transactions.js';
+
+export type TransactionDetails = 'full' | 'signatures' | 'accounts' | 'none';
+const DETAILS: readonly TransactionDetails[] = ['full', 'signatures', 'accounts', 'none'];
+
+export interface GetBlockParams {
+  slot: bigint;
+  encoding: TransactionEncoding;
+  transactionDetails: TransactionDetails;
+  rewards: boolean;
+  commitment: Commitment;
+  maxSupportedVersion: number | undefined;
+}
+
+export function parseGetBlock(params: unknown): GetBlockParams {
+  const p = positional(params, 1, 2);
+  const slot = parseU64(p[0], 'slot');
+  const config = parseEncodingConfig(p[1]);
+  const details = config.transactionDetails ?? 'full';
+  if (typeof details !== 'string' || !(DETAILS as readonly string[]).includes(details)) {
+    throw invalidParams(`transactionDetails: expected one of full, signatures, accounts, none, got ${JSON.stringify(details)}`);
+  }
+  return {
+    slot,
+    encoding: parseTransactionEncoding(config.encoding),
+    transactionDetails: details as TransactionDetails,
+    rewards: optionalBool(config, 'rewards') ?? true,
+    commitment: parseContextConfig(config, true).commitment,
+    maxSupportedVersion: parseMaxSupportedVersion(config.maxSupportedTransactionVersion),
+  };
+}
+
+// The block row unless its slot was later marked skipped, with its details (LEFT JOIN: '' when absent).
+export const BLOCK_SQL = `
+SELECT b.parent_slot AS parent_slot, b.blockhash AS blockhash, b.block_height AS block_height, b.block_time AS block_time,
+       d.previous_blockhash AS previous_blockhash, d.rewards AS rewards, d.num_partitions AS num_partitions,
+       (SELECT any(blockhash) FROM {db:Identifier}.blocks WHERE slot IN (SELECT parent_slot FROM {db:Identifier}.blocks WHERE slot = {slot:UInt64})) AS parent_blockhash
+FROM (SELECT * FROM {db:Identifier}.blocks WHERE slot = {slot:UInt64}
+        AND slot NOT IN (SELECT slot FROM {db:Identifier}.slot_status WHERE slot = {slot:UInt64} AND status = 3)
+      LIMIT 1) AS b
+LEFT JOIN (SELECT * FROM {db:Identifier}.block_details WHERE slot = {slot:UInt64} LIMIT 1) AS d ON d.slot = b.slot`;
+
+/** The slot's transactions in block order (LIMIT 1 BY drops rows re-delivered before a merge). */
+export const BODIES_SQL = `
+SELECT body FROM {db:Identifier}.transaction_bodies WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
+export const SIGNATURES_SQL = `
+SELECT signature FROM {db:Identifier}.transaction_bodies WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
+
+interface BlockRow {
+  parent_slot: string;
+  blockhash: string;
+  block_height: string;
+  block_time: string | null;
+  previous_blockhash: string;
+  rewards: string;
+  num_partitions: string | null;
+  parent_blockhash: string | null;
+}
+
+const UNAVAILABLE = 'Block information unavailable';
+
+export const getBlock = defineMethod<GetBlockParams>({
+  name: 'getBlock',
+  unavailableMessage: UNAVAILABLE,
+  parse: parseGetBlock,
+  run: async (ctx, p) => {
+    const { finalized, confirmed } = ctx.state.head;
+    const inFinalized = finalized !== undefined && p.slot <= finalized;
+    const inConfirmed = p.commitment === 'confirmed' && confirmed !== undefined && p.slot <= confirmed;
+    if (!inFinalized && !inConfirmed) throw blockNotAvailable(p.slot);
+    const args = { db: ctx.db, slot: p.slot };
+    const details = p.transactionDetails;
+    const [blocks, txRows] = await Promise.all([
+      queryRows<BlockRow>(ctx.ch, BLOCK_SQL, args),
+      details === 'none' ? Promise.resolve([]) : queryRows<{ body?: string; signature?: string }>(ctx.ch, details === 'signatures' ? SIGNATURES_SQL : BODIES_SQL, args),
+    ]);
+    const b = blocks[0];
+    if (b === undefined) {
+      if (!inFinalized) throw blockNotAvailable(p.slot);
+      const oldest = ctx.state.oldestBlock;
+      if (oldest !== undefined && p.slot < oldest) throw blockCleanedUp(p.slot, oldest);
+      throw slotSkipped(p.slot);
+    }
+    return shapeBlock(p, b, txRows);
+  },
+});
+
+/** Pure: UiConfirmedBlock, members in Agave's order; transactions / signatures / rewards only when asked. */
+export function shapeBlock(p: Omit<GetBlockParams, 'slot' | 'commitment'> & { slot: bigint }, b: BlockRow, txRows: readonly { body?: string; signature?: string }[]): unknown {
+  const height = u64(b.block_height);
+  const out: Record<string, unknown> = {
+    previousBlockhash: b.previous_blockhash !== '' && b.previous_blockhash !== undefined ? b.previous_blockhash : (b.parent_blockhash ?? ''),
+    blockhash: b.blockhash,
+    parentSlot: u64Json(u64(b.parent_slot)),
+  };
+  if (p.transactionDetails === 'full' || p.transactionDetails === 'accounts') {
+    const o = { maxSupportedVersion: p.maxSupportedVersion, showRewards: p.rewards, accountsOnly: p.transactionDetails === 'accounts' };
+    out.transactions = txRows.map((r) => encodeWithMeta(decodeBody(r.body!), p.encoding, o));
+  } else if (p.transactionDetails === 'signatures') {
+    out.signatures = txRows.map((r) => r.signature!);
+  }
+  if (p.rewards) {
+    const rewards = b.rewards ? BlockMeta.decode(Buffer.from(b.rewards, 'base64')).rewards : [];
+    out.rewards = rewards.map(uiReward);
+  }
+  if (b.num_partitions !== null && b.num_partitions !== undefined) out.numRewardPartitions = u64Json(u64(b.num_partitions));
+  out.blockTime = b.block_time === null ? null : u64Json(u64(b.block_time));
+  // Height 0 is how the event model writes "not recorded" (old archived blocks); only genesis has it.
+  out.blockHeight = height === 0n && p.slot !== 0n ? null : u64Json(height);
+  return out;
+}
+
