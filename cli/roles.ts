@@ -109,7 +109,17 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       });
       stops.push({ what: 'jsonrpc', stop: () => rpc.close() });
       addHealthCheck(() => rpc.health());
-      log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/` }, 'api is serving');
+      const { startPubSub } = await import('../api/pubsub/server.js');
+      const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
+      const { API_VERSION } = await import('../api/jsonrpc/server.js');
+      const pubsub = await startPubSub({
+        live, host: cfg.host, port: cfg.pubsubPort, authToken: cfg.authToken || undefined,
+        maxConnections: cfg.pubsubMaxConnections, maxSubscriptionsPerConnection: cfg.pubsubMaxSubscriptions,
+        maxMessageBytes: cfg.pubsubMaxMessageBytes, maxBufferedBytes: cfg.pubsubMaxBufferedBytes,
+        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, API_VERSION), log,
+      });
+      stops.push({ what: 'pubsub', stop: () => pubsub.close() });
+      log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/`, pubsub: `ws://${cfg.host}:${pubsub.port}/` }, 'api is serving');
     }
     if (role === 'ingest' || role === 'all') {
       const { startIngest } = await import('../ingest/run.js');

@@ -1,0 +1,62 @@
+// Solana PubSub's adapter: a parsed subscribe request (api/pubsub/params.ts has already applied Agave's
+// parameter rules and decoded every key) -> the transport-neutral model. One subscription is one session
+// with a single filter named FILTER_NAME, so the names in an update carry nothing a PubSub client sees.
+// Pure and total: nothing here is a client error.
+import { Commitment, EMPTY_SUBSCRIPTION, type AccountDataFilter, type SubscriptionSpec } from './model.js';
+
+export const PUBSUB_FILTER_NAME = 'pubsub';
+
+/** programSubscribe's `filters` entries (Agave's RpcFilterType without the token-account one it rejects). */
+export type PubSubProgramFilter =
+  | { readonly kind: 'dataSize'; readonly size: bigint }
+  | { readonly kind: 'memcmp'; readonly offset: bigint; readonly bytes: Uint8Array };
+
+export type PubSubRequest =
+  | { readonly kind: 'account'; readonly pubkey: Uint8Array; readonly commitment: Commitment }
+  | { readonly kind: 'program'; readonly program: Uint8Array; readonly filters: readonly PubSubProgramFilter[]; readonly commitment: Commitment }
+  /** `all` (votes excluded), `allWithVotes`, or `{mentions: [address]}` (votes included, as Agave). */
+  | { readonly kind: 'logs'; readonly mentions: Uint8Array | undefined; readonly votes: boolean; readonly commitment: Commitment }
+  | { readonly kind: 'signature'; readonly signature: Uint8Array; readonly commitment: Commitment }
+  /** A slot's processed status (slotSubscribe). */
+  | { readonly kind: 'slot' }
+  /** A slot's finalized status (rootSubscribe). */
+  | { readonly kind: 'root' };
+
+const dataFilter = (f: PubSubProgramFilter): AccountDataFilter =>
+  f.kind === 'dataSize' ? { kind: 'datasize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes };
+
+export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
+  const name = PUBSUB_FILTER_NAME;
+  switch (r.kind) {
+    case 'account':
+      return { ...EMPTY_SUBSCRIPTION, commitment: r.commitment, accounts: [{ name, account: [r.pubkey], owner: [], filters: [] }] };
+    case 'program':
+      return { ...EMPTY_SUBSCRIPTION, commitment: r.commitment, accounts: [{ name, account: [], owner: [r.program], filters: r.filters.map(dataFilter) }] };
+    case 'logs':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        transactions: [
+          {
+            name,
+            accountInclude: r.mentions === undefined ? [] : [r.mentions],
+            accountExclude: [],
+            accountRequired: [],
+            // Agave's `all` leaves votes out; `allWithVotes` and `mentions` take every transaction.
+            vote: r.mentions === undefined && !r.votes ? false : undefined,
+          },
+        ],
+      };
+    case 'signature':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        transactions: [{ name, accountInclude: [], accountExclude: [], accountRequired: [], signature: r.signature }],
+      };
+    case 'slot':
+      // Slot status updates are never held by the gate, so the level only selects which status is sent.
+      return { ...EMPTY_SUBSCRIPTION, commitment: Commitment.processed, slots: [{ name, filterByCommitment: true, interslotUpdates: false }] };
+    case 'root':
+      return { ...EMPTY_SUBSCRIPTION, commitment: Commitment.finalized, slots: [{ name, filterByCommitment: true, interslotUpdates: false }] };
+  }
+}

@@ -1,0 +1,184 @@
+// One PubSub WebSocket connection: JSON-RPC 2.0 requests in (single or batch, Agave's envelope rules from
+// api/jsonrpc/envelope.ts), answers and notifications out, its subscriptions, and its limits:
+// - subscriptions per connection: one more is refused with Agave's -32603 "subscription limit reached";
+// - a client that does not read: once the socket owes it more than `maxBufferedBytes`, the connection is
+//   closed (1008) and its subscriptions end at once. Nothing waits for a socket, so a slow client costs
+//   the others nothing;
+// - a request without `id` (a JSON-RPC notification) is not answered and not run: a subscription whose id
+//   the client never learns could never be removed.
+import type { Logger } from 'pino';
+import type { RawData, WebSocket } from 'ws';
+import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../jsonrpc/envelope.js';
+import { RpcError, INTERNAL_ERROR, internalError, invalidParam, methodNotFound } from '../jsonrpc/errors.js';
+import { toJson } from '../jsonrpc/json.js';
+import type { LiveFailure } from '../live/index.js';
+import { openSubscriptions, requestErrors, slowClientCloses } from './metrics.js';
+import { parseSubscribe, parseUnsubscribe, SUBSCRIBE_METHODS, UNSUBSCRIBE_METHODS } from './params.js';
+import { PubSubSubscription, type SubscriptionDeps, type SubscriptionOwner } from './subscription.js';
+
+export interface PubSubLimits {
+  /** Subscriptions one connection may hold. */
+  readonly maxSubscriptions: number;
+  /** Bytes a connection may owe its client before it is closed as too slow. */
+  readonly maxBufferedBytes: number;
+  /** Requests in one batch. */
+  readonly maxBatch: number;
+}
+
+export interface ConnectionDeps extends SubscriptionDeps {
+  limits: PubSubLimits;
+  /** Subscription ids are unique in the server (as Agave's), not per connection. */
+  nextId(): number;
+  readAtDebug: boolean;
+  log: Logger;
+}
+
+/** WebSocket close codes (RFC 6455). */
+export const CLOSE_POLICY = 1008;
+export const CLOSE_GOING_AWAY = 1001;
+
+export class PubSubConnection implements SubscriptionOwner {
+  private readonly subs = new Map<number, PubSubSubscription>();
+  private closed = false;
+  /** Answered the last server ping (or sent anything since). */
+  alive = true;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly d: ConnectionDeps,
+    private readonly onClosed: (c: PubSubConnection) => void,
+  ) {
+    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('pong', () => (this.alive = true));
+    // ws reports protocol errors (oversized or malformed frames) here and then closes; 'close' cleans up.
+    ws.on('error', (err) => d.log.debug({ err }, 'pubsub: connection error'));
+    ws.on('close', () => this.dispose());
+  }
+
+  get readAtDebug(): boolean {
+    return this.d.readAtDebug;
+  }
+
+  get subscriptionCount(): number {
+    return this.subs.size;
+  }
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (this.closed) return;
+    this.alive = true;
+    const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString('utf8');
+    void isBinary; // jsonrpc over WebSocket: binary frames carry the same UTF-8 JSON
+    const body = parseBody(text, this.d.limits.maxBatch);
+    switch (body.kind) {
+      case 'fail':
+        this.count(body.response);
+        this.send(toJson(body.response));
+        return;
+      case 'single': {
+        const r = this.answer(body.entry);
+        if (r) this.send(toJson(r));
+        return;
+      }
+      case 'batch': {
+        const rs = body.entries.map((e) => this.answer(e)).filter((r): r is Response => r !== undefined);
+        if (rs.length > 0) this.send(toJson(rs));
+        return;
+      }
+    }
+  }
+
+  private count(r: Response): void {
+    if ('error' in r) requestErrors.inc({ code: String(r.error.code) });
+  }
+
+  private answer(e: Entry): Response | undefined {
+    if (e.kind === 'notification') return undefined;
+    let r: Response;
+    if (e.kind === 'invalid') r = errorResponse(e.id, e.error);
+    else {
+      try {
+        r = resultResponse(e.id, this.call(e.method, e.params));
+      } catch (err) {
+        if (!(err instanceof RpcError)) this.d.log.error({ err, method: e.method }, 'pubsub: request failed');
+        r = errorResponse(e.id, err instanceof RpcError ? err : internalError());
+      }
+    }
+    this.count(r);
+    return r;
+  }
+
+  private call(method: string, params: unknown): unknown {
+    const kind = SUBSCRIBE_METHODS.get(method);
+    if (kind !== undefined) {
+      const parsed = parseSubscribe(kind, params);
+      if (this.subs.size >= this.d.limits.maxSubscriptions) {
+        throw new RpcError(
+          INTERNAL_ERROR,
+          'Internal Error: Subscription refused. Node subscription limit reached',
+          `at most ${this.d.limits.maxSubscriptions} subscriptions per connection; unsubscribe first or open another connection`,
+        );
+      }
+      const id = this.d.nextId();
+      // Registered in the live layer before the answer goes out; notifications come in later steps.
+      const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, this, this.d);
+      this.subs.set(id, sub);
+      openSubscriptions.inc({ kind });
+      return id;
+    }
+    if (UNSUBSCRIBE_METHODS.has(method)) {
+      const sub = this.subs.get(parseUnsubscribe(params));
+      if (sub === undefined) throw invalidParam('Invalid subscription id.');
+      this.remove(sub);
+      return true;
+    }
+    throw methodNotFound();
+  }
+
+  private remove(sub: PubSubSubscription): void {
+    if (!this.subs.delete(sub.id)) return;
+    sub.close();
+    openSubscriptions.dec({ kind: sub.kind });
+  }
+
+  ended(sub: PubSubSubscription, failure?: { reason: LiveFailure; message: string }): void {
+    if (failure) this.d.log.warn({ subscription: sub.id, ...failure }, 'pubsub: subscription failed');
+    this.remove(sub);
+  }
+
+  send(text: string): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(text);
+    if (this.ws.bufferedAmount > this.d.limits.maxBufferedBytes) {
+      slowClientCloses.inc();
+      this.d.log.warn({ buffered: this.ws.bufferedAmount }, 'pubsub: slow client closed');
+      this.close(CLOSE_POLICY, `client too slow: more than ${this.d.limits.maxBufferedBytes} bytes unread`);
+    }
+  }
+
+  ping(): void {
+    if (this.closed) return;
+    if (!this.alive) {
+      // No pong since the last ping: the peer is gone without a close.
+      this.ws.terminate();
+      this.dispose();
+      return;
+    }
+    this.alive = false;
+    this.ws.ping();
+  }
+
+  /** Closes with a code; the socket is cut if the close handshake does not finish soon (a stuck reader). */
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.dispose();
+    this.ws.close(code, reason);
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
+  private dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const sub of [...this.subs.values()]) this.remove(sub);
+    this.onClosed(this);
+  }
+}

@@ -1,0 +1,119 @@
+// Pure: the params of every PubSub method, with Agave's rules (rpc/src/rpc_pubsub.rs): a bad pubkey or
+// signature is -32602 `Invalid Request: Invalid <thing> provided`, `mentions` takes exactly one address,
+// config structs ignore unknown members, commitment defaults to finalized, accountSubscribe and
+// programSubscribe default to the legacy `binary` encoding. Parameter shapes the client got wrong (a
+// number for a pubkey, an unknown logs filter) are the project's `Invalid params` with `data` naming the
+// parameter, as the JSON-RPC endpoint answers them. Every function throws RpcError; none does I/O.
+import { decodeBase58Exact } from '../filters/decode-input.js';
+import { Commitment } from '../filters/index.js';
+import type { PubSubProgramFilter, PubSubRequest } from '../filters/from-pubsub.js';
+import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../jsonrpc/accounts.js';
+import { invalidParam, invalidParams } from '../jsonrpc/errors.js';
+import { parseGetProgramAccounts } from '../jsonrpc/methods/getProgramAccounts.js';
+import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../jsonrpc/params.js';
+
+/** How account data is written in account and program notifications. */
+export interface AccountView {
+  readonly encoding: AccountEncoding;
+  readonly dataSlice: DataSlice | undefined;
+}
+
+export type SubscriptionKind = 'account' | 'program' | 'logs' | 'signature' | 'slot' | 'root';
+
+export interface ParsedSubscribe {
+  readonly request: PubSubRequest;
+  /** Account and program subscriptions. */
+  readonly view?: AccountView;
+}
+
+/** Subscribe method -> what it subscribes to. */
+export const SUBSCRIBE_METHODS: ReadonlyMap<string, SubscriptionKind> = new Map([
+  ['accountSubscribe', 'account'],
+  ['programSubscribe', 'program'],
+  ['logsSubscribe', 'logs'],
+  ['signatureSubscribe', 'signature'],
+  ['slotSubscribe', 'slot'],
+  ['rootSubscribe', 'root'],
+]);
+
+/** Agave removes a subscription by id whichever `…Unsubscribe` names it; these are the ones it has. */
+export const UNSUBSCRIBE_METHODS: ReadonlySet<string> = new Set([
+  'accountUnsubscribe',
+  'programUnsubscribe',
+  'logsUnsubscribe',
+  'signatureUnsubscribe',
+  'slotUnsubscribe',
+  'rootUnsubscribe',
+]);
+
+const LEVEL = { processed: Commitment.processed, confirmed: Commitment.confirmed, finalized: Commitment.finalized } as const;
+const commitmentOf = (config: Config): Commitment => LEVEL[parseCommitment(config)];
+
+/** Agave's `param::<T>()`: a string that does not parse as the type. */
+function keyParam(v: unknown, size: 32 | 64, thing: string, name: string): Uint8Array {
+  if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 ${size === 32 ? 'public key' : 'signature'} string`);
+  const d = decodeBase58Exact(v, size);
+  if (!d.ok) throw invalidParam(`Invalid Request: Invalid ${thing} provided`);
+  return d.bytes;
+}
+
+const noParams = { slot: parseNoParams('slotSubscribe'), root: parseNoParams('rootSubscribe') };
+
+export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedSubscribe {
+  switch (kind) {
+    case 'account': {
+      const p = positional(params, 1, 2);
+      const pubkey = keyParam(p[0], 32, 'pubkey', 'pubkey');
+      const config = parseConfig(p[1], 'config');
+      return {
+        request: { kind, pubkey, commitment: commitmentOf(config) },
+        view: { encoding: parseEncoding(config, 'binary'), dataSlice: parseDataSlice(config) },
+      };
+    }
+    case 'program': {
+      const p = positional(params, 1, 2);
+      const program = keyParam(p[0], 32, 'pubkey', 'pubkey');
+      const config = parseConfig(p[1], 'config');
+      // getProgramAccounts' parser has Agave's filter rules (at most 4, dataSize/memcmp, memcmp limits);
+      // the encoding is PubSub's own (legacy `binary` allowed and the default).
+      const gpa = parseGetProgramAccounts([p[0], { ...config, encoding: undefined }]);
+      const filters: PubSubProgramFilter[] = gpa.filters.map((f) => (f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes }));
+      return {
+        request: { kind, program, filters, commitment: LEVEL[gpa.commitment] },
+        view: { encoding: parseEncoding(config, 'binary'), dataSlice: gpa.dataSlice },
+      };
+    }
+    case 'logs': {
+      const p = positional(params, 1, 2);
+      const config = parseConfig(p[1], 'config');
+      const commitment = commitmentOf(config);
+      if (p[0] === 'all' || p[0] === 'allWithVotes') return { request: { kind, mentions: undefined, votes: p[0] === 'allWithVotes', commitment } };
+      const f = p[0];
+      if (typeof f !== 'object' || f === null || Array.isArray(f) || !Object.hasOwn(f, 'mentions')) {
+        throw invalidParams('filter: expected "all", "allWithVotes" or {"mentions": [<address>]}');
+      }
+      const mentions = (f as Config).mentions;
+      if (!Array.isArray(mentions)) throw invalidParams('filter.mentions: expected an array holding one base-58 address');
+      if (mentions.length !== 1) throw invalidParam('Invalid Request: Only 1 address supported');
+      return { request: { kind, mentions: keyParam(mentions[0], 32, 'mentions', 'filter.mentions[0]'), votes: true, commitment } };
+    }
+    case 'signature': {
+      const p = positional(params, 1, 2);
+      const signature = keyParam(p[0], 64, 'signature', 'signature');
+      const config = parseConfig(p[1], 'config');
+      // Accepted as Agave does; a read-only service never receives transactions, so it never fires.
+      optionalBool(config, 'enableReceivedNotification');
+      return { request: { kind, signature, commitment: commitmentOf(config) } };
+    }
+    case 'slot':
+    case 'root':
+      noParams[kind](params);
+      return { request: { kind } };
+  }
+}
+
+/** The subscription id of an `…Unsubscribe`. */
+export function parseUnsubscribe(params: unknown): number {
+  const p = positional(params, 1, 1);
+  return Number(parseU64(p[0], 'subscription id'));
+}

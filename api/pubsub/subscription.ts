@@ -1,0 +1,212 @@
+// One PubSub subscription: a live-layer session (one filter, the subscription's commitment) and what
+// turns its updates into Agave's notifications (behaviour.md "PubSub (WebSocket)"):
+// - logs: one notification per transaction, when its slot reaches the commitment (the session's gate);
+// - account and program: per slot, each account's last write in that slot, sent once the slot reaches the
+//   commitment. Writes are gathered here per slot; the slot's status (trackStatuses) or, above
+//   processed, the gate's release of the slot flushes them. Dead and skipped slots drop what was gathered
+//   (the gate never releases them to confirmed/finalized subscriptions in the first place);
+// - signature: one notification at the commitment, then the subscription ends itself (as Agave's is_final);
+//   at once when the views already hold the transaction at that level;
+// - slot: a slot's processed status, `{slot, parent, root}`; root: each finalized slot.
+import bs58 from 'bs58';
+import type { AccountEvent, SlotEvent } from '../../schemas/gen/events.js';
+import { Commitment, compileSubscription, keyId } from '../filters/index.js';
+import { specFromPubSub, type PubSubRequest } from '../filters/from-pubsub.js';
+import { isTerminal, reached, type LiveFailure, type LiveLayer, type LiveSession, type SessionSink, type SharedEvent } from '../live/index.js';
+import {
+  keyedAccountJson,
+  logsJson,
+  notificationPrefix,
+  notificationSuffix,
+  signatureResultJson,
+  slotInfoJson,
+  uiAccountJson,
+  viewKey,
+  withSlot,
+} from './notify.js';
+import type { AccountView, SubscriptionKind } from './params.js';
+
+/** Where a transaction stands in the views, for signatureSubscribe's "already there" check. */
+export interface SignatureStatus {
+  slot: bigint;
+  /** Agave's JSON error, or null. */
+  err: string | null;
+  level: Commitment;
+}
+
+export type SignatureLookup = (signature: string) => Promise<SignatureStatus | undefined>;
+
+/** What a subscription needs from its connection. */
+export interface SubscriptionOwner {
+  /** Sends a notification (the connection checks for a slow client). */
+  send(text: string): void;
+  /** The subscription ended itself (signatureSubscribe after its notification) or failed. */
+  ended(sub: PubSubSubscription, failure?: { reason: LiveFailure; message: string }): void;
+  /** Benchmarks: add the read time to notifications. */
+  readonly readAtDebug: boolean;
+}
+
+export interface SubscriptionDeps {
+  live: LiveLayer;
+  lookupSignature?: SignatureLookup;
+}
+
+/** Slots of gathered writes kept behind the newest one flushed (a slot never finished is not kept forever). */
+const PENDING_SLOTS = 512n;
+
+export class PubSubSubscription implements SessionSink {
+  private readonly session: LiveSession;
+  private readonly prefix: string;
+  private readonly suffix: string;
+  private readonly level: Commitment;
+  /** Account and program: the last write per account in each slot not yet sent. */
+  private readonly pending = new Map<bigint, Map<string, SharedEvent>>();
+  private readonly flushSoon = new Set<bigint>();
+  private flushScheduled = false;
+  /** Signature: the slot the views placed the transaction in, while it waits for the commitment. */
+  private awaiting: { slot: bigint; err: string | null } | undefined;
+  private done = false;
+  lastSlot: bigint | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly kind: SubscriptionKind,
+    private readonly request: PubSubRequest,
+    private readonly view: AccountView | undefined,
+    private readonly owner: SubscriptionOwner,
+    private readonly d: SubscriptionDeps,
+  ) {
+    this.prefix = notificationPrefix(kind);
+    this.suffix = notificationSuffix(id);
+    this.level = 'commitment' in request ? request.commitment : Commitment.processed;
+    const tracks = kind === 'account' || kind === 'program' || kind === 'signature';
+    this.session = d.live.openSession(this, { bufferLimit: 1, trackStatuses: tracks });
+    this.session.apply(compileSubscription(specFromPubSub(request)));
+    if (request.kind === 'signature') void this.lookUp(request.signature);
+  }
+
+  private emit(result: string, readAt: number): void {
+    if (this.done) return;
+    this.owner.send(this.prefix + result + (this.owner.readAtDebug ? notificationSuffix(this.id, readAt) : this.suffix));
+  }
+
+  deliver(u: SharedEvent): void {
+    if (this.done) return;
+    this.lastSlot = u.slot;
+    const live = u.live;
+    switch (live.kind) {
+      case 'transaction':
+        if (this.kind === 'logs') this.emit(u.encoded('pubsub/logs', () => withSlot(u.slot, logsJson(live.event))), u.readAt);
+        else this.signatureDone(u.slot, live.event.err ?? null, u.readAt);
+        return;
+      case 'account':
+        this.gather(u, live.event);
+        return;
+      case 'slot':
+        this.slotUpdate(u, live.event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private gather(u: SharedEvent, e: AccountEvent): void {
+    let bySlot = this.pending.get(u.slot);
+    if (!bySlot) this.pending.set(u.slot, (bySlot = new Map()));
+    const k = keyId(e.pubkey);
+    const prev = bySlot.get(k);
+    if (prev === undefined || (prev.live.event as AccountEvent).writeVersion <= e.writeVersion) bySlot.set(k, u);
+    // Above processed the gate hands over a slot's writes right after its status; at processed a write
+    // may come after its slot's status (a record read late): both are flushed once this step is over.
+    if (reached(this.d.live.hub.statusOf(u.slot), this.level)) this.scheduleFlush(u.slot);
+  }
+
+  private scheduleFlush(slot: bigint): void {
+    this.flushSoon.add(slot);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    queueMicrotask(() => {
+      this.flushScheduled = false;
+      const slots = [...this.flushSoon].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.flushSoon.clear();
+      for (const s of slots) this.flush(s);
+    });
+  }
+
+  private flush(slot: bigint): void {
+    const bySlot = this.pending.get(slot);
+    if (!bySlot) return;
+    this.pending.delete(slot);
+    const view = this.view!;
+    const key = `pubsub/${this.kind}/${viewKey(view)}`;
+    for (const u of bySlot.values()) {
+      const e = u.live.event as AccountEvent;
+      const value = this.kind === 'program' ? () => keyedAccountJson(e, view) : () => uiAccountJson(e, view);
+      this.emit(u.encoded(key, () => withSlot(u.slot, value())), u.readAt);
+    }
+    if (this.pending.size > 0) for (const s of this.pending.keys()) if (s + PENDING_SLOTS < slot) this.pending.delete(s);
+  }
+
+  slotStatus(slot: bigint, status: number): void {
+    if (this.done) return;
+    if (this.kind === 'signature') {
+      if (this.awaiting?.slot === slot && reached(status, this.level)) this.signatureDone(slot, this.awaiting.err, Date.now());
+      return;
+    }
+    if (isTerminal(status)) this.pending.delete(slot);
+    else if (reached(status, this.level) && this.pending.has(slot)) this.scheduleFlush(slot);
+  }
+
+  private slotUpdate(u: SharedEvent, ev: SlotEvent): void {
+    if (this.kind === 'root') {
+      this.emit(u.encoded('pubsub/root', () => ev.slot.toString()), u.readAt);
+      return;
+    }
+    const chain = this.d.live.chain;
+    this.emit(
+      u.encoded('pubsub/slot', () => {
+        const parent = ev.block?.parentSlot ?? ev.parent ?? (ev.slot > 0n ? ev.slot - 1n : 0n);
+        return slotInfoJson(ev.slot, parent, chain.slot(Commitment.finalized) ?? 0n);
+      }),
+      u.readAt,
+    );
+  }
+
+  /** signatureSubscribe on a transaction the views already hold: notify at once when it is at the level. */
+  private async lookUp(signature: Uint8Array): Promise<void> {
+    if (!this.d.lookupSignature) return;
+    let found: SignatureStatus | undefined;
+    try {
+      found = await this.d.lookupSignature(bs58.encode(signature));
+    } catch {
+      return; // the live path still notifies; the views being unreadable is logged by their owner
+    }
+    if (found === undefined || this.done) return;
+    if (found.level >= this.level || reached(this.d.live.hub.statusOf(found.slot), this.level)) this.signatureDone(found.slot, found.err, Date.now());
+    else this.awaiting = { slot: found.slot, err: found.err };
+  }
+
+  private signatureDone(slot: bigint, err: string | null, readAt: number): void {
+    if (this.done) return;
+    this.emit(withSlot(slot, signatureResultJson(err)), readAt);
+    this.owner.ended(this);
+  }
+
+  ping(): void {
+    // The server pings the socket itself (one WebSocket ping per connection, not per subscription).
+  }
+
+  fail(reason: LiveFailure, message: string): void {
+    this.owner.ended(this, { reason, message });
+  }
+
+  /** Leaves the live layer and drops what was gathered (idempotent). */
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.pending.clear();
+    this.flushSoon.clear();
+    this.session.close();
+  }
+}
+
