@@ -16,6 +16,8 @@ import type { ServerHttp2Stream } from 'node:http2';
 export interface Outgoing {
   /** Slot of a chain update; undefined for ping and pong. */
   slot: bigint | undefined;
+  /** The message is `prefix + bytes` (a per-stream `filters` prefix before a shared body: no copy to join them). */
+  prefix?: Buffer;
   bytes: Buffer;
 }
 
@@ -71,14 +73,17 @@ export class Outbound {
     }
     if (item.slot !== undefined) this.lastSlot = item.slot;
     this.sent++;
+    const prefix = item.prefix;
     if (!this.raw) {
-      this.call.write(item.bytes); // Writable buffers past its high-water mark; the limit above bounds it
+      // Writable buffers past its high-water mark; the limit above bounds it.
+      this.call.write(prefix && prefix.length > 0 ? Buffer.concat([prefix, item.bytes]) : item.bytes);
       return;
     }
     const header = Buffer.allocUnsafe(5);
     header[0] = 0; // not compressed
-    header.writeUInt32BE(item.bytes.length, 1);
-    this.pending.push(header, item.bytes);
+    header.writeUInt32BE(item.bytes.length + (prefix?.length ?? 0), 1);
+    if (prefix && prefix.length > 0) this.pending.push(header, prefix, item.bytes);
+    else this.pending.push(header, item.bytes);
     this.pendingCount++;
     if (!this.flushScheduled) {
       this.flushScheduled = true;

@@ -47,5 +47,5 @@ export class PrefixCache {
 }
 
 export function outgoing(slot: bigint, prefix: Buffer, body: Buffer): Outgoing {
-  return { slot, bytes: prefix.length === 0 ? body : Buffer.concat([prefix, body], prefix.length + body.length) };
+  return { slot, prefix, bytes: body };
 }
