@@ -49,6 +49,9 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
   const sleep = (ms: number) => abortableSleep(ms, o.signal, () => new Error('stopped'));
   const admin = kafka.admin();
 
+  // The native describeGroups crashes the process (SIGSEGV, confluent-kafka-javascript#531) when the
+  // group's coordinator is not ready yet, e.g. on a fresh broker; the committed-offsets lookup waits for it safely.
+  await admin.committedOffsets(group, [topics.deadletter]);
   // A holder that left cleanly is gone at once; a killed one lapses within a session (plus a heartbeat).
   const lapse = Date.now() + session + 3_000;
   let waited = false;
