@@ -26,6 +26,9 @@ export interface FramedRecord {
   /** Set when the record is too large for its topic: the dead letter to publish instead. Such a
    * record is not counted in its slot's marker (its partition never holds it). */
   dead?: DeadLetterRecord;
+  /** When the source handed the record's batch to the ingest (ms since the epoch): the record's
+   * timestamp in Kafka, where end-to-end latency starts (spec/behaviour.md, "Latency"). */
+  handedAt?: number;
 }
 
 export class SlotFramingError extends Error {

@@ -170,7 +170,7 @@ export class Publisher {
           this.metrics.deadLetters.inc({ topic });
           continue;
         }
-        const out: OutRecord = { topic, partition: r.partition, key: r.key, value: r.value };
+        const out: OutRecord = { topic, partition: r.partition, key: r.key, value: r.value, timestamp: r.handedAt };
         producer.send(out);
         counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
         bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);

@@ -78,7 +78,9 @@ export async function pump(
         finished = true;
         break;
       }
+      const handedAt = Date.now();
       for (const rec of frame(r.value)) {
+        rec.handedAt = handedAt;
         group.push(rec);
         groupBytes += rec.key.length + rec.value.length;
       }

@@ -1,10 +1,12 @@
-// The simulator as a ChainSource: paces SimChain's slots on a wall clock and resumes after a slot by
+// The simulator as a ChainSource: paces SimChain's slots on a wall clock, each slot handed over in
+// pieces across its duration (spread.ts; unpaced, whole slots), and resumes after a slot by
 // regenerating the chain from genesis without emitting (so a resumed run is byte-identical to an
 // uninterrupted one).
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { SimChain } from './chain.js';
 import { validateSimOptions, type SimOptions } from './options.js';
+import { piecesFor, spreadSlot } from './spread.js';
 
 export function createSimSource(opts: SimOptions): ChainSource {
   const o = validateSimOptions({ ...opts });
@@ -40,18 +42,24 @@ async function* run(o: SimOptions, afterSlot: bigint | undefined, signal?: Abort
     }
     const batch = chain.next(sign);
     if (o.slotMs > 0) {
+      // Paced: the slot's pieces spread over its duration, the last one (with the slot's end) last.
       if (emitted === 0) t0 = performance.now();
-      const wait = t0 + emitted * o.slotMs - performance.now();
-      if (wait > 0) {
-        try {
-          await sleep(wait, undefined, { signal });
-        } catch {
-          return; // aborted while waiting
+      const pieces = spreadSlot(batch, piecesFor(o.slotMs));
+      for (let i = 0; i < pieces.length; i++) {
+        const wait = t0 + emitted * o.slotMs + (i * o.slotMs) / pieces.length - performance.now();
+        if (wait > 0) {
+          try {
+            await sleep(wait, undefined, { signal });
+          } catch {
+            return; // aborted while waiting
+          }
         }
+        yield pieces[i]!;
       }
-    } else if (emitted % 16 === 15) {
-      await yieldToLoop(); // let I/O run between batches when unpaced
+      emitted++;
+      continue;
     }
+    if (emitted % 16 === 15) await yieldToLoop(); // let I/O run between batches when unpaced
     emitted++;
     yield batch;
   }

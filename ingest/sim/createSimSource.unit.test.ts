@@ -84,18 +84,41 @@ describe('createSimSource', { timeout: 120_000 }, () => {
     expect(batches[0]!.events.filter((e) => e.kind === 'epochs')).toHaveLength(1);
   });
 
-  it('paces slots on the wall clock and stops on abort', async () => {
-    const src = createSimSource(testOptions({ slotMs: 40, tps: 10, maxSlots: 0 }));
+  it('paces slots on the wall clock, each handed over in pieces across its duration, and stops on abort', async () => {
+    const src = createSimSource(testOptions({ slotMs: 40, tps: 200, maxSlots: 0 }));
     const ac = new AbortController();
     const t0 = performance.now();
-    let n = 0;
+    const slots: bigint[] = [];
+    const pieces = new Map<bigint, { at: number; n: number; partial: boolean }[]>();
     for await (const b of src.batches({ signal: ac.signal })) {
-      expect(b.slot).toBe(BigInt(n));
-      if (++n === 6) ac.abort();
+      if (slots.at(-1) !== b.slot) slots.push(b.slot);
+      pieces.set(b.slot, [...(pieces.get(b.slot) ?? []), { at: performance.now() - t0, n: b.events.length, partial: b.partial === true }]);
+      if (!b.partial && slots.length === 6) ac.abort();
     }
-    expect(n).toBe(6);
-    // 5 intervals of 40 ms between the first and the sixth batch.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(slots).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    // 5 slots of 40 ms between the first slot's start and the sixth's.
+    expect(pieces.get(5n)![0]!.at).toBeGreaterThanOrEqual(195);
+    for (const [slot, ps] of pieces) {
+      // Only the last piece ends the slot; a slot with enough events comes in several pieces spread
+      // over its 40 ms (not all at its start).
+      expect(ps.map((p) => p.partial)).toEqual(ps.map((_, i) => i < ps.length - 1));
+      if (slot > 0n && ps.reduce((n, p) => n + p.n, 0) >= 8) {
+        expect(ps.length).toBe(8);
+        expect(ps.at(-1)!.at - ps[0]!.at).toBeGreaterThanOrEqual(20);
+      }
+    }
+  });
+
+  it('pieces of a paced slot concatenate to the unpaced slot', async () => {
+    const paced: SlotBatch[] = [];
+    for await (const b of createSimSource(testOptions({ slotMs: 8, tps: 200, maxSlots: 4 })).batches({})) paced.push(b);
+    const whole: SlotBatch[] = [];
+    for await (const b of createSimSource(testOptions({ slotMs: 0, tps: 200, maxSlots: 4 })).batches({})) whole.push(b);
+    for (const w of whole) {
+      const ps = paced.filter((p) => p.slot === w.slot);
+      expect(ps.flatMap((p) => p.events)).toEqual(w.events);
+      expect(ps.at(-1)!.partial).toBeUndefined();
+    }
   });
 
   it('notes say when fast mode uses unsigned signatures', () => {

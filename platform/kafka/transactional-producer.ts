@@ -12,6 +12,8 @@ export interface OutRecord {
   key: Buffer;
   value: Buffer;
   headers?: Readonly<Record<string, string>>;
+  /** Record timestamp in ms (default: when it is sent). The ingest stamps when the source handed the event over. */
+  timestamp?: number;
 }
 
 export interface TransactionalProducer {
@@ -51,7 +53,8 @@ export async function openTransactionalProducer(o: KafkaOptions, t: Transactiona
     begin: () => call('beginTransaction', (cb) => producer.beginTransaction(cb)),
     send(r) {
       try {
-        if (r.headers) producer.produce(r.topic, r.partition, r.value, r.key, Date.now(), undefined, Object.entries(r.headers).map(([k, v]) => ({ [k]: v })));
+        if (r.headers) producer.produce(r.topic, r.partition, r.value, r.key, r.timestamp ?? Date.now(), undefined, Object.entries(r.headers).map(([k, v]) => ({ [k]: v })));
+        else if (r.timestamp !== undefined) producer.produce(r.topic, r.partition, r.value, r.key, r.timestamp);
         else producer.produce(r.topic, r.partition, r.value, r.key);
       } catch (err) {
         throw kafkaError(`produce to ${r.topic}/${r.partition}`, err);
