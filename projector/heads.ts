@@ -1,9 +1,14 @@
 // Freshness rules, pure. A commitment's head may only move to slot S once every record of S is
-// stored: the tracker reads the candidate heads from slot_status, then takes the end offsets of every
-// partition, and publishes the candidates only once the group's committed offsets reached those ends.
-// All of S's records lie below those ends because the ingest publishes a slot's status, transactions
-// and account writes in one Kafka transaction (ingest/publisher.ts), and a status record the
-// projector could read was committed, so its whole transaction was.
+// stored. A slot may span several Kafka transactions and ends with its end marker (spec/behaviour.md,
+// "Slot framing"): the PROCESSED record, written to slot_status when the projector reads it, and counting
+// the slot's records per partition. The tracker reads the candidate heads from slot_status, then takes
+// the end offsets of every partition, and publishes the candidates only once the group's committed
+// offsets reached those ends. That is "the marker read and the counts it names reached" without
+// counting: the ingest produces every record a marker counts before the marker, with one
+// transactional producer, and Kafka makes that producer's transactions visible in order, so once the
+// marker is readable every counted record lies below the end offsets taken after it; and the group
+// commits offsets only after the rows are inserted. Counting would need a per-partition tally across
+// the group's members; the barrier needs none and costs nothing per record.
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];
