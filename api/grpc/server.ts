@@ -20,6 +20,8 @@ import {
 } from '../../proto/gen/stream.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits } from '../filters/index.js';
+import { DEFAULT_GEYSER_LIMITS, type GeyserFilterLimits } from '../filters/from-geyser.js';
+import { addGeyserService, GEYSER_SERVICE_NAME } from '../geyser/service.js';
 import { tokenCheck } from './auth.js';
 import { LiveLayer } from '../live/index.js';
 import { handleSubscribe } from './subscribe.js';
@@ -48,6 +50,8 @@ export interface GrpcOptions {
   authToken?: string;
   pingIntervalMs: number;
   limits?: FilterLimits;
+  /** geyser.Geyser's limits (served beside stream.Stream always). */
+  geyserLimits?: GeyserFilterLimits;
   queueSize: number;
   log: Logger;
 }
@@ -131,8 +135,9 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
     ping: guardUnary<PingRequest, PongResponse>((req) => ({ count: req.count })),
     getVersion: guardUnary<GetVersionRequest, GetVersionResponse>(() => ({ version: versionString() })),
   });
+  addGeyserService(server, { live, limits: o.geyserLimits ?? DEFAULT_GEYSER_LIMITS, queueSize: o.queueSize, authorized, log: o.log });
   // Health stays open without a token (behaviour.md).
-  const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING' });
+  const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING', [GEYSER_SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
   new ReflectionService(reflectionPackage()).addToServer(server);
 
@@ -154,6 +159,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
       closed = true;
       health.setStatus('', 'NOT_SERVING');
       health.setStatus(SERVICE_NAME, 'NOT_SERVING');
+      health.setStatus(GEYSER_SERVICE_NAME, 'NOT_SERVING');
       // Streams never end on their own: cancel them rather than wait.
       server.forceShutdown();
       await closeOwn();
