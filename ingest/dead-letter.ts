@@ -2,7 +2,7 @@
 // oversized upstream record (an account over the topic limit, a huge transaction) never stops the
 // ingest and is never dropped silently. Pure: decides, the publisher sends.
 import { MAX_MESSAGE_BYTES, RECORD_OVERHEAD_BYTES } from '../platform/kafka/index.js';
-import type { TopicKind } from '../schemas/topics.js';
+import { u64Key, type TopicKind } from '../schemas/topics.js';
 
 export interface DeadLetterRecord {
   key: Buffer;
@@ -29,6 +29,40 @@ export function oversizedRecord(kind: TopicKind, topic: string, slot: bigint, ke
       'slotstream-topic': topic,
       'slotstream-slot': slot.toString(),
       ...(kept.length < value.length ? { 'slotstream-truncated-from': String(value.length) } : {}),
+    },
+  };
+}
+
+export interface Unconvertible {
+  /** Where the record would have gone (the topic's full name). */
+  topic: string;
+  slot: bigint | undefined;
+  reason: string;
+  /** base58, for a transaction (or an account write's transaction). */
+  signature?: string | undefined;
+  /** The upstream's data as it came (a Yellowstone SubscribeUpdate's bytes, a getBlock transaction's JSON). */
+  value: Buffer;
+  /** What `value` is, for whoever reads the dead letters back. */
+  format: string;
+}
+
+/** The dead letter of upstream data the source could not convert: the data as it came, keyed by slot, with
+ * the reason and where it was going. Cut to what the dead-letter topic takes, like an oversized record. */
+export function unconvertibleRecord(u: Unconvertible): DeadLetterRecord {
+  // No slot (an update too broken to name one): the zero key, so such letters still share a partition key.
+  const key = u64Key(u.slot ?? 0n);
+  const room = recordLimit('deadletter') - key.length - 1024 - u.reason.length;
+  const kept = u.value.length > room ? u.value.subarray(0, Math.max(0, room)) : u.value;
+  return {
+    key,
+    value: kept,
+    headers: {
+      'slotstream-reason': `unconvertible: ${u.reason}`,
+      'slotstream-topic': u.topic,
+      'slotstream-slot': u.slot === undefined ? '' : u.slot.toString(),
+      'slotstream-format': u.format,
+      ...(u.signature !== undefined ? { 'slotstream-signature': u.signature } : {}),
+      ...(kept.length < u.value.length ? { 'slotstream-truncated-from': String(u.value.length) } : {}),
     },
   };
 }

@@ -12,6 +12,10 @@ export interface IngestMetrics {
   lastSlot: Gauge;
   badLines: Counter;
   deadLetters: Counter<'topic'>;
+  unconvertible: Counter<'kind'>;
+  lagSlots: Gauge;
+  lagMs: Gauge;
+  behind: Gauge;
 }
 
 let metrics: IngestMetrics | undefined;
@@ -31,6 +35,15 @@ export function ingestMetrics(): IngestMetrics {
     lastSlot: new Gauge({ name: 'slotstream_ingest_last_slot', help: 'Highest slot committed to Kafka by this process.', registers: [registry] }),
     badLines: new Counter({ name: 'slotstream_ingest_file_bad_lines_total', help: 'File source lines skipped as bad.', registers: [registry] }),
     deadLetters: new Counter({ name: 'slotstream_ingest_dead_letters_total', help: 'Records sent to the dead-letter topic instead of their own (too large), per intended topic.', labelNames: ['topic'], registers: [registry] }),
+    unconvertible: new Counter({
+      name: 'slotstream_ingest_unconvertible_total',
+      help: 'Upstream updates the source could not convert, sent to the dead-letter topic, per kind (transaction, account, block, ...).',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    lagSlots: new Gauge({ name: 'slotstream_ingest_lag_slots', help: "yellowstone and rpc sources: the upstream's tip minus the last slot handed to the publisher.", registers: [registry] }),
+    lagMs: new Gauge({ name: 'slotstream_ingest_lag_ms', help: 'yellowstone and rpc sources: ms since the upstream announced the oldest slot not handed to the publisher yet (0: caught up).', registers: [registry] }),
+    behind: new Gauge({ name: 'slotstream_ingest_behind', help: "1 while /health says behind for the ingest (upstream's tip stalled, or lag over --ingest-max-lag-slots), else 0.", registers: [registry] }),
   };
   return metrics;
 }

@@ -11,8 +11,13 @@ export type HealthState = 'ok' | 'behind' | 'unknown';
 type HealthCheck = () => Promise<HealthState> | HealthState;
 const healthChecks: HealthCheck[] = [];
 
-export function addHealthCheck(check: HealthCheck): void {
+/** Registers a check; the returned function removes it (a part that stops, e.g. an ingest's source). */
+export function addHealthCheck(check: HealthCheck): () => void {
   healthChecks.push(check);
+  return () => {
+    const i = healthChecks.indexOf(check);
+    if (i >= 0) healthChecks.splice(i, 1);
+  };
 }
 
 /** The worst state of all registered checks (`ok` when there are none). */

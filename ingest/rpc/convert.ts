@@ -7,6 +7,7 @@ import bs58 from 'bs58';
 import {
   RewardType,
   SlotStatus,
+  type AccountEvent,
   type InnerInstructions,
   type Reward,
   type SlotEvent,
@@ -194,11 +195,28 @@ export function transactionFromRpc(t: RpcTransaction, at: TransactionPlace): Tra
   }
 }
 
+/** A transaction of a block that could not be converted: left out of the block's transactions. */
+export interface UnconvertibleTransaction {
+  index: number;
+  transaction: RpcTransaction;
+  error: RpcConversionError;
+}
+
 /** A getBlock answer to the processed slot record (block meta, `leader` from the leader schedule) and the
- * block's transactions. Throws RpcConversionError naming the slot (and transaction) on data it cannot read. */
-export function blockFromRpc(slot: bigint, b: RpcBlock, leader: Uint8Array): RpcBlockEvents {
+ * block's transactions. Throws RpcConversionError naming the slot (and transaction) on data it cannot read;
+ * with `onUnconvertible`, a transaction it cannot read is handed there instead and the block goes on (its
+ * counts in the block meta stay the block's own). */
+export function blockFromRpc(slot: bigint, b: RpcBlock, leader: Uint8Array, onUnconvertible?: (u: UnconvertibleTransaction) => void): RpcBlockEvents {
   const blockTime = b.blockTime === null || b.blockTime === undefined ? undefined : BigInt(b.blockTime);
-  const transactions = b.transactions.map((t, index) => transactionFromRpc(t, { slot, index, blockTime }));
+  const transactions: TransactionEvent[] = [];
+  b.transactions.forEach((t, index) => {
+    try {
+      transactions.push(transactionFromRpc(t, { slot, index, blockTime }));
+    } catch (e) {
+      if (!onUnconvertible || !(e instanceof RpcConversionError)) throw e;
+      onUnconvertible({ index, transaction: t, error: e });
+    }
+  });
   let rewards: Reward[];
   try {
     rewards = (b.rewards ?? []).map(rewardFromRpc);
@@ -215,11 +233,11 @@ export function blockFromRpc(slot: bigint, b: RpcBlock, leader: Uint8Array): Rpc
         blockHeight: b.blockHeight === null || b.blockHeight === undefined ? 0n : BigInt(b.blockHeight),
         blockTime,
         leader: Buffer.from(leader),
-        transactionCount: transactions.length,
+        transactionCount: b.transactions.length,
         voteTransactionCount: transactions.filter((t) => t.isVote).length,
         previousBlockhash: optKey(b.previousBlockhash),
         rewards,
-        executedTransactionCount: BigInt(transactions.length),
+        executedTransactionCount: BigInt(b.transactions.length),
         entryCount: undefined,
         numPartitions: b.numRewardPartitions === null || b.numRewardPartitions === undefined ? undefined : BigInt(b.numRewardPartitions),
       },
@@ -229,4 +247,35 @@ export function blockFromRpc(slot: bigint, b: RpcBlock, leader: Uint8Array): Rpc
     },
     transactions,
   };
+}
+
+/** One entry of getProgramAccounts (encoding base64). */
+export interface RpcKeyedAccount {
+  pubkey: string;
+  account: { lamports: U64; owner: string; data: [string, string]; executable: boolean; rentEpoch: U64 };
+}
+
+/** A getProgramAccounts entry as a snapshot write (is_startup) at the answer's context slot. The node says
+ * nothing of the write that made the state: write version 0, no transaction signature. */
+export function snapshotAccountFromRpc(a: RpcKeyedAccount, slot: bigint): AccountEvent {
+  const where = `account ${a.pubkey}`;
+  if (!Array.isArray(a.account?.data) || a.account.data[1] !== 'base64') {
+    throw new RpcConversionError(`${where}: expected data [bytes, "base64"], got ${JSON.stringify(a.account?.data).slice(0, 80)}`);
+  }
+  try {
+    return {
+      pubkey: key(a.pubkey),
+      lamports: u64(a.account.lamports, 'lamports'),
+      owner: key(a.account.owner),
+      executable: a.account.executable === true,
+      rentEpoch: u64(a.account.rentEpoch, 'rentEpoch'),
+      data: Buffer.from(a.account.data[0], 'base64'),
+      writeVersion: 0n,
+      slot,
+      txnSignature: undefined,
+      isStartup: true,
+    };
+  } catch (e) {
+    throw new RpcConversionError(`${where}: ${(e as Error).message}`);
+  }
 }

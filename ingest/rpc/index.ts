@@ -1,6 +1,8 @@
 // --source rpc from the role's config: options, logs and metrics wired to the source.
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
+import { deadLetterSink } from '../dead-letter-sink.js';
+import { lagMonitor } from '../lag-monitor.js';
 import type { ChainSource } from '../source.js';
 import { rpcSourceMetrics } from './metrics.js';
 import { createRpcSource } from './source.js';
@@ -9,7 +11,8 @@ export { createRpcSource, type RpcSourceOptions } from './source.js';
 
 export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSource {
   const m = rpcSourceMetrics();
-  return createRpcSource({
+  const lag = lagMonitor({ stallMs: config.ingestStallMs, maxLagSlots: config.ingestMaxLagSlots, log, what: 'rpc source' });
+  return lag.wrap(createRpcSource({
     url: config.rpcUrl,
     fromSlot: config.fromSlot >= 0 ? BigInt(config.fromSlot) : undefined,
     toSlot: config.toSlot >= 0 ? BigInt(config.toSlot) : undefined,
@@ -20,11 +23,8 @@ export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSou
     onSkipped: () => m.skipped.inc(),
     onGap: () => m.gaps.inc(),
     onRetry: () => m.retries.inc(),
-    onTip: (tip, last) => {
-      if (last !== undefined) m.lagSlots.set(Number(tip > last ? tip - last : 0n));
-    },
-    onBlock: (_slot, blockTime) => {
-      if (blockTime !== undefined) m.lagMs.set(Math.max(0, Date.now() - Number(blockTime) * 1000));
-    },
-  });
+    onTip: (tip) => lag.tracker.upstream(tip, Date.now()),
+    deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'rpc source' }),
+    snapshotPrograms: config.rpcSnapshotPrograms,
+  }));
 }

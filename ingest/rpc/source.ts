@@ -5,10 +5,12 @@
 // Bounded runs (--to-slot) publish rooted slots only; following the tip runs at `confirmed` and adds each
 // block's finalized record (or dead, if its fork did not root) to a later batch as the node roots it.
 import type { Logger } from '../../platform/log.js';
-import { SlotStatus, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
+import bs58 from 'bs58';
+import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
+import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { backoffMs, RpcAbortedError, RpcClient, RpcError, sleep } from './client.js';
-import { blockFromRpc, RpcConversionError, type RpcBlock } from './convert.js';
+import { blockFromRpc, RpcConversionError, snapshotAccountFromRpc, type RpcBlock, type RpcKeyedAccount, type RpcTransaction, type UnconvertibleTransaction } from './convert.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
 
 export interface RpcSourceOptions {
@@ -34,6 +36,11 @@ export interface RpcSourceOptions {
   onTip?: (tip: bigint, last: bigint | undefined) => void;
   /** For each block yielded: its slot and block time (unix seconds), when the node has one. */
   onBlock?: (slot: bigint, blockTime: bigint | undefined) => void;
+  /** Where data the conversion rejects goes (the dead-letter topic); without, it is logged only. */
+  deadLetters?: DeadLetterSink;
+  /** Programs whose accounts are read with getProgramAccounts when history starts (empty topics) and
+   * published as is_startup writes at the answer's slot. */
+  snapshotPrograms?: readonly string[];
 }
 
 const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 0, rewards: true, transactionDetails: 'full' } as const;
@@ -57,20 +64,37 @@ type Fetched =
   | { kind: 'gap'; reason: string };
 
 export function createRpcSource(o: RpcSourceOptions): ChainSource {
+  const programs = o.snapshotPrograms ?? [];
   return {
     notes: [
-      `rpc source: ${o.url}; no account stream (JSON-RPC has no account writes: the accounts topic gets nothing from this source) and no entries (getBlock has none)`,
+      `rpc source: ${o.url}; no account stream (JSON-RPC has no account writes: the accounts topic gets nothing from this source` +
+        (programs.length > 0 ? ` but a getProgramAccounts snapshot of ${programs.join(', ')} when history starts` : '') +
+        ') and no entries (getBlock has none)',
     ],
-    batches: (opts) => untilAborted(new RpcRun(o, opts.signal).run(opts.afterSlot)),
+    batches: (opts) => untilAborted(new RpcRun(o, opts.signal), opts.afterSlot),
   };
 }
 
 /** Stopping (the signal) ends the batches instead of failing them. */
-async function* untilAborted(batches: AsyncGenerator<SlotBatch>): AsyncGenerator<SlotBatch> {
+async function* untilAborted(run: RpcRun, afterSlot: bigint | undefined): AsyncGenerator<SlotBatch> {
   try {
-    yield* batches;
+    yield* run.run(afterSlot);
   } catch (e) {
     if (!(e instanceof RpcAbortedError)) throw e;
+  } finally {
+    await run.close();
+  }
+}
+
+/** base58 of a wire transaction's first signature (after its compact-u16 count), when the bytes have one. */
+function firstSignatureOf(t: RpcTransaction): string | undefined {
+  try {
+    const wire = Buffer.from(Array.isArray(t.transaction) ? String(t.transaction[0]) : '', 'base64');
+    const count = wire[0] ?? 0;
+    if (count === 0 || count >= 0x80 || wire.length < 65) return undefined;
+    return bs58.encode(wire.subarray(1, 65));
+  } catch {
+    return undefined;
   }
 }
 
@@ -83,6 +107,8 @@ class RpcRun {
   /** Status records of earlier slots, for the next batch. */
   private later: ChainEvent[] = [];
   private lastEpoch: bigint | undefined;
+  /** The starting snapshot's writes, published with the first batch at or after its slot. */
+  private snapshot: { slot: bigint; accounts: AccountEvent[] } | undefined;
 
   constructor(
     private readonly o: RpcSourceOptions,
@@ -104,6 +130,10 @@ class RpcRun {
     }
     const bounded = this.o.toSlot !== undefined;
     if (!bounded && afterSlot !== undefined) await this.resumeUnrooted(afterSlot);
+    if ((this.o.snapshotPrograms ?? []).length > 0) {
+      if (afterSlot === undefined) await this.takeSnapshot(bounded ? 'finalized' : 'confirmed');
+      else this.o.log.info({ afterSlot: String(afterSlot) }, 'rpc source: resuming: the getProgramAccounts snapshot was published when history started; not taken again');
+    }
     for (;;) {
       if (this.signal?.aborted) return;
       if (bounded && next > this.o.toSlot!) return;
@@ -121,11 +151,53 @@ class RpcRun {
       const end = next + BigInt(this.o.window ?? 1000) - 1n < tip ? next + BigInt(this.o.window ?? 1000) - 1n : tip;
       const produced = new Set((await this.rpc.call<number[]>('getBlocks', [Number(next), Number(end), { commitment }])).map(BigInt));
       for await (const [slot, got] of this.fetchInOrder(next, end, produced)) {
-        yield await this.batchOf(slot, got, slot <= finalized);
+        const batch = await this.batchOf(slot, got, slot <= finalized);
+        if (this.snapshot && slot >= this.snapshot.slot) {
+          for (const a of this.snapshot.accounts) batch.events.push({ kind: 'accounts', event: a });
+          this.snapshot = undefined;
+        }
+        yield batch;
         next = slot + 1n;
         if (this.signal?.aborted) return;
       }
+      if (bounded && next > this.o.toSlot! && this.snapshot) {
+        this.o.log.warn({ snapshotSlot: String(this.snapshot.slot), toSlot: String(this.o.toSlot) }, `rpc source: the getProgramAccounts snapshot is of slot ${this.snapshot.slot}, after --to-slot ${this.o.toSlot}: not published`);
+      }
     }
+  }
+
+  /** getProgramAccounts of each listed program at one commitment; the writes go out at the newest
+   * answer's slot (a program's accounts are as of its answer's slot or earlier). */
+  private async takeSnapshot(commitment: string): Promise<void> {
+    let slot = 0n;
+    const accounts: AccountEvent[] = [];
+    for (const program of this.o.snapshotPrograms ?? []) {
+      const r = await this.rpc.call<{ context: { slot: number }; value: RpcKeyedAccount[] }>('getProgramAccounts', [program, { encoding: 'base64', withContext: true, commitment }]);
+      const at = BigInt(r.context.slot);
+      if (at > slot) slot = at;
+      let bad = 0;
+      for (const a of r.value) {
+        try {
+          accounts.push(snapshotAccountFromRpc(a, at));
+        } catch (e) {
+          if (!(e instanceof RpcConversionError)) throw e;
+          bad++;
+          await this.deadLetter({ kind: 'accounts', what: 'account', slot: at, reason: e.message, signature: undefined, value: Buffer.from(JSON.stringify(a)), format: 'agave.getProgramAccounts entry (json)' });
+        }
+      }
+      this.o.log.info({ program, slot: String(at), accounts: r.value.length - bad, unconvertible: bad }, `rpc source: snapshot of ${program}: ${r.value.length - bad} accounts at slot ${at}`);
+    }
+    // Written at one slot, so a later write of the same account (a later snapshot) wins by slot.
+    for (const a of accounts) a.slot = slot;
+    this.snapshot = { slot, accounts };
+  }
+
+  private async deadLetter(d: DeadLetter): Promise<void> {
+    if (this.o.deadLetters) {
+      await this.o.deadLetters.send(d);
+      return;
+    }
+    this.o.log.warn({ slot: d.slot?.toString() ?? null, signature: d.signature ?? null, reason: d.reason }, `rpc source: unconvertible ${d.what} (slot ${d.slot}${d.signature ? `, signature ${d.signature}` : ''}) not published (no dead-letter topic): ${d.reason}`);
   }
 
   /** After a restart at the tip: blocks published before it that the node has not rooted yet still get their
@@ -201,11 +273,19 @@ class RpcRun {
     if (got.kind === 'block') {
       const leader = (await this.epoch(epoch))?.leaderOf(slot) ?? Buffer.alloc(0);
       let converted;
+      const lost: UnconvertibleTransaction[] = [];
       try {
-        converted = blockFromRpc(slot, got.block, leader);
+        converted = blockFromRpc(slot, got.block, leader, (u) => lost.push(u));
       } catch (e) {
         if (!(e instanceof RpcConversionError)) throw e;
+        await this.deadLetter({ kind: 'slots', what: 'block', slot, reason: e.message, signature: undefined, value: Buffer.from(JSON.stringify(got.block)), format: 'agave.getBlock (json, encoding base64)' });
         return { slot, events: [...events, this.gap(slot, `unconvertible block: ${e.message}`), ...later] };
+      }
+      for (const u of lost) {
+        await this.deadLetter({
+          kind: 'transactions', what: 'transaction', slot, reason: u.error.message, signature: firstSignatureOf(u.transaction),
+          value: Buffer.from(JSON.stringify(u.transaction)), format: 'agave.getBlock transaction (json, encoding base64)',
+        });
       }
       this.o.onBlock?.(slot, converted.slot.block?.blockTime);
       events.push({ kind: 'slots', event: converted.slot }, status(slot, SlotStatus.SLOT_STATUS_CONFIRMED));
@@ -219,6 +299,11 @@ class RpcRun {
     this.o.log.info({ slot: String(slot), reason: got.reason }, `rpc source: slot ${slot} skipped (${got.reason})`);
     this.o.onSkipped?.(slot, got.reason);
     return { slot, events: [...events, status(slot, SlotStatus.SLOT_STATUS_SKIPPED), ...later] };
+  }
+
+  /** Stops the source's dead-letter producer (the run's end, however it ends). */
+  async close(): Promise<void> {
+    await this.o.deadLetters?.close();
   }
 
   private gap(slot: bigint, reason: string): ChainEvent {

@@ -45,7 +45,9 @@ export type Notice =
   | { kind: 'partial-at-start'; slot: bigint }
   | { kind: 'late-data'; slot: bigint }
   | { kind: 'gap'; first: bigint; last: bigint; reason: string }
-  | { kind: 'unconvertible'; slot: bigint | undefined; what: string; reason: string };
+  /** The update goes to the dead-letter topic (the caller's); a transaction or entry still counts toward its
+   * slot's announced totals, so the slot is not held back waiting for it. */
+  | { kind: 'unconvertible'; slot: bigint | undefined; what: string; reason: string; signature: Uint8Array | undefined; update: SubscribeUpdate };
 
 interface Pending {
   slot: bigint;
@@ -56,6 +58,9 @@ interface Pending {
   accounts: AccountEvent[];
   entries: EntryEvent[];
   votes: number;
+  /** Transactions and entries received but not convertible (dead letters): they still count as received. */
+  lostTxs: number;
+  lostEntries: number;
 }
 
 export interface SubscriptionStart {
@@ -125,8 +130,10 @@ export class SlotAssembler {
       this.accept(u);
     } catch (err) {
       const slot = slotOfUpdate(u);
-      this.opts.onNotice?.({ kind: 'unconvertible', slot, what: kindOfUpdate(u), reason: (err as Error).message });
-      return [];
+      this.opts.onNotice?.({ kind: 'unconvertible', slot, what: kindOfUpdate(u), reason: (err as Error).message, signature: u.transaction?.transaction?.signature, update: u });
+      const p = slot === undefined || (this.last !== undefined && slot <= this.last) ? undefined : this.slot(slot);
+      if (p && u.transaction) p.lostTxs++;
+      if (p && u.entry) p.lostEntries++;
     }
     return this.drain();
   }
@@ -177,7 +184,7 @@ export class SlotAssembler {
   private slot(slot: bigint): Pending {
     let p = this.pending.get(slot);
     if (!p) {
-      p = { slot, statuses: [], txs: [], accounts: [], entries: [], votes: 0 };
+      p = { slot, statuses: [], txs: [], accounts: [], entries: [], votes: 0, lostTxs: 0, lostEntries: 0 };
       this.pending.set(slot, p);
     }
     return p;
@@ -213,8 +220,8 @@ export class SlotAssembler {
 
   private counted(p: Pending): boolean {
     const m = p.meta!;
-    if (this.opts.countTransactions && BigInt(p.txs.length) < (m.executedTransactionCount ?? 0n)) return false;
-    if (this.opts.countEntries && BigInt(p.entries.length) < (m.entryCount ?? 0n)) return false;
+    if (this.opts.countTransactions && BigInt(p.txs.length + p.lostTxs) < (m.executedTransactionCount ?? 0n)) return false;
+    if (this.opts.countEntries && BigInt(p.entries.length + p.lostEntries) < (m.entryCount ?? 0n)) return false;
     return true;
   }
 

@@ -159,6 +159,21 @@ describe('SlotAssembler', () => {
     feed([SubscribeUpdate.fromPartial({ account: { slot: '5' } })]);
     expect(notices).toMatchObject([{ kind: 'unconvertible', slot: 5n, what: 'account' }]);
   });
+
+  it('hands an unconvertible transaction over with its signature, and counts it so its slot is not held back', () => {
+    const { a, feed, notices } = assembler();
+    a.startSubscription({ replayFrom: 200n, resumeFrom: 200n });
+    const broken = tx(200, 1);
+    broken.transaction!.transaction!.meta = undefined;
+    const out = feed([status(200, YS.SLOT_CREATED_BANK, 199), tx(200, 0), broken, entry(200, 0), meta(200, 2, 1), status(200, YS.SLOT_PROCESSED, 199)]);
+    expect(out.map((b) => b.events.map(shape))).toEqual([['200:SLOT_STATUS_CREATED_BANK', 'tx 200/0', 'entry 200/0', '200:SLOT_STATUS_PROCESSED']]);
+    expect(notices).toHaveLength(1);
+    const n = notices[0]!;
+    expect(n).toMatchObject({ kind: 'unconvertible', slot: 200n, what: 'transaction', reason: 'transaction 200/1: no meta' });
+    if (n.kind !== 'unconvertible') throw new Error('unreachable');
+    expect(Buffer.from(n.signature!)).toEqual(Buffer.alloc(64, 2));
+    expect(n.update).toBe(broken);
+  });
 });
 
 describe('subscription plan and request', () => {

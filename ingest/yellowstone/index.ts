@@ -2,6 +2,8 @@
 // names leaders (--rpc-url, optional).
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
+import { deadLetterSink } from '../dead-letter-sink.js';
+import { lagMonitor } from '../lag-monitor.js';
 import type { ChainSource } from '../source.js';
 import { createYellowstoneSource } from './source.js';
 import { STREAMS, type Stream } from './subscription.js';
@@ -9,7 +11,8 @@ import { STREAMS, type Stream } from './subscription.js';
 export { createYellowstoneSource, type YellowstoneSourceOptions } from './source.js';
 
 export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
-  return createYellowstoneSource({
+  const lag = lagMonitor({ stallMs: config.ingestStallMs, maxLagSlots: config.ingestMaxLagSlots, log, what: 'yellowstone source' });
+  return lag.wrap(createYellowstoneSource({
     url: config.yellowstoneUrl,
     xToken: config.xToken || undefined,
     filters: {
@@ -24,5 +27,7 @@ export function createYellowstoneSourceFromConfig(config: Config, log: Logger): 
     ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
     backoffMs: config.yellowstoneBackoffMs,
     log,
-  });
+    onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
+    deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'yellowstone source' }),
+  }));
 }

@@ -5,13 +5,15 @@
 // the end of the stream it reconnects with backoff and resumes where history stops, asking
 // SubscribeReplayInfo how far back the upstream can go, and names any slots it cannot reach in a gap record.
 import * as grpc from '@grpc/grpc-js';
+import bs58 from 'bs58';
 import type { Logger } from '../../platform/log.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { RpcClient } from '../rpc/client.js';
+import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import { abortableSleep } from '../sleep.js';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { SlotAssembler, type Notice } from './assembler.js';
-import { GEYSER_SERVICE, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
+import { GEYSER_SERVICE, SubscribeUpdateCodec, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
 import { LeaderSchedules } from './leaders.js';
 import { yellowstoneMetrics } from './metrics.js';
 import { planSubscription, receivesEveryTransaction, subscribeRequest, type Filters } from './subscription.js';
@@ -29,6 +31,10 @@ export interface YellowstoneSourceOptions {
   maxBackoffMs?: number;
   /** A stream silent this long (Yellowstone pings every few seconds) is taken as dead and reopened. */
   idleMs?: number;
+  /** Every slot the upstream announces (statuses, block meta), for the lag (ingest/lag.ts). */
+  onUpstreamSlot?: (slot: bigint) => void;
+  /** Where updates the conversion rejects go (the dead-letter topic); without, they are logged only. */
+  deadLetters?: DeadLetterSink;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -69,10 +75,15 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
   const { log } = o;
   const signal = opts.signal;
   const m = yellowstoneMetrics();
+  // Dead letters of the updates before a batch are acknowledged before the batch is handed over.
+  let dead: Promise<void>[] = [];
   const asm = new SlotAssembler({
     countTransactions: receivesEveryTransaction(o.filters),
     countEntries: o.filters.streams.includes('entries'),
-    onNotice: (n) => notice(n, log),
+    onNotice: (n) => {
+      if (n.kind === 'unconvertible' && o.deadLetters) dead.push(o.deadLetters.send(deadLetterOf(n)));
+      else notice(n, log);
+    },
   });
   const leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log, signal }) : undefined, log);
   const { target, credentials } = channelOf(o.url);
@@ -88,6 +99,7 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
   const initialBackoff = o.backoffMs ?? 500;
   const maxBackoff = o.maxBackoffMs ?? 30_000;
   let resumeFrom = opts.afterSlot === undefined ? undefined : opts.afterSlot + 1n;
+  const tip = { slot: 0 };
   let failures = 0;
   try {
     while (!signal?.aborted) {
@@ -123,8 +135,15 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
             call.write({ ...subscribeRequest(o.filters, undefined), ping: { id: ++pings } });
             continue;
           }
-          count(u, m);
-          for (const b of asm.push(u)) {
+          count(u, m, tip);
+          const announced = u.slot?.slot ?? u.blockMeta?.slot;
+          if (announced !== undefined) o.onUpstreamSlot?.(BigInt(announced));
+          const batches = asm.push(u);
+          if (dead.length > 0) {
+            await Promise.all(dead);
+            dead = [];
+          }
+          for (const b of batches) {
             yield await withLeader(b, leaders);
             if (signal?.aborted) return;
           }
@@ -148,7 +167,26 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
     }
   } finally {
     client.close();
+    await Promise.all(dead);
+    await o.deadLetters?.close();
   }
+}
+
+const TOPIC_OF: Record<string, DeadLetter['kind']> = { slot: 'slots', 'block meta': 'slots', transaction: 'transactions', account: 'accounts', entry: 'entries' };
+
+/** The update as it came on the wire (re-encoded with Yellowstone's codec), named by slot and signature. */
+function deadLetterOf(n: Extract<Notice, { kind: 'unconvertible' }>): DeadLetter {
+  let value: Buffer;
+  let format = 'geyser.SubscribeUpdate';
+  try {
+    value = Buffer.from(SubscribeUpdateCodec.encode(n.update).finish());
+  } catch {
+    // Too broken to re-encode: its fields as JSON, bytes as base64 and u64 as text.
+    value = Buffer.from(JSON.stringify(n.update, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : typeof v === 'bigint' ? v.toString() : v)));
+    format = 'geyser.SubscribeUpdate as JSON';
+  }
+  const sig = n.signature !== undefined && n.signature.length > 0 ? bs58.encode(n.signature) : undefined;
+  return { kind: TOPIC_OF[n.what] ?? 'slots', what: n.what, slot: n.slot, reason: n.reason, signature: sig, value, format };
 }
 
 async function replayInfo(client: Client, metadata: grpc.Metadata, log: Logger): Promise<bigint | undefined> {
@@ -177,14 +215,12 @@ async function withLeader(b: SlotBatch, leaders: LeaderSchedules): Promise<SlotB
   return b;
 }
 
-let upstreamTip = 0;
-
-function count(u: SubscribeUpdate, m: ReturnType<typeof yellowstoneMetrics>): void {
+function count(u: SubscribeUpdate, m: ReturnType<typeof yellowstoneMetrics>, tip: { slot: number }): void {
   const kind = u.slot ? 'slot' : u.blockMeta ? 'block_meta' : u.transaction ? 'transaction' : u.account ? 'account' : u.entry ? 'entry' : 'other';
   m.updates.inc({ kind });
-  if (u.slot && Number(u.slot.slot) > upstreamTip) {
-    upstreamTip = Number(u.slot.slot);
-    m.upstreamSlot.set(upstreamTip);
+  if (u.slot && Number(u.slot.slot) > tip.slot) {
+    tip.slot = Number(u.slot.slot);
+    m.upstreamSlot.set(tip.slot);
   }
 }
 
@@ -214,8 +250,10 @@ function notice(n: Notice, log: Logger): void {
     case 'late-data':
       log.warn({ slot: n.slot.toString() }, `yellowstone source: data of slot ${n.slot} came after the slot went out; dropped`);
       return;
-    case 'unconvertible':
-      log.warn({ slot: n.slot?.toString() ?? null, what: n.what, reason: n.reason }, `yellowstone source: unconvertible ${n.what} update dropped: ${n.reason}`);
+    case 'unconvertible': {
+      const sig = n.signature !== undefined && n.signature.length > 0 ? bs58.encode(n.signature) : null;
+      log.warn({ slot: n.slot?.toString() ?? null, signature: sig, what: n.what, reason: n.reason }, `yellowstone source: unconvertible ${n.what} update of slot ${n.slot ?? 'unknown'}${sig ? ` (signature ${sig})` : ''} not published (no dead-letter topic): ${n.reason}`);
       return;
+    }
   }
 }

@@ -1,6 +1,6 @@
 // A local Solana JSON-RPC test server (node:http on 127.0.0.1, any free port) that serves a small chain of
 // ConfirmedBlocks as Agave answers getSlot, getBlocks, getBlock, getEpochSchedule and getLeaderSchedule,
-// with faults on demand: HTTP 429 with Retry-After, a request that never gets an answer (a timeout),
+// getProgramAccounts from a fixed answer per program, with faults on demand: HTTP 429 with Retry-After, a request that never gets an answer (a timeout),
 // -32004 (block not available yet), and skipped slots as -32007/-32009. Every request is recorded.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,8 @@ import { agaveBlock, toJsonText, type BlockEncoding } from './agave-block.js';
 
 /** What the chain holds at a slot. Slots not in the map are skipped (not listed by getBlocks, -32007). */
 export type TestSlot =
-  | { kind: 'block'; block: ConfirmedBlock }
+  /** `mangle` edits the rendered getBlock answer (Agave's JSON shape) before it is served: data a source cannot convert. */
+  | { kind: 'block'; block: ConfirmedBlock; mangle?: (answer: AgaveBlockAnswer) => void }
   /** Listed by getBlocks (as a node with a stale index might) but getBlock answers this skipped code. */
   | { kind: 'listed-skipped'; code: -32007 | -32009 };
 
@@ -49,6 +50,16 @@ export interface TestChainOptions {
   faults?: Fault[];
   /** Delay before each getBlock answer (pacing for the restart test). */
   getBlockDelayMs?: number;
+  /** getProgramAccounts answers (encoding base64, withContext) per program id: the context slot and the
+   * entries as Agave writes them ({ pubkey, account: { lamports, owner, data: [b64, "base64"], ... } }). */
+  programAccounts?: Map<string, { slot: number; accounts: unknown[] }>;
+}
+
+/** The rendered getBlock answer, for `mangle`. */
+export interface AgaveBlockAnswer {
+  transactions: { transaction: unknown; meta: Record<string, unknown> | null }[];
+  rewards?: { rewardType: string | null }[];
+  [field: string]: unknown;
 }
 
 /** The leader identity of a slot under the server's schedule (for expected events). */
@@ -71,7 +82,12 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
   const blockText = (slot: number, b: ConfirmedBlock, encoding: BlockEncoding): string => {
     const k = `${slot}/${encoding}`;
     let t = rendered.get(k);
-    if (t === undefined) rendered.set(k, (t = toJsonText(agaveBlock(b, encoding))));
+    if (t === undefined) {
+      const answer = agaveBlock(b, encoding) as AgaveBlockAnswer;
+      const at = o.slots.get(slot);
+      if (at?.kind === 'block') at.mangle?.(answer);
+      rendered.set(k, (t = toJsonText(answer)));
+    }
     return t;
   };
 
@@ -107,6 +123,11 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         if (at.kind === 'listed-skipped') return { error: { code: at.code, message: skippedMessage(at.code, slot) } };
         if (o.getBlockDelayMs) await new Promise((r) => setTimeout(r, o.getBlockDelayMs));
         return { result: blockText(slot, at.block, cfg.encoding ?? 'json') };
+      }
+      case 'getProgramAccounts': {
+        const program = o.programAccounts?.get(params[0] as string);
+        if (program === undefined) return { result: JSON.stringify({ context: { slot: tipAt }, value: [] }) };
+        return { result: JSON.stringify({ context: { slot: program.slot }, value: program.accounts }) };
       }
       default:
         return { error: { code: -32601, message: 'Method not found' } };
