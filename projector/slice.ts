@@ -52,7 +52,8 @@ export function projectSlice(
   const positioned: PositionedSlot[] = [];
   for (const r of records) {
     const decoded = decodeRecord(kind, r.value);
-    const projection = decoded.ok ? project(decoded.value) : decoded;
+    // The raw value goes along: the transaction bodies view stores it as it is (no re-encoding).
+    const projection = decoded.ok ? project(decoded.value, r.value ?? undefined) : decoded;
     if (!projection.ok) {
       deadLetters.push({ topic, partition, offset: r.offset, key: r.key, value: r.value, reason: projection.reason });
       continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockMeta, RewardType, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
+import { BlockMeta, encodeRecord, RewardType, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
 import { b58, keyOf, slotStatus } from '../../test/support/projector/events.js';
 import { tokenTx } from '../../test/support/jsonrpc/tx-chain.js';
 import { blockDetailRows, transactionBodyRows } from './bodies.js';
@@ -12,6 +12,13 @@ describe('transactionBodyRows', () => {
     expect(index).toEqual({ signature: 'sig', slot: '208', position: 1 });
     expect(body).toMatchObject({ slot: '208', position: 1, signature: 'sig' });
     expect(TransactionEvent.decode(Buffer.from(body.body, 'base64'))).toEqual(e);
+  });
+
+  it('given the record value the event came from, then that value is the body, as the event encoded would be', () => {
+    const e = tokenTx(208, 1);
+    const raw = encodeRecord({ kind: 'transactions', event: e }).value;
+    expect(transactionBodyRows(e, 'sig', raw).body.body).toBe(raw.toString('base64'));
+    expect(transactionBodyRows(e, 'sig', raw).body).toEqual(transactionBodyRows(e, 'sig').body);
   });
 
   it('given a transaction event, when project() runs, then it adds the body and index rows beside the existing views', () => {

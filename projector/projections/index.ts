@@ -10,10 +10,11 @@ import { projectTransaction } from './transactions.js';
 
 export type { Projection } from './result.js';
 
-export function project(e: ChainEvent): Projection {
+/** `raw`: the record value the event was decoded from, when at hand (stored as the transaction's body). */
+export function project(e: ChainEvent, raw?: Buffer): Projection {
   switch (e.kind) {
     case 'transactions':
-      return transactionWithBody(e.event);
+      return transactionWithBody(e.event, raw);
     case 'accounts':
       return accountWithLookups(e.event);
     case 'slots':
@@ -35,10 +36,10 @@ function accountWithLookups(e: AccountEvent): Projection {
 }
 
 /** The transaction's views plus its whole body and signature index row (003_transaction_bodies.sql). */
-function transactionWithBody(e: TransactionEvent): Projection {
+function transactionWithBody(e: TransactionEvent, raw: Buffer | undefined): Projection {
   const p = projectTransaction(e);
   if (!p.ok) return p;
-  const { body, index } = transactionBodyRows(e, p.rows.transactions![0]!.signature);
+  const { body, index } = transactionBodyRows(e, p.rows.transactions![0]!.signature, raw);
   return withRows(p, { transaction_bodies: [body], transaction_index: [index] });
 }
 
