@@ -22,7 +22,9 @@ import { decodeRecord, encodeRecord, SlotStatus, type AccountEvent, type Transac
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
-import { firstDifference, readTopics, type ReadRecord } from './support/kafka/read-topics.js';
+import { firstDifference, readTopics, type ReadRecord, type TopicContents } from './support/kafka/read-topics.js';
+import { checkMarkers } from './support/ingest/framed-slot.js';
+import { resumePoint } from '../ingest/resume-point.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
@@ -75,6 +77,9 @@ async function readAll(kafka: Kafka, prefix: string): Promise<Topics> {
   return Object.fromEntries(INGEST_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
 }
 
+/** The same contents keyed by topic name (test/support/ingest/framed-slot.ts reads that shape). */
+const toContents = (t: Topics, prefix: string): TopicContents => new Map(INGEST_KINDS.map((k) => [topicNames(prefix)[k], t[k]]));
+
 const count = (t: Topics): number => Object.values(t).reduce((n, parts) => n + parts.reduce((m, p) => m + p.length, 0), 0);
 
 function slotRecords(t: Topics) {
@@ -125,6 +130,11 @@ describe('sim into Kafka', () => {
       .sort((a, b) => a - b);
     expect(happened).toEqual(Array.from({ length: SIM.maxSlots }, (_, i) => i));
     expect(slotRecords(reference).some((s) => s.status === SlotStatus.SLOT_STATUS_DEAD)).toBe(true);
+    // Slot framing: each slot ends with one marker (its PROCESSED, SKIPPED or DEAD record), whose
+    // counts are the slot's records on each partition.
+    const markers = slotRecords(reference).filter((s) => s.end !== undefined);
+    expect(markers.map((s) => Number(s.slot)).sort((a, b) => a - b)).toEqual(happened);
+    expect(checkMarkers(toContents(reference, refPrefix), topicNames(refPrefix), ['transactions', 'accounts', 'slots', 'entries'])).toEqual({ markers: SIM.maxSlots, wrong: [], late: [] });
   });
 
   it('gives byte-identical records for the same seed (>= 10,000 records)', async () => {
@@ -198,9 +208,10 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
 
 describe('restart', () => {
   function child(prefix: string): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
-    // Paced (10 ms a slot; pacing changes no record) so the kill lands mid-run: unpaced, the whole
-    // chain is in Kafka about two seconds after the start.
-    const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 10 });
+    // Paced at 40 ms a slot (pacing changes no record), so a kill lands mid-run and, as each slot comes
+    // in eight pieces across its 40 ms (ingest/sim/spread.ts) and spans several Kafka transactions,
+    // usually mid-slot: unpaced, the whole chain is in Kafka about two seconds after the start.
+    const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 40 });
     const args: string[] = [];
     for (const name of ['kafkaBrokers', 'topicPrefix', 'seed', 'slotMs', 'tps', 'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'simEntries', 'deadRate', 'partitions', 'retentionMs'] as const) {
       const v = cfg[name];
@@ -215,32 +226,44 @@ describe('restart', () => {
     return { proc, exited, stderr: () => err };
   }
 
-  it('continues after SIGKILL mid-run with no gap, no duplicate slot and the same records as an uninterrupted run', async () => {
+  it('continues after SIGKILL mid-slot, skipping by identity, with no gap, no duplicate and the same records as an uninterrupted run', async () => {
     const prefix = uniquePrefix('ingest-restart');
     const ref400 = uniquePrefix('ingest-ref400');
     await ingestToEnd(config(ref400, { maxSlots: 400, fast: true }));
     const expected = await readAll(kafka, ref400);
+    const names = topicNames(prefix);
 
-    const first = child(prefix);
-    // Kill once a good part, but not all, of the chain is in Kafka.
-    await waitForSlotRecords(kafka, prefix, first, 250, 'the first ingest to publish ~125 slots');
-    expect(first.proc.kill('SIGKILL')).toBe(true);
-    expect(await first.exited).toBeNull();
+    // Kill until a kill has cut a slot (its first records in Kafka, its marker not): a few tries at most,
+    // each one more restart to resume from.
+    let cutSlot: bigint | undefined;
+    let records = 150;
+    for (let attempt = 0; attempt < 6 && cutSlot === undefined; attempt++, records += 60) {
+      const run = child(prefix);
+      await waitForSlotRecords(kafka, prefix, run, records, `the ingest to publish ${records} slot records`);
+      expect(run.proc.kill('SIGKILL')).toBe(true);
+      expect(await run.exited).toBeNull();
+      const point = await resumePoint(kafka, names);
+      if (point.openSlot !== undefined) {
+        cutSlot = point.openSlot;
+        expect(point.held.size).toBeGreaterThan(0);
+      }
+    }
+    expect(cutSlot, 'no kill landed mid-slot in 6 tries').toBeDefined();
     const partial = slotRecords(await readAll(kafka, prefix));
-    const maxBefore = Math.max(...partial.map((s) => Number(s.slot)));
-    expect(maxBefore).toBeLessThan(399);
+    expect(Math.max(...partial.map((s) => Number(s.slot)))).toBeLessThan(399);
 
-    const second = child(prefix);
-    const code = await second.exited;
-    expect(code, second.stderr()).toBe(0);
-    expect(second.stderr()).toMatch(/resuming after slot \d+/);
+    const last = child(prefix);
+    const code = await last.exited;
+    expect(code, last.stderr()).toBe(0);
+    expect(last.stderr()).toMatch(/resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/);
 
     const got = await readAll(kafka, prefix);
-    const happened = slotRecords(got).filter((s) => ENDS_A_SLOT.has(s.status));
+    const happened = slotRecords(got).filter((s) => s.end !== undefined);
     const slots = happened.map((s) => Number(s.slot)).sort((a, b) => a - b);
     expect(new Set(slots).size).toBe(slots.length);
     expect(slots).toEqual(Array.from({ length: 400 }, (_, i) => i));
     expect(firstDifference(got, expected)).toBeUndefined();
+    expect(checkMarkers(toContents(got, prefix), names, ['transactions', 'accounts', 'slots', 'entries'])).toEqual({ markers: 400, wrong: [], late: [] });
   });
 });
 

@@ -19,6 +19,8 @@ import { startLocalKafka, type LocalKafka } from '../../deploy/kafka/launcher.js
 import { startGrpc, type GrpcServer } from '../../api/grpc/server.js';
 import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../../ingest/resume.js';
+import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/resume-point.js';
+import { checkMarkers } from '../support/ingest/framed-slot.js';
 import { startIngest } from '../../ingest/run.js';
 import { MEMO_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from '../../ingest/sim/programs.js';
 import { BONDING_CURVE_LEN, TOKEN_ACCOUNT_LEN } from '../../ingest/sim/layouts.js';
@@ -276,19 +278,33 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     ingest = spawnIngest(ingestConfig);
     await waitForSlot(topics, 300n, 'the ingest to publish 300 slots');
 
-    // 4. Ingest fault: SIGKILL the child mid-run, then start it again on the same prefix.
-    expect(ingest.running()).toBe(true);
-    const exit = await ingest.kill();
-    expect(exit.signal).toBe('SIGKILL');
+    // 4. Ingest fault: SIGKILL the child mid-slot (the slot's first records committed in Kafka, its end
+    // marker not; each paced slot spans several Kafka transactions), then start it again on the same
+    // prefix. A kill that happened to land between two slots is tried again.
+    let cut: ResumePoint | undefined;
+    for (let attempt = 1; !cut; attempt++) {
+      expect(ingest.running()).toBe(true);
+      const exit = await ingest.kill();
+      expect(exit.signal).toBe('SIGKILL');
+      const point = await ingestResumePoint(infra.kafka, topics, { timeoutMs: 20_000 });
+      if (point.openSlot !== undefined) {
+        cut = point;
+        break;
+      }
+      expect(attempt, 'no SIGKILL landed mid-slot in 5 tries').toBeLessThan(5);
+      note(`ingest SIGKILLed between slots (after slot ${point.afterSlot}); restarting it to kill it again`);
+      ingest = spawnIngest(ingestConfig);
+      await waitForSlot(topics, (await lastSlot(topics)) + 10n, 'the restarted ingest to publish 10 more slots');
+    }
     const atIngestKill = await lastSlot(topics);
-    note(`ingest SIGKILLed at slot ${atIngestKill}`);
+    note(`ingest SIGKILLed mid-slot ${cut.openSlot}: ${cut.held.size} records after slot ${cut.afterSlot}, the newest whole one, are in Kafka`);
     const cutLater = CUT_AT_INGEST_FAULT.map((i) => streams[i]!);
     for (const s of cutLater) s.stream.cut();
     await resume(topics, cutLater, 'cut while the ingest is down');
     ingest = spawnIngest(ingestConfig);
     const second = ingest;
     await waitForSlot(topics, atIngestKill + 200n, 'the restarted ingest to publish 200 more slots');
-    expect(second.stderr()).toMatch(/resuming after slot \d+/);
+    expect(second.stderr()).toMatch(/resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/);
     note(`restarted ingest at slot ${await lastSlot(topics)}`);
 
     // 5. Broker fault while the restarted ingest runs: SIGKILL the leader of the slots topic's
@@ -340,6 +356,10 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     expect(recordCount(want)).toBeGreaterThan(50_000);
     expect(recordsDifference(got, want)).toBeUndefined();
     note(`topics equal the reference (${recordCount(got)} records)`);
+    // Every slot ended with its marker, whose counts are what the partitions hold of the slot.
+    const contents = new Map(KINDS.map((k) => [topics[k], got[k] ?? []]));
+    const markers = checkMarkers(contents, topics, ['transactions', 'accounts', 'slots', 'entries']);
+    expect(markers).toEqual({ markers: SIM.maxSlots, wrong: [], late: [] });
 
     // 7. The views equal the independent computation from the topics.
     const records = await consumeAll(infra.kafka, topics);
