@@ -5,10 +5,10 @@
 // 1. Ingest-driven e2e: the ingest role (own process) runs the simulator at BENCH_TPS (default 5,000) tx/s;
 //    BENCH_STREAMS (default 100) Subscribe streams in two client processes, each with different account
 //    filters (transactions including any of 20 keys, and account writes of the same keys; keys sampled from
-//    the running chain). e2e = the client's receive callback minus the Kafka record timestamp (set by the
-//    ingest's publisher when it produces the record: after the source handed the event over and it was
-//    encoded, so a slight under-estimate of behaviour.md's e2e), joined by signature, split at the api's
-//    created_at.
+//    the running chain). e2e = the client's receive callback minus the Kafka record timestamp, which the
+//    ingest sets to the moment the source handed the event over (behaviour.md's e2e: the simulator hands a
+//    slot over in pieces across its 400 ms, and a record waits in the ingest for the running commit),
+//    joined by signature, split at the api's created_at.
 // 2. Paced: the simulator's transactions from phase 1, re-published at exactly BENCH_TPS by a plain
 //    producer (fresh signatures), same 100 streams (separate processes); latency = received minus send time.
 //    The api alone at the target rate.
