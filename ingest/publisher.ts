@@ -103,7 +103,8 @@ export class Publisher {
   /** Leaves out records of slots Kafka holds whole and records Kafka holds by identity. */
   private missing(records: FramedRecord[]): FramedRecord[] {
     const { afterSlot, held } = this.resume;
-    if (afterSlot === undefined && held.size === 0) return records;
+    // Batch slots never decrease: past the resume point with nothing held, every record is new.
+    if (held.size === 0 && (afterSlot === undefined || (records[0] !== undefined && records[0].batchSlot > afterSlot))) return records;
     return records.filter((r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOf(r.event))));
   }
 
