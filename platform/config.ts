@@ -163,7 +163,7 @@ export const OPTIONS = {
   pubsubMaxBufferedBytes: opt({ kind: 'int', env: 'PUBSUB_MAX_BUFFERED', default: 16 * 1024 * 1024, min: 1024, roles: API,
     help: 'PubSub: bytes a connection may owe its client; beyond, the client is too slow and the connection is closed (1008).' }),
   pubsubPingMs: opt({ kind: 'int', env: 'PUBSUB_PING_MS', default: 30_000, min: 100, roles: API,
-    help: 'PubSub: WebSocket ping interval; a connection that has not answered the previous ping is closed.' }),
+    help: 'PubSub: WebSocket ping interval; a connection that has answered none of the last two pings is closed.' }),
   // Every role
   metricsPort: opt({ kind: 'int', env: 'METRICS_PORT', default: 9090, min: 0, max: 65535, roles: SERVICE,
     help: 'Prometheus /metrics and /health port (0 = any free port).' }),

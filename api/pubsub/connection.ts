@@ -33,6 +33,9 @@ export interface ConnectionDeps extends SubscriptionDeps {
   log: Logger;
 }
 
+/** Pings left unanswered before a connection is cut: one late pong (a busy client) is no reason. */
+const MISSED_PINGS = 2;
+
 /** WebSocket close codes (RFC 6455). */
 export const CLOSE_POLICY = 1008;
 export const CLOSE_GOING_AWAY = 1001;
@@ -40,8 +43,8 @@ export const CLOSE_GOING_AWAY = 1001;
 export class PubSubConnection implements SubscriptionOwner {
   private readonly subs = new Map<number, PubSubSubscription>();
   private closed = false;
-  /** Answered the last server ping (or sent anything since). */
-  alive = true;
+  /** Server pings sent since the client last answered one (or sent anything). */
+  private unanswered = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -49,7 +52,7 @@ export class PubSubConnection implements SubscriptionOwner {
     private readonly onClosed: (c: PubSubConnection) => void,
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
-    ws.on('pong', () => (this.alive = true));
+    ws.on('pong', () => (this.unanswered = 0));
     // ws reports protocol errors (oversized or malformed frames) here and then closes; 'close' cleans up.
     ws.on('error', (err) => d.log.debug({ err }, 'pubsub: connection error'));
     ws.on('close', () => this.dispose());
@@ -65,7 +68,7 @@ export class PubSubConnection implements SubscriptionOwner {
 
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
-    this.alive = true;
+    this.unanswered = 0;
     const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString('utf8');
     void isBinary; // jsonrpc over WebSocket: binary frames carry the same UTF-8 JSON
     const body = parseBody(text, this.d.limits.maxBatch);
@@ -157,13 +160,13 @@ export class PubSubConnection implements SubscriptionOwner {
 
   ping(): void {
     if (this.closed) return;
-    if (!this.alive) {
-      // No pong since the last ping: the peer is gone without a close.
+    if (this.unanswered >= MISSED_PINGS) {
+      // No pong to the last pings: the peer is gone without a close (or cannot keep up even with pings).
       this.ws.terminate();
       this.dispose();
       return;
     }
-    this.alive = false;
+    this.unanswered++;
     this.ws.ping();
   }
 
