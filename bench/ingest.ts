@@ -6,7 +6,8 @@
 //   M  Kafka's own ProducerPerformance from the broker's jars with P's average record size (key +
 //      value) and ~20,000-record transactions (transactional, idempotent, acks=all).
 // Every rate counts records committed to Kafka (S: records generated). The last line is the summary:
-//   ingest events_per_s=<F> sim_events_per_s=<S> publisher_events_per_s=<P> raw_kafka_events_per_s=<M> ratio=<P/M>
+//   ingest events_per_s=<F> sim_events_per_s=<S> publisher_events_per_s=<P> raw_kafka_events_per_s=<M> ratio=<P/M> convert_events_per_cpu_s=<C>
+// C is the yellowstone source's conversion alone (bench/yellowstone-convert.ts, also `npm run bench:convert`).
 // Env: BENCH_SECONDS (F, default 20), BENCH_SIM_SECONDS (S, default 10), BENCH_TPS (chain tps, default
 // 4000, about mainnet), BENCH_PUBLISH_EVENTS (P, default 600,000), BENCH_TXN_RECORDS (P and M, default
 // 20,000), BENCH_RAW_RECORDS (M, default 2,000,000 after a calibration run of half that),
@@ -23,6 +24,7 @@ import { makeConfig, type Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
 import { calibratedProducerPerformance } from './producer-performance.js';
+import { describeConversion, yellowstoneConversionPhase } from './yellowstone-convert.js';
 
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
 const FAST_S = env('BENCH_SECONDS', 20);
@@ -155,6 +157,8 @@ try {
   say(`S (load ${load()}) ...`);
   const sim = await simulatorAlone(SIM_S);
   say(`S simulator alone, fast mode: ${rates(sim)}`);
+  const conv = await yellowstoneConversionPhase();
+  say(`C yellowstone conversion (load ${load()}): ${describeConversion(conv)}`);
 
   say(`F (load ${load()}) ...`);
   const fast = await fullIngest(brokers, true, FAST_S);
@@ -197,7 +201,7 @@ try {
   const m = raw.run.perSecond;
   if (signedRate !== undefined) say(`signed_events_per_s=${Math.round(signedRate)}`);
   process.stdout.write(
-    `ingest events_per_s=${Math.round(f)} sim_events_per_s=${Math.round(s)} publisher_events_per_s=${Math.round(p)} raw_kafka_events_per_s=${Math.round(m)} ratio=${(p / m).toFixed(3)}\n`,
+    `ingest events_per_s=${Math.round(f)} sim_events_per_s=${Math.round(s)} publisher_events_per_s=${Math.round(p)} raw_kafka_events_per_s=${Math.round(m)} ratio=${(p / m).toFixed(3)} convert_events_per_cpu_s=${Math.round(conv.eventsPerCpuSecond)}\n`,
   );
 } finally {
   await local.stop();
