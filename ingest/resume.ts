@@ -1,6 +1,6 @@
-// Where ingest resumes: the highest slot Kafka holds in COMMITTED records. Ingest publishes whole
-// slot batches per Kafka transaction, so a crash leaves either all of a batch or none of it, and
-// the source can continue with `afterSlot` = this slot without gap or duplicate.
+// The highest slot Kafka holds in COMMITTED records: what tests and the fault test watch to see an
+// ingest progress. The ingest itself resumes through resume-point.ts: under slot framing a slot may span
+// several Kafka transactions, so the highest slot here may be one whose end marker is not in Kafka yet.
 //
 // Records of the slots, transactions and accounts topics are published in slot order, so the
 // newest committed records of each partition carry its highest slot. The tail of a partition may
