@@ -2,7 +2,8 @@
 // simulator's (every transaction-meta field filled), written as ConfirmedBlocks and served as Agave's getBlock
 // JSON, with skipped slots of every kind (left out of getBlocks, -32007, -32009) and faults (HTTP 429 with
 // Retry-After, a request that never gets an answer, -32004 twice). The expected records are built from the
-// ConfirmedBlocks through schemas/yellowstone (not through the rpc converter) and compared per key: every
+// ConfirmedBlocks through schemas/yellowstone (not through the rpc converter), framed into slots as the ingest
+// publishes them (ingest/framer.ts: each slot's end marker last), and compared per key: every
 // key's sequence of record values, in partition order, equals the expected one (behaviour.md, "Equality in tests").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
+import { SlotFramer, type RecordKind } from '../ingest/framer.js';
 import { createRpcSource } from '../ingest/rpc/source.js';
 import { startIngest } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
@@ -20,7 +22,7 @@ import type { SlotBatch } from '../ingest/source.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { encodeRecord, SlotStatus, type ChainEvent, type SlotEvent, type TransactionEvent } from '../schemas/codec.js';
+import { SlotStatus, type ChainEvent, type SlotEvent, type TransactionEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
 import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
@@ -75,10 +77,12 @@ function epochRecord(epoch: number): ChainEvent {
   };
 }
 
-/** What a bounded (finalized) run over [from, to] publishes, in order; `gaps`: slots expected as gap records. */
-function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMap<number, string> = new Map()): ChainEvent[] {
-  const out: ChainEvent[] = [];
+/** What a bounded (finalized) run over [from, to] hands over, one batch per slot; `gaps`: slots expected as gap records. */
+function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMap<number, string> = new Map()): SlotBatch[] {
+  const batches: SlotBatch[] = [];
   for (let s = from; s <= to; s++) {
+    const out: ChainEvent[] = [];
+    batches.push({ slot: BigInt(s), events: out });
     if (s === from || s % SLOTS_PER_EPOCH === 0) out.push(epochRecord(Math.floor(s / SLOTS_PER_EPOCH)));
     const reason = gaps.get(s);
     if (reason !== undefined) {
@@ -94,17 +98,21 @@ function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMa
     out.push({ kind: 'slots', event: a.slot }, slotRecord(s, SlotStatus.SLOT_STATUS_CONFIRMED), slotRecord(s, SlotStatus.SLOT_STATUS_FINALIZED));
     for (const t of a.transactions) out.push({ kind: 'transactions', event: t });
   }
-  return out;
+  return batches;
 }
 
 type ByKey = Map<string, string[]>;
 
-function expectedByKey(events: ChainEvent[]): ByKey {
+/** The records Kafka must hold: the expected batches as slot framing (ingest/framer.ts) publishes them, each
+ * slot's own processed or skipped record last with its per-partition counts (3 partitions, as rpcConfig). */
+function expectedByKey(batches: SlotBatch[]): ByKey {
+  const framer = new SlotFramer(new Map(TOPIC_KINDS.filter((k) => k !== 'deadletter').map((k) => [k as RecordKind, 3])), topicNames('expected'));
   const m: ByKey = new Map();
-  for (const e of events) {
-    const r = encodeRecord(e);
-    const k = `${e.kind}/${r.key.toString('hex')}`;
-    m.set(k, [...(m.get(k) ?? []), r.value.toString('hex')]);
+  for (const b of batches) {
+    for (const r of framer.frame(b)) {
+      const k = `${r.kind}/${r.key.toString('hex')}`;
+      m.set(k, [...(m.get(k) ?? []), r.value.toString('hex')]);
+    }
   }
   return m;
 }
