@@ -150,6 +150,13 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
   }
   console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} program accounts, ` +
     `${TRANSACTIONS} transactions, ${INFO_ACCOUNTS} getAccountInfo accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const sizes = await (await ch.query({
+    query: `SELECT table, sum(rows) AS r, sum(data_compressed_bytes) AS c, sum(data_uncompressed_bytes) AS u FROM system.parts
+            WHERE database = {db:String} AND active AND table IN ('transaction_index', 'transaction_bodies', 'account_writes') GROUP BY table ORDER BY table`,
+    query_params: { db: DB }, format: 'JSONEachRow',
+  })).json<{ table: string; r: string; c: string; u: string }>();
+  console.log(`# storage: ${sizes.map((x) => `${x.table} ${x.r} rows, ${(Number(x.c) / 2 ** 20).toFixed(0)} MiB compressed ` +
+    `(${(Number(x.c) / Number(x.r)).toFixed(0)} B/row; ${(Number(x.u) / Number(x.r)).toFixed(0)} B/row uncompressed)`).join('; ')}`);
   return { lastSlot, midSlot: FIRST_SLOT + Math.floor(slots / 2) };
 }
 
