@@ -28,7 +28,8 @@ const slot = await connection.getSlot('finalized');
 console.log(`finalized slot ${slot}; version ${JSON.stringify(await connection.getVersion())}`);
 
 // The newest finalized block that holds transactions, as web3.js asks for it (json, full details, rewards).
-const recent = await connection.getBlocks(Math.max(0, slot - 50), slot, 'finalized');
+const first = await connection.getFirstAvailableBlock(); // the oldest block the views hold
+const recent = await connection.getBlocks(Math.max(first, slot - 50), slot, 'finalized');
 let block;
 for (const s of recent.reverse()) {
   block = await connection.getBlock(s, { maxSupportedTransactionVersion: 0, commitment: 'finalized' });
