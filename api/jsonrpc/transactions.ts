@@ -7,7 +7,8 @@ import { TransactionEvent, type InnerInstructions, type Reward, type TokenBalanc
 import { base58 } from '../../projector/projections/base58.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
-import { RawJson, u64Json } from './json.js';
+import { u64Json } from './json.js';
+import { errValue } from './methods/getSignaturesForAddress.js';
 import { parseConfig, type Config } from './params.js';
 import { uiTokenAmount } from './token.js';
 
@@ -182,7 +183,8 @@ function uiTokenBalance(t: TokenBalance): unknown {
   };
 }
 
-const errOf = (e: TransactionEvent): RawJson | null => (e.err === undefined ? null : new RawJson(e.err));
+/** Agave's JSON form of the error as recorded; unparsable text is passed on as a string, never as broken JSON. */
+const errOf = (e: TransactionEvent): unknown => errValue(e.err ?? null);
 
 /** How much of the meta: all of it (json / binary encodings), parsed (jsonParsed), or getBlock's `accounts` details. */
 export type MetaMode = 'raw' | 'parsed' | 'accounts';

@@ -79,6 +79,15 @@ describe('uiMeta', () => {
   });
 });
 
+describe('a recorded error that is not JSON', () => {
+  it('is answered as a string, never as broken JSON', () => {
+    const f = tokenTx(200, 1);
+    f.err = 'not {json';
+    const m = JSON.parse(toJson(uiMeta(f, accountKeysOf(f), 'raw', true)));
+    expect([m.err, m.status]).toEqual(['not {json', { Err: 'not {json' }]);
+  });
+});
+
 describe('encodeWithMeta', () => {
   it('binary is the bare base58 string, base58 and base64 are [data, encoding]', () => {
     const e = transferTx(201, 0, txSig(201, 0));

@@ -84,7 +84,7 @@ async function locate(ch: ClickHouseClient, db: string, signatures: string[]): P
 }
 
 /** The stored error is Agave's JSON form; anything unparsable is passed on as a string, never as broken JSON. */
-function errValue(err: string | null): unknown {
+export function errValue(err: string | null): unknown {
   if (err === null) return null;
   try {
     JSON.parse(err);
