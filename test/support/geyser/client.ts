@@ -20,6 +20,17 @@ export function geyserRequest(partial: Partial<SubscribeRequest> = {}): Subscrib
   return { accounts: {}, slots: {}, transactions: {}, transactionsStatus: {}, blocks: {}, blocksMeta: {}, entry: {}, accountsDataSlice: [], ...partial };
 }
 
+/**
+ * The client's errors say only which call failed; the gRPC status (tonic's description of the code and
+ * the server's message) is in the `cause` chain. All of it as one text.
+ */
+export function errorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let c: unknown = e; c instanceof Error; c = c.cause) parts.push(c.message);
+  // The status message arrives Debug-formatted (quotes escaped).
+  return parts.join(' <- ').replace(/\\"/g, '"');
+}
+
 export type UpdateKind = 'account' | 'slot' | 'transaction' | 'transactionStatus' | 'block' | 'ping' | 'pong' | 'blockMeta' | 'entry';
 const KINDS: readonly UpdateKind[] = ['account', 'slot', 'transaction', 'transactionStatus', 'block', 'ping', 'pong', 'blockMeta', 'entry'];
 
@@ -52,6 +63,11 @@ export class GeyserRecorder {
   /** Sends `req` and waits until the server applied it. */
   async request(req: SubscribeRequest): Promise<void> {
     this.write(req);
+    await this.sync();
+  }
+
+  /** Waits until the server handled everything written before (a ping request changes no filter). */
+  async sync(): Promise<void> {
     const id = this.pingId++;
     this.write(geyserRequest({ ping: { id } }));
     await waitFor(() => this.of('pong').some((u) => u.pong.id === id), { what: `pong ${id}` });
