@@ -36,7 +36,7 @@ describe('PubSub robustness', () => {
     live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
       live, host: '127.0.0.1', port: 0, authToken: TOKEN, maxConnections: 40, maxSubscriptionsPerConnection: MAX_SUBS,
-      maxMessageBytes: MAX_MESSAGE, maxBufferedBytes: 64 * 1024, pingIntervalMs: 500, log: silentLogger,
+      maxMessageBytes: MAX_MESSAGE, maxBufferedBytes: 1024 * 1024, pingIntervalMs: 500, log: silentLogger,
     });
     url = `ws://127.0.0.1:${server.port}/?token=${TOKEN}`;
     chain = await PubSubChain.start(kafka, topics);
@@ -187,7 +187,7 @@ describe('PubSub robustness', () => {
     await waitFor(() => slow.answers.has(1), { what: 'slow subscription' });
     const closesBefore = (await slowClientCloses.get()).values[0]?.value ?? 0;
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    for (let i = 0; i < 10; i++) await traffic(200, 4000);
+    for (let i = 0; i < 30 && server.connections() > 1; i++) await traffic(200, 4000);
     await waitFor(async () => ((await slowClientCloses.get()).values[0]?.value ?? 0) > closesBefore, { what: 'the slow client closed' });
     await waitFor(() => server.connections() === 1, { what: 'only the watcher left' });
     slow.cut();

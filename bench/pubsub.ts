@@ -1,0 +1,292 @@
+// npm run bench:pubsub — the PubSub endpoint under load, through a real broker: the api (live layer +
+// PubSub) in its own process (bench/pubsub-worker.ts api), clients in two other processes (50 WebSocket
+// connections each), the chain published by this process.
+// 1. Latency: 1,000 subscriptions at `processed` over 100 connections, half programSubscribe (Token
+//    program, dataSize 165 + memcmp on a token account's owner wallet at offset 32), half logsSubscribe
+//    `{mentions: [wallet]}`, wallets drawn from a pool of 5,000. The chain: BENCH_TPS (5,000) tx/s in
+//    slots of BENCH_SLOT_MS (400 ms), each slot published whole as the simulator emits it (transactions
+//    mentioning two pool wallets, as many token account writes of pool wallets, then the slot's processed
+//    record, its end marker). Api-internal latency (behaviour.md "Latency, one definition"): the api writes
+//    `readAt` (Date.now() when it read the record from Kafka; for an account notification, the account's
+//    last write in the slot) into each notification (a bench-only option); the client's receive callback
+//    subtracts it from its own Date.now(): one wall clock shared by every process on the machine, 1 ms
+//    resolution. Account notifications are sent when the slot's end marker has been read (behaviour.md:
+//    per slot, the account's last state), so they include that wait.
+// 2. Most notifications/s: 1,000 logsSubscribe subscriptions (10 per connection) mentioning one hot key;
+//    the api's live feed is paused, BENCH_BACKLOG (500) transactions mentioning the key are published,
+//    the feed resumes, and the clients count notifications (no parsing) from the first to the last.
+// Last line: pubsub p50_ms=<a> p99_ms=<b> subscriptions=1000 max_notifications_per_s=<n>
+// Env: BENCH_TPS, BENCH_SLOT_MS, BENCH_SECONDS (measured window, 20), BENCH_WARMUP_S (5), BENCH_BACKLOG,
+// BENCH_KAFKA_BROKERS (default: a local broker is started).
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import bs58 from 'bs58';
+import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
+import { createKafka, type Producer } from '../platform/kafka/index.js';
+import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, encodeRecord, type ChainEvent } from '../schemas/codec.js';
+import { TOKEN_PROGRAM } from '../schemas/programs.js';
+import { topicNames, type TopicNames } from '../schemas/topics.js';
+
+const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
+const TPS = env('BENCH_TPS', 5000);
+const SLOT_MS = env('BENCH_SLOT_MS', 400);
+const SECONDS = env('BENCH_SECONDS', 20);
+const WARMUP_S = env('BENCH_WARMUP_S', 5);
+const BACKLOG = env('BENCH_BACKLOG', 500);
+const CONNECTIONS = 100;
+const SUBSCRIPTIONS = 1000;
+const POOL = 5000;
+const say = (msg: string): void => void process.stderr.write(`[bench:pubsub] ${msg}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+interface Worker {
+  proc: ChildProcess;
+  request<T>(msg: object, key: string): Promise<T>;
+}
+
+function startWorker(role: 'api' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
+  const proc = fork(fileURLToPath(new URL('./pubsub-worker.ts', import.meta.url)), [role], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...envs },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const w: Worker = {
+    proc,
+    request: <T>(msg: object, key: string) =>
+      new Promise<T>((resolve) => {
+        const on = (m: Record<string, unknown>): void => {
+          if (key in m) {
+            proc.off('message', on);
+            resolve(m[key] as T);
+          }
+        };
+        proc.on('message', on);
+        proc.send(msg);
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`${role} worker exited with ${code}`)));
+    proc.on('message', (m: { ready?: boolean; port?: number }) => {
+      if (m.ready) resolve({ w, port: m.port });
+    });
+  });
+}
+
+async function stopWorker(w: Worker): Promise<void> {
+  if (w.proc.exitCode !== null) return;
+  const exited = new Promise<void>((r) => w.proc.once('exit', () => r()));
+  w.proc.send({ cmd: 'stop' });
+  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Sub {
+  method: string;
+  params: unknown[];
+}
+
+/** Both client processes, half of the connections each. */
+class Clients {
+  constructor(private readonly workers: Worker[]) {}
+
+  async open(port: number, conns: Sub[][]): Promise<void> {
+    const half = Math.ceil(conns.length / this.workers.length);
+    await Promise.all(this.workers.map((w, i) => w.request({ cmd: 'open', port, conns: conns.slice(i * half, (i + 1) * half) }, 'opened')));
+  }
+
+  async reset(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.request({ cmd: 'reset' }, 'reset')));
+  }
+
+  async take(): Promise<{ n: number; first: number; last: number; latencies: number[]; program: number[] }> {
+    const parts = await Promise.all(this.workers.map((w) => w.request<{ n: number; first: number; last: number; latencies: number[]; program: number[] }>({ cmd: 'take' }, 'take')));
+    const active = parts.filter((p) => p.n > 0);
+    return {
+      n: parts.reduce((a, p) => a + p.n, 0),
+      first: Math.min(...active.map((p) => p.first)),
+      last: Math.max(...active.map((p) => p.last)),
+      latencies: parts.flatMap((p) => p.latencies),
+      program: parts.flatMap((p) => p.program),
+    };
+  }
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+const TOKEN = Buffer.from(bs58.decode(TOKEN_PROGRAM));
+const SOME_PROGRAM = randomBytes(32);
+
+function tokenAccountData(mint: Buffer, owner: Buffer, amount: bigint): Buffer {
+  const d = Buffer.alloc(165);
+  mint.copy(d, 0);
+  owner.copy(d, 32);
+  d.writeBigUInt64LE(amount, 64);
+  d[108] = 1; // initialized
+  return d;
+}
+
+/** One slot: transactions and token account writes mentioning pool wallets, then the processed end marker. */
+function slotEvents(slot: bigint, n: number, pool: Buffer[], mint: Buffer, hot?: Buffer): ChainEvent[] {
+  const pick = (): Buffer => pool[Math.floor(Math.random() * pool.length)]!;
+  const events: ChainEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    const keys = hot ? [randomBytes(32), hot, SOME_PROGRAM] : [pick(), pick(), SOME_PROGRAM];
+    events.push({
+      kind: 'transactions',
+      event: TransactionEvent.fromPartial({
+        slot, index: i, signatures: [randomBytes(64)], numRequiredSignatures: 1, numReadonlyUnsignedAccounts: 1, accountKeys: keys,
+        recentBlockhash: randomBytes(32), instructions: [{ programIdIndex: 2, accounts: Buffer.from([0, 1]), data: Buffer.from([3, 1]) }],
+        fee: 5000n, logMessages: ['Program log: Instruction: Transfer', 'Program consumed 4645 of 200000 compute units'],
+      }),
+    });
+    if (hot) continue;
+    events.push({
+      kind: 'accounts',
+      event: AccountEvent.fromPartial({
+        pubkey: randomBytes(32), owner: TOKEN, lamports: 2_039_280n, data: tokenAccountData(mint, pick(), BigInt(i)),
+        rentEpoch: 18446744073709551615n, slot, writeVersion: slot * 100_000n + BigInt(i), isStartup: false,
+      }),
+    });
+  }
+  events.push({
+    kind: 'slots',
+    event: SlotEvent.fromPartial({
+      slot, status: SlotStatus.SLOT_STATUS_PROCESSED,
+      block: { parentSlot: slot - 1n, blockhash: randomBytes(32), blockHeight: slot, leader: randomBytes(32), transactionCount: n, previousBlockhash: randomBytes(32) },
+    }),
+  });
+  return events;
+}
+
+async function publish(producer: Producer, topics: TopicNames, events: ChainEvent[]): Promise<void> {
+  await producer.send(events.map((e) => ({ topic: topics[e.kind], ...encodeRecord(e) })));
+}
+
+async function latencyPhase(producer: Producer, topics: TopicNames, clients: Clients, port: number, api: Worker, pool: Buffer[], mint: Buffer, firstSlot: bigint) {
+  const conns: Sub[][] = Array.from({ length: CONNECTIONS }, () => []);
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    const wallet = bs58.encode(pool[i]!);
+    conns[i % CONNECTIONS]!.push(
+      i % 2 === 0
+        ? { method: 'programSubscribe', params: [TOKEN_PROGRAM, { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: wallet } }] }] }
+        : { method: 'logsSubscribe', params: [{ mentions: [wallet] }, { commitment: 'processed' }] },
+    );
+  }
+  await clients.open(port, conns);
+  say(`opened ${SUBSCRIPTIONS} subscriptions over ${CONNECTIONS} connections; publishing ${TPS} tx/s in ${SLOT_MS} ms slots`);
+  const perSlot = Math.round((TPS * SLOT_MS) / 1000);
+  let slot = firstSlot;
+  let measuring = false;
+  let cpu0 = { user: 0, system: 0 };
+  let published = 0;
+  const t0 = Date.now();
+  const end = t0 + (WARMUP_S + SECONDS) * 1000;
+  let tStart = 0;
+  for (let k = 0; Date.now() < end; k++) {
+    if (!measuring && Date.now() >= t0 + WARMUP_S * 1000) {
+      measuring = true;
+      await clients.reset();
+      cpu0 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
+      tStart = Date.now();
+      published = 0;
+    }
+    await publish(producer, topics, slotEvents(++slot, perSlot, pool, mint));
+    if (measuring) published += perSlot;
+    const wait = t0 + (k + 1) * SLOT_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
+  await sleep(1000); // the last slot's notifications
+  const wall = (Date.now() - tStart) / 1000;
+  const cpu1 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
+  const got = await clients.take();
+  const logs = [...got.latencies].sort((a, b) => a - b);
+  const program = [...got.program].sort((a, b) => a - b);
+  const lat = [...got.latencies, ...got.program].sort((a, b) => a - b);
+  return {
+    logs: [percentile(logs, 50), percentile(logs, 99), logs.length],
+    program: [percentile(program, 50), percentile(program, 99), program.length],
+    slot,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    max: lat[lat.length - 1] ?? NaN,
+    samples: lat.length,
+    txPerS: published / (wall - 1),
+    notificationsPerS: got.n / (wall - 1),
+    apiCpu: (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1e6 / wall,
+  };
+}
+
+async function maxPhase(producer: Producer, topics: TopicNames, clients: Clients, port: number, api: Worker, mint: Buffer, firstSlot: bigint) {
+  const hot = randomBytes(32);
+  const conns: Sub[][] = Array.from({ length: CONNECTIONS }, () =>
+    Array.from({ length: SUBSCRIPTIONS / CONNECTIONS }, () => ({ method: 'logsSubscribe', params: [{ mentions: [bs58.encode(hot)] }, { commitment: 'processed' }] })),
+  );
+  await clients.open(port, conns);
+  await clients.reset();
+  await api.request({ cmd: 'pause', paused: true }, 'paused');
+  let slot = firstSlot;
+  for (let left = BACKLOG; left > 0; left -= 250) await publish(producer, topics, slotEvents(++slot, Math.min(250, left), [], mint, hot));
+  await sleep(1000);
+  const want = BACKLOG * SUBSCRIPTIONS;
+  const cpu0 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
+  await api.request({ cmd: 'pause', paused: false }, 'paused');
+  let got = await clients.take();
+  let lastN = -1;
+  let still = 0;
+  while (got.n < want && still < 20) {
+    await sleep(250);
+    got = await clients.take();
+    still = got.n === lastN ? still + 1 : 0;
+    lastN = got.n;
+  }
+  const cpu1 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
+  const seconds = (got.last - got.first) / 1000;
+  return { delivered: got.n, want, seconds, perS: got.n / seconds, apiCpuS: (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1e6, slot };
+}
+
+async function main(): Promise<void> {
+  let local: LocalKafka | undefined;
+  let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  if (brokers.length === 0) {
+    say('starting a local Kafka broker');
+    local = await startLocalKafka({ nodes: 1 });
+    brokers = local.brokers;
+  }
+  const prefix = `bench.pubsub.${Date.now().toString(36)}`;
+  const topics = topicNames(prefix);
+  const kafka = createKafka({ brokers, clientId: 'bench-pubsub' });
+  await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
+  const producer = await kafka.producer();
+  const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
+  const workers = [(await startWorker('clients', {})).w, (await startWorker('clients', {})).w];
+  const clients = new Clients(workers);
+  try {
+    say(`machine at start: load avg ${load()}`);
+    const pool = Array.from({ length: POOL }, () => randomBytes(32));
+    const mint = randomBytes(32);
+    const lat = await latencyPhase(producer, topics, clients, port!, api, pool, mint, 1000n);
+    say(`latency at ${lat.txPerS.toFixed(0)} tx/s: api-internal (readAt -> client receive callback) p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} notifications ` +
+      `(${lat.notificationsPerS.toFixed(0)} notifications/s; logs p50/p99/n ${lat.logs.join('/')}, program ${lat.program.join('/')}); api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core; load avg ${load()}`);
+    const max = await maxPhase(producer, topics, clients, port!, api, mint, lat.slot + 10n);
+    say(`max: ${max.perS.toFixed(0)} notifications/s (${max.delivered}/${max.want} in ${max.seconds.toFixed(2)} s; api CPU ${max.apiCpuS.toFixed(1)} s = ` +
+      `${(max.delivered / max.apiCpuS).toFixed(0)} notifications per api CPU s); load avg ${load()}`);
+    say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`);
+    if (max.delivered !== max.want) say(`WARNING: ${max.want - max.delivered} notifications missing in the max phase`);
+    console.log(`pubsub p50_ms=${lat.p50} p99_ms=${lat.p99} subscriptions=${SUBSCRIPTIONS} max_notifications_per_s=${Math.round(max.perS)}`);
+  } finally {
+    for (const w of workers) await stopWorker(w);
+    await stopWorker(api);
+    await producer.close();
+    await kafka.close();
+    await local?.stop();
+  }
+}
+
+main().catch((err: Error) => {
+  say(err.stack ?? err.message);
+  process.exit(1);
+});
