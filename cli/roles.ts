@@ -99,6 +99,10 @@ export async function startRole(config: Config, positionals: string[], log: Logg
         live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
         authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
         limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
+        geyserLimits: {
+          maxFiltersPerKind: cfg.geyserMaxFilters, maxKeysPerFilter: cfg.geyserMaxKeys, maxMemcmpBytes: cfg.geyserMaxMemcmpBytes,
+          maxFilterNameBytes: cfg.geyserMaxFilterNameBytes, maxDataSlices: cfg.geyserMaxDataSlices,
+        },
         queueSize: cfg.streamQueueSize, log,
       });
       stops.push({ what: 'grpc', stop: () => grpc.close() });

@@ -73,6 +73,16 @@ describe('parseConfig', () => {
     expect(helpText('api')).not.toContain('--dead-rate');
   });
 
+  it('geyser.Geyser limits: defaults, env and flags, api roles only, unknown spellings rejected', () => {
+    const d = parseConfig('api', [], {}).config;
+    expect([d.geyserMaxFilters, d.geyserMaxKeys, d.geyserMaxMemcmpBytes, d.geyserMaxFilterNameBytes, d.geyserMaxDataSlices]).toEqual([100, 10000, 128, 128, 16]);
+    const c = parseConfig('all', ['--geyser-max-filters', '1', '--geyser-max-data-slices=0'], { GEYSER_MAX_KEYS: '10', GEYSER_MAX_MEMCMP_BYTES: '64', GEYSER_MAX_FILTER_NAME_BYTES: '32' }).config;
+    expect([c.geyserMaxFilters, c.geyserMaxKeys, c.geyserMaxMemcmpBytes, c.geyserMaxFilterNameBytes, c.geyserMaxDataSlices]).toEqual([1, 10, 64, 32, 0]);
+    expect(() => parseConfig('api', ['--geyser-max-filters', '0'], {})).toThrow(/--geyser-max-filters.*at least 1/);
+    expect(() => parseConfig('ingest', ['--geyser-max-keys', '5'], {})).toThrow(/does not apply to role ingest/);
+    expect(() => parseConfig('api', ['--geyser-max-filter', '5'], {})).toThrow(/unknown option --geyser-max-filter/);
+  });
+
   it('help lists every option of the role with its env variable', () => {
     const text = helpText('api');
     expect(text).toContain('--grpc-port (GRPC_PORT, default "10000")');
