@@ -258,6 +258,31 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     expect(from).toBeLessThan(expected.last);
   });
 
+  it('after a restart, publishes the statuses that arrived while it was down, once: the topics equal an uninterrupted run', async () => {
+    const prefix = uniquePrefix('ys-restart');
+    // First run: the upstream goes away right after slot 398202790's processed status; the confirmed and
+    // finalized statuses of the slots before it come later in the recording.
+    const stopAt = 398202790n;
+    const cut = recording.findIndex((r) => r.slot === stopAt && r.update.slot?.status === YellowstoneSlotStatus.SLOT_PROCESSED);
+    const later = recording.slice(cut + 1).filter((r) => r.update.slot && r.slot! <= stopAt && r.update.slot.status === YellowstoneSlotStatus.SLOT_FINALIZED);
+    expect(later.length).toBeGreaterThan(5);
+    const first = await serve({ firstAvailable: 398202772n, limit: cut + 1 });
+    await ingestUntil(config(prefix, first), stopAt);
+    // Second run (a new process would do the same: nothing is kept in memory between ingests): the whole
+    // recording, replayable from its first slot.
+    const second = await serve({ firstAvailable: 398202772n });
+    await ingestUntil(config(prefix, second), expected.last);
+    // It replayed from before where history stopped to collect those statuses.
+    expect(BigInt(second.requests[0]!.fromSlot!)).toBeLessThan(stopAt);
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expect([...got.slots.keys()].sort()).toEqual([...reference.slots.keys()].sort());
+    for (const [slot, records] of got.slots) {
+      const seen = records.map((r) => r.status);
+      expect(new Set(seen).size, `slot ${slot}: a status twice`).toBe(seen.length);
+    }
+  });
+
   it('publishes the exact gap when the upstream cannot replay back to where history stops', async () => {
     const prefix = uniquePrefix('ys-gap');
     // First run: the upstream sends the recording up to slot 398202790's processed status.

@@ -73,8 +73,9 @@ export interface SubscriptionStart {
 }
 
 const STATUS_WINDOW = 4096n;
-/** How far back a reconnect replays to collect statuses of slots already out (about a minute of slots). */
-const STATUS_REPLAY_DEPTH = 150n;
+/** How far back a reconnect replays to collect statuses of slots already out (about a minute of slots:
+ * finalization takes ~32 slots). */
+export const STATUS_REPLAY_DEPTH = 150n;
 
 const isEnd = (s: SlotEvent) => s.status === SlotStatus.SLOT_STATUS_PROCESSED || s.status === SlotStatus.SLOT_STATUS_DEAD;
 
@@ -114,6 +115,17 @@ export class SlotAssembler {
       if (!settled) from = slot;
     }
     return from;
+  }
+
+  /** After a restart: the statuses Kafka already holds for the recent slots (read back from the slots
+   * topic), so the replay before `resumeFrom` publishes only the statuses that arrived while the ingest
+   * was down, and `replayStartFor` knows which slots are not settled yet. */
+  seedPublished(statuses: ReadonlyMap<bigint, ReadonlySet<SlotStatus>>): void {
+    for (const [slot, set] of statuses) {
+      let mine = this.published.get(slot);
+      if (!mine) this.published.set(slot, (mine = new Set()));
+      for (const st of set) mine.add(st);
+    }
   }
 
   startSubscription(s: SubscriptionStart): void {
@@ -172,6 +184,8 @@ export class SlotAssembler {
   /** The pending record of a slot whose data is arriving, or undefined when its batch is already out. */
   private data(slot: bigint): Pending | undefined {
     if (this.firstDataSlot === undefined && this.sub.replayFrom === undefined) this.firstDataSlot = slot;
+    // A replay from before where history stops (to collect late statuses) sends data already out.
+    if (this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom) return undefined;
     if (this.last !== undefined && slot <= this.last) {
       // A replay's overlap with what is out is expected; anything else is an upstream that sent data late.
       const replayed = this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom;
@@ -200,7 +214,9 @@ export class SlotAssembler {
       return;
     }
     if (this.last === undefined && this.sub.resumeFrom !== undefined && e.slot < this.sub.resumeFrom) {
-      // Resuming after a restart: statuses of slots already in Kafka, reaching a new level now.
+      // Resuming after a restart: statuses of slots already in Kafka, reaching a new level now (what Kafka
+      // holds already, when the caller seeded it, is not published again).
+      if (this.wasPublished(e)) return;
       if (!this.late.some((l) => l.slot === e.slot && l.status === e.status)) this.late.push(e);
       return;
     }

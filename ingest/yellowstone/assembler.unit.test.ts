@@ -153,6 +153,28 @@ describe('SlotAssembler', () => {
     expect(notices.filter((n) => n.kind === 'late-data')).toEqual([]);
   });
 
+  it('after a restart, publishes once the statuses that changed while it was down, and nothing Kafka already holds', () => {
+    const { a, feed } = assembler({ countTransactions: false, countEntries: false });
+    // Kafka holds slots up to 102: 100 finalized, 101 confirmed, 102 processed only.
+    const inKafka = new Map([
+      [100n, new Set([SlotStatus.SLOT_STATUS_CREATED_BANK, SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED])],
+      [101n, new Set([SlotStatus.SLOT_STATUS_CREATED_BANK, SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_CONFIRMED])],
+      [102n, new Set([SlotStatus.SLOT_STATUS_CREATED_BANK, SlotStatus.SLOT_STATUS_PROCESSED])],
+    ]);
+    a.seedPublished(inKafka);
+    // 101 is the oldest slot not settled: the replay starts there.
+    expect(a.replayStartFor(103n)).toBe(101n);
+    a.startSubscription({ resumeFrom: 103n, replayFrom: 101n });
+    const out = feed([
+      ...block(101, 0, 0), status(101, YS.SLOT_CONFIRMED), ...block(102, 0, 0), status(101, YS.SLOT_FINALIZED), status(102, YS.SLOT_CONFIRMED),
+      ...block(103, 0, 0),
+    ]);
+    expect(out.map((b) => b.slot)).toEqual([103n]);
+    expect(out[0]!.events.map(shape)).toEqual([
+      '101:SLOT_STATUS_FINALIZED', '102:SLOT_STATUS_CONFIRMED', '103:SLOT_STATUS_CREATED_BANK', '103:SLOT_STATUS_PROCESSED',
+    ]);
+  });
+
   it('names an update it cannot convert and goes on', () => {
     const { a, feed, notices } = assembler();
     a.startSubscription({});

@@ -4,11 +4,24 @@ import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
 import { deadLetterSink } from '../dead-letter-sink.js';
 import { lagMonitor } from '../lag-monitor.js';
+import { createKafka } from '../../platform/kafka/index.js';
+import { topicNames } from '../../schemas/topics.js';
 import type { ChainSource } from '../source.js';
+import { publishedStatuses, type PublishedStatuses } from './published-statuses.js';
 import { createYellowstoneSource } from './source.js';
 import { STREAMS, type Stream } from './subscription.js';
 
 export { createYellowstoneSource, type YellowstoneSourceOptions } from './source.js';
+
+/** The slots topic's recent statuses, through a Kafka client of its own (the source gets none from the role). */
+async function readBackStatuses(config: Config, log: Logger, fromSlot: bigint): Promise<PublishedStatuses> {
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'slotstream-ingest-yellowstone-resume', log });
+  try {
+    return await publishedStatuses(kafka, topicNames(config.topicPrefix), fromSlot);
+  } finally {
+    await kafka.close();
+  }
+}
 
 export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
   const lag = lagMonitor({ stallMs: config.ingestStallMs, maxLagSlots: config.ingestMaxLagSlots, log, what: 'yellowstone source' });
@@ -29,5 +42,6 @@ export function createYellowstoneSourceFromConfig(config: Config, log: Logger): 
     log,
     onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
     deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'yellowstone source' }),
+    ...(config.out === '' && config.kafkaBrokers.length > 0 ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(config, log, fromSlot) } : {}),
   }));
 }

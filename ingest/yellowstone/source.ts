@@ -12,7 +12,7 @@ import { RpcClient } from '../rpc/client.js';
 import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import { abortableSleep } from '../sleep.js';
 import type { ChainSource, SlotBatch } from '../source.js';
-import { SlotAssembler, type Notice } from './assembler.js';
+import { SlotAssembler, STATUS_REPLAY_DEPTH, type Notice } from './assembler.js';
 import { GEYSER_SERVICE, SubscribeUpdateCodec, type SubscribeRequest, type SubscribeReplayInfoResponse, type SubscribeUpdate } from './geyser-service.js';
 import { LeaderSchedules } from './leaders.js';
 import { yellowstoneMetrics } from './metrics.js';
@@ -35,6 +35,9 @@ export interface YellowstoneSourceOptions {
   onUpstreamSlot?: (slot: bigint) => void;
   /** Where updates the conversion rejects go (the dead-letter topic); without, they are logged only. */
   deadLetters?: DeadLetterSink;
+  /** The statuses Kafka holds for slots from `fromSlot` on (published-statuses.ts): on a restart the source
+   * replays recent slots and publishes the confirmed/finalized statuses that arrived while it was down. */
+  publishedStatuses?: (fromSlot: bigint) => Promise<ReadonlyMap<bigint, ReadonlySet<SlotStatus>>>;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -99,6 +102,11 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
   const initialBackoff = o.backoffMs ?? 500;
   const maxBackoff = o.maxBackoffMs ?? 30_000;
   let resumeFrom = opts.afterSlot === undefined ? undefined : opts.afterSlot + 1n;
+  if (resumeFrom !== undefined && o.publishedStatuses) {
+    const known = await o.publishedStatuses(resumeFrom > STATUS_REPLAY_DEPTH ? resumeFrom - STATUS_REPLAY_DEPTH : 0n);
+    asm.seedPublished(known);
+    log.info({ slots: known.size, resumeFrom: resumeFrom.toString() }, `yellowstone source: ${known.size} recent slots' statuses read back from Kafka; the replay adds the ones that changed while the ingest was down`);
+  }
   const tip = { slot: 0 };
   let failures = 0;
   try {
