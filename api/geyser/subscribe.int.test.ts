@@ -3,13 +3,17 @@
 // written here (Yellowstone's rules, not api/filters) selects from the records read back from the topics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
+import { createRequire } from 'node:module';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { randomBytes } from 'node:crypto';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { EntryEvent, SlotEvent, SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../schemas/codec.js';
 import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { accountEvent, key, readTopics, slotEvent, TestPublisher, txEvent } from '../../test/support/grpc/clients.js';
+import { accountEvent, key, readTopics, slotEvent, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
 import { startGrpc, type GrpcServer } from '../grpc/server.js';
 
@@ -453,5 +457,43 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     await pub.publish([{ kind: 'transactions', event: t }]);
     await waitFor(() => r.of('transaction').length === 1, { what: 'transaction over gzip' });
     expect(hex(r.of('transaction')[0]!.transaction.transaction!.signature)).toBe(hex(t.signatures[0]!));
+  });
+
+  it('zstd: grpc-js cannot serve it; a client that compresses its requests with zstd is refused', async () => {
+    const z = await connectGeyser(server.port, undefined, { grpcDefaultCompressionAlgorithm: 1 });
+    // grpc-js decompresses identity, deflate and gzip only (and Node 20's zlib has no zstd): the call is
+    // refused with UNIMPLEMENTED before any handler runs.
+    const text = await z.ping(1).then((p) => `answered ${p.count}`, errorText);
+    expect(text).toMatch(/not implemented or not supported.*unsupported encoding "zstd"/);
+  });
+
+  it('server reflection lists and describes geyser.Geyser beside stream.Stream', async () => {
+    const require = createRequire(import.meta.url);
+    const reflProto = require.resolve('@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto');
+    const reflPkg = grpc.loadPackageDefinition(protoLoader.loadSync(reflProto, { keepCase: true })) as Msg;
+    const rc = new reflPkg.grpc.reflection.v1.ServerReflection(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    const ask = async (req: Msg): Promise<Msg> => {
+      const call = rc.ServerReflectionInfo();
+      const answer = new Promise<Msg>((ok, ko) => {
+        call.on('data', ok);
+        call.on('error', ko);
+      });
+      call.write(req);
+      const a = await answer;
+      call.end();
+      return a;
+    };
+    const listed = (await ask({ list_services: '' })).list_services_response.service.map((s: Msg) => s.name);
+    expect(listed).toEqual(expect.arrayContaining(['stream.Stream', 'geyser.Geyser']));
+    const files = (await ask({ file_containing_symbol: 'geyser.Geyser' })).file_descriptor_response.file_descriptor_proto as Buffer[];
+    const decoded = files.map((f) => descriptor.FileDescriptorProto.decode(f) as Msg);
+    const geyserFile = decoded.find((f) => f.package === 'geyser')!;
+    const methods = geyserFile.service.find((s: Msg) => s.name === 'Geyser').method.map((m: Msg) => m.name);
+    expect(methods).toEqual(expect.arrayContaining(['Subscribe', 'SubscribeReplayInfo', 'Ping', 'GetLatestBlockhash', 'GetBlockHeight', 'GetSlot', 'IsBlockhashValid', 'GetVersion']));
+    // The described field numbers are the ones the codecs we answer with use.
+    const update = geyserFile.messageType.find((m: Msg) => m.name === 'SubscribeUpdate');
+    const numbers = Object.fromEntries(update.field.map((f: Msg) => [f.name, f.number]));
+    expect(numbers).toMatchObject({ filters: 1, account: 2, slot: 3, transaction: 4, block: 5, ping: 6, block_meta: 7, entry: 8, pong: 9, transaction_status: 10, created_at: 11 });
+    rc.close();
   });
 });

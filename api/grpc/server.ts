@@ -21,6 +21,7 @@ import {
 import type { TopicNames } from '../../schemas/topics.js';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits } from '../filters/index.js';
 import { DEFAULT_GEYSER_LIMITS, type GeyserFilterLimits } from '../filters/from-geyser.js';
+import { geyserReflectionPackage } from '../geyser/reflection.js';
 import { addGeyserService, GEYSER_SERVICE_NAME } from '../geyser/service.js';
 import { tokenCheck } from './auth.js';
 import { LiveLayer } from '../live/index.js';
@@ -139,7 +140,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   // Health stays open without a token (behaviour.md).
   const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING', [GEYSER_SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
-  new ReflectionService(reflectionPackage()).addToServer(server);
+  new ReflectionService({ ...reflectionPackage(), ...geyserReflectionPackage() }).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${o.host}:${o.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
