@@ -2,7 +2,7 @@
 // the WebSocket URL goes where a validator's would (ws://…:8900, the JSON-RPC port + 1, as Agave).
 //
 //   npm start                          # in another terminal: the whole service (PubSub on 127.0.0.1:8900)
-//   npx tsx examples/web3-pubsub.ts    # slots and roots, the logs of every transaction, one account's changes
+//   npx tsx examples/web3-pubsub.ts    # slots and roots, every transaction's logs, wallets, one account
 //
 // Options: --http URL (default http://127.0.0.1:8899, or SLOTSTREAM_RPC), --ws URL (default
 // ws://127.0.0.1:8900, or SLOTSTREAM_WS), --token T (or SLOTSTREAM_TOKEN; browsers and web3.js cannot set
@@ -37,16 +37,20 @@ const subs = [
     'processed',
   ),
 ];
-// One account's changes: the fee payer of the first transaction seen at confirmed.
-const payer = connection.onLogs('all', async (l) => {
-  if (firstAccount !== undefined) return;
-  const tx = await connection.getTransaction(l.signature, { maxSupportedTransactionVersion: 0 }).catch(() => null);
-  const key = tx?.transaction.message.staticAccountKeys[0];
-  if (!key || firstAccount !== undefined) return;
-  firstAccount = key.toBase58();
-  console.log(`web3.js watching account ${firstAccount}`);
-  subs.push(connection.onAccountChange(new PublicKey(key), (a, ctx) => console.log(`web3.js ${firstAccount} at slot ${ctx.slot}: ${a.lamports} lamports`)));
-});
+// Wallets (system program accounts without data) as they change at confirmed, then one of them on its own.
+const SYSTEM_PROGRAM = new PublicKey('11111111111111111111111111111111');
+let walletChanges = 0;
+const wallets = connection.onProgramAccountChange(
+  SYSTEM_PROGRAM,
+  (k, ctx) => {
+    if (walletChanges++ >= 3) return;
+    console.log(`web3.js wallet ${k.accountId.toBase58()} changed at slot ${ctx.slot}: ${k.accountInfo.lamports} lamports`);
+    if (firstAccount !== undefined) return;
+    firstAccount = k.accountId.toBase58();
+    subs.push(connection.onAccountChange(k.accountId, (a, c) => console.log(`web3.js ${firstAccount} at slot ${c.slot}: ${a.lamports} lamports`)));
+  },
+  { commitment: 'confirmed', filters: [{ dataSize: 0 }] },
+);
 
 // kit: the same endpoint through createSolanaRpcSubscriptions; notifications are async iterables.
 const abort = new AbortController();
@@ -59,9 +63,9 @@ void (async () => {
 })().catch(() => undefined);
 
 await new Promise((r) => setTimeout(r, Number(opts.seconds) * 1000));
-console.log(`${logs} transactions' logs in ${opts.seconds} s`);
+console.log(`${logs} transactions' logs and ${walletChanges} wallet changes in ${opts.seconds} s`);
 abort.abort();
-await connection.removeOnLogsListener(payer);
+await connection.removeProgramAccountChangeListener(wallets);
 await connection.removeSlotChangeListener(subs[0]!);
 await connection.removeRootChangeListener(subs[1]!);
 await connection.removeOnLogsListener(subs[2]!);
