@@ -48,15 +48,27 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
   const poll = o.pollMs ?? 250;
   const sleep = (ms: number) => abortableSleep(ms, o.signal, () => new Error('stopped'));
   const admin = kafka.admin();
+  // Kafka away at start: wait for it, as the publisher does, instead of failing the start.
+  const retrying = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    for (let n = 0; ; n++) {
+      try {
+        return await call();
+      } catch (err) {
+        const delay = Math.min(5_000, 200 * 2 ** Math.min(n, 10));
+        o.log.warn({ group, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, `ingest: claiming the ingest name: ${what} failed; retrying`);
+        await sleep(delay);
+      }
+    }
+  };
 
   // The native describeGroups crashes the process (SIGSEGV, confluent-kafka-javascript#531) when the
   // group's coordinator is not ready yet, e.g. on a fresh broker; the committed-offsets lookup waits for it safely.
-  await admin.committedOffsets(group, [topics.deadletter]);
+  await retrying('reading the group', () => admin.committedOffsets(group, [topics.deadletter]));
   // A holder that left cleanly is gone at once; a killed one lapses within a session (plus a heartbeat).
   const lapse = Date.now() + session + 3_000;
   let waited = false;
   for (;;) {
-    const { members } = await admin.describeGroup(group);
+    const { members } = await retrying('describing the group', () => admin.describeGroup(group));
     if (members === 0) break;
     if (Date.now() > lapse) throw taken(o, group, members);
     if (!waited) {
