@@ -311,10 +311,15 @@ describe('projector rebuild', () => {
     projector = undefined;
     for (const t of ['transaction_index', 'transaction_bodies', 'block_details']) await ch.command({ query: `TRUNCATE TABLE ${DB}.${t}` });
     expect((await call('getTransaction', [sigText(TX_HEADS.finalized, 0)])).result).toBeNull();
+    // A block row without its details (as stored before the transaction views existed): not available, not empty.
+    expect((await call('getBlock', [TX_HEADS.finalized, { maxSupportedTransactionVersion: 0 }])).error).toEqual({
+      code: -32004, message: `Block not available for slot ${TX_HEADS.finalized}`,
+    });
     await rebuildViews(config, silentLogger, { ch, kafka, topics });
     expect(await newViews(DB)).toEqual(await newViews(EXPECTED_DB));
     const t = (await call('getTransaction', [sigText(TX_HEADS.finalized, 0)])).result;
     expect(t.meta.fee).toBe(Number(FEE));
+    expect((await call('getBlock', [TX_HEADS.finalized, { maxSupportedTransactionVersion: 0 }])).result.transactions).toHaveLength(2);
   }, 120_000);
 });
 

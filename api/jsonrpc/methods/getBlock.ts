@@ -46,7 +46,7 @@ export function parseGetBlock(params: unknown): GetBlockParams {
 // The block row unless its slot was later marked skipped, with its details (LEFT JOIN: '' when absent).
 export const BLOCK_SQL = `
 SELECT b.parent_slot AS parent_slot, b.blockhash AS blockhash, b.block_height AS block_height, b.block_time AS block_time,
-       d.previous_blockhash AS previous_blockhash, d.rewards AS rewards, d.num_partitions AS num_partitions,
+       d.previous_blockhash AS previous_blockhash, d.rewards AS rewards, d.num_partitions AS num_partitions, d.slot = b.slot AS has_details,
        (SELECT any(blockhash) FROM {db:Identifier}.blocks WHERE slot IN (SELECT parent_slot FROM {db:Identifier}.blocks WHERE slot = {slot:UInt64})) AS parent_blockhash
 FROM (SELECT * FROM {db:Identifier}.blocks WHERE slot = {slot:UInt64}
         AND slot NOT IN (SELECT slot FROM {db:Identifier}.slot_status WHERE slot = {slot:UInt64} AND status = 3)
@@ -68,6 +68,8 @@ interface BlockRow {
   rewards: string;
   num_partitions: string | null;
   parent_blockhash: string | null;
+  /** false: the block was projected before 003_transaction_bodies.sql existed (no details, no bodies) */
+  has_details: boolean | number;
 }
 
 const UNAVAILABLE = 'Block information unavailable';
@@ -94,6 +96,8 @@ export const getBlock = defineMethod<GetBlockParams>({
       if (oldest !== undefined && p.slot < oldest) throw blockCleanedUp(p.slot, oldest);
       throw slotSkipped(p.slot);
     }
+    // Stored before the transaction views existed: its transactions are not here (until `projector rebuild`).
+    if (!b.has_details) throw blockNotAvailable(p.slot);
     return shapeBlock(p, b, txRows);
   },
 });
