@@ -4,8 +4,8 @@
 import yellowstone, { type ChannelOptions, type ClientDuplexStream, type SubscribeRequest, type SubscribeUpdate } from '@triton-one/yellowstone-grpc';
 import { waitFor } from '../harness/kafka.js';
 
-// The package is CommonJS with the client as `exports.default`: Node's ESM import hands over `exports`,
-// vitest's interop the default itself; both are accepted.
+// The package's types describe its CommonJS build (the client as `exports.default`); an ESM import loads its
+// ESM build, whose default export is the client itself. Both shapes are accepted.
 export type GeyserClient = InstanceType<typeof yellowstone.default>;
 const ClientCtor: typeof yellowstone.default = (yellowstone as unknown as { default?: typeof yellowstone.default }).default ?? (yellowstone as unknown as typeof yellowstone.default);
 
