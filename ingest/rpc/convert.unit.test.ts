@@ -1,11 +1,12 @@
 // The getBlock JSON converter on hand-made blocks with every field the mainnet recordings leave empty
 // (v0 lookups, token balances, return data, stack heights, commissions, cost units, u64 beyond 2^53, errors
 // of every shape): event -> ConfirmedBlock -> Agave JSON text (test/support/rpc) -> blockFromRpc -> event.
+import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { RewardType, SlotStatus, type SlotEvent, type TransactionEvent } from '../../schemas/codec.js';
 import { blockToConfirmedBlock } from '../../schemas/yellowstone/index.js';
 import { agaveBlock, toJsonText } from '../../test/support/rpc/agave-block.js';
-import { blockFromRpc, errFromRpc, RpcConversionError, rewardFromRpc, transactionFromRpc, type RpcBlock } from './convert.js';
+import { blockFromRpc, errFromRpc, RpcConversionError, rewardFromRpc, snapshotAccountFromRpc, transactionFromRpc, type RpcBlock, type RpcKeyedAccount } from './convert.js';
 import { parseJsonExact } from './json.js';
 
 const key = (n: number): Buffer => Buffer.alloc(32, n);
@@ -150,6 +151,43 @@ describe('blockFromRpc', () => {
     const json = asRpc(slotEvent, [tx(0)]);
     (json.transactions[0] as { transaction: unknown }).transaction = { signatures: [], message: {} };
     expect(() => blockFromRpc(500n, json, key(30))).toThrow(/transaction 500\/0: expected \[bytes, "base64"\]/);
+  });
+});
+
+describe('blockFromRpc with onUnconvertible', () => {
+  it('hands over a transaction it cannot read and keeps the rest; the block meta still counts the block\'s transactions', () => {
+    const block = asRpc(slotEvent, [tx(0), legacyVote, memoTx]);
+    block.transactions[1]!.meta = null;
+    const lost: { index: number; message: string }[] = [];
+    const got = blockFromRpc(500n, block, key(30), (u) => lost.push({ index: u.index, message: u.error.message }));
+    expect(lost).toEqual([{ index: 1, message: 'transaction 500/1: no meta' }]);
+    expect(got.transactions).toStrictEqual([tx(0), memoTx]);
+    expect(got.slot.block).toMatchObject({ transactionCount: 3, executedTransactionCount: 3n, voteTransactionCount: 0 });
+  });
+
+  it('still throws for the block itself (an unknown reward type)', () => {
+    const block = asRpc(slotEvent, [tx(0)]);
+    block.rewards![0]!.rewardType = 'Bogus';
+    expect(() => blockFromRpc(500n, block, key(30), () => {})).toThrow(/^block 500: reward of .*unknown rewardType "Bogus"/);
+  });
+});
+
+describe('snapshotAccountFromRpc', () => {
+  const entry = (data: unknown, lamports: number | string = 7) => ({
+    pubkey: bs58.encode(key(40)),
+    account: { lamports, owner: bs58.encode(key(41)), data, executable: true, rentEpoch: '18446744073709551615' },
+  }) as RpcKeyedAccount;
+
+  it('reads a getProgramAccounts entry as an is_startup write at the given slot, u64 exact', () => {
+    expect(snapshotAccountFromRpc(entry([Buffer.from([1, 2, 3]).toString('base64'), 'base64']), 900n)).toStrictEqual({
+      pubkey: key(40), lamports: 7n, owner: key(41), executable: true, rentEpoch: BIG, data: Buffer.from([1, 2, 3]),
+      writeVersion: 0n, slot: 900n, txnSignature: undefined, isStartup: true,
+    });
+  });
+
+  it('names the account when it cannot read one', () => {
+    expect(() => snapshotAccountFromRpc(entry('AQID'), 900n)).toThrow(new RegExp(`^account ${bs58.encode(key(40))}: expected data \\[bytes, "base64"\\]`));
+    expect(() => snapshotAccountFromRpc(entry(['AQID', 'base64'], 2 ** 60), 900n)).toThrow(/lamports: .* is not an exact integer/);
   });
 });
 
