@@ -5,7 +5,7 @@
 // does after grpc-js decoded the message. Rates are events out per CPU second of this process
 // (process.cpuUsage); the wire decode (Yellowstone's codec, grpc-js's job in the source) is measured apart.
 // Run alone with `npm run bench:convert`; bench/ingest.ts runs it as its phase C.
-// Env: BENCH_CONVERT_SLOTS (slots recorded, default 150), BENCH_TPS (chain tps, default 4000), BENCH_CONVERT_ROUNDS
+// Env: BENCH_CONVERT_SLOTS (slots recorded, default 40: ~230,000 updates), BENCH_TPS (chain tps, default 4000), BENCH_CONVERT_ROUNDS
 // (passes over the recording, default 5; the best is reported, the first warms the JIT up).
 import { pathToFileURL } from 'node:url';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
@@ -79,7 +79,7 @@ function convert(updates: readonly SubscribeUpdate[]): number {
 }
 
 export async function yellowstoneConversionPhase(): Promise<ConvertResult> {
-  const { wire, kinds } = await yellowstoneRecording(env('BENCH_CONVERT_SLOTS', 150), env('BENCH_TPS', 4000));
+  const { wire, kinds } = await yellowstoneRecording(env('BENCH_CONVERT_SLOTS', 40), env('BENCH_TPS', 4000));
   const rounds = Math.max(2, env('BENCH_CONVERT_ROUNDS', 5));
   let best = 0;
   let bestWithDecode = 0;
