@@ -1,13 +1,17 @@
-// SubscribeReplayInfo's first_available: the oldest slot whose records Kafka still holds in full, read from
-// the topics themselves (the first retained record of each partition of the stream topics). A partition
-// whose log start moved (retention deleted records) may have lost the start of its first slot, so the slot
-// after it is the first it holds in full; when no partition lost anything the whole history is there and
-// the oldest slot of any partition is the answer. Nothing held: undefined (the field stays unset, as
-// Yellowstone leaves it when it cannot replay).
+// SubscribeReplayInfo's first_available: the oldest slot whose records Kafka still holds in full, the slot a
+// from_slot replay can start at. When retention deleted records and the projector's slot_offsets index is
+// there, the live layer's own rule answers (api/live/replay.ts, the one OUT_OF_RANGE names). Otherwise it is
+// read from the topics themselves (the first retained record of each partition of the stream topics): a
+// partition whose log start moved may have lost the start of its first slot, so the slot after it is the
+// first it holds in full; when no partition lost anything the whole history is there and the oldest slot of
+// any partition is the answer. Nothing held: undefined (the field stays unset, as Yellowstone leaves it when
+// it cannot replay).
 import type { InRecord, Kafka, PartitionOffsets } from '../../platform/kafka/index.js';
 import { decodeRecord } from '../../schemas/codec.js';
 import type { TopicNames } from '../../schemas/topics.js';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { streamTopics } from '../live/index.js';
+import { firstAvailableSlot as indexedFirstAvailable, logRanges } from '../live/replay.js';
 
 interface FirstRecord {
   slot: bigint;
@@ -22,8 +26,17 @@ export function firstAvailableOf(firsts: readonly FirstRecord[]): bigint | undef
   return trimmed.reduce((m, f) => (f.slot + 1n > m ? f.slot + 1n : m), 0n);
 }
 
-export async function firstAvailableSlot(kafka: Kafka, topics: TopicNames, timeoutMs = 10_000): Promise<bigint | undefined> {
+export async function firstAvailableSlot(
+  kafka: Kafka,
+  topics: TopicNames,
+  index: { ch: ClickHouseClient | undefined; database: string },
+  timeoutMs = 10_000,
+): Promise<bigint | undefined> {
   const kinds = streamTopics(topics);
+  if (index.ch) {
+    const exact = await indexedFirstAvailable(index.ch, index.database, await logRanges(kafka, [...kinds.keys()]));
+    if (exact !== undefined) return exact;
+  }
   const start: PartitionOffsets = new Map();
   const waiting = new Map<string, { low: bigint }>();
   for (const topic of kinds.keys()) {

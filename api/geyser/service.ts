@@ -27,7 +27,7 @@ const UNAUTHENTICATED = 'missing or invalid x-token';
 
 export function addGeyserService(server: grpc.Server, d: GeyserServiceDeps): void {
   const subscribe = handleGeyserSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
-  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics });
+  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, index: d.live.index });
 
   const unary =
     <Req, Res>(handler: (req: Req) => Res | Promise<Res>) =>

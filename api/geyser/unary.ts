@@ -1,6 +1,7 @@
 // geyser.Geyser's unary calls, answered from the live layer's chain state (the same slot statuses the
 // commitment gate uses; behaviour.md "`geyser.Geyser`") and the topics. Each handler returns the response or
 // throws a GeyserCallError with the gRPC status to answer.
+import type { ClickHouseClient } from '@clickhouse/client';
 import { status } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
 import bs58 from 'bs58';
@@ -33,6 +34,8 @@ export interface UnaryDeps {
   chain: ChainState;
   kafka: Kafka;
   topics: TopicNames;
+  /** slot_offsets, for SubscribeReplayInfo (see replay-info.ts). */
+  index: { ch: ClickHouseClient | undefined; database: string };
 }
 
 function notYet(what: string, level: Commitment): GeyserCallError {
@@ -70,7 +73,7 @@ export function geyserUnary(d: UnaryDeps) {
       return { slot: slot.toString(), valid: d.chain.isBlockhashValid(hash, level) };
     },
     subscribeReplayInfo: async (): Promise<G.SubscribeReplayInfoResponse> => {
-      const first = await firstAvailableSlot(d.kafka, d.topics);
+      const first = await firstAvailableSlot(d.kafka, d.topics, d.index);
       return first === undefined ? {} : { firstAvailable: first.toString() };
     },
   };

@@ -55,6 +55,11 @@ export class LiveLayer {
     return this.deps.kafka;
   }
 
+  /** ClickHouse with slot_offsets (when the process has it) and its database: SubscribeReplayInfo reads them. */
+  get index(): { ch: ClickHouseClient | undefined; database: string } {
+    return { ch: this.deps.ch, database: this.deps.database };
+  }
+
   addObserver(o: LiveObserver): void {
     this.hub.addObserver(o);
   }

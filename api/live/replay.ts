@@ -39,7 +39,7 @@ interface OffsetRow {
   indexed: string;
 }
 
-async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, OffsetRange>>> {
+export async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, OffsetRange>>> {
   const out = new Map<string, Map<number, OffsetRange>>();
   for (const topic of topics) out.set(topic, await kafka.admin().offsetRanges(topic));
   return out;
@@ -71,7 +71,7 @@ async function offsetRows(ch: ClickHouseClient, database: string, topics: string
  * (retention deleted records), the slot of the first retained record, plus one when that slot's records
  * were cut. Undefined when nothing was deleted or the view cannot tell.
  */
-async function firstAvailableSlot(
+export async function firstAvailableSlot(
   ch: ClickHouseClient,
   database: string,
   ranges: Map<string, Map<number, OffsetRange>>,
