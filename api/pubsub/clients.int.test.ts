@@ -11,7 +11,7 @@ import { silentLogger } from '../../platform/log.js';
 import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { insertTransactions, openTestStore, setHeads, type TestStore } from '../../test/support/jsonrpc/store.js';
-import { key, PubSubChain, sig, txEvent, write } from '../../test/support/pubsub/chain.js';
+import { key, lastStatePerSlot, PubSubChain, sig, transactionsMentioning, txEvent, write } from '../../test/support/pubsub/chain.js';
 import { LiveLayer } from '../live/index.js';
 import { startPubSub, type PubSubServer } from './server.js';
 import { viewsSignatureLookup } from './signature-lookup.js';
@@ -87,6 +87,12 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await waitFor(() => confirmed.length === 2 && processed.length === 3, { what: 'notifications of slot 3' });
       expect(confirmed.map(([a, ctx]) => [ctx.slot, a.lamports, a.data.toString()])).toEqual([[Number(s1), 700, 'second'], [Number(s3), 900, '']]);
       expect(processed.map(([a, ctx]) => [ctx.slot, a.lamports])).toEqual([[Number(s1), 700], [Number(s2), 1], [Number(s3), 900]]);
+      // The same, derived from what the accounts topic holds: the last write of each slot (s2 died before confirmed).
+      const topic = await lastStatePerSlot(kafka, topics, acct);
+      expect(processed.map(([a, ctx]) => [ctx.slot, a.lamports, a.data.toString('hex')])).toEqual(
+        [s1, s2, s3].map((s) => [Number(s), Number(topic.get(s)!.lamports), Buffer.from(topic.get(s)!.data).toString('hex')]),
+      );
+      expect(confirmed.map(([a, ctx]) => [ctx.slot, a.lamports])).toEqual([s1, s3].map((s) => [Number(s), Number(topic.get(s)!.lamports)]));
       expect(confirmed[0]![0].owner.toBase58()).toBe(b58(owner));
       expect(confirmed[0]![0].rentEpoch).toBe(Number(18446744073709551615n)); // JSON.parse rounds it, as for any client
       await conn.removeAccountChangeListener(c);
@@ -139,6 +145,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await waitFor(() => mentions.length === 3 && all.length === 3, { what: 'logs notifications' });
       const sigOf = (t: { signatures: Buffer[] }) => b58(t.signatures[0]!);
       expect(mentions.map((l) => l.signature).sort()).toEqual([t1, t3, vote].map(sigOf).sort());
+      expect(mentions.map((l) => l.signature).sort()).toEqual((await transactionsMentioning(kafka, topics, x)).map(b58).sort());
       expect(all.map((l) => l.signature).sort()).toEqual([t1, t2, t3].map(sigOf).sort());
       const failed = mentions.find((l) => l.signature === sigOf(t3))!;
       expect(failed.err).toEqual({ InstructionError: [0, { Custom: 6002 }] });
