@@ -17,7 +17,7 @@
 //    the feed resumes, and the clients count notifications (no parsing) from the first to the last.
 // Last line: pubsub p50_ms=<a> p99_ms=<b> subscriptions=1000 max_notifications_per_s=<n>
 // Env: BENCH_TPS, BENCH_SLOT_MS, BENCH_SECONDS (measured window, 20), BENCH_WARMUP_S (5), BENCH_BACKLOG,
-// BENCH_KAFKA_BROKERS (default: a local broker is started).
+// BENCH_KAFKA_BROKERS (default: a local broker is started), BENCH_API_PROFILE (a folder: CPU profile of the api).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -49,7 +49,8 @@ interface Worker {
 
 function startWorker(role: 'api' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
   const proc = fork(fileURLToPath(new URL('./pubsub-worker.ts', import.meta.url)), [role], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_API_PROFILE=<dir>: a V8 CPU profile of the api process, written there when it stops.
+    execArgv: ['--import', 'tsx', ...(role === 'api' && process.env.BENCH_API_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [])],
     env: { ...process.env, ...envs },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
