@@ -21,8 +21,8 @@ export interface FramedRecord {
   /** The slot of the source batch it came in: records of batches up to a slot whose end marker is
    * in Kafka are in Kafka too. */
   batchSlot: bigint;
-  /** The event, for its identity when a resume has to skip what Kafka already holds. */
-  event: ChainEvent;
+  /** Set on an end marker: the slot it ends. */
+  ends?: bigint;
   /** Set when the record is too large for its topic: the dead letter to publish instead. Such a
    * record is not counted in its slot's marker (its partition never holds it). */
   dead?: DeadLetterRecord;
@@ -84,7 +84,9 @@ export class SlotFramer {
     this.open = undefined;
     if (open.marker) {
       const counts = [...open.counts.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.partition - b.partition));
-      out.push(this.record({ kind: 'slots', event: { ...open.marker, end: { counts } } }, batch.slot));
+      const marker = this.record({ kind: 'slots', event: { ...open.marker, end: { counts } } }, batch.slot);
+      marker.ends = batch.slot;
+      out.push(marker);
     }
     return out;
   }
@@ -94,7 +96,8 @@ export class SlotFramer {
     const { key, value } = encodeRecord(e);
     const partition = partitionForKey(key, this.partitions.get(kind)!);
     const dead = oversizedRecord(kind, this.topics[kind], batchSlot, key, value);
-    return dead ? { kind, partition, key, value, batchSlot, event: e, dead } : { kind, partition, key, value, batchSlot, event: e };
+    // The event itself is not kept: records wait in groups, and a resume decodes the few it checks.
+    return dead ? { kind, partition, key, value, batchSlot, dead } : { kind, partition, key, value, batchSlot };
   }
 
   private count(open: OpenSlot, r: FramedRecord): void {

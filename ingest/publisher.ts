@@ -10,6 +10,7 @@ import type { Logger } from '../platform/log.js';
 import type { TopicNames } from '../schemas/topics.js';
 import type { FramedRecord, RecordKind } from './framer.js';
 import { identityOf } from './identity.js';
+import { decodeRecord } from '../schemas/codec.js';
 import { ingestMetrics } from './metrics.js';
 import { resumePoint, type ResumePoint } from './resume-point.js';
 import { abortableSleep } from './sleep.js';
@@ -43,6 +44,13 @@ function isFenced(err: unknown): boolean {
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new PublishAbortedError('stopped'));
+
+/** A framed record's identity, from its bytes (only while a resume has records to leave out). */
+function identityOfRecord(r: FramedRecord): string {
+  const d = decodeRecord(r.kind, r.value);
+  // The framer encoded it; an undecodable value cannot happen, and is then nothing Kafka holds.
+  return d.ok ? identityOf(d.value) : '';
+}
 
 const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
 
@@ -105,7 +113,7 @@ export class Publisher {
     const { afterSlot, held } = this.resume;
     // Batch slots never decrease: past the resume point with nothing held, every record is new.
     if (held.size === 0 && (afterSlot === undefined || (records[0] !== undefined && records[0].batchSlot > afterSlot))) return records;
-    return records.filter((r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOf(r.event))));
+    return records.filter((r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOfRecord(r))));
   }
 
   private async withRetry(what: string, attempt: () => Promise<void>): Promise<void> {
@@ -175,7 +183,7 @@ export class Publisher {
         producer.send(out);
         counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
         bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
-        if (r.kind === 'slots' && r.event.kind === 'slots' && r.event.event.end !== undefined) ended = r.event.event.slot;
+        if (r.ends !== undefined) ended = r.ends;
       }
       await producer.commit();
     } catch (err) {
