@@ -144,7 +144,7 @@ function checkYellowstoneSource(config: Config): void {
 function checkPorts(config: Config): void {
   if (config.role === 'kafka') return;
   const ports: [string, number][] = [['metricsPort', config.metricsPort]];
-  if (hasApi(config.role)) ports.push(['grpcPort', config.grpcPort], ['rpcPort', config.rpcPort]);
+  if (hasApi(config.role)) ports.push(['grpcPort', config.grpcPort], ['rpcPort', config.rpcPort], ['pubsubPort', config.pubsubPort]);
   const seen = new Map<number, string>();
   for (const [name, port] of ports) {
     if (port === 0) continue;

@@ -60,6 +60,7 @@ describe('checkConfigRules', () => {
   it('rejects two servers of one process on the same port, naming both options', () => {
     expect(() => check('api', ['--grpc-port', '9090'])).toThrow(/options --metrics-port and --grpc-port both use port 9090/);
     expect(() => check('all', ['--rpc-port', '10000'])).toThrow(/options --grpc-port and --rpc-port both use port 10000/);
+    expect(() => check('api', ['--pubsub-port', '8899'])).toThrow(/options --rpc-port and --pubsub-port both use port 8899/);
     // The ingest serves only metrics: the api's ports do not concern it.
     expect(() => check('ingest', [], { GRPC_PORT: '9090' })).not.toThrow();
   });
