@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { waitFor } from '../support/harness/kafka.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,7 +53,7 @@ const alive = (pid: number) => {
 
 let child: ChildProcess;
 let dataDir: string;
-let ports: { grpc: number; rpc: number; metrics: number };
+let ports: { grpc: number; rpc: number; pubsub: number; metrics: number };
 let output = '';
 
 async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
@@ -66,13 +67,13 @@ async function rpc(method: string, params: unknown[] = []): Promise<{ result?: u
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'slotstream-e2e-'));
-  ports = { grpc: await freePort(), rpc: await freePort(), metrics: await freePort() };
+  ports = { grpc: await freePort(), rpc: await freePort(), pubsub: await freePort(), metrics: await freePort() };
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
   const started = Date.now();
   child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all',
-    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--metrics-port', String(ports.metrics),
+    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
     '--data-dir', dataDir, '--slot-ms', '100', '--tps', '300', '--log-level', 'info'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
@@ -114,6 +115,20 @@ describe('slotstream all', () => {
     expect(got.find((u) => u.transaction)!.filters).toEqual(['pump']);
     call.cancel();
     client.close();
+  });
+
+  it('notifies PubSub logs and slot subscriptions', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${ports.pubsub}/`);
+    const got: { method?: string; params?: { result: { value?: { signature: string }; slot?: number } } }[] = [];
+    ws.on('message', (d: Buffer) => got.push(JSON.parse(d.toString()) as (typeof got)[number]));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logsSubscribe', params: [{ mentions: [PUMP] }, { commitment: 'confirmed' }] }));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'slotSubscribe' }));
+    await waitFor(() => got.some((m) => m.method === 'logsNotification') && got.some((m) => m.method === 'slotNotification'), {
+      timeoutMs: 60_000, what: 'logs and slot notifications',
+    });
+    expect(got.find((m) => m.method === 'logsNotification')!.params!.result.value!.signature).toEqual(expect.any(String));
+    ws.close();
   });
 
   it('publishes the simulator\'s entries and dead forks by default', async () => {
