@@ -68,8 +68,9 @@ async function main(): Promise<void> {
     });
     send({ ready: true });
   } else if (role === 'filter-clients') {
-    // Filtered, decoding Subscribe streams stamping each update in the receive callback (bench phases 1-2).
-    const clients = await import('./grpc-clients.js');
+    // Filtered, decoding Subscribe streams stamping each update in the receive callback (bench phases 1-2):
+    // stream.Stream, or geyser.Geyser with BENCH_SERVICE=geyser.
+    const clients = process.env.BENCH_SERVICE === 'geyser' ? await import('./grpc-geyser-clients.js') : await import('./grpc-clients.js');
     let streams: ReturnType<typeof clients.openFiltered> | undefined;
     stop = async () => streams?.close();
     process.on('message', (m: { cmd: string; port?: number; filters?: string[][]; base?: number; on?: boolean }) => {

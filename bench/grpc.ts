@@ -12,13 +12,18 @@
 // 2. Paced: the simulator's transactions from phase 1, re-published at exactly BENCH_TPS by a plain
 //    producer (fresh signatures), same 100 streams (separate processes); latency = received minus send time.
 //    The api alone at the target rate.
+// 2b. Paced through geyser.Geyser: phase 2 again with the same filters as Yellowstone Subscribe requests
+//    (bench/grpc-geyser-clients.ts in two client processes); both services' api-internal latency (the
+//    api's read of the record, created_at, -> the client's receive callback) reported side by side.
 // 3. Most updates/s delivered to 1 and to 100 streams with match-all filters: the api's live feed is
 //    paused, a backlog of simulator transactions is published, the feed resumes, and the clients count
 //    updates (without decoding) from the first to the last.
 // Last two lines:
 //   grpc_bare_tx cycles=<n> records=100 record_bytes=300 partitions=4 p50_ms=<p> p99_ms=<q>
 //   grpc p50_ms=<x> p99_ms=<y> streams=100 tx_per_s=5000 max_delivered_per_s=<n> e2e_p50_ms=<a> e2e_p99_ms=<b> one_stream_per_s=<c>
-//   (p50/p99: phase 2; max_delivered: best of phase 3; e2e: phase 1; one_stream: phase 3, 1 stream.)
+//     internal_p50_ms=<i> internal_p99_ms=<j> geyser_p50_ms=<g> geyser_p99_ms=<h> geyser_sent_p50_ms=<s> geyser_sent_p99_ms=<t> geyser_tx_per_s=<r>
+//   (p50/p99: phase 2; max_delivered: best of phase 3; e2e: phase 1; one_stream: phase 3, 1 stream;
+//   internal_*: phase 2 api-internal; geyser_p50/p99: phase 2b api-internal; geyser_sent_*: 2b as p50/p99.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
 // BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -128,13 +133,17 @@ class ProducedLog {
 }
 
 // ---- clients ----------------------------------------------------------------------------------------
+/** Which service the latency clients subscribe through: stream.Stream, or Yellowstone's geyser.Geyser
+ * (bench/grpc-geyser-clients.ts: grpc-js with @triton-one/yellowstone-grpc's published codecs). */
+type Service = 'stream' | 'geyser';
+
 /** STREAMS streams, each with its own account filters (transactions including any of its 20 keys, and the
  * account writes of the same keys), in two client processes (filter-clients role), which decode and stamp
  * each update in the receive callback. */
 class FilterClients {
   private constructor(private readonly workers: Worker[]) {}
 
-  static async open(port: number, keys: Buffer[]): Promise<FilterClients> {
+  static async open(port: number, keys: Buffer[], service: Service = 'stream'): Promise<FilterClients> {
     const filters = Array.from({ length: STREAMS }, (_, i) =>
       Array.from({ length: KEYS_PER_FILTER }, (_, j) => bs58.encode(keys[(i * KEYS_PER_FILTER + j) % Math.max(1, keys.length)]!)));
     const procs = STREAMS > 1 ? 2 : 1;
@@ -142,7 +151,7 @@ class FilterClients {
     let base = 0;
     for (let p = 0; p < procs; p++) {
       const n = Math.floor(STREAMS / procs) + (p < STREAMS % procs ? 1 : 0);
-      const { w } = await startWorker('filter-clients', {});
+      const { w } = await startWorker('filter-clients', { BENCH_SERVICE: service });
       await w.request({ cmd: 'open', port, filters: filters.slice(base, base + n), base }, 'opened');
       workers.push(w);
       base += n;
@@ -229,9 +238,9 @@ async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[],
  * machine: the simulator's own transactions (sampled in phase 1) are re-published paced, every 10 ms,
  * each with a fresh first signature, by a plain producer; latency = received minus send time.
  */
-async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, keys: Buffer[], samples: { key: Buffer; value: Buffer }[]) {
+async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, keys: Buffer[], samples: { key: Buffer; value: Buffer }[], service: Service = 'stream') {
   const sentAt = new Map<string, number>();
-  const clients = await FilterClients.open(port, keys);
+  const clients = await FilterClients.open(port, keys, service);
   let counting = false;
   // Where each sample's first signature sits in its encoded value, to stamp a fresh one in place.
   const templates = samples.map((r) => {
@@ -280,12 +289,21 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
   await producer.close();
   await clients.close();
   const lat: number[] = [];
+  // api-internal (behaviour.md): created_at, the api's read of the record, -> the receive callback.
+  const internal: number[] = [];
   for (const r of received) {
     const t = sentAt.get(r.sig);
-    if (t !== undefined) lat.push(r.at - t);
+    if (t !== undefined) {
+      lat.push(r.at - t);
+      internal.push(r.at - r.created);
+    }
   }
   lat.sort((a, b) => a - b);
-  return { p50: percentile(lat, 50), p99: percentile(lat, 99), max: lat[lat.length - 1] ?? NaN, samples: lat.length, txPerS: sent / wall, deliveredPerS: delivered / wall, apiCpu: (cpu1 - cpu0) / wall };
+  internal.sort((a, b) => a - b);
+  return {
+    p50: percentile(lat, 50), p99: percentile(lat, 99), max: lat[lat.length - 1] ?? NaN, samples: lat.length, txPerS: sent / wall, deliveredPerS: delivered / wall, apiCpu: (cpu1 - cpu0) / wall,
+    internal: { p50: percentile(internal, 50), p99: percentile(internal, 99), max: internal[internal.length - 1] ?? NaN },
+  };
 }
 
 async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, samples: { key: Buffer; value: Buffer }[]) {
@@ -376,6 +394,12 @@ async function main(): Promise<void> {
     const paced = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples);
     say(`paced simulator transactions: p50 ${paced.p50} ms, p99 ${paced.p99} ms, max ${paced.max} ms over ${paced.samples} transaction updates; ` +
       `${paced.txPerS.toFixed(0)} tx/s; delivered ${paced.deliveredPerS.toFixed(0)} updates/s; api CPU ${(paced.apiCpu * 100).toFixed(0)}% of a core`);
+    // The same paced run through geyser.Geyser (same filters, clients in 2 processes), beside stream.Stream's.
+    const geyser = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples, 'geyser');
+    say(`paced through geyser.Geyser: p50 ${geyser.p50} ms, p99 ${geyser.p99} ms, max ${geyser.max} ms over ${geyser.samples} transaction updates; ` +
+      `${geyser.txPerS.toFixed(0)} tx/s; delivered ${geyser.deliveredPerS.toFixed(0)} updates/s; api CPU ${(geyser.apiCpu * 100).toFixed(0)}% of a core`);
+    say(`paced api-internal (api read -> client receive callback) p50/p99/max: stream.Stream ${paced.internal.p50}/${paced.internal.p99}/${paced.internal.max} ms, ` +
+      `geyser.Geyser ${geyser.internal.p50}/${geyser.internal.p99}/${geyser.internal.max} ms`);
     const one = await maxPhase(kafka, topics, api, port!, 1, lat.backlogSamples);
     say(`max to 1 stream: ${one.perS.toFixed(0)} updates/s (${one.delivered}/${one.want} in ${one.seconds.toFixed(2)} s, api CPU ${one.apiCpuS.toFixed(1)} s = ${(one.delivered / one.apiCpuS).toFixed(0)} updates per api CPU s)`);
     const many = await maxPhase(kafka, topics, api, port!, 100, lat.backlogSamples);
@@ -385,7 +409,9 @@ async function main(): Promise<void> {
     // p50/p99: the paced run (the api alone at TPS); e2e: the ingest-driven run; one_stream: phase 3.
     console.log(`grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`);
     console.log(`grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)} ` +
-      `e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99} one_stream_per_s=${Math.round(one.perS)}`);
+      `e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99} one_stream_per_s=${Math.round(one.perS)} ` +
+      `internal_p50_ms=${paced.internal.p50} internal_p99_ms=${paced.internal.p99} geyser_p50_ms=${geyser.internal.p50} geyser_p99_ms=${geyser.internal.p99} ` +
+      `geyser_sent_p50_ms=${geyser.p50} geyser_sent_p99_ms=${geyser.p99} geyser_tx_per_s=${Math.round(geyser.txPerS)}`);
   } finally {
     await stopWorker(api);
     await kafka.close();
