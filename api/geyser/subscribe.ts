@@ -7,17 +7,14 @@
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
 // - updates leave as `filters prefix + shared body` through api/grpc's Outbound queue, which cuts a slow
 //   client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
-import { status, type ServerDuplexStream } from '@grpc/grpc-js';
+import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
-import type { Logger } from 'pino';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../filters/from-geyser.js';
 import type { CompiledBlocksFilter } from '../filters/index.js';
 import { encodeFiltersPrefix } from '../grpc/encode.js';
-import { openStreams, slowClientCutoffs } from '../grpc/metrics.js';
-import { Outbound } from '../grpc/outbound.js';
-import { FAILURE_STATUS } from '../grpc/subscribe.js';
-import { outgoing, PrefixCache } from '../grpc/stream-body.js';
-import type { LiveFailure, LiveLayer, LiveSession, SessionSink, SharedEvent } from '../live/index.js';
+import { SessionStream, type Accepted, type SessionStreamDeps } from '../grpc/session-stream.js';
+import { outgoing } from '../grpc/stream-body.js';
+import type { SharedEvent } from '../live/index.js';
 import {
   accountBody,
   blockBody,
@@ -32,69 +29,37 @@ import {
 } from './encode.js';
 import { slicesKey } from './slices.js';
 
-export interface GeyserSubscribeDeps {
-  live: LiveLayer;
+export interface GeyserSubscribeDeps extends SessionStreamDeps {
   limits: GeyserFilterLimits;
-  queueSize: number;
-  log: Logger;
 }
 
-const METHOD = 'geyser.Subscribe';
-
-export class GeyserStream implements SessionSink {
-  private readonly out: Outbound;
-  private readonly session: LiveSession;
-  private readonly prefixes = new PrefixCache();
+export class GeyserStream extends SessionStream<SubscribeRequest> {
   private req: GeyserRequest | undefined;
   private slicesKey = '';
   /** Per blocks filter name: the filter and its encoding key. */
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
-  private closed = false;
 
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
-    private readonly d: GeyserSubscribeDeps,
+    private readonly deps: GeyserSubscribeDeps,
   ) {
-    this.out = new Outbound(call, d.queueSize, (details) => {
-      slowClientCutoffs.inc();
-      d.log.warn({ stream: this.session.id, details }, 'slow geyser client cut off');
-      this.close();
-    });
-    this.session = d.live.openSession(this, { bufferLimit: d.queueSize });
-    openStreams.inc({ method: METHOD });
-    call.on('data', (req: SubscribeRequest) => this.onRequest(req));
-    call.on('end', () => undefined);
-    call.on('cancelled', () => this.close(true));
-    call.on('close', () => this.close(true));
-    call.on('error', () => this.close(true));
+    super(call, deps, 'geyser.Subscribe');
   }
 
-  get lastSlot(): bigint | undefined {
-    return this.out.lastSlot;
-  }
-
-  private onRequest(req: SubscribeRequest): void {
-    if (this.closed) return;
-    const compiled = compileGeyserRequest(req, this.d.limits);
-    if (!compiled.ok) {
-      this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${compiled.error.message}`);
-      this.close();
-      return;
-    }
+  protected accept(req: SubscribeRequest): Accepted {
+    const compiled = compileGeyserRequest(req, this.deps.limits);
+    if (!compiled.ok) return { error: compiled.error.message };
     const r = compiled.value;
-    if (r.ping !== undefined) {
-      this.out.send({ slot: undefined, bytes: encodePong(r.ping) });
-      return;
-    }
+    if (r.ping !== undefined) return { pong: encodePong(r.ping) };
     this.req = r;
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    this.session.apply(r.compiled);
+    return { subscription: r.compiled };
   }
 
-  private send(u: SharedEvent, names: readonly string[], body: Buffer | undefined): void {
-    if (body !== undefined && names.length > 0) this.out.send(outgoing(u.slot, this.prefixes.get(names), body));
+  protected pingBytes(): Buffer {
+    return encodePing();
   }
 
   deliver(u: SharedEvent, names: readonly string[]): void {
@@ -114,8 +79,8 @@ export class GeyserStream implements SessionSink {
     switch (live.kind) {
       case 'transaction': {
         const { transactions, status: st } = splitTransactionNames(names);
-        if (transactions.length > 0) this.send(u, transactions, transactionBody(u, live.event));
-        if (st.length > 0) this.send(u, st, transactionStatusBody(u, live.event));
+        if (transactions.length > 0) this.send(u.slot, transactions, transactionBody(u, live.event));
+        if (st.length > 0) this.send(u.slot, st, transactionStatusBody(u, live.event));
         return;
       }
       case 'account': {
@@ -127,15 +92,15 @@ export class GeyserStream implements SessionSink {
             return want === undefined || want === signed;
           });
         }
-        if (passing.length > 0) this.send(u, passing, accountBody(u, live.event, req.compiled.accountsDataSlice, this.slicesKey));
+        if (passing.length > 0) this.send(u.slot, passing, accountBody(u, live.event, req.compiled.accountsDataSlice, this.slicesKey));
         return;
       }
       case 'slot':
-        return this.send(u, names, slotBody(u));
+        return this.send(u.slot, names, slotBody(u));
       case 'blockMeta':
-        return this.send(u, names, blockMetaBody(u));
+        return this.send(u.slot, names, blockMetaBody(u));
       case 'entry':
-        return this.send(u, names, entryBody(u));
+        return this.send(u.slot, names, entryBody(u));
       case 'block':
         for (const n of names) {
           const b = this.blocks.get(n);
@@ -143,24 +108,6 @@ export class GeyserStream implements SessionSink {
         }
         return;
     }
-  }
-
-  ping(): void {
-    this.out.send({ slot: undefined, bytes: encodePing() });
-  }
-
-  fail(reason: LiveFailure, message: string): void {
-    if (reason === 'tooSlow') slowClientCutoffs.inc();
-    this.out.fail(FAILURE_STATUS[reason], message);
-    this.close();
-  }
-
-  private close(abandoned = false): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (abandoned) this.out.abandon();
-    openStreams.dec({ method: METHOD });
-    this.session.close();
   }
 }
 
