@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { FrameGate } from './frame-gate.js';
 import { scannedAccount, scannedTransaction, type ScannedAccount, type ScannedTransaction } from './lazy-record.js';
 import { undecodableRecords } from './metrics.js';
 
@@ -70,15 +71,42 @@ export function readError(log: Logger, who: string, err: Error): void {
   else log.error({ err }, `${who}: reading failed; reading on`);
 }
 
+/** How long a slot's end marker waits for the records it counts, and for the previous slot's marker (frame-gate.ts). */
+export const MARKER_HOLD_MS = 2_000;
+export const MARKER_ORDER_WAIT_MS = 400;
+
 export class LiveTail {
   private tip: bigint | undefined;
   private reader: PartitionReader | undefined;
+  /** End markers go on after the records they count (frame-gate.ts): one reader hands partitions over in
+   * no particular order, and geyser.Geyser's clients expect a block's data before its block meta. */
+  private readonly gate: FrameGate<{ e: StreamEvent; offset: bigint }>;
+  private readonly timer: NodeJS.Timeout;
+  /** `kind:partition` where the tail started after records (at the end of a used log). */
+  private readonly startedLate = new Set<string>();
+  private readonly slotPartitions = { n: 0 };
 
   private constructor(
     private readonly kinds: ReadonlyMap<string, TopicKind>,
     private readonly sink: TailSink,
     private readonly log: Logger,
-  ) {}
+  ) {
+    const slotPartitions = this.slotPartitions;
+    this.gate = new FrameGate<{ e: StreamEvent; offset: bigint }>((h) => sink.onEvent(h.e), {
+      startedLate: (k) => this.startedLate.has(k),
+      get slotPartitions() {
+        return slotPartitions.n;
+      },
+      maxHoldMs: MARKER_HOLD_MS,
+      orderWaitMs: MARKER_ORDER_WAIT_MS,
+    });
+    this.timer = setInterval(() => {
+      if (this.gate.holding === 0) return;
+      this.gate.flush();
+      this.sink.onBatchEnd?.();
+    }, 100);
+    this.timer.unref();
+  }
 
   static async start(o: { kafka: Kafka; topics: TopicNames; sink: TailSink; log: Logger }): Promise<LiveTail> {
     const t = new LiveTail(streamTopics(o.topics), o.sink, o.log);
@@ -90,14 +118,35 @@ export class LiveTail {
       onRecords: (records) => t.onRecords(records),
       onError: (err) => readError(o.log, 'live tail', err),
     });
+    for (const [topic, parts] of t.reader.positions()) {
+      for (const [partition, at] of parts) if (at > 0n) t.startedLate.add(`${t.kinds.get(topic)}:${partition}`);
+      if (t.kinds.get(topic) === 'slots') t.slotPartitions.n = parts.size;
+    }
     return t;
   }
 
   private onRecords(records: InRecord[]): void {
     for (const r of records) {
-      const slot = dispatchRecord(this.kinds.get(r.topic)!, r, this.sink, this.log);
+      const kind = this.kinds.get(r.topic)!;
+      let slot: bigint | undefined;
+      if (kind === 'slots') {
+        const d = decodeRecord(kind, r.value);
+        if (!d.ok || d.value.kind !== 'slots') {
+          undecodableRecords.inc({ topic: r.topic });
+          this.log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.ok ? 'not a slot record' : d.reason }, 'skipping undecodable record');
+          continue;
+        }
+        const e = d.value.event;
+        slot = e.slot;
+        if (e.end === undefined && e.gap === undefined) this.gate.count(kind, r.partition, slot);
+        this.gate.slotRecord(r.partition, { e: d.value, offset: r.offset }, e);
+      } else {
+        slot = dispatchRecord(kind, r, this.sink, this.log);
+        if (slot !== undefined) this.gate.count(kind, r.partition, slot);
+      }
       if (slot !== undefined && (this.tip === undefined || slot > this.tip)) this.tip = slot;
     }
+    this.gate.flush();
     this.sink.onBatchEnd?.();
   }
 
@@ -111,7 +160,15 @@ export class LiveTail {
    * before them is history (replay).
    */
   positions(): PartitionOffsets {
-    return this.reader!.positions();
+    const p = this.reader!.positions();
+    const held = this.gate.firstHeld();
+    if (held.size === 0) return p;
+    // Held records (an end marker waiting for its slot's records, and what is behind it) are not handed
+    // over yet: a stream registering now gets them live, so its replay stops before them.
+    const slots = [...this.kinds].find(([, k]) => k === 'slots')?.[0];
+    const out: PartitionOffsets = new Map([...p].map(([t, m]) => [t, new Map(m)]));
+    if (slots !== undefined) for (const [partition, h] of held) out.get(slots)?.set(partition, h.offset);
+    return out;
   }
 
   /** Stops or restarts reading (streams stay open; nothing is skipped): for benchmarks and maintenance. */
@@ -120,6 +177,7 @@ export class LiveTail {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.timer);
     await this.reader?.stop();
   }
 }

@@ -22,7 +22,10 @@ import { matchBlocks } from '../filters/match-chain.js';
 import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
 import type { Hub, LiveSubscriber } from './hub.js';
-import type { LiveTail, StreamEvent } from './live-tail.js';
+import { FrameGate } from './frame-gate.js';
+import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, type LiveTail, type StreamEvent } from './live-tail.js';
+import { partitionForKey } from '../../platform/kafka/index.js';
+import { u64Key } from '../../schemas/topics.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
 import { SharedEvent } from './shared-event.js';
 
@@ -121,6 +124,14 @@ export class LiveSession implements LiveSubscriber {
       const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
       if (!current()) return;
       if (plan.scanned.length > 0) log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
+      // The replay hands over no partitions; a slot record's is its key's.
+      const slotPartitions = Math.max(1, until.get(topics.slots)?.size ?? 1);
+      const framed = new FrameGate<StreamEvent>(
+        (e) => {
+          if (current()) this.onReplayEvent(sub, e);
+        },
+        { byKind: true, fromSlot, slotPartitions, maxHoldMs: MARKER_HOLD_MS, orderWaitMs: MARKER_ORDER_WAIT_MS },
+      );
       const run = await ReplayRun.start({
         kafka,
         topics,
@@ -129,7 +140,16 @@ export class LiveSession implements LiveSubscriber {
         until,
         log,
         onEvent: (e) => {
-          if (current()) this.onReplayEvent(sub, e);
+          if (!current()) return;
+          // End markers after the records they count (frame-gate.ts), as the live tail hands them over.
+          if (e.kind === 'slots') {
+            if (e.event.end === undefined && e.event.gap === undefined) framed.count('slots', 0, e.event.slot);
+            framed.slotRecord(partitionForKey(u64Key(e.event.slot), slotPartitions), e, e.event);
+          } else {
+            this.onReplayEvent(sub, e);
+            framed.count(e.kind, 0, e.event.slot);
+          }
+          framed.flush();
         },
       });
       if (!current()) {
@@ -139,6 +159,7 @@ export class LiveSession implements LiveSubscriber {
       this.replay = run;
       await run.done;
       if (!current()) return;
+      framed.flush(true);
       this.handOver(fromSlot);
     } catch (err) {
       if (!current()) return;

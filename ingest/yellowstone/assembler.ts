@@ -95,6 +95,10 @@ export class SlotAssembler {
   /** Live subscription: the slot of its first data update (that slot may have started before we joined). */
   private firstDataSlot: bigint | undefined;
   private readonly waitSlots: number;
+  /** Arrival order of status updates: a batch's statuses keep the order the upstream sent them in (records of
+   * different slots can share a partition, and a relay must keep their order there). */
+  private readonly arrival = new WeakMap<SlotEvent, number>();
+  private arrived = 0;
 
   constructor(private readonly opts: AssemblerOptions) {
     this.waitSlots = opts.waitSlots ?? 2;
@@ -205,6 +209,7 @@ export class SlotAssembler {
   }
 
   private status(e: SlotEvent): void {
+    this.arrival.set(e, this.arrived++);
     if (this.last !== undefined && e.slot <= this.last) {
       // A slot already out (or passed over): its later statuses go with the next batch, once.
       if (!this.resuming && this.first !== undefined && e.slot < this.first) return; // before history began
@@ -222,6 +227,12 @@ export class SlotAssembler {
     }
     const p = this.slot(e.slot);
     if (p.statuses.some((s) => s.status === e.status)) return;
+    if (!isEnd(e) && p.statuses.some(isEnd)) {
+      // After the slot's end (its processed status came, its data is still arriving): the slot's batch ends
+      // with its end marker, so this goes with the next batch, as a status of a slot already out would.
+      if (!this.late.some((l) => l.slot === e.slot && l.status === e.status)) this.late.push(e);
+      return;
+    }
     p.statuses.push(e);
   }
 
@@ -299,13 +310,18 @@ export class SlotAssembler {
       const gap = this.gapBefore(p.slot);
       if (gap) events.push({ kind: 'slots', event: gap });
     }
-    for (const s of this.late) events.push({ kind: 'slots', event: s });
-    this.late = [];
+    // Statuses of other slots that arrived before this slot's end, and this slot's own statuses before its
+    // end, in arrival order; statuses that arrived after its end, or after a later slot's first status (the
+    // upstream had moved on to that slot), wait for the next batch.
+    const endAt = p.statuses.findIndex(isEnd);
+    let cut = endAt < 0 ? Infinity : this.arrivalOf(p.statuses[endAt]!);
+    for (const q of this.pending.values()) if (q.slot > p.slot) for (const s of q.statuses) cut = Math.min(cut, this.arrivalOf(s));
+    const now = this.late.filter((s) => this.arrivalOf(s) < cut);
+    this.late = this.late.filter((s) => this.arrivalOf(s) >= cut);
+    const before = endAt < 0 ? p.statuses : p.statuses.slice(0, endAt);
+    for (const s of [...now, ...before].sort((a, b) => this.arrivalOf(a) - this.arrivalOf(b))) events.push({ kind: 'slots', event: s });
     events.push(...this.carried);
     this.carried = [];
-    const endAt = p.statuses.findIndex(isEnd);
-    const before = endAt < 0 ? p.statuses : p.statuses.slice(0, endAt);
-    for (const s of before) events.push({ kind: 'slots', event: s });
     const blockTime = p.meta?.blockTime;
     p.txs.sort((a, b) => a.index - b.index);
     for (const t of p.txs) {
@@ -327,6 +343,10 @@ export class SlotAssembler {
     this.last = p.slot;
     this.first ??= p.slot;
     return { slot: p.slot, events };
+  }
+
+  private arrivalOf(s: SlotEvent): number {
+    return this.arrival.get(s) ?? -1;
   }
 
   private gapBefore(slot: bigint): SlotEvent | undefined {

@@ -1,8 +1,8 @@
 // What Yellowstone's messages lack about leaders, from the upstream's JSON-RPC (--rpc-url): the epoch
 // schedule once, then each epoch's leader schedule when its first batch goes out. Each epoch's record is
-// published in the first batch of that epoch this process sends (as the simulator does), and every
-// block's leader is filled from it. Without --rpc-url blocks go out with an empty leader and no epoch
-// records (said once at start).
+// published in the first batch of that epoch this process sends, unless a restart resumes within an epoch
+// whose record Kafka holds already (as the simulator does), and every block's leader is filled from it.
+// Without --rpc-url blocks go out with an empty leader and no epoch records (said once at start).
 import type { Logger } from '../../platform/log.js';
 import type { EpochEvent } from '../../schemas/codec.js';
 import { RpcAbortedError, type RpcClient } from '../rpc/client.js';
@@ -18,8 +18,15 @@ export class LeaderSchedules {
   private math: EpochMath | undefined;
   private readonly epochs = new Map<bigint, EpochLeaders | null>();
   private published: bigint | undefined;
+  private resumedAfter: bigint | undefined;
 
   constructor(private readonly rpc: RpcClient | undefined, private readonly log: Logger) {}
+
+  /** Resuming after `slot`, the newest slot Kafka holds whole: its epoch's record went out with the first
+   * batch of that epoch and is in Kafka, so a restart within the epoch does not publish it again. */
+  resumeAfter(slot: bigint): void {
+    this.resumedAfter = slot;
+  }
 
   /** Never throws for a node's error (the block goes out without leader, with a warning): a batch in hand
    * must not be lost to a lookup. Throws only when stopped. */
@@ -29,6 +36,10 @@ export class LeaderSchedules {
     let epoch: bigint;
     try {
       this.math ??= new EpochMath(await this.rpc.call<RpcEpochSchedule>('getEpochSchedule'));
+      if (this.resumedAfter !== undefined) {
+        this.published ??= this.math.epochOf(this.resumedAfter);
+        this.resumedAfter = undefined;
+      }
       epoch = this.math.epochOf(slot);
       leaders = await this.load(epoch);
     } catch (err) {

@@ -89,6 +89,7 @@ async function* run(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; sig
     },
   });
   const leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log, signal }) : undefined, log);
+  if (opts.afterSlot !== undefined) leaders.resumeAfter(opts.afterSlot);
   const { target, credentials } = channelOf(o.url);
   const client = new GeyserClient(target, credentials, {
     'grpc.keepalive_time_ms': 30_000,

@@ -1,0 +1,163 @@
+// Slot framing for readers of several partitions (pure): slots' end markers (the processed, dead or skipped
+// record with `end` counts, behaviour.md "Slot framing") are handed on in slot order and each only after
+// the records it counts, so a consumer sees a slot's transactions, account writes and entries before its
+// block meta and processed status, and blocks in slot order, as Yellowstone's own server sends them (a
+// validator notifies a block's accounts and transactions before its block meta, and blocks one after
+// another; a Yellowstone client such as slotstream's own yellowstone source relies on both).
+// One reader over many partitions hands records of different partitions over in no particular order (a
+// fetch answers partition by partition; a replay reads whole partitions ahead of others), so without this
+// a marker could overtake account writes still in flight on another partition, or a lower slot's marker.
+// Data records are never held. Slot records wait per partition behind their partition's next marker (Kafka
+// order per partition is kept), and so do statuses of a slot after the next one to end (a dead fork's first
+// statuses); the lowest waiting marker goes on once its records are in and the slot before it has ended. Fallbacks, so nothing waits for what will not come: a marker whose slot may have
+// begun before the reader did goes on without its counts (a live reader starting mid-slot), one whose
+// counts are not reached (an undecodable record) after `maxHoldMs`, and one whose previous slot has no
+// marker (a chain without skipped records, a gap) once every partition has a marker waiting, or after
+// `orderWaitMs`.
+import type { PartitionCount, SlotEvent } from '../../schemas/gen/events.js';
+
+interface Marker {
+  slot: bigint;
+  counts: PartitionCount[];
+}
+
+interface Held<T> {
+  item: T;
+  /** The record's slot. */
+  slot: bigint;
+  marker: Marker | undefined;
+  since: number;
+}
+
+/** Counts kept this far behind the newest marker handed on. */
+const COUNT_WINDOW = 4096n;
+
+export interface FrameGateOptions {
+  /** Whether the reader started after records of that `kind:partition` (a live reader starting at the log
+   * end of a used topic); undefined: never (a reader starting at a slot boundary, like a replay). */
+  startedLate?: (key: string) => boolean;
+  /** The reader does not know the data records' partitions (count() gets any number): compare sums per kind. */
+  byKind?: boolean;
+  /** The first slot expected (a replay's from_slot); undefined: whichever marker comes first. */
+  fromSlot?: bigint;
+  /** How many partitions the slots topic has: when each has a marker waiting, the lowest is next whatever
+   * the slot before it did (nothing lower can come), without waiting `orderWaitMs`. */
+  slotPartitions?: number;
+  maxHoldMs: number;
+  orderWaitMs: number;
+  now?: () => number;
+}
+
+export class FrameGate<T> {
+  /** slot -> `kind:partition` (or kind) -> records read. */
+  private readonly seen = new Map<bigint, Map<string, number>>();
+  /** `kind:partition` -> slot of the first record read there. */
+  private readonly firstRead = new Map<string, bigint>();
+  /** Slots-topic partition -> records not handed on yet, in Kafka order. */
+  private readonly queues = new Map<number, Held<T>[]>();
+  private last: bigint | undefined;
+  private newest: bigint | undefined;
+
+  constructor(
+    private readonly out: (item: T) => void,
+    private readonly o: FrameGateOptions,
+  ) {
+    if (o.fromSlot !== undefined) this.last = o.fromSlot - 1n;
+  }
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
+  }
+
+  /** A record of slot `slot` read from a partition of a topic kind (data, or a slot's own status record). */
+  count(kind: string, partition: number, slot: bigint): void {
+    let m = this.seen.get(slot);
+    if (!m) this.seen.set(slot, (m = new Map()));
+    const k = this.o.byKind ? kind : `${kind}:${partition}`;
+    m.set(k, (m.get(k) ?? 0) + 1);
+    const p = `${kind}:${partition}`;
+    if (!this.firstRead.has(p)) this.firstRead.set(p, slot);
+  }
+
+  /** A record read from the slots topic; handed on by flush(). */
+  slotRecord(partition: number, item: T, e: SlotEvent | undefined): void {
+    const marker = e?.end !== undefined && e.gap === undefined ? { slot: e.slot, counts: e.end.counts } : undefined;
+    let q = this.queues.get(partition);
+    if (!q) this.queues.set(partition, (q = []));
+    q.push({ item, slot: e?.slot ?? 0n, marker, since: this.now() });
+  }
+
+  /** Hands on what no longer waits (call after each chunk of records, and now and then); `all`: everything,
+   * markers in slot order. */
+  flush(all = false): void {
+    const now = this.now();
+    for (;;) {
+      let best: { q: Held<T>[]; h: Held<T> } | undefined;
+      for (const q of this.queues.values()) {
+        while (q.length > 0 && q[0]!.marker === undefined && this.free(q[0]!, now)) this.release(q.shift()!);
+        const h = q[0];
+        if (h && (!best || h.slot < best.h.slot)) best = { q, h };
+      }
+      if (!best || (!all && !this.ready(best.h, now, this.queues.size === this.o.slotPartitions && [...this.queues.values()].every((q) => q.length > 0)))) break;
+      this.release(best.q.shift()!);
+    }
+    for (const [p, q] of this.queues) if (q.length === 0) this.queues.delete(p);
+  }
+
+  /** The first record not handed on per slots-topic partition (for a reader's positions). */
+  firstHeld(): Map<number, T> {
+    const out = new Map<number, T>();
+    for (const [p, q] of this.queues) if (q.length > 0) out.set(p, q[0]!.item);
+    return out;
+  }
+
+  get holding(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  /** A slot record that is not a marker goes on unless it is a status of a slot after the next one to end
+   * (a dead fork's first statuses, read before the previous slot's marker): then it waits for its turn. */
+  private free(h: Held<T>, now: number): boolean {
+    return this.last === undefined || h.slot <= this.last + 1n || now - h.since >= this.o.orderWaitMs;
+  }
+
+  private ready(h: Held<T>, now: number, lowestOfAll: boolean): boolean {
+    const m = h.marker;
+    const waited = now - h.since;
+    const whole = !m || this.complete(m) || this.mayHaveBegunEarlier(m) || waited >= this.o.maxHoldMs;
+    const inOrder = this.last === undefined || h.slot <= this.last + 1n || lowestOfAll || waited >= this.o.orderWaitMs;
+    return whole && inOrder;
+  }
+
+  private mayHaveBegunEarlier(m: Marker): boolean {
+    const late = this.o.startedLate;
+    if (!late) return false;
+    return m.counts.some((c) => {
+      const k = `${c.kind}:${c.partition}`;
+      const first = this.firstRead.get(k);
+      return late(k) && (first === undefined || first >= m.slot);
+    });
+  }
+
+  private complete(m: Marker): boolean {
+    const seen = this.seen.get(m.slot);
+    if (this.o.byKind) {
+      const want = new Map<string, number>();
+      for (const c of m.counts) want.set(c.kind, (want.get(c.kind) ?? 0) + c.count);
+      return [...want].every(([kind, n]) => (seen?.get(kind) ?? 0) >= n);
+    }
+    return m.counts.every((c) => (seen?.get(`${c.kind}:${c.partition}`) ?? 0) >= c.count);
+  }
+
+  private release(h: Held<T>): void {
+    this.out(h.item);
+    const m = h.marker;
+    if (!m) return;
+    this.seen.delete(m.slot);
+    if (this.last === undefined || m.slot > this.last) this.last = m.slot;
+    if (this.newest === undefined || m.slot > this.newest) this.newest = m.slot;
+    if (this.seen.size > 2 * Number(COUNT_WINDOW)) for (const s of this.seen.keys()) if (s + COUNT_WINDOW < this.newest) this.seen.delete(s);
+  }
+}

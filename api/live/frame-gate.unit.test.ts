@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { SlotStatus, type SlotEvent } from '../../schemas/gen/events.js';
+import { FrameGate, type FrameGateOptions } from './frame-gate.js';
+
+const marker = (slot: number, counts: [string, number, number][]): SlotEvent => ({
+  slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_PROCESSED, block: undefined, deadError: undefined, gap: undefined, parent: undefined,
+  end: { counts: counts.map(([kind, partition, count]) => ({ kind, partition, count })) },
+});
+const confirmed = (slot: number): SlotEvent => ({ slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined, deadError: undefined, gap: undefined, parent: undefined, end: undefined });
+
+function gate(o: Partial<FrameGateOptions> = {}) {
+  const out: string[] = [];
+  let now = 0;
+  const g = new FrameGate<string>((s) => out.push(s), { maxHoldMs: 1000, orderWaitMs: 300, now: () => now, ...o });
+  return { g, out, tick: (ms: number) => (now += ms) };
+}
+
+describe('FrameGate', () => {
+  it("hands a slot's end marker on only after the records it counts; its partition's records wait behind it, other partitions' do not", () => {
+    const { g, out } = gate();
+    g.count('accounts', 1, 10n);
+    g.slotRecord(0, 'end 10', marker(10, [['accounts', 1, 2], ['entries', 2, 1]]));
+    g.slotRecord(0, 'confirmed 9', confirmed(9));
+    g.slotRecord(3, 'confirmed 8', confirmed(8));
+    g.flush();
+    expect(out).toEqual(['confirmed 8']);
+    expect(g.firstHeld()).toEqual(new Map([[0, 'end 10']]));
+    g.count('accounts', 1, 10n);
+    g.flush();
+    expect(out).toEqual(['confirmed 8']);
+    g.count('entries', 2, 10n);
+    g.flush();
+    expect(out).toEqual(['confirmed 8', 'end 10', 'confirmed 9']);
+    expect(g.holding).toBe(0);
+  });
+
+  it('hands markers on in slot order whatever partition was read first', () => {
+    const { g, out } = gate({ fromSlot: 20n });
+    g.count('transactions', 0, 21n);
+    g.slotRecord(1, 'end 21', marker(21, [['transactions', 0, 1]]));
+    g.slotRecord(1, 'end 25', marker(25, []));
+    g.flush();
+    expect(out).toEqual([]); // slot 20 has not ended
+    g.slotRecord(2, 'end 20', marker(20, []));
+    g.slotRecord(2, 'end 22', marker(22, []));
+    g.flush();
+    expect(out).toEqual(['end 20', 'end 21', 'end 22']); // 23 and 24 not read yet
+  });
+
+  it('fallbacks: a marker whose counts are not reached goes on after maxHoldMs, one without a previous slot after orderWaitMs', () => {
+    const { g, out, tick } = gate();
+    g.slotRecord(1, 'end 5', marker(5, []));
+    g.slotRecord(1, 'end 6', marker(6, [['transactions', 0, 1]]));
+    g.slotRecord(2, 'end 9', marker(9, []));
+    g.flush();
+    expect(out).toEqual(['end 5']);
+    tick(999);
+    g.flush();
+    expect(out).toEqual(['end 5']);
+    tick(1);
+    g.flush();
+    expect(out).toEqual(['end 5', 'end 6', 'end 9']); // 9 has waited long enough for 7 and 8
+  });
+
+  it('a reader that started after records of a partition does not hold a marker whose slot may have begun before it', () => {
+    const { g, out } = gate({ startedLate: (k) => k === 'accounts:0' });
+    g.slotRecord(0, 'end 1', marker(1, [['accounts', 0, 3]])); // nothing read on accounts:0 yet: may be partial
+    g.count('accounts', 0, 2n);
+    g.slotRecord(0, 'end 2', marker(2, [['accounts', 0, 2]])); // the first record read there is of slot 2: may be partial
+    g.count('accounts', 0, 3n);
+    g.slotRecord(0, 'end 3', marker(3, [['accounts', 0, 2], ['entries', 1, 1]])); // slot 2 came first: all of 3 is still to come
+    g.flush();
+    expect(out).toEqual(['end 1', 'end 2']);
+    g.count('accounts', 0, 3n);
+    g.count('entries', 1, 3n);
+    g.flush();
+    expect(out).toEqual(['end 1', 'end 2', 'end 3']);
+  });
+
+  it('without partitions (a replay), compares the sums per kind', () => {
+    const { g, out } = gate({ byKind: true });
+    g.count('accounts', 0, 7n);
+    g.slotRecord(0, 'end 7', marker(7, [['accounts', 0, 1], ['accounts', 3, 1]]));
+    g.flush();
+    expect(out).toEqual([]);
+    g.count('accounts', 0, 7n);
+    g.flush();
+    expect(out).toEqual(['end 7']);
+  });
+
+  it('with a marker waiting on every partition, the lowest goes on without waiting for the slot before it', () => {
+    const { g, out } = gate({ slotPartitions: 2 });
+    g.slotRecord(0, 'end 3', marker(3, []));
+    g.slotRecord(0, 'end 4', marker(4, []));
+    g.slotRecord(0, 'end 8', marker(8, []));
+    g.flush();
+    expect(out).toEqual(['end 3', 'end 4']);
+    g.slotRecord(1, 'end 10', marker(10, []));
+    g.flush();
+    expect(out).toEqual(['end 3', 'end 4', 'end 8']); // 10 waits: partition 0 has nothing waiting now
+  });
+
+  it("holds a later slot's own statuses until the slot before it has ended, and what follows them on their partition", () => {
+    const { g, out } = gate({ fromSlot: 52n });
+    const shred = (slot: number): SlotEvent => ({ ...confirmed(slot), status: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED });
+    g.slotRecord(2, 'shred 53', shred(53));
+    g.slotRecord(2, 'finalized 21', { ...confirmed(21), status: SlotStatus.SLOT_STATUS_FINALIZED });
+    g.flush();
+    expect(out).toEqual([]);
+    g.slotRecord(1, 'end 52', marker(52, []));
+    g.flush();
+    expect(out).toEqual(['end 52', 'shred 53', 'finalized 21']);
+  });
+});

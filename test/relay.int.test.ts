@@ -1,0 +1,187 @@
+// Relay identity, end to end (issue 11): slotstream A (the simulator with every field filled: transaction
+// meta, entries, dead forks, epochs) serves geyser.Geyser; slotstream B ingests from it with
+// `--source yellowstone` (leaders and epochs from a JSON-RPC node answering from A's epochs topic,
+// test/support/relay/epoch-rpc.ts). B's topics must hold the same records as A's (behaviour.md "Equality in
+// tests"), with one named exception: A's SKIPPED records, which Yellowstone cannot carry
+// (test/support/relay/compare.ts). Then: B's ingest SIGKILLed mid-run and restarted still ends with the same
+// records; and A restarted with a shorter history than B needs makes B publish a gap record naming exactly
+// the slots it cannot get, and then A's records from where A's history starts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStreams } from '../api/grpc/metrics.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { createLogger } from '../platform/log.js';
+import { decodeRecord, SlotStatus, type SlotEvent } from '../schemas/codec.js';
+import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { connectGeyser } from './support/geyser/client.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { readTopics } from './support/kafka/read-topics.js';
+import { recordCount } from './support/kafka/same-records.js';
+import { cleanEnd } from './support/relay/chain-plan.js';
+import { filterRecords, readRelayed, relayDifference, slotOfRecord, slotStatusOf, withoutSkipped } from './support/relay/compare.js';
+import { startEpochRpc, type EpochRpc } from './support/relay/epoch-rpc.js';
+import { spawnRelayIngest, type RelayIngest } from './support/relay/ingest-b.js';
+import { SlotstreamA, type SimConfig } from './support/relay/slotstream-a.js';
+
+// A small chain with everything in it: ~16 transactions per slot with full meta, their account writes,
+// ~64 entries per block, dead forks and skipped slots well above mainnet's rates, and 32-slot epochs so a
+// run crosses epoch boundaries. Paced so B follows A live, as a relay would.
+const SIM: SimConfig = { seed: 11, slotMs: 150, tps: 40, skipRate: 0.15, deadRate: 0.1, slotsPerEpoch: 32, validators: 8, fast: true, simEntries: true, partitions: 4 };
+
+const log = createLogger('warn', 'relay-test');
+
+async function geyserStreams(): Promise<number> {
+  return (await openStreams.get()).values.find((v) => v.labels.method === 'geyser.Subscribe')?.value ?? 0;
+}
+
+/** The slots topic's records, decoded. */
+async function slotRecords(kafka: Kafka, topics: TopicNames): Promise<SlotEvent[]> {
+  const parts = (await readTopics(kafka, [topics.slots])).get(topics.slots)!;
+  return parts.flat().map((r) => {
+    const d = decodeRecord('slots', r.value);
+    if (!d.ok || d.value.kind !== 'slots') throw new Error(`undecodable slot record: ${d.ok ? d.value.kind : d.reason}`);
+    return d.value.event;
+  });
+}
+
+/** Waits until B's slots topic holds slot `slot`'s end marker, failing fast if B's ingest exited. */
+async function waitForEnd(kafka: Kafka, topics: TopicNames, b: RelayIngest, slot: bigint, timeoutMs = 90_000): Promise<void> {
+  await waitFor(
+    async () => {
+      if (!b.running()) throw new Error(`B's ingest exited: ${b.stderr()}`);
+      const s = await slotRecords(kafka, topics).catch(() => []);
+      return s.some((e) => e.slot === slot && e.end !== undefined);
+    },
+    { what: `B's end marker of slot ${slot}`, timeoutMs, intervalMs: 250 },
+  );
+}
+
+/** B's log lines above info and its source's subscription lines, for failure messages. */
+const notable = (b: RelayIngest): string =>
+  b.logLines().filter((l) => (l.level as number) > 30 || /subscrib|resum/.test(String(l.msg))).map((l) => String(l.msg)).slice(-20).join('\n');
+
+/** Starts B against A and waits until A's geyser.Geyser has B's subscription (so B sees A's chain from genesis). */
+async function startB(a: SlotstreamA, rpc: EpochRpc, prefix: string): Promise<RelayIngest> {
+  const before = await geyserStreams();
+  const b = spawnRelayIngest({ prefix, yellowstoneUrl: a.url, rpcUrl: rpc.url, partitions: SIM.partitions });
+  await waitFor(
+    async () => {
+      if (!b.running()) throw new Error(`B's ingest exited: ${b.stderr()}`);
+      return (await geyserStreams()) > before;
+    },
+    { what: "B's subscription to A's geyser.Geyser", timeoutMs: 60_000, intervalMs: 50 },
+  );
+  return b;
+}
+
+describe('relay identity: slotstream B ingesting slotstream A through geyser.Geyser', () => {
+  let kafka: Kafka;
+  const cleanup: (() => Promise<unknown>)[] = [];
+
+  beforeAll(() => {
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'relay-test' });
+  });
+
+  afterAll(async () => {
+    for (const c of cleanup.reverse()) await c().catch(() => undefined);
+    await kafka?.close();
+  });
+
+  async function setUp(name: string): Promise<{ a: SlotstreamA; rpc: EpochRpc; prefixB: string; topicsB: TopicNames }> {
+    const a = new SlotstreamA(kafka, uniquePrefix(`${name}-a`), SIM, log);
+    await kafka.admin().ensureTopics(a.topics, { partitions: SIM.partitions, retentionMs: 3_600_000, replicationFactor: 1 });
+    await a.startApi();
+    cleanup.push(() => a.stopApi());
+    const rpc = await startEpochRpc(kafka, a.topics.epochs, SIM.slotsPerEpoch);
+    cleanup.push(() => rpc.close());
+    const prefixB = uniquePrefix(`${name}-b`);
+    return { a, rpc, prefixB, topicsB: topicNames(prefixB) };
+  }
+
+  it("B's topics hold the same records as A's", async () => {
+    const maxSlots = await cleanEnd(SIM, 56);
+    const { a, rpc, prefixB, topicsB } = await setUp('relay-same');
+    const b = await startB(a, rpc, prefixB);
+    cleanup.push(() => b.kill());
+    await a.ingest(maxSlots);
+    await waitForEnd(kafka, topicsB, b, BigInt(maxSlots - 1));
+    await b.kill();
+
+    const want = await readRelayed(kafka, a.topics);
+    const got = await readRelayed(kafka, topicsB);
+    expect(relayDifference(got, withoutSkipped(want))).toBeUndefined();
+    // Everything the chain has was there to compare: dead forks, entries, several epochs, every record kind.
+    const statuses = new Set(Object.values(want.slots!).flat().map(slotStatusOf));
+    expect(statuses).toEqual(new Set([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_DEAD, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, SlotStatus.SLOT_STATUS_CREATED_BANK]));
+    for (const kind of ['transactions', 'accounts', 'entries'] as const) expect(recordCount({ [kind]: got[kind] })).toBeGreaterThan(500);
+    expect(recordCount({ epochs: got.epochs })).toBe(Math.ceil(maxSlots / SIM.slotsPerEpoch));
+    expect(rpc.calls).toContain('getLeaderSchedule');
+  });
+
+  it('B killed mid-slot and restarted still holds the same records; A restarted with a shorter history makes B publish the exact gap', async () => {
+    const maxSlots = await cleanEnd(SIM, 64);
+    const { a, rpc, prefixB, topicsB } = await setUp('relay-restart');
+    let b = await startB(a, rpc, prefixB);
+    cleanup.push(() => b.kill());
+    const chain = a.ingest(maxSlots);
+    // Kill B while A streams slots to it: B has a slot in hand (part of its updates received, not yet out).
+    await waitFor(async () => (await slotRecords(kafka, topicsB).catch(() => [])).some((e) => e.slot >= 24n && e.end !== undefined), {
+      what: 'B past slot 24',
+      timeoutMs: 90_000,
+      intervalMs: 100,
+    });
+    expect((await b.kill()).signal).toBe('SIGKILL');
+    const killedAt = (await slotRecords(kafka, topicsB)).reduce((m, e) => (e.end !== undefined && e.slot > m ? e.slot : m), 0n);
+    expect(killedAt).toBeLessThan(BigInt(maxSlots - 8));
+    b = await startB(a, rpc, prefixB);
+    await chain;
+    await waitForEnd(kafka, topicsB, b, BigInt(maxSlots - 1));
+    await b.kill();
+    const afterRestart = await readRelayed(kafka, topicsB);
+    expect(relayDifference(afterRestart, withoutSkipped(await readRelayed(kafka, a.topics))), notable(b)).toBeUndefined();
+    expect(b.logLines().some((l) => typeof l.msg === 'string' && l.msg.startsWith('ingest: resuming after slot'))).toBe(true);
+
+    // A goes on without B, then loses the start of its history (DeleteRecords moves the log start, as
+    // retention would) past where B stopped, and restarts.
+    const resumeFrom = BigInt(maxSlots);
+    const longer = await cleanEnd(SIM, maxSlots + 40);
+    await new SlotstreamA(kafka, a.prefix, { ...SIM, slotMs: 0 }, log).ingest(longer);
+    await a.stopApi();
+    const cutAt = resumeFrom + 12n;
+    const streamKinds = ['slots', 'transactions', 'accounts', 'entries'] as const;
+    const full = await readRelayed(kafka, a.topics, streamKinds);
+    for (const kind of streamKinds) {
+      for (const [p, records] of full[kind]!.entries()) {
+        const first = records.find((r) => slotOfRecord(kind, r) >= cutAt);
+        if (first) await kafka.admin().deleteRecords(a.topics[kind], p, first.offset);
+      }
+    }
+    await a.startApi();
+    const client = await connectGeyser(Number(new URL(a.url).port));
+    const firstAvailable = BigInt((await client.subscribeReplayInfo()).firstAvailable!);
+    expect(firstAvailable).toBeGreaterThan(resumeFrom);
+
+    b = await startB(a, rpc, prefixB);
+    await waitForEnd(kafka, topicsB, b, BigInt(longer - 1));
+    await b.kill();
+
+    // Exactly one gap record, naming the slots from where B's history stopped to just before A's first available.
+    const bSlots = await slotRecords(kafka, topicsB);
+    const gaps = bSlots.filter((e) => e.status === SlotStatus.SLOT_STATUS_GAP);
+    expect(gaps.map((g) => [g.slot, g.gap?.firstSlot, g.gap?.lastSlot])).toEqual([[resumeFrom, resumeFrom, firstAvailable - 1n]]);
+    expect(b.logLines().some((l) => l.level === 50 && l.firstSlot === String(resumeFrom) && l.lastSlot === String(firstAvailable - 1n))).toBe(true);
+    // Nothing of the missing slots, and from A's first available slot on, A's records.
+    const got = await readRelayed(kafka, topicsB);
+    const inGap = filterRecords(got, (kind, r) => {
+      const s = slotOfRecord(kind, r);
+      return kind !== 'epochs' && s >= resumeFrom && s < firstAvailable && !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP);
+    });
+    expect(recordCount(inGap)).toBe(0);
+    const from = (c: typeof got) => filterRecords(c, (kind, r) => kind !== 'epochs' && slotOfRecord(kind, r) >= firstAvailable && !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP));
+    const afterGap = from(got);
+    expect(recordCount(afterGap)).toBeGreaterThan(1000);
+    expect(relayDifference(afterGap, withoutSkipped(from(await readRelayed(kafka, a.topics))))).toBeUndefined();
+    // And before the gap, B's topics are what they were.
+    const before = (c: typeof got) => filterRecords(c, (kind, r) => kind !== 'epochs' && slotOfRecord(kind, r) < resumeFrom);
+    expect(relayDifference(before(got), before(afterRestart))).toBeUndefined();
+  });
+});
