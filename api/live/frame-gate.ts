@@ -12,13 +12,16 @@
 // statuses); the lowest waiting marker goes on once its records are in and the slot before it has ended. Fallbacks, so nothing waits for what will not come: a marker whose slot may have
 // begun before the reader did goes on without its counts (a live reader starting mid-slot), one whose
 // counts are not reached (an undecodable record) after `maxHoldMs`, and one whose previous slot has no
-// marker (a chain without skipped records, a gap) once every partition has a marker waiting, or after
-// `orderWaitMs`.
-import type { PartitionCount, SlotEvent } from '../../schemas/gen/events.js';
+// marker (a gap; skipped slots on a chain that has no skipped records, where a block whose parent has ended
+// is next) once every partition has a marker waiting, or after `orderWaitMs`.
+import { SlotStatus, type PartitionCount, type SlotEvent } from '../../schemas/gen/events.js';
 
 interface Marker {
   slot: bigint;
   counts: PartitionCount[];
+  /** A block's parent slot (processed markers). */
+  parent: bigint | undefined;
+  skipped: boolean;
 }
 
 interface Held<T> {
@@ -57,6 +60,9 @@ export class FrameGate<T> {
   private readonly queues = new Map<number, Held<T>[]>();
   private last: bigint | undefined;
   private newest: bigint | undefined;
+  private sawSkipped = false;
+  /** Slots with statuses read whose marker has not gone on (a dead fork under way). */
+  private readonly inFlight = new Set<bigint>();
 
   constructor(
     private readonly out: (item: T) => void,
@@ -81,7 +87,11 @@ export class FrameGate<T> {
 
   /** A record read from the slots topic; handed on by flush(). */
   slotRecord(partition: number, item: T, e: SlotEvent | undefined): void {
-    const marker = e?.end !== undefined && e.gap === undefined ? { slot: e.slot, counts: e.end.counts } : undefined;
+    const marker =
+      e?.end !== undefined && e.gap === undefined
+        ? { slot: e.slot, counts: e.end.counts, parent: e.block?.parentSlot, skipped: e.status === SlotStatus.SLOT_STATUS_SKIPPED }
+        : undefined;
+    if (!marker && e && (this.last === undefined || e.slot > this.last)) this.inFlight.add(e.slot);
     let q = this.queues.get(partition);
     if (!q) this.queues.set(partition, (q = []));
     q.push({ item, slot: e?.slot ?? 0n, marker, since: this.now() });
@@ -127,7 +137,11 @@ export class FrameGate<T> {
     const m = h.marker;
     const waited = now - h.since;
     const whole = !m || this.complete(m) || this.mayHaveBegunEarlier(m) || waited >= this.o.maxHoldMs;
-    const inOrder = this.last === undefined || h.slot <= this.last + 1n || lowestOfAll || waited >= this.o.orderWaitMs;
+    // A chain whose skipped slots have no records (a Yellowstone upstream's) cannot name its previous slot:
+    // there a block whose parent has ended is next.
+    const last = this.last;
+    const parentEnded = !this.sawSkipped && m?.parent !== undefined && last !== undefined && m.parent <= last && ![...this.inFlight].some((x) => x > last && x < h.slot);
+    const inOrder = this.last === undefined || h.slot <= this.last + 1n || parentEnded || lowestOfAll || waited >= this.o.orderWaitMs;
     return whole && inOrder;
   }
 
@@ -156,6 +170,9 @@ export class FrameGate<T> {
     const m = h.marker;
     if (!m) return;
     this.seen.delete(m.slot);
+    if (m.skipped) this.sawSkipped = true;
+    this.inFlight.delete(m.slot);
+    for (const x of this.inFlight) if (x < m.slot) this.inFlight.delete(x);
     if (this.last === undefined || m.slot > this.last) this.last = m.slot;
     if (this.newest === undefined || m.slot > this.newest) this.newest = m.slot;
     if (this.seen.size > 2 * Number(COUNT_WINDOW)) for (const s of this.seen.keys()) if (s + COUNT_WINDOW < this.newest) this.seen.delete(s);

@@ -111,4 +111,24 @@ describe('FrameGate', () => {
     g.flush();
     expect(out).toEqual(['end 52', 'shred 53', 'finalized 21']);
   });
+
+  it('on a chain without skipped records, a block whose parent has ended is next; once a skipped record was seen, the slot before must end', () => {
+    const { g, out } = gate();
+    const block = (slot: number, parent: number): SlotEvent => ({ ...marker(slot, []), block: { parentSlot: BigInt(parent) } as SlotEvent['block'] });
+    g.slotRecord(0, 'end 10', block(10, 9));
+    g.slotRecord(1, 'end 12', block(12, 10)); // 11 skipped, no record of it
+    g.flush();
+    expect(out).toEqual(['end 10', 'end 12']);
+    g.slotRecord(2, 'shred 13', { ...confirmed(13), status: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED });
+    g.slotRecord(1, 'end 14', block(14, 12)); // 13 is under way (a dead fork): it ends first
+    g.flush();
+    expect(out).toEqual(['end 10', 'end 12', 'shred 13']);
+    g.slotRecord(2, 'dead 13', { ...marker(13, []), status: SlotStatus.SLOT_STATUS_DEAD });
+    g.flush();
+    expect(out).toEqual(['end 10', 'end 12', 'shred 13', 'dead 13', 'end 14']);
+    g.slotRecord(0, 'skipped 15', { ...marker(15, []), status: SlotStatus.SLOT_STATUS_SKIPPED });
+    g.slotRecord(1, 'end 17', block(17, 14)); // this chain has skipped records: 16's is still to come
+    g.flush();
+    expect(out).toEqual(['end 10', 'end 12', 'shred 13', 'dead 13', 'end 14', 'skipped 15']);
+  });
 });

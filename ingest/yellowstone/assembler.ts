@@ -53,6 +53,8 @@ interface Pending {
   slot: bigint;
   /** Status records of the slot in arrival order (processed and dead included). */
   statuses: SlotEvent[];
+  /** Statuses of the slot that came after its end status: they go with the next batch. */
+  after: SlotEvent[];
   meta?: BlockMeta;
   txs: TransactionEvent[];
   accounts: AccountEvent[];
@@ -202,7 +204,7 @@ export class SlotAssembler {
   private slot(slot: bigint): Pending {
     let p = this.pending.get(slot);
     if (!p) {
-      p = { slot, statuses: [], txs: [], accounts: [], entries: [], votes: 0, lostTxs: 0, lostEntries: 0 };
+      p = { slot, statuses: [], after: [], txs: [], accounts: [], entries: [], votes: 0, lostTxs: 0, lostEntries: 0 };
       this.pending.set(slot, p);
     }
     return p;
@@ -229,8 +231,9 @@ export class SlotAssembler {
     if (p.statuses.some((s) => s.status === e.status)) return;
     if (!isEnd(e) && p.statuses.some(isEnd)) {
       // After the slot's end (its processed status came, its data is still arriving): the slot's batch ends
-      // with its end marker, so this goes with the next batch, as a status of a slot already out would.
-      if (!this.late.some((l) => l.slot === e.slot && l.status === e.status)) this.late.push(e);
+      // with its end marker, so this goes with the next batch, as a status of a slot already out would
+      // (or nowhere, if the slot is not published).
+      if (!p.after.some((l) => l.status === e.status)) p.after.push(e);
       return;
     }
     p.statuses.push(e);
@@ -340,6 +343,7 @@ export class SlotAssembler {
       }
     }
     for (const e of events) if (e.kind === 'slots') this.remember(e.event);
+    for (const s of p.after) if (!this.wasPublished(s) && !this.late.some((l) => l.slot === s.slot && l.status === s.status)) this.late.push(s);
     this.last = p.slot;
     this.first ??= p.slot;
     return { slot: p.slot, events };
