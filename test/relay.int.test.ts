@@ -73,6 +73,13 @@ async function startB(a: SlotstreamA, rpc: EpochRpc, prefix: string): Promise<Re
   return b;
 }
 
+/** SIGKILLs B's ingest and waits until A's geyser.Geyser has seen its stream go (so the next startB counts right). */
+async function stopB(b: RelayIngest): Promise<void> {
+  const before = await geyserStreams();
+  expect((await b.kill()).signal).toBe('SIGKILL');
+  await waitFor(async () => (await geyserStreams()) < before, { what: "B's stream closed on A", timeoutMs: 30_000 });
+}
+
 describe('relay identity: slotstream B ingesting slotstream A through geyser.Geyser', () => {
   let kafka: Kafka;
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -104,7 +111,7 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
     cleanup.push(() => b.kill());
     await a.ingest(maxSlots);
     await waitForEnd(kafka, topicsB, b, BigInt(maxSlots - 1));
-    await b.kill();
+    await stopB(b);
 
     const want = await readRelayed(kafka, a.topics);
     const got = await readRelayed(kafka, topicsB);
@@ -129,13 +136,13 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
       timeoutMs: 90_000,
       intervalMs: 100,
     });
-    expect((await b.kill()).signal).toBe('SIGKILL');
+    await stopB(b);
     const killedAt = (await slotRecords(kafka, topicsB)).reduce((m, e) => (e.end !== undefined && e.slot > m ? e.slot : m), 0n);
     expect(killedAt).toBeLessThan(BigInt(maxSlots - 8));
     b = await startB(a, rpc, prefixB);
     await chain;
     await waitForEnd(kafka, topicsB, b, BigInt(maxSlots - 1));
-    await b.kill();
+    await stopB(b);
     const afterRestart = await readRelayed(kafka, topicsB);
     expect(relayDifference(afterRestart, withoutSkipped(await readRelayed(kafka, a.topics))), notable(b)).toBeUndefined();
     expect(b.logLines().some((l) => typeof l.msg === 'string' && l.msg.startsWith('ingest: resuming after slot'))).toBe(true);
@@ -159,10 +166,13 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
     const client = await connectGeyser(Number(new URL(a.url).port));
     const firstAvailable = BigInt((await client.subscribeReplayInfo()).firstAvailable!);
     expect(firstAvailable).toBeGreaterThan(resumeFrom);
+    // A's answer is right: from that slot on A still holds everything it had.
+    const fromSlot = (c: typeof full, slot: bigint) => filterRecords(c, (kind, r) => slotOfRecord(kind, r) >= slot);
+    expect(relayDifference(fromSlot(await readRelayed(kafka, a.topics, streamKinds), firstAvailable), fromSlot(full, firstAvailable))).toBeUndefined();
 
     b = await startB(a, rpc, prefixB);
     await waitForEnd(kafka, topicsB, b, BigInt(longer - 1));
-    await b.kill();
+    await stopB(b);
 
     // Exactly one gap record, naming the slots from where B's history stopped to just before A's first available.
     const bSlots = await slotRecords(kafka, topicsB);
