@@ -12,6 +12,7 @@ import {
   slotToYellowstone,
   transactionToYellowstone,
 } from '../../schemas/yellowstone/index.js';
+import { reframeYellowstoneTransaction } from '../../schemas/yellowstone/reframe-transaction.js';
 import { transactionErrorFromJson } from '../../schemas/yellowstone/transaction-error.js';
 import { keyId, type CompiledBlocksFilter, type DataSlice } from '../filters/index.js';
 import { transactionView } from '../filters/match.js';
@@ -40,8 +41,12 @@ function accountInfo(e: AccountEvent, slices: readonly DataSlice[]): SubscribeUp
   return slices.length === 0 ? info : { ...info, data: yellowstoneSlice(e.data, slices) };
 }
 
-export const transactionBody = (u: SharedEvent, tx: TransactionEvent): Buffer =>
-  u.encoded('geyser/transaction', () => encode({ transaction: transactionToYellowstone(tx) }, u.readAt));
+/** A live transaction is re-framed from its record's bytes (no full decode); a replayed one is converted. */
+export const transactionBody = (u: SharedEvent): Buffer =>
+  u.encoded('geyser/transaction', () => {
+    const live = u.live as Extract<SharedEvent['live'], { kind: 'transaction' }>;
+    return live.scan ? reframeYellowstoneTransaction(live.scan, u.readAt) : encode({ transaction: transactionToYellowstone(live.event) }, u.readAt);
+  });
 
 export const transactionStatusBody = (u: SharedEvent, tx: TransactionEvent): Buffer =>
   u.encoded('geyser/transaction_status', () =>

@@ -79,7 +79,7 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     switch (live.kind) {
       case 'transaction': {
         const { transactions, status: st } = splitTransactionNames(names);
-        if (transactions.length > 0) this.send(u.slot, transactions, transactionBody(u, live.event));
+        if (transactions.length > 0) this.send(u.slot, transactions, transactionBody(u));
         if (st.length > 0) this.send(u.slot, st, transactionStatusBody(u, live.event));
         return;
       }

@@ -32,7 +32,7 @@ export function uiAmountString(amount: bigint, decimals: number): string {
   return text.replace(/0+$/, '').replace(/\.$/, '');
 }
 
-function tokenBalanceTo(t: TokenBalance): YsTokenBalance {
+export function tokenBalanceTo(t: TokenBalance): YsTokenBalance {
   const ui = uiAmountString(t.amount, t.decimals);
   return {
     accountIndex: t.accountIndex,

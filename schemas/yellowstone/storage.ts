@@ -57,7 +57,10 @@ const geyser = require(path.join(grpcDir, 'geyser.js')) as {
   SubscribeUpdateBlockMeta: MessageCodec<Geyser.SubscribeUpdateBlockMeta>;
   SubscribeUpdateEntry: MessageCodec<Geyser.SubscribeUpdateEntry>;
 };
-const storage = require(path.join(grpcDir, 'solana-storage.js')) as { ConfirmedBlock: MessageCodec<ConfirmedBlock> };
+const storage = require(path.join(grpcDir, 'solana-storage.js')) as {
+  ConfirmedBlock: MessageCodec<ConfirmedBlock>;
+  TransactionStatusMeta: MessageCodec<TransactionStatusMeta>;
+};
 
 export const YellowstoneSlotStatus = geyser.SlotStatus;
 export type YellowstoneSlotStatus = Geyser.SlotStatus;
@@ -72,3 +75,4 @@ export const SubscribeUpdateCodecs = {
   entry: geyser.SubscribeUpdateEntry,
 } as const;
 export const ConfirmedBlock: MessageCodec<ConfirmedBlock> = storage.ConfirmedBlock;
+export const TransactionStatusMetaCodec: MessageCodec<TransactionStatusMeta> = storage.TransactionStatusMeta;
