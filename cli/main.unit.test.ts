@@ -56,7 +56,9 @@ describe('slotstream with a config mistake', { timeout: 30_000 }, () => {
     const r = await runCli([...args, '--metrics-port', '0']);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(2);
-    expect(r.ms).toBeLessThan(3_000);
+    // The marker below is what proves no broker was started; the time only bounds the start-up of node and
+    // tsx, generously, so a loaded machine does not fail it (~1-2 s when quiet).
+    expect(r.ms).toBeLessThan(15_000);
     expect(existsSync(marker), 'java or mvn was started').toBe(false);
   });
 });

@@ -3,7 +3,10 @@
 // one place:
 // - transactions: by signature if set; else by ONE account_required key (all must be present, so any one
 //   is a valid gate); else by EVERY account_include key; else in the wildcard list;
-// - accounts: by every `account` key; else by every `owner` key; else in the wildcard list.
+// - accounts: by every `account` key; else, with an owner and a memcmp, by every (owner, first memcmp's offset,
+//   length and bytes) — many subscriptions on one program (say 500 on the Token program, each for its own
+//   wallet at offset 32) then cost one lookup per group instead of one memcmp each; else by every `owner` key;
+//   else in the wildcard list.
 // Wildcard filters (only exclude/vote/failed, or only memcmp/datasize/lamports, or empty) are checked for
 // every event: unavoidable. Every candidate found through the index is verified with the full filter.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
@@ -15,6 +18,7 @@ import {
   type AccountView,
   type TransactionView,
 } from './match.js';
+import { keyId } from './key-id.js';
 import type { CompiledAccountFilter, CompiledSubscription, CompiledTransactionFilter } from './types.js';
 
 interface Entry<S, F> {
@@ -87,6 +91,16 @@ function namesOf<S, F extends { readonly name: string }>(hits: Map<S, Entry<S, F
   return out;
 }
 
+/** The memcmp an owner-bound account filter is indexed by: its first one at a finite offset. */
+function memcmpGate(f: CompiledAccountFilter): { offset: number; bytes: Uint8Array } | undefined {
+  const m = f.memcmp[0];
+  return m !== undefined && Number.isFinite(m.offset) && m.bytes.length > 0 ? m : undefined;
+}
+
+function memcmpKey(owner: string, offset: number, length: number, bytes: string): string {
+  return `${owner}\u0001${offset}:${length}\u0001${bytes}`;
+}
+
 export class FilterIndex<StreamId> {
   private readonly streams = new Map<StreamId, Registration<StreamId>>();
   private readonly txBySignature = new Map<string, Bucket<StreamId, CompiledTransactionFilter>>();
@@ -95,6 +109,10 @@ export class FilterIndex<StreamId> {
   private readonly accByPubkey = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
   private readonly accByOwner = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
   private readonly accWildcard: Bucket<StreamId, CompiledAccountFilter> = new Set();
+  /** (owner, memcmp group, bytes) -> filters; see memcmpKey. */
+  private readonly accByOwnerMemcmp = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
+  /** owner -> the memcmp groups (offset and length) its filters are indexed under, with reference counts. */
+  private readonly ownerGroups = new Map<string, Map<string, { offset: number; length: number; refs: number }>>();
   private seq = 0;
   /** Filters verified in full so far (index candidates plus wildcards): for metrics, and to test the index. */
   candidatesChecked = 0;
@@ -114,7 +132,10 @@ export class FilterIndex<StreamId> {
     const tx = sub.transactions.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
     const acc = sub.accounts.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
     for (const e of tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, true);
-    for (const e of acc) this.place(this.accPlacement(e.filter), this.accWildcard, e, true);
+    for (const e of acc) {
+      this.place(this.accPlacement(e.filter), this.accWildcard, e, true);
+      this.countGroups(e.filter, 1);
+    }
     this.streams.set(streamId, { tx, acc });
   }
 
@@ -125,7 +146,10 @@ export class FilterIndex<StreamId> {
     // Placement is a pure function of the (immutable) filter, so recomputing it finds every bucket again;
     // this keeps no per-key undo records (a stream may hold a million keys at the default limits).
     for (const e of reg.tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, false);
-    for (const e of reg.acc) this.place(this.accPlacement(e.filter), this.accWildcard, e, false);
+    for (const e of reg.acc) {
+      this.place(this.accPlacement(e.filter), this.accWildcard, e, false);
+      this.countGroups(e.filter, -1);
+    }
     this.streams.delete(streamId);
     return true;
   }
@@ -142,8 +166,26 @@ export class FilterIndex<StreamId> {
 
   private accPlacement(f: CompiledAccountFilter): Placement<StreamId, CompiledAccountFilter> {
     if (f.account.size > 0) return { map: this.accByPubkey, keys: f.account };
+    const m = memcmpGate(f);
+    if (f.owner.size > 0 && m) return { map: this.accByOwnerMemcmp, keys: [...f.owner].map((o) => memcmpKey(o, m.offset, m.bytes.length, keyId(m.bytes))) };
     if (f.owner.size > 0) return { map: this.accByOwner, keys: f.owner };
     return { map: undefined, keys: [] };
+  }
+
+  /** Keeps ownerGroups in step with the filters indexed by (owner, memcmp). */
+  private countGroups(f: CompiledAccountFilter, delta: 1 | -1): void {
+    const m = memcmpGate(f);
+    if (f.account.size > 0 || f.owner.size === 0 || !m) return;
+    const group = `${m.offset}:${m.bytes.length}`;
+    for (const o of f.owner) {
+      let groups = this.ownerGroups.get(o);
+      if (!groups) this.ownerGroups.set(o, (groups = new Map()));
+      const g = groups.get(group);
+      if (g) g.refs += delta;
+      else groups.set(group, { offset: m.offset, length: m.bytes.length, refs: delta });
+      if (groups.get(group)!.refs <= 0) groups.delete(group);
+      if (groups.size === 0) this.ownerGroups.delete(o);
+    }
   }
 
   private place<F>(p: Placement<StreamId, F>, wildcard: Bucket<StreamId, F>, e: Entry<StreamId, F>, add: boolean): void {
@@ -189,6 +231,14 @@ export class FilterIndex<StreamId> {
       collect(hits, this.accByPubkey.get(view.pubkey), seq, test) +
       collect(hits, this.accByOwner.get(view.owner), seq, test) +
       collect(hits, this.accWildcard, seq, test);
+    const groups = this.ownerGroups.get(view.owner);
+    if (groups) {
+      for (const [group, g] of groups) {
+        if (g.offset + g.length > view.data.length) continue; // past the end: no match (behaviour.md)
+        const bytes = keyId(view.data.subarray(g.offset, g.offset + g.length));
+        this.candidatesChecked += collect(hits, this.accByOwnerMemcmp.get(`${view.owner}\u0001${group}\u0001${bytes}`), seq, test);
+      }
+    }
     return namesOf(hits);
   }
 }

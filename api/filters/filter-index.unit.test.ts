@@ -80,6 +80,25 @@ describe('FilterIndex', () => {
     expect(index.candidatesChecked - before).toBe(2);
   });
 
+  it('owner-bound account filters with a memcmp are verified per (owner, memcmp) group, not per stream', () => {
+    const index = new FilterIndex<number>();
+    const token = key(7);
+    const wallet = (i: number): Buffer => Buffer.from(new Uint32Array([i, 5, 5, 5, 5, 5, 5, 5]).buffer);
+    for (let i = 0; i < 500; i++) {
+      const memcmp = { offset: 32n, data: { $case: 'bytes' as const, value: wallet(i) } };
+      index.set(i, sub({ accounts: { mine: { owner: [token], filters: [{ filter: { $case: 'memcmp', value: memcmp } }] } } }));
+    }
+    const data = Buffer.concat([Buffer.alloc(32, 1), wallet(42), Buffer.alloc(101)]);
+    const before = index.candidatesChecked;
+    expect(asObject(index.matchAccount(AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(7), data })))).toEqual({ 42: ['mine'] });
+    expect(index.candidatesChecked - before).toBe(1);
+    // Data too short for the memcmp: no candidate at all; another owner: none either.
+    expect(index.matchAccount(AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(7), data: Buffer.alloc(40) })).size).toBe(0);
+    expect(index.matchAccount(AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(8), data })).size).toBe(0);
+    index.delete(42);
+    expect(index.matchAccount(AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(7), data })).size).toBe(0);
+  });
+
   it('a filter reached through several keys of one event is checked and reported once', () => {
     const index = new FilterIndex<string>();
     index.set('s', sub({ transactions: { t: { accountInclude: [key(1), key(2), key(3)] } } }));
