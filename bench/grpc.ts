@@ -26,10 +26,9 @@
 //   internal_*: phase 2 api-internal; geyser_p50/p99: phase 2b api-internal; geyser_sent_*: 2b as p50/p99.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
 // BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS.
-import { fork, type ChildProcess } from 'node:child_process';
+import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import bs58 from 'bs58';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -48,46 +47,8 @@ const say = (msg: string): void => void process.stderr.write(`[bench:grpc] ${msg
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 // ---- child processes -------------------------------------------------------------------------------
-interface Worker {
-  proc: ChildProcess;
-  request<T>(msg: object, key: string): Promise<T>;
-}
-
 function startWorker(role: 'api' | 'ingest' | 'clients' | 'filter-clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
-  const proc = fork(fileURLToPath(new URL('./grpc-worker.ts', import.meta.url)), [role], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...envs },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const w: Worker = {
-    proc,
-    request: <T>(msg: object, key: string) =>
-      new Promise<T>((resolve) => {
-        const on = (m: Record<string, unknown>): void => {
-          if (key in m) {
-            proc.off('message', on);
-            resolve(m[key] as T);
-          }
-        };
-        proc.on('message', on);
-        proc.send(msg);
-      }),
-  };
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`${role} worker exited with ${code}`)));
-    proc.on('message', (m: { ready?: boolean; port?: number }) => {
-      if (m.ready) resolve({ w, port: m.port });
-    });
-  });
-}
-
-async function stopWorker(w: Worker): Promise<void> {
-  if (w.proc.exitCode !== null) return;
-  const exited = new Promise<void>((r) => w.proc.once('exit', () => r()));
-  w.proc.send({ cmd: 'stop' });
-  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  return startChild(new URL('./grpc-worker.ts', import.meta.url), role, envs);
 }
 
 async function cpuSeconds(w: Worker): Promise<number> {

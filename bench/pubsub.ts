@@ -18,10 +18,9 @@
 // Last line: pubsub p50_ms=<a> p99_ms=<b> subscriptions=1000 max_notifications_per_s=<n>
 // Env: BENCH_TPS, BENCH_SLOT_MS, BENCH_SECONDS (measured window, 20), BENCH_WARMUP_S (5), BENCH_BACKLOG,
 // BENCH_KAFKA_BROKERS (default: a local broker is started), BENCH_API_PROFILE (a folder: CPU profile of the api).
-import { fork, type ChildProcess } from 'node:child_process';
+import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import bs58 from 'bs58';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
 import { createKafka, type Producer } from '../platform/kafka/index.js';
@@ -42,47 +41,10 @@ const say = (msg: string): void => void process.stderr.write(`[bench:pubsub] ${m
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-interface Worker {
-  proc: ChildProcess;
-  request<T>(msg: object, key: string): Promise<T>;
-}
-
 function startWorker(role: 'api' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
-  const proc = fork(fileURLToPath(new URL('./pubsub-worker.ts', import.meta.url)), [role], {
-    // BENCH_API_PROFILE=<dir>: a V8 CPU profile of the api process, written there when it stops.
-    execArgv: ['--import', 'tsx', ...(role === 'api' && process.env.BENCH_API_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [])],
-    env: { ...process.env, ...envs },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const w: Worker = {
-    proc,
-    request: <T>(msg: object, key: string) =>
-      new Promise<T>((resolve) => {
-        const on = (m: Record<string, unknown>): void => {
-          if (key in m) {
-            proc.off('message', on);
-            resolve(m[key] as T);
-          }
-        };
-        proc.on('message', on);
-        proc.send(msg);
-      }),
-  };
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`${role} worker exited with ${code}`)));
-    proc.on('message', (m: { ready?: boolean; port?: number }) => {
-      if (m.ready) resolve({ w, port: m.port });
-    });
-  });
-}
-
-async function stopWorker(w: Worker): Promise<void> {
-  if (w.proc.exitCode !== null) return;
-  const exited = new Promise<void>((r) => w.proc.once('exit', () => r()));
-  w.proc.send({ cmd: 'stop' });
-  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  // BENCH_API_PROFILE=<dir>: a V8 CPU profile of the api process, written there when it stops.
+  const profile = role === 'api' && process.env.BENCH_API_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [];
+  return startChild(new URL('./pubsub-worker.ts', import.meta.url), role, envs, profile);
 }
 
 interface Sub {
