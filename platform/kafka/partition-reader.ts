@@ -67,8 +67,11 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
   );
   consumer.assign(all.map(({ topic, partition }) => ({ topic, partition, offset: Number(pos.get(topic)!.get(partition)!) })));
 
-  // Partitions sought while a consume call was in flight: what that call returns for them is stale.
+  // Partitions sought while a consume call was in flight, or whose seek had not completed when the call
+  // started: what that call returns for them (records, or an end-of-partition at the old position, which
+  // would move the position past the re-read) is stale.
   let sought = new Set<string>();
+  const seeking = new Map<string, number>();
   let inFlight = false;
   const paused = new Set<string>();
   let pausedAll = false;
@@ -87,7 +90,7 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     onCall: () => {
       // Seeks made before this call are applied by librdkafka to what it returns.
       inFlight = true;
-      sought = new Set();
+      sought = new Set(seeking.keys());
     },
     onMessages(messages, eofs) {
       inFlight = false;
@@ -133,11 +136,19 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     },
     position: (topic, partition) => pos.get(topic)?.get(partition),
     async seek(topic, partition, offset) {
-      if (inFlight) sought.add(tp(topic, partition));
+      const key = tp(topic, partition);
+      if (inFlight) sought.add(key);
+      seeking.set(key, (seeking.get(key) ?? 0) + 1);
       pos.get(topic)?.set(partition, offset);
-      await new Promise<void>((resolve, reject) =>
-        consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) => (err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve())),
-      );
+      try {
+        await new Promise<void>((resolve, reject) =>
+          consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) => (err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve())),
+        );
+      } finally {
+        const n = seeking.get(key)! - 1;
+        if (n === 0) seeking.delete(key);
+        else seeking.set(key, n);
+      }
     },
     pause(topic, partition) {
       paused.add(tp(topic, partition));
