@@ -3,7 +3,7 @@
 // here (system, SPL Token and Token-2022, associated token account, memo), and otherwise Agave's own
 // fallback, the partially decoded `{programId, accounts, data, stackHeight}`, which Agave also answers for
 // any instruction its parser rejects. Pure.
-import { base58 } from '../../projector/projections/base58.js';
+import { base58 } from '../../schemas/base58.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { uiTokenAmount } from './token.js';
 

@@ -4,7 +4,7 @@
 // maxSupportedTransactionVersion rule, and UiTransactionStatusMeta with Agave's members and omissions.
 // Pure: event in, JSON value out.
 import { TransactionEvent, type InnerInstructions, type Reward, type TokenBalance } from '../../schemas/codec.js';
-import { base58 } from '../../projector/projections/base58.js';
+import { base58 } from '../../schemas/base58.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
 import { u64Json } from './json.js';

@@ -2,7 +2,7 @@
 // the transaction event itself, re-encoded (protobuf, base64), keyed by (slot, position), with its
 // signature index row; and the parts of a block's meta the blocks view does not hold. Pure.
 import { BlockMeta, TransactionEvent, type SlotEvent } from '../../schemas/codec.js';
-import { base58Key } from './base58.js';
+import { base58Key } from '../../schemas/base58.js';
 import type { BlockDetailRow, TransactionBodyRow, TransactionIndexRow } from './rows.js';
 
 const base64Of = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');

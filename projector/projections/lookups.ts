@@ -3,7 +3,7 @@
 // Pure; rows only add candidates, readers check them against the state at their commitment.
 import type { AccountEvent, SlotEvent } from '../../schemas/codec.js';
 import { isTokenAccountData, isTokenProgram } from '../../schemas/programs.js';
-import { base58Key } from './base58.js';
+import { base58Key } from '../../schemas/base58.js';
 import type { Projection } from './result.js';
 import type { BlockhashRow, Rows, TokenAccountByOwnerRow } from './rows.js';
 

@@ -1,6 +1,6 @@
 // What a projection gives back: the rows an event adds, or why the event cannot be projected
 // (the runner dead-letters it with that reason and goes on).
-import { base58, base58Key } from './base58.js';
+import { base58, base58Key } from '../../schemas/base58.js';
 import type { Rows } from './rows.js';
 
 export type Projection = { ok: true; rows: Partial<Rows> } | { ok: false; reason: string };
