@@ -101,7 +101,7 @@ const tp = (topic: string, partition: number): string => `${topic}\u0000${partit
 
 /** Per partition, the committed records after the last one that passes `isBoundary`, found by reading
  * growing windows back from the end until a window holds such a record or starts at the log start. */
-async function scanBack(kafka: Kafka, names: readonly string[], isBoundary: (r: InRecord) => boolean, opts: ResumePointOptions): Promise<PartitionTail[]> {
+export async function scanBack(kafka: Kafka, names: readonly string[], isBoundary: (r: InRecord) => boolean, opts: ResumePointOptions): Promise<PartitionTail[]> {
   const scans = new Map<string, Scan>();
   for (const topic of names) {
     for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topic)) {
