@@ -3,9 +3,9 @@
 // Pure: the runner only moves slices between Kafka and ClickHouse.
 import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
 import type { TopicKind } from '../schemas/topics.js';
-import { project, slotOf } from './projections/index.js';
+import { projectInto, slotOf } from './projections/index.js';
 import { projectSlotOffsets, type PositionedSlot } from './projections/offsets.js';
-import { appendRows, emptyRows, type Rows } from './projections/rows.js';
+import { emptyRows, type Rows } from './projections/rows.js';
 
 export interface RawRecord {
   offset: string;
@@ -53,12 +53,11 @@ export function projectSlice(
   for (const r of records) {
     const decoded = decodeRecord(kind, r.value);
     // The raw value goes along: the transaction bodies view stores it as it is (no re-encoding).
-    const projection = decoded.ok ? project(decoded.value, r.value ?? undefined) : decoded;
-    if (!projection.ok) {
-      deadLetters.push({ topic, partition, offset: r.offset, key: r.key, value: r.value, reason: projection.reason });
+    const reason = decoded.ok ? projectInto(rows, decoded.value, r.value ?? undefined) : decoded.reason;
+    if (reason !== undefined) {
+      deadLetters.push({ topic, partition, offset: r.offset, key: r.key, value: r.value, reason });
       continue;
     }
-    appendRows(rows, projection.rows);
     positioned.push({ offset: BigInt(r.offset), slot: slotOf((decoded as { value: ChainEvent }).value) });
   }
   rows.slot_offsets = projectSlotOffsets(topic, partition, positioned);

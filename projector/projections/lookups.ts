@@ -4,8 +4,7 @@
 import type { AccountEvent, SlotEvent } from '../../schemas/codec.js';
 import { isTokenAccountData, isTokenProgram } from '../../schemas/programs.js';
 import { base58Key } from '../../schemas/base58.js';
-import type { Projection } from './result.js';
-import type { BlockhashRow, Rows, TokenAccountByOwnerRow } from './rows.js';
+import type { BlockhashRow, TokenAccountByOwnerRow } from './rows.js';
 
 /** The wallet index row of a token account write; none for other accounts (and closed ones). */
 export function tokenOwnerRows(e: AccountEvent, pubkey: string, program: string): TokenAccountByOwnerRow[] {
@@ -18,10 +17,4 @@ export function blockhashRows(e: SlotEvent): BlockhashRow[] {
   const b = e.block;
   if (b === undefined || b.blockhash.length !== 32) return [];
   return [{ blockhash: base58Key(b.blockhash), slot: e.slot.toString(), block_height: b.blockHeight.toString() }];
-}
-
-/** Adds `extra` rows to an accepted projection (a rejected one stays rejected: the event is dead-lettered). */
-export function withRows(p: Projection, extra: Partial<Rows>): Projection {
-  if (!p.ok) return p;
-  return { ok: true, rows: { ...p.rows, ...extra } };
 }
