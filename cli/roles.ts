@@ -7,6 +7,7 @@ import { applyMigrations } from '../platform/migrations.js';
 import { addHealthCheck, startMetricsServer } from '../platform/metrics.js';
 import { startLocalKafka } from '../deploy/kafka/launcher.js';
 import { connectKafka } from './infrastructure.js';
+import type { LiveRead } from '../api/live/index.js';
 // Role modules load on demand, so a role pays only for what it runs.
 
 export interface Running {
@@ -93,7 +94,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const { startGrpc } = await import('../api/grpc/server.js');
       const { startJsonRpc } = await import('../api/jsonrpc/server.js');
       // One live layer (one Kafka reader, one filter index) for every streaming transport of this process.
-      const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, log });
+      const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, read: cfg.liveRead as LiveRead, log });
       stops.push({ what: 'live layer', stop: () => live.close() });
       const grpc = await startGrpc({
         live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,

@@ -175,6 +175,7 @@ export interface AccountScan {
   readonly owner: Buffer;
   readonly lamports: bigint;
   readonly data: Buffer;
+  readonly writeVersion: bigint;
   readonly txnSignature: Buffer | undefined;
 }
 
@@ -187,6 +188,7 @@ export function scanAccount(bytes: Buffer): AccountScan {
   let pubkey = EMPTY;
   let owner = EMPTY;
   let data = EMPTY;
+  let writeVersion = 0n;
   let txnSignature: Buffer | undefined;
   for (let i = 0; i < fields.length; i += 3) {
     const f = fields[i]!;
@@ -205,6 +207,9 @@ export function scanAccount(bytes: Buffer): AccountScan {
       case 6:
         data = payload(bytes, s, e);
         break;
+      case 7:
+        writeVersion = readVarint64(bytes, s, e);
+        break;
       case 8:
         slot = readVarint64(bytes, s, e);
         break;
@@ -213,5 +218,5 @@ export function scanAccount(bytes: Buffer): AccountScan {
         break;
     }
   }
-  return { bytes, fields, slot, pubkey, owner, lamports, data, txnSignature };
+  return { bytes, fields, slot, pubkey, owner, lamports, data, writeVersion, txnSignature };
 }

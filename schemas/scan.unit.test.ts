@@ -27,9 +27,9 @@ describe('scan', () => {
   });
 
   it('reads an account record', () => {
-    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 2), lamports: 2n ** 64n - 1n, data: Buffer.from('abc'), slot: 77n, txnSignature: Buffer.alloc(64, 9) });
+    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 2), lamports: 2n ** 64n - 1n, data: Buffer.from('abc'), slot: 77n, writeVersion: 9_000_000_001n, txnSignature: Buffer.alloc(64, 9) });
     const s = scanAccount(Buffer.from(AccountEvent.encode(acc).finish()));
-    expect([s.slot, s.lamports, s.data.toString()]).toEqual([77n, 2n ** 64n - 1n, 'abc']);
+    expect([s.slot, s.lamports, s.data.toString(), s.writeVersion]).toEqual([77n, 2n ** 64n - 1n, 'abc', 9_000_000_001n]);
     expect(Buffer.from(s.txnSignature!)).toEqual(Buffer.alloc(64, 9));
   });
 

@@ -43,6 +43,8 @@ const STATUS_WINDOW = 20_000n;
 export class Hub implements TailSink {
   private readonly index = new FilterIndex<LiveSubscriber>();
   private readonly subscribers = new Set<LiveSubscriber>();
+  /** The tail's hand-over count when each session registered (LiveTail.handedOver): who got which copy. */
+  private readonly since = new Map<LiveSubscriber, number>();
   /** Sessions told about every status change (a gate above processed, or a transport that tracks slots). */
   private readonly statusListeners = new Set<LiveSubscriber>();
   /** Sessions with slot, blocks_meta or entry filters, with their subscription. */
@@ -69,11 +71,13 @@ export class Hub implements TailSink {
   statusOf = (slot: bigint): number | undefined => this.statuses.get(slot);
 
   /**
-   * Adds or replaces a session's filters. `statuses`: also tell it every status change. Synchronous:
-   * callers read the live positions right after, in the same step.
+   * Adds or replaces a session's filters. `statuses`: also tell it every status change. `since`: the
+   * tail's hand-over count now (LiveTail.handedOver). Synchronous: callers read the live positions right
+   * after, in the same step.
    */
-  register(s: LiveSubscriber, sub: CompiledSubscription, statuses: boolean): void {
+  register(s: LiveSubscriber, sub: CompiledSubscription, statuses: boolean, since: number): void {
     this.index.set(s, sub);
+    this.since.set(s, since);
     this.subscribers.add(s);
     if (statuses) this.statusListeners.add(s);
     else this.statusListeners.delete(s);
@@ -102,6 +106,7 @@ export class Hub implements TailSink {
 
   unregister(s: LiveSubscriber): void {
     this.index.delete(s);
+    this.since.delete(s);
     this.subscribers.delete(s);
     this.statusListeners.delete(s);
     this.chainSubs.delete(s);
@@ -123,13 +128,27 @@ export class Hub implements TailSink {
   onEvent(e: StreamEvent): void {
     for (const o of this.observers) o.onEvent(e);
     this.blocks?.onEvent(e);
+    if (e.kind === 'slots') this.onSlot(e.event);
+    else this.deliver(e);
+  }
+
+  /**
+   * A second copy of a data record (read uncommitted: an aborted record, then its re-publication) goes
+   * only to the sessions registered after the first copy was handed over (number `first`); observers,
+   * blocks and everyone else had the first.
+   */
+  onCopy(e: StreamEvent, first: number): void {
+    if (e.kind !== 'slots') this.deliver(e, (s) => (this.since.get(s) ?? 0) > first);
+  }
+
+  private deliver(e: Exclude<StreamEvent, { kind: 'slots' }>, only?: (s: LiveSubscriber) => boolean): void {
     switch (e.kind) {
       case 'transactions': {
         if (this.index.size === 0) return;
         const hits = 'scan' in e ? this.index.matchTransactionView(scannedTransactionView(e.scan)) : this.index.matchTransaction(e.event);
         if (hits.size === 0) return;
         const u = new SharedEvent(transactionUpdate(e));
-        for (const [s, names] of hits) s.onLive(u, names);
+        for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
       case 'accounts': {
@@ -137,16 +156,14 @@ export class Hub implements TailSink {
         const hits = 'scan' in e ? this.index.matchAccountView(scannedAccountView(e.scan)) : this.index.matchAccount(e.event);
         if (hits.size === 0) return;
         const u = new SharedEvent(accountUpdate(e));
-        for (const [s, names] of hits) s.onLive(u, names);
+        for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
-      case 'slots':
-        this.onSlot(e.event);
-        return;
       case 'entries': {
         if (this.chainSubs.size === 0) return;
         let u: SharedEvent | undefined;
         for (const [s, sub] of this.chainSubs) {
+          if (only && !only(s)) continue;
           const names = matchEntry(sub);
           if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'entry', event: e.event })), names);
         }
@@ -188,6 +205,7 @@ export class Hub implements TailSink {
   close(): void {
     clearInterval(this.timer);
     this.subscribers.clear();
+    this.since.clear();
     this.statusListeners.clear();
     this.chainSubs.clear();
     this.observers.clear();

@@ -16,7 +16,7 @@ describe('Hub slot statuses', () => {
     const s: LiveSubscriber = { onLive: () => undefined, onSlotStatus: (n, st) => seen.push([n, st]), onPing: () => undefined };
     const compiled = compileSubscribeRequest(SubscribeRequest.fromPartial({ commitment: CommitmentLevel.CONFIRMED }), { maxFiltersPerKind: 10, maxKeysPerList: 10 });
     if (!compiled.ok) throw new Error(compiled.error.message);
-    hub.register(s, compiled.value, true);
+    hub.register(s, compiled.value, true, 0);
 
     hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED));
     hub.onEvent(slot(5n, SlotStatus.SLOT_STATUS_CREATED_BANK));

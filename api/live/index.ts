@@ -3,7 +3,7 @@ export { LiveLayer, type LiveLayerOptions } from './layer.js';
 export { LiveSession, type LiveFailure, type SessionSink } from './session.js';
 export { SharedEvent, type LiveEvent, type LiveKind } from './shared-event.js';
 export type { LiveObserver } from './hub.js';
-export type { StreamEvent } from './live-tail.js';
+export type { StreamEvent, LiveRead } from './live-tail.js';
 export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';
 export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
 export { isLevel, isTerminal, reached, takesPart, combineStatus } from './slot-status.js';

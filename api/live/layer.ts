@@ -7,7 +7,7 @@ import type { Kafka, PartitionOffsets } from '../../platform/kafka/index.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import type { ChainState } from './chain-state.js';
 import { Hub, type LiveObserver } from './hub.js';
-import { LiveTail } from './live-tail.js';
+import { LiveTail, type LiveRead } from './live-tail.js';
 import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
 
 export interface LiveLayerOptions {
@@ -17,6 +17,8 @@ export interface LiveLayerOptions {
   ch?: ClickHouseClient;
   database: string;
   pingIntervalMs: number;
+  /** How the tail reads Kafka (live-tail.ts); default uncommitted. */
+  read?: LiveRead;
   log: Logger;
 }
 
@@ -31,7 +33,7 @@ export class LiveLayer {
 
   static async start(o: LiveLayerOptions): Promise<LiveLayer> {
     const hub = new Hub({ pingIntervalMs: o.pingIntervalMs });
-    const tail = await LiveTail.start({ kafka: o.kafka, topics: o.topics, sink: hub, log: o.log }).catch((err: unknown) => {
+    const tail = await LiveTail.start({ kafka: o.kafka, topics: o.topics, sink: hub, log: o.log, read: o.read }).catch((err: unknown) => {
       hub.close();
       throw err;
     });

@@ -2,17 +2,27 @@
 // topics, starting at their current end. Every record is decoded once and handed to the sink (the live
 // hub), which matches it once for every session of every transport. Also tracks the newest slot seen (`chainTip`), which
 // JSON-RPC uses to tell whether its views trail the chain.
+//
+// Read uncommitted by default (`read`): a record reaches streams as soon as the ingest produced it, not when
+// its Kafka transaction commits (the commit was most of the chain-to-client latency, docs/decisions.md
+// "Live reads uncommitted"). The price is a record of an aborted transaction, and its identical
+// re-publication: the identity window (identity-window.ts) hands the second copy only to sessions that
+// never got the first.
 import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
+import { IdentityWindow, liveIdentity } from './identity-window.js';
 import { scannedAccount, scannedTransaction, type ScannedAccount, type ScannedTransaction } from './lazy-record.js';
 import { undecodableRecords } from './metrics.js';
 
 /** What the tail hands over, record by record, in Kafka order per partition. */
 export interface TailSink {
   onEvent(e: StreamEvent): void;
+  /** A second copy of a record already handed over as number `first` (see `LiveTail.handedOver`): read
+   * uncommitted, an aborted record and its re-publication. */
+  onCopy?(e: StreamEvent, first: number): void;
   /** After every chunk: a chance to flush work collected while handling it. */
   onBatchEnd?(): void;
 }
@@ -39,19 +49,16 @@ export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
  */
 export const READ_CHUNK = 256;
 
-/** Decodes one record and passes it on; an undecodable one is logged and counted, never fatal. */
-export function dispatchRecord(kind: TopicKind, r: InRecord, sink: TailSink, log: Logger): bigint | undefined {
+/** Decodes (transactions and accounts: scans) one record; an undecodable one is logged and counted, never fatal. */
+export function readRecord(kind: TopicKind, r: InRecord, log: Logger): StreamEvent | undefined {
   if ((kind === 'transactions' || kind === 'accounts') && r.value !== null) {
-    let e: ScannedTransaction | ScannedAccount;
     try {
-      e = kind === 'transactions' ? scannedTransaction(r.value, r.topic, log) : scannedAccount(r.value, r.topic, log);
+      return kind === 'transactions' ? scannedTransaction(r.value, r.topic, log) : scannedAccount(r.value, r.topic, log);
     } catch (err) {
       undecodableRecords.inc({ topic: r.topic });
       log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: (err as Error).message }, 'skipping unscannable record');
       return undefined;
     }
-    sink.onEvent(e);
-    return e.scan.slot;
   }
   const d = decodeRecord(kind, r.value);
   if (!d.ok) {
@@ -59,10 +66,8 @@ export function dispatchRecord(kind: TopicKind, r: InRecord, sink: TailSink, log
     log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'skipping undecodable record');
     return undefined;
   }
-  const e = d.value;
-  if (e.kind === 'epochs') return undefined;
-  sink.onEvent(e);
-  return e.event.slot;
+  if (d.value.kind === 'epochs') return undefined;
+  return d.value;
 }
 
 /** A failed read is retried by the reader; only one that is not a passing Kafka condition is an error. */
@@ -75,6 +80,10 @@ export function readError(log: Logger, who: string, err: Error): void {
 export const MARKER_HOLD_MS = 2_000;
 export const MARKER_ORDER_WAIT_MS = 400;
 
+/** How the live tail reads: `uncommitted` (default) or `committed` (no duplicates to weed out; streams wait for
+ * the ingest's commits). */
+export type LiveRead = 'committed' | 'uncommitted';
+
 export class LiveTail {
   private tip: bigint | undefined;
   private reader: PartitionReader | undefined;
@@ -85,14 +94,19 @@ export class LiveTail {
   /** `kind:partition` where the tail started after records (at the end of a used log). */
   private readonly startedLate = new Set<string>();
   private readonly slotPartitions = { n: 0 };
+  /** Only when reading uncommitted. */
+  private readonly copies: IdentityWindow | undefined;
+  private handed = 0;
 
   private constructor(
     private readonly kinds: ReadonlyMap<string, TopicKind>,
     private readonly sink: TailSink,
     private readonly log: Logger,
+    read: LiveRead,
   ) {
     const slotPartitions = this.slotPartitions;
-    this.gate = new FrameGate<{ e: StreamEvent; offset: bigint }>((h) => sink.onEvent(h.e), {
+    this.copies = read === 'uncommitted' ? new IdentityWindow() : undefined;
+    this.gate = new FrameGate<{ e: StreamEvent; offset: bigint }>((h) => this.handOver(h.e), {
       startedLate: (k) => this.startedLate.has(k),
       get slotPartitions() {
         return slotPartitions.n;
@@ -108,11 +122,13 @@ export class LiveTail {
     this.timer.unref();
   }
 
-  static async start(o: { kafka: Kafka; topics: TopicNames; sink: TailSink; log: Logger }): Promise<LiveTail> {
-    const t = new LiveTail(streamTopics(o.topics), o.sink, o.log);
+  static async start(o: { kafka: Kafka; topics: TopicNames; sink: TailSink; log: Logger; read?: LiveRead }): Promise<LiveTail> {
+    const read = o.read ?? 'uncommitted';
+    const t = new LiveTail(streamTopics(o.topics), o.sink, o.log, read);
     t.reader = await o.kafka.partitionReader({
       topics: [...t.kinds.keys()],
       purpose: 'api-live',
+      isolation: read === 'uncommitted' ? 'read_uncommitted' : 'read_committed',
       maxWaitMs: 50,
       chunk: READ_CHUNK,
       onRecords: (records) => t.onRecords(records),
@@ -125,26 +141,43 @@ export class LiveTail {
     return t;
   }
 
+  /** Events handed to the sink so far: a session registered now got every later one, none before. */
+  get handedOver(): number {
+    return this.handed;
+  }
+
+  private handOver(e: StreamEvent): void {
+    this.handed++;
+    this.sink.onEvent(e);
+  }
+
+  /** The number of the earlier copy of `e`, when the tail read it before (only when reading uncommitted). */
+  private copyOf(e: StreamEvent, slot: bigint): number | undefined {
+    if (!this.copies) return undefined;
+    const id = liveIdentity(e);
+    return id === undefined ? undefined : this.copies.firstCopy(slot, id, this.handed);
+  }
+
   private onRecords(records: InRecord[]): void {
     for (const r of records) {
       const kind = this.kinds.get(r.topic)!;
-      let slot: bigint | undefined;
-      if (kind === 'slots') {
-        const d = decodeRecord(kind, r.value);
-        if (!d.ok || d.value.kind !== 'slots') {
-          undecodableRecords.inc({ topic: r.topic });
-          this.log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.ok ? 'not a slot record' : d.reason }, 'skipping undecodable record');
-          continue;
-        }
-        const e = d.value.event;
-        slot = e.slot;
-        if (e.end === undefined && e.gap === undefined) this.gate.count(kind, r.partition, slot);
-        this.gate.slotRecord(r.partition, { e: d.value, offset: r.offset }, e);
+      const e = readRecord(kind, r, this.log);
+      if (e === undefined) continue;
+      const slot = e.kind === 'transactions' || e.kind === 'accounts' ? ('scan' in e ? e.scan.slot : e.event.slot) : e.event.slot;
+      if (this.tip === undefined || slot > this.tip) this.tip = slot;
+      const first = this.copyOf(e, slot);
+      if (e.kind === 'slots') {
+        // A slot record's second copy is dropped: statuses and markers are facts the hub already has
+        // (a session registered in between gets the slot's later statuses).
+        if (first !== undefined) continue;
+        if (e.event.end === undefined && e.event.gap === undefined) this.gate.count(kind, r.partition, slot);
+        this.gate.slotRecord(r.partition, { e, offset: r.offset }, e.event);
+      } else if (first !== undefined) {
+        this.sink.onCopy?.(e, first);
       } else {
-        slot = dispatchRecord(kind, r, this.sink, this.log);
-        if (slot !== undefined) this.gate.count(kind, r.partition, slot);
+        this.handOver(e);
+        this.gate.count(kind, r.partition, slot);
       }
-      if (slot !== undefined && (this.tip === undefined || slot > this.tip)) this.tip = slot;
     }
     this.gate.flush();
     this.sink.onBatchEnd?.();

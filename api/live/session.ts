@@ -104,7 +104,7 @@ export class LiveSession implements LiveSubscriber {
     this.gate?.clear();
     this.sub = sub;
     this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf);
-    this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses);
+    this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
     // Registering and reading the live positions happen in the same synchronous step: every record at or
     // after these positions reaches onLive, every record before them is read by the replay.

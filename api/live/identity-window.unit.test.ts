@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
+import { IdentityWindow, liveIdentity } from './identity-window.js';
+import { scannedAccount, scannedTransaction } from './lazy-record.js';
+import { silentLogger } from '../../platform/log.js';
+
+const sig = (n: number) => Buffer.alloc(64, n);
+
+describe('IdentityWindow', () => {
+  it('names the first copy of a record seen again, and records each identity once', () => {
+    const w = new IdentityWindow(4);
+    expect(w.firstCopy(10n, 'a', 0)).toBeUndefined();
+    expect(w.firstCopy(10n, 'b', 1)).toBeUndefined();
+    expect(w.firstCopy(11n, 'a', 2)).toBeUndefined(); // another slot: another record
+    expect(w.firstCopy(10n, 'a', 7)).toBe(0);
+    expect(w.firstCopy(10n, 'a', 9)).toBe(0);
+    expect(w.size).toBe(3);
+  });
+
+  it('keeps only the newest slots: older ones are forgotten and never recorded again', () => {
+    const w = new IdentityWindow(2);
+    w.firstCopy(10n, 'a', 0);
+    w.firstCopy(12n, 'b', 1);
+    expect(w.firstCopy(10n, 'a', 2)).toBe(0); // 10 >= 12 - 2: still kept
+    w.firstCopy(13n, 'c', 3);
+    expect(w.firstCopy(10n, 'a', 4)).toBeUndefined(); // forgotten
+    expect(w.firstCopy(10n, 'a', 5)).toBeUndefined(); // and not recorded behind the window
+    expect(w.size).toBe(2);
+  });
+});
+
+describe('liveIdentity', () => {
+  const tx = (s: number, slot: bigint) => scannedTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot, signatures: [sig(s), sig(99)] })).finish()), 't', silentLogger);
+  const acc = (key: number, wv: bigint) =>
+    scannedAccount(Buffer.from(AccountEvent.encode(AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, key), writeVersion: wv, slot: 5n, lamports: 1n })).finish()), 'a', silentLogger);
+
+  it('is the first signature for transactions, from the scan or the decoded event alike', () => {
+    expect(liveIdentity(tx(1, 5n))).toBe(liveIdentity(tx(1, 6n)));
+    expect(liveIdentity(tx(1, 5n))).not.toBe(liveIdentity(tx(2, 5n)));
+    const decoded = { kind: 'transactions' as const, event: TransactionEvent.fromPartial({ slot: 5n, signatures: [sig(1)] }) };
+    expect(liveIdentity(decoded)).toBe(liveIdentity(tx(1, 5n)));
+    expect(liveIdentity({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot: 5n }) })).toBeUndefined();
+  });
+
+  it('is (pubkey, write_version) for account writes', () => {
+    expect(liveIdentity(acc(1, 7n))).toBe(liveIdentity(acc(1, 7n)));
+    expect(liveIdentity(acc(1, 7n))).not.toBe(liveIdentity(acc(1, 8n)));
+    expect(liveIdentity(acc(1, 7n))).not.toBe(liveIdentity(acc(2, 7n)));
+  });
+
+  it('is the status for slot records, gap records apart', () => {
+    const slot = (status: SlotStatus, gap?: boolean) =>
+      ({ kind: 'slots' as const, event: SlotEvent.fromPartial({ slot: 5n, status, ...(gap ? { gap: { firstSlot: 1n, lastSlot: 4n } } : {}) }) });
+    expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));
+    expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_CONFIRMED)));
+    expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED, true))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));
+  });
+});
