@@ -14,17 +14,26 @@ export interface CountStats {
   last: number;
 }
 
-export function openCounting(port: number, streams: number): { stats(): CountStats; close(): void } {
+/** `ready` resolves once every stream is registered: the server answers a ping request only after it applied
+ * the subscription sent before it (a client process that starts slowly would otherwise miss the backlog). */
+export function openCounting(port: number, streams: number): { ready: Promise<void>; stats(): CountStats; close(): void } {
   const stats: CountStats = { n: 0, first: 0, last: 0 };
   const open: { call: grpc.ClientDuplexStream<SubscribeRequest, Buffer>; client: grpc.Client }[] = [];
+  const pongs: Promise<void>[] = [];
   for (let i = 0; i < streams; i++) {
+    let ponged!: () => void;
+    pongs.push(new Promise<void>((r) => (ponged = r)));
     const client = new RawClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       'grpc.use_local_subchannel_pool': 1,
       'grpc.max_receive_message_length': -1,
     });
     const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, Buffer> }).subscribe();
     call.on('data', (m: Buffer) => {
-      if (m[0] !== 0x0a) return; // only updates carrying `filters` (not server pings)
+      if (m[0] !== 0x0a) {
+        // Not an update carrying `filters`: a server ping, or the pong to our ping (decoded, it is rare).
+        if (SubscribeUpdate.decode(m).updateOneof?.$case === 'pong') ponged();
+        return;
+      }
       const now = performance.timeOrigin + performance.now();
       if (stats.n === 0) stats.first = now;
       stats.last = now;
@@ -32,9 +41,11 @@ export function openCounting(port: number, streams: number): { stats(): CountSta
     });
     call.on('error', () => undefined);
     call.write(SubscribeRequest.fromPartial({ transactions: { all: {} } }));
+    call.write(SubscribeRequest.fromPartial({ ping: { id: 1 } }));
     open.push({ call, client });
   }
   return {
+    ready: Promise.all(pongs).then(() => undefined),
     stats: () => ({ ...stats }),
     close: () => {
       for (const o of open) {

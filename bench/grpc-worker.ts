@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     const clients = await import('./grpc-clients.js');
     const counter = clients.openCounting(Number(process.env.BENCH_PORT), Number(process.env.BENCH_N ?? 1));
     stop = async () => counter.close();
+    await counter.ready;
     process.on('message', (m: { cmd: string }) => {
       if (m.cmd === 'count') send({ count: counter.stats() });
     });

@@ -25,7 +25,12 @@
 //   (p50/p99: phase 2; max_delivered: best of phase 3; e2e: phase 1; one_stream: phase 3, 1 stream;
 //   internal_*: phase 2 api-internal; geyser_p50/p99: phase 2b api-internal; geyser_sent_*: 2b as p50/p99.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
-// BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS.
+// BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS,
+// BENCH_PHASE (`3`: only phase 3, on simulator transactions sampled from a short ingest run; `3.1`: only its
+// one-stream run; the summary line then holds only what ran), BENCH_REPEAT (phase 3 runs, default 1; each
+// reported, the summary takes the best), BENCH_API_PROFILE / BENCH_CLIENT_PROFILE (a folder: V8 CPU profiles
+// of the api / the phase-3 client processes, written there when they stop), BENCH_API_NODE_ARGS (extra node
+// flags for the api process, space-separated).
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -42,13 +47,19 @@ const SECONDS = env('BENCH_SECONDS', 20);
 const WARMUP_S = env('BENCH_WARMUP_S', 5);
 const BACKLOG = env('BENCH_BACKLOG', 100_000);
 const BARE_CYCLES = env('BENCH_BARE_CYCLES', 300);
+const PHASE = process.env.BENCH_PHASE ?? 'all';
+const REPEAT = env('BENCH_REPEAT', 1);
 const KEYS_PER_FILTER = 20;
 const say = (msg: string): void => void process.stderr.write(`[bench:grpc] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 // ---- child processes -------------------------------------------------------------------------------
 function startWorker(role: 'api' | 'ingest' | 'clients' | 'filter-clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
-  return startChild(new URL('./grpc-worker.ts', import.meta.url), role, envs);
+  const dir = role === 'api' ? process.env.BENCH_API_PROFILE : role === 'clients' ? process.env.BENCH_CLIENT_PROFILE : undefined;
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  // BENCH_API_NODE_ARGS: extra node flags for the api process (experiments: GC sizing, tracing).
+  if (role === 'api' && process.env.BENCH_API_NODE_ARGS) profile.push(...process.env.BENCH_API_NODE_ARGS.split(' ').filter(Boolean));
+  return startChild(new URL('./grpc-worker.ts', import.meta.url), role, envs, profile);
 }
 
 async function cpuSeconds(w: Worker): Promise<number> {
@@ -199,15 +210,20 @@ async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[],
  * machine: the simulator's own transactions (sampled in phase 1) are re-published paced, every 10 ms,
  * each with a fresh first signature, by a plain producer; latency = received minus send time.
  */
+/** Where each sample's first signature sits in its encoded value, to stamp a fresh one in place (the live
+ * tail reads uncommitted and takes a record whose signature it saw in the same slot for a re-published copy). */
+function signatureTemplates(samples: { key: Buffer; value: Buffer }[]): { key: Buffer; value: Buffer; at: number }[] {
+  return samples.map((r) => {
+    const sig = TransactionEvent.decode(r.value).signatures[0]!;
+    return { key: r.key, value: r.value, at: r.value.indexOf(sig) };
+  }).filter((t) => t.at >= 0);
+}
+
 async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, keys: Buffer[], samples: { key: Buffer; value: Buffer }[], service: Service = 'stream') {
   const sentAt = new Map<string, number>();
   const clients = await FilterClients.open(port, keys, service);
   let counting = false;
-  // Where each sample's first signature sits in its encoded value, to stamp a fresh one in place.
-  const templates = samples.map((r) => {
-    const sig = TransactionEvent.decode(r.value).signatures[0]!;
-    return { key: r.key, value: r.value, at: r.value.indexOf(sig) };
-  }).filter((t) => t.at >= 0);
+  const templates = signatureTemplates(samples);
   const producer = await kafka.producer();
   await sleep(2_000);
   let total = 0;
@@ -267,6 +283,22 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
   };
 }
 
+/** Phase 3 alone: the ingest runs the simulator just long enough to sample 5,000 of its transactions. */
+async function sampleChain(brokers: string[], prefix: string, kafka: Kafka, topics: TopicNames): Promise<{ key: Buffer; value: Buffer }[]> {
+  const { log, stop } = await ProducedLog.start(kafka, topics);
+  say(`sampling the simulator's transactions: ingest at ${TPS} tx/s`);
+  const { w: ingest } = await startWorker('ingest', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix, BENCH_TPS: String(TPS) });
+  const deadline = Date.now() + 120_000;
+  while (log.samples.length < 5_000) {
+    if (Date.now() > deadline) throw new Error(`the chain produced only ${log.samples.length} transactions in 120 s`);
+    await sleep(100);
+  }
+  await stopWorker(ingest);
+  await stop();
+  await sleep(1_000); // the api's live tail past what the ingest published
+  return log.samples;
+}
+
 async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, samples: { key: Buffer; value: Buffer }[]) {
   const records = Math.max(1, Math.floor(streamsN === 1 ? BACKLOG : BACKLOG / 10));
   // Clients in their own processes (two for many streams), so they use the other core, not the api's.
@@ -276,26 +308,43 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
     const n = Math.floor(streamsN / procs) + (p < streamsN % procs ? 1 : 0);
     workers.push((await startWorker('clients', { BENCH_PORT: String(port), BENCH_N: String(n) })).w);
   }
-  await sleep(3_000); // streams registered
+  await sleep(500); // the workers answered once their streams were registered (a pong after the subscription)
   await api.request({ cmd: 'pause', paused: true }, 'paused');
   const producer = await kafka.producer();
+  const templates = signatureTemplates(samples);
   for (let i = 0; i < records; i += 2_000) {
-    const messages = Array.from({ length: Math.min(2_000, records - i) }, (_, j) => ({ topic: topics.transactions, ...samples[(i + j) % samples.length]! }));
+    const messages = Array.from({ length: Math.min(2_000, records - i) }, (_, j) => {
+      // Every record a transaction of its own: a fresh first signature.
+      const tpl = templates[(i + j) % templates.length]!;
+      const value = Buffer.from(tpl.value);
+      randomBytes(64).copy(value, tpl.at);
+      return { topic: topics.transactions, key: tpl.key, value };
+    });
     await producer.send(messages);
   }
   await producer.close();
   const cpu0 = await cpuSeconds(api);
+  const clientCpu0 = await Promise.all(workers.map(cpuSeconds));
   await api.request({ cmd: 'pause', paused: false }, 'paused');
   const want = records * streamsN;
-  const deadline = Date.now() + 300_000;
+  // Given up when nothing more arrived for 30 s.
+  let deadline = Date.now() + 30_000;
+  let seen = 0;
   for (;;) {
     const stats = await Promise.all(workers.map((w) => w.request<{ n: number; first: number; last: number }>({ cmd: 'count' }, 'count')));
     const count = stats.reduce((a, s) => a + s.n, 0);
+    if (count > seen) {
+      seen = count;
+      deadline = Date.now() + 30_000;
+    }
     if (count >= want || Date.now() > deadline) {
       const cpu1 = await cpuSeconds(api);
+      const clientCpu1 = await Promise.all(workers.map(cpuSeconds));
       for (const w of workers) await stopWorker(w);
       const seconds = (Math.max(...stats.map((s) => s.last)) - Math.min(...stats.map((s) => s.first))) / 1000;
-      return { streams: streamsN, delivered: count, want, perS: count / seconds, seconds, apiCpuS: cpu1 - cpu0 };
+      // Client CPU includes the idle wait before the first update (small: a pause-resume takes ~100 ms).
+      const clientCpuS = clientCpu1.reduce((a, c, i) => a + c - clientCpu0[i]!, 0);
+      return { streams: streamsN, delivered: count, want, perS: count / seconds, seconds, apiCpuS: cpu1 - cpu0, clientCpuS };
     }
     await sleep(100);
   }
@@ -346,6 +395,26 @@ async function main(): Promise<void> {
   const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
   try {
     say(`machine at start: load avg ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const maxRun = async (streamsN: number, samples: { key: Buffer; value: Buffer }[]) => {
+      let best: Awaited<ReturnType<typeof maxPhase>> | undefined;
+      for (let r = 0; r < REPEAT; r++) {
+        const m = await maxPhase(kafka, topics, api, port!, streamsN, samples);
+        say(`max to ${streamsN} stream${streamsN === 1 ? '' : 's'}: ${m.perS.toFixed(0)} updates/s${streamsN === 1 ? '' : ' total'} (${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, ` +
+          `api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; client CPU ${m.clientCpuS.toFixed(2)} s = ` +
+          `${((m.clientCpuS / m.seconds) * 100).toFixed(0)}% of a core over the run; load avg ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+        if (!best || m.perS > best.perS) best = m;
+      }
+      return best!;
+    };
+    if (PHASE.startsWith('3')) {
+      // Phase 3 alone: simulator transactions sampled from a short ingest run, then the max runs.
+      const samples = await sampleChain(brokers, prefix, kafka, topics);
+      const one = PHASE === '3.100' ? undefined : await maxRun(1, samples);
+      const many = PHASE === '3.1' ? undefined : await maxRun(100, samples);
+      say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      console.log(`grpc` + (many ? ` max_delivered_per_s=${Math.round(Math.max(many.perS, one?.perS ?? 0))}` : '') + (one ? ` one_stream_per_s=${Math.round(one.perS)}` : ''));
+      return;
+    }
     const bare = await bareCyclePhase(kafka, prefix);
     say(`bare transaction (100 x 300 B over 4 partitions, begin -> commit): p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms, max ${bare.max.toFixed(1)} ms over ${bare.cycles} cycles`);
     const lat = await latencyPhase(kafka, topics, brokers, prefix, api, port!);
@@ -361,10 +430,8 @@ async function main(): Promise<void> {
       `${geyser.txPerS.toFixed(0)} tx/s; delivered ${geyser.deliveredPerS.toFixed(0)} updates/s; api CPU ${(geyser.apiCpu * 100).toFixed(0)}% of a core`);
     say(`paced api-internal (api read -> client receive callback) p50/p99/max: stream.Stream ${paced.internal.p50}/${paced.internal.p99}/${paced.internal.max} ms, ` +
       `geyser.Geyser ${geyser.internal.p50}/${geyser.internal.p99}/${geyser.internal.max} ms`);
-    const one = await maxPhase(kafka, topics, api, port!, 1, lat.backlogSamples);
-    say(`max to 1 stream: ${one.perS.toFixed(0)} updates/s (${one.delivered}/${one.want} in ${one.seconds.toFixed(2)} s, api CPU ${one.apiCpuS.toFixed(1)} s = ${(one.delivered / one.apiCpuS).toFixed(0)} updates per api CPU s)`);
-    const many = await maxPhase(kafka, topics, api, port!, 100, lat.backlogSamples);
-    say(`max to 100 streams: ${many.perS.toFixed(0)} updates/s total (${many.delivered}/${many.want} in ${many.seconds.toFixed(2)} s, api CPU ${many.apiCpuS.toFixed(1)} s = ${(many.delivered / many.apiCpuS).toFixed(0)} updates per api CPU s)`);
+    const one = await maxRun(1, lat.backlogSamples);
+    const many = await maxRun(100, lat.backlogSamples);
     say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const maxDelivered = Math.max(one.perS, many.perS);
     // p50/p99: the paced run (the api alone at TPS); e2e: the ingest-driven run; one_stream: phase 3.
