@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       port: 0,
       pingIntervalMs: 10_000,
       queueSize: Number(process.env.BENCH_QUEUE ?? 200_000),
+      // BENCH_LIVE_READ=committed: the live tail waits for the ingest's commits (the baseline of the fast path).
+      liveRead: process.env.BENCH_LIVE_READ === 'committed' ? 'committed' : 'uncommitted',
       log,
     });
     pause = (p) => server.setLivePaused(p);

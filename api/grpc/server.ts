@@ -24,7 +24,7 @@ import { DEFAULT_GEYSER_LIMITS, type GeyserFilterLimits } from '../filters/from-
 import { geyserReflectionPackage } from '../geyser/reflection.js';
 import { addGeyserService, GEYSER_SERVICE_NAME } from '../geyser/service.js';
 import { tokenCheck } from './auth.js';
-import { LiveLayer } from '../live/index.js';
+import { LiveLayer, type LiveRead } from '../live/index.js';
 import { handleSubscribe } from './subscribe.js';
 import { handleSubscribeParsed, ParsedFeed } from './subscribe-parsed.js';
 import { versionString } from './version.js';
@@ -54,6 +54,8 @@ export interface GrpcOptions {
   /** geyser.Geyser's limits (served beside stream.Stream always). */
   geyserLimits?: GeyserFilterLimits;
   queueSize: number;
+  /** Without `live`: how its own live layer reads Kafka (default uncommitted). */
+  liveRead?: LiveRead;
   log: Logger;
 }
 
@@ -89,7 +91,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const own = o.kafka === undefined && o.live === undefined ? createKafka({ brokers: o.brokers ?? [], clientId: 'slotstream-api', log: o.log }) : undefined;
   const ownLive =
     o.live === undefined
-      ? await LiveLayer.start({ kafka: o.kafka ?? own!, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, log: o.log }).catch(
+      ? await LiveLayer.start({ kafka: o.kafka ?? own!, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, read: o.liveRead, log: o.log }).catch(
           async (err: unknown) => {
             await own?.close();
             throw err;
