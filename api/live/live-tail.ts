@@ -15,7 +15,7 @@ import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
 import { scannedAccount, scannedTransaction, type ScannedAccount, type ScannedTransaction } from './lazy-record.js';
-import { undecodableRecords } from './metrics.js';
+import { recordCopies, undecodableRecords } from './metrics.js';
 
 /** What the tail hands over, record by record, in Kafka order per partition. */
 export interface TailSink {
@@ -166,6 +166,7 @@ export class LiveTail {
       const slot = e.kind === 'transactions' || e.kind === 'accounts' ? ('scan' in e ? e.scan.slot : e.event.slot) : e.event.slot;
       if (this.tip === undefined || slot > this.tip) this.tip = slot;
       const first = this.copyOf(e, slot);
+      if (first !== undefined) recordCopies.inc({ kind });
       if (e.kind === 'slots') {
         // A slot record's second copy is dropped: statuses and markers are facts the hub already has
         // (a session registered in between gets the slot's later statuses).

@@ -9,3 +9,10 @@ export const undecodableRecords = new Counter({
   labelNames: ['topic'] as const,
   registers: [registry],
 });
+
+export const recordCopies = new Counter({
+  name: 'slotstream_live_record_copies_total',
+  help: 'Second copies of records the live tail read uncommitted (an aborted record re-published by the ingest), by topic kind.',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
