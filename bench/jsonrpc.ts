@@ -4,7 +4,7 @@
 // runs the same SQL directly against ClickHouse for the overhead ratio (JSON-RPC p50 / direct SQL p50).
 // Prints one line per method:
 //   jsonrpc method=<m> p50_ms=<x> p99_ms=<y> rps=<r> overhead=<ratio>
-// getTransaction reads one of >= 1,000,000 stored transactions (transaction_index + transaction_bodies, each body
+// getTransaction reads one of >= 1,000,000 stored transactions (transaction_index + transaction_records, each record
 // a real TransactionEvent protobuf with its own slot, position and signature) and getAccountInfo one of
 // >= 1,000,000 accounts (account_writes).
 // Env: BENCH_SIGNATURES (10000000), BENCH_ACCOUNTS (100000), BENCH_TRANSACTIONS (1000000), BENCH_INFO_ACCOUNTS
@@ -118,11 +118,11 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
   // Transactions: TX_PER_SLOT per slot from FIRST_SLOT (slots below 2^21: a 3-byte varint), position < 128.
   if (FIRST_SLOT + TRANSACTIONS / TX_PER_SLOT >= 2 ** 21 || FIRST_SLOT < 2 ** 14) throw new Error('slot varint of the bench bodies needs 2^14 <= slot < 2^21');
   await ch.command({
-    query: `INSERT INTO {db:Identifier}.transaction_bodies (slot, position, signature, body)
+    query: `INSERT INTO {db:Identifier}.transaction_records (slot, position, signature, record)
       SELECT s, p, base58Encode(sig),
-             base64Encode(concat(base64Decode({tpl:String}),
+             concat(base64Decode({tpl:String}),
                char(8, bitOr(bitAnd(s, 127), 128), bitOr(bitAnd(bitShiftRight(s, 7), 127), 128), bitShiftRight(s, 14)),
-               char(16, p), char(26, 64), sig))
+               char(16, p), char(26, 64), sig)
       FROM (SELECT {first:UInt64} + intDiv(number, {per:UInt32}) AS s, toUInt8(number % {per:UInt32}) AS p, ${SIG_HEX_SQL('number')} AS sig
             FROM numbers({rows:UInt64}))`,
     query_params: { db: DB, tpl: bodyTemplate().toString('base64'), first: FIRST_SLOT, per: TX_PER_SLOT, rows: TRANSACTIONS },
@@ -145,14 +145,14 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
   });
   await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.signatures_by_address FINAL`, query_params: { db: DB } });
   const rows = await (await ch.query({ query: 'SELECT count() AS n FROM {db:Identifier}.signatures_by_address', query_params: { db: DB }, format: 'JSONEachRow' })).json<{ n: string }>();
-  for (const t of ['transaction_index', 'transaction_bodies', 'account_writes']) {
+  for (const t of ['transaction_index', 'transaction_records', 'account_writes']) {
     await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.${t} FINAL`, query_params: { db: DB } });
   }
   console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} program accounts, ` +
     `${TRANSACTIONS} transactions, ${INFO_ACCOUNTS} getAccountInfo accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const sizes = await (await ch.query({
     query: `SELECT table, sum(rows) AS r, sum(data_compressed_bytes) AS c, sum(data_uncompressed_bytes) AS u FROM system.parts
-            WHERE database = {db:String} AND active AND table IN ('transaction_index', 'transaction_bodies', 'account_writes') GROUP BY table ORDER BY table`,
+            WHERE database = {db:String} AND active AND table IN ('transaction_index', 'transaction_records', 'account_writes') GROUP BY table ORDER BY table`,
     query_params: { db: DB }, format: 'JSONEachRow',
   })).json<{ table: string; r: string; c: string; u: string }>();
   console.log(`# storage: ${sizes.map((x) => `${x.table} ${x.r} rows, ${(Number(x.c) / 2 ** 20).toFixed(0)} MiB compressed ` +

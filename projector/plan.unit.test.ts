@@ -16,7 +16,7 @@ describe('planBatch', () => {
     const b = sliceOf(1, 20, 3);
     const p1 = planBatch([a, b]);
     const p2 = planBatch([b, a]);
-    expect(p1.inserts.map((i) => i.table)).toEqual(['transactions', 'signatures_by_address', 'slot_offsets', 'transaction_index', 'transaction_bodies']);
+    expect(p1.inserts.map((i) => i.table)).toEqual(['transactions', 'signatures_by_address', 'slot_offsets', 'transaction_index', 'transaction_records']);
     expect(p1.inserts[0]!.rows).toHaveLength(5);
     expect(p1.inserts[0]!.token).toBe('transactions:p.tx:0:10-11,p.tx:1:20-22');
     expect(p1.inserts.map((i) => i.token)).toEqual(p2.inserts.map((i) => i.token));

@@ -7,13 +7,13 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { CommitOffset, GroupConsumer, Kafka, PartitionBatch } from '../platform/kafka/index.js';
 import { insertTabSeparated } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
-import { toTabSeparated, type TsvValue } from '../platform/tab-separated.js';
 import { TOPIC_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.js';
 import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
 import { planBatch, type BatchPlan, type TableInsert } from './plan.js';
-import { FREE_TEXT_COLUMNS, VIEW_COLUMNS, VIEW_TABLES, type ViewTable } from './projections/rows.js';
+import { VIEW_COLUMNS, type TableRows } from './projections/rows.js';
 import { markerSlice, projectSlice, type Slice } from './slice.js';
+import { tabSeparatedRows } from './tsv.js';
 
 export interface RunnerOptions {
   kafka: Kafka;
@@ -44,14 +44,10 @@ export interface Runner {
   stop(): Promise<void>;
 }
 
-const PLAIN_COLUMNS = Object.fromEntries(
-  VIEW_TABLES.map((t) => [t, new Set<string>((VIEW_COLUMNS[t] as readonly string[]).filter((c) => !FREE_TEXT_COLUMNS.has(c)))]),
-) as unknown as Record<ViewTable, ReadonlySet<string>>;
-
 /** TabSeparated: ClickHouse parses it faster than JSON and the embedded engine takes it without a
  * copy (bench/README.md, Projector). */
 function tabSeparatedOf(ins: TableInsert): Buffer {
-  return toTabSeparated(ins.rows as Record<string, TsvValue>[], VIEW_COLUMNS[ins.table] as readonly string[], PLAIN_COLUMNS[ins.table]);
+  return tabSeparatedRows(ins.table, ins.rows as TableRows[typeof ins.table][]);
 }
 
 /** Batches' worth of events taken from Kafka and not yet stored before fetching pauses: the flush in

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are checked by value, not by type */
 // getTransaction and getBlock on the real stack: the chain of test/support/jsonrpc/tx-chain.ts published to a
-// real Kafka broker, the projector filling embedded ClickHouse (transaction_index, transaction_bodies,
+// real Kafka broker, the projector filling embedded ClickHouse (transaction_index, transaction_records,
 // block_details), JSON-RPC answering the real clients, unmodified: @solana/web3.js 1.x `Connection`
 // (getTransaction, getParsedTransaction, getBlock, getParsedBlock: its superstruct schemas validate every
 // answer) and @solana/kit's `createSolanaRpc` (values asserted against the events the topics hold). The new
@@ -48,7 +48,7 @@ const rows = async (sql: string): Promise<string[]> => {
 };
 const newViews = async (db: string) => ({
   index: await rows(`SELECT signature, slot, position FROM ${db}.transaction_index FINAL`),
-  bodies: await rows(`SELECT slot, position, signature, body FROM ${db}.transaction_bodies FINAL`),
+  bodies: await rows(`SELECT slot, position, signature, hex(record) FROM ${db}.transaction_records FINAL`),
   details: await rows(`SELECT slot, previous_blockhash, rewards, num_partitions FROM ${db}.block_details FINAL`),
 });
 const headsNow = () => rows(`SELECT commitment, max(slot) FROM ${DB}.heads WHERE commitment IN ('processed', 'confirmed', 'finalized') GROUP BY commitment`);
@@ -99,7 +99,7 @@ const spent = (pre: readonly (number | bigint)[], post: readonly (number | bigin
   pre.reduce<bigint>((s, v, i) => s + BigInt(v) - BigInt(post[i]!), 0n);
 
 describe('the projector fills the transaction views from Kafka', () => {
-  it('transaction_index, transaction_bodies and block_details equal the projections of the same events', async () => {
+  it('transaction_index, transaction_records and block_details equal the projections of the same events', async () => {
     const got = await newViews(DB);
     expect(got).toEqual(await newViews(EXPECTED_DB));
     expect(got.index.length).toBe(2 * (TX_LAST - TX_FIRST) + 1); // 2 per produced block (dead one included) + the re-landed one
@@ -309,7 +309,7 @@ describe('projector rebuild', () => {
   it('rebuilds the transaction views: damaged views come back equal to the projections, and answers return', async () => {
     await projector!.stop();
     projector = undefined;
-    for (const t of ['transaction_index', 'transaction_bodies', 'block_details']) await ch.command({ query: `TRUNCATE TABLE ${DB}.${t}` });
+    for (const t of ['transaction_index', 'transaction_records', 'block_details']) await ch.command({ query: `TRUNCATE TABLE ${DB}.${t}` });
     expect((await call('getTransaction', [sigText(TX_HEADS.finalized, 0)])).result).toBeNull();
     // A block row without its details (as stored before the transaction views existed): not available, not empty.
     expect((await call('getBlock', [TX_HEADS.finalized, { maxSupportedTransactionVersion: 0 }])).error).toEqual({

@@ -1,4 +1,4 @@
-// Stored transactions (003_transaction_bodies.sql: the TransactionEvent protobuf) shaped as Agave's
+// Stored transactions (004_transaction_records.sql: the TransactionEvent protobuf) shaped as Agave's
 // getTransaction / getBlock answers: EncodedTransactionWithStatusMeta in the encodings json, jsonParsed,
 // base64, base58 (and the legacy `binary`), the `accounts` transaction details of getBlock, the
 // maxSupportedTransactionVersion rule, and UiTransactionStatusMeta with Agave's members and omissions.

@@ -1,21 +1,23 @@
-// Whole transactions and block details (003_transaction_bodies.sql) for getTransaction and getBlock:
-// the transaction event itself, re-encoded (protobuf, base64), keyed by (slot, position), with its
-// signature index row; and the parts of a block's meta the blocks view does not hold. Pure.
+// Whole transactions and block details (003_transaction_bodies.sql, 004_transaction_records.sql) for
+// getTransaction and getBlock: the transaction event itself (protobuf bytes, as read from Kafka), keyed by
+// (slot, position), with its signature index row; and the parts of a block's meta the blocks view does not
+// hold. Pure.
 import { BlockMeta, TransactionEvent, type SlotEvent } from '../../schemas/codec.js';
 import { base58Key } from '../../schemas/base58.js';
-import type { BlockDetailRow, TransactionBodyRow, TransactionIndexRow } from './rows.js';
+import type { BlockDetailRow, TransactionIndexRow, TransactionRecordRow } from './rows.js';
 
-const base64Of = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
- * The body and index rows of a transaction whose signature (base58) the caller already checked. `raw` is the
- * Kafka record value the event was decoded from: stored as it is (re-encoding cost the projector ~4x its
+ * The record and index rows of a transaction whose signature (base58) the caller already checked. `raw` is
+ * the Kafka record value the event was decoded from: stored as it is (re-encoding cost the projector ~4x its
  * per-transaction time, and the record also keeps fields a newer writer added); without it, the event encoded.
  */
-export function transactionBodyRows(e: TransactionEvent, signature: string, raw?: Buffer): { body: TransactionBodyRow; index: TransactionIndexRow } {
+export function transactionBodyRows(e: TransactionEvent, signature: string, raw?: Buffer): { body: TransactionRecordRow; index: TransactionIndexRow } {
   const slot = e.slot.toString();
+  const record = raw ?? bufferOf(TransactionEvent.encode(e).finish());
   return {
-    body: { slot, position: e.index, signature, body: raw !== undefined ? raw.toString('base64') : base64Of(TransactionEvent.encode(e).finish()) },
+    body: { slot, position: e.index, signature, record },
     index: { signature, slot, position: e.index },
   };
 }
@@ -28,7 +30,7 @@ export function blockDetailRows(e: SlotEvent): BlockDetailRow[] {
   return [{
     slot: e.slot.toString(),
     previous_blockhash: b.previousBlockhash.length === 32 ? base58Key(b.previousBlockhash) : '',
-    rewards: base64Of(rewards),
+    rewards: bufferOf(rewards).toString('base64'),
     num_partitions: b.numPartitions === undefined ? null : b.numPartitions.toString(),
   }];
 }

@@ -11,13 +11,13 @@ describe('transactionBodyRows', () => {
     const { body, index } = transactionBodyRows(e, 'sig');
     expect(index).toEqual({ signature: 'sig', slot: '208', position: 1 });
     expect(body).toMatchObject({ slot: '208', position: 1, signature: 'sig' });
-    expect(TransactionEvent.decode(Buffer.from(body.body, 'base64'))).toEqual(e);
+    expect(TransactionEvent.decode(body.record)).toEqual(e);
   });
 
   it('given the record value the event came from, then that value is the body, as the event encoded would be', () => {
     const e = tokenTx(208, 1);
     const raw = encodeRecord({ kind: 'transactions', event: e }).value;
-    expect(transactionBodyRows(e, 'sig', raw).body.body).toBe(raw.toString('base64'));
+    expect(transactionBodyRows(e, 'sig', raw).body.record).toBe(raw);
     expect(transactionBodyRows(e, 'sig', raw).body).toEqual(transactionBodyRows(e, 'sig').body);
   });
 
@@ -28,7 +28,7 @@ describe('transactionBodyRows', () => {
     const sig = b58('txsig-208-1', 64);
     expect(p.rows.transactions![0]!.signature).toBe(sig);
     expect(p.rows.transaction_index).toEqual([{ signature: sig, slot: '208', position: 1 }]);
-    expect(p.rows.transaction_bodies).toHaveLength(1);
+    expect(p.rows.transaction_records).toHaveLength(1);
   });
 
   it('given a transaction without a signature, when project() runs, then it is still rejected (no body row)', () => {

@@ -33,9 +33,9 @@ export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | u
       const tx = p.rows.transactions![0]!;
       into.transactions.push(tx);
       pushAll(into.signatures_by_address, p.rows.signatures_by_address!);
-      // The whole body and the signature index row (003_transaction_bodies.sql).
+      // The whole record and the signature index row (004_transaction_records.sql, 003_transaction_bodies.sql).
       const { body, index } = transactionBodyRows(e.event, tx.signature, raw);
-      into.transaction_bodies.push(body);
+      into.transaction_records.push(body);
       into.transaction_index.push(index);
       return undefined;
     }

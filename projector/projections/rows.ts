@@ -94,12 +94,13 @@ export interface TransactionIndexRow {
   position: number;
 }
 
-/** Whole transactions: the TransactionEvent protobuf as base64 (003_transaction_bodies.sql). */
-export interface TransactionBodyRow {
+/** Whole transactions: the TransactionEvent protobuf, binary (004_transaction_records.sql). */
+export interface TransactionRecordRow {
   slot: string;
   position: number;
   signature: string;
-  body: string;
+  /** The Kafka record value as read (projector/tsv.ts writes it escaped, byte for byte). */
+  record: Buffer;
 }
 
 /** getBlock's block meta beyond the blocks view (003_transaction_bodies.sql). */
@@ -122,7 +123,7 @@ export interface TableRows {
   token_accounts_by_owner: TokenAccountByOwnerRow;
   blockhashes: BlockhashRow;
   transaction_index: TransactionIndexRow;
-  transaction_bodies: TransactionBodyRow;
+  transaction_records: TransactionRecordRow;
   block_details: BlockDetailRow;
 }
 
@@ -143,7 +144,7 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   token_accounts_by_owner: ['owner', 'program', 'mint', 'pubkey'],
   blockhashes: ['blockhash', 'slot', 'block_height'],
   transaction_index: ['signature', 'slot', 'position'],
-  transaction_bodies: ['slot', 'position', 'signature', 'body'],
+  transaction_records: ['slot', 'position', 'signature', 'record'],
   block_details: ['slot', 'previous_blockhash', 'rewards', 'num_partitions'],
   // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
   slot_status: ['slot', 'status'],
@@ -152,7 +153,8 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
 export const VIEW_TABLES = Object.keys(VIEW_COLUMNS) as ViewTable[];
 
 /** Columns holding free text taken from transactions (errors, memos). Every other string column holds
- * base58, base64, decimal digits or a Kafka topic name, which never need TabSeparated escaping. */
+ * base58, base64, decimal digits or a Kafka topic name, which never need TabSeparated escaping, except
+ * transaction_records.record (bytes: projector/tsv.ts escapes them). */
 export const FREE_TEXT_COLUMNS: ReadonlySet<string> = new Set(['err', 'memo']);
 
 export function emptyRows(): Rows {
@@ -168,7 +170,7 @@ export function emptyRows(): Rows {
     token_accounts_by_owner: [],
     blockhashes: [],
     transaction_index: [],
-    transaction_bodies: [],
+    transaction_records: [],
     block_details: [],
   };
 }

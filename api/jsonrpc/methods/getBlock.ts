@@ -55,9 +55,9 @@ LEFT JOIN (SELECT * FROM {db:Identifier}.block_details WHERE slot = {slot:UInt64
 
 /** The slot's transactions in block order (LIMIT 1 BY drops rows re-delivered before a merge). */
 export const BODIES_SQL = `
-SELECT body FROM {db:Identifier}.transaction_bodies WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
+SELECT base64Encode(record) AS body FROM {db:Identifier}.transaction_records WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
 export const SIGNATURES_SQL = `
-SELECT signature FROM {db:Identifier}.transaction_bodies WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
+SELECT signature FROM {db:Identifier}.transaction_records WHERE slot = {slot:UInt64} ORDER BY position LIMIT 1 BY position`;
 
 interface BlockRow {
   parent_slot: string;

@@ -1,7 +1,7 @@
 // getTransaction: one transaction by signature with its meta, in a confirmed block at or below the
 // commitment's head (Agave refuses processed). The signature index (transaction_index) names its
 // (slot, position); slots marked skipped (a lost fork) are left out; the body is then one key read of
-// transaction_bodies. null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0
+// transaction_records (the event's protobuf bytes, sent base64 by ClickHouse). null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0
 // transaction without it.
 import { u64Json } from '../json.js';
 import { contextSlot, defineMethod } from '../method.js';
@@ -37,7 +37,7 @@ export function parseGetTransaction(params: unknown): GetTransactionParams {
 // tuple IN uses the primary key. One round trip; measured against a CTE version that also joined the block
 // time (bench/README.md), which cost 12-13 ms against 7-9 ms.
 export const TRANSACTION_SQL = `
-SELECT slot, body FROM {db:Identifier}.transaction_bodies
+SELECT slot, base64Encode(record) AS body FROM {db:Identifier}.transaction_records
 WHERE (slot, position) IN (
   SELECT slot, position FROM {db:Identifier}.transaction_index
   WHERE signature = {sig:String} AND slot <= {head:UInt64}

@@ -10,6 +10,8 @@ import { AccountEvent, SlotStatus, type ChainEvent } from '../../../schemas/code
 import { NATIVE_MINT, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../../schemas/programs.js';
 import { project } from '../../../projector/projections/index.js';
 import { VIEW_COLUMNS, VIEW_TABLES, emptyRows, appendRows } from '../../../projector/projections/rows.js';
+import { tabSeparatedRows } from '../../../projector/tsv.js';
+import { insertTabSeparated } from '../../../platform/clickhouse.js';
 import { b58, keyOf, slotStatus, tx } from '../projector/events.js';
 import type { SlotBatch } from '../projector/chain.js';
 import { setHeads } from './store.js';
@@ -165,7 +167,8 @@ export function buildChain(): SlotBatch[] {
   return batches;
 }
 
-/** Stores the chain as the projector would (its projections, its columns), with the heads it would reach. */
+/** Stores the chain as the projector would (its projections, its columns, its TabSeparated bodies: records are
+ * bytes), with the heads it would reach. */
 export async function projectInto(
   ch: ClickHouseClient, db: string, batches: readonly SlotBatch[], heads: Partial<Record<'processed' | 'confirmed' | 'finalized', number>> = HEADS,
 ): Promise<void> {
@@ -178,9 +181,8 @@ export async function projectInto(
     }
   }
   for (const t of VIEW_TABLES) {
-    const values = rows[t] as unknown as Record<string, unknown>[];
-    if (values.length === 0) continue;
-    await ch.insert({ table: `${db}.${t}`, columns: VIEW_COLUMNS[t] as unknown as [string, ...string[]], values, format: 'JSONEachRow' });
+    if (rows[t].length === 0) continue;
+    await insertTabSeparated(ch, { table: `${db}.${t}`, columns: VIEW_COLUMNS[t] as readonly string[], body: tabSeparatedRows(t, rows[t] as never[]) });
   }
   await setHeads(ch, db, heads);
 }
