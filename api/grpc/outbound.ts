@@ -1,6 +1,6 @@
 // The bounded outgoing queue of one stream. Updates matched during one synchronous step (a chunk of Kafka
-// records) are framed as gRPC messages and written to the HTTP/2 stream in ONE write: grpc-js writes every
-// message separately (a serialize, a copy and a stream write each, one at a time), which caps a process at
+// records) are framed as gRPC messages, straight into one buffer (no object per message), and written to the
+// HTTP/2 stream in ONE write: grpc-js writes every message separately (a serialize, a copy and a stream write each, one at a time), which caps a process at
 // tens of thousands of messages per second; batching the frames removes that per-message cost. HTTP/2
 // takes the bytes as fast as the client reads (flow control); when the client falls behind, writes stop
 // completing, and once `limit` updates are waiting the stream is ended with RESOURCE_EXHAUSTED naming the
@@ -37,8 +37,10 @@ function rawCallOf(call: ServerDuplexStream<unknown, Buffer>): RawCall | undefin
 export class Outbound {
   private closed = false;
   private readonly raw: RawCall | undefined;
+  /** Framed messages not yet written: prefix (empty when none) and body, in turn. */
   private pending: Buffer[] = [];
   private pendingCount = 0;
+  private pendingBytes = 0;
   private inflight = 0;
   private flushScheduled = false;
   /** Slot of the last chain update handed to the transport (the client receives it before any status). */
@@ -79,12 +81,10 @@ export class Outbound {
       this.call.write(prefix && prefix.length > 0 ? Buffer.concat([prefix, item.bytes]) : item.bytes);
       return;
     }
-    const header = Buffer.allocUnsafe(5);
-    header[0] = 0; // not compressed
-    header.writeUInt32BE(item.bytes.length + (prefix?.length ?? 0), 1);
-    if (prefix && prefix.length > 0) this.pending.push(header, prefix, item.bytes);
-    else this.pending.push(header, item.bytes);
+    const p = prefix ?? EMPTY;
+    this.pending.push(p, item.bytes);
     this.pendingCount++;
+    this.pendingBytes += 5 + p.length + item.bytes.length;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => this.flush());
@@ -100,9 +100,10 @@ export class Outbound {
       return;
     }
     const n = this.pendingCount;
-    const bytes = Buffer.concat(this.pending);
+    const bytes = frames(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingCount = 0;
+    this.pendingBytes = 0;
     this.inflight += n;
     try {
       this.raw.maybeSendMetadata();
@@ -145,5 +146,28 @@ export class Outbound {
     this.closed = true;
     this.pending = [];
     this.pendingCount = 0;
+    this.pendingBytes = 0;
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** gRPC messages (5-byte header: not compressed, length) of `prefix + body` pairs, in one buffer of `total` bytes. */
+function frames(pairs: Buffer[], total: number): Buffer {
+  const out = Buffer.allocUnsafe(total);
+  let pos = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const prefix = pairs[i]!;
+    const body = pairs[i + 1]!;
+    const len = prefix.length + body.length;
+    out[pos] = 0;
+    out[pos + 1] = len >>> 24;
+    out[pos + 2] = (len >>> 16) & 0xff;
+    out[pos + 3] = (len >>> 8) & 0xff;
+    out[pos + 4] = len & 0xff;
+    pos += 5;
+    if (prefix.length > 0) pos += prefix.copy(out, pos);
+    pos += body.copy(out, pos);
+  }
+  return out;
 }

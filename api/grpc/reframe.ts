@@ -4,6 +4,11 @@
 // (schemas/scan.ts), a body is written by emitting each target field's tag and copying the source value
 // bytes: no decode, no object, no re-encode. Fields come out in stream.proto's field order, the same bytes
 // ts-proto writes for the decoded event (unit-tested against encode.ts).
+//
+// This runs once per live update (the hot path to every stream): a repeated field's elements, written
+// next to each other in the record, are copied in one go with their tag bytes and the tags then set to
+// the target's (a copy per element cost ~40 ns each, and a transaction has dozens: keys, instructions), and
+// created_at is written in place rather than built apart.
 import type { AccountScan, FieldTable, TransactionScan } from '../../schemas/scan.js';
 
 function varintSize(n: number): number {
@@ -24,11 +29,22 @@ function writeVarint(out: Buffer, pos: number, n: number): number {
   return pos;
 }
 
-/** (target tag byte, source field number) in target order; every target tag fits one byte (field < 16). */
-type Mapping = readonly (readonly [tag: number, source: number])[];
+/** Target tag bytes and source field numbers in target order (every field < 16: one-byte tags on both
+ * sides), and which source fields are mapped at all. */
+interface Mapping {
+  readonly tags: readonly number[];
+  readonly sources: readonly number[];
+  readonly mapped: Uint8Array;
+}
+
+function mapping(pairs: readonly (readonly [tag: number, source: number])[]): Mapping {
+  const mapped = new Uint8Array(16);
+  for (const [, source] of pairs) mapped[source] = 1;
+  return { tags: pairs.map(([tag]) => tag), sources: pairs.map(([, source]) => source), mapped };
+}
 
 // SubscribeUpdateTransactionInfo <- TransactionEvent. `signature` (1) is handled apart (first signature only).
-const TX_INFO: Mapping = [
+const TX_INFO = mapping([
   [0x10, 1], // slot (varint)
   [0x18, 5], // num_required_signatures
   [0x20, 6], // num_readonly_signed_accounts
@@ -38,10 +54,10 @@ const TX_INFO: Mapping = [
   [0x42, 8], // account_keys
   [0x4a, 10], // instructions
   [0x52, 11], // address_table_lookups
-];
+]);
 
 // SubscribeUpdateAccountInfo <- AccountEvent: fields 1-7 keep their numbers, txn_signature 9 -> 8.
-const ACCOUNT_INFO: Mapping = [
+const ACCOUNT_INFO = mapping([
   [0x0a, 1],
   [0x10, 2],
   [0x1a, 3],
@@ -50,20 +66,33 @@ const ACCOUNT_INFO: Mapping = [
   [0x32, 6],
   [0x38, 7],
   [0x42, 9],
-];
+]);
 
 function mappedSize(fields: FieldTable, map: Mapping): number {
   let size = 0;
-  for (const [, src] of map) for (let i = 0; i < fields.length; i += 3) if (fields[i] === src) size += 1 + fields[i + 2]! - fields[i + 1]!;
+  for (let i = 0; i < fields.length; i += 3) if (map.mapped[fields[i]!] === 1) size += 1 + fields[i + 2]! - fields[i + 1]!;
   return size;
 }
 
+/** Writes `tag + value bytes` for every mapped field, in target order. */
 function writeMapped(out: Buffer, pos: number, src: Buffer, fields: FieldTable, map: Mapping): number {
-  for (const [tag, from] of map) {
-    for (let i = 0; i < fields.length; i += 3) {
+  const n = fields.length;
+  for (let k = 0; k < map.sources.length; k++) {
+    const from = map.sources[k]!;
+    const tag = map.tags[k]!;
+    for (let i = 0; i < n; i += 3) {
       if (fields[i] !== from) continue;
-      out[pos++] = tag;
-      pos += src.copy(out, pos, fields[i + 1]!, fields[i + 2]!);
+      // A run: this field and those right after it with the same number, one tag byte apart. Copied from
+      // the byte before the first value (its tag's last byte) to the end of the last, then every element's
+      // tag byte set: `tag + value` for each, whatever the source tags were.
+      let j = i;
+      while (j + 3 < n && fields[j + 3] === from && fields[j + 4]! - 1 === fields[j + 2]!) j += 3;
+      const start = fields[i + 1]! - 1;
+      const end = fields[j + 2]!;
+      src.copy(out, pos, start, end);
+      for (let q = i; q <= j; q += 3) out[pos + fields[q + 1]! - 1 - start] = tag;
+      pos += end - start;
+      i = j;
     }
   }
   return pos;
@@ -75,46 +104,49 @@ function first(fields: FieldTable, field: number): [number, number] | undefined 
   return undefined;
 }
 
-interface Framing {
-  /** created_at Timestamp bytes. */
-  readonly ts: Buffer;
-}
-
-function timestampBytes(ms: number): Buffer {
-  const seconds = Math.floor(ms / 1000);
-  const nanos = (ms % 1000) * 1_000_000;
-  const size = (seconds ? 1 + varintSize(seconds) : 0) + (nanos ? 1 + varintSize(nanos) : 0);
-  const out = Buffer.allocUnsafe(size);
+/**
+ * SubscribeUpdate { created_at = 2; <oneof field> = { <info field 1> = info; slot = 2 } }, the info being
+ * the first signature under tag 0x0a (transactions) and the mapped fields; `tail` is written after the
+ * slot (is_startup).
+ */
+function frame(
+  createdAtMs: number,
+  oneofTag: number,
+  src: Buffer,
+  fields: FieldTable,
+  sig: [number, number] | undefined,
+  map: Mapping,
+  slotRange: [number, number] | undefined,
+  tail: Buffer | undefined,
+): Buffer {
+  const seconds = Math.floor(createdAtMs / 1000);
+  const nanos = (createdAtMs % 1000) * 1_000_000;
+  const tsSize = (seconds ? 1 + varintSize(seconds) : 0) + (nanos ? 1 + varintSize(nanos) : 0);
+  const infoSize = (sig ? 1 + sig[1] - sig[0] : 0) + mappedSize(fields, map);
+  const slotSize = slotRange ? 1 + slotRange[1] - slotRange[0] : 0;
+  const innerSize = 1 + varintSize(infoSize) + infoSize + slotSize + (tail?.length ?? 0);
+  const total = 1 + varintSize(tsSize) + tsSize + 1 + varintSize(innerSize) + innerSize;
+  const out = Buffer.allocUnsafe(total);
   let pos = 0;
+  out[pos++] = 0x12; // created_at
+  pos = writeVarint(out, pos, tsSize);
   if (seconds) {
     out[pos++] = 0x08;
     pos = writeVarint(out, pos, seconds);
   }
   if (nanos) {
     out[pos++] = 0x10;
-    writeVarint(out, pos, nanos);
+    pos = writeVarint(out, pos, nanos);
   }
-  return out;
-}
-
-/**
- * SubscribeUpdate { created_at = 2; <oneof field> = { <info field 1> = info; slot = 2 } } around an info
- * message of `infoSize` bytes written by `writeInfo`; `tail` is written after the slot (is_startup).
- */
-function frame(f: Framing, oneofTag: number, infoSize: number, slotRange: [number, number] | undefined, src: Buffer, tail: Buffer | undefined, writeInfo: (out: Buffer, pos: number) => number): Buffer {
-  const slotSize = slotRange ? 1 + slotRange[1] - slotRange[0] : 0;
-  const innerSize = 1 + varintSize(infoSize) + infoSize + slotSize + (tail?.length ?? 0);
-  const total = 1 + varintSize(f.ts.length) + f.ts.length + 1 + varintSize(innerSize) + innerSize;
-  const out = Buffer.allocUnsafe(total);
-  let pos = 0;
-  out[pos++] = 0x12; // created_at
-  pos = writeVarint(out, pos, f.ts.length);
-  pos += f.ts.copy(out, pos);
   out[pos++] = oneofTag;
   pos = writeVarint(out, pos, innerSize);
   out[pos++] = 0x0a; // transaction / account info
   pos = writeVarint(out, pos, infoSize);
-  pos = writeInfo(out, pos);
+  if (sig) {
+    out[pos++] = 0x0a;
+    pos += src.copy(out, pos, sig[0], sig[1]);
+  }
+  pos = writeMapped(out, pos, src, fields, map);
   if (slotRange) {
     out[pos++] = 0x10;
     pos += src.copy(out, pos, slotRange[0], slotRange[1]);
@@ -126,15 +158,7 @@ function frame(f: Framing, oneofTag: number, infoSize: number, slotRange: [numbe
 
 /** The SubscribeUpdate body (no `filters`) of a scanned transaction record. */
 export function reframeTransaction(s: TransactionScan, createdAtMs: number): Buffer {
-  const sig = first(s.fields, 3);
-  const infoSize = (sig ? 1 + sig[1] - sig[0] : 0) + mappedSize(s.fields, TX_INFO);
-  return frame({ ts: timestampBytes(createdAtMs) }, 0x1a, infoSize, first(s.fields, 1), s.bytes, undefined, (out, pos) => {
-    if (sig) {
-      out[pos++] = 0x0a;
-      pos += s.bytes.copy(out, pos, sig[0], sig[1]);
-    }
-    return writeMapped(out, pos, s.bytes, s.fields, TX_INFO);
-  });
+  return frame(createdAtMs, 0x1a, s.bytes, s.fields, first(s.fields, 3), TX_INFO, first(s.fields, 1), undefined);
 }
 
 const STARTUP = Buffer.from([0x18, 0x01]); // is_startup = true
@@ -143,7 +167,5 @@ const STARTUP = Buffer.from([0x18, 0x01]); // is_startup = true
 export function reframeAccount(s: AccountScan, createdAtMs: number): Buffer {
   const startup = first(s.fields, 10);
   const tail = startup && s.bytes[startup[0]] !== 0 ? STARTUP : undefined;
-  return frame({ ts: timestampBytes(createdAtMs) }, 0x22, mappedSize(s.fields, ACCOUNT_INFO), first(s.fields, 8), s.bytes, tail, (out, pos) =>
-    writeMapped(out, pos, s.bytes, s.fields, ACCOUNT_INFO),
-  );
+  return frame(createdAtMs, 0x22, s.bytes, s.fields, undefined, ACCOUNT_INFO, first(s.fields, 8), tail);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SimChain } from '../../ingest/sim/chain.js';
 import { DEFAULT_SIM_OPTIONS } from '../../ingest/sim/options.js';
 import { AccountEvent, TransactionEvent, encodeRecord } from '../../schemas/codec.js';
-import { scanAccount, scanTransaction } from '../../schemas/scan.js';
+import { scanAccount, scanFields, scanTransaction } from '../../schemas/scan.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';
 import { reframeAccount, reframeTransaction } from './reframe.js';
 
@@ -52,5 +52,27 @@ describe('reframe', () => {
     const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 3), owner: Buffer.alloc(32, 4), lamports: 2n ** 63n, slot: 2n ** 40n, writeVersion: 1n });
     const accBytes = Buffer.from(AccountEvent.encode(acc).finish());
     expect(reframeAccount(scanAccount(accBytes), 999)).toEqual(encodeAccountBody(acc, timestamp(999), []));
+  });
+
+  it('writes repeated fields in record order when their elements are not next to each other in the record', () => {
+    // Protobuf allows a repeated field's elements anywhere among the others: move every second key (field
+    // 8) and signature (field 3) to the end, so each field's elements come in several runs.
+    const r = txs.find((b) => TransactionEvent.decode(b).accountKeys.length >= 6)!;
+    const fields = scanFields(r);
+    const head: Buffer[] = [];
+    const moved: Buffer[] = [];
+    let nth = 0;
+    for (let i = 0, from = 0; i < fields.length; from = fields[i + 2]!, i += 3) {
+      const piece = r.subarray(from, fields[i + 2]!); // tag (one or more bytes) and value
+      if ((fields[i] === 8 || fields[i] === 3) && nth++ % 2 === 1) moved.push(piece);
+      else head.push(piece);
+    }
+    // One of them with its tag written in two bytes (a valid, non-minimal varint).
+    const last = moved.length - 1; // a key right after another moved key
+    moved[last] = Buffer.concat([Buffer.from([moved[last]![0]! | 0x80, 0x00]), moved[last]!.subarray(1)]);
+    const shuffled = Buffer.concat([...head, ...moved]);
+    expect(shuffled).not.toEqual(r);
+    const ms = 1_763_900_000_123.25; // a fraction of a ms, as the live tail's read time has
+    expect(reframeTransaction(scanTransaction(shuffled), ms)).toEqual(encodeTransactionBody(TransactionEvent.decode(shuffled), timestamp(ms)));
   });
 });
