@@ -30,19 +30,25 @@ export function streamBody(u: SharedEvent, slices: readonly DataSlice[], sliceKe
   }
 }
 
-/** Per-stream cache of the `filters` prefix: consecutive updates usually match the same names. */
+/** Per-stream cache of the `filters` prefix: consecutive updates usually match the same names (compared
+ * name by name: no key string built per update). */
 export class PrefixCache {
-  private key: string | undefined;
+  private names: readonly string[] | undefined;
   private bytes: Buffer = Buffer.alloc(0);
 
   get(names: readonly string[]): Buffer {
-    // The count keeps [] and [''] apart.
-    const key = `${names.length}\u0000${names.length === 1 ? names[0]! : names.join('\u0000')}`;
-    if (key !== this.key) {
-      this.key = key;
+    if (!this.same(names)) {
+      this.names = [...names];
       this.bytes = encodeFiltersPrefix(names);
     }
     return this.bytes;
+  }
+
+  private same(names: readonly string[]): boolean {
+    const last = this.names;
+    if (last === undefined || last.length !== names.length) return false;
+    for (let i = 0; i < names.length; i++) if (last[i] !== names[i]) return false;
+    return true;
   }
 }
 
