@@ -5,7 +5,7 @@ import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
 import type { TopicKind } from '../schemas/topics.js';
 import { projectInto, slotOf } from './projections/index.js';
 import { projectSlotOffsets, type PositionedSlot } from './projections/offsets.js';
-import { emptyRows, type Rows } from './projections/rows.js';
+import { emptyRows, type Rows, type TransactionRecordRow } from './projections/rows.js';
 
 export interface RawRecord {
   offset: string;
@@ -61,10 +61,32 @@ export function projectSlice(
     positioned.push({ offset: BigInt(r.offset), slot: slotOf((decoded as { value: ChainEvent }).value) });
   }
   rows.slot_offsets = projectSlotOffsets(topic, partition, positioned);
+  packRecords(rows.transaction_records);
   const first = records.length > 0 ? BigInt(records[0]!.offset) : BigInt(batchLastOffset);
   const last = records.length > 0 ? BigInt(records[records.length - 1]!.offset) : BigInt(batchLastOffset);
   const end = BigInt(batchLastOffset) > last ? BigInt(batchLastOffset) : last;
   return { topic, partition, firstOffset: first, lastOffset: last, nextOffset: end + 1n, events: records.length, rows, deadLetters };
+}
+
+/**
+ * Moves the records' bytes into one buffer for the slice. Each Kafka record value has a memory block of its
+ * own (the client copies every message out of librdkafka), and the rows hold them until their batch is
+ * stored: tens of thousands of live blocks, each one more for every garbage collection to track. One block
+ * per slice, and the record values are garbage as soon as the slice is projected, as before the records
+ * were stored.
+ */
+function packRecords(rows: TransactionRecordRow[]): void {
+  let size = 0;
+  for (let i = 0; i < rows.length; i++) size += rows[i]!.record.length;
+  if (size === 0) return;
+  const block = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const end = at + r.record.copy(block, at);
+    r.record = block.subarray(at, end);
+    at = end;
+  }
 }
 
 /** A slice with no records that only moves the committed offset (past transaction markers). */

@@ -15,6 +15,11 @@ describe('projectSlice', () => {
     ], '103');
     expect(s).toMatchObject({ firstOffset: 100n, lastOffset: 102n, nextOffset: 104n, events: 3 });
     expect(s.rows.transactions.map((r) => r.slot)).toEqual(['5', '6']);
+    // The records are the values as read, copied into one block for the slice (not the client's buffers).
+    const records = s.rows.transaction_records.map((r) => r.record);
+    expect(records).toEqual([a.value, b.value]);
+    expect(records[0]!.buffer).toBe(records[1]!.buffer);
+    expect(records[0]!.buffer).not.toBe(a.value.buffer);
     expect(s.rows.slot_offsets).toEqual([
       { topic: 'p.transactions.v1', partition: 1, slot: '5', first_offset: '100', last_offset: '100' },
       { topic: 'p.transactions.v1', partition: 1, slot: '6', first_offset: '102', last_offset: '102' },
