@@ -26,6 +26,7 @@ export function openCounting(port: number, streams: number): { ready: Promise<vo
     const client = new RawClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       'grpc.use_local_subchannel_pool': 1,
       'grpc.max_receive_message_length': -1,
+      ...(process.env.BENCH_CLIENT_WINDOW ? { 'grpc-node.flow_control_window': Number(process.env.BENCH_CLIENT_WINDOW) } : {}),
     });
     const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, Buffer> }).subscribe();
     call.on('data', (m: Buffer) => {
