@@ -1,6 +1,6 @@
-// Publishes framed records (ingest/framer.ts) to Kafka, one Kafka transaction per call, with an
-// idempotent transactional producer. A slot may span several transactions (spec/behaviour.md, "Slot
-// framing"). A crash mid-transaction leaves an open transaction that the next instance's producer
+// Publishes framed records (ingest/framer.ts) to Kafka with an idempotent transactional producer: `add`
+// sends records into the open transaction at once (live streams read uncommitted see them then), `commit`
+// ends it. A slot may span several transactions (spec/behaviour.md, "Slot framing"). A crash mid-transaction leaves an open transaction that the next instance's producer
 // (same transactional id) aborts when it starts; what earlier transactions committed of an unfinished
 // slot stays, and resume-point.ts tells which records those are, so a retry or a restart publishes
 // only the rest. While Kafka is away a transaction is retried with backoff, never dropped; the caller
@@ -63,6 +63,11 @@ export class Publisher {
   private resume: ResumePoint = { afterSlot: undefined, openSlot: undefined, held: new Set() };
   private last: bigint | undefined;
   private readonly metrics = ingestMetrics();
+  /** Records sent in the open transaction and not committed yet: a retry sends them again. */
+  private sent: FramedRecord[] = [];
+  /** A send into the open transaction failed: the commit retries the whole transaction. */
+  private broken: unknown;
+  private openedAt = 0n;
 
   constructor(private readonly opts: PublisherOptions) {}
 
@@ -89,18 +94,53 @@ export class Publisher {
   /** Commits the records (in order) as one Kafka transaction, leaving out what Kafka already holds;
    * retries until it is done. */
   async publish(records: FramedRecord[]): Promise<void> {
-    let pending = this.missing(records);
-    await this.withRetry(`slots ${records[0]?.batchSlot}..${records.at(-1)?.batchSlot}`, async () => {
+    await this.add(records);
+    await this.commit();
+  }
+
+  /**
+   * Sends records (in order) into the open transaction now, beginning one when none is, and leaves out
+   * what Kafka already holds. Never fails: a failed send shows at `commit`, which sends every record of
+   * the transaction again.
+   */
+  async add(records: FramedRecord[]): Promise<void> {
+    const fresh = this.missing(records);
+    if (this.sent.length === 0) this.openedAt = process.hrtime.bigint();
+    for (const r of fresh) this.sent.push(r);
+    if (!this.producer || this.broken !== undefined) return;
+    try {
+      if (!this.begun) await this.producer.begin();
+      this.begun = true;
+      for (const r of fresh) this.sendOne(this.producer, r);
+    } catch (err) {
+      this.broken = err;
+    }
+  }
+
+  /** Commits what `add` sent; retries (reconnecting, sending only what Kafka lacks) until it is done. */
+  async commit(): Promise<void> {
+    if (this.sent.length === 0 && this.broken === undefined) return;
+    await this.withRetry(`slots ${this.sent[0]?.batchSlot}..${this.sent.at(-1)?.batchSlot}`, async () => {
+      if (this.broken !== undefined) {
+        const err = this.broken;
+        this.broken = undefined;
+        await this.producer?.abort().catch(() => {});
+        throw err;
+      }
       if (!this.producer) {
         await this.connect();
-        // The previous attempt's commit may have landed before the error: publish only what is missing.
-        const before = pending.length;
-        pending = this.missing(pending);
-        if (pending.length < before) {
-          this.opts.log.warn({ already: before - pending.length, lastSlot: String(this.last) }, 'ingest: part of a retried transaction was already committed');
+        // The previous attempt's commit may have landed before the error: send only what is missing.
+        const before = this.sent.length;
+        this.sent = this.missing(this.sent);
+        if (this.sent.length < before) {
+          this.opts.log.warn({ already: before - this.sent.length, lastSlot: String(this.last) }, 'ingest: part of a retried transaction was already committed');
         }
+        if (this.sent.length === 0) return;
+        await this.producer!.begin();
+        this.begun = true;
+        for (const r of this.sent) this.sendOne(this.producer!, r);
       }
-      if (pending.length > 0) await this.commit(pending);
+      await this.commitOpen(this.producer!);
     });
   }
 
@@ -161,36 +201,40 @@ export class Publisher {
     if (p) await p.close().catch(() => {});
   }
 
-  private async commit(records: FramedRecord[]): Promise<void> {
-    const producer = this.producer!;
-    const counts = new Map<RecordKind, number>();
-    const bytesByKind = new Map<RecordKind, number>();
-    const started = process.hrtime.bigint();
-    if (!this.begun) await producer.begin();
-    this.begun = false;
-    let ended: bigint | undefined;
+  /** Queues one record of the open transaction (a dead letter to its topic, logged and counted). */
+  private sendOne(producer: TransactionalProducer, r: FramedRecord): void {
+    if (r.dead) {
+      // In the same transaction as the slot's other records: exactly once, like them.
+      const topic = this.opts.topics[r.kind];
+      this.opts.log.warn({ slot: String(r.batchSlot), topic, bytes: r.key.length + r.value.length }, `ingest: ${r.dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
+      producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: r.dead.key, value: r.dead.value, headers: r.dead.headers });
+      this.metrics.deadLetters.inc({ topic });
+      return;
+    }
+    const out: OutRecord = { topic: this.opts.topics[r.kind], partition: r.partition, key: r.key, value: r.value, timestamp: r.handedAt };
+    producer.send(out);
+  }
+
+  private async commitOpen(producer: TransactionalProducer): Promise<void> {
+    const records = this.sent;
     try {
-      for (const r of records) {
-        const topic = this.opts.topics[r.kind];
-        if (r.dead) {
-          // In the same transaction as the slot's other records: exactly once, like them.
-          this.opts.log.warn({ slot: String(r.batchSlot), topic, bytes: r.key.length + r.value.length }, `ingest: ${r.dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
-          producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: r.dead.key, value: r.dead.value, headers: r.dead.headers });
-          this.metrics.deadLetters.inc({ topic });
-          continue;
-        }
-        const out: OutRecord = { topic, partition: r.partition, key: r.key, value: r.value, timestamp: r.handedAt };
-        producer.send(out);
-        counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-        bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
-        if (r.ends !== undefined) ended = r.ends;
-      }
       await producer.commit();
     } catch (err) {
       await producer.abort().catch(() => {});
       throw err;
     }
-    this.metrics.publishSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    this.begun = false;
+    this.sent = [];
+    const counts = new Map<RecordKind, number>();
+    const bytesByKind = new Map<RecordKind, number>();
+    let ended: bigint | undefined;
+    for (const r of records) {
+      if (r.dead) continue;
+      counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+      bytesByKind.set(r.kind, (bytesByKind.get(r.kind) ?? 0) + r.key.length + r.value.length);
+      if (r.ends !== undefined) ended = r.ends;
+    }
+    this.metrics.publishSeconds.observe(Number(process.hrtime.bigint() - this.openedAt) / 1e9);
     this.metrics.transactions.inc();
     for (const [kind, n] of counts) {
       const topic = this.opts.topics[kind];
@@ -203,7 +247,7 @@ export class Publisher {
       // Past the slot that was open at the last connect: nothing later can be in Kafka already.
       if (this.resume.held.size > 0) this.resume = { afterSlot: this.resume.afterSlot, openSlot: undefined, held: new Set() };
     }
-    // Begin the next transaction now, before publish returns. begin() completes on a callback, i.e. at
+    // Begin the next transaction now, before commit returns. begin() completes on a callback, i.e. at
     // the next event-loop turn, and an unpaced source keeps the loop busy filling the next group: begun
     // at the start of the next publish, the group's records waited for the whole fill and the commit
     // never overlapped with it. librdkafka's begin is local (the broker sees the transaction with its

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SlotStatus, type ChainEvent } from '../schemas/codec.js';
 import type { FramedRecord } from './framer.js';
-import { pump } from './pump.js';
+import { pump, type PumpSink } from './pump.js';
 import type { SlotBatch } from './source.js';
 
 const batch = (slot: number, events = 3): SlotBatch => ({
@@ -17,63 +17,94 @@ async function* fastSource(n: number, events = 3): AsyncIterable<SlotBatch> {
   for (let i = 0; i < n; i++) yield batch(i, events);
 }
 
-async function* pacedSource(n: number, ms: number): AsyncIterable<SlotBatch> {
+/** A batch every `ms`; `yieldedAt` (if given) gets when each was handed over. */
+async function* pacedSource(n: number, ms: number, yieldedAt: number[] = []): AsyncIterable<SlotBatch> {
   for (let i = 0; i < n; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, ms));
+    yieldedAt.push(performance.now());
     yield batch(i);
   }
 }
 
-/** Records the transactions (as the batch slot of each record) and checks that never two publishes run at once. */
-function recorder(delayMs = 0) {
+/**
+ * A sink that records each transaction (the batch slot of each record added between commits), when each
+ * record was added, and whether anything was added or committed while a commit ran (never allowed).
+ */
+function recorder(commitMs = 0) {
   const groups: bigint[][] = [];
-  const startedAt: number[] = [];
-  let running = 0;
+  const addedAt: number[] = [];
+  const committedAt: number[] = [];
+  let open: bigint[] = [];
+  let committing = false;
   let overlap = false;
-  const publish = async (g: FramedRecord[]) => {
-    running++;
-    startedAt.push(performance.now());
-    if (running > 1) overlap = true;
-    await new Promise((r) => setTimeout(r, delayMs));
-    groups.push(g.map((r) => r.batchSlot));
-    running--;
+  const sink: PumpSink = {
+    add: async (records: FramedRecord[]) => {
+      if (committing) overlap = true;
+      for (const r of records) {
+        open.push(r.batchSlot);
+        addedAt.push(performance.now());
+      }
+    },
+    commit: async () => {
+      if (committing) overlap = true;
+      committing = true;
+      await new Promise((r) => setTimeout(r, commitMs));
+      groups.push(open);
+      open = [];
+      committedAt.push(performance.now());
+      committing = false;
+    },
   };
-  return { groups, startedAt, publish, overlapped: () => overlap };
+  return { groups, addedAt, committedAt, sink, overlapped: () => overlap, uncommitted: () => open.length };
 }
 
+const slots = (n: number, per = 3): bigint[] => Array.from({ length: n }, (_, i) => Array.from({ length: per }, () => BigInt(i))).flat();
+
 describe('pump', () => {
-  it('starts a transaction at once, then takes whatever came meanwhile, bounded by maxGroupEvents, in order', async () => {
+  it('sends every record in order into transactions bounded by maxGroupEvents, one commit at a time', async () => {
     const rec = recorder(2);
-    const r = await pump(fastSource(10), frame, rec.publish, { maxGroupEvents: 9 });
-    expect(rec.groups[0]).toEqual([0n, 0n, 0n]);
-    expect(rec.groups.flat()).toEqual(Array.from({ length: 10 }, (_, i) => [BigInt(i), BigInt(i), BigInt(i)]).flat());
+    const r = await pump(fastSource(10), frame, rec.sink, { maxGroupEvents: 9 });
+    expect(rec.groups.flat()).toEqual(slots(10));
     expect(Math.max(...rec.groups.map((g) => g.length))).toBe(9);
     expect(rec.overlapped()).toBe(false);
+    expect(rec.uncommitted()).toBe(0);
     expect(r).toEqual({ batches: 10, events: 30, lastSlot: 9n });
   });
 
   it('splits a batch larger than a transaction may be', async () => {
     const rec = recorder();
-    await pump(fastSource(1, 25), frame, rec.publish, { maxGroupEvents: 10 });
+    await pump(fastSource(1, 25), frame, rec.sink, { maxGroupEvents: 10 });
     expect(rec.groups.map((g) => g.length)).toEqual([10, 10, 5]);
   });
 
-  it('publishes each batch of a paced source as soon as it arrives, with no timer', async () => {
+  it('sends each batch of a paced source the moment it arrives, and commits it within the commit interval', async () => {
     const rec = recorder();
-    const t0 = performance.now();
-    await pump(pacedSource(4, 60), frame, rec.publish, { maxGroupEvents: 1000 });
-    expect(rec.groups).toEqual([[0n, 0n, 0n], [1n, 1n, 1n], [2n, 2n, 2n], [3n, 3n, 3n]]);
-    // The batch at 60 ms went out right away (a timer would add its period).
-    expect(rec.startedAt[1]! - t0).toBeLessThan(60 + 25);
+    const yielded: number[] = [];
+    await pump(pacedSource(4, 60, yielded), frame, rec.sink, { maxGroupEvents: 1000, commitIntervalMs: 20 });
+    expect(rec.groups.flat()).toEqual(slots(4));
+    // The second batch was sent right as the source handed it over, not after a commit or a timer (20 ms) ...
+    expect(rec.addedAt[3]! - yielded[1]!).toBeLessThan(15);
+    // ... and its transaction committed once the interval had passed (before the next batch came).
+    expect(rec.committedAt[1]! - rec.addedAt[3]!).toBeGreaterThanOrEqual(15);
+    expect(rec.groups[1]).toEqual([1n, 1n, 1n]);
   });
 
-  it('while a commit runs, the next transaction collects everything that arrives, and starts when it returns', async () => {
-    // A batch every 10 ms and commits taking 60 ms: each transaction after the first holds about six batches.
-    const rec = recorder(60);
-    await pump(pacedSource(40, 10), frame, rec.publish, { maxGroupEvents: 10_000 });
+  it('keeps a transaction open for the interval, taking every batch that arrives in it', async () => {
+    // A batch every 10 ms and a 45 ms interval: each transaction holds several batches, all sent on arrival.
+    const rec = recorder(1);
+    await pump(pacedSource(20, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 45 });
+    expect(rec.groups.flat()).toEqual(slots(20));
+    expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(3);
+    expect(rec.groups.length).toBeLessThanOrEqual(10);
     expect(rec.overlapped()).toBe(false);
-    expect(rec.groups.flat()).toEqual(Array.from({ length: 40 }, (_, i) => [BigInt(i), BigInt(i), BigInt(i)]).flat());
-    expect(rec.groups[0]).toEqual([0n, 0n, 0n]);
+  });
+
+  it('while a commit runs, arrivals wait and go into the next transaction when it returns', async () => {
+    // A batch every 10 ms and commits taking 60 ms: what arrives during one is sent right after it.
+    const rec = recorder(60);
+    await pump(pacedSource(30, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 1 });
+    expect(rec.overlapped()).toBe(false);
+    expect(rec.groups.flat()).toEqual(slots(30));
     expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(4);
     expect(rec.groups.length).toBeLessThanOrEqual(12);
   });
@@ -81,12 +112,12 @@ describe('pump', () => {
   it('bounds a transaction by bytes too', async () => {
     const rec = recorder(5);
     // 11 bytes per record: a 40-byte bound closes a transaction after 4 records.
-    await pump(fastSource(4), frame, rec.publish, { maxGroupBytes: 40 });
+    await pump(fastSource(4), frame, rec.sink, { maxGroupBytes: 40 });
     expect(Math.max(...rec.groups.map((g) => g.length))).toBe(4);
     expect(rec.groups.flat()).toHaveLength(12);
   });
 
-  it('fails with the publish error and stops pulling the source', async () => {
+  it('fails with the commit error and stops pulling the source', async () => {
     let pulled = 0;
     async function* counting(): AsyncIterable<SlotBatch> {
       for (let i = 0; ; i++) {
@@ -94,10 +125,13 @@ describe('pump', () => {
         yield batch(i);
       }
     }
-    const publish = async () => {
-      throw new Error('fenced');
+    const sink: PumpSink = {
+      add: async () => undefined,
+      commit: async () => {
+        throw new Error('fenced');
+      },
     };
-    await expect(pump(counting(), frame, publish, { maxGroupEvents: 3 })).rejects.toThrow('fenced');
+    await expect(pump(counting(), frame, sink, { maxGroupEvents: 3 })).rejects.toThrow('fenced');
     expect(pulled).toBeLessThan(10);
   });
 
@@ -110,8 +144,9 @@ describe('pump', () => {
         yield batch(i);
       }
     }
-    const r = await pump(endless(), frame, rec.publish, { maxGroupEvents: 1000, signal: ctl.signal });
-    expect(rec.groups.flat()).toEqual([0n, 1n, 2n, 3n, 4n, 5n].flatMap((s) => [s, s, s]));
+    const r = await pump(endless(), frame, rec.sink, { maxGroupEvents: 1000, signal: ctl.signal });
+    expect(rec.groups.flat()).toEqual(slots(6));
+    expect(rec.uncommitted()).toBe(0);
     expect(r.lastSlot).toBe(5n);
   });
 });

@@ -110,7 +110,7 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     const framer = new SlotFramer(publisher.partitionCounts, topics);
     done = (async () => {
       try {
-        const r = await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), (records) => publisher.publish(records), { signal });
+        const r = await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
         log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
       } catch (err) {
         if (!(err instanceof PublishAbortedError)) throw err;

@@ -43,8 +43,9 @@ const STATUS_WINDOW = 20_000n;
 export class Hub implements TailSink {
   private readonly index = new FilterIndex<LiveSubscriber>();
   private readonly subscribers = new Set<LiveSubscriber>();
-  /** The tail's hand-over count when each session registered (LiveTail.handedOver): who got which copy. */
-  private readonly since = new Map<LiveSubscriber, number>();
+  /** The tail's hand-over count when each session registered (LiveTail.handedOver), and its from_slot: who
+   * got which copy, and which copies a session said it holds. */
+  private readonly since = new Map<LiveSubscriber, { at: number; fromSlot: bigint | undefined }>();
   /** Sessions told about every status change (a gate above processed, or a transport that tracks slots). */
   private readonly statusListeners = new Set<LiveSubscriber>();
   /** Sessions with slot, blocks_meta or entry filters, with their subscription. */
@@ -77,7 +78,7 @@ export class Hub implements TailSink {
    */
   register(s: LiveSubscriber, sub: CompiledSubscription, statuses: boolean, since: number): void {
     this.index.set(s, sub);
-    this.since.set(s, since);
+    this.since.set(s, { at: since, fromSlot: sub.fromSlot });
     this.subscribers.add(s);
     if (statuses) this.statusListeners.add(s);
     else this.statusListeners.delete(s);
@@ -134,11 +135,17 @@ export class Hub implements TailSink {
 
   /**
    * A second copy of a data record (read uncommitted: an aborted record, then its re-publication) goes
-   * only to the sessions registered after the first copy was handed over (number `first`); observers,
-   * blocks and everyone else had the first.
+   * only to the sessions registered after the first copy was handed over (number `first`), and not to
+   * one whose from_slot is past the record's slot (it said it holds that slot); observers, blocks and
+   * everyone else had the first.
    */
   onCopy(e: StreamEvent, first: number): void {
-    if (e.kind !== 'slots') this.deliver(e, (s) => (this.since.get(s) ?? 0) > first);
+    if (e.kind === 'slots') return;
+    const slot = 'scan' in e ? e.scan.slot : e.event.slot;
+    this.deliver(e, (s) => {
+      const reg = this.since.get(s);
+      return reg !== undefined && reg.at > first && (reg.fromSlot === undefined || slot >= reg.fromSlot);
+    });
   }
 
   private deliver(e: Exclude<StreamEvent, { kind: 'slots' }>, only?: (s: LiveSubscriber) => boolean): void {

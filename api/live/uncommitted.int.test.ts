@@ -109,7 +109,7 @@ describe('live layer, read uncommitted', () => {
     once(r, [...events, ...after]);
   });
 
-  it('an aborted record and its re-publication reach each stream once; a stream opened in between gets the re-published copy', async () => {
+  it('an aborted record and its re-publication reach each stream once; a stream opened in between gets the re-published copy unless its from_slot is past it', async () => {
     const early = open();
     const aborted = [tx(200n), write(200n), tx(200n)];
     await producer.begin();
@@ -121,16 +121,27 @@ describe('live layer, read uncommitted', () => {
     // committed records, so it never sees the aborted ones).
     const between = open();
     const replaying = open(200n);
+    // A stream resuming past slot 200 says it holds that slot: the copies are not for it.
+    const ahead = open(201n);
+
+    // Something newer first, so every replay has handed over to live before the copies come.
+    const newer = [tx(201n), write(201n)];
+    await producer.begin();
+    send(newer);
+    await producer.commit();
+    for (const r of [early, between, replaying, ahead]) await waitFor(has(r, newer), { what: 'slot 201 everywhere', timeoutMs: 15_000 });
 
     // The restarted ingest publishes the same records again, then goes on.
     const next = [tx(201n), write(201n)];
     await producer.begin();
     send([...aborted, ...next]);
     await producer.commit();
-    const all = [...aborted, ...next];
+    const all = [...aborted, ...newer, ...next];
     for (const r of [early, between, replaying]) await waitFor(has(r, all), { what: 'every record', timeoutMs: 15_000 });
     // One partition: once the last record arrived, no copy is still on its way.
     for (const r of [early, between, replaying]) once(r, all);
+    await waitFor(has(ahead, next), { what: 'slot 201 on the stream resuming there', timeoutMs: 15_000 });
+    once(ahead, [...newer, ...next]);
   });
 
   it('a from_slot replay registered while a transaction is open hands it over once, whether it commits or aborts and comes again', async () => {
