@@ -118,6 +118,16 @@ describe('partition reader', () => {
       await reader.seek(t, 0, 3n);
       await waitFor(() => got.length >= 18 && reader.position(t, 0) === end, { what: 're-read after seek' });
       expect(got).toEqual(Array.from({ length: 18 }, (_, i) => BigInt(i + 3)));
+      // Seeks at any moment of the fetch cycle (a call waiting at the end, one just returned) re-read
+      // exactly from the sought offset: a call in flight across the seek must not lose the re-read.
+      for (let round = 0; round < 25; round++) {
+        await new Promise((r) => setTimeout(r, (round * 37) % 130));
+        const from = BigInt((round * 7) % 21);
+        got.length = 0;
+        await reader.seek(t, 0, from);
+        await waitFor(() => got.length >= 21 - Number(from) && reader.position(t, 0) === end, { what: `re-read after seek ${round} to ${from}`, timeoutMs: 10_000 });
+        expect(got).toEqual(Array.from({ length: 21 - Number(from) }, (_, i) => BigInt(i) + from));
+      }
     } finally {
       await reader.stop();
     }

@@ -113,13 +113,26 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
         for (const byPartition of last.values()) for (const r of byPartition.values()) advance(r.topic, r.partition, r.offset + 1n);
         for (const e of eofs) if (!stale.has(tp(e.topic, e.partition)) && e.offset >= 0) advance(e.topic, e.partition, BigInt(e.offset));
       };
-      if (records.length === 0) return moved();
+      // A call in flight across a seek may hold records of the old position or, when librdkafka applied
+      // the seek during the call, of the new one; both were dropped above, and librdkafka's own position
+      // moved past the latter. Seeking again now, with no call in flight, makes the next call start
+      // exactly at the position.
+      const settle = () => {
+        moved();
+        if (stale.size > 0) return reseek(stale);
+      };
+      if (records.length === 0) return settle();
       const r = o.onRecords(records);
-      if (r) return r.then(moved);
-      moved();
+      return r ? r.then(settle) : settle();
     },
     onError: (err) => o.onError?.(err),
   });
+
+  const reseek = async (stale: Set<string>) => {
+    for (const x of all) {
+      if (stale.has(tp(x.topic, x.partition))) await reader.seek(x.topic, x.partition, pos.get(x.topic)!.get(x.partition)!);
+    }
+  };
 
   let stopping: Promise<void> | undefined;
   const setPaused = (list: { topic: string; partition: number }[], pause: boolean) => {
@@ -128,7 +141,7 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     else consumer.resume(list);
   };
 
-  return {
+  const reader: PartitionReader = {
     positions() {
       const copy: PartitionOffsets = new Map();
       for (const [t, m] of pos) copy.set(t, new Map(m));
@@ -166,4 +179,5 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     // Once: librdkafka never answers a second disconnect made while the first is running.
     stop: () => (stopping ??= loop.stop().then(() => disconnectConsumer(consumer))),
   };
+  return reader;
 }
