@@ -6,7 +6,9 @@
 //    `{mentions: [wallet]}`, wallets drawn from a pool of 5,000. The chain: BENCH_TPS (5,000) tx/s in
 //    slots of BENCH_SLOT_MS (400 ms), each slot published whole as the simulator emits it (transactions
 //    mentioning two pool wallets, as many token account writes of pool wallets, then the slot's processed
-//    record, its end marker). Api-internal latency (behaviour.md "Latency, one definition"): the api writes
+//    record) and as the ingest publishes it: framed by the ingest's SlotFramer (the processed record last,
+//    as the end marker with its per-partition counts) and sent in one Kafka transaction (`Chain`).
+//    Api-internal latency (behaviour.md "Latency, one definition"): the api writes
 //    `readAt` (Date.now() when it read the record from Kafka; for an account notification, the account's
 //    last write in the slot) into each notification (a bench-only option); the client's receive callback
 //    subtracts it from its own Date.now(): one wall clock shared by every process on the machine, 1 ms
@@ -17,14 +19,16 @@
 //    the feed resumes, and the clients count notifications (no parsing) from the first to the last.
 // Last line: pubsub p50_ms=<a> p99_ms=<b> subscriptions=1000 max_notifications_per_s=<n>
 // Env: BENCH_TPS, BENCH_SLOT_MS, BENCH_SECONDS (measured window, 20), BENCH_WARMUP_S (5), BENCH_BACKLOG,
-// BENCH_KAFKA_BROKERS (default: a local broker is started), BENCH_API_PROFILE (a folder: CPU profile of the api).
+// BENCH_KAFKA_BROKERS (default: a local broker is started), BENCH_API_PROFILE (a folder: CPU profile of the api),
+// BENCH_API_NODE_ARGS (node options of the api process).
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
 import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
-import { createKafka, type Producer } from '../platform/kafka/index.js';
-import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, encodeRecord, type ChainEvent } from '../schemas/codec.js';
+import { SlotFramer, type RecordKind } from '../ingest/framer.js';
+import { createKafka, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
+import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
 import { TOKEN_PROGRAM } from '../schemas/programs.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
 
@@ -43,8 +47,10 @@ const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 function startWorker(role: 'api' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
   // BENCH_API_PROFILE=<dir>: a V8 CPU profile of the api process, written there when it stops.
+  // BENCH_API_NODE_ARGS: more node options for the api process (e.g. `--max-semi-space-size=64`, as bin/slotstream).
   const profile = role === 'api' && process.env.BENCH_API_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [];
-  return startChild(new URL('./pubsub-worker.ts', import.meta.url), role, envs, profile);
+  const nodeArgs = role === 'api' ? (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  return startChild(new URL('./pubsub-worker.ts', import.meta.url), role, envs, [...profile, ...nodeArgs]);
 }
 
 interface Sub {
@@ -125,13 +131,44 @@ function slotEvents(slot: bigint, n: number, pool: Buffer[], mint: Buffer, hot?:
   return events;
 }
 
-const encodeAll = (topics: TopicNames, events: ChainEvent[]) => events.map((e) => ({ topic: topics[e.kind], ...encodeRecord(e) }));
+const PARTITIONS = 4;
 
-async function publish(producer: Producer, topics: TopicNames, events: ChainEvent[]): Promise<void> {
-  await producer.send(encodeAll(topics, events));
+/**
+ * The chain as the ingest publishes it: slots framed by the ingest's own SlotFramer (every record on its
+ * key's partition, the slot's processed record last as its end marker, with the per-partition counts of
+ * SlotEvent.end) and sent into a Kafka transaction, committed after the slot. The ingest sends records into
+ * its open transaction as they arrive and commits every 50 ms (ingest/pump.ts): the live tail, reading
+ * uncommitted, sees a whole slot's records the same way, as the broker takes them in.
+ */
+class Chain {
+  private readonly framer: SlotFramer;
+
+  constructor(
+    private readonly producer: TransactionalProducer,
+    private readonly topics: TopicNames,
+  ) {
+    const kinds: RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
+    this.framer = new SlotFramer(new Map(kinds.map((k) => [k, PARTITIONS])), topics);
+  }
+
+  /** One whole slot's records, in publish order. */
+  frame(slot: bigint, events: ChainEvent[]): OutRecord[] {
+    return this.framer.frame({ slot, events }).map((r) => ({ topic: this.topics[r.kind], partition: r.partition, key: r.key, value: r.value }));
+  }
+
+  async publish(records: readonly OutRecord[]): Promise<void> {
+    await this.producer.begin();
+    try {
+      for (const r of records) this.producer.send(r);
+      await this.producer.commit();
+    } catch (err) {
+      await this.producer.abort().catch(() => {});
+      throw err;
+    }
+  }
 }
 
-async function latencyPhase(producer: Producer, topics: TopicNames, clients: Clients, port: number, api: Worker, pool: Buffer[], mint: Buffer, firstSlot: bigint) {
+async function latencyPhase(chain: Chain, clients: Clients, port: number, api: Worker, pool: Buffer[], mint: Buffer, firstSlot: bigint) {
   const conns: Sub[][] = Array.from({ length: CONNECTIONS }, () => []);
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
     const wallet = bs58.encode(pool[i]!);
@@ -147,7 +184,7 @@ async function latencyPhase(producer: Producer, topics: TopicNames, clients: Cli
   // Built and encoded before the clock starts, so the publisher keeps the rate on a busy machine.
   const slots = Math.ceil(((WARMUP_S + SECONDS) * 1000) / SLOT_MS) + 1;
   say(`encoding ${slots} slots of ${perSlot} transactions and ${perSlot} account writes`);
-  const records = Array.from({ length: slots }, (_, i) => encodeAll(topics, slotEvents(firstSlot + 1n + BigInt(i), perSlot, pool, mint)));
+  const records = Array.from({ length: slots }, (_, i) => chain.frame(firstSlot + 1n + BigInt(i), slotEvents(firstSlot + 1n + BigInt(i), perSlot, pool, mint)));
   let slot = firstSlot;
   let measuring = false;
   let cpu0 = { user: 0, system: 0 };
@@ -165,7 +202,7 @@ async function latencyPhase(producer: Producer, topics: TopicNames, clients: Cli
     }
     const next = records[Number(++slot - firstSlot - 1n)];
     if (!next) break;
-    await producer.send(next);
+    await chain.publish(next);
     if (measuring) published += perSlot;
     const wait = t0 + (k + 1) * SLOT_MS - Date.now();
     if (wait > 0) await sleep(wait);
@@ -191,7 +228,7 @@ async function latencyPhase(producer: Producer, topics: TopicNames, clients: Cli
   };
 }
 
-async function maxPhase(producer: Producer, topics: TopicNames, clients: Clients, port: number, api: Worker, mint: Buffer, firstSlot: bigint) {
+async function maxPhase(chain: Chain, clients: Clients, port: number, api: Worker, mint: Buffer, firstSlot: bigint) {
   const hot = randomBytes(32);
   const conns: Sub[][] = Array.from({ length: CONNECTIONS }, () =>
     Array.from({ length: SUBSCRIPTIONS / CONNECTIONS }, () => ({ method: 'logsSubscribe', params: [{ mentions: [bs58.encode(hot)] }, { commitment: 'processed' }] })),
@@ -200,7 +237,10 @@ async function maxPhase(producer: Producer, topics: TopicNames, clients: Clients
   await clients.reset();
   await api.request({ cmd: 'pause', paused: true }, 'paused');
   let slot = firstSlot;
-  for (let left = BACKLOG; left > 0; left -= 250) await publish(producer, topics, slotEvents(++slot, Math.min(250, left), [], mint, hot));
+  for (let left = BACKLOG; left > 0; left -= 250) {
+    slot++;
+    await chain.publish(chain.frame(slot, slotEvents(slot, Math.min(250, left), [], mint, hot)));
+  }
   await sleep(1000);
   const want = BACKLOG * SUBSCRIPTIONS;
   const cpu0 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
@@ -230,8 +270,9 @@ async function main(): Promise<void> {
   const prefix = `bench.pubsub.${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
   const kafka = createKafka({ brokers, clientId: 'bench-pubsub' });
-  await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
-  const producer = await kafka.producer();
+  await kafka.admin().ensureTopics(topics, { partitions: PARTITIONS, retentionMs: -1, replicationFactor: 1 });
+  const producer = await kafka.transactionalProducer({ transactionalId: `${prefix}.chain` });
+  const chain = new Chain(producer, topics);
   const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
   const workers = [(await startWorker('clients', {})).w, (await startWorker('clients', {})).w];
   const clients = new Clients(workers);
@@ -239,10 +280,10 @@ async function main(): Promise<void> {
     say(`machine at start: load avg ${load()}`);
     const pool = Array.from({ length: POOL }, () => randomBytes(32));
     const mint = randomBytes(32);
-    const lat = await latencyPhase(producer, topics, clients, port!, api, pool, mint, 1000n);
+    const lat = await latencyPhase(chain, clients, port!, api, pool, mint, 1000n);
     say(`latency at ${lat.txPerS.toFixed(0)} tx/s: api-internal (readAt -> client receive callback) p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} notifications ` +
       `(${lat.notificationsPerS.toFixed(0)} notifications/s; logs p50/p99/n ${lat.logs.join('/')}, program ${lat.program.join('/')}); api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core; load avg ${load()}`);
-    const max = await maxPhase(producer, topics, clients, port!, api, mint, lat.slot + 10n);
+    const max = await maxPhase(chain, clients, port!, api, mint, lat.slot + 10n);
     say(`max: ${max.perS.toFixed(0)} notifications/s (${max.delivered}/${max.want} in ${max.seconds.toFixed(2)} s; api CPU ${max.apiCpuS.toFixed(1)} s = ` +
       `${(max.delivered / max.apiCpuS).toFixed(0)} notifications per api CPU s); load avg ${load()}`);
     say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`);

@@ -63,6 +63,7 @@ export class FrameGate<T> {
   private sawSkipped = false;
   /** Slots with statuses read whose marker has not gone on (a dead fork under way). */
   private readonly inFlight = new Set<bigint>();
+  private readonly keys = new Map<string, string[]>();
 
   constructor(
     private readonly out: (item: T) => void,
@@ -75,13 +76,20 @@ export class FrameGate<T> {
     return this.o.now?.() ?? Date.now();
   }
 
+  /** `kind:partition` strings, made once per partition (count() runs for every record the reader hands over). */
+  private partitionKey(kind: string, partition: number): string {
+    let keys = this.keys.get(kind);
+    if (!keys) this.keys.set(kind, (keys = []));
+    return (keys[partition] ??= `${kind}:${partition}`);
+  }
+
   /** A record of slot `slot` read from a partition of a topic kind (data, or a slot's own status record). */
   count(kind: string, partition: number, slot: bigint): void {
     let m = this.seen.get(slot);
     if (!m) this.seen.set(slot, (m = new Map()));
-    const k = this.o.byKind ? kind : `${kind}:${partition}`;
+    const p = this.partitionKey(kind, partition);
+    const k = this.o.byKind ? kind : p;
     m.set(k, (m.get(k) ?? 0) + 1);
-    const p = `${kind}:${partition}`;
     if (!this.firstRead.has(p)) this.firstRead.set(p, slot);
   }
 
@@ -149,7 +157,7 @@ export class FrameGate<T> {
     const late = this.o.startedLate;
     if (!late) return false;
     return m.counts.some((c) => {
-      const k = `${c.kind}:${c.partition}`;
+      const k = this.partitionKey(c.kind, c.partition);
       const first = this.firstRead.get(k);
       return late(k) && (first === undefined || first >= m.slot);
     });
@@ -162,7 +170,7 @@ export class FrameGate<T> {
       for (const c of m.counts) want.set(c.kind, (want.get(c.kind) ?? 0) + c.count);
       return [...want].every(([kind, n]) => (seen?.get(kind) ?? 0) >= n);
     }
-    return m.counts.every((c) => (seen?.get(`${c.kind}:${c.partition}`) ?? 0) >= c.count);
+    return m.counts.every((c) => (seen?.get(this.partitionKey(c.kind, c.partition)) ?? 0) >= c.count);
   }
 
   private release(h: Held<T>): void {

@@ -3,10 +3,11 @@
 // `subscription` is the last member, so a notification is `prefix(method) + result + suffix(id)`: the
 // result is built once per event and shape and shared by every subscriber (SharedEvent.encoded); only
 // the few bytes of the suffix differ per subscription.
-import bs58 from 'bs58';
+import { base58, base58Key } from '../../schemas/base58.js';
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { encodeAccountData, uiAccount, type AccountRow } from '../jsonrpc/accounts.js';
-import { RawJson, toJson } from '../jsonrpc/json.js';
+import type { TransactionScan } from '../../schemas/scan.js';
+import { encodeAccountData } from '../jsonrpc/accounts.js';
+import { toJson } from '../jsonrpc/json.js';
 import { parseTokenProgramAccount } from '../jsonrpc/token.js';
 import { isTokenProgram } from '../../schemas/programs.js';
 import type { AccountView, SubscriptionKind } from './params.js';
@@ -39,55 +40,85 @@ export const withSlot = (slot: bigint, valueJson: string): string => `{"context"
 /** The shape key of an account value: its encoding and slice (SharedEvent.encoded keys). */
 export const viewKey = (v: AccountView): string => (v.dataSlice === undefined ? v.encoding : `${v.encoding}/${v.dataSlice.offset}:${v.dataSlice.length}`);
 
-/** UiAccount of an account write, in the subscription's encoding. */
+const buf = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+/**
+ * UiAccount of an account write, in the subscription's encoding: `{lamports, data, owner, executable,
+ * rentEpoch, space}`, u64s as exact digits. Written as text (no object, no u64 placeholders): one is built
+ * per account write a subscription matched, all of a slot's at its end marker.
+ */
 export function uiAccountJson(e: AccountEvent, v: AccountView): string {
-  const data = Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength);
-  const row: AccountRow = {
-    pubkey: '',
-    owner: bs58.encode(e.owner),
-    lamports: e.lamports.toString(),
-    executable: e.executable,
-    rent_epoch: e.rentEpoch.toString(),
-    space: data.length,
-    data: '',
-  };
-  return toJson(uiAccount(row, accountData(data, row.owner, v)));
+  const data = buf(e.data);
+  const owner = base58Key(buf(e.owner)); // owners repeat (programs): cached
+  return `{"lamports":${e.lamports},"data":${accountData(data, owner, v)},"owner":"${owner}","executable":${e.executable},"rentEpoch":${e.rentEpoch},"space":${data.length}}`;
 }
 
-function accountData(data: Buffer, owner: string, v: AccountView): unknown {
+/** The `data` member's JSON. */
+function accountData(data: Buffer, owner: string, v: AccountView): string {
+  if (v.encoding === 'base64' && v.dataSlice === undefined) return `["${data.toString('base64')}","base64"]`;
   if (v.encoding === 'binary' || v.encoding === 'base58') {
     const s = v.dataSlice;
     const bytes = s === undefined ? data : data.subarray(Math.min(s.offset, data.length), Math.min(s.offset + s.length, data.length));
-    const text = bytes.length > MAX_BASE58_BYTES ? BASE58_TOO_LARGE : bs58.encode(bytes);
-    return v.encoding === 'binary' ? text : [text, 'base58'];
+    const text = bytes.length > MAX_BASE58_BYTES ? BASE58_TOO_LARGE : base58(bytes);
+    return v.encoding === 'binary' ? `"${text}"` : `["${text}","base58"]`;
   }
   if (v.encoding === 'jsonParsed' && isTokenProgram(owner)) {
     // Mints and multisigs parse alone; token accounts need their mint's decimals, which a live event does
     // not carry: those fall back to base64 as Agave does for anything it cannot parse.
     const parsed = parseTokenProgramAccount(data, owner, undefined);
-    if (parsed !== undefined) return parsed;
+    if (parsed !== undefined) return toJson(parsed);
   }
-  return encodeAccountData(data.toString('base64'), v.encoding, v.dataSlice);
+  return toJson(encodeAccountData(data.toString('base64'), v.encoding, v.dataSlice));
 }
 
 /** programNotification's value: RpcKeyedAccount. */
-export const keyedAccountJson = (e: AccountEvent, v: AccountView): string => `{"pubkey":"${bs58.encode(e.pubkey)}","account":${uiAccountJson(e, v)}}`;
+export const keyedAccountJson = (e: AccountEvent, v: AccountView): string => `{"pubkey":"${base58(e.pubkey)}","account":${uiAccountJson(e, v)}}`;
 
-/** logsNotification's value: RpcLogsResponse. */
+/** logsNotification's value: RpcLogsResponse (`err` is Agave's JSON error form already in the event model). */
 export function logsJson(tx: TransactionEvent): string {
   const sig = tx.signatures[0];
-  return toJson({
-    signature: sig === undefined ? '' : bs58.encode(sig),
-    err: errJson(tx.err),
-    logs: tx.logMessages,
-  });
+  return `{"signature":"${sig === undefined ? '' : base58(sig)}","err":${errJson(tx.err)},"logs":${JSON.stringify(tx.logMessages)}}`;
+}
+
+/** TransactionEvent's `err` (15) and `log_messages` (24), schemas/events.proto, as their length-delimited
+ * tag bytes: (15 << 3 | 2) and (24 << 3 | 2) as varints. */
+const ERR_TAG = 0x7a;
+const LOGS_TAG = [0xc2, 0x01] as const;
+
+/**
+ * logsNotification's value of a live transaction. Scanned ones (api/live/lazy-record.ts) are written from the
+ * record's bytes: the signature, error and log lines are top-level fields, so the transaction and its meta
+ * (balances, inner instructions) are not decoded for it. The same text as logsJson(event); a field not
+ * written as a length-delimited one (a malformed record) leaves it to the decoder.
+ */
+export function transactionLogsJson(t: { readonly event: TransactionEvent; readonly scan?: TransactionScan }): string {
+  const s = t.scan;
+  if (s === undefined) return logsJson(t.event);
+  const b = s.bytes;
+  const f = s.fields;
+  let err = 'null';
+  const logs: string[] = [];
+  for (let i = 0; i < f.length; i += 3) {
+    const field = f[i];
+    if (field !== 15 && field !== 24) continue;
+    const start = f[i + 1]!;
+    const tagged = field === 15 ? b[start - 1] === ERR_TAG : b[start - 2] === LOGS_TAG[0] && b[start - 1] === LOGS_TAG[1];
+    if (!tagged) return logsJson(t.event);
+    let p = start;
+    while (b[p]! >= 0x80) p++; // the length's varint
+    const text = b.toString('utf8', p + 1, f[i + 2]!);
+    if (field === 24) logs.push(text);
+    else err = text === '' ? 'null' : text;
+  }
+  const sig = s.signatures[0];
+  return `{"signature":"${sig === undefined ? '' : base58(sig)}","err":${err},"logs":${JSON.stringify(logs)}}`;
 }
 
 /** signatureNotification's value for a processed transaction: `{"err":…}`. */
-export const signatureResultJson = (err: string | undefined | null): string => toJson({ err: errJson(err) });
+export const signatureResultJson = (err: string | undefined | null): string => `{"err":${errJson(err)}}`;
 
-/** The event model's `err` is Agave's JSON error form already. */
-const errJson = (err: string | undefined | null): RawJson | null => (err === undefined || err === null || err === '' ? null : new RawJson(err));
+/** The event model's `err` is Agave's JSON error form already: written verbatim. */
+const errJson = (err: string | undefined | null): string => (err === undefined || err === null || err === '' ? 'null' : err);
 
 /** slotNotification's result: SlotInfo. */
 export const slotInfoJson = (slot: bigint, parent: bigint, root: bigint): string => `{"slot":${slot},"parent":${parent},"root":${root}}`;

@@ -2,8 +2,10 @@
 // (the base58 placeholder for data over 128 bytes, as Agave's pubsub writes it), logs and slot values.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
+import { encodeRecord } from '../../schemas/codec.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { keyedAccountJson, logsJson, notificationPrefix, notificationSuffix, signatureResultJson, slotInfoJson, uiAccountJson, withSlot } from './notify.js';
+import { scanTransaction } from '../../schemas/scan.js';
+import { keyedAccountJson, logsJson, notificationPrefix, notificationSuffix, signatureResultJson, slotInfoJson, transactionLogsJson, uiAccountJson, withSlot } from './notify.js';
 
 const acc = (data: Buffer) =>
   AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 2), lamports: 2n ** 64n - 1n, rentEpoch: 18446744073709551615n, data, slot: 9n });
@@ -33,5 +35,21 @@ describe('notifications', () => {
     expect(JSON.parse(logsJson(tx))).toEqual({ signature: bs58.encode(Buffer.alloc(64, 3)), err: { InstructionError: [1, 'InvalidArgument'] }, logs: ['a', 'b'] });
     expect(signatureResultJson(undefined)).toBe('{"err":null}');
     expect(JSON.parse(slotInfoJson(10n, 8n, 2n))).toEqual({ slot: 10, parent: 8, root: 2 });
+  });
+
+  it("a scanned transaction's logs value is read from the record's bytes, the same text as from the decoded event", () => {
+    const txs = [
+      TransactionEvent.fromPartial({ slot: 7n, signatures: [Buffer.alloc(64, 0), Buffer.alloc(64, 9)], err: '{"InstructionError":[1,{"Custom":6002}]}', logMessages: ['Program log: é "quoted" \\ \n', 'b'.repeat(300)] }),
+      TransactionEvent.fromPartial({ slot: 7n, signatures: [Buffer.alloc(64, 3)], logMessages: [], logMessagesNone: true, fee: 5000n, preBalances: [1n, 2n], postBalances: [3n, 4n] }),
+      TransactionEvent.fromPartial({ slot: 7n, signatures: [], accountKeys: [Buffer.alloc(32, 1)], logMessages: ['only'], computeUnitsConsumed: 10n }),
+    ];
+    for (const tx of txs) {
+      const value = encodeRecord({ kind: 'transactions', event: tx }).value;
+      const event = TransactionEvent.decode(value);
+      expect(transactionLogsJson({ event, scan: scanTransaction(value) })).toBe(logsJson(event));
+      expect(transactionLogsJson({ event })).toBe(logsJson(event));
+    }
+    const first = JSON.parse(transactionLogsJson({ event: txs[0]!, scan: scanTransaction(encodeRecord({ kind: 'transactions', event: txs[0]! }).value) })) as { signature: string; err: unknown; logs: string[] };
+    expect(first).toEqual({ signature: bs58.encode(Buffer.alloc(64, 0)), err: { InstructionError: [1, { Custom: 6002 }] }, logs: txs[0]!.logMessages });
   });
 });

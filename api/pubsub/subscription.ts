@@ -15,11 +15,11 @@ import { specFromPubSub, type PubSubRequest } from '../filters/from-pubsub.js';
 import { isTerminal, reached, type LiveFailure, type LiveLayer, type LiveSession, type SessionSink, type SharedEvent } from '../live/index.js';
 import {
   keyedAccountJson,
-  logsJson,
   notificationPrefix,
   notificationSuffix,
   signatureResultJson,
   slotInfoJson,
+  transactionLogsJson,
   uiAccountJson,
   viewKey,
   withSlot,
@@ -96,7 +96,7 @@ export class PubSubSubscription implements SessionSink {
     const live = u.live;
     switch (live.kind) {
       case 'transaction':
-        if (this.kind === 'logs') this.emit(u.encoded('pubsub/logs', () => withSlot(u.slot, logsJson(live.event))), u.readAt);
+        if (this.kind === 'logs') this.emit(u.encoded('pubsub/logs', () => withSlot(u.slot, transactionLogsJson(live))), u.readAt);
         else this.signatureDone(u.slot, live.event.err ?? null, u.readAt);
         return;
       case 'account':
