@@ -8,6 +8,7 @@ import {
   SlotEvent,
   TransactionEvent,
 } from './gen/events.js';
+import { encodeMessage } from './proto-writer.js';
 import { pubkeyKey, u64Key, type TopicKind } from './topics.js';
 
 export { AccountEvent, EntryEvent, EpochEvent, SlotEvent, TransactionEvent };
@@ -41,20 +42,18 @@ export interface EncodedRecord {
   value: Buffer;
 }
 
-const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
 export function encodeRecord(e: ChainEvent): EncodedRecord {
   switch (e.kind) {
     case 'transactions':
-      return { key: u64Key(e.event.slot), value: toBuffer(TransactionEvent.encode(e.event).finish()) };
+      return { key: u64Key(e.event.slot), value: encodeMessage(TransactionEvent, e.event) };
     case 'accounts':
-      return { key: pubkeyKey(e.event.pubkey), value: toBuffer(AccountEvent.encode(e.event).finish()) };
+      return { key: pubkeyKey(e.event.pubkey), value: encodeMessage(AccountEvent, e.event) };
     case 'slots':
-      return { key: u64Key(e.event.slot), value: toBuffer(SlotEvent.encode(e.event).finish()) };
+      return { key: u64Key(e.event.slot), value: encodeMessage(SlotEvent, e.event) };
     case 'entries':
-      return { key: u64Key(e.event.slot), value: toBuffer(EntryEvent.encode(e.event).finish()) };
+      return { key: u64Key(e.event.slot), value: encodeMessage(EntryEvent, e.event) };
     case 'epochs':
-      return { key: u64Key(e.event.epoch), value: toBuffer(EpochEvent.encode(e.event).finish()) };
+      return { key: u64Key(e.event.epoch), value: encodeMessage(EpochEvent, e.event) };
   }
 }
 

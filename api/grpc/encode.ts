@@ -12,11 +12,10 @@ import {
 } from '../../proto/gen/stream.js';
 import type { Timestamp } from '../../proto/gen/google/protobuf/timestamp.js';
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import { encodeMessage } from '../../schemas/proto-writer.js';
 import { applyDataSlices, type DataSlice } from '../filters/index.js';
 
 const EMPTY = Buffer.alloc(0);
-
-const toBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 export function timestampNow(): Timestamp {
   const ms = Date.now();
@@ -60,50 +59,42 @@ export function toAccountUpdate(acc: AccountEvent, slices: readonly DataSlice[])
 
 /** SubscribeUpdate body (no filters) of a transaction. */
 export function encodeTransactionBody(tx: TransactionEvent, createdAt: Timestamp): Buffer {
-  return toBuffer(
-    SubscribeUpdate.encode({
-      filters: [],
-      createdAt,
-      updateOneof: { $case: 'transaction', value: toTransactionUpdate(tx) },
-    }).finish(),
-  );
+  return encodeMessage(SubscribeUpdate, {
+    filters: [],
+    createdAt,
+    updateOneof: { $case: 'transaction', value: toTransactionUpdate(tx) },
+  });
 }
 
 /** SubscribeUpdate body (no filters) of an account write, data trimmed by `slices`. */
 export function encodeAccountBody(acc: AccountEvent, createdAt: Timestamp, slices: readonly DataSlice[]): Buffer {
-  return toBuffer(
-    SubscribeUpdate.encode({
-      filters: [],
-      createdAt,
-      updateOneof: { $case: 'account', value: toAccountUpdate(acc, slices) },
-    }).finish(),
-  );
+  return encodeMessage(SubscribeUpdate, {
+    filters: [],
+    createdAt,
+    updateOneof: { $case: 'account', value: toAccountUpdate(acc, slices) },
+  });
 }
 
 /** A complete server ping update (empty filters). */
 export function encodePing(createdAt: Timestamp = timestampNow()): Buffer {
-  return toBuffer(SubscribeUpdate.encode({ filters: [], createdAt, updateOneof: { $case: 'ping', value: {} } }).finish());
+  return encodeMessage(SubscribeUpdate, { filters: [], createdAt, updateOneof: { $case: 'ping', value: {} } });
 }
 
 /** A complete pong update answering a client ping (empty filters). */
 export function encodePong(id: number, createdAt: Timestamp = timestampNow()): Buffer {
-  return toBuffer(
-    SubscribeUpdate.encode({ filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } }).finish(),
-  );
+  return encodeMessage(SubscribeUpdate, { filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } });
 }
 
 /** A complete SubscribeUpdateParsedTransaction (the same bytes go to every SubscribeParsed stream). */
 export function encodeParsed(tx: TransactionEvent, instructions: Instruction[], account: AccountEvent | undefined): Buffer {
-  return toBuffer(
-    SubscribeUpdateParsedTransaction.encode({
-      signature: tx.signatures[0] ?? EMPTY,
-      slot: tx.slot,
-      account: account ? toAccountUpdate(account, []) : undefined,
-      recentBlockhash: tx.recentBlockhash,
-      signatures: tx.signatures,
-      instructions,
-    }).finish(),
-  );
+  return encodeMessage(SubscribeUpdateParsedTransaction, {
+    signature: tx.signatures[0] ?? EMPTY,
+    slot: tx.slot,
+    account: account ? toAccountUpdate(account, []) : undefined,
+    recentBlockhash: tx.recentBlockhash,
+    signatures: tx.signatures,
+    instructions,
+  });
 }
 
 function varintLength(n: number): number {
