@@ -4,7 +4,9 @@
 // to each partition of each topic. A slot may come in several batches (`partial`), so a slot's
 // records can go out in several Kafka transactions; the counts run across them. Pure: no I/O, and
 // the same batches give the same records (the fault test compares topics byte for byte).
-import { partitionForKey } from '../platform/kafka/index.js';
+// The pure parts of the Kafka seam only: the framer also runs in the simulator's worker thread, where the
+// native client cannot load a second time.
+import { partitionForKey } from '../platform/kafka/murmur2.js';
 import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';

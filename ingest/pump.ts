@@ -40,9 +40,9 @@ export const COMMIT_INTERVAL_MS = 50;
 const SETTLED: unique symbol = Symbol('settled');
 const DUE: unique symbol = Symbol('due');
 
-export async function pump(
-  batches: AsyncIterable<SlotBatch>,
-  frame: (batch: SlotBatch) => FramedRecord[],
+export async function pump<B extends { slot: bigint } = SlotBatch>(
+  batches: AsyncIterable<B>,
+  frame: (batch: B) => FramedRecord[],
   sink: PumpSink,
   opts: PumpOptions = {},
 ): Promise<PumpResult> {
@@ -101,7 +101,7 @@ export async function pump(
   };
 
   const it = batches[Symbol.asyncIterator]();
-  let next: Promise<IteratorResult<SlotBatch>> | undefined;
+  let next: Promise<IteratorResult<B>> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let finished = false;
   try {
@@ -124,13 +124,15 @@ export async function pump(
         break;
       }
       const handedAt = Date.now();
-      for (const rec of frame(r.value)) {
+      const framed = frame(r.value);
+      for (const rec of framed) {
         rec.handedAt = handedAt;
         waiting.push(rec);
         waitingBytes += rec.key.length + rec.value.length;
       }
       result.batches++;
-      result.events += r.value.events.length;
+      // One record per event: a slot's own status record becomes its end marker.
+      result.events += framed.length;
       result.lastSlot = r.value.slot;
       // A transaction's worth waiting while a commit runs: wait for it (the source waits with us).
       if ((waiting.length >= maxEvents || waitingBytes >= maxBytes) && inflight) await inflight;

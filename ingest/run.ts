@@ -12,7 +12,8 @@ import { claimIngestName, ingestIdOf } from './name-claim.js';
 import { pump } from './pump.js';
 import { SlotFramer } from './framer.js';
 import { createRpcSourceFromConfig } from './rpc/index.js';
-import { createSimSource } from './sim/index.js';
+import { createSimSource, type SimOptions } from './sim/index.js';
+import { simFramedBatches } from './sim/thread.js';
 import type { ChainSource } from './source.js';
 import { createYellowstoneSourceFromConfig } from './yellowstone/index.js';
 
@@ -27,21 +28,23 @@ export interface IngestHandle {
   done: Promise<void>;
 }
 
+const simOptionsOf = (config: Config): SimOptions => ({
+  seed: config.seed,
+  slotMs: config.slotMs,
+  tps: config.tps,
+  skipRate: config.skipRate,
+  slotsPerEpoch: config.slotsPerEpoch,
+  validators: config.validators,
+  fast: config.fast,
+  maxSlots: config.maxSlots,
+  entries: config.simEntries,
+  deadRate: config.deadRate,
+});
+
 export function createSource(config: Config, log: Logger): ChainSource {
   switch (config.source) {
     case 'sim':
-      return createSimSource({
-        seed: config.seed,
-        slotMs: config.slotMs,
-        tps: config.tps,
-        skipRate: config.skipRate,
-        slotsPerEpoch: config.slotsPerEpoch,
-        validators: config.validators,
-        fast: config.fast,
-        maxSlots: config.maxSlots,
-        entries: config.simEntries,
-        deadRate: config.deadRate,
-      });
+      return createSimSource(simOptionsOf(config));
     case 'file': {
       const bad = ingestMetrics().badLines;
       return createFileSource(config.sourcePath, {
@@ -110,7 +113,12 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     const framer = new SlotFramer(publisher.partitionCounts, topics);
     done = (async () => {
       try {
-        const r = await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
+        // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
+        // I/O-bound and are framed here.
+        const r =
+          config.source === 'sim'
+            ? await pump(simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }), (b) => b.records, publisher, { signal })
+            : await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
         log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
       } catch (err) {
         if (!(err instanceof PublishAbortedError)) throw err;
