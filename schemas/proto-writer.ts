@@ -4,6 +4,7 @@
 // (bench/README.md). finish() copies the bytes out and resets the writer; encoding is synchronous, so
 // nothing else writes in between.
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
+import { asBuffer } from './bytes.js';
 
 const writer = new BinaryWriter();
 
@@ -21,5 +22,5 @@ export function encodeMessage<T>(codec: MessageEncoder<T>, message: T): Buffer {
     writer.finish();
     throw err;
   }
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return asBuffer(bytes);
 }

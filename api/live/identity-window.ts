@@ -5,6 +5,7 @@
 // This window remembers, for the newest slots, the identity of every record handed over and the tail's
 // running number under which it went out: a second copy goes only to sessions registered after the first
 // one was handed over (they never got it; a replay reads committed records only). Pure.
+import { asBuffer } from '../../schemas/bytes.js';
 import type { StreamEvent } from './live-tail.js';
 
 /** Slots kept behind the newest one seen. The copies of an aborted transaction come back in the slots the
@@ -58,12 +59,12 @@ export function liveIdentity(e: StreamEvent): string | undefined {
   switch (e.kind) {
     case 'transactions': {
       const sig = 'scan' in e ? e.scan.signatures[0] : e.event.signatures[0];
-      return sig ? Buffer.from(sig.buffer, sig.byteOffset, sig.byteLength).toString('latin1') : undefined;
+      return sig ? asBuffer(sig).toString('latin1') : undefined;
     }
     case 'accounts': {
       const pubkey = 'scan' in e ? e.scan.pubkey : e.event.pubkey;
       const wv = 'scan' in e ? e.scan.writeVersion : e.event.writeVersion;
-      return `${Buffer.from(pubkey.buffer, pubkey.byteOffset, pubkey.byteLength).toString('latin1')}${wv}`;
+      return `${asBuffer(pubkey).toString('latin1')}${wv}`;
     }
     case 'entries':
       return `e${e.event.index}`;

@@ -4,6 +4,7 @@
 // result is built once per event and shape and shared by every subscriber (SharedEvent.encoded); only
 // the few bytes of the suffix differ per subscription.
 import { base58, base58Key } from '../../schemas/base58.js';
+import { asBuffer } from '../../schemas/bytes.js';
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { TransactionScan } from '../../schemas/scan.js';
 import { encodeAccountData } from '../jsonrpc/accounts.js';
@@ -40,16 +41,14 @@ export const withSlot = (slot: bigint, valueJson: string): string => `{"context"
 /** The shape key of an account value: its encoding and slice (SharedEvent.encoded keys). */
 export const viewKey = (v: AccountView): string => (v.dataSlice === undefined ? v.encoding : `${v.encoding}/${v.dataSlice.offset}:${v.dataSlice.length}`);
 
-const buf = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-
 /**
  * UiAccount of an account write, in the subscription's encoding: `{lamports, data, owner, executable,
  * rentEpoch, space}`, u64s as exact digits. Written as text (no object, no u64 placeholders): one is built
  * per account write a subscription matched, all of a slot's at its end marker.
  */
 export function uiAccountJson(e: AccountEvent, v: AccountView): string {
-  const data = buf(e.data);
-  const owner = base58Key(buf(e.owner)); // owners repeat (programs): cached
+  const data = asBuffer(e.data);
+  const owner = base58Key(asBuffer(e.owner)); // owners repeat (programs): cached
   return `{"lamports":${e.lamports},"data":${accountData(data, owner, v)},"owner":"${owner}","executable":${e.executable},"rentEpoch":${e.rentEpoch},"space":${data.length}}`;
 }
 

@@ -3,6 +3,7 @@
 // publishing, so a slot being built never holds records that wait to be sent, and building, encoding and
 // publishing use two cores.
 import { Worker } from 'node:worker_threads';
+import { asBuffer } from '../../schemas/bytes.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import type { DeadLetterRecord } from '../dead-letter.js';
 import type { FramedRecord, RecordKind } from '../framer.js';
@@ -29,6 +30,8 @@ export type SimThreadMessage =
   | {
       kind: 'batch';
       slot: bigint;
+      /** When the simulator handed the batch over (ms since the epoch): the records' Kafka timestamp. */
+      handedAt: number;
       /** Every record's key then value, back to back. */
       packed: Uint8Array;
       kinds: RecordKind[];
@@ -43,8 +46,6 @@ export type SimThreadMessage =
   | { kind: 'done' }
   | { kind: 'failed'; name: string; message: string };
 
-const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-
 function unpack(m: SimThreadMessage & { kind: 'batch' }): FramedBatch {
   const buf = asBuffer(m.packed);
   const records: FramedRecord[] = new Array(m.kinds.length);
@@ -52,7 +53,7 @@ function unpack(m: SimThreadMessage & { kind: 'batch' }): FramedBatch {
   for (let i = 0; i < records.length; i++) {
     const k = m.keyLengths[i]!;
     const v = m.valueLengths[i]!;
-    records[i] = { kind: m.kinds[i]!, partition: m.partitions[i]!, key: buf.subarray(at, at + k), value: buf.subarray(at + k, at + k + v), batchSlot: m.slot };
+    records[i] = { kind: m.kinds[i]!, partition: m.partitions[i]!, key: buf.subarray(at, at + k), value: buf.subarray(at + k, at + k + v), batchSlot: m.slot, handedAt: m.handedAt };
     at += k + v;
   }
   for (const [i, slot] of m.ends) records[i]!.ends = slot;

@@ -4,9 +4,8 @@
 // hold. Pure.
 import { BlockMeta, TransactionEvent, type SlotEvent } from '../../schemas/codec.js';
 import { base58Key } from '../../schemas/base58.js';
+import { encodeMessage } from '../../schemas/proto-writer.js';
 import type { BlockDetailRow, TransactionIndexRow, TransactionRecordRow } from './rows.js';
-
-const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * The record and index rows of a transaction whose signature (base58) the caller already checked. `raw` is
@@ -15,7 +14,7 @@ const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
  */
 export function transactionBodyRows(e: TransactionEvent, signature: string, raw?: Buffer): { body: TransactionRecordRow; index: TransactionIndexRow } {
   const slot = e.slot.toString();
-  const record = raw ?? bufferOf(TransactionEvent.encode(e).finish());
+  const record = raw ?? encodeMessage(TransactionEvent, e);
   return {
     body: { slot, position: e.index, signature, record },
     index: { signature, slot, position: e.index },
@@ -26,11 +25,11 @@ export function transactionBodyRows(e: TransactionEvent, signature: string, raw?
 export function blockDetailRows(e: SlotEvent): BlockDetailRow[] {
   const b = e.block;
   if (b === undefined) return [];
-  const rewards = BlockMeta.encode(BlockMeta.fromPartial({ rewards: b.rewards })).finish();
+  const rewards = encodeMessage(BlockMeta, BlockMeta.fromPartial({ rewards: b.rewards }));
   return [{
     slot: e.slot.toString(),
     previous_blockhash: b.previousBlockhash.length === 32 ? base58Key(b.previousBlockhash) : '',
-    rewards: bufferOf(rewards).toString('base64'),
+    rewards: rewards.toString('base64'),
     num_partitions: b.numPartitions === undefined ? null : b.numPartitions.toString(),
   }];
 }
