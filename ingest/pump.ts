@@ -126,7 +126,8 @@ export async function pump<B extends { slot: bigint } = SlotBatch>(
       const handedAt = Date.now();
       const framed = frame(r.value);
       for (const rec of framed) {
-        rec.handedAt = handedAt;
+        // A source framed on another thread stamped its hand-over there.
+        rec.handedAt ??= handedAt;
         waiting.push(rec);
         waitingBytes += rec.key.length + rec.value.length;
       }

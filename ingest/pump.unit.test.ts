@@ -71,6 +71,16 @@ describe('pump', () => {
     expect(r).toEqual({ batches: 10, events: 30, lastSlot: 9n });
   });
 
+  it('stamps each record with when its batch arrived, unless the source stamped it (a framing thread)', async () => {
+    const added: FramedRecord[] = [];
+    const sink: PumpSink = { add: async (records) => void added.push(...records), commit: async () => {} };
+    const before = Date.now();
+    const stamped = (b: SlotBatch): FramedRecord[] => frame(b).map((r) => (b.slot === 1n ? { ...r, handedAt: 42 } : r));
+    await pump(fastSource(3), stamped, sink);
+    expect(added.map((r) => r.handedAt === 42)).toEqual([false, false, false, true, true, true, false, false, false]);
+    expect(added.filter((r) => r.batchSlot !== 1n).every((r) => r.handedAt! >= before && r.handedAt! <= Date.now())).toBe(true);
+  });
+
   it('splits a batch larger than a transaction may be', async () => {
     const rec = recorder();
     await pump(fastSource(1, 25), frame, rec.sink, { maxGroupEvents: 10 });

@@ -9,7 +9,7 @@ import { createJsonlWriter } from './file/writer.js';
 import { ingestMetrics } from './metrics.js';
 import { Publisher, PublishAbortedError } from './publisher.js';
 import { claimIngestName, ingestIdOf } from './name-claim.js';
-import { pump } from './pump.js';
+import { pump, type PumpResult } from './pump.js';
 import { SlotFramer } from './framer.js';
 import { createRpcSourceFromConfig } from './rpc/index.js';
 import { createSimSource, type SimOptions } from './sim/index.js';
@@ -110,15 +110,18 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
         ? 'ingest: topics empty, starting from genesis'
         : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` + (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
     );
-    const framer = new SlotFramer(publisher.partitionCounts, topics);
+    // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
+    // I/O-bound and are framed here.
+    const publish = (): Promise<PumpResult> => {
+      if (config.source === 'sim') {
+        return pump(simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }), (b) => b.records, publisher, { signal });
+      }
+      const framer = new SlotFramer(publisher.partitionCounts, topics);
+      return pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
+    };
     done = (async () => {
       try {
-        // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
-        // I/O-bound and are framed here.
-        const r =
-          config.source === 'sim'
-            ? await pump(simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }), (b) => b.records, publisher, { signal })
-            : await pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
+        const r = await publish();
         log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
       } catch (err) {
         if (!(err instanceof PublishAbortedError)) throw err;

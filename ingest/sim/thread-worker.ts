@@ -18,11 +18,11 @@ port.on('message', (m: { credit: number }) => {
   wake?.();
 });
 
-function post(slot: bigint, records: FramedRecord[]): void {
+function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
   let bytes = 0;
   for (const r of records) bytes += r.key.length + r.value.length;
   const packed = new Uint8Array(bytes);
-  const fields: SimThreadMessage & { kind: 'batch' } = { kind: 'batch', slot, packed, kinds: [], partitions: [], keyLengths: [], valueLengths: [], ends: [], dead: [] };
+  const fields: SimThreadMessage & { kind: 'batch' } = { kind: 'batch', slot, handedAt, packed, kinds: [], partitions: [], keyLengths: [], valueLengths: [], ends: [], dead: [] };
   let at = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -42,9 +42,11 @@ function post(slot: bigint, records: FramedRecord[]): void {
 const framer = new SlotFramer(new Map(init.partitions), init.topics);
 try {
   for await (const batch of createSimSource(init.sim).batches({ afterSlot: init.afterSlot })) {
+    // Where end-to-end latency starts (spec/behaviour.md): the source handing the batch over, here.
+    const handedAt = Date.now();
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
-    post(batch.slot, framer.frame(batch));
+    post(batch.slot, handedAt, framer.frame(batch));
   }
   port.postMessage({ kind: 'done' } satisfies SimThreadMessage);
 } catch (err) {

@@ -23,9 +23,12 @@ describe('the simulator in a worker thread', () => {
       const here = [];
       for await (const b of createSimSource(sim).batches({ afterSlot })) here.push(...framer.frame(b));
       const there = [];
+      const started = Date.now();
       for await (const b of simFramedBatches({ sim, afterSlot, partitions, topics })) {
         expect(b.records.every((r) => r.batchSlot === b.slot)).toBe(true);
-        there.push(...b.records);
+        // Stamped in the thread when the simulator handed the batch over, before framing and the hand-off.
+        expect(b.records.every((r) => r.handedAt !== undefined && r.handedAt >= started && r.handedAt <= Date.now())).toBe(true);
+        there.push(...b.records.map(({ handedAt: _, ...r }) => r));
       }
       expect(there.length).toBeGreaterThan(1_000);
       expect(there).toEqual(here);
