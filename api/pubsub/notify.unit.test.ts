@@ -1,10 +1,14 @@
 // Notification JSON: Agave's envelope with `subscription` last (the splice point), UiAccount encodings
 // (the base58 placeholder for data over 128 bytes, as Agave's pubsub writes it), logs and slot values.
 import bs58 from 'bs58';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../schemas/codec.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { scanTransaction } from '../../schemas/scan.js';
+import { encodeAccountData, uiAccount } from '../jsonrpc/accounts.js';
+import { toJson } from '../jsonrpc/json.js';
+import { zstdReady } from '../jsonrpc/zstd.js';
+import type { AccountView } from './params.js';
 import { keyedAccountJson, logsJson, notificationPrefix, notificationSuffix, signatureResultJson, slotInfoJson, transactionLogsJson, uiAccountJson, withSlot } from './notify.js';
 
 const acc = (data: Buffer) =>
@@ -28,6 +32,20 @@ describe('notifications', () => {
     expect(sliced.space).toBe(4);
     const keyed = JSON.parse(keyedAccountJson(acc(Buffer.alloc(0)), { encoding: 'base64', dataSlice: undefined })) as { pubkey: string };
     expect(keyed.pubkey).toBe(bs58.encode(Buffer.alloc(32, 1)));
+  });
+
+  beforeAll(() => zstdReady());
+
+  it("UiAccount as text is JSON-RPC's UiAccount (getAccountInfo's writer) byte for byte, in every encoding and slice", () => {
+    const data = Buffer.from(Array.from({ length: 90 }, (_, i) => (i * 37) % 256));
+    const e = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 7), lamports: 123_456_789_012n, executable: true, rentEpoch: 2n ** 64n - 1n, data });
+    const row = { pubkey: '', owner: bs58.encode(e.owner), lamports: e.lamports.toString(), executable: true, rent_epoch: e.rentEpoch.toString(), space: data.length, data: '' };
+    for (const encoding of ['base64', 'base58', 'binary', 'base64+zstd', 'jsonParsed'] as const) {
+      for (const dataSlice of [undefined, { offset: 3, length: 40 }, { offset: 80, length: 50 }]) {
+        const v = { encoding, dataSlice } as AccountView;
+        expect(uiAccountJson(e, v)).toBe(toJson(uiAccount(row, encodeAccountData(data.toString('base64'), encoding, dataSlice))));
+      }
+    }
   });
 
   it('logs, signature and slot values', () => {
