@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { StreamService, SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
 
 const RawService = { subscribe: { ...StreamService.subscribe, responseDeserialize: (b: Buffer) => b } };
+const CLIENT_WINDOW = process.env.BENCH_CLIENT_WINDOW === undefined ? 8 * 1024 * 1024 : Number(process.env.BENCH_CLIENT_WINDOW);
 const RawClient = grpc.makeGenericClientConstructor(RawService as unknown as grpc.ServiceDefinition, 'stream.Stream');
 
 export interface CountStats {
@@ -26,7 +27,10 @@ export function openCounting(port: number, streams: number): { ready: Promise<vo
     const client = new RawClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       'grpc.use_local_subchannel_pool': 1,
       'grpc.max_receive_message_length': -1,
-      ...(process.env.BENCH_CLIENT_WINDOW ? { 'grpc-node.flow_control_window': Number(process.env.BENCH_CLIENT_WINDOW) } : {}),
+      // The receive window high-volume clients open: LaserStream's client documents 8 MiB per stream
+      // (grpc-js's default, 64 KiB, caps one stream at a round trip per 64 KiB; bench/README "One stream").
+      // BENCH_CLIENT_WINDOW=0 keeps grpc-js's default.
+      ...(CLIENT_WINDOW > 0 ? { 'grpc-node.flow_control_window': CLIENT_WINDOW } : {}),
     });
     const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, Buffer> }).subscribe();
     call.on('data', (m: Buffer) => {

@@ -25,29 +25,38 @@ export interface TransactionView {
 }
 
 /** The view of a scanned record (schemas/scan.ts): keys are collected only when a filter asks for them
- * (match-all and vote/failed-only filters never do). */
+ * (match-all and vote/failed-only filters never do). A class: one is made per record the live tail reads. */
+class ScannedTransactionView implements TransactionView {
+  readonly isVote: boolean;
+  readonly failed: boolean;
+  private keySet: Set<string> | undefined;
+  private sig: string | null | undefined;
+
+  constructor(private readonly s: TransactionScan) {
+    this.isVote = s.isVote;
+    this.failed = s.failed;
+  }
+
+  get keys(): ReadonlySet<string> {
+    if (this.keySet) return this.keySet;
+    const keys = (this.keySet = new Set<string>());
+    for (const k of this.s.accountKeys) keys.add(keyId(k));
+    for (const k of this.s.loadedWritable) keys.add(keyId(k));
+    for (const k of this.s.loadedReadonly) keys.add(keyId(k));
+    return keys;
+  }
+
+  get signature(): string | undefined {
+    if (this.sig === undefined) {
+      const first = this.s.signatures[0];
+      this.sig = first === undefined ? null : keyId(first);
+    }
+    return this.sig ?? undefined;
+  }
+}
+
 export function scannedTransactionView(s: TransactionScan): TransactionView {
-  let keys: Set<string> | undefined;
-  let signature: string | null | undefined;
-  return {
-    get keys(): ReadonlySet<string> {
-      if (keys) return keys;
-      keys = new Set<string>();
-      for (const k of s.accountKeys) keys.add(keyId(k));
-      for (const k of s.loadedWritable) keys.add(keyId(k));
-      for (const k of s.loadedReadonly) keys.add(keyId(k));
-      return keys;
-    },
-    isVote: s.isVote,
-    failed: s.failed,
-    get signature(): string | undefined {
-      if (signature === undefined) {
-        const first = s.signatures[0];
-        signature = first === undefined ? null : keyId(first);
-      }
-      return signature ?? undefined;
-    },
-  };
+  return new ScannedTransactionView(s);
 }
 
 export function scannedAccountView(s: AccountScan): AccountView {

@@ -33,52 +33,70 @@ function decodeOr<T>(topic: string, log: Logger, decode: () => T, fallback: () =
   }
 }
 
+// Classes rather than object literals with getters: one of each is made for every record the tail reads,
+// and a literal's getter is a new closure per record (measurable in the tail's garbage collection).
+class LazyTransaction implements ScannedTransaction {
+  readonly kind = 'transactions' as const;
+  private decoded: TransactionEvent | undefined;
+
+  constructor(
+    readonly scan: TransactionScan,
+    private readonly topic: string,
+    private readonly log: Logger,
+  ) {}
+
+  get event(): TransactionEvent {
+    const scan = this.scan;
+    return (this.decoded ??= decodeOr(
+      this.topic,
+      this.log,
+      () => TransactionEvent.decode(scan.bytes),
+      () =>
+        TransactionEvent.fromPartial({
+          slot: scan.slot,
+          signatures: [...scan.signatures],
+          accountKeys: [...scan.accountKeys],
+          loadedWritable: [...scan.loadedWritable],
+          loadedReadonly: [...scan.loadedReadonly],
+          isVote: scan.isVote,
+        }),
+    ));
+  }
+}
+
+class LazyAccount implements ScannedAccount {
+  readonly kind = 'accounts' as const;
+  private decoded: AccountEvent | undefined;
+
+  constructor(
+    readonly scan: AccountScan,
+    private readonly topic: string,
+    private readonly log: Logger,
+  ) {}
+
+  get event(): AccountEvent {
+    const scan = this.scan;
+    return (this.decoded ??= decodeOr(
+      this.topic,
+      this.log,
+      () => AccountEvent.decode(scan.bytes),
+      () =>
+        AccountEvent.fromPartial({
+          slot: scan.slot,
+          pubkey: scan.pubkey,
+          owner: scan.owner,
+          lamports: scan.lamports,
+          data: scan.data,
+          txnSignature: scan.txnSignature,
+        }),
+    ));
+  }
+}
+
 export function scannedTransaction(bytes: Buffer, topic: string, log: Logger): ScannedTransaction {
-  const scan = scanTransaction(bytes);
-  let event: TransactionEvent | undefined;
-  return {
-    kind: 'transactions',
-    scan,
-    get event(): TransactionEvent {
-      return (event ??= decodeOr(
-        topic,
-        log,
-        () => TransactionEvent.decode(bytes),
-        () =>
-          TransactionEvent.fromPartial({
-            slot: scan.slot,
-            signatures: [...scan.signatures],
-            accountKeys: [...scan.accountKeys],
-            loadedWritable: [...scan.loadedWritable],
-            loadedReadonly: [...scan.loadedReadonly],
-            isVote: scan.isVote,
-          }),
-      ));
-    },
-  };
+  return new LazyTransaction(scanTransaction(bytes), topic, log);
 }
 
 export function scannedAccount(bytes: Buffer, topic: string, log: Logger): ScannedAccount {
-  const scan = scanAccount(bytes);
-  let event: AccountEvent | undefined;
-  return {
-    kind: 'accounts',
-    scan,
-    get event(): AccountEvent {
-      return (event ??= decodeOr(
-        topic,
-        log,
-        () => AccountEvent.decode(bytes),
-        () =>
-          AccountEvent.fromPartial({
-            slot: scan.slot,
-            pubkey: scan.pubkey,
-            owner: scan.owner,
-            lamports: scan.lamports,
-            data: scan.data,
-            txnSignature: scan.txnSignature,
-          }),
-      ));
-    },
-  };
+  return new LazyAccount(scanAccount(bytes), topic, log);
 }

@@ -58,11 +58,25 @@ export class SharedEvent {
   }
 }
 
+/** A scanned tail event as a live update, its decode still lazy (a class: one is made per matched record). */
+class ScannedUpdate<K extends 'transaction' | 'account', E, S> {
+  constructor(
+    readonly kind: K,
+    private readonly source: { readonly event: E; readonly scan: S },
+  ) {}
+  get scan(): S {
+    return this.source.scan;
+  }
+  get event(): E {
+    return this.source.event;
+  }
+}
+
 /** The live update of a tail event, keeping its decode lazy. */
 export function transactionUpdate(e: { readonly event: TransactionEvent; readonly scan?: TransactionScan }): LiveEvent {
-  return e.scan === undefined ? { kind: 'transaction', event: e.event } : { kind: 'transaction', scan: e.scan, get event() { return e.event; } };
+  return e.scan === undefined ? { kind: 'transaction', event: e.event } : new ScannedUpdate('transaction', e as { event: TransactionEvent; scan: TransactionScan });
 }
 
 export function accountUpdate(e: { readonly event: AccountEvent; readonly scan?: AccountScan }): LiveEvent {
-  return e.scan === undefined ? { kind: 'account', event: e.event } : { kind: 'account', scan: e.scan, get event() { return e.event; } };
+  return e.scan === undefined ? { kind: 'account', event: e.event } : new ScannedUpdate('account', e as { event: AccountEvent; scan: AccountScan });
 }

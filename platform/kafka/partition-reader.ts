@@ -67,12 +67,11 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
   );
   consumer.assign(all.map(({ topic, partition }) => ({ topic, partition, offset: Number(pos.get(topic)!.get(partition)!) })));
 
-  // Partitions sought while a consume call was in flight, or whose seek had not completed when the call
-  // started: what that call returns for them (records, or an end-of-partition at the old position, which
-  // would move the position past the re-read) is stale.
-  let sought = new Set<string>();
+  // Per consume call, the partitions sought while it was in flight, or whose seek had not completed when
+  // it started: what that call returns for them (records, or an end-of-partition at the old position,
+  // which would move the position past the re-read) is stale. At most one call is in flight.
+  let inFlight: Set<string> | undefined;
   const seeking = new Map<string, number>();
-  let inFlight = false;
   const paused = new Set<string>();
   let pausedAll = false;
 
@@ -86,15 +85,18 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     }
   };
 
-  const loop: FetchLoop = startFetchLoop(consumer, o.chunk ?? 1_000, {
+  const loop: FetchLoop = startFetchLoop<Set<string>>(consumer, o.chunk ?? 1_000, {
     onCall: () => {
       // Seeks made before this call are applied by librdkafka to what it returns.
-      inFlight = true;
-      sought = new Set(seeking.keys());
+      inFlight = new Set(seeking.keys());
+      return inFlight;
     },
-    onMessages(messages, eofs) {
-      inFlight = false;
-      const stale = sought;
+    // The next call goes out while this one's records are handled, unless a seek is pending or this call
+    // came back stale: the re-seek below must be made with no call in flight, or that call would come
+    // back stale in turn.
+    prefetch: (sought) => sought.size === 0 && seeking.size === 0,
+    onMessages(messages, eofs, stale) {
+      if (inFlight === stale) inFlight = undefined;
       const records: InRecord[] = [];
       // Per record only map lookups (no string keys): this loop carries every record the api reads.
       const last = new Map<string, Map<number, InRecord>>();
@@ -150,7 +152,7 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
     position: (topic, partition) => pos.get(topic)?.get(partition),
     async seek(topic, partition, offset) {
       const key = tp(topic, partition);
-      if (inFlight) sought.add(key);
+      inFlight?.add(key);
       seeking.set(key, (seeking.get(key) ?? 0) + 1);
       pos.get(topic)?.set(partition, offset);
       try {
