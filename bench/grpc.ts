@@ -26,7 +26,7 @@
 //   internal_*: phase 2 api-internal; geyser_p50/p99: phase 2b api-internal; geyser_sent_*: 2b as p50/p99.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
 // BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS,
-// BENCH_PHASE (`3`: only phase 3, on simulator transactions sampled from a short ingest run; `3.1`: only its
+// BENCH_PHASE (`1`: only phases 0 and 1, the summary line then holds the e2e figures; `3`: only phase 3, on simulator transactions sampled from a short ingest run; `3.1`: only its
 // one-stream run; the summary line then holds only what ran), BENCH_REPEAT (phase 3 runs, default 1; each
 // reported, the summary takes the best), BENCH_API_PROFILE / BENCH_CLIENT_PROFILE (a folder: V8 CPU profiles
 // of the api / the phase-3 client processes, written there when they stop), BENCH_API_NODE_ARGS (extra node
@@ -421,6 +421,11 @@ async function main(): Promise<void> {
     say(`e2e split: record timestamp -> built by api p50/p99 ${lat.toApi.map((x) => x.toFixed(1)).join('/')} ms; built -> received p50/p99 ${lat.toClient.map((x) => x.toFixed(1)).join('/')} ms`);
     say(`ingest-driven e2e (record timestamp -> client receive callback, clients in 2 processes): p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} transaction updates; ` +
       `chain ${lat.txPerS.toFixed(0)} tx/s; delivered ${lat.deliveredPerS.toFixed(0)} updates/s; api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core`);
+    if (PHASE === '1') {
+      console.log(`grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`);
+      console.log(`grpc e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99}`);
+      return;
+    }
     const paced = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples);
     say(`paced simulator transactions: p50 ${paced.p50} ms, p99 ${paced.p99} ms, max ${paced.max} ms over ${paced.samples} transaction updates; ` +
       `${paced.txPerS.toFixed(0)} tx/s; delivered ${paced.deliveredPerS.toFixed(0)} updates/s; api CPU ${(paced.apiCpu * 100).toFixed(0)}% of a core`);
