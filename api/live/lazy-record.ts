@@ -33,70 +33,65 @@ function decodeOr<T>(topic: string, log: Logger, decode: () => T, fallback: () =
   }
 }
 
-// Classes rather than object literals with getters: one of each is made for every record the tail reads,
-// and a literal's getter is a new closure per record (measurable in the tail's garbage collection).
-class LazyTransaction implements ScannedTransaction {
-  readonly kind = 'transactions' as const;
-  private decoded: TransactionEvent | undefined;
-
-  constructor(
-    readonly scan: TransactionScan,
-    private readonly topic: string,
-    private readonly log: Logger,
-  ) {}
-
-  get event(): TransactionEvent {
-    const scan = this.scan;
-    return (this.decoded ??= decodeOr(
-      this.topic,
-      this.log,
-      () => TransactionEvent.decode(scan.bytes),
-      () =>
-        TransactionEvent.fromPartial({
-          slot: scan.slot,
-          signatures: [...scan.signatures],
-          accountKeys: [...scan.accountKeys],
-          loadedWritable: [...scan.loadedWritable],
-          loadedReadonly: [...scan.loadedReadonly],
-          isVote: scan.isVote,
-        }),
-    ));
-  }
+/** How one kind of record decodes in full, and what it falls back to from its scan. */
+interface FullDecode<S, E> {
+  decode(bytes: Buffer): E;
+  fromScan(scan: S): E;
 }
 
-class LazyAccount implements ScannedAccount {
-  readonly kind = 'accounts' as const;
-  private decoded: AccountEvent | undefined;
+const TRANSACTION: FullDecode<TransactionScan, TransactionEvent> = {
+  decode: (bytes) => TransactionEvent.decode(bytes),
+  fromScan: (scan) =>
+    TransactionEvent.fromPartial({
+      slot: scan.slot,
+      signatures: [...scan.signatures],
+      accountKeys: [...scan.accountKeys],
+      loadedWritable: [...scan.loadedWritable],
+      loadedReadonly: [...scan.loadedReadonly],
+      isVote: scan.isVote,
+    }),
+};
+
+const ACCOUNT: FullDecode<AccountScan, AccountEvent> = {
+  decode: (bytes) => AccountEvent.decode(bytes),
+  fromScan: (scan) =>
+    AccountEvent.fromPartial({
+      slot: scan.slot,
+      pubkey: scan.pubkey,
+      owner: scan.owner,
+      lamports: scan.lamports,
+      data: scan.data,
+      txnSignature: scan.txnSignature,
+    }),
+};
+
+// A class rather than an object literal with a getter: one is made for every record the tail reads, and a
+// literal's getter is a new closure per record (measurable in the tail's garbage collection).
+class LazyRecord<K extends 'transactions' | 'accounts', S extends { readonly bytes: Buffer }, E> {
+  private decoded: E | undefined;
 
   constructor(
-    readonly scan: AccountScan,
+    readonly kind: K,
+    readonly scan: S,
     private readonly topic: string,
     private readonly log: Logger,
+    private readonly full: FullDecode<S, E>,
   ) {}
 
-  get event(): AccountEvent {
-    const scan = this.scan;
+  get event(): E {
     return (this.decoded ??= decodeOr(
       this.topic,
       this.log,
-      () => AccountEvent.decode(scan.bytes),
-      () =>
-        AccountEvent.fromPartial({
-          slot: scan.slot,
-          pubkey: scan.pubkey,
-          owner: scan.owner,
-          lamports: scan.lamports,
-          data: scan.data,
-          txnSignature: scan.txnSignature,
-        }),
+      () => this.full.decode(this.scan.bytes),
+      () => this.full.fromScan(this.scan),
     ));
   }
 }
 
 export function scannedTransaction(bytes: Buffer, topic: string, log: Logger): ScannedTransaction {
-  return new LazyTransaction(scanTransaction(bytes), topic, log);
+  return new LazyRecord('transactions', scanTransaction(bytes), topic, log, TRANSACTION);
 }
 
 export function scannedAccount(bytes: Buffer, topic: string, log: Logger): ScannedAccount {
-  return new LazyAccount(scanAccount(bytes), topic, log);
+  return new LazyRecord('accounts', scanAccount(bytes), topic, log, ACCOUNT);
 }
