@@ -2,8 +2,9 @@
 // record again when a restarted source yields it a second time, independent of its position in the
 // slot. Pure.
 import type { ChainEvent } from '../schemas/codec.js';
+import { asBuffer } from '../schemas/bytes.js';
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hex = (b: Uint8Array): string => asBuffer(b).toString('hex');
 
 /** First signature for transactions, (pubkey, write_version) for account writes, (slot, status) for
  * slot records, (slot, index) for entries, the epoch for epoch records. The kind is part of it. */

@@ -1,5 +1,6 @@
 // Topic names and record keys: the one place that knows how events map onto Kafka.
 // Keys give per-slot order for transactions, slots and entries, per-account order for accounts.
+import { asBuffer } from './bytes.js';
 
 export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'deadletter';
 
@@ -35,5 +36,5 @@ export function readU64Key(key: Buffer): bigint {
 /** Account records are keyed by the raw 32-byte pubkey. */
 export function pubkeyKey(pubkey: Uint8Array): Buffer {
   if (pubkey.length !== 32) throw new Error(`expected a 32-byte pubkey key, got ${pubkey.length} bytes`);
-  return Buffer.from(pubkey.buffer, pubkey.byteOffset, pubkey.byteLength);
+  return asBuffer(pubkey);
 }

@@ -1,8 +1,7 @@
 // Yellowstone data-slice semantics: the update carries the concatenation of the requested ranges, each cut at
 // the end of the data (a range starting past the end contributes nothing). No slices: the full data.
 import type { DataSlice } from './types.js';
-
-const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+import { asBuffer } from '../../schemas/bytes.js';
 
 /**
  * Returns a Buffer (a Uint8Array, directly usable as a ts-proto `bytes` field). With no slices it is the input

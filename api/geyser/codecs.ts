@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export interface MessageCodec<T> {
   encode(message: T): { finish(): Uint8Array };
@@ -125,7 +126,7 @@ const ser =
   <T>(codec: MessageCodec<T>) =>
   (m: T): Buffer => {
     const bytes = codec.encode(m).finish();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return asBuffer(bytes);
   };
 const de =
   <T>(codec: MessageCodec<T>) =>

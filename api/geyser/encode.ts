@@ -20,12 +20,13 @@ import type { AssembledBlock } from '../live/block-assembler.js';
 import type { SharedEvent } from '../live/index.js';
 import { SubscribeUpdateCodec } from './codecs.js';
 import { slicesKey, yellowstoneSlice } from './slices.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 type Body = Omit<Partial<SubscribeUpdate>, 'filters'>;
 
 function encode(body: Body, createdAtMs: number): Buffer {
   const bytes = SubscribeUpdateCodec.encode({ filters: [], ...body, createdAt: new Date(createdAtMs) } as SubscribeUpdate).finish();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return asBuffer(bytes);
 }
 
 export function encodePing(): Buffer {

@@ -6,6 +6,7 @@
 import { base58 } from '../../schemas/base58.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { uiTokenAmount } from './token.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
@@ -220,7 +221,7 @@ function parseMemo(d: Buffer): Parsed {
 export function parseInstruction(programIdIndex: number, accountIndexes: Uint8Array, data: Uint8Array, keys: readonly string[], stackHeight: number | null): unknown {
   const programId = keys[programIdIndex] ?? '';
   const accounts = Array.from(accountIndexes, (i) => keys[i] ?? '');
-  const d = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const d = asBuffer(data);
   let parsed: Parsed | undefined;
   if (keys[programIdIndex] !== undefined && accounts.every((k) => k !== '')) {
     try {

@@ -8,6 +8,7 @@ import {
   TOKEN_MULTISIG_LEN,
 } from '../../schemas/programs.js';
 import { u64Json } from './json.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export interface UiTokenAmount {
   uiAmount: number | null;
@@ -30,8 +31,8 @@ export function uiTokenAmount(amount: bigint, decimals: number): UiTokenAmount {
 }
 
 const key = (d: Uint8Array, at: number): string => bs58.encode(d.subarray(at, at + 32));
-const u64At = (d: Uint8Array, at: number): bigint => Buffer.from(d.buffer, d.byteOffset, d.byteLength).readBigUInt64LE(at);
-const u32At = (d: Uint8Array, at: number): number => Buffer.from(d.buffer, d.byteOffset, d.byteLength).readUInt32LE(at);
+const u64At = (d: Uint8Array, at: number): bigint => asBuffer(d).readBigUInt64LE(at);
+const u32At = (d: Uint8Array, at: number): number => asBuffer(d).readUInt32LE(at);
 
 /** COption<Pubkey> (u32 tag, then the key): undefined for None, null when the tag is invalid. */
 function optionKey(d: Uint8Array, at: number): string | undefined | null {
@@ -136,8 +137,8 @@ export const mintDecimals = (d: Uint8Array): number | undefined => unpackMint(d)
 type UiExtension = { extension: string; state?: unknown };
 
 const bool = (v: Uint8Array, at = 0): boolean => v[at] === 1;
-const i16At = (v: Uint8Array, at: number): number => Buffer.from(v.buffer, v.byteOffset, v.byteLength).readInt16LE(at);
-const i64At = (v: Uint8Array, at: number): number => Number(Buffer.from(v.buffer, v.byteOffset, v.byteLength).readBigInt64LE(at));
+const i16At = (v: Uint8Array, at: number): number => asBuffer(v).readInt16LE(at);
+const i64At = (v: Uint8Array, at: number): number => Number(asBuffer(v).readBigInt64LE(at));
 const transferFee = (v: Uint8Array, at: number) => ({
   epoch: u64Json(u64At(v, at)),
   maximumFee: u64Json(u64At(v, at + 8)),

@@ -8,6 +8,7 @@ import { RewardType, SlotStatus, type BlockMeta, type SlotGap } from '../../sche
 import { noTransactionMeta, type TransactionMeta } from '../../schemas/meta.js';
 import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
 import { decodeTransactionWire, encodeTransactionWire } from '../wire.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export type ParsedLine = { ok: true; event: ChainEvent } | { ok: false; reason: string };
 
@@ -79,7 +80,7 @@ function int(v: bigint): number | string {
 }
 
 const b58 = (bytes: Uint8Array): string => bs58.encode(bytes);
-const b64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+const b64 = (bytes: Uint8Array): string => asBuffer(bytes).toString('base64');
 
 /** The event as one JSON line (without the newline). Throws only for an event no source should
  * produce (an `err` that is not JSON), naming it, since writing it would lose information. */

@@ -2,6 +2,7 @@
 // accounts by identity and state changes are plain field updates.
 import type { KeyObject } from 'node:crypto';
 import { SYSTEM_PROGRAM, U64_MAX } from './programs.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export class Acct {
   /** 0 lamports: the account does not exist (yet). */
@@ -35,7 +36,7 @@ export class World {
   }
 
   find(key: Uint8Array): Acct | undefined {
-    return this.byKey.get(Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1'));
+    return this.byKey.get(asBuffer(key).toString('latin1'));
   }
 
   all(): IterableIterator<Acct> {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import type * as Geyser from '@triton-one/yellowstone-grpc';
+import { asBuffer } from '../../schemas/bytes.js';
 
 export type { SubscribeRequest, SubscribeReplayInfoResponse, SubscribeUpdate } from '@triton-one/yellowstone-grpc';
 
@@ -29,7 +30,7 @@ export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
 
 const ser = <T>(codec: MessageCodec<T>) => (m: T): Buffer => {
   const bytes = codec.encode(m).finish();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return asBuffer(bytes);
 };
 const de = <T>(codec: MessageCodec<T>) => (b: Buffer): T => codec.decode(b);
 

@@ -14,6 +14,7 @@ import { tokenBalanceTo } from './meta.js';
 import { rewardToYellowstone } from './rewards.js';
 import { TransactionStatusMetaCodec } from './storage.js';
 import { transactionErrorFromJson } from './transaction-error.js';
+import { asBuffer } from '../bytes.js';
 
 /** A message under construction: parts are concatenated once at the end (sub-arrays of the record, no copy). */
 class Parts {
@@ -151,7 +152,7 @@ function convertedMeta(src: TransactionScan, into: Parts): void {
     computeUnitsConsumed: undefined,
     costUnits: undefined,
   }).finish();
-  into.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  into.push(asBuffer(bytes));
 }
 
 function timestamp(ms: number): Parts {
