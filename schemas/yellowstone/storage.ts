@@ -39,7 +39,7 @@ export interface ConfirmedBlock {
   numPartitions: { numPartitions: string } | undefined;
 }
 
-interface MessageCodec<T> {
+export interface MessageCodec<T> {
   encode(message: T): { finish(): Uint8Array };
   decode(input: Uint8Array): T;
   fromPartial(object: unknown): T;
@@ -48,7 +48,9 @@ interface MessageCodec<T> {
 const require = createRequire(import.meta.url);
 // .../dist/cjs/index.js -> .../dist/cjs/grpc/*.js (the CommonJS build of the generated codecs).
 const grpcDir = path.join(path.dirname(require.resolve('@triton-one/yellowstone-grpc')), 'grpc');
-const geyser = require(path.join(grpcDir, 'geyser.js')) as {
+/** The package's geyser codecs, loaded once for every user here (conversion, the api's geyser.Geyser, the
+ * yellowstone source's client). */
+export const geyserCodecs = require(path.join(grpcDir, 'geyser.js')) as {
   SlotStatus: typeof Geyser.SlotStatus;
   SubscribeUpdate: MessageCodec<Geyser.SubscribeUpdate>;
   SubscribeUpdateAccount: MessageCodec<Geyser.SubscribeUpdateAccount>;
@@ -56,7 +58,23 @@ const geyser = require(path.join(grpcDir, 'geyser.js')) as {
   SubscribeUpdateTransaction: MessageCodec<Geyser.SubscribeUpdateTransaction>;
   SubscribeUpdateBlockMeta: MessageCodec<Geyser.SubscribeUpdateBlockMeta>;
   SubscribeUpdateEntry: MessageCodec<Geyser.SubscribeUpdateEntry>;
+  SubscribeRequest: MessageCodec<Geyser.SubscribeRequest>;
+  SubscribeReplayInfoRequest: MessageCodec<Geyser.SubscribeReplayInfoRequest>;
+  SubscribeReplayInfoResponse: MessageCodec<Geyser.SubscribeReplayInfoResponse>;
+  PingRequest: MessageCodec<Geyser.PingRequest>;
+  PongResponse: MessageCodec<Geyser.PongResponse>;
+  GetLatestBlockhashRequest: MessageCodec<Geyser.GetLatestBlockhashRequest>;
+  GetLatestBlockhashResponse: MessageCodec<Geyser.GetLatestBlockhashResponse>;
+  GetBlockHeightRequest: MessageCodec<Geyser.GetBlockHeightRequest>;
+  GetBlockHeightResponse: MessageCodec<Geyser.GetBlockHeightResponse>;
+  GetSlotRequest: MessageCodec<Geyser.GetSlotRequest>;
+  GetSlotResponse: MessageCodec<Geyser.GetSlotResponse>;
+  GetVersionRequest: MessageCodec<Geyser.GetVersionRequest>;
+  GetVersionResponse: MessageCodec<Geyser.GetVersionResponse>;
+  IsBlockhashValidRequest: MessageCodec<Geyser.IsBlockhashValidRequest>;
+  IsBlockhashValidResponse: MessageCodec<Geyser.IsBlockhashValidResponse>;
 };
+const geyser = geyserCodecs;
 const storage = require(path.join(grpcDir, 'solana-storage.js')) as {
   ConfirmedBlock: MessageCodec<ConfirmedBlock>;
   TransactionStatusMeta: MessageCodec<TransactionStatusMeta>;
