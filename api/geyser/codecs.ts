@@ -6,8 +6,6 @@ import type * as G from '@triton-one/yellowstone-grpc';
 import { GEYSER_SERVICE_NAME, geyserMethod, serializeWith } from '../../schemas/yellowstone/geyser-method.js';
 import { geyserCodecs as geyser } from '../../schemas/yellowstone/storage.js';
 
-export { GEYSER_SERVICE_NAME };
-
 export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
 
 /** SubscribeRequest's map fields (geyser.proto numbers): filter name -> filter message. */

@@ -10,7 +10,7 @@ import { GEYSER_SERVICE } from './codecs.js';
 import { handleGeyserSubscribe } from './subscribe.js';
 import { GeyserCallError, geyserUnary } from './unary.js';
 
-export { GEYSER_SERVICE_NAME } from './codecs.js';
+export { GEYSER_SERVICE_NAME } from '../../schemas/yellowstone/geyser-method.js';
 
 export interface GeyserServiceDeps {
   live: LiveLayer;

@@ -11,7 +11,7 @@ export const serializeWith =
   (m: T): Buffer =>
     asBuffer(codec.encode(m).finish());
 
-export const deserializeWith =
+const deserializeWith =
   <T>(codec: MessageCodec<T>) =>
   (b: Buffer): T =>
     codec.decode(b);
