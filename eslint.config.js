@@ -1,6 +1,23 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Import boundaries of ../shared/ARCHITECTURE.md, checked by lint (test/lint-boundaries.unit.test.ts shows each
+// kind of forbidden import failing). Patterns match the import string, so relative and absolute forms are listed.
+const ROLE_FOLDERS = ['api', 'ingest', 'projector', 'cli', 'platform', 'deploy', 'bench', 'test'];
+const KAFKA_LIBRARIES = ['@confluentinc/kafka-javascript', 'node-rdkafka', 'kafkajs'];
+const within = (folder) => [`**/${folder}`, `**/${folder}/**`];
+const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**'];
+
+/** One boundary: the files it holds for and the imports they must not make, each group with its reason. */
+function boundary(name, files, groups, ignores = []) {
+  return {
+    name: `slotstream/boundary/${name}`,
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns: groups }] },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'proto/gen/**', 'schemas/gen/**', '.cache/**', 'dist/**'] },
   js.configs.recommended,
@@ -15,4 +32,38 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  // Every product file: Kafka only through platform/kafka/, and never a test helper.
+  boundary(
+    'product',
+    ['**/*.ts'],
+    [
+      { group: KAFKA_LIBRARIES, message: 'Kafka is reached only through platform/kafka/ (the one seam to Kafka).' },
+      { group: within('test'), message: 'Product code never imports tests or test/support/.' },
+    ],
+    [...TEST_FILES, 'platform/kafka/**'],
+  ),
+  boundary(
+    'kafka-seam',
+    ['platform/kafka/**/*.ts'],
+    [{ group: within('test'), message: 'Product code never imports tests or test/support/.' }],
+    TEST_FILES,
+  ),
+  // Contracts are leaves: proto/ and schemas/ import nothing from the roles.
+  boundary(
+    'contracts',
+    ['proto/**/*.ts', 'schemas/**/*.ts'],
+    [
+      { group: ROLE_FOLDERS.flatMap(within), message: 'Contracts are leaves: proto/ and schemas/ import nothing from the roles.' },
+      { group: KAFKA_LIBRARIES, message: 'Kafka is reached only through platform/kafka/.' },
+    ],
+    TEST_FILES,
+  ),
+  // Transports never import a sibling transport. JSON-RPC is clean today; PubSub's use of JSON-RPC's Agave
+  // vocabulary and the two gRPC services sharing one host are the reshape of issue 19 part 2.1.
+  boundary(
+    'transport-jsonrpc',
+    ['api/jsonrpc/**/*.ts'],
+    [{ group: ['pubsub', 'grpc', 'geyser'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them.' }],
+    TEST_FILES,
+  ),
 );

