@@ -2,7 +2,7 @@
 // pass-through deserializer), so the client side costs as little as possible; and filtered, decoding
 // streams that stamp each update in their receive callback (latency phases).
 import * as grpc from '@grpc/grpc-js';
-import { StreamService, SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
+import { StreamService, SubscribeRequest, SubscribeRequestFilterAccounts, SubscribeRequestFilterTransactions, SubscribeUpdate } from '../proto/gen/stream.js';
 
 const RawService = { subscribe: { ...StreamService.subscribe, responseDeserialize: (b: Buffer) => b } };
 const CLIENT_WINDOW = process.env.BENCH_CLIENT_WINDOW === undefined ? 8 * 1024 * 1024 : Number(process.env.BENCH_CLIENT_WINDOW);
@@ -45,7 +45,7 @@ export function openCounting(port: number, streams: number): { ready: Promise<vo
       stats.n++;
     });
     call.on('error', () => undefined);
-    call.write(SubscribeRequest.fromPartial({ transactions: { all: {} } }));
+    call.write(SubscribeRequest.fromPartial({ transactions: new Map([['all', SubscribeRequestFilterTransactions.fromPartial({})]]) }));
     call.write(SubscribeRequest.fromPartial({ ping: { id: 1 } }));
     open.push({ call, client });
   }
@@ -99,8 +99,8 @@ export function openFiltered(port: number, filters: string[][], base: number): {
       if (e.code !== grpc.status.CANCELLED) process.stderr.write(`[bench:grpc clients] stream error: ${e.message}\n`);
     });
     call.write(SubscribeRequest.fromPartial({
-      transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
-      accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
+      transactions: new Map([[`tx${i}`, SubscribeRequestFilterTransactions.fromPartial({ accountInclude: mine })]]),
+      accounts: new Map([[`acc${i}`, SubscribeRequestFilterAccounts.fromPartial({ account: mine })]]),
     }));
     open.push({ call, client });
   });

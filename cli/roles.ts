@@ -94,7 +94,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const { startGrpc } = await import('../api/grpc/server.js');
       const { startJsonRpc } = await import('../api/jsonrpc/server.js');
       // One live layer (one Kafka reader, one filter index) for every streaming transport of this process.
-      const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, read: cfg.liveRead as LiveRead, log });
+      const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, read: cfg.liveRead as LiveRead, maxReplays: cfg.maxReplays, log });
       stops.push({ what: 'live layer', stop: () => live.close() });
       const grpc = await startGrpc({
         live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,

@@ -139,6 +139,8 @@ export const OPTIONS = {
     help: 'Shared token for gRPC (x-token), JSON-RPC (Authorization: Bearer) and PubSub (either header, or ?token= in the URL). Empty: no auth.' }),
   liveRead: opt({ kind: 'string', env: 'LIVE_READ', default: 'uncommitted', oneOf: ['uncommitted', 'committed'], roles: API,
     help: 'Streams (gRPC, PubSub) read Kafka uncommitted (updates as soon as the ingest produced them; a re-published copy of an aborted record is weeded out by identity) or committed (each update waits for the ingest\'s Kafka transaction to commit).' }),
+  maxReplays: opt({ kind: 'int', env: 'LIVE_MAX_REPLAYS', default: 8, min: 1, roles: API,
+    help: 'Streams (stream.Stream and geyser.Geyser): from_slot replays running at once in this process (each reads Kafka history with its own reader); one more is refused with RESOURCE_EXHAUSTED naming this limit.' }),
   pingIntervalMs: opt({ kind: 'int', env: 'GRPC_PING_MS', default: 10000, min: 100, roles: API,
     help: 'gRPC: server ping interval on every stream.' }),
   maxFiltersPerKind: opt({ kind: 'int', env: 'GRPC_MAX_FILTERS', default: 100, min: 1, roles: API,

@@ -83,6 +83,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig('api', ['--geyser-max-filter', '5'], {})).toThrow(/unknown option --geyser-max-filter/);
   });
 
+  it('--max-replays: default 8, env and flag, at least 1, api roles only, in the help', () => {
+    expect(parseConfig('api', [], {}).config.maxReplays).toBe(8);
+    expect(parseConfig('all', ['--max-replays', '1'], {}).config.maxReplays).toBe(1);
+    expect(parseConfig('api', [], { LIVE_MAX_REPLAYS: '3' }).config.maxReplays).toBe(3);
+    expect(() => parseConfig('api', ['--max-replays', '0'], {})).toThrow(/option --max-replays: must be at least 1/);
+    expect(() => parseConfig('ingest', ['--max-replays', '2'], {})).toThrow(/does not apply to role ingest/);
+    expect(helpText('api')).toContain('--max-replays (LIVE_MAX_REPLAYS, default "8")');
+  });
+
   it('help lists every option of the role with its env variable', () => {
     const text = helpText('api');
     expect(text).toContain('--grpc-port (GRPC_PORT, default "10000")');

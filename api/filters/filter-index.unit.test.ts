@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import {
-  SubscribeRequest,
+  type SubscribeRequest,
   type SubscribeRequestFilterAccounts,
   type SubscribeRequestFilterAccountsFilter,
   type SubscribeRequestFilterTransactions,
@@ -10,6 +10,7 @@ import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { FilterIndex } from './filter-index.js';
 import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 import { seededRandom } from '../../test/support/harness/random.js';
+import { streamRequest } from '../../test/support/filters/stream-request.js';
 
 
 const tx = (keys: number[], p: { writable?: number[]; readonly?: number[]; sig?: number; vote?: boolean; err?: string } = {}) =>
@@ -158,11 +159,11 @@ function refAccFilter(f: SubscribeRequestFilterAccounts, a: AccountEvent): boole
   return true;
 }
 
-function refMatch<F, E>(requests: Map<number, Record<string, F>>, event: E, test: (f: F, e: E) => boolean): Record<string, string[]> {
+function refMatch<F, E>(requests: Map<number, ReadonlyMap<string, F>>, event: E, test: (f: F, e: E) => boolean): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [stream, filters] of requests) {
-    const names = Object.keys(filters)
-      .filter((n) => test(filters[n]!, event))
+    const names = [...filters.keys()]
+      .filter((n) => test(filters.get(n)!, event))
       .sort();
     if (names.length > 0) out[String(stream)] = names;
   }
@@ -224,11 +225,11 @@ function generators(rand: () => number) {
 
   const names = ['a', 'b', 'c', 'd', 'B', '10', '9'];
   const request = (): SubscribeRequest => {
-    const transactions: Record<string, SubscribeRequestFilterTransactions> = {};
-    const accounts: Record<string, SubscribeRequestFilterAccounts> = {};
-    for (let i = int(4); i > 0; i--) transactions[pick(names)] = txFilter();
-    for (let i = int(4); i > 0; i--) accounts[pick(names)] = accFilter();
-    return SubscribeRequest.fromPartial({ transactions, accounts });
+    const transactions = new Map<string, SubscribeRequestFilterTransactions>();
+    const accounts = new Map<string, SubscribeRequestFilterAccounts>();
+    for (let i = int(4); i > 0; i--) transactions.set(pick(names), txFilter());
+    for (let i = int(4); i > 0; i--) accounts.set(pick(names), accFilter());
+    return streamRequest({ transactions, accounts });
   };
 
   const transaction = (): TransactionEvent =>

@@ -48,8 +48,8 @@ export function specFromStreamRequest(req: SubscribeRequest, limits: FilterLimit
   try {
     const value: SubscriptionSpec = {
       ...EMPTY_SUBSCRIPTION,
-      transactions: named('transactions', req.transactions ?? {}, limits, transactionFilter),
-      accounts: named('accounts', req.accounts ?? {}, limits, accountFilter),
+      transactions: named('transactions', req.transactions ?? NO_FILTERS, limits, transactionFilter),
+      accounts: named('accounts', req.accounts ?? NO_FILTERS, limits, accountFilter),
       commitment: commitmentOf(req.commitment),
       accountsDataSlice: dataSlices(req.accountsDataSlice ?? []),
       fromSlot: req.fromSlot,
@@ -62,14 +62,17 @@ export function specFromStreamRequest(req: SubscribeRequest, limits: FilterLimit
   }
 }
 
+const NO_FILTERS: ReadonlyMap<string, never> = new Map<string, never>();
+
+/** The map fields decode into Maps (proto/buf.gen.yaml `useMapType`), so any name is a key, `__proto__` too. */
 function named<F, S>(
   kind: 'transactions' | 'accounts',
-  filters: Record<string, F>,
+  filters: ReadonlyMap<string, F>,
   limits: FilterLimits,
   convert: (path: string, name: string, filter: F, limits: FilterLimits) => S,
 ): S[] {
   // Validated in name order, so the first error reported is the same whatever order the client's map had.
-  const names = Object.keys(filters).sort();
+  const names = [...filters.keys()].sort();
   if (names.length > limits.maxFiltersPerKind) {
     throw new Reject(kind, `${names.length} filters, at most ${limits.maxFiltersPerKind} allowed`);
   }
@@ -80,7 +83,7 @@ function named<F, S>(
       throw new Reject(path, `filter name is ${bytes} bytes, at most ${MAX_FILTER_NAME_BYTES} allowed`);
     }
     // A map entry without a value is the default (empty) message, as on the wire.
-    return convert(path, name, filters[name] ?? ({} as F), limits);
+    return convert(path, name, filters.get(name) ?? ({} as F), limits);
   });
 }
 

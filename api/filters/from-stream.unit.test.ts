@@ -2,7 +2,8 @@
 // (adapter + compile), and the neutral model the adapter hands over.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { CommitmentLevel, SubscribeRequest, type DeepPartial } from '../../proto/gen/stream.js';
+import { CommitmentLevel, SubscribeRequest } from '../../proto/gen/stream.js';
+import { streamRequest, type StreamRequestInput } from '../../test/support/filters/stream-request.js';
 import { compileSubscribeRequest, specFromStreamRequest } from './from-stream.js';
 import { keyId } from './key-id.js';
 import { DEFAULT_FILTER_LIMITS, type CompiledSubscription, type FilterLimits } from './types.js';
@@ -10,10 +11,10 @@ import { DEFAULT_FILTER_LIMITS, type CompiledSubscription, type FilterLimits } f
 const key = (n: number): string => bs58.encode(Buffer.alloc(32, n));
 const sig = (n: number): string => bs58.encode(Buffer.alloc(64, n));
 
-type Partial = DeepPartial<SubscribeRequest>;
+type Partial = StreamRequestInput;
 
 function compile(partial: Partial, limits: FilterLimits = DEFAULT_FILTER_LIMITS) {
-  return compileSubscribeRequest(SubscribeRequest.fromPartial(partial), limits);
+  return compileSubscribeRequest(streamRequest(partial), limits);
 }
 function ok(partial: Partial, limits?: FilterLimits): CompiledSubscription {
   const r = compile(partial, limits);
@@ -53,6 +54,15 @@ describe('compileSubscribeRequest: request level', () => {
     const s = ok({ transactions: { b: {}, a: {}, '10': {}, '2': {} }, accounts: { z: {}, y: {} } });
     expect(s.transactions.map((f) => f.name)).toEqual(['10', '2', 'a', 'b']);
     expect(s.accounts.map((f) => f.name)).toEqual(['y', 'z']);
+  });
+
+  it('filters named __proto__, constructor and prototype survive the generated decoder (map fields are Maps)', () => {
+    const names = ['__proto__', 'constructor', 'prototype'];
+    const wire = SubscribeRequest.encode(streamRequest({ transactions: new Map(names.map((n) => [n, { vote: true }])), accounts: new Map(names.map((n) => [n, {}])) })).finish();
+    const s = ok(SubscribeRequest.decode(wire));
+    expect(s.transactions.map((f) => f.name)).toEqual(names);
+    expect(s.transactions.every((f) => f.vote === true)).toBe(true);
+    expect(s.accounts.map((f) => f.name)).toEqual(names);
   });
 
   it('reports the first error in name order', () => {
@@ -324,7 +334,7 @@ describe('compileSubscribeRequest: accounts_data_slice', () => {
 
 describe('specFromStreamRequest: the neutral model stream.Stream hands over', () => {
   const spec = (partial: Partial) => {
-    const r = specFromStreamRequest(SubscribeRequest.fromPartial(partial), DEFAULT_FILTER_LIMITS);
+    const r = specFromStreamRequest(streamRequest(partial), DEFAULT_FILTER_LIMITS);
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
   };
@@ -364,11 +374,11 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
   });
 
   it('copies memcmp bytes, so the compiled filter does not share the request buffer', () => {
-    const req = SubscribeRequest.fromPartial({ accounts: { a: { filters: [{ filter: { $case: 'memcmp', value: { data: { $case: 'bytes', value: Buffer.from([1, 2]) } } } }] } } });
+    const req = streamRequest({ accounts: { a: { filters: [{ filter: { $case: 'memcmp', value: { data: { $case: 'bytes', value: Buffer.from([1, 2]) } } } }] } } });
     const r = specFromStreamRequest(req, DEFAULT_FILTER_LIMITS);
     if (!r.ok) throw new Error(r.error.message);
     const entry = r.value.accounts[0]!.filters[0]!;
-    const wire = req.accounts.a!.filters[0]!.filter;
+    const wire = req.accounts.get('a')!.filters[0]!.filter;
     if (entry.kind !== 'memcmp' || wire?.$case !== 'memcmp' || wire.value.data?.$case !== 'bytes') throw new Error('expected memcmp bytes');
     wire.value.data.value[0] = 9;
     expect(entry.bytes).toEqual(Uint8Array.of(1, 2));
@@ -383,7 +393,7 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
   });
 
   it('rejects with the same coded error as the entry point', () => {
-    const r = specFromStreamRequest(SubscribeRequest.fromPartial({ accounts: { x: { owner: ['0'] } } }), DEFAULT_FILTER_LIMITS);
+    const r = specFromStreamRequest(streamRequest({ accounts: { x: { owner: ['0'] } } }), DEFAULT_FILTER_LIMITS);
     expect(r).toEqual({ ok: false, error: { code: 'INVALID_FILTER', path: 'accounts["x"].owner[0]', message: expect.stringMatching(/^accounts\["x"\]\.owner\[0\]: invalid pubkey "0"/) } });
   });
 });

@@ -8,15 +8,21 @@ import { geyserCodecs as geyser } from '../../schemas/yellowstone/storage.js';
 
 export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
 
-/** SubscribeRequest's map fields (geyser.proto numbers): filter name -> filter message. */
-const MAP_FIELDS: Record<number, 'accounts' | 'slots' | 'transactions' | 'transactionsStatus' | 'blocks' | 'blocksMeta' | 'entry'> = {
-  1: 'accounts',
-  2: 'slots',
-  3: 'transactions',
-  10: 'transactionsStatus',
-  4: 'blocks',
-  5: 'blocksMeta',
-  8: 'entry',
+type MapField = 'accounts' | 'slots' | 'transactions' | 'transactionsStatus' | 'blocks' | 'blocksMeta' | 'entry';
+
+interface EntryCodec {
+  decode(input: Uint8Array): { key: string; value: unknown };
+}
+
+/** SubscribeRequest's map fields (geyser.proto numbers): filter name -> filter message, and their entry codecs. */
+const MAP_FIELDS: Record<number, { field: MapField; entry: EntryCodec }> = {
+  1: { field: 'accounts', entry: geyser.SubscribeRequest_AccountsEntry },
+  2: { field: 'slots', entry: geyser.SubscribeRequest_SlotsEntry },
+  3: { field: 'transactions', entry: geyser.SubscribeRequest_TransactionsEntry },
+  10: { field: 'transactionsStatus', entry: geyser.SubscribeRequest_TransactionsStatusEntry },
+  4: { field: 'blocks', entry: geyser.SubscribeRequest_BlocksEntry },
+  5: { field: 'blocksMeta', entry: geyser.SubscribeRequest_BlocksMetaEntry },
+  8: { field: 'entry', entry: geyser.SubscribeRequest_EntryEntry },
 };
 
 function varint(b: Uint8Array, pos: number): [number, number] {
@@ -32,34 +38,21 @@ function varint(b: Uint8Array, pos: number): [number, number] {
   }
 }
 
-/** Field 1 (the key) of a map entry; '' when absent (the default). */
-function entryKey(b: Uint8Array): string {
-  let pos = 0;
-  let key = '';
-  while (pos < b.length) {
-    const [tag, p1] = varint(b, pos);
-    pos = p1;
-    const wt = tag & 7;
-    if (wt === 0) pos = varint(b, pos)[1];
-    else if (wt === 1) pos += 8;
-    else if (wt === 5) pos += 4;
-    else if (wt === 2) {
-      const [len, p2] = varint(b, pos);
-      if (tag >>> 3 === 1) key = Buffer.from(b.subarray(p2, p2 + len)).toString('utf8');
-      pos = p2 + len;
-    } else throw new Error(`unsupported wire type ${wt}`);
-  }
-  return key;
-}
-
 /**
- * SubscribeRequest as Yellowstone's (prost) server reads it. Rust clients (the package's own napi client
- * among them) leave out a map entry's value when it is the default message (`"all": {}` goes out as the
- * key alone); the generated decoder drops such entries, prost reads them as the default filter. The
- * entries the decoder dropped are put back here with an empty filter.
+ * SubscribeRequest as Yellowstone's (prost) server reads it. The package's generated decoder gets two things
+ * wrong for a server, so its map fields are read again here, entry by entry with the package's entry codecs:
+ * - it assigns entries onto plain objects, so a filter named `__proto__` sets the object's prototype instead
+ *   of adding an entry (the filter vanished: no update, no error). The maps here have no prototype, so every
+ *   name Yellowstone accepts is an ordinary key (`constructor`, `prototype` and `__proto__` included);
+ * - Rust clients (the package's own napi client among them) leave out a map entry's value when it is the
+ *   default message (`"all": {}` goes out as the key alone); the generated decoder drops such entries, prost
+ *   reads them as the default filter, and so do we.
+ * A key sent twice keeps its last value, as in prost.
  */
 export function decodeSubscribeRequest(b: Uint8Array): G.SubscribeRequest {
   const req = geyser.SubscribeRequest.decode(b);
+  const maps = new Map<MapField, Record<string, unknown>>();
+  for (const { field } of Object.values(MAP_FIELDS)) maps.set(field, Object.create(null) as Record<string, unknown>);
   let pos = 0;
   while (pos < b.length) {
     const [tag, p1] = varint(b, pos);
@@ -70,19 +63,19 @@ export function decodeSubscribeRequest(b: Uint8Array): G.SubscribeRequest {
     else if (wt === 5) pos += 4;
     else if (wt === 2) {
       const [len, p2] = varint(b, pos);
-      const field = MAP_FIELDS[tag >>> 3];
-      if (field !== undefined) {
-        const key = entryKey(b.subarray(p2, p2 + len));
-        const map = req[field] as Record<string, unknown>;
-        if (!Object.hasOwn(map, key)) map[key] = EMPTY_FILTER[field]();
+      const map = MAP_FIELDS[tag >>> 3];
+      if (map !== undefined) {
+        const { key, value } = map.entry.decode(b.subarray(p2, p2 + len));
+        maps.get(map.field)![key] = value ?? EMPTY_FILTER[map.field]();
       }
       pos = p2 + len;
     } else throw new Error(`unsupported wire type ${wt}`);
   }
+  for (const [field, map] of maps) (req as unknown as Record<MapField, unknown>)[field] = map;
   return req;
 }
 
-const EMPTY_FILTER: Record<(typeof MAP_FIELDS)[number], () => unknown> = {
+const EMPTY_FILTER: Record<MapField, () => unknown> = {
   accounts: () => ({ account: [], owner: [], filters: [] }),
   slots: () => ({}),
   transactions: () => ({ accountInclude: [], accountExclude: [], accountRequired: [] }),

@@ -31,6 +31,18 @@ describe('decodeSubscribeRequest', () => {
     expect(req.commitment).toBe(1);
   });
 
+  it('every filter name is a key: __proto__, constructor and prototype (null-prototype maps)', () => {
+    const names = ['__proto__', 'constructor', 'prototype'];
+    // transactions { name: { vote: true } } and slots { name } (no value) for each name.
+    const bytes = Buffer.concat(names.flatMap((n) => [ld(3, Buffer.concat([str(1, n), ld(2, Buffer.from([0x08, 0x01]))])), ld(2, str(1, n))]));
+    const req = decodeSubscribeRequest(bytes);
+    expect(Object.keys(req.transactions).sort()).toEqual(names);
+    expect(Object.keys(req.slots).sort()).toEqual(names);
+    for (const n of names) expect(Object.getOwnPropertyDescriptor(req.transactions, n)?.value).toMatchObject({ vote: true });
+    expect(Object.getPrototypeOf(req.transactions)).toBeNull();
+    expect(Object.getPrototypeOf(req.accounts)).toBeNull();
+  });
+
   it('malformed bytes are an error, not a hang', () => {
     expect(() => decodeSubscribeRequest(Buffer.from([0x12, 0x05, 0x0a]))).toThrow();
   });

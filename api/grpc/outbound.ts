@@ -10,7 +10,11 @@
 // The batched path uses grpc-js's call object underneath the public stream (`call.call`: its HTTP/2 stream
 // and `maybeSendMetadata`); when that shape is not there (another grpc-js version, interceptors), it falls
 // back to one public `write()` per update.
-import { status, type ServerDuplexStream } from '@grpc/grpc-js';
+//
+// The response headers go out when the stream opens, not with its first message: a client's "subscribe"
+// call resolves on them (tonic's, so the real Yellowstone client's `await client.subscribe()`), and a stream
+// may carry nothing for a long time (no match yet, server pings seconds apart). Yellowstone answers at once.
+import { Metadata, status, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { ServerHttp2Stream } from 'node:http2';
 
 export interface Outgoing {
@@ -53,6 +57,7 @@ export class Outbound {
     private readonly onOverflow: (details: string) => void,
   ) {
     this.raw = rawCallOf(call);
+    call.sendMetadata(new Metadata());
     // Our direct writes can fail when the client vanishes mid-write; grpc-js listens for only one stream
     // error, and a second unhandled one would take the process down. The call's own events report the end.
     this.raw?.stream.on('error', () => this.abandon());

@@ -56,6 +56,8 @@ export interface GrpcOptions {
   queueSize: number;
   /** Without `live`: how its own live layer reads Kafka (default uncommitted). */
   liveRead?: LiveRead;
+  /** Without `live`: its own live layer's bound on concurrent from_slot replays (default 8). */
+  maxReplays?: number;
   log: Logger;
 }
 
@@ -91,7 +93,7 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const own = o.kafka === undefined && o.live === undefined ? createKafka({ brokers: o.brokers ?? [], clientId: 'slotstream-api', log: o.log }) : undefined;
   const ownLive =
     o.live === undefined
-      ? await LiveLayer.start({ kafka: o.kafka ?? own!, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, read: o.liveRead, log: o.log }).catch(
+      ? await LiveLayer.start({ kafka: o.kafka ?? own!, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, read: o.liveRead, maxReplays: o.maxReplays, log: o.log }).catch(
           async (err: unknown) => {
             await own?.close();
             throw err;

@@ -16,6 +16,7 @@ export const FAILURE_STATUS: Record<LiveFailure, status> = {
   outOfRange: status.OUT_OF_RANGE,
   tooSlow: status.RESOURCE_EXHAUSTED,
   unavailable: status.UNAVAILABLE,
+  replayLimit: status.RESOURCE_EXHAUSTED,
 };
 
 export interface SessionStreamDeps {

@@ -6,5 +6,6 @@ export type { LiveObserver } from './hub.js';
 export type { StreamEvent, LiveRead } from './live-tail.js';
 export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';
 export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
+export { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
 export { isLevel, isTerminal, reached, takesPart, combineStatus } from './slot-status.js';
 export { streamTopics, STREAM_KINDS } from './live-tail.js';

@@ -9,6 +9,7 @@ import type { ChainState } from './chain-state.js';
 import { Hub, type LiveObserver } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
 import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
+import { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
 
 export interface LiveLayerOptions {
   kafka: Kafka;
@@ -19,6 +20,8 @@ export interface LiveLayerOptions {
   pingIntervalMs: number;
   /** How the tail reads Kafka (live-tail.ts); default uncommitted. */
   read?: LiveRead;
+  /** from_slot replays this process runs at once (replay-limit.ts); default DEFAULT_MAX_REPLAYS. */
+  maxReplays?: number;
   log: Logger;
 }
 
@@ -37,7 +40,8 @@ export class LiveLayer {
       hub.close();
       throw err;
     });
-    return new LiveLayer({ hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, log: o.log }, hub, tail);
+    const replays = new ReplayLimit(o.maxReplays ?? DEFAULT_MAX_REPLAYS);
+    return new LiveLayer({ hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, replays, log: o.log }, hub, tail);
   }
 
   /** A session for one stream or subscription; `bufferLimit` bounds the live updates waiting for a replay. */

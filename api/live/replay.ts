@@ -230,6 +230,11 @@ export class ReplayRun {
     await this.stopReader();
   }
 
+  /** Stops the reader if it still runs; settles once it has stopped (the replay's threads are gone). */
+  stop(): Promise<void> {
+    return this.stopReader();
+  }
+
   /** Once: a stream closing right as its replay finishes stops it from both sides. */
   private stopReader(): Promise<void> {
     return (this.stopping ??= this.reader?.stop() ?? Promise.resolve());

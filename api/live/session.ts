@@ -27,10 +27,11 @@ import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, type LiveTail, type StreamEvent }
 import { partitionForKey } from '../../platform/kafka/index.js';
 import { u64Key } from '../../schemas/topics.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
+import type { ReplayLimit } from './replay-limit.js';
 import { SharedEvent } from './shared-event.js';
 
 /** Why a session cannot go on; each transport maps it to its own status or error. */
-export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable';
+export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable' | 'replayLimit';
 
 /** What a transport implements for one session. */
 export interface SessionSink {
@@ -54,6 +55,8 @@ export interface SessionDeps {
   topics: TopicNames;
   ch?: ClickHouseClient;
   database: string;
+  /** The process's bound on concurrent from_slot replays. */
+  replays: ReplayLimit;
   log: Logger;
 }
 
@@ -75,6 +78,13 @@ export class LiveSession implements LiveSubscriber {
   private replayBlocks: BlockAssembler | undefined;
   /** Bumped by every filter change, so a stale replay's late events are ignored. */
   private generation = 0;
+  /**
+   * Replays started and not yet over (the current one, and replaced or cancelled ones whose reader has not
+   * stopped yet). The session holds one `ReplayLimit` permit exactly while this is above 0: taken when a replay
+   * starts with none running, given back when the last reader stopped, so the bound counts real readers and a
+   * stream that replaces its own replay never competes with itself.
+   */
+  private replaysInFlight = 0;
   private closed = false;
 
   constructor(
@@ -95,6 +105,11 @@ export class LiveSession implements LiveSubscriber {
   /** Replaces the whole registration; starts a replay when the subscription has `fromSlot`. */
   apply(sub: CompiledSubscription): void {
     if (this.closed) return;
+    if (sub.fromSlot !== undefined && this.replaysInFlight === 0 && !this.d.replays.tryAcquire()) {
+      this.sink.fail('replayLimit', this.d.replays.refusal());
+      this.close();
+      return;
+    }
     this.generation++;
     const gen = this.generation;
     void this.replay?.cancel();
@@ -114,12 +129,16 @@ export class LiveSession implements LiveSubscriber {
       const names = matchBlocks(sub);
       this.replayBlocks = new BlockAssembler((b) => this.admit({ update: new SharedEvent({ kind: 'block', event: b }), names }));
     }
-    void this.startReplay(sub, sub.fromSlot, until, gen);
+    this.replaysInFlight++;
+    void this.startReplay(sub, sub.fromSlot, until, gen).finally(() => {
+      if (--this.replaysInFlight === 0) this.d.replays.release();
+    });
   }
 
   private async startReplay(sub: CompiledSubscription, fromSlot: bigint, until: ReturnType<LiveTail['positions']>, gen: number): Promise<void> {
     const { kafka, topics, ch, database, log } = this.d;
     const current = () => gen === this.generation && !this.closed;
+    let run: ReplayRun | undefined;
     try {
       const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
       if (!current()) return;
@@ -132,7 +151,7 @@ export class LiveSession implements LiveSubscriber {
         },
         { byKind: true, fromSlot, slotPartitions, maxHoldMs: MARKER_HOLD_MS, orderWaitMs: MARKER_ORDER_WAIT_MS },
       );
-      const run = await ReplayRun.start({
+      run = await ReplayRun.start({
         kafka,
         topics,
         fromSlot,
@@ -169,6 +188,9 @@ export class LiveSession implements LiveSubscriber {
         this.sink.fail('unavailable', `replay failed: ${(err as Error).message}`);
       }
       this.close();
+    } finally {
+      // Settles when the reader's threads are gone, whichever way the replay ended (hand-over, replaced, closed).
+      await run?.stop().catch((err: unknown) => log.warn({ err, session: this.id }, 'replay reader did not stop cleanly'));
     }
   }
 

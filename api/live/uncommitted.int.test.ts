@@ -5,12 +5,13 @@
 // One partition per topic, so per topic the reader's order is the produce order and "nothing more arrives"
 // can be checked by waiting for a later record on each topic (across topics the order is not defined).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitmentLevel, SubscribeRequest } from '../../proto/gen/stream.js';
+import { CommitmentLevel } from '../../proto/gen/stream.js';
 import { createKafka, type Kafka, type TransactionalProducer } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { encodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
+import { streamRequest } from '../../test/support/filters/stream-request.js';
 import bs58 from 'bs58';
 import { accountEvent, key, txEvent } from '../../test/support/grpc/clients.js';
 import { compileSubscribeRequest } from '../filters/index.js';
@@ -52,7 +53,7 @@ describe('live layer, read uncommitted', () => {
   const open = (fromSlot?: bigint): Received => {
     const r = new Received();
     const compiled = compileSubscribeRequest(
-      SubscribeRequest.fromPartial({
+      streamRequest({
         transactions: { t: { accountInclude: [bs58.encode(watched)] } },
         accounts: { a: { account: [bs58.encode(watched)] } },
         commitment: CommitmentLevel.PROCESSED,

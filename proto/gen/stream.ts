@@ -72,8 +72,8 @@ export function commitmentLevelToJSON(object: CommitmentLevel): string {
 }
 
 export interface SubscribeRequest {
-  transactions: { [key: string]: SubscribeRequestFilterTransactions };
-  accounts: { [key: string]: SubscribeRequestFilterAccounts };
+  transactions: Map<string, SubscribeRequestFilterTransactions>;
+  accounts: Map<string, SubscribeRequestFilterAccounts>;
   /** Number 3 is unused. */
   ping?:
     | SubscribeRequestPing
@@ -286,8 +286,8 @@ export interface GetSlotResponse {
 
 function createBaseSubscribeRequest(): SubscribeRequest {
   return {
-    transactions: {},
-    accounts: {},
+    transactions: new Map(),
+    accounts: new Map(),
     ping: undefined,
     commitment: undefined,
     accountsDataSlice: [],
@@ -297,12 +297,10 @@ function createBaseSubscribeRequest(): SubscribeRequest {
 
 export const SubscribeRequest: MessageFns<SubscribeRequest> = {
   encode(message: SubscribeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    globalThis.Object.entries(message.transactions).forEach(
-      ([key, value]: [string, SubscribeRequestFilterTransactions]) => {
-        SubscribeRequest_TransactionsEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
-      },
-    );
-    globalThis.Object.entries(message.accounts).forEach(([key, value]: [string, SubscribeRequestFilterAccounts]) => {
+    message.transactions.forEach((value, key) => {
+      SubscribeRequest_TransactionsEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    message.accounts.forEach((value, key) => {
       SubscribeRequest_AccountsEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
     });
     if (message.ping !== undefined) {
@@ -343,7 +341,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
 
             const entry1 = SubscribeRequest_TransactionsEntry.decode(reader, reader.uint32());
             if (entry1.value !== undefined) {
-              message.transactions[entry1.key] = entry1.value;
+              message.transactions.set(entry1.key, entry1.value);
             }
             continue;
           }
@@ -354,7 +352,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
 
             const entry2 = SubscribeRequest_AccountsEntry.decode(reader, reader.uint32());
             if (entry2.value !== undefined) {
-              message.accounts[entry2.key] = entry2.value;
+              message.accounts.set(entry2.key, entry2.value);
             }
             continue;
           }
@@ -406,32 +404,22 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     return {
       transactions: isObject(object.transactions)
         ? (globalThis.Object.entries(object.transactions) as [string, any][]).reduce(
-          (acc: { [key: string]: SubscribeRequestFilterTransactions }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: SubscribeRequestFilterTransactions.fromJSON(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+          (acc: Map<string, SubscribeRequestFilterTransactions>, [key, value]: [string, any]) => {
+            acc.set(key, SubscribeRequestFilterTransactions.fromJSON(value));
             return acc;
           },
-          {},
+          new Map(),
         )
-        : {},
+        : new Map(),
       accounts: isObject(object.accounts)
         ? (globalThis.Object.entries(object.accounts) as [string, any][]).reduce(
-          (acc: { [key: string]: SubscribeRequestFilterAccounts }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: SubscribeRequestFilterAccounts.fromJSON(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+          (acc: Map<string, SubscribeRequestFilterAccounts>, [key, value]: [string, any]) => {
+            acc.set(key, SubscribeRequestFilterAccounts.fromJSON(value));
             return acc;
           },
-          {},
+          new Map(),
         )
-        : {},
+        : new Map(),
       ping: isSet(object.ping) ? SubscribeRequestPing.fromJSON(object.ping) : undefined,
       commitment: isSet(object.commitment) ? commitmentLevelFromJSON(object.commitment) : undefined,
       accountsDataSlice: globalThis.Array.isArray(object?.accountsDataSlice)
@@ -449,23 +437,17 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
 
   toJSON(message: SubscribeRequest): unknown {
     const obj: any = {};
-    if (message.transactions) {
-      const entries = globalThis.Object.entries(message.transactions) as [string, SubscribeRequestFilterTransactions][];
-      if (entries.length > 0) {
-        obj.transactions = {};
-        entries.forEach(([k, v]) => {
-          obj.transactions[k] = SubscribeRequestFilterTransactions.toJSON(v);
-        });
-      }
+    if (message.transactions?.size) {
+      obj.transactions = {};
+      message.transactions.forEach((v, k) => {
+        obj.transactions[k] = SubscribeRequestFilterTransactions.toJSON(v);
+      });
     }
-    if (message.accounts) {
-      const entries = globalThis.Object.entries(message.accounts) as [string, SubscribeRequestFilterAccounts][];
-      if (entries.length > 0) {
-        obj.accounts = {};
-        entries.forEach(([k, v]) => {
-          obj.accounts[k] = SubscribeRequestFilterAccounts.toJSON(v);
-        });
-      }
+    if (message.accounts?.size) {
+      obj.accounts = {};
+      message.accounts.forEach((v, k) => {
+        obj.accounts[k] = SubscribeRequestFilterAccounts.toJSON(v);
+      });
     }
     if (message.ping !== undefined) {
       obj.ping = SubscribeRequestPing.toJSON(message.ping);
@@ -487,32 +469,24 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
   },
   fromPartial<I extends Exact<DeepPartial<SubscribeRequest>, I>>(object: I): SubscribeRequest {
     const message = createBaseSubscribeRequest();
-    message.transactions =
-      (globalThis.Object.entries(object.transactions ?? {}) as [string, SubscribeRequestFilterTransactions][]).reduce(
-        (
-          acc: { [key: string]: SubscribeRequestFilterTransactions },
-          [key, value]: [string, SubscribeRequestFilterTransactions],
-        ) => {
-          if (value !== undefined) {
-            acc[key] = SubscribeRequestFilterTransactions.fromPartial(value);
-          }
-          return acc;
-        },
-        {},
-      );
-    message.accounts = (globalThis.Object.entries(object.accounts ?? {}) as [string, SubscribeRequestFilterAccounts][])
-      .reduce(
-        (
-          acc: { [key: string]: SubscribeRequestFilterAccounts },
-          [key, value]: [string, SubscribeRequestFilterAccounts],
-        ) => {
-          if (value !== undefined) {
-            acc[key] = SubscribeRequestFilterAccounts.fromPartial(value);
-          }
-          return acc;
-        },
-        {},
-      );
+    message.transactions = (() => {
+      const m = new Map();
+      (object.transactions as Map<string, SubscribeRequestFilterTransactions> ?? new Map()).forEach((value, key) => {
+        if (value !== undefined) {
+          m.set(key, SubscribeRequestFilterTransactions.fromPartial(value));
+        }
+      });
+      return m;
+    })();
+    message.accounts = (() => {
+      const m = new Map();
+      (object.accounts as Map<string, SubscribeRequestFilterAccounts> ?? new Map()).forEach((value, key) => {
+        if (value !== undefined) {
+          m.set(key, SubscribeRequestFilterAccounts.fromPartial(value));
+        }
+      });
+      return m;
+    })();
     message.ping = (object.ping !== undefined && object.ping !== null)
       ? SubscribeRequestPing.fromPartial(object.ping)
       : undefined;

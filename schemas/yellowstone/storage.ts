@@ -59,6 +59,14 @@ export const geyserCodecs = require(path.join(grpcDir, 'geyser.js')) as {
   SubscribeUpdateBlockMeta: MessageCodec<Geyser.SubscribeUpdateBlockMeta>;
   SubscribeUpdateEntry: MessageCodec<Geyser.SubscribeUpdateEntry>;
   SubscribeRequest: MessageCodec<Geyser.SubscribeRequest>;
+  // SubscribeRequest's map entries (`{ key, value }`; value undefined when the entry has none).
+  SubscribeRequest_AccountsEntry: MessageCodec<Geyser.SubscribeRequest_AccountsEntry>;
+  SubscribeRequest_SlotsEntry: MessageCodec<Geyser.SubscribeRequest_SlotsEntry>;
+  SubscribeRequest_TransactionsEntry: MessageCodec<Geyser.SubscribeRequest_TransactionsEntry>;
+  SubscribeRequest_TransactionsStatusEntry: MessageCodec<Geyser.SubscribeRequest_TransactionsStatusEntry>;
+  SubscribeRequest_BlocksEntry: MessageCodec<Geyser.SubscribeRequest_BlocksEntry>;
+  SubscribeRequest_BlocksMetaEntry: MessageCodec<Geyser.SubscribeRequest_BlocksMetaEntry>;
+  SubscribeRequest_EntryEntry: MessageCodec<Geyser.SubscribeRequest_EntryEntry>;
   SubscribeReplayInfoRequest: MessageCodec<Geyser.SubscribeReplayInfoRequest>;
   SubscribeReplayInfoResponse: MessageCodec<Geyser.SubscribeReplayInfoResponse>;
   PingRequest: MessageCodec<Geyser.PingRequest>;
