@@ -15,7 +15,7 @@ import {
   type TransactionEvent,
 } from '../../schemas/codec.js';
 import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
-import { decodeTransactionWire } from '../wire.js';
+import { decodeTransactionWire } from '../../schemas/wire.js';
 
 /** u64 as Agave writes it: a JSON number, or (from parseJsonExact) a decimal string when long. */
 export type U64 = number | string;
