@@ -26,6 +26,7 @@ export {
   SlotGap,
   SlotEnd,
   PartitionCount,
+  TransactionConfig,
 } from './gen/events.js';
 
 export type ChainEvent =

@@ -13,7 +13,7 @@ import { startIngest } from '../ingest/run.js';
 import { deriveKeypair } from '../ingest/sim/keys.js';
 import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 } from './support/sim/checks.js';
 import { validatorStakes } from '../ingest/sim/validators.js';
-import { encodeMessage } from '../ingest/wire.js';
+import { encodeMessage } from '../schemas/wire.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { connectKafka } from '../cli/infrastructure.js';

@@ -5,6 +5,8 @@
 // Pure: event in, JSON value out.
 import { TransactionEvent, type InnerInstructions, type Reward, type TokenBalance } from '../../schemas/codec.js';
 import { base58 } from '../../schemas/base58.js';
+import { asBuffer } from '../../schemas/bytes.js';
+import { encodeTransactionWire } from '../../schemas/wire.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
 import { u64Json } from './json.js';
@@ -26,61 +28,26 @@ export const unsupportedTransactionVersion = (version: number): RpcError =>
 
 export const decodeBody = (base64: string): TransactionEvent => TransactionEvent.decode(Buffer.from(base64, 'base64'));
 
+/** The message version: 'legacy', 0, or 1 (SIMD-0385). */
+export function messageVersion(e: TransactionEvent): 'legacy' | number {
+  if (e.version !== undefined) return e.version;
+  return e.versioned ? 0 : 'legacy';
+}
+
 /**
  * Agave's validate_version: a legacy transaction has no `version` member when the client named no
- * maximum (old clients cannot read it); a v0 transaction without a maximum, or above it, is -32015.
+ * maximum (old clients cannot read it); a versioned one (v0, v1) without a maximum, or above it, is -32015
+ * naming its version.
  */
-export function transactionVersion(e: TransactionEvent, maxSupported: number | undefined): 'legacy' | 0 | undefined {
-  if (!e.versioned) return maxSupported === undefined ? undefined : 'legacy';
-  if (maxSupported === undefined || maxSupported < 0) throw unsupportedTransactionVersion(0);
-  return 0;
+export function transactionVersion(e: TransactionEvent, maxSupported: number | undefined): 'legacy' | number | undefined {
+  const version = messageVersion(e);
+  if (version === 'legacy') return maxSupported === undefined ? undefined : 'legacy';
+  if (maxSupported === undefined || version > maxSupported) throw unsupportedTransactionVersion(version);
+  return version;
 }
 
-function shortU16(out: number[], v: number): void {
-  for (let rest = v; ; ) {
-    const low = rest & 0x7f;
-    rest >>= 7;
-    if (rest === 0) {
-      out.push(low);
-      return;
-    }
-    out.push(low | 0x80);
-  }
-}
-
-/** The transaction's wire bytes: compact-u16 signature count, signatures, then the legacy or v0 message. */
-export function wireBytes(e: TransactionEvent): Buffer {
-  const out: number[] = [];
-  const push = (b: Uint8Array): void => {
-    for (let i = 0; i < b.length; i++) out.push(b[i]!);
-  };
-  shortU16(out, e.signatures.length);
-  e.signatures.forEach(push);
-  if (e.versioned) out.push(0x80);
-  out.push(e.numRequiredSignatures, e.numReadonlySignedAccounts, e.numReadonlyUnsignedAccounts);
-  shortU16(out, e.accountKeys.length);
-  e.accountKeys.forEach(push);
-  push(e.recentBlockhash);
-  shortU16(out, e.instructions.length);
-  for (const ix of e.instructions) {
-    out.push(ix.programIdIndex);
-    shortU16(out, ix.accounts.length);
-    push(ix.accounts);
-    shortU16(out, ix.data.length);
-    push(ix.data);
-  }
-  if (e.versioned) {
-    shortU16(out, e.addressTableLookups.length);
-    for (const l of e.addressTableLookups) {
-      push(l.accountKey);
-      shortU16(out, l.writableIndexes.length);
-      push(l.writableIndexes);
-      shortU16(out, l.readonlyIndexes.length);
-      push(l.readonlyIndexes);
-    }
-  }
-  return Buffer.from(out);
-}
+/** The transaction's wire bytes (legacy, v0 or v1), by the one wire codec (schemas/wire.ts). */
+export const wireBytes = (e: TransactionEvent): Buffer => asBuffer(encodeTransactionWire(e));
 
 /** Keys as instructions index them: static keys, then loaded writable, then loaded readonly. */
 export function accountKeysOf(e: TransactionEvent): string[] {
@@ -235,6 +202,29 @@ export function uiMeta(e: TransactionEvent, keys: readonly string[], mode: MetaM
   return m;
 }
 
+/**
+ * A v1 message's `transactionConfig` (Agave 4.2's TransactionConfig, SIMD-0385): every member, null where the
+ * message leaves the value out. Legacy and v0 messages have none (their budget is in ComputeBudget
+ * instructions).
+ */
+function transactionConfig(e: TransactionEvent): unknown {
+  const c = e.transactionConfig ?? {};
+  return {
+    priorityFee: c.priorityFee === undefined ? null : u64Json(c.priorityFee),
+    computeUnitLimit: c.computeUnitLimit ?? null,
+    loadedAccountsDataSizeLimit: c.loadedAccountsDataSizeLimit ?? null,
+    heapSize: c.heapSize ?? null,
+  };
+}
+
+/** The version-specific members of a message: v0's addressTableLookups, v1's transactionConfig (v1 has no
+ * lookup tables). */
+function versionMembers(e: TransactionEvent, message: Record<string, unknown>): void {
+  const version = messageVersion(e);
+  if (version === 0) message.addressTableLookups = lookups(e);
+  else if (version === 1) message.transactionConfig = transactionConfig(e);
+}
+
 function lookups(e: TransactionEvent): unknown[] {
   return e.addressTableLookups.map((l) => ({
     accountKey: base58(l.accountKey),
@@ -268,7 +258,7 @@ export function encodeTransaction(e: TransactionEvent, keys: readonly string[], 
           stackHeight: null,
         })),
       };
-      if (e.versioned) message.addressTableLookups = lookups(e);
+      versionMembers(e, message);
       return { signatures: e.signatures.map((s) => base58(s)), message };
     }
     case 'jsonParsed': {
@@ -277,7 +267,7 @@ export function encodeTransaction(e: TransactionEvent, keys: readonly string[], 
         recentBlockhash: base58(e.recentBlockhash),
         instructions: e.instructions.map((ix) => parseInstruction(ix.programIdIndex, ix.accounts, ix.data, keys, null)),
       };
-      if (e.versioned) message.addressTableLookups = lookups(e);
+      versionMembers(e, message);
       return { signatures: e.signatures.map((s) => base58(s)), message };
     }
   }

@@ -1,7 +1,7 @@
 // Pure shaping of stored transactions into Agave's getTransaction / getBlock forms.
 import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { encodeTransactionWire } from '../../ingest/wire.js';
+import { encodeTransactionWire } from '../../schemas/wire.js';
 import { rpcErrorOf } from '../../test/support/jsonrpc/rpc-error.js';
 import { tokenTx, transferTx, txSig } from '../../test/support/jsonrpc/tx-chain.js';
 import { toJson } from './json.js';

@@ -7,7 +7,7 @@ import type { ChainEvent, InnerInstructions, Reward, TokenBalance, TransactionEv
 import { RewardType, SlotStatus, type BlockMeta, type SlotGap } from '../../schemas/codec.js';
 import { noTransactionMeta, type TransactionMeta } from '../../schemas/meta.js';
 import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
-import { decodeTransactionWire, encodeTransactionWire } from '../wire.js';
+import { decodeTransactionWire, encodeTransactionWire } from '../../schemas/wire.js';
 import { asBuffer } from '../../schemas/bytes.js';
 
 export type ParsedLine = { ok: true; event: ChainEvent } | { ok: false; reason: string };

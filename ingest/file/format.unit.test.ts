@@ -2,7 +2,7 @@ import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { RewardType, SlotStatus, type AccountEvent, type ChainEvent, type EntryEvent, type TransactionEvent } from '../../schemas/codec.js';
 import { noTransactionMeta } from '../../schemas/meta.js';
-import { MEMO_PROGRAM, VOTE_PROGRAM } from '../wire.js';
+import { MEMO_PROGRAM, VOTE_PROGRAM } from '../../schemas/wire.js';
 import { SlotBatcher } from './batcher.js';
 import { eventToJson, eventToLine, parseLine } from './format.js';
 

@@ -1,8 +1,9 @@
-// Agave's getBlock JSON (encoding base64, maxSupportedTransactionVersion 0, rewards true, transactionDetails
+// Agave's getBlock JSON (encoding base64, maxSupportedTransactionVersion 1, rewards true, transactionDetails
 // full) to the event model: the processed slot record with its block meta, and the block's transactions with
-// their full meta. Pure. The transaction message comes from its wire bytes (ingest/wire.ts); the meta from
-// Agave's UiTransactionStatusMeta, whose None values (null) stay apart from empty lists. Independent of
-// schemas/yellowstone on purpose: the real-data tests compare the two decodings field for field.
+// their full meta. Pure. The transaction message (legacy, v0 or v1) comes from its wire bytes
+// (schemas/wire.ts); the meta from Agave's UiTransactionStatusMeta, whose None values (null) stay apart from
+// empty lists. Independent of schemas/yellowstone on purpose: the real-data tests compare the two decodings
+// field for field.
 import bs58 from 'bs58';
 import {
   RewardType,
@@ -15,7 +16,7 @@ import {
   type TransactionEvent,
 } from '../../schemas/codec.js';
 import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
-import { decodeTransactionWire } from '../wire.js';
+import { decodeTransactionWire } from '../../schemas/wire.js';
 
 /** u64 as Agave writes it: a JSON number, or (from parseJsonExact) a decimal string when long. */
 export type U64 = number | string;

@@ -43,7 +43,9 @@ export interface RpcSourceOptions {
   snapshotPrograms?: readonly string[];
 }
 
-const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 0, rewards: true, transactionDetails: 'full' } as const;
+// maxSupportedTransactionVersion 1: with 0, Agave refuses a whole block holding one v1 (SIMD-0385)
+// transaction (-32015); nodes older than v1 accept any maximum and never hold one.
+export const BLOCK_CONFIG = { encoding: 'base64', maxSupportedTransactionVersion: 1, rewards: true, transactionDetails: 'full' } as const;
 /** Agave: "Block not available for slot" (not stored yet): retried. */
 export const BLOCK_NOT_AVAILABLE = -32004;
 /** Agave: skipped, or missing due to a ledger jump / in long-term storage: published as skipped. */

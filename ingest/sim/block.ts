@@ -4,7 +4,7 @@
 // half the signature fees are burned, the rest goes to the leader at the end of the block.
 import { createHash } from 'node:crypto';
 import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
-import { encodeMessage } from '../wire.js';
+import { encodeMessage } from '../../schemas/wire.js';
 import type { Acct, World } from './accounts.js';
 import { compileMessage, type Ix, type LookupTable } from './compile.js';
 import { IxError } from './instructions.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
-import { encodeMessage } from '../wire.js';
+import { encodeMessage } from '../../schemas/wire.js';
 import { BONDING_CURVE_LEN, readCurve } from './layouts.js';
 import { PUMP_ACCOUNT, PUMP_IX, PUMP_PROGRAM, rentExempt } from './programs.js';
 import { collect, lamportTotals, latestAccounts, mintBalances, verifyEd25519 } from '../../test/support/sim/checks.js';

@@ -204,7 +204,36 @@ export interface TransactionEvent {
   /** Rewards credited by this transaction (rare; Agave records none today). */
   rewards: Reward[];
   /** Total cost units the scheduler charged, when the source reports it. */
-  costUnits?: bigint | undefined;
+  costUnits?:
+    | bigint
+    | undefined;
+  /**
+   * The message version when it is above 0: 1 for SIMD-0385's v1 format (then `versioned` is true too and
+   * `transaction_config` is set). Absent for legacy and v0 messages, which `versioned` tells apart (records
+   * written before v1 existed decode as before).
+   */
+  version?:
+    | number
+    | undefined;
+  /**
+   * A v1 message's config values (its compute budget, inline in the message instead of ComputeBudget
+   * instructions); absent for legacy and v0. Set even when the v1 message sets no value (an empty config).
+   */
+  transactionConfig?: TransactionConfig | undefined;
+}
+
+/**
+ * SIMD-0385's TransactionConfig: each value present exactly when its bit(s) of the wire's config mask are
+ * set (bits 0-1 priority fee, 2 compute-unit limit, 3 loaded-accounts data-size limit, 4 heap size), so the
+ * mask is derived from which values are present. Field numbers and types equal Yellowstone's
+ * solana.storage TransactionConfig (Message.config), so geyser.Geyser copies the bytes as they are.
+ */
+export interface TransactionConfig {
+  /** Total priority fee in lamports (not per compute unit, unlike ComputeBudget's price). */
+  priorityFee?: bigint | undefined;
+  computeUnitLimit?: number | undefined;
+  loadedAccountsDataSizeLimit?: number | undefined;
+  heapSize?: number | undefined;
 }
 
 export interface TokenBalance {
@@ -425,6 +454,8 @@ function createBaseTransactionEvent(): TransactionEvent {
     logMessagesNone: false,
     rewards: [],
     costUnits: undefined,
+    version: undefined,
+    transactionConfig: undefined,
   };
 }
 
@@ -548,6 +579,12 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
         throw new globalThis.Error("value provided for field message.costUnits of type uint64 too large");
       }
       writer.uint32(240).uint64(message.costUnits);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(248).uint32(message.version);
+    }
+    if (message.transactionConfig !== undefined) {
+      TransactionConfig.encode(message.transactionConfig, writer.uint32(258).fork()).join();
     }
     return writer;
   },
@@ -825,6 +862,22 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
             message.costUnits = reader.uint64() as bigint;
             continue;
           }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.version = reader.uint32();
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.transactionConfig = TransactionConfig.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -961,6 +1014,12 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
         : isSet(object.cost_units)
         ? BigInt(object.cost_units)
         : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
+      transactionConfig: isSet(object.transactionConfig)
+        ? TransactionConfig.fromJSON(object.transactionConfig)
+        : isSet(object.transaction_config)
+        ? TransactionConfig.fromJSON(object.transaction_config)
+        : undefined,
     };
   },
 
@@ -1056,6 +1115,12 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     if (message.costUnits !== undefined) {
       obj.costUnits = message.costUnits.toString();
     }
+    if (message.version !== undefined) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.transactionConfig !== undefined) {
+      obj.transactionConfig = TransactionConfig.toJSON(message.transactionConfig);
+    }
     return obj;
   },
 
@@ -1102,6 +1167,153 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     message.costUnits = (object.costUnits !== undefined && object.costUnits !== null)
       ? BigInt(object.costUnits)
       : undefined;
+    message.version = object.version ?? undefined;
+    message.transactionConfig = (object.transactionConfig !== undefined && object.transactionConfig !== null)
+      ? TransactionConfig.fromPartial(object.transactionConfig)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTransactionConfig(): TransactionConfig {
+  return {
+    priorityFee: undefined,
+    computeUnitLimit: undefined,
+    loadedAccountsDataSizeLimit: undefined,
+    heapSize: undefined,
+  };
+}
+
+export const TransactionConfig: MessageFns<TransactionConfig> = {
+  encode(message: TransactionConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.priorityFee !== undefined) {
+      if (BigInt.asUintN(64, message.priorityFee) !== message.priorityFee) {
+        throw new globalThis.Error("value provided for field message.priorityFee of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.priorityFee);
+    }
+    if (message.computeUnitLimit !== undefined) {
+      writer.uint32(16).uint32(message.computeUnitLimit);
+    }
+    if (message.loadedAccountsDataSizeLimit !== undefined) {
+      writer.uint32(24).uint32(message.loadedAccountsDataSizeLimit);
+    }
+    if (message.heapSize !== undefined) {
+      writer.uint32(32).uint32(message.heapSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.priorityFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.computeUnitLimit = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.loadedAccountsDataSizeLimit = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.heapSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransactionConfig {
+    return {
+      priorityFee: isSet(object.priorityFee)
+        ? BigInt(object.priorityFee)
+        : isSet(object.priority_fee)
+        ? BigInt(object.priority_fee)
+        : undefined,
+      computeUnitLimit: isSet(object.computeUnitLimit)
+        ? globalThis.Number(object.computeUnitLimit)
+        : isSet(object.compute_unit_limit)
+        ? globalThis.Number(object.compute_unit_limit)
+        : undefined,
+      loadedAccountsDataSizeLimit: isSet(object.loadedAccountsDataSizeLimit)
+        ? globalThis.Number(object.loadedAccountsDataSizeLimit)
+        : isSet(object.loaded_accounts_data_size_limit)
+        ? globalThis.Number(object.loaded_accounts_data_size_limit)
+        : undefined,
+      heapSize: isSet(object.heapSize)
+        ? globalThis.Number(object.heapSize)
+        : isSet(object.heap_size)
+        ? globalThis.Number(object.heap_size)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TransactionConfig): unknown {
+    const obj: any = {};
+    if (message.priorityFee !== undefined) {
+      obj.priorityFee = message.priorityFee.toString();
+    }
+    if (message.computeUnitLimit !== undefined) {
+      obj.computeUnitLimit = Math.round(message.computeUnitLimit);
+    }
+    if (message.loadedAccountsDataSizeLimit !== undefined) {
+      obj.loadedAccountsDataSizeLimit = Math.round(message.loadedAccountsDataSizeLimit);
+    }
+    if (message.heapSize !== undefined) {
+      obj.heapSize = Math.round(message.heapSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransactionConfig>, I>>(base?: I): TransactionConfig {
+    return TransactionConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransactionConfig>, I>>(object: I): TransactionConfig {
+    const message = createBaseTransactionConfig();
+    message.priorityFee = (object.priorityFee !== undefined && object.priorityFee !== null)
+      ? BigInt(object.priorityFee)
+      : undefined;
+    message.computeUnitLimit = object.computeUnitLimit ?? undefined;
+    message.loadedAccountsDataSizeLimit = object.loadedAccountsDataSizeLimit ?? undefined;
+    message.heapSize = object.heapSize ?? undefined;
     return message;
   },
 };

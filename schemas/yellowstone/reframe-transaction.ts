@@ -74,6 +74,7 @@ const MSG_BLOCKHASH = T(0x1a);
 const MSG_INSTRUCTIONS = T(0x22);
 const MSG_VERSIONED = T(0x28);
 const MSG_LOOKUPS = T(0x32);
+const MSG_CONFIG = T(0x3a); // Message.config = 7: v1 only; TransactionEvent.transaction_config (32) has its numbering
 const HEADER = [T(0x08), T(0x10), T(0x18)];
 const RETURN_DATA_NONE = T(0x78, 0x01); // TransactionStatusMeta.return_data_none = 15, true
 
@@ -185,6 +186,7 @@ export function reframeYellowstoneTransaction(src: TransactionScan, createdAtMs:
   message.copy(MSG_INSTRUCTIONS, src, 10);
   message.copy(MSG_VERSIONED, src, 4);
   message.copy(MSG_LOOKUPS, src, 11);
+  message.copy(MSG_CONFIG, src, 32);
   const tx = new Parts();
   tx.copy(TX_SIGNATURES, src, 3);
   tx.nest(TX_MESSAGE, message);

@@ -3,11 +3,11 @@
 // What Yellowstone does not carry (block time) comes from the caller; what the event model derives
 // (memos) is recomputed from the message.
 import bs58 from 'bs58';
-import type { TransactionEvent } from '../gen/events.js';
+import type { TransactionConfig as EventTransactionConfig, TransactionEvent } from '../gen/events.js';
 import { buf } from './bytes.js';
 import { memosOf } from './memo.js';
 import { metaFromYellowstone, metaToYellowstone } from './meta.js';
-import type { SubscribeUpdateTransaction, Transaction, TransactionStatusMeta } from './storage.js';
+import type { Message, SubscribeUpdateTransaction, Transaction, TransactionStatusMeta } from './storage.js';
 
 export class YellowstoneConversionError extends Error {
   override name = 'YellowstoneConversionError';
@@ -32,6 +32,28 @@ export interface TransactionContext {
   isVote?: boolean;
 }
 
+type YellowstoneConfig = NonNullable<Message['config']>;
+
+/** Yellowstone marks a v1 (SIMD-0385) message by its `config` (Message field 7, set only for v1); the
+ * event model by `version: 1` and the same values. */
+function configFromYellowstone(c: YellowstoneConfig): EventTransactionConfig {
+  return {
+    priorityFee: c.priorityFee === undefined ? undefined : BigInt(c.priorityFee),
+    computeUnitLimit: c.computeUnitLimit,
+    loadedAccountsDataSizeLimit: c.loadedAccountsDataSizeLimit,
+    heapSize: c.heapSize,
+  };
+}
+
+function configToYellowstone(c: EventTransactionConfig): YellowstoneConfig {
+  return {
+    priorityFee: c.priorityFee === undefined ? undefined : c.priorityFee.toString(),
+    computeUnitLimit: c.computeUnitLimit,
+    loadedAccountsDataSizeLimit: c.loadedAccountsDataSizeLimit,
+    heapSize: c.heapSize,
+  };
+}
+
 /** A transaction and its meta to the event model. Throws YellowstoneConversionError when a part is missing
  * or the error bytes are not a known TransactionError. */
 export function transactionFromParts(tx: Transaction | undefined, meta: TransactionStatusMeta | undefined, ctx: TransactionContext): TransactionEvent {
@@ -48,11 +70,13 @@ export function transactionFromParts(tx: Transaction | undefined, meta: Transact
   } catch (e) {
     throw new YellowstoneConversionError(`transaction ${ctx.slot}/${ctx.index}: ${(e as Error).message}`);
   }
+  // Only v1 events carry the version fields (legacy and v0 ones leave them out, as the wire decoder does).
+  const v1 = msg.config === undefined ? {} : { version: 1, transactionConfig: configFromYellowstone(msg.config) };
   return {
     slot: ctx.slot,
     index: ctx.index,
     signatures: tx.signatures.map(buf),
-    versioned: msg.versioned,
+    versioned: msg.versioned || msg.config !== undefined,
     numRequiredSignatures: msg.header.numRequiredSignatures,
     numReadonlySignedAccounts: msg.header.numReadonlySignedAccounts,
     numReadonlyUnsignedAccounts: msg.header.numReadonlyUnsignedAccounts,
@@ -68,6 +92,7 @@ export function transactionFromParts(tx: Transaction | undefined, meta: Transact
     memos: memosOf(accountKeys, instructions),
     blockTime: ctx.blockTime,
     ...m,
+    ...v1,
   };
 }
 
@@ -86,6 +111,7 @@ export function transactionToParts(e: TransactionEvent): { transaction: Transact
         instructions: e.instructions,
         versioned: e.versioned,
         addressTableLookups: e.addressTableLookups,
+        config: e.version === 1 ? configToYellowstone(e.transactionConfig ?? {}) : undefined,
       },
     },
     meta: metaToYellowstone(e),

@@ -14,7 +14,7 @@ import { blockFromRpc } from '../../ingest/rpc/convert.js';
 import { parseJsonExact } from '../../ingest/rpc/json.js';
 import { createRpcSource } from '../../ingest/rpc/source.js';
 import type { SlotBatch } from '../../ingest/source.js';
-import { encodeMessage } from '../../ingest/wire.js';
+import { encodeMessage } from '../../schemas/wire.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { blockFromConfirmedBlock, ConfirmedBlock } from '../../schemas/yellowstone/index.js';
 import { MAINNET_BLOCKS, readMainnetBlock } from '../support/mainnet/data.js';

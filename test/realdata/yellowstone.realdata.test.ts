@@ -19,7 +19,7 @@ import {
   transactionErrorToJson,
   blockToConfirmedBlock,
 } from '../../schemas/yellowstone/index.js';
-import { encodeMessage } from '../../ingest/wire.js';
+import { encodeMessage } from '../../schemas/wire.js';
 import { MAINNET_BLOCKS, readMainnetBlock, readMainnetStream } from '../support/mainnet/data.js';
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');

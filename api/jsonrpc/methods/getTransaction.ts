@@ -1,8 +1,8 @@
 // getTransaction: one transaction by signature with its meta, in a confirmed block at or below the
 // commitment's head (Agave refuses processed). The signature index (transaction_index) names its
 // (slot, position); slots marked skipped (a lost fork) are left out; the body is then one key read of
-// transaction_records (the event's protobuf bytes, sent base64 by ClickHouse). null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0
-// transaction without it.
+// transaction_records (the event's protobuf bytes, sent base64 by ClickHouse). null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0 or v1
+// transaction without it (or, for v1, with 0).
 import { u64Json } from '../json.js';
 import { contextSlot, defineMethod } from '../method.js';
 import { optionalString, parseContextConfig, parseSignature, positional } from '../params.js';

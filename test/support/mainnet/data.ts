@@ -37,3 +37,28 @@ export function readMainnetStream(): Buffer[] {
   }
   return records;
 }
+
+/** One record of pump/transactions.json (the fields tests read; see pump/README.md for all of them). */
+export interface PumpTransaction {
+  id: number;
+  signature: string;
+  slot: number | null;
+  blockTime: number | null;
+  version: 'legacy' | 0 | 1;
+  /** The signed transaction's wire bytes, base64. */
+  wire_base64: string;
+  /** The meta as getTransaction answers it with encoding json. */
+  meta: Record<string, unknown> & { fee: number; err: unknown; loadedAddresses: { writable: string[]; readonly: string[] } };
+}
+
+/** The real signed pump.fun / PumpSwap transactions of pump/transactions.json. */
+export function readPumpTransactions(): PumpTransaction[] {
+  return JSON.parse(readFileSync(path.join(mainnetDataDir(), 'pump', 'transactions.json'), 'utf8')) as PumpTransaction[];
+}
+
+/** Record 23: the collection's v1 (SIMD-0385) transaction. */
+export function readPumpV1Transaction(): PumpTransaction {
+  const r = readPumpTransactions().find((t) => t.id === 23);
+  if (r === undefined || r.version !== 1) throw new Error('pump/transactions.json: record 23 (the v1 transaction) is missing');
+  return r;
+}
