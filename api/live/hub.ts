@@ -3,8 +3,9 @@
 // with the event's keys, not with the number of sessions; the keyless kinds ask only the sessions that
 // have such filters), wraps a matching event once (SharedEvent, encodings shared per wire format) and
 // hands it to the matching sessions. It also keeps the live slot statuses (the commitment gate's shared
-// lookup) and the chain state, runs the server ping timer, and lets observers (the pump.fun join) see
-// every event.
+// lookup; each level of a slot announced once and in order, a level the source skipped filled in:
+// slot-statuses.ts) and the chain state, runs the server ping timer, and lets observers (the pump.fun join)
+// see every event.
 import {
   FilterIndex,
   matchBlockMeta,
@@ -20,7 +21,8 @@ import { BlockAssembler, type AssembledBlock } from './block-assembler.js';
 import { ChainState } from './chain-state.js';
 import type { StreamEvent, TailSink } from './live-tail.js';
 import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
-import { combineStatus, takesPart } from './slot-status.js';
+import { takesPart } from './slot-status.js';
+import { filledStatus, SlotStatuses } from './slot-statuses.js';
 
 /** A session as the hub sees it (api/live/session.ts implements it for every transport). */
 export interface LiveSubscriber {
@@ -54,8 +56,7 @@ export class Hub implements TailSink {
   private readonly blockSubs = new Map<LiveSubscriber, CompiledSubscription>();
   private blocks: BlockAssembler | undefined;
   private readonly observers = new Set<LiveObserver>();
-  private readonly statuses = new Map<bigint, number>();
-  private newestStatusSlot = 0n;
+  private readonly statuses = new SlotStatuses(STATUS_WINDOW);
   private readonly timer: NodeJS.Timeout;
   readonly chain = new ChainState();
 
@@ -179,33 +180,38 @@ export class Hub implements TailSink {
     }
   }
 
+  /**
+   * Each status the record adds (slot-statuses.ts: a level the source skipped first, a level already
+   * announced not again), in order: the sessions' gates learn it first and release what it completes, then
+   * the slot status update goes out (Yellowstone's order: a slot's updates, then the status that released
+   * them). The processed record's block meta follows its status. Progress statuses and gap records take part
+   * in no commitment (behaviour.md, "Slot statuses"): they only go to the slot filters that want them.
+   */
   private onSlot(ev: SlotEvent): void {
     this.chain.onSlot(ev);
-    if (this.chainSubs.size > 0) this.matchSlot(ev);
-    // Progress statuses and gap records take part in no commitment (behaviour.md, "Slot statuses").
-    if (!takesPart(ev.status)) return;
-    const status = combineStatus(this.statuses.get(ev.slot), ev.status)!;
-    this.statuses.set(ev.slot, status);
-    if (ev.slot > this.newestStatusSlot) {
-      this.newestStatusSlot = ev.slot;
-      // Cheap amortized pruning: only when the map is well past its window.
-      if (this.statuses.size > Number(STATUS_WINDOW) * 2) {
-        const below = ev.slot - STATUS_WINDOW;
-        for (const slot of this.statuses.keys()) if (slot < below) this.statuses.delete(slot);
+    for (const st of this.statuses.news(ev.slot, ev.status)) {
+      if (takesPart(st)) {
+        const now = this.statuses.add(ev.slot, st)!;
+        for (const s of this.statusListeners) s.onSlotStatus(ev.slot, now);
       }
+      if (this.chainSubs.size > 0) this.matchStatus(st === ev.status ? ev : filledStatus(ev, st));
     }
-    for (const s of this.statusListeners) s.onSlotStatus(ev.slot, status);
+    if (ev.block !== undefined && this.chainSubs.size > 0) this.matchMeta(ev);
   }
 
-  private matchSlot(ev: SlotEvent): void {
-    let status: SharedEvent | undefined;
-    let meta: SharedEvent | undefined;
+  private matchStatus(ev: SlotEvent): void {
+    let u: SharedEvent | undefined;
     for (const [s, sub] of this.chainSubs) {
       const names = matchSlotStatus(sub, ev.status);
-      if (names.length > 0) s.onLive((status ??= new SharedEvent({ kind: 'slot', event: ev })), names);
-      if (ev.block === undefined) continue;
-      const metaNames = matchBlockMeta(sub);
-      if (metaNames.length > 0) s.onLive((meta ??= new SharedEvent({ kind: 'blockMeta', event: ev })), metaNames);
+      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'slot', event: ev })), names);
+    }
+  }
+
+  private matchMeta(ev: SlotEvent): void {
+    let u: SharedEvent | undefined;
+    for (const [s, sub] of this.chainSubs) {
+      const names = matchBlockMeta(sub);
+      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'blockMeta', event: ev })), names);
     }
   }
 

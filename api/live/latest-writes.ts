@@ -1,0 +1,31 @@
+// Yellowstone's account deduplication per slot (yellowstone-grpc-geyser block_reconstruction.rs,
+// ProcessingSlot::seal; grpc.rs: "must not be bypassed"): of one slot's updates, an account written several
+// times keeps only its write with the highest write_version; every other update stays, and the survivors keep
+// their order. Pure; the commitment gate applies it to the updates of a slot it releases at confirmed or
+// finalized (processed streams get every write, as Yellowstone's).
+
+/** An account write as the deduplication sees it: the account (any string identity) and its write version. */
+export interface Write {
+  readonly key: string;
+  readonly version: bigint;
+}
+
+/**
+ * `items` without the writes superseded in the list: a write goes only when the same key has a write with a
+ * higher version in `items`, or the same version later in `items` (a copy of the same write). Items that are
+ * not writes (`writeOf` answers undefined) all stay. Order kept.
+ */
+export function latestWritesOnly<T>(items: readonly T[], writeOf: (item: T) => Write | undefined): T[] {
+  const last = new Map<string, { version: bigint; at: number }>();
+  const writes: (Write | undefined)[] = items.map(writeOf);
+  writes.forEach((w, at) => {
+    if (w === undefined) return;
+    const prev = last.get(w.key);
+    if (prev === undefined || w.version >= prev.version) last.set(w.key, { version: w.version, at });
+  });
+  if (last.size === writes.filter((w) => w !== undefined).length) return [...items];
+  return items.filter((_, at) => {
+    const w = writes[at];
+    return w === undefined || last.get(w.key)!.at === at;
+  });
+}
