@@ -13,17 +13,20 @@ export interface Write {
 /**
  * `items` without the writes superseded in the list: a write goes only when the same key has a write with a
  * higher version in `items`, or the same version later in `items` (a copy of the same write). Items that are
- * not writes (`writeOf` answers undefined) all stay. Order kept.
+ * not writes (`writeOf` answers undefined) all stay. Order kept; `items` itself when nothing goes.
  */
-export function latestWritesOnly<T>(items: readonly T[], writeOf: (item: T) => Write | undefined): T[] {
+export function latestWritesOnly<T>(items: T[], writeOf: (item: T) => Write | undefined): T[] {
   const last = new Map<string, { version: bigint; at: number }>();
   const writes: (Write | undefined)[] = items.map(writeOf);
+  let count = 0;
   writes.forEach((w, at) => {
     if (w === undefined) return;
+    count++;
     const prev = last.get(w.key);
     if (prev === undefined || w.version >= prev.version) last.set(w.key, { version: w.version, at });
   });
-  if (last.size === writes.filter((w) => w !== undefined).length) return [...items];
+  // Most slots write each account once (or hold no writes): nothing to drop, no copy.
+  if (last.size === count) return items;
   return items.filter((_, at) => {
     const w = writes[at];
     return w === undefined || last.get(w.key)!.at === at;
