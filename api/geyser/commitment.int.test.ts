@@ -3,7 +3,8 @@
 // tests block_machine_storage_account_deduplication_end_to_end and
 // block_machine_storage_fills_missing_commitment_levels), live and through a from_slot replay:
 // - at CONFIRMED/FINALIZED an account written twice in a slot arrives once, its higher write_version, before the
-//   status that released it; PROCESSED gets both writes (stream.Stream's commitment extension does the same);
+//   status that released it, and not at all when that write does not match the stream's filters (Yellowstone
+//   deduplicates before filtering); PROCESSED gets both writes (stream.Stream's commitment extension does the same);
 // - a slot reported processed then finalized gets its missing CONFIRMED status before FINALIZED.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
@@ -100,6 +101,11 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     const processed = await geyser({ accounts, commitment: 0 });
     const confirmed = await geyser({ accounts, commitment: 1, slots: slots('c') });
     const finalized = await geyser({ accounts, commitment: 2, slots: slots('f') });
+    // Yellowstone deduplicates before its filters: when the slot's last write does not match (lamports 1 here),
+    // a confirmed stream gets none of the account's writes in the slot.
+    const rich = { r: { account: [b58(p)], owner: [], filters: [{ lamports: { gt: '1' } }] } };
+    const richProcessed = await geyser({ accounts: rich, commitment: 0 });
+    const richConfirmed = await geyser({ accounts: rich, commitment: 1, slots: slots('c') });
     // stream.Stream's commitment extension follows the same rule (its README).
     const stream = subscribe(streamClient);
     openStreams.push(stream);
@@ -110,21 +116,24 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     const N = 1360n;
     await pub.publish([
       ...framedSlot(s, [
-        { kind: 'accounts', event: accountEvent(s, p, owner, Buffer.from([1]), { writeVersion: N, lamports: 1n }) },
-        { kind: 'accounts', event: accountEvent(s, p, owner, Buffer.from([2]), { writeVersion: N + 1n, lamports: 2n }) },
+        { kind: 'accounts', event: accountEvent(s, p, owner, Buffer.from([1]), { writeVersion: N, lamports: 2n }) },
+        { kind: 'accounts', event: accountEvent(s, p, owner, Buffer.from([2]), { writeVersion: N + 1n, lamports: 1n }) },
       ]),
       status(s, CONFIRMED),
       status(s, FINALIZED),
     ]);
     await waitFor(() => got(finalized, s).includes(`slot ${FINALIZED}`) && processed.of('account').length === 2, { what: 'finalized slot' });
-    for (const r of [processed, confirmed, finalized]) await r.sync();
+    await waitFor(() => got(richConfirmed, s).length === 1, { what: 'confirmed status on the lamports stream' });
+    for (const r of [processed, confirmed, finalized, richProcessed, richConfirmed]) await r.sync();
     await waitFor(() => stream.of('account').length >= 1, { what: 'stream.Stream account' });
 
     expect(got(processed, s)).toEqual([`account ${N}`, `account ${N + 1n}`]);
     // The surviving write goes out when the slot is released, before the status that released it.
     expect(got(confirmed, s)).toEqual([`account ${N + 1n}`, `slot ${CONFIRMED}`]);
     expect(got(finalized, s)).toEqual([`account ${N + 1n}`, `slot ${FINALIZED}`]);
-    expect(confirmed.of('account')[0]!.account.account!.lamports).toBe('2');
+    expect(confirmed.of('account')[0]!.account.account!.lamports).toBe('1');
+    expect(got(richProcessed, s)).toEqual([`account ${N}`]);
+    expect(got(richConfirmed, s)).toEqual([`slot ${CONFIRMED}`]);
     stream.send({ ping: { id: 2 } });
     await waitFor(() => stream.of('pong').length === 2, { what: 'stream.Stream pong' });
     expect(stream.of('account').map((u) => String(u.account.account.write_version))).toEqual([String(N + 1n)]);
@@ -132,9 +141,14 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     // from_slot replays follow the same rules (the live statuses already know the slot is finalized).
     const replayConfirmed = await geyser({ accounts, commitment: 1, slots: slots('c'), fromSlot: s.toString() });
     const replayProcessed = await geyser({ accounts, commitment: 0, fromSlot: s.toString() });
-    await waitFor(() => got(replayConfirmed, s).includes(`slot ${CONFIRMED}`) && replayProcessed.of('account').length === 2, { what: 'replayed slot' });
-    await replayConfirmed.sync();
+    const replayRich = await geyser({ accounts: rich, commitment: 1, slots: slots('c'), fromSlot: s.toString() });
+    await waitFor(
+      () => got(replayConfirmed, s).includes(`slot ${CONFIRMED}`) && got(replayRich, s).includes(`slot ${CONFIRMED}`) && replayProcessed.of('account').length === 2,
+      { what: 'replayed slot' },
+    );
+    for (const r of [replayConfirmed, replayRich]) await r.sync();
     expect(got(replayConfirmed, s)).toEqual([`account ${N + 1n}`, `slot ${CONFIRMED}`]);
+    expect(got(replayRich, s)).toEqual([`slot ${CONFIRMED}`]);
     expect(got(replayProcessed, s)).toEqual([`account ${N}`, `account ${N + 1n}`]);
   });
 

@@ -7,7 +7,8 @@
 // slots behind the newest finalized slot without reaching the level are forks that died unannounced:
 // their updates are dropped.
 // A slot's updates go out together when it reaches the level, and of its account writes only the last of
-// each account (latest-writes.ts, Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
+// each account, and none when the account's last write of the slot did not match the stream's filters
+// (latest-writes.ts, newest-writes.ts: Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
 // slot's status records follow its records (frame-gate.ts), so the slot is whole when it is released; a
 // record read after its slot was released goes out at once, on its own. While a from_slot replay runs
 // (`replaying`), the live statuses know old slots at the level before the replay has read their records:
@@ -35,6 +36,8 @@ export class CommitmentGate<T> {
     private readonly shared: StatusLookup = () => undefined,
     /** The account write an update is (for the per-slot deduplication); undefined for other updates. */
     private readonly writeOf: (item: T) => Write | undefined = () => undefined,
+    /** The newest write of an account in a slot the reader saw, matched or not (newest-writes.ts). */
+    private readonly newestWrite: (slot: bigint, key: string) => bigint | undefined = () => undefined,
   ) {}
 
   /** Number of updates held. */
@@ -110,7 +113,7 @@ export class CommitmentGate<T> {
   private release(slot: bigint, list: T[]): T[] {
     this.pending.delete(slot);
     this.held -= list.length;
-    return latestWritesOnly(list, this.writeOf);
+    return latestWritesOnly(list, this.writeOf, (key) => this.newestWrite(slot, key));
   }
 
   private prune(below: bigint): void {

@@ -121,6 +121,12 @@ describe('CommitmentGate', () => {
       expect(g.onStatus(31n, SlotStatus.SLOT_STATUS_FINALIZED, true)).toEqual(['P@1362']);
       expect(g.size).toBe(0);
     }
+    // The account's last write of the slot did not match the stream's filters: none of its writes goes.
+    const newest = (slot: bigint, key: string): bigint | undefined => (slot === 32n && key === 'P' ? 9n : undefined);
+    const g = new CommitmentGate<string>(Commitment.confirmed, undefined, writeOf, newest);
+    g.admit(32n, 'P@8');
+    g.admit(32n, 'Q@1');
+    expect(g.onStatus(32n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['Q@1']);
     const p = new CommitmentGate<string>(Commitment.processed, undefined, writeOf);
     expect(['P@1360', 'P@1361'].map((i) => p.admit(30n, i))).toEqual(['send', 'send']);
   });

@@ -7,7 +7,9 @@
 // slot-statuses.ts) and the chain state, runs the server ping timer, and lets observers (the pump.fun join)
 // see every event.
 import {
+  Commitment,
   FilterIndex,
+  keyId,
   matchBlockMeta,
   matchEntry,
   matchSlotStatus,
@@ -23,6 +25,7 @@ import type { StreamEvent, TailSink } from './live-tail.js';
 import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
 import { takesPart } from './slot-status.js';
 import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import { NewestWrites } from './newest-writes.js';
 
 /** A session as the hub sees it (api/live/session.ts implements it for every transport). */
 export interface LiveSubscriber {
@@ -41,6 +44,8 @@ export interface LiveObserver {
 
 /** Live slot statuses kept this many slots behind the newest. */
 const STATUS_WINDOW = 20_000n;
+/** Newest writes of watched accounts kept this many slots behind the newest (finalized comes ~32 slots after processed). */
+export const WRITES_WINDOW = 256n;
 
 export class Hub implements TailSink {
   private readonly index = new FilterIndex<LiveSubscriber>();
@@ -57,6 +62,9 @@ export class Hub implements TailSink {
   private blocks: BlockAssembler | undefined;
   private readonly observers = new Set<LiveObserver>();
   private readonly statuses = new SlotStatuses(STATUS_WINDOW);
+  /** Sessions above processed with account filters: their gates deduplicate writes per slot (newest-writes.ts). */
+  private readonly gatedAccounts = new Set<LiveSubscriber>();
+  private readonly writes = new NewestWrites(WRITES_WINDOW);
   private readonly timer: NodeJS.Timeout;
   readonly chain = new ChainState();
 
@@ -72,6 +80,9 @@ export class Hub implements TailSink {
   /** Status of a slot as the live tail knows it: a level or terminal (skipped, dead), combined by slot-status.ts. */
   statusOf = (slot: bigint): number | undefined => this.statuses.get(slot);
 
+  /** The newest live write of an account in a slot, for accounts a gated session matched there (newest-writes.ts). */
+  newestWrite = (slot: bigint, key: string): bigint | undefined => this.writes.newest(slot, key);
+
   /**
    * Adds or replaces a session's filters. `statuses`: also tell it every status change. `since`: the
    * tail's hand-over count now (LiveTail.handedOver). Synchronous: callers read the live positions right
@@ -83,6 +94,8 @@ export class Hub implements TailSink {
     this.subscribers.add(s);
     if (statuses) this.statusListeners.add(s);
     else this.statusListeners.delete(s);
+    if (sub.commitment !== Commitment.processed && sub.accounts.length > 0) this.gatedAccounts.add(s);
+    else this.gatedAccounts.delete(s);
     if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
     else this.chainSubs.delete(s);
     if (sub.blocks.length > 0) {
@@ -111,6 +124,7 @@ export class Hub implements TailSink {
     this.since.delete(s);
     this.subscribers.delete(s);
     this.statusListeners.delete(s);
+    this.gatedAccounts.delete(s);
     this.chainSubs.delete(s);
     this.dropBlocks(s);
   }
@@ -162,6 +176,7 @@ export class Hub implements TailSink {
       case 'accounts': {
         if (this.index.size === 0) return;
         const hits = 'scan' in e ? this.index.matchAccountView(scannedAccountView(e.scan)) : this.index.matchAccount(e.event);
+        if (this.gatedAccounts.size > 0) this.noteWrite('scan' in e ? e.scan : e.event, hits);
         if (hits.size === 0) return;
         const u = new SharedEvent(accountUpdate(e));
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
@@ -187,6 +202,13 @@ export class Hub implements TailSink {
    * them). The processed record's block meta follows its status. Progress statuses and gap records take part
    * in no commitment (behaviour.md, "Slot statuses"): they only go to the slot filters that want them.
    */
+  /** Remembers the write when a gated session matched it, or moves an account one did (newest-writes.ts). */
+  private noteWrite(w: { slot: bigint; pubkey: Uint8Array; writeVersion: bigint }, hits: Map<LiveSubscriber, string[]>): void {
+    let watch = false;
+    for (const s of hits.keys()) if (this.gatedAccounts.has(s)) watch = true;
+    this.writes.note(w.slot, keyId(w.pubkey), w.writeVersion, watch);
+  }
+
   private onSlot(ev: SlotEvent): void {
     this.chain.onSlot(ev);
     for (const st of this.statuses.news(ev.slot, ev.status)) {
@@ -220,6 +242,7 @@ export class Hub implements TailSink {
     this.subscribers.clear();
     this.since.clear();
     this.statusListeners.clear();
+    this.gatedAccounts.clear();
     this.chainSubs.clear();
     this.observers.clear();
   }

@@ -11,11 +11,12 @@ export interface Write {
 }
 
 /**
- * `items` without the writes superseded in the list: a write goes only when the same key has a write with a
- * higher version in `items`, or the same version later in `items` (a copy of the same write). Items that are
+ * `items` without the writes superseded: a write goes when the same key has a write with a higher version in
+ * `items`, or the same version later in `items` (a copy of the same write), or a higher version in `newer` (a
+ * later write of the slot that is not among the items: one the stream's filters did not match). Items that are
  * not writes (`writeOf` answers undefined) all stay. Order kept; `items` itself when nothing goes.
  */
-export function latestWritesOnly<T>(items: T[], writeOf: (item: T) => Write | undefined): T[] {
+export function latestWritesOnly<T>(items: T[], writeOf: (item: T) => Write | undefined, newer: (key: string) => bigint | undefined = () => undefined): T[] {
   const last = new Map<string, { version: bigint; at: number }>();
   const writes: (Write | undefined)[] = items.map(writeOf);
   let count = 0;
@@ -25,10 +26,14 @@ export function latestWritesOnly<T>(items: T[], writeOf: (item: T) => Write | un
     const prev = last.get(w.key);
     if (prev === undefined || w.version >= prev.version) last.set(w.key, { version: w.version, at });
   });
+  const superseded = (key: string, version: bigint): boolean => {
+    const n = newer(key);
+    return n !== undefined && n > version;
+  };
   // Most slots write each account once (or hold no writes): nothing to drop, no copy.
-  if (last.size === count) return items;
+  if (last.size === count && ![...last].some(([key, w]) => superseded(key, w.version))) return items;
   return items.filter((_, at) => {
     const w = writes[at];
-    return w === undefined || last.get(w.key)!.at === at;
+    return w === undefined || (last.get(w.key)!.at === at && !superseded(w.key, w.version));
   });
 }

@@ -25,7 +25,7 @@ import {
 import { matchBlocks } from '../filters/match-chain.js';
 import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
-import type { Hub, LiveSubscriber } from './hub.js';
+import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
 import { FrameGate } from './frame-gate.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, type LiveTail, type StreamEvent } from './live-tail.js';
 import { partitionForKey } from '../../platform/kafka/index.js';
@@ -34,6 +34,7 @@ import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
 import { SharedEvent } from './shared-event.js';
 import type { Write } from './latest-writes.js';
 import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import { NewestWrites } from './newest-writes.js';
 import { takesPart } from './slot-status.js';
 
 /** Why a session cannot go on; each transport maps it to its own status or error. */
@@ -93,6 +94,8 @@ export class LiveSession implements LiveSubscriber {
   private replayBlocks: BlockAssembler | undefined;
   /** The slot statuses the replay read (its own news: the hub's are the live tail's). */
   private replayStatuses: SlotStatuses | undefined;
+  /** The replay's newest writes of the accounts it matched (kept past the hand-over for slots still held). */
+  private replayWrites: NewestWrites | undefined;
   /** Bumped by every filter change, so a stale replay's late events are ignored. */
   private generation = 0;
   private closed = false;
@@ -121,10 +124,11 @@ export class LiveSession implements LiveSubscriber {
     this.replay = undefined;
     this.replayBlocks = undefined;
     this.replayStatuses = undefined;
+    this.replayWrites = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
     this.sub = sub;
-    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf);
+    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
     this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
     // Registering and reading the live positions happen in the same synchronous step: every record at or
@@ -132,6 +136,7 @@ export class LiveSession implements LiveSubscriber {
     const until = this.d.tail.positions();
     this.liveBuffer = [];
     this.replayStatuses = new SlotStatuses(REPLAY_STATUS_WINDOW);
+    if (this.gate && sub.accounts.length > 0) this.replayWrites = new NewestWrites(WRITES_WINDOW);
     this.gate?.startReplay();
     if (sub.blocks.length > 0) {
       const names = matchBlocks(sub);
@@ -206,6 +211,7 @@ export class LiveSession implements LiveSubscriber {
       }
       case 'accounts': {
         const names = matchAccount(sub, e.event);
+        this.replayWrites?.note(e.event.slot, keyId(e.event.pubkey), e.event.writeVersion, names.length > 0);
         if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'account', event: e.event }), names });
         return;
       }
@@ -232,6 +238,13 @@ export class LiveSession implements LiveSubscriber {
       }
     }
   }
+
+  /** The newest write of an account in a slot, live or replayed, for the gate's deduplication. */
+  private readonly newestWrite = (slot: bigint, key: string): bigint | undefined => {
+    const live = this.d.hub.newestWrite(slot, key);
+    const replayed = this.replayWrites?.newest(slot, key);
+    return live === undefined || (replayed !== undefined && replayed > live) ? replayed : live;
+  };
 
   private handOver(fromSlot: bigint): void {
     const buffered = this.liveBuffer ?? [];
@@ -293,6 +306,7 @@ export class LiveSession implements LiveSubscriber {
     this.replay = undefined;
     this.replayBlocks = undefined;
     this.replayStatuses = undefined;
+    this.replayWrites = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
   }
