@@ -6,8 +6,17 @@
 // finalized); progress statuses and gap records change nothing. Slots that fall more than PRUNE_MARGIN
 // slots behind the newest finalized slot without reaching the level are forks that died unannounced:
 // their updates are dropped.
+// A slot's updates go out together when it reaches the level, and of its account writes only the last of
+// each account, and none when the account's last write of the slot did not match the stream's filters
+// (latest-writes.ts, newest-writes.ts: Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
+// slot's status records follow its records (frame-gate.ts), so the slot is whole when it is released; a
+// record read after its slot was released goes out at once, on its own. While a from_slot replay runs
+// (`replaying`), the live statuses know old slots at the level before the replay has read their records:
+// a slot is then released only once the replay read one of its own status records (remembered ones), and
+// what is left when the replay ends is released by `replayDone`.
 import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
+import { latestWritesOnly, type Write } from './latest-writes.js';
 import { combineStatus, isTerminal, reached, takesPart } from './slot-status.js';
 
 export const PRUNE_MARGIN = 1024n;
@@ -19,10 +28,16 @@ export class CommitmentGate<T> {
   private readonly own = new Map<bigint, number>();
   private held = 0;
   private newestFinalized = -1n;
+  /** True while a replay feeds the gate (see the header). */
+  private replaying = false;
 
   constructor(
     readonly level: Commitment,
     private readonly shared: StatusLookup = () => undefined,
+    /** The account write an update is (for the per-slot deduplication); undefined for other updates. */
+    private readonly writeOf: (item: T) => Write | undefined = () => undefined,
+    /** The newest write of an account in a slot the reader saw, matched or not (newest-writes.ts). */
+    private readonly newestWrite: (slot: bigint, key: string) => bigint | undefined = () => undefined,
   ) {}
 
   /** Number of updates held. */
@@ -34,12 +49,17 @@ export class CommitmentGate<T> {
     return combineStatus(this.shared(slot), this.own.get(slot));
   }
 
+  /** A replay starts feeding the gate: slots are released once the replay read their status (see the header). */
+  startReplay(): void {
+    this.replaying = true;
+  }
+
   /** 'send': deliver now; 'held': kept until the slot reaches the level; 'dropped': the slot was skipped or died. */
   admit(slot: bigint, item: T): 'send' | 'held' | 'dropped' {
     if (this.level === Commitment.processed) return 'send';
     const status = this.statusOf(slot);
     if (isTerminal(status)) return 'dropped';
-    if (reached(status, this.level)) return 'send';
+    if (reached(status, this.level) && this.whole(slot)) return 'send';
     const list = this.pending.get(slot);
     if (list) list.push(item);
     else this.pending.set(slot, [item]);
@@ -67,10 +87,33 @@ export class CommitmentGate<T> {
       this.held -= list.length;
       return [];
     }
-    if (!reached(effective, this.level)) return [];
+    if (!reached(effective, this.level) || !this.whole(slot)) return [];
+    return this.release(slot, list);
+  }
+
+  /**
+   * The replay ended (every replayed record is in): releases the held slots that reached the level, in slot
+   * order; from now on the gate works live.
+   */
+  replayDone(): T[] {
+    if (!this.replaying) return [];
+    this.replaying = false;
+    const out: T[] = [];
+    for (const slot of [...this.pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (reached(this.statusOf(slot), this.level)) out.push(...this.release(slot, this.pending.get(slot)!));
+    }
+    return out;
+  }
+
+  /** All of the slot's records reached the gate: always live; during a replay, once the replay read a status of the slot. */
+  private whole(slot: bigint): boolean {
+    return !this.replaying || this.own.has(slot);
+  }
+
+  private release(slot: bigint, list: T[]): T[] {
     this.pending.delete(slot);
     this.held -= list.length;
-    return list;
+    return latestWritesOnly(list, this.writeOf, (key) => this.newestWrite(slot, key));
   }
 
   private prune(below: bigint): void {

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { CommitmentGate, PRUNE_MARGIN } from './commitment-gate.js';
+import type { Write } from './latest-writes.js';
+
+/** 'P@5' is account P written at write version 5; anything else is not a write. */
+const writeOf = (item: string): Write | undefined => {
+  const m = /^(\w+)@(\d+)$/.exec(item);
+  return m ? { key: m[1]!, version: BigInt(m[2]!) } : undefined;
+};
 
 describe('CommitmentGate', () => {
   it('processed sends everything at once', () => {
@@ -99,5 +106,53 @@ describe('CommitmentGate', () => {
     g.onStatus(20n, SlotStatus.SLOT_STATUS_CONFIRMED, true);
     g.onStatus(20n, SlotStatus.SLOT_STATUS_COMPLETED, true);
     expect(g.admit(20n, 'x')).toBe('held');
+  });
+
+  // Yellowstone's block_machine_storage_account_deduplication_end_to_end: a stream at confirmed or finalized
+  // gets each account's highest write_version of the slot only; processed gets every write.
+  it('confirmed and finalized release each account\'s last write of the slot only, in place; processed sends every write', () => {
+    for (const level of [Commitment.confirmed, Commitment.finalized]) {
+      const g = new CommitmentGate<string>(level, undefined, writeOf);
+      for (const item of ['P@1360', 'tx1', 'Q@7', 'P@1361', 'tx2']) expect(g.admit(30n, item)).toBe('held');
+      g.admit(31n, 'P@1362');
+      expect(g.onStatus(30n, SlotStatus.SLOT_STATUS_PROCESSED, true)).toEqual([]);
+      expect(g.onStatus(30n, SlotStatus.SLOT_STATUS_FINALIZED, true)).toEqual(['tx1', 'Q@7', 'P@1361', 'tx2']);
+      // Other slots keep their own writes.
+      expect(g.onStatus(31n, SlotStatus.SLOT_STATUS_FINALIZED, true)).toEqual(['P@1362']);
+      expect(g.size).toBe(0);
+    }
+    // The account's last write of the slot did not match the stream's filters: none of its writes goes.
+    const newest = (slot: bigint, key: string): bigint | undefined => (slot === 32n && key === 'P' ? 9n : undefined);
+    const g = new CommitmentGate<string>(Commitment.confirmed, undefined, writeOf, newest);
+    g.admit(32n, 'P@8');
+    g.admit(32n, 'Q@1');
+    expect(g.onStatus(32n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['Q@1']);
+    const p = new CommitmentGate<string>(Commitment.processed, undefined, writeOf);
+    expect(['P@1360', 'P@1361'].map((i) => p.admit(30n, i))).toEqual(['send', 'send']);
+  });
+
+  it('during a replay, a slot the live statuses know at the level waits for the replay\'s own status of it, so its writes go out deduplicated', () => {
+    const shared = new Map<bigint, number>([[40n, SlotStatus.SLOT_STATUS_FINALIZED]]);
+    const g = new CommitmentGate<string>(Commitment.confirmed, (s) => shared.get(s), writeOf);
+    g.startReplay();
+    expect(g.admit(40n, 'P@1')).toBe('held');
+    // A live status of the slot while the replay still reads it releases nothing.
+    expect(g.onStatus(40n, SlotStatus.SLOT_STATUS_FINALIZED, false)).toEqual([]);
+    expect(g.admit(40n, 'P@2')).toBe('held');
+    // The replay reads the slot's end marker (processed): the slot is whole, and finalized already.
+    expect(g.onStatus(40n, SlotStatus.SLOT_STATUS_PROCESSED, true)).toEqual(['P@2']);
+    expect(g.admit(40n, 'late')).toBe('send');
+
+    // A slot whose status records the replay did not reach: released when the replay ends.
+    shared.set(41n, SlotStatus.SLOT_STATUS_CONFIRMED);
+    g.admit(41n, 'Q@1');
+    g.admit(41n, 'Q@3');
+    g.admit(42n, 'R@1'); // not confirmed yet: stays held
+    expect(g.replayDone()).toEqual(['Q@3']);
+    expect(g.size).toBe(1);
+    // Live again: a slot known at the level sends at once.
+    shared.set(43n, SlotStatus.SLOT_STATUS_CONFIRMED);
+    expect(g.admit(43n, 'S@1')).toBe('send');
+    expect(g.onStatus(42n, SlotStatus.SLOT_STATUS_CONFIRMED, false)).toEqual(['R@1']);
   });
 });

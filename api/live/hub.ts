@@ -3,10 +3,13 @@
 // with the event's keys, not with the number of sessions; the keyless kinds ask only the sessions that
 // have such filters), wraps a matching event once (SharedEvent, encodings shared per wire format) and
 // hands it to the matching sessions. It also keeps the live slot statuses (the commitment gate's shared
-// lookup) and the chain state, runs the server ping timer, and lets observers (the pump.fun join) see
-// every event.
+// lookup; each level of a slot announced once and in order, a level the source skipped filled in:
+// slot-statuses.ts) and the chain state, runs the server ping timer, and lets observers (the pump.fun join)
+// see every event.
 import {
+  Commitment,
   FilterIndex,
+  keyId,
   matchBlockMeta,
   matchEntry,
   matchSlotStatus,
@@ -20,7 +23,9 @@ import { BlockAssembler, type AssembledBlock } from './block-assembler.js';
 import { ChainState } from './chain-state.js';
 import type { StreamEvent, TailSink } from './live-tail.js';
 import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
-import { combineStatus, takesPart } from './slot-status.js';
+import { takesPart } from './slot-status.js';
+import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import { NewestWrites } from './newest-writes.js';
 
 /** A session as the hub sees it (api/live/session.ts implements it for every transport). */
 export interface LiveSubscriber {
@@ -39,6 +44,8 @@ export interface LiveObserver {
 
 /** Live slot statuses kept this many slots behind the newest. */
 const STATUS_WINDOW = 20_000n;
+/** Newest writes of watched accounts kept this many slots behind the newest (finalized comes ~32 slots after processed). */
+export const WRITES_WINDOW = 256n;
 
 export class Hub implements TailSink {
   private readonly index = new FilterIndex<LiveSubscriber>();
@@ -54,8 +61,10 @@ export class Hub implements TailSink {
   private readonly blockSubs = new Map<LiveSubscriber, CompiledSubscription>();
   private blocks: BlockAssembler | undefined;
   private readonly observers = new Set<LiveObserver>();
-  private readonly statuses = new Map<bigint, number>();
-  private newestStatusSlot = 0n;
+  private readonly statuses = new SlotStatuses(STATUS_WINDOW);
+  /** Sessions above processed with account filters: their gates deduplicate writes per slot (newest-writes.ts). */
+  private readonly gatedAccounts = new Set<LiveSubscriber>();
+  private readonly writes = new NewestWrites(WRITES_WINDOW);
   private readonly timer: NodeJS.Timeout;
   readonly chain = new ChainState();
 
@@ -71,6 +80,9 @@ export class Hub implements TailSink {
   /** Status of a slot as the live tail knows it: a level or terminal (skipped, dead), combined by slot-status.ts. */
   statusOf = (slot: bigint): number | undefined => this.statuses.get(slot);
 
+  /** The newest live write of an account in a slot, for accounts a gated session matched there (newest-writes.ts). */
+  newestWrite = (slot: bigint, key: string): bigint | undefined => this.writes.newest(slot, key);
+
   /**
    * Adds or replaces a session's filters. `statuses`: also tell it every status change. `since`: the
    * tail's hand-over count now (LiveTail.handedOver). Synchronous: callers read the live positions right
@@ -82,6 +94,8 @@ export class Hub implements TailSink {
     this.subscribers.add(s);
     if (statuses) this.statusListeners.add(s);
     else this.statusListeners.delete(s);
+    if (sub.commitment !== Commitment.processed && sub.accounts.length > 0) this.gatedAccounts.add(s);
+    else this.gatedAccounts.delete(s);
     if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
     else this.chainSubs.delete(s);
     if (sub.blocks.length > 0) {
@@ -110,6 +124,7 @@ export class Hub implements TailSink {
     this.since.delete(s);
     this.subscribers.delete(s);
     this.statusListeners.delete(s);
+    this.gatedAccounts.delete(s);
     this.chainSubs.delete(s);
     this.dropBlocks(s);
   }
@@ -161,6 +176,7 @@ export class Hub implements TailSink {
       case 'accounts': {
         if (this.index.size === 0) return;
         const hits = 'scan' in e ? this.index.matchAccountView(scannedAccountView(e.scan)) : this.index.matchAccount(e.event);
+        if (this.gatedAccounts.size > 0) this.noteWrite('scan' in e ? e.scan : e.event, hits);
         if (hits.size === 0) return;
         const u = new SharedEvent(accountUpdate(e));
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
@@ -179,33 +195,45 @@ export class Hub implements TailSink {
     }
   }
 
-  private onSlot(ev: SlotEvent): void {
-    this.chain.onSlot(ev);
-    if (this.chainSubs.size > 0) this.matchSlot(ev);
-    // Progress statuses and gap records take part in no commitment (behaviour.md, "Slot statuses").
-    if (!takesPart(ev.status)) return;
-    const status = combineStatus(this.statuses.get(ev.slot), ev.status)!;
-    this.statuses.set(ev.slot, status);
-    if (ev.slot > this.newestStatusSlot) {
-      this.newestStatusSlot = ev.slot;
-      // Cheap amortized pruning: only when the map is well past its window.
-      if (this.statuses.size > Number(STATUS_WINDOW) * 2) {
-        const below = ev.slot - STATUS_WINDOW;
-        for (const slot of this.statuses.keys()) if (slot < below) this.statuses.delete(slot);
-      }
-    }
-    for (const s of this.statusListeners) s.onSlotStatus(ev.slot, status);
+  /**
+   * Each status the record adds (slot-statuses.ts: a level the source skipped first, a level already
+   * announced not again), in order: the sessions' gates learn it first and release what it completes, then
+   * the slot status update goes out (Yellowstone's order: a slot's updates, then the status that released
+   * them). The processed record's block meta follows its status. Progress statuses and gap records take part
+   * in no commitment (behaviour.md, "Slot statuses"): they only go to the slot filters that want them.
+   */
+  /** Remembers the write when a gated session matched it, or moves an account one did (newest-writes.ts). */
+  private noteWrite(w: { slot: bigint; pubkey: Uint8Array; writeVersion: bigint }, hits: Map<LiveSubscriber, string[]>): void {
+    let watch = false;
+    for (const s of hits.keys()) if (this.gatedAccounts.has(s)) watch = true;
+    this.writes.note(w.slot, keyId(w.pubkey), w.writeVersion, watch);
   }
 
-  private matchSlot(ev: SlotEvent): void {
-    let status: SharedEvent | undefined;
-    let meta: SharedEvent | undefined;
+  private onSlot(ev: SlotEvent): void {
+    this.chain.onSlot(ev);
+    for (const st of this.statuses.news(ev.slot, ev.status)) {
+      if (takesPart(st)) {
+        const now = this.statuses.add(ev.slot, st)!;
+        for (const s of this.statusListeners) s.onSlotStatus(ev.slot, now);
+      }
+      if (this.chainSubs.size > 0) this.matchStatus(st === ev.status ? ev : filledStatus(ev, st));
+    }
+    if (ev.block !== undefined && this.chainSubs.size > 0) this.matchMeta(ev);
+  }
+
+  private matchStatus(ev: SlotEvent): void {
+    let u: SharedEvent | undefined;
     for (const [s, sub] of this.chainSubs) {
       const names = matchSlotStatus(sub, ev.status);
-      if (names.length > 0) s.onLive((status ??= new SharedEvent({ kind: 'slot', event: ev })), names);
-      if (ev.block === undefined) continue;
-      const metaNames = matchBlockMeta(sub);
-      if (metaNames.length > 0) s.onLive((meta ??= new SharedEvent({ kind: 'blockMeta', event: ev })), metaNames);
+      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'slot', event: ev })), names);
+    }
+  }
+
+  private matchMeta(ev: SlotEvent): void {
+    let u: SharedEvent | undefined;
+    for (const [s, sub] of this.chainSubs) {
+      const names = matchBlockMeta(sub);
+      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'blockMeta', event: ev })), names);
     }
   }
 
@@ -214,6 +242,7 @@ export class Hub implements TailSink {
     this.subscribers.clear();
     this.since.clear();
     this.statusListeners.clear();
+    this.gatedAccounts.clear();
     this.chainSubs.clear();
     this.observers.clear();
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommitmentLevel, SubscribeRequest } from '../../proto/gen/stream.js';
 import { SlotEvent, SlotStatus } from '../../schemas/codec.js';
-import { compileSubscribeRequest } from '../filters/index.js';
+import { Commitment, compileSubscribeRequest, compileSubscription, EMPTY_SUBSCRIPTION } from '../filters/index.js';
 import { Hub, type LiveSubscriber } from './hub.js';
 
 const slot = (n: bigint, status: SlotStatus) => ({ kind: 'slots' as const, event: SlotEvent.fromPartial({ slot: n, status }) });
@@ -40,5 +40,39 @@ describe('Hub slot statuses', () => {
       [6n, SlotStatus.SLOT_STATUS_DEAD],
       [6n, SlotStatus.SLOT_STATUS_DEAD],
     ]);
+  });
+
+  // Yellowstone's block_machine_storage_fills_missing_commitment_levels, live: a slot reported processed then
+  // finalized gets its confirmed status first; each level goes out once, and after the gates learnt it.
+  it('fills in a skipped confirmed level before finalized, announces each level once, and tells the gates before the slot streams', () => {
+    hub = new Hub({ pingIntervalMs: 60_000 });
+    const seen: string[] = [];
+    const s: LiveSubscriber = {
+      onLive: (u) => seen.push(`update ${u.live.kind} ${u.slot} ${u.live.kind === 'slot' ? u.live.event.status : ''}`.trim()),
+      onSlotStatus: (n, st) => seen.push(`gate ${n} ${st}`),
+      onPing: () => undefined,
+    };
+    const slots = [{ name: 's', filterByCommitment: false, interslotUpdates: false }];
+    hub.register(s, compileSubscription({ ...EMPTY_SUBSCRIPTION, commitment: Commitment.confirmed, slots, blocksMeta: [{ name: 'm' }] }), true, 0);
+
+    hub.onEvent({ kind: 'slots', event: SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: 8n } }) });
+    hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_FINALIZED));
+    // A level already announced (a late or repeated record) is not announced again.
+    hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_CONFIRMED));
+    hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_FINALIZED));
+    // Nothing known of slot 3 (processed before the api started): finalized alone.
+    hub.onEvent(slot(3n, SlotStatus.SLOT_STATUS_FINALIZED));
+    expect(seen).toEqual([
+      'gate 9 0',
+      'update slot 9 0',
+      'update blockMeta 9',
+      'gate 9 1',
+      'update slot 9 1',
+      'gate 9 2',
+      'update slot 9 2',
+      'gate 3 2',
+      'update slot 3 2',
+    ]);
+    expect(hub.statusOf(9n)).toBe(SlotStatus.SLOT_STATUS_FINALIZED);
   });
 });

@@ -4,13 +4,17 @@
 // through `SessionSink.deliver` (behaviour.md "Subscribe: stream lifecycle", "Replay: from_slot").
 // - apply() replaces the whole registration (filters, commitment, replay);
 // - during a replay, live updates wait in a buffer and follow the history at the hand-over;
-// - the gate holds updates until their slot reaches the requested level; slot status updates are never held.
+// - the gate holds updates until their slot reaches the requested level and then sends each account's last
+//   write of the slot only; slot status updates are never held, and go out after the updates they release;
+// - slot statuses, live (the hub) or replayed (here), go out each level once and in order, with the levels a
+//   source skipped filled in (slot-statuses.ts).
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka } from '../../platform/kafka/index.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import {
   Commitment,
+  keyId,
   matchAccount,
   matchBlockMeta,
   matchEntry,
@@ -21,7 +25,7 @@ import {
 import { matchBlocks } from '../filters/match-chain.js';
 import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
-import type { Hub, LiveSubscriber } from './hub.js';
+import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
 import { FrameGate } from './frame-gate.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, type LiveTail, type StreamEvent } from './live-tail.js';
 import { partitionForKey } from '../../platform/kafka/index.js';
@@ -29,6 +33,10 @@ import { u64Key } from '../../schemas/topics.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
 import type { ReplayLimit } from './replay-limit.js';
 import { SharedEvent } from './shared-event.js';
+import type { Write } from './latest-writes.js';
+import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import { NewestWrites } from './newest-writes.js';
+import { takesPart } from './slot-status.js';
 
 /** Why a session cannot go on; each transport maps it to its own status or error. */
 export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable' | 'replayLimit';
@@ -65,6 +73,17 @@ interface Pending {
   readonly names: readonly string[];
 }
 
+/** The account write an update is, for the gate's per-slot deduplication (from the scan when there is one: no decode). */
+function writeOf(p: Pending): Write | undefined {
+  const live = p.update.live;
+  if (live.kind !== 'account') return undefined;
+  const w = live.scan ?? live.event;
+  return { key: keyId(w.pubkey), version: w.writeVersion };
+}
+
+/** Statuses a replay remembers, in slots behind the newest it read (a slot's statuses come within a few hundred). */
+const REPLAY_STATUS_WINDOW = 20_000n;
+
 let nextId = 1;
 
 export class LiveSession implements LiveSubscriber {
@@ -76,6 +95,10 @@ export class LiveSession implements LiveSubscriber {
   private replay: ReplayRun | undefined;
   /** Blocks of the replayed history (blocks filters with from_slot); live blocks come from the hub. */
   private replayBlocks: BlockAssembler | undefined;
+  /** The slot statuses the replay read (its own news: the hub's are the live tail's). */
+  private replayStatuses: SlotStatuses | undefined;
+  /** The replay's newest writes of the accounts it matched (kept past the hand-over for slots still held). */
+  private replayWrites: NewestWrites | undefined;
   /** Bumped by every filter change, so a stale replay's late events are ignored. */
   private generation = 0;
   /**
@@ -115,16 +138,21 @@ export class LiveSession implements LiveSubscriber {
     void this.replay?.cancel();
     this.replay = undefined;
     this.replayBlocks = undefined;
+    this.replayStatuses = undefined;
+    this.replayWrites = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
     this.sub = sub;
-    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf);
+    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
     this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
     // Registering and reading the live positions happen in the same synchronous step: every record at or
     // after these positions reaches onLive, every record before them is read by the replay.
     const until = this.d.tail.positions();
     this.liveBuffer = [];
+    this.replayStatuses = new SlotStatuses(REPLAY_STATUS_WINDOW);
+    if (this.gate && sub.accounts.length > 0) this.replayWrites = new NewestWrites(WRITES_WINDOW);
+    this.gate?.startReplay();
     if (sub.blocks.length > 0) {
       const names = matchBlocks(sub);
       this.replayBlocks = new BlockAssembler((b) => this.admit({ update: new SharedEvent({ kind: 'block', event: b }), names }));
@@ -205,6 +233,7 @@ export class LiveSession implements LiveSubscriber {
       }
       case 'accounts': {
         const names = matchAccount(sub, e.event);
+        this.replayWrites?.note(e.event.slot, keyId(e.event.pubkey), e.event.writeVersion, names.length > 0);
         if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'account', event: e.event }), names });
         return;
       }
@@ -214,24 +243,39 @@ export class LiveSession implements LiveSubscriber {
         return;
       }
       case 'slots': {
+        // As the hub does live: each status the record adds (a skipped level filled in first), the updates it
+        // releases before the status update itself; the block meta after the processed status.
         const ev = e.event;
-        const names = matchSlotStatus(sub, ev.status);
-        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'slot', event: ev }), names });
+        const statuses = this.replayStatuses!;
+        for (const st of statuses.news(ev.slot, ev.status)) {
+          if (takesPart(st)) this.status(ev.slot, statuses.add(ev.slot, st)!, true);
+          const names = matchSlotStatus(sub, st);
+          if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'slot', event: st === ev.status ? ev : filledStatus(ev, st) }), names });
+        }
         if (ev.block !== undefined) {
           const meta = matchBlockMeta(sub);
           if (meta.length > 0) this.admit({ update: new SharedEvent({ kind: 'blockMeta', event: ev }), names: meta });
         }
-        this.status(ev.slot, ev.status, true);
         return;
       }
     }
   }
+
+  /** The newest write of an account in a slot, live or replayed, for the gate's deduplication. */
+  private readonly newestWrite = (slot: bigint, key: string): bigint | undefined => {
+    const live = this.d.hub.newestWrite(slot, key);
+    const replayed = this.replayWrites?.newest(slot, key);
+    return live === undefined || (replayed !== undefined && replayed > live) ? replayed : live;
+  };
 
   private handOver(fromSlot: bigint): void {
     const buffered = this.liveBuffer ?? [];
     this.liveBuffer = undefined;
     this.replay = undefined;
     this.replayBlocks = undefined;
+    this.replayStatuses = undefined;
+    // Replayed slots the live statuses took to the level after the replay read its last status of them.
+    for (const p of this.gate?.replayDone() ?? []) this.sink.deliver(p.update, p.names);
     for (const p of buffered) if (p.update.slot >= fromSlot) this.admit(p);
   }
 
@@ -283,6 +327,8 @@ export class LiveSession implements LiveSubscriber {
     void this.replay?.cancel();
     this.replay = undefined;
     this.replayBlocks = undefined;
+    this.replayStatuses = undefined;
+    this.replayWrites = undefined;
     this.liveBuffer = undefined;
     this.gate?.clear();
   }

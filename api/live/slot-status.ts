@@ -44,3 +44,22 @@ export function combineStatus(a: number | undefined, b: number | undefined): num
   if (isTerminal(y)) return y;
   return x > y ? x : y;
 }
+
+/**
+ * The statuses a slot stream sends when `status` arrives for a slot whose status so far is `known` (what
+ * combineStatus made of the statuses before it). Yellowstone's block machine sends each commitment level of
+ * a slot once and in order, filling in a level the source skipped (its test
+ * `block_machine_storage_fills_missing_commitment_levels`; grpc.rs "Missing commitment level gap-filling"):
+ * - a level above the known level: the levels between them first, then itself (processed, then finalized:
+ *   confirmed, finalized);
+ * - a level at or below the known level: nothing (it went out already, or a higher one that implies it did);
+ * - nothing known, or a terminal slot: the status alone. A slot first seen at a higher level was processed
+ *   before this reader started (or by a source that never says processed): its lower levels are not invented;
+ * - terminal, progress and gap statuses: themselves.
+ */
+export function announcedStatuses(known: number | undefined, status: number): number[] {
+  if (!isLevel(status) || !isLevel(known)) return [status];
+  const out: number[] = [];
+  for (let level = known + 1; level <= status; level++) out.push(level);
+  return out;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SlotStatus } from '../../schemas/codec.js';
-import { combineStatus, isLevel, isTerminal, reached, takesPart } from './slot-status.js';
+import { announcedStatuses, combineStatus, isLevel, isTerminal, reached, takesPart } from './slot-status.js';
 
 const {
   SLOT_STATUS_PROCESSED: PROCESSED,
@@ -54,6 +54,26 @@ describe('slot statuses in the api', () => {
       expect(combineStatus(PROCESSED, n)).toBe(PROCESSED);
       expect(combineStatus(n, CONFIRMED)).toBe(CONFIRMED);
       expect(combineStatus(DEAD, n)).toBe(DEAD);
+    }
+  });
+
+  // Yellowstone's block_machine_storage_fills_missing_commitment_levels: a level the source skipped is sent
+  // before the one that skipped it; each level once, in order.
+  it('announces each level once and in order, filling in the levels a source skipped', () => {
+    expect(announcedStatuses(PROCESSED, FINALIZED)).toEqual([CONFIRMED, FINALIZED]);
+    expect(announcedStatuses(PROCESSED, CONFIRMED)).toEqual([CONFIRMED]);
+    expect(announcedStatuses(CONFIRMED, FINALIZED)).toEqual([FINALIZED]);
+    // Already announced, or implied by a higher level that was.
+    expect(announcedStatuses(FINALIZED, CONFIRMED)).toEqual([]);
+    expect(announcedStatuses(FINALIZED, FINALIZED)).toEqual([]);
+    expect(announcedStatuses(CONFIRMED, PROCESSED)).toEqual([]);
+    // Nothing known (processed before the reader started): no lower level is invented.
+    for (const l of LEVELS) expect(announcedStatuses(undefined, l)).toEqual([l]);
+    // Terminal slots, terminal, progress and gap statuses: as they come.
+    for (const t of TERMINAL) for (const l of LEVELS) expect(announcedStatuses(t, l)).toEqual([l]);
+    for (const s of [...TERMINAL, ...NOTHING]) {
+      expect(announcedStatuses(PROCESSED, s)).toEqual([s]);
+      expect(announcedStatuses(undefined, s)).toEqual([s]);
     }
   });
 });

@@ -1,7 +1,7 @@
 // What a Subscribe stream must receive, computed from the records in Kafka independently of the api:
 // per slot, the multiset of update identities that match the stream's filters (written as plain
-// predicates by the test), and whether a slot is complete in Kafka (its end marker, or for a
-// confirmed stream its confirmed status, is committed). Also the resume point of a cut stream: the
+// predicates by the test; at confirmed only each account's last write of a slot, as Yellowstone), and whether
+// a slot is complete in Kafka (its end marker, or for a confirmed stream its confirmed status, is committed). Also the resume point of a cut stream: the
 // slot after the last one it received whole.
 import { SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../../schemas/codec.js';
 import { accountIdentity, txIdentity, type Received } from './resumable-stream.js';
@@ -88,7 +88,26 @@ export function expectedBySlot(x: StreamExpectation, truth: ChainTruth): Map<big
     out.set(slot, m);
   };
   for (const t of truth.txs) if (x.matchTransaction(t)) add(t.slot, txIdentity(t.signatures[0]!));
-  for (const a of truth.accounts) if (x.matchAccount(a)) add(a.slot, accountIdentity(a.pubkey, a.writeVersion));
+  const last = x.commitment === 'processed' ? undefined : lastWrites(truth.accounts);
+  for (const a of truth.accounts) {
+    // Above processed, Yellowstone's per-slot deduplication comes before the filters: only an account's last
+    // write of the slot, and only when it matches.
+    if (last && last.get(slotAccount(a)) !== a.writeVersion) continue;
+    if (x.matchAccount(a)) add(a.slot, accountIdentity(a.pubkey, a.writeVersion));
+  }
+  return out;
+}
+
+const slotAccount = (a: AccountEvent): string => `${a.slot}/${Buffer.from(a.pubkey).toString('hex')}`;
+
+/** Per slot and account, the highest write version of the slot. */
+function lastWrites(accounts: readonly AccountEvent[]): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const a of accounts) {
+    const k = slotAccount(a);
+    const v = out.get(k);
+    if (v === undefined || a.writeVersion > v) out.set(k, a.writeVersion);
+  }
   return out;
 }
 

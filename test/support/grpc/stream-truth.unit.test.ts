@@ -60,4 +60,16 @@ describe('stream truth', () => {
     // Slots before the session's from_slot are not the session's to deliver.
     expect(skippedUpdates(all, truth, [rtx(2, 5)], 2n)).toEqual([]);
   });
+
+  it('a confirmed stream expects only each account\'s last write of a slot, and none when that write does not match', () => {
+    const write = (slot: number, k: number, wv: number, lamports: bigint): ChainEvent => ({
+      kind: 'accounts',
+      event: AccountEvent.fromPartial({ slot: BigInt(slot), pubkey: key(k), writeVersion: BigInt(wv), lamports, owner: key(0) }),
+    });
+    const t = chainTruth(placed([write(7, 1, 10, 5n), write(7, 1, 11, 6n), write(7, 2, 20, 5n), write(7, 2, 21, 1n), status(7, SlotStatus.SLOT_STATUS_CONFIRMED)]));
+    const rich = (x: StreamExpectation): StreamExpectation => ({ ...x, matchAccount: (a) => a.lamports > 3n });
+    const ids = (m: Map<bigint, Map<string, number>>): string[] => [...(m.get(7n)?.keys() ?? [])].sort();
+    expect(ids(expectedBySlot(rich(confirmed), t))).toEqual([accountIdentity(key(1), 11n)]);
+    expect(ids(expectedBySlot(rich(all), t))).toEqual([accountIdentity(key(1), 10n), accountIdentity(key(1), 11n), accountIdentity(key(2), 20n)].sort());
+  });
 });
