@@ -76,6 +76,11 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const applied = await applyMigrations(ch, cfg.clickhouseDatabase);
       if (applied.length > 0) log.info({ applied }, 'applied ClickHouse migrations');
     }
+    if (role === 'projector' || role === 'all') {
+      // Before anything reads or writes the views: they must have been built from these topics.
+      const { reconcileViews } = await import('../projector/topic-identity.js');
+      await reconcileViews({ ch: ch!, database: cfg.clickhouseDatabase, admin: kafka.admin(), topics, log });
+    }
 
     if (role === 'projector' && positionals[0] === 'rebuild') {
       const { rebuildViews } = await import('../projector/run.js');

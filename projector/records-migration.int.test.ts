@@ -37,7 +37,8 @@ describe('004_transaction_records', () => {
       values: bodies.map((b, i) => ({ slot: '7', position: i, signature: `sig${i}`, body: b.toString('base64') })),
     });
 
-    expect(await applyMigrations(ch, DB)).toEqual([4]);
+    // 004 and every later migration (those do not touch these tables).
+    expect((await applyMigrations(ch, DB))[0]).toBe(4);
     const want = bodies.map((b, i) => `7\t${i}\tsig${i}\t${b.toString('hex').toUpperCase()}`);
     const got = () => rows(`SELECT slot, position, signature, hex(record) FROM ${DB}.transaction_records FINAL ORDER BY position`);
     expect(await got()).toEqual(want);

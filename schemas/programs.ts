@@ -3,6 +3,21 @@
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+// The other programs and sysvars the simulator's chain uses, written once here (a misspelt copy in the
+// simulator once left the real token program owning nothing there: issue 18, item 6).
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+export const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
+export const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
+export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+export const LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111';
+export const BPF_LOADER_UPGRADEABLE = 'BPFLoaderUpgradeab1e11111111111111111111111';
+export const BPF_LOADER_2 = 'BPFLoader2111111111111111111111111111111111';
+export const NATIVE_LOADER = 'NativeLoader1111111111111111111111111111111';
+export const METADATA_PROGRAM = 'metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s';
+export const SYSVAR_RENT = 'SysvarRent111111111111111111111111111111111';
+export const SYSVAR_CLOCK = 'SysvarC1ock11111111111111111111111111111111';
+export const SYSVAR_SLOT_HASHES = 'SysvarS1otHashes111111111111111111111111111';
 /** Wrapped SOL: a mint of the Token program whose decimals (9) are known without reading it. */
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 export const NATIVE_MINT_DECIMALS = 9;

@@ -8,6 +8,7 @@ import { encodeMessage } from '../../schemas/wire.js';
 import type { Acct, World } from './accounts.js';
 import { compileMessage, type Ix, type LookupTable } from './compile.js';
 import { IxError } from './instructions.js';
+import type { ProcessedMessages } from './processed.js';
 import { signMessage } from './keys.js';
 import { ExecTrace, tokenBalances } from './trace.js';
 import { COMPUTE_BUDGET_PROGRAM, LAMPORTS_PER_SIGNATURE, MEMO_PROGRAM } from './programs.js';
@@ -82,11 +83,16 @@ export class BlockBuilder {
     private readonly nextWriteVersion: () => bigint,
     /** The bank, to read mint decimals for token balances. */
     private readonly world?: World,
+    /** The chain's status cache: a message already processed is refused, as Agave does. */
+    private readonly processed?: ProcessedMessages,
   ) {}
 
-  submit(plan: TxPlan): TransactionEvent {
+  /** Executes and records the transaction; undefined when the runtime refuses it as already processed
+   * (the same message, so the same signature, under a still valid blockhash): nothing lands, nothing is paid. */
+  submit(plan: TxPlan): TransactionEvent | undefined {
     const versioned = plan.versioned ?? plan.table !== undefined;
     const msg = compileMessage(plan.payer, plan.ixs, { versioned, table: plan.table });
+    if (this.processed && !this.processed.admit(msg, this.recentBlockhash)) return undefined;
     const fee = transactionFee(msg.numRequiredSignatures, plan.ixs);
     if (plan.payer.lamports < fee) throw new Error('simulator bug: fee payer cannot pay the fee');
     // Meta is recorded for every materialized transaction; fast-forward skips it (nothing is published).

@@ -14,6 +14,7 @@ import type { GenCtx } from './txgen/context.js';
 import { buyTx, createTx, initializeTx, sellTx, setParamsTx, withdrawTx } from './txgen/pumpfun.js';
 import { memoTx, systemTransferTx, tokenTransferTx } from './txgen/transfers.js';
 import { voteTx } from './txgen/votes.js';
+import { ProcessedMessages } from './processed.js';
 import { leaderSchedule, SLOTS_PER_LEADER } from './validators.js';
 
 /** Chain time of slot 0 (2025-01-01T00:00:00Z); block time advances 400 ms per slot. */
@@ -46,6 +47,8 @@ export class SimChain {
   private epoch?: Epoch;
   private parent: { slot: bigint; blockhash: Buffer } = { slot: 0n, blockhash: Buffer.alloc(32) };
   private readonly recentHashes: Buffer[] = [];
+  /** The messages processed under each of `recentHashes` (no signature twice on the chain). */
+  private readonly processed = new ProcessedMessages();
   private readonly pending = new Map<number, SlotEvent[]>();
 
   constructor(private readonly opts: SimOptions) {
@@ -117,7 +120,7 @@ export class SimChain {
     this.schedule(slot + FINALIZE_DELAY, status(slot, SlotStatus.SLOT_STATUS_FINALIZED).event);
     this.parent = { slot: BigInt(slot), blockhash };
     this.recentHashes.push(blockhash);
-    if (this.recentHashes.length > RECENT_HASHES) this.recentHashes.shift();
+    if (this.recentHashes.length > RECENT_HASHES) this.processed.forget(this.recentHashes.shift()!);
     this.blockHeight++;
     return { slot: BigInt(slot), events };
   }
@@ -158,12 +161,15 @@ export class SimChain {
     const blockTime = BigInt(GENESIS_UNIX + Math.floor((slot * SLOT_CHAIN_MS) / 1000));
     // Slot 0 has no transactions, so its (absent) recent blockhash is never read.
     const recent = this.recentHashes.length > 0 ? this.rng.pick(this.recentHashes) : this.parent.blockhash;
-    const b = new BlockBuilder(this.opts.seed, BigInt(slot), blockTime, recent, sign, () => ++this.writeVersion, this.s.world);
+    const b = new BlockBuilder(this.opts.seed, BigInt(slot), blockTime, recent, sign, () => ++this.writeVersion, this.s.world, this.processed);
     if (slot === 0) return { b }; // the genesis block carries no transactions
     const ctx: GenCtx = { s: this.s, b, rng: this.rng, slot, parent: this.parent };
     const mean = (this.opts.tps * SLOT_CHAIN_MS) / 1000 / (1 - this.opts.skipRate);
     const total = Math.round(mean * (0.8 + 0.4 * this.rng.float()));
-    let votes = Math.round(total * VOTE_SHARE);
+    // At most one vote per validator in a block: a second vote of the same validator for the same parent is
+    // the same message, so the same signature (ed25519 is deterministic), which a real chain never holds
+    // twice (issue 18, item 11). The votes over that become other traffic, so the rate stays `tps`.
+    let votes = Math.min(Math.round(total * VOTE_SHARE), this.s.validators.length);
     let others = total - votes;
     this.maybeWithdraw(ctx);
     while (votes + others > 0) {

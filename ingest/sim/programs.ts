@@ -2,6 +2,7 @@
 // Discriminators are recomputed from their names, never copied.
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
+import * as ids from '../../schemas/programs.js';
 
 export const pk = (base58: string): Buffer => {
   const b = Buffer.from(bs58.decode(base58));
@@ -9,25 +10,26 @@ export const pk = (base58: string): Buffer => {
   return b;
 };
 
-export const SYSTEM_PROGRAM = pk('11111111111111111111111111111111');
-export const VOTE_PROGRAM = pk('Vote111111111111111111111111111111111111111');
-export const TOKEN_PROGRAM = pk('TokenkegQfeZyiNwAJbNbGKPFXCWuvvf9ss623VQ5DA');
-export const ATA_PROGRAM = pk('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
-export const MEMO_PROGRAM = pk('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-export const COMPUTE_BUDGET_PROGRAM = pk('ComputeBudget111111111111111111111111111111');
-export const LOOKUP_TABLE_PROGRAM = pk('AddressLookupTab1e1111111111111111111111111');
-export const BPF_LOADER_UPGRADEABLE = pk('BPFLoaderUpgradeab1e11111111111111111111111');
-export const BPF_LOADER_2 = pk('BPFLoader2111111111111111111111111111111111');
-export const NATIVE_LOADER = pk('NativeLoader1111111111111111111111111111111');
-export const SYSVAR_RENT = pk('SysvarRent111111111111111111111111111111111');
-export const SYSVAR_CLOCK = pk('SysvarC1ock11111111111111111111111111111111');
-export const SYSVAR_SLOT_HASHES = pk('SysvarS1otHashes111111111111111111111111111');
+// Solana's programs and sysvars: one definition, in schemas/programs.ts (base58), decoded here.
+export const SYSTEM_PROGRAM = pk(ids.SYSTEM_PROGRAM);
+export const VOTE_PROGRAM = pk(ids.VOTE_PROGRAM);
+export const TOKEN_PROGRAM = pk(ids.TOKEN_PROGRAM);
+export const ATA_PROGRAM = pk(ids.ATA_PROGRAM);
+export const MEMO_PROGRAM = pk(ids.MEMO_PROGRAM);
+export const COMPUTE_BUDGET_PROGRAM = pk(ids.COMPUTE_BUDGET_PROGRAM);
+export const LOOKUP_TABLE_PROGRAM = pk(ids.LOOKUP_TABLE_PROGRAM);
+export const BPF_LOADER_UPGRADEABLE = pk(ids.BPF_LOADER_UPGRADEABLE);
+export const BPF_LOADER_2 = pk(ids.BPF_LOADER_2);
+export const NATIVE_LOADER = pk(ids.NATIVE_LOADER);
+export const SYSVAR_RENT = pk(ids.SYSVAR_RENT);
+export const SYSVAR_CLOCK = pk(ids.SYSVAR_CLOCK);
+export const SYSVAR_SLOT_HASHES = pk(ids.SYSVAR_SLOT_HASHES);
+export const METADATA_PROGRAM = pk(ids.METADATA_PROGRAM);
 
 export const PUMP_PROGRAM = pk('6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P');
 export const PUMP_GLOBAL = pk('4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf');
 export const PUMP_EVENT_AUTHORITY = pk('Ce6TQqeHC9p8KetsN6JsjHK7UTZk7nasjjnr7XxXp9F1');
 export const PUMP_MINT_AUTHORITY = pk('TSLvdd1pWpHVjahSpsvCXUbgwsL3JAcvokwaKt1eokM');
-export const METADATA_PROGRAM = pk('metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s');
 
 const disc = (preimage: string): Buffer => createHash('sha256').update(preimage).digest().subarray(0, 8);
 

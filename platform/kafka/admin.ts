@@ -45,6 +45,9 @@ export interface KafkaAdmin {
   deleteRecords(topic: string, partition: number, before: bigint): Promise<void>;
   /** Ids of the brokers the cluster's metadata lists (a quick liveness probe, no retries). */
   brokerIds(timeoutMs?: number): Promise<number[]>;
+  /** Each topic's id (base64), which Kafka draws anew whenever a topic is created: a new broker or a
+   * recreated topic has another one, even under the same name. */
+  topicIds(topics: readonly string[]): Promise<Map<string, string>>;
   close(): Promise<void>;
 }
 
@@ -183,6 +186,15 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
       const native = (client as unknown as { _client: { getMetadata(o: object, cb: (err: unknown, m: Metadata) => void): void } })._client;
       const meta = await call<Metadata>('metadata', (cb) => native.getMetadata({ allTopics: false, timeout: timeoutMs }, cb));
       return meta.brokers.map((b) => b.id);
+    },
+
+    async topicIds(topics) {
+      const out = new Map<string, string>();
+      for (const d of await describe(topics)) {
+        if (d.error) throw new Error(`cannot describe topic ${d.name}: ${d.error.message}`);
+        out.set(d.name, d.topicId.base64str);
+      }
+      return out;
     },
 
     async close() {

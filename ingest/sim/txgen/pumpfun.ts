@@ -185,7 +185,7 @@ export function buyTx(ctx: GenCtx): void {
     ixs: withBudget(ctx, buyIxs(ctx, coin, user, budget), 0.9),
     table: ctx.rng.chance(0.4) ? ctx.s.table : undefined,
   });
-  if (tx.err === undefined) noteCompletion(ctx, coin);
+  if (tx && tx.err === undefined) noteCompletion(ctx, coin);
 }
 
 export function sellTx(ctx: GenCtx): void {
@@ -325,7 +325,7 @@ export function createTx(ctx: GenCtx): void {
   // Most creators buy first in the same transaction.
   if (rng.chance(0.7)) ixs.push(...buyIxsAfterCreate(ctx, coin, creator));
   const tx = ctx.b.submit({ payer: creator.acct, ixs: withBudget(ctx, ixs, 0.9) });
-  if (tx.err === undefined) {
+  if (tx && tx.err === undefined) {
     s.coins.push(coin);
     s.openCoins.push(coin);
   }
@@ -396,7 +396,7 @@ export function withdrawTx(ctx: GenCtx, coin: Coin): void {
     payer: user.acct,
     ixs: [createAtaIdempotent(p, user.acct, ata, user.acct, coin.mint), withdraw],
   });
-  if (tx.err === undefined) coin.withdrawn = true;
+  if (tx && tx.err === undefined) coin.withdrawn = true;
 }
 
 function globalArgs(s: SimState): Buffer {

@@ -1,0 +1,78 @@
+// `slotstream all` as a child process (what `npm start` runs) on free loopback ports, with a local Kafka
+// broker, embedded ClickHouse in `dataDir` and the simulator; for end-to-end tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '../harness/kafka.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RpcAnswer {
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+export interface AllProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  rpc(method: string, params?: unknown[]): Promise<RpcAnswer>;
+  /** SIGINT, then waits for the exit (SIGKILL after `ms`); resolves with the exit code. */
+  stop(ms?: number): Promise<number | null>;
+}
+
+/** Starts `slotstream all` with `args` added and resolves once its api serves. */
+export async function startAll(dataDir: string, args: readonly string[] = []): Promise<AllProcess> {
+  const ports = { grpc: await freePort(), rpc: await freePort(), pubsub: await freePort(), metrics: await freePort() };
+  const env = { ...process.env };
+  delete env.KAFKA_BROKERS;
+  delete env.CLICKHOUSE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all',
+    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
+    '--data-dir', dataDir, '--log-level', 'info', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const p: AllProcess = {
+    child,
+    output: () => output,
+    async rpc(method, params = []) {
+      const res = await fetch(`http://127.0.0.1:${ports.rpc}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return (await res.json()) as RpcAnswer;
+    },
+    async stop(ms = 60_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+  try {
+    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
+  return p;
+}
