@@ -6,11 +6,10 @@
 //   unknown    no instruction/event of the program has these 8 bytes.
 //   truncated  shorter than the 8-byte discriminator, or ending inside a field (`field` names it).
 //   invalid    a value Borsh rejects (bool or option byte not 0/1, invalid UTF-8); the program would have failed.
-import type { Fields } from './layout.js';
-import { readFields } from './layout.js';
+import { readFields, type Fields } from './layout.js';
 import { PUMP_AMM } from './pump-amm-table.js';
 import { PUMP } from './pump-table.js';
-import { discriminatorKey, type EventDef, type InstructionDef, type ProgramTable, type PumpProgramName } from './program-table.js';
+import { hasDiscriminator, lookupDiscriminator, type DiscriminatorIndex, type EventDef, type InstructionDef, type ProgramTable, type PumpProgramName } from './program-table.js';
 
 export type Decode<D extends InstructionDef | EventDef> =
   | {
@@ -41,13 +40,12 @@ export type EventDecode = Decode<EventDef>;
 
 /** Anchor's EVENT_IX_TAG (sha256("anchor:event")[..8]): the data of a self-CPI event instruction starts with it. */
 export const EVENT_IX_TAG = Buffer.from('e445a52e51cb9a1d', 'hex');
-const EVENT_IX_TAG_KEY = discriminatorKey(EVENT_IX_TAG, 0);
 
 export const PUMP_PROGRAMS: readonly ProgramTable[] = [PUMP, PUMP_AMM];
 
 const NONE: readonly string[] = Object.freeze([]);
 
-function decode<D extends InstructionDef | EventDef>(table: ProgramTable, map: ReadonlyMap<bigint, D>, what: string, data: Uint8Array, at: number): Decode<D> {
+function decode<D extends InstructionDef | EventDef>(table: ProgramTable, index: DiscriminatorIndex<D>, what: string, data: Uint8Array, at: number): Decode<D> {
   const program = table.name;
   if (data.length - at < 8) {
     return {
@@ -60,7 +58,7 @@ function decode<D extends InstructionDef | EventDef>(table: ProgramTable, map: R
       reason: `${program} ${what}: ${Math.max(0, data.length - at)} bytes, shorter than the 8-byte discriminator`,
     };
   }
-  const def = map.get(discriminatorKey(data, at));
+  const def = lookupDiscriminator(index, data, at);
   if (def === undefined) {
     const hex = Buffer.from(data.buffer, data.byteOffset + at, 8).toString('hex');
     return { kind: 'unknown', program, discriminator: hex, reason: `${program} has no ${what} with discriminator ${hex}` };
@@ -80,22 +78,22 @@ function decode<D extends InstructionDef | EventDef>(table: ProgramTable, map: R
 
 /** An instruction's data: 8-byte discriminator, then its arguments. */
 export function decodeInstruction(table: ProgramTable, data: Uint8Array): InstructionDecode {
-  return decode(table, table.instructionByKey, 'instruction', data, 0);
+  return decode(table, table.instructionIndex, 'instruction', data, 0);
 }
 
 /** An event's bytes: 8-byte discriminator, then its fields (as in a `Program data:` log line). */
 export function decodeEvent(table: ProgramTable, data: Uint8Array): EventDecode {
-  return decode(table, table.eventByKey, 'event', data, 0);
+  return decode(table, table.eventIndex, 'event', data, 0);
 }
 
 /** Whether instruction data is an Anchor self-CPI event (EVENT_IX_TAG, then the event). */
 export function isEventInstruction(data: Uint8Array): boolean {
-  return data.length >= 8 && discriminatorKey(data, 0) === EVENT_IX_TAG_KEY;
+  return data.length >= 8 && hasDiscriminator(data, 0, EVENT_IX_TAG);
 }
 
 /** A self-CPI event instruction's data (EVENT_IX_TAG + event bytes) decoded as the event. */
 export function decodeEventInstruction(table: ProgramTable, data: Uint8Array): EventDecode {
-  return decode(table, table.eventByKey, 'event', data, 8);
+  return decode(table, table.eventIndex, 'event', data, 8);
 }
 
 /**

@@ -71,23 +71,44 @@ function accountsOf(tx: Keyed, indexes: Uint8Array): (Buffer | undefined)[] {
   return out;
 }
 
+// Program index → its table, or null for neither program; filled on first use (few distinct programs per
+// transaction). Module-level and cleared per call: no allocation on the path every transaction takes.
+const tableCache: (ProgramTable | null | undefined)[] = [];
+// callers[h]: the table (or null) of the instruction running at stack height h, for the self-CPI check.
+const callers: (ProgramTable | null)[] = [];
+
+function classify(tx: Keyed, programIdIndex: number): ProgramTable | null {
+  let t = tableCache[programIdIndex];
+  if (t === undefined) tableCache[programIdIndex] = t = tableOf(keyAt(tx, programIdIndex));
+  return t;
+}
+
+const BOTH: readonly PumpProgramName[] = Object.freeze(['pump', 'pump_amm'] as const);
+const PUMP_ONLY: readonly PumpProgramName[] = Object.freeze(['pump'] as const);
+const AMM_ONLY: readonly PumpProgramName[] = Object.freeze(['pump_amm'] as const);
+const NONE: readonly PumpProgramName[] = Object.freeze([]);
+
+type InnerGroup = TransactionEvent['innerInstructions'][number];
+
+/** Where the inner instruction group of top-level instruction `index` is (-1: none). The meta lists groups by
+ * index, in order as Agave writes them: `hint` (the place after the last group found) is tried first. */
+function groupAt(groups: readonly InnerGroup[], index: number, hint: number): number {
+  if (hint < groups.length && groups[hint]!.index === index) return hint;
+  for (let i = 0; i < groups.length; i++) if (groups[i]!.index === index) return i;
+  return -1;
+}
+
 export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
   const instructions: PumpInstructionAt[] = [];
   const events: PumpEventAt[] = [];
-  // Program index → its table (null: neither program); filled on first use, few distinct programs per transaction.
-  const tables = new Map<number, ProgramTable | null>();
-  const classify = (programIdIndex: number): ProgramTable | null => {
-    let t = tables.get(programIdIndex);
-    if (t === undefined) tables.set(programIdIndex, (t = tableOf(keyAt(tx, programIdIndex))));
-    return t;
-  };
-  const groups: (TransactionEvent['innerInstructions'][number] | undefined)[] = [];
-  for (const g of tx.innerInstructions) groups[g.index] = g;
-  // callers[h]: the table (or null) of the instruction running at stack height h, for the self-CPI check.
-  const callers: (ProgramTable | null)[] = [];
-
-  tx.instructions.forEach((top, index) => {
-    const topTable = classify(top.programIdIndex);
+  tableCache.length = 0;
+  let pump = false;
+  let amm = false;
+  let nextGroup = 0;
+  const groups = tx.innerInstructions;
+  for (let index = 0; index < tx.instructions.length; index++) {
+    const top = tx.instructions[index]!;
+    const topTable = classify(tx, top.programIdIndex);
     if (topTable !== null) {
       instructions.push({
         program: topTable.name,
@@ -100,21 +121,24 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
         decoded: decodeInstruction(topTable, top.data),
       });
     }
-    const group = groups[index];
-    if (group === undefined) return;
+    const at = groups.length === 0 ? -1 : groupAt(groups, index, nextGroup);
+    if (at < 0) continue;
+    nextGroup = at + 1;
+    const group = groups[at]!;
     callers.length = 0;
     callers[1] = topTable;
     let invokedBy: Buffer | undefined;
-    group.instructions.forEach((ix, innerIndex) => {
-      const table = classify(ix.programIdIndex);
+    for (let innerIndex = 0; innerIndex < group.instructions.length; innerIndex++) {
+      const ix = group.instructions[innerIndex]!;
+      const table = classify(tx, ix.programIdIndex);
       const h = ix.stackHeight;
       if (h !== undefined) callers[h] = table;
-      if (table === null) return;
+      if (table === null) continue;
       if (isEventInstruction(ix.data)) {
         const caller = h === undefined ? table : callers[h - 1];
         if (caller === table) {
           events.push({ program: table.name, index, innerIndex, stackHeight: h, decoded: decodeEventInstruction(table, ix.data) });
-          return;
+          continue;
         }
       }
       invokedBy ??= keyAt(tx, top.programIdIndex);
@@ -128,15 +152,16 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
         accounts: accountsOf(tx, ix.accounts),
         decoded: decodeInstruction(table, ix.data),
       });
-    });
-  });
-
-  let pump = false;
-  let amm = false;
-  for (const x of [...instructions, ...events]) {
+    }
+  }
+  for (const x of instructions) {
     if (x.program === 'pump') pump = true;
     else amm = true;
   }
-  const programs: PumpProgramName[] = pump && amm ? ['pump', 'pump_amm'] : pump ? ['pump'] : amm ? ['pump_amm'] : [];
+  for (const x of events) {
+    if (x.program === 'pump') pump = true;
+    else amm = true;
+  }
+  const programs = pump && amm ? BOTH : pump ? PUMP_ONLY : amm ? AMM_ONLY : NONE;
   return { instructions, events, programs, failed: tx.err !== undefined, err: tx.err };
 }

@@ -16,13 +16,34 @@ export type Fields = Record<string, Value>;
 
 const SCALARS = ['u8', 'u16', 'u32', 'u64', 'i64', 'u128', 'i128', 'bool', 'pubkey', 'string'] as const;
 type Scalar = (typeof SCALARS)[number];
+export type TypeKind = Scalar | 'option' | 'vec' | 'array' | 'struct';
 
-export type FieldType =
-  | { readonly k: Scalar }
-  | { readonly k: 'option'; readonly of: FieldType }
-  | { readonly k: 'vec'; readonly of: FieldType }
-  | { readonly k: 'array'; readonly of: FieldType; readonly len: number }
-  | { readonly k: 'struct'; readonly name: string; readonly fields: readonly Field[]; readonly tuple: boolean };
+// Every FieldType has the same shape (unused members empty) and a numeric code, so the reader's one switch
+// stays monomorphic: the decode budget is a few microseconds per transaction.
+const CODES = { u8: 0, u16: 1, u32: 2, u64: 3, i64: 4, u128: 5, i128: 6, bool: 7, pubkey: 8, string: 9, option: 10, vec: 11, array: 12, struct: 13 } as const;
+
+export interface FieldType {
+  readonly k: TypeKind;
+  readonly code: number;
+  /** option, vec, array: the item type. */
+  readonly of: FieldType | undefined;
+  /** array: the length. */
+  readonly len: number;
+  /** struct: its name, its fields, and whether they are unnamed (a tuple struct decodes to an array). */
+  readonly name: string;
+  readonly fields: readonly Field[];
+  readonly tuple: boolean;
+}
+
+const fieldType = (k: TypeKind, more: Partial<FieldType> = {}): FieldType => ({
+  k,
+  code: CODES[k],
+  of: more.of,
+  len: more.len ?? 0,
+  name: more.name ?? '',
+  fields: more.fields ?? [],
+  tuple: more.tuple ?? false,
+});
 
 export interface Field {
   readonly name: string;
@@ -41,11 +62,11 @@ const SCALAR_SET = new Set<string>(SCALARS);
 export type TypeDefs = Readonly<Record<string, string>>;
 
 export function parseType(text: string, defs: TypeDefs, seen: readonly string[] = []): FieldType {
-  if (SCALAR_SET.has(text)) return { k: text as Scalar };
+  if (SCALAR_SET.has(text)) return fieldType(text as Scalar);
   let m = /^(option|vec)<(.+)>$/.exec(text);
-  if (m) return { k: m[1] as 'option' | 'vec', of: parseType(m[2]!, defs, seen) };
+  if (m) return fieldType(m[1] as 'option' | 'vec', { of: parseType(m[2]!, defs, seen) });
   m = /^\[(.+);(\d+)\]$/.exec(text);
-  if (m) return { k: 'array', of: parseType(m[1]!, defs, seen), len: Number(m[2]) };
+  if (m) return fieldType('array', { of: parseType(m[1]!, defs, seen), len: Number(m[2]) });
   const def = Object.hasOwn(defs, text) ? defs[text] : undefined;
   if (def === undefined) throw new LayoutError(`unknown type ${JSON.stringify(text)}`);
   if (seen.includes(text)) throw new LayoutError(`type ${text} contains itself`);
@@ -55,7 +76,7 @@ export function parseType(text: string, defs: TypeDefs, seen: readonly string[] 
   const fields = tuple
     ? tokens.map((t, i) => ({ name: String(i), typeText: t, type: parseType(t, defs, [...seen, text]) }))
     : parseFields(def, defs, [...seen, text]);
-  return { k: 'struct', name: text, fields, tuple };
+  return fieldType('struct', { name: text, fields, tuple });
 }
 
 /** `name:type name:type …` (whitespace-separated; an empty text is no fields). */
@@ -97,7 +118,7 @@ export function minSize(t: FieldType): number {
     case 'pubkey':
       return 32;
     case 'array':
-      return t.len * minSize(t.of);
+      return t.len * minSize(t.of!);
     case 'struct':
       return t.fields.reduce((n, f) => n + minSize(f.type), 0);
   }
@@ -145,38 +166,38 @@ class Cursor {
   }
 
   read(t: FieldType): Value {
-    switch (t.k) {
-      case 'u8':
+    switch (t.code) {
+      case CODES.u8:
         return this.data[this.need(1, 'u8')]!;
-      case 'u16':
+      case CODES.u16:
         return this.view.getUint16(this.need(2, 'u16'), true);
-      case 'u32':
+      case CODES.u32:
         return this.view.getUint32(this.need(4, 'u32'), true);
-      case 'u64':
+      case CODES.u64:
         return this.view.getBigUint64(this.need(8, 'u64'), true);
-      case 'i64':
+      case CODES.i64:
         return this.view.getBigInt64(this.need(8, 'i64'), true);
-      case 'u128': {
+      case CODES.u128: {
         const at = this.need(16, 'u128');
         return (this.view.getBigUint64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case 'i128': {
+      case CODES.i128: {
         const at = this.need(16, 'i128');
         return (this.view.getBigInt64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case 'bool': {
+      case CODES.bool: {
         const at = this.need(1, 'bool');
         const b = this.data[at]!;
         if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
         return b === 1;
       }
-      case 'pubkey': {
+      case CODES.pubkey: {
         const at = this.need(32, 'pubkey');
         const key = Buffer.allocUnsafe(32);
-        key.set(this.data.subarray(at, at + 32));
+        for (let i = 0; i < 32; i++) key[i] = this.data[at + i]!;
         return key;
       }
-      case 'string': {
+      case CODES.string: {
         const at = this.pos;
         const len = this.view.getUint32(this.need(4, 'string length'), true);
         const start = this.need(len, `string of ${len} bytes (length at offset ${at})`);
@@ -186,30 +207,32 @@ class Cursor {
           throw new Stop('invalid', `string at offset ${at} is not valid UTF-8 (Borsh rejects it)`);
         }
       }
-      case 'option': {
+      case CODES.option: {
         const at = this.need(1, 'option tag');
         const tag = this.data[at]!;
         if (tag === 0) return null;
         if (tag !== 1) throw new Stop('invalid', `option tag ${tag} at offset ${at} (Borsh takes only 0 or 1)`);
-        return this.read(t.of);
+        return this.read(t.of!);
       }
-      case 'vec': {
+      case CODES.vec: {
         const at = this.pos;
         const n = this.view.getUint32(this.need(4, 'vec length'), true);
         // A length the remaining bytes cannot hold is refused before allocating for it.
-        if (n * minSize(t.of) > this.data.length - this.pos) {
-          throw new Stop('truncated', `vec of ${n} items at offset ${at} needs at least ${n * minSize(t.of)} bytes, ${this.data.length - this.pos} left`);
+        const least = n * minSize(t.of!);
+        if (least > this.data.length - this.pos) {
+          throw new Stop('truncated', `vec of ${n} items at offset ${at} needs at least ${least} bytes, ${this.data.length - this.pos} left`);
         }
         const out: Value[] = new Array(n);
-        for (let i = 0; i < n; i++) out[i] = this.read(t.of);
+        for (let i = 0; i < n; i++) out[i] = this.read(t.of!);
         return out;
       }
-      case 'array': {
+      case CODES.array: {
         const out: Value[] = new Array(t.len);
-        for (let i = 0; i < t.len; i++) out[i] = this.read(t.of);
+        for (let i = 0; i < t.len; i++) out[i] = this.read(t.of!);
         return out;
       }
-      case 'struct': {
+      default: {
+        // struct
         if (t.tuple) return t.fields.map((f) => this.read(f.type));
         const o: Fields = {};
         for (const f of t.fields) o[f.name] = this.read(f.type);

@@ -51,13 +51,27 @@ export interface ProgramTable {
   readonly types: TypeDefs;
   readonly instructions: readonly InstructionDef[];
   readonly events: readonly EventDef[];
-  readonly instructionByKey: ReadonlyMap<bigint, InstructionDef>;
-  readonly eventByKey: ReadonlyMap<bigint, EventDef>;
+  readonly instructionIndex: DiscriminatorIndex<InstructionDef>;
+  readonly eventIndex: DiscriminatorIndex<EventDef>;
 }
 
-/** The 8 bytes at `offset` as one number, the key of the discriminator maps. The caller checks the length. */
-export function discriminatorKey(data: Uint8Array, offset: number): bigint {
-  return new DataView(data.buffer, data.byteOffset + offset, 8).getBigUint64(0, true);
+/** Definitions by their discriminator's first 4 bytes (as a number, cheaper to hash than 8), then compared whole. */
+export type DiscriminatorIndex<D> = ReadonlyMap<number, readonly D[]>;
+
+const u32At = (data: Uint8Array, at: number): number => (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
+
+/** Whether the 8 bytes at `at` are `disc`. The caller checks the length. */
+export function hasDiscriminator(data: Uint8Array, at: number, disc: Uint8Array): boolean {
+  for (let i = 0; i < 8; i++) if (data[at + i] !== disc[i]) return false;
+  return true;
+}
+
+/** The definition whose discriminator is the 8 bytes at `at`, if any. The caller checks the length. */
+export function lookupDiscriminator<D extends { readonly discriminator: Buffer }>(index: DiscriminatorIndex<D>, data: Uint8Array, at: number): D | undefined {
+  const candidates = index.get(u32At(data, at));
+  if (candidates === undefined) return undefined;
+  for (const d of candidates) if (hasDiscriminator(data, at, d.discriminator)) return d;
+  return undefined;
 }
 
 function discriminator(hex: string, what: string): Buffer {
@@ -79,13 +93,13 @@ function base<K extends 'instruction' | 'event'>(kind: K, program: PumpProgramNa
   }
 }
 
-function byKey<D extends DefBase>(defs: readonly D[], what: string): Map<bigint, D> {
-  const map = new Map<bigint, D>();
+function indexOf<D extends DefBase>(defs: readonly D[], what: string): DiscriminatorIndex<D> {
+  const map = new Map<number, D[]>();
   for (const d of defs) {
-    const key = discriminatorKey(d.discriminator, 0);
-    const other = map.get(key);
+    const other = lookupDiscriminator(map, d.discriminator, 0);
     if (other !== undefined) throw new LayoutError(`${what}: ${d.name} and ${other.name} share discriminator ${d.discriminator.toString('hex')}`);
-    map.set(key, d);
+    const key = u32At(d.discriminator, 0);
+    map.set(key, [...(map.get(key) ?? []), d]);
   }
   return map;
 }
@@ -104,7 +118,7 @@ export function defineProgram(spec: ProgramSpec): ProgramTable {
     types: spec.types,
     instructions,
     events,
-    instructionByKey: byKey(instructions, `${spec.name} instructions`),
-    eventByKey: byKey(events, `${spec.name} events`),
+    instructionIndex: indexOf(instructions, `${spec.name} instructions`),
+    eventIndex: indexOf(events, `${spec.name} events`),
   };
 }
