@@ -126,4 +126,30 @@ describe('extractPumpTransaction', () => {
     });
     expect(extractPumpTransaction(tx)).toEqual({ instructions: [], events: [], programs: [], failed: false, err: undefined });
   });
+
+  it('never throws on generated transactions: indexes past the end, odd stack heights, groups of missing instructions', () => {
+    let seed = 0xbeef;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return Math.floor((seed / 2 ** 32) * n);
+    };
+    const datas = [sell(1n), ammBuy, completeEvent, withdrawEvent, Buffer.alloc(0), Buffer.alloc(5, 1), EVENT_IX_TAG];
+    const pick = () => datas[rand(datas.length)]!.subarray(0, rand(80));
+    let seen = 0;
+    for (let i = 0; i < 3000; i++) {
+      const tx = TransactionEvent.fromPartial({
+        accountKeys: keys.slice(0, rand(keys.length + 1)),
+        loadedReadonly: rand(2) ? [PUMP.programIdBytes] : [],
+        instructions: Array.from({ length: rand(4) }, () => ix(rand(10), [rand(12), rand(12)], pick())),
+        innerInstructions: Array.from({ length: rand(3) }, () => ({
+          index: rand(5),
+          instructions: Array.from({ length: rand(5) }, () => inner(rand(10), [rand(12)], pick(), rand(3) ? rand(6) : undefined)),
+        })),
+        err: rand(2) ? '"AccountInUse"' : undefined,
+      });
+      const p = extractPumpTransaction(tx);
+      seen += p.instructions.length + p.events.length;
+    }
+    expect(seen).toBeGreaterThan(100);
+  });
 });
