@@ -1,5 +1,6 @@
-// pump.fun instruction data (8-byte Anchor discriminator + Borsh arguments, little-endian) into the proto
-// `Instruction` oneof. Never throws: short, garbage or unknown data gives undefined.
+// pump.fun's six original instructions (8-byte Anchor discriminator + Borsh arguments, little-endian) into the
+// seed proto's `Instruction` oneof. Never throws: short, garbage or unknown data gives undefined. Every
+// instruction and event of both programs, in today's layouts, is decoder.ts's (this keeps the seed contract).
 // Decisions (see reference/pumpfun.md):
 // - Trailing bytes after the known arguments are ignored, as Anchor does when it deserializes arguments;
 //   that is what keeps the later appended fields (create's creator pubkey, buy's track_volume byte) compatible.
@@ -9,6 +10,7 @@
 //   instruction; we return undefined rather than guess a repaired string.
 import type { Instruction } from '../../proto/gen/stream.js';
 import { PUMP_DISCRIMINATORS, PUMP_INSTRUCTION_NAMES, type PumpInstructionName } from './discriminators.js';
+import { parseFields, readFields, type Field, type Fields } from './layout.js';
 
 export type PumpInstruction = NonNullable<Instruction['instructionOneof']>;
 
@@ -21,46 +23,21 @@ const byDiscriminator = new Map<string, PumpInstructionName>(
   PUMP_INSTRUCTION_NAMES.map((n) => [PUMP_DISCRIMINATORS[n].toString('latin1'), n]),
 );
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// The six original instructions in the layouts the proto messages carry (read with the tables' reader).
+const LAYOUTS = {
+  set_params: parseFields(
+    'fee_recipient:pubkey initial_virtual_token_reserves:u64 initial_virtual_sol_reserves:u64 initial_real_token_reserves:u64 token_total_supply:u64 fee_basis_points:u64',
+    {},
+  ),
+  create: parseFields('name:string symbol:string uri:string', {}),
+  buy: parseFields('amount:u64 max_sol_cost:u64', {}),
+  sell: parseFields('amount:u64 min_sol_output:u64', {}),
+};
 
-/** Bounds-checked little-endian cursor: every read returns undefined instead of running past the end. */
-class Reader {
-  private pos: number;
-  private readonly view: DataView;
-  constructor(
-    private readonly data: Uint8Array,
-    start: number,
-  ) {
-    this.pos = start;
-    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  }
-  get remaining(): number {
-    return this.data.length - this.pos;
-  }
-  u64(): bigint | undefined {
-    if (this.remaining < 8) return undefined;
-    const v = this.view.getBigUint64(this.pos, true);
-    this.pos += 8;
-    return v;
-  }
-  bytes(n: number): Uint8Array | undefined {
-    if (this.remaining < n) return undefined;
-    const v = this.data.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return v;
-  }
-  string(): string | undefined {
-    if (this.remaining < 4) return undefined;
-    const len = this.view.getUint32(this.pos, true);
-    if (len > this.remaining - 4) return undefined; // a length that runs past the end
-    this.pos += 4;
-    const raw = this.bytes(len)!;
-    try {
-      return utf8.decode(raw);
-    } catch {
-      return undefined;
-    }
-  }
+/** The layout's fields when the data carries all of them (later bytes ignored); otherwise undefined. */
+function whole(layout: readonly Field[], data: Uint8Array): Fields | undefined {
+  const r = readFields(layout, data, 8);
+  return r.ok && r.present === layout.length ? r.fields : undefined;
 }
 
 export function pumpInstructionName(data: Uint8Array): PumpInstructionName | undefined {
@@ -71,45 +48,37 @@ export function pumpInstructionName(data: Uint8Array): PumpInstructionName | und
 export function decodePumpInstruction(data: Uint8Array): PumpInstruction | undefined {
   const name = pumpInstructionName(data);
   if (name === undefined) return undefined;
-  const r = new Reader(data, 8);
   switch (name) {
     case 'initialize':
       return { $case: 'initialize', value: {} };
     case 'withdraw':
       return { $case: 'withdraw', value: {} };
     case 'set_params': {
-      if (r.remaining !== SET_PARAMS_ORIGINAL_ARGS) return undefined;
-      const feeRecipient = Buffer.from(r.bytes(32)!); // copy: the result must not alias the event's bytes
+      if (data.length - 8 !== SET_PARAMS_ORIGINAL_ARGS) return undefined;
+      const f = whole(LAYOUTS.set_params, data)!;
       return {
         $case: 'setParams',
         value: {
-          feeRecipient,
-          initialVirtualTokenReserves: r.u64()!,
-          initialVirtualSolReserves: r.u64()!,
-          initialRealTokenReserves: r.u64()!,
-          tokenTotalSupply: r.u64()!,
-          feeBasisPoints: r.u64()!,
+          feeRecipient: f.fee_recipient as Buffer,
+          initialVirtualTokenReserves: f.initial_virtual_token_reserves as bigint,
+          initialVirtualSolReserves: f.initial_virtual_sol_reserves as bigint,
+          initialRealTokenReserves: f.initial_real_token_reserves as bigint,
+          tokenTotalSupply: f.token_total_supply as bigint,
+          feeBasisPoints: f.fee_basis_points as bigint,
         },
       };
     }
     case 'create': {
-      const nameStr = r.string();
-      const symbol = nameStr === undefined ? undefined : r.string();
-      const uri = symbol === undefined ? undefined : r.string();
-      if (nameStr === undefined || symbol === undefined || uri === undefined) return undefined;
-      return { $case: 'create', value: { name: nameStr, symbol, uri } };
+      const f = whole(LAYOUTS.create, data);
+      return f && { $case: 'create', value: { name: f.name as string, symbol: f.symbol as string, uri: f.uri as string } };
     }
     case 'buy': {
-      const amount = r.u64();
-      const maxSolCost = r.u64();
-      if (amount === undefined || maxSolCost === undefined) return undefined;
-      return { $case: 'buy', value: { amount, maxSolCost } };
+      const f = whole(LAYOUTS.buy, data);
+      return f && { $case: 'buy', value: { amount: f.amount as bigint, maxSolCost: f.max_sol_cost as bigint } };
     }
     case 'sell': {
-      const amount = r.u64();
-      const minSolOutput = r.u64();
-      if (amount === undefined || minSolOutput === undefined) return undefined;
-      return { $case: 'sell', value: { amount, minSolOutput } };
+      const f = whole(LAYOUTS.sell, data);
+      return f && { $case: 'sell', value: { amount: f.amount as bigint, minSolOutput: f.min_sol_output as bigint } };
     }
   }
 }

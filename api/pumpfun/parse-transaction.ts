@@ -5,6 +5,7 @@ import bs58 from 'bs58';
 import type { Instruction } from '../../proto/gen/stream.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
 import { decodePumpInstruction, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
+import { keyAt } from './extract.js';
 
 const PROGRAM_ID = Buffer.from(bs58.decode(PUMP_PROGRAM_ID));
 
@@ -21,15 +22,6 @@ export interface PumpTransactionScan {
   readonly instructions: Instruction[];
   /** Distinct bonding-curve keys the decoded instructions use, in first-use order. */
   readonly bondingCurves: Buffer[];
-}
-
-/** The key at a message index: static keys, then loaded writable, then loaded readonly. */
-function keyAt(tx: TransactionEvent, index: number): Buffer | undefined {
-  if (index < tx.accountKeys.length) return tx.accountKeys[index];
-  index -= tx.accountKeys.length;
-  if (index < tx.loadedWritable.length) return tx.loadedWritable[index];
-  index -= tx.loadedWritable.length;
-  return tx.loadedReadonly[index];
 }
 
 export function scanPumpTransaction(tx: TransactionEvent): PumpTransactionScan {

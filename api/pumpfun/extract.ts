@@ -1,0 +1,167 @@
+// Every pump.fun and PumpSwap instruction and self-CPI event of a transaction (the event model's
+// TransactionEvent), in execution order: a top-level instruction, then the inner ones it invoked (meta's inner
+// instruction group with its index). Pure.
+// - An instruction of either program counts wherever it runs: top level, or inner (invoked by a router, or by
+//   the other program: pump's `migrate` calls PumpSwap's `create_pool`). Inner ones carry their stack height and
+//   the program of the top-level instruction that invoked them.
+// - A self-CPI event instruction (Anchor's event CPI: data EVENT_IX_TAG + the event, invoked by the program
+//   itself through its event authority) is an event, not an instruction. Other programs emit events with the
+//   same tag, so the program id is matched first; and one that was not invoked by the same program (as far as
+//   stack heights tell) is not taken for an event: Anchor only accepts it signed by the program's own PDA.
+// - Program and account indexes address static keys, then loaded writable, then loaded readonly (v0 lookup
+//   order); an index past the end names no key (undefined), never a wrong one.
+import type { TransactionEvent } from '../../schemas/gen/events.js';
+import { decodeEventInstruction, decodeInstruction, isEventInstruction, PUMP_PROGRAMS, type EventDecode, type InstructionDecode } from './decoder.js';
+import type { ProgramTable, PumpProgramName } from './program-table.js';
+
+export interface PumpInstructionAt {
+  readonly program: PumpProgramName;
+  /** The top-level instruction's index in the message. */
+  readonly index: number;
+  /** Position inside that top-level instruction's inner group; undefined for the top-level instruction itself. */
+  readonly innerIndex: number | undefined;
+  readonly inner: boolean;
+  /** 1 at top level; an inner one's from the meta (undefined in blocks older than Solana 1.14.6). */
+  readonly stackHeight: number | undefined;
+  /** Program id of the top-level instruction that invoked it (inner only). */
+  readonly invokedBy: Buffer | undefined;
+  /** The instruction's accounts in order (undefined where an index names no key). */
+  readonly accounts: readonly (Buffer | undefined)[];
+  readonly decoded: InstructionDecode;
+}
+
+export interface PumpEventAt {
+  readonly program: PumpProgramName;
+  /** The top-level instruction's index and the event instruction's position in its inner group. */
+  readonly index: number;
+  readonly innerIndex: number;
+  readonly stackHeight: number | undefined;
+  readonly decoded: EventDecode;
+}
+
+export interface PumpTransaction {
+  readonly instructions: readonly PumpInstructionAt[];
+  readonly events: readonly PumpEventAt[];
+  /** The programs whose instructions (or events) the transaction carries, pump before pump_amm. */
+  readonly programs: readonly PumpProgramName[];
+  readonly failed: boolean;
+  /** The error in Agave's JSON form, when it failed. */
+  readonly err: string | undefined;
+}
+
+type Keyed = Pick<TransactionEvent, 'accountKeys' | 'loadedWritable' | 'loadedReadonly'>;
+
+/** The key at a message index: static keys, then loaded writable, then loaded readonly. */
+export function keyAt(tx: Keyed, index: number): Buffer | undefined {
+  if (index < tx.accountKeys.length) return tx.accountKeys[index];
+  index -= tx.accountKeys.length;
+  if (index < tx.loadedWritable.length) return tx.loadedWritable[index];
+  return tx.loadedReadonly[index - tx.loadedWritable.length];
+}
+
+function tableOf(key: Buffer | undefined): ProgramTable | null {
+  if (key === undefined) return null;
+  for (const t of PUMP_PROGRAMS) if (key[0] === t.programIdBytes[0] && t.programIdBytes.equals(key)) return t;
+  return null;
+}
+
+function accountsOf(tx: Keyed, indexes: Uint8Array): (Buffer | undefined)[] {
+  const out = new Array<Buffer | undefined>(indexes.length);
+  for (let i = 0; i < indexes.length; i++) out[i] = keyAt(tx, indexes[i]!);
+  return out;
+}
+
+// Program index → its table, or null for neither program; filled on first use (few distinct programs per
+// transaction). Module-level and cleared per call: no allocation on the path every transaction takes.
+const tableCache: (ProgramTable | null | undefined)[] = [];
+// callers[h]: the table (or null) of the instruction running at stack height h, for the self-CPI check.
+const callers: (ProgramTable | null)[] = [];
+
+function classify(tx: Keyed, programIdIndex: number): ProgramTable | null {
+  let t = tableCache[programIdIndex];
+  if (t === undefined) tableCache[programIdIndex] = t = tableOf(keyAt(tx, programIdIndex));
+  return t;
+}
+
+const BOTH: readonly PumpProgramName[] = Object.freeze(['pump', 'pump_amm'] as const);
+const PUMP_ONLY: readonly PumpProgramName[] = Object.freeze(['pump'] as const);
+const AMM_ONLY: readonly PumpProgramName[] = Object.freeze(['pump_amm'] as const);
+const NONE: readonly PumpProgramName[] = Object.freeze([]);
+
+type InnerGroup = TransactionEvent['innerInstructions'][number];
+
+/** Where the inner instruction group of top-level instruction `index` is (-1: none). The meta lists groups by
+ * index, in order as Agave writes them: `hint` (the place after the last group found) is tried first. */
+function groupAt(groups: readonly InnerGroup[], index: number, hint: number): number {
+  if (hint < groups.length && groups[hint]!.index === index) return hint;
+  for (let i = 0; i < groups.length; i++) if (groups[i]!.index === index) return i;
+  return -1;
+}
+
+export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
+  const instructions: PumpInstructionAt[] = [];
+  const events: PumpEventAt[] = [];
+  tableCache.length = 0;
+  let pump = false;
+  let amm = false;
+  let nextGroup = 0;
+  const groups = tx.innerInstructions;
+  for (let index = 0; index < tx.instructions.length; index++) {
+    const top = tx.instructions[index]!;
+    const topTable = classify(tx, top.programIdIndex);
+    if (topTable !== null) {
+      instructions.push({
+        program: topTable.name,
+        index,
+        innerIndex: undefined,
+        inner: false,
+        stackHeight: 1,
+        invokedBy: undefined,
+        accounts: accountsOf(tx, top.accounts),
+        decoded: decodeInstruction(topTable, top.data),
+      });
+    }
+    const at = groups.length === 0 ? -1 : groupAt(groups, index, nextGroup);
+    if (at < 0) continue;
+    nextGroup = at + 1;
+    const group = groups[at]!;
+    callers.length = 0;
+    callers[1] = topTable;
+    let invokedBy: Buffer | undefined;
+    for (let innerIndex = 0; innerIndex < group.instructions.length; innerIndex++) {
+      const ix = group.instructions[innerIndex]!;
+      const table = classify(tx, ix.programIdIndex);
+      const h = ix.stackHeight;
+      if (h !== undefined) callers[h] = table;
+      if (table === null) continue;
+      if (isEventInstruction(ix.data)) {
+        const caller = h === undefined ? table : callers[h - 1];
+        if (caller === table) {
+          events.push({ program: table.name, index, innerIndex, stackHeight: h, decoded: decodeEventInstruction(table, ix.data) });
+          continue;
+        }
+      }
+      invokedBy ??= keyAt(tx, top.programIdIndex);
+      instructions.push({
+        program: table.name,
+        index,
+        innerIndex,
+        inner: true,
+        stackHeight: h,
+        invokedBy,
+        accounts: accountsOf(tx, ix.accounts),
+        decoded: decodeInstruction(table, ix.data),
+      });
+    }
+  }
+  for (const x of instructions) {
+    if (x.program === 'pump') pump = true;
+    else amm = true;
+  }
+  for (const x of events) {
+    if (x.program === 'pump') pump = true;
+    else amm = true;
+  }
+  const programs = pump && amm ? BOTH : pump ? PUMP_ONLY : amm ? AMM_ONLY : NONE;
+  return { instructions, events, programs, failed: tx.err !== undefined, err: tx.err };
+}

@@ -1,0 +1,263 @@
+// Borsh-style layouts as the programs' tables declare them, and the one reader both programs use. Pure.
+// A layout is written as text, `name:type name:type …`, types in the IDLs' vocabulary: u8 u16 u32 u64 i64 u128
+// i128 bool pubkey string, option<T>, vec<T>, [T;N], and struct names the table defines (a struct whose fields
+// have no names is a tuple struct, e.g. OptionBool = `bool`). Parsed once when a table is built.
+//
+// Reading follows how the programs' layouts grow (fields are only ever appended):
+// - the data may end at any field boundary: the fields from there on are ABSENT (left out, not zeroed);
+// - data that ends inside a field is `truncated`; a value Borsh rejects (a bool byte other than 0/1, an option
+//   tag other than 0/1, invalid UTF-8) is `invalid`; both name the field;
+// - bytes after the last known field are counted (`trailingBytes`), not read.
+// u64/i64/u128/i128 are bigint, u8/u16/u32 numbers, pubkeys 32-byte Buffers (copies: a decoded value never
+// aliases the input).
+
+export type Value = number | bigint | boolean | string | Buffer | null | readonly Value[] | { readonly [field: string]: Value };
+export type Fields = Record<string, Value>;
+
+const SCALARS = ['u8', 'u16', 'u32', 'u64', 'i64', 'u128', 'i128', 'bool', 'pubkey', 'string'] as const;
+type Scalar = (typeof SCALARS)[number];
+export type TypeKind = Scalar | 'option' | 'vec' | 'array' | 'struct';
+
+// Every FieldType has the same shape (unused members empty) and a numeric code, so the reader's one switch
+// stays monomorphic: the decode budget is a few microseconds per transaction.
+const CODES = { u8: 0, u16: 1, u32: 2, u64: 3, i64: 4, u128: 5, i128: 6, bool: 7, pubkey: 8, string: 9, option: 10, vec: 11, array: 12, struct: 13 } as const;
+
+export interface FieldType {
+  readonly k: TypeKind;
+  readonly code: number;
+  /** option, vec, array: the item type. */
+  readonly of: FieldType | undefined;
+  /** array: the length. */
+  readonly len: number;
+  /** struct: its name, its fields, and whether they are unnamed (a tuple struct decodes to an array). */
+  readonly name: string;
+  readonly fields: readonly Field[];
+  readonly tuple: boolean;
+}
+
+const fieldType = (k: TypeKind, more: Partial<FieldType> = {}): FieldType => ({
+  k,
+  code: CODES[k],
+  of: more.of,
+  len: more.len ?? 0,
+  name: more.name ?? '',
+  fields: more.fields ?? [],
+  tuple: more.tuple ?? false,
+});
+
+export interface Field {
+  readonly name: string;
+  /** The type as written in the table (`option<u64>`, `[pubkey;8]`, `Shareholder`). */
+  readonly typeText: string;
+  readonly type: FieldType;
+}
+
+export class LayoutError extends Error {
+  override name = 'LayoutError';
+}
+
+const SCALAR_SET = new Set<string>(SCALARS);
+
+/** Struct definitions by name, as text (`address:pubkey share_bps:u16`, or `bool` for a tuple struct). */
+export type TypeDefs = Readonly<Record<string, string>>;
+
+export function parseType(text: string, defs: TypeDefs, seen: readonly string[] = []): FieldType {
+  if (SCALAR_SET.has(text)) return fieldType(text as Scalar);
+  let m = /^(option|vec)<(.+)>$/.exec(text);
+  if (m) return fieldType(m[1] as 'option' | 'vec', { of: parseType(m[2]!, defs, seen) });
+  m = /^\[(.+);(\d+)\]$/.exec(text);
+  if (m) return fieldType('array', { of: parseType(m[1]!, defs, seen), len: Number(m[2]) });
+  const def = Object.hasOwn(defs, text) ? defs[text] : undefined;
+  if (def === undefined) throw new LayoutError(`unknown type ${JSON.stringify(text)}`);
+  if (seen.includes(text)) throw new LayoutError(`type ${text} contains itself`);
+  const tokens = def.split(/\s+/).filter(Boolean);
+  if (tokens.length === 0) throw new LayoutError(`type ${text} has no fields`);
+  const tuple = tokens.every((t) => !t.includes(':'));
+  const fields = tuple
+    ? tokens.map((t, i) => ({ name: String(i), typeText: t, type: parseType(t, defs, [...seen, text]) }))
+    : parseFields(def, defs, [...seen, text]);
+  return fieldType('struct', { name: text, fields, tuple });
+}
+
+/** `name:type name:type …` (whitespace-separated; an empty text is no fields). */
+export function parseFields(text: string, defs: TypeDefs, seen: readonly string[] = []): Field[] {
+  const fields = text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((token) => {
+      const at = token.indexOf(':');
+      if (at <= 0) throw new LayoutError(`field ${JSON.stringify(token)} is not name:type`);
+      const typeText = token.slice(at + 1);
+      return { name: token.slice(0, at), typeText, type: parseType(typeText, defs, seen) };
+    });
+  const names = fields.map((f) => f.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new LayoutError(`field ${dup} appears twice`);
+  return fields;
+}
+
+/** The fewest bytes a value of the type takes (a vec's length claim is checked against it). */
+export function minSize(t: FieldType): number {
+  switch (t.k) {
+    case 'u8':
+    case 'bool':
+    case 'option':
+      return 1;
+    case 'u16':
+      return 2;
+    case 'u32':
+    case 'string':
+    case 'vec':
+      return 4;
+    case 'u64':
+    case 'i64':
+      return 8;
+    case 'u128':
+    case 'i128':
+      return 16;
+    case 'pubkey':
+      return 32;
+    case 'array':
+      return t.len * minSize(t.of!);
+    case 'struct':
+      return t.fields.reduce((n, f) => n + minSize(f.type), 0);
+  }
+}
+
+export type LayoutRead =
+  | { readonly ok: true; readonly fields: Fields; readonly present: number; readonly trailingBytes: number }
+  | {
+      readonly ok: false;
+      readonly kind: 'truncated' | 'invalid';
+      /** The fields read before the one that failed. */
+      readonly fields: Fields;
+      readonly present: number;
+      /** The field that failed (a top-level field name). */
+      readonly field: string;
+      readonly reason: string;
+    };
+
+/** Thrown inside a read only; readFields turns it into its result, so nothing escapes. */
+class Stop {
+  constructor(
+    readonly kind: 'truncated' | 'invalid',
+    readonly reason: string,
+  ) {}
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+class Cursor {
+  pos: number;
+  readonly view: DataView;
+  constructor(
+    readonly data: Uint8Array,
+    start: number,
+  ) {
+    this.pos = start;
+    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  private need(n: number, what: string): number {
+    const at = this.pos;
+    if (this.data.length - at < n) throw new Stop('truncated', `${what} needs ${n} bytes at offset ${at}, ${this.data.length - at} left`);
+    this.pos = at + n;
+    return at;
+  }
+
+  read(t: FieldType): Value {
+    switch (t.code) {
+      case CODES.u8:
+        return this.data[this.need(1, 'u8')]!;
+      case CODES.u16:
+        return this.view.getUint16(this.need(2, 'u16'), true);
+      case CODES.u32:
+        return this.view.getUint32(this.need(4, 'u32'), true);
+      case CODES.u64:
+        return this.view.getBigUint64(this.need(8, 'u64'), true);
+      case CODES.i64:
+        return this.view.getBigInt64(this.need(8, 'i64'), true);
+      case CODES.u128: {
+        const at = this.need(16, 'u128');
+        return (this.view.getBigUint64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
+      }
+      case CODES.i128: {
+        const at = this.need(16, 'i128');
+        return (this.view.getBigInt64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
+      }
+      case CODES.bool: {
+        const at = this.need(1, 'bool');
+        const b = this.data[at]!;
+        if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
+        return b === 1;
+      }
+      case CODES.pubkey: {
+        const at = this.need(32, 'pubkey');
+        const key = Buffer.allocUnsafe(32);
+        for (let i = 0; i < 32; i++) key[i] = this.data[at + i]!;
+        return key;
+      }
+      case CODES.string: {
+        const at = this.pos;
+        const len = this.view.getUint32(this.need(4, 'string length'), true);
+        const start = this.need(len, `string of ${len} bytes (length at offset ${at})`);
+        try {
+          return utf8.decode(this.data.subarray(start, start + len));
+        } catch {
+          throw new Stop('invalid', `string at offset ${at} is not valid UTF-8 (Borsh rejects it)`);
+        }
+      }
+      case CODES.option: {
+        const at = this.need(1, 'option tag');
+        const tag = this.data[at]!;
+        if (tag === 0) return null;
+        if (tag !== 1) throw new Stop('invalid', `option tag ${tag} at offset ${at} (Borsh takes only 0 or 1)`);
+        return this.read(t.of!);
+      }
+      case CODES.vec: {
+        const at = this.pos;
+        const n = this.view.getUint32(this.need(4, 'vec length'), true);
+        // A length the remaining bytes cannot hold is refused before allocating for it.
+        const least = n * minSize(t.of!);
+        if (least > this.data.length - this.pos) {
+          throw new Stop('truncated', `vec of ${n} items at offset ${at} needs at least ${least} bytes, ${this.data.length - this.pos} left`);
+        }
+        const out: Value[] = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = this.read(t.of!);
+        return out;
+      }
+      case CODES.array: {
+        const out: Value[] = new Array(t.len);
+        for (let i = 0; i < t.len; i++) out[i] = this.read(t.of!);
+        return out;
+      }
+      default: {
+        // struct
+        if (t.tuple) return t.fields.map((f) => this.read(f.type));
+        const o: Fields = {};
+        for (const f of t.fields) o[f.name] = this.read(f.type);
+        return o;
+      }
+    }
+  }
+}
+
+/**
+ * Reads `fields` from `data` starting at `offset`, by prefix (see the header). Never throws.
+ */
+export function readFields(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
+  const c = new Cursor(data, offset);
+  const out: Fields = {};
+  let present = 0;
+  for (; present < fields.length; present++) {
+    if (c.pos >= data.length) break;
+    const f = fields[present]!;
+    try {
+      out[f.name] = c.read(f.type);
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+      return { ok: false, kind: e.kind, fields: out, present, field: f.name, reason: `${f.name} (${f.typeText}): ${e.reason}` };
+    }
+  }
+  return { ok: true, fields: out, present, trailingBytes: Math.max(0, data.length - c.pos) };
+}
