@@ -1,9 +1,8 @@
 // The 20 real pump.fun / PumpSwap transactions of ../shared/data/mainnet/pump through the decoders: each yields
 // exactly the instructions and events of its `decoded` field (every value, u64s exact, inner ones marked, absent
 // newer fields absent, undecoded trailing bytes counted) and every value its source's test asserts (`expected`).
-// The records go into the event model through the rpc source's converter (ingest/rpc/convert.ts). Record 23 is a
-// v1 transaction, which that converter's wire decoder does not read yet: its instruction and event are decoded
-// from their bytes in the meta directly (see the last test).
+// The records go into the event model through the rpc source's converter (ingest/rpc/convert.ts), record 23 (a v1
+// transaction) included.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { pumpRecordTransaction, readPumpRecords, toRecordJson, type PumpRecord } from '../../test/support/mainnet/pump.js';
@@ -13,8 +12,8 @@ import { PUMP_AMM } from './pump-amm-table.js';
 import { PUMP } from './pump-table.js';
 
 const records = readPumpRecords();
+const converted = records;
 const V1_RECORD = 23;
-const converted = records.filter((r) => r.id !== V1_RECORD);
 
 /** An extracted instruction in the shape of the record's `decoded.instructions[]`. */
 function instructionAsRecord(x: PumpInstructionAt) {
@@ -105,30 +104,5 @@ describe('pump.fun / PumpSwap mainnet transactions', () => {
         expect(e!.fields).toMatchObject(want.fields);
       }
     });
-  });
-
-  it('record 23 (v1): its buy_exact_quote_in_v2 and TradeEvent, decoded from their bytes in the meta', () => {
-    const r = records.find((x) => x.id === V1_RECORD)!;
-    const [want] = r.decoded.instructions;
-    const [wantEvent] = r.decoded.events;
-    const group = r.meta.innerInstructions.find((g) => g.index === want!.index)!;
-    const ix = decodeInstruction(PUMP, bs58.decode(group.instructions[want!.inner_index!]!.data));
-    expect(ix.kind).toBe('decoded');
-    if (ix.kind !== 'decoded') return;
-    expect(ix.name).toBe(want!.name);
-    expect(toRecordJson(ix.fields)).toStrictEqual(want!.args);
-    expect(ix.absent).toEqual([]);
-    expect(ix.trailingBytes).toBe(want!.undecoded_trailing_bytes);
-    expect(accountNames(ix.def, want!.accounts.length)).toBeUndefined(); // 28 accounts, the IDL lists 27
-
-    const eventGroup = r.meta.innerInstructions.find((g) => g.index === wantEvent!.index)!;
-    const ev = decodeEventInstruction(PUMP, bs58.decode(eventGroup.instructions[wantEvent!.inner_index]!.data));
-    expect(ev.kind).toBe('decoded');
-    if (ev.kind !== 'decoded') return;
-    expect(ev.name).toBe(wantEvent!.name);
-    expect(toRecordJson(ev.fields)).toStrictEqual(wantEvent!.fields);
-    expect(ev.absent).toEqual([]);
-    expect(ev.trailingBytes).toBe(0);
-    expect(toRecordJson(ev.fields)).toMatchObject(r.expected.events[0]!.fields);
   });
 });
