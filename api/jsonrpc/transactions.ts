@@ -10,7 +10,7 @@ import { parseInstruction } from './instructions.js';
 import { u64Json } from './json.js';
 import { errValue } from './methods/getSignaturesForAddress.js';
 import { parseConfig, type Config } from './params.js';
-import { uiTokenAmount } from './token.js';
+import { storedUiTokenAmount } from './token.js';
 
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58' | 'binary';
 export const TRANSACTION_ENCODINGS: readonly TransactionEncoding[] = ['json', 'jsonParsed', 'base64', 'base58', 'binary'];
@@ -172,12 +172,13 @@ export function uiReward(r: Reward): unknown {
   };
 }
 
-/** UiTransactionTokenBalance: owner and programId only when the source recorded them. */
+/** UiTransactionTokenBalance: owner and programId only when the source recorded them; the amount by Agave's
+ * storage rule (uiAmount null at zero), not the account decoder's. */
 function uiTokenBalance(t: TokenBalance): unknown {
   return {
     accountIndex: t.accountIndex,
     mint: base58(t.mint),
-    uiTokenAmount: uiTokenAmount(t.amount, t.decimals),
+    uiTokenAmount: storedUiTokenAmount(t.amount, t.decimals),
     ...(t.owner.length === 0 ? {} : { owner: base58(t.owner) }),
     ...(t.programId.length === 0 ? {} : { programId: base58(t.programId) }),
   };

@@ -37,3 +37,20 @@ export function readMainnetStream(): Buffer[] {
   }
   return records;
 }
+
+/** One record of pump/transactions.json (its README lists every key; only those the tests read are typed). */
+export interface MainnetPumpTransaction {
+  id: number;
+  signature: string;
+  slot: number | null;
+  blockTime: number | null;
+  version: 'legacy' | 0 | 1;
+  wire_base64: string;
+  /** the meta as Agave's getTransaction answers it in the json encoding */
+  meta: Record<string, unknown>;
+}
+
+/** The 20 real pump.fun / PumpSwap transactions with their wire bytes and Agave's meta. */
+export function readMainnetPumpTransactions(): MainnetPumpTransaction[] {
+  return JSON.parse(readFileSync(path.join(mainnetDataDir(), 'pump', 'transactions.json'), 'utf8')) as MainnetPumpTransaction[];
+}
