@@ -5,6 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import bs58 from 'bs58';
 import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS } from '../../schemas/programs.js';
+import { describeValue } from '../../platform/describe-value.js';
 import { base58TooLarge, invalidParams } from './errors.js';
 import { u64Json } from './json.js';
 import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
@@ -38,7 +39,7 @@ export function parseAccountConfig(config: Config, defaultEncoding: AccountEncod
 export function parseEncoding<E extends AccountEncoding>(config: Config, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
   const enc = optionalString(config, 'encoding') ?? defaultEncoding;
   if (!(allowed as readonly string[]).includes(enc)) {
-    throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${JSON.stringify(enc)}`);
+    throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${describeValue(enc)}`);
   }
   return enc as E;
 }

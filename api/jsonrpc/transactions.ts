@@ -5,6 +5,7 @@
 // Pure: event in, JSON value out.
 import { TransactionEvent, type InnerInstructions, type Reward, type TokenBalance } from '../../schemas/codec.js';
 import { base58 } from '../../schemas/base58.js';
+import { describeValue } from '../../platform/describe-value.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
 import { u64Json } from './json.js';
@@ -312,7 +313,7 @@ export function encodeWithMeta(
 export function parseTransactionEncoding(v: unknown): TransactionEncoding {
   if (v === undefined || v === null) return 'json';
   if (typeof v !== 'string' || !(TRANSACTION_ENCODINGS as readonly string[]).includes(v)) {
-    throw invalidParams(`encoding: expected one of json, jsonParsed, base58, base64, got ${typeof v === 'string' ? JSON.stringify(v.slice(0, 100)) : typeof v}`);
+    throw invalidParams(`encoding: expected one of json, jsonParsed, base58, base64, got ${describeValue(v)}`);
   }
   return v as TransactionEncoding;
 }
@@ -321,7 +322,7 @@ export function parseTransactionEncoding(v: unknown): TransactionEncoding {
 export function parseMaxSupportedVersion(v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) {
-    throw invalidParams(`maxSupportedTransactionVersion: expected a whole number from 0 to 255, got ${JSON.stringify(v)}`);
+    throw invalidParams(`maxSupportedTransactionVersion: expected a whole number from 0 to 255, got ${describeValue(v)}`);
   }
   return v;
 }
