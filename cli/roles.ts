@@ -112,10 +112,13 @@ export async function startRole(config: Config, positionals: string[], log: Logg
         queueSize: cfg.streamQueueSize, log,
       });
       stops.push({ what: 'grpc', stop: () => grpc.close() });
+      // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
+      const { QueryAdmission } = await import('../api/jsonrpc/admission.js');
+      const admission = new QueryAdmission({ maxRunning: cfg.rpcMaxRunningQueries, maxPerClient: cfg.rpcMaxQueriesPerClient });
       const rpc = await startJsonRpc({
         ch: ch!, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.rpcPort,
         authToken: cfg.authToken || undefined, maxBodyBytes: cfg.rpcMaxBodyBytes, maxBatch: cfg.rpcMaxBatch,
-        maxSlotLag: cfg.maxSlotLag, chainTip: () => live.chainTip(), log,
+        maxSlotLag: cfg.maxSlotLag, chainTip: () => live.chainTip(), admission, log,
       });
       stops.push({ what: 'jsonrpc', stop: () => rpc.close() });
       addHealthCheck(() => rpc.health());
@@ -126,7 +129,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
         live, host: cfg.host, port: cfg.pubsubPort, authToken: cfg.authToken || undefined,
         maxConnections: cfg.pubsubMaxConnections, maxSubscriptionsPerConnection: cfg.pubsubMaxSubscriptions,
         maxMessageBytes: cfg.pubsubMaxMessageBytes, maxBufferedBytes: cfg.pubsubMaxBufferedBytes,
-        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, API_VERSION), log,
+        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, API_VERSION, admission), log,
       });
       stops.push({ what: 'pubsub', stop: () => pubsub.close() });
       log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/`, pubsub: `ws://${cfg.host}:${pubsub.port}/` }, 'api is serving');

@@ -163,6 +163,10 @@ export const OPTIONS = {
     help: 'JSON-RPC: largest request body (413 beyond).' }),
   rpcMaxBatch: opt({ kind: 'int', env: 'RPC_MAX_BATCH', default: 100, min: 1, roles: API,
     help: 'JSON-RPC: most requests in one batch.' }),
+  rpcMaxRunningQueries: opt({ kind: 'int', env: 'RPC_MAX_RUNNING_QUERIES', default: 2, min: 1, max: 1024, roles: API,
+    help: 'JSON-RPC and PubSub look-ups: ClickHouse queries handed to ClickHouse at once; more wait, taken round-robin across clients (cheap methods answer from the cached views state and never wait here).' }),
+  rpcMaxQueriesPerClient: opt({ kind: 'int', env: 'RPC_MAX_QUERIES_PER_CLIENT', default: 128, min: 1, roles: API,
+    help: 'JSON-RPC and PubSub look-ups: ClickHouse queries one client (HTTP remote address, PubSub connection) may have running or waiting; one more answers -32429.' }),
   maxSlotLag: opt({ kind: 'int', env: 'RPC_MAX_SLOT_LAG', default: 150, min: 0, roles: API,
     help: 'JSON-RPC: views trailing Kafka by more slots than this answer -32007 and /health says behind.' }),
   // API: PubSub (WebSocket)

@@ -2,6 +2,7 @@
 // key bytes become key ids, uint64 values become numbers where the matcher compares them with lengths, every
 // list is sorted by name and everything is frozen. Pure and total on any spec that keeps model.ts's
 // invariants: client mistakes were rejected by the adapter, so nothing here is a client error.
+import { describeValue } from '../../platform/describe-value.js';
 import { keyId } from './key-id.js';
 import type {
   AccountFilterSpec,
@@ -46,7 +47,7 @@ function byName<F extends { readonly name: string }, C>(kind: string, filters: r
   const sorted = [...filters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (let i = 1; i < sorted.length; i++) {
     // An adapter bug, not a client mistake: every wire format names filters through a map.
-    if (sorted[i]!.name === sorted[i - 1]!.name) throw new Error(`${kind}: duplicate filter name ${JSON.stringify(sorted[i]!.name)}`);
+    if (sorted[i]!.name === sorted[i - 1]!.name) throw new Error(`${kind}: duplicate filter name ${describeValue(sorted[i]!.name)}`);
   }
   return Object.freeze(sorted.map(compileOne));
 }

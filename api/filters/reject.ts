@@ -1,6 +1,7 @@
 // How service adapters reject a request: throw Reject(path, reason) anywhere inside the conversion, and
 // catch it once at the adapter's entry point with asFilterError. The path names the field in the
 // service's own wire names (`transactions["bots"].account_include[3]`), so a client can find it.
+import { describeValue } from '../../platform/describe-value.js';
 import type { FilterError } from './types.js';
 
 /** Thrown inside adapters only; their entry point turns it into a FilterError. */
@@ -21,5 +22,5 @@ export function asFilterError(err: unknown): FilterError | undefined {
 
 /** Client text quoted for an error message, cut so a huge value cannot blow up the status message. */
 export function quote(text: string, max = 64): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+  return describeValue(text, max);
 }

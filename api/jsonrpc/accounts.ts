@@ -2,13 +2,13 @@
 // getBalance, getTokenAccountBalance and getTokenAccountsByOwner. The state of a pubkey is its newest
 // write at or below the context slot (account_writes is ordered by pubkey, so this is a key-range read);
 // a write with 0 lamports means the account does not exist, as Agave's bank says.
-import type { ClickHouseClient } from '@clickhouse/client';
 import bs58 from 'bs58';
 import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS } from '../../schemas/programs.js';
+import { describeValue } from '../../platform/describe-value.js';
 import { base58TooLarge, invalidParams } from './errors.js';
 import { u64Json } from './json.js';
 import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
-import { queryRows, u64 } from './query.js';
+import { queryRows, u64, type QueryClient } from './query.js';
 import { mintDecimals, parseTokenProgramAccount } from './token.js';
 import { zstdCompress, zstdReady } from './zstd.js';
 
@@ -38,7 +38,7 @@ export function parseAccountConfig(config: Config, defaultEncoding: AccountEncod
 export function parseEncoding<E extends AccountEncoding>(config: Config, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
   const enc = optionalString(config, 'encoding') ?? defaultEncoding;
   if (!(allowed as readonly string[]).includes(enc)) {
-    throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${JSON.stringify(enc)}`);
+    throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${describeValue(enc)}`);
   }
   return enc as E;
 }
@@ -69,7 +69,7 @@ ORDER BY pubkey, slot DESC, write_version DESC
 LIMIT 1 BY pubkey`;
 
 /** The existing accounts among `pubkeys` at `slot` (closed ones are left out). */
-export async function readAccounts(ch: ClickHouseClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
+export async function readAccounts(ch: QueryClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
   const out = new Map<string, AccountRow>();
   if (pubkeys.length === 0) return out;
   const rows = await queryRows<AccountRow>(ch, ACCOUNT_STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });
@@ -81,7 +81,7 @@ export async function readAccounts(ch: ClickHouseClient, db: string, pubkeys: re
  * Decimals of each mint at `slot` that exists and unpacks as a mint (Agave's additional data for parsing
  * token accounts); the wrapped-SOL mint is known without reading it, as in Agave.
  */
-export async function readMintDecimals(ch: ClickHouseClient, db: string, mints: Iterable<string>, slot: bigint): Promise<Map<string, number>> {
+export async function readMintDecimals(ch: QueryClient, db: string, mints: Iterable<string>, slot: bigint): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const unique = new Set(mints);
   if (unique.delete(NATIVE_MINT)) out.set(NATIVE_MINT, NATIVE_MINT_DECIMALS);

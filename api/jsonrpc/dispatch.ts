@@ -2,10 +2,12 @@
 // Every failure becomes a JSON-RPC error here; nothing below the envelope ever reaches HTTP as a 5xx.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
+import type { QueryAdmission } from './admission.js';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from './envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from './errors.js';
 import { toJson } from './json.js';
 import { NO_STATE, type MethodContext } from './method.js';
+import { AdmittedQueries } from './query.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
 import { freshness, healthOf, type Health, type ViewsStateCache } from './state.js';
@@ -13,6 +15,8 @@ import { freshness, healthOf, type Health, type ViewsStateCache } from './state.
 export interface DispatchOptions {
   ch: ClickHouseClient;
   database: string;
+  /** Every method's queries pass it, per client (the views state reads `ch` directly). */
+  admission: QueryAdmission;
   state: ViewsStateCache;
   chainTip: () => bigint | undefined;
   maxSlotLag: number;
@@ -21,7 +25,8 @@ export interface DispatchOptions {
   log: Logger;
 }
 
-export type Dispatch = (body: string) => Promise<string | undefined>;
+/** Body text → response text; `client` names whose share of the ClickHouse queries the requests use. */
+export type Dispatch = (body: string, client: string) => Promise<string | undefined>;
 
 // Metric children per label set, so a call does not hash its labels twice.
 const durations = new Map<string, { observe(v: number): void }>();
@@ -42,7 +47,7 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     }
   };
 
-  async function call(e: Extract<Entry, { kind: 'call' }>): Promise<Response> {
+  async function call(e: Extract<Entry, { kind: 'call' }>, client: string): Promise<Response> {
     const started = performance.now();
     const method = METHODS.get(e.method);
     const label = method ? method.name : 'other';
@@ -55,7 +60,8 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         state = await o.state.get();
         if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
       }
-      const ctx: MethodContext = { ch: o.ch, db: o.database, state, apiVersion: o.apiVersion, health };
+      const ch = new AdmittedQueries(o.ch, o.admission, client);
+      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health };
       response = resultResponse(e.id, await method.run(ctx, params));
     } catch (err) {
       if (err instanceof RpcError) {
@@ -72,17 +78,17 @@ export function createDispatch(o: DispatchOptions): Dispatch {
   }
 
   // Notifications get no answer; the methods are read-only, so they are not run at all.
-  const answer = (e: Entry): Promise<Response> | undefined =>
-    e.kind === 'call' ? call(e) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
+  const answer = (e: Entry, client: string): Promise<Response> | undefined =>
+    e.kind === 'call' ? call(e, client) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
 
-  return async (text) => {
+  return async (text, client) => {
     const body = parseBody(text, o.maxBatch);
     if (body.kind === 'fail') return toJson(body.response);
     if (body.kind === 'single') {
-      const r = answer(body.entry);
+      const r = answer(body.entry, client);
       return r === undefined ? undefined : toJson(await r);
     }
-    const answers = (await Promise.all(body.entries.map(answer))).filter((r): r is Response => r !== undefined);
+    const answers = (await Promise.all(body.entries.map((e) => answer(e, client)))).filter((r): r is Response => r !== undefined);
     return answers.length === 0 ? undefined : toJson(answers);
   };
 }

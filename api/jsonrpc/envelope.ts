@@ -2,7 +2,9 @@
 // Follows Agave's server (jsonrpc-core): a request object with members other than jsonrpc, id, method
 // and params is invalid; `params` may be absent or null (no params); a request without `id` is a
 // notification and gets no answer.
+import { describeValue } from '../../platform/describe-value.js';
 import { RpcError, invalidRequest, parseError } from './errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export type Id = number | string | null;
 
@@ -45,7 +47,7 @@ export function classify(raw: unknown): Entry {
   const bad = (why: string): Entry => ({ kind: 'invalid', id, error: invalidRequest(why) });
   if (hasId && !isId(o.id)) return bad('id must be a number, a string or null');
   const extra = Object.keys(o).find((k) => !MEMBERS.has(k));
-  if (extra !== undefined) return bad(`unknown member ${JSON.stringify(extra)}`);
+  if (extra !== undefined) return bad(`unknown member ${describeValue(extra)}`);
   if (o.jsonrpc !== '2.0') return bad('jsonrpc must be "2.0"');
   if (typeof o.method !== 'string') return bad('method must be a string');
   const params = o.params;
@@ -56,8 +58,12 @@ export function classify(raw: unknown): Entry {
   return { kind: 'call', id, method: o.method, params };
 }
 
-/** Parses a request body: a single request or a batch of at most `maxBatch`. */
+/** Parses a request body: a single request or a batch of at most `maxBatch`, nested at most MAX_JSON_DEPTH deep. */
 export function parseBody(text: string, maxBatch: number): Body {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const why = `JSON nested more than ${MAX_JSON_DEPTH} levels deep (the limit of Agave's parser, serde_json's recursion limit)`;
+    return { kind: 'fail', response: errorResponse(null, parseError(why)) };
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);

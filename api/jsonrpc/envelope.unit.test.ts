@@ -33,6 +33,20 @@ describe('classify', () => {
 });
 
 describe('parseBody', () => {
+  it('JSON nested deeper than Agave accepts: -32700 naming the depth limit, before parsing', () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"getBlock","params":[1,{"transactionDetails":${'['.repeat(6_000)}${']'.repeat(6_000)}}]}`;
+    expect(parseBody(deep, 10)).toEqual({
+      kind: 'fail',
+      response: {
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error', data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)" },
+        id: null,
+      },
+    });
+    expect(parseBody(`[${deep}]`, 10)).toMatchObject({ kind: 'fail', response: { error: { code: -32700 } } });
+    const ok = `{"jsonrpc":"2.0","id":1,"method":"m","params":${'['.repeat(126)}${']'.repeat(126)}}`;
+    expect(parseBody(ok, 10)).toMatchObject({ kind: 'single', entry: { kind: 'call' } });
+  });
   it('parse errors, empty and oversized batches fail whole', () => {
     expect(parseBody('{', 10)).toEqual({ kind: 'fail', response: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null } });
     expect(parseBody('[]', 10)).toMatchObject({ kind: 'fail', response: { error: { code: -32600 }, id: null } });

@@ -25,7 +25,7 @@ export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 
-export const parseError = (): RpcError => new RpcError(PARSE_ERROR, 'Parse error');
+export const parseError = (data?: string): RpcError => new RpcError(PARSE_ERROR, 'Parse error', data);
 export const invalidRequest = (data?: string): RpcError => new RpcError(INVALID_REQUEST, 'Invalid request', data);
 export const methodNotFound = (): RpcError => new RpcError(METHOD_NOT_FOUND, 'Method not found');
 /** The generic -32602: message exactly `Invalid params`, `data` says which parameter and why. */

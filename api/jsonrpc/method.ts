@@ -1,13 +1,14 @@
 // What a method is: a pure params parser, the message of its -32007, and a run against the views.
 // The server parses, checks freshness, then runs; methods only see parsed params and a state snapshot.
-import type { ClickHouseClient } from '@clickhouse/client';
 import { minContextSlotNotReached, unavailable } from './errors.js';
 import { u64Json } from './json.js';
 import type { Commitment } from './params.js';
+import type { QueryClient } from './query.js';
 import type { Health, ViewsState } from './state.js';
 
 export interface MethodContext {
-  ch: ClickHouseClient;
+  /** The request's queries: admitted per client (admission.ts). */
+  ch: QueryClient;
   db: string;
   state: ViewsState;
   /** `apiVersion` of `withContext` answers. */

@@ -3,6 +3,7 @@
 // (its config structs are plain serde structs without deny_unknown_fields); a known member of the wrong
 // type is rejected.
 import { decodeBase58Exact } from '../filters/decode-input.js';
+import { describeValue } from '../../platform/describe-value.js';
 import { invalidParam, invalidParams } from './errors.js';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
@@ -19,8 +20,6 @@ const ALIASES: Readonly<Record<string, Commitment>> = {
   max: 'finalized',
 };
 
-const describe = (v: unknown): string =>
-  v === undefined ? 'nothing' : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'string' ? `the string ${JSON.stringify(v.length > 100 ? v.slice(0, 100) + '…' : v)}` : typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 
 /** `params` of the envelope as a positional array of `min`..`max` entries. */
 export function positional(params: unknown, min: number, max: number): readonly unknown[] {
@@ -45,17 +44,17 @@ export function parseNoParams(name: string): (params: unknown) => null {
 
 /** A base-58 public key (32 bytes). */
 export function parsePubkey(v: unknown, name: string): string {
-  if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 public key string, got ${describe(v)}`);
+  if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 public key string, got ${describeValue(v)}`);
   const d = decodeBase58Exact(v, 32);
-  if (!d.ok) throw invalidParams(`${name}: invalid public key ${describe(v)}: ${d.reason}`);
+  if (!d.ok) throw invalidParams(`${name}: invalid public key ${describeValue(v)}: ${d.reason}`);
   return v;
 }
 
 /** A base-58 transaction signature (64 bytes). */
 export function parseSignature(v: unknown, name: string): string {
-  if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 signature string, got ${describe(v)}`);
+  if (typeof v !== 'string') throw invalidParams(`${name}: expected a base-58 signature string, got ${describeValue(v)}`);
   const d = decodeBase58Exact(v, 64);
-  if (!d.ok) throw invalidParams(`${name}: invalid signature ${describe(v)}: ${d.reason}`);
+  if (!d.ok) throw invalidParams(`${name}: invalid signature ${describeValue(v)}: ${d.reason}`);
   return v;
 }
 
@@ -65,7 +64,7 @@ export function parseSignature(v: unknown, name: string): string {
  */
 export function parseU64(v: unknown, name: string): bigint {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw invalidParams(`${name}: expected a non-negative whole number, got ${describe(v)}`);
+    throw invalidParams(`${name}: expected a non-negative whole number, got ${describeValue(v)}`);
   }
   if (!Number.isSafeInteger(v)) throw invalidParams(`${name}: ${v} is above 2^53-1, the largest exact JSON number accepted`);
   return BigInt(v);
@@ -79,7 +78,7 @@ export function parseUsize(v: unknown, name: string): number {
 /** A config object at a position: absent or null means none. */
 export function parseConfig(v: unknown, name: string): Config {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${name}: expected a config object, got ${describe(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${name}: expected a config object, got ${describeValue(v)}`);
   return v as Config;
 }
 
@@ -87,21 +86,21 @@ export function parseConfig(v: unknown, name: string): Config {
 export function optionalObject(config: Config, member: string): Config | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${member}: expected an object, got ${describe(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${member}: expected an object, got ${describeValue(v)}`);
   return v as Config;
 }
 
 export function optionalString(config: Config, member: string): string | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw invalidParams(`${member}: expected a string, got ${describe(v)}`);
+  if (typeof v !== 'string') throw invalidParams(`${member}: expected a string, got ${describeValue(v)}`);
   return v;
 }
 
 export function optionalBool(config: Config, member: string): boolean | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw invalidParams(`${member}: expected true or false, got ${describe(v)}`);
+  if (typeof v !== 'boolean') throw invalidParams(`${member}: expected true or false, got ${describeValue(v)}`);
   return v;
 }
 
@@ -116,7 +115,7 @@ export function parseCommitment(config: Config): Commitment {
   const v = config.commitment;
   if (v === undefined || v === null) return 'finalized';
   if (typeof v !== 'string' || !Object.hasOwn(ALIASES, v)) {
-    throw invalidParams(`commitment: expected one of processed, confirmed, finalized, got ${describe(v)}`);
+    throw invalidParams(`commitment: expected one of processed, confirmed, finalized, got ${describeValue(v)}`);
   }
   return ALIASES[v]!;
 }

@@ -1,10 +1,43 @@
 // The one way methods read ClickHouse: SQL text with `{name:Type}` placeholders and a params object.
 // The database is a placeholder too (`{db:Identifier}`), so no SQL is ever built from request values.
+// A request's queries pass admission control (admission.ts) through AdmittedQueries; the views state reads
+// the client directly (its own lane: cheap methods never queue behind a client's expensive queries).
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { QueryAdmission } from './admission.js';
 
 export type QueryParams = Record<string, unknown>;
 
-export async function queryRows<T>(ch: ClickHouseClient, query: string, params: QueryParams): Promise<T[]> {
+/**
+ * The queries of one request (or one PubSub look-up): each admitted for `client`, all cancelled by `signal`.
+ * `admission` undefined: the caller already holds an admitted place for all of them (a PubSub look-up).
+ */
+export class AdmittedQueries {
+  constructor(
+    readonly ch: ClickHouseClient,
+    readonly admission: QueryAdmission | undefined,
+    readonly client: string,
+    readonly signal?: AbortSignal,
+  ) {}
+}
+
+/** What methods read through: the ClickHouse client itself, or a request's admitted queries. */
+export type QueryClient = ClickHouseClient | AdmittedQueries;
+
+export async function queryRows<T>(q: QueryClient, query: string, params: QueryParams): Promise<T[]> {
+  if (!(q instanceof AdmittedQueries)) return read<T>(q, query, params);
+  // Cancelled while waiting for admission: never sent. Once running, the query finishes and its place is held
+  // until it has: chdb cannot interrupt a query (abort_signal only settles the promise early while the engine
+  // goes on), so releasing the place on abort would let the engine's own queue grow past the bound.
+  q.signal?.throwIfAborted();
+  const release = await q.admission?.slot(q.client, q.signal);
+  try {
+    return await read<T>(q.ch, query, params);
+  } finally {
+    release?.();
+  }
+}
+
+async function read<T>(ch: ClickHouseClient, query: string, params: QueryParams): Promise<T[]> {
   const rs = await ch.query({ query, query_params: params, format: 'JSONEachRow' });
   return rs.json<T>();
 }

@@ -11,6 +11,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { HealthState } from '../../platform/metrics.js';
 import { presentedToken, tokenCheck } from './auth.js';
+import { DEFAULT_ADMISSION, QueryAdmission } from './admission.js';
 import { createDispatch } from './dispatch.js';
 import { errorResponse } from './envelope.js';
 import { internalError } from './errors.js';
@@ -28,8 +29,12 @@ export interface JsonRpcOptions {
   maxSlotLag: number;
   chainTip: () => bigint | undefined;
   log: Logger;
-  /** How long the views state (heads, block heights) is cached; default 200 ms. */
+  /** How long the views state (heads, block heights) is cached; default 200 ms. For 5 times as long again, the
+   * last state answers at once while a refresh runs (`ViewsStateCache`). */
   stateTtlMs?: number;
+  /** Admission control of the methods' ClickHouse queries, shared with PubSub's look-ups (default: its own,
+   * with DEFAULT_ADMISSION). Each HTTP client (remote address) has its own share. */
+  admission?: QueryAdmission;
 }
 
 export interface JsonRpcServer {
@@ -89,6 +94,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
   const dispatch = createDispatch({
     ch: opts.ch,
     database: opts.database,
+    admission: opts.admission ?? new QueryAdmission(DEFAULT_ADMISSION),
     state,
     chainTip: opts.chainTip,
     maxSlotLag: opts.maxSlotLag,
@@ -156,7 +162,8 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
       ctx.body = `request body over ${opts.maxBodyBytes} bytes`;
       return;
     }
-    const answer = await dispatch(body.text);
+    // One share per remote address: a client opening more connections gets no more of the views.
+    const answer = await dispatch(body.text, `http:${ctx.req.socket.remoteAddress ?? ''}`);
     if (answer === undefined) {
       ctx.status = 204; // notifications only: no answer
       return;

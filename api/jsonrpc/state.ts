@@ -93,7 +93,13 @@ export async function readViewsState(ch: ClickHouseClient, db: string): Promise<
   return { head, height, oldestBlock };
 }
 
-/** Caches readViewsState for `ttlMs`; concurrent callers share one refresh. */
+/**
+ * Caches readViewsState for `ttlMs`; concurrent callers share one refresh. Past the TTL and up to `staleMs`
+ * more, callers get the last state at once while the refresh runs: the refresh query waits behind the queries
+ * already handed to ClickHouse (admission.ts), and the methods answered from this state (getSlot,
+ * getBlockHeight, getHealth, and every method's freshness check) must not wait with it (issue 18, item 9).
+ * Older than that (or no state yet), callers wait for the refresh, so unreadable views still show.
+ */
 export class ViewsStateCache {
   private value: ViewsState | undefined;
   private at = 0;
@@ -103,11 +109,19 @@ export class ViewsStateCache {
     private readonly ch: ClickHouseClient,
     private readonly db: string,
     private readonly ttlMs = 200,
+    private readonly staleMs = 5 * ttlMs,
   ) {}
 
   get(): Promise<ViewsState> {
-    if (this.value !== undefined && performance.now() - this.at < this.ttlMs) return Promise.resolve(this.value);
-    this.inflight ??= readViewsState(this.ch, this.db)
+    const age = performance.now() - this.at;
+    if (this.value !== undefined && age < this.ttlMs) return Promise.resolve(this.value);
+    this.inflight ??= this.refresh();
+    if (this.value !== undefined && age < this.ttlMs + this.staleMs) return Promise.resolve(this.value);
+    return this.inflight;
+  }
+
+  private refresh(): Promise<ViewsState> {
+    const p = readViewsState(this.ch, this.db)
       .then((v) => {
         this.value = v;
         this.at = performance.now();
@@ -116,7 +130,8 @@ export class ViewsStateCache {
       .finally(() => {
         this.inflight = undefined;
       });
-    return this.inflight;
+    p.catch(() => undefined); // a refresh nobody waited for (stale answers) must not fail unhandled
+    return p;
   }
 
   /** Forgets the cached state (tests that change the views and must see it at once). */

@@ -30,6 +30,17 @@ export function uiTokenAmount(amount: bigint, decimals: number): UiTokenAmount {
   return { uiAmount, decimals, amount: digits, uiAmountString };
 }
 
+/**
+ * A transaction meta token balance's UiTokenAmount as Agave answers it: the meta is read back from its
+ * storage protobuf, whose `From<generated::TokenBalance>` (storage-proto/src/convert.rs) keeps `ui_amount`
+ * only when its absolute value exceeds f64::EPSILON, so a zero (or vanishing) balance has `uiAmount: null`.
+ * Accounts (getTokenAccountBalance, jsonParsed) are not read from storage and keep `uiTokenAmount`'s rule.
+ */
+export function storedUiTokenAmount(amount: bigint, decimals: number): UiTokenAmount {
+  const ui = uiTokenAmount(amount, decimals);
+  return ui.uiAmount !== null && Math.abs(ui.uiAmount) > Number.EPSILON ? ui : { ...ui, uiAmount: null };
+}
+
 const key = (d: Uint8Array, at: number): string => bs58.encode(d.subarray(at, at + 32));
 const u64At = (d: Uint8Array, at: number): bigint => asBuffer(d).readBigUInt64LE(at);
 const u32At = (d: Uint8Array, at: number): number => asBuffer(d).readUInt32LE(at);

@@ -4,7 +4,7 @@ import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { toJson } from './json.js';
-import { parseTokenProgramAccount, uiTokenAmount, unpackMint, unpackTokenAccount } from './token.js';
+import { parseTokenProgramAccount, storedUiTokenAmount, uiTokenAmount, unpackMint, unpackTokenAccount } from './token.js';
 
 const K = (n: number) => Buffer.alloc(32, n);
 const k = (n: number) => bs58.encode(K(n));
@@ -59,6 +59,17 @@ describe('uiTokenAmount', () => {
     expect(uiTokenAmount(0n, 6)).toEqual({ uiAmount: 0, decimals: 6, amount: '0', uiAmountString: '0' });
     expect(uiTokenAmount(18446744073709551615n, 0).amount).toBe('18446744073709551615');
     expect(uiTokenAmount(5n, 20).uiAmount).toBeNull();
+  });
+});
+
+describe('storedUiTokenAmount (transaction meta, Agave\'s storage rule)', () => {
+  it('uiAmount null unless |ui_amount| > f64::EPSILON; the rest as the account decoder', () => {
+    expect(storedUiTokenAmount(0n, 6)).toEqual({ uiAmount: null, decimals: 6, amount: '0', uiAmountString: '0' });
+    expect(storedUiTokenAmount(0n, 0).uiAmount).toBeNull();
+    expect(storedUiTokenAmount(1n, 16).uiAmount).toBeNull(); // 1e-16 <= 2.22e-16
+    expect(storedUiTokenAmount(1n, 15).uiAmount).toBe(1e-15);
+    expect(storedUiTokenAmount(42n, 2)).toEqual(uiTokenAmount(42n, 2));
+    expect(storedUiTokenAmount(5n, 20).uiAmount).toBeNull();
   });
 });
 

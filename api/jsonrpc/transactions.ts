@@ -7,12 +7,13 @@ import { TransactionEvent, type InnerInstructions, type Reward, type TokenBalanc
 import { base58 } from '../../schemas/base58.js';
 import { asBuffer } from '../../schemas/bytes.js';
 import { encodeTransactionWire } from '../../schemas/wire.js';
+import { describeValue } from '../../platform/describe-value.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
 import { u64Json } from './json.js';
 import { errValue } from './methods/getSignaturesForAddress.js';
 import { parseConfig, type Config } from './params.js';
-import { uiTokenAmount } from './token.js';
+import { storedUiTokenAmount } from './token.js';
 
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58' | 'binary';
 export const TRANSACTION_ENCODINGS: readonly TransactionEncoding[] = ['json', 'jsonParsed', 'base64', 'base58', 'binary'];
@@ -139,12 +140,13 @@ export function uiReward(r: Reward): unknown {
   };
 }
 
-/** UiTransactionTokenBalance: owner and programId only when the source recorded them. */
+/** UiTransactionTokenBalance: owner and programId only when the source recorded them; the amount by Agave's
+ * storage rule (uiAmount null at zero), not the account decoder's. */
 function uiTokenBalance(t: TokenBalance): unknown {
   return {
     accountIndex: t.accountIndex,
     mint: base58(t.mint),
-    uiTokenAmount: uiTokenAmount(t.amount, t.decimals),
+    uiTokenAmount: storedUiTokenAmount(t.amount, t.decimals),
     ...(t.owner.length === 0 ? {} : { owner: base58(t.owner) }),
     ...(t.programId.length === 0 ? {} : { programId: base58(t.programId) }),
   };
@@ -301,7 +303,7 @@ export function encodeWithMeta(
 export function parseTransactionEncoding(v: unknown): TransactionEncoding {
   if (v === undefined || v === null) return 'json';
   if (typeof v !== 'string' || !(TRANSACTION_ENCODINGS as readonly string[]).includes(v)) {
-    throw invalidParams(`encoding: expected one of json, jsonParsed, base58, base64, got ${typeof v === 'string' ? JSON.stringify(v.slice(0, 100)) : typeof v}`);
+    throw invalidParams(`encoding: expected one of json, jsonParsed, base58, base64, got ${describeValue(v)}`);
   }
   return v as TransactionEncoding;
 }
@@ -310,7 +312,7 @@ export function parseTransactionEncoding(v: unknown): TransactionEncoding {
 export function parseMaxSupportedVersion(v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) {
-    throw invalidParams(`maxSupportedTransactionVersion: expected a whole number from 0 to 255, got ${JSON.stringify(v)}`);
+    throw invalidParams(`maxSupportedTransactionVersion: expected a whole number from 0 to 255, got ${describeValue(v)}`);
   }
   return v;
 }

@@ -41,7 +41,11 @@ const MISSED_PINGS = 2;
 export const CLOSE_POLICY = 1008;
 export const CLOSE_GOING_AWAY = 1001;
 
+/** Numbers the connections of the process: each has its own share of the ClickHouse queries. */
+let connectionCount = 0;
+
 export class PubSubConnection implements SubscriptionOwner {
+  readonly client = `ws:${++connectionCount}`;
   private readonly subs = new Map<number, PubSubSubscription>();
   private closed = false;
   private corked = false;

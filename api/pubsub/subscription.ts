@@ -34,7 +34,12 @@ export interface SignatureStatus {
   level: Commitment;
 }
 
-export type SignatureLookup = (signature: string) => Promise<SignatureStatus | undefined>;
+/**
+ * Where the views place a signature. Admits the look-up at once for `client` (the connection's share of the
+ * ClickHouse queries): throws RpcError -32429, synchronously, when the connection is over it. `signal` aborts it
+ * (the subscription is gone): a look-up still waiting never reaches ClickHouse.
+ */
+export type SignatureLookup = (signature: string, client: string, signal: AbortSignal) => Promise<SignatureStatus | undefined>;
 
 /** What a subscription needs from its connection. */
 export interface SubscriptionOwner {
@@ -44,6 +49,8 @@ export interface SubscriptionOwner {
   ended(sub: PubSubSubscription, failure?: { reason: LiveFailure; message: string }): void;
   /** Benchmarks: add the read time to notifications. */
   readonly readAtDebug: boolean;
+  /** Whose share of the ClickHouse queries the subscription's look-up uses (one per connection). */
+  readonly client: string;
 }
 
 export interface SubscriptionDeps {
@@ -65,6 +72,8 @@ export class PubSubSubscription implements SessionSink {
   private flushScheduled = false;
   /** Signature: the slot the views placed the transaction in, while it waits for the commitment. */
   private awaiting: { slot: bigint; err: string | null } | undefined;
+  /** Signature: cancels the views look-up when the subscription goes. */
+  private readonly lookUpAbort = new AbortController();
   private done = false;
   lastSlot: bigint | undefined;
 
@@ -79,10 +88,13 @@ export class PubSubSubscription implements SessionSink {
     this.prefix = notificationPrefix(kind);
     this.suffix = notificationSuffix(id);
     this.level = 'commitment' in request ? request.commitment : Commitment.processed;
+    // The look-up is admitted first: refused (the connection over its share), the subscribe fails before
+    // anything is opened.
+    const found = request.kind === 'signature' ? d.lookupSignature?.(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal) : undefined;
     const tracks = kind === 'account' || kind === 'program' || kind === 'signature';
     this.session = d.live.openSession(this, { bufferLimit: 1, trackStatuses: tracks });
     this.session.apply(compileSubscription(specFromPubSub(request)));
-    if (request.kind === 'signature') void this.lookUp(request.signature);
+    if (found) void this.lookedUp(found);
   }
 
   private emit(result: string, readAt: number): void {
@@ -173,13 +185,12 @@ export class PubSubSubscription implements SessionSink {
   }
 
   /** signatureSubscribe on a transaction the views already hold: notify at once when it is at the level. */
-  private async lookUp(signature: Uint8Array): Promise<void> {
-    if (!this.d.lookupSignature) return;
+  private async lookedUp(lookUp: Promise<SignatureStatus | undefined>): Promise<void> {
     let found: SignatureStatus | undefined;
     try {
-      found = await this.d.lookupSignature(bs58.encode(signature));
+      found = await lookUp;
     } catch {
-      return; // the live path still notifies; the views being unreadable is logged by their owner
+      return; // cancelled, or the views unreadable: the live path still notifies
     }
     if (found === undefined || this.done) return;
     if (found.level >= this.level || reached(this.d.live.hub.statusOf(found.slot), this.level)) this.signatureDone(found.slot, found.err, Date.now());
@@ -204,6 +215,7 @@ export class PubSubSubscription implements SessionSink {
   close(): void {
     if (this.done) return;
     this.done = true;
+    this.lookUpAbort.abort();
     this.pending.clear();
     this.flushSoon.clear();
     this.session.close();

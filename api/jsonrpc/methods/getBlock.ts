@@ -4,6 +4,7 @@
 // commitment confirmed, a block up to the confirmed head answers; anything else is -32004 (not available).
 // Processed is refused. Slots marked skipped (a lost fork) have no block here.
 import { BlockMeta } from '../../../schemas/codec.js';
+import { describeValue } from '../../../platform/describe-value.js';
 import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped } from '../errors.js';
 import { u64Json } from '../json.js';
 import { defineMethod } from '../method.js';
@@ -31,7 +32,7 @@ export function parseGetBlock(params: unknown): GetBlockParams {
   const config = parseEncodingConfig(p[1]);
   const details = config.transactionDetails ?? 'full';
   if (typeof details !== 'string' || !(DETAILS as readonly string[]).includes(details)) {
-    throw invalidParams(`transactionDetails: expected one of full, signatures, accounts, none, got ${JSON.stringify(details)}`);
+    throw invalidParams(`transactionDetails: expected one of full, signatures, accounts, none, got ${describeValue(details)}`);
   }
   return {
     slot,

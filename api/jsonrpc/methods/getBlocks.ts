@@ -4,9 +4,8 @@
 import { invalidParam, invalidParams, unavailable } from '../errors.js';
 import { contextSlot, defineMethod } from '../method.js';
 import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../params.js';
-import type { ClickHouseClient } from '@clickhouse/client';
 import { u64Json } from '../json.js';
-import { queryRows, u64 } from '../query.js';
+import { queryRows, u64, type QueryClient } from '../query.js';
 
 export const MAX_SLOT_RANGE = 500_000n;
 
@@ -56,7 +55,7 @@ ORDER BY slot`;
 
 /** Produced slots in [start, end], ascending, at most `limit`. */
 export async function blocksInRange(
-  ctx: { ch: ClickHouseClient; db: string },
+  ctx: { ch: QueryClient; db: string },
   start: bigint,
   end: bigint,
   limit: bigint,

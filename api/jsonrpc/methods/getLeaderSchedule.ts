@@ -2,7 +2,6 @@
 // given slot (without one: the epoch of the newest slot at the commitment). The epochs table stores the
 // schedule compactly (run i of slots_per_leader slots is led by identities[schedule[i]]); an epoch's
 // schedule never changes, so the expanded form is cached.
-import type { ClickHouseClient } from '@clickhouse/client';
 import { invalidParams } from '../errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import {
@@ -15,7 +14,7 @@ import {
   positional,
   type ContextConfig,
 } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { queryRows, u64, type QueryClient } from '../query.js';
 
 export interface GetLeaderScheduleParams extends ContextConfig {
   slot: bigint | undefined;
@@ -83,7 +82,7 @@ interface CachedEpoch {
 const cache = new Map<string, CachedEpoch[]>();
 const CACHE_EPOCHS = 8;
 
-async function epochOf(ch: ClickHouseClient, db: string, slot: bigint): Promise<CachedEpoch | undefined> {
+async function epochOf(ch: QueryClient, db: string, slot: bigint): Promise<CachedEpoch | undefined> {
   const known = cache.get(db) ?? [];
   const hit = known.find((c) => c.row.firstSlot <= slot && slot < c.row.firstSlot + c.row.slotsPerEpoch);
   if (hit) return hit;
@@ -106,7 +105,7 @@ async function epochOf(ch: ClickHouseClient, db: string, slot: bigint): Promise<
 }
 
 /** The epoch (as the epochs view holds it) that contains `slot`; shared with getEpochInfo/getEpochSchedule. */
-export async function epochRowAt(ch: ClickHouseClient, db: string, slot: bigint): Promise<EpochRow | undefined> {
+export async function epochRowAt(ch: QueryClient, db: string, slot: bigint): Promise<EpochRow | undefined> {
   return (await epochOf(ch, db, slot))?.row;
 }
 

@@ -3,6 +3,7 @@
 // the context slot decides: closed (0 lamports) and moved (owner changed) accounts drop out there.
 import { decodeBase58, decodeBase64 } from '../../filters/decode-input.js';
 import { encodeAccountData, parseDataSlice, parseEncoding, uiAccount, type AccountRow } from '../accounts.js';
+import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParams } from '../errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import {
@@ -42,7 +43,7 @@ function parseMemcmp(m: Config, where: string): ProgramAccountsFilter {
   if (typeof m.bytes !== 'string') throw invalidParams(`${where}.bytes: expected a string`);
   const enc = m.encoding ?? 'base58';
   if (enc !== 'base58' && enc !== 'base64') {
-    throw invalidParams(`${where}.encoding: expected base58 or base64, got ${JSON.stringify(enc)}`);
+    throw invalidParams(`${where}.encoding: expected base58 or base64, got ${describeValue(enc)}`);
   }
   const maxChars = enc === 'base58' ? MAX_MEMCMP_BASE58_CHARS : MAX_MEMCMP_BASE64_CHARS;
   if (m.bytes.length > maxChars) {
@@ -68,7 +69,7 @@ function parseFilter(f: unknown, i: number): ProgramAccountsFilter {
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalidParams(`${where}.memcmp: expected an object`);
     return parseMemcmp(m as Config, `${where}.memcmp`);
   }
-  throw invalidParams(`${where}: unknown filter ${JSON.stringify(keys[0])}; expected dataSize or memcmp`);
+  throw invalidParams(`${where}: unknown filter ${describeValue(keys[0])}; expected dataSize or memcmp`);
 }
 
 export function parseGetProgramAccounts(params: unknown): GetProgramAccountsParams {

@@ -1,7 +1,6 @@
 // getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
 // the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
-import type { ClickHouseClient } from '@clickhouse/client';
 import { invalidParams } from '../errors.js';
 import { RawJson, u64Json } from '../json.js';
 import { contextSlot, defineMethod } from '../method.js';
@@ -15,7 +14,7 @@ import {
   positional,
   type ContextConfig,
 } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { queryRows, u64, type QueryClient } from '../query.js';
 import type { ViewsState } from '../state.js';
 
 export const MAX_SIGNATURES_LIMIT = 1000;
@@ -78,7 +77,7 @@ interface Row {
   block_time: string | number | null;
 }
 
-async function locate(ch: ClickHouseClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
+async function locate(ch: QueryClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
   const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures });
   return new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: Number(r.position) }]));
 }

@@ -6,6 +6,7 @@ import { isTokenAccountData, isTokenProgram, NATIVE_MINT, TOKEN_PROGRAM } from '
 import {
   encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig, type AccountRow,
 } from '../accounts.js';
+import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams } from '../errors.js';
 import { contextSlot, defineMethod, withContext, type MethodContext } from '../method.js';
 import { parseConfig, parsePubkey, positional, type Config } from '../params.js';
@@ -24,7 +25,7 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('filter: expected an object with mint or programId');
   const keys = Object.keys(v);
   if (keys.length !== 1 || (keys[0] !== 'mint' && keys[0] !== 'programId')) {
-    throw invalidParams(`filter: expected exactly one of mint or programId, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+    throw invalidParams(`filter: expected exactly one of mint or programId, got ${keys.length === 0 ? 'none' : describeValue(keys)}`);
   }
   const value = (v as Config)[keys[0]];
   return keys[0] === 'mint' ? { kind: 'mint', mint: parsePubkey(value, 'filter.mint') } : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };

@@ -91,7 +91,11 @@ function tokenBalance(t: Meta['preTokenBalances'][number]): object {
   return {
     accountIndex: t.accountIndex,
     mint: t.mint,
-    uiTokenAmount: t.uiTokenAmount,
+    // Agave reads meta back from storage: ui_amount kept only when |ui_amount| > f64::EPSILON (convert.rs).
+    uiTokenAmount: t.uiTokenAmount && {
+      ...t.uiTokenAmount,
+      uiAmount: Math.abs(t.uiTokenAmount.uiAmount) > Number.EPSILON ? t.uiTokenAmount.uiAmount : null,
+    },
     ...(t.owner === '' ? {} : { owner: t.owner }),
     ...(t.programId === '' ? {} : { programId: t.programId }),
   };
