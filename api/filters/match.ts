@@ -141,13 +141,21 @@ export function accountFilterMatches(f: CompiledAccountFilter, v: AccountView): 
 /** Names of every transaction filter of `sub` that matches `tx`, sorted (filters are compiled in name order). */
 export function matchTransaction(sub: CompiledSubscription, tx: TransactionEvent): string[] {
   if (sub.transactions.length === 0) return [];
-  const view = transactionView(tx);
+  return matchTransactionView(sub, transactionView(tx));
+}
+
+/** The same for a view (a scanned record's: scannedTransactionView), as FilterIndex matches live records. */
+export function matchTransactionView(sub: CompiledSubscription, view: TransactionView): string[] {
   return sub.transactions.filter((f) => transactionFilterMatches(f, view)).map((f) => f.name);
 }
 
 /** Names of every account filter of `sub` that matches `acc`, sorted. */
 export function matchAccount(sub: CompiledSubscription, acc: AccountEvent): string[] {
   if (sub.accounts.length === 0) return [];
-  const view = accountView(acc);
+  return matchAccountView(sub, accountView(acc));
+}
+
+/** The same for a view (a scanned record's: scannedAccountView). */
+export function matchAccountView(sub: CompiledSubscription, view: AccountView): string[] {
   return sub.accounts.filter((f) => accountFilterMatches(f, view)).map((f) => f.name);
 }

@@ -2,15 +2,14 @@
 // pure: fed one event at a time (live tail or replay), it emits a block when the slot is complete
 // (behaviour.md "Slot framing"): its end marker (the processed slot record with block meta) has been read
 // and the records it counts have arrived. The marker's `end` counts records per topic kind and partition;
-// the events reaching here carry no partition, so the sums per kind are compared (the topics hold each
-// record once). A marker without `end` (older data) falls back to the block meta's executed transaction
+// the sums per kind are compared (the topics hold each record once, so they match when the partitions' do). A marker without `end` (older data) falls back to the block meta's executed transaction
 // and entry counts, and its accounts are those read by then.
 // Accounts are Yellowstone's block accounts: the slot's last write of each pubkey (highest write_version).
 // A dead or skipped slot drops what was collected. Slots far behind the newest one seen are dropped
 // unfinished (a block whose records started before the assembler did can never complete).
 import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { SlotStatus } from '../../schemas/gen/events.js';
-import type { StreamEvent } from './live-tail.js';
+import type { StreamEvent } from './stream-event.js';
 import { isTerminal } from './slot-status.js';
 
 export interface AssembledBlock {
@@ -44,12 +43,12 @@ export class BlockAssembler {
 
   onEvent(e: StreamEvent): void {
     switch (e.kind) {
-      case 'transactions': {
+      case 'transaction': {
         const tx = e.event;
         this.at(tx.slot)?.transactions.push(tx);
         return this.check(tx.slot);
       }
-      case 'accounts': {
+      case 'account': {
         const acc = e.event;
         const p = this.at(acc.slot);
         if (p) {
@@ -60,10 +59,10 @@ export class BlockAssembler {
         }
         return this.check(acc.slot);
       }
-      case 'entries':
+      case 'entry':
         this.at(e.event.slot)?.entries.push(e.event);
         return this.check(e.event.slot);
-      case 'slots': {
+      case 'slot': {
         const ev = e.event;
         if (isTerminal(ev.status)) {
           this.pending.delete(ev.slot);

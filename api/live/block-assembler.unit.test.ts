@@ -3,18 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, EntryEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/gen/events.js';
 import { BLOCK_WINDOW, BlockAssembler, type AssembledBlock } from './block-assembler.js';
-import type { StreamEvent } from './live-tail.js';
+import { entryRecord, slotRecord, type StreamEvent } from './stream-event.js';
+import { accountRecord, txRecord } from '../../test/support/live/records.js';
 
-const tx = (slot: bigint, index: number): StreamEvent => ({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot, index, signatures: [Buffer.alloc(64, index)] }) });
-const entry = (slot: bigint, index: bigint): StreamEvent => ({ kind: 'entries', event: EntryEvent.fromPartial({ slot, index }) });
-const acc = (slot: bigint, k: number, writeVersion: bigint): StreamEvent => ({
-  kind: 'accounts',
-  event: AccountEvent.fromPartial({ slot, pubkey: Buffer.alloc(32, k), writeVersion }),
-});
+const tx = (slot: bigint, index: number): StreamEvent => txRecord(TransactionEvent.fromPartial({ slot, index, signatures: [Buffer.alloc(64, index)] }));
+const entry = (slot: bigint, index: bigint): StreamEvent => entryRecord(EntryEvent.fromPartial({ slot, index }), 0);
+const acc = (slot: bigint, k: number, writeVersion: bigint): StreamEvent => accountRecord(AccountEvent.fromPartial({ slot, pubkey: Buffer.alloc(32, k), writeVersion }));
 function marker(slot: bigint, counts?: { transactions: number; accounts: number; entries: number }, metaTx = 0n): StreamEvent {
-  return {
-    kind: 'slots',
-    event: SlotEvent.fromPartial({
+  return slotRecord(
+    SlotEvent.fromPartial({
       slot,
       status: SlotStatus.SLOT_STATUS_PROCESSED,
       block: { blockhash: Buffer.alloc(32, 1), executedTransactionCount: metaTx, entryCount: 0n },
@@ -27,7 +24,8 @@ function marker(slot: bigint, counts?: { transactions: number; accounts: number;
         ],
       },
     }),
-  };
+    0,
+  );
 }
 function run(events: StreamEvent[]): AssembledBlock[] {
   const out: AssembledBlock[] = [];
@@ -56,7 +54,7 @@ describe('BlockAssembler', () => {
   });
 
   it('a dead slot drops what was collected; slots far behind the newest are never started', () => {
-    const dead: StreamEvent = { kind: 'slots', event: SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD }) };
+    const dead: StreamEvent = slotRecord(SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD }), 0);
     expect(run([tx(9n, 0), dead, marker(9n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);
     const far = 100n + BLOCK_WINDOW + 1n;
     expect(run([tx(far, 0), tx(100n, 0), marker(100n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);

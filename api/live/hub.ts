@@ -18,14 +18,13 @@ import {
   type CompiledSubscription,
 } from '../filters/index.js';
 import { matchBlocks } from '../filters/match-chain.js';
-import type { SlotEvent } from '../../schemas/gen/events.js';
 import { BlockAssembler, type AssembledBlock } from './block-assembler.js';
 import { ChainState } from './chain-state.js';
-import type { StreamEvent, TailSink } from './live-tail.js';
-import { accountUpdate, SharedEvent, transactionUpdate } from './shared-event.js';
-import { takesPart } from './slot-status.js';
-import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import type { TailSink } from './live-tail.js';
+import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
+import { SlotStatuses } from './slot-statuses.js';
 import { NewestWrites } from './newest-writes.js';
+import type { DataRecord, SlotRecord, StreamEvent } from './stream-event.js';
 
 /** A session as the hub sees it (api/live/session.ts implements it for every transport). */
 export interface LiveSubscriber {
@@ -110,7 +109,7 @@ export class Hub implements TailSink {
   }
 
   private onBlock(b: AssembledBlock): void {
-    const u = new SharedEvent({ kind: 'block', event: b });
+    const u = blockUpdate(b);
     for (const [s, sub] of this.blockSubs) s.onLive(u, matchBlocks(sub));
   }
 
@@ -144,7 +143,7 @@ export class Hub implements TailSink {
   onEvent(e: StreamEvent): void {
     for (const o of this.observers) o.onEvent(e);
     this.blocks?.onEvent(e);
-    if (e.kind === 'slots') this.onSlot(e.event);
+    if (e.kind === 'slot') this.onSlot(e);
     else this.deliver(e);
   }
 
@@ -155,44 +154,51 @@ export class Hub implements TailSink {
    * everyone else had the first.
    */
   onCopy(e: StreamEvent, first: number): void {
-    if (e.kind === 'slots') return;
-    const slot = 'scan' in e ? e.scan.slot : e.event.slot;
+    if (e.kind === 'slot') return;
+    const slot = e.slot;
     this.deliver(e, (s) => {
       const reg = this.since.get(s);
       return reg !== undefined && reg.at > first && (reg.fromSlot === undefined || slot >= reg.fromSlot);
     });
   }
 
-  private deliver(e: Exclude<StreamEvent, { kind: 'slots' }>, only?: (s: LiveSubscriber) => boolean): void {
+  private deliver(e: DataRecord, only?: (s: LiveSubscriber) => boolean): void {
     switch (e.kind) {
-      case 'transactions': {
+      case 'transaction': {
         if (this.index.size === 0) return;
-        const hits = 'scan' in e ? this.index.matchTransactionView(scannedTransactionView(e.scan)) : this.index.matchTransaction(e.event);
+        const hits = this.index.matchTransactionView(scannedTransactionView(e.scan));
         if (hits.size === 0) return;
-        const u = new SharedEvent(transactionUpdate(e));
+        const u = recordUpdate(e);
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
-      case 'accounts': {
+      case 'account': {
         if (this.index.size === 0) return;
-        const hits = 'scan' in e ? this.index.matchAccountView(scannedAccountView(e.scan)) : this.index.matchAccount(e.event);
-        if (this.gatedAccounts.size > 0) this.noteWrite('scan' in e ? e.scan : e.event, hits);
+        const hits = this.index.matchAccountView(scannedAccountView(e.scan));
+        if (this.gatedAccounts.size > 0) this.noteWrite(e.scan, hits);
         if (hits.size === 0) return;
-        const u = new SharedEvent(accountUpdate(e));
+        const u = recordUpdate(e);
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
-      case 'entries': {
+      case 'entry': {
         if (this.chainSubs.size === 0) return;
         let u: SharedEvent | undefined;
         for (const [s, sub] of this.chainSubs) {
           if (only && !only(s)) continue;
           const names = matchEntry(sub);
-          if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'entry', event: e.event })), names);
+          if (names.length > 0) s.onLive((u ??= recordUpdate(e)), names);
         }
         return;
       }
     }
+  }
+
+  /** Remembers the write when a gated session matched it, or moves an account one did (newest-writes.ts). */
+  private noteWrite(w: { slot: bigint; pubkey: Uint8Array; writeVersion: bigint }, hits: Map<LiveSubscriber, string[]>): void {
+    let watch = false;
+    for (const s of hits.keys()) if (this.gatedAccounts.has(s)) watch = true;
+    this.writes.note(w.slot, keyId(w.pubkey), w.writeVersion, watch);
   }
 
   /**
@@ -202,38 +208,34 @@ export class Hub implements TailSink {
    * them). The processed record's block meta follows its status. Progress statuses and gap records take part
    * in no commitment (behaviour.md, "Slot statuses"): they only go to the slot filters that want them.
    */
-  /** Remembers the write when a gated session matched it, or moves an account one did (newest-writes.ts). */
-  private noteWrite(w: { slot: bigint; pubkey: Uint8Array; writeVersion: bigint }, hits: Map<LiveSubscriber, string[]>): void {
-    let watch = false;
-    for (const s of hits.keys()) if (this.gatedAccounts.has(s)) watch = true;
-    this.writes.note(w.slot, keyId(w.pubkey), w.writeVersion, watch);
-  }
-
-  private onSlot(ev: SlotEvent): void {
+  private onSlot(e: SlotRecord): void {
+    const ev = e.event;
     this.chain.onSlot(ev);
-    for (const st of this.statuses.news(ev.slot, ev.status)) {
-      if (takesPart(st)) {
-        const now = this.statuses.add(ev.slot, st)!;
+    this.statuses.take(
+      ev,
+      (now) => {
         for (const s of this.statusListeners) s.onSlotStatus(ev.slot, now);
-      }
-      if (this.chainSubs.size > 0) this.matchStatus(st === ev.status ? ev : filledStatus(ev, st));
-    }
-    if (ev.block !== undefined && this.chainSubs.size > 0) this.matchMeta(ev);
+      },
+      (st) => {
+        if (this.chainSubs.size > 0) this.matchStatus(e, st);
+      },
+    );
+    if (ev.block !== undefined && this.chainSubs.size > 0) this.matchMeta(e);
   }
 
-  private matchStatus(ev: SlotEvent): void {
+  private matchStatus(e: SlotRecord, status: number): void {
     let u: SharedEvent | undefined;
     for (const [s, sub] of this.chainSubs) {
-      const names = matchSlotStatus(sub, ev.status);
-      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'slot', event: ev })), names);
+      const names = matchSlotStatus(sub, status);
+      if (names.length > 0) s.onLive((u ??= statusUpdate(e, status)), names);
     }
   }
 
-  private matchMeta(ev: SlotEvent): void {
+  private matchMeta(e: SlotRecord): void {
     let u: SharedEvent | undefined;
     for (const [s, sub] of this.chainSubs) {
       const names = matchBlockMeta(sub);
-      if (names.length > 0) s.onLive((u ??= new SharedEvent({ kind: 'blockMeta', event: ev })), names);
+      if (names.length > 0) s.onLive((u ??= blockMetaUpdate(e)), names);
     }
   }
 

@@ -3,8 +3,9 @@ import { CommitmentLevel, SubscribeRequest } from '../../proto/gen/stream.js';
 import { SlotEvent, SlotStatus } from '../../schemas/codec.js';
 import { Commitment, compileSubscribeRequest, compileSubscription, EMPTY_SUBSCRIPTION } from '../filters/index.js';
 import { Hub, type LiveSubscriber } from './hub.js';
+import { slotRecord } from './stream-event.js';
 
-const slot = (n: bigint, status: SlotStatus) => ({ kind: 'slots' as const, event: SlotEvent.fromPartial({ slot: n, status }) });
+const slot = (n: bigint, status: SlotStatus) => slotRecord(SlotEvent.fromPartial({ slot: n, status }), 0);
 
 describe('Hub slot statuses', () => {
   let hub: Hub | undefined;
@@ -55,7 +56,7 @@ describe('Hub slot statuses', () => {
     const slots = [{ name: 's', filterByCommitment: false, interslotUpdates: false }];
     hub.register(s, compileSubscription({ ...EMPTY_SUBSCRIPTION, commitment: Commitment.confirmed, slots, blocksMeta: [{ name: 'm' }] }), true, 0);
 
-    hub.onEvent({ kind: 'slots', event: SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: 8n } }) });
+    hub.onEvent(slotRecord(SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: 8n } }), 0));
     hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_FINALIZED));
     // A level already announced (a late or repeated record) is not announced again.
     hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_CONFIRMED));

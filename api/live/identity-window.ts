@@ -6,7 +6,7 @@
 // running number under which it went out: a second copy goes only to sessions registered after the first
 // one was handed over (they never got it; a replay reads committed records only). Pure.
 import { asBuffer } from '../../schemas/bytes.js';
-import type { StreamEvent } from './live-tail.js';
+import type { StreamEvent } from './stream-event.js';
 
 /** Slots kept behind the newest one seen. The copies of an aborted transaction come back in the slots the
  * ingest resumes from: the newest unfinished ones, a few slots at most behind the newest read. */
@@ -57,18 +57,15 @@ export class IdentityWindow {
  */
 export function liveIdentity(e: StreamEvent): string | undefined {
   switch (e.kind) {
-    case 'transactions': {
-      const sig = 'scan' in e ? e.scan.signatures[0] : e.event.signatures[0];
+    case 'transaction': {
+      const sig = e.scan.signatures[0];
       return sig ? asBuffer(sig).toString('latin1') : undefined;
     }
-    case 'accounts': {
-      const pubkey = 'scan' in e ? e.scan.pubkey : e.event.pubkey;
-      const wv = 'scan' in e ? e.scan.writeVersion : e.event.writeVersion;
-      return `${asBuffer(pubkey).toString('latin1')}${wv}`;
-    }
-    case 'entries':
+    case 'account':
+      return `${asBuffer(e.scan.pubkey).toString('latin1')}${e.scan.writeVersion}`;
+    case 'entry':
       return `e${e.event.index}`;
-    case 'slots':
+    case 'slot':
       return e.event.gap === undefined ? `s${e.event.status}` : `g${e.event.status}`;
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
-import { scannedAccount, scannedTransaction } from './lazy-record.js';
-import { silentLogger } from '../../platform/log.js';
+import { slotRecord } from './stream-event.js';
+import { accountRecord, txRecord } from '../../test/support/live/records.js';
 
 const sig = (n: number) => Buffer.alloc(64, n);
 
@@ -30,16 +30,15 @@ describe('IdentityWindow', () => {
 });
 
 describe('liveIdentity', () => {
-  const tx = (s: number, slot: bigint) => scannedTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot, signatures: [sig(s), sig(99)] })).finish()), 't', silentLogger);
-  const acc = (key: number, wv: bigint) =>
-    scannedAccount(Buffer.from(AccountEvent.encode(AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, key), writeVersion: wv, slot: 5n, lamports: 1n })).finish()), 'a', silentLogger);
+  const tx = (s: number, slot: bigint) => txRecord(TransactionEvent.fromPartial({ slot, signatures: [sig(s), sig(99)] }));
+  const acc = (key: number, wv: bigint) => accountRecord(AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, key), writeVersion: wv, slot: 5n, lamports: 1n }));
 
-  it('is the first signature for transactions, from the scan or the decoded event alike', () => {
+  it('is the first signature for transactions, whatever the other signatures (live and replayed records alike)', () => {
     expect(liveIdentity(tx(1, 5n))).toBe(liveIdentity(tx(1, 6n)));
     expect(liveIdentity(tx(1, 5n))).not.toBe(liveIdentity(tx(2, 5n)));
-    const decoded = { kind: 'transactions' as const, event: TransactionEvent.fromPartial({ slot: 5n, signatures: [sig(1)] }) };
-    expect(liveIdentity(decoded)).toBe(liveIdentity(tx(1, 5n)));
-    expect(liveIdentity({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot: 5n }) })).toBeUndefined();
+    const firstOnly = txRecord(TransactionEvent.fromPartial({ slot: 5n, signatures: [sig(1)] }));
+    expect(liveIdentity(firstOnly)).toBe(liveIdentity(tx(1, 5n)));
+    expect(liveIdentity(txRecord(TransactionEvent.fromPartial({ slot: 5n })))).toBeUndefined();
   });
 
   it('is (pubkey, write_version) for account writes', () => {
@@ -50,7 +49,7 @@ describe('liveIdentity', () => {
 
   it('is the status for slot records, gap records apart', () => {
     const slot = (status: SlotStatus, gap?: boolean) =>
-      ({ kind: 'slots' as const, event: SlotEvent.fromPartial({ slot: 5n, status, ...(gap ? { gap: { firstSlot: 1n, lastSlot: 4n } } : {}) }) });
+      slotRecord(SlotEvent.fromPartial({ slot: 5n, status, ...(gap ? { gap: { firstSlot: 1n, lastSlot: 4n } } : {}) }), 0);
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_CONFIRMED)));
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED, true))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));

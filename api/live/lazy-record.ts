@@ -1,20 +1,31 @@
-// Transaction and account records as the live tail hands them on: scanned (schemas/scan.ts: slot, keys,
-// flags, field positions) and decoded in full only when something asks for `event` (an adapter that
-// needs the meta, an observer, a filter kind the scan does not serve). Matching and stream.Stream's
-// re-framing work from the scan alone.
+// Transaction and account records as the live tail and a from_slot replay hand them on: scanned
+// (schemas/scan.ts: slot, keys, flags, field positions) and decoded in full only when something asks for
+// `event` (an adapter that needs the meta, an observer, a filter kind the scan does not serve). Matching and
+// stream.Stream's re-framing work from the scan alone. The record is also the update sessions get
+// (shared-event.ts): its kind is the update's kind, so nothing wraps it on the way.
 import type { Logger } from 'pino';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { scanAccount, scanTransaction, type AccountScan, type TransactionScan } from '../../schemas/scan.js';
 import { undecodableRecords } from './metrics.js';
 
-export interface ScannedTransaction {
-  readonly kind: 'transactions';
+/** Where a record was read: its topic (for logs and metrics) and partition. */
+export interface ReadFrom {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+export interface TransactionRecord {
+  readonly kind: 'transaction';
+  readonly partition: number;
+  readonly slot: bigint;
   readonly scan: TransactionScan;
   readonly event: TransactionEvent;
 }
 
-export interface ScannedAccount {
-  readonly kind: 'accounts';
+export interface AccountRecord {
+  readonly kind: 'account';
+  readonly partition: number;
+  readonly slot: bigint;
   readonly scan: AccountScan;
   readonly event: AccountEvent;
 }
@@ -67,16 +78,26 @@ const ACCOUNT: FullDecode<AccountScan, AccountEvent> = {
 
 // A class rather than an object literal with a getter: one is made for every record the tail reads, and a
 // literal's getter is a new closure per record (measurable in the tail's garbage collection).
-class LazyRecord<K extends 'transactions' | 'accounts', S extends { readonly bytes: Buffer }, E> {
+class LazyRecord<K extends 'transaction' | 'account', S extends { readonly bytes: Buffer; readonly slot: bigint }, E> {
   private decoded: E | undefined;
+  readonly partition: number;
+  /** Copied, not `from` kept: the Kafka record (key, headers) need not live as long as this does. */
+  private readonly topic: string;
 
   constructor(
     readonly kind: K,
     readonly scan: S,
-    private readonly topic: string,
+    from: ReadFrom,
     private readonly log: Logger,
     private readonly full: FullDecode<S, E>,
-  ) {}
+  ) {
+    this.topic = from.topic;
+    this.partition = from.partition;
+  }
+
+  get slot(): bigint {
+    return this.scan.slot;
+  }
 
   get event(): E {
     return (this.decoded ??= decodeOr(
@@ -88,10 +109,12 @@ class LazyRecord<K extends 'transactions' | 'accounts', S extends { readonly byt
   }
 }
 
-export function scannedTransaction(bytes: Buffer, topic: string, log: Logger): ScannedTransaction {
-  return new LazyRecord('transactions', scanTransaction(bytes), topic, log, TRANSACTION);
+/** A transaction record read from `from` (a Kafka record: its topic and partition); throws when it does not scan. */
+export function scannedTransaction(bytes: Buffer, from: ReadFrom, log: Logger): TransactionRecord {
+  return new LazyRecord('transaction', scanTransaction(bytes), from, log, TRANSACTION);
 }
 
-export function scannedAccount(bytes: Buffer, topic: string, log: Logger): ScannedAccount {
-  return new LazyRecord('accounts', scanAccount(bytes), topic, log, ACCOUNT);
+/** An account record read from `from`; throws when it does not scan. */
+export function scannedAccount(bytes: Buffer, from: ReadFrom, log: Logger): AccountRecord {
+  return new LazyRecord('account', scanAccount(bytes), from, log, ACCOUNT);
 }

@@ -23,15 +23,15 @@ function warnings(): { log: Logger; said: string[] } {
 
 describe('lazy records', () => {
   it('decode in full only when asked, once, equal to the record', () => {
-    const r = scannedTransaction(txBytes, 't', silentLogger);
-    expect([r.kind, r.scan.slot, r.scan.isVote]).toEqual(['transactions', 42n, true]);
+    const r = scannedTransaction(txBytes, { topic: 't', partition: 3 }, silentLogger);
+    expect([r.kind, r.scan.slot, r.scan.isVote]).toEqual(['transaction', 42n, true]);
     const event = r.event;
     expect(TransactionEvent.toJSON(event)).toEqual(TransactionEvent.toJSON(tx));
     expect(r.event).toBe(event); // decoded once, then kept
 
     const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 7), owner: Buffer.alloc(32, 8), lamports: 5n, slot: 9n, writeVersion: 3n, data: Buffer.from('xyz') });
-    const a = scannedAccount(Buffer.from(AccountEvent.encode(acc).finish()), 'a', silentLogger);
-    expect([a.kind, a.scan.lamports]).toEqual(['accounts', 5n]);
+    const a = scannedAccount(Buffer.from(AccountEvent.encode(acc).finish()), { topic: 'a', partition: 0 }, silentLogger);
+    expect([a.kind, a.scan.lamports]).toEqual(['account', 5n]);
     expect(AccountEvent.toJSON(a.event)).toEqual(AccountEvent.toJSON(acc));
   });
 
@@ -41,7 +41,7 @@ describe('lazy records', () => {
     const bad = Buffer.concat([txBytes, Buffer.from([0x52, 0x01, 0xff])]);
     expect(() => TransactionEvent.decode(bad)).toThrow();
     const { log, said } = warnings();
-    const r = scannedTransaction(bad, 't', log);
+    const r = scannedTransaction(bad, { topic: 't', partition: 0 }, log);
     expect(r.event.slot).toBe(42n);
     expect(r.event.signatures.map((s) => Buffer.from(s).toString('hex'))).toEqual(tx.signatures.map((s) => Buffer.from(s).toString('hex')));
     expect(r.event.accountKeys.length).toBe(2);

@@ -10,14 +10,13 @@
 // never got the first.
 import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
-import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
-import { scannedAccount, scannedTransaction, type ScannedAccount, type ScannedTransaction } from './lazy-record.js';
-import { recordCopies, undecodableRecords } from './metrics.js';
+import { recordCopies } from './metrics.js';
+import { readRecord, streamTopics, type StreamEvent } from './stream-event.js';
 
-/** What the tail hands over, record by record, in Kafka order per partition. */
+/** What the tail hands over, record by record, in Kafka order per partition (a replay hands its sink the same). */
 export interface TailSink {
   onEvent(e: StreamEvent): void;
   /** A second copy of a record already handed over as number `first` (see `LiveTail.handedOver`): read
@@ -25,19 +24,6 @@ export interface TailSink {
   onCopy?(e: StreamEvent, first: number): void;
   /** After every chunk: a chance to flush work collected while handling it. */
   onBatchEnd?(): void;
-}
-
-/** The events the live layer streams (epoch records are read by nobody here). Live transactions and
- * accounts come scanned, decoded only on demand (lazy-record.ts); replayed ones are decoded. */
-export type StreamEvent =
-  | ScannedTransaction
-  | ScannedAccount
-  | Exclude<ChainEvent, { kind: 'epochs' }>;
-
-export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries'];
-
-export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
-  return new Map(STREAM_KINDS.map((k) => [topics[k], k]));
 }
 
 /**
@@ -48,27 +34,6 @@ export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
  * consistent split: everything before the position was handed over, everything from it will be.
  */
 export const READ_CHUNK = 256;
-
-/** Decodes (transactions and accounts: scans) one record; an undecodable one is logged and counted, never fatal. */
-export function readRecord(kind: TopicKind, r: InRecord, log: Logger): StreamEvent | undefined {
-  if ((kind === 'transactions' || kind === 'accounts') && r.value !== null) {
-    try {
-      return kind === 'transactions' ? scannedTransaction(r.value, r.topic, log) : scannedAccount(r.value, r.topic, log);
-    } catch (err) {
-      undecodableRecords.inc({ topic: r.topic });
-      log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: (err as Error).message }, 'skipping unscannable record');
-      return undefined;
-    }
-  }
-  const d = decodeRecord(kind, r.value);
-  if (!d.ok) {
-    undecodableRecords.inc({ topic: r.topic });
-    log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'skipping undecodable record');
-    return undefined;
-  }
-  if (d.value.kind === 'epochs') return undefined;
-  return d.value;
-}
 
 /** A failed read is retried by the reader; only one that is not a passing Kafka condition is an error. */
 export function readError(log: Logger, who: string, err: Error): void {
@@ -163,11 +128,11 @@ export class LiveTail {
       const kind = this.kinds.get(r.topic)!;
       const e = readRecord(kind, r, this.log);
       if (e === undefined) continue;
-      const slot = e.kind === 'transactions' || e.kind === 'accounts' ? ('scan' in e ? e.scan.slot : e.event.slot) : e.event.slot;
+      const slot = e.slot;
       if (this.tip === undefined || slot > this.tip) this.tip = slot;
       const first = this.copyOf(e, slot);
       if (first !== undefined) recordCopies.inc({ kind });
-      if (e.kind === 'slots') {
+      if (e.kind === 'slot') {
         // A slot record's second copy is dropped: statuses and markers are facts the hub already has
         // (a session registered in between gets the slot's later statuses).
         if (first !== undefined) continue;

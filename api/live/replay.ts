@@ -1,7 +1,9 @@
 // from_slot replay: reads the Kafka history of the topics the live tail reads from the first
 // offset of a slot >= from_slot, per partition, up to the offsets the live tail had reached when the
 // stream registered (`until`). Everything before `until` comes from here, everything from `until` on
-// comes from the live tail: no gap and no duplicate at the hand-over.
+// comes from the live tail: no gap and no duplicate at the hand-over. It hands on what the live tail hands
+// on (stream-event.ts: the same records, read the same way, with their partition; slots' end markers after
+// the records they count, frame-gate.ts), so one path downstream serves both.
 //
 // Start offsets come from the projector's `slot_offsets` view. A partition without a row for a slot
 // >= from_slot starts after the last offset the view indexed for it (the projector may trail Kafka);
@@ -10,10 +12,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { InRecord, Kafka, OffsetRange, PartitionOffsets, PartitionReader } from '../../platform/kafka/index.js';
-import { decodeRecord } from '../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
-import { READ_CHUNK, readError, streamTopics, type StreamEvent } from './live-tail.js';
-import { undecodableRecords } from './metrics.js';
+import { FrameGate } from './frame-gate.js';
+import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
+import { readRecord, streamTopics, TOPIC_KIND, type StreamEvent } from './stream-event.js';
 
 export class ReplayOutOfRange extends Error {
   override name = 'ReplayOutOfRange';
@@ -136,7 +138,7 @@ export interface ReplayOptions {
   plan: ReplayPlan;
   /** Live tail positions at registration: replay stops right before them. */
   until: PartitionOffsets;
-  /** Each decoded event with slot >= fromSlot, in Kafka order per partition. */
+  /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
   onEvent: (e: StreamEvent) => void;
   log: Logger;
 }
@@ -150,10 +152,24 @@ export class ReplayRun {
   private resolve!: () => void;
   private readonly remaining = new Set<string>();
   private stopping: Promise<void> | undefined;
+  /**
+   * End markers go on after the records they count, as the live tail hands them over (a replay reads
+   * partitions ahead of each other). Counts are compared per kind (`byKind`): a replay reads committed
+   * records from a slot boundary, each once, so the sums match exactly when the partitions' counts do.
+   */
+  private readonly framed: FrameGate<StreamEvent>;
 
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
     this.kinds = streamTopics(o.topics);
+    const slotPartitions = Math.max(1, o.until.get(o.topics.slots)?.size ?? 1);
+    this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
+      byKind: true,
+      fromSlot: o.fromSlot,
+      slotPartitions,
+      maxHoldMs: MARKER_HOLD_MS,
+      orderWaitMs: MARKER_ORDER_WAIT_MS,
+    });
   }
 
   static async start(o: ReplayOptions): Promise<ReplayRun> {
@@ -196,16 +212,17 @@ export class ReplayRun {
     if (this.cancelled) return;
     for (const r of records) {
       if (r.offset >= this.untilOf(r.topic, r.partition)) continue; // the live tail delivers these
-      const d = decodeRecord(this.kinds.get(r.topic)!, r.value);
-      if (!d.ok) {
-        undecodableRecords.inc({ topic: r.topic });
-        this.o.log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason: d.reason }, 'replay: skipping undecodable record');
-        continue;
+      const e = readRecord(this.kinds.get(r.topic)!, r, this.o.log, 'replay: ');
+      if (e === undefined || e.slot < this.o.fromSlot) continue;
+      if (e.kind === 'slot') {
+        if (e.event.end === undefined && e.event.gap === undefined) this.framed.count('slots', e.partition, e.slot);
+        this.framed.slotRecord(e.partition, e, e.event);
+      } else {
+        this.o.onEvent(e);
+        this.framed.count(TOPIC_KIND[e.kind], e.partition, e.slot);
       }
-      const e = d.value;
-      if (e.kind === 'epochs') continue;
-      if (e.event.slot < this.o.fromSlot) continue;
-      this.o.onEvent(e);
+      // After every record, not every chunk: a marker goes on as soon as its records are in, before later slots' data.
+      this.framed.flush();
     }
   }
 
@@ -220,6 +237,8 @@ export class ReplayRun {
   private async finish(): Promise<void> {
     // Let the batch that completed the last partition be handed over first (positions advance after it).
     await Promise.resolve();
+    // Every record is in: what still waits goes on, markers in slot order.
+    if (!this.cancelled) this.framed.flush(true);
     this.resolve();
     await this.stopReader();
   }

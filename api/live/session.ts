@@ -15,28 +15,27 @@ import type { TopicNames } from '../../schemas/topics.js';
 import {
   Commitment,
   keyId,
-  matchAccount,
+  matchAccountView,
   matchBlockMeta,
   matchEntry,
   matchSlotStatus,
-  matchTransaction,
+  matchTransactionView,
+  scannedAccountView,
+  scannedTransactionView,
   type CompiledSubscription,
 } from '../filters/index.js';
 import { matchBlocks } from '../filters/match-chain.js';
 import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
 import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
-import { FrameGate } from './frame-gate.js';
-import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, type LiveTail, type StreamEvent } from './live-tail.js';
-import { partitionForKey } from '../../platform/kafka/index.js';
-import { u64Key } from '../../schemas/topics.js';
+import type { LiveTail } from './live-tail.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
 import type { ReplayLimit } from './replay-limit.js';
-import { SharedEvent } from './shared-event.js';
+import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
 import type { Write } from './latest-writes.js';
-import { filledStatus, SlotStatuses } from './slot-statuses.js';
+import { SlotStatuses } from './slot-statuses.js';
 import { NewestWrites } from './newest-writes.js';
-import { takesPart } from './slot-status.js';
+import type { StreamEvent } from './stream-event.js';
 
 /** Why a session cannot go on; each transport maps it to its own status or error. */
 export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable' | 'replayLimit';
@@ -155,7 +154,7 @@ export class LiveSession implements LiveSubscriber {
     this.gate?.startReplay();
     if (sub.blocks.length > 0) {
       const names = matchBlocks(sub);
-      this.replayBlocks = new BlockAssembler((b) => this.admit({ update: new SharedEvent({ kind: 'block', event: b }), names }));
+      this.replayBlocks = new BlockAssembler((b) => this.admit({ update: blockUpdate(b), names }));
     }
     this.replaysInFlight++;
     void this.startReplay(sub, sub.fromSlot, until, gen).finally(() => {
@@ -171,14 +170,7 @@ export class LiveSession implements LiveSubscriber {
       const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
       if (!current()) return;
       if (plan.scanned.length > 0) log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
-      // The replay hands over no partitions; a slot record's is its key's.
-      const slotPartitions = Math.max(1, until.get(topics.slots)?.size ?? 1);
-      const framed = new FrameGate<StreamEvent>(
-        (e) => {
-          if (current()) this.onReplayEvent(sub, e);
-        },
-        { byKind: true, fromSlot, slotPartitions, maxHoldMs: MARKER_HOLD_MS, orderWaitMs: MARKER_ORDER_WAIT_MS },
-      );
+      // The replay hands on what the live tail does (replay.ts), end markers after the records they count.
       run = await ReplayRun.start({
         kafka,
         topics,
@@ -187,16 +179,7 @@ export class LiveSession implements LiveSubscriber {
         until,
         log,
         onEvent: (e) => {
-          if (!current()) return;
-          // End markers after the records they count (frame-gate.ts), as the live tail hands them over.
-          if (e.kind === 'slots') {
-            if (e.event.end === undefined && e.event.gap === undefined) framed.count('slots', 0, e.event.slot);
-            framed.slotRecord(partitionForKey(u64Key(e.event.slot), slotPartitions), e, e.event);
-          } else {
-            this.onReplayEvent(sub, e);
-            framed.count(e.kind, 0, e.event.slot);
-          }
-          framed.flush();
+          if (current()) this.onReplayEvent(sub, e);
         },
       });
       if (!current()) {
@@ -206,7 +189,6 @@ export class LiveSession implements LiveSubscriber {
       this.replay = run;
       await run.done;
       if (!current()) return;
-      framed.flush(true);
       this.handOver(fromSlot);
     } catch (err) {
       if (!current()) return;
@@ -222,39 +204,41 @@ export class LiveSession implements LiveSubscriber {
     }
   }
 
-  /** A replayed record: matched here (the hub only sees live ones). */
+  /** A replayed record: matched here (the hub only sees live ones), mapped to updates as the hub maps live ones. */
   private onReplayEvent(sub: CompiledSubscription, e: StreamEvent): void {
     this.replayBlocks?.onEvent(e);
     switch (e.kind) {
-      case 'transactions': {
-        const names = matchTransaction(sub, e.event);
-        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'transaction', event: e.event }), names });
+      case 'transaction': {
+        const names = sub.transactions.length === 0 ? [] : matchTransactionView(sub, scannedTransactionView(e.scan));
+        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
         return;
       }
-      case 'accounts': {
-        const names = matchAccount(sub, e.event);
-        this.replayWrites?.note(e.event.slot, keyId(e.event.pubkey), e.event.writeVersion, names.length > 0);
-        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'account', event: e.event }), names });
+      case 'account': {
+        const names = sub.accounts.length === 0 ? [] : matchAccountView(sub, scannedAccountView(e.scan));
+        this.replayWrites?.note(e.slot, keyId(e.scan.pubkey), e.scan.writeVersion, names.length > 0);
+        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
         return;
       }
-      case 'entries': {
+      case 'entry': {
         const names = matchEntry(sub);
-        if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'entry', event: e.event }), names });
+        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
         return;
       }
-      case 'slots': {
-        // As the hub does live: each status the record adds (a skipped level filled in first), the updates it
-        // releases before the status update itself; the block meta after the processed status.
+      case 'slot': {
+        // As the hub does live (SlotStatuses.take): each status the record adds (a skipped level filled in
+        // first), the updates it releases before the status update itself; the block meta after the processed status.
         const ev = e.event;
-        const statuses = this.replayStatuses!;
-        for (const st of statuses.news(ev.slot, ev.status)) {
-          if (takesPart(st)) this.status(ev.slot, statuses.add(ev.slot, st)!, true);
-          const names = matchSlotStatus(sub, st);
-          if (names.length > 0) this.admit({ update: new SharedEvent({ kind: 'slot', event: st === ev.status ? ev : filledStatus(ev, st) }), names });
-        }
+        this.replayStatuses!.take(
+          ev,
+          (now) => this.status(ev.slot, now, true),
+          (st) => {
+            const names = matchSlotStatus(sub, st);
+            if (names.length > 0) this.admit({ update: statusUpdate(e, st), names });
+          },
+        );
         if (ev.block !== undefined) {
           const meta = matchBlockMeta(sub);
-          if (meta.length > 0) this.admit({ update: new SharedEvent({ kind: 'blockMeta', event: ev }), names: meta });
+          if (meta.length > 0) this.admit({ update: blockMetaUpdate(e), names: meta });
         }
         return;
       }

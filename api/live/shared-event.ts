@@ -5,11 +5,14 @@
 import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
 import type { AssembledBlock } from './block-assembler.js';
+import { filledStatus } from './slot-statuses.js';
+import type { DataRecord, SlotRecord } from './stream-event.js';
 
 /**
- * Live transactions and accounts carry their record's scan (schemas/scan.ts); reading `event` decodes the
- * record in full on first use (api/live/lazy-record.ts), so a transport that can work from the scan's
- * bytes (stream.Stream re-frames them) never pays for the decode. Replayed ones carry no scan.
+ * Transactions and accounts, live or replayed, are their records (lazy-record.ts): they carry the record's
+ * scan (schemas/scan.ts), and reading `event` decodes the record in full on first use, so a transport that
+ * can work from the scan's bytes (stream.Stream re-frames them) never pays for the decode. `scan` is
+ * optional here only for updates built without a record (transports fall back to `event`).
  */
 export type LiveEvent =
   | { readonly kind: 'transaction'; readonly event: TransactionEvent; readonly scan?: TransactionScan }
@@ -58,25 +61,24 @@ export class SharedEvent {
   }
 }
 
-/** A scanned tail event as a live update, its decode still lazy (a class: one is made per matched record). */
-class ScannedUpdate<K extends 'transaction' | 'account', E, S> {
-  constructor(
-    readonly kind: K,
-    private readonly source: { readonly event: E; readonly scan: S },
-  ) {}
-  get scan(): S {
-    return this.source.scan;
-  }
-  get event(): E {
-    return this.source.event;
-  }
+// The one mapping from what a reader hands on (stream-event.ts: the live tail's records for the hub, a
+// replay's for its session) to shared updates. No wrapper per record: the kinds are one vocabulary.
+
+/** A transaction, account or entry record is its own update (its decode stays lazy). */
+export function recordUpdate(e: DataRecord): SharedEvent {
+  return new SharedEvent(e);
 }
 
-/** The live update of a tail event, keeping its decode lazy. */
-export function transactionUpdate(e: { readonly event: TransactionEvent; readonly scan?: TransactionScan }): LiveEvent {
-  return e.scan === undefined ? { kind: 'transaction', event: e.event } : new ScannedUpdate('transaction', e as { event: TransactionEvent; scan: TransactionScan });
+/** A slot status update: the record itself, or for a level the source skipped, that level filled in (filledStatus). */
+export function statusUpdate(e: SlotRecord, status: number): SharedEvent {
+  return new SharedEvent(status === e.event.status ? e : { kind: 'slot', event: filledStatus(e.event, status) });
 }
 
-export function accountUpdate(e: { readonly event: AccountEvent; readonly scan?: AccountScan }): LiveEvent {
-  return e.scan === undefined ? { kind: 'account', event: e.event } : new ScannedUpdate('account', e as { event: AccountEvent; scan: AccountScan });
+/** A slot's end marker as a block meta update. */
+export function blockMetaUpdate(e: SlotRecord): SharedEvent {
+  return new SharedEvent({ kind: 'blockMeta', event: e.event });
+}
+
+export function blockUpdate(b: AssembledBlock): SharedEvent {
+  return new SharedEvent({ kind: 'block', event: b });
 }

@@ -1,7 +1,8 @@
 // What a reader of the slots topic knows of each recent slot's status (a level or terminal, combined by
 // slot-status.ts), and what a new status record adds to it for the slot streams: the statuses to send, in
 // order, with the commitment levels a source skipped filled in (announcedStatuses). Pure. The hub keeps one
-// for the live tail (every session's news); each from_slot replay keeps its own for the records it reads.
+// for the live tail (every session's news); each from_slot replay keeps its own for the records it reads;
+// both take a slot record in through `take`, so live and replayed statuses go out the same way.
 import { SlotEvent } from '../../schemas/gen/events.js';
 import { announcedStatuses, combineStatus, takesPart } from './slot-status.js';
 
@@ -19,6 +20,18 @@ export class SlotStatuses {
   /** The statuses `status` adds for `slot`, to be sent in this order (announcedStatuses). Changes nothing. */
   news(slot: bigint, status: number): number[] {
     return announcedStatuses(this.known.get(slot), status);
+  }
+
+  /**
+   * Takes a slot record in: for each status it adds (news), in order, a status that takes part is added
+   * and `level` hears the slot's status now (the gates release what it completes), then `announce` hears
+   * the status (for slot filters; a level the source skipped comes first, filled in: filledStatus).
+   */
+  take(ev: SlotEvent, level: (now: number) => void, announce: (status: number) => void): void {
+    for (const st of this.news(ev.slot, ev.status)) {
+      if (takesPart(st)) level(this.add(ev.slot, st)!);
+      announce(st);
+    }
   }
 
   /** Takes one status in (statuses that take part in nothing are ignored); returns the slot's status now. */

@@ -42,8 +42,8 @@ export class PumpJoin {
   }
 
   onEvent(e: StreamEvent): void {
-    if (e.kind === 'transactions') this.onTransaction(e.event);
-    else if (e.kind === 'accounts' && e.event.txnSignature) this.onAccount(e.event);
+    if (e.kind === 'transaction') this.onTransaction(e.event);
+    else if (e.kind === 'account' && e.event.txnSignature) this.onAccount(e.event);
   }
 
   private onTransaction(tx: TransactionEvent): void {
