@@ -9,14 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { SlotEvent, SlotStatus, type ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../test/support/grpc/clients.js';
-import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
-import { startGrpc, type GrpcServer } from '../grpc/server.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { SlotEvent, SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../../test/support/grpc/clients.js';
+import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const { SLOT_STATUS_PROCESSED: PROCESSED, SLOT_STATUS_CONFIRMED: CONFIRMED, SLOT_STATUS_FINALIZED: FINALIZED } = SlotStatus;
@@ -51,7 +51,7 @@ const status = (slot: bigint, s: SlotStatus): ChainEvent => ({ kind: 'slots', ev
 describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () => {
   const topics = topicNames(uniquePrefix('geyser-commitment'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let client: GeyserClient;
   let streamClient: Msg;
@@ -63,7 +63,7 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-commitment-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
+    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
     client = await connectGeyser(server.port);
     streamClient = newClient(server.port);
   });

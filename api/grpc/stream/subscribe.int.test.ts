@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { createRequire } from 'node:module';
-import { createKafka, partitionForKey, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { SlotStatus } from '../../schemas/codec.js';
-import { topicNames, u64Key } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { startGrpc, type GrpcServer } from './server.js';
+import { createKafka, partitionForKey, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { SlotStatus } from '../../../schemas/codec.js';
+import { topicNames, u64Key } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 import {
   accountEvent,
   b58,
@@ -22,15 +22,15 @@ import {
   txEvent,
   type Msg,
   type Recorder,
-} from '../../test/support/grpc/clients.js';
+} from '../../../test/support/grpc/clients.js';
 
 const TOKEN = 's3cret-token';
 
 describe('gRPC Subscribe (live)', () => {
   const topics = topicNames(uniquePrefix('grpc-sub'));
   let kafka: Kafka;
-  let server: GrpcServer;
-  let authServer: GrpcServer;
+  let server: TestGrpc;
+  let authServer: TestGrpc;
   let pub: TestPublisher;
   let client: Msg;
   const open: Recorder[] = [];
@@ -41,8 +41,8 @@ describe('gRPC Subscribe (live)', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     const base = { kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger };
-    server = await startGrpc({ ...base, pingIntervalMs: 300 });
-    authServer = await startGrpc({ ...base, pingIntervalMs: 10_000, authToken: TOKEN });
+    server = await startTestGrpc({ ...base, pingIntervalMs: 300 });
+    authServer = await startTestGrpc({ ...base, pingIntervalMs: 10_000, authToken: TOKEN });
     client = newClient(server.port);
   });
 

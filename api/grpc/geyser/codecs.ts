@@ -3,8 +3,8 @@
 // methods), with Subscribe's requests read leniently and its updates passed through as bytes.
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
-import { GEYSER_SERVICE_NAME, geyserMethod, serializeWith } from '../../schemas/yellowstone/geyser-method.js';
-import { geyserCodecs as geyser } from '../../schemas/yellowstone/storage.js';
+import { GEYSER_SERVICE_NAME, geyserMethod, serializeWith } from '../../../schemas/yellowstone/geyser-method.js';
+import { geyserCodecs as geyser } from '../../../schemas/yellowstone/storage.js';
 
 export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
 

@@ -5,11 +5,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { status } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
 import bs58 from 'bs58';
-import type { Kafka } from '../../platform/kafka/index.js';
-import type { TopicNames } from '../../schemas/topics.js';
-import { Commitment } from '../filters/index.js';
-import { versionString } from '../grpc/version.js';
-import { BLOCKHASH_VALID_BLOCKS, type ChainState } from '../live/index.js';
+import type { Kafka } from '../../../platform/kafka/index.js';
+import type { TopicNames } from '../../../schemas/topics.js';
+import { Commitment } from '../../filters/index.js';
+import { versionString } from '../version.js';
+import { BLOCKHASH_VALID_BLOCKS, type ChainState } from '../../live/index.js';
 import { firstAvailableSlot } from './replay-info.js';
 
 export class GeyserCallError extends Error {

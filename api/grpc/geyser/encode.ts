@@ -1,26 +1,26 @@
 // geyser.Geyser's bytes for one shared live update: each SubscribeUpdate is encoded WITHOUT `filters` once per
 // variant (`SharedEvent.encoded`, keys `geyser/...`) and shared by every geyser stream; each stream puts its
-// own `filters` prefix in front. Yellowstone's `filters` is field 1 like stream.proto's, so api/grpc's prefix
-// encoder serves both (a concatenation of encoded fields is one valid message). Conversions from the event
-// model are schemas/yellowstone/'s.
+// own `filters` prefix in front. Yellowstone's `filters` is field 1 like stream.proto's, so the host's prefix
+// encoder (api/grpc/filters-prefix.ts) serves both (a concatenation of encoded fields is one valid message).
+// Conversions from the event model are schemas/yellowstone/'s.
 import type { SubscribeUpdate, SubscribeUpdateAccountInfo, SubscribeUpdateBlock } from '@triton-one/yellowstone-grpc';
-import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import {
   accountToYellowstone,
   blockMetaToYellowstone,
   entryToYellowstone,
   slotToYellowstone,
   transactionToYellowstone,
-} from '../../schemas/yellowstone/index.js';
-import { reframeYellowstoneTransaction } from '../../schemas/yellowstone/reframe-transaction.js';
-import { transactionErrorFromJson } from '../../schemas/yellowstone/transaction-error.js';
-import { keyId, type CompiledBlocksFilter, type DataSlice } from '../filters/index.js';
-import { transactionView } from '../filters/match.js';
-import type { AssembledBlock } from '../live/block-assembler.js';
-import type { SharedEvent } from '../live/index.js';
+} from '../../../schemas/yellowstone/index.js';
+import { reframeYellowstoneTransaction } from '../../../schemas/yellowstone/reframe-transaction.js';
+import { transactionErrorFromJson } from '../../../schemas/yellowstone/transaction-error.js';
+import { keyId, type CompiledBlocksFilter, type DataSlice } from '../../filters/index.js';
+import { transactionView } from '../../filters/match.js';
+import type { AssembledBlock } from '../../live/block-assembler.js';
+import type { SharedEvent } from '../../live/index.js';
 import { SubscribeUpdateCodec } from './codecs.js';
 import { slicesKey, yellowstoneSlice } from './slices.js';
-import { asBuffer } from '../../schemas/bytes.js';
+import { asBuffer } from '../../../schemas/bytes.js';
 
 type Body = Omit<Partial<SubscribeUpdate>, 'filters'>;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SubscribeUpdate } from '../../proto/gen/stream.js';
-import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { encodeAccountBody, encodeFiltersPrefix, encodePing, encodePong, encodeTransactionBody, sliceKey } from './encode.js';
+import { SubscribeUpdate } from '../../../proto/gen/stream.js';
+import { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
+import { encodeFiltersPrefix } from '../filters-prefix.js';
+import { encodeAccountBody, encodePing, encodePong, encodeTransactionBody, sliceKey } from './encode.js';
 
 const ts = { seconds: 1_700_000_000n, nanos: 5_000_000 };
 const tx = TransactionEvent.fromPartial({

@@ -8,14 +8,14 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { randomBytes } from 'node:crypto';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { EntryEvent, SlotEvent, SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { accountEvent, key, readTopics, slotEvent, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
-import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
-import { startGrpc, type GrpcServer } from '../grpc/server.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { EntryEvent, SlotEvent, SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { accountEvent, key, readTopics, slotEvent, TestPublisher, txEvent, type Msg } from '../../../test/support/grpc/clients.js';
+import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -97,19 +97,19 @@ function entryEvent(slot: bigint, index: bigint): EntryEvent {
 describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
   const topics = topicNames(uniquePrefix('geyser-sub'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let client: GeyserClient;
   const open: GeyserRecorder[] = [];
   let slot = 5000n;
   let firstTest: { slot: bigint; key: Buffer } | undefined;
-  const tokenServer: { s?: GrpcServer } = {};
+  const tokenServer: { s?: TestGrpc } = {};
 
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-sub-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
+    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
     client = await connectGeyser(server.port);
   });
 
@@ -439,7 +439,7 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
   });
 
   it('x-token: the same token check as stream.Stream', async () => {
-    tokenServer.s = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000, authToken: 'geyser-secret' });
+    tokenServer.s = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000, authToken: 'geyser-secret' });
     const without = await connectGeyser(tokenServer.s.port);
     expect(await without.getSlot(0).then(() => 'no error', errorText)).toMatch(/authentication credentials.*missing or invalid x-token/);
     // The client opens the stream with its first request: the refusal comes back from subscribe().

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SimChain } from '../../ingest/sim/chain.js';
-import { DEFAULT_SIM_OPTIONS } from '../../ingest/sim/options.js';
-import { AccountEvent, TransactionEvent, encodeRecord } from '../../schemas/codec.js';
-import { scanAccount, scanFields, scanTransaction } from '../../schemas/scan.js';
+import { SimChain } from '../../../ingest/sim/chain.js';
+import { DEFAULT_SIM_OPTIONS } from '../../../ingest/sim/options.js';
+import { AccountEvent, TransactionEvent, encodeRecord } from '../../../schemas/codec.js';
+import { scanAccount, scanFields, scanTransaction } from '../../../schemas/scan.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';
 import { reframeAccount, reframeTransaction } from './reframe.js';
 

@@ -6,12 +6,12 @@
 // first it holds in full; when no partition lost anything the whole history is there and the oldest slot of
 // any partition is the answer. Nothing held: undefined (the field stays unset, as Yellowstone leaves it when
 // it cannot replay).
-import type { InRecord, Kafka, PartitionOffsets } from '../../platform/kafka/index.js';
-import { decodeRecord } from '../../schemas/codec.js';
-import type { TopicNames } from '../../schemas/topics.js';
+import type { InRecord, Kafka, PartitionOffsets } from '../../../platform/kafka/index.js';
+import { decodeRecord } from '../../../schemas/codec.js';
+import type { TopicNames } from '../../../schemas/topics.js';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { streamTopics } from '../live/index.js';
-import { firstAvailableSlot as indexedFirstAvailable, logRanges } from '../live/replay.js';
+import { streamTopics } from '../../live/index.js';
+import { firstAvailableSlot as indexedFirstAvailable, logRanges } from '../../live/replay.js';
 
 interface FirstRecord {
   slot: bigint;

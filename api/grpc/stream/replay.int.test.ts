@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { applyMigrations } from '../../platform/migrations.js';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { startGrpc, type GrpcServer } from './server.js';
+import { createClickHouse, type ClickHouseClient } from '../../../platform/clickhouse.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { applyMigrations } from '../../../platform/migrations.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 import {
   accountEvent,
   b58,
@@ -30,7 +30,7 @@ import {
   type Msg,
   type Recorder,
   type StoredRecord,
-} from '../../test/support/grpc/clients.js';
+} from '../../../test/support/grpc/clients.js';
 
 const A = key();
 const OWNER = key();
@@ -78,8 +78,8 @@ describe('gRPC Subscribe from_slot replay', () => {
   const database = `grpc_replay_${randomBytes(3).toString('hex')}`;
   let kafka: Kafka;
   let ch: ClickHouseClient;
-  let server: GrpcServer;
-  let noIndex: GrpcServer;
+  let server: TestGrpc;
+  let noIndex: TestGrpc;
   let pub: TestPublisher;
   let client: Msg;
   let nextSlot = 100n;
@@ -111,8 +111,8 @@ describe('gRPC Subscribe from_slot replay', () => {
     await ch.insert({ table: `${database}.slot_offsets`, values: rows, columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'], format: 'JSONEachRow' });
     await publishSlots(5); // 140..144: in Kafka, not yet indexed (the projector trails)
     const base = { kafka, topics, database, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger };
-    server = await startGrpc({ ...base, ch });
-    noIndex = await startGrpc(base); // no ClickHouse: replays scan from the log start
+    server = await startTestGrpc({ ...base, ch });
+    noIndex = await startTestGrpc(base); // no ClickHouse: replays scan from the log start
     client = newClient(server.port);
   });
 

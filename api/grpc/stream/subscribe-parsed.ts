@@ -5,12 +5,12 @@
 // the response type has no pong, so none is sent.
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import type { SubscribeParsedRequest } from '../../proto/gen/stream.js';
-import type { LiveLayer } from '../live/index.js';
-import { PumpJoin } from '../pumpfun/index.js';
+import type { SubscribeParsedRequest } from '../../../proto/gen/stream.js';
+import type { LiveLayer } from '../../live/index.js';
+import { PumpJoin } from '../../pumpfun/index.js';
 import { encodeParsed } from './encode.js';
-import { openStreams, slowClientCutoffs } from './metrics.js';
-import { Outbound } from './outbound.js';
+import { openStreams, slowClientCutoffs } from '../metrics.js';
+import { Outbound } from '../outbound.js';
 
 export class ParsedFeed {
   private readonly streams = new Set<ParsedStream>();

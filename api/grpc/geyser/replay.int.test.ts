@@ -10,16 +10,16 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { applyMigrations } from '../../platform/migrations.js';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { accountEvent, key, readTopics, slotEvent, slotOffsetRows, TestPublisher, txEvent, type StoredRecord } from '../../test/support/grpc/clients.js';
-import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
-import { startGrpc, type GrpcServer } from '../grpc/server.js';
+import { createClickHouse, type ClickHouseClient } from '../../../platform/clickhouse.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { applyMigrations } from '../../../platform/migrations.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { accountEvent, key, readTopics, slotEvent, slotOffsetRows, TestPublisher, txEvent, type StoredRecord } from '../../../test/support/grpc/clients.js';
+import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
 const A = key();
 const OWNER = key();
@@ -65,7 +65,7 @@ describe('geyser.Geyser from_slot replay', () => {
   const database = `geyser_replay_${randomBytes(3).toString('hex')}`;
   let kafka: Kafka;
   let ch: ClickHouseClient;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let client: GeyserClient;
   let nextSlot = 100n;
@@ -92,7 +92,7 @@ describe('geyser.Geyser from_slot replay', () => {
     await publishSlots(30); // history: slots 100..129
     const rows = slotOffsetRows(await readTopics(kafka, topics));
     await ch.insert({ table: `${database}.slot_offsets`, values: rows, columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'], format: 'JSONEachRow' });
-    server = await startGrpc({ kafka, topics, database, ch, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger });
+    server = await startTestGrpc({ kafka, topics, database, ch, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger });
     client = await connectGeyser(server.port);
   });
 

@@ -4,15 +4,15 @@
 // the two topics delivers first), or without it when there is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { PUMP_PROGRAM_ID } from '../pumpfun/decode.js';
-import { PUMP_DISCRIMINATORS } from '../pumpfun/discriminators.js';
-import { openStreams } from './metrics.js';
-import { startGrpc, type GrpcServer } from './server.js';
-import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { PUMP_PROGRAM_ID } from '../../pumpfun/decode.js';
+import { PUMP_DISCRIMINATORS } from '../../pumpfun/discriminators.js';
+import { openStreams } from '../metrics.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from '../../../test/support/grpc/clients.js';
 
 const parsedStreams = async (): Promise<number> =>
   (await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0;
@@ -40,7 +40,7 @@ function pumpKeys(curve: Buffer): Buffer[] {
 describe('gRPC SubscribeParsed', () => {
   const topics = topicNames(uniquePrefix('grpc-parsed'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let client: Msg;
 
@@ -48,7 +48,7 @@ describe('gRPC SubscribeParsed', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-parsed-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({
+    server = await startTestGrpc({
       kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
       pingIntervalMs: 10_000, queueSize: 1000, log: silentLogger,
     });

@@ -9,7 +9,7 @@
 // next to each other in the record, are copied in one go with their tag bytes and the tags then set to
 // the target's (a copy per element cost ~40 ns each, and a transaction has dozens: keys, instructions), and
 // created_at is written in place rather than built apart.
-import type { AccountScan, FieldTable, TransactionScan } from '../../schemas/scan.js';
+import type { AccountScan, FieldTable, TransactionScan } from '../../../schemas/scan.js';
 
 function varintSize(n: number): number {
   let size = 1;

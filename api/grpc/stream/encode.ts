@@ -1,19 +1,19 @@
-// Wire encoding of outgoing updates, done once per event and shared by every stream it matches.
-// A SubscribeUpdate is encoded WITHOUT `filters` once (the "body"); each stream sends `prefix + body`,
-// where the prefix holds only its own `filters` field (field 1, repeated string). Protobuf allows fields
-// in any order and concatenation of encoded fields is a valid message, so the result decodes exactly like
-// a message encoded in one go.
+// stream.Stream's wire encoding of outgoing updates, done once per event and shared by every stream it
+// matches. A SubscribeUpdate is encoded WITHOUT `filters` once (the "body"); each stream sends
+// `prefix + body`, where the prefix (the host's api/grpc/filters-prefix.ts) holds only its own `filters`
+// field (field 1, repeated string): a concatenation of encoded fields decodes like a message encoded in
+// one go.
 import {
   SubscribeUpdate,
   SubscribeUpdateParsedTransaction,
   type Instruction,
   type SubscribeUpdateAccount,
   type SubscribeUpdateTransaction,
-} from '../../proto/gen/stream.js';
-import type { Timestamp } from '../../proto/gen/google/protobuf/timestamp.js';
-import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { encodeMessage } from '../../schemas/proto-writer.js';
-import { applyDataSlices, type DataSlice } from '../filters/index.js';
+} from '../../../proto/gen/stream.js';
+import type { Timestamp } from '../../../proto/gen/google/protobuf/timestamp.js';
+import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
+import { encodeMessage } from '../../../schemas/proto-writer.js';
+import { applyDataSlices, type DataSlice } from '../../filters/index.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -95,36 +95,6 @@ export function encodeParsed(tx: TransactionEvent, instructions: Instruction[], 
     signatures: tx.signatures,
     instructions,
   });
-}
-
-function varintLength(n: number): number {
-  let len = 1;
-  while (n >= 0x80) {
-    n >>>= 7;
-    len++;
-  }
-  return len;
-}
-
-/** The `filters` field (number 1, wire type 2) holding `names`, as bytes to put before a body. */
-export function encodeFiltersPrefix(names: readonly string[]): Buffer {
-  if (names.length === 0) return EMPTY;
-  let size = 0;
-  const encoded = names.map((n) => Buffer.from(n, 'utf8'));
-  for (const e of encoded) size += 1 + varintLength(e.length) + e.length;
-  const out = Buffer.allocUnsafe(size);
-  let pos = 0;
-  for (const e of encoded) {
-    out[pos++] = 0x0a; // (1 << 3) | 2
-    let n = e.length;
-    while (n >= 0x80) {
-      out[pos++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    out[pos++] = n;
-    pos += e.copy(out, pos);
-  }
-  return out;
 }
 
 /** Cache key of a data-slice set: streams with equal slices share one account encoding. */

@@ -1,12 +1,12 @@
 // One stream.Stream Subscribe stream (behaviour.md "Subscribe: stream lifecycle"): a SessionStream
-// (./session-stream.ts: queue, live session, request rules) that sends transactions and account writes as
+// (api/grpc/session-stream.ts: queue, live session, request rules) that sends transactions and account writes as
 // `filters prefix + shared body` (./stream-body.ts). stream.proto carries no other update kinds.
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import type { SubscribeRequest } from '../../proto/gen/stream.js';
-import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../filters/index.js';
-import type { SharedEvent } from '../live/index.js';
+import type { SubscribeRequest } from '../../../proto/gen/stream.js';
+import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../../filters/index.js';
+import type { SharedEvent } from '../../live/index.js';
 import { encodePing, encodePong, sliceKey } from './encode.js';
-import { SessionStream, type Accepted, type SessionStreamDeps } from './session-stream.js';
+import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
 import { streamBody } from './stream-body.js';
 
 export interface SubscribeDeps extends SessionStreamDeps {

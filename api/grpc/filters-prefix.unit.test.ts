@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFiltersPrefix } from './encode.js';
-import { PrefixCache } from './stream-body.js';
+import { encodeFiltersPrefix, PrefixCache } from './filters-prefix.js';
 
 describe('PrefixCache', () => {
   it("gives each list of names its own prefix, the cached one while the names stay the same", () => {

@@ -3,21 +3,21 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { topicNames } from '../../schemas/topics.js';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { slowClientCutoffs } from './metrics.js';
-import { startGrpc, type GrpcServer } from './server.js';
-import { b58, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../test/support/grpc/clients.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { topicNames } from '../../../schemas/topics.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { slowClientCutoffs } from '../metrics.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { b58, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../../test/support/grpc/clients.js';
 
 const cutoffs = async (): Promise<number> => (await slowClientCutoffs.get()).values[0]?.value ?? 0;
 
 describe('gRPC slow client', () => {
   const topics = topicNames(uniquePrefix('grpc-slow'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   const clients: Msg[] = [];
   const open: Recorder[] = [];
@@ -26,7 +26,7 @@ describe('gRPC slow client', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-slow-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({
+    server = await startTestGrpc({
       kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
       pingIntervalMs: 10_000, queueSize: 1_000, log: silentLogger,
     });

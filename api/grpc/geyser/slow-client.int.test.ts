@@ -4,22 +4,22 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { key, TestPublisher, txEvent } from '../../test/support/grpc/clients.js';
-import { connectGeyser, errorText, geyserRequest, GeyserRecorder } from '../../test/support/geyser/client.js';
-import { slowClientCutoffs } from '../grpc/metrics.js';
-import { startGrpc, type GrpcServer } from '../grpc/server.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { key, TestPublisher, txEvent } from '../../../test/support/grpc/clients.js';
+import { connectGeyser, errorText, geyserRequest, GeyserRecorder } from '../../../test/support/geyser/client.js';
+import { slowClientCutoffs } from '../metrics.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
 const cutoffs = async (): Promise<number> => (await slowClientCutoffs.get()).values[0]?.value ?? 0;
 
 describe('geyser.Geyser slow client', () => {
   const topics = topicNames(uniquePrefix('geyser-slow'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   const open: GeyserRecorder[] = [];
 
@@ -27,7 +27,7 @@ describe('geyser.Geyser slow client', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-slow-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_500, log: silentLogger });
+    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_500, log: silentLogger });
   });
 
   afterAll(async () => {

@@ -3,8 +3,8 @@
 import bs58 from 'bs58';
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { SlotEvent, SlotStatus } from '../../schemas/gen/events.js';
-import { ChainState } from '../live/index.js';
+import { SlotEvent, SlotStatus } from '../../../schemas/gen/events.js';
+import { ChainState } from '../../live/index.js';
 import { firstAvailableOf } from './replay-info.js';
 import { yellowstoneSlice } from './slices.js';
 import { GeyserCallError, geyserUnary, levelOf } from './unary.js';

@@ -2,18 +2,18 @@
 // was published) reaches a match-all stream exactly once, and the server's chainTip() follows the newest slot.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import type { ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { startGrpc, type GrpcServer } from './server.js';
-import { key, newClient, subscribe, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import type { ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { key, newClient, subscribe, TestPublisher, txEvent, type Msg } from '../../../test/support/grpc/clients.js';
 
 describe('gRPC live tail', () => {
   const topics = topicNames(uniquePrefix('grpc-tail'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let client: Msg;
 
@@ -21,7 +21,7 @@ describe('gRPC live tail', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-tail-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({
+    server = await startTestGrpc({
       kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
       pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger,
     });

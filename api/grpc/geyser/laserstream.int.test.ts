@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { CommitmentLevel } from 'helius-laserstream';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
-import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
-import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { accountEvent, key, slotEvent, TestPublisher, txEvent } from '../../test/support/grpc/clients.js';
-import { counts, LaserstreamRecorder, type Identified } from '../../test/support/geyser/laserstream.js';
-import { startGrpc, type GrpcServer, type GrpcOptions } from '../grpc/server.js';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { accountEvent, key, slotEvent, TestPublisher, txEvent } from '../../../test/support/grpc/clients.js';
+import { counts, LaserstreamRecorder, type Identified } from '../../../test/support/geyser/laserstream.js';
+import { startTestGrpc, type TestGrpc, type TestGrpcOptions } from '../../../test/support/grpc/server.js';
 
 /**
  * The SDK's documented rewind: it tracks the highest slot of the slot updates it receives (its own
@@ -29,17 +29,17 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
   const topics = topicNames(uniquePrefix('geyser-laserstream'));
   let kafka: Kafka;
   let pub: TestPublisher;
-  let restarted: GrpcServer | undefined;
-  let stable: GrpcServer | undefined;
+  let restarted: TestGrpc | undefined;
+  let stable: TestGrpc | undefined;
   const streams: LaserstreamRecorder[] = [];
-  const serverOptions = (port: number): GrpcOptions => ({ kafka, topics, database: 'unused', host: '127.0.0.1', port, queueSize: 10_000, log: silentLogger, pingIntervalMs: 1_000 });
+  const serverOptions = (port: number): TestGrpcOptions => ({ kafka, topics, database: 'unused', host: '127.0.0.1', port, queueSize: 10_000, log: silentLogger, pingIntervalMs: 1_000 });
 
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-laserstream-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    restarted = await startGrpc(serverOptions(0));
-    stable = await startGrpc(serverOptions(0));
+    restarted = await startTestGrpc(serverOptions(0));
+    stable = await startTestGrpc(serverOptions(0));
   });
 
   afterAll(async () => {
@@ -117,7 +117,7 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
     restarted = undefined;
     for (let i = 0; i < 10; i++) await pub.publish(slotOf(++s));
     const split = A.updates.length;
-    restarted = await startGrpc(serverOptions(port));
+    restarted = await startTestGrpc(serverOptions(port));
     expect(restarted.port).toBe(port);
     // Phase 2: 10 more slots, and the run is complete when both streams hold every matching update.
     for (let i = 0; i < 10; i++) await pub.publish(slotOf(++s));
