@@ -5,8 +5,8 @@
 //   changes nothing; invalid filters end the stream with INVALID_ARGUMENT "failed to create filter: <reason>";
 // - a transaction matching both lists goes out twice, as `transaction` then as `transaction_status`, each
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
-// - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts), which cuts a slow
-//   client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
+// - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
+//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
