@@ -8,13 +8,21 @@ const KAFKA_LIBRARIES = ['@confluentinc/kafka-javascript', 'node-rdkafka', 'kafk
 const within = (folder) => [`**/${folder}`, `**/${folder}/**`];
 const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**'];
 
+// Each boundary is its own rule (`boundary/<name>`, typescript-eslint's no-restricted-imports under another
+// name): a file inside several boundaries gets the checks of all of them. Under one shared rule name the last
+// matching config's options would replace the others' (flat config), and, say, api/jsonrpc/ would lose the
+// product boundary's Kafka and test checks.
+const restrictedImports = tseslint.plugin.rules['no-restricted-imports'];
+const boundaryRules = {};
+
 /** One boundary: the files it holds for and the imports they must not make, each group with its reason. */
 function boundary(name, files, groups, ignores = []) {
+  boundaryRules[name] = restrictedImports;
   return {
     name: `slotstream/boundary/${name}`,
     files,
     ignores,
-    rules: { 'no-restricted-imports': ['error', { patterns: groups }] },
+    rules: { [`boundary/${name}`]: ['error', { patterns: groups }] },
   };
 }
 
@@ -26,6 +34,7 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { URL: 'readonly', console: 'readonly', process: 'readonly' } },
   },
+  { name: 'slotstream/boundary', plugins: { boundary: { rules: boundaryRules } } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -58,12 +67,38 @@ export default tseslint.config(
     ],
     TEST_FILES,
   ),
-  // Transports never import a sibling transport. JSON-RPC is clean today; PubSub's use of JSON-RPC's Agave
-  // vocabulary and the two gRPC services sharing one host are the reshape of issue 19 part 2.1.
+  // Transports never import a sibling transport. JSON-RPC and gRPC are clean; PubSub's use of JSON-RPC's Agave
+  // vocabulary is the rest of issue 19 part 2.1.
   boundary(
     'transport-jsonrpc',
     ['api/jsonrpc/**/*.ts'],
     [{ group: ['pubsub', 'grpc', 'geyser'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them.' }],
+    TEST_FILES,
+  ),
+  boundary(
+    'transport-grpc',
+    ['api/grpc/**/*.ts'],
+    [{ group: ['pubsub', 'jsonrpc'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them.' }],
+    TEST_FILES,
+  ),
+  // One gRPC host (api/grpc/*.ts) and its services (api/grpc/<service>/): a service imports the host, never
+  // another service; the host knows them only through GrpcService (api/grpc/service.ts), built by the wiring.
+  boundary(
+    'grpc-service-stream',
+    ['api/grpc/stream/**/*.ts'],
+    [{ group: within('geyser'), message: 'A gRPC service never imports another service; what both need lives in the host (api/grpc/).' }],
+    TEST_FILES,
+  ),
+  boundary(
+    'grpc-service-geyser',
+    ['api/grpc/geyser/**/*.ts'],
+    [{ group: within('stream'), message: 'A gRPC service never imports another service; what both need lives in the host (api/grpc/).' }],
+    TEST_FILES,
+  ),
+  boundary(
+    'grpc-host',
+    ['api/grpc/*.ts'],
+    [{ group: ['stream', 'geyser'].flatMap(within), message: 'The gRPC host knows its services only through GrpcService; the role wiring builds them.' }],
     TEST_FILES,
   ),
 );

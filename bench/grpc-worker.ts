@@ -5,7 +5,12 @@
 //             | { cmd: 'open', port, filters, base } | { cmd: 'counting', on } | { cmd: 'take' } | { cmd: 'close' }
 //   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { count: { n, first, last } } | { stopped: true }
 //             | { opened } | { counting } | { take: { delivered, received } } | { closed }
+import { DEFAULT_FILTER_LIMITS } from '../api/filters/index.js';
+import { DEFAULT_GEYSER_LIMITS } from '../api/filters/from-geyser.js';
+import { geyserService } from '../api/grpc/geyser/service.js';
 import { startGrpc } from '../api/grpc/server.js';
+import { streamService } from '../api/grpc/stream/service.js';
+import { LiveLayer } from '../api/live/index.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka } from '../platform/kafka/index.js';
@@ -23,21 +28,29 @@ async function main(): Promise<void> {
   let pause: (paused: boolean) => void = () => undefined;
   if (role === 'api') {
     const kafka = createKafka({ brokers, clientId: 'bench-api', log });
-    const server = await startGrpc({
+    const queueSize = Number(process.env.BENCH_QUEUE ?? 200_000);
+    const live = await LiveLayer.start({
       kafka,
       topics: topicNames(prefix),
       database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
       pingIntervalMs: 10_000,
-      queueSize: Number(process.env.BENCH_QUEUE ?? 200_000),
       // BENCH_LIVE_READ=committed: the live tail waits for the ingest's commits (the baseline of the fast path).
-      liveRead: process.env.BENCH_LIVE_READ === 'committed' ? 'committed' : 'uncommitted',
+      read: process.env.BENCH_LIVE_READ === 'committed' ? 'committed' : 'uncommitted',
       log,
     });
-    pause = (p) => server.setLivePaused(p);
+    const server = await startGrpc({
+      services: [
+        streamService({ live, limits: DEFAULT_FILTER_LIMITS, queueSize, log }),
+        geyserService({ live, limits: DEFAULT_GEYSER_LIMITS, queueSize, log }),
+      ],
+      host: '127.0.0.1',
+      port: 0,
+      log,
+    });
+    pause = (p) => live.setPaused(p);
     stop = async () => {
       await server.close();
+      await live.close();
       await kafka.close();
     };
     send({ ready: true, port: server.port });

@@ -97,19 +97,27 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     if (role === 'api' || role === 'all') {
       const { LiveLayer } = await import('../api/live/index.js');
       const { startGrpc } = await import('../api/grpc/server.js');
+      const { streamService } = await import('../api/grpc/stream/service.js');
+      const { geyserService } = await import('../api/grpc/geyser/service.js');
       const { startJsonRpc } = await import('../api/jsonrpc/server.js');
       // One live layer (one Kafka reader, one filter index) for every streaming transport of this process.
       const live = await LiveLayer.start({ kafka, topics, ch, database: cfg.clickhouseDatabase, pingIntervalMs: cfg.pingIntervalMs, read: cfg.liveRead as LiveRead, maxReplays: cfg.maxReplays, log });
       stops.push({ what: 'live layer', stop: () => live.close() });
+      const queueSize = cfg.streamQueueSize;
       const grpc = await startGrpc({
-        live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
-        authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
-        limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
-        geyserLimits: {
-          maxFiltersPerKind: cfg.geyserMaxFilters, maxKeysPerFilter: cfg.geyserMaxKeys, maxMemcmpBytes: cfg.geyserMaxMemcmpBytes,
-          maxFilterNameBytes: cfg.geyserMaxFilterNameBytes, maxDataSlices: cfg.geyserMaxDataSlices,
-        },
-        queueSize: cfg.streamQueueSize, log,
+        services: [
+          streamService({ live, limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList }, queueSize, log }),
+          geyserService({
+            live,
+            limits: {
+              maxFiltersPerKind: cfg.geyserMaxFilters, maxKeysPerFilter: cfg.geyserMaxKeys, maxMemcmpBytes: cfg.geyserMaxMemcmpBytes,
+              maxFilterNameBytes: cfg.geyserMaxFilterNameBytes, maxDataSlices: cfg.geyserMaxDataSlices,
+            },
+            queueSize,
+            log,
+          }),
+        ],
+        host: cfg.host, port: cfg.grpcPort, authToken: cfg.authToken || undefined, log,
       });
       stops.push({ what: 'grpc', stop: () => grpc.close() });
       // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).

@@ -8,17 +8,25 @@ const eslint = new ESLint();
 /** The boundary messages lint gives for `code` as if it were the file at `filePath` (need not exist). */
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith('boundary/')).map((m) => m.message);
 }
 
 // ESLint's first lint loads the typescript parser and every config (seconds on a loaded machine).
 describe('lint import boundaries', { timeout: 60_000 }, () => {
   it.each([
     ['a Kafka library outside platform/kafka/', 'api/live/x.ts', "import { KafkaJS } from '@confluentinc/kafka-javascript';", /platform\/kafka/],
+    ['a Kafka library from a transport with its own boundary', 'api/jsonrpc/x.ts', "import { KafkaJS } from '@confluentinc/kafka-javascript';", /platform\/kafka/],
+    ['a test helper from a gRPC service', 'api/grpc/stream/x.ts', "import { waitFor } from '../../../test/support/harness/kafka.js';", /never imports tests/],
     ['a test helper from product code', 'api/live/x.ts', "import { waitFor } from '../../test/support/harness/kafka.js';", /never imports tests/],
     ['a role from a contract (schemas/)', 'schemas/x.ts', "import { LiveLayer } from '../api/live/index.js';", /Contracts are leaves/],
     ['a role from a contract (proto/)', 'proto/x.ts', "import { config } from '../platform/config.js';", /Contracts are leaves/],
     ['a sibling transport from JSON-RPC', 'api/jsonrpc/x.ts', "import { PubSubServer } from '../pubsub/server.js';", /sibling transport/],
+    ['PubSub from the gRPC host', 'api/grpc/x.ts', "import { PubSubServer } from '../pubsub/server.js';", /sibling transport/],
+    ['PubSub from a gRPC service', 'api/grpc/geyser/x.ts', "import { startPubSub } from '../../pubsub/server.js';", /sibling transport/],
+    ['JSON-RPC from a gRPC service', 'api/grpc/stream/x.ts', "import { API_VERSION } from '../../jsonrpc/server.js';", /sibling transport/],
+    ['geyser.Geyser from stream.Stream', 'api/grpc/stream/x.ts', "import { geyserService } from '../geyser/service.js';", /never imports another service/],
+    ['stream.Stream from geyser.Geyser', 'api/grpc/geyser/x.ts', "import { streamService } from '../stream/service.js';", /never imports another service/],
+    ['a service from the gRPC host', 'api/grpc/x.ts', "import { streamService } from './stream/service.js';", /only through GrpcService/],
   ])('fails on %s', async (_kind, filePath, code, message) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toHaveLength(1);
@@ -30,6 +38,11 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['a test helper from a test', 'api/live/x.int.test.ts', "import { waitFor } from '../../test/support/harness/kafka.js';"],
     ['a contract from a role', 'api/live/x.ts', "import { TOPICS } from '../../schemas/topics.js';"],
     ['the neutral filters from a transport', 'api/jsonrpc/x.ts', "import { compile } from '../filters/index.js';"],
+    ['the gRPC host from a service', 'api/grpc/geyser/x.ts', "import { SessionStream } from '../session-stream.js';"],
+    ['the gRPC host from the other service', 'api/grpc/stream/x.ts', "import { Outbound } from '../outbound.js';"],
+    ['a Yellowstone contract from geyser.Geyser', 'api/grpc/geyser/x.ts', "import { GEYSER_SERVICE_NAME } from '../../../schemas/yellowstone/geyser-method.js';"],
+    ['the live layer from the gRPC host', 'api/grpc/x.ts', "import { LiveLayer } from '../live/index.js';"],
+    ['the role wiring building both services', 'cli/x.ts', "import { geyserService } from '../api/grpc/geyser/service.js';"],
   ])('passes %s', async (_kind, filePath, code) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Metadata } from '@grpc/grpc-js';
-import { tokenCheck } from './auth.js';
+import { serviceOfPath, tokenCheck } from './auth.js';
 
 const md = (...tokens: string[]): Metadata => {
   const m = new Metadata();
@@ -21,5 +21,16 @@ describe('tokenCheck', () => {
     expect(check(md('secret!'))).toBe(false);
     expect(check(md('Secret'))).toBe(false);
     expect(check(md('secret', 'secret'))).toBe(false); // ambiguous: two tokens
+  });
+});
+
+describe('serviceOfPath', () => {
+  it("names the service of a method path, which decides whether the host's token check applies", () => {
+    expect(serviceOfPath('/stream.Stream/Subscribe')).toBe('stream.Stream');
+    expect(serviceOfPath('/geyser.Geyser/GetSlot')).toBe('geyser.Geyser');
+    expect(serviceOfPath('/grpc.health.v1.Health/Check')).toBe('grpc.health.v1.Health');
+    expect(serviceOfPath('/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo')).toBe('grpc.reflection.v1alpha.ServerReflection');
+    expect(serviceOfPath('')).toBe('');
+    expect(serviceOfPath('/NoMethod')).toBe('');
   });
 });

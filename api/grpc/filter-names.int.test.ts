@@ -10,7 +10,7 @@ import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
-import { startGrpc, type GrpcServer } from './server.js';
+import { startTestGrpc, type TestGrpc } from '../../test/support/grpc/server.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype'] as const;
 
@@ -24,7 +24,7 @@ function byName<F>(filter: () => F): Record<string, F> {
 describe('filters named __proto__, constructor and prototype', () => {
   const topics = topicNames(uniquePrefix('grpc-names'));
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let pub: TestPublisher;
   let geyser: GeyserClient;
   let client: Msg;
@@ -34,7 +34,7 @@ describe('filters named __proto__, constructor and prototype', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-names-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000 });
+    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000 });
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
   });

@@ -7,9 +7,9 @@
 // last slot delivered, so the client can resume with from_slot. Nothing here ever blocks the shared live
 // feed: a slow stream only grows its own queue.
 //
-// The batched path uses grpc-js's call object underneath the public stream (`call.call`: its HTTP/2 stream
-// and `maybeSendMetadata`); when that shape is not there (another grpc-js version, interceptors), it falls
-// back to one public `write()` per update.
+// The batched path uses grpc-js's base call object underneath the public stream and its interceptors
+// (`call.call`, then `nextCall` through each interceptor: its HTTP/2 stream and `maybeSendMetadata`); when
+// that shape is not there (another grpc-js version), it falls back to one public `write()` per update.
 //
 // The response headers go out when the stream opens, not with its first message: a client's "subscribe"
 // call resolves on them (tonic's, so the real Yellowstone client's `await client.subscribe()`), and a stream
@@ -25,15 +25,28 @@ export interface Outgoing {
   bytes: Buffer;
 }
 
-interface RawCall {
+export interface RawCall {
   stream: ServerHttp2Stream;
   maybeSendMetadata(): void;
 }
 
-function rawCallOf(call: ServerDuplexStream<unknown, Buffer>): RawCall | undefined {
-  const inner = (call as unknown as { call?: Partial<RawCall> }).call;
-  if (inner && typeof inner.maybeSendMetadata === 'function' && inner.stream && typeof inner.stream.write === 'function') {
-    return inner as RawCall;
+/** How many server interceptors deep the search for grpc-js's base call goes (the host adds one). */
+const MAX_INTERCEPTORS = 8;
+
+/**
+ * grpc-js's base call under the public stream, or undefined when its shape is not there. With server
+ * interceptors (the host's auth check), `call.call` is the outermost interceptor's call, each holding the
+ * next one in `nextCall`, down to the base call that owns the HTTP/2 stream. Writing frames to that stream
+ * skips the interceptors' sendMessage, which is right for interceptors that only look at the request
+ * headers (the auth check); statuses and metadata still go through all of them.
+ */
+export function rawCallOf(call: ServerDuplexStream<unknown, Buffer>): RawCall | undefined {
+  let inner = (call as unknown as { call?: Partial<RawCall> & { nextCall?: unknown } }).call;
+  for (let depth = 0; inner && depth <= MAX_INTERCEPTORS; depth++) {
+    if (typeof inner.maybeSendMetadata === 'function' && inner.stream && typeof inner.stream.write === 'function') {
+      return inner as RawCall;
+    }
+    inner = inner.nextCall as (Partial<RawCall> & { nextCall?: unknown }) | undefined;
   }
   return undefined;
 }
@@ -175,4 +188,9 @@ function frames(pairs: Buffer[], total: number): Buffer {
     pos += body.copy(out, pos);
   }
   return out;
+}
+
+/** A shared body behind one stream's `filters` prefix. */
+export function outgoing(slot: bigint, prefix: Buffer, body: Buffer): Outgoing {
+  return { slot, prefix, bytes: body };
 }

@@ -16,7 +16,7 @@ import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/k
 import { key, newClient, subscribe, txEvent, type Msg, type Recorder } from '../../test/support/grpc/clients.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
 import { replaysRunning } from '../live/metrics.js';
-import { startGrpc, type GrpcServer } from './server.js';
+import { startTestGrpc, type TestGrpc } from '../../test/support/grpc/server.js';
 
 const running = async (): Promise<number> => (await replaysRunning.get()).values[0]?.value ?? 0;
 
@@ -25,7 +25,7 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
   const watched = key();
   const w58 = bs58.encode(watched);
   let kafka: Kafka;
-  let server: GrpcServer;
+  let server: TestGrpc;
   let producer: TransactionalProducer;
   let geyser: GeyserClient;
   let client: Msg;
@@ -35,7 +35,7 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-replay-limit-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     producer = await kafka.transactionalProducer({ transactionalId: `${topics.transactions}-writer` });
-    server = await startGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 60_000, maxReplays: 1 });
+    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 60_000, maxReplays: 1 });
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
   });

@@ -1,5 +1,5 @@
 // What every gRPC Subscribe stream on the live layer shares, whatever its wire format (stream.Stream's
-// Subscribe in ./subscribe.ts, geyser.Geyser's in api/geyser/subscribe.ts): the bounded Outbound queue,
+// Subscribe in ./stream/subscribe.ts, geyser.Geyser's in ./geyser/subscribe.ts): the bounded Outbound queue,
 // a LiveSession, the open-streams metric, the call's lifecycle events, and Yellowstone's request rules:
 // an invalid request ends the stream with INVALID_ARGUMENT "failed to create filter: <reason>", a ping is
 // answered with a pong and changes nothing, any other request replaces the whole registration.
@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { CompiledSubscription } from '../filters/index.js';
 import type { LiveFailure, LiveLayer, LiveSession, SessionSink, SharedEvent } from '../live/index.js';
 import { openStreams, slowClientCutoffs } from './metrics.js';
-import { Outbound } from './outbound.js';
-import { outgoing, PrefixCache } from './stream-body.js';
+import { PrefixCache } from './filters-prefix.js';
+import { Outbound, outgoing } from './outbound.js';
 
 /** How the live layer's failures read on gRPC. */
 export const FAILURE_STATUS: Record<LiveFailure, status> = {

@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectKafka, type KafkaInfra } from '../../cli/infrastructure.js';
 import { startLocalKafka, type LocalKafka } from '../../deploy/kafka/launcher.js';
-import { startGrpc, type GrpcServer } from '../../api/grpc/server.js';
+import { startTestGrpc, type TestGrpc } from '../support/grpc/server.js';
 import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../../ingest/resume.js';
 import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/resume-point.js';
@@ -124,7 +124,7 @@ let cluster: LocalKafka | undefined;
 let infra: KafkaInfra | undefined;
 let ch: ClickHouseClient | undefined;
 let projector: Projector | undefined;
-let grpcServer: GrpcServer | undefined;
+let grpcServer: TestGrpc | undefined;
 let ingest: IngestProcess | undefined;
 const clients: { close(): void }[] = [];
 const streams: { spec: StreamSpec; stream: ResumableStream }[] = [];
@@ -264,7 +264,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   await applyMigrations(ch, DATABASE);
   projector = await startProjector(projectorConfig, log, { ch, kafka: infra.kafka, topics });
   // Slow-client cut-offs are slow-client.int.test.ts's subject; here the clients share the server's CPU.
-  grpcServer = await startGrpc({
+  grpcServer = await startTestGrpc({
     kafka: infra.kafka, topics, ch, database: DATABASE, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_000_000, log,
   });
   for (const spec of SPECS) {

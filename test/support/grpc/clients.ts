@@ -16,7 +16,7 @@ import {
 import type { TopicNames } from '../../../schemas/topics.js';
 import { stableEnds } from '../kafka/read-topics.js';
 import { streamTopics } from '../../../api/live/index.js';
-import { PROTO_PATH } from '../../../api/grpc/server.js';
+import { PROTO_PATH } from '../../../api/grpc/stream/service.js';
 
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,

@@ -3,7 +3,7 @@
 // replay then scans the topics from their log start, which for a test's few hundred slots is quick).
 import type { Logger } from 'pino';
 import { connectKafka } from '../../../cli/infrastructure.js';
-import { startGrpc, type GrpcServer } from '../../../api/grpc/server.js';
+import { startTestGrpc, type TestGrpc } from '../grpc/server.js';
 import { startIngest } from '../../../ingest/run.js';
 import { makeConfig, type Config } from '../../../platform/config.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
@@ -15,7 +15,7 @@ export type SimConfig = Pick<Config, 'seed' | 'slotMs' | 'tps' | 'skipRate' | 'd
 
 export class SlotstreamA {
   readonly topics: TopicNames;
-  private api: GrpcServer | undefined;
+  private api: TestGrpc | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -33,7 +33,7 @@ export class SlotstreamA {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startGrpc({ kafka: this.kafka, topics: this.topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 100_000, log: this.log, pingIntervalMs: 1000 });
+    this.api = await startTestGrpc({ kafka: this.kafka, topics: this.topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 100_000, log: this.log, pingIntervalMs: 1000 });
   }
 
   async stopApi(): Promise<void> {

@@ -1,0 +1,118 @@
+// One geyser.Geyser Subscribe stream, a thin adapter on the live layer's session (api/live/session.ts:
+// registration, from_slot replay and hand-over, commitment gate), with Yellowstone's stream semantics
+// (yellowstone-grpc-geyser grpc.rs):
+// - each request replaces the whole filter set; a request carrying `ping` is answered with `pong{id}` and
+//   changes nothing; invalid filters end the stream with INVALID_ARGUMENT "failed to create filter: <reason>";
+// - a transaction matching both lists goes out twice, as `transaction` then as `transaction_status`, each
+//   with its own filter names; a block goes out once per matching blocks filter (their content differs);
+// - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
+//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
+import type { ServerDuplexStream } from '@grpc/grpc-js';
+import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
+import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
+import type { CompiledBlocksFilter } from '../../filters/index.js';
+import { encodeFiltersPrefix } from '../filters-prefix.js';
+import { outgoing } from '../outbound.js';
+import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
+import type { SharedEvent } from '../../live/index.js';
+import {
+  accountBody,
+  blockBody,
+  blockMetaBody,
+  blocksFilterKey,
+  encodePing,
+  encodePong,
+  entryBody,
+  slotBody,
+  transactionBody,
+  transactionStatusBody,
+} from './encode.js';
+import { slicesKey } from './slices.js';
+
+export interface GeyserSubscribeDeps extends SessionStreamDeps {
+  limits: GeyserFilterLimits;
+}
+
+export class GeyserStream extends SessionStream<SubscribeRequest> {
+  private req: GeyserRequest | undefined;
+  private slicesKey = '';
+  /** Per blocks filter name: the filter and its encoding key. */
+  private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
+
+  constructor(
+    call: ServerDuplexStream<SubscribeRequest, Buffer>,
+    private readonly deps: GeyserSubscribeDeps,
+  ) {
+    super(call, deps, 'geyser.Subscribe');
+  }
+
+  protected accept(req: SubscribeRequest): Accepted {
+    const compiled = compileGeyserRequest(req, this.deps.limits);
+    if (!compiled.ok) return { error: compiled.error.message };
+    const r = compiled.value;
+    if (r.ping !== undefined) return { pong: encodePong(r.ping) };
+    this.req = r;
+    const slices = r.compiled.accountsDataSlice;
+    this.slicesKey = slicesKey(slices);
+    this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
+    return { subscription: r.compiled };
+  }
+
+  protected pingBytes(): Buffer {
+    return encodePing();
+  }
+
+  deliver(u: SharedEvent, names: readonly string[]): void {
+    const req = this.req;
+    if (!req) return;
+    try {
+      this.deliverOne(u, names, req);
+    } catch (err) {
+      // A record the Yellowstone messages cannot express (say, an unknown transaction error): skipped and
+      // logged, never the end of the stream.
+      this.d.log.warn({ stream: this.session.id, slot: u.slot.toString(), kind: u.kind, reason: (err as Error).message }, 'geyser: update not encodable, skipped');
+    }
+  }
+
+  private deliverOne(u: SharedEvent, names: readonly string[], req: GeyserRequest): void {
+    const live = u.live;
+    switch (live.kind) {
+      case 'transaction': {
+        const { transactions, status: st } = splitTransactionNames(names);
+        if (transactions.length > 0) this.send(u.slot, transactions, transactionBody(u));
+        if (st.length > 0) this.send(u.slot, st, transactionStatusBody(u, live.event));
+        return;
+      }
+      case 'account': {
+        let passing = names;
+        if (req.nonemptyTxnSignature.size > 0) {
+          const signed = (live.scan ? live.scan.txnSignature : live.event.txnSignature) !== undefined;
+          passing = names.filter((n) => {
+            const want = req.nonemptyTxnSignature.get(n);
+            return want === undefined || want === signed;
+          });
+        }
+        if (passing.length > 0) this.send(u.slot, passing, accountBody(u, live.event, req.compiled.accountsDataSlice, this.slicesKey));
+        return;
+      }
+      case 'slot':
+        return this.send(u.slot, names, slotBody(u));
+      case 'blockMeta':
+        return this.send(u.slot, names, blockMetaBody(u));
+      case 'entry':
+        return this.send(u.slot, names, entryBody(u));
+      case 'block':
+        for (const n of names) {
+          const b = this.blocks.get(n);
+          if (b) this.out.send(outgoing(u.slot, encodeFiltersPrefix([n]), blockBody(u, live.event, b.filter, req.compiled.accountsDataSlice, b.key)));
+        }
+        return;
+    }
+  }
+}
+
+export function handleGeyserSubscribe(d: GeyserSubscribeDeps) {
+  return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {
+    new GeyserStream(call, d);
+  };
+}

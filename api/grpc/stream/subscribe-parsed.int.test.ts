@@ -1,0 +1,149 @@
+// SubscribeParsed against the real broker: only transactions with a decodable top-level pump.fun
+// instruction are sent, with their decoded pump.fun instructions in order (other programs' and undecodable
+// ones left out), joined with the bonding-curve account update the same transaction wrote (whichever of
+// the two topics delivers first), or without it when there is none.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import bs58 from 'bs58';
+import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import { silentLogger } from '../../../platform/log.js';
+import { topicNames } from '../../../schemas/topics.js';
+import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { PUMP_PROGRAM_ID } from '../../pumpfun/decode.js';
+import { PUMP_DISCRIMINATORS } from '../../pumpfun/discriminators.js';
+import { openStreams } from '../metrics.js';
+import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from '../../../test/support/grpc/clients.js';
+
+const parsedStreams = async (): Promise<number> =>
+  (await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0;
+
+const PUMP = Buffer.from(bs58.decode(PUMP_PROGRAM_ID));
+const OTHER_PROGRAM = key();
+
+const u64 = (v: bigint): Buffer => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(v);
+  return b;
+};
+const str = (s: string): Buffer => {
+  const b = Buffer.from(s, 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(b.length);
+  return Buffer.concat([len, b]);
+};
+
+/** Keys: 0 payer, 1 mint, 2 bonding curve, 3 other, 4 pump program, 5 other program. */
+function pumpKeys(curve: Buffer): Buffer[] {
+  return [key(), key(), curve, key(), PUMP, OTHER_PROGRAM];
+}
+
+describe('gRPC SubscribeParsed', () => {
+  const topics = topicNames(uniquePrefix('grpc-parsed'));
+  let kafka: Kafka;
+  let server: TestGrpc;
+  let pub: TestPublisher;
+  let client: Msg;
+
+  beforeAll(async () => {
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-parsed-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    pub = await TestPublisher.start(kafka, topics);
+    server = await startTestGrpc({
+      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
+      pingIntervalMs: 10_000, queueSize: 1000, log: silentLogger,
+    });
+    client = newClient(server.port);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.close();
+    await pub?.stop();
+    await kafka?.close();
+  });
+
+  it('sends decoded pump.fun transactions with their bonding-curve account update', async () => {
+    const call = client.SubscribeParsed();
+    const got: Msg[] = [];
+    call.on('data', (m: Msg) => got.push(m));
+    call.on('error', () => undefined);
+    call.write({ ping: { id: 1 } }); // allowed, answered by nothing
+    await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+    const curveBuy = key();
+    const buy = txEvent(500n, pumpKeys(curveBuy), {
+      instructions: [
+        { programIdIndex: 5, accounts: Buffer.from([0]), data: Buffer.from([9, 9]) }, // another program
+        // buy with the trailing track_volume byte; bonding curve is account #3 of the instruction
+        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2, 3, 3, 0]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1000n), u64(5_000_000n), Buffer.from([1])]) },
+      ],
+    });
+    const curveAccount = accountEvent(500n, curveBuy, PUMP, Buffer.from('curve-state'), { txnSignature: buy.signatures[0] });
+    await pub.publish([{ kind: 'accounts', event: curveAccount }, { kind: 'transactions', event: buy }]);
+    await waitFor(() => got.length === 1, { what: 'the buy' });
+    expect(got[0].instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['buy']); // the other program's left out
+    expect(got[0].instructions[0].buy).toEqual({ amount: '1000', max_sol_cost: '5000000' });
+    expect(Buffer.from(got[0].account.account.pubkey).equals(curveBuy)).toBe(true);
+    expect(Buffer.from(got[0].account.account.data).toString()).toBe('curve-state');
+    got.length = 0;
+
+    const curveCreate = key();
+    const create = txEvent(501n, pumpKeys(curveCreate), {
+      instructions: [
+        { programIdIndex: 4, accounts: Buffer.from([1, 3, 2, 3, 3]), data: Buffer.concat([PUMP_DISCRIMINATORS.create, str('Token'), str('TKN'), str('https://x/y'), key()]) },
+        { programIdIndex: 4, accounts: Buffer.from([]), data: Buffer.from('not a pump instruction') },
+        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(7n), u64(8n)]) },
+      ],
+    });
+    const createAccount = accountEvent(501n, curveCreate, PUMP, Buffer.from('fresh-curve'), { txnSignature: create.signatures[0] });
+    const nonPump = txEvent(501n, pumpKeys(key()), { instructions: [{ programIdIndex: 5, accounts: Buffer.from([0]), data: Buffer.from([1]) }] });
+    const undecodable = txEvent(501n, pumpKeys(key()), { instructions: [{ programIdIndex: 4, accounts: Buffer.from([0]), data: Buffer.from([1, 2, 3]) }] });
+    const lonelySell = txEvent(502n, pumpKeys(key()), {
+      instructions: [{ programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(1n), u64(2n)]) }],
+    });
+    await pub.publish([
+      { kind: 'transactions', event: create },
+      { kind: 'transactions', event: nonPump },
+      { kind: 'transactions', event: undecodable },
+      { kind: 'transactions', event: lonelySell },
+      { kind: 'accounts', event: createAccount },
+    ]);
+    await waitFor(() => got.length >= 2, { what: 'create and lonely sell' });
+
+    const bySig = new Map(got.map((m) => [Buffer.from(m.signature).toString('hex'), m]));
+    expect(bySig.size).toBe(2);
+    const c = bySig.get(create.signatures[0]!.toString('hex'))!;
+    expect(c.slot).toBe('501');
+    expect(c.instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['create', 'sell']);
+    expect(c.instructions[0].create).toEqual({ name: 'Token', symbol: 'TKN', uri: 'https://x/y' });
+    expect(c.instructions[1].sell).toEqual({ amount: '7', min_sol_output: '8' });
+    expect(Buffer.from(c.account.account.pubkey).equals(curveCreate)).toBe(true);
+    expect(Buffer.from(c.account.account.data).toString()).toBe('fresh-curve');
+    expect(Buffer.from(c.account.account.txn_signature).equals(create.signatures[0]!)).toBe(true);
+    expect(Buffer.from(c.recent_blockhash).equals(create.recentBlockhash)).toBe(true);
+    expect(c.signatures.map((s: Buffer) => Buffer.from(s).toString('hex'))).toEqual(create.signatures.map((s) => s.toString('hex')));
+
+    const s = bySig.get(lonelySell.signatures[0]!.toString('hex'))!;
+    expect(s.instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['sell']);
+    expect(s.account).toBeNull(); // no bonding-curve write by this transaction
+    call.cancel();
+    await waitFor(async () => (await parsedStreams()) === 0, { what: 'stream closed on the server' });
+  });
+
+  it('joins the bonding-curve write that arrived before its transaction', async () => {
+    const call = client.SubscribeParsed();
+    const got: Msg[] = [];
+    call.on('data', (m: Msg) => got.push(m));
+    call.on('error', () => undefined);
+    await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+    const curve = key();
+    const buy = txEvent(600n, pumpKeys(curve), {
+      instructions: [{ programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1n), u64(2n)]) }],
+    });
+    await pub.publish([{ kind: 'accounts', event: accountEvent(600n, curve, PUMP, Buffer.from('c'), { txnSignature: buy.signatures[0] }) }]);
+    await pub.publish([{ kind: 'transactions', event: buy }]);
+    await waitFor(() => got.length === 1, { what: 'the buy' });
+    expect(Buffer.from(got[0].signature).equals(buy.signatures[0]!)).toBe(true);
+    expect(Buffer.from(got[0].account.account.pubkey).equals(curve)).toBe(true);
+    call.cancel();
+  });
+});

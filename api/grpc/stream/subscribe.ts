@@ -1,0 +1,49 @@
+// One stream.Stream Subscribe stream (behaviour.md "Subscribe: stream lifecycle"): a SessionStream
+// (api/grpc/session-stream.ts: queue, live session, request rules) that sends transactions and account writes as
+// `filters prefix + shared body` (./stream-body.ts). stream.proto carries no other update kinds.
+import type { ServerDuplexStream } from '@grpc/grpc-js';
+import type { SubscribeRequest } from '../../../proto/gen/stream.js';
+import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../../filters/index.js';
+import type { SharedEvent } from '../../live/index.js';
+import { encodePing, encodePong, sliceKey } from './encode.js';
+import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
+import { streamBody } from './stream-body.js';
+
+export interface SubscribeDeps extends SessionStreamDeps {
+  limits: FilterLimits;
+}
+
+export class SubscribeStream extends SessionStream<SubscribeRequest> {
+  private slices: readonly DataSlice[] = [];
+  private slicesKey = '';
+
+  constructor(
+    call: ServerDuplexStream<SubscribeRequest, Buffer>,
+    private readonly deps: SubscribeDeps,
+  ) {
+    super(call, deps, 'Subscribe');
+  }
+
+  protected accept(req: SubscribeRequest): Accepted {
+    const compiled = compileSubscribeRequest(req, this.deps.limits);
+    if (!compiled.ok) return { error: compiled.error.message };
+    if (req.ping) return { pong: encodePong(req.ping.id) };
+    this.slices = compiled.value.accountsDataSlice;
+    this.slicesKey = sliceKey(compiled.value.accountsDataSlice);
+    return { subscription: compiled.value };
+  }
+
+  protected pingBytes(): Buffer {
+    return encodePing();
+  }
+
+  deliver(u: SharedEvent, names: readonly string[]): void {
+    this.send(u.slot, names, streamBody(u, this.slices, this.slicesKey));
+  }
+}
+
+export function handleSubscribe(d: SubscribeDeps) {
+  return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {
+    new SubscribeStream(call, d);
+  };
+}
