@@ -34,7 +34,7 @@ describe('the simulator in a worker thread', () => {
       expect(there).toEqual(here);
       expect(there.filter((r) => r.ends !== undefined).length).toBeGreaterThan(10);
     }
-  }, 30_000);
+  }, 120_000);
 
   it('stops the thread when the caller stops early, and names a failure in it', async () => {
     let n = 0;
@@ -45,5 +45,5 @@ describe('the simulator in a worker thread', () => {
     const bad = simFramedBatches({ sim, afterSlot: -5n, partitions, topics }).next();
     await expect(bad).rejects.toThrow(SimThreadError);
     await expect(bad).rejects.toThrow(/afterSlot out of range/);
-  }, 30_000);
+  }, 120_000);
 });

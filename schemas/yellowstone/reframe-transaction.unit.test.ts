@@ -18,7 +18,8 @@ const reframed = (tx: TransactionEvent, ms: number) =>
   SubscribeUpdate.decode(Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish())), ms)));
 // (Both decoded from plain Uint8Arrays: the reader hands out views of its input's type.)
 
-describe('reframeYellowstoneTransaction', () => {
+// A simulated chain built and compared whole: CPU-bound, seconds on a loaded machine.
+describe('reframeYellowstoneTransaction', { timeout: 60_000 }, () => {
   it('decodes to what the converted message encodes to, for every simulated transaction', () => {
     const chain = new SimChain({ ...DEFAULT_SIM_OPTIONS, tps: 400, slotMs: 0, fast: true });
     let n = 0;

@@ -21,7 +21,8 @@ function simRecords(slots: number): { txs: Buffer[]; accounts: Buffer[] } {
   return { txs, accounts };
 }
 
-describe('reframe', () => {
+// Simulated chains built and compared whole: CPU-bound, seconds on a loaded machine.
+describe('reframe', { timeout: 60_000 }, () => {
   const { txs, accounts } = simRecords(6);
 
   it('writes the same transaction bodies as encoding the decoded event', () => {
