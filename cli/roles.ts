@@ -113,7 +113,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       });
       stops.push({ what: 'grpc', stop: () => grpc.close() });
       // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
-      const { QueryAdmission } = await import('../api/jsonrpc/admission.js');
+      const { QueryAdmission } = await import('../api/views/admission.js');
       const admission = new QueryAdmission({ maxRunning: cfg.rpcMaxRunningQueries, maxPerClient: cfg.rpcMaxQueriesPerClient });
       const rpc = await startJsonRpc({
         ch: ch!, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.rpcPort,

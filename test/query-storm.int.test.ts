@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryAdmission } from '../api/jsonrpc/admission.js';
+import { QueryAdmission } from '../api/views/admission.js';
 import { rpcDuration } from '../api/jsonrpc/metrics.js';
 import { API_VERSION } from '../api/jsonrpc/server.js';
 import { LiveLayer } from '../api/live/index.js';

@@ -19,7 +19,7 @@ import type {
   SubscribeRequestFilterTransactions,
 } from '@triton-one/yellowstone-grpc';
 import { compileSubscription } from './compile.js';
-import { decodeBase58, decodeBase58Exact, decodeBase64 } from './decode-input.js';
+import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 import {
   Commitment,
   EMPTY_SUBSCRIPTION,

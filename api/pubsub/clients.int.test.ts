@@ -14,7 +14,7 @@ import { insertTransactions, openTestStore, setHeads, type TestStore } from '../
 import { key, lastStatePerSlot, PubSubChain, sig, transactionsMentioning, txEvent, write } from '../../test/support/pubsub/chain.js';
 import { LiveLayer } from '../live/index.js';
 import { startPubSub, type PubSubServer } from './server.js';
-import { QueryAdmission } from '../jsonrpc/admission.js';
+import { QueryAdmission } from '../views/admission.js';
 import { viewsSignatureLookup } from './signature-lookup.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);

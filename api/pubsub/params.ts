@@ -4,13 +4,13 @@
 // programSubscribe default to the legacy `binary` encoding. Parameter shapes the client got wrong (a
 // number for a pubkey, an unknown logs filter) are the project's `Invalid params` with `data` naming the
 // parameter, as the JSON-RPC endpoint answers them. Every function throws RpcError; none does I/O.
-import { decodeBase58Exact } from '../filters/decode-input.js';
+import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { Commitment } from '../filters/index.js';
 import type { PubSubProgramFilter, PubSubRequest } from '../filters/from-pubsub.js';
-import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../jsonrpc/accounts.js';
-import { invalidParam, invalidParams } from '../jsonrpc/errors.js';
+import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../solana-json/accounts.js';
+import { invalidParam, invalidParams } from '../solana-json/errors.js';
 import { parseGetProgramAccounts } from '../jsonrpc/methods/getProgramAccounts.js';
-import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../jsonrpc/params.js';
+import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../solana-json/params.js';
 
 /** How account data is written in account and program notifications. */
 export interface AccountView {

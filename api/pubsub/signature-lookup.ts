@@ -6,11 +6,11 @@
 // leaves nothing queued in the engine.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { Commitment } from '../filters/index.js';
-import { RawJson } from '../jsonrpc/json.js';
-import type { QueryAdmission } from '../jsonrpc/admission.js';
+import { RawJson } from '../solana-json/json.js';
+import type { QueryAdmission } from '../views/admission.js';
 import { getSignatureStatuses } from '../jsonrpc/methods/getSignatureStatuses.js';
-import { AdmittedQueries } from '../jsonrpc/query.js';
-import { ViewsStateCache } from '../jsonrpc/state.js';
+import { AdmittedQueries } from '../views/query.js';
+import { ViewsStateCache } from '../views/state.js';
 import type { SignatureLookup } from './subscription.js';
 
 interface Status {

@@ -1,10 +1,10 @@
 // getProgramAccounts: the latest state at the commitment of every account whose owner is the program.
 // Candidates come from account_owners (every pubkey the owner ever had); the newest write at or below
 // the context slot decides: closed (0 lamports) and moved (owner changed) accounts drop out there.
-import { decodeBase58, decodeBase64 } from '../../filters/decode-input.js';
-import { encodeAccountData, parseDataSlice, parseEncoding, uiAccount, type AccountRow } from '../accounts.js';
+import { decodeBase58, decodeBase64 } from '../../../schemas/decode-input.js';
+import { encodeAccountData, parseDataSlice, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
 import { describeValue } from '../../../platform/describe-value.js';
-import { invalidParams } from '../errors.js';
+import { invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import {
   optionalBool,
@@ -15,9 +15,9 @@ import {
   positional,
   type Config,
   type ContextConfig,
-} from '../params.js';
-import { queryRows, type QueryParams } from '../query.js';
-import { zstdReady } from '../zstd.js';
+} from '../../solana-json/params.js';
+import { queryRows, type QueryParams } from '../../views/query.js';
+import { zstdReady } from '../../solana-json/zstd.js';
 
 export type Encoding = 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
 const ENCODINGS: readonly Encoding[] = ['base58', 'base64', 'base64+zstd', 'jsonParsed'];

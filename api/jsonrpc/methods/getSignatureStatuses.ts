@@ -2,12 +2,12 @@
 // transactions-by-signature view, in a context at the processed head (Agave answers from its processed
 // bank). Without searchTransactionHistory Agave only looks in its status cache, the last 300 rooted slots
 // and what came after; with it, also in the ledger's rooted (finalized) history.
-import { RawJson, u64Json } from '../json.js';
-import { invalidParam, invalidParams } from '../errors.js';
+import { RawJson, u64Json } from '../../solana-json/json.js';
+import { invalidParam, invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { optionalBool, parseConfig, parseSignature, positional } from '../params.js';
-import { queryRows, u64 } from '../query.js';
-import type { ViewsState } from '../state.js';
+import { optionalBool, parseConfig, parseSignature, positional } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
+import type { ViewsState } from '../../views/state.js';
 
 export const MAX_SIGNATURE_STATUSES = 256;
 /** Slots of rooted history Agave's status cache keeps (MAX_CACHE_ENTRIES = MAX_RECENT_BLOCKHASHES). */

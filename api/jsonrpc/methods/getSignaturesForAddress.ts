@@ -1,8 +1,8 @@
 // getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
 // the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
-import { invalidParams } from '../errors.js';
-import { RawJson, u64Json } from '../json.js';
+import { invalidParams } from '../../solana-json/errors.js';
+import { RawJson, u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
 import {
   optionalString,
@@ -13,9 +13,9 @@ import {
   parseUsize,
   positional,
   type ContextConfig,
-} from '../params.js';
-import { queryRows, u64, type QueryClient } from '../query.js';
-import type { ViewsState } from '../state.js';
+} from '../../solana-json/params.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import type { ViewsState } from '../../views/state.js';
 
 export const MAX_SIGNATURES_LIMIT = 1000;
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { rpcErrorOf } from '../../../test/support/jsonrpc/rpc-error.js';
 import bs58 from 'bs58';
-import { toJson } from '../json.js';
-import { parseNoParams } from '../params.js';
+import { toJson } from '../../solana-json/json.js';
+import { parseNoParams } from '../../solana-json/params.js';
 import { parseGetAccountInfo } from './getAccountInfo.js';
 import { parseGetBalance } from './getBalance.js';
 import { parseGetBlockTime } from './getBlockTime.js';

@@ -8,7 +8,7 @@ import { describeValue } from '../../platform/describe-value.js';
 import { base58TooLarge, invalidParams } from './errors.js';
 import { u64Json } from './json.js';
 import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
-import { queryRows, u64, type QueryClient } from './query.js';
+import { queryRows, u64, type QueryClient } from '../views/query.js';
 import { mintDecimals, parseTokenProgramAccount } from './token.js';
 import { zstdCompress, zstdReady } from './zstd.js';
 
