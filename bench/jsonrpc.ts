@@ -28,7 +28,7 @@ import { programAccountsQuery } from '../api/jsonrpc/methods/getProgramAccounts.
 import { readViewsState } from '../api/views/state.js';
 import { decodeBase58 } from '../schemas/decode-input.js';
 import { TRANSACTION_SQL } from '../api/jsonrpc/methods/getTransaction.js';
-import { ACCOUNT_STATE_SQL } from '../api/solana-json/accounts.js';
+import { ACCOUNT_STATE_SQL } from '../api/jsonrpc/account-state.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { transferTx } from '../test/support/jsonrpc/tx-chain.js';
 import bs58 from 'bs58';

@@ -124,12 +124,11 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       addHealthCheck(() => rpc.health());
       const { startPubSub } = await import('../api/pubsub/server.js');
       const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
-      const { API_VERSION } = await import('../api/jsonrpc/server.js');
       const pubsub = await startPubSub({
         live, host: cfg.host, port: cfg.pubsubPort, authToken: cfg.authToken || undefined,
         maxConnections: cfg.pubsubMaxConnections, maxSubscriptionsPerConnection: cfg.pubsubMaxSubscriptions,
         maxMessageBytes: cfg.pubsubMaxMessageBytes, maxBufferedBytes: cfg.pubsubMaxBufferedBytes,
-        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, API_VERSION, admission), log,
+        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, admission), log,
       });
       stops.push({ what: 'pubsub', stop: () => pubsub.close() });
       log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/`, pubsub: `ws://${cfg.host}:${pubsub.port}/` }, 'api is serving');

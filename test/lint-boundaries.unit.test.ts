@@ -19,6 +19,11 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['a role from a contract (schemas/)', 'schemas/x.ts', "import { LiveLayer } from '../api/live/index.js';", /Contracts are leaves/],
     ['a role from a contract (proto/)', 'proto/x.ts', "import { config } from '../platform/config.js';", /Contracts are leaves/],
     ['a sibling transport from JSON-RPC', 'api/jsonrpc/x.ts', "import { PubSubServer } from '../pubsub/server.js';", /sibling transport/],
+    ['JSON-RPC from PubSub', 'api/pubsub/x.ts', "import { getSignatureStatuses } from '../jsonrpc/methods/getSignatureStatuses.js';", /sibling transport/],
+    ['gRPC from PubSub', 'api/pubsub/x.ts', "import { startGrpc } from '../grpc/server.js';", /sibling transport/],
+    ['a transport from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { METHODS } from '../jsonrpc/methods/index.js';", /imports none/],
+    ['the views from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { queryRows } from '../views/query.js';", /builds on it/],
+    ['a transport from the views', 'api/views/x.ts', "import { upgradeToken } from '../pubsub/auth.js';", /imports none/],
   ])('fails on %s', async (_kind, filePath, code, message) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toHaveLength(1);
@@ -30,6 +35,10 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['a test helper from a test', 'api/live/x.int.test.ts', "import { waitFor } from '../../test/support/harness/kafka.js';"],
     ['a contract from a role', 'api/live/x.ts', "import { TOPICS } from '../../schemas/topics.js';"],
     ['the neutral filters from a transport', 'api/jsonrpc/x.ts', "import { compile } from '../filters/index.js';"],
+    ['the Agave JSON vocabulary from PubSub', 'api/pubsub/x.ts', "import { parseBody } from '../solana-json/envelope.js';"],
+    ['the views from PubSub', 'api/pubsub/x.ts', "import { readSignatureStatuses } from '../views/signature-statuses.js';"],
+    ['a contract from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { decodeBase58 } from '../../schemas/decode-input.js';"],
+    ['the Agave JSON vocabulary from the views', 'api/views/x.ts', "import { RpcError } from '../solana-json/errors.js';"],
   ])('passes %s', async (_kind, filePath, code) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toEqual([]);

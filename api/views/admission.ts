@@ -14,7 +14,7 @@
 // Invariants: `running` ≤ maxRunning; `admitted.get(c)` = running + waiting queries of client c (no entry at 0);
 // `rotation` holds exactly the clients with a non-empty queue in `waiting`.
 import { RpcError } from '../solana-json/errors.js';
-import { queryAdmissions } from '../jsonrpc/metrics.js';
+import { queryAdmissions } from './metrics.js';
 
 export interface AdmissionOptions {
   /** Queries handed to ClickHouse at once, process-wide (JSON-RPC and PubSub look-ups together). */

@@ -2,7 +2,7 @@
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
 // the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
 import { invalidParams } from '../../solana-json/errors.js';
-import { RawJson, u64Json } from '../../solana-json/json.js';
+import { errValue, u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
 import {
   optionalString,
@@ -80,17 +80,6 @@ interface Row {
 async function locate(ch: QueryClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
   const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures });
   return new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: Number(r.position) }]));
-}
-
-/** The stored error is Agave's JSON form; anything unparsable is passed on as a string, never as broken JSON. */
-export function errValue(err: string | null): unknown {
-  if (err === null) return null;
-  try {
-    JSON.parse(err);
-    return new RawJson(err);
-  } catch {
-    return err;
-  }
 }
 
 export function shapeSignature(r: Row, state: ViewsState): Record<string, unknown> {

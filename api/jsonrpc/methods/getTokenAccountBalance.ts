@@ -1,7 +1,7 @@
 // getTokenAccountBalance: a token account's amount with its mint's decimals, in a context. Agave takes a
 // bare commitment config here (no minContextSlot) and answers its own -32602 messages for each failure.
 import { NATIVE_MINT, NATIVE_MINT_DECIMALS, isTokenProgram } from '../../../schemas/programs.js';
-import { readAccounts } from '../../solana-json/accounts.js';
+import { readAccounts } from '../account-state.js';
 import { invalidParam } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import { parseCommitment, parseConfig, parsePubkey, positional, type Commitment } from '../../solana-json/params.js';
