@@ -67,8 +67,8 @@ export default tseslint.config(
     ],
     TEST_FILES,
   ),
-  // Transports never import a sibling transport. JSON-RPC and gRPC are clean; PubSub's use of JSON-RPC's Agave
-  // vocabulary is the rest of issue 19 part 2.1.
+  // Transports never import a sibling transport; what two of them share sits below them (api/filters/,
+  // api/live/, api/solana-json/, api/views/).
   boundary(
     'transport-jsonrpc',
     ['api/jsonrpc/**/*.ts'],
@@ -99,6 +99,29 @@ export default tseslint.config(
     'grpc-host',
     ['api/grpc/*.ts'],
     [{ group: ['stream', 'geyser'].flatMap(within), message: 'The gRPC host knows its services only through GrpcService; the role wiring builds them.' }],
+    TEST_FILES,
+  ),
+  // PubSub speaks Agave's JSON through api/solana-json/ and reads the views through api/views/, never through
+  // the HTTP transport (issue 19 part 2.1); those two neutral modules sit below every transport.
+  boundary(
+    'transport-pubsub',
+    ['api/pubsub/**/*.ts'],
+    [{ group: ['jsonrpc', 'grpc', 'geyser'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them (api/solana-json/, api/views/).' }],
+    TEST_FILES,
+  ),
+  boundary(
+    'solana-json',
+    ['api/solana-json/**/*.ts'],
+    [
+      { group: ['jsonrpc', 'pubsub', 'grpc', 'geyser'].flatMap(within), message: 'api/solana-json/ serves every transport and imports none.' },
+      { group: within('views'), message: 'api/solana-json/ is pure vocabulary: api/views/ builds on it, not the other way round.' },
+    ],
+    TEST_FILES,
+  ),
+  boundary(
+    'views',
+    ['api/views/**/*.ts'],
+    [{ group: ['jsonrpc', 'pubsub', 'grpc', 'geyser'].flatMap(within), message: 'api/views/ serves every transport and imports none.' }],
     TEST_FILES,
   ),
 );

@@ -121,7 +121,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       });
       stops.push({ what: 'grpc', stop: () => grpc.close() });
       // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
-      const { QueryAdmission } = await import('../api/jsonrpc/admission.js');
+      const { QueryAdmission } = await import('../api/views/admission.js');
       const admission = new QueryAdmission({ maxRunning: cfg.rpcMaxRunningQueries, maxPerClient: cfg.rpcMaxQueriesPerClient });
       const rpc = await startJsonRpc({
         ch: ch!, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.rpcPort,
@@ -132,12 +132,11 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       addHealthCheck(() => rpc.health());
       const { startPubSub } = await import('../api/pubsub/server.js');
       const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
-      const { API_VERSION } = await import('../api/jsonrpc/server.js');
       const pubsub = await startPubSub({
         live, host: cfg.host, port: cfg.pubsubPort, authToken: cfg.authToken || undefined,
         maxConnections: cfg.pubsubMaxConnections, maxSubscriptionsPerConnection: cfg.pubsubMaxSubscriptions,
         maxMessageBytes: cfg.pubsubMaxMessageBytes, maxBufferedBytes: cfg.pubsubMaxBufferedBytes,
-        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, API_VERSION, admission), log,
+        pingIntervalMs: cfg.pubsubPingMs, lookupSignature: viewsSignatureLookup(ch!, cfg.clickhouseDatabase, admission), log,
       });
       stops.push({ what: 'pubsub', stop: () => pubsub.close() });
       log.info({ grpc: `${cfg.host}:${grpc.port}`, jsonrpc: `http://${cfg.host}:${rpc.port}/`, pubsub: `ws://${cfg.host}:${pubsub.port}/` }, 'api is serving');

@@ -1,7 +1,7 @@
 // Rules that span several options (each option alone is checked by parseConfig). Pure: the CLI runs them,
 // with the file checks of cli/validate.ts, before it starts anything, so a mistake costs a second and
 // not a broker start (issue 10: "config errors that can be known before starting anything").
-import bs58 from 'bs58';
+import { decodeBase58Exact } from '../schemas/decode-input.js';
 import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
@@ -85,15 +85,8 @@ function checkRpcSource(config: Config): void {
   }
 }
 
-/** 32 bytes in base58: 32 to 44 characters of Bitcoin's alphabet (the length check is in the decoder). */
-function isPubkey(s: string): boolean {
-  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return false;
-  try {
-    return bs58.decode(s).length === 32;
-  } catch {
-    return false;
-  }
-}
+/** 32 bytes in base58 (the one strict decoder of outside input). */
+const isPubkey = (s: string): boolean => decodeBase58Exact(s, 32).ok;
 
 /** Lowercase, so the transactional id and the claim's group name are the same however it is typed. */
 const INGEST_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;

@@ -27,6 +27,11 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['geyser.Geyser from stream.Stream', 'api/grpc/stream/x.ts', "import { geyserService } from '../geyser/service.js';", /never imports another service/],
     ['stream.Stream from geyser.Geyser', 'api/grpc/geyser/x.ts', "import { streamService } from '../stream/service.js';", /never imports another service/],
     ['a service from the gRPC host', 'api/grpc/x.ts', "import { streamService } from './stream/service.js';", /only through GrpcService/],
+    ['JSON-RPC from PubSub', 'api/pubsub/x.ts', "import { getSignatureStatuses } from '../jsonrpc/methods/getSignatureStatuses.js';", /sibling transport/],
+    ['gRPC from PubSub', 'api/pubsub/x.ts', "import { startGrpc } from '../grpc/server.js';", /sibling transport/],
+    ['a transport from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { METHODS } from '../jsonrpc/methods/index.js';", /imports none/],
+    ['the views from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { queryRows } from '../views/query.js';", /builds on it/],
+    ['a transport from the views', 'api/views/x.ts', "import { upgradeToken } from '../pubsub/auth.js';", /imports none/],
   ])('fails on %s', async (_kind, filePath, code, message) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toHaveLength(1);
@@ -43,6 +48,10 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['a Yellowstone contract from geyser.Geyser', 'api/grpc/geyser/x.ts', "import { GEYSER_SERVICE_NAME } from '../../../schemas/yellowstone/geyser-method.js';"],
     ['the live layer from the gRPC host', 'api/grpc/x.ts', "import { LiveLayer } from '../live/index.js';"],
     ['the role wiring building both services', 'cli/x.ts', "import { geyserService } from '../api/grpc/geyser/service.js';"],
+    ['the Agave JSON vocabulary from PubSub', 'api/pubsub/x.ts', "import { parseBody } from '../solana-json/envelope.js';"],
+    ['the views from PubSub', 'api/pubsub/x.ts', "import { readSignatureStatuses } from '../views/signature-statuses.js';"],
+    ['a contract from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { decodeBase58 } from '../../schemas/decode-input.js';"],
+    ['the Agave JSON vocabulary from the views', 'api/views/x.ts', "import { RpcError } from '../solana-json/errors.js';"],
   ])('passes %s', async (_kind, filePath, code) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toEqual([]);

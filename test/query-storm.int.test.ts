@@ -14,9 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryAdmission } from '../api/jsonrpc/admission.js';
+import { QueryAdmission } from '../api/views/admission.js';
 import { rpcDuration } from '../api/jsonrpc/metrics.js';
-import { API_VERSION } from '../api/jsonrpc/server.js';
 import { LiveLayer } from '../api/live/index.js';
 import { startPubSub, type PubSubServer } from '../api/pubsub/server.js';
 import { viewsSignatureLookup } from '../api/pubsub/signature-lookup.js';
@@ -59,7 +58,7 @@ describe('a query storm from one client (issue 18, item 9)', () => {
     pubsub = await startPubSub({
       live, host: '127.0.0.1', port: 0, maxConnections: 10, maxSubscriptionsPerConnection: 1_000,
       maxMessageBytes: 64 * 1024, maxBufferedBytes: 16 * 1024 * 1024, pingIntervalMs: 10_000,
-      lookupSignature: viewsSignatureLookup(store.ch, db, API_VERSION, admission), log: silentLogger,
+      lookupSignature: viewsSignatureLookup(store.ch, db, admission), log: silentLogger,
     });
   });
   afterAll(async () => {

@@ -19,7 +19,7 @@ import type {
   SubscribeRequestFilterTransactions,
 } from '@triton-one/yellowstone-grpc';
 import { compileSubscription } from './compile.js';
-import { decodeBase58, decodeBase58Exact, decodeBase64 } from './decode-input.js';
+import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 import {
   Commitment,
   EMPTY_SUBSCRIPTION,
@@ -140,7 +140,7 @@ function keyList(path: string, list: readonly string[] | undefined, limits: Geys
   return list.map((text, i) => {
     const d = decodeBase58Exact(text, 32);
     // Yellowstone's texts (solana_pubkey's ParsePubkeyError) with the value and our reason.
-    if (!d.ok) throw new Reject(`${path}[${i}]`, `${d.reason.startsWith('decodes to') ? 'String is the wrong size' : 'Invalid Base58 string'} ${quote(text)}: ${d.reason}`);
+    if (!d.ok) throw new Reject(`${path}[${i}]`, `${d.kind === 'size' ? 'String is the wrong size' : 'Invalid Base58 string'} ${quote(text)}: ${d.reason}`);
     return d.bytes;
   });
 }
@@ -158,7 +158,7 @@ function transactionFilter(path: string, name: string, f: SubscribeRequestFilter
   if (f.signature !== undefined) {
     const d = decodeBase58Exact(f.signature, 64);
     if (!d.ok) {
-      const what = d.reason.startsWith('decodes to') ? 'string decoded to wrong size for signature' : 'failed to decode string to signature';
+      const what = d.kind === 'size' ? 'string decoded to wrong size for signature' : 'failed to decode string to signature';
       throw new Reject(`${path}.signature`, `${what} ${quote(f.signature)}: ${d.reason}`);
     }
     signature = d.bytes;

@@ -12,7 +12,7 @@ import {
   type SubscribeRequestFilterTransactions,
 } from '../../proto/gen/stream.js';
 import { compileSubscription } from './compile.js';
-import { decodeBase58, decodeBase58Exact, decodeBase64 } from './decode-input.js';
+import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 import {
   Commitment,
   EMPTY_SUBSCRIPTION,

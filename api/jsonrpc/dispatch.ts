@@ -2,15 +2,15 @@
 // Every failure becomes a JSON-RPC error here; nothing below the envelope ever reaches HTTP as a 5xx.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
-import type { QueryAdmission } from './admission.js';
-import { errorResponse, parseBody, resultResponse, type Entry, type Response } from './envelope.js';
-import { RpcError, internalError, methodNotFound, unavailable } from './errors.js';
-import { toJson } from './json.js';
+import type { QueryAdmission } from '../views/admission.js';
+import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
+import { RpcError, internalError, methodNotFound, unavailable } from '../solana-json/errors.js';
+import { toJson } from '../solana-json/json.js';
 import { NO_STATE, type MethodContext } from './method.js';
-import { AdmittedQueries } from './query.js';
+import { AdmittedQueries } from '../views/query.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
-import { freshness, healthOf, type Health, type ViewsStateCache } from './state.js';
+import { freshness, healthOf, type Health, type ViewsStateCache } from '../views/state.js';
 
 export interface DispatchOptions {
   ch: ClickHouseClient;

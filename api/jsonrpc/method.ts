@@ -1,10 +1,10 @@
 // What a method is: a pure params parser, the message of its -32007, and a run against the views.
 // The server parses, checks freshness, then runs; methods only see parsed params and a state snapshot.
-import { minContextSlotNotReached, unavailable } from './errors.js';
-import { u64Json } from './json.js';
-import type { Commitment } from './params.js';
-import type { QueryClient } from './query.js';
-import type { Health, ViewsState } from './state.js';
+import { minContextSlotNotReached, unavailable } from '../solana-json/errors.js';
+import { u64Json } from '../solana-json/json.js';
+import type { Commitment } from '../solana-json/params.js';
+import type { QueryClient } from '../views/query.js';
+import type { Health, ViewsState } from '../views/state.js';
 
 export interface MethodContext {
   /** The request's queries: admitted per client (admission.ts). */

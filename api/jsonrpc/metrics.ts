@@ -22,12 +22,3 @@ export const rpcAnswers =
     labelNames: ['method', 'code'],
     registers: [registry],
   });
-
-export const queryAdmissions =
-  existing<Counter<'outcome'>>('slotstream_query_admissions_total') ??
-  new Counter({
-    name: 'slotstream_query_admissions_total',
-    help: 'ClickHouse queries of JSON-RPC and PubSub look-ups by admission outcome: run, cancelled (while waiting), refused (client over its share).',
-    labelNames: ['outcome'],
-    registers: [registry],
-  });

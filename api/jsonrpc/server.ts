@@ -10,13 +10,13 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { HealthState } from '../../platform/metrics.js';
-import { presentedToken, tokenCheck } from './auth.js';
-import { DEFAULT_ADMISSION, QueryAdmission } from './admission.js';
+import { presentedToken, tokenCheck } from '../solana-json/auth.js';
+import { DEFAULT_ADMISSION, QueryAdmission } from '../views/admission.js';
 import { createDispatch } from './dispatch.js';
-import { errorResponse } from './envelope.js';
-import { internalError } from './errors.js';
-import { toJson } from './json.js';
-import { freshness, ViewsStateCache } from './state.js';
+import { errorResponse } from '../solana-json/envelope.js';
+import { internalError } from '../solana-json/errors.js';
+import { toJson } from '../solana-json/json.js';
+import { freshness, ViewsStateCache } from '../views/state.js';
 
 export interface JsonRpcOptions {
   ch: ClickHouseClient;

@@ -1,7 +1,7 @@
 // The PubSub token (behaviour.md "PubSub (WebSocket)"): a header as for JSON-RPC (`Authorization: Bearer`
 // or `x-token`), or `?token=` in the URL, because browsers and web3.js cannot set headers on a WebSocket.
 import type { IncomingHttpHeaders } from 'node:http';
-import { presentedToken } from '../jsonrpc/auth.js';
+import { presentedToken } from '../solana-json/auth.js';
 
 /** Pure: the token an upgrade request carries; a header wins over the query. */
 export function upgradeToken(headers: IncomingHttpHeaders, url: string | undefined): string | undefined {

@@ -14,7 +14,7 @@ import { insertTransactions, openTestStore, setHeads, type TestStore } from '../
 import { key, lastStatePerSlot, PubSubChain, sig, transactionsMentioning, txEvent, write } from '../../test/support/pubsub/chain.js';
 import { LiveLayer } from '../live/index.js';
 import { startPubSub, type PubSubServer } from './server.js';
-import { QueryAdmission } from '../jsonrpc/admission.js';
+import { QueryAdmission } from '../views/admission.js';
 import { viewsSignatureLookup } from './signature-lookup.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
@@ -42,7 +42,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
     live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
       live, host: '127.0.0.1', port: 0, maxConnections: 100, maxSubscriptionsPerConnection: 100, maxMessageBytes: 65536,
-      maxBufferedBytes: 1 << 24, pingIntervalMs: 10_000, lookupSignature: viewsSignatureLookup(store.ch, db, 'test', new QueryAdmission()), log: silentLogger,
+      maxBufferedBytes: 1 << 24, pingIntervalMs: 10_000, lookupSignature: viewsSignatureLookup(store.ch, db, new QueryAdmission()), log: silentLogger,
     });
     wsUrl = `ws://127.0.0.1:${server.port}/`;
     chain = await PubSubChain.start(kafka, topics);

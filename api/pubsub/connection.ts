@@ -9,9 +9,9 @@
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
-import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../jsonrpc/envelope.js';
-import { RpcError, INTERNAL_ERROR, internalError, invalidParam, methodNotFound } from '../jsonrpc/errors.js';
-import { toJson } from '../jsonrpc/json.js';
+import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
+import { RpcError, INTERNAL_ERROR, internalError, invalidParam, methodNotFound } from '../solana-json/errors.js';
+import { toJson } from '../solana-json/json.js';
 import type { LiveFailure } from '../live/index.js';
 import { openSubscriptions, requestErrors, slowClientCloses } from './metrics.js';
 import { parseSubscribe, parseUnsubscribe, SUBSCRIBE_METHODS, UNSUBSCRIBE_METHODS } from './params.js';

@@ -7,9 +7,9 @@ import { base58, base58Key } from '../../schemas/base58.js';
 import { asBuffer } from '../../schemas/bytes.js';
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { TransactionScan } from '../../schemas/scan.js';
-import { encodeAccountData } from '../jsonrpc/accounts.js';
-import { toJson } from '../jsonrpc/json.js';
-import { parseTokenProgramAccount } from '../jsonrpc/token.js';
+import { encodeAccountData } from '../solana-json/accounts.js';
+import { toJson } from '../solana-json/json.js';
+import { parseTokenProgramAccount } from '../solana-json/token.js';
 import { isTokenProgram } from '../../schemas/programs.js';
 import type { AccountView, SubscriptionKind } from './params.js';
 

@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../schemas/codec.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { scanTransaction } from '../../schemas/scan.js';
-import { encodeAccountData, uiAccount } from '../jsonrpc/accounts.js';
-import { toJson } from '../jsonrpc/json.js';
-import { zstdReady } from '../jsonrpc/zstd.js';
+import { encodeAccountData, uiAccount } from '../solana-json/accounts.js';
+import { toJson } from '../solana-json/json.js';
+import { zstdReady } from '../solana-json/zstd.js';
 import type { AccountView } from './params.js';
 import { keyedAccountJson, logsJson, notificationPrefix, notificationSuffix, signatureResultJson, slotInfoJson, transactionLogsJson, uiAccountJson, withSlot } from './notify.js';
 

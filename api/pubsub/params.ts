@@ -4,13 +4,13 @@
 // programSubscribe default to the legacy `binary` encoding. Parameter shapes the client got wrong (a
 // number for a pubkey, an unknown logs filter) are the project's `Invalid params` with `data` naming the
 // parameter, as the JSON-RPC endpoint answers them. Every function throws RpcError; none does I/O.
-import { decodeBase58Exact } from '../filters/decode-input.js';
+import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { Commitment } from '../filters/index.js';
 import type { PubSubProgramFilter, PubSubRequest } from '../filters/from-pubsub.js';
-import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../jsonrpc/accounts.js';
-import { invalidParam, invalidParams } from '../jsonrpc/errors.js';
-import { parseGetProgramAccounts } from '../jsonrpc/methods/getProgramAccounts.js';
-import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../jsonrpc/params.js';
+import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../solana-json/accounts.js';
+import { invalidParam, invalidParams } from '../solana-json/errors.js';
+import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../solana-json/params.js';
+import { parseProgramAccountsConfig } from '../solana-json/program-accounts-config.js';
 
 /** How account data is written in account and program notifications. */
 export interface AccountView {
@@ -74,13 +74,13 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       const p = positional(params, 1, 2);
       const program = keyParam(p[0], 32, 'pubkey', 'pubkey');
       const config = parseConfig(p[1], 'config');
-      // getProgramAccounts' parser has Agave's filter rules (at most 4, dataSize/memcmp, memcmp limits);
-      // the encoding is PubSub's own (legacy `binary` allowed and the default).
-      const gpa = parseGetProgramAccounts([p[0], { ...config, encoding: undefined }]);
-      const filters: PubSubProgramFilter[] = gpa.filters.map((f) => (f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes }));
+      // Agave's RpcProgramAccountsConfig, as getProgramAccounts reads it (filter rules: at most 4,
+      // dataSize/memcmp, memcmp limits); the encoding is PubSub's own (legacy `binary` allowed and the default).
+      const rest = parseProgramAccountsConfig(config);
+      const filters: PubSubProgramFilter[] = rest.filters.map((f) => (f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes }));
       return {
-        request: { kind, program, filters, commitment: LEVEL[gpa.commitment] },
-        view: { encoding: parseEncoding(config, 'binary'), dataSlice: gpa.dataSlice },
+        request: { kind, program, filters, commitment: LEVEL[rest.commitment] },
+        view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
       };
     }
     case 'logs': {

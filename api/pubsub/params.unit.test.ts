@@ -2,7 +2,7 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { Commitment } from '../filters/index.js';
-import { RpcError } from '../jsonrpc/errors.js';
+import { RpcError } from '../solana-json/errors.js';
 import { parseSubscribe, parseUnsubscribe } from './params.js';
 
 const key = bs58.encode(Buffer.alloc(32, 1));

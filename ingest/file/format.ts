@@ -9,6 +9,7 @@ import { noTransactionMeta, type TransactionMeta } from '../../schemas/meta.js';
 import { AGAVE_REWARD_TYPES } from '../../schemas/reward-types.js';
 import { decodeTransactionWire, encodeTransactionWire } from '../../schemas/wire.js';
 import { asBuffer } from '../../schemas/bytes.js';
+import { decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 
 export type ParsedLine = { ok: true; event: ChainEvent } | { ok: false; reason: string };
 
@@ -295,14 +296,11 @@ function str(o: Obj, name: string): string {
 function base58Of(v: unknown, name: string, length: number): Buffer {
   if (v === undefined) fail(name, 'missing');
   if (typeof v !== 'string') fail(name, `a base-58 string expected, got ${JSON.stringify(v)}`);
-  let bytes: Uint8Array;
-  try {
-    bytes = bs58.decode(v);
-  } catch {
-    fail(name, `not base-58 (${JSON.stringify(v.slice(0, 60))})`);
-  }
-  if (bytes.length !== length) fail(name, `must decode to ${length} bytes, got ${bytes.length}`);
-  return Buffer.from(bytes);
+  const d = decodeBase58Exact(v, length);
+  if (d.ok) return Buffer.from(d.bytes);
+  if (d.kind === 'alphabet') fail(name, `not base-58 (${JSON.stringify(v.slice(0, 60))})`);
+  if (d.kind === 'size' || d.kind === 'empty') fail(name, `must decode to ${length} bytes, got ${d.decodedBytes ?? 0}`);
+  fail(name, `must decode to ${length} bytes: ${d.reason}`);
 }
 
 const key = (o: Obj, name: string): Buffer => base58Of(field(o, name), name, 32);
@@ -314,12 +312,11 @@ function keyList(o: Obj, name: string): Buffer[] {
   return v.map((item, i) => base58Of(item, `${name}[${i}]`, 32));
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 function base64(o: Obj, name: string): Buffer {
   const v = str(o, name);
-  if (!BASE64.test(v)) fail(name, 'not canonical base64');
-  return Buffer.from(v, 'base64');
+  const d = decodeBase64(v, { padded: true });
+  if (!d.ok) fail(name, `not canonical base64: ${d.reason}`);
+  return Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.length);
 }
 
 function optionalU64(o: Obj, name: string): bigint | undefined {

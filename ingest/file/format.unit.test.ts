@@ -250,6 +250,10 @@ describe('bad lines give the reason', () => {
     ['block not an object', JSON.stringify({ ...slot, block: 3 }), /field block: an object or null expected/],
     ['bad pubkey', JSON.stringify({ ...account, pubkey: 42 }), /field pubkey: a base-58 string expected, got 42/],
     ['bad data base64', JSON.stringify({ ...account, data: 'abc!' }), /field data: not canonical base64/],
+    // Node's decoder drops the stray bits of 'AB==' (it reads as 0x00): the one strict decoder refuses them.
+    ['data base64 with stray bits', JSON.stringify({ ...account, data: 'AB==' }), /field data: not canonical base64: non-canonical base64 \(trailing bits set\)/],
+    ['data base64 unpadded', JSON.stringify({ ...account, data: 'AAE' }), /field data: not canonical base64: bad base64 padding/],
+    ['leader too long', JSON.stringify({ ...slot, block: { ...(slot.block as object), leader: '2'.repeat(46) } }), /field block.leader: must decode to 32 bytes: longer than 45 characters/],
     ['bad executable', JSON.stringify({ ...account, executable: 'yes' }), /field executable: true or false expected/],
     ['short signature', JSON.stringify({ ...account, txnSignature: bs58.encode(Buffer.alloc(32, 1)) }), /field txnSignature: must decode to 64 bytes, got 32/],
     ['tx bytes garbage', JSON.stringify({ ...tx, tx: Buffer.from([1, 2, 3]).toString('base64') }), /field tx: not a valid transaction: /],

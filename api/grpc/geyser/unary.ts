@@ -6,6 +6,7 @@ import { status } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
 import bs58 from 'bs58';
 import { describeValue } from '../../../platform/describe-value.js';
+import { decodeBase58Exact } from '../../../schemas/decode-input.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import { Commitment } from '../../filters/index.js';
@@ -67,11 +68,11 @@ export function geyserUnary(d: UnaryDeps) {
     },
     isBlockhashValid: (req: G.IsBlockhashValidRequest): G.IsBlockhashValidResponse => {
       const level = levelOf(req.commitment);
-      const hash = bs58.decodeUnsafe(req.blockhash ?? '');
-      if (hash === undefined || hash.length !== 32) throw new GeyserCallError(status.INVALID_ARGUMENT, `invalid blockhash ${describeValue(req.blockhash ?? '', 64)}: not base58 of 32 bytes`);
+      const hash = decodeBase58Exact(req.blockhash ?? '', 32);
+      if (!hash.ok) throw new GeyserCallError(status.INVALID_ARGUMENT, `invalid blockhash ${describeValue(req.blockhash ?? '', 64)}: not base58 of 32 bytes`);
       const slot = d.chain.slot(level);
       if (slot === undefined) throw notYet('slot', level);
-      return { slot: slot.toString(), valid: d.chain.isBlockhashValid(hash, level) };
+      return { slot: slot.toString(), valid: d.chain.isBlockhashValid(hash.bytes, level) };
     },
     subscribeReplayInfo: async (): Promise<G.SubscribeReplayInfoResponse> => {
       const first = await firstAvailableSlot(d.kafka, d.topics, d.index);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RpcError } from '../errors.js';
-import { toJson } from '../json.js';
+import { RpcError } from '../../solana-json/errors.js';
+import { toJson } from '../../solana-json/json.js';
 import { epochInfoJson, epochInfoOf, parseGetEpochInfo } from './getEpochInfo.js';
 import { epochScheduleJson, epochScheduleOf, getEpochSchedule } from './getEpochSchedule.js';
 

@@ -1,8 +1,9 @@
 // getAccountInfo: one account at the commitment in a context; null when it does not exist. Agave's
 // default encoding here is the legacy `binary` (a bare base58 string, at most 128 bytes).
-import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig } from '../accounts.js';
+import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig } from '../../solana-json/accounts.js';
+import { readAccounts, readMintDecimals } from '../account-state.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseConfig, parsePubkey, positional } from '../params.js';
+import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 
 export interface GetAccountInfoParams extends AccountConfig {
   pubkey: string;

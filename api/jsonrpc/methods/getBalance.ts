@@ -1,9 +1,9 @@
 // getBalance: the lamports of an account at the commitment, 0 when it does not exist, in a context.
 // Reads only the lamports of the newest write (account_writes is ordered by pubkey).
-import { u64Json } from '../json.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseConfig, parseContextConfig, parsePubkey, positional, type ContextConfig } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { parseConfig, parseContextConfig, parsePubkey, positional, type ContextConfig } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 
 export interface GetBalanceParams extends ContextConfig {
   pubkey: string;

@@ -5,14 +5,14 @@
 // Processed is refused. Slots marked skipped (a lost fork) have no block here.
 import { BlockMeta } from '../../../schemas/codec.js';
 import { describeValue } from '../../../platform/describe-value.js';
-import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped } from '../errors.js';
-import { u64Json } from '../json.js';
+import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
-import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 import {
   decodeBody, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parseTransactionEncoding, uiReward, type TransactionEncoding,
-} from '../transactions.js';
+} from '../../solana-json/transactions.js';
 
 export type TransactionDetails = 'full' | 'signatures' | 'accounts' | 'none';
 const DETAILS: readonly TransactionDetails[] = ['full', 'signatures', 'accounts', 'none'];

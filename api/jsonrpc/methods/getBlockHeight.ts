@@ -1,9 +1,9 @@
 // getBlockHeight: produced blocks since genesis at the commitment (the block_height of the newest block
 // at or below the commitment's head). Answered from the cached views state: no query per request.
-import { unavailable } from '../errors.js';
-import { u64Json } from '../json.js';
+import { unavailable } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
 
 export type GetBlockHeightParams = ContextConfig;
 

@@ -2,10 +2,10 @@
 // finalized head a produced block answers, an older slot than the views hold is -32001 (cleaned up), a
 // slot without a block -32007 (skipped); above it, a block up to the processed head answers and anything
 // else is -32004 (not available).
-import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../errors.js';
+import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
-import { parseU64, positional } from '../params.js';
-import { queryRows } from '../query.js';
+import { parseU64, positional } from '../../solana-json/params.js';
+import { queryRows } from '../../views/query.js';
 
 export interface GetBlockTimeParams {
   slot: bigint;

@@ -1,11 +1,11 @@
 // getBlocks: produced slots in [start, end], both inclusive, ascending, up to the newest slot at the
 // commitment (confirmed or finalized). End omitted: up to that newest slot. Agave's order of checks:
 // the given end must exceed start (interface.md), then end is clamped to the head, then the range limit.
-import { invalidParam, invalidParams, unavailable } from '../errors.js';
+import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../params.js';
-import { u64Json } from '../json.js';
-import { queryRows, u64, type QueryClient } from '../query.js';
+import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
+import { u64Json } from '../../solana-json/json.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
 
 export const MAX_SLOT_RANGE = 500_000n;
 

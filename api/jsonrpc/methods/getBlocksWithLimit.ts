@@ -1,9 +1,9 @@
 // getBlocksWithLimit: at most `limit` produced slots >= start, ascending, up to the newest slot at the
 // commitment (confirmed or finalized).
-import { invalidParam, invalidParams, unavailable } from '../errors.js';
+import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../params.js';
-import { u64Json } from '../json.js';
+import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
+import { u64Json } from '../../solana-json/json.js';
 import { blocksInRange } from './getBlocks.js';
 
 export const MAX_BLOCKS_LIMIT = 500_000n;

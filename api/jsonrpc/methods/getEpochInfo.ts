@@ -1,11 +1,11 @@
 // getEpochInfo in Agave's shape: at the commitment's head slot, its epoch (from the epochs view), the
 // slot's index in it, the block height (views state) and the transactions of every block the views hold
 // up to the slot (Agave counts from genesis; views whose history starts later count from their first block).
-import { unavailable } from '../errors.js';
-import { u64Json } from '../json.js';
+import { unavailable } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 import { epochRowAt, type EpochRow } from './getLeaderSchedule.js';
 
 export type GetEpochInfoParams = ContextConfig;

@@ -1,10 +1,10 @@
 // getEpochSchedule in Agave's shape, from the epochs view (the schedule is a cluster constant; the epoch
 // of the newest processed slot describes it). Epoch records carry epoch, first slot and length, which
 // is enough to tell whether the cluster started with warmup epochs (mainnet did not).
-import { unavailable } from '../errors.js';
-import { u64Json } from '../json.js';
+import { unavailable } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseNoParams } from '../params.js';
+import { parseNoParams } from '../../solana-json/params.js';
 import { epochRowAt, type EpochRow } from './getLeaderSchedule.js';
 
 /** Agave's smallest epoch, the length warmup starts from (MINIMUM_SLOTS_PER_EPOCH). */

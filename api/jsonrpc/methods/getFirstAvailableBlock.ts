@@ -1,7 +1,7 @@
 // getFirstAvailableBlock: the oldest block the views hold (Agave answers 0 when it has none).
-import { u64Json } from '../json.js';
+import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
-import { parseNoParams } from '../params.js';
+import { parseNoParams } from '../../solana-json/params.js';
 
 export const getFirstAvailableBlock = defineMethod<null>({
   name: 'getFirstAvailableBlock',

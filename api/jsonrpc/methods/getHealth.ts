@@ -1,8 +1,8 @@
 // getHealth: "ok", or Agave's -32005 with `numSlotsBehind` (null when it cannot be measured). Answers while
 // behind (that is its point), from the same rule as /health and the -32007 of the other methods.
-import { nodeUnhealthy } from '../errors.js';
+import { nodeUnhealthy } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
-import { parseNoParams } from '../params.js';
+import { parseNoParams } from '../../solana-json/params.js';
 
 export const getHealth = defineMethod<null>({
   name: 'getHealth',

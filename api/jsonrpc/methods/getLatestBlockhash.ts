@@ -1,10 +1,10 @@
 // getLatestBlockhash: the blockhash of the newest block at the commitment and the last block height at
 // which a transaction using it can land (its height + 150, Agave's MAX_PROCESSING_AGE), in a context.
-import { unavailable } from '../errors.js';
-import { u64Json } from '../json.js';
+import { unavailable } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 
 /** Blocks a blockhash stays usable for (Agave's MAX_PROCESSING_AGE). */
 export const MAX_PROCESSING_AGE = 150n;

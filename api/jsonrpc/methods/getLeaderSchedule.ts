@@ -2,7 +2,7 @@
 // given slot (without one: the epoch of the newest slot at the commitment). The epochs table stores the
 // schedule compactly (run i of slots_per_leader slots is led by identities[schedule[i]]); an epoch's
 // schedule never changes, so the expanded form is cached.
-import { invalidParams } from '../errors.js';
+import { invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import {
   optionalBool,
@@ -13,8 +13,8 @@ import {
   parseU64,
   positional,
   type ContextConfig,
-} from '../params.js';
-import { queryRows, u64, type QueryClient } from '../query.js';
+} from '../../solana-json/params.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
 
 export interface GetLeaderScheduleParams extends ContextConfig {
   slot: bigint | undefined;

@@ -1,9 +1,10 @@
 // getMultipleAccounts: up to 100 accounts at one commitment, in request order, null for missing ones.
 // Agave checks the count before the keys, and defaults to base64 here.
-import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig } from '../accounts.js';
-import { invalidParam, invalidParams } from '../errors.js';
+import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig } from '../../solana-json/accounts.js';
+import { readAccounts, readMintDecimals } from '../account-state.js';
+import { invalidParam, invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseConfig, parsePubkey, positional } from '../params.js';
+import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 
 export const MAX_MULTIPLE_ACCOUNTS = 100;
 

@@ -1,99 +1,32 @@
 // getProgramAccounts: the latest state at the commitment of every account whose owner is the program.
 // Candidates come from account_owners (every pubkey the owner ever had); the newest write at or below
 // the context slot decides: closed (0 lamports) and moved (owner changed) accounts drop out there.
-import { decodeBase58, decodeBase64 } from '../../filters/decode-input.js';
-import { encodeAccountData, parseDataSlice, parseEncoding, uiAccount, type AccountRow } from '../accounts.js';
-import { describeValue } from '../../../platform/describe-value.js';
-import { invalidParams } from '../errors.js';
+import { encodeAccountData, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 import {
-  optionalBool,
-  parseConfig,
-  parseContextConfig,
-  parsePubkey,
-  parseU64,
-  positional,
-  type Config,
-  type ContextConfig,
-} from '../params.js';
-import { queryRows, type QueryParams } from '../query.js';
-import { zstdReady } from '../zstd.js';
+  parseProgramAccountsConfig,
+  type ProgramAccountsConfig,
+  type ProgramAccountsFilter,
+} from '../../solana-json/program-accounts-config.js';
+import { queryRows, type QueryParams } from '../../views/query.js';
+import { zstdReady } from '../../solana-json/zstd.js';
 
 export type Encoding = 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
 const ENCODINGS: readonly Encoding[] = ['base58', 'base64', 'base64+zstd', 'jsonParsed'];
 
-export const MAX_FILTERS = 4;
-export const MAX_MEMCMP_BYTES = 128;
-const MAX_MEMCMP_BASE58_CHARS = 175;
-const MAX_MEMCMP_BASE64_CHARS = 172;
-
-export type ProgramAccountsFilter = { kind: 'dataSize'; size: bigint } | { kind: 'memcmp'; offset: bigint; bytes: Uint8Array };
-
-export interface GetProgramAccountsParams extends ContextConfig {
+export interface GetProgramAccountsParams extends ProgramAccountsConfig {
   program: string;
   encoding: Encoding;
-  dataSlice: { offset: number; length: number } | undefined;
-  filters: ProgramAccountsFilter[];
-  withContext: boolean;
-}
-
-function parseMemcmp(m: Config, where: string): ProgramAccountsFilter {
-  if (m.offset === undefined || m.offset === null) throw invalidParams(`${where}.offset: missing`);
-  const offset = parseU64(m.offset, `${where}.offset`);
-  if (typeof m.bytes !== 'string') throw invalidParams(`${where}.bytes: expected a string`);
-  const enc = m.encoding ?? 'base58';
-  if (enc !== 'base58' && enc !== 'base64') {
-    throw invalidParams(`${where}.encoding: expected base58 or base64, got ${describeValue(enc)}`);
-  }
-  const maxChars = enc === 'base58' ? MAX_MEMCMP_BASE58_CHARS : MAX_MEMCMP_BASE64_CHARS;
-  if (m.bytes.length > maxChars) {
-    throw invalidParams(`${where}.bytes: ${m.bytes.length} ${enc} characters; at most ${maxChars} (${MAX_MEMCMP_BYTES} bytes)`);
-  }
-  const d = enc === 'base58' ? decodeBase58(m.bytes) : decodeBase64(m.bytes);
-  if (!d.ok) throw invalidParams(`${where}.bytes: ${d.reason}`);
-  if (d.bytes.length > MAX_MEMCMP_BYTES) {
-    throw invalidParams(`${where}.bytes: decodes to ${d.bytes.length} bytes; at most ${MAX_MEMCMP_BYTES}`);
-  }
-  return { kind: 'memcmp', offset, bytes: d.bytes };
-}
-
-function parseFilter(f: unknown, i: number): ProgramAccountsFilter {
-  const where = `filters[${i}]`;
-  if (typeof f !== 'object' || f === null || Array.isArray(f)) throw invalidParams(`${where}: expected an object`);
-  const o = f as Config;
-  const keys = Object.keys(o);
-  if (keys.length !== 1) throw invalidParams(`${where}: expected exactly one of dataSize or memcmp, got ${keys.length} members`);
-  if (keys[0] === 'dataSize') return { kind: 'dataSize', size: parseU64(o.dataSize, `${where}.dataSize`) };
-  if (keys[0] === 'memcmp') {
-    const m = o.memcmp;
-    if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalidParams(`${where}.memcmp: expected an object`);
-    return parseMemcmp(m as Config, `${where}.memcmp`);
-  }
-  throw invalidParams(`${where}: unknown filter ${describeValue(keys[0])}; expected dataSize or memcmp`);
 }
 
 export function parseGetProgramAccounts(params: unknown): GetProgramAccountsParams {
   const p = positional(params, 1, 2);
   const program = parsePubkey(p[0], 'programId');
   const config = parseConfig(p[1], 'config');
+  // The encoding first, then the rest of the config (the order the errors of one bad request come in).
   const encoding = parseEncoding(config, 'base64', ENCODINGS);
-  const dataSlice = parseDataSlice(config);
-  let filters: ProgramAccountsFilter[] = [];
-  if (config.filters !== undefined && config.filters !== null) {
-    if (!Array.isArray(config.filters)) throw invalidParams('filters: expected an array');
-    if (config.filters.length > MAX_FILTERS) {
-      throw invalidParams(`filters: Too many filters provided; max ${MAX_FILTERS} (got ${config.filters.length})`);
-    }
-    filters = config.filters.map(parseFilter);
-  }
-  return {
-    program,
-    encoding,
-    dataSlice,
-    filters,
-    withContext: optionalBool(config, 'withContext') ?? false,
-    ...parseContextConfig(config),
-  };
+  return { program, encoding, ...parseProgramAccountsConfig(config) };
 }
 
 // The newest write per pubkey at or below the context slot: rows are (pubkey, slot)-ordered, so

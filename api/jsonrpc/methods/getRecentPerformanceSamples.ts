@@ -1,11 +1,11 @@
 // getRecentPerformanceSamples: 60-second windows of block time (the performance_samples view), newest
 // first. Only complete windows are sampled (a block at or after the window's end exists), as Agave only
 // records a sample once its 60 s have passed; the window still filling is left out.
-import { invalidParams } from '../errors.js';
-import { u64Json } from '../json.js';
+import { invalidParams } from '../../solana-json/errors.js';
+import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
-import { parseUsize, positional } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { parseUsize, positional } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 
 export const MAX_SAMPLES = 720;
 export const SAMPLE_PERIOD_SECS = 60;

@@ -1,19 +1,13 @@
 // getSignatureStatuses: for up to 256 signatures, where each landed and how far it is confirmed, from the
-// transactions-by-signature view, in a context at the processed head (Agave answers from its processed
-// bank). Without searchTransactionHistory Agave only looks in its status cache, the last 300 rooted slots
-// and what came after; with it, also in the ledger's rooted (finalized) history.
-import { RawJson, u64Json } from '../json.js';
-import { invalidParam, invalidParams } from '../errors.js';
-import { contextSlot, defineMethod, withContext } from '../method.js';
-import { optionalBool, parseConfig, parseSignature, positional } from '../params.js';
-import { queryRows, u64 } from '../query.js';
-import type { ViewsState } from '../state.js';
+// transactions-by-signature view (../../views/signature-statuses.ts), in a context at the processed head (Agave
+// answers from its processed bank), shaped as Agave's TransactionStatus.
+import { RawJson, u64Json } from '../../solana-json/json.js';
+import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
+import { defineMethod, withContext } from '../method.js';
+import { optionalBool, parseConfig, parseSignature, positional } from '../../solana-json/params.js';
+import { readSignatureStatuses, statusHeads, statusOf, type SignatureStatus, type StatusHeads } from '../../views/signature-statuses.js';
 
 export const MAX_SIGNATURE_STATUSES = 256;
-/** Slots of rooted history Agave's status cache keeps (MAX_CACHE_ENTRIES = MAX_RECENT_BLOCKHASHES). */
-export const STATUS_CACHE_SLOTS = 300n;
-/** Agave counts confirmations through a vote lockout array of this depth (MAX_LOCKOUT_HISTORY). */
-export const MAX_CONFIRMATIONS = 31;
 
 export interface GetSignatureStatusesParams {
   signatures: string[];
@@ -29,81 +23,32 @@ export function parseGetSignatureStatuses(params: unknown): GetSignatureStatuses
   return { signatures, searchTransactionHistory: optionalBool(config, 'searchTransactionHistory') ?? false };
 }
 
-// Transactions of the asked signatures up to the processed head, leaving out those of slots marked skipped
-// (a fork that lost); LIMIT 1 BY drops rows re-delivered before a merge.
-const STATUS_SQL = `
-SELECT signature, slot, err FROM {db:Identifier}.transactions
-WHERE signature IN {sigs:Array(String)} AND slot <= {head:UInt64}
-  AND slot NOT IN (
-    SELECT slot FROM {db:Identifier}.slot_status
-    WHERE status = 3 AND slot IN (SELECT slot FROM {db:Identifier}.transactions WHERE signature IN {sigs:Array(String)}))
-LIMIT 1 BY signature`;
-
-// Produced blocks above the finalized head up to the confirmed head, to count confirmations.
-const CONFIRMED_BLOCKS_SQL = `
-SELECT DISTINCT slot FROM {db:Identifier}.blocks
-WHERE slot > {finalized:UInt64} AND slot <= {confirmed:UInt64}
-  AND slot NOT IN (SELECT slot FROM {db:Identifier}.slot_status WHERE slot > {finalized:UInt64} AND slot <= {confirmed:UInt64} AND status = 3)`;
-
-interface Found {
-  signature: string;
-  slot: string;
-  err: string | null;
-}
-
-type Heads = { processed: bigint; confirmed: bigint; finalized: bigint };
-
-/**
- * Pure: one status. Finalized: no confirmation count (null). Confirmed: 1 plus the blocks confirmed on top
- * of it, at most 31 (a stand-in for Agave's vote-lockout depth, which the views do not hold); processed: 0.
- */
-export function shapeStatus(slot: bigint, err: string | null, heads: Heads, confirmedBlocks: readonly bigint[]): unknown {
-  const finalized = slot <= heads.finalized;
-  const confirmed = slot <= heads.confirmed;
-  const confirmations = finalized ? null : confirmed ? Math.min(MAX_CONFIRMATIONS, 1 + confirmedBlocks.filter((b) => b > slot).length) : 0;
-  const e = err === null ? null : new RawJson(err);
+/** Pure: Agave's TransactionStatus of a status. */
+export function statusJson(s: SignatureStatus): unknown {
+  const e = s.err === null ? null : new RawJson(s.err);
   return {
-    slot: u64Json(slot),
-    confirmations,
+    slot: u64Json(s.slot),
+    confirmations: s.confirmations,
     status: e === null ? { Ok: null } : { Err: e },
     err: e,
-    confirmationStatus: finalized ? 'finalized' : confirmed ? 'confirmed' : 'processed',
+    confirmationStatus: s.level,
   };
 }
 
-/** Pure: whether a landed transaction is visible to this request (status cache, or rooted history when searched). */
-export function visible(slot: bigint, heads: Heads, searchHistory: boolean): boolean {
-  if (searchHistory && slot <= heads.finalized) return true;
-  return slot + STATUS_CACHE_SLOTS > heads.finalized;
-}
+/** Pure: one status as Agave's TransactionStatus. */
+export const shapeStatus = (slot: bigint, err: string | null, heads: StatusHeads, confirmedBlocks: readonly bigint[]): unknown =>
+  statusJson(statusOf(slot, err, heads, confirmedBlocks));
 
 const UNAVAILABLE = 'Signature information unavailable';
-
-function headsOf(state: ViewsState): Heads {
-  const processed = contextSlot({ unavailableMessage: UNAVAILABLE }, state, 'processed');
-  return { processed, confirmed: state.head.confirmed ?? processed, finalized: state.head.finalized ?? processed };
-}
 
 export const getSignatureStatuses = defineMethod<GetSignatureStatusesParams>({
   name: 'getSignatureStatuses',
   unavailableMessage: UNAVAILABLE,
   parse: parseGetSignatureStatuses,
   run: async (ctx, p) => {
-    const heads = headsOf(ctx.state);
-    const found = new Map<string, Found>();
-    if (p.signatures.length > 0) {
-      const rows = await queryRows<Found>(ctx.ch, STATUS_SQL, { db: ctx.db, sigs: [...new Set(p.signatures)], head: heads.processed });
-      for (const r of rows) if (visible(u64(r.slot), heads, p.searchTransactionHistory)) found.set(r.signature, r);
-    }
-    let confirmedBlocks: bigint[] = [];
-    if ([...found.values()].some((r) => u64(r.slot) > heads.finalized && u64(r.slot) <= heads.confirmed)) {
-      const rows = await queryRows<{ slot: string }>(ctx.ch, CONFIRMED_BLOCKS_SQL, { db: ctx.db, finalized: heads.finalized, confirmed: heads.confirmed });
-      confirmedBlocks = rows.map((r) => u64(r.slot));
-    }
-    const value = p.signatures.map((s) => {
-      const r = found.get(s);
-      return r === undefined ? null : shapeStatus(u64(r.slot), r.err, heads, confirmedBlocks);
-    });
-    return withContext(heads.processed, ctx.apiVersion, value);
+    const heads = statusHeads(ctx.state);
+    if (heads === undefined) throw unavailable(UNAVAILABLE);
+    const statuses = await readSignatureStatuses(ctx.ch, ctx.db, p.signatures, heads, p.searchTransactionHistory);
+    return withContext(heads.processed, ctx.apiVersion, statuses.map((s) => (s === undefined ? null : statusJson(s))));
   },
 });

@@ -1,8 +1,8 @@
 // getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
 // the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
-import { invalidParams } from '../errors.js';
-import { RawJson, u64Json } from '../json.js';
+import { invalidParams } from '../../solana-json/errors.js';
+import { errValue, u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
 import {
   optionalString,
@@ -13,9 +13,9 @@ import {
   parseUsize,
   positional,
   type ContextConfig,
-} from '../params.js';
-import { queryRows, u64, type QueryClient } from '../query.js';
-import type { ViewsState } from '../state.js';
+} from '../../solana-json/params.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import type { ViewsState } from '../../views/state.js';
 
 export const MAX_SIGNATURES_LIMIT = 1000;
 
@@ -80,17 +80,6 @@ interface Row {
 async function locate(ch: QueryClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
   const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures });
   return new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: Number(r.position) }]));
-}
-
-/** The stored error is Agave's JSON form; anything unparsable is passed on as a string, never as broken JSON. */
-export function errValue(err: string | null): unknown {
-  if (err === null) return null;
-  try {
-    JSON.parse(err);
-    return new RawJson(err);
-  } catch {
-    return err;
-  }
 }
 
 export function shapeSignature(r: Row, state: ViewsState): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // getSlot: the newest slot the views hold at the commitment (Agave's bank slot). From the cached state.
-import { u64Json } from '../json.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
 
 export type GetSlotParams = ContextConfig;
 

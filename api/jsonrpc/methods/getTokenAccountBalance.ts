@@ -1,11 +1,11 @@
 // getTokenAccountBalance: a token account's amount with its mint's decimals, in a context. Agave takes a
 // bare commitment config here (no minContextSlot) and answers its own -32602 messages for each failure.
 import { NATIVE_MINT, NATIVE_MINT_DECIMALS, isTokenProgram } from '../../../schemas/programs.js';
-import { readAccounts } from '../accounts.js';
-import { invalidParam } from '../errors.js';
+import { readAccounts } from '../account-state.js';
+import { invalidParam } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseCommitment, parseConfig, parsePubkey, positional, type Commitment } from '../params.js';
-import { uiTokenAmount, unpackMint, unpackTokenAccount } from '../token.js';
+import { parseCommitment, parseConfig, parsePubkey, positional, type Commitment } from '../../solana-json/params.js';
+import { uiTokenAmount, unpackMint, unpackTokenAccount } from '../../solana-json/token.js';
 
 export interface GetTokenAccountBalanceParams {
   pubkey: string;

@@ -3,15 +3,14 @@
 // index; the newest write at or below the context slot decides (still the program's, still the wallet's,
 // still that mint, open). jsonParsed leaves out accounts it cannot parse, as Agave does.
 import { isTokenAccountData, isTokenProgram, NATIVE_MINT, TOKEN_PROGRAM } from '../../../schemas/programs.js';
-import {
-  encodeAccount, encodingReady, mintsToRead, parseAccountConfig, readAccounts, readMintDecimals, type AccountConfig, type AccountRow,
-} from '../accounts.js';
+import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig, type AccountRow } from '../../solana-json/accounts.js';
+import { readAccounts, readMintDecimals } from '../account-state.js';
 import { describeValue } from '../../../platform/describe-value.js';
-import { invalidParam, invalidParams } from '../errors.js';
+import { invalidParam, invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext, type MethodContext } from '../method.js';
-import { parseConfig, parsePubkey, positional, type Config } from '../params.js';
-import { queryRows } from '../query.js';
-import { unpackMint } from '../token.js';
+import { parseConfig, parsePubkey, positional, type Config } from '../../solana-json/params.js';
+import { queryRows } from '../../views/query.js';
+import { unpackMint } from '../../solana-json/token.js';
 
 export type TokenAccountsFilter = { kind: 'mint'; mint: string } | { kind: 'programId'; program: string };
 

@@ -3,14 +3,14 @@
 // (slot, position); slots marked skipped (a lost fork) are left out; the body is then one key read of
 // transaction_records (the event's protobuf bytes, sent base64 by ClickHouse). null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0 or v1
 // transaction without it (or, for v1, with 0).
-import { u64Json } from '../json.js';
+import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
-import { optionalString, parseContextConfig, parseSignature, positional } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { optionalString, parseContextConfig, parseSignature, positional } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 import {
   decodeBody, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parseTransactionEncoding, type TransactionEncoding,
-} from '../transactions.js';
-import type { Commitment } from '../params.js';
+} from '../../solana-json/transactions.js';
+import type { Commitment } from '../../solana-json/params.js';
 
 export interface GetTransactionParams {
   signature: string;

@@ -2,7 +2,7 @@
 // context's `apiVersion` carries (as Agave's two agree); `feature-set` is left out: slotstream runs no
 // validator features, and a made-up number would tell clients something false.
 import { defineMethod } from '../method.js';
-import { parseNoParams } from '../params.js';
+import { parseNoParams } from '../../solana-json/params.js';
 
 export const getVersion = defineMethod<null>({
   name: 'getVersion',

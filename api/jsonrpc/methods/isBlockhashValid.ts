@@ -1,11 +1,11 @@
 // isBlockhashValid: whether a transaction using this blockhash could still land at the commitment: the
 // hash is of a block on the chain up to the head (not a lost fork) at most 150 blocks below the head's
 // height (Agave's is_hash_valid_for_age with MAX_PROCESSING_AGE). Found through the blockhashes index.
-import { decodeBase58Exact } from '../../filters/decode-input.js';
-import { invalidParams } from '../errors.js';
+import { decodeBase58Exact } from '../../../schemas/decode-input.js';
+import { invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
-import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../params.js';
-import { queryRows, u64 } from '../query.js';
+import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
+import { queryRows, u64 } from '../../views/query.js';
 import { MAX_PROCESSING_AGE } from './getLatestBlockhash.js';
 
 export interface IsBlockhashValidParams extends ContextConfig {

@@ -10,8 +10,8 @@ import { expandSchedule, parseGetLeaderSchedule, scheduleResult } from './getLea
 import { parseGetProgramAccounts, programAccountsQuery, shapeAccount } from './getProgramAccounts.js';
 import { parseGetRecentPerformanceSamples } from './getRecentPerformanceSamples.js';
 import { parseGetSignaturesForAddress } from './getSignaturesForAddress.js';
-import { zstdReady } from '../zstd.js';
-import { toJson } from '../json.js';
+import { zstdReady } from '../../solana-json/zstd.js';
+import { toJson } from '../../solana-json/json.js';
 
 const KEY = '11111111111111111111111111111111';
 const KEY2 = 'TokenkegQfeZyiNwAJbNbGKPFXCWuvvf9ss623VQ5DA';

@@ -2,14 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { rpcErrorOf } from '../../../test/support/jsonrpc/rpc-error.js';
 import bs58 from 'bs58';
-import { toJson } from '../json.js';
-import { parseNoParams } from '../params.js';
+import { toJson } from '../../solana-json/json.js';
+import { parseNoParams } from '../../solana-json/params.js';
 import { parseGetAccountInfo } from './getAccountInfo.js';
 import { parseGetBalance } from './getBalance.js';
 import { parseGetBlockTime } from './getBlockTime.js';
 import { parseGetLatestBlockhash } from './getLatestBlockhash.js';
 import { parseGetMultipleAccounts } from './getMultipleAccounts.js';
-import { parseGetSignatureStatuses, shapeStatus, visible } from './getSignatureStatuses.js';
+import { parseGetSignatureStatuses, shapeStatus } from './getSignatureStatuses.js';
+import { visible } from '../../views/signature-statuses.js';
 import { parseGetSlot } from './getSlot.js';
 import { parseGetTokenAccountBalance } from './getTokenAccountBalance.js';
 import { parseGetTokenAccountsByOwner } from './getTokenAccountsByOwner.js';

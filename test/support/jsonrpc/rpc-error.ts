@@ -1,5 +1,5 @@
 // For params-parser unit tests: the RpcError a call throws.
-import { RpcError } from '../../../api/jsonrpc/errors.js';
+import { RpcError } from '../../../api/solana-json/errors.js';
 
 /** The RpcError `f` throws; any other error is rethrown, and no error at all fails the test. */
 export const rpcErrorOf = (f: () => unknown): RpcError => {

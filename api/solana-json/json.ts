@@ -53,3 +53,14 @@ export function toJson(value: unknown): string {
   if (raws.length === 0) return text;
   return text.replace(new RegExp(`"\\\\u0000${nonce}(\\d+)"`, 'g'), (_m, i: string) => raws[Number(i)]!);
 }
+
+/** A stored error is Agave's JSON form; anything unparsable is passed on as a string, never as broken JSON. */
+export function errValue(err: string | null): unknown {
+  if (err === null) return null;
+  try {
+    JSON.parse(err);
+    return new RawJson(err);
+  } catch {
+    return err;
+  }
+}

@@ -10,8 +10,7 @@ import { encodeTransactionWire } from '../../schemas/wire.js';
 import { describeValue } from '../../platform/describe-value.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
-import { u64Json } from './json.js';
-import { errValue } from './methods/getSignaturesForAddress.js';
+import { errValue, u64Json } from './json.js';
 import { parseConfig, type Config } from './params.js';
 import { storedUiTokenAmount } from './token.js';
 

@@ -2,7 +2,7 @@
 // `data` names the parameter and says what was wrong. Unknown config members are ignored, as Agave does
 // (its config structs are plain serde structs without deny_unknown_fields); a known member of the wrong
 // type is rejected.
-import { decodeBase58Exact } from '../filters/decode-input.js';
+import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { describeValue } from '../../platform/describe-value.js';
 import { invalidParam, invalidParams } from './errors.js';
 

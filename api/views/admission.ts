@@ -13,7 +13,7 @@
 //   handed to the engine.
 // Invariants: `running` ≤ maxRunning; `admitted.get(c)` = running + waiting queries of client c (no entry at 0);
 // `rotation` holds exactly the clients with a non-empty queue in `waiting`.
-import { RpcError } from './errors.js';
+import { RpcError } from '../solana-json/errors.js';
 import { queryAdmissions } from './metrics.js';
 
 export interface AdmissionOptions {

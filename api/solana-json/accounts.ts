@@ -1,15 +1,13 @@
-// Account state at a commitment and its encodings, shared by getAccountInfo, getMultipleAccounts,
-// getBalance, getTokenAccountBalance and getTokenAccountsByOwner. The state of a pubkey is its newest
-// write at or below the context slot (account_writes is ordered by pubkey, so this is a key-range read);
-// a write with 0 lamports means the account does not exist, as Agave's bank says.
+// Agave's UiAccount and its encodings (binary, base58, base64, base64+zstd, jsonParsed), with the config
+// members that choose them (encoding, dataSlice): JSON-RPC's account methods and PubSub's account and
+// program notifications write accounts through these. Pure, apart from loading zstd once.
 import bs58 from 'bs58';
-import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS } from '../../schemas/programs.js';
+import { isTokenProgram } from '../../schemas/programs.js';
 import { describeValue } from '../../platform/describe-value.js';
 import { base58TooLarge, invalidParams } from './errors.js';
 import { u64Json } from './json.js';
 import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
-import { queryRows, u64, type QueryClient } from './query.js';
-import { mintDecimals, parseTokenProgramAccount } from './token.js';
+import { parseTokenProgramAccount } from './token.js';
 import { zstdCompress, zstdReady } from './zstd.js';
 
 /** Agave's UiAccountEncoding; `binary` is the legacy one: data as a bare base58 string. */
@@ -51,6 +49,7 @@ export function parseDataSlice(config: Config): DataSlice | undefined {
     : { offset: parseUsize(slice.offset, 'dataSlice.offset'), length: parseUsize(slice.length, 'dataSlice.length') };
 }
 
+/** An account as the views store it (account_writes): u64s as ClickHouse's quoted digits, data as base64. */
 export interface AccountRow {
   pubkey: string;
   owner: string;
@@ -59,37 +58,6 @@ export interface AccountRow {
   rent_epoch: string;
   space: number;
   data: string;
-}
-
-export const ACCOUNT_STATE_SQL = `
-SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM {db:Identifier}.account_writes
-WHERE pubkey IN {pubkeys:Array(String)} AND slot <= {slot:UInt64}
-ORDER BY pubkey, slot DESC, write_version DESC
-LIMIT 1 BY pubkey`;
-
-/** The existing accounts among `pubkeys` at `slot` (closed ones are left out). */
-export async function readAccounts(ch: QueryClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
-  const out = new Map<string, AccountRow>();
-  if (pubkeys.length === 0) return out;
-  const rows = await queryRows<AccountRow>(ch, ACCOUNT_STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });
-  for (const r of rows) if (u64(r.lamports) > 0n) out.set(r.pubkey, r);
-  return out;
-}
-
-/**
- * Decimals of each mint at `slot` that exists and unpacks as a mint (Agave's additional data for parsing
- * token accounts); the wrapped-SOL mint is known without reading it, as in Agave.
- */
-export async function readMintDecimals(ch: QueryClient, db: string, mints: Iterable<string>, slot: bigint): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const unique = new Set(mints);
-  if (unique.delete(NATIVE_MINT)) out.set(NATIVE_MINT, NATIVE_MINT_DECIMALS);
-  for (const [mint, row] of await readAccounts(ch, db, [...unique], slot)) {
-    const d = mintDecimals(Buffer.from(row.data, 'base64'));
-    if (d !== undefined) out.set(mint, d);
-  }
-  return out;
 }
 
 /** The mint a token account names (bytes 0..32), for looking up decimals before parsing. */
@@ -143,11 +111,11 @@ export function encodeAccountData(base64: string, encoding: AccountEncoding, sli
 /** Pure: Agave's UiAccount around already encoded `data`. */
 export function uiAccount(r: AccountRow, data: unknown): unknown {
   return {
-    lamports: u64Json(u64(r.lamports)),
+    lamports: u64Json(BigInt(r.lamports)),
     data,
     owner: r.owner,
     executable: Boolean(r.executable),
-    rentEpoch: u64Json(u64(r.rent_epoch)),
+    rentEpoch: u64Json(BigInt(r.rent_epoch)),
     space: Number(r.space),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryAdmission, TOO_MANY_QUERIES } from './admission.js';
-import { RpcError } from './errors.js';
+import { RpcError } from '../solana-json/errors.js';
 
 /** A query that runs until the test ends it; records the order queries started in. */
 function recorder(admission: QueryAdmission) {

@@ -3,7 +3,7 @@
 // -32007, minContextSlot), so it is cached for a short time and refreshed by one query at a time:
 // getBlockHeight then answers without touching ClickHouse.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Commitment } from './params.js';
+import type { Commitment } from '../solana-json/params.js';
 import { queryRows, u64 } from './query.js';
 
 export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];

@@ -9,8 +9,8 @@ import {
   accountKeysOf, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parsedAccounts, parseTransactionEncoding, RESERVED_ACCOUNT_KEYS,
   transactionVersion, uiMeta, wireBytes,
 } from './transactions.js';
-import { parseGetTransaction } from './methods/getTransaction.js';
-import { parseGetBlock } from './methods/getBlock.js';
+import { parseGetTransaction } from '../jsonrpc/methods/getTransaction.js';
+import { parseGetBlock } from '../jsonrpc/methods/getBlock.js';
 
 const SIG = bs58.encode(Buffer.alloc(64, 3));
 
