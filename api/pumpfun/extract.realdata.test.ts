@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { pumpRecordTransaction, readPumpRecords, toRecordJson, type PumpRecord } from '../../test/support/mainnet/pump.js';
-import { accountNames, decodeEventInstruction, decodeInstruction } from './decoder.js';
+import { accountNames } from './decoder.js';
 import { extractPumpTransaction, type PumpInstructionAt } from './extract.js';
 import { PUMP_AMM } from './pump-amm-table.js';
 import { PUMP } from './pump-table.js';
