@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     say(`rebuilt ${TXS} transactions with their account writes in ${rebuildSeconds.toFixed(1)} s`);
 
     const rs = await ch.query({ query: `SELECT count() AS n FROM ${database}.transactions FINAL`, format: 'JSONEachRow' });
-    const [{ n }] = await rs.json<{ n: string }>();
+    const n = (await rs.json<{ n: string }>())[0]?.n ?? '0';
     if (Number(n) !== TXS && Number(n) < TXS) throw new Error(`after the rebuild the views hold ${n} transactions, expected at least ${TXS}`);
     await ch.close();
     say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -378,7 +378,7 @@ describe('--source rpc at the tip', () => {
     // Slot 40 was rooted when fetched: all three at once. 41-50 (produced) finalized later, in a batch after 50.
     const producedTo50 = produced.filter((s) => s <= 50);
     expect(of(SlotStatus.SLOT_STATUS_FINALIZED).map((s) => s[1])).toEqual(producedTo50.filter((s) => s !== orphan));
-    for (const [inBatch, slot] of of(SlotStatus.SLOT_STATUS_FINALIZED)) expect(slot === 40 ? inBatch === 40 : inBatch > 50).toBe(true);
+    for (const [inBatch = -1, slot] of of(SlotStatus.SLOT_STATUS_FINALIZED)) expect(slot === 40 ? inBatch === 40 : inBatch > 50).toBe(true);
     expect(of(SlotStatus.SLOT_STATUS_DEAD).map((s) => s[1])).toEqual([orphan]);
     expect(of(SlotStatus.SLOT_STATUS_CONFIRMED).map((s) => s[1])).toEqual(produced.filter((s) => s <= 55));
     // Processed and confirmed records travel with their own slot.

@@ -156,7 +156,7 @@ describe('robustness', () => {
 
 describe('deeply nested JSON (issue 18, item 8)', () => {
   const SIG = '5'.repeat(88);
-  const at = (depth: number) => ({
+  const at = (depth: number): Record<string, [method: string, params: string, param: string]> => ({
     'getBlock transactionDetails': ['getBlock', `[1,{"transactionDetails":${nestedArrayText(depth)}}]`, 'transactionDetails'],
     'getBlock maxSupportedTransactionVersion': ['getBlock', `[1,{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`, 'maxSupportedTransactionVersion'],
     'getTransaction maxSupportedTransactionVersion': ['getTransaction', `["${SIG}",{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`, 'maxSupportedTransactionVersion'],
