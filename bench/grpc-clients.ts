@@ -6,7 +6,7 @@ import { StreamService, SubscribeRequest, SubscribeRequestFilterAccounts, Subscr
 
 const RawService = { subscribe: { ...StreamService.subscribe, responseDeserialize: (b: Buffer) => b } };
 const CLIENT_WINDOW = process.env.BENCH_CLIENT_WINDOW === undefined ? 8 * 1024 * 1024 : Number(process.env.BENCH_CLIENT_WINDOW);
-const RawClient = grpc.makeGenericClientConstructor(RawService as unknown as grpc.ServiceDefinition, 'stream.Stream');
+const RawClient = grpc.makeGenericClientConstructor(RawService, 'stream.Stream');
 
 export interface CountStats {
   n: number;
@@ -62,7 +62,7 @@ export function openCounting(port: number, streams: number): { ready: Promise<vo
 }
 
 // ---- filtered, decoding clients (bench phases 1-2: latency) -------------------------------------------
-const DecodingClient = grpc.makeGenericClientConstructor(StreamService as unknown as grpc.ServiceDefinition, 'stream.Stream');
+const DecodingClient = grpc.makeGenericClientConstructor(StreamService, 'stream.Stream');
 
 /** One received transaction update: first signature (base64), client receive time (epoch ms) and the
  * api's created_at (epoch ms, fractional). */

@@ -31,7 +31,7 @@ const GeyserSubscribe = {
     responseDeserialize: (b: Buffer) => codecs.SubscribeUpdate.decode(b),
   },
 };
-const GeyserClient = grpc.makeGenericClientConstructor(GeyserSubscribe as unknown as grpc.ServiceDefinition, 'geyser.Geyser');
+const GeyserClient = grpc.makeGenericClientConstructor(GeyserSubscribe, 'geyser.Geyser');
 
 /** One Subscribe stream per entry of `filters` (base58 keys): transactions including any of the keys, and
  * the account writes of the same keys, at processed. Decoded in the receive callback, which stamps them. */

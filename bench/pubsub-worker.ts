@@ -19,7 +19,7 @@ const send = (m: object): void => void process.send?.(m);
 
 async function api(): Promise<void> {
   const kafka = createKafka({ brokers: (process.env.BENCH_BROKERS ?? '').split(','), clientId: 'bench-pubsub-api', log });
-  const live = await LiveLayer.start({ kafka, topics: topicNames(process.env.BENCH_PREFIX!), database: 'unused', pingIntervalMs: 10_000, log });
+  const live = await LiveLayer.start({ kafka, topics: topicNames(process.env.BENCH_PREFIX), database: 'unused', pingIntervalMs: 10_000, log });
   const server = await startPubSub({
     live, host: '127.0.0.1', port: 0, maxConnections: 10_000, maxSubscriptionsPerConnection: 1_000, maxMessageBytes: 65536,
     maxBufferedBytes: 256 * 1024 * 1024, pingIntervalMs: 30_000, readAtDebug: true, log,

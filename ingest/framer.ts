@@ -94,7 +94,7 @@ export class SlotFramer {
   }
 
   private record(e: ChainEvent, batchSlot: bigint): FramedRecord {
-    const kind = e.kind as RecordKind;
+    const kind = e.kind;
     const { key, value } = encodeRecord(e);
     const partition = partitionForKey(key, this.partitions.get(kind)!);
     const dead = oversizedRecord(kind, this.topics[kind], batchSlot, key, value);

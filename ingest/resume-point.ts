@@ -14,7 +14,7 @@
 // identities are unique and the source never yields those records again.
 import type { InRecord, Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
-import type { TopicKind, TopicNames } from '../schemas/topics.js';
+import type { TopicNames } from '../schemas/topics.js';
 import { endsSlot, type RecordKind } from './framer.js';
 import { identityOf, ownSlotOf } from './identity.js';
 
@@ -39,7 +39,7 @@ const KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entr
 export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: ResumePointOptions = {}): Promise<ResumePoint> {
   const kindOf = new Map<string, RecordKind>(KINDS.map((k) => [topics[k], k]));
   const decode = (r: InRecord): ChainEvent | undefined => {
-    const d = decodeRecord(kindOf.get(r.topic)! as TopicKind, r.value);
+    const d = decodeRecord(kindOf.get(r.topic)!, r.value);
     return d.ok ? d.value : undefined;
   };
   // 1. The newest complete slot.

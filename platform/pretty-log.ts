@@ -62,7 +62,7 @@ export function formatPrettyLine(jsonLine: string): string {
   for (const [key, value] of Object.entries(entry)) {
     if (HIDDEN.has(key) || value === undefined) continue;
     if ((key === 'err' || key === 'error') && value !== null && typeof value === 'object') {
-      const e = errorLines(value as SerializedError, level >= 50);
+      const e = errorLines(value, level >= 50);
       parts.push(`${key}=${e.field}`);
       stack = e.stack;
       continue;

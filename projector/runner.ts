@@ -186,7 +186,7 @@ async function insertTables(o: RunnerOptions, state: RunnerState, plan: BatchPla
     const inserted = retrying(o, state, `insert into ${ins.table}`, () =>
       insertTabSeparated(o.ch, {
         table: `${o.database}.${ins.table}`,
-        columns: VIEW_COLUMNS[ins.table] as readonly string[],
+        columns: VIEW_COLUMNS[ins.table],
         body,
         // optimize_on_insert=0: no replacing pass at insert time; merges and FINAL converge anyway.
         settings: { insert_deduplication_token: ins.token, async_insert: 0, optimize_on_insert: 0 },

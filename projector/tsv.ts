@@ -113,7 +113,7 @@ const PLAIN_COLUMNS = Object.fromEntries(
 
 /** The TabSeparated insert body of `rows` for `table`, columns as VIEW_COLUMNS lists them. */
 export function tabSeparatedRows<T extends ViewTable>(table: T, rows: readonly TableRows[T][]): Buffer {
-  const own = WRITERS[table] as Writer<T> | undefined;
+  const own = WRITERS[table];
   if (own !== undefined) return own(rows);
   return toTabSeparated(rows as unknown as Record<string, TsvValue>[], VIEW_COLUMNS[table] as readonly string[], PLAIN_COLUMNS[table]);
 }

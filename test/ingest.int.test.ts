@@ -221,7 +221,7 @@ describe('restart', () => {
     let err = '';
     const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(proc);
-    proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
+    proc.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
     const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
     return { proc, exited, stderr: () => err };
   }

@@ -47,7 +47,7 @@ beforeAll(async () => {
   for await (const b of sim.batches({})) {
     const processed = b.events.find((e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block);
     if (!processed) continue;
-    const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event as TransactionEvent);
+    const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event);
     blocks.set(Number(b.slot), blockToConfirmedBlock({ slot: processed.event as SlotEvent, transactions: txs }));
   }
 });

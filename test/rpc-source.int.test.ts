@@ -14,7 +14,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { SlotFramer, type RecordKind } from '../ingest/framer.js';
+import { SlotFramer } from '../ingest/framer.js';
 import { createRpcSource } from '../ingest/rpc/source.js';
 import { startIngest } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
@@ -22,7 +22,7 @@ import type { SlotBatch } from '../ingest/source.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { SlotStatus, type ChainEvent, type SlotEvent, type TransactionEvent } from '../schemas/codec.js';
+import { SlotStatus, type ChainEvent, type SlotEvent } from '../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
 import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
 import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
@@ -50,7 +50,7 @@ async function simChain(maxSlots: number): Promise<Chain> {
   for await (const b of sim.batches({})) {
     const processed = b.events.find((e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block);
     if (!processed) continue;
-    const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event as TransactionEvent);
+    const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event);
     blocks.set(Number(b.slot), blockToConfirmedBlock({ slot: processed.event as SlotEvent, transactions: txs }));
   }
   return { blocks, last: maxSlots - 1 };
@@ -106,7 +106,7 @@ type ByKey = Map<string, string[]>;
 /** The records Kafka must hold: the expected batches as slot framing (ingest/framer.ts) publishes them, each
  * slot's own processed or skipped record last with its per-partition counts (3 partitions, as rpcConfig). */
 function expectedByKey(batches: SlotBatch[]): ByKey {
-  const framer = new SlotFramer(new Map(TOPIC_KINDS.filter((k) => k !== 'deadletter').map((k) => [k as RecordKind, 3])), topicNames('expected'));
+  const framer = new SlotFramer(new Map(TOPIC_KINDS.filter((k) => k !== 'deadletter').map((k) => [k, 3])), topicNames('expected'));
   const m: ByKey = new Map();
   for (const b of batches) {
     for (const r of framer.frame(b)) {
@@ -125,8 +125,8 @@ async function gotByKey(kafka: Kafka, prefix: string): Promise<ByKey> {
   for (const kind of kinds) {
     for (const part of contents.get(names[kind])!) {
       for (const r of part) {
-        const k = `${kind}/${r.key!.toString('hex')}`;
-        m.set(k, [...(m.get(k) ?? []), r.value!.toString('hex')]);
+        const k = `${kind}/${r.key.toString('hex')}`;
+        m.set(k, [...(m.get(k) ?? []), r.value.toString('hex')]);
       }
     }
   }
@@ -266,7 +266,7 @@ describe('--source rpc into Kafka', () => {
       let err = '';
       const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(proc);
-      proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
+      proc.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
       return { proc, exited: new Promise((res) => proc.once('exit', (code) => res(code))), stderr: () => err };
     };
 
@@ -373,7 +373,7 @@ describe('--source rpc at the tip', () => {
     expect(batches.map((b) => Number(b.slot))).toEqual(Array.from({ length: 16 }, (_, i) => 40 + i));
     // The lag the metrics show: the tip moved to 55 while 50 was the last slot handed out.
     expect(tips).toContainEqual([55n, 50n]);
-    const statuses = batches.flatMap((b) => b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), (e.event as SlotEvent).status]));
+    const statuses = batches.flatMap((b) => b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), (e.event).status]));
     const of = (status: SlotStatus) => statuses.filter((s) => s[2] === status);
     // Slot 40 was rooted when fetched: all three at once. 41-50 (produced) finalized later, in a batch after 50.
     const producedTo50 = produced.filter((s) => s <= 50);

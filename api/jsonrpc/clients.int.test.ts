@@ -88,6 +88,6 @@ describe('@solana/kit RPC client', () => {
     expect(sigs).toHaveLength(2);
     expect(sigs[0]!.slot).toBe(BigInt(HEADS.confirmed)); // kit asks for confirmed by default
     const ls = await rpc().getLeaderSchedule(null, { identity: address(VALIDATORS[0]!) }).send();
-    expect(Object.keys(ls!)).toEqual([VALIDATORS[0]]);
+    expect(Object.keys(ls)).toEqual([VALIDATORS[0]]);
   });
 });

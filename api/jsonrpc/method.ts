@@ -34,7 +34,7 @@ export interface Method<P> {
 /** Type-erased method, for the registry. */
 export type AnyMethod = Method<unknown>;
 
-export const defineMethod = <P>(m: Method<P>): AnyMethod => m as AnyMethod;
+export const defineMethod = <P>(m: Method<P>): AnyMethod => m;
 
 /**
  * The slot an answer at `commitment` is computed at, after the minContextSlot check: -32016 with the

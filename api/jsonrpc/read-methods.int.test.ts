@@ -279,7 +279,7 @@ describe('answers equal the views', () => {
       const r = await conn.getSignatureStatuses(page.map((t) => t.signature), { searchTransactionHistory: true });
       r.value.forEach((st, j) => {
         expect(st?.slot).toBe(Number(page[j]!.slot));
-        expect(st?.err).toEqual(page[j]!.err === null ? null : JSON.parse(page[j]!.err!));
+        expect(st?.err).toEqual(page[j]!.err === null ? null : JSON.parse(page[j]!.err));
       });
     }
   });

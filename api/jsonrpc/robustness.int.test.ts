@@ -182,7 +182,7 @@ describe('deeply nested JSON (issue 18, item 8)', () => {
       for (const [name, [method, params, param]] of Object.entries(at(100))) {
         const r = JSON.parse((await t.post(body(method, params))).text);
         expect(r.error.code, name).toBe(-32602);
-        expect(r.error.data, name).toMatch(new RegExp(`^${param!.replace(/[[\].]/g, '\\$&')}: `));
+        expect(r.error.data, name).toMatch(new RegExp(`^${param.replace(/[[\].]/g, '\\$&')}: `));
         expect(r.error.data.length, name).toBeLessThan(300);
       }
       expect(captured.errors()).toEqual([]);

@@ -258,11 +258,11 @@ describe('getBlock', () => {
   it('web3.js getParsedBlock, and transactionDetails signatures / accounts / none, rewards false', async () => {
     const slot = TX_HEADS.finalized;
     const parsed: any = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, commitment: 'finalized' });
-    expect((parsed.transactions[1]!.transaction.message.instructions[0] as any).parsed.type).toBe('transferChecked');
+    expect((parsed.transactions[1]!.transaction.message.instructions[0]).parsed.type).toBe('transferChecked');
     // web3.js 1.x asks for transactionDetails "signatures" (rewards false) through getBlockSignatures.
     const sigs: any = await conn.getBlockSignatures(slot, 'finalized');
     expect(sigs!.signatures).toEqual([sigText(slot, 0), sigText(slot, 1)]);
-    expect((sigs as any).rewards).toBeUndefined();
+    expect((sigs).rewards).toBeUndefined();
     const accounts: any = await conn.getBlock(slot, { transactionDetails: 'accounts', maxSupportedTransactionVersion: 0, commitment: 'finalized' });
     expect(accounts!.transactions[1]!.transaction.accountKeys.map((k: any) => k.pubkey.toBase58())).toEqual([b58(PAYER), b58(SRC_TOKEN), expect.any(String), TOKEN_PROGRAM, b58(DST_TOKEN), b58(MINT)]);
     expect(accounts!.transactions[1]!.meta!.fee).toBe(Number(blockTransactions(slot)[1]!.fee));

@@ -32,7 +32,7 @@ function blockOf(r: PumpTransaction): RpcBlock {
     blockTime: r.blockTime,
     blockHeight: slot,
     transactions: [{ transaction: [r.wire_base64, 'base64'], meta: r.meta as any, version: r.version }],
-  } as RpcBlock;
+  };
 }
 
 beforeAll(async () => {

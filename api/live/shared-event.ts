@@ -51,7 +51,7 @@ export class SharedEvent {
     if (this.firstKey === key) return this.first as T;
     if (this.firstKey === undefined) {
       this.firstKey = key;
-      return (this.first = build()) as T;
+      return (this.first = build());
     }
     this.encodings ??= new Map();
     if (this.encodings.has(key)) return this.encodings.get(key) as T;

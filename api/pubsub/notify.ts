@@ -105,7 +105,7 @@ export function transactionLogsJson(t: { readonly event: TransactionEvent; reado
     if (!tagged) return logsJson(t.event);
     let p = start;
     while (b[p]! >= 0x80) p++; // the length's varint
-    const text = b.toString('utf8', p + 1, f[i + 2]!);
+    const text = b.toString('utf8', p + 1, f[i + 2]);
     if (field === 24) logs.push(text);
     else err = text === '' ? 'null' : text;
   }

@@ -117,14 +117,14 @@ describe('PubSub robustness', () => {
     await waitFor(() => [...expected].every(([c, m]) => [...m.keys()].every((i) => c.answers.has(i))), { what: 'every answer' });
     for (const [c, m] of expected) {
       for (const [i, code] of m) {
-        const a = c.answers.get(i) as Json;
+        const a = c.answers.get(i);
         if (code === 'ok') expect(typeof a.result).toBe('number');
         else expect(a.error.code, JSON.stringify(a)).toBe(code);
       }
       await waitFor(() => c.unmatched.length === nullIdErrors.get(c)!.length, { what: 'answers with id null' });
       expect(c.unmatched.map((u: Json) => u.error.code)).toEqual(nullIdErrors.get(c));
     }
-    const a = clients[0]!.answers.get(1) as Json;
+    const a = clients[0]!.answers.get(1);
     expect(a.error).toMatchObject({ code: -32600, message: 'Invalid request' });
     expect(clients[0]!.unmatched[0]).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
     // Subscribe/unsubscribe storm on every client at once: each id comes back, is removed (`true`), and a

@@ -200,7 +200,7 @@ describe('startLocalKafka', () => {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const line = await new Promise<string>((res, rej) => {
-        createInterface({ input: child.stdout! }).once('line', res);
+        createInterface({ input: child.stdout }).once('line', res);
         child.once('exit', (code) => rej(new Error(`fixture exited (${code}) before printing the broker`)));
       });
       const info = JSON.parse(line) as { pids: number[]; dataDir: string };

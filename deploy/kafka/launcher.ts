@@ -369,7 +369,7 @@ async function spawnNode(
   );
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const pid = await new Promise<number>((res, rej) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       lines.close();
       const n = Number(line.trim());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlotStatus, type EpochEvent, type SlotEvent } from '../../schemas/codec.js';
+import { SlotStatus } from '../../schemas/codec.js';
 import { CONFIRM_DELAYS, FINALIZE_DELAY, GENESIS_UNIX } from './chain.js';
 import { collect } from '../../test/support/sim/checks.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
@@ -9,7 +9,7 @@ describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {
   const SLOTS = 4000;
   const batches = await collect({ tps: 0, maxSlots: SLOTS, slotsPerEpoch: 1024, skipRate: 0.05, seed: 11 });
   const statuses = batches.flatMap((b) =>
-    b.events.flatMap((e) => (e.kind === 'slots' ? [{ at: Number(b.slot), e: e.event as SlotEvent }] : [])),
+    b.events.flatMap((e) => (e.kind === 'slots' ? [{ at: Number(b.slot), e: e.event }] : [])),
   );
   const processed = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_PROCESSED);
   const skipped = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_SKIPPED);
@@ -69,7 +69,7 @@ describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {
   });
 
   it('publishes each epoch record first in its first slot, with the stake-weighted schedule, and leaders follow it', () => {
-    const epochs = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'epochs' ? [{ at: b.slot, e: e.event as EpochEvent }] : [])));
+    const epochs = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'epochs' ? [{ at: b.slot, e: e.event }] : [])));
     expect(epochs.map((x) => x.e.epoch)).toEqual([0n, 1n, 2n, 3n]);
     const stakes = validatorStakes(11, 50);
     for (const { at, e } of epochs) {

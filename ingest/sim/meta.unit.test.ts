@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { encodeRecord, SlotStatus, type AccountEvent, type EntryEvent, type SlotEvent } from '../../schemas/codec.js';
+import { encodeRecord, SlotStatus, type AccountEvent, type SlotEvent } from '../../schemas/codec.js';
 import { Acct } from './accounts.js';
 import { computeLimit } from './block.js';
 import type { Ix } from './compile.js';
@@ -106,7 +106,7 @@ describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
       const meta = b.events.find((e): e is { kind: 'slots'; event: SlotEvent } => e.kind === 'slots' && e.event.slot === b.slot && e.event.block !== undefined);
       if (!meta) continue;
       const block = meta.event.block!;
-      const entries = b.events.flatMap((e) => (e.kind === 'entries' ? [e.event as EntryEvent] : []));
+      const entries = b.events.flatMap((e) => (e.kind === 'entries' ? [e.event] : []));
       const txs = b.events.filter((e) => e.kind === 'transactions');
       expect(BigInt(entries.length)).toBe(block.entryCount);
       expect(entries.at(-1)!.hash).toEqual(block.blockhash);

@@ -3,7 +3,6 @@
 // Signed (ed25519) runs, since there equal messages mean equal signatures; more votes per block than
 // validators was how two came about.
 import { describe, expect, it } from 'vitest';
-import type { TransactionEvent } from '../../schemas/codec.js';
 import { collect } from '../../test/support/sim/checks.js';
 
 async function signatures(o: Parameters<typeof collect>[0]): Promise<{ all: string[]; votes: number; perSlot: number[] }> {
@@ -11,7 +10,7 @@ async function signatures(o: Parameters<typeof collect>[0]): Promise<{ all: stri
   let votes = 0;
   const perSlot: number[] = [];
   for (const b of await collect(o)) {
-    const txs = b.events.flatMap((e) => (e.kind === 'transactions' ? [e.event as TransactionEvent] : []));
+    const txs = b.events.flatMap((e) => (e.kind === 'transactions' ? [e.event] : []));
     perSlot.push(txs.length);
     for (const tx of txs) {
       if (tx.isVote) votes++;

@@ -72,7 +72,7 @@ export function createAdmin(o: KafkaOptions): KafkaAdmin {
       const specs = topicSpecs(topics, opts);
       const existing = new Set(await admin.listTopics());
       for (const s of specs.filter((x) => !existing.has(x.topic))) {
-        const t: NewTopic = { topic: s.topic, num_partitions: s.numPartitions, replication_factor: s.replicationFactor, config: { ...s.config } as NewTopic['config'] };
+        const t: NewTopic = { topic: s.topic, num_partitions: s.numPartitions, replication_factor: s.replicationFactor, config: { ...s.config } };
         try {
           await call('createTopic', (cb) => client.createTopic(t, 30_000, cb));
         } catch (err) {

@@ -74,7 +74,7 @@ export function baseConfig(o: KafkaOptions): GlobalConfig {
     // Logs arrive as 'event.log' events (bridged below) instead of going to stderr.
     event_cb: true,
     log_level: 4,
-  } as GlobalConfig;
+  };
 }
 
 interface Emitter {

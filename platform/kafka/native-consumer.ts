@@ -48,14 +48,14 @@ export function consumerConfig(o: KafkaOptions, s: ConsumerSettings): ConsumerGl
     'fetch.max.bytes': CLIENT_MAX_MESSAGE_BYTES * 2,
     'queued.max.messages.kbytes': 256 * 1024,
     ...s.extra,
-  } as ConsumerGlobalConfig;
+  };
 }
 
 export async function connectConsumer(o: KafkaOptions, conf: ConsumerGlobalConfig): Promise<KafkaConsumer> {
   // A group without commits (and a reader whose offset fell out of retention) starts at the log's start.
   // A topic-level setting: librdkafka ignores it in the global configuration the binding passes.
   const consumer = new KafkaJs.KafkaConsumer(conf, { 'auto.offset.reset': 'earliest' });
-  bridgeLogs(consumer as unknown as Parameters<typeof bridgeLogs>[0], o);
+  bridgeLogs(consumer, o);
   await call('connect consumer', (cb) => consumer.connect({ timeout: 30_000 }, (err) => cb(err)));
   consumer.setDefaultConsumeTimeout(Number(conf['fetch.wait.max.ms'] ?? 100));
   // Return as soon as the records already fetched are handed over: waiting for a full chunk would

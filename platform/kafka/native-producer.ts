@@ -24,7 +24,7 @@ export function producerConfig(o: KafkaOptions, extra: ProducerGlobalConfig = {}
 
 export async function connectProducer(o: KafkaOptions, conf: ProducerGlobalConfig): Promise<RdProducer> {
   const producer = new Producer(conf);
-  bridgeLogs(producer as unknown as Parameters<typeof bridgeLogs>[0], o);
+  bridgeLogs(producer, o);
   await call('connect producer', (cb) => producer.connect({ timeout: 30_000 }, (err) => cb(err)));
   // Delivery reports and error events are served by polling.
   producer.setPollInterval(20);

@@ -32,7 +32,7 @@ class Parts {
     for (let i = 0; i < f.length; i += 3) {
       if (f[i] !== from) continue;
       this.push(tag);
-      this.push(src.bytes.subarray(f[i + 1]!, f[i + 2]!));
+      this.push(src.bytes.subarray(f[i + 1], f[i + 2]));
     }
   }
 
@@ -100,7 +100,7 @@ function payloadOf(src: TransactionScan, i: number): Buffer {
   const b = src.bytes;
   let p = src.fields[i + 1]!;
   while (b[p]! & 0x80) p++; // skip the length varint
-  return b.subarray(p + 1, src.fields[i + 2]!);
+  return b.subarray(p + 1, src.fields[i + 2]);
 }
 
 /** The meta's converted part (error, token balances, rewards) through the published codec. */
@@ -199,7 +199,7 @@ export function reframeYellowstoneTransaction(src: TransactionScan, createdAtMs:
   let sig = -1;
   for (let i = 0; i < f.length && sig < 0; i += 3) if (f[i] === 3) sig = i;
   info.push(INFO_SIGNATURE);
-  info.push(sig < 0 ? ZERO_SIGNATURE : src.bytes.subarray(f[sig + 1]!, f[sig + 2]!));
+  info.push(sig < 0 ? ZERO_SIGNATURE : src.bytes.subarray(f[sig + 1], f[sig + 2]));
   info.copy(INFO_IS_VOTE, src, 14);
   info.nest(INFO_TRANSACTION, tx);
   info.nest(INFO_META, meta);

@@ -10,7 +10,7 @@ import { transactionToYellowstone } from './transaction.js';
 
 /** What the codec path gives: the converted message encoded by the published codec, decoded again. */
 function viaCodec(tx: TransactionEvent, ms: number) {
-  const bytes = SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) } as never).finish();
+  const bytes = SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) }).finish();
   return SubscribeUpdate.decode(Uint8Array.from(bytes));
 }
 

@@ -11,7 +11,7 @@ export function rewardFromYellowstone(r: YsReward): Reward {
     lamports: BigInt(r.lamports || '0'),
     postBalance: u64(r.postBalance),
     // Both enums use Agave's numbering (Fee = 1 ... DeactivatedStake = 5).
-    rewardType: r.rewardType < 0 ? RewardType.REWARD_TYPE_UNSPECIFIED : (r.rewardType as number as RewardType),
+    rewardType: r.rewardType < 0 ? RewardType.REWARD_TYPE_UNSPECIFIED : (r.rewardType as number),
     commission: optU32(r.commission),
     commissionBps: optU32(r.commissionBps),
   };

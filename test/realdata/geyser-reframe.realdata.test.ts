@@ -18,7 +18,7 @@ describe.each(MAINNET_BLOCKS)('mainnet block $slot', ({ slot }) => {
       const record = Buffer.from(TransactionEvent.encode(tx).finish());
       const reframed = SubscribeUpdate.decode(Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(record), ms)));
       const converted = SubscribeUpdate.decode(
-        Uint8Array.from(SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) } as never).finish()),
+        Uint8Array.from(SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) }).finish()),
       );
       expect(reframed).toEqual(converted);
     }

@@ -25,7 +25,7 @@ import { asBuffer } from '../../../schemas/bytes.js';
 type Body = Omit<Partial<SubscribeUpdate>, 'filters'>;
 
 function encode(body: Body, createdAtMs: number): Buffer {
-  const bytes = SubscribeUpdateCodec.encode({ filters: [], ...body, createdAt: new Date(createdAtMs) } as SubscribeUpdate).finish();
+  const bytes = SubscribeUpdateCodec.encode({ filters: [], ...body, createdAt: new Date(createdAtMs) }).finish();
   return asBuffer(bytes);
 }
 

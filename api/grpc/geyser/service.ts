@@ -47,7 +47,7 @@ function addHandlers(server: grpc.Server, d: GeyserServiceDeps): void {
         );
     };
 
-  server.addService(GEYSER_SERVICE as unknown as grpc.ServiceDefinition, {
+  server.addService(GEYSER_SERVICE, {
     subscribe: (call: grpc.ServerDuplexStream<SubscribeRequest, Buffer>) => subscribe(call),
     ping: unary(calls.ping),
     getVersion: unary(calls.getVersion),

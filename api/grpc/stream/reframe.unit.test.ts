@@ -64,7 +64,7 @@ describe('reframe', { timeout: 60_000 }, () => {
     const moved: Buffer[] = [];
     let nth = 0;
     for (let i = 0, from = 0; i < fields.length; from = fields[i + 2]!, i += 3) {
-      const piece = r.subarray(from, fields[i + 2]!); // tag (one or more bytes) and value
+      const piece = r.subarray(from, fields[i + 2]); // tag (one or more bytes) and value
       if ((fields[i] === 8 || fields[i] === 3) && nth++ % 2 === 1) moved.push(piece);
       else head.push(piece);
     }

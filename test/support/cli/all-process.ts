@@ -42,8 +42,8 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
     '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
     '--data-dir', dataDir, '--log-level', 'info', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const p: AllProcess = {
     child,

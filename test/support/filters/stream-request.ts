@@ -20,7 +20,7 @@ const entries = <V>(m: Record<string, V> | ReadonlyMap<string, V> | undefined): 
 export function streamRequest(input: StreamRequestInput): SubscribeRequest {
   const { transactions, accounts, ...rest } = input;
   return {
-    ...SubscribeRequest.fromPartial(rest as DeepPartial<SubscribeRequest>),
+    ...SubscribeRequest.fromPartial(rest),
     transactions: new Map(entries(transactions).map(([name, f]) => [name, SubscribeRequestFilterTransactions.fromPartial(f)])),
     accounts: new Map(entries(accounts).map(([name, f]) => [name, SubscribeRequestFilterAccounts.fromPartial(f)])),
   };

@@ -39,9 +39,9 @@ export class LaserstreamRecorder {
     const holder: { r?: LaserstreamRecorder; early: Identified[]; errors: Error[] } = { early: [], errors: [] };
     const handle = await subscribe(
       { endpoint: `http://127.0.0.1:${port}`, apiKey: '', maxReconnectAttempts: 50, replay: true },
-      request as never,
+      request,
       (update) => {
-        const id = identify(update as unknown as LaserstreamUpdate);
+        const id = identify(update);
         if (id) (holder.r?.updates ?? holder.early).push({ ...id, at: performance.now() });
       },
       (e) => void (holder.r?.errors ?? holder.errors).push(e),

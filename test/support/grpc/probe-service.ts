@@ -58,5 +58,5 @@ export class ProbeService implements GrpcService {
 /** A client of probe.Probe on 127.0.0.1:port. */
 export function probeClient(port: number): grpc.Client & Record<string, CallableFunction> {
   const Ctor = grpc.makeGenericClientConstructor(PROBE_DEFINITION, 'Probe');
-  return new Ctor(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as grpc.Client & Record<string, CallableFunction>;
+  return new Ctor(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 }

@@ -37,7 +37,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await cond();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
       last = v;
     } catch (err) {
       last = err;

@@ -182,7 +182,7 @@ export async function projectInto(
   }
   for (const t of VIEW_TABLES) {
     if (rows[t].length === 0) continue;
-    await insertTabSeparated(ch, { table: `${db}.${t}`, columns: VIEW_COLUMNS[t] as readonly string[], body: tabSeparatedRows(t, rows[t] as never[]) });
+    await insertTabSeparated(ch, { table: `${db}.${t}`, columns: VIEW_COLUMNS[t], body: tabSeparatedRows(t, rows[t] as never[]) });
   }
   await setHeads(ch, db, heads);
 }

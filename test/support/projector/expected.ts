@@ -90,7 +90,7 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
   const heads: Record<string, bigint | undefined> = {};
   for (const [s, st] of status) {
     const levels: [string, boolean][] = [['processed', st <= 2], ['confirmed', st === 1 || st === 2], ['finalized', st === 2]];
-    for (const [c, ok] of levels) if (ok && (heads[c] === undefined || s > heads[c]!)) heads[c] = s;
+    for (const [c, ok] of levels) if (ok && (heads[c] === undefined || s > heads[c])) heads[c] = s;
   }
   out.heads = Object.entries(heads).filter(([, v]) => v !== undefined).map(([c, v]) => `${c}|${v}`).sort();
 

@@ -13,7 +13,7 @@ export class RawClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
-      const m = JSON.parse(data.toString('utf8')) as Json;
+      const m = JSON.parse(data.toString('utf8'));
       for (const one of Array.isArray(m) ? m : [m]) {
         if (one.method !== undefined) this.notifications.push(one);
         else if (one.id !== null && one.id !== undefined) this.answers.set(one.id, one);
