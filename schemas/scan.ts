@@ -214,3 +214,42 @@ export function scanAccount(bytes: Buffer): AccountScan {
   }
   return { bytes, fields, slot, pubkey, owner, lamports, data, writeVersion, txnSignature };
 }
+
+/** One instruction as instruction filters need it: which account is its program, and its data. */
+export interface ScannedInstruction {
+  /** Index into static keys, then loaded writable, then loaded readonly addresses. */
+  readonly programIdIndex: number;
+  /** A subarray of the record. */
+  readonly data: Buffer;
+}
+
+/** program_id_index (1) and data (3) of a CompiledInstruction or InnerInstruction payload; other fields skipped. */
+function instructionAt(b: Buffer): ScannedInstruction {
+  const fields = scanFields(b);
+  let programIdIndex = 0;
+  let data = EMPTY;
+  for (let i = 0; i < fields.length; i += 3) {
+    if (fields[i] === 1) programIdIndex = readVarint32(b, fields[i + 1]!)[0];
+    else if (fields[i] === 3) data = payload(b, fields[i + 1]!, fields[i + 2]!);
+  }
+  return { programIdIndex, data };
+}
+
+/**
+ * The top-level instructions (field 10) of a scanned transaction, read from its bytes on demand: only instruction
+ * filters ask, so the live tail pays nothing for them unless some subscription has one. Throws on a malformed
+ * nested message, like the scan itself.
+ */
+export function scanInstructions(s: TransactionScan): ScannedInstruction[] {
+  return payloads(s.bytes, s.fields, 10).map(instructionAt);
+}
+
+/** Every inner (CPI) instruction of the meta (field 23, InnerInstructions.instructions), in record order. */
+export function scanInnerInstructions(s: TransactionScan): ScannedInstruction[] {
+  const out: ScannedInstruction[] = [];
+  for (const group of payloads(s.bytes, s.fields, 23)) {
+    const fields = scanFields(group);
+    for (let i = 0; i < fields.length; i += 3) if (fields[i] === 2) out.push(instructionAt(payload(group, fields[i + 1]!, fields[i + 2]!)));
+  }
+  return out;
+}
