@@ -462,9 +462,7 @@ describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
   });
 
   it('a condition arriving over the wire decodes and compiles (the generated codec knows the new fields)', () => {
-    const req = SubscribeRequest.fromPartial({
-      transactions: new Map([['t', { instructions: [{ programId: key(4), data: disc(1, 2), includeInner: true }] }]]),
-    });
+    const req = streamRequest({ transactions: { t: { instructions: [{ programId: key(4), data: disc(1, 2), includeInner: true }] } } });
     const decoded = SubscribeRequest.decode(SubscribeRequest.encode(req).finish());
     const r = compileSubscribeRequest(decoded, DEFAULT_FILTER_LIMITS);
     if (!r.ok) throw new Error(r.error.message);
