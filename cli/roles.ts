@@ -104,7 +104,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const grpc = await startGrpc({
         live, topics, database: cfg.clickhouseDatabase, host: cfg.host, port: cfg.grpcPort,
         authToken: cfg.authToken || undefined, pingIntervalMs: cfg.pingIntervalMs,
-        limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList },
+        limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList, maxInstructionConditions: cfg.maxInstructionConditions },
         geyserLimits: {
           maxFiltersPerKind: cfg.geyserMaxFilters, maxKeysPerFilter: cfg.geyserMaxKeys, maxMemcmpBytes: cfg.geyserMaxMemcmpBytes,
           maxFilterNameBytes: cfg.geyserMaxFilterNameBytes, maxDataSlices: cfg.geyserMaxDataSlices,

@@ -109,7 +109,7 @@ export interface SubscribeRequestFilterTransactions {
    * Otherwise the filter passes only when, besides its other fields, at least ONE instruction of the
    * transaction satisfies at least ONE of these conditions (OR within the list, AND with account_include,
    * account_exclude, account_required, vote, failed and signature). At most 64 conditions by default
-   * (`--grpc-max-instruction-filters`).
+   * (`--max-instruction-conditions`).
    */
   instructions: SubscribeRequestFilterTransactionsInstruction[];
 }
