@@ -223,16 +223,61 @@ export interface ScannedInstruction {
   readonly data: Buffer;
 }
 
-/** program_id_index (1) and data (3) of a CompiledInstruction or InnerInstruction payload; other fields skipped. */
-function instructionAt(b: Buffer): ScannedInstruction {
-  const fields = scanFields(b);
+/**
+ * program_id_index (1) and data (3) of the CompiledInstruction or InnerInstruction in b[start, end) (its length
+ * prefix already skipped); other fields skipped. Reads in place: the only allocation is the data's subarray.
+ */
+function instructionAt(b: Buffer, start: number, end: number): ScannedInstruction {
   let programIdIndex = 0;
-  let data = EMPTY;
-  for (let i = 0; i < fields.length; i += 3) {
-    if (fields[i] === 1) programIdIndex = readVarint32(b, fields[i + 1]!)[0];
-    else if (fields[i] === 3) data = payload(b, fields[i + 1]!, fields[i + 2]!);
+  let dataStart = start;
+  let dataEnd = start;
+  let pos = start;
+  while (pos < end) {
+    // Tags, indexes and short lengths are one byte: read those without the general varint reader's tuple.
+    let tag = b[pos]!;
+    if (tag < 0x80) pos++;
+    else [tag, pos] = readVarint32(b, pos);
+    const wire = tag & 7;
+    if (wire === WIRE_VARINT) {
+      let v = b[pos]!;
+      if (v < 0x80) pos++;
+      else [v, pos] = readVarint32(b, pos);
+      if (tag >>> 3 === 1) programIdIndex = v;
+    } else if (wire === WIRE_LEN) {
+      let len = b[pos]!;
+      if (len < 0x80) pos++;
+      else [len, pos] = readVarint32(b, pos);
+      if (tag >>> 3 === 3) {
+        dataStart = pos;
+        dataEnd = pos + len;
+      }
+      pos += len;
+    } else if (wire === WIRE_I64) pos += 8;
+    else if (wire === WIRE_I32) pos += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
   }
-  return { programIdIndex, data };
+  if (pos > end) throw new Error('truncated instruction');
+  return { programIdIndex, data: b.subarray(dataStart, dataEnd) };
+}
+
+/** Calls `each(start, end)` with the payload range (length prefix skipped) of every `field` in b[start, end). */
+function eachPayload(b: Buffer, start: number, end: number, field: number, each: (start: number, end: number) => void): void {
+  let pos = start;
+  while (pos < end) {
+    let tag: number;
+    [tag, pos] = readVarint32(b, pos);
+    const wire = tag & 7;
+    if (wire === WIRE_LEN) {
+      let len: number;
+      [len, pos] = readVarint32(b, pos);
+      if (pos + len > end) throw new Error('truncated field');
+      if (tag >>> 3 === field) each(pos, pos + len);
+      pos += len;
+    } else if (wire === WIRE_VARINT) pos = readVarint32(b, pos)[1];
+    else if (wire === WIRE_I64) pos += 8;
+    else if (wire === WIRE_I32) pos += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
 }
 
 /**
@@ -241,15 +286,24 @@ function instructionAt(b: Buffer): ScannedInstruction {
  * nested message, like the scan itself.
  */
 export function scanInstructions(s: TransactionScan): ScannedInstruction[] {
-  return payloads(s.bytes, s.fields, 10).map(instructionAt);
+  const out: ScannedInstruction[] = [];
+  const { bytes, fields } = s;
+  for (let i = 0; i < fields.length; i += 3) {
+    if (fields[i] !== 10) continue;
+    const [, p] = readVarint32(bytes, fields[i + 1]!);
+    out.push(instructionAt(bytes, p, fields[i + 2]!));
+  }
+  return out;
 }
 
 /** Every inner (CPI) instruction of the meta (field 23, InnerInstructions.instructions), in record order. */
 export function scanInnerInstructions(s: TransactionScan): ScannedInstruction[] {
   const out: ScannedInstruction[] = [];
-  for (const group of payloads(s.bytes, s.fields, 23)) {
-    const fields = scanFields(group);
-    for (let i = 0; i < fields.length; i += 3) if (fields[i] === 2) out.push(instructionAt(payload(group, fields[i + 1]!, fields[i + 2]!)));
+  const { bytes, fields } = s;
+  for (let i = 0; i < fields.length; i += 3) {
+    if (fields[i] !== 23) continue;
+    const [, p] = readVarint32(bytes, fields[i + 1]!);
+    eachPayload(bytes, p, fields[i + 2]!, 2, (start, end) => out.push(instructionAt(bytes, start, end)));
   }
   return out;
 }

@@ -232,19 +232,24 @@ export class FilterIndex<StreamId> {
     if (this.txBySignature.size > 0 && view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
     if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
     // Instructions are read only when some filter has instruction conditions (otherwise no cost at all).
-    if (this.txByInstruction.size > 0) {
-      // Found through an instruction that satisfies one of its conditions: the rest of the filter is verified.
-      const known = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view, true);
-      const visit = (bucket: ReadonlySet<TxEntry<StreamId>>): void => {
-        checked += collect(hits, bucket, seq, known);
-      };
-      const ixs = view.instructions;
-      for (const ix of ixs.top) this.txByInstruction.lookup(ix, false, visit);
-      if (this.txByInstruction.innerSize > 0) for (const ix of ixs.inner) this.txByInstruction.lookup(ix, true, visit);
-    }
+    if (this.txByInstruction.size > 0) checked += this.collectByInstruction(hits, view, seq);
     checked += collect(hits, this.txWildcard, seq, test);
     this.candidatesChecked += checked;
     return namesOf(hits);
+  }
+
+  /** Verifies the filters found through an instruction that satisfies one of their conditions. */
+  private collectByInstruction(hits: Map<StreamId, TxEntry<StreamId>[]>, view: TransactionView, seq: number): number {
+    const buckets: ReadonlySet<TxEntry<StreamId>>[] = [];
+    const ixs = view.instructions;
+    for (const ix of ixs.top) this.txByInstruction.lookup(ix, false, buckets);
+    if (this.txByInstruction.innerSize > 0) for (const ix of ixs.inner) this.txByInstruction.lookup(ix, true, buckets);
+    if (buckets.length === 0) return 0;
+    // The instruction conditions hold already; the rest of each filter is verified.
+    const known = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view, true);
+    let checked = 0;
+    for (const b of buckets) checked += collect(hits, b, seq, known);
+    return checked;
   }
 
   /** For every stream with at least one matching account filter: the matching names, sorted. */

@@ -58,15 +58,15 @@ export class InstructionIndex<E> {
     if (c.includeInner) removeFrom(this.inner, c, e);
   }
 
-  /** Calls `visit` with each bucket holding entries some condition of which this instruction satisfies. */
-  lookup(ix: InstructionView, isInner: boolean, visit: (bucket: ReadonlySet<E>) => void): void {
+  /** Appends to `out` each bucket holding entries some condition of which this instruction satisfies. */
+  lookup(ix: InstructionView, isInner: boolean, out: ReadonlySet<E>[]): void {
     const p = (isInner ? this.inner : this.top).get(ix.program);
     if (p === undefined) return;
-    if (p.any.size > 0) visit(p.any);
+    if (p.any.size > 0) out.push(p.any);
     for (const g of p.groups.values()) {
       if (g.offset + g.length > ix.data.length) continue; // past the end: no match
       const bucket = g.byBytes.get(keyId(ix.data.subarray(g.offset, g.offset + g.length)));
-      if (bucket !== undefined) visit(bucket);
+      if (bucket !== undefined) out.push(bucket);
     }
   }
 }

@@ -28,18 +28,18 @@ interface RawInstruction {
 /**
  * Resolves program ids (static keys, then loaded writable, then loaded readonly: the order instructions
  * index) once per distinct index. An index outside the keys (a malformed record) names no program, so the
- * instruction satisfies no condition.
+ * instruction satisfies no condition. Subclasses say where the instructions come from (classes, not closures:
+ * one is made per transaction read while some filter has instruction conditions).
  */
-class LazyInstructions implements InstructionsView {
+abstract class LazyInstructions implements InstructionsView {
   private topList: InstructionView[] | undefined;
   private innerList: InstructionView[] | undefined;
-  private readonly programs = new Map<number, string | null>();
+  /** Key id per program index, filled on first use (null: outside the keys). */
+  private readonly programs: (string | null | undefined)[] = [];
 
-  constructor(
-    private readonly keys: readonly (readonly Uint8Array[])[],
-    private readonly readTop: () => readonly RawInstruction[],
-    private readonly readInner: () => readonly RawInstruction[],
-  ) {}
+  protected abstract keyLists(): readonly (readonly Uint8Array[])[];
+  protected abstract readTop(): readonly RawInstruction[];
+  protected abstract readInner(): readonly RawInstruction[];
 
   get top(): readonly InstructionView[] {
     return (this.topList ??= this.resolve(this.readTop()));
@@ -59,46 +59,73 @@ class LazyInstructions implements InstructionsView {
   }
 
   private program(index: number): string | null {
-    let p = this.programs.get(index);
+    let p = this.programs[index];
     if (p === undefined) {
       let i = index;
       p = null;
-      for (const list of this.keys) {
+      for (const list of this.keyLists()) {
         if (i < list.length) {
           p = keyId(list[i]!);
           break;
         }
         i -= list.length;
       }
-      this.programs.set(index, p);
+      this.programs[index] = p;
     }
     return p;
   }
 }
 
 /**
- * From a scanned record. A nested message the scan could not read (the record passed the top-level scan but
- * one instruction is malformed) gives no instructions of that list: such a record cannot be decoded in full
- * either (api/live counts it as undecodable when anything asks), and a filter must not stop the feed.
+ * From a scanned record. A nested message the scan cannot read (the record passed the top-level scan but an
+ * instruction is malformed) gives no instructions of that list: such a record cannot be decoded in full either
+ * (api/live counts it as undecodable when anything asks), and a filter must not stop the feed.
  */
-export function scannedInstructions(s: TransactionScan): InstructionsView {
-  const safely = (read: (s: TransactionScan) => ScannedInstruction[]) => (): readonly ScannedInstruction[] => {
-    try {
-      return read(s);
-    } catch {
-      return [];
-    }
-  };
-  return new LazyInstructions([s.accountKeys, s.loadedWritable, s.loadedReadonly], safely(scanInstructions), safely(scanInnerInstructions));
+class ScannedInstructions extends LazyInstructions {
+  constructor(private readonly s: TransactionScan) {
+    super();
+  }
+  protected keyLists(): readonly (readonly Uint8Array[])[] {
+    return [this.s.accountKeys, this.s.loadedWritable, this.s.loadedReadonly];
+  }
+  protected readTop(): readonly ScannedInstruction[] {
+    return readOrNone(scanInstructions, this.s);
+  }
+  protected readInner(): readonly ScannedInstruction[] {
+    return readOrNone(scanInnerInstructions, this.s);
+  }
+}
+
+function readOrNone(read: (s: TransactionScan) => ScannedInstruction[], s: TransactionScan): readonly ScannedInstruction[] {
+  try {
+    return read(s);
+  } catch {
+    return [];
+  }
 }
 
 /** From a decoded event (the replay path). */
+class EventInstructions extends LazyInstructions {
+  constructor(private readonly tx: TransactionEvent) {
+    super();
+  }
+  protected keyLists(): readonly (readonly Uint8Array[])[] {
+    return [this.tx.accountKeys, this.tx.loadedWritable, this.tx.loadedReadonly];
+  }
+  protected readTop(): readonly RawInstruction[] {
+    return this.tx.instructions;
+  }
+  protected readInner(): readonly RawInstruction[] {
+    return this.tx.innerInstructions.flatMap((g) => g.instructions);
+  }
+}
+
+export function scannedInstructions(s: TransactionScan): InstructionsView {
+  return new ScannedInstructions(s);
+}
+
 export function eventInstructions(tx: TransactionEvent): InstructionsView {
-  return new LazyInstructions(
-    [tx.accountKeys, tx.loadedWritable, tx.loadedReadonly],
-    () => tx.instructions,
-    () => tx.innerInstructions.flatMap((g) => g.instructions),
-  );
+  return new EventInstructions(tx);
 }
 
 /** The data holds `m.bytes` at `m.offset`; past the end: no match. */

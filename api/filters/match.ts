@@ -70,22 +70,33 @@ export function scannedAccountView(s: AccountScan): AccountView {
   return { pubkey: keyId(s.pubkey), owner: keyId(s.owner), data: s.data, lamports: s.lamports };
 }
 
+/** The view of a decoded event (replay, and records that came without a scan). */
+class EventTransactionView implements TransactionView {
+  readonly keys: ReadonlySet<string>;
+  readonly isVote: boolean;
+  readonly failed: boolean;
+  readonly signature: string | undefined;
+  private ixs: InstructionsView | undefined;
+
+  constructor(private readonly tx: TransactionEvent) {
+    const keys = new Set<string>();
+    for (const k of tx.accountKeys) keys.add(keyId(k));
+    for (const k of tx.loadedWritable) keys.add(keyId(k));
+    for (const k of tx.loadedReadonly) keys.add(keyId(k));
+    this.keys = keys;
+    this.isVote = tx.isVote;
+    this.failed = tx.err !== undefined && tx.err !== null;
+    const first = tx.signatures[0];
+    this.signature = first === undefined ? undefined : keyId(first);
+  }
+
+  get instructions(): InstructionsView {
+    return (this.ixs ??= eventInstructions(this.tx));
+  }
+}
+
 export function transactionView(tx: TransactionEvent): TransactionView {
-  const keys = new Set<string>();
-  for (const k of tx.accountKeys) keys.add(keyId(k));
-  for (const k of tx.loadedWritable) keys.add(keyId(k));
-  for (const k of tx.loadedReadonly) keys.add(keyId(k));
-  const first = tx.signatures[0];
-  let ixs: InstructionsView | undefined;
-  return {
-    keys,
-    isVote: tx.isVote,
-    failed: tx.err !== undefined && tx.err !== null,
-    signature: first === undefined ? undefined : keyId(first),
-    get instructions() {
-      return (ixs ??= eventInstructions(tx));
-    },
-  };
+  return new EventTransactionView(tx);
 }
 
 /** True when any element of `a` is in `b`; walks the smaller side. */
