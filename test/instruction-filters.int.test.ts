@@ -2,8 +2,9 @@
 // simulator's traffic (pump.fun buys and sells, token and system transfers, their CPIs in the meta) is
 // published through Kafka to a real api, streams subscribe with instruction conditions, and what arrives
 // is compared, transaction by transaction and name by name, with a reference matcher written here from
-// the proto's comments over the same records (sharing no code with api/filters). Also: invalid conditions
-// end the stream with INVALID_ARGUMENT naming the field.
+// the proto's comments over the same records (sharing no code with api/filters); the same through a
+// from_slot replay (no ClickHouse: the replay scans from the log start) and its hand-over to live. Also:
+// invalid conditions end the stream with INVALID_ARGUMENT naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
@@ -156,6 +157,27 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     expect(count(two!, 'sells')).toBeGreaterThan(10);
     expect(recorders.every((r) => r.error === undefined)).toBe(true);
   }, 180_000);
+
+  it('from_slot replays the history with the same conditions (matched on decoded events), then goes live', async () => {
+    // Runs after the live test: the topic holds the simulator's transactions and that test's sentinel.
+    const fromSlot = 10n;
+    const filters: Record<string, TxFilter> = {
+      buys: { instructions: [{ program_id: PUMP, discriminator: BUY }] },
+      token_transfer_any: { instructions: [{ program_id: TOKEN, discriminator: TOKEN_TRANSFER, include_inner: true }] },
+    };
+    const r = await opened({ transactions: filters, from_slot: fromSlot.toString() });
+    const later = txEvent(2_000_000n, [randomBytes(32), bs58.decode(TOKEN) as Buffer], {
+      instructions: [{ programIdIndex: 1, accounts: Buffer.from([0]), data: Buffer.from([3, 1, 0, 0, 0, 0, 0, 0, 0]) }],
+    });
+    const laterHex = later.signatures[0]!.toString('hex');
+    await waitFor(() => r.of('transaction').length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
+    await pub.publish([{ kind: 'transactions', event: later }]);
+    await waitFor(() => received(r).has(laterHex), { what: 'the live transaction after the replay', timeoutMs: 60_000 });
+    const expected = refStream(filters, [...txs.filter((t) => t.slot >= fromSlot), later]);
+    expect(received(r)).toEqual(expected);
+    expect(r.of('transaction')).toHaveLength(expected.size); // no duplicate at the hand-over
+    expect([...expected.values()].filter((n) => n.includes('buys')).length).toBeGreaterThan(5);
+  }, 120_000);
 
   it('rejects invalid conditions with INVALID_ARGUMENT naming the field', async () => {
     const five = Array.from({ length: 5 }, () => ({ program_id: PUMP }));
