@@ -106,7 +106,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       const queueSize = cfg.streamQueueSize;
       const grpc = await startGrpc({
         services: [
-          streamService({ live, limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList }, queueSize, log }),
+          streamService({ live, limits: { maxFiltersPerKind: cfg.maxFiltersPerKind, maxKeysPerList: cfg.maxKeysPerList, maxInstructionConditions: cfg.maxInstructionConditions }, queueSize, log }),
           geyserService({
             live,
             limits: {

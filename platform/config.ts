@@ -147,6 +147,8 @@ export const OPTIONS = {
     help: 'gRPC: named filters per kind per stream.' }),
   maxKeysPerList: opt({ kind: 'int', env: 'GRPC_MAX_KEYS', default: 10000, min: 1, roles: API,
     help: 'gRPC: keys per filter list.' }),
+  maxInstructionConditions: opt({ kind: 'int', env: 'GRPC_MAX_INSTRUCTION_CONDITIONS', default: 64, min: 1, roles: API,
+    help: 'gRPC stream.Stream: instruction conditions per transaction filter.' }),
   streamQueueSize: opt({ kind: 'int', env: 'GRPC_QUEUE', default: 20000, min: 1, roles: API,
     help: 'gRPC: updates queued per stream before a slow client is cut off (RESOURCE_EXHAUSTED).' }),
   geyserMaxFilters: opt({ kind: 'int', env: 'GEYSER_MAX_FILTERS', default: 100, min: 1, roles: API,

@@ -28,6 +28,18 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     vote: [10, 'bool', 'optional'],
     failed: [11, 'bool', 'optional'],
     signature: [12, 'string', 'optional'],
+    // Issue 20: instruction conditions.
+    instructions: [13, 'SubscribeRequestFilterTransactionsInstruction', 'repeated'],
+  },
+  SubscribeRequestFilterTransactionsInstruction: {
+    program_id: [1, 'string'],
+    discriminator: [2, 'bytes', 'oneof:data'],
+    memcmp: [3, 'SubscribeRequestFilterTransactionsInstructionMemcmp', 'oneof:data'],
+    include_inner: [4, 'bool'],
+  },
+  SubscribeRequestFilterTransactionsInstructionMemcmp: {
+    offset: [1, 'uint64'],
+    bytes: [2, 'bytes'],
   },
   SubscribeRequestFilterAccounts: {
     account: [1, 'string', 'repeated'],

@@ -214,3 +214,96 @@ export function scanAccount(bytes: Buffer): AccountScan {
   }
   return { bytes, fields, slot, pubkey, owner, lamports, data, writeVersion, txnSignature };
 }
+
+/** One instruction as instruction filters need it: which account is its program, and its data. */
+export interface ScannedInstruction {
+  /** Index into static keys, then loaded writable, then loaded readonly addresses. */
+  readonly programIdIndex: number;
+  /** A subarray of the record. */
+  readonly data: Buffer;
+}
+
+/**
+ * program_id_index (1) and data (3) of the CompiledInstruction or InnerInstruction in b[start, end) (its length
+ * prefix already skipped); other fields skipped. Reads in place: the only allocation is the data's subarray.
+ */
+function instructionAt(b: Buffer, start: number, end: number): ScannedInstruction {
+  let programIdIndex = 0;
+  let dataStart = start;
+  let dataEnd = start;
+  let pos = start;
+  while (pos < end) {
+    // Tags, indexes and short lengths are one byte: read those without the general varint reader's tuple.
+    let tag = b[pos]!;
+    if (tag < 0x80) pos++;
+    else [tag, pos] = readVarint32(b, pos);
+    const wire = tag & 7;
+    if (wire === WIRE_VARINT) {
+      let v = b[pos]!;
+      if (v < 0x80) pos++;
+      else [v, pos] = readVarint32(b, pos);
+      if (tag >>> 3 === 1) programIdIndex = v;
+    } else if (wire === WIRE_LEN) {
+      let len = b[pos]!;
+      if (len < 0x80) pos++;
+      else [len, pos] = readVarint32(b, pos);
+      if (tag >>> 3 === 3) {
+        dataStart = pos;
+        dataEnd = pos + len;
+      }
+      pos += len;
+    } else if (wire === WIRE_I64) pos += 8;
+    else if (wire === WIRE_I32) pos += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
+  if (pos > end) throw new Error('truncated instruction');
+  return { programIdIndex, data: b.subarray(dataStart, dataEnd) };
+}
+
+/** Calls `each(start, end)` with the payload range (length prefix skipped) of every `field` in b[start, end). */
+function eachPayload(b: Buffer, start: number, end: number, field: number, each: (start: number, end: number) => void): void {
+  let pos = start;
+  while (pos < end) {
+    let tag: number;
+    [tag, pos] = readVarint32(b, pos);
+    const wire = tag & 7;
+    if (wire === WIRE_LEN) {
+      let len: number;
+      [len, pos] = readVarint32(b, pos);
+      if (pos + len > end) throw new Error('truncated field');
+      if (tag >>> 3 === field) each(pos, pos + len);
+      pos += len;
+    } else if (wire === WIRE_VARINT) pos = readVarint32(b, pos)[1];
+    else if (wire === WIRE_I64) pos += 8;
+    else if (wire === WIRE_I32) pos += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
+}
+
+/**
+ * The top-level instructions (field 10) of a scanned transaction, read from its bytes on demand: only instruction
+ * filters ask, so the live tail pays nothing for them unless some subscription has one. Throws on a malformed
+ * nested message, like the scan itself.
+ */
+export function scanInstructions(s: TransactionScan): ScannedInstruction[] {
+  const out: ScannedInstruction[] = [];
+  const { bytes, fields } = s;
+  for (let i = 0; i < fields.length; i += 3) {
+    if (fields[i] !== 10) continue;
+    const [, p] = readVarint32(bytes, fields[i + 1]!);
+    out.push(instructionAt(bytes, p, fields[i + 2]!));
+  }
+  return out;
+}
+
+/** Every inner (CPI) instruction of the meta (field 23, InnerInstructions.instructions), in record order. */
+export function scanInnerInstructions(s: TransactionScan): ScannedInstruction[] {
+  const out: ScannedInstruction[] = [];
+  const { bytes, fields } = s;
+  for (let i = 0; i < fields.length; i += 3) {
+    if (fields[i] !== 23) continue;
+    const [, p] = readVarint32(bytes, fields[i + 1]!);
+    eachPayload(bytes, p, fields[i + 2]!, 2, (start, end) => out.push(instructionAt(bytes, start, end)));
+  }
+  return out;
+}

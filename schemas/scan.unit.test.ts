@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, TransactionEvent } from './codec.js';
-import { readVarint64, scanAccount, scanFields, scanTransaction } from './scan.js';
+import { readVarint64, scanAccount, scanFields, scanInnerInstructions, scanInstructions, scanTransaction } from './scan.js';
 
 describe('scan', () => {
   it('reads what matching needs from a transaction record', () => {
@@ -24,6 +24,29 @@ describe('scan', () => {
     expect(s.failed).toBe(true);
     const ok = scanTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot: 1n })).finish()));
     expect([ok.failed, ok.isVote, ok.signatures.length]).toEqual([false, false, 0]);
+  });
+
+  it('reads top-level and inner instructions from the record, only when asked', () => {
+    const tx = TransactionEvent.fromPartial({
+      slot: 5n,
+      accountKeys: [Buffer.alloc(32, 3)],
+      instructions: [
+        { programIdIndex: 300, accounts: Buffer.from([0, 1]), data: Buffer.from([1, 2, 3]) },
+        { programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.alloc(0) },
+      ],
+      innerInstructions: [
+        { index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([1]), data: Buffer.alloc(300, 7), stackHeight: 2 }] },
+        { index: 1, instructions: [] },
+        { index: 1, instructions: [{ programIdIndex: 1, accounts: Buffer.alloc(0), data: Buffer.from([9]) }, { programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.from([8]), stackHeight: 3 }] },
+      ],
+      logMessages: ['after the instructions'],
+    });
+    const s = scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish()));
+    const plain = (l: { programIdIndex: number; data: Uint8Array }[]) => l.map((i) => [i.programIdIndex, Buffer.from(i.data).toString('hex')]);
+    expect(plain(scanInstructions(s))).toEqual(plain(tx.instructions));
+    expect(plain(scanInnerInstructions(s))).toEqual(plain(tx.innerInstructions.flatMap((g) => g.instructions)));
+    const none = scanTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot: 1n })).finish()));
+    expect([scanInstructions(none), scanInnerInstructions(none)]).toEqual([[], []]);
   });
 
   it('reads an account record', () => {

@@ -8,6 +8,7 @@ import type {
   AccountFilterSpec,
   BlocksFilterSpec,
   DataSliceSpec,
+  InstructionConditionSpec,
   SlotFilterSpec,
   SubscriptionSpec,
   TransactionFilterSpec,
@@ -15,6 +16,7 @@ import type {
 import type {
   CompiledAccountFilter,
   CompiledBlocksFilter,
+  CompiledInstructionCondition,
   CompiledLamports,
   CompiledMemcmp,
   CompiledNamedFilter,
@@ -66,7 +68,20 @@ function compileTransactionFilter(f: TransactionFilterSpec): CompiledTransaction
     vote: f.vote,
     failed: f.failed,
     signature: f.signature === undefined ? undefined : keyId(f.signature),
+    instructions: compileInstructionConditions(f.instructions ?? []),
   });
+}
+
+/** Identical conditions collapse (the list is an OR, so a duplicate adds nothing); first occurrence order kept. */
+function compileInstructionConditions(conditions: readonly InstructionConditionSpec[]): readonly CompiledInstructionCondition[] {
+  const out = new Map<string, CompiledInstructionCondition>();
+  for (const c of conditions) {
+    const program = keyId(c.programId);
+    const data = c.data === undefined ? undefined : Object.freeze({ offset: toSafeNumber(c.data.offset), bytes: c.data.bytes });
+    const id = `${program}\u0001${data === undefined ? '' : `${data.offset}:${keyId(data.bytes)}`}\u0001${c.includeInner ? 1 : 0}`;
+    if (!out.has(id)) out.set(id, Object.freeze({ program, data, includeInner: c.includeInner }));
+  }
+  return Object.freeze([...out.values()]);
 }
 
 function compileAccountFilter(f: AccountFilterSpec): CompiledAccountFilter {

@@ -2,7 +2,10 @@
 // event's keys and the filters those keys select, not to the number of streams. Each filter sits in exactly
 // one place:
 // - transactions: by signature if set; else by ONE account_required key (all must be present, so any one
-//   is a valid gate); else by EVERY account_include key; else in the wildcard list;
+//   is a valid gate); else, with instruction conditions, by every condition in the instruction index
+//   (./instruction-index.ts: program id, then data bytes; a transaction then costs a lookup per instruction,
+//   and 500 streams asking for pump.fun `buy` cost nothing on its `sell`s); else by EVERY account_include key;
+//   else in the wildcard list;
 // - accounts: by every `account` key; else, with an owner and a memcmp, by every (owner, first memcmp's offset,
 //   length and bytes) — many subscriptions on one program (say 500 on the Token program, each for its own
 //   wallet at offset 32) then cost one lookup per group instead of one memcmp each; else by every `owner` key;
@@ -18,6 +21,7 @@ import {
   type AccountView,
   type TransactionView,
 } from './match.js';
+import { InstructionIndex } from './instruction-index.js';
 import { keyId } from './key-id.js';
 import type { CompiledAccountFilter, CompiledSubscription, CompiledTransactionFilter } from './types.js';
 
@@ -106,6 +110,7 @@ export class FilterIndex<StreamId> {
   private readonly txBySignature = new Map<string, Bucket<StreamId, CompiledTransactionFilter>>();
   private readonly txByKey = new Map<string, Bucket<StreamId, CompiledTransactionFilter>>();
   private readonly txWildcard: Bucket<StreamId, CompiledTransactionFilter> = new Set();
+  private readonly txByInstruction = new InstructionIndex<TxEntry<StreamId>>();
   private readonly accByPubkey = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
   private readonly accByOwner = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
   private readonly accWildcard: Bucket<StreamId, CompiledAccountFilter> = new Set();
@@ -131,7 +136,7 @@ export class FilterIndex<StreamId> {
     this.delete(streamId);
     const tx = sub.transactions.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
     const acc = sub.accounts.map((filter, order) => ({ stream: streamId, order, filter, seen: 0 }));
-    for (const e of tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, true);
+    for (const e of tx) this.placeTx(e, true);
     for (const e of acc) {
       this.place(this.accPlacement(e.filter), this.accWildcard, e, true);
       this.countGroups(e.filter, 1);
@@ -145,7 +150,7 @@ export class FilterIndex<StreamId> {
     if (!reg) return false;
     // Placement is a pure function of the (immutable) filter, so recomputing it finds every bucket again;
     // this keeps no per-key undo records (a stream may hold a million keys at the default limits).
-    for (const e of reg.tx) this.place(this.txPlacement(e.filter), this.txWildcard, e, false);
+    for (const e of reg.tx) this.placeTx(e, false);
     for (const e of reg.acc) {
       this.place(this.accPlacement(e.filter), this.accWildcard, e, false);
       this.countGroups(e.filter, -1);
@@ -154,12 +159,25 @@ export class FilterIndex<StreamId> {
     return true;
   }
 
-  private txPlacement(f: CompiledTransactionFilter): Placement<StreamId, CompiledTransactionFilter> {
+  private placeTx(e: TxEntry<StreamId>, add: boolean): void {
+    const p = this.txPlacement(e.filter);
+    if (p === 'instructions') {
+      for (const c of e.filter.instructions) {
+        if (add) this.txByInstruction.add(c, e);
+        else this.txByInstruction.remove(c, e);
+      }
+    } else this.place(p, this.txWildcard, e, add);
+  }
+
+  /** Instruction conditions come before account_include: they name a program (itself a key the transaction must
+   * hold) and usually an instruction of it, so they select at least as narrowly as any one included key. */
+  private txPlacement(f: CompiledTransactionFilter): Placement<StreamId, CompiledTransactionFilter> | 'instructions' {
     if (f.signature !== undefined) return { map: this.txBySignature, keys: [f.signature] };
     if (f.accountRequired.size > 0) {
       const [gate] = f.accountRequired; // every required key must be present, so one is enough as a gate
       return { map: this.txByKey, keys: [gate!] };
     }
+    if (f.instructions.length > 0) return 'instructions';
     if (f.accountInclude.size > 0) return { map: this.txByKey, keys: f.accountInclude };
     return { map: undefined, keys: [] };
   }
@@ -213,9 +231,25 @@ export class FilterIndex<StreamId> {
     let checked = 0;
     if (this.txBySignature.size > 0 && view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
     if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
+    // Instructions are read only when some filter has instruction conditions (otherwise no cost at all).
+    if (this.txByInstruction.size > 0) checked += this.collectByInstruction(hits, view, seq);
     checked += collect(hits, this.txWildcard, seq, test);
     this.candidatesChecked += checked;
     return namesOf(hits);
+  }
+
+  /** Verifies the filters found through an instruction that satisfies one of their conditions. */
+  private collectByInstruction(hits: Map<StreamId, TxEntry<StreamId>[]>, view: TransactionView, seq: number): number {
+    const buckets: ReadonlySet<TxEntry<StreamId>>[] = [];
+    const ixs = view.instructions;
+    for (const ix of ixs.top) this.txByInstruction.lookup(ix, false, buckets);
+    if (this.txByInstruction.innerSize > 0) for (const ix of ixs.inner) this.txByInstruction.lookup(ix, true, buckets);
+    if (buckets.length === 0) return 0;
+    // The instruction conditions hold already; the rest of each filter is verified.
+    const known = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view, true);
+    let checked = 0;
+    for (const b of buckets) checked += collect(hits, b, seq, known);
+    return checked;
   }
 
   /** For every stream with at least one matching account filter: the matching names, sorted. */

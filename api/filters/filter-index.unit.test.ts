@@ -5,9 +5,13 @@ import {
   type SubscribeRequestFilterAccounts,
   type SubscribeRequestFilterAccountsFilter,
   type SubscribeRequestFilterTransactions,
+  type SubscribeRequestFilterTransactionsInstruction,
 } from '../../proto/gen/stream.js';
-import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import { AccountEvent, TransactionEvent, type CompiledInstruction } from '../../schemas/gen/events.js';
+import { scanTransaction } from '../../schemas/scan.js';
 import { FilterIndex } from './filter-index.js';
+import { keyId as keyIdOf } from './key-id.js';
+import { matchTransaction, scannedTransactionView, type TransactionView } from './match.js';
 import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 import { seededRandom } from '../../test/support/harness/random.js';
 import { streamRequest } from '../../test/support/filters/stream-request.js';
@@ -100,6 +104,54 @@ describe('FilterIndex', () => {
     expect(index.matchAccount(AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(7), data })).size).toBe(0);
   });
 
+  it('instruction conditions: verified per instruction that satisfies one, not per stream', () => {
+    const index = new FilterIndex<number>();
+    const pump = key(9);
+    const discriminator = (i: number) => Buffer.from(new Uint32Array([i, 77]).buffer); // 8 bytes
+    for (let i = 0; i < 500; i++) {
+      index.set(i, sub({ transactions: { ix: { accountInclude: [pump], instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(i) } }] } } }));
+    }
+    const txWith = (data: Buffer, inner = false) =>
+      TransactionEvent.fromPartial({
+        signatures: [rawSig(1)],
+        accountKeys: [raw(1), raw(9)],
+        instructions: inner ? [{ programIdIndex: 0, data: Buffer.from([1]) }] : [{ programIdIndex: 1, data }],
+        innerInstructions: inner ? [{ index: 0, instructions: [{ programIdIndex: 1, data }] }] : [],
+      });
+    let before = index.candidatesChecked;
+    expect(asObject(index.matchTransaction(txWith(Buffer.concat([discriminator(42), Buffer.alloc(16)]))))).toEqual({ 42: ['ix'] });
+    expect(index.candidatesChecked - before).toBe(1);
+    // Another instruction of the same program: no candidate at all, although all 500 include the program.
+    before = index.candidatesChecked;
+    expect(index.matchTransaction(txWith(discriminator(1000))).size).toBe(0);
+    expect(index.candidatesChecked - before).toBe(0);
+    // Inner instructions count only for conditions that ask.
+    expect(index.matchTransaction(txWith(discriminator(42), true)).size).toBe(0);
+    index.set(7, sub({ transactions: { deep: { instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(42) }, includeInner: true }] } } }));
+    expect(asObject(index.matchTransaction(txWith(discriminator(42), true)))).toEqual({ 7: ['deep'] });
+    index.delete(7);
+    index.delete(42);
+    expect(index.matchTransaction(txWith(discriminator(42), true)).size).toBe(0);
+    expect(index.matchTransaction(txWith(discriminator(42))).size).toBe(0);
+  });
+
+  it('reads no instruction unless some filter has instruction conditions', () => {
+    const index = new FilterIndex<string>();
+    index.set('s', sub({ transactions: { all: {}, keyed: { accountInclude: [key(1)] }, votes: { vote: true } } }));
+    const view: TransactionView = {
+      keys: new Set([keyIdOf(raw(1))]),
+      isVote: false,
+      failed: false,
+      signature: undefined,
+      get instructions(): never {
+        throw new Error('instructions read');
+      },
+    };
+    expect(asObject(index.matchTransactionView(view))).toEqual({ s: ['all', 'keyed'] });
+    index.set('t', sub({ transactions: { ix: { instructions: [{ programId: key(1) }] } } }));
+    expect(() => index.matchTransactionView(view)).toThrow('instructions read');
+  });
+
   it('a filter reached through several keys of one event is checked and reported once', () => {
     const index = new FilterIndex<string>();
     index.set('s', sub({ transactions: { t: { accountInclude: [key(1), key(2), key(3)] } } }));
@@ -128,7 +180,20 @@ function refTxFilter(f: SubscribeRequestFilterTransactions, t: TransactionEvent)
   if (f.vote !== undefined && f.vote !== t.isVote) return false;
   if (f.failed !== undefined && f.failed !== (t.err !== undefined)) return false;
   if (f.signature !== undefined && (t.signatures.length === 0 || bs58.encode(t.signatures[0]!) !== f.signature)) return false;
+  if (f.instructions.length > 0 && !refInstructions(f.instructions, t, keys)) return false;
   return true;
+}
+
+/** Some instruction (top-level; inner too for conditions with include_inner) satisfies some condition. */
+function refInstructions(conditions: SubscribeRequestFilterTransactionsInstruction[], t: TransactionEvent, keys: string[]): boolean {
+  const satisfies = (c: SubscribeRequestFilterTransactionsInstruction, ix: { programIdIndex: number; data: Uint8Array }): boolean => {
+    if (keys[ix.programIdIndex] !== c.programId) return false;
+    const data = Buffer.from(ix.data);
+    const want = c.data?.$case === 'discriminator' ? { offset: 0, bytes: c.data.value } : c.data?.$case === 'memcmp' ? { offset: Number(c.data.value.offset), bytes: c.data.value.bytes } : undefined;
+    return want === undefined || data.subarray(want.offset, want.offset + want.bytes.length).equals(want.bytes) && want.offset + want.bytes.length <= data.length;
+  };
+  const inner = t.innerInstructions.flatMap((g) => g.instructions);
+  return conditions.some((c) => t.instructions.some((ix) => satisfies(c, ix)) || (c.includeInner && inner.some((ix) => satisfies(c, ix))));
 }
 
 function refMemcmpBytes(f: SubscribeRequestFilterAccountsFilter): { offset: number; bytes: Buffer } | undefined {
@@ -185,6 +250,25 @@ function generators(rand: () => number) {
     vote: optBool(),
     failed: optBool(),
     signature: chance(0.15) ? sig(int(SIGS)) : undefined,
+    instructions: chance(0.4) ? Array.from({ length: 1 + int(3) }, ixCondition) : [],
+  });
+
+  // Programs from the key universe, data over {0, 1}: instructions often satisfy conditions, and often just miss.
+  const ixCondition = (): SubscribeRequestFilterTransactionsInstruction => {
+    const kind = int(3);
+    const data =
+      kind === 0
+        ? undefined
+        : kind === 1
+          ? { $case: 'discriminator' as const, value: Buffer.concat([Buffer.from([int(2)]), smallBytes(1)]) }
+          : { $case: 'memcmp' as const, value: { offset: BigInt(int(3)), bytes: Buffer.concat([Buffer.from([int(2)]), smallBytes(1)]) } };
+    return { programId: key(int(KEYS)), data, includeInner: chance(0.5) };
+  };
+
+  const instruction = (keyCount: number): CompiledInstruction => ({
+    programIdIndex: int(keyCount + 1), // sometimes one past the keys: a malformed record names no program
+    accounts: Buffer.alloc(0),
+    data: smallBytes(4),
   });
 
   const accEntry = (): SubscribeRequestFilterAccountsFilter => {
@@ -232,15 +316,25 @@ function generators(rand: () => number) {
     return streamRequest({ transactions, accounts });
   };
 
-  const transaction = (): TransactionEvent =>
-    TransactionEvent.fromPartial({
+  const transaction = (): TransactionEvent => {
+    const accountKeys = some(4, KEYS).map(raw);
+    const loadedWritable = chance(0.4) ? some(2, KEYS).map(raw) : [];
+    const loadedReadonly = chance(0.4) ? some(2, KEYS).map(raw) : [];
+    const n = accountKeys.length + loadedWritable.length + loadedReadonly.length;
+    return TransactionEvent.fromPartial({
       signatures: chance(0.05) ? [] : [rawSig(int(SIGS)), rawSig(int(SIGS))],
-      accountKeys: some(4, KEYS).map(raw),
-      loadedWritable: chance(0.4) ? some(2, KEYS).map(raw) : [],
-      loadedReadonly: chance(0.4) ? some(2, KEYS).map(raw) : [],
+      accountKeys,
+      loadedWritable,
+      loadedReadonly,
       isVote: chance(0.3),
       err: chance(0.3) ? '{"InstructionError":[0,{"Custom":1}]}' : undefined,
+      instructions: Array.from({ length: int(4) }, () => instruction(n)),
+      innerInstructions: Array.from({ length: int(3) }, (_, index) => ({
+        index,
+        instructions: Array.from({ length: int(3) }, () => ({ ...instruction(n), stackHeight: 2 })),
+      })),
     });
+  };
 
   const account = (): AccountEvent =>
     AccountEvent.fromPartial({ pubkey: raw(int(KEYS)), owner: raw(int(KEYS)), data: smallBytes(5), lamports: BigInt(int(7)) });
@@ -253,6 +347,7 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
     const g = generators(seededRandom(seed));
     const index = new FilterIndex<number>();
     const model = new Map<number, SubscribeRequest>();
+    const compiled = new Map<number, ReturnType<typeof sub>>();
     let compared = 0;
     let nonEmpty = 0;
     for (let step = 0; step < 1500; step++) {
@@ -261,10 +356,12 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
         const stream = g.int(12);
         if (g.chance(0.2)) {
           expect(index.delete(stream)).toBe(model.delete(stream));
+          compiled.delete(stream);
         } else {
           const req = g.request();
           model.set(stream, req);
-          index.set(stream, sub(req));
+          compiled.set(stream, sub(req));
+          index.set(stream, compiled.get(stream)!);
         }
       }
       expect(index.size).toBe(model.size);
@@ -272,6 +369,11 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
         const t = g.transaction();
         const expected = refMatch(new Map([...model].map(([s, r]) => [s, r.transactions])), t, refTxFilter);
         expect(asObject(index.matchTransaction(t))).toEqual(expected);
+        // The live tail's path: the record's bytes, scanned, instructions read from the bytes.
+        const scanned = scannedTransactionView(scanTransaction(Buffer.from(TransactionEvent.encode(t).finish())));
+        expect(asObject(index.matchTransactionView(scanned))).toEqual(expected);
+        // The replay path: one subscription at a time, on the decoded event.
+        for (const [stream, c] of compiled) expect(matchTransaction(c, t)).toEqual(expected[String(stream)] ?? []);
         if (Object.keys(expected).length > 0) nonEmpty++;
       } else {
         const a = g.account();
@@ -284,5 +386,5 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
     expect(compared).toBe(1500);
     // The generator must produce real matches, or the comparison proves little.
     expect(nonEmpty).toBeGreaterThan(300);
-  });
+  }, 30_000); // each event is also matched through its scanned record and per subscription: slow on a loaded machine
 });

@@ -10,6 +10,7 @@ import {
   type SubscribeRequestFilterAccountsFilter,
   type SubscribeRequestFilterAccountsFilterMemcmp,
   type SubscribeRequestFilterTransactions,
+  type SubscribeRequestFilterTransactionsInstruction,
 } from '../../proto/gen/stream.js';
 import { compileSubscription } from './compile.js';
 import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
@@ -19,14 +20,18 @@ import {
   type AccountDataFilter,
   type AccountFilterSpec,
   type DataSliceSpec,
+  type InstructionConditionSpec,
   type SubscriptionSpec,
   type TransactionFilterSpec,
 } from './model.js';
 import { Reject, asFilterError, quote } from './reject.js';
 import {
+  DEFAULT_MAX_INSTRUCTION_CONDITIONS,
   MAX_DATA_SLICES,
   MAX_FILTER_ENTRIES,
   MAX_FILTER_NAME_BYTES,
+  MAX_INSTRUCTION_DISCRIMINATOR_BYTES,
+  MAX_INSTRUCTION_MEMCMP_OFFSET,
   MAX_MEMCMP_BASE58_CHARS,
   MAX_MEMCMP_BASE64_CHARS,
   MAX_MEMCMP_BYTES,
@@ -121,7 +126,49 @@ function transactionFilter(
     vote: f.vote,
     failed: f.failed,
     signature,
+    instructions: instructionConditions(`${path}.instructions`, f.instructions ?? [], limits),
   };
+}
+
+function instructionConditions(
+  path: string,
+  list: readonly SubscribeRequestFilterTransactionsInstruction[],
+  limits: FilterLimits,
+): InstructionConditionSpec[] {
+  const max = limits.maxInstructionConditions ?? DEFAULT_MAX_INSTRUCTION_CONDITIONS;
+  if (list.length > max) throw new Reject(path, `${list.length} conditions, at most ${max} allowed`);
+  return list.map((c, i) => instructionCondition(`${path}[${i}]`, c ?? {}));
+}
+
+function instructionCondition(path: string, c: Partial<SubscribeRequestFilterTransactionsInstruction>): InstructionConditionSpec {
+  const text = c.programId ?? '';
+  const program = decodeBase58Exact(text, 32);
+  if (!program.ok) throw new Reject(`${path}.program_id`, `invalid program id ${quote(text)}: ${program.reason}`);
+  const includeInner = c.includeInner ?? false;
+  const data = c.data;
+  switch (data?.$case) {
+    case undefined:
+      return { programId: program.bytes, includeInner };
+    case 'discriminator': {
+      const n = data.value.length;
+      if (n === 0) throw new Reject(`${path}.discriminator`, 'empty; leave it unset to match every instruction of the program');
+      if (n > MAX_INSTRUCTION_DISCRIMINATOR_BYTES) {
+        throw new Reject(`${path}.discriminator`, `${n} bytes, at most ${MAX_INSTRUCTION_DISCRIMINATOR_BYTES} allowed`);
+      }
+      // A copy: the compiled filter outlives the request and must not share its buffer.
+      return { programId: program.bytes, data: { offset: 0n, bytes: Uint8Array.from(data.value) }, includeInner };
+    }
+    case 'memcmp': {
+      const offset = data.value?.offset ?? 0n;
+      const bytes = data.value?.bytes ?? new Uint8Array();
+      if (offset > BigInt(MAX_INSTRUCTION_MEMCMP_OFFSET)) {
+        throw new Reject(`${path}.memcmp.offset`, `${offset}, at most ${MAX_INSTRUCTION_MEMCMP_OFFSET} allowed`);
+      }
+      if (bytes.length === 0) throw new Reject(`${path}.memcmp.bytes`, 'empty; leave data unset to match every instruction of the program');
+      if (bytes.length > MAX_MEMCMP_BYTES) throw new Reject(`${path}.memcmp.bytes`, `${bytes.length} bytes, at most ${MAX_MEMCMP_BYTES} allowed`);
+      return { programId: program.bytes, data: { offset, bytes: Uint8Array.from(bytes) }, includeInner };
+    }
+  }
 }
 
 function accountFilter(path: string, name: string, f: SubscribeRequestFilterAccounts, limits: FilterLimits): AccountFilterSpec {

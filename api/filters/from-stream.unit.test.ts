@@ -344,7 +344,7 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
       transactions: { b: { accountInclude: [key(1)], accountRequired: [key(2)], vote: true, signature: sig(3) }, a: {} },
     });
     expect(s.transactions.map((t) => t.name)).toEqual(['a', 'b']);
-    expect(s.transactions[0]).toEqual({ name: 'a', accountInclude: [], accountExclude: [], accountRequired: [], vote: undefined, failed: undefined, signature: undefined });
+    expect(s.transactions[0]).toEqual({ name: 'a', accountInclude: [], accountExclude: [], accountRequired: [], vote: undefined, failed: undefined, signature: undefined, instructions: [] });
     const b = s.transactions[1]!;
     expect(b.accountInclude).toEqual([new Uint8Array(32).fill(1)]);
     expect(b.accountRequired).toEqual([new Uint8Array(32).fill(2)]);
@@ -395,5 +395,77 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
   it('rejects with the same coded error as the entry point', () => {
     const r = specFromStreamRequest(streamRequest({ accounts: { x: { owner: ['0'] } } }), DEFAULT_FILTER_LIMITS);
     expect(r).toEqual({ ok: false, error: { code: 'INVALID_FILTER', path: 'accounts["x"].owner[0]', message: expect.stringMatching(/^accounts\["x"\]\.owner\[0\]: invalid pubkey "0"/) } });
+  });
+});
+
+describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
+  const disc = (...b: number[]) => ({ $case: 'discriminator' as const, value: Buffer.from(b) });
+  const memcmp = (offset: bigint, ...b: number[]) => ({ $case: 'memcmp' as const, value: { offset, bytes: Buffer.from(b) } });
+  const withConditions = (instructions: object[]): Partial => ({ transactions: { t: { instructions } } as never });
+
+  it('compiles program ids to key ids, a discriminator to data at offset 0, and collapses duplicates', () => {
+    const s = ok(withConditions([
+      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
+      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
+      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8), includeInner: true },
+      { programId: key(2), data: memcmp(10n, 9) },
+      { programId: key(3) },
+    ]));
+    expect(s.transactions[0]!.instructions).toEqual([
+      { program: keyId(Buffer.alloc(32, 1)), data: { offset: 0, bytes: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }, includeInner: false },
+      { program: keyId(Buffer.alloc(32, 1)), data: { offset: 0, bytes: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }, includeInner: true },
+      { program: keyId(Buffer.alloc(32, 2)), data: { offset: 10, bytes: new Uint8Array([9]) }, includeInner: false },
+      { program: keyId(Buffer.alloc(32, 3)), data: undefined, includeInner: false },
+    ]);
+    expect(ok({ transactions: { t: {} } }).transactions[0]!.instructions).toEqual([]);
+  });
+
+  it('rejects a bad or empty program id, naming the condition', () => {
+    expect(fail(withConditions([{ programId: key(1) }, { programId: 'not-base58!' }]))).toBe(
+      'transactions["t"].instructions[1].program_id: invalid program id "not-base58!": not base58',
+    );
+    expect(fail(withConditions([{ programId: '' }]))).toBe('transactions["t"].instructions[0].program_id: invalid program id "": empty string');
+    expect(fail(withConditions([{ programId: sig(1) }]))).toMatch(/^transactions\["t"\]\.instructions\[0\]\.program_id: invalid program id .*longer than 45 characters/);
+    expect(fail(withConditions([{ programId: bs58.encode(Buffer.alloc(31, 1)) }]))).toMatch(/decodes to 31 bytes, expected 32$/);
+  });
+
+  it('rejects an empty or too long discriminator', () => {
+    expect(fail(withConditions([{ programId: key(1), data: disc() }]))).toBe(
+      'transactions["t"].instructions[0].discriminator: empty; leave it unset to match every instruction of the program',
+    );
+    expect(ok(withConditions([{ programId: key(1), data: disc(...Array<number>(16).fill(7)) }])).transactions).toHaveLength(1);
+    expect(fail(withConditions([{ programId: key(1), data: disc(...Array<number>(17).fill(7)) }]))).toBe(
+      'transactions["t"].instructions[0].discriminator: 17 bytes, at most 16 allowed',
+    );
+  });
+
+  it('rejects memcmp offsets and bytes out of limits', () => {
+    expect(ok(withConditions([{ programId: key(1), data: memcmp(10240n, 1) }])).transactions).toHaveLength(1);
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(10241n, 1) }]))).toBe(
+      'transactions["t"].instructions[0].memcmp.offset: 10241, at most 10240 allowed',
+    );
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(18446744073709551615n, 1) }]))).toMatch(/memcmp\.offset: 18446744073709551615, at most 10240/);
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(0n) }]))).toMatch(/^transactions\["t"\]\.instructions\[0\]\.memcmp\.bytes: empty/);
+    expect(ok(withConditions([{ programId: key(1), data: memcmp(0n, ...Array<number>(128).fill(1)) }])).transactions).toHaveLength(1);
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(0n, ...Array<number>(129).fill(1)) }]))).toBe(
+      'transactions["t"].instructions[0].memcmp.bytes: 129 bytes, at most 128 allowed',
+    );
+  });
+
+  it('limits the number of conditions per filter (default 64, configurable)', () => {
+    const many = (n: number) => withConditions(Array.from({ length: n }, () => ({ programId: key(1) })));
+    expect(ok(many(64)).transactions).toHaveLength(1);
+    expect(fail(many(65))).toBe('transactions["t"].instructions: 65 conditions, at most 64 allowed');
+    const limits = { ...DEFAULT_FILTER_LIMITS, maxInstructionConditions: 2 };
+    expect(ok(many(2), limits).transactions).toHaveLength(1);
+    expect(fail(many(3), limits)).toBe('transactions["t"].instructions: 3 conditions, at most 2 allowed');
+  });
+
+  it('a condition arriving over the wire decodes and compiles (the generated codec knows the new fields)', () => {
+    const req = streamRequest({ transactions: { t: { instructions: [{ programId: key(4), data: disc(1, 2), includeInner: true }] } } });
+    const decoded = SubscribeRequest.decode(SubscribeRequest.encode(req).finish());
+    const r = compileSubscribeRequest(decoded, DEFAULT_FILTER_LIMITS);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.transactions[0]!.instructions).toEqual([{ program: keyId(Buffer.alloc(32, 4)), data: { offset: 0, bytes: new Uint8Array([1, 2]) }, includeInner: true }]);
   });
 });

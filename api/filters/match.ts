@@ -4,12 +4,12 @@
 // so FilterIndex builds them once per event and shares them across all streams.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
+import { anyInstructionSatisfies, dataMatches, eventInstructions, scannedInstructions, type InstructionsView } from './instructions.js';
 import { keyId } from './key-id.js';
 import { isTokenAccountData } from './token-account.js';
 import type {
   CompiledAccountFilter,
   CompiledLamports,
-  CompiledMemcmp,
   CompiledSubscription,
   CompiledTransactionFilter,
 } from './types.js';
@@ -22,6 +22,8 @@ export interface TransactionView {
   readonly failed: boolean;
   /** Key id of the first signature; undefined for a transaction without signatures. */
   readonly signature: string | undefined;
+  /** Instructions for instruction conditions; read on first use (only such filters ask). */
+  readonly instructions: InstructionsView;
 }
 
 /** The view of a scanned record (schemas/scan.ts): keys are collected only when a filter asks for them
@@ -31,6 +33,7 @@ class ScannedTransactionView implements TransactionView {
   readonly failed: boolean;
   private keySet: Set<string> | undefined;
   private sig: string | null | undefined;
+  private ixs: InstructionsView | undefined;
 
   constructor(private readonly s: TransactionScan) {
     this.isVote = s.isVote;
@@ -53,6 +56,10 @@ class ScannedTransactionView implements TransactionView {
     }
     return this.sig ?? undefined;
   }
+
+  get instructions(): InstructionsView {
+    return (this.ixs ??= scannedInstructions(this.s));
+  }
 }
 
 export function scannedTransactionView(s: TransactionScan): TransactionView {
@@ -63,18 +70,33 @@ export function scannedAccountView(s: AccountScan): AccountView {
   return { pubkey: keyId(s.pubkey), owner: keyId(s.owner), data: s.data, lamports: s.lamports };
 }
 
+/** The view of a decoded event (replay, and records that came without a scan). */
+class EventTransactionView implements TransactionView {
+  readonly keys: ReadonlySet<string>;
+  readonly isVote: boolean;
+  readonly failed: boolean;
+  readonly signature: string | undefined;
+  private ixs: InstructionsView | undefined;
+
+  constructor(private readonly tx: TransactionEvent) {
+    const keys = new Set<string>();
+    for (const k of tx.accountKeys) keys.add(keyId(k));
+    for (const k of tx.loadedWritable) keys.add(keyId(k));
+    for (const k of tx.loadedReadonly) keys.add(keyId(k));
+    this.keys = keys;
+    this.isVote = tx.isVote;
+    this.failed = tx.err !== undefined && tx.err !== null;
+    const first = tx.signatures[0];
+    this.signature = first === undefined ? undefined : keyId(first);
+  }
+
+  get instructions(): InstructionsView {
+    return (this.ixs ??= eventInstructions(this.tx));
+  }
+}
+
 export function transactionView(tx: TransactionEvent): TransactionView {
-  const keys = new Set<string>();
-  for (const k of tx.accountKeys) keys.add(keyId(k));
-  for (const k of tx.loadedWritable) keys.add(keyId(k));
-  for (const k of tx.loadedReadonly) keys.add(keyId(k));
-  const first = tx.signatures[0];
-  return {
-    keys,
-    isVote: tx.isVote,
-    failed: tx.err !== undefined && tx.err !== null,
-    signature: first === undefined ? undefined : keyId(first),
-  };
+  return new EventTransactionView(tx);
 }
 
 /** True when any element of `a` is in `b`; walks the smaller side. */
@@ -84,7 +106,11 @@ function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return false;
 }
 
-export function transactionFilterMatches(f: CompiledTransactionFilter, v: TransactionView): boolean {
+/**
+ * `instructionsKnown`: the caller found the filter through an instruction it satisfies (FilterIndex's
+ * instruction index), so the instruction conditions need no second test.
+ */
+export function transactionFilterMatches(f: CompiledTransactionFilter, v: TransactionView, instructionsKnown = false): boolean {
   if (f.vote !== undefined && f.vote !== v.isVote) return false;
   if (f.failed !== undefined && f.failed !== v.failed) return false;
   if (f.signature !== undefined && f.signature !== v.signature) return false;
@@ -94,6 +120,8 @@ export function transactionFilterMatches(f: CompiledTransactionFilter, v: Transa
     if (f.accountRequired.size > v.keys.size) return false;
     for (const k of f.accountRequired) if (!v.keys.has(k)) return false;
   }
+  // Last: the most expensive test, and the one most filters do not have.
+  if (f.instructions.length > 0 && !instructionsKnown && !anyInstructionSatisfies(f.instructions, v.instructions)) return false;
   return true;
 }
 
@@ -106,13 +134,6 @@ export interface AccountView {
 
 export function accountView(acc: AccountEvent): AccountView {
   return { pubkey: keyId(acc.pubkey), owner: keyId(acc.owner), data: acc.data, lamports: acc.lamports };
-}
-
-function memcmpMatches(m: CompiledMemcmp, data: Uint8Array): boolean {
-  // Past the end of the data: no match (behaviour.md), not an error.
-  if (m.offset + m.bytes.length > data.length) return false;
-  for (let i = 0; i < m.bytes.length; i++) if (data[m.offset + i] !== m.bytes[i]) return false;
-  return true;
 }
 
 function lamportsMatches(c: CompiledLamports, lamports: bigint): boolean {
@@ -132,7 +153,7 @@ export function accountFilterMatches(f: CompiledAccountFilter, v: AccountView): 
   if (f.account.size > 0 && !f.account.has(v.pubkey)) return false;
   if (f.owner.size > 0 && !f.owner.has(v.owner)) return false;
   if (f.datasize !== undefined && f.datasize !== v.data.length) return false;
-  for (const m of f.memcmp) if (!memcmpMatches(m, v.data)) return false;
+  for (const m of f.memcmp) if (!dataMatches(m, v.data)) return false; // past the end: no match (behaviour.md)
   for (const c of f.lamports) if (!lamportsMatches(c, v.lamports)) return false;
   if (f.tokenAccountState && !isTokenAccountData(v.data)) return false;
   return true;

@@ -27,6 +27,24 @@ export interface TransactionFilterSpec {
   readonly failed?: boolean;
   /** Only the transaction whose first signature this is. */
   readonly signature?: Uint8Array;
+  /**
+   * Instruction conditions (stream.Stream's extension of issue 20). Absent or empty: no constraint.
+   * Otherwise at least one instruction must satisfy at least one condition (OR within the list).
+   */
+  readonly instructions?: readonly InstructionConditionSpec[];
+}
+
+/** One instruction condition: the instruction's program, and optionally a test of its data. */
+export interface InstructionConditionSpec {
+  /** 32 raw bytes. */
+  readonly programId: Uint8Array;
+  /**
+   * The data holds `bytes` at `offset` (a discriminator is offset 0); past the end of the data: no match.
+   * Absent: any data.
+   */
+  readonly data?: { readonly offset: bigint; readonly bytes: Uint8Array };
+  /** Inner (CPI) instructions from the transaction's meta are tested too, not only top-level ones. */
+  readonly includeInner: boolean;
 }
 
 export type LamportsOp = 'eq' | 'ne' | 'lt' | 'gt';

@@ -13,6 +13,8 @@ export interface FilterLimits {
   readonly maxFiltersPerKind: number;
   /** Entries per key list (account_include, account_exclude, account_required, account, owner). */
   readonly maxKeysPerList: number;
+  /** Instruction conditions per transaction filter (stream.Stream); absent: DEFAULT_MAX_INSTRUCTION_CONDITIONS. */
+  readonly maxInstructionConditions?: number;
 }
 
 export const DEFAULT_FILTER_LIMITS: FilterLimits = Object.freeze({ maxFiltersPerKind: 100, maxKeysPerList: 10_000 });
@@ -24,6 +26,13 @@ export const MAX_MEMCMP_BASE58_CHARS = 175;
 export const MAX_MEMCMP_BASE64_CHARS = 172;
 export const MAX_FILTER_NAME_BYTES = 128;
 export const MAX_DATA_SLICES = 16;
+/** Instruction conditions (issue 20): default cap per transaction filter (operator-configurable). */
+export const DEFAULT_MAX_INSTRUCTION_CONDITIONS = 64;
+/** Longest discriminator: Anchor's are 8 bytes, native programs' 4, SPL Token's 1; 16 leaves room. */
+export const MAX_INSTRUCTION_DISCRIMINATOR_BYTES = 16;
+/** Largest instruction memcmp offset: no instruction data is longer than Agave's MAX_CPI_INSTRUCTION_DATA_LEN
+ * (10 KiB; top-level data is bounded by the transaction size, far below). */
+export const MAX_INSTRUCTION_MEMCMP_OFFSET = 10 * 1024;
 
 /** Why a request was rejected. The server answers INVALID_ARGUMENT `failed to create filter: <message>`. */
 export interface FilterError {
@@ -46,6 +55,17 @@ export interface CompiledTransactionFilter {
   readonly failed: boolean | undefined;
   /** Key id of the 64-byte first signature, when set. */
   readonly signature: string | undefined;
+  /** Instruction conditions (OR); empty: no constraint. Duplicates collapsed. */
+  readonly instructions: readonly CompiledInstructionCondition[];
+}
+
+export interface CompiledInstructionCondition {
+  /** Key id of the program id. */
+  readonly program: string;
+  /** The data must hold `bytes` at `offset`; undefined: any data. `offset` is a number (limited by the adapter). */
+  readonly data: CompiledMemcmp | undefined;
+  /** Inner (CPI) instructions are tested too. */
+  readonly includeInner: boolean;
 }
 
 export interface CompiledMemcmp {

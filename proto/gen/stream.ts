@@ -101,7 +101,58 @@ export interface SubscribeRequestFilterTransactions {
   /** Extensions. */
   vote?: boolean | undefined;
   failed?: boolean | undefined;
-  signature?: string | undefined;
+  signature?:
+    | string
+    | undefined;
+  /**
+   * Extension (issue 20): instruction conditions. Empty: no constraint (the filter behaves as before).
+   * Otherwise the filter passes only when, besides its other fields, at least ONE instruction of the
+   * transaction satisfies at least ONE of these conditions (OR within the list, AND with account_include,
+   * account_exclude, account_required, vote, failed and signature). At most 64 conditions by default
+   * (`--max-instruction-conditions`).
+   */
+  instructions: SubscribeRequestFilterTransactionsInstruction[];
+}
+
+/**
+ * Extension (issue 20): one instruction condition of a transaction filter. An instruction satisfies it when
+ * its program is `program_id` and its data passes the data test (none set: any data).
+ */
+export interface SubscribeRequestFilterTransactionsInstruction {
+  /**
+   * Base58 program id (32 bytes), required: the program the instruction invokes, resolved through the
+   * transaction's static keys and the addresses its lookup tables loaded.
+   */
+  programId: string;
+  /** The data test; unset: every instruction of the program satisfies the condition. */
+  data:
+    | //
+    /**
+     * The instruction data starts with these bytes (1 to 16): e.g. an Anchor instruction's 8-byte
+     * discriminator, a native program's 4-byte or SPL Token's 1-byte instruction tag.
+     */
+    { $case: "discriminator"; value: Buffer }
+    | //
+    /** The instruction data holds these bytes at this offset. */
+    { $case: "memcmp"; value: SubscribeRequestFilterTransactionsInstructionMemcmp }
+    | undefined;
+  /**
+   * false: only top-level instructions (the transaction's message) are tested. true: the instructions
+   * invoked through CPI (the meta's inner instructions, any stack height) are tested too; a transaction
+   * whose meta did not record inner instructions is then tested on its top-level ones only.
+   */
+  includeInner: boolean;
+}
+
+/**
+ * Extension (issue 20): a data test at an offset of an instruction's data. When offset plus length runs past
+ * the end of the data, the instruction does not satisfy it (not an error).
+ */
+export interface SubscribeRequestFilterTransactionsInstructionMemcmp {
+  /** At most 10240 (Agave's largest CPI instruction data, MAX_CPI_INSTRUCTION_DATA_LEN). */
+  offset: bigint;
+  /** 1 to 128 bytes. */
+  bytes: Buffer;
 }
 
 export interface SubscribeRequestFilterAccounts {
@@ -688,6 +739,7 @@ function createBaseSubscribeRequestFilterTransactions(): SubscribeRequestFilterT
     vote: undefined,
     failed: undefined,
     signature: undefined,
+    instructions: [],
   };
 }
 
@@ -710,6 +762,9 @@ export const SubscribeRequestFilterTransactions: MessageFns<SubscribeRequestFilt
     }
     if (message.signature !== undefined) {
       writer.uint32(98).string(message.signature);
+    }
+    for (const v of message.instructions) {
+      SubscribeRequestFilterTransactionsInstruction.encode(v!, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -775,6 +830,14 @@ export const SubscribeRequestFilterTransactions: MessageFns<SubscribeRequestFilt
             message.signature = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.instructions.push(SubscribeRequestFilterTransactionsInstruction.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -807,6 +870,9 @@ export const SubscribeRequestFilterTransactions: MessageFns<SubscribeRequestFilt
       vote: isSet(object.vote) ? globalThis.Boolean(object.vote) : undefined,
       failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : undefined,
       signature: isSet(object.signature) ? globalThis.String(object.signature) : undefined,
+      instructions: globalThis.Array.isArray(object?.instructions)
+        ? object.instructions.map((e: any) => SubscribeRequestFilterTransactionsInstruction.fromJSON(e))
+        : [],
     };
   },
 
@@ -830,6 +896,9 @@ export const SubscribeRequestFilterTransactions: MessageFns<SubscribeRequestFilt
     if (message.signature !== undefined) {
       obj.signature = message.signature;
     }
+    if (message.instructions?.length) {
+      obj.instructions = message.instructions.map((e) => SubscribeRequestFilterTransactionsInstruction.toJSON(e));
+    }
     return obj;
   },
 
@@ -848,6 +917,261 @@ export const SubscribeRequestFilterTransactions: MessageFns<SubscribeRequestFilt
     message.vote = object.vote ?? undefined;
     message.failed = object.failed ?? undefined;
     message.signature = object.signature ?? undefined;
+    message.instructions =
+      object.instructions?.map((e) => SubscribeRequestFilterTransactionsInstruction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSubscribeRequestFilterTransactionsInstruction(): SubscribeRequestFilterTransactionsInstruction {
+  return { programId: "", data: undefined, includeInner: false };
+}
+
+export const SubscribeRequestFilterTransactionsInstruction: MessageFns<SubscribeRequestFilterTransactionsInstruction> =
+  {
+    encode(
+      message: SubscribeRequestFilterTransactionsInstruction,
+      writer: BinaryWriter = new BinaryWriter(),
+    ): BinaryWriter {
+      if (message.programId !== "") {
+        writer.uint32(10).string(message.programId);
+      }
+      switch (message.data?.$case) {
+        case "discriminator":
+          writer.uint32(18).bytes(message.data.value);
+          break;
+        case "memcmp":
+          SubscribeRequestFilterTransactionsInstructionMemcmp.encode(message.data.value, writer.uint32(26).fork())
+            .join();
+          break;
+      }
+      if (message.includeInner !== false) {
+        writer.uint32(32).bool(message.includeInner);
+      }
+      return writer;
+    },
+
+    decode(input: BinaryReader | Uint8Array, length?: number): SubscribeRequestFilterTransactionsInstruction {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseSubscribeRequestFilterTransactionsInstruction();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.programId = reader.string();
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.data = { $case: "discriminator", value: Buffer.from(reader.bytes()) };
+              continue;
+            }
+            case 3: {
+              if (tag !== 26) {
+                break;
+              }
+
+              message.data = {
+                $case: "memcmp",
+                value: SubscribeRequestFilterTransactionsInstructionMemcmp.decode(reader, reader.uint32()),
+              };
+              continue;
+            }
+            case 4: {
+              if (tag !== 32) {
+                break;
+              }
+
+              message.includeInner = reader.bool();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): SubscribeRequestFilterTransactionsInstruction {
+      return {
+        programId: isSet(object.programId)
+          ? globalThis.String(object.programId)
+          : isSet(object.program_id)
+          ? globalThis.String(object.program_id)
+          : "",
+        data: isSet(object.discriminator)
+          ? { $case: "discriminator", value: Buffer.from(bytesFromBase64(object.discriminator)) }
+          : isSet(object.memcmp)
+          ? { $case: "memcmp", value: SubscribeRequestFilterTransactionsInstructionMemcmp.fromJSON(object.memcmp) }
+          : undefined,
+        includeInner: isSet(object.includeInner)
+          ? globalThis.Boolean(object.includeInner)
+          : isSet(object.include_inner)
+          ? globalThis.Boolean(object.include_inner)
+          : false,
+      };
+    },
+
+    toJSON(message: SubscribeRequestFilterTransactionsInstruction): unknown {
+      const obj: any = {};
+      if (message.programId !== "") {
+        obj.programId = message.programId;
+      }
+      if (message.data?.$case === "discriminator") {
+        obj.discriminator = base64FromBytes(message.data.value);
+      } else if (message.data?.$case === "memcmp") {
+        obj.memcmp = SubscribeRequestFilterTransactionsInstructionMemcmp.toJSON(message.data.value);
+      }
+      if (message.includeInner !== false) {
+        obj.includeInner = message.includeInner;
+      }
+      return obj;
+    },
+
+    create<I extends Exact<DeepPartial<SubscribeRequestFilterTransactionsInstruction>, I>>(
+      base?: I,
+    ): SubscribeRequestFilterTransactionsInstruction {
+      return SubscribeRequestFilterTransactionsInstruction.fromPartial(base ?? ({} as any));
+    },
+    fromPartial<I extends Exact<DeepPartial<SubscribeRequestFilterTransactionsInstruction>, I>>(
+      object: I,
+    ): SubscribeRequestFilterTransactionsInstruction {
+      const message = createBaseSubscribeRequestFilterTransactionsInstruction();
+      message.programId = object.programId ?? "";
+      switch (object.data?.$case) {
+        case "discriminator": {
+          if (object.data?.value !== undefined && object.data?.value !== null) {
+            message.data = { $case: "discriminator", value: object.data.value };
+          }
+          break;
+        }
+        case "memcmp": {
+          if (object.data?.value !== undefined && object.data?.value !== null) {
+            message.data = {
+              $case: "memcmp",
+              value: SubscribeRequestFilterTransactionsInstructionMemcmp.fromPartial(object.data.value),
+            };
+          }
+          break;
+        }
+      }
+      message.includeInner = object.includeInner ?? false;
+      return message;
+    },
+  };
+
+function createBaseSubscribeRequestFilterTransactionsInstructionMemcmp(): SubscribeRequestFilterTransactionsInstructionMemcmp {
+  return { offset: 0n, bytes: Buffer.alloc(0) };
+}
+
+export const SubscribeRequestFilterTransactionsInstructionMemcmp: MessageFns<
+  SubscribeRequestFilterTransactionsInstructionMemcmp
+> = {
+  encode(
+    message: SubscribeRequestFilterTransactionsInstructionMemcmp,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.offset !== 0n) {
+      if (BigInt.asUintN(64, message.offset) !== message.offset) {
+        throw new globalThis.Error("value provided for field message.offset of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.offset);
+    }
+    if (message.bytes.length !== 0) {
+      writer.uint32(18).bytes(message.bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscribeRequestFilterTransactionsInstructionMemcmp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribeRequestFilterTransactionsInstructionMemcmp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.offset = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bytes = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscribeRequestFilterTransactionsInstructionMemcmp {
+    return {
+      offset: isSet(object.offset) ? BigInt(object.offset) : 0n,
+      bytes: isSet(object.bytes) ? Buffer.from(bytesFromBase64(object.bytes)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: SubscribeRequestFilterTransactionsInstructionMemcmp): unknown {
+    const obj: any = {};
+    if (message.offset !== 0n) {
+      obj.offset = message.offset.toString();
+    }
+    if (message.bytes.length !== 0) {
+      obj.bytes = base64FromBytes(message.bytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscribeRequestFilterTransactionsInstructionMemcmp>, I>>(
+    base?: I,
+  ): SubscribeRequestFilterTransactionsInstructionMemcmp {
+    return SubscribeRequestFilterTransactionsInstructionMemcmp.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscribeRequestFilterTransactionsInstructionMemcmp>, I>>(
+    object: I,
+  ): SubscribeRequestFilterTransactionsInstructionMemcmp {
+    const message = createBaseSubscribeRequestFilterTransactionsInstructionMemcmp();
+    message.offset = (object.offset !== undefined && object.offset !== null) ? BigInt(object.offset) : 0n;
+    message.bytes = object.bytes ?? Buffer.alloc(0);
     return message;
   },
 };
