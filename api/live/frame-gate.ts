@@ -14,6 +14,11 @@
 // counts are not reached (an undecodable record) after `maxHoldMs`, and one whose previous slot has no
 // marker (a gap; skipped slots on a chain that has no skipped records, where a block whose parent has ended
 // is next) once every partition has a marker waiting, or after `orderWaitMs`.
+// A reader that stops at known offsets (`bounded`: a replay, which reads up to the live tail's positions) never
+// takes the clock's word for order: everything before its bound is in Kafka and will be read, so time waited
+// only says how far one partition's fetch ran ahead of another's (a replay reads history as fast as the
+// broker and the event loop allow, partitions chunks apart). There a record goes on out of slot order only
+// once every slots partition has a record waiting or was read to its bound (`partitionDone`).
 import { SlotStatus, type PartitionCount, type SlotEvent } from '../../schemas/gen/events.js';
 
 interface Marker {
@@ -46,6 +51,9 @@ export interface FrameGateOptions {
   /** How many partitions the slots topic has: when each has a marker waiting, the lowest is next whatever
    * the slot before it did (nothing lower can come), without waiting `orderWaitMs`. */
   slotPartitions?: number;
+  /** The reader stops at known offsets (a replay): order never falls back on `orderWaitMs` (see above); the
+   * reader calls `partitionDone` for each slots partition read to its bound. */
+  bounded?: boolean;
   maxHoldMs: number;
   orderWaitMs: number;
   now?: () => number;
@@ -64,6 +72,8 @@ export class FrameGate<T> {
   /** Slots with statuses read whose marker has not gone on (a dead fork under way). */
   private readonly inFlight = new Set<bigint>();
   private readonly keys = new Map<string, string[]>();
+  /** Slots-topic partitions a bounded reader has read to its bound: nothing more comes from them. */
+  private readonly done = new Set<number>();
 
   constructor(
     private readonly out: (item: T) => void,
@@ -116,10 +126,25 @@ export class FrameGate<T> {
         const h = q[0];
         if (h && (!best || h.slot < best.h.slot)) best = { q, h };
       }
-      if (!best || (!all && !this.ready(best.h, now, this.queues.size === this.o.slotPartitions && [...this.queues.values()].every((q) => q.length > 0)))) break;
+      if (!best || (!all && !this.ready(best.h, now, this.everyPartitionWaiting()))) break;
       this.release(best.q.shift()!);
     }
     for (const [p, q] of this.queues) if (q.length === 0) this.queues.delete(p);
+  }
+
+  /** A bounded reader read this slots-topic partition to its bound (call flush() after). */
+  partitionDone(partition: number): void {
+    this.done.add(partition);
+  }
+
+  /** Every slots partition has a record waiting, or (bounded readers) has nothing more to give: nothing lower than
+   * the lowest waiting record can still come. */
+  private everyPartitionWaiting(): boolean {
+    if (this.o.slotPartitions === undefined) return false;
+    let n = 0;
+    for (const q of this.queues.values()) if (q.length > 0) n++;
+    for (const p of this.done) if (!this.queues.get(p)?.length) n++;
+    return n === this.o.slotPartitions;
   }
 
   /** The first record not handed on per slots-topic partition (for a reader's positions). */
@@ -138,7 +163,12 @@ export class FrameGate<T> {
   /** A slot record that is not a marker goes on unless it is a status of a slot after the next one to end
    * (a dead fork's first statuses, read before the previous slot's marker): then it waits for its turn. */
   private free(h: Held<T>, now: number): boolean {
-    return this.last === undefined || h.slot <= this.last + 1n || now - h.since >= this.o.orderWaitMs;
+    return this.last === undefined || h.slot <= this.last + 1n || this.waitedForOrder(h, now);
+  }
+
+  /** The live fallback for order (a record that may never come); a bounded reader waits for its partitions instead. */
+  private waitedForOrder(h: Held<T>, now: number): boolean {
+    return !this.o.bounded && now - h.since >= this.o.orderWaitMs;
   }
 
   private ready(h: Held<T>, now: number, lowestOfAll: boolean): boolean {
@@ -149,7 +179,7 @@ export class FrameGate<T> {
     // there a block whose parent has ended is next.
     const last = this.last;
     const parentEnded = !this.sawSkipped && m?.parent !== undefined && last !== undefined && m.parent <= last && ![...this.inFlight].some((x) => x > last && x < h.slot);
-    const inOrder = this.last === undefined || h.slot <= this.last + 1n || parentEnded || lowestOfAll || waited >= this.o.orderWaitMs;
+    const inOrder = this.last === undefined || h.slot <= this.last + 1n || parentEnded || lowestOfAll || this.waitedForOrder(h, now);
     return whole && inOrder;
   }
 

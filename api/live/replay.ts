@@ -156,6 +156,9 @@ export class ReplayRun {
    * End markers go on after the records they count, as the live tail hands them over (a replay reads
    * partitions ahead of each other). Counts are compared per kind (`byKind`): a replay reads committed
    * records from a slot boundary, each once, so the sums match exactly when the partitions' counts do.
+   * Bounded: history up to `until` is all in Kafka, so order waits for the partitions, not the clock (one
+   * partition's chunk can come seconds after another's on a busy machine, and a dead fork's first statuses
+   * must not overtake an older slot's confirmation still unread on another partition).
    */
   private readonly framed: FrameGate<StreamEvent>;
 
@@ -165,6 +168,7 @@ export class ReplayRun {
     const slotPartitions = Math.max(1, o.until.get(o.topics.slots)?.size ?? 1);
     this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
       byKind: true,
+      bounded: true,
       fromSlot: o.fromSlot,
       slotPartitions,
       maxHoldMs: MARKER_HOLD_MS,
@@ -202,8 +206,10 @@ export class ReplayRun {
     // Partitions with nothing to replay, or already complete, need no fetching.
     for (const [topic, parts] of this.o.plan.start) {
       for (const partition of parts.keys()) {
-        if (!this.remaining.has(`${topic}\u0000${partition}`)) this.reader.pause(topic, partition);
-        else this.onPosition(topic, partition, this.reader.position(topic, partition) ?? 0n);
+        if (!this.remaining.has(`${topic}\u0000${partition}`)) {
+          this.reader.pause(topic, partition);
+          this.slotsPartitionDone(topic, partition);
+        } else this.onPosition(topic, partition, this.reader.position(topic, partition) ?? 0n);
       }
     }
   }
@@ -231,7 +237,16 @@ export class ReplayRun {
     if (!this.remaining.has(key) || next < this.untilOf(topic, partition)) return;
     this.remaining.delete(key);
     this.reader?.pause(topic, partition);
+    this.slotsPartitionDone(topic, partition);
     if (this.remaining.size === 0) void this.finish();
+  }
+
+  /** A slots partition read to `until` (positions move after its records were handed to onRecords): what waited
+   * for it may go on. */
+  private slotsPartitionDone(topic: string, partition: number): void {
+    if (topic !== this.o.topics.slots || this.cancelled) return;
+    this.framed.partitionDone(partition);
+    this.framed.flush();
   }
 
   private async finish(): Promise<void> {
