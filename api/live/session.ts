@@ -172,7 +172,7 @@ export class LiveSession implements LiveSubscriber {
       if (!current()) return;
       if (plan.scanned.length > 0) log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
       // The replay hands over no partitions; a slot record's is its key's.
-      const slotPartitions = Math.max(1, until.get(topics.slots)?.size ?? 1);
+      const slotPartitions = Math.max(1, until.partitions(topics.slots).size || 1);
       const framed = new FrameGate<StreamEvent>(
         (e) => {
           if (current()) this.onReplayEvent(sub, e);
