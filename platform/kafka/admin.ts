@@ -50,22 +50,23 @@ export interface KafkaAdmin {
 const LEADERS_WAIT: RetryPolicy = { initialMs: 100, factor: 1, maxMs: 100, deadlineMs: 30_000 };
 
 export function createAdmin(o: KafkaOptions): KafkaAdmin {
-  return new NativeAdmin(o);
+  const client = AdminClient.create(baseConfig({ ...o, clientId: `${o.clientId}-admin` }));
+  bridgeLogs(client as unknown as Parameters<typeof bridgeLogs>[0], o);
+  return new NativeAdmin(o, client);
 }
 
-class NativeAdmin implements KafkaAdmin {
-  // The native admin client: made by the constructor, disconnected by `close`; every call goes through it.
-  private readonly client: IAdminClient;
+export class NativeAdmin implements KafkaAdmin {
   // Set once by `close`: later closes do nothing (librdkafka never answers a second disconnect).
   private closed = false;
   // One consumer per group whose commits were asked for (never joining the group), made on first use by
   // `offsetReader`, disconnected by `close`. Keyed by group id.
   private readonly offsetReaders = new Map<string, Promise<KafkaConsumer>>();
 
-  constructor(private readonly o: KafkaOptions) {
-    this.client = AdminClient.create(baseConfig({ ...o, clientId: `${o.clientId}-admin` }));
-    bridgeLogs(this.client as unknown as Parameters<typeof bridgeLogs>[0], o);
-  }
+  constructor(
+    private readonly o: KafkaOptions,
+    // The native admin client, made by `createAdmin`: every admin call goes through it; `close` disconnects it.
+    private readonly client: IAdminClient,
+  ) {}
 
   async ensureTopics(topics: TopicNames, opts: EnsureTopicsOptions): Promise<void> {
     const specs = topicSpecs(topics, opts);
