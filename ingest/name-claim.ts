@@ -8,8 +8,9 @@
 import { ConfigError } from '../platform/config.js';
 import type { Kafka, GroupConsumer } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
+import { retry, type RetryPolicy } from '../platform/retry.js';
+import { sleep } from '../platform/sleep.js';
 import type { TopicNames } from '../schemas/topics.js';
-import { abortableSleep } from './sleep.js';
 
 /** A ConfigError: the CLI reports it as one (exit code 2, the message alone). */
 export class IngestNameInUseError extends ConfigError {
@@ -32,6 +33,9 @@ export interface ClaimOptions {
   signal?: AbortSignal;
 }
 
+/** While Kafka is away at start: as the publisher, 200 ms doubling to 5 s, never giving up. */
+const CLAIM_RETRY: RetryPolicy = { initialMs: 200, maxMs: 5_000 };
+
 /** Kafka transactional id and claim group of an ingest: one per topic prefix and ingest name. */
 export const ingestIdOf = (prefix: string, name: string): string => `slotstream-ingest-${prefix}-${name}`;
 
@@ -46,20 +50,15 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
   const group = ingestIdOf(o.prefix, o.name);
   const session = o.sessionTimeoutMs ?? 6_000;
   const poll = o.pollMs ?? 250;
-  const sleep = (ms: number) => abortableSleep(ms, o.signal, () => new Error('stopped'));
+  const pause = (ms: number) => sleep(ms, o.signal);
   const admin = kafka.admin();
   // Kafka away at start: wait for it, as the publisher does, instead of failing the start.
-  const retrying = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-    for (let n = 0; ; n++) {
-      try {
-        return await call();
-      } catch (err) {
-        const delay = Math.min(5_000, 200 * 2 ** Math.min(n, 10));
-        o.log.warn({ group, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, `ingest: claiming the ingest name: ${what} failed; retrying`);
-        await sleep(delay);
-      }
-    }
-  };
+  const retrying = <T>(what: string, call: () => Promise<T>): Promise<T> =>
+    retry(call, {
+      policy: CLAIM_RETRY,
+      signal: o.signal,
+      onRetry: (err, n, delay) => o.log.warn({ group, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, `ingest: claiming the ingest name: ${what} failed; retrying`),
+    });
 
   // The native describeGroups crashes the process (SIGSEGV, confluent-kafka-javascript#531) when the
   // group's coordinator is not ready yet, e.g. on a fresh broker; the committed-offsets lookup waits for it safely.
@@ -75,7 +74,7 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
       waited = true;
       o.log.info({ group, members }, `ingest: name ${o.name} is held; waiting up to ${session + 3_000} ms in case its holder just died`);
     }
-    await sleep(poll);
+    await pause(poll);
   }
 
   // The group reads the dead-letter topic only because membership needs a subscription: it is the
@@ -100,7 +99,7 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
       if (state === 'Stable' && members === 1) break;
       if (failed) throw failed;
       if (Date.now() > deadline) throw new Error(`ingest: could not join consumer group ${group} to claim the ingest name (state ${state}, ${members} members)`);
-      await sleep(poll);
+      await pause(poll);
     }
   } catch (err) {
     await release().catch(() => {});

@@ -7,20 +7,17 @@
 // awaits publish, so the source is paced instead of buffering.
 import type { Kafka, KafkaError, OutRecord, TransactionalProducer } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
+import { retry, type RetryPolicy } from '../platform/retry.js';
+import { isStop } from '../platform/stop.js';
 import type { TopicNames } from '../schemas/topics.js';
 import type { FramedRecord, RecordKind } from './framer.js';
 import { identityOf } from './identity.js';
 import { decodeRecord } from '../schemas/codec.js';
 import { ingestMetrics } from './metrics.js';
 import { resumePoint, type ResumePoint } from './resume-point.js';
-import { abortableSleep } from './sleep.js';
 
 export class PublisherFencedError extends Error {
   override name = 'PublisherFencedError';
-}
-
-export class PublishAbortedError extends Error {
-  override name = 'PublishAbortedError';
 }
 
 export interface PublisherOptions {
@@ -43,7 +40,8 @@ function isFenced(err: unknown): boolean {
   return (err as Partial<KafkaError> | undefined)?.fenced === true;
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new PublishAbortedError('stopped'));
+/** While Kafka is away: 200 ms doubling to 5 s, never giving up (a stop ends it with a StopError). */
+const PUBLISH_RETRY: RetryPolicy = { initialMs: 200, maxMs: 5_000 };
 
 /** A framed record's identity, from its bytes (only while a resume has records to leave out). */
 function identityOfRecord(r: FramedRecord): string {
@@ -157,27 +155,27 @@ export class Publisher {
   }
 
   private async withRetry(what: string, attempt: () => Promise<void>): Promise<void> {
-    const initial = this.opts.retryInitialMs ?? 200;
-    const max = this.opts.retryMaxMs ?? 5_000;
-    for (let n = 0; ; n++) {
-      try {
-        await attempt();
-        if (n > 0) this.opts.log.info({ what, attempts: n + 1 }, 'ingest: Kafka publish recovered');
-        return;
-      } catch (err) {
-        if (err instanceof PublishAbortedError) throw err;
-        if (isFenced(err)) {
-          await this.drop();
-          throw new PublisherFencedError(
-            `ingest: another producer with transactional id ${this.opts.transactionalId} took over (${(err as Error).message}); stopping this one`,
-          );
-        }
-        this.metrics.retries.inc();
-        const delay = Math.min(max, initial * 2 ** Math.min(n, 10));
-        this.opts.log.warn({ what, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, 'ingest: Kafka publish failed; retrying');
-        await this.drop();
-        await sleep(delay, this.opts.signal);
-      }
+    try {
+      await retry(
+        async (n) => {
+          await attempt();
+          if (n > 0) this.opts.log.info({ what, attempts: n + 1 }, 'ingest: Kafka publish recovered');
+        },
+        {
+          policy: { ...PUBLISH_RETRY, initialMs: this.opts.retryInitialMs ?? PUBLISH_RETRY.initialMs, maxMs: this.opts.retryMaxMs ?? PUBLISH_RETRY.maxMs },
+          signal: this.opts.signal,
+          isRetriable: (err) => !isStop(err) && !isFenced(err),
+          onRetry: async (err, n, delay) => {
+            this.metrics.retries.inc();
+            this.opts.log.warn({ what, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, 'ingest: Kafka publish failed; retrying');
+            await this.drop();
+          },
+        },
+      );
+    } catch (err) {
+      if (!isFenced(err)) throw err;
+      await this.drop();
+      throw new PublisherFencedError(`ingest: another producer with transactional id ${this.opts.transactionalId} took over (${(err as Error).message}); stopping this one`);
     }
   }
 

@@ -12,7 +12,7 @@
 // on the slots topic, when it follows the partition's last marker of a slot up to P. That rule takes
 // in a few status records published before P's marker on other partitions too: harmless, because
 // identities are unique and the source never yields those records again.
-import type { InRecord, Kafka } from '../platform/kafka/index.js';
+import { OffsetMap, tpKey, type InRecord, type Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { endsSlot, type RecordKind } from './framer.js';
@@ -97,8 +97,6 @@ interface Scan extends PartitionTail {
   done: boolean;
 }
 
-const tp = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
-
 /** Per partition, the committed records after the last one that passes `isBoundary`, found by reading
  * growing windows back from the end until a window holds such a record or starts at the log start. */
 export async function scanBack(kafka: Kafka, names: readonly string[], isBoundary: (r: InRecord) => boolean, opts: ResumePointOptions): Promise<PartitionTail[]> {
@@ -107,7 +105,7 @@ export async function scanBack(kafka: Kafka, names: readonly string[], isBoundar
     for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topic)) {
       if (high <= low) continue;
       const start = high - FIRST_WINDOW > low ? high - FIRST_WINDOW : low;
-      scans.set(tp(topic, partition), { topic, partition, low, high, start, window: [], boundary: undefined, after: [], done: false });
+      scans.set(tpKey(topic, partition), { topic, partition, low, high, start, window: [], boundary: undefined, after: [], done: false });
     }
   }
   if (scans.size === 0) return [];
@@ -118,11 +116,7 @@ export async function scanBack(kafka: Kafka, names: readonly string[], isBoundar
     fail = reject;
   });
   finished.catch(() => {});
-  const start = new Map<string, Map<number, bigint>>();
-  for (const s of scans.values()) {
-    if (!start.has(s.topic)) start.set(s.topic, new Map());
-    start.get(s.topic)!.set(s.partition, s.start);
-  }
+  const start = OffsetMap.of([...scans.values()].map((s) => [s.topic, s.partition, s.start] as const));
   const settle = (s: Scan): boolean => {
     let last = -1;
     for (let i = s.window.length - 1; i >= 0; i--) {
@@ -144,13 +138,13 @@ export async function scanBack(kafka: Kafka, names: readonly string[], isBoundar
     isolation: 'read_committed',
     onRecords(records) {
       for (const r of records) {
-        const s = scans.get(tp(r.topic, r.partition));
+        const s = scans.get(tpKey(r.topic, r.partition));
         if (!s || s.done || r.offset < s.start || r.offset >= s.high) continue;
         s.window.push(r);
       }
     },
     onPosition(topic, partition, next) {
-      const s = scans.get(tp(topic, partition));
+      const s = scans.get(tpKey(topic, partition));
       if (!s || s.done || next < s.high) return;
       if (settle(s)) {
         if ([...scans.values()].every((x) => x.done)) finish();

@@ -3,11 +3,12 @@
 import type { Config } from '../platform/config.js';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
+import { isStop } from '../platform/stop.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './file/source.js';
 import { createJsonlWriter } from './file/writer.js';
 import { ingestMetrics } from './metrics.js';
-import { Publisher, PublishAbortedError } from './publisher.js';
+import { Publisher } from './publisher.js';
 import { claimIngestName, ingestIdOf } from './name-claim.js';
 import { pump, type PumpResult } from './pump.js';
 import { SlotFramer } from './framer.js';
@@ -124,7 +125,7 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
         const r = await publish();
         log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
       } catch (err) {
-        if (!(err instanceof PublishAbortedError)) throw err;
+        if (!isStop(err)) throw err;
         log.warn({ lastSlot: publisher.lastSlot?.toString() ?? null }, 'ingest: stopped while Kafka was unreachable; the unpublished slots follow on the next start');
       } finally {
         await publisher.close();

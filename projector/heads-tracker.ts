@@ -2,7 +2,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { advanceHeads, caughtUp, COMMITMENTS, lagOf, type Heads, type OffsetMap } from './heads.js';
+import type { OffsetMap } from '../platform/kafka/index.js';
+import { advanceHeads, caughtUp, COMMITMENTS, lagOf, type Heads } from './heads.js';
 import { committedOffsets, endOffsets } from './offsets.js';
 
 export interface HeadsTrackerOptions {

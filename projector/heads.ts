@@ -10,20 +10,17 @@
 // commits offsets only after the rows are inserted. Counting would need a per-partition tally across
 // the group's members; the barrier needs none and costs nothing per record.
 
+import type { OffsetMap } from '../platform/kafka/index.js';
+
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];
 
 export type Heads = Partial<Record<Commitment, bigint>>;
 
-/** `topic:partition` -> offset. */
-export type OffsetMap = ReadonlyMap<string, bigint>;
-
-export const partitionKey = (topic: string, partition: number): string => `${topic}:${partition}`;
-
 /** Whether the group has committed at least to `ends` on every partition (missing commit = 0). */
 export function caughtUp(ends: OffsetMap, committed: OffsetMap): boolean {
-  for (const [key, end] of ends) {
-    if ((committed.get(key) ?? 0n) < end) return false;
+  for (const [topic, partition, end] of ends) {
+    if ((committed.get(topic, partition) ?? 0n) < end) return false;
   }
   return true;
 }
@@ -31,8 +28,8 @@ export function caughtUp(ends: OffsetMap, committed: OffsetMap): boolean {
 /** Records the group still has to read: the sum over partitions of end minus committed. */
 export function lagOf(ends: OffsetMap, committed: OffsetMap): bigint {
   let lag = 0n;
-  for (const [key, end] of ends) {
-    const c = committed.get(key) ?? 0n;
+  for (const [topic, partition, end] of ends) {
+    const c = committed.get(topic, partition) ?? 0n;
     if (end > c) lag += end - c;
   }
   return lag;

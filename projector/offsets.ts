@@ -1,6 +1,5 @@
 // Group progress as seen by the broker: end offsets of every partition and the group's commits.
-import type { KafkaAdmin } from '../platform/kafka/index.js';
-import type { OffsetMap } from './heads.js';
+import type { KafkaAdmin, OffsetMap } from '../platform/kafka/index.js';
 
 export const endOffsets = (admin: KafkaAdmin, topics: readonly string[]): Promise<OffsetMap> => admin.endOffsets(topics);
 

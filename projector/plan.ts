@@ -1,6 +1,7 @@
 // A batch plan: the slices of one flush turned into one insert per table (with its dedup token),
 // the dead letters to publish and the offsets to commit afterwards. Pure.
 import { createHash } from 'node:crypto';
+import { tpKey } from '../platform/kafka/offset-map.js';
 import { appendRows, emptyRows, VIEW_TABLES, type Rows, type ViewTable } from './projections/rows.js';
 import type { DeadLetter, Slice } from './slice.js';
 
@@ -28,6 +29,7 @@ export interface BatchPlan {
 export function rangesKey(slices: readonly Slice[]): string {
   return slices
     .filter((s) => s.events > 0)
+    // Not tpKey: this order is part of the dedup tokens ClickHouse has stored, and must never change.
     .map((s) => ({ key: `${s.topic}:${s.partition}`, range: `${s.topic}:${s.partition}:${s.firstOffset}-${s.lastOffset}` }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.range < b.range ? -1 : a.range > b.range ? 1 : 0))
     .map((r) => r.range)
@@ -49,7 +51,7 @@ export function planBatch(slices: readonly Slice[]): BatchPlan {
     appendRows(rows, s.rows);
     for (const d of s.deadLetters) deadLetters.push(d);
     events += s.events;
-    const key = `${s.topic}\u0000${s.partition}`;
+    const key = tpKey(s.topic, s.partition);
     const seen = commitByPartition.get(key);
     if (seen === undefined || s.nextOffset > seen.next) {
       commitByPartition.set(key, { topic: s.topic, partition: s.partition, offset: s.nextOffset.toString(), next: s.nextOffset });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { makeConfig, type Config } from '../platform/config.js';
-import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { createKafka, OffsetMap, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
@@ -126,7 +126,7 @@ async function consumeDeadLetters(): Promise<{ reason: string; topic: string; va
   const out: { reason: string; topic: string; value: string }[] = [];
   const reader = await kafka.partitionReader({
     topics: [topics.deadletter],
-    start: new Map([[topics.deadletter, new Map([[0, 0n]])]]),
+    start: OffsetMap.of([[topics.deadletter, 0, 0n]]),
     purpose: 'dlq-test',
     onRecords: (records) => {
       for (const r of records) out.push({ reason: String(r.headers?.['slotstream-reason']), topic: String(r.headers?.['slotstream-topic']), value: r.value!.toString('hex') });

@@ -10,7 +10,8 @@
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { TOPIC_KINDS } from '../schemas/topics.js';
-import { caughtUp, type OffsetMap } from './heads.js';
+import type { OffsetMap } from '../platform/kafka/index.js';
+import { caughtUp } from './heads.js';
 import { committedOffsets, endOffsets } from './offsets.js';
 import { VIEW_TABLES } from './projections/rows.js';
 import { startViewWriter, type ViewWriterOptions } from './writer.js';

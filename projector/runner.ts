@@ -7,6 +7,8 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { CommitOffset, GroupConsumer, Kafka, PartitionBatch } from '../platform/kafka/index.js';
 import { insertTabSeparated } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
+import { retry, type RetryPolicy } from '../platform/retry.js';
+import { isStop, StopError } from '../platform/stop.js';
 import { TOPIC_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.js';
 import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
@@ -56,10 +58,6 @@ const QUEUED_BATCHES = 6;
 
 interface Pending {
   slice: Slice;
-}
-
-class Stopping extends Error {
-  override name = 'Stopping';
 }
 
 export async function startRunner(o: RunnerOptions): Promise<Runner> {
@@ -123,33 +121,35 @@ async function takeFetch(o: RunnerOptions, kindOf: ReadonlyMap<string, TopicKind
     // and decode the next batch while ClickHouse inserts this one (chdb inserts off the JS thread);
     // committing stays strictly after the insert, and flushes commit in order.
     batcher.add({ slice }).catch((err: unknown) => {
-      if (!(err instanceof Stopping)) o.log.error({ err }, 'projector: batch failed; it will be re-delivered');
+      if (!isStop(err)) o.log.error({ err }, 'projector: batch failed; it will be re-delivered');
     });
   }
   await batcher.waitForRoom(QUEUED_BATCHES * o.batchRows);
 }
 
-/** Retries `what` until it succeeds or the runner stops: a ClickHouse outage stalls, never skips. */
+/** A ClickHouse or dead-letter write: 100 ms doubling to 5 s, never giving up while the runner runs. */
+const STORE_RETRY: RetryPolicy = { initialMs: 100, maxMs: 5_000 };
+
+/** Retries `what` until it succeeds or the runner stops (then after its third attempt): a ClickHouse outage
+ * stalls, never skips. */
 async function retrying(o: RunnerOptions, state: RunnerState, what: string, fn: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fn();
-      return;
-    } catch (err) {
-      if (state.stopping && attempt >= 2) {
-        state.abandoned = true;
-        throw new Stopping(`projector stopping: ${what} abandoned`);
-      }
-      o.log.warn({ err, attempt }, `projector: ${what} failed; retrying`);
-      await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
-    }
+  try {
+    await retry(fn, {
+      policy: STORE_RETRY,
+      isRetriable: (_err, attempt) => !(state.stopping && attempt >= 2),
+      onRetry: (err, attempt) => o.log.warn({ err, attempt }, `projector: ${what} failed; retrying`),
+    });
+  } catch {
+    // Only a stopping runner gives up.
+    state.abandoned = true;
+    throw new StopError(`projector stopping: ${what} abandoned`);
   }
 }
 
 /** Stores a batch: inserts per table, dead letters, then the offsets commit. */
 function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, commit: (offsets: CommitOffset[]) => void) {
   return async (pending: Pending[]): Promise<void> => {
-    if (state.abandoned) throw new Stopping('projector stopping: an earlier batch was abandoned');
+    if (state.abandoned) throw new StopError('projector stopping: an earlier batch was abandoned');
     const started = Date.now();
     const plan = planBatch(pending.map((p) => p.slice));
     o.log.debug({ slices: pending.length, events: plan.events }, 'projector: flush');

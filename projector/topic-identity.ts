@@ -7,11 +7,10 @@
 // checks the pair when it starts, before anything reads or writes the views, and starts the views afresh
 // when the topics are not the ones they were built from.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { partitionKey, type KafkaAdmin } from '../platform/kafka/index.js';
+import { OffsetMap, type KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
-import type { OffsetMap } from './heads.js';
 
 export type ViewsVerdict =
   | { action: 'keep' }
@@ -24,9 +23,9 @@ export interface ViewsAndTopics {
   recorded: ReadonlyMap<string, string>;
   /** topic -> id of the topics now. */
   current: ReadonlyMap<string, string>;
-  /** partitionKey -> the offset after the last record the views hold of that partition. */
+  /** The offset after the last record the views hold of each partition. */
   viewEnds: OffsetMap;
-  /** partitionKey -> the partition's end offset now. */
+  /** Each partition's end offset now. */
   topicEnds: OffsetMap;
 }
 
@@ -42,9 +41,9 @@ export function judgeViews(v: ViewsAndTopics): ViewsVerdict {
     return [...v.current.keys()].every((t) => v.recorded.has(t)) ? { action: 'keep' } : { action: 'record' };
   }
   // No ids recorded: the views are new, or older than the record. Their positions tell.
-  for (const [key, end] of v.viewEnds) {
-    const has = v.topicEnds.get(key) ?? 0n;
-    if (end > has) return { action: 'reset', reason: `the views hold ${key} up to offset ${end}, the topic only up to ${has}` };
+  for (const [topic, partition, end] of v.viewEnds) {
+    const has = v.topicEnds.get(topic, partition) ?? 0n;
+    if (end > has) return { action: 'reset', reason: `the views hold ${topic}/${partition} up to offset ${end}, the topic only up to ${has}` };
   }
   return { action: 'record' };
 }
@@ -95,11 +94,11 @@ async function recordedIds(ch: ClickHouseClient, database: string): Promise<Map<
   return new Map((await rs.json<{ topic: string; topic_id: string }>()).map((r) => [r.topic, r.topic_id]));
 }
 
-async function viewPositions(ch: ClickHouseClient, database: string): Promise<Map<string, bigint>> {
+async function viewPositions(ch: ClickHouseClient, database: string): Promise<OffsetMap> {
   const rs = await ch.query({
     query: 'SELECT topic, partition, toString(max(last_offset) + 1) AS end FROM {db:Identifier}.slot_offsets GROUP BY topic, partition',
     query_params: { db: database },
     format: 'JSONEachRow',
   });
-  return new Map((await rs.json<{ topic: string; partition: number; end: string }>()).map((r) => [partitionKey(r.topic, Number(r.partition)), BigInt(r.end)]));
+  return OffsetMap.of((await rs.json<{ topic: string; partition: number; end: string }>()).map((r) => [r.topic, Number(r.partition), BigInt(r.end)] as const));
 }

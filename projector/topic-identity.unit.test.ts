@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { OffsetMap } from '../platform/kafka/index.js';
 import { judgeViews } from './topic-identity.js';
 
 const ids = (o: Record<string, string>) => new Map(Object.entries(o));
-const offsets = (o: Record<string, bigint>) => new Map(Object.entries(o));
+// 'topic/partition' -> offset
+const offsets = (o: Record<string, bigint>) =>
+  OffsetMap.of(Object.entries(o).map(([k, v]) => [k.split('/')[0]!, Number(k.split('/')[1]), v] as const));
 
 describe('judgeViews: may the views be served with these topics?', () => {
   it('keeps views recorded with the same topic ids', () => {

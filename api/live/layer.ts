@@ -3,7 +3,7 @@
 // statuses, chain state, ping timer), and sessions opened on them.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
-import type { Kafka, PartitionOffsets } from '../../platform/kafka/index.js';
+import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import type { ChainState } from './chain-state.js';
 import { Hub, type LiveObserver } from './hub.js';
@@ -80,7 +80,7 @@ export class LiveLayer {
   }
 
   /** The offsets the live tail hands over next. */
-  positions(): PartitionOffsets {
+  positions(): OffsetMap {
     return this.tail.positions();
   }
 

@@ -9,7 +9,7 @@
 // re-publication: the identity window (identity-window.ts) hands the second copy only to sessions that
 // never got the first.
 import type { Logger } from 'pino';
-import { KafkaError, type InRecord, type Kafka, type PartitionOffsets, type PartitionReader } from '../../platform/kafka/index.js';
+import { KafkaError, type InRecord, type Kafka, type OffsetMap, type PartitionReader } from '../../platform/kafka/index.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
@@ -99,10 +99,9 @@ export class LiveTail {
       onRecords: (records) => t.onRecords(records),
       onError: (err) => readError(o.log, 'live tail', err),
     });
-    for (const [topic, parts] of t.reader.positions()) {
-      for (const [partition, at] of parts) if (at > 0n) t.startedLate.add(`${t.kinds.get(topic)}:${partition}`);
-      if (t.kinds.get(topic) === 'slots') t.slotPartitions.n = parts.size;
-    }
+    const positions = t.reader.positions();
+    for (const [topic, partition, at] of positions) if (at > 0n) t.startedLate.add(`${t.kinds.get(topic)}:${partition}`);
+    for (const topic of positions.topics()) if (t.kinds.get(topic) === 'slots') t.slotPartitions.n = positions.partitions(topic).size;
     return t;
   }
 
@@ -158,16 +157,15 @@ export class LiveTail {
    * registering a stream: every record at or after these offsets reaches that stream live, every record
    * before them is history (replay).
    */
-  positions(): PartitionOffsets {
+  positions(): OffsetMap {
     const p = this.reader!.positions();
     const held = this.gate.firstHeld();
     if (held.size === 0) return p;
     // Held records (an end marker waiting for its slot's records, and what is behind it) are not handed
     // over yet: a stream registering now gets them live, so its replay stops before them.
     const slots = [...this.kinds].find(([, k]) => k === 'slots')?.[0];
-    const out: PartitionOffsets = new Map([...p].map(([t, m]) => [t, new Map(m)]));
-    if (slots !== undefined) for (const [partition, h] of held) out.get(slots)?.set(partition, h.offset);
-    return out;
+    if (slots !== undefined && p.partitions(slots).size > 0) for (const [partition, h] of held) p.set(slots, partition, h.offset);
+    return p;
   }
 
   /** Stops or restarts reading (streams stay open; nothing is skipped): for benchmarks and maintenance. */

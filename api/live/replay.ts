@@ -11,7 +11,7 @@
 // log start, filtering slot >= from_slot.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
-import type { InRecord, Kafka, OffsetRange, PartitionOffsets, PartitionReader } from '../../platform/kafka/index.js';
+import { OffsetMap, tpKey, type InRecord, type Kafka, type OffsetRange, type PartitionReader } from '../../platform/kafka/index.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
@@ -29,7 +29,7 @@ export class ReplayOutOfRange extends Error {
 
 export interface ReplayPlan {
   /** Start offset per topic and partition. */
-  start: PartitionOffsets;
+  start: OffsetMap;
   /** Topics without any slot_offsets row: scanned from the log start. */
   scanned: string[];
 }
@@ -112,21 +112,19 @@ export async function planReplay(o: {
     const first = await firstAvailableSlot(o.ch, o.database, ranges);
     if (first !== undefined && o.fromSlot < first) throw new ReplayOutOfRange(o.fromSlot, first);
   }
-  const start: PartitionOffsets = new Map();
+  const start = new OffsetMap();
   const scanned: string[] = [];
   for (const [topic, parts] of ranges) {
     const topicRows = rows.filter((r) => r.topic === topic);
     if (topicRows.length === 0) scanned.push(topic);
-    const m = new Map<number, bigint>();
     for (const [partition, r] of parts) {
       const row = topicRows.find((x) => x.partition === partition);
       let s: bigint;
       if (row?.start != null) s = BigInt(row.start);
       else if (row) s = BigInt(row.indexed) + 1n;
       else s = r.low;
-      m.set(partition, s < r.low ? r.low : s);
+      start.set(topic, partition, s < r.low ? r.low : s);
     }
-    start.set(topic, m);
   }
   return { start, scanned };
 }
@@ -137,7 +135,7 @@ export interface ReplayOptions {
   fromSlot: bigint;
   plan: ReplayPlan;
   /** Live tail positions at registration: replay stops right before them. */
-  until: PartitionOffsets;
+  until: OffsetMap;
   /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
   onEvent: (e: StreamEvent) => void;
   log: Logger;
@@ -165,7 +163,7 @@ export class ReplayRun {
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
     this.kinds = streamTopics(o.topics);
-    const slotPartitions = Math.max(1, o.until.get(o.topics.slots)?.size ?? 1);
+    const slotPartitions = Math.max(1, o.until.partitions(o.topics.slots).size);
     this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
       byKind: true,
       bounded: true,
@@ -183,13 +181,11 @@ export class ReplayRun {
   }
 
   private untilOf(topic: string, partition: number): bigint {
-    return this.o.until.get(topic)?.get(partition) ?? 0n;
+    return this.o.until.get(topic, partition) ?? 0n;
   }
 
   private async begin(): Promise<void> {
-    for (const [topic, parts] of this.o.plan.start) {
-      for (const [partition, s] of parts) if (s < this.untilOf(topic, partition)) this.remaining.add(`${topic}\u0000${partition}`);
-    }
+    for (const [topic, partition, s] of this.o.plan.start) if (s < this.untilOf(topic, partition)) this.remaining.add(tpKey(topic, partition));
     if (this.remaining.size === 0) {
       this.resolve();
       return;
@@ -204,13 +200,11 @@ export class ReplayRun {
       onError: (err) => readError(this.o.log, 'replay', err),
     });
     // Partitions with nothing to replay, or already complete, need no fetching.
-    for (const [topic, parts] of this.o.plan.start) {
-      for (const partition of parts.keys()) {
-        if (!this.remaining.has(`${topic}\u0000${partition}`)) {
-          this.reader.pause(topic, partition);
-          this.slotsPartitionDone(topic, partition);
-        } else this.onPosition(topic, partition, this.reader.position(topic, partition) ?? 0n);
-      }
+    for (const [topic, partition] of this.o.plan.start) {
+      if (!this.remaining.has(tpKey(topic, partition))) {
+        this.reader.pause(topic, partition);
+        this.slotsPartitionDone(topic, partition);
+      } else this.onPosition(topic, partition, this.reader.position(topic, partition) ?? 0n);
     }
   }
 
@@ -233,7 +227,7 @@ export class ReplayRun {
   }
 
   private onPosition(topic: string, partition: number, next: bigint): void {
-    const key = `${topic}\u0000${partition}`;
+    const key = tpKey(topic, partition);
     if (!this.remaining.has(key) || next < this.untilOf(topic, partition)) return;
     this.remaining.delete(key);
     this.reader?.pause(topic, partition);

@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { retry, type RetryPolicy } from '../../platform/retry.js';
 import { createKafka } from '../../platform/kafka/index.js';
 import { newClusterId, serverProperties, type NodeAddress } from './server-properties.js';
 
@@ -168,6 +169,9 @@ async function removeStaleArchives(libs: string): Promise<void> {
   }
 }
 
+/** A start that lost a port race is tried again at once with new ports, three attempts in all. */
+const PORT_RACE_RETRY: RetryPolicy = { initialMs: 0, maxMs: 0, maxAttempts: 3 };
+
 /** Starts a 1-node (default) or 3-node KRaft cluster and resolves once it answers admin requests. */
 export async function startLocalKafka(opts: StartLocalKafkaOptions = {}): Promise<LocalKafka> {
   const log = opts.log ?? (() => {});
@@ -176,18 +180,16 @@ export async function startLocalKafka(opts: StartLocalKafkaOptions = {}): Promis
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'slotstream-kafka-')));
   await mkdir(dataDir, { recursive: true });
   // Ports are picked free but may be taken by another process before the JVM binds them: retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startCluster(libs, dataDir, ownDir, opts, log);
-    } catch (err) {
-      const msg = (err as Error).message;
-      if (attempt >= 3 || !/BindException|Address already in use/.test(msg)) {
-        if (!opts.keepData) await rm(dataDir, { recursive: true, force: true });
-        throw err;
-      }
+  try {
+    return await retry(() => startCluster(libs, dataDir, ownDir, opts, log), {
+      policy: PORT_RACE_RETRY,
+      isRetriable: (err) => /BindException|Address already in use/.test((err as Error).message),
       // launcher.json keeps the cluster id; ports found taken are replaced on the next load.
-      log('kafka port taken while starting; retrying with new ports', { attempt });
-    }
+      onRetry: (_err, attempt) => log('kafka port taken while starting; retrying with new ports', { attempt: attempt + 1 }),
+    });
+  } catch (err) {
+    if (!opts.keepData) await rm(dataDir, { recursive: true, force: true });
+    throw err;
   }
 }
 

@@ -3,7 +3,8 @@
 // other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as RpcError,
 // which decides per code (-32004 retried, -32007/-32009 skipped, in source.ts).
 import type { Logger } from '../../platform/log.js';
-import { abortableSleep } from '../sleep.js';
+import { retry, type RetryPolicy } from '../../platform/retry.js';
+import { throwIfStopped } from '../../platform/stop.js';
 import { parseJsonExact } from './json.js';
 
 export class RpcError extends Error {
@@ -21,10 +22,6 @@ export class RpcError extends Error {
 /** The node refused the request at the HTTP level (401, 403, 404, ...): not a data problem, and not retried. */
 export class RpcHttpError extends Error {
   override name = 'RpcHttpError';
-}
-
-export class RpcAbortedError extends Error {
-  override name = 'RpcAbortedError';
 }
 
 export interface RpcClientOptions {
@@ -50,13 +47,18 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Backoff before attempt `n` (0-based) of a retry: doubling from min to max, with up to 20% jitter. */
-export function backoffMs(n: number, min: number, max: number, random = Math.random): number {
-  const base = Math.min(max, min * 2 ** Math.min(n, 30));
-  return Math.round(base * (0.8 + 0.2 * random()));
-}
+/** The rpc source's waits: doubling from min (250 ms) to max (10 s), with up to 20% jitter below. */
+export const rpcRetryPolicy = (min = 250, max = 10_000): RetryPolicy => ({ initialMs: min, maxMs: max, jitter: 0.2 });
 
-export const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new RpcAbortedError('aborted'));
+/** A request that may succeed when sent again (HTTP 429 or 5xx, a network error, a timeout). */
+class PassingFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(reason);
+  }
+}
 
 interface Envelope {
   result?: unknown;
@@ -67,22 +69,31 @@ export class RpcClient {
   private id = 0;
   constructor(private readonly o: RpcClientOptions) {}
 
-  /** Calls `method` until it gets an answer; throws RpcError for a JSON-RPC error, RpcAbortedError on abort. */
-  async call<T>(method: string, params: unknown[] = []): Promise<T> {
-    const min = this.o.minBackoffMs ?? 250;
-    const max = this.o.maxBackoffMs ?? 10_000;
-    for (let attempt = 0; ; attempt++) {
-      if (this.o.signal?.aborted) throw new RpcAbortedError('aborted');
-      const r = await this.once(method, params);
-      if (r.ok) {
+  /** Calls `method` until it gets an answer; throws RpcError for a JSON-RPC error, StopError on abort. */
+  call<T>(method: string, params: unknown[] = []): Promise<T> {
+    return retry(
+      async () => {
+        throwIfStopped(this.o.signal, 'aborted');
+        const r = await this.once(method, params);
+        if (!r.ok) throw new PassingFailure(r.reason, r.retryAfterMs);
         if (r.body.error) throw new RpcError(method, r.body.error.code, r.body.error.message, r.body.error.data);
         return r.body.result as T;
-      }
-      const wait = r.retryAfterMs !== undefined ? Math.min(r.retryAfterMs, this.o.maxRetryAfterMs ?? 60_000) : backoffMs(attempt, min, max);
-      this.o.onRetry?.(r.reason);
-      this.o.log.warn({ method, attempt: attempt + 1, reason: r.reason, waitMs: wait }, `rpc source: ${method} failed (${r.reason}), retrying in ${wait} ms`);
-      await sleep(wait, this.o.signal);
-    }
+      },
+      {
+        policy: rpcRetryPolicy(this.o.minBackoffMs, this.o.maxBackoffMs),
+        signal: this.o.signal,
+        isRetriable: (err) => err instanceof PassingFailure,
+        waitOf: (err) => {
+          const after = (err as PassingFailure).retryAfterMs;
+          return after === undefined ? undefined : Math.min(after, this.o.maxRetryAfterMs ?? 60_000);
+        },
+        onRetry: (err, attempt, wait) => {
+          const { reason } = err as PassingFailure;
+          this.o.onRetry?.(reason);
+          this.o.log.warn({ method, attempt: attempt + 1, reason, waitMs: wait }, `rpc source: ${method} failed (${reason}), retrying in ${wait} ms`);
+        },
+      },
+    );
   }
 
   private async once(method: string, params: unknown[]): Promise<{ ok: true; body: Envelope } | { ok: false; reason: string; retryAfterMs?: number | undefined }> {
@@ -101,7 +112,7 @@ export class RpcClient {
       if (res.status !== 200) throw new RpcHttpError(`${method}: ${this.o.url} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
       return { ok: true, body: parseJsonExact(text) as Envelope };
     } catch (e) {
-      if (this.o.signal?.aborted) throw new RpcAbortedError('aborted');
+      throwIfStopped(this.o.signal, 'aborted');
       if (e instanceof RpcHttpError) throw e;
       if (timeout.aborted) return { ok: false, reason: `timed out after ${this.o.timeoutMs} ms` };
       return { ok: false, reason: `${(e as Error).message}${(e as { cause?: Error }).cause ? `: ${(e as { cause: Error }).cause.message}` : ''}` };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, retryAfterMs } from './client.js';
+import { retryDelay } from '../../platform/retry.js';
+import { retryAfterMs, rpcRetryPolicy } from './client.js';
 
 describe('retryAfterMs', () => {
   it('reads delay-seconds and HTTP dates, and nothing else', () => {
@@ -13,9 +14,9 @@ describe('retryAfterMs', () => {
   });
 });
 
-describe('backoffMs', () => {
+describe('rpc retry policy', () => {
   it('doubles from the minimum up to the maximum, jittered down by at most 20%', () => {
-    expect([0, 1, 2, 3, 10, 100].map((n) => backoffMs(n, 100, 1000, () => 1))).toEqual([100, 200, 400, 800, 1000, 1000]);
-    expect(backoffMs(3, 100, 1000, () => 0)).toBe(640);
+    expect([0, 1, 2, 3, 10, 100].map((n) => retryDelay(rpcRetryPolicy(100, 1000), n, () => 1))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(retryDelay(rpcRetryPolicy(100, 1000), 3, () => 0)).toBe(640);
   });
 });

@@ -5,11 +5,14 @@
 // Bounded runs (--to-slot) publish rooted slots only; following the tip runs at `confirmed` and adds each
 // block's finalized record (or dead, if its fork did not root) to a later batch as the node roots it.
 import type { Logger } from '../../platform/log.js';
+import { retry } from '../../platform/retry.js';
+import { sleep } from '../../platform/sleep.js';
+import { isStop } from '../../platform/stop.js';
 import bs58 from 'bs58';
 import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
 import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../source.js';
-import { backoffMs, RpcAbortedError, RpcClient, RpcError, sleep } from './client.js';
+import { rpcRetryPolicy, RpcClient, RpcError } from './client.js';
 import { blockFromRpc, RpcConversionError, snapshotAccountFromRpc, type RpcBlock, type RpcKeyedAccount, type RpcTransaction, type UnconvertibleTransaction } from './convert.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
 
@@ -60,6 +63,18 @@ const status = (slot: bigint, s: SlotStatus, extra: Partial<SlotEvent> = {}): Ch
   event: { slot, status: s, block: undefined, deadError: undefined, gap: undefined, parent: undefined, ...extra },
 });
 
+/** A getBlock answer that may change when asked again (null, -32004, another JSON-RPC error): retried up to
+ * `limit` attempts in all, then the slot is a gap named by `gapReason`. */
+class BlockNotYet extends Error {
+  constructor(
+    readonly gapReason: string,
+    readonly limit: number,
+    readonly rpcError?: RpcError,
+  ) {
+    super(gapReason);
+  }
+}
+
 type Fetched =
   | { kind: 'block'; block: RpcBlock }
   | { kind: 'skipped'; reason: string }
@@ -82,7 +97,7 @@ async function* untilAborted(run: RpcRun, afterSlot: bigint | undefined): AsyncG
   try {
     yield* run.run(afterSlot);
   } catch (e) {
-    if (!(e instanceof RpcAbortedError)) throw e;
+    if (!isStop(e)) throw e;
   } finally {
     await run.close();
   }
@@ -242,24 +257,43 @@ class RpcRun {
     }
   }
 
+  /** A slot's block, or why there is none (skipped, or a gap once asking again stopped helping). */
   private async fetch(slot: bigint): Promise<Fetched> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
-        if (block !== null) return { kind: 'block', block };
-        if (attempt + 1 >= NOT_AVAILABLE_ATTEMPTS) return { kind: 'gap', reason: `getBlock answered null ${attempt + 1} times` };
-        this.o.log.warn({ slot: String(slot), attempt: attempt + 1 }, `rpc source: getBlock ${slot} answered null, retrying`);
-      } catch (e) {
-        if (!(e instanceof RpcError)) throw e;
-        if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
-        const limit = e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS;
-        if (attempt + 1 >= limit) return { kind: 'gap', reason: `getBlock failed ${attempt + 1} times: ${e.message}` };
-        if (e.code === BLOCK_NOT_AVAILABLE) this.o.log.info({ slot: String(slot), attempt: attempt + 1 }, `rpc source: block ${slot} not available yet (-32004), retrying`);
-        else this.o.log.warn({ slot: String(slot), attempt: attempt + 1, code: e.code }, `rpc source: getBlock ${slot} failed (${e.message}), retrying`);
-      }
-      this.o.onRetry?.('block not available');
-      await sleep(backoffMs(attempt, this.o.minBackoffMs ?? 250, this.o.maxBackoffMs ?? 10_000), this.signal);
+    try {
+      return await retry((attempt) => this.getBlock(slot, attempt), {
+        policy: rpcRetryPolicy(this.o.minBackoffMs, this.o.maxBackoffMs),
+        signal: this.signal,
+        isRetriable: (e, attempt) => e instanceof BlockNotYet && attempt + 1 < e.limit,
+        onRetry: (e, attempt) => {
+          this.logBlockRetry(slot, e as BlockNotYet, attempt);
+          this.o.onRetry?.('block not available');
+        },
+      });
+    } catch (e) {
+      if (e instanceof BlockNotYet) return { kind: 'gap', reason: e.gapReason };
+      throw e;
     }
+  }
+
+  /** One getBlock: the block or a skipped slot; an answer worth asking again throws BlockNotYet. */
+  private async getBlock(slot: bigint, attempt: number): Promise<Fetched> {
+    let block: RpcBlock | null;
+    try {
+      block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
+    } catch (e) {
+      if (!(e instanceof RpcError)) throw e;
+      if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
+      throw new BlockNotYet(`getBlock failed ${attempt + 1} times: ${e.message}`, e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS, e);
+    }
+    if (block !== null) return { kind: 'block', block };
+    throw new BlockNotYet(`getBlock answered null ${attempt + 1} times`, NOT_AVAILABLE_ATTEMPTS);
+  }
+
+  private logBlockRetry(slot: bigint, e: BlockNotYet, attempt: number): void {
+    const fields = { slot: String(slot), attempt: attempt + 1 };
+    if (e.rpcError === undefined) this.o.log.warn(fields, `rpc source: getBlock ${slot} answered null, retrying`);
+    else if (e.rpcError.code === BLOCK_NOT_AVAILABLE) this.o.log.info(fields, `rpc source: block ${slot} not available yet (-32004), retrying`);
+    else this.o.log.warn({ ...fields, code: e.rpcError.code }, `rpc source: getBlock ${slot} failed (${e.rpcError.message}), retrying`);
   }
 
   private async batchOf(slot: bigint, got: Fetched, rooted: boolean): Promise<SlotBatch> {

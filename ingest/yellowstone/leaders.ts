@@ -5,7 +5,8 @@
 // Without --rpc-url blocks go out with an empty leader and no epoch records (said once at start).
 import type { Logger } from '../../platform/log.js';
 import type { EpochEvent } from '../../schemas/codec.js';
-import { RpcAbortedError, type RpcClient } from '../rpc/client.js';
+import { isStop } from '../../platform/stop.js';
+import type { RpcClient } from '../rpc/client.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from '../rpc/epochs.js';
 
 export interface SlotLeader {
@@ -43,7 +44,7 @@ export class LeaderSchedules {
       epoch = this.math.epochOf(slot);
       leaders = await this.load(epoch);
     } catch (err) {
-      if (err instanceof RpcAbortedError) throw err;
+      if (isStop(err)) throw err;
       this.log.warn({ slot: String(slot), err: (err as Error).message }, `yellowstone source: no leader for slot ${slot}: ${(err as Error).message}`);
       return { leader: Buffer.alloc(0) };
     }

@@ -2,7 +2,7 @@
 // slots topic when the yellowstone source resumes after a restart. The source replays the slots before
 // where history stops to collect the confirmed and finalized statuses that arrived while it was down; with
 // this list it publishes only those, not again what the previous run already published.
-import type { Kafka } from '../../platform/kafka/index.js';
+import { OffsetMap, type Kafka } from '../../platform/kafka/index.js';
 import { decodeRecord, SlotStatus } from '../../schemas/codec.js';
 import { readU64Key, type TopicNames } from '../../schemas/topics.js';
 
@@ -16,11 +16,11 @@ const TAIL = 20_000n;
 export async function publishedStatuses(kafka: Kafka, topics: TopicNames, fromSlot: bigint, timeoutMs = 30_000): Promise<PublishedStatuses> {
   const out: PublishedStatuses = new Map();
   const ends = new Map<number, bigint>();
-  const start = new Map<number, bigint>();
+  const start = new OffsetMap();
   for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topics.slots)) {
     if (high <= low) continue;
     ends.set(partition, high);
-    start.set(partition, high - TAIL > low ? high - TAIL : low);
+    start.set(topics.slots, partition, high - TAIL > low ? high - TAIL : low);
   }
   if (ends.size === 0) return out;
   const left = new Set(ends.keys());
@@ -28,7 +28,7 @@ export async function publishedStatuses(kafka: Kafka, topics: TopicNames, fromSl
   const finished = new Promise<void>((resolve) => (done = resolve));
   const reader = await kafka.partitionReader({
     topics: [topics.slots],
-    start: new Map([[topics.slots, start]]),
+    start,
     purpose: 'ingest-yellowstone-statuses',
     isolation: 'read_committed',
     onRecords(records) {

@@ -2,6 +2,7 @@
 // its errors mapped to the few kinds the roles act on (fenced, retriable, fatal). Nothing outside
 // platform/kafka/ sees a librdkafka error code.
 import type { GlobalConfig, LibrdKafkaError } from '@confluentinc/kafka-javascript';
+import { retry, type RetryPolicy } from '../retry.js';
 import { CLIENT_MAX_MESSAGE_BYTES } from './topics.js';
 
 /** The part of a pino-style logger the clients log through. */
@@ -116,17 +117,17 @@ export function call<T = void>(what: string, fn: (cb: (err: unknown, value?: T) 
   });
 }
 
+/** How Kafka calls are retried: 50 ms doubling to 1 s, for up to 30 s. */
+export const KAFKA_CALL_RETRY: RetryPolicy = { initialMs: 50, maxMs: 1_000, deadlineMs: 30_000 };
+
 /** Retries calls Kafka answers with a retriable error (a just-created topic's leader not settled, a
  * coordinator loading) until `timeoutMs`; the one place that decides how that is retried. */
-export async function retrying<T>(what: string, fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const k = kafkaError(what, err);
-      if (!k.retriable || Date.now() > deadline) throw k;
-      await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
-    }
-  }
+export function retrying<T>(what: string, fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  return retry(
+    () =>
+      fn().catch((err: unknown) => {
+        throw kafkaError(what, err);
+      }),
+    { policy: { ...KAFKA_CALL_RETRY, deadlineMs: timeoutMs }, isRetriable: (err) => (err as KafkaError).retriable },
+  );
 }

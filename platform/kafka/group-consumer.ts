@@ -3,6 +3,7 @@
 // member had taken but not committed before a rebalance is re-delivered to the new owner.
 import type { KafkaConsumer } from '@confluentinc/kafka-javascript';
 import { kafkaError, type KafkaOptions } from './client.js';
+import { tpKey } from './offset-map.js';
 import { connectConsumer, consumerConfig, disconnectConsumer, startFetchLoop, toInRecord, type FetchLoop, type InRecord } from './native-consumer.js';
 
 /** The records one fetch returned for one partition, and where the partition's position is after them
@@ -41,8 +42,6 @@ export interface GroupConsumer {
   stop(): Promise<void>;
 }
 
-const tp = (topic: string, partition: number) => `${topic}\u0000${partition}`;
-
 export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions): Promise<GroupConsumer> {
   const consumer: KafkaConsumer = await connectConsumer(
     k,
@@ -69,7 +68,7 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
       let b: PartitionBatch | undefined;
       for (const m of messages) {
         if (!b || b.partition !== m.partition || b.topic !== m.topic) {
-          const key = tp(m.topic, m.partition);
+          const key = tpKey(m.topic, m.partition);
           b = byTp.get(key);
           if (!b) byTp.set(key, (b = { topic: m.topic, partition: m.partition, records: [], nextOffset: 0n }));
         }
@@ -79,7 +78,7 @@ export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions
       }
       for (const e of eofs) {
         if (e.offset < 0) continue;
-        const key = tp(e.topic, e.partition);
+        const key = tpKey(e.topic, e.partition);
         const b = byTp.get(key);
         const next = BigInt(e.offset);
         if (b) {

@@ -8,13 +8,13 @@ import { openPartitionReader, type PartitionReader, type PartitionReaderOptions 
 import { openProducer, type Producer } from './producer.js';
 import { openTransactionalProducer, type TransactionalProducer, type TransactionalProducerOptions } from './transactional-producer.js';
 
-export type { KafkaAdmin, OffsetMap, OffsetRange } from './admin.js';
-export { partitionKey } from './admin.js';
+export type { KafkaAdmin, OffsetRange } from './admin.js';
 export { KafkaError, type KafkaLogSink, type KafkaOptions } from './client.js';
 export type { CommitOffset, GroupConsumer, GroupConsumerOptions, PartitionBatch } from './group-consumer.js';
 export { murmur2, partitionForKey } from './murmur2.js';
+export { OffsetMap, tpKey } from './offset-map.js';
 export type { InRecord, Isolation } from './native-consumer.js';
-export { uniqueGroupId, type PartitionOffsets, type PartitionReader, type PartitionReaderOptions } from './partition-reader.js';
+export { uniqueGroupId, type PartitionReader, type PartitionReaderOptions } from './partition-reader.js';
 export type { PlainRecord, Producer } from './producer.js';
 export { CLIENT_MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES, RECORD_OVERHEAD_BYTES, topicSpecs, type EnsureTopicsOptions, type TopicSpec } from './topics.js';
 export type { OutRecord, TransactionalProducer, TransactionalProducerOptions } from './transactional-producer.js';

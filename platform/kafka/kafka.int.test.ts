@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { javaPartitions } from '../../test/support/kafka/java-murmur2.js';
 import { u64Key } from '../../schemas/topics.js';
-import { createKafka, partitionForKey, partitionKey, type InRecord, type Kafka, type PartitionBatch } from './index.js';
+import { createKafka, OffsetMap, partitionForKey, type InRecord, type Kafka, type PartitionBatch } from './index.js';
 
 let kafka: Kafka;
 beforeAll(() => {
@@ -26,7 +26,7 @@ async function topic(name: string, partitions: number): Promise<string> {
 async function readAll(t: string): Promise<InRecord[]> {
   const ends = await kafka.admin().offsetRanges(t);
   const got: InRecord[] = [];
-  const start = new Map([[t, new Map([...ends.keys()].map((p) => [p, 0n] as const))]]);
+  const start = OffsetMap.of([...ends.keys()].map((p) => [t, p, 0n] as const));
   const reader = await kafka.partitionReader({ topics: [t], start, purpose: 'contract', onRecords: (r) => void got.push(...r) });
   try {
     await waitFor(() => [...ends].every(([p, r]) => (reader.position(t, p) ?? 0n) >= r.high), { what: `reader at the end of ${t}` });
@@ -110,7 +110,7 @@ describe('partition reader', () => {
     }, { what: 'the end past the commit marker' });
 
     const got: bigint[] = [];
-    const reader = await kafka.partitionReader({ topics: [t], start: new Map([[t, new Map([[0, 15n]])]]), purpose: 'contract', onRecords: (r) => void got.push(...r.map((x) => x.offset)) });
+    const reader = await kafka.partitionReader({ topics: [t], start: OffsetMap.of([[t, 0, 15n]]), purpose: 'contract', onRecords: (r) => void got.push(...r.map((x) => x.offset)) });
     try {
       await waitFor(() => reader.position(t, 0) === end, { what: 'position at the end past the marker' });
       expect(got).toEqual([15n, 16n, 17n, 18n, 19n, 20n]);
@@ -177,7 +177,7 @@ describe('group consumer', () => {
       await waitFor(async () => {
         const committed = await kafka.admin().committedOffsets(group, [t]);
         const ends = await kafka.admin().endOffsets([t]);
-        return [...ends].every(([k, v]) => committed.get(k) === v);
+        return [...ends].every(([topic, partition, v]) => committed.get(topic, partition) === v);
       }, { what: 'commits at the end', timeoutMs: 30_000 });
       const all = [...seen.get('m1')!, ...seen.get('m2')!].sort();
       // Every record once, over both members.
@@ -197,7 +197,7 @@ describe('group consumer', () => {
       await c.stop();
     }
     const committed = await kafka.admin().committedOffsets(group, [t]);
-    expect(committed.get(partitionKey(t, 0))).toBeDefined();
+    expect(committed.get(t, 0)).toBeDefined();
   });
 });
 

@@ -106,47 +106,85 @@ export interface FetchHandlers<T = void> {
 }
 
 type Consumed = { messages: Message[] } | { err: unknown };
+type Eof = { topic: string; partition: number; offset: number };
+type Issued<T> = { call: T; result: Promise<Consumed> };
+
+/** After a failed consume call, the loop waits this long before the next (librdkafka reconnects meanwhile). */
+const AFTER_ERROR_MS = 100;
 
 /** Consumes in a loop until stopped: one consume call in flight at a time, handled in call order. */
 export function startFetchLoop<T = void>(consumer: KafkaConsumer, chunk: number, h: FetchHandlers<T>): FetchLoop {
-  let stopped = false;
-  let eofs: { topic: string; partition: number; offset: number }[] = [];
-  consumer.on('partition.eof', (e) => eofs.push({ topic: e.topic, partition: e.partition, offset: e.offset }));
-  const issue = (): { call: T; result: Promise<Consumed> } => {
-    const call = h.onCall?.() as T;
-    const result = new Promise<Consumed>((resolve) => consumer.consume(chunk, (err, m) => resolve(err ? { err } : { messages: m ?? [] })));
+  return new ConsumeLoop(consumer, chunk, h);
+}
+
+class ConsumeLoop<T> implements FetchLoop {
+  // Set once by `stop`; the loop ends at its next turn (a call in flight is answered first).
+  private stopped = false;
+  // End-of-partition events of the call in flight: the binding emits a call's events just before its
+  // callback, so `loop` takes them (and starts a new list) as each call returns. Only the 'partition.eof'
+  // listener adds to it.
+  private eofs: Eof[] = [];
+  // The loop's promise: settles once stopped and the last call issued is answered.
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly consumer: KafkaConsumer,
+    private readonly chunk: number,
+    private readonly h: FetchHandlers<T>,
+  ) {
+    consumer.on('partition.eof', (e) => this.eofs.push({ topic: e.topic, partition: e.partition, offset: e.offset }));
+    this.done = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+
+  /** Issues a consume call (after telling the handlers, whose marks go with it). */
+  private issue(): Issued<T> {
+    const call = this.h.onCall?.() as T;
+    const result = new Promise<Consumed>((resolve) => this.consumer.consume(this.chunk, (err, m) => resolve(err ? { err } : { messages: m ?? [] })));
     return { call, result };
-  };
-  const done = (async () => {
-    let next: { call: T; result: Promise<Consumed> } | undefined;
-    while (!stopped) {
-      const current = next ?? issue();
+  }
+
+  private async loop(): Promise<void> {
+    // A call issued ahead (prefetch) while the previous call's records are handled.
+    let next: Issued<T> | undefined;
+    while (!this.stopped) {
+      const current = next ?? this.issue();
       next = undefined;
       const got = await current.result;
-      // The binding emits a call's end-of-partition events just before its callback: they belong to it.
-      const e = eofs;
-      eofs = [];
-      if (stopped) break;
+      const eofs = this.takeEofs();
+      if (this.stopped) break;
       if ('err' in got) {
-        h.onError(kafkaError('consume', got.err));
-        await new Promise((r) => setTimeout(r, 100));
+        this.h.onError(kafkaError('consume', got.err));
+        await new Promise((r) => setTimeout(r, AFTER_ERROR_MS));
         continue;
       }
-      if (h.prefetch?.(current.call)) next = issue();
-      try {
-        const r = h.onMessages(got.messages, e, current.call);
-        if (r) await r;
-      } catch (err) {
-        h.onError(err as Error);
-      }
+      if (this.h.prefetch?.(current.call)) next = this.issue();
+      const handed = this.hand(got.messages, eofs, current.call);
+      if (handed) await handed;
     }
     // A call issued ahead is answered before the consumer may be disconnected.
     if (next) await next.result;
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await done;
-    },
-  };
+  }
+
+  /** The end-of-partition events of the call that just returned. */
+  private takeEofs(): Eof[] {
+    const e = this.eofs;
+    this.eofs = [];
+    return e;
+  }
+
+  /** Hands one call's records over; a handler's failure is reported, and the loop goes on. (A promise only
+   * when the handler returned one: most calls are handled synchronously, and the loop goes on at once.) */
+  private hand(messages: Message[], eofs: Eof[], call: T): void | Promise<void> {
+    try {
+      const r = this.h.onMessages(messages, eofs, call);
+      if (r) return r.catch((err: unknown) => this.h.onError(err as Error));
+    } catch (err) {
+      this.h.onError(err as Error);
+    }
+  }
 }

@@ -1,20 +1,21 @@
 // A reader with manual assignment: no group membership, nothing committed, explicit start offsets,
 // and exact positions (the next offset to read, past transaction markers and aborted records).
 // The api's live tail and replay, the ingest's resume scan, tests and benches read through it.
-import type { KafkaConsumer } from '@confluentinc/kafka-javascript';
+// The bookkeeping (positions, seeks racing consume calls, pauses) is read-state.ts's, pure; this class
+// moves the consumer by it.
+import type { KafkaConsumer, Message } from '@confluentinc/kafka-javascript';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KafkaAdmin } from './admin.js';
 import type { KafkaOptions } from './client.js';
 import { connectConsumer, consumerConfig, disconnectConsumer, startFetchLoop, toInRecord, type FetchLoop, type InRecord, type Isolation } from './native-consumer.js';
-
-/** topic → partition → offset. */
-export type PartitionOffsets = Map<string, Map<number, bigint>>;
+import { OffsetMap } from './offset-map.js';
+import { ReadState, type CallMarks, type TopicPartition } from './read-state.js';
 
 export interface PartitionReaderOptions {
   topics: readonly string[];
   /** Where each partition starts (clamped into the log); partitions not listed start at their end. */
-  start?: PartitionOffsets;
+  start?: OffsetMap;
   /** Called synchronously with the records of one fetch, in offset order per partition; the positions
    * move right after it returns. A returned promise holds the next fetch until it settles. */
   onRecords: (records: InRecord[]) => void | Promise<void>;
@@ -31,7 +32,7 @@ export interface PartitionReaderOptions {
 
 export interface PartitionReader {
   /** Next offset to read per topic and partition (a copy). */
-  positions(): PartitionOffsets;
+  positions(): OffsetMap;
   position(topic: string, partition: number): bigint | undefined;
   /** Moves a partition to `offset`; records fetched before the seek are dropped. */
   seek(topic: string, partition: number, offset: bigint): Promise<void>;
@@ -46,140 +47,140 @@ export function uniqueGroupId(purpose: string): string {
   return `slotstream-${purpose}-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-const tp = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+type Eof = { topic: string; partition: number; offset: number };
 
 export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o: PartitionReaderOptions): Promise<PartitionReader> {
-  const pos: PartitionOffsets = new Map();
-  const all: { topic: string; partition: number }[] = [];
-  for (const topic of o.topics) {
-    const m = new Map<number, bigint>();
-    for (const [partition, { low, high }] of await admin.offsetRanges(topic)) {
-      const wanted = o.start?.get(topic)?.get(partition);
-      // Clamp into what the log holds: below the log start Kafka would answer OFFSET_OUT_OF_RANGE.
-      m.set(partition, wanted === undefined ? high : wanted < low ? low : wanted > high ? high : wanted);
-      all.push({ topic, partition });
-    }
-    pos.set(topic, m);
-  }
-  const consumer: KafkaConsumer = await connectConsumer(
-    k,
-    consumerConfig(k, { groupId: uniqueGroupId(o.purpose), isolation: o.isolation, maxWaitMs: o.maxWaitMs ?? 100, maxBytesPerPartition: 4 * 1024 * 1024 }),
-  );
-  consumer.assign(all.map(({ topic, partition }) => ({ topic, partition, offset: Number(pos.get(topic)!.get(partition)!) })));
+  return ManualReader.open(k, admin, o);
+}
 
-  // Per consume call, the partitions sought while it was in flight, or whose seek had not completed when
-  // it started: what that call returns for them (records, or an end-of-partition at the old position,
-  // which would move the position past the re-read) is stale. At most one call is in flight.
-  let inFlight: Set<string> | undefined;
-  const seeking = new Map<string, number>();
-  const paused = new Set<string>();
-  let pausedAll = false;
+class ManualReader implements PartitionReader {
+  // The fetch loop: started by the constructor, ended by `stop` (once: librdkafka never answers a second
+  // disconnect made while the first is running, so `stopping` keeps the one stop).
+  private readonly loop: FetchLoop;
+  private stopping: Promise<void> | undefined;
 
-  const advance = (topic: string, partition: number, next: bigint) => {
-    const m = pos.get(topic);
-    if (!m) return;
-    const cur = m.get(partition);
-    if (cur === undefined || next > cur) {
-      m.set(partition, next);
-      o.onPosition?.(topic, partition, next);
-    }
-  };
-
-  const loop: FetchLoop = startFetchLoop<Set<string>>(consumer, o.chunk ?? 1_000, {
-    onCall: () => {
+  private constructor(
+    // Assigned once in `open` and never reassigned; the consumer is touched only by this class's steps.
+    private readonly consumer: KafkaConsumer,
+    // Positions, seeks in flight and pauses (read-state.ts): changed only by the steps below.
+    private readonly state: ReadState,
+    private readonly o: PartitionReaderOptions,
+  ) {
+    this.loop = startFetchLoop<CallMarks>(consumer, o.chunk ?? 1_000, {
       // Seeks made before this call are applied by librdkafka to what it returns.
-      inFlight = new Set(seeking.keys());
-      return inFlight;
-    },
-    // The next call goes out while this one's records are handled, unless a seek is pending or this call
-    // came back stale: the re-seek below must be made with no call in flight, or that call would come
-    // back stale in turn.
-    prefetch: (sought) => sought.size === 0 && seeking.size === 0,
-    onMessages(messages, eofs, stale) {
-      if (inFlight === stale) inFlight = undefined;
-      const records: InRecord[] = [];
-      // Per record only map lookups (no string keys): this loop carries every record the api reads.
-      const last = new Map<string, Map<number, InRecord>>();
-      for (const m of messages) {
-        if (stale.size > 0 && stale.has(tp(m.topic, m.partition))) continue;
-        const offset = BigInt(m.offset);
-        const cur = pos.get(m.topic)?.get(m.partition);
-        if (cur !== undefined && offset < cur) continue;
-        const r = toInRecord(m, offset);
-        records.push(r);
-        let byPartition = last.get(m.topic);
-        if (!byPartition) last.set(m.topic, (byPartition = new Map()));
-        byPartition.set(m.partition, r);
-      }
-      const moved = () => {
-        for (const byPartition of last.values()) for (const r of byPartition.values()) advance(r.topic, r.partition, r.offset + 1n);
-        for (const e of eofs) if (!stale.has(tp(e.topic, e.partition)) && e.offset >= 0) advance(e.topic, e.partition, BigInt(e.offset));
-      };
-      // A call in flight across a seek may hold records of the old position or, when librdkafka applied
-      // the seek during the call, of the new one; both were dropped above, and librdkafka's own position
-      // moved past the latter. Seeking again now, with no call in flight, makes the next call start
-      // exactly at the position.
-      const settle = () => {
-        moved();
-        if (stale.size > 0) return reseek(stale);
-      };
-      if (records.length === 0) return settle();
-      const r = o.onRecords(records);
-      return r ? r.then(settle) : settle();
-    },
-    onError: (err) => o.onError?.(err),
-  });
+      onCall: () => this.state.callIssued(),
+      // The next call goes out while this one's records are handled, unless a seek is pending or this call
+      // came back stale: the re-seek must be made with no call in flight, or that call would come back
+      // stale in turn.
+      prefetch: (marks) => this.state.mayPrefetch(marks),
+      onMessages: (messages, eofs, marks) => this.onMessages(messages, eofs, marks),
+      onError: (err) => o.onError?.(err),
+    });
+  }
 
-  const reseek = async (stale: Set<string>) => {
-    for (const x of all) {
-      if (stale.has(tp(x.topic, x.partition))) await reader.seek(x.topic, x.partition, pos.get(x.topic)!.get(x.partition)!);
+  /** Assigns every partition of the topics at its start, clamped into the log, and starts fetching. */
+  static async open(k: KafkaOptions, admin: KafkaAdmin, o: PartitionReaderOptions): Promise<ManualReader> {
+    const start = new OffsetMap();
+    const assigned: TopicPartition[] = [];
+    for (const topic of o.topics) {
+      for (const [partition, { low, high }] of await admin.offsetRanges(topic)) {
+        const wanted = o.start?.get(topic, partition);
+        // Clamp into what the log holds: below the log start Kafka would answer OFFSET_OUT_OF_RANGE.
+        start.set(topic, partition, wanted === undefined ? high : wanted < low ? low : wanted > high ? high : wanted);
+        assigned.push({ topic, partition });
+      }
     }
-  };
+    const consumer = await connectConsumer(
+      k,
+      consumerConfig(k, { groupId: uniqueGroupId(o.purpose), isolation: o.isolation, maxWaitMs: o.maxWaitMs ?? 100, maxBytesPerPartition: 4 * 1024 * 1024 }),
+    );
+    consumer.assign(assigned.map(({ topic, partition }) => ({ topic, partition, offset: Number(start.get(topic, partition) ?? 0n) })));
+    return new ManualReader(consumer, new ReadState(assigned, start), o);
+  }
 
-  let stopping: Promise<void> | undefined;
-  const setPaused = (list: { topic: string; partition: number }[], pause: boolean) => {
+  /** One consume call's records: the fresh ones handed over, then the positions moved (and stale
+   * partitions sought again). */
+  private onMessages(messages: Message[], eofs: Eof[], marks: CallMarks): void | Promise<void> {
+    this.state.callReturned(marks);
+    const records: InRecord[] = [];
+    // Per record only map lookups (no string keys): this loop carries every record the api reads.
+    const last = new Map<string, Map<number, InRecord>>();
+    for (const m of messages) {
+      const offset = BigInt(m.offset);
+      if (!this.state.accepts(marks, m.topic, m.partition, offset)) continue;
+      const r = toInRecord(m, offset);
+      records.push(r);
+      let byPartition = last.get(m.topic);
+      if (!byPartition) last.set(m.topic, (byPartition = new Map()));
+      byPartition.set(m.partition, r);
+    }
+    if (records.length === 0) return this.settle(last, eofs, marks);
+    const handed = this.o.onRecords(records);
+    return handed ? handed.then(() => this.settle(last, eofs, marks)) : this.settle(last, eofs, marks);
+  }
+
+  /** After a call's records were handed over: positions past them (and past markers, to the ends seen), then
+   * the re-seek of the partitions the call was stale for. A call in flight across a seek may hold records of
+   * the old position or, when librdkafka applied the seek during the call, of the new one; both were dropped,
+   * and librdkafka's own position moved past the latter. Seeking again now, with no call in flight, makes the
+   * next call start exactly at the position. */
+  private settle(last: Map<string, Map<number, InRecord>>, eofs: Eof[], marks: CallMarks): void | Promise<void> {
+    for (const byPartition of last.values()) for (const r of byPartition.values()) this.advance(r.topic, r.partition, r.offset + 1n);
+    for (const e of eofs) if (this.state.acceptsEof(marks, e.topic, e.partition, e.offset)) this.advance(e.topic, e.partition, BigInt(e.offset));
+    if (marks.size > 0) return this.reseek(marks);
+  }
+
+  private advance(topic: string, partition: number, next: bigint): void {
+    if (this.state.advance(topic, partition, next)) this.o.onPosition?.(topic, partition, next);
+  }
+
+  private async reseek(marks: CallMarks): Promise<void> {
+    for (const x of this.state.reseeks(marks)) {
+      const at = this.state.positions.get(x.topic, x.partition);
+      if (at !== undefined) await this.seek(x.topic, x.partition, at);
+    }
+  }
+
+  positions(): OffsetMap {
+    return this.state.positions.copy();
+  }
+
+  position(topic: string, partition: number): bigint | undefined {
+    return this.state.positions.get(topic, partition);
+  }
+
+  async seek(topic: string, partition: number, offset: bigint): Promise<void> {
+    this.state.seekStarted(topic, partition, offset);
+    try {
+      await new Promise<void>((resolve, reject) =>
+        this.consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) =>
+          err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve(),
+        ),
+      );
+    } finally {
+      this.state.seekEnded(topic, partition);
+    }
+  }
+
+  pause(topic: string, partition: number): void {
+    this.setPaused(this.state.pause(topic, partition), true);
+  }
+
+  resume(topic: string, partition: number): void {
+    this.setPaused(this.state.resume(topic, partition), false);
+  }
+
+  pauseAll(paused: boolean): void {
+    this.setPaused(this.state.pauseAll(paused), paused);
+  }
+
+  private setPaused(list: TopicPartition[], pause: boolean): void {
     if (list.length === 0) return;
-    if (pause) consumer.pause(list);
-    else consumer.resume(list);
-  };
+    if (pause) this.consumer.pause(list);
+    else this.consumer.resume(list);
+  }
 
-  const reader: PartitionReader = {
-    positions() {
-      const copy: PartitionOffsets = new Map();
-      for (const [t, m] of pos) copy.set(t, new Map(m));
-      return copy;
-    },
-    position: (topic, partition) => pos.get(topic)?.get(partition),
-    async seek(topic, partition, offset) {
-      const key = tp(topic, partition);
-      inFlight?.add(key);
-      seeking.set(key, (seeking.get(key) ?? 0) + 1);
-      pos.get(topic)?.set(partition, offset);
-      try {
-        await new Promise<void>((resolve, reject) =>
-          consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) => (err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve())),
-        );
-      } finally {
-        const n = seeking.get(key)! - 1;
-        if (n === 0) seeking.delete(key);
-        else seeking.set(key, n);
-      }
-    },
-    pause(topic, partition) {
-      paused.add(tp(topic, partition));
-      setPaused([{ topic, partition }], true);
-    },
-    resume(topic, partition) {
-      paused.delete(tp(topic, partition));
-      if (!pausedAll) setPaused([{ topic, partition }], false);
-    },
-    pauseAll(p) {
-      pausedAll = p;
-      if (p) setPaused(all, true);
-      else setPaused(all.filter((x) => !paused.has(tp(x.topic, x.partition))), false);
-    },
-    // Once: librdkafka never answers a second disconnect made while the first is running.
-    stop: () => (stopping ??= loop.stop().then(() => disconnectConsumer(consumer))),
-  };
-  return reader;
+  stop(): Promise<void> {
+    return (this.stopping ??= this.loop.stop().then(() => disconnectConsumer(this.consumer)));
+  }
 }

@@ -6,7 +6,7 @@
 // first it holds in full; when no partition lost anything the whole history is there and the oldest slot of
 // any partition is the answer. Nothing held: undefined (the field stays unset, as Yellowstone leaves it when
 // it cannot replay).
-import type { InRecord, Kafka, PartitionOffsets } from '../../../platform/kafka/index.js';
+import { OffsetMap, tpKey, type InRecord, type Kafka } from '../../../platform/kafka/index.js';
 import { decodeRecord } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -37,15 +37,13 @@ export async function firstAvailableSlot(
     const exact = await indexedFirstAvailable(index.ch, index.database, await logRanges(kafka, [...kinds.keys()]));
     if (exact !== undefined) return exact;
   }
-  const start: PartitionOffsets = new Map();
+  const start = new OffsetMap();
   const waiting = new Map<string, { low: bigint }>();
   for (const topic of kinds.keys()) {
-    const m = new Map<number, bigint>();
     for (const [p, r] of await kafka.admin().offsetRanges(topic)) {
-      m.set(p, r.low);
-      if (r.high > r.low) waiting.set(`${topic}/${p}`, { low: r.low });
+      start.set(topic, p, r.low);
+      if (r.high > r.low) waiting.set(tpKey(topic, p), { low: r.low });
     }
-    start.set(topic, m);
   }
   const firsts: FirstRecord[] = [];
   if (waiting.size === 0) return undefined;
@@ -57,7 +55,7 @@ export async function firstAvailableSlot(
     purpose: 'geyser-replay-info',
     onRecords: (records: InRecord[]) => {
       for (const r of records) {
-        const k = `${r.topic}/${r.partition}`;
+        const k = tpKey(r.topic, r.partition);
         const w = waiting.get(k);
         if (!w) continue;
         waiting.delete(k);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { Kafka, PartitionOffsets, Producer } from '../../../platform/kafka/index.js';
+import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
 import {
   AccountEvent,
   SlotEvent,
@@ -159,11 +159,13 @@ export interface StoredRecord {
 /** Everything the stream topics hold right now, read back through a real consumer (the topic's contents). */
 export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<StoredRecord[]> {
   const names = streamTopics(topics);
-  const ends: PartitionOffsets = new Map();
-  const start: PartitionOffsets = new Map();
+  const ends = new OffsetMap();
+  const start = new OffsetMap();
   for (const [t, parts] of await stableEnds(kafka, [...names.keys()])) {
-    ends.set(t, new Map(parts.map((x, p) => [p, x.high])));
-    start.set(t, new Map(parts.map((x, p) => [p, x.low])));
+    parts.forEach((x, p) => {
+      ends.set(t, p, x.high);
+      start.set(t, p, x.low);
+    });
   }
   const out: StoredRecord[] = [];
   const reader = await kafka.partitionReader({
@@ -172,13 +174,13 @@ export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<Stor
     purpose: 'test-read',
     onRecords: (records) => {
       for (const r of records) {
-        if (r.offset >= ends.get(r.topic)!.get(r.partition)!) continue;
+        if (r.offset >= ends.get(r.topic, r.partition)!) continue;
         const d = decodeRecord(names.get(r.topic)!, r.value);
         if (d.ok) out.push({ topic: r.topic, partition: r.partition, offset: r.offset, event: d.value });
       }
     },
   });
-  const done = (): boolean => [...ends].every(([t, m]) => [...m].every(([p, high]) => (reader.position(t, p) ?? 0n) >= high));
+  const done = (): boolean => [...ends].every(([t, p, high]) => (reader.position(t, p) ?? 0n) >= high);
   try {
     const deadline = Date.now() + 60_000;
     while (!done()) {

@@ -1,6 +1,6 @@
 // Reads whole topics back for tests: every committed record, per partition in offset order, through
 // the seam's partition reader (manual assignment from each partition's log start).
-import type { Kafka } from '../../../platform/kafka/index.js';
+import { OffsetMap, type Kafka } from '../../../platform/kafka/index.js';
 
 export interface ReadRecord {
   offset: bigint;
@@ -45,14 +45,14 @@ export async function stableEnds(kafka: Kafka, topics: readonly string[]): Promi
 /** All committed records of the topics as of the call (see stableEnds). */
 export async function readTopics(kafka: Kafka, topics: readonly string[], timeoutMs = 60_000): Promise<TopicContents> {
   const out: TopicContents = new Map();
-  const start = new Map<string, Map<number, bigint>>();
+  const start = new OffsetMap();
   // Per topic/partition still being read: the stable end to read up to.
-  const pending = new Map<string, bigint>();
+  const pending = new OffsetMap();
   for (const [topic, parts] of await stableEnds(kafka, topics)) {
     out.set(topic, parts.map(() => []));
-    start.set(topic, new Map(parts.map((p, partition) => [partition, p.low] as const)));
     parts.forEach((p, partition) => {
-      if (p.high > p.low) pending.set(`${topic}:${partition}`, p.high);
+      start.set(topic, partition, p.low);
+      if (p.high > p.low) pending.set(topic, partition, p.high);
     });
   }
   if (pending.size === 0) return out;
@@ -68,7 +68,7 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
     purpose: 'test-read',
     onRecords(records) {
       for (const r of records) {
-        const high = pending.get(`${r.topic}:${r.partition}`);
+        const high = pending.get(r.topic, r.partition);
         // Records past the snapshot's end belong to a later state; leave them out.
         if (high === undefined || r.offset >= high) continue;
         out.get(r.topic)![r.partition]!.push({ offset: r.offset, key: r.key ?? Buffer.alloc(0), value: r.value ?? Buffer.alloc(0), ...(r.headers ? { headers: r.headers } : {}) });
@@ -76,15 +76,14 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
     },
     // The log end is often a transaction marker, which only the position reaches.
     onPosition(topic, partition, next) {
-      const k = `${topic}:${partition}`;
-      const high = pending.get(k);
+      const high = pending.get(topic, partition);
       if (high !== undefined && next >= high) {
-        pending.delete(k);
+        pending.delete(topic, partition);
         if (pending.size === 0) finish();
       }
     },
   });
-  const timer = setTimeout(() => fail(new Error(`reading ${topics.join(', ')}: ${[...pending.keys()].join(', ')} not read to the end in ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => fail(new Error(`reading ${topics.join(', ')}: ${[...pending].map(([t, p]) => `${t}:${p}`).join(', ')} not read to the end in ${timeoutMs} ms`)), timeoutMs);
   try {
     await finished;
   } finally {
