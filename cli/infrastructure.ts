@@ -1,6 +1,7 @@
 // The shared infrastructure of a process, built once in the role wiring and handed to each role:
 // one Kafka client set (with the topics created) per process.
 import type { Config } from '../platform/config.js';
+import { kafkaSection, type KafkaSection } from '../platform/config-sections.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
@@ -12,16 +13,16 @@ export interface KafkaInfra {
 
 /** Connects to the configured brokers and creates the topics that are missing. */
 export async function connectKafka(config: Config, log: Logger, clientId = `slotstream-${config.role}`): Promise<KafkaInfra> {
-  if (config.kafkaBrokers.length === 0) throw new Error(`${config.role}: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)`);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId, log });
-  const topics = topicNames(config.topicPrefix);
+  return connectKafkaSection(kafkaSection(config), log, clientId, config.role);
+}
+
+/** connectKafka on the config's Kafka section (`who` names the role in the error). */
+export async function connectKafkaSection(section: KafkaSection, log: Logger, clientId: string, who: string): Promise<KafkaInfra> {
+  if (section.brokers.length === 0) throw new Error(`${who}: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)`);
+  const kafka = createKafka({ brokers: section.brokers, clientId, log });
+  const topics = topicNames(section.topicPrefix);
   try {
-    await kafka.admin().ensureTopics(topics, {
-      partitions: config.partitions,
-      retentionMs: config.retentionMs,
-      replicationFactor: config.replicationFactor,
-      log: (msg, extra) => log.warn(extra ?? {}, msg),
-    });
+    await kafka.admin().ensureTopics(topics, { ...section.topics, log: (msg, extra) => log.warn(extra ?? {}, msg) });
   } catch (err) {
     await kafka.close();
     throw err;

@@ -1,6 +1,6 @@
 // slotstream <role> [options]: the one command-line program. It only wires: parse config, start the
 // role's parts, and stop them in reverse order on SIGINT/SIGTERM.
-import { ConfigError, ROLES, helpText, parseConfig, type Role } from '../platform/config.js';
+import { ConfigError, helpText, isRole, parseConfig } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { validateBeforeStart } from './validate.js';
@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return role === undefined ? 2 : 0;
   }
-  if (!(ROLES as readonly string[]).includes(role)) {
+  if (!isRole(role)) {
     console.error(`slotstream: unknown role ${JSON.stringify(role)}\n\n${USAGE}`);
     return 2;
   }
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if (parsed.help) {
-    console.log(helpText(role as Role));
+    console.log(helpText(role));
     return 0;
   }
   const log = createLogger(parsed.config.logLevel, 'slotstream', resolveLogFormat(parsed.config.logFormat, process.stderr.isTTY === true));

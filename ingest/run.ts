@@ -1,6 +1,7 @@
 // The ingest role: one chain source into the Kafka topics (or, with --out, into a JSON-lines file).
 // Only wiring: sources, the pump, the publisher and the resume point live in their own files.
 import type { Config } from '../platform/config.js';
+import { ingestSection } from '../platform/config-sections.js';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { isStop } from '../platform/stop.js';
@@ -29,18 +30,7 @@ export interface IngestHandle {
   done: Promise<void>;
 }
 
-const simOptionsOf = (config: Config): SimOptions => ({
-  seed: config.seed,
-  slotMs: config.slotMs,
-  tps: config.tps,
-  skipRate: config.skipRate,
-  slotsPerEpoch: config.slotsPerEpoch,
-  validators: config.validators,
-  fast: config.fast,
-  maxSlots: config.maxSlots,
-  entries: config.simEntries,
-  deadRate: config.deadRate,
-});
+const simOptionsOf = (config: Config): SimOptions => ingestSection(config).sim;
 
 export function createSource(config: Config, log: Logger): ChainSource {
   switch (config.source) {

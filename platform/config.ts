@@ -4,16 +4,18 @@
 
 export type Role = 'ingest' | 'projector' | 'api' | 'all' | 'kafka';
 export const ROLES: readonly Role[] = ['ingest', 'projector', 'api', 'all', 'kafka'];
+export const isRole = (s: string): s is Role => ROLES.some((r) => r === s);
 
 type Kind = 'string' | 'int' | 'number' | 'bool' | 'list';
 
-interface OptionSpec<K extends Kind = Kind> {
+/** V: the values of a one-of string option (a literal union), or string for a free one. */
+interface OptionSpec<K extends Kind = Kind, V extends string = string> {
   kind: K;
   env: string;
-  default: K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? string[] : string;
+  default: K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? string[] : V;
   help: string;
   /** Allowed values for string options. */
-  oneOf?: readonly string[];
+  oneOf?: readonly V[];
   min?: number;
   max?: number;
   roles: readonly Role[];
@@ -26,6 +28,15 @@ const API: readonly Role[] = ['api', 'all'];
 const SERVICE: readonly Role[] = ['ingest', 'projector', 'api', 'all'];
 
 const opt = <K extends Kind>(spec: OptionSpec<K>): OptionSpec<K> => spec;
+/** A one-of string option: its config value is typed as the union of its values, so no consumer casts it. */
+const choice = <const V extends string>(spec: Omit<OptionSpec<'string', V>, 'kind' | 'default' | 'oneOf'> & { default: NoInfer<V>; oneOf: readonly V[] }): OptionSpec<'string', V> =>
+  ({ kind: 'string', ...spec });
+
+/** The values of the one-of options, for the consumers' types (literal unions). */
+export type Source = ValueOf<Options['source']>;
+export type LiveReadOption = ValueOf<Options['liveRead']>;
+export type LogLevel = ValueOf<Options['logLevel']>;
+export type LogFormatOption = ValueOf<Options['logFormat']>;
 
 export const OPTIONS = {
   // Kafka
@@ -51,7 +62,7 @@ export const OPTIONS = {
   dataDir: opt({ kind: 'string', env: 'SLOTSTREAM_DATA_DIR', default: '.data', roles: ALL,
     help: 'Folder for embedded ClickHouse data and a kept local broker.' }),
   // Ingest
-  source: opt({ kind: 'string', env: 'INGEST_SOURCE', default: 'sim', oneOf: ['sim', 'file', 'yellowstone', 'rpc'], roles: INGEST,
+  source: choice({ env: 'INGEST_SOURCE', default: 'sim', oneOf: ['sim', 'file', 'yellowstone', 'rpc'], roles: INGEST,
     help: 'Chain source: sim (simulated chain), file (JSON lines), yellowstone, rpc.' }),
   sourcePath: opt({ kind: 'string', env: 'INGEST_FILE', default: '', roles: INGEST,
     help: 'File source: path of the JSON-lines file, or - for standard input.' }),
@@ -137,7 +148,7 @@ export const OPTIONS = {
     help: 'JSON-RPC port (0 = any free port).' }),
   authToken: opt({ kind: 'string', env: 'SLOTSTREAM_TOKEN', default: '', roles: API,
     help: 'Shared token for gRPC (x-token), JSON-RPC (Authorization: Bearer) and PubSub (either header, or ?token= in the URL). Empty: no auth.' }),
-  liveRead: opt({ kind: 'string', env: 'LIVE_READ', default: 'uncommitted', oneOf: ['uncommitted', 'committed'], roles: API,
+  liveRead: choice({ env: 'LIVE_READ', default: 'uncommitted', oneOf: ['uncommitted', 'committed'], roles: API,
     help: 'Streams (gRPC, PubSub) read Kafka uncommitted (updates as soon as the ingest produced them; a re-published copy of an aborted record is weeded out by identity) or committed (each update waits for the ingest\'s Kafka transaction to commit).' }),
   maxReplays: opt({ kind: 'int', env: 'LIVE_MAX_REPLAYS', default: 8, min: 1, roles: API,
     help: 'Streams (stream.Stream and geyser.Geyser): from_slot replays running at once in this process (each reads Kafka history with its own reader); one more is refused with RESOURCE_EXHAUSTED naming this limit.' }),
@@ -187,15 +198,15 @@ export const OPTIONS = {
   // Every role
   metricsPort: opt({ kind: 'int', env: 'METRICS_PORT', default: 9090, min: 0, max: 65535, roles: SERVICE,
     help: 'Prometheus /metrics and /health port (0 = any free port).' }),
-  logLevel: opt({ kind: 'string', env: 'LOG_LEVEL', default: 'info', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], roles: ALL,
+  logLevel: choice({ env: 'LOG_LEVEL', default: 'info', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], roles: ALL,
     help: 'Log level (logs go to stderr).' }),
-  logFormat: opt({ kind: 'string', env: 'LOG_FORMAT', default: 'auto', oneOf: ['auto', 'json', 'pretty'], roles: ALL,
+  logFormat: choice({ env: 'LOG_FORMAT', default: 'auto', oneOf: ['auto', 'json', 'pretty'], roles: ALL,
     help: 'Log format: json (one JSON object per line), pretty (one readable line per entry), auto (pretty when stderr is a terminal, else json).' }),
 } satisfies Record<string, OptionSpec>;
 
 type Options = typeof OPTIONS;
-type ValueOf<S> = S extends OptionSpec<infer K>
-  ? K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? readonly string[] : string
+type ValueOf<S> = S extends OptionSpec<infer K, infer V>
+  ? K extends 'int' | 'number' ? number : K extends 'bool' ? boolean : K extends 'list' ? readonly string[] : V
   : never;
 
 export type Config = Readonly<{ [N in keyof Options]: ValueOf<Options[N]> }> & { readonly role: Role };
@@ -244,10 +255,8 @@ export interface ParsedArgs {
  * a bool flag alone means true. Env variables apply only to options of the role.
  */
 export function parseConfig(role: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
-  if (!(ROLES as readonly string[]).includes(role)) {
-    throw new ConfigError(`unknown role ${JSON.stringify(role)}: expected one of ${ROLES.join(', ')}`);
-  }
-  const r = role as Role;
+  if (!isRole(role)) throw new ConfigError(`unknown role ${JSON.stringify(role)}: expected one of ${ROLES.join(', ')}`);
+  const r = role;
   const byFlag = new Map<string, string>();
   for (const name of Object.keys(OPTIONS)) byFlag.set(flagOf(name), name);
   const values: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 // --source yellowstone from the role's config: the endpoint, its filters, and the JSON-RPC node that
 // names leaders (--rpc-url, optional).
 import type { Config } from '../../platform/config.js';
+import { ingestSection } from '../../platform/config-sections.js';
 import type { Logger } from '../../platform/log.js';
 import { deadLetterSink } from '../dead-letter-sink.js';
 import { lagMonitor } from '../lag-monitor.js';
@@ -24,21 +25,14 @@ async function readBackStatuses(config: Config, log: Logger, fromSlot: bigint): 
 }
 
 export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
-  const lag = lagMonitor({ stallMs: config.ingestStallMs, maxLagSlots: config.ingestMaxLagSlots, log, what: 'yellowstone source' });
+  const { lag: lagOptions, yellowstone } = ingestSection(config);
+  const lag = lagMonitor({ ...lagOptions, log, what: 'yellowstone source' });
   return lag.wrap(createYellowstoneSource({
-    url: config.yellowstoneUrl,
-    xToken: config.xToken || undefined,
-    filters: {
-      streams: STREAMS.filter((s: Stream) => config.yellowstoneSubscribe.includes(s)),
-      votes: config.yellowstoneVotes,
-      txAccountInclude: config.yellowstoneTxAccountInclude,
-      txAccountExclude: config.yellowstoneTxAccountExclude,
-      txAccountRequired: config.yellowstoneTxAccountRequired,
-      accounts: config.yellowstoneAccounts,
-      owners: config.yellowstoneOwners,
-    },
+    url: yellowstone.url,
+    xToken: yellowstone.xToken,
+    filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
     ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
-    backoffMs: config.yellowstoneBackoffMs,
+    backoffMs: yellowstone.backoffMs,
     log,
     onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
     deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'yellowstone source' }),

@@ -1,0 +1,168 @@
+// The config in sections per subsystem, each typed as what its consumer takes (the way Yellowstone's
+// `ConfigGrpc.filter_limits` is the filter module's own `FilterLimits`): the role wiring (cli/wire-*.ts)
+// hands a section over as it is, with no field-by-field copy, cast or non-null assertion. The flat option
+// table (config.ts) stays the one source of flags, environment variables, defaults and --help; this file
+// only groups its values. Type-only imports: the config loads none of its consumers.
+import type { GeyserFilterLimits } from '../api/filters/from-geyser.js';
+import type { FilterLimits } from '../api/filters/types.js';
+import type { LiveLayerOptions } from '../api/live/index.js';
+import type { PubSubOptions } from '../api/pubsub/server.js';
+import type { AdmissionOptions } from '../api/views/admission.js';
+import type { JsonRpcOptions } from '../api/jsonrpc/server.js';
+import type { StartLocalKafkaOptions } from '../deploy/kafka/launcher.js';
+import type { LagOptions } from '../ingest/lag.js';
+import type { RpcSourceOptions } from '../ingest/rpc/source.js';
+import type { SimOptions } from '../ingest/sim/options.js';
+import type { Filters } from '../ingest/yellowstone/subscription.js';
+import type { YellowstoneSourceOptions } from '../ingest/yellowstone/source.js';
+import { join } from 'node:path';
+import type { ClickHouseOptions } from './clickhouse.js';
+import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
+import type { EnsureTopicsOptions } from './kafka/topics.js';
+
+export interface KafkaSection {
+  /** Bootstrap servers; empty: the role wiring starts a local broker (`local`). */
+  brokers: readonly string[];
+  topicPrefix: string;
+  /** How missing topics are created (platform/kafka/topics.ts). */
+  topics: Omit<EnsureTopicsOptions, 'log'>;
+  /** The local broker of `slotstream kafka` and of a process without brokers (deploy/kafka/launcher.ts). */
+  local: Pick<StartLocalKafkaOptions, 'nodes' | 'dataDir' | 'keepData'>;
+}
+
+export interface IngestSection {
+  source: Source;
+  /** Part of the Kafka transactional id (ingest/name-claim.ts). */
+  name: string;
+  /** Fixture mode: the source's events go to this file (- for stdout) instead of Kafka; '' for Kafka. */
+  out: string;
+  /** When /health says behind (yellowstone and rpc sources). */
+  lag: LagOptions;
+  sim: SimOptions;
+  file: { path: string; strict: boolean };
+  rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
+  /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
+  yellowstone: Pick<YellowstoneSourceOptions, 'url' | 'xToken' | 'backoffMs'> & { subscribe: readonly string[]; filters: Omit<Filters, 'streams'> };
+}
+
+export interface ProjectorSection {
+  groupId: string;
+  batchRows: number;
+  batchMs: number;
+}
+
+/** What a transport's options hold besides the process's clients, live layer and logger. */
+type Listener = { host: string; port: number; authToken?: string };
+
+export interface ApiSection {
+  /** The one live layer of the process (LiveLayer.start's options minus the injected clients). */
+  live: Omit<LiveLayerOptions, 'kafka' | 'topics' | 'ch' | 'log'>;
+  grpc: Listener & {
+    /** Updates queued per stream before a slow client is cut off. */
+    queueSize: number;
+    stream: { limits: FilterLimits };
+    geyser: { limits: GeyserFilterLimits };
+  };
+  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag'>;
+  pubsub: Pick<PubSubOptions, 'host' | 'port' | 'authToken' | 'maxConnections' | 'maxSubscriptionsPerConnection' | 'maxMessageBytes' | 'maxBufferedBytes' | 'pingIntervalMs'>;
+  /** Admission of the views' queries, shared by JSON-RPC and PubSub's look-ups. */
+  admission: AdmissionOptions;
+}
+
+export interface ConfigSections {
+  role: Role;
+  kafka: KafkaSection;
+  clickhouse: ClickHouseOptions;
+  ingest: IngestSection;
+  projector: ProjectorSection;
+  api: ApiSection;
+  metrics: { host: string; port: number };
+  log: { level: LogLevel; format: LogFormatOption };
+}
+
+/** The local broker runs 1 node or a 3-node KRaft cluster (the config rules reject others before this). */
+function localNodes(n: number): 1 | 3 {
+  if (n === 1 || n === 3) return n;
+  throw new ConfigError(`option ${flagOf('kafkaNodes')}: must be 1 or 3 (got ${n})`);
+}
+
+/** -1 (the option's "none") as undefined, a slot otherwise. */
+const slotOrNone = (n: number): bigint | undefined => (n >= 0 ? BigInt(n) : undefined);
+
+/** '' (the option's "none") as undefined. */
+const orNone = (s: string): string | undefined => (s === '' ? undefined : s);
+
+export function kafkaSection(c: Config): KafkaSection {
+  return {
+    brokers: c.kafkaBrokers,
+    topicPrefix: c.topicPrefix,
+    topics: { partitions: c.partitions, retentionMs: c.retentionMs, replicationFactor: c.replicationFactor },
+    local: { nodes: localNodes(c.kafkaNodes), ...(c.keepKafkaData ? { dataDir: join(c.dataDir, 'kafka'), keepData: true } : { keepData: false }) },
+  };
+}
+
+export function ingestSection(c: Config): IngestSection {
+  return {
+    source: c.source,
+    name: c.ingestName,
+    out: c.out,
+    lag: { stallMs: c.ingestStallMs, maxLagSlots: c.ingestMaxLagSlots },
+    sim: {
+      seed: c.seed, slotMs: c.slotMs, tps: c.tps, skipRate: c.skipRate, slotsPerEpoch: c.slotsPerEpoch, validators: c.validators,
+      fast: c.fast, maxSlots: c.maxSlots, entries: c.simEntries, deadRate: c.deadRate,
+    },
+    file: { path: c.sourcePath, strict: c.strict },
+    rpc: {
+      url: c.rpcUrl, fromSlot: slotOrNone(c.fromSlot), toSlot: slotOrNone(c.toSlot), concurrency: c.rpcConcurrency,
+      timeoutMs: c.rpcTimeoutMs, pollMs: c.rpcPollMs, snapshotPrograms: c.rpcSnapshotPrograms,
+    },
+    yellowstone: {
+      url: c.yellowstoneUrl,
+      xToken: orNone(c.xToken),
+      backoffMs: c.yellowstoneBackoffMs,
+      subscribe: c.yellowstoneSubscribe,
+      filters: {
+        votes: c.yellowstoneVotes, txAccountInclude: c.yellowstoneTxAccountInclude, txAccountExclude: c.yellowstoneTxAccountExclude,
+        txAccountRequired: c.yellowstoneTxAccountRequired, accounts: c.yellowstoneAccounts, owners: c.yellowstoneOwners,
+      },
+    },
+  };
+}
+
+export function apiSection(c: Config): ApiSection {
+  const listener = (port: number): Listener => ({ host: c.host, port, ...(c.authToken !== '' ? { authToken: c.authToken } : {}) });
+  return {
+    live: { database: c.clickhouseDatabase, pingIntervalMs: c.pingIntervalMs, read: c.liveRead, maxReplays: c.maxReplays },
+    grpc: {
+      ...listener(c.grpcPort),
+      queueSize: c.streamQueueSize,
+      stream: { limits: { maxFiltersPerKind: c.maxFiltersPerKind, maxKeysPerList: c.maxKeysPerList, maxInstructionConditions: c.maxInstructionConditions } },
+      geyser: {
+        limits: {
+          maxFiltersPerKind: c.geyserMaxFilters, maxKeysPerFilter: c.geyserMaxKeys, maxMemcmpBytes: c.geyserMaxMemcmpBytes,
+          maxFilterNameBytes: c.geyserMaxFilterNameBytes, maxDataSlices: c.geyserMaxDataSlices,
+        },
+      },
+    },
+    jsonrpc: { ...listener(c.rpcPort), database: c.clickhouseDatabase, maxBodyBytes: c.rpcMaxBodyBytes, maxBatch: c.rpcMaxBatch, maxSlotLag: c.maxSlotLag },
+    pubsub: {
+      ...listener(c.pubsubPort), maxConnections: c.pubsubMaxConnections, maxSubscriptionsPerConnection: c.pubsubMaxSubscriptions,
+      maxMessageBytes: c.pubsubMaxMessageBytes, maxBufferedBytes: c.pubsubMaxBufferedBytes, pingIntervalMs: c.pubsubPingMs,
+    },
+    admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
+  };
+}
+
+/** The whole config in sections (pure; the flat config stays what flags, env and makeConfig build). */
+export function configSections(c: Config): ConfigSections {
+  return {
+    role: c.role,
+    kafka: kafkaSection(c),
+    clickhouse: { url: c.clickhouseUrl, dataDir: join(c.dataDir, 'clickhouse'), database: c.clickhouseDatabase },
+    ingest: ingestSection(c),
+    projector: { groupId: c.groupId, batchRows: c.batchRows, batchMs: c.batchMs },
+    api: apiSection(c),
+    metrics: { host: c.host, port: c.metricsPort },
+    log: { level: c.logLevel, format: c.logFormat },
+  };
+}
