@@ -75,7 +75,11 @@ function typedValue(f: Field, v: Value): unknown {
 function typedMessage(defFields: readonly Field[], fields: Fields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of defFields) {
-    if (!Object.hasOwn(fields, f.name)) continue;
+    if (!Object.hasOwn(fields, f.name)) {
+      // A repeated field has no "absent" on the wire: an older layout's missing vector goes out empty.
+      if (f.type.k === 'vec' || f.type.k === 'array') out[camelOf(f.name)] = [];
+      continue;
+    }
     out[camelOf(f.name)] = typedValue(f, fields[f.name]!);
   }
   return out;
