@@ -25,8 +25,9 @@ export interface SessionStreamDeps {
   log: Logger;
 }
 
-/** What a request asks for: an error, a pong to send, or a subscription to apply. */
-export type Accepted = { error: string } | { pong: Buffer } | { subscription: CompiledSubscription };
+/** What a request asks for: an error, a pong to send, a subscription to apply, or nothing (SubscribeParsed's
+ * ping: its response type has no pong). */
+export type Accepted = { error: string } | { pong: Buffer } | { subscription: CompiledSubscription } | { none: true };
 
 export abstract class SessionStream<Req> implements SessionSink {
   protected readonly out: Outbound;
@@ -57,8 +58,8 @@ export abstract class SessionStream<Req> implements SessionSink {
 
   /** Validates and compiles a request (and keeps whatever the transport needs to encode for it). */
   protected abstract accept(req: Req): Accepted;
-  /** The server ping message. */
-  protected abstract pingBytes(): Buffer;
+  /** The server ping message; undefined: the response type has none (SubscribeParsed). */
+  protected abstract pingBytes(): Buffer | undefined;
   abstract deliver(u: SharedEvent, names: readonly string[]): void;
 
   get lastSlot(): bigint | undefined {
@@ -72,7 +73,7 @@ export abstract class SessionStream<Req> implements SessionSink {
       this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${a.error}`);
       this.close();
     } else if ('pong' in a) this.out.send({ slot: undefined, bytes: a.pong });
-    else this.session.apply(a.subscription);
+    else if ('subscription' in a) this.session.apply(a.subscription);
   }
 
   /** Sends a shared body behind this stream's `filters` prefix. */
@@ -81,7 +82,8 @@ export abstract class SessionStream<Req> implements SessionSink {
   }
 
   ping(): void {
-    this.out.send({ slot: undefined, bytes: this.pingBytes() });
+    const bytes = this.pingBytes();
+    if (bytes !== undefined) this.out.send({ slot: undefined, bytes });
   }
 
   fail(reason: LiveFailure, message: string): void {

@@ -20,3 +20,6 @@ export type { Fields, Value } from './layout.js';
 export type { EventDef, InstructionDef, ProgramTable, PumpProgramName } from './program-table.js';
 export { PUMP } from './pump-table.js';
 export { PUMP_AMM } from './pump-amm-table.js';
+export { toProtoEvent, toProtoInstruction } from './to-proto.js';
+export { scanParsedTransaction, type ParsedScan } from './parsed-scan.js';
+export { compileParsedFilter, matchParsed, hasParsedOptions, DEFAULT_PARSED_FILTER, MAX_PARSED_FILTER_ENTRIES, type ParsedFilter, type ParsedFilterResult } from './parsed-filter.js';

@@ -1,21 +1,23 @@
-// Joins each pump.fun transaction with the bonding-curve account update it wrote (SubscribeParsed's
-// payload). They travel on different topics, so either may come first: a transaction waits up to
-// `joinMs` for its curve's write, and writes carrying a signature are remembered for about as long for
-// transactions that come second. Without the write (a failed transaction writes none), the transaction
-// goes out alone after `joinMs`. Transport-neutral: it sees the live layer's decoded events and calls
-// `emit` once per transaction.
-import type { Instruction } from '../../proto/gen/stream.js';
+// Joins each parsed pump.fun/PumpSwap transaction with the account updates it wrote that SubscribeParsed
+// carries: the bonding curve (pump.fun) and the pool (PumpSwap). They travel on different topics, so either
+// may come first: a transaction waits up to `joinMs` for the writes it lacks, and writes carrying a
+// signature are remembered for about as long for transactions that come second. Without a write (a failed
+// transaction writes none, so it does not wait), the transaction goes out without it after `joinMs`.
+// Transport-neutral: it is fed transactions with their scan and account writes, and calls `emit` once per
+// transaction.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { keyId } from '../filters/index.js';
-import type { StreamEvent } from '../live/index.js';
-import { scanPumpTransaction } from './parse-transaction.js';
+import type { ParsedScan } from './parsed-scan.js';
 
-export type JoinedEmit = (tx: TransactionEvent, instructions: Instruction[], curve: AccountEvent | undefined) => void;
+export type JoinedEmit = (tx: TransactionEvent, scan: ParsedScan, curve: AccountEvent | undefined, pool: AccountEvent | undefined) => void;
 
 interface Pending {
   tx: TransactionEvent;
-  instructions: Instruction[];
-  curve: string;
+  scan: ParsedScan;
+  curveKey: string | undefined;
+  poolKey: string | undefined;
+  curve: AccountEvent | undefined;
+  pool: AccountEvent | undefined;
   deadline: number;
 }
 
@@ -41,46 +43,58 @@ export class PumpJoin {
     this.timer.unref();
   }
 
-  onEvent(e: StreamEvent): void {
-    if (e.kind === 'transaction') this.onTransaction(e.event);
-    else if (e.kind === 'account' && e.event.txnSignature) this.onAccount(e.event);
+  private seen(key: string): AccountEvent | undefined {
+    return this.recent.get(key) ?? this.older.get(key);
   }
 
-  private onTransaction(tx: TransactionEvent): void {
-    const scan = scanPumpTransaction(tx);
-    if (scan.instructions.length === 0) return;
-    const curve = scan.bondingCurves[0];
+  onTransaction(tx: TransactionEvent, scan: ParsedScan): void {
     const sig = tx.signatures[0];
-    if (curve === undefined || sig === undefined) {
-      this.emit(tx, scan.instructions, undefined);
+    if (sig === undefined || scan.failed || (scan.curve === undefined && scan.pool === undefined)) {
+      this.emit(tx, scan, undefined, undefined);
       return;
     }
-    const key = keyId(sig) + keyId(curve);
-    const acc = this.recent.get(key) ?? this.older.get(key);
-    if (acc) {
-      this.emit(tx, scan.instructions, acc);
-      return;
-    }
-    this.pending.set(keyId(sig), { tx, instructions: scan.instructions, curve: keyId(curve), deadline: Date.now() + this.joinMs });
+    const s = keyId(sig);
+    const curveKey = scan.curve && keyId(scan.curve);
+    const poolKey = scan.pool && keyId(scan.pool);
+    const p: Pending = {
+      tx,
+      scan,
+      curveKey,
+      poolKey,
+      curve: curveKey === undefined ? undefined : this.seen(s + curveKey),
+      pool: poolKey === undefined ? undefined : this.seen(s + poolKey),
+      deadline: Date.now() + this.joinMs,
+    };
+    if (this.complete(p)) this.emit(tx, scan, p.curve, p.pool);
+    else this.pending.set(s, p);
   }
 
-  private onAccount(acc: AccountEvent): void {
-    const sig = keyId(acc.txnSignature!);
+  onAccount(acc: AccountEvent): void {
+    if (!acc.txnSignature) return;
+    const sig = keyId(acc.txnSignature);
     const pubkey = keyId(acc.pubkey);
     const p = this.pending.get(sig);
-    if (p && p.curve === pubkey) {
-      this.pending.delete(sig);
-      this.emit(p.tx, p.instructions, acc);
+    if (p && (p.curveKey === pubkey || p.poolKey === pubkey)) {
+      if (p.curveKey === pubkey) p.curve = acc;
+      if (p.poolKey === pubkey) p.pool = acc;
+      if (this.complete(p)) {
+        this.pending.delete(sig);
+        this.emit(p.tx, p.scan, p.curve, p.pool);
+      }
       return;
     }
     this.recent.set(sig + pubkey, acc);
+  }
+
+  private complete(p: Pending): boolean {
+    return (p.curveKey === undefined || p.curve !== undefined) && (p.poolKey === undefined || p.pool !== undefined);
   }
 
   private expire(now: number): void {
     for (const [sig, p] of this.pending) {
       if (p.deadline > now) continue;
       this.pending.delete(sig);
-      this.emit(p.tx, p.instructions, undefined);
+      this.emit(p.tx, p.scan, p.curve, p.pool);
     }
   }
 

@@ -1,11 +1,15 @@
-// Decoded pump.fun instructions of a transaction, for SubscribeParsed. Only top-level instructions count
-// (behaviour.md); the program and account indexes address static keys, then loaded writable, then loaded
+// The seed's decoding: pump.fun's six original instructions when top-level, as the seed's oneof only (no
+// position fields). SubscribeParsed now uses parsed-scan.ts (both programs, inner too); this stays for callers
+// of the seed's view; the program and account indexes address static keys, then loaded writable, then loaded
 // readonly addresses (v0 lookup order).
 import bs58 from 'bs58';
 import type { Instruction } from '../../proto/gen/stream.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
 import { decodePumpInstruction, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
 import { keyAt } from './extract.js';
+
+/** An Instruction as the seed had it: the oneof alone. */
+export type SeedInstruction = Pick<Instruction, 'instructionOneof'>;
 
 const PROGRAM_ID = Buffer.from(bs58.decode(PUMP_PROGRAM_ID));
 
@@ -19,13 +23,13 @@ const BONDING_CURVE_ACCOUNT: Partial<Record<PumpInstruction['$case'], number>> =
 
 export interface PumpTransactionScan {
   /** Decoded pump.fun instructions in transaction order. */
-  readonly instructions: Instruction[];
+  readonly instructions: SeedInstruction[];
   /** Distinct bonding-curve keys the decoded instructions use, in first-use order. */
   readonly bondingCurves: Buffer[];
 }
 
 export function scanPumpTransaction(tx: TransactionEvent): PumpTransactionScan {
-  const instructions: Instruction[] = [];
+  const instructions: SeedInstruction[] = [];
   const bondingCurves: Buffer[] = [];
   for (const ix of tx.instructions) {
     const program = keyAt(tx, ix.programIdIndex);
@@ -42,7 +46,7 @@ export function scanPumpTransaction(tx: TransactionEvent): PumpTransactionScan {
 }
 
 /** Decoded pump.fun top-level instructions in order; empty when there are none. */
-export function parsePumpTransaction(tx: TransactionEvent): Instruction[] {
+export function parsePumpTransaction(tx: TransactionEvent): SeedInstruction[] {
   return scanPumpTransaction(tx).instructions;
 }
 

@@ -71,6 +71,46 @@ export function commitmentLevelToJSON(object: CommitmentLevel): string {
   }
 }
 
+/** Extension (issue 20): which instructions a SubscribeParsed request counts. */
+export enum ParsedInstructionLevel {
+  BOTH = 0,
+  TOP_LEVEL_ONLY = 1,
+  INNER_ONLY = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function parsedInstructionLevelFromJSON(object: any): ParsedInstructionLevel {
+  switch (object) {
+    case 0:
+    case "BOTH":
+      return ParsedInstructionLevel.BOTH;
+    case 1:
+    case "TOP_LEVEL_ONLY":
+      return ParsedInstructionLevel.TOP_LEVEL_ONLY;
+    case 2:
+    case "INNER_ONLY":
+      return ParsedInstructionLevel.INNER_ONLY;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ParsedInstructionLevel.UNRECOGNIZED;
+  }
+}
+
+export function parsedInstructionLevelToJSON(object: ParsedInstructionLevel): string {
+  switch (object) {
+    case ParsedInstructionLevel.BOTH:
+      return "BOTH";
+    case ParsedInstructionLevel.TOP_LEVEL_ONLY:
+      return "TOP_LEVEL_ONLY";
+    case ParsedInstructionLevel.INNER_ONLY:
+      return "INNER_ONLY";
+    case ParsedInstructionLevel.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface SubscribeRequest {
   transactions: Map<string, SubscribeRequestFilterTransactions>;
   accounts: Map<string, SubscribeRequestFilterAccounts>;
@@ -196,7 +236,38 @@ export interface SubscribeRequestPing {
 }
 
 export interface SubscribeParsedRequest {
-  ping?: SubscribeRequestPing | undefined;
+  ping?:
+    | SubscribeRequestPing
+    | undefined;
+  /**
+   * Extensions (issue 20). None set: both programs, top-level and inner instructions, every kind, successful
+   * transactions only (behaviour.md "SubscribeParsed"). Each set field narrows (or, for include_failed,
+   * widens) that; a transaction is sent when at least one of its decoded instructions or events passes.
+   * Base58 program ids, each pump.fun's or PumpSwap's; empty: both.
+   */
+  programs: string[];
+  /** Instruction names as the programs' IDLs spell them (`buy_v2`, `create_pool`); empty: every instruction. */
+  instructionKinds: string[];
+  /** Event names as the programs' IDLs spell them (`TradeEvent`, `BuyEvent`); empty: every event. */
+  eventKinds: string[];
+  /**
+   * Base58 mints: an instruction passes when one of its accounts is one of them, an event when one of its
+   * pubkey fields is. Empty: any mint.
+   */
+  mints: string[];
+  /** Base58 user accounts: a transaction passes when one of them signed it. Empty: any user. */
+  users: string[];
+  /** Also deliver failed transactions (their instructions ran and were rolled back; they carry no events). */
+  includeFailed?:
+    | boolean
+    | undefined;
+  /** Which instructions count: unset or BOTH: top-level and inner. */
+  instructionLevel?:
+    | ParsedInstructionLevel
+    | undefined;
+  /** As SubscribeRequest.commitment and SubscribeRequest.from_slot: same semantics, same errors. */
+  commitment?: CommitmentLevel | undefined;
+  fromSlot?: bigint | undefined;
 }
 
 export interface PingRequest {
@@ -278,6 +349,24 @@ export interface SubscribeUpdateParsedTransaction {
   recentBlockhash: Buffer;
   signatures: Buffer[];
   instructions: Instruction[];
+  /**
+   * Extensions (issue 20).
+   * Self-CPI events of both programs, in execution order.
+   */
+  events: Event[];
+  /** Programs whose instructions or events the transaction carries: "pump", then "pump_amm". */
+  programs: string[];
+  /** The transaction failed (sent only when the request sets include_failed); err in Agave's JSON form. */
+  failed: boolean;
+  err?:
+    | string
+    | undefined;
+  /**
+   * The PumpSwap pool account update the same transaction wrote (the pool of its first PumpSwap
+   * instruction). `account` is the bonding curve for pump.fun; when the transaction has no pump.fun
+   * curve, `account` carries the pool too, so an old client sees it.
+   */
+  pool: SubscribeUpdateAccount | undefined;
 }
 
 export interface Instruction {
@@ -288,7 +377,364 @@ export interface Instruction {
     | { $case: "buy"; value: Buy }
     | { $case: "sell"; value: Sell }
     | { $case: "withdraw"; value: Withdraw }
+    | //
+    /** Extensions (issue 20): the newer pump.fun instructions and PumpSwap's. An old client skips them. */
+    { $case: "createV2"; value: CreateV2 }
+    | { $case: "buyV2"; value: BuyV2 }
+    | { $case: "buyExactSolIn"; value: BuyExactSolIn }
+    | { $case: "buyExactQuoteInV2"; value: BuyExactQuoteInV2 }
+    | { $case: "sellV2"; value: SellV2 }
+    | { $case: "migrate"; value: Migrate }
+    | { $case: "ammBuy"; value: AmmBuy }
+    | { $case: "ammSell"; value: AmmSell }
+    | { $case: "ammBuyExactQuoteIn"; value: AmmBuyExactQuoteIn }
+    | { $case: "ammCreatePool"; value: AmmCreatePool }
+    | { $case: "ammDeposit"; value: AmmDeposit }
+    | { $case: "ammWithdraw"; value: AmmWithdraw }
+    | //
+    /** Every other instruction of either program: its name and decoded arguments. */
+    { $case: "other"; value: GenericInstruction }
     | undefined;
+  /** Extensions (issue 20): where the instruction sits. program: "pump" or "pump_amm". */
+  program: string;
+  /**
+   * The top-level instruction's index in the message; for an inner one, its position in that top-level
+   * instruction's inner group too.
+   */
+  index: number;
+  innerIndex?:
+    | number
+    | undefined;
+  /** Invoked by another program through CPI (a router; pump's migrate calling PumpSwap's create_pool). */
+  inner: boolean;
+  /** 1 at top level; an inner one's from the meta (absent in blocks older than Solana 1.14.6). */
+  stackHeight?:
+    | number
+    | undefined;
+  /** Inner: program id of the top-level instruction that invoked it. */
+  invokedBy: Buffer;
+  /**
+   * Arguments the seed's typed member has no field for (later layouts of create, buy, set_params: e.g.
+   * create's creator, buy's track_volume), so no decoded value is lost.
+   */
+  extraArgs: DecodedField[];
+  /** The instruction's accounts in order. */
+  accounts: Buffer[];
+}
+
+/** Extension (issue 20): an instruction without a typed member. */
+export interface GenericInstruction {
+  name: string;
+  args: DecodedField[];
+}
+
+/** Extension (issue 20): an event without a typed member. */
+export interface GenericEvent {
+  name: string;
+  fields: DecodedField[];
+}
+
+/**
+ * Extension (issue 20): one decoded field by name. Composite values (vectors, arrays, structs) as JSON with
+ * integers as decimal strings and pubkeys base58.
+ */
+export interface DecodedField {
+  name: string;
+  value:
+    | { $case: "u64"; value: bigint }
+    | { $case: "i64"; value: bigint }
+    | { $case: "u32"; value: number }
+    | { $case: "bool"; value: boolean }
+    | { $case: "pubkey"; value: Buffer }
+    | { $case: "string"; value: string }
+    | //
+    /** u128 and i128 as decimal. */
+    { $case: "big"; value: string }
+    | { $case: "json"; value: string }
+    | undefined;
+}
+
+/**
+ * Extension (issue 20): a self-CPI event of pump.fun or PumpSwap (Anchor's event CPI in the transaction's
+ * inner instructions).
+ */
+export interface Event {
+  program: string;
+  /** The top-level instruction's index and the event instruction's position in its inner group. */
+  index: number;
+  innerIndex: number;
+  stackHeight?: number | undefined;
+  eventOneof:
+    | { $case: "trade"; value: TradeEvent }
+    | { $case: "create"; value: CreateEvent }
+    | { $case: "complete"; value: CompleteEvent }
+    | { $case: "ammBuy"; value: AmmBuyEvent }
+    | { $case: "ammSell"; value: AmmSellEvent }
+    | { $case: "ammCreatePool"; value: AmmCreatePoolEvent }
+    | { $case: "other"; value: GenericEvent }
+    | undefined;
+}
+
+/** Extension (issue 20): TradeEvent's creator-fee shareholders. */
+export interface Shareholder {
+  address: Buffer;
+  shareBps: number;
+}
+
+/**
+ * Extension (issue 20): typed instruction arguments and events. Every scalar is optional: a field an older
+ * layout does not carry is absent, never zero. u64 as uint64 (exact), i128 as decimal string.
+ * pump `create_v2` arguments (absent: an older layout without the field).
+ */
+export interface CreateV2 {
+  name?: string | undefined;
+  symbol?: string | undefined;
+  uri?: string | undefined;
+  creator?: Buffer | undefined;
+  isMayhemMode?: boolean | undefined;
+  isCashbackEnabled?: boolean | undefined;
+}
+
+/** pump `buy_v2` arguments (absent: an older layout without the field). */
+export interface BuyV2 {
+  amount?: bigint | undefined;
+  maxSolCost?: bigint | undefined;
+}
+
+/** pump `buy_exact_sol_in` arguments (absent: an older layout without the field). */
+export interface BuyExactSolIn {
+  spendableSolIn?: bigint | undefined;
+  minTokensOut?: bigint | undefined;
+  trackVolume?: boolean | undefined;
+}
+
+/** pump `buy_exact_quote_in_v2` arguments (absent: an older layout without the field). */
+export interface BuyExactQuoteInV2 {
+  spendableQuoteIn?: bigint | undefined;
+  minTokensOut?: bigint | undefined;
+}
+
+/** pump `sell_v2` arguments (absent: an older layout without the field). */
+export interface SellV2 {
+  amount?: bigint | undefined;
+  minSolOutput?: bigint | undefined;
+}
+
+/** pump `migrate` arguments (absent: an older layout without the field). */
+export interface Migrate {
+}
+
+/** pump_amm `buy` arguments (absent: an older layout without the field). */
+export interface AmmBuy {
+  baseAmountOut?: bigint | undefined;
+  maxQuoteAmountIn?: bigint | undefined;
+  trackVolume?: boolean | undefined;
+}
+
+/** pump_amm `sell` arguments (absent: an older layout without the field). */
+export interface AmmSell {
+  baseAmountIn?: bigint | undefined;
+  minQuoteAmountOut?: bigint | undefined;
+}
+
+/** pump_amm `buy_exact_quote_in` arguments (absent: an older layout without the field). */
+export interface AmmBuyExactQuoteIn {
+  spendableQuoteIn?: bigint | undefined;
+  minBaseAmountOut?: bigint | undefined;
+  trackVolume?: boolean | undefined;
+}
+
+/** pump_amm `create_pool` arguments (absent: an older layout without the field). */
+export interface AmmCreatePool {
+  index?: number | undefined;
+  baseAmountIn?: bigint | undefined;
+  quoteAmountIn?: bigint | undefined;
+  coinCreator?: Buffer | undefined;
+  isMayhemMode?: boolean | undefined;
+  isCashbackCoin?: boolean | undefined;
+}
+
+/** pump_amm `deposit` arguments (absent: an older layout without the field). */
+export interface AmmDeposit {
+  lpTokenAmountOut?: bigint | undefined;
+  maxBaseAmountIn?: bigint | undefined;
+  maxQuoteAmountIn?: bigint | undefined;
+}
+
+/** pump_amm `withdraw` arguments (absent: an older layout without the field). */
+export interface AmmWithdraw {
+  lpTokenAmountIn?: bigint | undefined;
+  minBaseAmountOut?: bigint | undefined;
+  minQuoteAmountOut?: bigint | undefined;
+}
+
+/** pump `TradeEvent` (absent: an older layout without the field). */
+export interface TradeEvent {
+  mint?: Buffer | undefined;
+  solAmount?: bigint | undefined;
+  tokenAmount?: bigint | undefined;
+  isBuy?: boolean | undefined;
+  user?: Buffer | undefined;
+  timestamp?: bigint | undefined;
+  virtualSolReserves?: bigint | undefined;
+  virtualTokenReserves?: bigint | undefined;
+  realSolReserves?: bigint | undefined;
+  realTokenReserves?: bigint | undefined;
+  feeRecipient?: Buffer | undefined;
+  feeBasisPoints?: bigint | undefined;
+  fee?: bigint | undefined;
+  creator?: Buffer | undefined;
+  creatorFeeBasisPoints?: bigint | undefined;
+  creatorFee?: bigint | undefined;
+  trackVolume?: boolean | undefined;
+  totalUnclaimedTokens?: bigint | undefined;
+  totalClaimedTokens?: bigint | undefined;
+  currentSolVolume?: bigint | undefined;
+  lastUpdateTimestamp?: bigint | undefined;
+  ixName?: string | undefined;
+  mayhemMode?: boolean | undefined;
+  cashbackFeeBasisPoints?: bigint | undefined;
+  cashback?: bigint | undefined;
+  buybackFeeBasisPoints?: bigint | undefined;
+  buybackFee?: bigint | undefined;
+  shareholders: Shareholder[];
+  quoteMint?: Buffer | undefined;
+  quoteAmount?: bigint | undefined;
+  virtualQuoteReserves?: bigint | undefined;
+  realQuoteReserves?: bigint | undefined;
+  holderRewardsBps?: bigint | undefined;
+  holderRewards?: bigint | undefined;
+  creatorFeeUnclaimed?: bigint | undefined;
+}
+
+/** pump `CreateEvent` (absent: an older layout without the field). */
+export interface CreateEvent {
+  name?: string | undefined;
+  symbol?: string | undefined;
+  uri?: string | undefined;
+  mint?: Buffer | undefined;
+  bondingCurve?: Buffer | undefined;
+  user?: Buffer | undefined;
+  creator?: Buffer | undefined;
+  timestamp?: bigint | undefined;
+  virtualTokenReserves?: bigint | undefined;
+  virtualSolReserves?: bigint | undefined;
+  realTokenReserves?: bigint | undefined;
+  tokenTotalSupply?: bigint | undefined;
+  tokenProgram?: Buffer | undefined;
+  isMayhemMode?: boolean | undefined;
+  isCashbackEnabled?: boolean | undefined;
+  quoteMint?: Buffer | undefined;
+  virtualQuoteReserves?: bigint | undefined;
+}
+
+/** pump `CompleteEvent` (absent: an older layout without the field). */
+export interface CompleteEvent {
+  user?: Buffer | undefined;
+  mint?: Buffer | undefined;
+  bondingCurve?: Buffer | undefined;
+  timestamp?: bigint | undefined;
+  quoteMint?: Buffer | undefined;
+}
+
+/** pump_amm `BuyEvent` (absent: an older layout without the field). */
+export interface AmmBuyEvent {
+  timestamp?: bigint | undefined;
+  baseAmountOut?: bigint | undefined;
+  maxQuoteAmountIn?: bigint | undefined;
+  userBaseTokenReserves?: bigint | undefined;
+  userQuoteTokenReserves?: bigint | undefined;
+  poolBaseTokenReserves?: bigint | undefined;
+  poolQuoteTokenReserves?: bigint | undefined;
+  quoteAmountIn?: bigint | undefined;
+  lpFeeBasisPoints?: bigint | undefined;
+  lpFee?: bigint | undefined;
+  protocolFeeBasisPoints?: bigint | undefined;
+  protocolFee?: bigint | undefined;
+  quoteAmountInWithLpFee?: bigint | undefined;
+  userQuoteAmountIn?: bigint | undefined;
+  pool?: Buffer | undefined;
+  user?: Buffer | undefined;
+  userBaseTokenAccount?: Buffer | undefined;
+  userQuoteTokenAccount?: Buffer | undefined;
+  protocolFeeRecipient?: Buffer | undefined;
+  protocolFeeRecipientTokenAccount?: Buffer | undefined;
+  coinCreator?: Buffer | undefined;
+  coinCreatorFeeBasisPoints?: bigint | undefined;
+  coinCreatorFee?: bigint | undefined;
+  trackVolume?: boolean | undefined;
+  totalUnclaimedTokens?: bigint | undefined;
+  totalClaimedTokens?: bigint | undefined;
+  currentSolVolume?: bigint | undefined;
+  lastUpdateTimestamp?: bigint | undefined;
+  minBaseAmountOut?: bigint | undefined;
+  ixName?: string | undefined;
+  cashbackFeeBasisPoints?: bigint | undefined;
+  cashback?: bigint | undefined;
+  buybackFeeBasisPoints?: bigint | undefined;
+  buybackFee?: bigint | undefined;
+  virtualQuoteReserves?: string | undefined;
+  canBoost?: boolean | undefined;
+  baseSupply?: bigint | undefined;
+  holderRewardsBps?: bigint | undefined;
+  holderRewards?: bigint | undefined;
+  creatorFeeUnclaimed?: bigint | undefined;
+}
+
+/** pump_amm `SellEvent` (absent: an older layout without the field). */
+export interface AmmSellEvent {
+  timestamp?: bigint | undefined;
+  baseAmountIn?: bigint | undefined;
+  minQuoteAmountOut?: bigint | undefined;
+  userBaseTokenReserves?: bigint | undefined;
+  userQuoteTokenReserves?: bigint | undefined;
+  poolBaseTokenReserves?: bigint | undefined;
+  poolQuoteTokenReserves?: bigint | undefined;
+  quoteAmountOut?: bigint | undefined;
+  lpFeeBasisPoints?: bigint | undefined;
+  lpFee?: bigint | undefined;
+  protocolFeeBasisPoints?: bigint | undefined;
+  protocolFee?: bigint | undefined;
+  quoteAmountOutWithoutLpFee?: bigint | undefined;
+  userQuoteAmountOut?: bigint | undefined;
+  pool?: Buffer | undefined;
+  user?: Buffer | undefined;
+  userBaseTokenAccount?: Buffer | undefined;
+  userQuoteTokenAccount?: Buffer | undefined;
+  protocolFeeRecipient?: Buffer | undefined;
+  protocolFeeRecipientTokenAccount?: Buffer | undefined;
+  coinCreator?: Buffer | undefined;
+  coinCreatorFeeBasisPoints?: bigint | undefined;
+  coinCreatorFee?: bigint | undefined;
+  cashbackFeeBasisPoints?: bigint | undefined;
+  cashback?: bigint | undefined;
+  buybackFeeBasisPoints?: bigint | undefined;
+  buybackFee?: bigint | undefined;
+}
+
+/** pump_amm `CreatePoolEvent` (absent: an older layout without the field). */
+export interface AmmCreatePoolEvent {
+  timestamp?: bigint | undefined;
+  index?: number | undefined;
+  creator?: Buffer | undefined;
+  baseMint?: Buffer | undefined;
+  quoteMint?: Buffer | undefined;
+  baseMintDecimals?: number | undefined;
+  quoteMintDecimals?: number | undefined;
+  baseAmountIn?: bigint | undefined;
+  quoteAmountIn?: bigint | undefined;
+  poolBaseAmount?: bigint | undefined;
+  poolQuoteAmount?: bigint | undefined;
+  minimumLiquidity?: bigint | undefined;
+  initialLiquidity?: bigint | undefined;
+  lpTokenAmountOut?: bigint | undefined;
+  poolBump?: number | undefined;
+  pool?: Buffer | undefined;
+  lpMint?: Buffer | undefined;
+  userBaseTokenAccount?: Buffer | undefined;
+  userQuoteTokenAccount?: Buffer | undefined;
+  coinCreator?: Buffer | undefined;
+  isMayhemMode?: boolean | undefined;
 }
 
 export interface Initialize {
@@ -1892,13 +2338,54 @@ export const SubscribeRequestPing: MessageFns<SubscribeRequestPing> = {
 };
 
 function createBaseSubscribeParsedRequest(): SubscribeParsedRequest {
-  return { ping: undefined };
+  return {
+    ping: undefined,
+    programs: [],
+    instructionKinds: [],
+    eventKinds: [],
+    mints: [],
+    users: [],
+    includeFailed: undefined,
+    instructionLevel: undefined,
+    commitment: undefined,
+    fromSlot: undefined,
+  };
 }
 
 export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
   encode(message: SubscribeParsedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ping !== undefined) {
       SubscribeRequestPing.encode(message.ping, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.programs) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.instructionKinds) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.eventKinds) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.mints) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.users) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.includeFailed !== undefined) {
+      writer.uint32(56).bool(message.includeFailed);
+    }
+    if (message.instructionLevel !== undefined) {
+      writer.uint32(64).int32(message.instructionLevel);
+    }
+    if (message.commitment !== undefined) {
+      writer.uint32(72).int32(message.commitment);
+    }
+    if (message.fromSlot !== undefined) {
+      if (BigInt.asUintN(64, message.fromSlot) !== message.fromSlot) {
+        throw new globalThis.Error("value provided for field message.fromSlot of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.fromSlot);
     }
     return writer;
   },
@@ -1924,6 +2411,78 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
             message.ping = SubscribeRequestPing.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.programs.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.instructionKinds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.eventKinds.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.mints.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.users.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.includeFailed = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.instructionLevel = reader.int32() as any;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.commitment = reader.int32() as any;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.fromSlot = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1937,13 +2496,71 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
   },
 
   fromJSON(object: any): SubscribeParsedRequest {
-    return { ping: isSet(object.ping) ? SubscribeRequestPing.fromJSON(object.ping) : undefined };
+    return {
+      ping: isSet(object.ping) ? SubscribeRequestPing.fromJSON(object.ping) : undefined,
+      programs: globalThis.Array.isArray(object?.programs) ? object.programs.map((e: any) => globalThis.String(e)) : [],
+      instructionKinds: globalThis.Array.isArray(object?.instructionKinds)
+        ? object.instructionKinds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.instruction_kinds)
+        ? object.instruction_kinds.map((e: any) => globalThis.String(e))
+        : [],
+      eventKinds: globalThis.Array.isArray(object?.eventKinds)
+        ? object.eventKinds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.event_kinds)
+        ? object.event_kinds.map((e: any) => globalThis.String(e))
+        : [],
+      mints: globalThis.Array.isArray(object?.mints) ? object.mints.map((e: any) => globalThis.String(e)) : [],
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => globalThis.String(e)) : [],
+      includeFailed: isSet(object.includeFailed)
+        ? globalThis.Boolean(object.includeFailed)
+        : isSet(object.include_failed)
+        ? globalThis.Boolean(object.include_failed)
+        : undefined,
+      instructionLevel: isSet(object.instructionLevel)
+        ? parsedInstructionLevelFromJSON(object.instructionLevel)
+        : isSet(object.instruction_level)
+        ? parsedInstructionLevelFromJSON(object.instruction_level)
+        : undefined,
+      commitment: isSet(object.commitment) ? commitmentLevelFromJSON(object.commitment) : undefined,
+      fromSlot: isSet(object.fromSlot)
+        ? BigInt(object.fromSlot)
+        : isSet(object.from_slot)
+        ? BigInt(object.from_slot)
+        : undefined,
+    };
   },
 
   toJSON(message: SubscribeParsedRequest): unknown {
     const obj: any = {};
     if (message.ping !== undefined) {
       obj.ping = SubscribeRequestPing.toJSON(message.ping);
+    }
+    if (message.programs?.length) {
+      obj.programs = message.programs;
+    }
+    if (message.instructionKinds?.length) {
+      obj.instructionKinds = message.instructionKinds;
+    }
+    if (message.eventKinds?.length) {
+      obj.eventKinds = message.eventKinds;
+    }
+    if (message.mints?.length) {
+      obj.mints = message.mints;
+    }
+    if (message.users?.length) {
+      obj.users = message.users;
+    }
+    if (message.includeFailed !== undefined) {
+      obj.includeFailed = message.includeFailed;
+    }
+    if (message.instructionLevel !== undefined) {
+      obj.instructionLevel = parsedInstructionLevelToJSON(message.instructionLevel);
+    }
+    if (message.commitment !== undefined) {
+      obj.commitment = commitmentLevelToJSON(message.commitment);
+    }
+    if (message.fromSlot !== undefined) {
+      obj.fromSlot = message.fromSlot.toString();
     }
     return obj;
   },
@@ -1955,6 +2572,17 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     const message = createBaseSubscribeParsedRequest();
     message.ping = (object.ping !== undefined && object.ping !== null)
       ? SubscribeRequestPing.fromPartial(object.ping)
+      : undefined;
+    message.programs = object.programs?.map((e) => e) || [];
+    message.instructionKinds = object.instructionKinds?.map((e) => e) || [];
+    message.eventKinds = object.eventKinds?.map((e) => e) || [];
+    message.mints = object.mints?.map((e) => e) || [];
+    message.users = object.users?.map((e) => e) || [];
+    message.includeFailed = object.includeFailed ?? undefined;
+    message.instructionLevel = object.instructionLevel ?? undefined;
+    message.commitment = object.commitment ?? undefined;
+    message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
+      ? BigInt(object.fromSlot)
       : undefined;
     return message;
   },
@@ -3285,6 +3913,11 @@ function createBaseSubscribeUpdateParsedTransaction(): SubscribeUpdateParsedTran
     recentBlockhash: Buffer.alloc(0),
     signatures: [],
     instructions: [],
+    events: [],
+    programs: [],
+    failed: false,
+    err: undefined,
+    pool: undefined,
   };
 }
 
@@ -3310,6 +3943,21 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     }
     for (const v of message.instructions) {
       Instruction.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.events) {
+      Event.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.programs) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.failed !== false) {
+      writer.uint32(72).bool(message.failed);
+    }
+    if (message.err !== undefined) {
+      writer.uint32(82).string(message.err);
+    }
+    if (message.pool !== undefined) {
+      SubscribeUpdateAccount.encode(message.pool, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -3375,6 +4023,46 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
             message.instructions.push(Instruction.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.events.push(Event.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.programs.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.failed = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.err = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.pool = SubscribeUpdateAccount.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3403,6 +4091,11 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
       instructions: globalThis.Array.isArray(object?.instructions)
         ? object.instructions.map((e: any) => Instruction.fromJSON(e))
         : [],
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => Event.fromJSON(e)) : [],
+      programs: globalThis.Array.isArray(object?.programs) ? object.programs.map((e: any) => globalThis.String(e)) : [],
+      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+      err: isSet(object.err) ? globalThis.String(object.err) : undefined,
+      pool: isSet(object.pool) ? SubscribeUpdateAccount.fromJSON(object.pool) : undefined,
     };
   },
 
@@ -3426,6 +4119,21 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     if (message.instructions?.length) {
       obj.instructions = message.instructions.map((e) => Instruction.toJSON(e));
     }
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => Event.toJSON(e));
+    }
+    if (message.programs?.length) {
+      obj.programs = message.programs;
+    }
+    if (message.failed !== false) {
+      obj.failed = message.failed;
+    }
+    if (message.err !== undefined) {
+      obj.err = message.err;
+    }
+    if (message.pool !== undefined) {
+      obj.pool = SubscribeUpdateAccount.toJSON(message.pool);
+    }
     return obj;
   },
 
@@ -3446,12 +4154,29 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     message.recentBlockhash = object.recentBlockhash ?? Buffer.alloc(0);
     message.signatures = object.signatures?.map((e) => e) || [];
     message.instructions = object.instructions?.map((e) => Instruction.fromPartial(e)) || [];
+    message.events = object.events?.map((e) => Event.fromPartial(e)) || [];
+    message.programs = object.programs?.map((e) => e) || [];
+    message.failed = object.failed ?? false;
+    message.err = object.err ?? undefined;
+    message.pool = (object.pool !== undefined && object.pool !== null)
+      ? SubscribeUpdateAccount.fromPartial(object.pool)
+      : undefined;
     return message;
   },
 };
 
 function createBaseInstruction(): Instruction {
-  return { instructionOneof: undefined };
+  return {
+    instructionOneof: undefined,
+    program: "",
+    index: 0,
+    innerIndex: undefined,
+    inner: false,
+    stackHeight: undefined,
+    invokedBy: Buffer.alloc(0),
+    extraArgs: [],
+    accounts: [],
+  };
 }
 
 export const Instruction: MessageFns<Instruction> = {
@@ -3475,6 +4200,69 @@ export const Instruction: MessageFns<Instruction> = {
       case "withdraw":
         Withdraw.encode(message.instructionOneof.value, writer.uint32(50).fork()).join();
         break;
+      case "createV2":
+        CreateV2.encode(message.instructionOneof.value, writer.uint32(58).fork()).join();
+        break;
+      case "buyV2":
+        BuyV2.encode(message.instructionOneof.value, writer.uint32(66).fork()).join();
+        break;
+      case "buyExactSolIn":
+        BuyExactSolIn.encode(message.instructionOneof.value, writer.uint32(74).fork()).join();
+        break;
+      case "buyExactQuoteInV2":
+        BuyExactQuoteInV2.encode(message.instructionOneof.value, writer.uint32(82).fork()).join();
+        break;
+      case "sellV2":
+        SellV2.encode(message.instructionOneof.value, writer.uint32(90).fork()).join();
+        break;
+      case "migrate":
+        Migrate.encode(message.instructionOneof.value, writer.uint32(98).fork()).join();
+        break;
+      case "ammBuy":
+        AmmBuy.encode(message.instructionOneof.value, writer.uint32(106).fork()).join();
+        break;
+      case "ammSell":
+        AmmSell.encode(message.instructionOneof.value, writer.uint32(114).fork()).join();
+        break;
+      case "ammBuyExactQuoteIn":
+        AmmBuyExactQuoteIn.encode(message.instructionOneof.value, writer.uint32(122).fork()).join();
+        break;
+      case "ammCreatePool":
+        AmmCreatePool.encode(message.instructionOneof.value, writer.uint32(130).fork()).join();
+        break;
+      case "ammDeposit":
+        AmmDeposit.encode(message.instructionOneof.value, writer.uint32(138).fork()).join();
+        break;
+      case "ammWithdraw":
+        AmmWithdraw.encode(message.instructionOneof.value, writer.uint32(146).fork()).join();
+        break;
+      case "other":
+        GenericInstruction.encode(message.instructionOneof.value, writer.uint32(154).fork()).join();
+        break;
+    }
+    if (message.program !== "") {
+      writer.uint32(162).string(message.program);
+    }
+    if (message.index !== 0) {
+      writer.uint32(168).uint32(message.index);
+    }
+    if (message.innerIndex !== undefined) {
+      writer.uint32(176).uint32(message.innerIndex);
+    }
+    if (message.inner !== false) {
+      writer.uint32(184).bool(message.inner);
+    }
+    if (message.stackHeight !== undefined) {
+      writer.uint32(192).uint32(message.stackHeight);
+    }
+    if (message.invokedBy.length !== 0) {
+      writer.uint32(202).bytes(message.invokedBy);
+    }
+    for (const v of message.extraArgs) {
+      DecodedField.encode(v!, writer.uint32(210).fork()).join();
+    }
+    for (const v of message.accounts) {
+      writer.uint32(218).bytes(v!);
     }
     return writer;
   },
@@ -3540,6 +4328,180 @@ export const Instruction: MessageFns<Instruction> = {
             message.instructionOneof = { $case: "withdraw", value: Withdraw.decode(reader, reader.uint32()) };
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "createV2", value: CreateV2.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "buyV2", value: BuyV2.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "buyExactSolIn", value: BuyExactSolIn.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "buyExactQuoteInV2",
+              value: BuyExactQuoteInV2.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "sellV2", value: SellV2.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "migrate", value: Migrate.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammBuy", value: AmmBuy.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammSell", value: AmmSell.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "ammBuyExactQuoteIn",
+              value: AmmBuyExactQuoteIn.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammCreatePool", value: AmmCreatePool.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammDeposit", value: AmmDeposit.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammWithdraw", value: AmmWithdraw.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "other", value: GenericInstruction.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.program = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.innerIndex = reader.uint32();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.inner = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.stackHeight = reader.uint32();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.invokedBy = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.extraArgs.push(DecodedField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.accounts.push(Buffer.from(reader.bytes()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3568,7 +4530,81 @@ export const Instruction: MessageFns<Instruction> = {
         ? { $case: "sell", value: Sell.fromJSON(object.sell) }
         : isSet(object.withdraw)
         ? { $case: "withdraw", value: Withdraw.fromJSON(object.withdraw) }
+        : isSet(object.createV2)
+        ? { $case: "createV2", value: CreateV2.fromJSON(object.createV2) }
+        : isSet(object.create_v2)
+        ? { $case: "createV2", value: CreateV2.fromJSON(object.create_v2) }
+        : isSet(object.buyV2)
+        ? { $case: "buyV2", value: BuyV2.fromJSON(object.buyV2) }
+        : isSet(object.buy_v2)
+        ? { $case: "buyV2", value: BuyV2.fromJSON(object.buy_v2) }
+        : isSet(object.buyExactSolIn)
+        ? { $case: "buyExactSolIn", value: BuyExactSolIn.fromJSON(object.buyExactSolIn) }
+        : isSet(object.buy_exact_sol_in)
+        ? { $case: "buyExactSolIn", value: BuyExactSolIn.fromJSON(object.buy_exact_sol_in) }
+        : isSet(object.buyExactQuoteInV2)
+        ? { $case: "buyExactQuoteInV2", value: BuyExactQuoteInV2.fromJSON(object.buyExactQuoteInV2) }
+        : isSet(object.buy_exact_quote_in_v2)
+        ? { $case: "buyExactQuoteInV2", value: BuyExactQuoteInV2.fromJSON(object.buy_exact_quote_in_v2) }
+        : isSet(object.sellV2)
+        ? { $case: "sellV2", value: SellV2.fromJSON(object.sellV2) }
+        : isSet(object.sell_v2)
+        ? { $case: "sellV2", value: SellV2.fromJSON(object.sell_v2) }
+        : isSet(object.migrate)
+        ? { $case: "migrate", value: Migrate.fromJSON(object.migrate) }
+        : isSet(object.ammBuy)
+        ? { $case: "ammBuy", value: AmmBuy.fromJSON(object.ammBuy) }
+        : isSet(object.amm_buy)
+        ? { $case: "ammBuy", value: AmmBuy.fromJSON(object.amm_buy) }
+        : isSet(object.ammSell)
+        ? { $case: "ammSell", value: AmmSell.fromJSON(object.ammSell) }
+        : isSet(object.amm_sell)
+        ? { $case: "ammSell", value: AmmSell.fromJSON(object.amm_sell) }
+        : isSet(object.ammBuyExactQuoteIn)
+        ? { $case: "ammBuyExactQuoteIn", value: AmmBuyExactQuoteIn.fromJSON(object.ammBuyExactQuoteIn) }
+        : isSet(object.amm_buy_exact_quote_in)
+        ? { $case: "ammBuyExactQuoteIn", value: AmmBuyExactQuoteIn.fromJSON(object.amm_buy_exact_quote_in) }
+        : isSet(object.ammCreatePool)
+        ? { $case: "ammCreatePool", value: AmmCreatePool.fromJSON(object.ammCreatePool) }
+        : isSet(object.amm_create_pool)
+        ? { $case: "ammCreatePool", value: AmmCreatePool.fromJSON(object.amm_create_pool) }
+        : isSet(object.ammDeposit)
+        ? { $case: "ammDeposit", value: AmmDeposit.fromJSON(object.ammDeposit) }
+        : isSet(object.amm_deposit)
+        ? { $case: "ammDeposit", value: AmmDeposit.fromJSON(object.amm_deposit) }
+        : isSet(object.ammWithdraw)
+        ? { $case: "ammWithdraw", value: AmmWithdraw.fromJSON(object.ammWithdraw) }
+        : isSet(object.amm_withdraw)
+        ? { $case: "ammWithdraw", value: AmmWithdraw.fromJSON(object.amm_withdraw) }
+        : isSet(object.other)
+        ? { $case: "other", value: GenericInstruction.fromJSON(object.other) }
         : undefined,
+      program: isSet(object.program) ? globalThis.String(object.program) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      innerIndex: isSet(object.innerIndex)
+        ? globalThis.Number(object.innerIndex)
+        : isSet(object.inner_index)
+        ? globalThis.Number(object.inner_index)
+        : undefined,
+      inner: isSet(object.inner) ? globalThis.Boolean(object.inner) : false,
+      stackHeight: isSet(object.stackHeight)
+        ? globalThis.Number(object.stackHeight)
+        : isSet(object.stack_height)
+        ? globalThis.Number(object.stack_height)
+        : undefined,
+      invokedBy: isSet(object.invokedBy)
+        ? Buffer.from(bytesFromBase64(object.invokedBy))
+        : isSet(object.invoked_by)
+        ? Buffer.from(bytesFromBase64(object.invoked_by))
+        : Buffer.alloc(0),
+      extraArgs: globalThis.Array.isArray(object?.extraArgs)
+        ? object.extraArgs.map((e: any) => DecodedField.fromJSON(e))
+        : globalThis.Array.isArray(object?.extra_args)
+        ? object.extra_args.map((e: any) => DecodedField.fromJSON(e))
+        : [],
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
     };
   },
 
@@ -3586,6 +4622,56 @@ export const Instruction: MessageFns<Instruction> = {
       obj.sell = Sell.toJSON(message.instructionOneof.value);
     } else if (message.instructionOneof?.$case === "withdraw") {
       obj.withdraw = Withdraw.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "createV2") {
+      obj.createV2 = CreateV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "buyV2") {
+      obj.buyV2 = BuyV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "buyExactSolIn") {
+      obj.buyExactSolIn = BuyExactSolIn.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "buyExactQuoteInV2") {
+      obj.buyExactQuoteInV2 = BuyExactQuoteInV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "sellV2") {
+      obj.sellV2 = SellV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "migrate") {
+      obj.migrate = Migrate.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammBuy") {
+      obj.ammBuy = AmmBuy.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammSell") {
+      obj.ammSell = AmmSell.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammBuyExactQuoteIn") {
+      obj.ammBuyExactQuoteIn = AmmBuyExactQuoteIn.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammCreatePool") {
+      obj.ammCreatePool = AmmCreatePool.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammDeposit") {
+      obj.ammDeposit = AmmDeposit.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammWithdraw") {
+      obj.ammWithdraw = AmmWithdraw.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "other") {
+      obj.other = GenericInstruction.toJSON(message.instructionOneof.value);
+    }
+    if (message.program !== "") {
+      obj.program = message.program;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.innerIndex !== undefined) {
+      obj.innerIndex = Math.round(message.innerIndex);
+    }
+    if (message.inner !== false) {
+      obj.inner = message.inner;
+    }
+    if (message.stackHeight !== undefined) {
+      obj.stackHeight = Math.round(message.stackHeight);
+    }
+    if (message.invokedBy.length !== 0) {
+      obj.invokedBy = base64FromBytes(message.invokedBy);
+    }
+    if (message.extraArgs?.length) {
+      obj.extraArgs = message.extraArgs.map((e) => DecodedField.toJSON(e));
+    }
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => base64FromBytes(e));
     }
     return obj;
   },
@@ -3638,7 +4724,6043 @@ export const Instruction: MessageFns<Instruction> = {
         }
         break;
       }
+      case "createV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "createV2", value: CreateV2.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "buyV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "buyV2", value: BuyV2.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "buyExactSolIn": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "buyExactSolIn",
+            value: BuyExactSolIn.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "buyExactQuoteInV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "buyExactQuoteInV2",
+            value: BuyExactQuoteInV2.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "sellV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "sellV2", value: SellV2.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "migrate": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "migrate", value: Migrate.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "ammBuy": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "ammBuy", value: AmmBuy.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "ammSell": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "ammSell", value: AmmSell.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "ammBuyExactQuoteIn": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammBuyExactQuoteIn",
+            value: AmmBuyExactQuoteIn.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammCreatePool": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammCreatePool",
+            value: AmmCreatePool.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammDeposit": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammDeposit",
+            value: AmmDeposit.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammWithdraw": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammWithdraw",
+            value: AmmWithdraw.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "other": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "other",
+            value: GenericInstruction.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
     }
+    message.program = object.program ?? "";
+    message.index = object.index ?? 0;
+    message.innerIndex = object.innerIndex ?? undefined;
+    message.inner = object.inner ?? false;
+    message.stackHeight = object.stackHeight ?? undefined;
+    message.invokedBy = object.invokedBy ?? Buffer.alloc(0);
+    message.extraArgs = object.extraArgs?.map((e) => DecodedField.fromPartial(e)) || [];
+    message.accounts = object.accounts?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGenericInstruction(): GenericInstruction {
+  return { name: "", args: [] };
+}
+
+export const GenericInstruction: MessageFns<GenericInstruction> = {
+  encode(message: GenericInstruction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.args) {
+      DecodedField.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenericInstruction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGenericInstruction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.args.push(DecodedField.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GenericInstruction {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      args: globalThis.Array.isArray(object?.args) ? object.args.map((e: any) => DecodedField.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GenericInstruction): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.args?.length) {
+      obj.args = message.args.map((e) => DecodedField.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenericInstruction>, I>>(base?: I): GenericInstruction {
+    return GenericInstruction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenericInstruction>, I>>(object: I): GenericInstruction {
+    const message = createBaseGenericInstruction();
+    message.name = object.name ?? "";
+    message.args = object.args?.map((e) => DecodedField.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGenericEvent(): GenericEvent {
+  return { name: "", fields: [] };
+}
+
+export const GenericEvent: MessageFns<GenericEvent> = {
+  encode(message: GenericEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.fields) {
+      DecodedField.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenericEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGenericEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fields.push(DecodedField.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GenericEvent {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      fields: globalThis.Array.isArray(object?.fields) ? object.fields.map((e: any) => DecodedField.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GenericEvent): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.fields?.length) {
+      obj.fields = message.fields.map((e) => DecodedField.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenericEvent>, I>>(base?: I): GenericEvent {
+    return GenericEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenericEvent>, I>>(object: I): GenericEvent {
+    const message = createBaseGenericEvent();
+    message.name = object.name ?? "";
+    message.fields = object.fields?.map((e) => DecodedField.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDecodedField(): DecodedField {
+  return { name: "", value: undefined };
+}
+
+export const DecodedField: MessageFns<DecodedField> = {
+  encode(message: DecodedField, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    switch (message.value?.$case) {
+      case "u64":
+        if (BigInt.asUintN(64, message.value.value) !== message.value.value) {
+          throw new globalThis.Error("value provided for field message.value.value of type uint64 too large");
+        }
+        writer.uint32(16).uint64(message.value.value);
+        break;
+      case "i64":
+        if (BigInt.asIntN(64, message.value.value) !== message.value.value) {
+          throw new globalThis.Error("value provided for field message.value.value of type int64 too large");
+        }
+        writer.uint32(24).int64(message.value.value);
+        break;
+      case "u32":
+        writer.uint32(32).uint32(message.value.value);
+        break;
+      case "bool":
+        writer.uint32(40).bool(message.value.value);
+        break;
+      case "pubkey":
+        writer.uint32(50).bytes(message.value.value);
+        break;
+      case "string":
+        writer.uint32(58).string(message.value.value);
+        break;
+      case "big":
+        writer.uint32(66).string(message.value.value);
+        break;
+      case "json":
+        writer.uint32(74).string(message.value.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecodedField {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecodedField();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = { $case: "u64", value: reader.uint64() as bigint };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.value = { $case: "i64", value: reader.int64() as bigint };
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.value = { $case: "u32", value: reader.uint32() };
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.value = { $case: "bool", value: reader.bool() };
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.value = { $case: "pubkey", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.value = { $case: "string", value: reader.string() };
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.value = { $case: "big", value: reader.string() };
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.value = { $case: "json", value: reader.string() };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecodedField {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.u64)
+        ? { $case: "u64", value: BigInt(object.u64) }
+        : isSet(object.i64)
+        ? { $case: "i64", value: BigInt(object.i64) }
+        : isSet(object.u32)
+        ? { $case: "u32", value: globalThis.Number(object.u32) }
+        : isSet(object.bool)
+        ? { $case: "bool", value: globalThis.Boolean(object.bool) }
+        : isSet(object.pubkey)
+        ? { $case: "pubkey", value: Buffer.from(bytesFromBase64(object.pubkey)) }
+        : isSet(object.string)
+        ? { $case: "string", value: globalThis.String(object.string) }
+        : isSet(object.big)
+        ? { $case: "big", value: globalThis.String(object.big) }
+        : isSet(object.json)
+        ? { $case: "json", value: globalThis.String(object.json) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: DecodedField): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value?.$case === "u64") {
+      obj.u64 = message.value.value.toString();
+    } else if (message.value?.$case === "i64") {
+      obj.i64 = message.value.value.toString();
+    } else if (message.value?.$case === "u32") {
+      obj.u32 = Math.round(message.value.value);
+    } else if (message.value?.$case === "bool") {
+      obj.bool = message.value.value;
+    } else if (message.value?.$case === "pubkey") {
+      obj.pubkey = base64FromBytes(message.value.value);
+    } else if (message.value?.$case === "string") {
+      obj.string = message.value.value;
+    } else if (message.value?.$case === "big") {
+      obj.big = message.value.value;
+    } else if (message.value?.$case === "json") {
+      obj.json = message.value.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecodedField>, I>>(base?: I): DecodedField {
+    return DecodedField.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecodedField>, I>>(object: I): DecodedField {
+    const message = createBaseDecodedField();
+    message.name = object.name ?? "";
+    switch (object.value?.$case) {
+      case "u64": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "u64", value: BigInt(object.value.value) };
+        }
+        break;
+      }
+      case "i64": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "i64", value: BigInt(object.value.value) };
+        }
+        break;
+      }
+      case "u32": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "u32", value: object.value.value };
+        }
+        break;
+      }
+      case "bool": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "bool", value: object.value.value };
+        }
+        break;
+      }
+      case "pubkey": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "pubkey", value: object.value.value };
+        }
+        break;
+      }
+      case "string": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "string", value: object.value.value };
+        }
+        break;
+      }
+      case "big": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "big", value: object.value.value };
+        }
+        break;
+      }
+      case "json": {
+        if (object.value?.value !== undefined && object.value?.value !== null) {
+          message.value = { $case: "json", value: object.value.value };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseEvent(): Event {
+  return { program: "", index: 0, innerIndex: 0, stackHeight: undefined, eventOneof: undefined };
+}
+
+export const Event: MessageFns<Event> = {
+  encode(message: Event, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.program !== "") {
+      writer.uint32(10).string(message.program);
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).uint32(message.index);
+    }
+    if (message.innerIndex !== 0) {
+      writer.uint32(24).uint32(message.innerIndex);
+    }
+    if (message.stackHeight !== undefined) {
+      writer.uint32(32).uint32(message.stackHeight);
+    }
+    switch (message.eventOneof?.$case) {
+      case "trade":
+        TradeEvent.encode(message.eventOneof.value, writer.uint32(82).fork()).join();
+        break;
+      case "create":
+        CreateEvent.encode(message.eventOneof.value, writer.uint32(90).fork()).join();
+        break;
+      case "complete":
+        CompleteEvent.encode(message.eventOneof.value, writer.uint32(98).fork()).join();
+        break;
+      case "ammBuy":
+        AmmBuyEvent.encode(message.eventOneof.value, writer.uint32(106).fork()).join();
+        break;
+      case "ammSell":
+        AmmSellEvent.encode(message.eventOneof.value, writer.uint32(114).fork()).join();
+        break;
+      case "ammCreatePool":
+        AmmCreatePoolEvent.encode(message.eventOneof.value, writer.uint32(122).fork()).join();
+        break;
+      case "other":
+        GenericEvent.encode(message.eventOneof.value, writer.uint32(130).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Event {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.program = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.innerIndex = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stackHeight = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.eventOneof = { $case: "trade", value: TradeEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.eventOneof = { $case: "create", value: CreateEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.eventOneof = { $case: "complete", value: CompleteEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.eventOneof = { $case: "ammBuy", value: AmmBuyEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.eventOneof = { $case: "ammSell", value: AmmSellEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.eventOneof = { $case: "ammCreatePool", value: AmmCreatePoolEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.eventOneof = { $case: "other", value: GenericEvent.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Event {
+    return {
+      program: isSet(object.program) ? globalThis.String(object.program) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      innerIndex: isSet(object.innerIndex)
+        ? globalThis.Number(object.innerIndex)
+        : isSet(object.inner_index)
+        ? globalThis.Number(object.inner_index)
+        : 0,
+      stackHeight: isSet(object.stackHeight)
+        ? globalThis.Number(object.stackHeight)
+        : isSet(object.stack_height)
+        ? globalThis.Number(object.stack_height)
+        : undefined,
+      eventOneof: isSet(object.trade)
+        ? { $case: "trade", value: TradeEvent.fromJSON(object.trade) }
+        : isSet(object.create)
+        ? { $case: "create", value: CreateEvent.fromJSON(object.create) }
+        : isSet(object.complete)
+        ? { $case: "complete", value: CompleteEvent.fromJSON(object.complete) }
+        : isSet(object.ammBuy)
+        ? { $case: "ammBuy", value: AmmBuyEvent.fromJSON(object.ammBuy) }
+        : isSet(object.amm_buy)
+        ? { $case: "ammBuy", value: AmmBuyEvent.fromJSON(object.amm_buy) }
+        : isSet(object.ammSell)
+        ? { $case: "ammSell", value: AmmSellEvent.fromJSON(object.ammSell) }
+        : isSet(object.amm_sell)
+        ? { $case: "ammSell", value: AmmSellEvent.fromJSON(object.amm_sell) }
+        : isSet(object.ammCreatePool)
+        ? { $case: "ammCreatePool", value: AmmCreatePoolEvent.fromJSON(object.ammCreatePool) }
+        : isSet(object.amm_create_pool)
+        ? { $case: "ammCreatePool", value: AmmCreatePoolEvent.fromJSON(object.amm_create_pool) }
+        : isSet(object.other)
+        ? { $case: "other", value: GenericEvent.fromJSON(object.other) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: Event): unknown {
+    const obj: any = {};
+    if (message.program !== "") {
+      obj.program = message.program;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.innerIndex !== 0) {
+      obj.innerIndex = Math.round(message.innerIndex);
+    }
+    if (message.stackHeight !== undefined) {
+      obj.stackHeight = Math.round(message.stackHeight);
+    }
+    if (message.eventOneof?.$case === "trade") {
+      obj.trade = TradeEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "create") {
+      obj.create = CreateEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "complete") {
+      obj.complete = CompleteEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "ammBuy") {
+      obj.ammBuy = AmmBuyEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "ammSell") {
+      obj.ammSell = AmmSellEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "ammCreatePool") {
+      obj.ammCreatePool = AmmCreatePoolEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "other") {
+      obj.other = GenericEvent.toJSON(message.eventOneof.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Event>, I>>(base?: I): Event {
+    return Event.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Event>, I>>(object: I): Event {
+    const message = createBaseEvent();
+    message.program = object.program ?? "";
+    message.index = object.index ?? 0;
+    message.innerIndex = object.innerIndex ?? 0;
+    message.stackHeight = object.stackHeight ?? undefined;
+    switch (object.eventOneof?.$case) {
+      case "trade": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "trade", value: TradeEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "create": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "create", value: CreateEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "complete": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "complete", value: CompleteEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "ammBuy": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "ammBuy", value: AmmBuyEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "ammSell": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "ammSell", value: AmmSellEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "ammCreatePool": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = {
+            $case: "ammCreatePool",
+            value: AmmCreatePoolEvent.fromPartial(object.eventOneof.value),
+          };
+        }
+        break;
+      }
+      case "other": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "other", value: GenericEvent.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseShareholder(): Shareholder {
+  return { address: Buffer.alloc(0), shareBps: 0 };
+}
+
+export const Shareholder: MessageFns<Shareholder> = {
+  encode(message: Shareholder, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address.length !== 0) {
+      writer.uint32(10).bytes(message.address);
+    }
+    if (message.shareBps !== 0) {
+      writer.uint32(16).uint32(message.shareBps);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Shareholder {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShareholder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.shareBps = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Shareholder {
+    return {
+      address: isSet(object.address) ? Buffer.from(bytesFromBase64(object.address)) : Buffer.alloc(0),
+      shareBps: isSet(object.shareBps)
+        ? globalThis.Number(object.shareBps)
+        : isSet(object.share_bps)
+        ? globalThis.Number(object.share_bps)
+        : 0,
+    };
+  },
+
+  toJSON(message: Shareholder): unknown {
+    const obj: any = {};
+    if (message.address.length !== 0) {
+      obj.address = base64FromBytes(message.address);
+    }
+    if (message.shareBps !== 0) {
+      obj.shareBps = Math.round(message.shareBps);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Shareholder>, I>>(base?: I): Shareholder {
+    return Shareholder.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Shareholder>, I>>(object: I): Shareholder {
+    const message = createBaseShareholder();
+    message.address = object.address ?? Buffer.alloc(0);
+    message.shareBps = object.shareBps ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateV2(): CreateV2 {
+  return {
+    name: undefined,
+    symbol: undefined,
+    uri: undefined,
+    creator: undefined,
+    isMayhemMode: undefined,
+    isCashbackEnabled: undefined,
+  };
+}
+
+export const CreateV2: MessageFns<CreateV2> = {
+  encode(message: CreateV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.symbol !== undefined) {
+      writer.uint32(18).string(message.symbol);
+    }
+    if (message.uri !== undefined) {
+      writer.uint32(26).string(message.uri);
+    }
+    if (message.creator !== undefined) {
+      writer.uint32(34).bytes(message.creator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      writer.uint32(40).bool(message.isMayhemMode);
+    }
+    if (message.isCashbackEnabled !== undefined) {
+      writer.uint32(48).bool(message.isCashbackEnabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.symbol = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.creator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isMayhemMode = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isCashbackEnabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateV2 {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      symbol: isSet(object.symbol) ? globalThis.String(object.symbol) : undefined,
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : undefined,
+      creator: isSet(object.creator) ? Buffer.from(bytesFromBase64(object.creator)) : undefined,
+      isMayhemMode: isSet(object.isMayhemMode)
+        ? globalThis.Boolean(object.isMayhemMode)
+        : isSet(object.is_mayhem_mode)
+        ? globalThis.Boolean(object.is_mayhem_mode)
+        : undefined,
+      isCashbackEnabled: isSet(object.isCashbackEnabled)
+        ? globalThis.Boolean(object.isCashbackEnabled)
+        : isSet(object.is_cashback_enabled)
+        ? globalThis.Boolean(object.is_cashback_enabled)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateV2): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.symbol !== undefined) {
+      obj.symbol = message.symbol;
+    }
+    if (message.uri !== undefined) {
+      obj.uri = message.uri;
+    }
+    if (message.creator !== undefined) {
+      obj.creator = base64FromBytes(message.creator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      obj.isMayhemMode = message.isMayhemMode;
+    }
+    if (message.isCashbackEnabled !== undefined) {
+      obj.isCashbackEnabled = message.isCashbackEnabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateV2>, I>>(base?: I): CreateV2 {
+    return CreateV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateV2>, I>>(object: I): CreateV2 {
+    const message = createBaseCreateV2();
+    message.name = object.name ?? undefined;
+    message.symbol = object.symbol ?? undefined;
+    message.uri = object.uri ?? undefined;
+    message.creator = object.creator ?? undefined;
+    message.isMayhemMode = object.isMayhemMode ?? undefined;
+    message.isCashbackEnabled = object.isCashbackEnabled ?? undefined;
+    return message;
+  },
+};
+
+function createBaseBuyV2(): BuyV2 {
+  return { amount: undefined, maxSolCost: undefined };
+}
+
+export const BuyV2: MessageFns<BuyV2> = {
+  encode(message: BuyV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amount);
+    }
+    if (message.maxSolCost !== undefined) {
+      if (BigInt.asUintN(64, message.maxSolCost) !== message.maxSolCost) {
+        throw new globalThis.Error("value provided for field message.maxSolCost of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.maxSolCost);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuyV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuyV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxSolCost = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuyV2 {
+    return {
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      maxSolCost: isSet(object.maxSolCost)
+        ? BigInt(object.maxSolCost)
+        : isSet(object.max_sol_cost)
+        ? BigInt(object.max_sol_cost)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BuyV2): unknown {
+    const obj: any = {};
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.maxSolCost !== undefined) {
+      obj.maxSolCost = message.maxSolCost.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BuyV2>, I>>(base?: I): BuyV2 {
+    return BuyV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BuyV2>, I>>(object: I): BuyV2 {
+    const message = createBaseBuyV2();
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.maxSolCost = (object.maxSolCost !== undefined && object.maxSolCost !== null)
+      ? BigInt(object.maxSolCost)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBuyExactSolIn(): BuyExactSolIn {
+  return { spendableSolIn: undefined, minTokensOut: undefined, trackVolume: undefined };
+}
+
+export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
+  encode(message: BuyExactSolIn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.spendableSolIn !== undefined) {
+      if (BigInt.asUintN(64, message.spendableSolIn) !== message.spendableSolIn) {
+        throw new globalThis.Error("value provided for field message.spendableSolIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.spendableSolIn);
+    }
+    if (message.minTokensOut !== undefined) {
+      if (BigInt.asUintN(64, message.minTokensOut) !== message.minTokensOut) {
+        throw new globalThis.Error("value provided for field message.minTokensOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minTokensOut);
+    }
+    if (message.trackVolume !== undefined) {
+      writer.uint32(24).bool(message.trackVolume);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuyExactSolIn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuyExactSolIn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.spendableSolIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minTokensOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trackVolume = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuyExactSolIn {
+    return {
+      spendableSolIn: isSet(object.spendableSolIn)
+        ? BigInt(object.spendableSolIn)
+        : isSet(object.spendable_sol_in)
+        ? BigInt(object.spendable_sol_in)
+        : undefined,
+      minTokensOut: isSet(object.minTokensOut)
+        ? BigInt(object.minTokensOut)
+        : isSet(object.min_tokens_out)
+        ? BigInt(object.min_tokens_out)
+        : undefined,
+      trackVolume: isSet(object.trackVolume)
+        ? globalThis.Boolean(object.trackVolume)
+        : isSet(object.track_volume)
+        ? globalThis.Boolean(object.track_volume)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BuyExactSolIn): unknown {
+    const obj: any = {};
+    if (message.spendableSolIn !== undefined) {
+      obj.spendableSolIn = message.spendableSolIn.toString();
+    }
+    if (message.minTokensOut !== undefined) {
+      obj.minTokensOut = message.minTokensOut.toString();
+    }
+    if (message.trackVolume !== undefined) {
+      obj.trackVolume = message.trackVolume;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BuyExactSolIn>, I>>(base?: I): BuyExactSolIn {
+    return BuyExactSolIn.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BuyExactSolIn>, I>>(object: I): BuyExactSolIn {
+    const message = createBaseBuyExactSolIn();
+    message.spendableSolIn = (object.spendableSolIn !== undefined && object.spendableSolIn !== null)
+      ? BigInt(object.spendableSolIn)
+      : undefined;
+    message.minTokensOut = (object.minTokensOut !== undefined && object.minTokensOut !== null)
+      ? BigInt(object.minTokensOut)
+      : undefined;
+    message.trackVolume = object.trackVolume ?? undefined;
+    return message;
+  },
+};
+
+function createBaseBuyExactQuoteInV2(): BuyExactQuoteInV2 {
+  return { spendableQuoteIn: undefined, minTokensOut: undefined };
+}
+
+export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
+  encode(message: BuyExactQuoteInV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.spendableQuoteIn !== undefined) {
+      if (BigInt.asUintN(64, message.spendableQuoteIn) !== message.spendableQuoteIn) {
+        throw new globalThis.Error("value provided for field message.spendableQuoteIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.spendableQuoteIn);
+    }
+    if (message.minTokensOut !== undefined) {
+      if (BigInt.asUintN(64, message.minTokensOut) !== message.minTokensOut) {
+        throw new globalThis.Error("value provided for field message.minTokensOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minTokensOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuyExactQuoteInV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuyExactQuoteInV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.spendableQuoteIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minTokensOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuyExactQuoteInV2 {
+    return {
+      spendableQuoteIn: isSet(object.spendableQuoteIn)
+        ? BigInt(object.spendableQuoteIn)
+        : isSet(object.spendable_quote_in)
+        ? BigInt(object.spendable_quote_in)
+        : undefined,
+      minTokensOut: isSet(object.minTokensOut)
+        ? BigInt(object.minTokensOut)
+        : isSet(object.min_tokens_out)
+        ? BigInt(object.min_tokens_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BuyExactQuoteInV2): unknown {
+    const obj: any = {};
+    if (message.spendableQuoteIn !== undefined) {
+      obj.spendableQuoteIn = message.spendableQuoteIn.toString();
+    }
+    if (message.minTokensOut !== undefined) {
+      obj.minTokensOut = message.minTokensOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BuyExactQuoteInV2>, I>>(base?: I): BuyExactQuoteInV2 {
+    return BuyExactQuoteInV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BuyExactQuoteInV2>, I>>(object: I): BuyExactQuoteInV2 {
+    const message = createBaseBuyExactQuoteInV2();
+    message.spendableQuoteIn = (object.spendableQuoteIn !== undefined && object.spendableQuoteIn !== null)
+      ? BigInt(object.spendableQuoteIn)
+      : undefined;
+    message.minTokensOut = (object.minTokensOut !== undefined && object.minTokensOut !== null)
+      ? BigInt(object.minTokensOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSellV2(): SellV2 {
+  return { amount: undefined, minSolOutput: undefined };
+}
+
+export const SellV2: MessageFns<SellV2> = {
+  encode(message: SellV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amount);
+    }
+    if (message.minSolOutput !== undefined) {
+      if (BigInt.asUintN(64, message.minSolOutput) !== message.minSolOutput) {
+        throw new globalThis.Error("value provided for field message.minSolOutput of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minSolOutput);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SellV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSellV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minSolOutput = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SellV2 {
+    return {
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      minSolOutput: isSet(object.minSolOutput)
+        ? BigInt(object.minSolOutput)
+        : isSet(object.min_sol_output)
+        ? BigInt(object.min_sol_output)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SellV2): unknown {
+    const obj: any = {};
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.minSolOutput !== undefined) {
+      obj.minSolOutput = message.minSolOutput.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SellV2>, I>>(base?: I): SellV2 {
+    return SellV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SellV2>, I>>(object: I): SellV2 {
+    const message = createBaseSellV2();
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.minSolOutput = (object.minSolOutput !== undefined && object.minSolOutput !== null)
+      ? BigInt(object.minSolOutput)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMigrate(): Migrate {
+  return {};
+}
+
+export const Migrate: MessageFns<Migrate> = {
+  encode(_: Migrate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Migrate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMigrate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): Migrate {
+    return {};
+  },
+
+  toJSON(_: Migrate): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Migrate>, I>>(base?: I): Migrate {
+    return Migrate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Migrate>, I>>(_: I): Migrate {
+    const message = createBaseMigrate();
+    return message;
+  },
+};
+
+function createBaseAmmBuy(): AmmBuy {
+  return { baseAmountOut: undefined, maxQuoteAmountIn: undefined, trackVolume: undefined };
+}
+
+export const AmmBuy: MessageFns<AmmBuy> = {
+  encode(message: AmmBuy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountOut) !== message.baseAmountOut) {
+        throw new globalThis.Error("value provided for field message.baseAmountOut of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.baseAmountOut);
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.maxQuoteAmountIn) !== message.maxQuoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.maxQuoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.maxQuoteAmountIn);
+    }
+    if (message.trackVolume !== undefined) {
+      writer.uint32(24).bool(message.trackVolume);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmBuy {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmBuy();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.baseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxQuoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trackVolume = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmBuy {
+    return {
+      baseAmountOut: isSet(object.baseAmountOut)
+        ? BigInt(object.baseAmountOut)
+        : isSet(object.base_amount_out)
+        ? BigInt(object.base_amount_out)
+        : undefined,
+      maxQuoteAmountIn: isSet(object.maxQuoteAmountIn)
+        ? BigInt(object.maxQuoteAmountIn)
+        : isSet(object.max_quote_amount_in)
+        ? BigInt(object.max_quote_amount_in)
+        : undefined,
+      trackVolume: isSet(object.trackVolume)
+        ? globalThis.Boolean(object.trackVolume)
+        : isSet(object.track_volume)
+        ? globalThis.Boolean(object.track_volume)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmBuy): unknown {
+    const obj: any = {};
+    if (message.baseAmountOut !== undefined) {
+      obj.baseAmountOut = message.baseAmountOut.toString();
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      obj.maxQuoteAmountIn = message.maxQuoteAmountIn.toString();
+    }
+    if (message.trackVolume !== undefined) {
+      obj.trackVolume = message.trackVolume;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmBuy>, I>>(base?: I): AmmBuy {
+    return AmmBuy.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmBuy>, I>>(object: I): AmmBuy {
+    const message = createBaseAmmBuy();
+    message.baseAmountOut = (object.baseAmountOut !== undefined && object.baseAmountOut !== null)
+      ? BigInt(object.baseAmountOut)
+      : undefined;
+    message.maxQuoteAmountIn = (object.maxQuoteAmountIn !== undefined && object.maxQuoteAmountIn !== null)
+      ? BigInt(object.maxQuoteAmountIn)
+      : undefined;
+    message.trackVolume = object.trackVolume ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmSell(): AmmSell {
+  return { baseAmountIn: undefined, minQuoteAmountOut: undefined };
+}
+
+export const AmmSell: MessageFns<AmmSell> = {
+  encode(message: AmmSell, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountIn) !== message.baseAmountIn) {
+        throw new globalThis.Error("value provided for field message.baseAmountIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.baseAmountIn);
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minQuoteAmountOut) !== message.minQuoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.minQuoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minQuoteAmountOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSell {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSell();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.baseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minQuoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmSell {
+    return {
+      baseAmountIn: isSet(object.baseAmountIn)
+        ? BigInt(object.baseAmountIn)
+        : isSet(object.base_amount_in)
+        ? BigInt(object.base_amount_in)
+        : undefined,
+      minQuoteAmountOut: isSet(object.minQuoteAmountOut)
+        ? BigInt(object.minQuoteAmountOut)
+        : isSet(object.min_quote_amount_out)
+        ? BigInt(object.min_quote_amount_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmSell): unknown {
+    const obj: any = {};
+    if (message.baseAmountIn !== undefined) {
+      obj.baseAmountIn = message.baseAmountIn.toString();
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      obj.minQuoteAmountOut = message.minQuoteAmountOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSell>, I>>(base?: I): AmmSell {
+    return AmmSell.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSell>, I>>(object: I): AmmSell {
+    const message = createBaseAmmSell();
+    message.baseAmountIn = (object.baseAmountIn !== undefined && object.baseAmountIn !== null)
+      ? BigInt(object.baseAmountIn)
+      : undefined;
+    message.minQuoteAmountOut = (object.minQuoteAmountOut !== undefined && object.minQuoteAmountOut !== null)
+      ? BigInt(object.minQuoteAmountOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmBuyExactQuoteIn(): AmmBuyExactQuoteIn {
+  return { spendableQuoteIn: undefined, minBaseAmountOut: undefined, trackVolume: undefined };
+}
+
+export const AmmBuyExactQuoteIn: MessageFns<AmmBuyExactQuoteIn> = {
+  encode(message: AmmBuyExactQuoteIn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.spendableQuoteIn !== undefined) {
+      if (BigInt.asUintN(64, message.spendableQuoteIn) !== message.spendableQuoteIn) {
+        throw new globalThis.Error("value provided for field message.spendableQuoteIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.spendableQuoteIn);
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minBaseAmountOut) !== message.minBaseAmountOut) {
+        throw new globalThis.Error("value provided for field message.minBaseAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minBaseAmountOut);
+    }
+    if (message.trackVolume !== undefined) {
+      writer.uint32(24).bool(message.trackVolume);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmBuyExactQuoteIn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmBuyExactQuoteIn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.spendableQuoteIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minBaseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trackVolume = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmBuyExactQuoteIn {
+    return {
+      spendableQuoteIn: isSet(object.spendableQuoteIn)
+        ? BigInt(object.spendableQuoteIn)
+        : isSet(object.spendable_quote_in)
+        ? BigInt(object.spendable_quote_in)
+        : undefined,
+      minBaseAmountOut: isSet(object.minBaseAmountOut)
+        ? BigInt(object.minBaseAmountOut)
+        : isSet(object.min_base_amount_out)
+        ? BigInt(object.min_base_amount_out)
+        : undefined,
+      trackVolume: isSet(object.trackVolume)
+        ? globalThis.Boolean(object.trackVolume)
+        : isSet(object.track_volume)
+        ? globalThis.Boolean(object.track_volume)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmBuyExactQuoteIn): unknown {
+    const obj: any = {};
+    if (message.spendableQuoteIn !== undefined) {
+      obj.spendableQuoteIn = message.spendableQuoteIn.toString();
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      obj.minBaseAmountOut = message.minBaseAmountOut.toString();
+    }
+    if (message.trackVolume !== undefined) {
+      obj.trackVolume = message.trackVolume;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmBuyExactQuoteIn>, I>>(base?: I): AmmBuyExactQuoteIn {
+    return AmmBuyExactQuoteIn.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmBuyExactQuoteIn>, I>>(object: I): AmmBuyExactQuoteIn {
+    const message = createBaseAmmBuyExactQuoteIn();
+    message.spendableQuoteIn = (object.spendableQuoteIn !== undefined && object.spendableQuoteIn !== null)
+      ? BigInt(object.spendableQuoteIn)
+      : undefined;
+    message.minBaseAmountOut = (object.minBaseAmountOut !== undefined && object.minBaseAmountOut !== null)
+      ? BigInt(object.minBaseAmountOut)
+      : undefined;
+    message.trackVolume = object.trackVolume ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmCreatePool(): AmmCreatePool {
+  return {
+    index: undefined,
+    baseAmountIn: undefined,
+    quoteAmountIn: undefined,
+    coinCreator: undefined,
+    isMayhemMode: undefined,
+    isCashbackCoin: undefined,
+  };
+}
+
+export const AmmCreatePool: MessageFns<AmmCreatePool> = {
+  encode(message: AmmCreatePool, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== undefined) {
+      writer.uint32(8).uint32(message.index);
+    }
+    if (message.baseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountIn) !== message.baseAmountIn) {
+        throw new globalThis.Error("value provided for field message.baseAmountIn of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.baseAmountIn);
+    }
+    if (message.quoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountIn) !== message.quoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.quoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.quoteAmountIn);
+    }
+    if (message.coinCreator !== undefined) {
+      writer.uint32(34).bytes(message.coinCreator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      writer.uint32(40).bool(message.isMayhemMode);
+    }
+    if (message.isCashbackCoin !== undefined) {
+      writer.uint32(48).bool(message.isCashbackCoin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmCreatePool {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmCreatePool();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.baseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.coinCreator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isMayhemMode = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isCashbackCoin = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmCreatePool {
+    return {
+      index: isSet(object.index) ? globalThis.Number(object.index) : undefined,
+      baseAmountIn: isSet(object.baseAmountIn)
+        ? BigInt(object.baseAmountIn)
+        : isSet(object.base_amount_in)
+        ? BigInt(object.base_amount_in)
+        : undefined,
+      quoteAmountIn: isSet(object.quoteAmountIn)
+        ? BigInt(object.quoteAmountIn)
+        : isSet(object.quote_amount_in)
+        ? BigInt(object.quote_amount_in)
+        : undefined,
+      coinCreator: isSet(object.coinCreator)
+        ? Buffer.from(bytesFromBase64(object.coinCreator))
+        : isSet(object.coin_creator)
+        ? Buffer.from(bytesFromBase64(object.coin_creator))
+        : undefined,
+      isMayhemMode: isSet(object.isMayhemMode)
+        ? globalThis.Boolean(object.isMayhemMode)
+        : isSet(object.is_mayhem_mode)
+        ? globalThis.Boolean(object.is_mayhem_mode)
+        : undefined,
+      isCashbackCoin: isSet(object.isCashbackCoin)
+        ? globalThis.Boolean(object.isCashbackCoin)
+        : isSet(object.is_cashback_coin)
+        ? globalThis.Boolean(object.is_cashback_coin)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmCreatePool): unknown {
+    const obj: any = {};
+    if (message.index !== undefined) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.baseAmountIn !== undefined) {
+      obj.baseAmountIn = message.baseAmountIn.toString();
+    }
+    if (message.quoteAmountIn !== undefined) {
+      obj.quoteAmountIn = message.quoteAmountIn.toString();
+    }
+    if (message.coinCreator !== undefined) {
+      obj.coinCreator = base64FromBytes(message.coinCreator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      obj.isMayhemMode = message.isMayhemMode;
+    }
+    if (message.isCashbackCoin !== undefined) {
+      obj.isCashbackCoin = message.isCashbackCoin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmCreatePool>, I>>(base?: I): AmmCreatePool {
+    return AmmCreatePool.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmCreatePool>, I>>(object: I): AmmCreatePool {
+    const message = createBaseAmmCreatePool();
+    message.index = object.index ?? undefined;
+    message.baseAmountIn = (object.baseAmountIn !== undefined && object.baseAmountIn !== null)
+      ? BigInt(object.baseAmountIn)
+      : undefined;
+    message.quoteAmountIn = (object.quoteAmountIn !== undefined && object.quoteAmountIn !== null)
+      ? BigInt(object.quoteAmountIn)
+      : undefined;
+    message.coinCreator = object.coinCreator ?? undefined;
+    message.isMayhemMode = object.isMayhemMode ?? undefined;
+    message.isCashbackCoin = object.isCashbackCoin ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmDeposit(): AmmDeposit {
+  return { lpTokenAmountOut: undefined, maxBaseAmountIn: undefined, maxQuoteAmountIn: undefined };
+}
+
+export const AmmDeposit: MessageFns<AmmDeposit> = {
+  encode(message: AmmDeposit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lpTokenAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.lpTokenAmountOut) !== message.lpTokenAmountOut) {
+        throw new globalThis.Error("value provided for field message.lpTokenAmountOut of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.lpTokenAmountOut);
+    }
+    if (message.maxBaseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.maxBaseAmountIn) !== message.maxBaseAmountIn) {
+        throw new globalThis.Error("value provided for field message.maxBaseAmountIn of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.maxBaseAmountIn);
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.maxQuoteAmountIn) !== message.maxQuoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.maxQuoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.maxQuoteAmountIn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmDeposit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmDeposit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.lpTokenAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxBaseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.maxQuoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmDeposit {
+    return {
+      lpTokenAmountOut: isSet(object.lpTokenAmountOut)
+        ? BigInt(object.lpTokenAmountOut)
+        : isSet(object.lp_token_amount_out)
+        ? BigInt(object.lp_token_amount_out)
+        : undefined,
+      maxBaseAmountIn: isSet(object.maxBaseAmountIn)
+        ? BigInt(object.maxBaseAmountIn)
+        : isSet(object.max_base_amount_in)
+        ? BigInt(object.max_base_amount_in)
+        : undefined,
+      maxQuoteAmountIn: isSet(object.maxQuoteAmountIn)
+        ? BigInt(object.maxQuoteAmountIn)
+        : isSet(object.max_quote_amount_in)
+        ? BigInt(object.max_quote_amount_in)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmDeposit): unknown {
+    const obj: any = {};
+    if (message.lpTokenAmountOut !== undefined) {
+      obj.lpTokenAmountOut = message.lpTokenAmountOut.toString();
+    }
+    if (message.maxBaseAmountIn !== undefined) {
+      obj.maxBaseAmountIn = message.maxBaseAmountIn.toString();
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      obj.maxQuoteAmountIn = message.maxQuoteAmountIn.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmDeposit>, I>>(base?: I): AmmDeposit {
+    return AmmDeposit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmDeposit>, I>>(object: I): AmmDeposit {
+    const message = createBaseAmmDeposit();
+    message.lpTokenAmountOut = (object.lpTokenAmountOut !== undefined && object.lpTokenAmountOut !== null)
+      ? BigInt(object.lpTokenAmountOut)
+      : undefined;
+    message.maxBaseAmountIn = (object.maxBaseAmountIn !== undefined && object.maxBaseAmountIn !== null)
+      ? BigInt(object.maxBaseAmountIn)
+      : undefined;
+    message.maxQuoteAmountIn = (object.maxQuoteAmountIn !== undefined && object.maxQuoteAmountIn !== null)
+      ? BigInt(object.maxQuoteAmountIn)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmWithdraw(): AmmWithdraw {
+  return { lpTokenAmountIn: undefined, minBaseAmountOut: undefined, minQuoteAmountOut: undefined };
+}
+
+export const AmmWithdraw: MessageFns<AmmWithdraw> = {
+  encode(message: AmmWithdraw, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lpTokenAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.lpTokenAmountIn) !== message.lpTokenAmountIn) {
+        throw new globalThis.Error("value provided for field message.lpTokenAmountIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.lpTokenAmountIn);
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minBaseAmountOut) !== message.minBaseAmountOut) {
+        throw new globalThis.Error("value provided for field message.minBaseAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minBaseAmountOut);
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minQuoteAmountOut) !== message.minQuoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.minQuoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.minQuoteAmountOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmWithdraw {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmWithdraw();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.lpTokenAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minBaseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.minQuoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmWithdraw {
+    return {
+      lpTokenAmountIn: isSet(object.lpTokenAmountIn)
+        ? BigInt(object.lpTokenAmountIn)
+        : isSet(object.lp_token_amount_in)
+        ? BigInt(object.lp_token_amount_in)
+        : undefined,
+      minBaseAmountOut: isSet(object.minBaseAmountOut)
+        ? BigInt(object.minBaseAmountOut)
+        : isSet(object.min_base_amount_out)
+        ? BigInt(object.min_base_amount_out)
+        : undefined,
+      minQuoteAmountOut: isSet(object.minQuoteAmountOut)
+        ? BigInt(object.minQuoteAmountOut)
+        : isSet(object.min_quote_amount_out)
+        ? BigInt(object.min_quote_amount_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmWithdraw): unknown {
+    const obj: any = {};
+    if (message.lpTokenAmountIn !== undefined) {
+      obj.lpTokenAmountIn = message.lpTokenAmountIn.toString();
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      obj.minBaseAmountOut = message.minBaseAmountOut.toString();
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      obj.minQuoteAmountOut = message.minQuoteAmountOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmWithdraw>, I>>(base?: I): AmmWithdraw {
+    return AmmWithdraw.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmWithdraw>, I>>(object: I): AmmWithdraw {
+    const message = createBaseAmmWithdraw();
+    message.lpTokenAmountIn = (object.lpTokenAmountIn !== undefined && object.lpTokenAmountIn !== null)
+      ? BigInt(object.lpTokenAmountIn)
+      : undefined;
+    message.minBaseAmountOut = (object.minBaseAmountOut !== undefined && object.minBaseAmountOut !== null)
+      ? BigInt(object.minBaseAmountOut)
+      : undefined;
+    message.minQuoteAmountOut = (object.minQuoteAmountOut !== undefined && object.minQuoteAmountOut !== null)
+      ? BigInt(object.minQuoteAmountOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTradeEvent(): TradeEvent {
+  return {
+    mint: undefined,
+    solAmount: undefined,
+    tokenAmount: undefined,
+    isBuy: undefined,
+    user: undefined,
+    timestamp: undefined,
+    virtualSolReserves: undefined,
+    virtualTokenReserves: undefined,
+    realSolReserves: undefined,
+    realTokenReserves: undefined,
+    feeRecipient: undefined,
+    feeBasisPoints: undefined,
+    fee: undefined,
+    creator: undefined,
+    creatorFeeBasisPoints: undefined,
+    creatorFee: undefined,
+    trackVolume: undefined,
+    totalUnclaimedTokens: undefined,
+    totalClaimedTokens: undefined,
+    currentSolVolume: undefined,
+    lastUpdateTimestamp: undefined,
+    ixName: undefined,
+    mayhemMode: undefined,
+    cashbackFeeBasisPoints: undefined,
+    cashback: undefined,
+    buybackFeeBasisPoints: undefined,
+    buybackFee: undefined,
+    shareholders: [],
+    quoteMint: undefined,
+    quoteAmount: undefined,
+    virtualQuoteReserves: undefined,
+    realQuoteReserves: undefined,
+    holderRewardsBps: undefined,
+    holderRewards: undefined,
+    creatorFeeUnclaimed: undefined,
+  };
+}
+
+export const TradeEvent: MessageFns<TradeEvent> = {
+  encode(message: TradeEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mint !== undefined) {
+      writer.uint32(10).bytes(message.mint);
+    }
+    if (message.solAmount !== undefined) {
+      if (BigInt.asUintN(64, message.solAmount) !== message.solAmount) {
+        throw new globalThis.Error("value provided for field message.solAmount of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.solAmount);
+    }
+    if (message.tokenAmount !== undefined) {
+      if (BigInt.asUintN(64, message.tokenAmount) !== message.tokenAmount) {
+        throw new globalThis.Error("value provided for field message.tokenAmount of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.tokenAmount);
+    }
+    if (message.isBuy !== undefined) {
+      writer.uint32(32).bool(message.isBuy);
+    }
+    if (message.user !== undefined) {
+      writer.uint32(42).bytes(message.user);
+    }
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(48).int64(message.timestamp);
+    }
+    if (message.virtualSolReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualSolReserves) !== message.virtualSolReserves) {
+        throw new globalThis.Error("value provided for field message.virtualSolReserves of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.virtualSolReserves);
+    }
+    if (message.virtualTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualTokenReserves) !== message.virtualTokenReserves) {
+        throw new globalThis.Error("value provided for field message.virtualTokenReserves of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.virtualTokenReserves);
+    }
+    if (message.realSolReserves !== undefined) {
+      if (BigInt.asUintN(64, message.realSolReserves) !== message.realSolReserves) {
+        throw new globalThis.Error("value provided for field message.realSolReserves of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.realSolReserves);
+    }
+    if (message.realTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.realTokenReserves) !== message.realTokenReserves) {
+        throw new globalThis.Error("value provided for field message.realTokenReserves of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.realTokenReserves);
+    }
+    if (message.feeRecipient !== undefined) {
+      writer.uint32(90).bytes(message.feeRecipient);
+    }
+    if (message.feeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.feeBasisPoints) !== message.feeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.feeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.feeBasisPoints);
+    }
+    if (message.fee !== undefined) {
+      if (BigInt.asUintN(64, message.fee) !== message.fee) {
+        throw new globalThis.Error("value provided for field message.fee of type uint64 too large");
+      }
+      writer.uint32(104).uint64(message.fee);
+    }
+    if (message.creator !== undefined) {
+      writer.uint32(114).bytes(message.creator);
+    }
+    if (message.creatorFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBasisPoints) !== message.creatorFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(120).uint64(message.creatorFeeBasisPoints);
+    }
+    if (message.creatorFee !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFee) !== message.creatorFee) {
+        throw new globalThis.Error("value provided for field message.creatorFee of type uint64 too large");
+      }
+      writer.uint32(128).uint64(message.creatorFee);
+    }
+    if (message.trackVolume !== undefined) {
+      writer.uint32(136).bool(message.trackVolume);
+    }
+    if (message.totalUnclaimedTokens !== undefined) {
+      if (BigInt.asUintN(64, message.totalUnclaimedTokens) !== message.totalUnclaimedTokens) {
+        throw new globalThis.Error("value provided for field message.totalUnclaimedTokens of type uint64 too large");
+      }
+      writer.uint32(144).uint64(message.totalUnclaimedTokens);
+    }
+    if (message.totalClaimedTokens !== undefined) {
+      if (BigInt.asUintN(64, message.totalClaimedTokens) !== message.totalClaimedTokens) {
+        throw new globalThis.Error("value provided for field message.totalClaimedTokens of type uint64 too large");
+      }
+      writer.uint32(152).uint64(message.totalClaimedTokens);
+    }
+    if (message.currentSolVolume !== undefined) {
+      if (BigInt.asUintN(64, message.currentSolVolume) !== message.currentSolVolume) {
+        throw new globalThis.Error("value provided for field message.currentSolVolume of type uint64 too large");
+      }
+      writer.uint32(160).uint64(message.currentSolVolume);
+    }
+    if (message.lastUpdateTimestamp !== undefined) {
+      if (BigInt.asIntN(64, message.lastUpdateTimestamp) !== message.lastUpdateTimestamp) {
+        throw new globalThis.Error("value provided for field message.lastUpdateTimestamp of type int64 too large");
+      }
+      writer.uint32(168).int64(message.lastUpdateTimestamp);
+    }
+    if (message.ixName !== undefined) {
+      writer.uint32(178).string(message.ixName);
+    }
+    if (message.mayhemMode !== undefined) {
+      writer.uint32(184).bool(message.mayhemMode);
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.cashbackFeeBasisPoints) !== message.cashbackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.cashbackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(192).uint64(message.cashbackFeeBasisPoints);
+    }
+    if (message.cashback !== undefined) {
+      if (BigInt.asUintN(64, message.cashback) !== message.cashback) {
+        throw new globalThis.Error("value provided for field message.cashback of type uint64 too large");
+      }
+      writer.uint32(200).uint64(message.cashback);
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFeeBasisPoints) !== message.buybackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.buybackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(208).uint64(message.buybackFeeBasisPoints);
+    }
+    if (message.buybackFee !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFee) !== message.buybackFee) {
+        throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
+      }
+      writer.uint32(216).uint64(message.buybackFee);
+    }
+    for (const v of message.shareholders) {
+      Shareholder.encode(v!, writer.uint32(226).fork()).join();
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(234).bytes(message.quoteMint);
+    }
+    if (message.quoteAmount !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmount) !== message.quoteAmount) {
+        throw new globalThis.Error("value provided for field message.quoteAmount of type uint64 too large");
+      }
+      writer.uint32(240).uint64(message.quoteAmount);
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualQuoteReserves) !== message.virtualQuoteReserves) {
+        throw new globalThis.Error("value provided for field message.virtualQuoteReserves of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.virtualQuoteReserves);
+    }
+    if (message.realQuoteReserves !== undefined) {
+      if (BigInt.asUintN(64, message.realQuoteReserves) !== message.realQuoteReserves) {
+        throw new globalThis.Error("value provided for field message.realQuoteReserves of type uint64 too large");
+      }
+      writer.uint32(256).uint64(message.realQuoteReserves);
+    }
+    if (message.holderRewardsBps !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewardsBps) !== message.holderRewardsBps) {
+        throw new globalThis.Error("value provided for field message.holderRewardsBps of type uint64 too large");
+      }
+      writer.uint32(264).uint64(message.holderRewardsBps);
+    }
+    if (message.holderRewards !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewards) !== message.holderRewards) {
+        throw new globalThis.Error("value provided for field message.holderRewards of type uint64 too large");
+      }
+      writer.uint32(272).uint64(message.holderRewards);
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeUnclaimed) !== message.creatorFeeUnclaimed) {
+        throw new globalThis.Error("value provided for field message.creatorFeeUnclaimed of type uint64 too large");
+      }
+      writer.uint32(280).uint64(message.creatorFeeUnclaimed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TradeEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTradeEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.solAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tokenAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isBuy = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.virtualSolReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.virtualTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.realSolReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.realTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.feeRecipient = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.feeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.fee = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.creator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.creatorFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.creatorFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.trackVolume = reader.bool();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.totalUnclaimedTokens = reader.uint64() as bigint;
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.totalClaimedTokens = reader.uint64() as bigint;
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.currentSolVolume = reader.uint64() as bigint;
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.lastUpdateTimestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.ixName = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.mayhemMode = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.cashbackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.cashback = reader.uint64() as bigint;
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.buybackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.buybackFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.shareholders.push(Shareholder.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.quoteAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.virtualQuoteReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.realQuoteReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.holderRewardsBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 34: {
+            if (tag !== 272) {
+              break;
+            }
+
+            message.holderRewards = reader.uint64() as bigint;
+            continue;
+          }
+          case 35: {
+            if (tag !== 280) {
+              break;
+            }
+
+            message.creatorFeeUnclaimed = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TradeEvent {
+    return {
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : undefined,
+      solAmount: isSet(object.solAmount)
+        ? BigInt(object.solAmount)
+        : isSet(object.sol_amount)
+        ? BigInt(object.sol_amount)
+        : undefined,
+      tokenAmount: isSet(object.tokenAmount)
+        ? BigInt(object.tokenAmount)
+        : isSet(object.token_amount)
+        ? BigInt(object.token_amount)
+        : undefined,
+      isBuy: isSet(object.isBuy)
+        ? globalThis.Boolean(object.isBuy)
+        : isSet(object.is_buy)
+        ? globalThis.Boolean(object.is_buy)
+        : undefined,
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      virtualSolReserves: isSet(object.virtualSolReserves)
+        ? BigInt(object.virtualSolReserves)
+        : isSet(object.virtual_sol_reserves)
+        ? BigInt(object.virtual_sol_reserves)
+        : undefined,
+      virtualTokenReserves: isSet(object.virtualTokenReserves)
+        ? BigInt(object.virtualTokenReserves)
+        : isSet(object.virtual_token_reserves)
+        ? BigInt(object.virtual_token_reserves)
+        : undefined,
+      realSolReserves: isSet(object.realSolReserves)
+        ? BigInt(object.realSolReserves)
+        : isSet(object.real_sol_reserves)
+        ? BigInt(object.real_sol_reserves)
+        : undefined,
+      realTokenReserves: isSet(object.realTokenReserves)
+        ? BigInt(object.realTokenReserves)
+        : isSet(object.real_token_reserves)
+        ? BigInt(object.real_token_reserves)
+        : undefined,
+      feeRecipient: isSet(object.feeRecipient)
+        ? Buffer.from(bytesFromBase64(object.feeRecipient))
+        : isSet(object.fee_recipient)
+        ? Buffer.from(bytesFromBase64(object.fee_recipient))
+        : undefined,
+      feeBasisPoints: isSet(object.feeBasisPoints)
+        ? BigInt(object.feeBasisPoints)
+        : isSet(object.fee_basis_points)
+        ? BigInt(object.fee_basis_points)
+        : undefined,
+      fee: isSet(object.fee) ? BigInt(object.fee) : undefined,
+      creator: isSet(object.creator) ? Buffer.from(bytesFromBase64(object.creator)) : undefined,
+      creatorFeeBasisPoints: isSet(object.creatorFeeBasisPoints)
+        ? BigInt(object.creatorFeeBasisPoints)
+        : isSet(object.creator_fee_basis_points)
+        ? BigInt(object.creator_fee_basis_points)
+        : undefined,
+      creatorFee: isSet(object.creatorFee)
+        ? BigInt(object.creatorFee)
+        : isSet(object.creator_fee)
+        ? BigInt(object.creator_fee)
+        : undefined,
+      trackVolume: isSet(object.trackVolume)
+        ? globalThis.Boolean(object.trackVolume)
+        : isSet(object.track_volume)
+        ? globalThis.Boolean(object.track_volume)
+        : undefined,
+      totalUnclaimedTokens: isSet(object.totalUnclaimedTokens)
+        ? BigInt(object.totalUnclaimedTokens)
+        : isSet(object.total_unclaimed_tokens)
+        ? BigInt(object.total_unclaimed_tokens)
+        : undefined,
+      totalClaimedTokens: isSet(object.totalClaimedTokens)
+        ? BigInt(object.totalClaimedTokens)
+        : isSet(object.total_claimed_tokens)
+        ? BigInt(object.total_claimed_tokens)
+        : undefined,
+      currentSolVolume: isSet(object.currentSolVolume)
+        ? BigInt(object.currentSolVolume)
+        : isSet(object.current_sol_volume)
+        ? BigInt(object.current_sol_volume)
+        : undefined,
+      lastUpdateTimestamp: isSet(object.lastUpdateTimestamp)
+        ? BigInt(object.lastUpdateTimestamp)
+        : isSet(object.last_update_timestamp)
+        ? BigInt(object.last_update_timestamp)
+        : undefined,
+      ixName: isSet(object.ixName)
+        ? globalThis.String(object.ixName)
+        : isSet(object.ix_name)
+        ? globalThis.String(object.ix_name)
+        : undefined,
+      mayhemMode: isSet(object.mayhemMode)
+        ? globalThis.Boolean(object.mayhemMode)
+        : isSet(object.mayhem_mode)
+        ? globalThis.Boolean(object.mayhem_mode)
+        : undefined,
+      cashbackFeeBasisPoints: isSet(object.cashbackFeeBasisPoints)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : isSet(object.cashback_fee_basis_points)
+        ? BigInt(object.cashback_fee_basis_points)
+        : undefined,
+      cashback: isSet(object.cashback) ? BigInt(object.cashback) : undefined,
+      buybackFeeBasisPoints: isSet(object.buybackFeeBasisPoints)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : isSet(object.buyback_fee_basis_points)
+        ? BigInt(object.buyback_fee_basis_points)
+        : undefined,
+      buybackFee: isSet(object.buybackFee)
+        ? BigInt(object.buybackFee)
+        : isSet(object.buyback_fee)
+        ? BigInt(object.buyback_fee)
+        : undefined,
+      shareholders: globalThis.Array.isArray(object?.shareholders)
+        ? object.shareholders.map((e: any) => Shareholder.fromJSON(e))
+        : [],
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      quoteAmount: isSet(object.quoteAmount)
+        ? BigInt(object.quoteAmount)
+        : isSet(object.quote_amount)
+        ? BigInt(object.quote_amount)
+        : undefined,
+      virtualQuoteReserves: isSet(object.virtualQuoteReserves)
+        ? BigInt(object.virtualQuoteReserves)
+        : isSet(object.virtual_quote_reserves)
+        ? BigInt(object.virtual_quote_reserves)
+        : undefined,
+      realQuoteReserves: isSet(object.realQuoteReserves)
+        ? BigInt(object.realQuoteReserves)
+        : isSet(object.real_quote_reserves)
+        ? BigInt(object.real_quote_reserves)
+        : undefined,
+      holderRewardsBps: isSet(object.holderRewardsBps)
+        ? BigInt(object.holderRewardsBps)
+        : isSet(object.holder_rewards_bps)
+        ? BigInt(object.holder_rewards_bps)
+        : undefined,
+      holderRewards: isSet(object.holderRewards)
+        ? BigInt(object.holderRewards)
+        : isSet(object.holder_rewards)
+        ? BigInt(object.holder_rewards)
+        : undefined,
+      creatorFeeUnclaimed: isSet(object.creatorFeeUnclaimed)
+        ? BigInt(object.creatorFeeUnclaimed)
+        : isSet(object.creator_fee_unclaimed)
+        ? BigInt(object.creator_fee_unclaimed)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TradeEvent): unknown {
+    const obj: any = {};
+    if (message.mint !== undefined) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.solAmount !== undefined) {
+      obj.solAmount = message.solAmount.toString();
+    }
+    if (message.tokenAmount !== undefined) {
+      obj.tokenAmount = message.tokenAmount.toString();
+    }
+    if (message.isBuy !== undefined) {
+      obj.isBuy = message.isBuy;
+    }
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.virtualSolReserves !== undefined) {
+      obj.virtualSolReserves = message.virtualSolReserves.toString();
+    }
+    if (message.virtualTokenReserves !== undefined) {
+      obj.virtualTokenReserves = message.virtualTokenReserves.toString();
+    }
+    if (message.realSolReserves !== undefined) {
+      obj.realSolReserves = message.realSolReserves.toString();
+    }
+    if (message.realTokenReserves !== undefined) {
+      obj.realTokenReserves = message.realTokenReserves.toString();
+    }
+    if (message.feeRecipient !== undefined) {
+      obj.feeRecipient = base64FromBytes(message.feeRecipient);
+    }
+    if (message.feeBasisPoints !== undefined) {
+      obj.feeBasisPoints = message.feeBasisPoints.toString();
+    }
+    if (message.fee !== undefined) {
+      obj.fee = message.fee.toString();
+    }
+    if (message.creator !== undefined) {
+      obj.creator = base64FromBytes(message.creator);
+    }
+    if (message.creatorFeeBasisPoints !== undefined) {
+      obj.creatorFeeBasisPoints = message.creatorFeeBasisPoints.toString();
+    }
+    if (message.creatorFee !== undefined) {
+      obj.creatorFee = message.creatorFee.toString();
+    }
+    if (message.trackVolume !== undefined) {
+      obj.trackVolume = message.trackVolume;
+    }
+    if (message.totalUnclaimedTokens !== undefined) {
+      obj.totalUnclaimedTokens = message.totalUnclaimedTokens.toString();
+    }
+    if (message.totalClaimedTokens !== undefined) {
+      obj.totalClaimedTokens = message.totalClaimedTokens.toString();
+    }
+    if (message.currentSolVolume !== undefined) {
+      obj.currentSolVolume = message.currentSolVolume.toString();
+    }
+    if (message.lastUpdateTimestamp !== undefined) {
+      obj.lastUpdateTimestamp = message.lastUpdateTimestamp.toString();
+    }
+    if (message.ixName !== undefined) {
+      obj.ixName = message.ixName;
+    }
+    if (message.mayhemMode !== undefined) {
+      obj.mayhemMode = message.mayhemMode;
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      obj.cashbackFeeBasisPoints = message.cashbackFeeBasisPoints.toString();
+    }
+    if (message.cashback !== undefined) {
+      obj.cashback = message.cashback.toString();
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      obj.buybackFeeBasisPoints = message.buybackFeeBasisPoints.toString();
+    }
+    if (message.buybackFee !== undefined) {
+      obj.buybackFee = message.buybackFee.toString();
+    }
+    if (message.shareholders?.length) {
+      obj.shareholders = message.shareholders.map((e) => Shareholder.toJSON(e));
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.quoteAmount !== undefined) {
+      obj.quoteAmount = message.quoteAmount.toString();
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      obj.virtualQuoteReserves = message.virtualQuoteReserves.toString();
+    }
+    if (message.realQuoteReserves !== undefined) {
+      obj.realQuoteReserves = message.realQuoteReserves.toString();
+    }
+    if (message.holderRewardsBps !== undefined) {
+      obj.holderRewardsBps = message.holderRewardsBps.toString();
+    }
+    if (message.holderRewards !== undefined) {
+      obj.holderRewards = message.holderRewards.toString();
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      obj.creatorFeeUnclaimed = message.creatorFeeUnclaimed.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TradeEvent>, I>>(base?: I): TradeEvent {
+    return TradeEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TradeEvent>, I>>(object: I): TradeEvent {
+    const message = createBaseTradeEvent();
+    message.mint = object.mint ?? undefined;
+    message.solAmount = (object.solAmount !== undefined && object.solAmount !== null)
+      ? BigInt(object.solAmount)
+      : undefined;
+    message.tokenAmount = (object.tokenAmount !== undefined && object.tokenAmount !== null)
+      ? BigInt(object.tokenAmount)
+      : undefined;
+    message.isBuy = object.isBuy ?? undefined;
+    message.user = object.user ?? undefined;
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.virtualSolReserves = (object.virtualSolReserves !== undefined && object.virtualSolReserves !== null)
+      ? BigInt(object.virtualSolReserves)
+      : undefined;
+    message.virtualTokenReserves = (object.virtualTokenReserves !== undefined && object.virtualTokenReserves !== null)
+      ? BigInt(object.virtualTokenReserves)
+      : undefined;
+    message.realSolReserves = (object.realSolReserves !== undefined && object.realSolReserves !== null)
+      ? BigInt(object.realSolReserves)
+      : undefined;
+    message.realTokenReserves = (object.realTokenReserves !== undefined && object.realTokenReserves !== null)
+      ? BigInt(object.realTokenReserves)
+      : undefined;
+    message.feeRecipient = object.feeRecipient ?? undefined;
+    message.feeBasisPoints = (object.feeBasisPoints !== undefined && object.feeBasisPoints !== null)
+      ? BigInt(object.feeBasisPoints)
+      : undefined;
+    message.fee = (object.fee !== undefined && object.fee !== null) ? BigInt(object.fee) : undefined;
+    message.creator = object.creator ?? undefined;
+    message.creatorFeeBasisPoints =
+      (object.creatorFeeBasisPoints !== undefined && object.creatorFeeBasisPoints !== null)
+        ? BigInt(object.creatorFeeBasisPoints)
+        : undefined;
+    message.creatorFee = (object.creatorFee !== undefined && object.creatorFee !== null)
+      ? BigInt(object.creatorFee)
+      : undefined;
+    message.trackVolume = object.trackVolume ?? undefined;
+    message.totalUnclaimedTokens = (object.totalUnclaimedTokens !== undefined && object.totalUnclaimedTokens !== null)
+      ? BigInt(object.totalUnclaimedTokens)
+      : undefined;
+    message.totalClaimedTokens = (object.totalClaimedTokens !== undefined && object.totalClaimedTokens !== null)
+      ? BigInt(object.totalClaimedTokens)
+      : undefined;
+    message.currentSolVolume = (object.currentSolVolume !== undefined && object.currentSolVolume !== null)
+      ? BigInt(object.currentSolVolume)
+      : undefined;
+    message.lastUpdateTimestamp = (object.lastUpdateTimestamp !== undefined && object.lastUpdateTimestamp !== null)
+      ? BigInt(object.lastUpdateTimestamp)
+      : undefined;
+    message.ixName = object.ixName ?? undefined;
+    message.mayhemMode = object.mayhemMode ?? undefined;
+    message.cashbackFeeBasisPoints =
+      (object.cashbackFeeBasisPoints !== undefined && object.cashbackFeeBasisPoints !== null)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : undefined;
+    message.cashback = (object.cashback !== undefined && object.cashback !== null)
+      ? BigInt(object.cashback)
+      : undefined;
+    message.buybackFeeBasisPoints =
+      (object.buybackFeeBasisPoints !== undefined && object.buybackFeeBasisPoints !== null)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : undefined;
+    message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
+      ? BigInt(object.buybackFee)
+      : undefined;
+    message.shareholders = object.shareholders?.map((e) => Shareholder.fromPartial(e)) || [];
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.quoteAmount = (object.quoteAmount !== undefined && object.quoteAmount !== null)
+      ? BigInt(object.quoteAmount)
+      : undefined;
+    message.virtualQuoteReserves = (object.virtualQuoteReserves !== undefined && object.virtualQuoteReserves !== null)
+      ? BigInt(object.virtualQuoteReserves)
+      : undefined;
+    message.realQuoteReserves = (object.realQuoteReserves !== undefined && object.realQuoteReserves !== null)
+      ? BigInt(object.realQuoteReserves)
+      : undefined;
+    message.holderRewardsBps = (object.holderRewardsBps !== undefined && object.holderRewardsBps !== null)
+      ? BigInt(object.holderRewardsBps)
+      : undefined;
+    message.holderRewards = (object.holderRewards !== undefined && object.holderRewards !== null)
+      ? BigInt(object.holderRewards)
+      : undefined;
+    message.creatorFeeUnclaimed = (object.creatorFeeUnclaimed !== undefined && object.creatorFeeUnclaimed !== null)
+      ? BigInt(object.creatorFeeUnclaimed)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateEvent(): CreateEvent {
+  return {
+    name: undefined,
+    symbol: undefined,
+    uri: undefined,
+    mint: undefined,
+    bondingCurve: undefined,
+    user: undefined,
+    creator: undefined,
+    timestamp: undefined,
+    virtualTokenReserves: undefined,
+    virtualSolReserves: undefined,
+    realTokenReserves: undefined,
+    tokenTotalSupply: undefined,
+    tokenProgram: undefined,
+    isMayhemMode: undefined,
+    isCashbackEnabled: undefined,
+    quoteMint: undefined,
+    virtualQuoteReserves: undefined,
+  };
+}
+
+export const CreateEvent: MessageFns<CreateEvent> = {
+  encode(message: CreateEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.symbol !== undefined) {
+      writer.uint32(18).string(message.symbol);
+    }
+    if (message.uri !== undefined) {
+      writer.uint32(26).string(message.uri);
+    }
+    if (message.mint !== undefined) {
+      writer.uint32(34).bytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      writer.uint32(42).bytes(message.bondingCurve);
+    }
+    if (message.user !== undefined) {
+      writer.uint32(50).bytes(message.user);
+    }
+    if (message.creator !== undefined) {
+      writer.uint32(58).bytes(message.creator);
+    }
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(64).int64(message.timestamp);
+    }
+    if (message.virtualTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualTokenReserves) !== message.virtualTokenReserves) {
+        throw new globalThis.Error("value provided for field message.virtualTokenReserves of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.virtualTokenReserves);
+    }
+    if (message.virtualSolReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualSolReserves) !== message.virtualSolReserves) {
+        throw new globalThis.Error("value provided for field message.virtualSolReserves of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.virtualSolReserves);
+    }
+    if (message.realTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.realTokenReserves) !== message.realTokenReserves) {
+        throw new globalThis.Error("value provided for field message.realTokenReserves of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.realTokenReserves);
+    }
+    if (message.tokenTotalSupply !== undefined) {
+      if (BigInt.asUintN(64, message.tokenTotalSupply) !== message.tokenTotalSupply) {
+        throw new globalThis.Error("value provided for field message.tokenTotalSupply of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.tokenTotalSupply);
+    }
+    if (message.tokenProgram !== undefined) {
+      writer.uint32(106).bytes(message.tokenProgram);
+    }
+    if (message.isMayhemMode !== undefined) {
+      writer.uint32(112).bool(message.isMayhemMode);
+    }
+    if (message.isCashbackEnabled !== undefined) {
+      writer.uint32(120).bool(message.isCashbackEnabled);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(130).bytes(message.quoteMint);
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      if (BigInt.asUintN(64, message.virtualQuoteReserves) !== message.virtualQuoteReserves) {
+        throw new globalThis.Error("value provided for field message.virtualQuoteReserves of type uint64 too large");
+      }
+      writer.uint32(136).uint64(message.virtualQuoteReserves);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.symbol = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bondingCurve = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.creator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.virtualTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.virtualSolReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.realTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.tokenTotalSupply = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.tokenProgram = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.isMayhemMode = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.isCashbackEnabled = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.virtualQuoteReserves = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateEvent {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      symbol: isSet(object.symbol) ? globalThis.String(object.symbol) : undefined,
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : undefined,
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : undefined,
+      bondingCurve: isSet(object.bondingCurve)
+        ? Buffer.from(bytesFromBase64(object.bondingCurve))
+        : isSet(object.bonding_curve)
+        ? Buffer.from(bytesFromBase64(object.bonding_curve))
+        : undefined,
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      creator: isSet(object.creator) ? Buffer.from(bytesFromBase64(object.creator)) : undefined,
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      virtualTokenReserves: isSet(object.virtualTokenReserves)
+        ? BigInt(object.virtualTokenReserves)
+        : isSet(object.virtual_token_reserves)
+        ? BigInt(object.virtual_token_reserves)
+        : undefined,
+      virtualSolReserves: isSet(object.virtualSolReserves)
+        ? BigInt(object.virtualSolReserves)
+        : isSet(object.virtual_sol_reserves)
+        ? BigInt(object.virtual_sol_reserves)
+        : undefined,
+      realTokenReserves: isSet(object.realTokenReserves)
+        ? BigInt(object.realTokenReserves)
+        : isSet(object.real_token_reserves)
+        ? BigInt(object.real_token_reserves)
+        : undefined,
+      tokenTotalSupply: isSet(object.tokenTotalSupply)
+        ? BigInt(object.tokenTotalSupply)
+        : isSet(object.token_total_supply)
+        ? BigInt(object.token_total_supply)
+        : undefined,
+      tokenProgram: isSet(object.tokenProgram)
+        ? Buffer.from(bytesFromBase64(object.tokenProgram))
+        : isSet(object.token_program)
+        ? Buffer.from(bytesFromBase64(object.token_program))
+        : undefined,
+      isMayhemMode: isSet(object.isMayhemMode)
+        ? globalThis.Boolean(object.isMayhemMode)
+        : isSet(object.is_mayhem_mode)
+        ? globalThis.Boolean(object.is_mayhem_mode)
+        : undefined,
+      isCashbackEnabled: isSet(object.isCashbackEnabled)
+        ? globalThis.Boolean(object.isCashbackEnabled)
+        : isSet(object.is_cashback_enabled)
+        ? globalThis.Boolean(object.is_cashback_enabled)
+        : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      virtualQuoteReserves: isSet(object.virtualQuoteReserves)
+        ? BigInt(object.virtualQuoteReserves)
+        : isSet(object.virtual_quote_reserves)
+        ? BigInt(object.virtual_quote_reserves)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateEvent): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.symbol !== undefined) {
+      obj.symbol = message.symbol;
+    }
+    if (message.uri !== undefined) {
+      obj.uri = message.uri;
+    }
+    if (message.mint !== undefined) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      obj.bondingCurve = base64FromBytes(message.bondingCurve);
+    }
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.creator !== undefined) {
+      obj.creator = base64FromBytes(message.creator);
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.virtualTokenReserves !== undefined) {
+      obj.virtualTokenReserves = message.virtualTokenReserves.toString();
+    }
+    if (message.virtualSolReserves !== undefined) {
+      obj.virtualSolReserves = message.virtualSolReserves.toString();
+    }
+    if (message.realTokenReserves !== undefined) {
+      obj.realTokenReserves = message.realTokenReserves.toString();
+    }
+    if (message.tokenTotalSupply !== undefined) {
+      obj.tokenTotalSupply = message.tokenTotalSupply.toString();
+    }
+    if (message.tokenProgram !== undefined) {
+      obj.tokenProgram = base64FromBytes(message.tokenProgram);
+    }
+    if (message.isMayhemMode !== undefined) {
+      obj.isMayhemMode = message.isMayhemMode;
+    }
+    if (message.isCashbackEnabled !== undefined) {
+      obj.isCashbackEnabled = message.isCashbackEnabled;
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      obj.virtualQuoteReserves = message.virtualQuoteReserves.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateEvent>, I>>(base?: I): CreateEvent {
+    return CreateEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateEvent>, I>>(object: I): CreateEvent {
+    const message = createBaseCreateEvent();
+    message.name = object.name ?? undefined;
+    message.symbol = object.symbol ?? undefined;
+    message.uri = object.uri ?? undefined;
+    message.mint = object.mint ?? undefined;
+    message.bondingCurve = object.bondingCurve ?? undefined;
+    message.user = object.user ?? undefined;
+    message.creator = object.creator ?? undefined;
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.virtualTokenReserves = (object.virtualTokenReserves !== undefined && object.virtualTokenReserves !== null)
+      ? BigInt(object.virtualTokenReserves)
+      : undefined;
+    message.virtualSolReserves = (object.virtualSolReserves !== undefined && object.virtualSolReserves !== null)
+      ? BigInt(object.virtualSolReserves)
+      : undefined;
+    message.realTokenReserves = (object.realTokenReserves !== undefined && object.realTokenReserves !== null)
+      ? BigInt(object.realTokenReserves)
+      : undefined;
+    message.tokenTotalSupply = (object.tokenTotalSupply !== undefined && object.tokenTotalSupply !== null)
+      ? BigInt(object.tokenTotalSupply)
+      : undefined;
+    message.tokenProgram = object.tokenProgram ?? undefined;
+    message.isMayhemMode = object.isMayhemMode ?? undefined;
+    message.isCashbackEnabled = object.isCashbackEnabled ?? undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.virtualQuoteReserves = (object.virtualQuoteReserves !== undefined && object.virtualQuoteReserves !== null)
+      ? BigInt(object.virtualQuoteReserves)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteEvent(): CompleteEvent {
+  return { user: undefined, mint: undefined, bondingCurve: undefined, timestamp: undefined, quoteMint: undefined };
+}
+
+export const CompleteEvent: MessageFns<CompleteEvent> = {
+  encode(message: CompleteEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      writer.uint32(10).bytes(message.user);
+    }
+    if (message.mint !== undefined) {
+      writer.uint32(18).bytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      writer.uint32(26).bytes(message.bondingCurve);
+    }
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(32).int64(message.timestamp);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(42).bytes(message.quoteMint);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bondingCurve = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteEvent {
+    return {
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : undefined,
+      bondingCurve: isSet(object.bondingCurve)
+        ? Buffer.from(bytesFromBase64(object.bondingCurve))
+        : isSet(object.bonding_curve)
+        ? Buffer.from(bytesFromBase64(object.bonding_curve))
+        : undefined,
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+    };
+  },
+
+  toJSON(message: CompleteEvent): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.mint !== undefined) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      obj.bondingCurve = base64FromBytes(message.bondingCurve);
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteEvent>, I>>(base?: I): CompleteEvent {
+    return CompleteEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteEvent>, I>>(object: I): CompleteEvent {
+    const message = createBaseCompleteEvent();
+    message.user = object.user ?? undefined;
+    message.mint = object.mint ?? undefined;
+    message.bondingCurve = object.bondingCurve ?? undefined;
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmBuyEvent(): AmmBuyEvent {
+  return {
+    timestamp: undefined,
+    baseAmountOut: undefined,
+    maxQuoteAmountIn: undefined,
+    userBaseTokenReserves: undefined,
+    userQuoteTokenReserves: undefined,
+    poolBaseTokenReserves: undefined,
+    poolQuoteTokenReserves: undefined,
+    quoteAmountIn: undefined,
+    lpFeeBasisPoints: undefined,
+    lpFee: undefined,
+    protocolFeeBasisPoints: undefined,
+    protocolFee: undefined,
+    quoteAmountInWithLpFee: undefined,
+    userQuoteAmountIn: undefined,
+    pool: undefined,
+    user: undefined,
+    userBaseTokenAccount: undefined,
+    userQuoteTokenAccount: undefined,
+    protocolFeeRecipient: undefined,
+    protocolFeeRecipientTokenAccount: undefined,
+    coinCreator: undefined,
+    coinCreatorFeeBasisPoints: undefined,
+    coinCreatorFee: undefined,
+    trackVolume: undefined,
+    totalUnclaimedTokens: undefined,
+    totalClaimedTokens: undefined,
+    currentSolVolume: undefined,
+    lastUpdateTimestamp: undefined,
+    minBaseAmountOut: undefined,
+    ixName: undefined,
+    cashbackFeeBasisPoints: undefined,
+    cashback: undefined,
+    buybackFeeBasisPoints: undefined,
+    buybackFee: undefined,
+    virtualQuoteReserves: undefined,
+    canBoost: undefined,
+    baseSupply: undefined,
+    holderRewardsBps: undefined,
+    holderRewards: undefined,
+    creatorFeeUnclaimed: undefined,
+  };
+}
+
+export const AmmBuyEvent: MessageFns<AmmBuyEvent> = {
+  encode(message: AmmBuyEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(8).int64(message.timestamp);
+    }
+    if (message.baseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountOut) !== message.baseAmountOut) {
+        throw new globalThis.Error("value provided for field message.baseAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.baseAmountOut);
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.maxQuoteAmountIn) !== message.maxQuoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.maxQuoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.maxQuoteAmountIn);
+    }
+    if (message.userBaseTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.userBaseTokenReserves) !== message.userBaseTokenReserves) {
+        throw new globalThis.Error("value provided for field message.userBaseTokenReserves of type uint64 too large");
+      }
+      writer.uint32(32).uint64(message.userBaseTokenReserves);
+    }
+    if (message.userQuoteTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.userQuoteTokenReserves) !== message.userQuoteTokenReserves) {
+        throw new globalThis.Error("value provided for field message.userQuoteTokenReserves of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.userQuoteTokenReserves);
+    }
+    if (message.poolBaseTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.poolBaseTokenReserves) !== message.poolBaseTokenReserves) {
+        throw new globalThis.Error("value provided for field message.poolBaseTokenReserves of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.poolBaseTokenReserves);
+    }
+    if (message.poolQuoteTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.poolQuoteTokenReserves) !== message.poolQuoteTokenReserves) {
+        throw new globalThis.Error("value provided for field message.poolQuoteTokenReserves of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.poolQuoteTokenReserves);
+    }
+    if (message.quoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountIn) !== message.quoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.quoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.quoteAmountIn);
+    }
+    if (message.lpFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.lpFeeBasisPoints) !== message.lpFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.lpFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.lpFeeBasisPoints);
+    }
+    if (message.lpFee !== undefined) {
+      if (BigInt.asUintN(64, message.lpFee) !== message.lpFee) {
+        throw new globalThis.Error("value provided for field message.lpFee of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.lpFee);
+    }
+    if (message.protocolFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.protocolFeeBasisPoints) !== message.protocolFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.protocolFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.protocolFeeBasisPoints);
+    }
+    if (message.protocolFee !== undefined) {
+      if (BigInt.asUintN(64, message.protocolFee) !== message.protocolFee) {
+        throw new globalThis.Error("value provided for field message.protocolFee of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.protocolFee);
+    }
+    if (message.quoteAmountInWithLpFee !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountInWithLpFee) !== message.quoteAmountInWithLpFee) {
+        throw new globalThis.Error("value provided for field message.quoteAmountInWithLpFee of type uint64 too large");
+      }
+      writer.uint32(104).uint64(message.quoteAmountInWithLpFee);
+    }
+    if (message.userQuoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.userQuoteAmountIn) !== message.userQuoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.userQuoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.userQuoteAmountIn);
+    }
+    if (message.pool !== undefined) {
+      writer.uint32(122).bytes(message.pool);
+    }
+    if (message.user !== undefined) {
+      writer.uint32(130).bytes(message.user);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      writer.uint32(138).bytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      writer.uint32(146).bytes(message.userQuoteTokenAccount);
+    }
+    if (message.protocolFeeRecipient !== undefined) {
+      writer.uint32(154).bytes(message.protocolFeeRecipient);
+    }
+    if (message.protocolFeeRecipientTokenAccount !== undefined) {
+      writer.uint32(162).bytes(message.protocolFeeRecipientTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      writer.uint32(170).bytes(message.coinCreator);
+    }
+    if (message.coinCreatorFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.coinCreatorFeeBasisPoints) !== message.coinCreatorFeeBasisPoints) {
+        throw new globalThis.Error(
+          "value provided for field message.coinCreatorFeeBasisPoints of type uint64 too large",
+        );
+      }
+      writer.uint32(176).uint64(message.coinCreatorFeeBasisPoints);
+    }
+    if (message.coinCreatorFee !== undefined) {
+      if (BigInt.asUintN(64, message.coinCreatorFee) !== message.coinCreatorFee) {
+        throw new globalThis.Error("value provided for field message.coinCreatorFee of type uint64 too large");
+      }
+      writer.uint32(184).uint64(message.coinCreatorFee);
+    }
+    if (message.trackVolume !== undefined) {
+      writer.uint32(192).bool(message.trackVolume);
+    }
+    if (message.totalUnclaimedTokens !== undefined) {
+      if (BigInt.asUintN(64, message.totalUnclaimedTokens) !== message.totalUnclaimedTokens) {
+        throw new globalThis.Error("value provided for field message.totalUnclaimedTokens of type uint64 too large");
+      }
+      writer.uint32(200).uint64(message.totalUnclaimedTokens);
+    }
+    if (message.totalClaimedTokens !== undefined) {
+      if (BigInt.asUintN(64, message.totalClaimedTokens) !== message.totalClaimedTokens) {
+        throw new globalThis.Error("value provided for field message.totalClaimedTokens of type uint64 too large");
+      }
+      writer.uint32(208).uint64(message.totalClaimedTokens);
+    }
+    if (message.currentSolVolume !== undefined) {
+      if (BigInt.asUintN(64, message.currentSolVolume) !== message.currentSolVolume) {
+        throw new globalThis.Error("value provided for field message.currentSolVolume of type uint64 too large");
+      }
+      writer.uint32(216).uint64(message.currentSolVolume);
+    }
+    if (message.lastUpdateTimestamp !== undefined) {
+      if (BigInt.asIntN(64, message.lastUpdateTimestamp) !== message.lastUpdateTimestamp) {
+        throw new globalThis.Error("value provided for field message.lastUpdateTimestamp of type int64 too large");
+      }
+      writer.uint32(224).int64(message.lastUpdateTimestamp);
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minBaseAmountOut) !== message.minBaseAmountOut) {
+        throw new globalThis.Error("value provided for field message.minBaseAmountOut of type uint64 too large");
+      }
+      writer.uint32(232).uint64(message.minBaseAmountOut);
+    }
+    if (message.ixName !== undefined) {
+      writer.uint32(242).string(message.ixName);
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.cashbackFeeBasisPoints) !== message.cashbackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.cashbackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.cashbackFeeBasisPoints);
+    }
+    if (message.cashback !== undefined) {
+      if (BigInt.asUintN(64, message.cashback) !== message.cashback) {
+        throw new globalThis.Error("value provided for field message.cashback of type uint64 too large");
+      }
+      writer.uint32(256).uint64(message.cashback);
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFeeBasisPoints) !== message.buybackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.buybackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(264).uint64(message.buybackFeeBasisPoints);
+    }
+    if (message.buybackFee !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFee) !== message.buybackFee) {
+        throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
+      }
+      writer.uint32(272).uint64(message.buybackFee);
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      writer.uint32(282).string(message.virtualQuoteReserves);
+    }
+    if (message.canBoost !== undefined) {
+      writer.uint32(288).bool(message.canBoost);
+    }
+    if (message.baseSupply !== undefined) {
+      if (BigInt.asUintN(64, message.baseSupply) !== message.baseSupply) {
+        throw new globalThis.Error("value provided for field message.baseSupply of type uint64 too large");
+      }
+      writer.uint32(296).uint64(message.baseSupply);
+    }
+    if (message.holderRewardsBps !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewardsBps) !== message.holderRewardsBps) {
+        throw new globalThis.Error("value provided for field message.holderRewardsBps of type uint64 too large");
+      }
+      writer.uint32(304).uint64(message.holderRewardsBps);
+    }
+    if (message.holderRewards !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewards) !== message.holderRewards) {
+        throw new globalThis.Error("value provided for field message.holderRewards of type uint64 too large");
+      }
+      writer.uint32(312).uint64(message.holderRewards);
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeUnclaimed) !== message.creatorFeeUnclaimed) {
+        throw new globalThis.Error("value provided for field message.creatorFeeUnclaimed of type uint64 too large");
+      }
+      writer.uint32(320).uint64(message.creatorFeeUnclaimed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmBuyEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmBuyEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.baseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.maxQuoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userBaseTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userQuoteTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.poolBaseTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.poolQuoteTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.quoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.lpFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.lpFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.protocolFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.protocolFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.quoteAmountInWithLpFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.userQuoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.pool = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.userBaseTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.userQuoteTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.protocolFeeRecipient = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.protocolFeeRecipientTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.coinCreator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.coinCreatorFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.coinCreatorFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.trackVolume = reader.bool();
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.totalUnclaimedTokens = reader.uint64() as bigint;
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.totalClaimedTokens = reader.uint64() as bigint;
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.currentSolVolume = reader.uint64() as bigint;
+            continue;
+          }
+          case 28: {
+            if (tag !== 224) {
+              break;
+            }
+
+            message.lastUpdateTimestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.minBaseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.ixName = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.cashbackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.cashback = reader.uint64() as bigint;
+            continue;
+          }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.buybackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 34: {
+            if (tag !== 272) {
+              break;
+            }
+
+            message.buybackFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.virtualQuoteReserves = reader.string();
+            continue;
+          }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.canBoost = reader.bool();
+            continue;
+          }
+          case 37: {
+            if (tag !== 296) {
+              break;
+            }
+
+            message.baseSupply = reader.uint64() as bigint;
+            continue;
+          }
+          case 38: {
+            if (tag !== 304) {
+              break;
+            }
+
+            message.holderRewardsBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 39: {
+            if (tag !== 312) {
+              break;
+            }
+
+            message.holderRewards = reader.uint64() as bigint;
+            continue;
+          }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.creatorFeeUnclaimed = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmBuyEvent {
+    return {
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      baseAmountOut: isSet(object.baseAmountOut)
+        ? BigInt(object.baseAmountOut)
+        : isSet(object.base_amount_out)
+        ? BigInt(object.base_amount_out)
+        : undefined,
+      maxQuoteAmountIn: isSet(object.maxQuoteAmountIn)
+        ? BigInt(object.maxQuoteAmountIn)
+        : isSet(object.max_quote_amount_in)
+        ? BigInt(object.max_quote_amount_in)
+        : undefined,
+      userBaseTokenReserves: isSet(object.userBaseTokenReserves)
+        ? BigInt(object.userBaseTokenReserves)
+        : isSet(object.user_base_token_reserves)
+        ? BigInt(object.user_base_token_reserves)
+        : undefined,
+      userQuoteTokenReserves: isSet(object.userQuoteTokenReserves)
+        ? BigInt(object.userQuoteTokenReserves)
+        : isSet(object.user_quote_token_reserves)
+        ? BigInt(object.user_quote_token_reserves)
+        : undefined,
+      poolBaseTokenReserves: isSet(object.poolBaseTokenReserves)
+        ? BigInt(object.poolBaseTokenReserves)
+        : isSet(object.pool_base_token_reserves)
+        ? BigInt(object.pool_base_token_reserves)
+        : undefined,
+      poolQuoteTokenReserves: isSet(object.poolQuoteTokenReserves)
+        ? BigInt(object.poolQuoteTokenReserves)
+        : isSet(object.pool_quote_token_reserves)
+        ? BigInt(object.pool_quote_token_reserves)
+        : undefined,
+      quoteAmountIn: isSet(object.quoteAmountIn)
+        ? BigInt(object.quoteAmountIn)
+        : isSet(object.quote_amount_in)
+        ? BigInt(object.quote_amount_in)
+        : undefined,
+      lpFeeBasisPoints: isSet(object.lpFeeBasisPoints)
+        ? BigInt(object.lpFeeBasisPoints)
+        : isSet(object.lp_fee_basis_points)
+        ? BigInt(object.lp_fee_basis_points)
+        : undefined,
+      lpFee: isSet(object.lpFee) ? BigInt(object.lpFee) : isSet(object.lp_fee) ? BigInt(object.lp_fee) : undefined,
+      protocolFeeBasisPoints: isSet(object.protocolFeeBasisPoints)
+        ? BigInt(object.protocolFeeBasisPoints)
+        : isSet(object.protocol_fee_basis_points)
+        ? BigInt(object.protocol_fee_basis_points)
+        : undefined,
+      protocolFee: isSet(object.protocolFee)
+        ? BigInt(object.protocolFee)
+        : isSet(object.protocol_fee)
+        ? BigInt(object.protocol_fee)
+        : undefined,
+      quoteAmountInWithLpFee: isSet(object.quoteAmountInWithLpFee)
+        ? BigInt(object.quoteAmountInWithLpFee)
+        : isSet(object.quote_amount_in_with_lp_fee)
+        ? BigInt(object.quote_amount_in_with_lp_fee)
+        : undefined,
+      userQuoteAmountIn: isSet(object.userQuoteAmountIn)
+        ? BigInt(object.userQuoteAmountIn)
+        : isSet(object.user_quote_amount_in)
+        ? BigInt(object.user_quote_amount_in)
+        : undefined,
+      pool: isSet(object.pool) ? Buffer.from(bytesFromBase64(object.pool)) : undefined,
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      userBaseTokenAccount: isSet(object.userBaseTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userBaseTokenAccount))
+        : isSet(object.user_base_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_base_token_account))
+        : undefined,
+      userQuoteTokenAccount: isSet(object.userQuoteTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userQuoteTokenAccount))
+        : isSet(object.user_quote_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_quote_token_account))
+        : undefined,
+      protocolFeeRecipient: isSet(object.protocolFeeRecipient)
+        ? Buffer.from(bytesFromBase64(object.protocolFeeRecipient))
+        : isSet(object.protocol_fee_recipient)
+        ? Buffer.from(bytesFromBase64(object.protocol_fee_recipient))
+        : undefined,
+      protocolFeeRecipientTokenAccount: isSet(object.protocolFeeRecipientTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.protocolFeeRecipientTokenAccount))
+        : isSet(object.protocol_fee_recipient_token_account)
+        ? Buffer.from(bytesFromBase64(object.protocol_fee_recipient_token_account))
+        : undefined,
+      coinCreator: isSet(object.coinCreator)
+        ? Buffer.from(bytesFromBase64(object.coinCreator))
+        : isSet(object.coin_creator)
+        ? Buffer.from(bytesFromBase64(object.coin_creator))
+        : undefined,
+      coinCreatorFeeBasisPoints: isSet(object.coinCreatorFeeBasisPoints)
+        ? BigInt(object.coinCreatorFeeBasisPoints)
+        : isSet(object.coin_creator_fee_basis_points)
+        ? BigInt(object.coin_creator_fee_basis_points)
+        : undefined,
+      coinCreatorFee: isSet(object.coinCreatorFee)
+        ? BigInt(object.coinCreatorFee)
+        : isSet(object.coin_creator_fee)
+        ? BigInt(object.coin_creator_fee)
+        : undefined,
+      trackVolume: isSet(object.trackVolume)
+        ? globalThis.Boolean(object.trackVolume)
+        : isSet(object.track_volume)
+        ? globalThis.Boolean(object.track_volume)
+        : undefined,
+      totalUnclaimedTokens: isSet(object.totalUnclaimedTokens)
+        ? BigInt(object.totalUnclaimedTokens)
+        : isSet(object.total_unclaimed_tokens)
+        ? BigInt(object.total_unclaimed_tokens)
+        : undefined,
+      totalClaimedTokens: isSet(object.totalClaimedTokens)
+        ? BigInt(object.totalClaimedTokens)
+        : isSet(object.total_claimed_tokens)
+        ? BigInt(object.total_claimed_tokens)
+        : undefined,
+      currentSolVolume: isSet(object.currentSolVolume)
+        ? BigInt(object.currentSolVolume)
+        : isSet(object.current_sol_volume)
+        ? BigInt(object.current_sol_volume)
+        : undefined,
+      lastUpdateTimestamp: isSet(object.lastUpdateTimestamp)
+        ? BigInt(object.lastUpdateTimestamp)
+        : isSet(object.last_update_timestamp)
+        ? BigInt(object.last_update_timestamp)
+        : undefined,
+      minBaseAmountOut: isSet(object.minBaseAmountOut)
+        ? BigInt(object.minBaseAmountOut)
+        : isSet(object.min_base_amount_out)
+        ? BigInt(object.min_base_amount_out)
+        : undefined,
+      ixName: isSet(object.ixName)
+        ? globalThis.String(object.ixName)
+        : isSet(object.ix_name)
+        ? globalThis.String(object.ix_name)
+        : undefined,
+      cashbackFeeBasisPoints: isSet(object.cashbackFeeBasisPoints)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : isSet(object.cashback_fee_basis_points)
+        ? BigInt(object.cashback_fee_basis_points)
+        : undefined,
+      cashback: isSet(object.cashback) ? BigInt(object.cashback) : undefined,
+      buybackFeeBasisPoints: isSet(object.buybackFeeBasisPoints)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : isSet(object.buyback_fee_basis_points)
+        ? BigInt(object.buyback_fee_basis_points)
+        : undefined,
+      buybackFee: isSet(object.buybackFee)
+        ? BigInt(object.buybackFee)
+        : isSet(object.buyback_fee)
+        ? BigInt(object.buyback_fee)
+        : undefined,
+      virtualQuoteReserves: isSet(object.virtualQuoteReserves)
+        ? globalThis.String(object.virtualQuoteReserves)
+        : isSet(object.virtual_quote_reserves)
+        ? globalThis.String(object.virtual_quote_reserves)
+        : undefined,
+      canBoost: isSet(object.canBoost)
+        ? globalThis.Boolean(object.canBoost)
+        : isSet(object.can_boost)
+        ? globalThis.Boolean(object.can_boost)
+        : undefined,
+      baseSupply: isSet(object.baseSupply)
+        ? BigInt(object.baseSupply)
+        : isSet(object.base_supply)
+        ? BigInt(object.base_supply)
+        : undefined,
+      holderRewardsBps: isSet(object.holderRewardsBps)
+        ? BigInt(object.holderRewardsBps)
+        : isSet(object.holder_rewards_bps)
+        ? BigInt(object.holder_rewards_bps)
+        : undefined,
+      holderRewards: isSet(object.holderRewards)
+        ? BigInt(object.holderRewards)
+        : isSet(object.holder_rewards)
+        ? BigInt(object.holder_rewards)
+        : undefined,
+      creatorFeeUnclaimed: isSet(object.creatorFeeUnclaimed)
+        ? BigInt(object.creatorFeeUnclaimed)
+        : isSet(object.creator_fee_unclaimed)
+        ? BigInt(object.creator_fee_unclaimed)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmBuyEvent): unknown {
+    const obj: any = {};
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.baseAmountOut !== undefined) {
+      obj.baseAmountOut = message.baseAmountOut.toString();
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      obj.maxQuoteAmountIn = message.maxQuoteAmountIn.toString();
+    }
+    if (message.userBaseTokenReserves !== undefined) {
+      obj.userBaseTokenReserves = message.userBaseTokenReserves.toString();
+    }
+    if (message.userQuoteTokenReserves !== undefined) {
+      obj.userQuoteTokenReserves = message.userQuoteTokenReserves.toString();
+    }
+    if (message.poolBaseTokenReserves !== undefined) {
+      obj.poolBaseTokenReserves = message.poolBaseTokenReserves.toString();
+    }
+    if (message.poolQuoteTokenReserves !== undefined) {
+      obj.poolQuoteTokenReserves = message.poolQuoteTokenReserves.toString();
+    }
+    if (message.quoteAmountIn !== undefined) {
+      obj.quoteAmountIn = message.quoteAmountIn.toString();
+    }
+    if (message.lpFeeBasisPoints !== undefined) {
+      obj.lpFeeBasisPoints = message.lpFeeBasisPoints.toString();
+    }
+    if (message.lpFee !== undefined) {
+      obj.lpFee = message.lpFee.toString();
+    }
+    if (message.protocolFeeBasisPoints !== undefined) {
+      obj.protocolFeeBasisPoints = message.protocolFeeBasisPoints.toString();
+    }
+    if (message.protocolFee !== undefined) {
+      obj.protocolFee = message.protocolFee.toString();
+    }
+    if (message.quoteAmountInWithLpFee !== undefined) {
+      obj.quoteAmountInWithLpFee = message.quoteAmountInWithLpFee.toString();
+    }
+    if (message.userQuoteAmountIn !== undefined) {
+      obj.userQuoteAmountIn = message.userQuoteAmountIn.toString();
+    }
+    if (message.pool !== undefined) {
+      obj.pool = base64FromBytes(message.pool);
+    }
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      obj.userBaseTokenAccount = base64FromBytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      obj.userQuoteTokenAccount = base64FromBytes(message.userQuoteTokenAccount);
+    }
+    if (message.protocolFeeRecipient !== undefined) {
+      obj.protocolFeeRecipient = base64FromBytes(message.protocolFeeRecipient);
+    }
+    if (message.protocolFeeRecipientTokenAccount !== undefined) {
+      obj.protocolFeeRecipientTokenAccount = base64FromBytes(message.protocolFeeRecipientTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      obj.coinCreator = base64FromBytes(message.coinCreator);
+    }
+    if (message.coinCreatorFeeBasisPoints !== undefined) {
+      obj.coinCreatorFeeBasisPoints = message.coinCreatorFeeBasisPoints.toString();
+    }
+    if (message.coinCreatorFee !== undefined) {
+      obj.coinCreatorFee = message.coinCreatorFee.toString();
+    }
+    if (message.trackVolume !== undefined) {
+      obj.trackVolume = message.trackVolume;
+    }
+    if (message.totalUnclaimedTokens !== undefined) {
+      obj.totalUnclaimedTokens = message.totalUnclaimedTokens.toString();
+    }
+    if (message.totalClaimedTokens !== undefined) {
+      obj.totalClaimedTokens = message.totalClaimedTokens.toString();
+    }
+    if (message.currentSolVolume !== undefined) {
+      obj.currentSolVolume = message.currentSolVolume.toString();
+    }
+    if (message.lastUpdateTimestamp !== undefined) {
+      obj.lastUpdateTimestamp = message.lastUpdateTimestamp.toString();
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      obj.minBaseAmountOut = message.minBaseAmountOut.toString();
+    }
+    if (message.ixName !== undefined) {
+      obj.ixName = message.ixName;
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      obj.cashbackFeeBasisPoints = message.cashbackFeeBasisPoints.toString();
+    }
+    if (message.cashback !== undefined) {
+      obj.cashback = message.cashback.toString();
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      obj.buybackFeeBasisPoints = message.buybackFeeBasisPoints.toString();
+    }
+    if (message.buybackFee !== undefined) {
+      obj.buybackFee = message.buybackFee.toString();
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      obj.virtualQuoteReserves = message.virtualQuoteReserves;
+    }
+    if (message.canBoost !== undefined) {
+      obj.canBoost = message.canBoost;
+    }
+    if (message.baseSupply !== undefined) {
+      obj.baseSupply = message.baseSupply.toString();
+    }
+    if (message.holderRewardsBps !== undefined) {
+      obj.holderRewardsBps = message.holderRewardsBps.toString();
+    }
+    if (message.holderRewards !== undefined) {
+      obj.holderRewards = message.holderRewards.toString();
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      obj.creatorFeeUnclaimed = message.creatorFeeUnclaimed.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmBuyEvent>, I>>(base?: I): AmmBuyEvent {
+    return AmmBuyEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmBuyEvent>, I>>(object: I): AmmBuyEvent {
+    const message = createBaseAmmBuyEvent();
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.baseAmountOut = (object.baseAmountOut !== undefined && object.baseAmountOut !== null)
+      ? BigInt(object.baseAmountOut)
+      : undefined;
+    message.maxQuoteAmountIn = (object.maxQuoteAmountIn !== undefined && object.maxQuoteAmountIn !== null)
+      ? BigInt(object.maxQuoteAmountIn)
+      : undefined;
+    message.userBaseTokenReserves =
+      (object.userBaseTokenReserves !== undefined && object.userBaseTokenReserves !== null)
+        ? BigInt(object.userBaseTokenReserves)
+        : undefined;
+    message.userQuoteTokenReserves =
+      (object.userQuoteTokenReserves !== undefined && object.userQuoteTokenReserves !== null)
+        ? BigInt(object.userQuoteTokenReserves)
+        : undefined;
+    message.poolBaseTokenReserves =
+      (object.poolBaseTokenReserves !== undefined && object.poolBaseTokenReserves !== null)
+        ? BigInt(object.poolBaseTokenReserves)
+        : undefined;
+    message.poolQuoteTokenReserves =
+      (object.poolQuoteTokenReserves !== undefined && object.poolQuoteTokenReserves !== null)
+        ? BigInt(object.poolQuoteTokenReserves)
+        : undefined;
+    message.quoteAmountIn = (object.quoteAmountIn !== undefined && object.quoteAmountIn !== null)
+      ? BigInt(object.quoteAmountIn)
+      : undefined;
+    message.lpFeeBasisPoints = (object.lpFeeBasisPoints !== undefined && object.lpFeeBasisPoints !== null)
+      ? BigInt(object.lpFeeBasisPoints)
+      : undefined;
+    message.lpFee = (object.lpFee !== undefined && object.lpFee !== null) ? BigInt(object.lpFee) : undefined;
+    message.protocolFeeBasisPoints =
+      (object.protocolFeeBasisPoints !== undefined && object.protocolFeeBasisPoints !== null)
+        ? BigInt(object.protocolFeeBasisPoints)
+        : undefined;
+    message.protocolFee = (object.protocolFee !== undefined && object.protocolFee !== null)
+      ? BigInt(object.protocolFee)
+      : undefined;
+    message.quoteAmountInWithLpFee =
+      (object.quoteAmountInWithLpFee !== undefined && object.quoteAmountInWithLpFee !== null)
+        ? BigInt(object.quoteAmountInWithLpFee)
+        : undefined;
+    message.userQuoteAmountIn = (object.userQuoteAmountIn !== undefined && object.userQuoteAmountIn !== null)
+      ? BigInt(object.userQuoteAmountIn)
+      : undefined;
+    message.pool = object.pool ?? undefined;
+    message.user = object.user ?? undefined;
+    message.userBaseTokenAccount = object.userBaseTokenAccount ?? undefined;
+    message.userQuoteTokenAccount = object.userQuoteTokenAccount ?? undefined;
+    message.protocolFeeRecipient = object.protocolFeeRecipient ?? undefined;
+    message.protocolFeeRecipientTokenAccount = object.protocolFeeRecipientTokenAccount ?? undefined;
+    message.coinCreator = object.coinCreator ?? undefined;
+    message.coinCreatorFeeBasisPoints =
+      (object.coinCreatorFeeBasisPoints !== undefined && object.coinCreatorFeeBasisPoints !== null)
+        ? BigInt(object.coinCreatorFeeBasisPoints)
+        : undefined;
+    message.coinCreatorFee = (object.coinCreatorFee !== undefined && object.coinCreatorFee !== null)
+      ? BigInt(object.coinCreatorFee)
+      : undefined;
+    message.trackVolume = object.trackVolume ?? undefined;
+    message.totalUnclaimedTokens = (object.totalUnclaimedTokens !== undefined && object.totalUnclaimedTokens !== null)
+      ? BigInt(object.totalUnclaimedTokens)
+      : undefined;
+    message.totalClaimedTokens = (object.totalClaimedTokens !== undefined && object.totalClaimedTokens !== null)
+      ? BigInt(object.totalClaimedTokens)
+      : undefined;
+    message.currentSolVolume = (object.currentSolVolume !== undefined && object.currentSolVolume !== null)
+      ? BigInt(object.currentSolVolume)
+      : undefined;
+    message.lastUpdateTimestamp = (object.lastUpdateTimestamp !== undefined && object.lastUpdateTimestamp !== null)
+      ? BigInt(object.lastUpdateTimestamp)
+      : undefined;
+    message.minBaseAmountOut = (object.minBaseAmountOut !== undefined && object.minBaseAmountOut !== null)
+      ? BigInt(object.minBaseAmountOut)
+      : undefined;
+    message.ixName = object.ixName ?? undefined;
+    message.cashbackFeeBasisPoints =
+      (object.cashbackFeeBasisPoints !== undefined && object.cashbackFeeBasisPoints !== null)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : undefined;
+    message.cashback = (object.cashback !== undefined && object.cashback !== null)
+      ? BigInt(object.cashback)
+      : undefined;
+    message.buybackFeeBasisPoints =
+      (object.buybackFeeBasisPoints !== undefined && object.buybackFeeBasisPoints !== null)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : undefined;
+    message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
+      ? BigInt(object.buybackFee)
+      : undefined;
+    message.virtualQuoteReserves = object.virtualQuoteReserves ?? undefined;
+    message.canBoost = object.canBoost ?? undefined;
+    message.baseSupply = (object.baseSupply !== undefined && object.baseSupply !== null)
+      ? BigInt(object.baseSupply)
+      : undefined;
+    message.holderRewardsBps = (object.holderRewardsBps !== undefined && object.holderRewardsBps !== null)
+      ? BigInt(object.holderRewardsBps)
+      : undefined;
+    message.holderRewards = (object.holderRewards !== undefined && object.holderRewards !== null)
+      ? BigInt(object.holderRewards)
+      : undefined;
+    message.creatorFeeUnclaimed = (object.creatorFeeUnclaimed !== undefined && object.creatorFeeUnclaimed !== null)
+      ? BigInt(object.creatorFeeUnclaimed)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmSellEvent(): AmmSellEvent {
+  return {
+    timestamp: undefined,
+    baseAmountIn: undefined,
+    minQuoteAmountOut: undefined,
+    userBaseTokenReserves: undefined,
+    userQuoteTokenReserves: undefined,
+    poolBaseTokenReserves: undefined,
+    poolQuoteTokenReserves: undefined,
+    quoteAmountOut: undefined,
+    lpFeeBasisPoints: undefined,
+    lpFee: undefined,
+    protocolFeeBasisPoints: undefined,
+    protocolFee: undefined,
+    quoteAmountOutWithoutLpFee: undefined,
+    userQuoteAmountOut: undefined,
+    pool: undefined,
+    user: undefined,
+    userBaseTokenAccount: undefined,
+    userQuoteTokenAccount: undefined,
+    protocolFeeRecipient: undefined,
+    protocolFeeRecipientTokenAccount: undefined,
+    coinCreator: undefined,
+    coinCreatorFeeBasisPoints: undefined,
+    coinCreatorFee: undefined,
+    cashbackFeeBasisPoints: undefined,
+    cashback: undefined,
+    buybackFeeBasisPoints: undefined,
+    buybackFee: undefined,
+  };
+}
+
+export const AmmSellEvent: MessageFns<AmmSellEvent> = {
+  encode(message: AmmSellEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(8).int64(message.timestamp);
+    }
+    if (message.baseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountIn) !== message.baseAmountIn) {
+        throw new globalThis.Error("value provided for field message.baseAmountIn of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.baseAmountIn);
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minQuoteAmountOut) !== message.minQuoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.minQuoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.minQuoteAmountOut);
+    }
+    if (message.userBaseTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.userBaseTokenReserves) !== message.userBaseTokenReserves) {
+        throw new globalThis.Error("value provided for field message.userBaseTokenReserves of type uint64 too large");
+      }
+      writer.uint32(32).uint64(message.userBaseTokenReserves);
+    }
+    if (message.userQuoteTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.userQuoteTokenReserves) !== message.userQuoteTokenReserves) {
+        throw new globalThis.Error("value provided for field message.userQuoteTokenReserves of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.userQuoteTokenReserves);
+    }
+    if (message.poolBaseTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.poolBaseTokenReserves) !== message.poolBaseTokenReserves) {
+        throw new globalThis.Error("value provided for field message.poolBaseTokenReserves of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.poolBaseTokenReserves);
+    }
+    if (message.poolQuoteTokenReserves !== undefined) {
+      if (BigInt.asUintN(64, message.poolQuoteTokenReserves) !== message.poolQuoteTokenReserves) {
+        throw new globalThis.Error("value provided for field message.poolQuoteTokenReserves of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.poolQuoteTokenReserves);
+    }
+    if (message.quoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountOut) !== message.quoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.quoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.quoteAmountOut);
+    }
+    if (message.lpFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.lpFeeBasisPoints) !== message.lpFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.lpFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.lpFeeBasisPoints);
+    }
+    if (message.lpFee !== undefined) {
+      if (BigInt.asUintN(64, message.lpFee) !== message.lpFee) {
+        throw new globalThis.Error("value provided for field message.lpFee of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.lpFee);
+    }
+    if (message.protocolFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.protocolFeeBasisPoints) !== message.protocolFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.protocolFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.protocolFeeBasisPoints);
+    }
+    if (message.protocolFee !== undefined) {
+      if (BigInt.asUintN(64, message.protocolFee) !== message.protocolFee) {
+        throw new globalThis.Error("value provided for field message.protocolFee of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.protocolFee);
+    }
+    if (message.quoteAmountOutWithoutLpFee !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountOutWithoutLpFee) !== message.quoteAmountOutWithoutLpFee) {
+        throw new globalThis.Error(
+          "value provided for field message.quoteAmountOutWithoutLpFee of type uint64 too large",
+        );
+      }
+      writer.uint32(104).uint64(message.quoteAmountOutWithoutLpFee);
+    }
+    if (message.userQuoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.userQuoteAmountOut) !== message.userQuoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.userQuoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.userQuoteAmountOut);
+    }
+    if (message.pool !== undefined) {
+      writer.uint32(122).bytes(message.pool);
+    }
+    if (message.user !== undefined) {
+      writer.uint32(130).bytes(message.user);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      writer.uint32(138).bytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      writer.uint32(146).bytes(message.userQuoteTokenAccount);
+    }
+    if (message.protocolFeeRecipient !== undefined) {
+      writer.uint32(154).bytes(message.protocolFeeRecipient);
+    }
+    if (message.protocolFeeRecipientTokenAccount !== undefined) {
+      writer.uint32(162).bytes(message.protocolFeeRecipientTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      writer.uint32(170).bytes(message.coinCreator);
+    }
+    if (message.coinCreatorFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.coinCreatorFeeBasisPoints) !== message.coinCreatorFeeBasisPoints) {
+        throw new globalThis.Error(
+          "value provided for field message.coinCreatorFeeBasisPoints of type uint64 too large",
+        );
+      }
+      writer.uint32(176).uint64(message.coinCreatorFeeBasisPoints);
+    }
+    if (message.coinCreatorFee !== undefined) {
+      if (BigInt.asUintN(64, message.coinCreatorFee) !== message.coinCreatorFee) {
+        throw new globalThis.Error("value provided for field message.coinCreatorFee of type uint64 too large");
+      }
+      writer.uint32(184).uint64(message.coinCreatorFee);
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.cashbackFeeBasisPoints) !== message.cashbackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.cashbackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(192).uint64(message.cashbackFeeBasisPoints);
+    }
+    if (message.cashback !== undefined) {
+      if (BigInt.asUintN(64, message.cashback) !== message.cashback) {
+        throw new globalThis.Error("value provided for field message.cashback of type uint64 too large");
+      }
+      writer.uint32(200).uint64(message.cashback);
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFeeBasisPoints) !== message.buybackFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.buybackFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(208).uint64(message.buybackFeeBasisPoints);
+    }
+    if (message.buybackFee !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFee) !== message.buybackFee) {
+        throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
+      }
+      writer.uint32(216).uint64(message.buybackFee);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSellEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSellEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.baseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.minQuoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userBaseTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userQuoteTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.poolBaseTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.poolQuoteTokenReserves = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.quoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.lpFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.lpFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.protocolFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.protocolFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.quoteAmountOutWithoutLpFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.userQuoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.pool = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.userBaseTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.userQuoteTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.protocolFeeRecipient = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.protocolFeeRecipientTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.coinCreator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.coinCreatorFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.coinCreatorFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.cashbackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.cashback = reader.uint64() as bigint;
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.buybackFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.buybackFee = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmSellEvent {
+    return {
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      baseAmountIn: isSet(object.baseAmountIn)
+        ? BigInt(object.baseAmountIn)
+        : isSet(object.base_amount_in)
+        ? BigInt(object.base_amount_in)
+        : undefined,
+      minQuoteAmountOut: isSet(object.minQuoteAmountOut)
+        ? BigInt(object.minQuoteAmountOut)
+        : isSet(object.min_quote_amount_out)
+        ? BigInt(object.min_quote_amount_out)
+        : undefined,
+      userBaseTokenReserves: isSet(object.userBaseTokenReserves)
+        ? BigInt(object.userBaseTokenReserves)
+        : isSet(object.user_base_token_reserves)
+        ? BigInt(object.user_base_token_reserves)
+        : undefined,
+      userQuoteTokenReserves: isSet(object.userQuoteTokenReserves)
+        ? BigInt(object.userQuoteTokenReserves)
+        : isSet(object.user_quote_token_reserves)
+        ? BigInt(object.user_quote_token_reserves)
+        : undefined,
+      poolBaseTokenReserves: isSet(object.poolBaseTokenReserves)
+        ? BigInt(object.poolBaseTokenReserves)
+        : isSet(object.pool_base_token_reserves)
+        ? BigInt(object.pool_base_token_reserves)
+        : undefined,
+      poolQuoteTokenReserves: isSet(object.poolQuoteTokenReserves)
+        ? BigInt(object.poolQuoteTokenReserves)
+        : isSet(object.pool_quote_token_reserves)
+        ? BigInt(object.pool_quote_token_reserves)
+        : undefined,
+      quoteAmountOut: isSet(object.quoteAmountOut)
+        ? BigInt(object.quoteAmountOut)
+        : isSet(object.quote_amount_out)
+        ? BigInt(object.quote_amount_out)
+        : undefined,
+      lpFeeBasisPoints: isSet(object.lpFeeBasisPoints)
+        ? BigInt(object.lpFeeBasisPoints)
+        : isSet(object.lp_fee_basis_points)
+        ? BigInt(object.lp_fee_basis_points)
+        : undefined,
+      lpFee: isSet(object.lpFee) ? BigInt(object.lpFee) : isSet(object.lp_fee) ? BigInt(object.lp_fee) : undefined,
+      protocolFeeBasisPoints: isSet(object.protocolFeeBasisPoints)
+        ? BigInt(object.protocolFeeBasisPoints)
+        : isSet(object.protocol_fee_basis_points)
+        ? BigInt(object.protocol_fee_basis_points)
+        : undefined,
+      protocolFee: isSet(object.protocolFee)
+        ? BigInt(object.protocolFee)
+        : isSet(object.protocol_fee)
+        ? BigInt(object.protocol_fee)
+        : undefined,
+      quoteAmountOutWithoutLpFee: isSet(object.quoteAmountOutWithoutLpFee)
+        ? BigInt(object.quoteAmountOutWithoutLpFee)
+        : isSet(object.quote_amount_out_without_lp_fee)
+        ? BigInt(object.quote_amount_out_without_lp_fee)
+        : undefined,
+      userQuoteAmountOut: isSet(object.userQuoteAmountOut)
+        ? BigInt(object.userQuoteAmountOut)
+        : isSet(object.user_quote_amount_out)
+        ? BigInt(object.user_quote_amount_out)
+        : undefined,
+      pool: isSet(object.pool) ? Buffer.from(bytesFromBase64(object.pool)) : undefined,
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      userBaseTokenAccount: isSet(object.userBaseTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userBaseTokenAccount))
+        : isSet(object.user_base_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_base_token_account))
+        : undefined,
+      userQuoteTokenAccount: isSet(object.userQuoteTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userQuoteTokenAccount))
+        : isSet(object.user_quote_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_quote_token_account))
+        : undefined,
+      protocolFeeRecipient: isSet(object.protocolFeeRecipient)
+        ? Buffer.from(bytesFromBase64(object.protocolFeeRecipient))
+        : isSet(object.protocol_fee_recipient)
+        ? Buffer.from(bytesFromBase64(object.protocol_fee_recipient))
+        : undefined,
+      protocolFeeRecipientTokenAccount: isSet(object.protocolFeeRecipientTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.protocolFeeRecipientTokenAccount))
+        : isSet(object.protocol_fee_recipient_token_account)
+        ? Buffer.from(bytesFromBase64(object.protocol_fee_recipient_token_account))
+        : undefined,
+      coinCreator: isSet(object.coinCreator)
+        ? Buffer.from(bytesFromBase64(object.coinCreator))
+        : isSet(object.coin_creator)
+        ? Buffer.from(bytesFromBase64(object.coin_creator))
+        : undefined,
+      coinCreatorFeeBasisPoints: isSet(object.coinCreatorFeeBasisPoints)
+        ? BigInt(object.coinCreatorFeeBasisPoints)
+        : isSet(object.coin_creator_fee_basis_points)
+        ? BigInt(object.coin_creator_fee_basis_points)
+        : undefined,
+      coinCreatorFee: isSet(object.coinCreatorFee)
+        ? BigInt(object.coinCreatorFee)
+        : isSet(object.coin_creator_fee)
+        ? BigInt(object.coin_creator_fee)
+        : undefined,
+      cashbackFeeBasisPoints: isSet(object.cashbackFeeBasisPoints)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : isSet(object.cashback_fee_basis_points)
+        ? BigInt(object.cashback_fee_basis_points)
+        : undefined,
+      cashback: isSet(object.cashback) ? BigInt(object.cashback) : undefined,
+      buybackFeeBasisPoints: isSet(object.buybackFeeBasisPoints)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : isSet(object.buyback_fee_basis_points)
+        ? BigInt(object.buyback_fee_basis_points)
+        : undefined,
+      buybackFee: isSet(object.buybackFee)
+        ? BigInt(object.buybackFee)
+        : isSet(object.buyback_fee)
+        ? BigInt(object.buyback_fee)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmSellEvent): unknown {
+    const obj: any = {};
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.baseAmountIn !== undefined) {
+      obj.baseAmountIn = message.baseAmountIn.toString();
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      obj.minQuoteAmountOut = message.minQuoteAmountOut.toString();
+    }
+    if (message.userBaseTokenReserves !== undefined) {
+      obj.userBaseTokenReserves = message.userBaseTokenReserves.toString();
+    }
+    if (message.userQuoteTokenReserves !== undefined) {
+      obj.userQuoteTokenReserves = message.userQuoteTokenReserves.toString();
+    }
+    if (message.poolBaseTokenReserves !== undefined) {
+      obj.poolBaseTokenReserves = message.poolBaseTokenReserves.toString();
+    }
+    if (message.poolQuoteTokenReserves !== undefined) {
+      obj.poolQuoteTokenReserves = message.poolQuoteTokenReserves.toString();
+    }
+    if (message.quoteAmountOut !== undefined) {
+      obj.quoteAmountOut = message.quoteAmountOut.toString();
+    }
+    if (message.lpFeeBasisPoints !== undefined) {
+      obj.lpFeeBasisPoints = message.lpFeeBasisPoints.toString();
+    }
+    if (message.lpFee !== undefined) {
+      obj.lpFee = message.lpFee.toString();
+    }
+    if (message.protocolFeeBasisPoints !== undefined) {
+      obj.protocolFeeBasisPoints = message.protocolFeeBasisPoints.toString();
+    }
+    if (message.protocolFee !== undefined) {
+      obj.protocolFee = message.protocolFee.toString();
+    }
+    if (message.quoteAmountOutWithoutLpFee !== undefined) {
+      obj.quoteAmountOutWithoutLpFee = message.quoteAmountOutWithoutLpFee.toString();
+    }
+    if (message.userQuoteAmountOut !== undefined) {
+      obj.userQuoteAmountOut = message.userQuoteAmountOut.toString();
+    }
+    if (message.pool !== undefined) {
+      obj.pool = base64FromBytes(message.pool);
+    }
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      obj.userBaseTokenAccount = base64FromBytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      obj.userQuoteTokenAccount = base64FromBytes(message.userQuoteTokenAccount);
+    }
+    if (message.protocolFeeRecipient !== undefined) {
+      obj.protocolFeeRecipient = base64FromBytes(message.protocolFeeRecipient);
+    }
+    if (message.protocolFeeRecipientTokenAccount !== undefined) {
+      obj.protocolFeeRecipientTokenAccount = base64FromBytes(message.protocolFeeRecipientTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      obj.coinCreator = base64FromBytes(message.coinCreator);
+    }
+    if (message.coinCreatorFeeBasisPoints !== undefined) {
+      obj.coinCreatorFeeBasisPoints = message.coinCreatorFeeBasisPoints.toString();
+    }
+    if (message.coinCreatorFee !== undefined) {
+      obj.coinCreatorFee = message.coinCreatorFee.toString();
+    }
+    if (message.cashbackFeeBasisPoints !== undefined) {
+      obj.cashbackFeeBasisPoints = message.cashbackFeeBasisPoints.toString();
+    }
+    if (message.cashback !== undefined) {
+      obj.cashback = message.cashback.toString();
+    }
+    if (message.buybackFeeBasisPoints !== undefined) {
+      obj.buybackFeeBasisPoints = message.buybackFeeBasisPoints.toString();
+    }
+    if (message.buybackFee !== undefined) {
+      obj.buybackFee = message.buybackFee.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSellEvent>, I>>(base?: I): AmmSellEvent {
+    return AmmSellEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSellEvent>, I>>(object: I): AmmSellEvent {
+    const message = createBaseAmmSellEvent();
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.baseAmountIn = (object.baseAmountIn !== undefined && object.baseAmountIn !== null)
+      ? BigInt(object.baseAmountIn)
+      : undefined;
+    message.minQuoteAmountOut = (object.minQuoteAmountOut !== undefined && object.minQuoteAmountOut !== null)
+      ? BigInt(object.minQuoteAmountOut)
+      : undefined;
+    message.userBaseTokenReserves =
+      (object.userBaseTokenReserves !== undefined && object.userBaseTokenReserves !== null)
+        ? BigInt(object.userBaseTokenReserves)
+        : undefined;
+    message.userQuoteTokenReserves =
+      (object.userQuoteTokenReserves !== undefined && object.userQuoteTokenReserves !== null)
+        ? BigInt(object.userQuoteTokenReserves)
+        : undefined;
+    message.poolBaseTokenReserves =
+      (object.poolBaseTokenReserves !== undefined && object.poolBaseTokenReserves !== null)
+        ? BigInt(object.poolBaseTokenReserves)
+        : undefined;
+    message.poolQuoteTokenReserves =
+      (object.poolQuoteTokenReserves !== undefined && object.poolQuoteTokenReserves !== null)
+        ? BigInt(object.poolQuoteTokenReserves)
+        : undefined;
+    message.quoteAmountOut = (object.quoteAmountOut !== undefined && object.quoteAmountOut !== null)
+      ? BigInt(object.quoteAmountOut)
+      : undefined;
+    message.lpFeeBasisPoints = (object.lpFeeBasisPoints !== undefined && object.lpFeeBasisPoints !== null)
+      ? BigInt(object.lpFeeBasisPoints)
+      : undefined;
+    message.lpFee = (object.lpFee !== undefined && object.lpFee !== null) ? BigInt(object.lpFee) : undefined;
+    message.protocolFeeBasisPoints =
+      (object.protocolFeeBasisPoints !== undefined && object.protocolFeeBasisPoints !== null)
+        ? BigInt(object.protocolFeeBasisPoints)
+        : undefined;
+    message.protocolFee = (object.protocolFee !== undefined && object.protocolFee !== null)
+      ? BigInt(object.protocolFee)
+      : undefined;
+    message.quoteAmountOutWithoutLpFee =
+      (object.quoteAmountOutWithoutLpFee !== undefined && object.quoteAmountOutWithoutLpFee !== null)
+        ? BigInt(object.quoteAmountOutWithoutLpFee)
+        : undefined;
+    message.userQuoteAmountOut = (object.userQuoteAmountOut !== undefined && object.userQuoteAmountOut !== null)
+      ? BigInt(object.userQuoteAmountOut)
+      : undefined;
+    message.pool = object.pool ?? undefined;
+    message.user = object.user ?? undefined;
+    message.userBaseTokenAccount = object.userBaseTokenAccount ?? undefined;
+    message.userQuoteTokenAccount = object.userQuoteTokenAccount ?? undefined;
+    message.protocolFeeRecipient = object.protocolFeeRecipient ?? undefined;
+    message.protocolFeeRecipientTokenAccount = object.protocolFeeRecipientTokenAccount ?? undefined;
+    message.coinCreator = object.coinCreator ?? undefined;
+    message.coinCreatorFeeBasisPoints =
+      (object.coinCreatorFeeBasisPoints !== undefined && object.coinCreatorFeeBasisPoints !== null)
+        ? BigInt(object.coinCreatorFeeBasisPoints)
+        : undefined;
+    message.coinCreatorFee = (object.coinCreatorFee !== undefined && object.coinCreatorFee !== null)
+      ? BigInt(object.coinCreatorFee)
+      : undefined;
+    message.cashbackFeeBasisPoints =
+      (object.cashbackFeeBasisPoints !== undefined && object.cashbackFeeBasisPoints !== null)
+        ? BigInt(object.cashbackFeeBasisPoints)
+        : undefined;
+    message.cashback = (object.cashback !== undefined && object.cashback !== null)
+      ? BigInt(object.cashback)
+      : undefined;
+    message.buybackFeeBasisPoints =
+      (object.buybackFeeBasisPoints !== undefined && object.buybackFeeBasisPoints !== null)
+        ? BigInt(object.buybackFeeBasisPoints)
+        : undefined;
+    message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
+      ? BigInt(object.buybackFee)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmCreatePoolEvent(): AmmCreatePoolEvent {
+  return {
+    timestamp: undefined,
+    index: undefined,
+    creator: undefined,
+    baseMint: undefined,
+    quoteMint: undefined,
+    baseMintDecimals: undefined,
+    quoteMintDecimals: undefined,
+    baseAmountIn: undefined,
+    quoteAmountIn: undefined,
+    poolBaseAmount: undefined,
+    poolQuoteAmount: undefined,
+    minimumLiquidity: undefined,
+    initialLiquidity: undefined,
+    lpTokenAmountOut: undefined,
+    poolBump: undefined,
+    pool: undefined,
+    lpMint: undefined,
+    userBaseTokenAccount: undefined,
+    userQuoteTokenAccount: undefined,
+    coinCreator: undefined,
+    isMayhemMode: undefined,
+  };
+}
+
+export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
+  encode(message: AmmCreatePoolEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(8).int64(message.timestamp);
+    }
+    if (message.index !== undefined) {
+      writer.uint32(16).uint32(message.index);
+    }
+    if (message.creator !== undefined) {
+      writer.uint32(26).bytes(message.creator);
+    }
+    if (message.baseMint !== undefined) {
+      writer.uint32(34).bytes(message.baseMint);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(42).bytes(message.quoteMint);
+    }
+    if (message.baseMintDecimals !== undefined) {
+      writer.uint32(48).uint32(message.baseMintDecimals);
+    }
+    if (message.quoteMintDecimals !== undefined) {
+      writer.uint32(56).uint32(message.quoteMintDecimals);
+    }
+    if (message.baseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountIn) !== message.baseAmountIn) {
+        throw new globalThis.Error("value provided for field message.baseAmountIn of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.baseAmountIn);
+    }
+    if (message.quoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.quoteAmountIn) !== message.quoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.quoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.quoteAmountIn);
+    }
+    if (message.poolBaseAmount !== undefined) {
+      if (BigInt.asUintN(64, message.poolBaseAmount) !== message.poolBaseAmount) {
+        throw new globalThis.Error("value provided for field message.poolBaseAmount of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.poolBaseAmount);
+    }
+    if (message.poolQuoteAmount !== undefined) {
+      if (BigInt.asUintN(64, message.poolQuoteAmount) !== message.poolQuoteAmount) {
+        throw new globalThis.Error("value provided for field message.poolQuoteAmount of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.poolQuoteAmount);
+    }
+    if (message.minimumLiquidity !== undefined) {
+      if (BigInt.asUintN(64, message.minimumLiquidity) !== message.minimumLiquidity) {
+        throw new globalThis.Error("value provided for field message.minimumLiquidity of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.minimumLiquidity);
+    }
+    if (message.initialLiquidity !== undefined) {
+      if (BigInt.asUintN(64, message.initialLiquidity) !== message.initialLiquidity) {
+        throw new globalThis.Error("value provided for field message.initialLiquidity of type uint64 too large");
+      }
+      writer.uint32(104).uint64(message.initialLiquidity);
+    }
+    if (message.lpTokenAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.lpTokenAmountOut) !== message.lpTokenAmountOut) {
+        throw new globalThis.Error("value provided for field message.lpTokenAmountOut of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.lpTokenAmountOut);
+    }
+    if (message.poolBump !== undefined) {
+      writer.uint32(120).uint32(message.poolBump);
+    }
+    if (message.pool !== undefined) {
+      writer.uint32(130).bytes(message.pool);
+    }
+    if (message.lpMint !== undefined) {
+      writer.uint32(138).bytes(message.lpMint);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      writer.uint32(146).bytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      writer.uint32(154).bytes(message.userQuoteTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      writer.uint32(162).bytes(message.coinCreator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      writer.uint32(168).bool(message.isMayhemMode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmCreatePoolEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmCreatePoolEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.creator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.baseMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.baseMintDecimals = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.quoteMintDecimals = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.baseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.quoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.poolBaseAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.poolQuoteAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.minimumLiquidity = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.initialLiquidity = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.lpTokenAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.poolBump = reader.uint32();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.pool = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.lpMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.userBaseTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.userQuoteTokenAccount = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.coinCreator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.isMayhemMode = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmCreatePoolEvent {
+    return {
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : undefined,
+      creator: isSet(object.creator) ? Buffer.from(bytesFromBase64(object.creator)) : undefined,
+      baseMint: isSet(object.baseMint)
+        ? Buffer.from(bytesFromBase64(object.baseMint))
+        : isSet(object.base_mint)
+        ? Buffer.from(bytesFromBase64(object.base_mint))
+        : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      baseMintDecimals: isSet(object.baseMintDecimals)
+        ? globalThis.Number(object.baseMintDecimals)
+        : isSet(object.base_mint_decimals)
+        ? globalThis.Number(object.base_mint_decimals)
+        : undefined,
+      quoteMintDecimals: isSet(object.quoteMintDecimals)
+        ? globalThis.Number(object.quoteMintDecimals)
+        : isSet(object.quote_mint_decimals)
+        ? globalThis.Number(object.quote_mint_decimals)
+        : undefined,
+      baseAmountIn: isSet(object.baseAmountIn)
+        ? BigInt(object.baseAmountIn)
+        : isSet(object.base_amount_in)
+        ? BigInt(object.base_amount_in)
+        : undefined,
+      quoteAmountIn: isSet(object.quoteAmountIn)
+        ? BigInt(object.quoteAmountIn)
+        : isSet(object.quote_amount_in)
+        ? BigInt(object.quote_amount_in)
+        : undefined,
+      poolBaseAmount: isSet(object.poolBaseAmount)
+        ? BigInt(object.poolBaseAmount)
+        : isSet(object.pool_base_amount)
+        ? BigInt(object.pool_base_amount)
+        : undefined,
+      poolQuoteAmount: isSet(object.poolQuoteAmount)
+        ? BigInt(object.poolQuoteAmount)
+        : isSet(object.pool_quote_amount)
+        ? BigInt(object.pool_quote_amount)
+        : undefined,
+      minimumLiquidity: isSet(object.minimumLiquidity)
+        ? BigInt(object.minimumLiquidity)
+        : isSet(object.minimum_liquidity)
+        ? BigInt(object.minimum_liquidity)
+        : undefined,
+      initialLiquidity: isSet(object.initialLiquidity)
+        ? BigInt(object.initialLiquidity)
+        : isSet(object.initial_liquidity)
+        ? BigInt(object.initial_liquidity)
+        : undefined,
+      lpTokenAmountOut: isSet(object.lpTokenAmountOut)
+        ? BigInt(object.lpTokenAmountOut)
+        : isSet(object.lp_token_amount_out)
+        ? BigInt(object.lp_token_amount_out)
+        : undefined,
+      poolBump: isSet(object.poolBump)
+        ? globalThis.Number(object.poolBump)
+        : isSet(object.pool_bump)
+        ? globalThis.Number(object.pool_bump)
+        : undefined,
+      pool: isSet(object.pool) ? Buffer.from(bytesFromBase64(object.pool)) : undefined,
+      lpMint: isSet(object.lpMint)
+        ? Buffer.from(bytesFromBase64(object.lpMint))
+        : isSet(object.lp_mint)
+        ? Buffer.from(bytesFromBase64(object.lp_mint))
+        : undefined,
+      userBaseTokenAccount: isSet(object.userBaseTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userBaseTokenAccount))
+        : isSet(object.user_base_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_base_token_account))
+        : undefined,
+      userQuoteTokenAccount: isSet(object.userQuoteTokenAccount)
+        ? Buffer.from(bytesFromBase64(object.userQuoteTokenAccount))
+        : isSet(object.user_quote_token_account)
+        ? Buffer.from(bytesFromBase64(object.user_quote_token_account))
+        : undefined,
+      coinCreator: isSet(object.coinCreator)
+        ? Buffer.from(bytesFromBase64(object.coinCreator))
+        : isSet(object.coin_creator)
+        ? Buffer.from(bytesFromBase64(object.coin_creator))
+        : undefined,
+      isMayhemMode: isSet(object.isMayhemMode)
+        ? globalThis.Boolean(object.isMayhemMode)
+        : isSet(object.is_mayhem_mode)
+        ? globalThis.Boolean(object.is_mayhem_mode)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmCreatePoolEvent): unknown {
+    const obj: any = {};
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.index !== undefined) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.creator !== undefined) {
+      obj.creator = base64FromBytes(message.creator);
+    }
+    if (message.baseMint !== undefined) {
+      obj.baseMint = base64FromBytes(message.baseMint);
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.baseMintDecimals !== undefined) {
+      obj.baseMintDecimals = Math.round(message.baseMintDecimals);
+    }
+    if (message.quoteMintDecimals !== undefined) {
+      obj.quoteMintDecimals = Math.round(message.quoteMintDecimals);
+    }
+    if (message.baseAmountIn !== undefined) {
+      obj.baseAmountIn = message.baseAmountIn.toString();
+    }
+    if (message.quoteAmountIn !== undefined) {
+      obj.quoteAmountIn = message.quoteAmountIn.toString();
+    }
+    if (message.poolBaseAmount !== undefined) {
+      obj.poolBaseAmount = message.poolBaseAmount.toString();
+    }
+    if (message.poolQuoteAmount !== undefined) {
+      obj.poolQuoteAmount = message.poolQuoteAmount.toString();
+    }
+    if (message.minimumLiquidity !== undefined) {
+      obj.minimumLiquidity = message.minimumLiquidity.toString();
+    }
+    if (message.initialLiquidity !== undefined) {
+      obj.initialLiquidity = message.initialLiquidity.toString();
+    }
+    if (message.lpTokenAmountOut !== undefined) {
+      obj.lpTokenAmountOut = message.lpTokenAmountOut.toString();
+    }
+    if (message.poolBump !== undefined) {
+      obj.poolBump = Math.round(message.poolBump);
+    }
+    if (message.pool !== undefined) {
+      obj.pool = base64FromBytes(message.pool);
+    }
+    if (message.lpMint !== undefined) {
+      obj.lpMint = base64FromBytes(message.lpMint);
+    }
+    if (message.userBaseTokenAccount !== undefined) {
+      obj.userBaseTokenAccount = base64FromBytes(message.userBaseTokenAccount);
+    }
+    if (message.userQuoteTokenAccount !== undefined) {
+      obj.userQuoteTokenAccount = base64FromBytes(message.userQuoteTokenAccount);
+    }
+    if (message.coinCreator !== undefined) {
+      obj.coinCreator = base64FromBytes(message.coinCreator);
+    }
+    if (message.isMayhemMode !== undefined) {
+      obj.isMayhemMode = message.isMayhemMode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmCreatePoolEvent>, I>>(base?: I): AmmCreatePoolEvent {
+    return AmmCreatePoolEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmCreatePoolEvent>, I>>(object: I): AmmCreatePoolEvent {
+    const message = createBaseAmmCreatePoolEvent();
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.index = object.index ?? undefined;
+    message.creator = object.creator ?? undefined;
+    message.baseMint = object.baseMint ?? undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.baseMintDecimals = object.baseMintDecimals ?? undefined;
+    message.quoteMintDecimals = object.quoteMintDecimals ?? undefined;
+    message.baseAmountIn = (object.baseAmountIn !== undefined && object.baseAmountIn !== null)
+      ? BigInt(object.baseAmountIn)
+      : undefined;
+    message.quoteAmountIn = (object.quoteAmountIn !== undefined && object.quoteAmountIn !== null)
+      ? BigInt(object.quoteAmountIn)
+      : undefined;
+    message.poolBaseAmount = (object.poolBaseAmount !== undefined && object.poolBaseAmount !== null)
+      ? BigInt(object.poolBaseAmount)
+      : undefined;
+    message.poolQuoteAmount = (object.poolQuoteAmount !== undefined && object.poolQuoteAmount !== null)
+      ? BigInt(object.poolQuoteAmount)
+      : undefined;
+    message.minimumLiquidity = (object.minimumLiquidity !== undefined && object.minimumLiquidity !== null)
+      ? BigInt(object.minimumLiquidity)
+      : undefined;
+    message.initialLiquidity = (object.initialLiquidity !== undefined && object.initialLiquidity !== null)
+      ? BigInt(object.initialLiquidity)
+      : undefined;
+    message.lpTokenAmountOut = (object.lpTokenAmountOut !== undefined && object.lpTokenAmountOut !== null)
+      ? BigInt(object.lpTokenAmountOut)
+      : undefined;
+    message.poolBump = object.poolBump ?? undefined;
+    message.pool = object.pool ?? undefined;
+    message.lpMint = object.lpMint ?? undefined;
+    message.userBaseTokenAccount = object.userBaseTokenAccount ?? undefined;
+    message.userQuoteTokenAccount = object.userQuoteTokenAccount ?? undefined;
+    message.coinCreator = object.coinCreator ?? undefined;
+    message.isMayhemMode = object.isMayhemMode ?? undefined;
     return message;
   },
 };

@@ -6,6 +6,7 @@
 import {
   SubscribeUpdate,
   SubscribeUpdateParsedTransaction,
+  type Event,
   type Instruction,
   type SubscribeUpdateAccount,
   type SubscribeUpdateTransaction,
@@ -85,16 +86,32 @@ export function encodePong(id: number, createdAt: Timestamp = timestampNow()): B
   return encodeMessage(SubscribeUpdate, { filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } });
 }
 
-/** A complete SubscribeUpdateParsedTransaction (the same bytes go to every SubscribeParsed stream). */
-export function encodeParsed(tx: TransactionEvent, instructions: Instruction[], account: AccountEvent | undefined): Buffer {
+/** A complete SubscribeUpdateParsedTransaction. `account` is the bonding curve's write, or the pool's when
+ * the transaction has no curve (so an old client sees it); `pool` is the pool's. */
+export function encodeParsed(tx: TransactionEvent, scan: ParsedContent, curve: AccountEvent | undefined, pool: AccountEvent | undefined): Buffer {
+  const poolUpdate = pool ? toAccountUpdate(pool, []) : undefined;
   return encodeMessage(SubscribeUpdateParsedTransaction, {
     signature: tx.signatures[0] ?? EMPTY,
     slot: tx.slot,
-    account: account ? toAccountUpdate(account, []) : undefined,
+    account: curve ? toAccountUpdate(curve, []) : poolUpdate,
     recentBlockhash: tx.recentBlockhash,
     signatures: tx.signatures,
-    instructions,
+    instructions: scan.instructions,
+    events: scan.events,
+    programs: [...scan.programs],
+    failed: scan.failed,
+    err: scan.err,
+    pool: poolUpdate,
   });
+}
+
+/** What encodeParsed needs of a transaction's parsed content (api/pumpfun/parsed-scan.ts). */
+export interface ParsedContent {
+  readonly instructions: Instruction[];
+  readonly events: Event[];
+  readonly programs: readonly string[];
+  readonly failed: boolean;
+  readonly err: string | undefined;
 }
 
 /** Cache key of a data-slice set: streams with equal slices share one account encoding. */

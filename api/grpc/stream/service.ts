@@ -10,7 +10,7 @@ import type { FilterLimits } from '../../filters/index.js';
 import type { LiveLayer } from '../../live/index.js';
 import type { GrpcService } from '../service.js';
 import { handleSubscribe } from './subscribe.js';
-import { handleSubscribeParsed, ParsedFeed } from './subscribe-parsed.js';
+import { handleSubscribeParsed } from './subscribe-parsed.js';
 import { streamUnary } from './unary.js';
 
 export const PROTO_PATH = fileURLToPath(new URL('../../../proto/stream.proto', import.meta.url));
@@ -43,7 +43,7 @@ export function streamService(d: StreamServiceDeps): GrpcService {
     name: STREAM_SERVICE_NAME,
     addTo: (server) => {
       const subscribe = handleSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
-      const subscribeParsed = handleSubscribeParsed({ feed: new ParsedFeed(d.live), queueSize: d.queueSize, log: d.log });
+      const subscribeParsed = handleSubscribeParsed({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
       server.addService(RawStreamService, {
         subscribe: (call: grpc.ServerDuplexStream<SubscribeRequest, Buffer>) => subscribe(call),
         subscribeParsed: (call: grpc.ServerDuplexStream<SubscribeParsedRequest, Buffer>) => subscribeParsed(call),

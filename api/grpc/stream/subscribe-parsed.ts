@@ -1,83 +1,108 @@
-// SubscribeParsed (behaviour.md "SubscribeParsed"): every transaction with at least one decodable top-level
-// pump.fun instruction, with the bonding-curve account update the same transaction wrote. One ParsedFeed per
-// server runs the join (api/pumpfun/join.ts) on the live layer only while a parsed stream is open, and
-// encodes each message once for all of them. The client may only send pings, which keep the stream alive;
-// the response type has no pong, so none is sent.
+// SubscribeParsed (behaviour.md "SubscribeParsed"): every pump.fun and PumpSwap transaction decoded, each
+// joined with the bonding-curve / pool account updates it wrote. A SessionStream like Subscribe
+// (api/grpc/session-stream.ts), so commitment and from_slot replay are the live layer's, with Subscribe's
+// semantics and errors: the stream's registration is a Subscribe request for transactions that include
+// either program (failed ones only when asked) and for writes of accounts either program owns, compiled by
+// the same code (api/filters). The stream applies the default registration when it opens (an old client
+// sends nothing but pings); a request that sets any new field replaces it, a ping alone changes nothing and
+// gets no answer (the response type has no pong).
+// Per delivered transaction the parsed content (api/pumpfun/parsed-scan.ts) is built once and shared by
+// every stream through the SharedEvent; each stream filters it (api/pumpfun/parsed-filter.ts) and runs its
+// own join (its registration, commitment and replay decide which account writes it sees).
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import type { Logger } from 'pino';
-import type { SubscribeParsedRequest } from '../../../proto/gen/stream.js';
-import type { LiveLayer } from '../../live/index.js';
-import { PumpJoin } from '../../pumpfun/index.js';
+import {
+  CommitmentLevel,
+  SubscribeRequest,
+  type SubscribeParsedRequest,
+  type SubscribeRequestFilterAccounts,
+  type SubscribeRequestFilterTransactions,
+} from '../../../proto/gen/stream.js';
+import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
+import { compileSubscribeRequest, type FilterLimits } from '../../filters/index.js';
+import type { SharedEvent } from '../../live/index.js';
+import { PUMP, PUMP_AMM } from '../../pumpfun/index.js';
+import { compileParsedFilter, DEFAULT_PARSED_FILTER, hasParsedOptions, matchParsed, type ParsedFilter } from '../../pumpfun/parsed-filter.js';
+import { scanParsedTransaction, type ParsedScan } from '../../pumpfun/parsed-scan.js';
+import { PumpJoin } from '../../pumpfun/join.js';
+import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
 import { encodeParsed } from './encode.js';
-import { openStreams, slowClientCutoffs } from '../metrics.js';
-import { Outbound } from '../outbound.js';
 
-export class ParsedFeed {
-  private readonly streams = new Set<ParsedStream>();
-  private join: PumpJoin | undefined;
-
-  constructor(
-    private readonly live: LiveLayer,
-    private readonly joinMs?: number,
-  ) {}
-
-  add(s: ParsedStream): void {
-    this.streams.add(s);
-    if (this.join) return;
-    this.join = new PumpJoin((tx, instructions, acc) => {
-      const bytes = encodeParsed(tx, instructions, acc);
-      for (const p of this.streams) p.send(tx.slot, bytes);
-    }, this.joinMs);
-    this.live.addObserver(this.join);
-  }
-
-  remove(s: ParsedStream): void {
-    this.streams.delete(s);
-    if (this.streams.size > 0 || !this.join) return;
-    this.live.removeObserver(this.join);
-    this.join.stop();
-    this.join = undefined;
-  }
+export interface SubscribeParsedDeps extends SessionStreamDeps {
+  limits: FilterLimits;
+  /** How long a transaction waits for its curve/pool write (default 1 s). */
+  joinMs?: number;
 }
 
-export interface SubscribeParsedDeps {
-  feed: ParsedFeed;
-  queueSize: number;
-  log: Logger;
+const PROGRAMS = [PUMP.programId, PUMP_AMM.programId];
+
+/** The Subscribe request a SubscribeParsed request stands for (filter name `parsed`). */
+export function parsedRegistration(r: Pick<SubscribeParsedRequest, 'includeFailed' | 'commitment' | 'fromSlot'>): SubscribeRequest {
+  const tx: SubscribeRequestFilterTransactions = {
+    accountInclude: PROGRAMS,
+    accountExclude: [],
+    accountRequired: [],
+    vote: false,
+    failed: r.includeFailed ? undefined : false,
+    instructions: [],
+  };
+  const acc: SubscribeRequestFilterAccounts = { account: [], owner: PROGRAMS, filters: [] };
+  return {
+    ...SubscribeRequest.fromPartial({}),
+    transactions: new Map([['parsed', tx]]),
+    accounts: new Map([['parsed', acc]]),
+    commitment: r.commitment ?? CommitmentLevel.PROCESSED,
+    fromSlot: r.fromSlot,
+  };
 }
 
-export class ParsedStream {
-  private readonly out: Outbound;
-  private closed = false;
+const SCAN_KEY = 'parsed/scan';
+
+export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
+  private filter: ParsedFilter = DEFAULT_PARSED_FILTER;
+  private readonly join: PumpJoin;
 
   constructor(
     call: ServerDuplexStream<SubscribeParsedRequest, Buffer>,
-    private readonly d: SubscribeParsedDeps,
+    private readonly deps: SubscribeParsedDeps,
   ) {
-    this.out = new Outbound(call, d.queueSize, (details) => {
-      slowClientCutoffs.inc();
-      d.log.warn({ details }, 'slow SubscribeParsed client cut off');
-      this.close();
-    });
-    openStreams.inc({ method: 'SubscribeParsed' });
-    d.feed.add(this);
-    call.on('data', () => undefined);
-    call.on('end', () => undefined);
-    call.on('cancelled', () => this.close(true));
-    call.on('close', () => this.close(true));
-    call.on('error', () => this.close(true));
+    super(call, deps, 'SubscribeParsed');
+    this.join = new PumpJoin((tx, scan, curve, pool) => this.emit(tx, scan, curve, pool), deps.joinMs);
+    call.on('close', () => this.join.stop());
+    call.on('cancelled', () => this.join.stop());
+    call.on('error', () => this.join.stop());
+    const initial = compileSubscribeRequest(parsedRegistration({}), deps.limits);
+    if (!initial.ok) throw new Error(`SubscribeParsed's default registration does not compile: ${initial.error.message}`);
+    this.session.apply(initial.value);
   }
 
-  send(slot: bigint, bytes: Buffer): void {
-    if (!this.closed) this.out.send({ slot, bytes });
+  protected accept(req: SubscribeParsedRequest): Accepted {
+    if (!hasParsedOptions(req)) return { none: true };
+    const f = compileParsedFilter(req);
+    if (!f.ok) return { error: f.error };
+    const compiled = compileSubscribeRequest(parsedRegistration(req), this.deps.limits);
+    if (!compiled.ok) return { error: compiled.error.message };
+    this.filter = f.filter;
+    return { subscription: compiled.value };
   }
 
-  private close(abandoned = false): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (abandoned) this.out.abandon();
-    openStreams.dec({ method: 'SubscribeParsed' });
-    this.d.feed.remove(this);
+  protected pingBytes(): Buffer | undefined {
+    // SubscribeUpdateParsedTransaction has no ping: the server's keep-alive pings are not sent here.
+    return undefined;
+  }
+
+  deliver(u: SharedEvent, names: readonly string[]): void {
+    if (names.length === 0) return;
+    const live = u.live;
+    if (live.kind === 'transaction') {
+      const tx = live.event;
+      const scan = u.encoded(SCAN_KEY, () => scanParsedTransaction(tx));
+      if (scan.instructions.length === 0 && scan.events.length === 0) return;
+      if (matchParsed(this.filter, scan, tx)) this.join.onTransaction(tx, scan);
+    } else if (live.kind === 'account') this.join.onAccount(live.event);
+  }
+
+  private emit(tx: TransactionEvent, scan: ParsedScan, curve: AccountEvent | undefined, pool: AccountEvent | undefined): void {
+    this.out.send({ slot: tx.slot, bytes: encodeParsed(tx, scan, curve, pool) });
   }
 }
 

@@ -1,0 +1,84 @@
+// SubscribeParsed's request filters: invalid fields name the field and entry; the matcher against a reference
+// written here over hand-built scans.
+import { describe, expect, it } from 'vitest';
+import { ParsedInstructionLevel, SubscribeParsedRequest } from '../../proto/gen/stream.js';
+import { compileParsedFilter, DEFAULT_PARSED_FILTER, hasParsedOptions, matchParsed, MAX_PARSED_FILTER_ENTRIES } from './parsed-filter.js';
+import type { ParsedScan } from './parsed-scan.js';
+import { PUMP } from './pump-table.js';
+import { PUMP_AMM } from './pump-amm-table.js';
+import type { TransactionEvent } from '../../schemas/gen/events.js';
+import bs58 from 'bs58';
+
+const req = (p: Partial<SubscribeParsedRequest>) => SubscribeParsedRequest.fromPartial(p);
+const k = (n: number) => Buffer.alloc(32, n);
+
+describe('compileParsedFilter: invalid fields', () => {
+  it.each([
+    [{ programs: ['11111111111111111111111111111111'] }, /^programs\[0\]: .* is neither pump\.fun/],
+    [{ instructionKinds: ['buy', 'bogus'] }, /^instruction_kinds\[1\]: "bogus" is no instruction/],
+    [{ eventKinds: ['TradeEvent', 'trade'] }, /^event_kinds\[1\]: "trade" is no event/],
+    [{ mints: ['not-base58!'] }, /^mints\[0\]: .* is not a base58 pubkey/],
+    [{ users: [bs58.encode(Buffer.alloc(31, 1))] }, /^users\[0\]: .*decodes to 31 bytes/],
+    [{ instructionLevel: 7 as ParsedInstructionLevel }, /^instruction_level: 7 is not/],
+    [{ mints: Array.from({ length: MAX_PARSED_FILTER_ENTRIES + 1 }, (_, i) => bs58.encode(k(i % 250))) }, /^mints: 257 entries, at most 256/],
+  ])('%j', (fields, error) => {
+    const r = compileParsedFilter(req(fields));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toMatch(error);
+  });
+
+  it('no field set: the default (both programs, successful, every kind); a ping alone sets none', () => {
+    expect(hasParsedOptions(req({ ping: { id: 1 } }))).toBe(false);
+    expect(hasParsedOptions(req({ includeFailed: false }))).toBe(true);
+    const r = compileParsedFilter(req({}));
+    expect(r.ok && r.filter).toEqual(DEFAULT_PARSED_FILTER);
+  });
+});
+
+// A scan with instructions (program, name, inner, index, accounts) and events (program, name, index, keys).
+function scan(ixs: [string, string, boolean, number, Buffer[]][], evs: [string, string, number, Buffer[]][], failed = false): ParsedScan {
+  return {
+    instructions: ixs.map(([program, , inner, index, accounts]) => ({ program, index, inner, accounts }) as never),
+    instructionNames: ixs.map((x) => x[1]),
+    events: evs.map(([program, , index]) => ({ program, index, innerIndex: 0 }) as never),
+    eventNames: evs.map((e) => e[1]),
+    eventKeys: evs.map((e) => e[3]),
+    programs: [],
+    failed,
+    err: failed ? '{}' : undefined,
+    curve: undefined,
+    pool: undefined,
+  };
+}
+const tx = (signer: Buffer) => ({ numRequiredSignatures: 1, accountKeys: [signer, k(200)] }) as unknown as TransactionEvent;
+
+describe('matchParsed', () => {
+  const mint = k(7);
+  const router = scan([['pump', 'buy_v2', true, 0, [k(1), mint]]], [['pump', 'TradeEvent', 0, [mint]]]);
+  const amm = scan([['pump_amm', 'buy', false, 0, [k(2)]]], [['pump_amm', 'BuyEvent', 0, [k(2)]]]);
+  const failed = scan([['pump', 'sell', false, 0, [mint]]], [], true);
+  const f = (p: Partial<SubscribeParsedRequest>) => {
+    const r = compileParsedFilter(req(p));
+    if (!r.ok) throw new Error(r.error);
+    return r.filter;
+  };
+  it('default: inner and top-level of both programs, failed left out', () => {
+    expect([router, amm, failed].map((s) => matchParsed(DEFAULT_PARSED_FILTER, s, tx(k(9))))).toEqual([true, true, false]);
+    expect(matchParsed(f({ includeFailed: true }), failed, tx(k(9)))).toBe(true);
+  });
+  it('programs, levels, kinds, mints, users', () => {
+    expect(matchParsed(f({ programs: [PUMP_AMM.programId] }), router, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ programs: [PUMP.programId] }), router, tx(k(9)))).toBe(true);
+    expect(matchParsed(f({ instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ instructionLevel: ParsedInstructionLevel.INNER_ONLY }), router, tx(k(9)))).toBe(true);
+    expect(matchParsed(f({ instructionKinds: ['buy'] }), router, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ instructionKinds: ['buy'] }), amm, tx(k(9)))).toBe(true);
+    // Only event kinds: only events count; under a level, only events of a passing instruction's call.
+    expect(matchParsed(f({ eventKinds: ['TradeEvent'] }), router, tx(k(9)))).toBe(true);
+    expect(matchParsed(f({ eventKinds: ['TradeEvent'], instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ mints: [bs58.encode(mint)] }), router, tx(k(9)))).toBe(true);
+    expect(matchParsed(f({ mints: [bs58.encode(mint)] }), amm, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ users: [bs58.encode(k(9))] }), amm, tx(k(9)))).toBe(true);
+    expect(matchParsed(f({ users: [bs58.encode(k(200))] }), amm, tx(k(9)))).toBe(false); // a key, not a signer
+  });
+});

@@ -1,0 +1,77 @@
+// A transaction's SubscribeParsed content: every decodable pump.fun and PumpSwap instruction (top-level and
+// inner) and self-CPI event as proto messages, the programs involved, whether it failed, and the accounts the
+// server joins the update with (the first pump.fun instruction's bonding curve, the first PumpSwap
+// instruction's pool). Pure.
+import type { Event, Instruction } from '../../proto/gen/stream.js';
+import type { TransactionEvent } from '../../schemas/gen/events.js';
+import { extractPumpTransaction, type PumpInstructionAt } from './extract.js';
+import type { PumpProgramName } from './program-table.js';
+import { toProtoEvent, toProtoInstruction } from './to-proto.js';
+
+export interface ParsedScan {
+  readonly instructions: Instruction[];
+  readonly events: Event[];
+  /** Instruction and event names (IDL spelling) in the same order as `instructions`/`events`. */
+  readonly instructionNames: string[];
+  readonly eventNames: string[];
+  /** The pubkeys each event carries (for mint filters), parallel to `events`. */
+  readonly eventKeys: Buffer[][];
+  readonly programs: readonly PumpProgramName[];
+  readonly failed: boolean;
+  readonly err: string | undefined;
+  readonly curve: Buffer | undefined;
+  readonly pool: Buffer | undefined;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function dataOf(tx: TransactionEvent, x: PumpInstructionAt): Uint8Array {
+  if (x.innerIndex === undefined) return tx.instructions[x.index]?.data ?? EMPTY;
+  for (const g of tx.innerInstructions) if (g.index === x.index) return g.instructions[x.innerIndex]?.data ?? EMPTY;
+  return EMPTY;
+}
+
+/** The account the instruction names `name` (by its table's account order), when it passes that many. */
+function accountNamed(x: PumpInstructionAt, name: string): Buffer | undefined {
+  if (x.decoded.kind !== 'decoded' && x.decoded.kind !== 'truncated' && x.decoded.kind !== 'invalid') return undefined;
+  const def = x.decoded.def;
+  if (def === undefined || !('accounts' in def)) return undefined;
+  const at = def.accounts.indexOf(name);
+  return at < 0 ? undefined : x.accounts[at];
+}
+
+function pubkeysOf(v: unknown, out: Buffer[]): void {
+  if (Buffer.isBuffer(v)) {
+    if (v.length === 32) out.push(v);
+  } else if (Array.isArray(v)) for (const x of v) pubkeysOf(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) pubkeysOf(x, out);
+}
+
+export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
+  const p = extractPumpTransaction(tx);
+  const instructions: Instruction[] = [];
+  const instructionNames: string[] = [];
+  let curve: Buffer | undefined;
+  let pool: Buffer | undefined;
+  for (const x of p.instructions) {
+    const m = toProtoInstruction(x, dataOf(tx, x));
+    if (m === undefined) continue;
+    instructions.push(m);
+    instructionNames.push(x.decoded.kind === 'decoded' ? x.decoded.name : (m.instructionOneof?.$case ?? ''));
+    if (x.program === 'pump') curve ??= accountNamed(x, 'bonding_curve');
+    else pool ??= accountNamed(x, 'pool');
+  }
+  const events: Event[] = [];
+  const eventNames: string[] = [];
+  const eventKeys: Buffer[][] = [];
+  for (const e of p.events) {
+    const m = toProtoEvent(e);
+    if (m === undefined || e.decoded.kind !== 'decoded') continue;
+    events.push(m);
+    eventNames.push(e.decoded.name);
+    const keys: Buffer[] = [];
+    pubkeysOf(e.decoded.fields, keys);
+    eventKeys.push(keys);
+  }
+  return { instructions, events, instructionNames, eventNames, eventKeys, programs: p.programs, failed: p.failed, err: p.err, curve, pool };
+}

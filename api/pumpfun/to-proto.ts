@@ -1,0 +1,169 @@
+// Decoded pump.fun and PumpSwap instructions and events (extract.ts) as SubscribeParsed's messages. Pure.
+// - The seed's six instructions keep their seed members (an old client knows them), decoded as the seed did
+//   (decode.ts); arguments a later layout appended that the seed message has no field for go to `extra_args`.
+// - The trading-relevant newer instructions and events have typed members whose fields are the tables' fields
+//   by name (snake_case → the generated camelCase); every scalar is optional there, so a field an older layout
+//   lacks is absent, never zero. i128/u128 travel as decimal strings (proto has no 128-bit integer).
+// - Everything else goes out as `other`: name plus every decoded field (`DecodedField`).
+// - Undecodable data (unknown discriminator, truncated, invalid) is left out (behaviour.md "SubscribeParsed").
+import bs58 from 'bs58';
+import type { DecodedField, Event, Instruction } from '../../proto/gen/stream.js';
+import { decodePumpInstruction } from './decode.js';
+import type { PumpEventAt, PumpInstructionAt } from './extract.js';
+import type { Field, Fields, Value } from './layout.js';
+
+type InstructionCase = NonNullable<Instruction['instructionOneof']>['$case'];
+type EventCase = NonNullable<Event['eventOneof']>['$case'];
+
+/** Typed oneof members by `program/name`; the rest are `other`. */
+const INSTRUCTION_CASES: Readonly<Record<string, InstructionCase>> = {
+  'pump/create_v2': 'createV2',
+  'pump/buy_v2': 'buyV2',
+  'pump/buy_exact_sol_in': 'buyExactSolIn',
+  'pump/buy_exact_quote_in_v2': 'buyExactQuoteInV2',
+  'pump/sell_v2': 'sellV2',
+  'pump/migrate': 'migrate',
+  'pump_amm/buy': 'ammBuy',
+  'pump_amm/sell': 'ammSell',
+  'pump_amm/buy_exact_quote_in': 'ammBuyExactQuoteIn',
+  'pump_amm/create_pool': 'ammCreatePool',
+  'pump_amm/deposit': 'ammDeposit',
+  'pump_amm/withdraw': 'ammWithdraw',
+};
+
+const EVENT_CASES: Readonly<Record<string, EventCase>> = {
+  'pump/TradeEvent': 'trade',
+  'pump/CreateEvent': 'create',
+  'pump/CompleteEvent': 'complete',
+  'pump_amm/BuyEvent': 'ammBuy',
+  'pump_amm/SellEvent': 'ammSell',
+  'pump_amm/CreatePoolEvent': 'ammCreatePool',
+};
+
+/** The seed's pump.fun instructions and the argument names their messages carry. */
+const SEED_ARGS: Readonly<Record<string, readonly string[]>> = {
+  initialize: [],
+  set_params: [],
+  create: ['name', 'symbol', 'uri'],
+  buy: ['amount', 'max_sol_cost'],
+  sell: ['amount', 'min_sol_output'],
+  withdraw: [],
+};
+
+const camel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+const camelCache = new Map<string, string>();
+function camelOf(s: string): string {
+  let c = camelCache.get(s);
+  if (c === undefined) camelCache.set(s, (c = camel(s)));
+  return c;
+}
+
+/** A decoded value in a typed message's field. */
+function typedValue(f: Field, v: Value): unknown {
+  const t = f.type;
+  if (t.k === 'u128' || t.k === 'i128') return String(v);
+  if (t.k === 'option') return v === null ? undefined : v;
+  // A one-field tuple struct (OptionBool): [bool] → bool.
+  if (t.k === 'struct' && t.tuple && t.fields.length === 1) return (v as readonly Value[])[0];
+  if (t.k === 'vec' && t.of?.k === 'struct' && !t.of.tuple) {
+    return (v as readonly Record<string, Value>[]).map((item) => Object.fromEntries(Object.entries(item).map(([k, x]) => [camelOf(k), x])));
+  }
+  return v;
+}
+
+function typedMessage(defFields: readonly Field[], fields: Fields): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of defFields) {
+    if (!Object.hasOwn(fields, f.name)) {
+      // A repeated field has no "absent" on the wire: an older layout's missing vector goes out empty.
+      if (f.type.k === 'vec' || f.type.k === 'array') out[camelOf(f.name)] = [];
+      continue;
+    }
+    out[camelOf(f.name)] = typedValue(f, fields[f.name]!);
+  }
+  return out;
+}
+
+function jsonOf(v: Value): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (Buffer.isBuffer(v)) return bs58.encode(v);
+  if (Array.isArray(v)) return (v as readonly Value[]).map(jsonOf);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonOf(x as Value)]));
+  return v;
+}
+
+function decodedField(f: Field, v: Value): DecodedField {
+  const name = f.name;
+  switch (f.type.k) {
+    case 'u64':
+      return { name, value: { $case: 'u64', value: v as bigint } };
+    case 'i64':
+      return { name, value: { $case: 'i64', value: v as bigint } };
+    case 'u8':
+    case 'u16':
+    case 'u32':
+      return { name, value: { $case: 'u32', value: v as number } };
+    case 'bool':
+      return { name, value: { $case: 'bool', value: v as boolean } };
+    case 'pubkey':
+      return { name, value: { $case: 'pubkey', value: v as Buffer } };
+    case 'string':
+      return { name, value: { $case: 'string', value: v as string } };
+    case 'u128':
+    case 'i128':
+      return { name, value: { $case: 'big', value: String(v) } };
+    default:
+      return { name, value: { $case: 'json', value: JSON.stringify(jsonOf(v)) } };
+  }
+}
+
+function decodedFields(defFields: readonly Field[], fields: Fields, skip: readonly string[] = []): DecodedField[] {
+  const out: DecodedField[] = [];
+  for (const f of defFields) if (Object.hasOwn(fields, f.name) && !skip.includes(f.name)) out.push(decodedField(f, fields[f.name]!));
+  return out;
+}
+
+/** SubscribeParsed's Instruction for a decoded instruction (`data`: its raw data, for the seed's decoding). */
+export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Instruction | undefined {
+  const d = x.decoded;
+  const position = {
+    program: x.program,
+    index: x.index,
+    innerIndex: x.innerIndex,
+    inner: x.inner,
+    stackHeight: x.stackHeight,
+    invokedBy: x.invokedBy ?? Buffer.alloc(0),
+    accounts: x.accounts.map((a) => a ?? Buffer.alloc(0)),
+  };
+  if (x.program === 'pump') {
+    const seed = decodePumpInstruction(data);
+    if (seed !== undefined) {
+      const name = d.kind === 'decoded' ? d.name : undefined;
+      const extraArgs = d.kind === 'decoded' && name !== undefined && name in SEED_ARGS ? decodedFields(d.def.fields, d.fields, SEED_ARGS[name]) : [];
+      // set_params' later layout shares the discriminator but not the fields: its values go out whole.
+      return { instructionOneof: seed, ...position, extraArgs: seed.$case === 'setParams' ? [] : extraArgs };
+    }
+  }
+  if (d.kind !== 'decoded') return undefined;
+  const typed = INSTRUCTION_CASES[`${x.program}/${d.name}`];
+  const instructionOneof = (
+    typed === undefined
+      ? { $case: 'other', value: { name: d.name, args: decodedFields(d.def.fields, d.fields) } }
+      : { $case: typed, value: typedMessage(d.def.fields, d.fields) }
+  ) as Instruction['instructionOneof'];
+  return { instructionOneof, ...position, extraArgs: [] };
+}
+
+/** SubscribeParsed's Event for a decoded self-CPI event; undefined when it did not decode. */
+export function toProtoEvent(e: PumpEventAt): Event | undefined {
+  const d = e.decoded;
+  if (d.kind !== 'decoded') return undefined;
+  const typed = EVENT_CASES[`${e.program}/${d.name}`];
+  const eventOneof = (
+    typed === undefined
+      ? { $case: 'other', value: { name: d.name, fields: decodedFields(d.def.fields, d.fields) } }
+      : { $case: typed, value: typedMessage(d.def.fields, d.fields) }
+  ) as Event['eventOneof'];
+  return { program: e.program, index: e.index, innerIndex: e.innerIndex, stackHeight: e.stackHeight, eventOneof };
+}
