@@ -10,8 +10,9 @@
 // commits offsets only after the rows are inserted. Counting would need a per-partition tally across
 // the group's members; the barrier needs none and costs nothing per record.
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
-export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];
+import { COMMITMENTS, type Commitment } from '../schemas/commitment.js';
+
+export { COMMITMENTS, type Commitment };
 
 export type Heads = Partial<Record<Commitment, bigint>>;
 

@@ -1,13 +1,13 @@
 // A small JSON-RPC client for a Solana node: one POST per call, u64 values kept exact (json.ts). What is
 // worth retrying is retried here, with exponential backoff: HTTP 429 (waiting what Retry-After says),
-// other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as RpcError,
+// other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as UpstreamRpcError,
 // which decides per code (-32004 retried, -32007/-32009 skipped, in source.ts).
 import type { Logger } from '../../platform/log.js';
 import { abortableSleep } from '../sleep.js';
 import { parseJsonExact } from './json.js';
 
-export class RpcError extends Error {
-  override name = 'RpcError';
+export class UpstreamRpcError extends Error {
+  override name = 'UpstreamRpcError';
   constructor(
     readonly method: string,
     readonly code: number,
@@ -67,7 +67,7 @@ export class RpcClient {
   private id = 0;
   constructor(private readonly o: RpcClientOptions) {}
 
-  /** Calls `method` until it gets an answer; throws RpcError for a JSON-RPC error, RpcAbortedError on abort. */
+  /** Calls `method` until it gets an answer; throws UpstreamRpcError for a JSON-RPC error, RpcAbortedError on abort. */
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
     const min = this.o.minBackoffMs ?? 250;
     const max = this.o.maxBackoffMs ?? 10_000;
@@ -75,7 +75,7 @@ export class RpcClient {
       if (this.o.signal?.aborted) throw new RpcAbortedError('aborted');
       const r = await this.once(method, params);
       if (r.ok) {
-        if (r.body.error) throw new RpcError(method, r.body.error.code, r.body.error.message, r.body.error.data);
+        if (r.body.error) throw new UpstreamRpcError(method, r.body.error.code, r.body.error.message, r.body.error.data);
         return r.body.result as T;
       }
       const wait = r.retryAfterMs !== undefined ? Math.min(r.retryAfterMs, this.o.maxRetryAfterMs ?? 60_000) : backoffMs(attempt, min, max);

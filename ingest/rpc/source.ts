@@ -9,7 +9,7 @@ import bs58 from 'bs58';
 import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
 import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../source.js';
-import { backoffMs, RpcAbortedError, RpcClient, RpcError, sleep } from './client.js';
+import { backoffMs, RpcAbortedError, RpcClient, UpstreamRpcError, sleep } from './client.js';
 import { blockFromRpc, RpcConversionError, snapshotAccountFromRpc, type RpcBlock, type RpcKeyedAccount, type RpcTransaction, type UnconvertibleTransaction } from './convert.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
 
@@ -250,7 +250,7 @@ class RpcRun {
         if (attempt + 1 >= NOT_AVAILABLE_ATTEMPTS) return { kind: 'gap', reason: `getBlock answered null ${attempt + 1} times` };
         this.o.log.warn({ slot: String(slot), attempt: attempt + 1 }, `rpc source: getBlock ${slot} answered null, retrying`);
       } catch (e) {
-        if (!(e instanceof RpcError)) throw e;
+        if (!(e instanceof UpstreamRpcError)) throw e;
         if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
         const limit = e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS;
         if (attempt + 1 >= limit) return { kind: 'gap', reason: `getBlock failed ${attempt + 1} times: ${e.message}` };
