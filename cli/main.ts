@@ -1,6 +1,7 @@
 // slotstream <role> [options]: the one command-line program. It only wires: parse config, start the
 // role's parts, and stop them in reverse order on SIGINT/SIGTERM.
-import { ConfigError, helpText, isRole, parseConfig } from '../platform/config.js';
+import { exitCodeOf } from './exit-codes.js';
+import { helpText, isRole, parseConfig } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { validateBeforeStart } from './validate.js';
@@ -34,9 +35,10 @@ async function main(argv: string[]): Promise<number> {
     // Before anything starts (a local broker is a JVM): a config mistake fails here, in a second.
     if (!parsed.help) validateBeforeStart(parsed.config, parsed.positionals);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`slotstream ${role}: ${err.message}`);
-      return 2;
+    const code = exitCodeOf(err);
+    if (code !== undefined) {
+      console.error(`slotstream ${role}: ${(err as Error).message}`);
+      return code;
     }
     throw err;
   }
@@ -52,9 +54,10 @@ async function main(argv: string[]): Promise<number> {
     running = await startRole(parsed.config, parsed.positionals, log);
   } catch (err) {
     // Config errors only found against the running system (an ingest name already in use) read as the others do.
-    if (err instanceof ConfigError) {
-      log.fatal(`slotstream ${role}: ${err.message}`);
-      return 2;
+    const code = exitCodeOf(err);
+    if (code !== undefined) {
+      log.fatal(`slotstream ${role}: ${(err as Error).message}`);
+      return code;
     }
     log.fatal({ err }, `${role} failed to start`);
     return 1;

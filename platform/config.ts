@@ -1,6 +1,7 @@
 // One typed, frozen config object for every role, built from command-line flags and environment
 // variables (flags win). Every option is declared once in OPTIONS with its default and meaning;
 // `slotstream <role> --help` prints this table, and an unknown or malformed option fails naming it.
+import { SlotstreamError } from '../schemas/errors.js';
 
 export type Role = 'ingest' | 'projector' | 'api' | 'all' | 'kafka';
 export const ROLES: readonly Role[] = ['ingest', 'projector', 'api', 'all', 'kafka'];
@@ -211,8 +212,16 @@ type ValueOf<S> = S extends OptionSpec<infer K, infer V>
 
 export type Config = Readonly<{ [N in keyof Options]: ValueOf<Options[N]> }> & { readonly role: Role };
 
-export class ConfigError extends Error {
+/**
+ * A configuration mistake (catalogue code SLOTSTREAM_CONFIG_INVALID, or SLOTSTREAM_CONFIG_UNKNOWN_OPTION when
+ * `option` names an option that does not exist or does not apply); the CLI maps the codes to its exit code.
+ */
+export class ConfigError extends SlotstreamError<'SLOTSTREAM_CONFIG_INVALID' | 'SLOTSTREAM_CONFIG_UNKNOWN_OPTION'> {
   override name = 'ConfigError';
+  constructor(message: string, option?: string) {
+    if (option === undefined) super('SLOTSTREAM_CONFIG_INVALID', message, {});
+    else super('SLOTSTREAM_CONFIG_UNKNOWN_OPTION', message, { option });
+  }
 }
 
 /** `--kafka-brokers` for `kafkaBrokers`. */
@@ -274,9 +283,9 @@ export function parseConfig(role: string, argv: readonly string[], env: NodeJS.P
     const eq = arg.indexOf('=');
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const name = byFlag.get(flag);
-    if (name === undefined) throw new ConfigError(`unknown option ${flag} for role ${r} (see slotstream ${r} --help)`);
+    if (name === undefined) throw new ConfigError(`unknown option ${flag} for role ${r} (see slotstream ${r} --help)`, flag);
     const spec = (OPTIONS as Record<string, OptionSpec>)[name]!;
-    if (!spec.roles.includes(r)) throw new ConfigError(`option ${flag} does not apply to role ${r}`);
+    if (!spec.roles.includes(r)) throw new ConfigError(`option ${flag} does not apply to role ${r}`, flag);
     let raw: string;
     if (eq >= 0) raw = arg.slice(eq + 1);
     else if (spec.kind === 'bool' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))) raw = 'true';
@@ -290,7 +299,7 @@ export function parseConfig(role: string, argv: readonly string[], env: NodeJS.P
 /** Config for tests and embedding: defaults plus overrides, validated like the CLI's. */
 export function makeConfig(role: Role, overrides: Partial<Omit<Config, 'role'>> = {}): Config {
   for (const name of Object.keys(overrides)) {
-    if (!(name in OPTIONS)) throw new ConfigError(`unknown option ${name}`);
+    if (!(name in OPTIONS)) throw new ConfigError(`unknown option ${name}`, name);
   }
   const base = parseConfig(role, [], {}).config;
   return Object.freeze({ ...base, ...overrides });

@@ -12,8 +12,9 @@
 
 import type { OffsetMap } from '../platform/kafka/index.js';
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
-export const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];
+import { COMMITMENTS, type Commitment } from '../schemas/commitment.js';
+
+export { COMMITMENTS, type Commitment };
 
 export type Heads = Partial<Record<Commitment, bigint>>;
 

@@ -15,6 +15,7 @@
 // no count). The signed message is everything before the signatures. No address lookup tables.
 import { getBase58Encoder } from '@solana/kit';
 import { TransactionEvent, type CompiledInstruction, type TransactionConfig } from './codec.js';
+import { SlotstreamError } from './errors.js';
 import { noTransactionMeta } from './meta.js';
 
 export const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
@@ -25,10 +26,11 @@ export const MEMO_PROGRAM_V1 = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
 /** Largest serialized transaction Solana accepts (IPv6 MTU minus headers). */
 export const PACKET_DATA_SIZE = 1232;
 
-export class WireError extends Error {
+/** Bytes that are no Solana wire transaction (catalogue code SLOTSTREAM_WIRE_DECODE). */
+export class WireError extends SlotstreamError<'SLOTSTREAM_WIRE_DECODE'> {
+  override name = 'WireError';
   constructor(message: string) {
-    super(message);
-    this.name = 'WireError';
+    super('SLOTSTREAM_WIRE_DECODE', message, {});
   }
 }
 

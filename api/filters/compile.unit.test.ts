@@ -40,7 +40,7 @@ describe('compileSubscription', () => {
     ]);
     expect(c.blocksMeta.map((f) => f.name)).toEqual(['m1', 'm2']);
     expect(c.entry).toEqual([{ name: 'e' }]);
-    expect(c.commitment).toBe(2);
+    expect(c.commitment).toBe('finalized');
     expect(c.fromSlot).toBe(123n);
   });
 

@@ -19,6 +19,7 @@ import type {
   SubscribeRequestFilterTransactions,
 } from '@triton-one/yellowstone-grpc';
 import { compileSubscription } from './compile.js';
+import { commitmentOfLevelNumber } from '../../schemas/commitment.js';
 import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 import {
   Commitment,
@@ -243,18 +244,12 @@ function blocksFilter(path: string, name: string, f: SubscribeRequestFilterBlock
   };
 }
 
+/** Yellowstone's CommitmentLevel number (unset: processed) to the level's name: the proto edge. */
 function commitmentOf(level: number | undefined): Commitment {
-  switch (level) {
-    case undefined:
-    case Commitment.processed:
-      return Commitment.processed;
-    case Commitment.confirmed:
-      return Commitment.confirmed;
-    case Commitment.finalized:
-      return Commitment.finalized;
-    default:
-      throw new Reject('commitment', `failed to create CommitmentLevel from ${level}`);
-  }
+  if (level === undefined) return Commitment.processed;
+  const c = commitmentOfLevelNumber(level);
+  if (c === undefined) throw new Reject('commitment', `failed to create CommitmentLevel from ${level}`);
+  return c;
 }
 
 /** Yellowstone's rules: at most the limit, in offset order, not overlapping (adjacent is fine). */

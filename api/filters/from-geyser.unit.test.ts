@@ -30,7 +30,7 @@ describe('compileGeyserRequest', () => {
   it('an empty request: nothing, processed, full data, no replay, no ping', () => {
     const r = ok({});
     expect(r.compiled.transactions).toEqual([]);
-    expect(r.compiled.commitment).toBe(0);
+    expect(r.compiled.commitment).toBe('processed');
     expect(r.compiled.accountsDataSlice).toEqual([]);
     expect(r.compiled.fromSlot).toBeUndefined();
     expect(r.ping).toBeUndefined();
@@ -56,7 +56,7 @@ describe('compileGeyserRequest', () => {
     ]);
     expect(r.compiled.blocksMeta).toEqual([{ name: 'm' }]);
     expect(r.compiled.entry).toEqual([{ name: 'e' }]);
-    expect(r.compiled.commitment).toBe(2);
+    expect(r.compiled.commitment).toBe('finalized');
     expect(r.compiled.fromSlot).toBe(12345n);
     expect(r.ping).toBe(7);
   });

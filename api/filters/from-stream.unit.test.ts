@@ -34,15 +34,15 @@ describe('compileSubscribeRequest: request level', () => {
     const s = ok({});
     expect(s.transactions).toEqual([]);
     expect(s.accounts).toEqual([]);
-    expect(s.commitment).toBe(CommitmentLevel.PROCESSED);
+    expect(s.commitment).toBe('processed');
     expect(s.accountsDataSlice).toEqual([]);
     expect(s.fromSlot).toBeUndefined();
   });
 
   it('keeps commitment CONFIRMED and FINALIZED and from_slot', () => {
-    expect(ok({ commitment: CommitmentLevel.CONFIRMED }).commitment).toBe(CommitmentLevel.CONFIRMED);
+    expect(ok({ commitment: CommitmentLevel.CONFIRMED }).commitment).toBe('confirmed');
     const s = ok({ commitment: CommitmentLevel.FINALIZED, fromSlot: 12345678901234n });
-    expect(s.commitment).toBe(CommitmentLevel.FINALIZED);
+    expect(s.commitment).toBe('finalized');
     expect(s.fromSlot).toBe(12345678901234n);
   });
 
@@ -386,7 +386,7 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
 
   it('maps commitment to the neutral levels, sorts slices, keeps from_slot, leaves the kinds stream.Stream lacks empty', () => {
     const s = spec({ commitment: CommitmentLevel.CONFIRMED, accountsDataSlice: [{ offset: 8n, length: 1n }, { offset: 0n, length: 4n }], fromSlot: 77n });
-    expect(s.commitment).toBe(1);
+    expect(s.commitment).toBe('confirmed');
     expect(s.accountsDataSlice).toEqual([{ offset: 0n, length: 4n }, { offset: 8n, length: 1n }]);
     expect(s.fromSlot).toBe(77n);
     expect([s.slots, s.blocks, s.blocksMeta, s.entry]).toEqual([[], [], [], []]);

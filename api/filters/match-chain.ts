@@ -1,6 +1,7 @@
 // Matching the chain's other updates (slot statuses, block meta, entries) against compiled filters.
 // These filters carry no keys, so there is nothing to index: the live hub asks only the sessions that
 // have such filters. Status numbers are the event model's (schemas/events.proto SlotStatus).
+import { slotStatusOf } from '../../schemas/commitment.js';
 import { SlotStatus } from '../../schemas/gen/events.js';
 import type { CompiledSubscription } from './types.js';
 
@@ -22,7 +23,7 @@ export function matchSlotStatus(sub: CompiledSubscription, status: number): stri
   const level = isLevel(status);
   const names: string[] = [];
   for (const f of sub.slots) {
-    if (f.filterByCommitment && status !== sub.commitment) continue;
+    if (f.filterByCommitment && status !== slotStatusOf(sub.commitment)) continue;
     if (level || f.interslotUpdates) names.push(f.name);
   }
   return names;

@@ -8,9 +8,10 @@
 // - names are unique within a kind (they come from a map on every wire format);
 // - data slices do not overlap.
 
-/** Commitment levels. The numbers are the ones stream.proto and Yellowstone's geyser.proto both use. */
-export const Commitment = { processed: 0, confirmed: 1, finalized: 2 } as const;
-export type Commitment = (typeof Commitment)[keyof typeof Commitment];
+import { Commitment } from '../../schemas/commitment.js';
+
+/** Commitment levels: the codebase's one vocabulary (schemas/commitment.ts); adapters map wire numbers at their edge. */
+export { Commitment };
 
 /** A transaction filter: every set field must pass (AND); empty lists add no constraint. */
 export interface TransactionFilterSpec {

@@ -2,15 +2,17 @@
 // catch it once at the adapter's entry point with asFilterError. The path names the field in the
 // service's own wire names (`transactions["bots"].account_include[3]`), so a client can find it.
 import { describeValue } from '../../platform/describe-value.js';
+import { SlotstreamError } from '../../schemas/errors.js';
 import type { FilterError } from './types.js';
 
-/** Thrown inside adapters only; their entry point turns it into a FilterError. */
-export class Reject extends Error {
+/** Thrown inside adapters only (catalogue code SLOTSTREAM_FILTER_INVALID); their entry point turns it into a FilterError. */
+export class Reject extends SlotstreamError<'SLOTSTREAM_FILTER_INVALID'> {
+  override name = 'Reject';
   constructor(
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`${path}: ${reason}`);
+    super('SLOTSTREAM_FILTER_INVALID', `${path}: ${reason}`, { path, reason });
   }
 }
 

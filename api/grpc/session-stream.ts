@@ -11,12 +11,12 @@ import { openStreams, slowClientCutoffs } from './metrics.js';
 import { PrefixCache } from './filters-prefix.js';
 import { Outbound, outgoing } from './outbound.js';
 
-/** How the live layer's failures read on gRPC. */
+/** How the live layer's failures (catalogue codes) read on gRPC: the edge's one mapping table. */
 export const FAILURE_STATUS: Record<LiveFailure, status> = {
-  outOfRange: status.OUT_OF_RANGE,
-  tooSlow: status.RESOURCE_EXHAUSTED,
-  unavailable: status.UNAVAILABLE,
-  replayLimit: status.RESOURCE_EXHAUSTED,
+  SLOTSTREAM_REPLAY_OUT_OF_RANGE: status.OUT_OF_RANGE,
+  SLOTSTREAM_CLIENT_TOO_SLOW: status.RESOURCE_EXHAUSTED,
+  SLOTSTREAM_LIVE_UNAVAILABLE: status.UNAVAILABLE,
+  SLOTSTREAM_TOO_MANY_REPLAYS: status.RESOURCE_EXHAUSTED,
 };
 
 export interface SessionStreamDeps {
@@ -87,7 +87,7 @@ export abstract class SessionStream<Req> implements SessionSink {
   }
 
   fail(reason: LiveFailure, message: string): void {
-    if (reason === 'tooSlow') slowClientCutoffs.inc();
+    if (reason === 'SLOTSTREAM_CLIENT_TOO_SLOW') slowClientCutoffs.inc();
     this.out.fail(FAILURE_STATUS[reason], message);
     this.close();
   }

@@ -3,7 +3,7 @@
 // GetLatestBlockhash, IsBlockhashValid; PubSub's slot and root notifications) from the same statuses the
 // commitment gate uses. Pure: fed by the hub, one slot record at a time.
 import type { BlockMeta, SlotEvent } from '../../schemas/gen/events.js';
-import type { Commitment } from '../filters/index.js';
+import { slotStatusOf, type Commitment } from '../../schemas/commitment.js';
 import { isLevel, isTerminal } from './slot-status.js';
 
 /** Agave: a blockhash stays valid for 150 blocks (MAX_PROCESSING_AGE). */
@@ -24,7 +24,7 @@ interface Known {
 
 export class ChainState {
   private readonly slots = new Map<bigint, Known>();
-  /** Newest slot per level (index = level number). */
+  /** Newest slot per level (index = the level's slot status, slotStatusOf). */
   private readonly newest: (bigint | undefined)[] = [undefined, undefined, undefined];
   private readonly byHash = new Map<string, bigint>();
 
@@ -61,12 +61,12 @@ export class ChainState {
 
   /** The newest slot that reached `level`; undefined before the first status at that level. */
   slot(level: Commitment): bigint | undefined {
-    return this.newest[level];
+    return this.newest[slotStatusOf(level)];
   }
 
   /** The newest block at `level` whose meta is known (a level can name a slot whose marker was not read). */
   block(level: Commitment): BlockAt | undefined {
-    const newest = this.newest[level];
+    const newest = this.newest[slotStatusOf(level)];
     if (newest === undefined) return undefined;
     for (let s = newest; s >= 0n && newest - s < META_WINDOW; s--) {
       const meta = this.slots.get(s)?.meta;

@@ -12,18 +12,23 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import { OffsetMap, tpKey, type InRecord, type Kafka, type OffsetRange, type PartitionReader } from '../../platform/kafka/index.js';
+import { SlotstreamError } from '../../schemas/errors.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
 import { readRecord, streamTopics, TOPIC_KIND, type StreamEvent } from './stream-event.js';
 
-export class ReplayOutOfRange extends Error {
+/** Catalogue code SLOTSTREAM_REPLAY_OUT_OF_RANGE. */
+export class ReplayOutOfRange extends SlotstreamError<'SLOTSTREAM_REPLAY_OUT_OF_RANGE'> {
   override name = 'ReplayOutOfRange';
   constructor(
     readonly fromSlot: bigint,
     readonly firstAvailable: bigint,
   ) {
-    super(`from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`);
+    super('SLOTSTREAM_REPLAY_OUT_OF_RANGE', `from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`, {
+      fromSlot,
+      firstAvailable,
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 //   write of the slot only; slot status updates are never held, and go out after the updates they release;
 // - slot statuses, live (the hub) or replayed (here), go out each level once and in order, with the levels a
 //   source skipped filled in (slot-statuses.ts).
+import type { SlotstreamErrorCode } from '../../schemas/errors.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka } from '../../platform/kafka/index.js';
@@ -37,8 +38,11 @@ import { SlotStatuses } from './slot-statuses.js';
 import { NewestWrites } from './newest-writes.js';
 import type { StreamEvent } from './stream-event.js';
 
-/** Why a session cannot go on; each transport maps it to its own status or error. */
-export type LiveFailure = 'outOfRange' | 'tooSlow' | 'unavailable' | 'replayLimit';
+/** Why a session cannot go on: a catalogue code (schemas/errors.ts); each transport maps it to its own status. */
+export type LiveFailure = Extract<
+  SlotstreamErrorCode,
+  'SLOTSTREAM_REPLAY_OUT_OF_RANGE' | 'SLOTSTREAM_CLIENT_TOO_SLOW' | 'SLOTSTREAM_LIVE_UNAVAILABLE' | 'SLOTSTREAM_TOO_MANY_REPLAYS'
+>;
 
 /** What a transport implements for one session. */
 export interface SessionSink {
@@ -128,7 +132,7 @@ export class LiveSession implements LiveSubscriber {
   apply(sub: CompiledSubscription): void {
     if (this.closed) return;
     if (sub.fromSlot !== undefined && this.replaysInFlight === 0 && !this.d.replays.tryAcquire()) {
-      this.sink.fail('replayLimit', this.d.replays.refusal());
+      this.sink.fail('SLOTSTREAM_TOO_MANY_REPLAYS', this.d.replays.refusal());
       this.close();
       return;
     }
@@ -192,10 +196,10 @@ export class LiveSession implements LiveSubscriber {
       this.handOver(fromSlot);
     } catch (err) {
       if (!current()) return;
-      if (err instanceof ReplayOutOfRange) this.sink.fail('outOfRange', err.message);
+      if (err instanceof ReplayOutOfRange) this.sink.fail(err.code, err.message);
       else {
         log.error({ err, session: this.id }, 'replay failed');
-        this.sink.fail('unavailable', `replay failed: ${(err as Error).message}`);
+        this.sink.fail('SLOTSTREAM_LIVE_UNAVAILABLE', `replay failed: ${(err as Error).message}`);
       }
       this.close();
     } finally {
@@ -287,7 +291,7 @@ export class LiveSession implements LiveSubscriber {
     this.liveBuffer.push({ update, names });
     if (this.liveBuffer.length > this.bufferLimit) {
       this.sink.fail(
-        'tooSlow',
+        'SLOTSTREAM_CLIENT_TOO_SLOW',
         `replay could not catch up: ${this.bufferLimit} live updates waiting for the hand-over; last delivered slot ${this.sink.lastSlot ?? 'none'}`,
       );
       this.close();

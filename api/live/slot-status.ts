@@ -5,6 +5,7 @@
 // never compared directly anywhere else in api/, because the event model numbers DEAD and the progress
 // statuses above FINALIZED.
 import { SlotStatus } from '../../schemas/codec.js';
+import { slotStatusOf, type Commitment } from '../../schemas/commitment.js';
 
 /** A commitment level (processed, confirmed, finalized): the only statuses with an order. */
 export function isLevel(status: number | undefined): status is number {
@@ -25,9 +26,9 @@ export function takesPart(status: number | undefined): status is number {
   return isLevel(status) || isTerminal(status);
 }
 
-/** True when the slot's known status is at least `level` (a level number, 0..2). */
-export function reached(status: number | undefined, level: number): boolean {
-  return isLevel(status) && status >= level;
+/** True when the slot's known status is at least `level`. */
+export function reached(status: number | undefined, level: Commitment): boolean {
+  return isLevel(status) && status >= slotStatusOf(level);
 }
 
 /**

@@ -26,13 +26,13 @@ describe('slot statuses in the api', () => {
   });
 
   it('only levels reach a level: dead and the progress statuses, numbered above finalized, reach none', () => {
-    expect(reached(CONFIRMED, CONFIRMED)).toBe(true);
-    expect(reached(FINALIZED, CONFIRMED)).toBe(true);
-    expect(reached(CONFIRMED, FINALIZED)).toBe(false);
-    expect(reached(PROCESSED, CONFIRMED)).toBe(false);
+    expect(reached(CONFIRMED, 'confirmed')).toBe(true);
+    expect(reached(FINALIZED, 'confirmed')).toBe(true);
+    expect(reached(CONFIRMED, 'finalized')).toBe(false);
+    expect(reached(PROCESSED, 'confirmed')).toBe(false);
     for (const s of [...TERMINAL, ...NOTHING, undefined]) {
-      expect(reached(s, CONFIRMED)).toBe(false);
-      expect(reached(s, FINALIZED)).toBe(false);
+      expect(reached(s, 'confirmed')).toBe(false);
+      expect(reached(s, 'finalized')).toBe(false);
     }
   });
 

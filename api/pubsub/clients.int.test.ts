@@ -165,7 +165,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await subscriptions(1);
       await chain.slot(s, { txs: [t] });
       await chain.slot(++slot); // more chain, so "nothing yet" is not just "not read yet"
-      await waitFor(() => live.chain.slot(0) === slot, { what: 'the live layer to read the slots' });
+      await waitFor(() => live.chain.slot('processed') === slot, { what: 'the live layer to read the slots' });
       expect(got).toHaveLength(0);
       await chain.confirm(s);
       await waitFor(() => got.length === 1, { what: 'signature notification' });
@@ -174,7 +174,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await subscriptions(0);
       await chain.finalize(s);
       await chain.confirm(++slot);
-      await waitFor(() => live.chain.slot(1) === slot, { what: 'more statuses' });
+      await waitFor(() => live.chain.slot('confirmed') === slot, { what: 'more statuses' });
       expect(got).toHaveLength(1);
     });
 

@@ -9,7 +9,7 @@ import { Commitment } from '../filters/index.js';
 import type { PubSubProgramFilter, PubSubRequest } from '../filters/from-pubsub.js';
 import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../solana-json/accounts.js';
 import { invalidParam, invalidParams } from '../solana-json/errors.js';
-import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type Config } from '../solana-json/params.js';
+import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type ParamsConfig } from '../solana-json/params.js';
 import { parseProgramAccountsConfig } from '../solana-json/program-accounts-config.js';
 
 /** How account data is written in account and program notifications. */
@@ -46,8 +46,7 @@ export const UNSUBSCRIBE_METHODS: ReadonlySet<string> = new Set([
   'rootUnsubscribe',
 ]);
 
-const LEVEL = { processed: Commitment.processed, confirmed: Commitment.confirmed, finalized: Commitment.finalized } as const;
-const commitmentOf = (config: Config): Commitment => LEVEL[parseCommitment(config)];
+const commitmentOf = (config: ParamsConfig): Commitment => parseCommitment(config);
 
 /** Agave's `param::<T>()`: a string that does not parse as the type. */
 function keyParam(v: unknown, size: 32 | 64, thing: string, name: string): Uint8Array {
@@ -79,7 +78,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       const rest = parseProgramAccountsConfig(config);
       const filters: PubSubProgramFilter[] = rest.filters.map((f) => (f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes }));
       return {
-        request: { kind, program, filters, commitment: LEVEL[rest.commitment] },
+        request: { kind, program, filters, commitment: rest.commitment },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
       };
     }
@@ -92,7 +91,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       if (typeof f !== 'object' || f === null || Array.isArray(f) || !Object.hasOwn(f, 'mentions')) {
         throw invalidParams('filter: expected "all", "allWithVotes" or {"mentions": [<address>]}');
       }
-      const mentions = (f as Config).mentions;
+      const mentions = (f as ParamsConfig).mentions;
       if (!Array.isArray(mentions)) throw invalidParams('filter.mentions: expected an array holding one base-58 address');
       if (mentions.length !== 1) throw invalidParam('Invalid Request: Only 1 address supported');
       return { request: { kind, mentions: keyParam(mentions[0], 32, 'mentions', 'filter.mentions[0]'), votes: true, commitment } };

@@ -5,14 +5,11 @@
 // is cancelled when the subscription goes (issue 18, item 9): a client dropping subscriptions at once
 // leaves nothing queued in the engine.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { Commitment } from '../filters/index.js';
 import type { QueryAdmission } from '../views/admission.js';
 import { AdmittedQueries } from '../views/query.js';
 import { readSignatureStatuses, statusHeads } from '../views/signature-statuses.js';
 import { ViewsStateCache } from '../views/state.js';
 import type { SignatureLookup } from './subscription.js';
-
-const LEVEL = { processed: Commitment.processed, confirmed: Commitment.confirmed, finalized: Commitment.finalized } as const;
 
 export function viewsSignatureLookup(ch: ClickHouseClient, db: string, admission: QueryAdmission): SignatureLookup {
   const state = new ViewsStateCache(ch, db);
@@ -28,7 +25,7 @@ export function viewsSignatureLookup(ch: ClickHouseClient, db: string, admission
         // The admitted place covers the look-up; its own queries pass through it (not a second time).
         const queries = new AdmittedQueries(ch, undefined, client, signal);
         const [s] = await readSignatureStatuses(queries, db, [signature], heads, true);
-        return s === undefined ? undefined : { slot: s.slot, err: s.err, level: LEVEL[s.level] };
+        return s === undefined ? undefined : { slot: s.slot, err: s.err, level: s.level };
       } finally {
         release();
       }

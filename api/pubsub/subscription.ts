@@ -9,6 +9,7 @@
 //   at once when the views already hold the transaction at that level;
 // - slot: a slot's processed status, `{slot, parent, root}`; root: each finalized slot.
 import bs58 from 'bs58';
+import { atLeast } from '../../schemas/commitment.js';
 import type { AccountEvent, SlotEvent } from '../../schemas/gen/events.js';
 import { Commitment, compileSubscription, keyId } from '../filters/index.js';
 import { specFromPubSub, type PubSubRequest } from '../filters/from-pubsub.js';
@@ -193,7 +194,7 @@ export class PubSubSubscription implements SessionSink {
       return; // cancelled, or the views unreadable: the live path still notifies
     }
     if (found === undefined || this.done) return;
-    if (found.level >= this.level || reached(this.d.live.hub.statusOf(found.slot), this.level)) this.signatureDone(found.slot, found.err, Date.now());
+    if (atLeast(found.level, this.level) || reached(this.d.live.hub.statusOf(found.slot), this.level)) this.signatureDone(found.slot, found.err, Date.now());
     else this.awaiting = { slot: found.slot, err: found.err };
   }
 

@@ -6,7 +6,7 @@ import { isTokenProgram } from '../../schemas/programs.js';
 import { describeValue } from '../../platform/describe-value.js';
 import { base58TooLarge, invalidParams } from './errors.js';
 import { u64Json } from './json.js';
-import { optionalObject, optionalString, parseContextConfig, parseUsize, type Config, type ContextConfig } from './params.js';
+import { optionalObject, optionalString, parseContextConfig, parseUsize, type ParamsConfig, type ContextConfig } from './params.js';
 import { parseTokenProgramAccount } from './token.js';
 import { zstdCompress, zstdReady } from './zstd.js';
 
@@ -28,12 +28,12 @@ export interface AccountConfig extends ContextConfig {
 }
 
 /** Pure. `defaultEncoding` differs by method in Agave (binary for getAccountInfo, base64 for getMultipleAccounts). */
-export function parseAccountConfig(config: Config, defaultEncoding: AccountEncoding): AccountConfig {
+export function parseAccountConfig(config: ParamsConfig, defaultEncoding: AccountEncoding): AccountConfig {
   return { encoding: parseEncoding(config, defaultEncoding), dataSlice: parseDataSlice(config), ...parseContextConfig(config) };
 }
 
 /** Pure: `config.encoding`, one of `allowed` (getProgramAccounts has no legacy `binary`). */
-export function parseEncoding<E extends AccountEncoding>(config: Config, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
+export function parseEncoding<E extends AccountEncoding>(config: ParamsConfig, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
   const enc = optionalString(config, 'encoding') ?? defaultEncoding;
   if (!(allowed as readonly string[]).includes(enc)) {
     throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${describeValue(enc)}`);
@@ -42,7 +42,7 @@ export function parseEncoding<E extends AccountEncoding>(config: Config, default
 }
 
 /** Pure: `config.dataSlice`, if given. */
-export function parseDataSlice(config: Config): DataSlice | undefined {
+export function parseDataSlice(config: ParamsConfig): DataSlice | undefined {
   const slice = optionalObject(config, 'dataSlice');
   return slice === undefined
     ? undefined

@@ -4,10 +4,11 @@
 // type is rejected.
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { describeValue } from '../../platform/describe-value.js';
+import type { Commitment } from '../../schemas/commitment.js';
 import { invalidParam, invalidParams } from './errors.js';
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
-export type Config = Readonly<Record<string, unknown>>;
+export type { Commitment };
+export type ParamsConfig = Readonly<Record<string, unknown>>;
 
 const ALIASES: Readonly<Record<string, Commitment>> = {
   processed: 'processed',
@@ -76,42 +77,42 @@ export function parseUsize(v: unknown, name: string): number {
 }
 
 /** A config object at a position: absent or null means none. */
-export function parseConfig(v: unknown, name: string): Config {
+export function parseConfig(v: unknown, name: string): ParamsConfig {
   if (v === undefined || v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${name}: expected a config object, got ${describeValue(v)}`);
-  return v as Config;
+  return v as ParamsConfig;
 }
 
 /** A config member that must be an object when present. */
-export function optionalObject(config: Config, member: string): Config | undefined {
+export function optionalObject(config: ParamsConfig, member: string): ParamsConfig | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidParams(`${member}: expected an object, got ${describeValue(v)}`);
-  return v as Config;
+  return v as ParamsConfig;
 }
 
-export function optionalString(config: Config, member: string): string | undefined {
+export function optionalString(config: ParamsConfig, member: string): string | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw invalidParams(`${member}: expected a string, got ${describeValue(v)}`);
   return v;
 }
 
-export function optionalBool(config: Config, member: string): boolean | undefined {
+export function optionalBool(config: ParamsConfig, member: string): boolean | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'boolean') throw invalidParams(`${member}: expected true or false, got ${describeValue(v)}`);
   return v;
 }
 
-export function optionalU64(config: Config, member: string): bigint | undefined {
+export function optionalU64(config: ParamsConfig, member: string): bigint | undefined {
   const v = config[member];
   if (v === undefined || v === null) return undefined;
   return parseU64(v, member);
 }
 
 /** `commitment` of a config: default finalized; legacy aliases accepted. */
-export function parseCommitment(config: Config): Commitment {
+export function parseCommitment(config: ParamsConfig): Commitment {
   const v = config.commitment;
   if (v === undefined || v === null) return 'finalized';
   if (typeof v !== 'string' || !Object.hasOwn(ALIASES, v)) {
@@ -121,7 +122,7 @@ export function parseCommitment(config: Config): Commitment {
 }
 
 /** For methods that only answer from confirmed data (getBlocks, getBlocksWithLimit, getSignaturesForAddress). */
-export function parseConfirmedCommitment(config: Config): Commitment {
+export function parseConfirmedCommitment(config: ParamsConfig): Commitment {
   const c = parseCommitment(config);
   if (c === 'processed') throw invalidParam('Method does not support commitment below `confirmed`');
   return c;
@@ -133,7 +134,7 @@ export interface ContextConfig {
   minContextSlot: bigint | undefined;
 }
 
-export function parseContextConfig(config: Config, confirmedOnly = false): ContextConfig {
+export function parseContextConfig(config: ParamsConfig, confirmedOnly = false): ContextConfig {
   return {
     commitment: confirmedOnly ? parseConfirmedCommitment(config) : parseCommitment(config),
     minContextSlot: optionalU64(config, 'minContextSlot'),

@@ -7,7 +7,7 @@ import { decodeBase58, decodeBase64 } from '../../schemas/decode-input.js';
 import { describeValue } from '../../platform/describe-value.js';
 import { parseDataSlice, type DataSlice } from './accounts.js';
 import { invalidParams } from './errors.js';
-import { optionalBool, parseContextConfig, parseU64, type Config, type ContextConfig } from './params.js';
+import { optionalBool, parseContextConfig, parseU64, type ParamsConfig, type ContextConfig } from './params.js';
 
 export const MAX_FILTERS = 4;
 export const MAX_MEMCMP_BYTES = 128;
@@ -22,7 +22,7 @@ export interface ProgramAccountsConfig extends ContextConfig {
   withContext: boolean;
 }
 
-function parseMemcmp(m: Config, where: string): ProgramAccountsFilter {
+function parseMemcmp(m: ParamsConfig, where: string): ProgramAccountsFilter {
   if (m.offset === undefined || m.offset === null) throw invalidParams(`${where}.offset: missing`);
   const offset = parseU64(m.offset, `${where}.offset`);
   if (typeof m.bytes !== 'string') throw invalidParams(`${where}.bytes: expected a string`);
@@ -45,20 +45,20 @@ function parseMemcmp(m: Config, where: string): ProgramAccountsFilter {
 function parseFilter(f: unknown, i: number): ProgramAccountsFilter {
   const where = `filters[${i}]`;
   if (typeof f !== 'object' || f === null || Array.isArray(f)) throw invalidParams(`${where}: expected an object`);
-  const o = f as Config;
+  const o = f as ParamsConfig;
   const keys = Object.keys(o);
   if (keys.length !== 1) throw invalidParams(`${where}: expected exactly one of dataSize or memcmp, got ${keys.length} members`);
   if (keys[0] === 'dataSize') return { kind: 'dataSize', size: parseU64(o.dataSize, `${where}.dataSize`) };
   if (keys[0] === 'memcmp') {
     const m = o.memcmp;
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalidParams(`${where}.memcmp: expected an object`);
-    return parseMemcmp(m as Config, `${where}.memcmp`);
+    return parseMemcmp(m as ParamsConfig, `${where}.memcmp`);
   }
   throw invalidParams(`${where}: unknown filter ${describeValue(keys[0])}; expected dataSize or memcmp`);
 }
 
 /** The config's members other than `encoding`, checked in this order: dataSlice, filters, withContext, commitment, minContextSlot. */
-export function parseProgramAccountsConfig(config: Config): ProgramAccountsConfig {
+export function parseProgramAccountsConfig(config: ParamsConfig): ProgramAccountsConfig {
   const dataSlice = parseDataSlice(config);
   let filters: ProgramAccountsFilter[] = [];
   if (config.filters !== undefined && config.filters !== null) {

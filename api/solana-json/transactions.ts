@@ -11,7 +11,7 @@ import { describeValue } from '../../platform/describe-value.js';
 import { invalidParams, RpcError } from './errors.js';
 import { parseInstruction } from './instructions.js';
 import { errValue, u64Json } from './json.js';
-import { parseConfig, type Config } from './params.js';
+import { parseConfig, type ParamsConfig } from './params.js';
 import { storedUiTokenAmount } from './token.js';
 
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58' | 'binary';
@@ -320,7 +320,7 @@ export function parseMaxSupportedVersion(v: unknown): number | undefined {
  * Agave's RpcEncodingConfigWrapper: the config position may hold the config object or, the deprecated
  * form, just an encoding string. Gives the config object (the string becomes `{encoding}`).
  */
-export function parseEncodingConfig(v: unknown): Config {
+export function parseEncodingConfig(v: unknown): ParamsConfig {
   if (typeof v === 'string') return { encoding: v };
   return parseConfig(v, 'config');
 }

@@ -1,14 +1,14 @@
 // A small JSON-RPC client for a Solana node: one POST per call, u64 values kept exact (json.ts). What is
 // worth retrying is retried here, with exponential backoff: HTTP 429 (waiting what Retry-After says),
-// other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as RpcError,
+// other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as UpstreamRpcError,
 // which decides per code (-32004 retried, -32007/-32009 skipped, in source.ts).
 import type { Logger } from '../../platform/log.js';
 import { retry, type RetryPolicy } from '../../platform/retry.js';
 import { throwIfStopped } from '../../platform/stop.js';
 import { parseJsonExact } from './json.js';
 
-export class RpcError extends Error {
-  override name = 'RpcError';
+export class UpstreamRpcError extends Error {
+  override name = 'UpstreamRpcError';
   constructor(
     readonly method: string,
     readonly code: number,
@@ -69,14 +69,14 @@ export class RpcClient {
   private id = 0;
   constructor(private readonly o: RpcClientOptions) {}
 
-  /** Calls `method` until it gets an answer; throws RpcError for a JSON-RPC error, StopError on abort. */
+  /** Calls `method` until it gets an answer; throws UpstreamRpcError for a JSON-RPC error, StopError on abort. */
   call<T>(method: string, params: unknown[] = []): Promise<T> {
     return retry(
       async () => {
         throwIfStopped(this.o.signal, 'aborted');
         const r = await this.once(method, params);
         if (!r.ok) throw new PassingFailure(r.reason, r.retryAfterMs);
-        if (r.body.error) throw new RpcError(method, r.body.error.code, r.body.error.message, r.body.error.data);
+        if (r.body.error) throw new UpstreamRpcError(method, r.body.error.code, r.body.error.message, r.body.error.data);
         return r.body.result as T;
       },
       {

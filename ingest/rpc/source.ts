@@ -12,7 +12,7 @@ import bs58 from 'bs58';
 import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../schemas/codec.js';
 import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../source.js';
-import { rpcRetryPolicy, RpcClient, RpcError } from './client.js';
+import { rpcRetryPolicy, RpcClient, UpstreamRpcError } from './client.js';
 import { blockFromRpc, RpcConversionError, snapshotAccountFromRpc, type RpcBlock, type RpcKeyedAccount, type RpcTransaction, type UnconvertibleTransaction } from './convert.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
 
@@ -69,7 +69,7 @@ class BlockNotYet extends Error {
   constructor(
     readonly gapReason: string,
     readonly limit: number,
-    readonly rpcError?: RpcError,
+    readonly rpcError?: UpstreamRpcError,
   ) {
     super(gapReason);
   }
@@ -281,7 +281,7 @@ class RpcRun {
     try {
       block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
     } catch (e) {
-      if (!(e instanceof RpcError)) throw e;
+      if (!(e instanceof UpstreamRpcError)) throw e;
       if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
       throw new BlockNotYet(`getBlock failed ${attempt + 1} times: ${e.message}`, e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS, e);
     }

@@ -9,7 +9,7 @@ import { describeValue } from '../../../platform/describe-value.js';
 import { decodeBase58Exact } from '../../../schemas/decode-input.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import type { TopicNames } from '../../../schemas/topics.js';
-import { Commitment } from '../../filters/index.js';
+import { Commitment, commitmentOfLevelNumber } from '../../../schemas/commitment.js';
 import { versionString } from '../version.js';
 import { BLOCKHASH_VALID_BLOCKS, type ChainState } from '../../live/index.js';
 import { firstAvailableSlot } from './replay-info.js';
@@ -23,12 +23,11 @@ export class GeyserCallError extends Error {
   }
 }
 
-const LEVEL_NAMES = ['processed', 'confirmed', 'finalized'] as const;
-
-/** Unset is processed (Yellowstone); an unknown number is the client's mistake. */
+/** Yellowstone's CommitmentLevel number to its name (the proto edge). Unset is processed; an unknown number is the client's mistake. */
 export function levelOf(commitment: number | undefined): Commitment {
   if (commitment === undefined) return Commitment.processed;
-  if (commitment === 0 || commitment === 1 || commitment === 2) return commitment;
+  const level = commitmentOfLevelNumber(commitment);
+  if (level !== undefined) return level;
   throw new GeyserCallError(status.INVALID_ARGUMENT, `failed to create CommitmentLevel from ${commitment}`);
 }
 
@@ -41,7 +40,7 @@ export interface UnaryDeps {
 }
 
 function notYet(what: string, level: Commitment): GeyserCallError {
-  return new GeyserCallError(status.UNAVAILABLE, `no ${what} at ${LEVEL_NAMES[level]} seen yet`);
+  return new GeyserCallError(status.UNAVAILABLE, `no ${what} at ${level} seen yet`);
 }
 
 export function geyserUnary(d: UnaryDeps) {

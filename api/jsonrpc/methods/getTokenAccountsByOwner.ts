@@ -8,7 +8,7 @@ import { readAccounts, readMintDecimals } from '../account-state.js';
 import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext, type MethodContext } from '../method.js';
-import { parseConfig, parsePubkey, positional, type Config } from '../../solana-json/params.js';
+import { parseConfig, parsePubkey, positional, type ParamsConfig } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
 import { unpackMint } from '../../solana-json/token.js';
 
@@ -26,7 +26,7 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
   if (keys.length !== 1 || (keys[0] !== 'mint' && keys[0] !== 'programId')) {
     throw invalidParams(`filter: expected exactly one of mint or programId, got ${keys.length === 0 ? 'none' : describeValue(keys)}`);
   }
-  const value = (v as Config)[keys[0]];
+  const value = (v as ParamsConfig)[keys[0]];
   return keys[0] === 'mint' ? { kind: 'mint', mint: parsePubkey(value, 'filter.mint') } : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };
 }
 
