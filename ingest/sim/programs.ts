@@ -37,12 +37,12 @@ export const PUMP_AMM_PROGRAM = pk('pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA'
 export const PUMP_AMM_EVENT_AUTHORITY = pk('GS4CU59F31iL7aR2Q8zVS8DRrcRnXX1yjQ66TqNVQnaR');
 /** pump fees (fee_config's program) and the mayhem program: named by today's account lists, never invoked here. */
 export const PUMP_FEE_PROGRAM = pk('pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ');
-export const MAYHEM_PROGRAM = pk('MAyhSmzXzV1pTf7LsNkrNwkWKTo4ougAJ1PPg47MD4e');
+export const PUMP_MAYHEM_PROGRAM = pk('MAyhSmzXzV1pTf7LsNkrNwkWKTo4ougAJ1PPg47MD4e');
 /**
  * The simulated trading router (Photon, Axiom, term9... on mainnet): a program that takes its fee and invokes
  * pump.fun or PumpSwap by CPI. Not a real program; a readable id that decodes to 32 bytes.
  */
-export const ROUTER_PROGRAM = pk('SimRouter1111111111111111111111111111111111');
+export const SIM_ROUTER_PROGRAM = pk('SimRouter1111111111111111111111111111111111');
 
 const disc = (preimage: string): Buffer => createHash('sha256').update(preimage).digest().subarray(0, 8);
 

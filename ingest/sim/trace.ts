@@ -16,7 +16,7 @@ import {
   PUMP_IX,
   PUMP_PROGRAM,
   ROUTER_IX,
-  ROUTER_PROGRAM,
+  SIM_ROUTER_PROGRAM,
   SYSTEM_PROGRAM,
   TOKEN_PROGRAM,
   VOTE_PROGRAM,
@@ -59,7 +59,7 @@ function unitsOf(program: Buffer, data: Buffer): number {
   if ((program.equals(PUMP_PROGRAM) || program.equals(PUMP_AMM_PROGRAM)) && isEventData(data)) return 2_164;
   if (program.equals(PUMP_PROGRAM)) return 24_000;
   if (program.equals(PUMP_AMM_PROGRAM)) return 30_000;
-  if (program.equals(ROUTER_PROGRAM)) return 15_000;
+  if (program.equals(SIM_ROUTER_PROGRAM)) return 15_000;
   return 10_000;
 }
 
@@ -200,7 +200,7 @@ const anchorName = (names: [Buffer, string][], data: Buffer): string | undefined
 function handlerName(program: Buffer, data: Buffer, inner: boolean): string | undefined {
   if (program.equals(PUMP_PROGRAM)) return anchorName(PUMP_NAMES, data);
   if (program.equals(PUMP_AMM_PROGRAM)) return anchorName(PUMP_AMM_NAMES, data);
-  if (program.equals(ROUTER_PROGRAM)) return anchorName(ROUTER_NAMES, data);
+  if (program.equals(SIM_ROUTER_PROGRAM)) return anchorName(ROUTER_NAMES, data);
   if (!inner) return undefined;
   if (program.equals(TOKEN_PROGRAM)) return `Program log: Instruction: ${TOKEN_NAMES[data[0]!] ?? 'Unknown'}`;
   if (program.equals(ATA_PROGRAM)) return data[0] === 1 ? 'Program log: CreateIdempotent' : 'Program log: Create';

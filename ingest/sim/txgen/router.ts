@@ -1,4 +1,4 @@
-// The simulated trading router (ROUTER_PROGRAM, `SimRouter1111111111111111111111111111111111`): what Photon,
+// The simulated trading router (SIM_ROUTER_PROGRAM, `SimRouter1111111111111111111111111111111111`): what Photon,
 // Axiom, Bloom or term9 do on mainnet. The user signs one router instruction; the router takes its fee by a
 // system transfer and invokes pump.fun or PumpSwap by CPI, passing the program's accounts through. So the
 // program's instruction is an inner one at stack height 2, and what it invokes (transfers, its event's
