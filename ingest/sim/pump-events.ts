@@ -10,8 +10,11 @@ import { ZERO_KEY } from './layouts.js';
 import { EVENT_IX_TAG, PUMP_AMM_EVENT, PUMP_EVENT } from './programs.js';
 import type { Step } from './trace.js';
 
-/** The log line and the self-CPI of one event (in the order the programs write them). */
-export function emitEvent(program: Acct, eventAuthority: Acct, event: Buffer): Step[] {
+/** The log line and the self-CPI of one event (in the order the programs write them). `event` is only
+ * encoded when the transaction's meta is recorded (fast-forward records none). */
+export function emitEvent(recording: boolean, program: Acct, eventAuthority: Acct, encode: () => Buffer): Step[] {
+  if (!recording) return [];
+  const event = encode();
   return [
     { log: `Program data: ${event.toString('base64')}` },
     { program, accounts: [eventAuthority], data: Buffer.concat([EVENT_IX_TAG, event]) },

@@ -55,11 +55,37 @@ export interface User {
   pump?: UserPumpAccounts;
 }
 
-export interface UserPumpAccounts {
-  volume: Acct;
-  volumeWsol: Acct;
-  ammVolume: Acct;
-  wsol: Acct;
+/** Each derived on first use: a PDA search costs tens of microseconds, and most users need one or two. */
+export class UserPumpAccounts {
+  private volume_?: Acct;
+  private volumeWsol_?: Acct;
+  private ammVolume_?: Acct;
+  private wsol_?: Acct;
+
+  constructor(
+    private readonly s: SimState,
+    private readonly u: User,
+  ) {}
+
+  /** pump's user_volume_accumulator PDA. */
+  get volume(): Acct {
+    return (this.volume_ ??= this.s.world.at(pumpUserVolumeAccumulatorAddress(this.u.acct.key)));
+  }
+
+  /** Its wrapped SOL account (named by the v2 instructions). */
+  get volumeWsol(): Acct {
+    return (this.volumeWsol_ ??= this.s.world.at(associatedTokenAddress(this.volume.key, P.NATIVE_MINT)));
+  }
+
+  /** PumpSwap's user_volume_accumulator PDA. */
+  get ammVolume(): Acct {
+    return (this.ammVolume_ ??= this.s.world.at(ammUserVolumeAccumulatorAddress(this.u.acct.key)));
+  }
+
+  /** The user's wrapped SOL account. */
+  get wsol(): Acct {
+    return (this.wsol_ ??= this.s.ataOf(this.u, this.s.nativeMint));
+  }
 }
 
 export interface StableMint {
@@ -203,18 +229,9 @@ export class SimState {
     return ata;
   }
 
-  /** The user's pump PDAs and wrapped SOL account (derived once: PDA search is the simulator's top cost). */
+  /** The user's pump PDAs and wrapped SOL account (each derived once: PDA search is the simulator's top cost). */
   pumpAccountsOf(u: User): UserPumpAccounts {
-    if (!u.pump) {
-      const volume = this.world.at(pumpUserVolumeAccumulatorAddress(u.acct.key));
-      u.pump = {
-        volume,
-        volumeWsol: this.world.at(associatedTokenAddress(volume.key, P.NATIVE_MINT)),
-        ammVolume: this.world.at(ammUserVolumeAccumulatorAddress(u.acct.key)),
-        wsol: this.ataOf(u, this.nativeMint),
-      };
-    }
-    return u.pump;
+    return (u.pump ??= new UserPumpAccounts(this, u));
   }
 
   get nativeMint(): Acct {
@@ -254,6 +271,8 @@ export interface PumpFixed {
   /** Receives the pool migration fee (Global's withdraw_authority). */
   withdrawAuthority: Acct;
   routerFeeRecipient: Acct;
+  /** pump's `__event_authority` PDA (signs its event self-CPIs). */
+  eventAuthority: Acct;
 }
 
 /** PumpSwap: its global config, fees and protocol fee recipient. */
@@ -324,6 +343,7 @@ function genesisPumpToday(s: SimState): void {
     mayhemSolVault: s.world.at(mayhemSolVaultAddress()),
     withdrawAuthority,
     routerFeeRecipient,
+    eventAuthority: s.world.at(P.PUMP_EVENT_AUTHORITY),
   };
   const protocolFeeRecipient = s.keyed('pump-amm-protocol-fee-recipient', 0, LAMPORTS_PER_SOL);
   // PumpSwap's fees at launch (record 15: lp 20, protocol 5, coin creator 5 basis points).

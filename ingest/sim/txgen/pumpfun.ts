@@ -25,7 +25,7 @@ import {
 } from '../layouts.js';
 import { associatedTokenAddress, bondingCurveAddress, creatorVaultAddress, mayhemStateAddress, metadataAddress, sharingConfigAddress } from '../pda.js';
 import { completeEvent, createEvent, emitEvent, setParamsEvent, tradeEvent } from '../pump-events.js';
-import { PUMP_ERR, PUMP_EVENT_AUTHORITY, PUMP_IX, PUMP_MINT_AUTHORITY, rentExempt, TOKEN_PROGRAM } from '../programs.js';
+import { PUMP_ERR, PUMP_IX, PUMP_MINT_AUTHORITY, rentExempt, TOKEN_PROGRAM } from '../programs.js';
 import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.js';
 import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
@@ -108,17 +108,14 @@ export function netOfFees(s: SimState, spend: bigint): bigint {
 
 const meta = (acct: Acct, writable = false, signer = false): AccountMeta => ({ acct, writable, signer });
 
-/** The coin's and the user's accounts in today's lists (derived once per coin or user). */
-function pumpAccounts(s: SimState, coin: Coin, user: User, ata: Acct) {
-  const p = s.programs;
-  const f = s.pumpFixed;
-  const u = s.pumpAccountsOf(user);
-  return { p, f, u, global: s.pumpGlobal, eventAuthority: s.world.at(PUMP_EVENT_AUTHORITY), coin, user: user.acct, ata };
+/** The programs, fixed accounts and the user's PDAs in today's lists (each derived once per coin or user). */
+function pumpAccounts(s: SimState, user: User) {
+  return { p: s.programs, f: s.pumpFixed, u: s.pumpAccountsOf(user), global: s.pumpGlobal, eventAuthority: s.pumpFixed.eventAuthority, user: user.acct };
 }
 
 /** buy, buy_exact_sol_in: 16 accounts. */
 function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
-  const a = pumpAccounts(s, coin, user, ata);
+  const a = pumpAccounts(s, user);
   return [
     meta(a.global),
     meta(s.feeRecipient, true),
@@ -141,7 +138,7 @@ function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMet
 
 /** sell: 14 accounts. */
 function sellAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
-  const a = pumpAccounts(s, coin, user, ata);
+  const a = pumpAccounts(s, user);
   return [
     meta(a.global),
     meta(s.feeRecipient, true),
@@ -165,7 +162,7 @@ function sellAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMe
  * the quote mint and its token accounts; a SOL-quoted curve passes wrapped SOL and its (unused) accounts.
  */
 function v2Accounts(s: SimState, coin: Coin, user: User, ata: Acct, buy: boolean): AccountMeta[] {
-  const a = pumpAccounts(s, coin, user, ata);
+  const a = pumpAccounts(s, user);
   const wsolOf = (owner: Acct): Acct => s.world.at(associatedTokenAddress(owner.key, a.f.nativeMint.key));
   const c = coinV2(s, coin, wsolOf);
   return [
@@ -287,7 +284,7 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
     { program: p.system, accounts: [user.acct, s.feeRecipient], data: systemTransferData(fee) },
     { program: p.system, accounts: [user.acct, coin.creatorVault], data: systemTransferData(creatorFee) },
   ];
-  const event = tradeEvent({
+  const event = (): Buffer => tradeEvent({
     ...tradeBase(s, coin, c, user, ts),
     solAmount: cost,
     tokenAmount: tokens,
@@ -299,9 +296,9 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
     lastUpdateTimestamp: o.trackVolume ? ts : 0n,
     ixName: IX_NAME[o.kind],
   });
-  const auth = s.world.at(PUMP_EVENT_AUTHORITY);
-  steps.push(...emitEvent(p.pump, auth, event));
-  if (c.complete) steps.push(...emitEvent(p.pump, auth, completeEvent({ user: user.acct.key, mint: coin.mint.key, bondingCurve: coin.curve.key, timestamp: ts })));
+  const auth = s.pumpFixed.eventAuthority;
+  steps.push(...emitEvent(ctx.b.recording, p.pump, auth, event));
+  if (c.complete) steps.push(...emitEvent(ctx.b.recording, p.pump, auth, () => completeEvent({ user: user.acct.key, mint: coin.mint.key, bondingCurve: coin.curve.key, timestamp: ts })));
   return steps;
 }
 
@@ -358,7 +355,7 @@ function sellIx(ctx: GenCtx, kind: SellKind, coin: Coin, user: User, ata: Acct, 
       c.realSolReserves -= out;
       writeCurve(coin.curve.data, c);
       const ts = ctx.b.blockTime;
-      const event = tradeEvent({
+      const event = (): Buffer => tradeEvent({
         ...tradeBase(s, coin, c, user, ts),
         solAmount: out,
         tokenAmount: amount,
@@ -373,7 +370,7 @@ function sellIx(ctx: GenCtx, kind: SellKind, coin: Coin, user: User, ata: Acct, 
       // The seller's tokens go back to the curve; SOL leaves the program-owned curve directly (no CPI).
       return [
         { program: p.token, accounts: [ata, coin.curveAta, user.acct], data: tokenTransferData(amount) },
-        ...emitEvent(p.pump, s.world.at(PUMP_EVENT_AUTHORITY), event),
+        ...emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, event),
       ];
     },
   };
@@ -545,7 +542,7 @@ function createIx(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: st
       meta(p.token),
       meta(p.ata),
       meta(p.rent),
-      meta(s.world.at(PUMP_EVENT_AUTHORITY)),
+      meta(s.pumpFixed.eventAuthority),
       meta(p.pump),
     ],
     data: borsh(256).bytes(PUMP_IX.create).string(name).string(symbol).string(uri).pubkey(coin.creator.acct.key).done(),
@@ -587,7 +584,7 @@ function createV2Ix(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: 
       meta(f.mayhemSolVault, true),
       meta(mayhemState, true),
       meta(s.world.at(associatedTokenAddress(f.mayhemSolVault.key, coin.mint.key)), true),
-      meta(s.world.at(PUMP_EVENT_AUTHORITY)),
+      meta(s.pumpFixed.eventAuthority),
       meta(p.pump),
     ],
     data: borsh(256)
@@ -626,7 +623,7 @@ function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: s
   curve.data = bondingCurveData(state, creator.acct.key);
   createTokenAccount(creator.acct, curveAta, mint, curve);
   curveAta.data.writeBigUInt64LE(g.tokenTotalSupply, 64);
-  const event = createEvent({
+  const event = (): Buffer => createEvent({
     name,
     symbol,
     uri,
@@ -641,7 +638,7 @@ function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: s
     tokenTotalSupply: state.tokenTotalSupply,
     tokenProgram: TOKEN_PROGRAM,
   });
-  return emitEvent(p.pump, s.world.at(PUMP_EVENT_AUTHORITY), event);
+  return emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, event);
 }
 
 /** The creator's first buy (`buy`, top level): quoted from the initial curve (the create has not run yet). */
@@ -695,14 +692,14 @@ export function setParamsTx(ctx: GenCtx): void {
     .pubkey(g.authority)
     .pubkey(g.authority)
     .done();
-  const eventAuthority = s.world.at(PUMP_EVENT_AUTHORITY);
+  const eventAuthority = s.pumpFixed.eventAuthority;
   const ix: Ix = {
     program: p.pump,
     accounts: [meta(s.pumpGlobal, true), meta(user.acct, true, true), meta(eventAuthority), meta(p.pump)],
     data,
     run: () => {
       if (!user.acct.key.equals(g.authority)) throw CUSTOM(PUMP_ERR.notAuthorized);
-      const event = setParamsEvent({
+      const event = (): Buffer => setParamsEvent({
         initialVirtualTokenReserves: g.initialVirtualTokenReserves,
         initialVirtualSolReserves: g.initialVirtualSolReserves,
         initialRealTokenReserves: g.initialRealTokenReserves,
@@ -716,7 +713,7 @@ export function setParamsTx(ctx: GenCtx): void {
         timestamp: ctx.b.blockTime,
         authority: g.authority,
       });
-      return emitEvent(p.pump, eventAuthority, event);
+      return emitEvent(ctx.b.recording, p.pump, eventAuthority, event);
     },
   };
   ctx.b.submit({ payer: user.acct, ixs: [ix] });

@@ -17,7 +17,7 @@ import {
   poolAuthorityAddress,
 } from '../pda.js';
 import { buyEvent, completePumpAmmMigrationEvent, createPoolEvent, emitEvent, sellEvent } from '../pump-events.js';
-import { PUMP_AMM_ERR, PUMP_AMM_IX, PUMP_ERR, PUMP_EVENT_AUTHORITY, PUMP_IX, rentExempt } from '../programs.js';
+import { PUMP_AMM_ERR, PUMP_AMM_IX, PUMP_ERR, PUMP_IX, rentExempt } from '../programs.js';
 import { LAMPORTS_PER_SOL, type Coin, type Pool, type SimState, type User } from '../state.js';
 import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
@@ -68,7 +68,7 @@ export function migrateTx(ctx: GenCtx, coin: Coin): void {
   const paMint = s.world.at(associatedTokenAddress(pool.authority.key, coin.mint.key));
   const paWsol = s.world.at(associatedTokenAddress(pool.authority.key, s.nativeMint.key));
   const paLp = s.world.at(associatedTokenAddress(pool.authority.key, pool.lpMint.key));
-  const pumpEvents = s.world.at(PUMP_EVENT_AUTHORITY);
+  const pumpEvents = s.pumpFixed.eventAuthority;
   // create_pool's list, as migrate passes it on (the pool authority, a PDA, signs the CPI).
   const createPool: Ix = {
     program: p.pumpAmm,
@@ -175,7 +175,7 @@ function runMigrate(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, c
     .optionBool(false)
     .done();
   const poolSteps = runCreatePool(ctx, coin, pool, a, tokens, sol);
-  const event = completePumpAmmMigrationEvent({
+  const event = (): Buffer => completePumpAmmMigrationEvent({
     user: user.key,
     mint: coin.mint.key,
     mintAmount: tokens,
@@ -189,7 +189,7 @@ function runMigrate(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, c
     { program: p.token, accounts: [coin.curveAta, a.paMint, coin.curve], data: tokenTransferData(tokens) },
     { program: p.token, accounts: [a.paWsol], data: Buffer.of(17) },
     { program: p.pumpAmm, accounts: createPool.accounts.map((m) => m.acct), data: createPool.data, steps: poolSteps },
-    ...emitEvent(p.pump, s.world.at(PUMP_EVENT_AUTHORITY), event),
+    ...emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, event),
   ];
 }
 
@@ -232,7 +232,7 @@ function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts
   const mintTo = Buffer.alloc(9);
   mintTo[0] = 7;
   mintTo.writeBigUInt64LE(lpOut, 1);
-  const event = createPoolEvent({
+  const event = (): Buffer => createPoolEvent({
     timestamp: ctx.b.blockTime,
     creator: pool.authority.key,
     baseMint: coin.mint.key,
@@ -255,7 +255,7 @@ function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts
     { program: p.token, accounts: [a.paMint, pool.baseAta, pool.authority], data: tokenTransferData(base) },
     { program: p.token, accounts: [a.paWsol, pool.quoteAta, pool.authority], data: tokenTransferData(quote) },
     { program: p.token, accounts: [pool.lpMint, a.paLp, pool.acct], data: mintTo },
-    ...emitEvent(p.pumpAmm, s.amm.eventAuthority, event),
+    ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
   ];
 }
 
@@ -357,7 +357,7 @@ function ammBuyIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseOut: 
       moveTokens(wsol, pool.quoteAta, quote + fee.lp);
       moveTokens(wsol, s.amm.protocolFeeRecipientWsol, fee.protocol);
       moveTokens(wsol, creatorVaultAta(s, pool, user.acct), fee.creator);
-      const event = buyEvent({
+      const event = (): Buffer => buyEvent({
         ...base,
         baseAmountOut: baseOut,
         maxQuoteAmountIn: maxQuoteIn,
@@ -375,7 +375,7 @@ function ammBuyIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseOut: 
         { program: p.token, accounts: [wsol, pool.quoteAta, user.acct], data: tokenTransferData(quote + fee.lp) },
         { program: p.token, accounts: [wsol, s.amm.protocolFeeRecipientWsol, user.acct], data: tokenTransferData(fee.protocol) },
         { program: p.token, accounts: [wsol, pool.creatorVaultAta, user.acct], data: tokenTransferData(fee.creator) },
-        ...emitEvent(p.pumpAmm, s.amm.eventAuthority, event),
+        ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
       ];
     },
   };
@@ -400,7 +400,7 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
       moveTokens(pool.quoteAta, wsol, out);
       moveTokens(pool.quoteAta, s.amm.protocolFeeRecipientWsol, fee.protocol);
       moveTokens(pool.quoteAta, creatorVaultAta(s, pool, user.acct), fee.creator);
-      const event = sellEvent({
+      const event = (): Buffer => sellEvent({
         ...base,
         baseAmountIn: baseIn,
         minQuoteAmountOut: minQuoteOut,
@@ -416,7 +416,7 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
         { program: p.token, accounts: [pool.quoteAta, wsol, pool.acct], data: tokenTransferData(out) },
         { program: p.token, accounts: [pool.quoteAta, s.amm.protocolFeeRecipientWsol, pool.acct], data: tokenTransferData(fee.protocol) },
         { program: p.token, accounts: [pool.quoteAta, pool.creatorVaultAta, pool.acct], data: tokenTransferData(fee.creator) },
-        ...emitEvent(p.pumpAmm, s.amm.eventAuthority, event),
+        ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
       ];
     },
   };
@@ -425,7 +425,9 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
 /** A buy on a pool: wrap the SOL limit, buy (maybe through the router), unwrap what is left. */
 function poolBuyTx(ctx: GenCtx, pool: Pool): void {
   const { s } = ctx;
-  const user = pickUser(ctx, LAMPORTS_PER_SOL / 20n);
+  // As on the curve, most buyers already hold the coin.
+  const holder = pool.coin.holders.length > 0 && ctx.rng.chance(0.6) ? ctx.rng.pick(pool.coin.holders) : undefined;
+  const user = holder && s.spendable(holder) >= LAMPORTS_PER_SOL / 20n ? holder : pickUser(ctx, LAMPORTS_PER_SOL / 20n);
   if (!user) return;
   const spend = s.spendable(user) / 2n;
   const budget = lamportsBetween(ctx, LAMPORTS_PER_SOL / 100n, spend < 3n * LAMPORTS_PER_SOL ? spend : 3n * LAMPORTS_PER_SOL);
