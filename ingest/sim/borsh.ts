@@ -84,9 +84,9 @@ export class BorshWriter {
     return this.bool(v);
   }
 
-  /** The bytes written so far (a copy, so the writer can be dropped). */
+  /** The bytes written (a view of the writer's buffer: a writer is used once, then dropped). */
   done(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.at));
+    return this.buf.subarray(0, this.at);
   }
 }
 

@@ -10,16 +10,19 @@ import { ZERO_KEY } from './layouts.js';
 import { EVENT_IX_TAG, PUMP_AMM_EVENT, PUMP_EVENT } from './programs.js';
 import type { Step } from './trace.js';
 
-/** The log line and the self-CPI of one event (in the order the programs write them). `event` is only
+/** The log line and the self-CPI of one event (in the order the programs write them). The event is only
  * encoded when the transaction's meta is recorded (fast-forward records none). */
 export function emitEvent(recording: boolean, program: Acct, eventAuthority: Acct, encode: () => Buffer): Step[] {
   if (!recording) return [];
-  const event = encode();
+  const data = encode();
   return [
-    { log: `Program data: ${event.toString('base64')}` },
-    { program, accounts: [eventAuthority], data: Buffer.concat([EVENT_IX_TAG, event]) },
+    { log: `Program data: ${data.toString('base64', 8)}` },
+    { program, accounts: [eventAuthority], data },
   ];
 }
+
+/** Every encoder writes the self-CPI's data whole: EVENT_IX_TAG, then the event (the log line skips the tag). */
+const event = (capacity: number, discriminator: Buffer) => borsh(capacity).bytes(EVENT_IX_TAG).bytes(discriminator);
 
 type Key = Uint8Array;
 
@@ -56,8 +59,7 @@ export interface TradeEvent {
  * as the quote ones (as record 23 of the real data shows).
  */
 export function tradeEvent(e: TradeEvent): Buffer {
-  return borsh(400)
-    .bytes(PUMP_EVENT.trade)
+  return event(400, PUMP_EVENT.trade)
     .pubkey(e.mint)
     .u64(e.solAmount)
     .u64(e.tokenAmount)
@@ -114,8 +116,7 @@ export interface CreateEvent {
 
 /** CreateEvent, the IDL's 17 fields (mainnet has appended 9 bytes since, whose names no published IDL gives). */
 export function createEvent(e: CreateEvent): Buffer {
-  return borsh(400)
-    .bytes(PUMP_EVENT.create)
+  return event(400, PUMP_EVENT.create)
     .string(e.name)
     .string(e.symbol)
     .string(e.uri)
@@ -137,7 +138,7 @@ export function createEvent(e: CreateEvent): Buffer {
 }
 
 export function completeEvent(e: { user: Key; mint: Key; bondingCurve: Key; timestamp: bigint }): Buffer {
-  return borsh(160).bytes(PUMP_EVENT.complete).pubkey(e.user).pubkey(e.mint).pubkey(e.bondingCurve).i64(e.timestamp).pubkey(ZERO_KEY).done();
+  return event(160, PUMP_EVENT.complete).pubkey(e.user).pubkey(e.mint).pubkey(e.bondingCurve).i64(e.timestamp).pubkey(ZERO_KEY).done();
 }
 
 export interface MigrationEvent {
@@ -152,8 +153,7 @@ export interface MigrationEvent {
 }
 
 export function completePumpAmmMigrationEvent(e: MigrationEvent): Buffer {
-  return borsh(256)
-    .bytes(PUMP_EVENT.completePumpAmmMigration)
+  return event(256, PUMP_EVENT.completePumpAmmMigration)
     .pubkey(e.user)
     .pubkey(e.mint)
     .u64(e.mintAmount)
@@ -182,8 +182,7 @@ export interface SetParamsEvent {
 }
 
 export function setParamsEvent(e: SetParamsEvent): Buffer {
-  const w = borsh(512)
-    .bytes(PUMP_EVENT.setParams)
+  const w = event(512, PUMP_EVENT.setParams)
     .u64(e.initialVirtualTokenReserves)
     .u64(e.initialVirtualSolReserves)
     .u64(e.initialRealTokenReserves)
@@ -244,8 +243,7 @@ function swapMiddle(w: ReturnType<typeof borsh>, e: SwapEvent): void {
 
 /** BuyEvent, 40 fields: the IDL's 34 and the 6 mainnet appended since. */
 export function buyEvent(e: BuyEvent): Buffer {
-  const w = borsh(512)
-    .bytes(PUMP_AMM_EVENT.buy)
+  const w = event(512, PUMP_AMM_EVENT.buy)
     .i64(e.timestamp)
     .u64(e.baseAmountOut)
     .u64(e.maxQuoteAmountIn)
@@ -292,8 +290,7 @@ export interface SellEvent extends SwapEvent {
 
 /** SellEvent, the IDL's 27 fields. */
 export function sellEvent(e: SellEvent): Buffer {
-  const w = borsh(512)
-    .bytes(PUMP_AMM_EVENT.sell)
+  const w = event(512, PUMP_AMM_EVENT.sell)
     .i64(e.timestamp)
     .u64(e.baseAmountIn)
     .u64(e.minQuoteAmountOut)
@@ -334,8 +331,7 @@ export interface CreatePoolEvent {
 
 /** CreatePoolEvent, the IDL's 21 fields (index 0: the canonical pool; what went in is what the pool holds). */
 export function createPoolEvent(e: CreatePoolEvent): Buffer {
-  return borsh(512)
-    .bytes(PUMP_AMM_EVENT.createPool)
+  return event(512, PUMP_AMM_EVENT.createPool)
     .i64(e.timestamp)
     .u16(0)
     .pubkey(e.creator)

@@ -3,9 +3,9 @@
 // `buy_exact_quote_in_v2`, `sell` / `sell_v2`, with today's argument and account lists, protocol and creator
 // fees, slippage limits (6002/6003/6042 when the price moved), TradeEvent / CreateEvent / CompleteEvent in
 // today's layouts (as `Program data:` logs and self-CPIs), and a share of trades through the simulated router.
-// A curve that sells its last token completes; pumpswap.ts migrates it.
+// A curve that sells its last token completes; pump-migrate.ts migrates it.
 import type { Acct } from '../accounts.js';
-import type { AccountMeta, Ix } from '../compile.js';
+import type { Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
 import { createAtaIdempotent, createTokenAccount, CUSTOM, debit, IxError, moveTokens, systemTransferData, tokenTransferData } from '../instructions.js';
 import {
@@ -23,12 +23,13 @@ import {
   writeCurve,
   type CurveState,
 } from '../layouts.js';
-import { associatedTokenAddress, bondingCurveAddress, creatorVaultAddress, mayhemStateAddress, metadataAddress, sharingConfigAddress } from '../pda.js';
-import { completeEvent, createEvent, emitEvent, setParamsEvent, tradeEvent } from '../pump-events.js';
+import { associatedTokenAddress, bondingCurveAddress, creatorVaultAddress, mayhemStateAddress, metadataAddress } from '../pda.js';
+import { completeEvent, createEvent, emitEvent, tradeEvent } from '../pump-events.js';
 import { PUMP_ERR, PUMP_IX, PUMP_MINT_AUTHORITY, rentExempt, TOKEN_PROGRAM } from '../programs.js';
 import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.js';
 import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
+import { buyAccounts, meta, sellAccounts, v2Accounts } from './pump-accounts.js';
 import { viaRouter } from './router.js';
 
 const HOT_COINS = 64;
@@ -104,106 +105,6 @@ export function netOfFees(s: SimState, spend: bigint): bigint {
     if (net + f.fee + f.creatorFee <= spend || net === 0n) return net;
     net--;
   }
-}
-
-const meta = (acct: Acct, writable = false, signer = false): AccountMeta => ({ acct, writable, signer });
-
-/** The programs, fixed accounts and the user's PDAs in today's lists (each derived once per coin or user). */
-function pumpAccounts(s: SimState, user: User) {
-  return { p: s.programs, f: s.pumpFixed, u: s.pumpAccountsOf(user), global: s.pumpGlobal, eventAuthority: s.pumpFixed.eventAuthority, user: user.acct };
-}
-
-/** buy, buy_exact_sol_in: 16 accounts. */
-function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
-  const a = pumpAccounts(s, user);
-  return [
-    meta(a.global),
-    meta(s.feeRecipient, true),
-    meta(coin.mint),
-    meta(coin.curve, true),
-    meta(coin.curveAta, true),
-    meta(ata, true),
-    meta(a.user, true, true),
-    meta(a.p.system),
-    meta(a.p.token),
-    meta(coin.creatorVault, true),
-    meta(a.eventAuthority),
-    meta(a.p.pump),
-    meta(a.f.globalVolumeAccumulator),
-    meta(a.u.volume, true),
-    meta(a.f.feeConfig),
-    meta(a.p.pumpFee),
-  ];
-}
-
-/** sell: 14 accounts. */
-function sellAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
-  const a = pumpAccounts(s, user);
-  return [
-    meta(a.global),
-    meta(s.feeRecipient, true),
-    meta(coin.mint),
-    meta(coin.curve, true),
-    meta(coin.curveAta, true),
-    meta(ata, true),
-    meta(a.user, true, true),
-    meta(a.p.system),
-    meta(coin.creatorVault, true),
-    meta(a.p.token),
-    meta(a.eventAuthority),
-    meta(a.p.pump),
-    meta(a.f.feeConfig),
-    meta(a.p.pumpFee),
-  ];
-}
-
-/**
- * buy_v2, buy_exact_quote_in_v2 (27 accounts) and sell_v2 (26: no global volume accumulator). The v2 forms name
- * the quote mint and its token accounts; a SOL-quoted curve passes wrapped SOL and its (unused) accounts.
- */
-function v2Accounts(s: SimState, coin: Coin, user: User, ata: Acct, buy: boolean): AccountMeta[] {
-  const a = pumpAccounts(s, user);
-  const wsolOf = (owner: Acct): Acct => s.world.at(associatedTokenAddress(owner.key, a.f.nativeMint.key));
-  const c = coinV2(s, coin, wsolOf);
-  return [
-    meta(a.global),
-    meta(coin.mint),
-    meta(a.f.nativeMint),
-    meta(a.p.token),
-    meta(a.p.token),
-    meta(a.p.ata),
-    meta(s.feeRecipient, true),
-    meta(a.f.feeRecipientWsol, true),
-    meta(a.f.buybackFeeRecipient, true),
-    meta(a.f.buybackFeeRecipientWsol, true),
-    meta(coin.curve, true),
-    meta(coin.curveAta, true),
-    meta(c.curveWsol, true),
-    meta(a.user, true, true),
-    meta(ata, true),
-    meta(a.u.wsol, true),
-    meta(coin.creatorVault, true),
-    meta(c.creatorVaultWsol, true),
-    meta(c.sharingConfig),
-    ...(buy ? [meta(a.f.globalVolumeAccumulator)] : []),
-    meta(a.u.volume, true),
-    meta(a.u.volumeWsol, true),
-    meta(a.f.feeConfig),
-    meta(a.p.pumpFee),
-    meta(a.p.system),
-    meta(a.eventAuthority),
-    meta(a.p.pump),
-  ];
-}
-
-const v2Cache = new WeakMap<Coin, { curveWsol: Acct; creatorVaultWsol: Acct; sharingConfig: Acct }>();
-function coinV2(s: SimState, coin: Coin, wsolOf: (owner: Acct) => Acct) {
-  let c = v2Cache.get(coin);
-  if (!c) {
-    c = { curveWsol: wsolOf(coin.curve), creatorVaultWsol: wsolOf(coin.creatorVault), sharingConfig: s.world.at(sharingConfigAddress(coin.mint.key)) };
-    v2Cache.set(coin, c);
-  }
-  return c;
 }
 
 interface BuyOrder {
@@ -664,73 +565,4 @@ function buyIxsAfterCreate(ctx: GenCtx, coin: Coin, creator: User): Ix[] {
     createAtaIdempotent(s.programs, creator.acct, ata, creator.acct, coin.mint),
     buyIx(ctx, coin, creator, ata, order, () => registerPosition(s, creator, coin, ata)),
   ];
-}
-
-/**
- * set_params in today's layout (11 arguments, 4 accounts): by the authority it succeeds and emits
- * SetParamsEvent (the simulator's authority re-sends the values in force), by anyone else 6000.
- */
-export function setParamsTx(ctx: GenCtx): void {
-  const { s } = ctx;
-  const p = s.programs;
-  const byAuthority = ctx.rng.chance(0.7);
-  const user = byAuthority ? s.pumpAuthority : pickUser(ctx, 1_000_000n);
-  if (!user) return;
-  const g = s.globalParams;
-  const withdrawAuthority = s.pumpFixed.withdrawAuthority.key;
-  const data = borsh(200)
-    .bytes(PUMP_IX.setParams)
-    .u64(g.initialVirtualTokenReserves)
-    .u64(g.initialVirtualSolReserves)
-    .u64(g.initialRealTokenReserves)
-    .u64(g.tokenTotalSupply)
-    .u64(g.feeBasisPoints)
-    .pubkey(withdrawAuthority)
-    .bool(true)
-    .u64(g.poolMigrationFee)
-    .u64(g.creatorFeeBasisPoints)
-    .pubkey(g.authority)
-    .pubkey(g.authority)
-    .done();
-  const eventAuthority = s.pumpFixed.eventAuthority;
-  const ix: Ix = {
-    program: p.pump,
-    accounts: [meta(s.pumpGlobal, true), meta(user.acct, true, true), meta(eventAuthority), meta(p.pump)],
-    data,
-    run: () => {
-      if (!user.acct.key.equals(g.authority)) throw CUSTOM(PUMP_ERR.notAuthorized);
-      const event = (): Buffer => setParamsEvent({
-        initialVirtualTokenReserves: g.initialVirtualTokenReserves,
-        initialVirtualSolReserves: g.initialVirtualSolReserves,
-        initialRealTokenReserves: g.initialRealTokenReserves,
-        finalRealSolReserves: 0n,
-        tokenTotalSupply: g.tokenTotalSupply,
-        feeBasisPoints: g.feeBasisPoints,
-        withdrawAuthority,
-        poolMigrationFee: g.poolMigrationFee,
-        creatorFeeBasisPoints: g.creatorFeeBasisPoints,
-        feeRecipient: s.feeRecipient.key,
-        timestamp: ctx.b.blockTime,
-        authority: g.authority,
-      });
-      return emitEvent(ctx.b.recording, p.pump, eventAuthority, event);
-    },
-  };
-  ctx.b.submit({ payer: user.acct, ixs: [ix] });
-}
-
-/** initialize: the global account exists since genesis, so it fails with AlreadyInitialized (6001). */
-export function initializeTx(ctx: GenCtx): void {
-  const { s } = ctx;
-  const user = pickUser(ctx, 1_000_000n);
-  if (!user) return;
-  const ix: Ix = {
-    program: s.programs.pump,
-    accounts: [meta(s.pumpGlobal, true), meta(user.acct, true, true), meta(s.programs.system)],
-    data: Buffer.from(PUMP_IX.initialize),
-    run: () => {
-      throw CUSTOM(PUMP_ERR.alreadyInitialized);
-    },
-  };
-  ctx.b.submit({ payer: user.acct, ixs: [ix] });
 }
