@@ -293,7 +293,7 @@ describe('simulated pump.fun and PumpSwap traffic, through the project decoder',
   });
 
   it("the seed's SubscribeParsed decoder (top-level create/buy/sell) still sees a share of the pump transactions", () => {
-    // About 16%: every create, top-level `buy` (45% of 35% of curve buys) and `sell` (45% of 75% of curve sells);
+    // About 18%: every create, top-level `buy` (45% of 35% of curve buys) and `sell` (45% of 75% of curve sells);
     // nothing routed, no v2 or exact-in form, no PumpSwap (ingest/sim/README.md).
     const share = oldDecoderTxs / pumpTxs;
     expect(share).toBeGreaterThan(0.1);
