@@ -83,7 +83,8 @@ if (opts.parsed) {
   });
   const request: Msg = {
     transactions: { pump: { account_include: [PUMP_PROGRAM], vote: false } },
-    accounts: { curves: { owner: [PUMP_PROGRAM] } },
+    // Bonding curves are pump.fun's 150-byte accounts (it also owns users' volume accumulators, 106 bytes).
+    accounts: { curves: { owner: [PUMP_PROGRAM], filters: [{ datasize: '150' }] } },
     commitment: opts.commitment,
     accounts_data_slice: [{ offset: 0, length: 64 }],
   };

@@ -87,6 +87,11 @@ export class BlockBuilder {
     private readonly processed?: ProcessedMessages,
   ) {}
 
+  /** Whether transactions get their meta (logs, inner instructions); fast-forward records none. */
+  get recording(): boolean {
+    return this.sign !== 'skip';
+  }
+
   /** Executes and records the transaction; undefined when the runtime refuses it as already processed
    * (the same message, so the same signature, under a still valid blockhash): nothing lands, nothing is paid. */
   submit(plan: TxPlan): TransactionEvent | undefined {

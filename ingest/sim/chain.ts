@@ -11,7 +11,10 @@ import type { SimOptions } from './options.js';
 import { rngFor, type Rng } from './rng.js';
 import { createGenesis, type SimState } from './state.js';
 import type { GenCtx } from './txgen/context.js';
-import { buyTx, createTx, initializeTx, sellTx, setParamsTx, withdrawTx } from './txgen/pumpfun.js';
+import { initializeTx, setParamsTx } from './txgen/pump-admin.js';
+import { buyTx, createTx, sellTx } from './txgen/pumpfun.js';
+import { migrateTx } from './txgen/pump-migrate.js';
+import { poolSellTx, swapTx } from './txgen/pumpswap.js';
 import { memoTx, systemTransferTx, tokenTransferTx } from './txgen/transfers.js';
 import { voteTx } from './txgen/votes.js';
 import { ProcessedMessages } from './processed.js';
@@ -25,7 +28,11 @@ export const FINALIZE_DELAY = 32;
 const VOTE_SHARE = 2 / 3;
 const RECENT_HASHES = 16;
 
-const NON_VOTE_MIX = { transfer: 24, token: 16, memo: 6, buy: 32, sell: 20, create: 0.6, admin: 0.3 } as const;
+/**
+ * Non-vote traffic. pump.fun's share (bonding-curve buys and sells, creates, PumpSwap swaps of migrated coins)
+ * stays the 52.9% it was; PumpSwap takes 10 points of it (ingest/sim/README.md says where the figures come from).
+ */
+const NON_VOTE_MIX = { transfer: 24, token: 16, memo: 6, buy: 26, sell: 16, swap: 10, create: 0.6, admin: 0.3 } as const;
 
 interface Epoch {
   epoch: number;
@@ -171,7 +178,7 @@ export class SimChain {
     // twice (issue 18, item 11). The votes over that become other traffic, so the rate stays `tps`.
     let votes = Math.min(Math.round(total * VOTE_SHARE), this.s.validators.length);
     let others = total - votes;
-    this.maybeWithdraw(ctx);
+    this.maybeMigrate(ctx);
     while (votes + others > 0) {
       if (this.rng.int(votes + others) < votes) {
         votes--;
@@ -201,7 +208,10 @@ export class SimChain {
       case 'buy':
         return buyTx(ctx);
       case 'sell':
-        return sellTx(ctx);
+        return sellTx(ctx, (pos) => poolSellTx(ctx, pos));
+      case 'swap':
+        if (!swapTx(ctx)) buyTx(ctx); // no pool yet
+        return;
       case 'create':
         return createTx(ctx);
       case 'admin':
@@ -209,20 +219,20 @@ export class SimChain {
     }
   }
 
-  /** Rare pump.fun admin traffic: set_params, a stray initialize (6001), a premature withdraw (6006). */
+  /** Rare pump.fun admin traffic: set_params, a stray initialize (6001), a premature migrate (6006). */
   private admin(ctx: GenCtx): void {
     const r = this.rng.float();
     if (r < 0.5) return setParamsTx(ctx);
     if (r < 0.8) return initializeTx(ctx);
-    if (this.s.openCoins.length > 0) withdrawTx(ctx, this.rng.pick(this.s.openCoins));
+    if (this.s.openCoins.length > 0) migrateTx(ctx, this.rng.pick(this.s.openCoins));
   }
 
-  /** Completed curves get withdrawn by the authority a few slots later. */
-  private maybeWithdraw(ctx: GenCtx): void {
-    const coin = this.s.pendingWithdraw[0];
-    if (!coin || coin.completedAt! > ctx.slot - 3 || !this.rng.chance(0.5)) return;
-    this.s.pendingWithdraw.shift();
-    withdrawTx(ctx, coin);
+  /** pump's migrator moves a completed curve to PumpSwap in the next block or soon after (one a block). */
+  private maybeMigrate(ctx: GenCtx): void {
+    const coin = this.s.pendingMigrate[0];
+    if (!coin || coin.completedAt! >= ctx.slot) return;
+    this.s.pendingMigrate.shift();
+    migrateTx(ctx, coin);
   }
 
   private makeEpoch(epoch: number): Epoch {

@@ -4,7 +4,7 @@
 // lookup table that are neither signers nor invoked programs.
 import type { AddressTableLookup, CompiledInstruction } from '../../schemas/codec.js';
 import type { Acct } from './accounts.js';
-import type { InnerCall } from './trace.js';
+import type { Step } from './trace.js';
 
 export interface AccountMeta {
   acct: Acct;
@@ -16,9 +16,9 @@ export interface Ix {
   program: Acct;
   accounts: AccountMeta[];
   data: Buffer;
-  /** Executes the instruction against the bank; throws IxError on a program error. Returns the
-   * cross-program invocations it made, for the transaction's inner instructions and logs. */
-  run?: () => InnerCall[] | void;
+  /** Executes the instruction against the bank; throws IxError on a program error. Returns what it did
+   * beyond its own state change (cross-program invocations, log lines), for the transaction's meta. */
+  run?: () => Step[] | void;
 }
 
 export interface LookupTable {

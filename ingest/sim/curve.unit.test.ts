@@ -20,6 +20,19 @@ describe('isOnCurve', { timeout: 60_000 }, () => {
     expect(on).toBeLessThan(1200);
   });
 
+  it('agrees with kit where x = 0 (y = ±1), with and without the sign bit', () => {
+    const one = Buffer.alloc(32);
+    one[0] = 1;
+    const minusOne = Buffer.from((2n ** 255n - 20n).toString(16).padStart(64, '0'), 'hex').reverse();
+    for (const y of [one, minusOne]) {
+      for (const sign of [0, 0x80]) {
+        const b = Buffer.from(y);
+        b[31] = (b[31]! & 0x7f) | sign;
+        expect(isOnCurve(b)).toBe(!isOffCurveAddress(b58.decode(b) as Address));
+      }
+    }
+  });
+
   it('accepts real public keys', () => {
     for (let i = 0; i < 20; i++) expect(isOnCurve(deriveKeypair(1, 'curve', i).publicKey)).toBe(true);
   });

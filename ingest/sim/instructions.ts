@@ -2,8 +2,8 @@
 // executed (`run`), failing with the program's own error code the way Agave reports it.
 import type { Acct } from './accounts.js';
 import type { Ix } from './compile.js';
-import { setTokenAmount, tokenAccountData, tokenAmount, TOKEN_ACCOUNT_LEN } from './layouts.js';
-import { rentExempt, TOKEN_PROGRAM } from './programs.js';
+import { isNativeTokenAccount, setTokenAmount, tokenAccountData, tokenAmount, TOKEN_ACCOUNT_LEN } from './layouts.js';
+import { NATIVE_MINT, rentExempt, SYSTEM_PROGRAM, TOKEN_PROGRAM } from './programs.js';
 
 /**
  * A program error inside one instruction; `inner` is Agave's JSON for it, e.g. `{"Custom":1}`.
@@ -29,6 +29,11 @@ export interface Programs {
   computeBudget: Acct;
   vote: Acct;
   pump: Acct;
+  pumpAmm: Acct;
+  pumpFee: Acct;
+  mayhem: Acct;
+  router: Acct;
+  token2022: Acct;
   metadata: Acct;
   rent: Acct;
   clock: Acct;
@@ -81,13 +86,15 @@ export function systemTransfer(p: Programs, from: Acct, to: Acct, lamports: bigi
   };
 }
 
-/** Creates a token account with rent paid by `payer` (what ATA and pump.fun do through CPIs). */
+/** Creates a token account with rent paid by `payer` (what ATA and pump.fun do through CPIs). A wrapped SOL
+ * account (the native mint) keeps its rent as the native reserve: its token amount is the lamports above it. */
 export function createTokenAccount(payer: Acct, account: Acct, mint: Acct, owner: Acct): void {
   const rent = rentExempt(TOKEN_ACCOUNT_LEN);
   debit(payer, rent);
   account.lamports += rent;
   account.owner = TOKEN_PROGRAM;
-  account.data = tokenAccountData(mint.key, owner.key, 0n);
+  const native = mint.key.equals(NATIVE_MINT);
+  account.data = tokenAccountData(mint.key, owner.key, native ? account.lamports - rent : 0n, native ? rent : undefined);
 }
 
 /** Associated Token Account program, CreateIdempotent (data [1]): a no-op when the account exists. */
@@ -109,13 +116,50 @@ export function createAtaIdempotent(p: Programs, payer: Acct, ata: Acct, owner: 
   };
 }
 
-/** Moves tokens between two token accounts; SPL Token's InsufficientFunds is Custom(1). */
+/** Moves tokens between two token accounts; SPL Token's InsufficientFunds is Custom(1). Wrapped SOL moves
+ * its lamports with the amount, as the token program does for native accounts. */
 export function moveTokens(from: Acct, to: Acct, amount: bigint): void {
   const have = tokenAmount(from.data);
   if (have < amount) throw CUSTOM(1);
   setTokenAmount(from.data, have - amount);
   setTokenAmount(to.data, tokenAmount(to.data) + amount);
+  if (isNativeTokenAccount(from.data)) {
+    from.lamports -= amount;
+    to.lamports += amount;
+  }
 }
+
+/** SPL Token SyncNative (17): a wrapped SOL account's amount becomes its lamports above the rent reserve. */
+export function syncNativeData(): Buffer {
+  return Buffer.of(17);
+}
+
+export function syncNative(acct: Acct): void {
+  setTokenAmount(acct.data, acct.lamports - acct.data.readBigUInt64LE(113));
+}
+
+export function syncNativeIx(p: Programs, account: Acct): Ix {
+  return { program: p.token, accounts: [{ acct: account, writable: true }], data: syncNativeData(), run: () => syncNative(account) };
+}
+
+/** SPL Token CloseAccount (9): every lamport to `dest`; only wrapped SOL may close with a balance. */
+export function closeTokenAccountIx(p: Programs, account: Acct, dest: Acct, owner: Acct): Ix {
+  return {
+    program: p.token,
+    accounts: [{ acct: account, writable: true }, { acct: dest, writable: true }, { acct: owner, signer: true }],
+    data: Buffer.of(9),
+    run: () => {
+      if (!account.exists) throw CUSTOM(0xd); // UninitializedState
+      if (tokenAmount(account.data) !== 0n && !isNativeTokenAccount(account.data)) throw CUSTOM(0xb); // NonNativeHasBalance
+      dest.lamports += account.lamports;
+      account.lamports = 0n;
+      account.owner = SYSTEM_PROGRAM;
+      account.data = EMPTY;
+    },
+  };
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** SPL Token Transfer (3) or TransferChecked (12, with the mint and decimals). */
 export function tokenTransfer(

@@ -1,7 +1,8 @@
 // Account data layouts the simulator writes: SPL Token (token account 165 bytes, mint 82 bytes),
 // pump.fun Global/BondingCurve/LastWithdraw, address lookup tables, Metaplex metadata (prefix), and a
 // compact vote state. Offsets follow the programs' own layouts so decoders can read them.
-import { PUMP_ACCOUNT } from './programs.js';
+import { borsh } from './borsh.js';
+import { PUMP_ACCOUNT, PUMP_AMM_ACCOUNT } from './programs.js';
 
 export const TOKEN_ACCOUNT_LEN = 165;
 export const MINT_LEN = 82;
@@ -12,16 +13,23 @@ export const LAST_WITHDRAW_LEN = 16;
 export const VOTE_STATE_LEN = 93;
 export const LOOKUP_TABLE_META_LEN = 56;
 
-export function tokenAccountData(mint: Uint8Array, owner: Uint8Array, amount: bigint): Buffer {
+export function tokenAccountData(mint: Uint8Array, owner: Uint8Array, amount: bigint, nativeRent?: bigint): Buffer {
   const d = Buffer.alloc(TOKEN_ACCOUNT_LEN);
   d.set(mint, 0);
   d.set(owner, 32);
   d.writeBigUInt64LE(amount, 64);
-  // delegate COption at 72 stays None; state at 108 = Initialized; is_native, delegated_amount,
-  // close_authority stay None/0.
+  // delegate COption at 72 stays None; state at 108 = Initialized; delegated_amount and close_authority
+  // stay None/0; is_native (COption<u64> at 109) is Some(rent-exempt reserve) for wrapped SOL accounts.
   d[108] = 1;
+  if (nativeRent !== undefined) {
+    d.writeUInt32LE(1, 109);
+    d.writeBigUInt64LE(nativeRent, 113);
+  }
   return d;
 }
+
+/** Wrapped SOL accounts: the token amount is the lamports above the rent reserve. */
+export const isNativeTokenAccount = (data: Buffer): boolean => data.length === TOKEN_ACCOUNT_LEN && data.readUInt32LE(109) === 1;
 
 export const tokenAmount = (data: Buffer): bigint => data.readBigUInt64LE(64);
 export const setTokenAmount = (data: Buffer, amount: bigint): void => {
@@ -71,7 +79,11 @@ export function readCurve(d: Buffer): CurveState {
   };
 }
 
-/** BondingCurve: discriminator, the six original fields, then (later versions) the creator at 49. */
+/**
+ * BondingCurve: discriminator, the six original fields, then (later versions) the creator at 49,
+ * is_mayhem_mode at 81, is_cashback_coin at 82 and quote_mint at 83 (all zero here: no mayhem, no cashback,
+ * quoted in SOL, which the program writes as the all-zero key).
+ */
 export function bondingCurveData(c: CurveState, creator: Uint8Array): Buffer {
   const d = Buffer.alloc(BONDING_CURVE_LEN);
   d.set(PUMP_ACCOUNT.bondingCurve, 0);
@@ -88,6 +100,9 @@ export interface GlobalParams {
   initialRealTokenReserves: bigint;
   tokenTotalSupply: bigint;
   feeBasisPoints: bigint;
+  /** Not in the original Global layout the simulator writes; charged and reported in TradeEvent. */
+  creatorFeeBasisPoints: bigint;
+  poolMigrationFee: bigint;
 }
 
 /** Global, original layout: initialized, authority, fee_recipient, then five u64. */
@@ -175,3 +190,76 @@ export function metadataData(updateAuthority: Uint8Array, mint: Uint8Array, name
   d[o] = 1; // is_mutable
   return d;
 }
+
+/** pump.fun UserVolumeAccumulator: user, needs_claim, token incentives, SOL volume, timestamps, cashback. */
+export const USER_VOLUME_ACCUMULATOR_LEN = 8 + 98;
+const UVA_SOL_VOLUME = 57;
+const UVA_LAST_UPDATE = 65;
+
+export function userVolumeAccumulatorData(user: Uint8Array): Buffer {
+  const d = Buffer.alloc(USER_VOLUME_ACCUMULATOR_LEN);
+  d.set(PUMP_ACCOUNT.userVolumeAccumulator, 0);
+  d.set(user, 8);
+  return d;
+}
+
+export const trackedSolVolume = (d: Buffer): bigint => d.readBigUInt64LE(UVA_SOL_VOLUME);
+
+/** Adds a tracked trade's SOL to the user's volume; returns the new total. */
+export function trackVolume(d: Buffer, sol: bigint, timestamp: bigint): bigint {
+  const total = d.readBigUInt64LE(UVA_SOL_VOLUME) + sol;
+  d.writeBigUInt64LE(total, UVA_SOL_VOLUME);
+  d.writeBigInt64LE(timestamp, UVA_LAST_UPDATE);
+  return total;
+}
+
+export interface PoolState {
+  bump: number;
+  index: number;
+  creator: Uint8Array;
+  baseMint: Uint8Array;
+  quoteMint: Uint8Array;
+  lpMint: Uint8Array;
+  poolBaseTokenAccount: Uint8Array;
+  poolQuoteTokenAccount: Uint8Array;
+  lpSupply: bigint;
+  coinCreator: Uint8Array;
+}
+
+/** PumpSwap Pool (IDL field order): bump, index, creator, mints, token accounts, lp_supply, coin_creator, flags. */
+export function poolData(p: PoolState): Buffer {
+  return borsh(256)
+    .bytes(PUMP_AMM_ACCOUNT.pool)
+    .u8(p.bump)
+    .u16(p.index)
+    .pubkey(p.creator)
+    .pubkey(p.baseMint)
+    .pubkey(p.quoteMint)
+    .pubkey(p.lpMint)
+    .pubkey(p.poolBaseTokenAccount)
+    .pubkey(p.poolQuoteTokenAccount)
+    .u64(p.lpSupply)
+    .pubkey(p.coinCreator)
+    .bool(false) // is_mayhem_mode
+    .bool(false) // is_cashback_coin
+    .done();
+}
+
+export interface AmmFees {
+  lpFeeBasisPoints: bigint;
+  protocolFeeBasisPoints: bigint;
+  coinCreatorFeeBasisPoints: bigint;
+}
+
+/** PumpSwap GlobalConfig (IDL field order), as its admin configured it. */
+export function ammGlobalConfigData(admin: Uint8Array, fees: AmmFees, protocolFeeRecipient: Uint8Array): Buffer {
+  const w = borsh(1024).bytes(PUMP_AMM_ACCOUNT.globalConfig).pubkey(admin).u64(fees.lpFeeBasisPoints).u64(fees.protocolFeeBasisPoints).u8(0);
+  for (let i = 0; i < 8; i++) w.pubkey(i === 0 ? protocolFeeRecipient : ZERO_KEY);
+  w.u64(fees.coinCreatorFeeBasisPoints).pubkey(admin).pubkey(ZERO_KEY).pubkey(ZERO_KEY).bool(false);
+  for (let i = 0; i < 7; i++) w.pubkey(ZERO_KEY);
+  w.bool(false);
+  for (let i = 0; i < 8; i++) w.pubkey(ZERO_KEY);
+  return w.u64(0n).done();
+}
+
+export const ZERO_KEY = Buffer.alloc(32);

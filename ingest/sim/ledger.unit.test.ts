@@ -78,7 +78,7 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
     expect(txs.some((t) => t.fee > BigInt(t.numRequiredSignatures) * 5000n)).toBe(true);
   });
 
-  it('has a realistic mix: ~2/3 votes, v0 with lookups, pump.fun create/buy/sell, slippage failures', () => {
+  it("has a realistic mix: ~2/3 votes, v0 with lookups, today's pump.fun instructions, slippage failures", () => {
     const votes = txs.filter((t) => t.isVote).length / txs.length;
     expect(votes).toBeGreaterThan(0.6);
     expect(votes).toBeLessThan(0.72);
@@ -88,17 +88,26 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
     );
     const named = (d: Buffer) => Object.entries(PUMP_IX).find(([, v]) => d.subarray(0, 8).equals(v))?.[0];
     const kinds = new Set(pumpIxs.map(({ ix }) => named(ix.data)));
-    for (const k of ['create', 'buy', 'sell']) expect(kinds).toContain(k);
+    // Top level (the rest goes through the router; pump-traffic.unit.test.ts checks every kind and layout).
+    for (const k of ['create', 'createV2', 'buy', 'buyExactSolIn', 'buyV2', 'buyExactQuoteInV2', 'sell', 'sellV2']) expect(kinds).toContain(k);
+    // Today's account lists and argument layouts (the IDL's; buy and buy_exact_sol_in end with track_volume).
+    const layout: Record<string, [accounts: number, dataLen: number]> = {
+      buy: [16, 25],
+      buyExactSolIn: [16, 25],
+      buyV2: [27, 24],
+      buyExactQuoteInV2: [27, 24],
+      sell: [14, 24],
+      sellV2: [26, 24],
+    };
     for (const { ix } of pumpIxs) {
-      const k = named(ix.data);
-      if (k === 'buy' || k === 'sell') {
-        expect(ix.accounts.length).toBe(12);
-        expect(ix.data.length).toBe(24);
-      }
+      const k = named(ix.data)!;
+      if (layout[k]) expect([k, ix.accounts.length, ix.data.length]).toEqual([k, ...layout[k]]);
       if (k === 'create') expect(ix.accounts.length).toBe(14);
+      if (k === 'createV2') expect(ix.accounts.length).toBe(16);
     }
     const errs = txs.flatMap((t) => (t.err ? [t.err] : []));
     expect(errs.some((e) => /\{"Custom":600[23]\}/.test(e))).toBe(true);
+    expect(errs.some((e) => /\{"Custom":6042\}/.test(e))).toBe(true);
     for (const e of errs) expect(e).toMatch(/^\{"InstructionError":\[\d+,(\{"Custom":\d+\}|"\w+")\]\}$/);
   });
 });

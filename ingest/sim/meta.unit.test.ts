@@ -49,11 +49,11 @@ describe('simulator meta', { timeout: 120_000 }, () => {
     expect(tokenChecked).toBeGreaterThan(50);
   });
 
-  it("logs in the validator's form; pump.fun buys carry their inner token transfer at stack height 2", async () => {
+  it("logs in the validator's form; pump.fun buys carry their inner token transfer at stack height 2 and their event", async () => {
     const txs = (await collect({ maxSlots: 30, seed: 2, tps: 400, fast: true }))
       .flatMap((b) => b.events)
       .flatMap((e) => (e.kind === 'transactions' ? [e.event] : []));
-    const LINE = /^Program (\w+) (invoke \[[12]\]|success|failed: .+|consumed \d+ of \d+ compute units)$|^Program log: /;
+    const LINE = /^Program (\w+) (invoke \[[1-3]\]|success|failed: .+|consumed \d+ of \d+ compute units)$|^Program (log|data): /;
     let buys = 0;
     for (const t of txs) {
       for (const l of t.logMessages) expect(l).toMatch(LINE);
@@ -79,6 +79,11 @@ describe('simulator meta', { timeout: 120_000 }, () => {
       const pre = t.preTokenBalances.find((b) => b.accountIndex === dst)?.amount ?? 0n;
       const post = t.postTokenBalances.find((b) => b.accountIndex === dst)!.amount;
       expect(post - pre).toBe(transfer.data.readBigUInt64LE(1));
+      // Its TradeEvent: logged as `Program data:`, then the program's self-CPI one level down.
+      const event = inner.instructions.find((x) => keys[x.programIdIndex]!.equals(PUMP_PROGRAM))!;
+      expect(event.stackHeight).toBe(2);
+      expect(event.data.subarray(0, 8).toString('hex')).toBe('e445a52e51cb9a1d');
+      expect(t.logMessages).toContain(`Program data: ${event.data.subarray(8).toString('base64')}`);
     }
     expect(buys).toBeGreaterThan(20);
   });

@@ -17,9 +17,22 @@ import {
   TOKEN_ACCOUNT_LEN,
   voteStateData,
   VOTE_STATE_LEN,
+  ammGlobalConfigData,
+  type AmmFees,
   type GlobalParams,
 } from './layouts.js';
-import { associatedTokenAddress, lastWithdrawAddress } from './pda.js';
+import {
+  ammGlobalConfigAddress,
+  ammGlobalVolumeAccumulatorAddress,
+  ammUserVolumeAccumulatorAddress,
+  associatedTokenAddress,
+  feeConfigAddress,
+  lastWithdrawAddress,
+  mayhemGlobalParamsAddress,
+  mayhemSolVaultAddress,
+  pumpGlobalVolumeAccumulatorAddress,
+  pumpUserVolumeAccumulatorAddress,
+} from './pda.js';
 import * as P from './programs.js';
 import { rngFor, type Rng } from './rng.js';
 import { validatorStakes } from './validators.js';
@@ -38,6 +51,41 @@ export interface User {
   acct: Acct;
   /** Token accounts this user owns, by mint. */
   tokens: Map<Acct, Acct>;
+  /** The user's PDAs in today's pump.fun / PumpSwap account lists, derived on first trade. */
+  pump?: UserPumpAccounts;
+}
+
+/** Each derived on first use: a PDA search costs tens of microseconds, and most users need one or two. */
+export class UserPumpAccounts {
+  private volume_?: Acct;
+  private volumeWsol_?: Acct;
+  private ammVolume_?: Acct;
+  private wsol_?: Acct;
+
+  constructor(
+    private readonly s: SimState,
+    private readonly u: User,
+  ) {}
+
+  /** pump's user_volume_accumulator PDA. */
+  get volume(): Acct {
+    return (this.volume_ ??= this.s.world.at(pumpUserVolumeAccumulatorAddress(this.u.acct.key)));
+  }
+
+  /** Its wrapped SOL account (named by the v2 instructions). */
+  get volumeWsol(): Acct {
+    return (this.volumeWsol_ ??= this.s.world.at(associatedTokenAddress(this.volume.key, P.NATIVE_MINT)));
+  }
+
+  /** PumpSwap's user_volume_accumulator PDA. */
+  get ammVolume(): Acct {
+    return (this.ammVolume_ ??= this.s.world.at(ammUserVolumeAccumulatorAddress(this.u.acct.key)));
+  }
+
+  /** The user's wrapped SOL account. */
+  get wsol(): Acct {
+    return (this.wsol_ ??= this.s.ataOf(this.u, this.s.nativeMint));
+  }
 }
 
 export interface StableMint {
@@ -50,11 +98,28 @@ export interface Coin {
   curve: Acct;
   curveAta: Acct;
   creator: User;
+  /** pump's `creator-vault` PDA of the creator: where creator fees collect. */
+  creatorVault: Acct;
   /** Slot at which real token reserves reached 0. */
   completedAt?: number;
-  withdrawn: boolean;
+  /** The PumpSwap pool it migrated to. */
+  pool?: Pool;
   /** Some users who bought it (repeat buyers need no new token account). */
   holders: User[];
+}
+
+/** A PumpSwap pool (a migrated coin's canonical pool, quoted in wrapped SOL). */
+export interface Pool {
+  coin: Coin;
+  acct: Acct;
+  bump: number;
+  authority: Acct;
+  lpMint: Acct;
+  baseAta: Acct;
+  quoteAta: Acct;
+  /** PumpSwap's `creator_vault` PDA of the coin's creator and its wrapped SOL account (creator fees). */
+  creatorVaultAuthority: Acct;
+  creatorVaultAta: Acct;
 }
 
 export interface Position {
@@ -77,13 +142,19 @@ export class SimState {
   readonly positions: Position[] = [];
   /** Token accounts already in `positions`. */
   readonly positionAtas = new Set<Acct>();
-  readonly pendingWithdraw: Coin[] = [];
+  /** Completed curves waiting for pump's migrator. */
+  readonly pendingMigrate: Coin[] = [];
+  /** The most recent PumpSwap pools (the ones that trade). */
+  readonly pools: Pool[] = [];
   exchange!: User;
   pumpAuthority!: User;
   feeRecipient!: Acct;
   pumpGlobal!: Acct;
   globalParams!: GlobalParams;
   lastWithdraw!: Acct;
+  /** Today's pump accounts every trade names (fixed addresses or program-wide PDAs). */
+  pumpFixed!: PumpFixed;
+  amm!: AmmState;
   table!: LookupTable;
   /** Accounts in the order genesis created them (the startup snapshot). */
   readonly genesisOrder: Acct[] = [];
@@ -110,6 +181,11 @@ export class SimState {
       ata: prog(P.ATA_PROGRAM, P.BPF_LOADER_2),
       memo: prog(P.MEMO_PROGRAM, P.BPF_LOADER_2),
       pump: prog(P.PUMP_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
+      pumpAmm: prog(P.PUMP_AMM_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
+      pumpFee: prog(P.PUMP_FEE_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
+      mayhem: prog(P.PUMP_MAYHEM_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
+      router: prog(P.SIM_ROUTER_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
+      token2022: prog(P.TOKEN_2022_PROGRAM, P.BPF_LOADER_2),
       metadata: prog(P.METADATA_PROGRAM, P.BPF_LOADER_UPGRADEABLE),
       rent: this.sysvar(P.SYSVAR_RENT, 17),
       clock: this.sysvar(P.SYSVAR_CLOCK, 40),
@@ -153,6 +229,15 @@ export class SimState {
     return ata;
   }
 
+  /** The user's pump PDAs and wrapped SOL account (each derived once: PDA search is the simulator's top cost). */
+  pumpAccountsOf(u: User): UserPumpAccounts {
+    return (u.pump ??= new UserPumpAccounts(this, u));
+  }
+
+  get nativeMint(): Acct {
+    return this.pumpFixed.nativeMint;
+  }
+
   /** SOL a user can spend while keeping a rent-exempt balance and fees for a few transactions. */
   spendable(u: User): bigint {
     const floor = 10_000_000n;
@@ -173,6 +258,34 @@ function genesisValidators(s: SimState, count: number): void {
   });
 }
 
+/** Accounts of today's pump.fun account lists that every trade names. */
+export interface PumpFixed {
+  nativeMint: Acct;
+  feeRecipientWsol: Acct;
+  buybackFeeRecipient: Acct;
+  buybackFeeRecipientWsol: Acct;
+  globalVolumeAccumulator: Acct;
+  feeConfig: Acct;
+  mayhemGlobalParams: Acct;
+  mayhemSolVault: Acct;
+  /** Receives the pool migration fee (Global's withdraw_authority). */
+  withdrawAuthority: Acct;
+  routerFeeRecipient: Acct;
+  /** pump's `__event_authority` PDA (signs its event self-CPIs). */
+  eventAuthority: Acct;
+}
+
+/** PumpSwap: its global config, fees and protocol fee recipient. */
+export interface AmmState {
+  globalConfig: Acct;
+  eventAuthority: Acct;
+  fees: AmmFees;
+  protocolFeeRecipient: Acct;
+  protocolFeeRecipientWsol: Acct;
+  globalVolumeAccumulator: Acct;
+  feeConfig: Acct;
+}
+
 function genesisPump(s: SimState): void {
   s.pumpAuthority = { acct: s.keyed('pump-authority', 0, 50n * LAMPORTS_PER_SOL), tokens: new Map() };
   s.feeRecipient = s.keyed('pump-fee-recipient', 0, LAMPORTS_PER_SOL);
@@ -183,7 +296,11 @@ function genesisPump(s: SimState): void {
     initialVirtualSolReserves: 30_000_000_000n,
     initialRealTokenReserves: 793_100_000_000_000n,
     tokenTotalSupply: 1_000_000_000_000_000n,
-    feeBasisPoints: 100n,
+    // Today's fees on a young curve (record 23 of ../shared/data/mainnet/pump: 95 + 30 basis points).
+    feeBasisPoints: 95n,
+    creatorFeeBasisPoints: 30n,
+    // What the migration leaves the withdraw authority (record 15: 15,000,001 lamports).
+    poolMigrationFee: 15_000_001n,
   };
   // The fixed mainnet Global address holds the state (no keypair needed: it is only ever read/written).
   s.pumpGlobal = s.world.at(P.PUMP_GLOBAL);
@@ -195,6 +312,57 @@ function genesisPump(s: SimState): void {
   s.lastWithdraw.owner = P.PUMP_PROGRAM;
   s.lastWithdraw.data = lastWithdrawData(0n);
   s.genesisOrder.push(s.pumpAuthority.acct, s.feeRecipient, s.pumpGlobal, s.lastWithdraw);
+  genesisPumpToday(s);
+}
+
+/** The wrapped SOL mint, today's fixed pump accounts, and PumpSwap's config and fee recipient. */
+function genesisPumpToday(s: SimState): void {
+  const nativeMint = s.world.at(P.NATIVE_MINT);
+  nativeMint.lamports = P.rentExempt(MINT_LEN);
+  nativeMint.owner = P.TOKEN_PROGRAM;
+  nativeMint.data = mintData(null, 0n, 9);
+  const wsolOf = (owner: Acct): Acct => {
+    const a = s.world.at(associatedTokenAddress(owner.key, P.NATIVE_MINT));
+    a.lamports = P.rentExempt(TOKEN_ACCOUNT_LEN);
+    a.owner = P.TOKEN_PROGRAM;
+    a.data = tokenAccountData(P.NATIVE_MINT, owner.key, 0n, a.lamports);
+    return a;
+  };
+  const buybackFeeRecipient = s.keyed('pump-buyback-fee-recipient', 0, LAMPORTS_PER_SOL);
+  const withdrawAuthority = s.keyed('pump-withdraw-authority', 0, LAMPORTS_PER_SOL);
+  const routerFeeRecipient = s.keyed('router-fee-recipient', 0, LAMPORTS_PER_SOL);
+  s.pumpFixed = {
+    nativeMint,
+    // Named by the v2 instructions for quote-mint curves; a SOL curve never moves wrapped SOL through them.
+    feeRecipientWsol: s.world.at(associatedTokenAddress(s.feeRecipient.key, P.NATIVE_MINT)),
+    buybackFeeRecipient,
+    buybackFeeRecipientWsol: s.world.at(associatedTokenAddress(buybackFeeRecipient.key, P.NATIVE_MINT)),
+    globalVolumeAccumulator: s.world.at(pumpGlobalVolumeAccumulatorAddress()),
+    feeConfig: s.world.at(feeConfigAddress(P.PUMP_PROGRAM)),
+    mayhemGlobalParams: s.world.at(mayhemGlobalParamsAddress()),
+    mayhemSolVault: s.world.at(mayhemSolVaultAddress()),
+    withdrawAuthority,
+    routerFeeRecipient,
+    eventAuthority: s.world.at(P.PUMP_EVENT_AUTHORITY),
+  };
+  const protocolFeeRecipient = s.keyed('pump-amm-protocol-fee-recipient', 0, LAMPORTS_PER_SOL);
+  // PumpSwap's fees at launch (record 15: lp 20, protocol 5, coin creator 5 basis points).
+  const fees = { lpFeeBasisPoints: 20n, protocolFeeBasisPoints: 5n, coinCreatorFeeBasisPoints: 5n };
+  const globalConfig = s.world.at(ammGlobalConfigAddress());
+  globalConfig.owner = P.PUMP_AMM_PROGRAM;
+  globalConfig.data = ammGlobalConfigData(s.pumpAuthority.acct.key, fees, protocolFeeRecipient.key);
+  globalConfig.lamports = P.rentExempt(globalConfig.data.length);
+  const protocolFeeRecipientWsol = wsolOf(protocolFeeRecipient);
+  s.amm = {
+    globalConfig,
+    eventAuthority: s.world.at(P.PUMP_AMM_EVENT_AUTHORITY),
+    fees,
+    protocolFeeRecipient,
+    protocolFeeRecipientWsol,
+    globalVolumeAccumulator: s.world.at(ammGlobalVolumeAccumulatorAddress()),
+    feeConfig: s.world.at(feeConfigAddress(P.PUMP_AMM_PROGRAM)),
+  };
+  s.genesisOrder.push(nativeMint, buybackFeeRecipient, withdrawAuthority, routerFeeRecipient, protocolFeeRecipient, globalConfig, protocolFeeRecipientWsol);
 }
 
 function genesisUsersAndTokens(s: SimState): void {

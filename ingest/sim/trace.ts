@@ -9,20 +9,39 @@ import bs58 from 'bs58';
 import {
   ATA_PROGRAM,
   COMPUTE_BUDGET_PROGRAM,
+  EVENT_IX_TAG,
   MEMO_PROGRAM,
+  PUMP_AMM_IX,
+  PUMP_AMM_PROGRAM,
   PUMP_IX,
   PUMP_PROGRAM,
+  ROUTER_IX,
+  SIM_ROUTER_PROGRAM,
   SYSTEM_PROGRAM,
   TOKEN_PROGRAM,
   VOTE_PROGRAM,
 } from './programs.js';
 
-/** A cross-program invocation an instruction made while it ran (what `run` reports). */
+/**
+ * A cross-program invocation an instruction made while it ran (what `run` reports), with what the invoked
+ * program did in turn: its own log lines (`Program data: ...`) and deeper invocations, in order. A router's
+ * pump.fun buy is one call (stack height 2) whose steps are its transfers and its event's self-CPI (height 3).
+ */
 export interface InnerCall {
   program: Acct;
   accounts: Acct[];
   data: Buffer;
+  steps?: readonly Step[];
 }
+
+/** A log line the running program wrote between its invocations. */
+export interface LogStep {
+  log: string;
+}
+
+export type Step = InnerCall | LogStep;
+
+const isLog = (s: Step): s is LogStep => (s as LogStep).log !== undefined;
 
 /** Builtins log no "consumed" line (Agave's native programs); everything else is an sBPF program. */
 const BUILTINS = [SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM, VOTE_PROGRAM];
@@ -36,11 +55,16 @@ function unitsOf(program: Buffer, data: Buffer): number {
   if (program.equals(TOKEN_PROGRAM)) return data[0] === 12 ? 6_200 : 4_645;
   if (program.equals(ATA_PROGRAM)) return 4_500;
   if (program.equals(MEMO_PROGRAM)) return 2_000 + 20 * data.length;
+  // Anchor's event CPI handler only checks the event authority's signature.
+  if ((program.equals(PUMP_PROGRAM) || program.equals(PUMP_AMM_PROGRAM)) && isEventData(data)) return 2_164;
   if (program.equals(PUMP_PROGRAM)) return 24_000;
+  if (program.equals(PUMP_AMM_PROGRAM)) return 30_000;
+  if (program.equals(SIM_ROUTER_PROGRAM)) return 15_000;
   return 10_000;
 }
 
 const isBuiltin = (program: Buffer): boolean => BUILTINS.some((b) => b.equals(program));
+const isEventData = (data: Buffer): boolean => data.length >= 8 && data.compare(EVENT_IX_TAG, 0, 8, 0, 8) === 0;
 
 /** Agave's text for a failed instruction: `custom program error: 0x1772` or the error's description. */
 function failureText(inner: string): string {
@@ -91,31 +115,49 @@ export class ExecTrace {
     const id = programId(program);
     this.logs.push(`Program ${id} invoke [1]`);
     if (program.equals(MEMO_PROGRAM)) this.logs.push(`Program log: Memo (len ${data.length}): ${JSON.stringify(data.toString('utf8'))}`);
-    if (program.equals(PUMP_PROGRAM)) this.logs.push(`Program log: Instruction: ${pumpName(data)}`);
+    else this.logName(program, data, false);
     return this.limit - this.consumed;
   }
 
-  /** Records the CPIs top-level instruction `ix` made (each logged, charged and listed with stack height 2). */
-  calls(ix: number, calls: readonly InnerCall[]): void {
-    if (calls.length === 0) return;
+  /** Anchor programs log the handler's name; SPL Token and ATA log theirs when invoked by another program. */
+  private logName(program: Buffer, data: Buffer, inner: boolean): void {
+    const name = handlerName(program, data, inner);
+    if (name !== undefined) this.logs.push(name);
+  }
+
+  /** Records what top-level instruction `ix` did: its log lines and CPIs (each logged, charged and listed with
+   * its stack height, deeper ones after the call that made them, as Agave lists them). */
+  calls(ix: number, steps: readonly Step[]): void {
+    if (steps.length === 0) return;
     const group: InnerInstructions = { index: ix, instructions: [] };
-    for (const c of calls) {
-      const id = programId(c.program.key);
-      const left = this.limit - this.consumed;
-      this.logs.push(`Program ${id} invoke [2]`);
-      if (c.program.key.equals(TOKEN_PROGRAM)) this.logs.push(`Program log: Instruction: ${c.data[0] === 12 ? 'TransferChecked' : 'Transfer'}`);
-      const used = this.spend(unitsOf(c.program.key, c.data));
-      if (!isBuiltin(c.program.key)) this.logs.push(`Program ${id} consumed ${used} of ${left} compute units`);
-      this.logs.push(`Program ${id} success`);
-      const programIdIndex = this.indexOf(c.program.key);
-      const accounts = c.accounts.map((a) => this.indexOf(a.key));
-      // A CPI can only name accounts the transaction loaded; anything else is a simulator bug.
-      if (programIdIndex === undefined || accounts.some((a) => a === undefined)) {
-        throw new Error(`simulator bug: inner instruction of ${id} names an account outside the transaction`);
-      }
-      group.instructions.push({ programIdIndex, accounts: Buffer.from(accounts as number[]), data: c.data, stackHeight: 2 });
+    this.steps(steps, 2, group);
+    if (group.instructions.length > 0) this.inner.push(group);
+  }
+
+  private steps(steps: readonly Step[], height: number, group: InnerInstructions): void {
+    for (const step of steps) {
+      if (isLog(step)) this.logs.push(step.log);
+      else this.invoke(step, height, group);
     }
-    this.inner.push(group);
+  }
+
+  private invoke(c: InnerCall, height: number, group: InnerInstructions): void {
+    const id = programId(c.program.key);
+    const left = this.limit - this.consumed;
+    const before = this.consumed;
+    this.logs.push(`Program ${id} invoke [${height}]`);
+    this.logName(c.program.key, c.data, true);
+    const programIdIndex = this.indexOf(c.program.key);
+    const accounts = c.accounts.map((a) => this.indexOf(a.key));
+    // A CPI can only name accounts the transaction loaded; anything else is a simulator bug.
+    if (programIdIndex === undefined || accounts.some((a) => a === undefined)) {
+      throw new Error(`simulator bug: inner instruction of ${id} names an account outside the transaction`);
+    }
+    group.instructions.push({ programIdIndex, accounts: Buffer.from(accounts as number[]), data: c.data, stackHeight: height });
+    if (c.steps) this.steps(c.steps, height + 1, group);
+    this.spend(unitsOf(c.program.key, c.data));
+    if (!isBuiltin(c.program.key)) this.logs.push(`Program ${id} consumed ${this.consumed - before} of ${left} compute units`);
+    this.logs.push(`Program ${id} success`);
   }
 
   /** Logs the end of a top-level instruction: consumed units (sBPF programs) and success or failure. */
@@ -130,16 +172,39 @@ export class ExecTrace {
 const PUMP_NAMES: [Buffer, string][] = [
   [PUMP_IX.buy, 'Buy'],
   [PUMP_IX.sell, 'Sell'],
+  [PUMP_IX.buyExactSolIn, 'BuyExactSolIn'],
+  [PUMP_IX.buyV2, 'BuyV2'],
+  [PUMP_IX.buyExactQuoteInV2, 'BuyExactQuoteInV2'],
+  [PUMP_IX.sellV2, 'SellV2'],
   [PUMP_IX.create, 'Create'],
-  [PUMP_IX.withdraw, 'Withdraw'],
+  [PUMP_IX.createV2, 'CreateV2'],
+  [PUMP_IX.migrate, 'Migrate'],
   [PUMP_IX.setParams, 'SetParams'],
   [PUMP_IX.initialize, 'Initialize'],
 ];
+const PUMP_AMM_NAMES: [Buffer, string][] = [
+  [PUMP_AMM_IX.buy, 'Buy'],
+  [PUMP_AMM_IX.sell, 'Sell'],
+  [PUMP_AMM_IX.createPool, 'CreatePool'],
+];
+const ROUTER_NAMES: [Buffer, string][] = [[ROUTER_IX.route, 'Route']];
+const TOKEN_NAMES: Record<number, string> = { 3: 'Transfer', 12: 'TransferChecked', 9: 'CloseAccount', 17: 'SyncNative' };
 
-/** Anchor logs the handler's name, found by the instruction's 8-byte discriminator. */
-function pumpName(data: Buffer): string {
-  const d = data.subarray(0, 8);
-  return PUMP_NAMES.find(([disc]) => disc.equals(d))?.[1] ?? 'Unknown';
+const anchorName = (names: [Buffer, string][], data: Buffer): string | undefined => {
+  if (data.length < 8) return undefined;
+  for (const [disc, name] of names) if (data.compare(disc, 0, 8, 0, 8) === 0) return `Program log: Instruction: ${name}`;
+  return undefined;
+};
+
+/** The name line a program logs when its handler starts (Anchor: by the 8-byte discriminator), if any. */
+function handlerName(program: Buffer, data: Buffer, inner: boolean): string | undefined {
+  if (program.equals(PUMP_PROGRAM)) return anchorName(PUMP_NAMES, data);
+  if (program.equals(PUMP_AMM_PROGRAM)) return anchorName(PUMP_AMM_NAMES, data);
+  if (program.equals(SIM_ROUTER_PROGRAM)) return anchorName(ROUTER_NAMES, data);
+  if (!inner) return undefined;
+  if (program.equals(TOKEN_PROGRAM)) return `Program log: Instruction: ${TOKEN_NAMES[data[0]!] ?? 'Unknown'}`;
+  if (program.equals(ATA_PROGRAM)) return data[0] === 1 ? 'Program log: CreateIdempotent' : 'Program log: Create';
+  return undefined;
 }
 
 /** Token balances of the transaction's SPL token accounts (Agave's pre/post token balances). */

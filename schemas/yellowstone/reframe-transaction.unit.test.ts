@@ -35,7 +35,7 @@ describe('reframeYellowstoneTransaction', { timeout: 60_000 }, () => {
     }
     expect(n).toBeGreaterThan(100);
     expect(failed).toBeGreaterThan(0);
-  });
+  }, 30_000); // six slots of today's simulated pump.fun meta (nested CPIs, events): seconds on a loaded machine
 
   it('carries token balances, rewards, return data, errors and the None flags like the converter', () => {
     const tx = TransactionEvent.fromPartial({

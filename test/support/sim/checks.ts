@@ -5,7 +5,7 @@ import type { SlotBatch } from '../../../ingest/source.js';
 import { createSimSource } from '../../../ingest/sim/createSimSource.js';
 import { MINT_LEN, TOKEN_ACCOUNT_LEN } from '../../../ingest/sim/layouts.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from '../../../ingest/sim/options.js';
-import { TOKEN_PROGRAM } from '../../../ingest/sim/programs.js';
+import { NATIVE_MINT, TOKEN_PROGRAM } from '../../../ingest/sim/programs.js';
 
 export const testOptions = (o: Partial<SimOptions> = {}): SimOptions => ({
   ...DEFAULT_SIM_OPTIONS,
@@ -44,12 +44,13 @@ export function lamportTotals(txs: readonly TransactionEvent[], writes: readonly
   };
 }
 
-/** Per mint (hex): the supply its mint account states and the sum of its token accounts' balances. */
+/** Per mint (hex): the supply its mint account states and the sum of its token accounts' balances. Wrapped SOL is
+ * left out: its token amounts are lamports, which SPL Token never counts in the native mint's supply. */
 export function mintBalances(writes: readonly AccountEvent[]): Map<string, { supply: bigint; held: bigint }> {
   const out = new Map<string, { supply: bigint; held: bigint }>();
   const entry = (mint: string) => out.get(mint) ?? out.set(mint, { supply: 0n, held: 0n }).get(mint)!;
   for (const w of latestAccounts(writes).values()) {
-    if (!w.owner.equals(TOKEN_PROGRAM)) continue;
+    if (!w.owner.equals(TOKEN_PROGRAM) || w.pubkey.equals(NATIVE_MINT) || w.data.subarray(0, 32).equals(NATIVE_MINT)) continue;
     if (w.data.length === MINT_LEN) entry(hex(w.pubkey)).supply = w.data.readBigUInt64LE(36);
     if (w.data.length === TOKEN_ACCOUNT_LEN) entry(hex(w.data.subarray(0, 32))).held += w.data.readBigUInt64LE(64);
   }
