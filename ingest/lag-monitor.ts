@@ -34,6 +34,8 @@ export function lagMonitor(o: LagOptions & { log: Logger; what: string }): LagMo
   };
   async function* monitored(batches: AsyncIterable<SlotBatch>, afterSlot: bigint | undefined): AsyncGenerator<SlotBatch> {
     if (afterSlot !== undefined) tracker.handedOver(afterSlot);
+    // The upstream's silence counts from here, when the source is first asked for batches (lag.ts `begin`).
+    tracker.begin(Date.now());
     const remove = addHealthCheck(() => refresh().health);
     const timer = setInterval(refresh, REFRESH_MS);
     timer.unref();

@@ -50,6 +50,15 @@ export class LagTracker {
     return this.tip;
   }
 
+  /**
+   * The source starts reading its upstream at `now`: an upstream that has reported nothing yet counts as
+   * silent from here, not from when the tracker was made (the ingest claims its name and opens its producer
+   * in between, seconds on a busy machine, before it asks the upstream for anything).
+   */
+  begin(now: number): void {
+    if (this.tip === undefined) this.tipAt = now;
+  }
+
   /** The upstream announced `slot` (any status) at `now`. */
   upstream(slot: bigint, now: number): void {
     if (this.tip !== undefined && slot <= this.tip) return;

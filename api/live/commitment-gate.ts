@@ -92,11 +92,20 @@ export class CommitmentGate<T> {
   }
 
   /**
-   * The replay ended (every replayed record is in): releases the held slots that reached the level, in slot
-   * order; from now on the gate works live.
+   * The replay ended (every replayed record is in): `waiting`, the live updates that waited for the hand-over
+   * (slot and update, in arrival order), join their slots' held updates first; then the held slots that reached
+   * the level are released, in slot order, each deduplicated as a whole; from now on the gate works live.
+   * A slot the live statuses took to the level during the replay may have all or part of its records among
+   * `waiting`: admitted one by one they would each go out at once, every write of an account in the slot.
    */
-  replayDone(): T[] {
-    if (!this.replaying) return [];
+  replayDone(waiting: readonly (readonly [bigint, T])[] = []): T[] {
+    for (const [slot, item] of waiting) {
+      if (isTerminal(this.statusOf(slot))) continue;
+      const list = this.pending.get(slot);
+      if (list) list.push(item);
+      else this.pending.set(slot, [item]);
+      this.held++;
+    }
     this.replaying = false;
     const out: T[] = [];
     for (const slot of [...this.pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {

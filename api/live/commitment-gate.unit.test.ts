@@ -155,4 +155,30 @@ describe('CommitmentGate', () => {
     expect(g.admit(43n, 'S@1')).toBe('send');
     expect(g.onStatus(42n, SlotStatus.SLOT_STATUS_CONFIRMED, false)).toEqual(['R@1']);
   });
+
+  it('at the hand-over, the live updates that waited for it join their slots: a slot confirmed during the replay goes out deduplicated, in slot order', () => {
+    // The fault test's confirmed stream: slots went live (their records into the session's buffer) and were
+    // confirmed while its from_slot replay still ran; each write went out on its own at the hand-over.
+    const shared = new Map<bigint, number>();
+    const g = new CommitmentGate<string>(Commitment.confirmed, (s) => shared.get(s), writeOf);
+    g.startReplay();
+    expect(g.admit(50n, 'P@1')).toBe('held'); // replayed, its status not read by the replay
+    shared.set(50n, SlotStatus.SLOT_STATUS_CONFIRMED);
+    shared.set(51n, SlotStatus.SLOT_STATUS_CONFIRMED);
+    shared.set(52n, SlotStatus.SLOT_STATUS_DEAD);
+    // Live statuses during the replay: nothing held of 51 and 52 yet (their records wait in the buffer).
+    expect(g.onStatus(51n, SlotStatus.SLOT_STATUS_CONFIRMED, false)).toEqual([]);
+    const waiting: [bigint, string][] = [
+      [51n, 'Q@1'],
+      [50n, 'P@2'],
+      [51n, 'tx'],
+      [51n, 'Q@2'],
+      [52n, 'D@1'], // dead: never goes out
+      [53n, 'R@1'], // not confirmed yet: stays held
+    ];
+    expect(g.replayDone(waiting)).toEqual(['P@2', 'tx', 'Q@2']);
+    expect(g.size).toBe(1);
+    shared.set(53n, SlotStatus.SLOT_STATUS_CONFIRMED);
+    expect(g.onStatus(53n, SlotStatus.SLOT_STATUS_CONFIRMED, false)).toEqual(['R@1']);
+  });
 });

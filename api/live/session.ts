@@ -262,9 +262,23 @@ export class LiveSession implements LiveSubscriber {
     this.replay = undefined;
     this.replayBlocks = undefined;
     this.replayStatuses = undefined;
-    // Replayed slots the live statuses took to the level after the replay read its last status of them.
-    for (const p of this.gate?.replayDone() ?? []) this.sink.deliver(p.update, p.names);
-    for (const p of buffered) if (p.update.slot >= fromSlot) this.admit(p);
+    const waiting = buffered.filter((p) => p.update.slot >= fromSlot);
+    if (!this.gate) {
+      for (const p of waiting) this.sink.deliver(p.update, p.names);
+      return;
+    }
+    // The buffered updates join their slots in the gate before it releases what reached the level (replayed
+    // slots the live statuses took there, and slots confirmed while their records waited here), so each slot
+    // goes out deduplicated as one; admitted one by one they went out at once, every write of the slot.
+    // The buffered slot status updates follow what they released.
+    const data: [bigint, Pending][] = [];
+    const statuses: Pending[] = [];
+    for (const p of waiting) {
+      if (p.update.kind === 'slot') statuses.push(p);
+      else data.push([p.update.slot, p]);
+    }
+    for (const p of this.gate.replayDone(data)) this.sink.deliver(p.update, p.names);
+    for (const p of statuses) this.sink.deliver(p.update, p.names);
   }
 
   private admit(p: Pending): void {

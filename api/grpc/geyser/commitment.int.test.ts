@@ -8,7 +8,6 @@
 // - a slot reported processed then finalized gets its missing CONFIRMED status before FINALIZED.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { randomBytes } from 'node:crypto';
 import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
 import { SlotEvent, SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
@@ -17,34 +16,10 @@ import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harnes
 import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { framedSlot } from '../../../test/support/ingest/framed-slot.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const { SLOT_STATUS_PROCESSED: PROCESSED, SLOT_STATUS_CONFIRMED: CONFIRMED, SLOT_STATUS_FINALIZED: FINALIZED } = SlotStatus;
-
-/**
- * A slot's records as the ingest publishes them: its data, then its end marker (the processed record with
- * block meta and the counts of the records before it; every topic has one partition here).
- */
-function framedSlot(slot: bigint, data: ChainEvent[]): ChainEvent[] {
-  const counts = new Map<string, number>();
-  for (const e of data) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
-  const marker = SlotEvent.fromPartial({
-    slot,
-    status: PROCESSED,
-    block: {
-      parentSlot: slot - 1n,
-      blockhash: randomBytes(32),
-      blockHeight: slot,
-      blockTime: 1_700_000_000n,
-      leader: key(),
-      transactionCount: counts.get('transactions') ?? 0,
-      previousBlockhash: randomBytes(32),
-      executedTransactionCount: BigInt(counts.get('transactions') ?? 0),
-    },
-    end: { counts: [...counts].map(([kind, count]) => ({ kind, partition: 0, count })) },
-  });
-  return [...data, { kind: 'slots', event: marker }];
-}
 
 const status = (slot: bigint, s: SlotStatus): ChainEvent => ({ kind: 'slots', event: SlotEvent.fromPartial({ slot, status: s }) });
 

@@ -3,6 +3,10 @@
 // `from_slot` = that slot, so the replay delivers those slots whole. Every update is reduced to its
 // identity (behaviour.md "Equality in tests": first signature for transactions, (pubkey, write_version)
 // for account writes) and its slot.
+// A stream refused at once with RESOURCE_EXHAUSTED (the api's bound on concurrent from_slot replays,
+// api/live/replay-limit.ts, whose message says "retry later") is asked again after a pause with the same
+// from_slot, as real clients do (LaserStream's SDK reconnects after a delay): the refusal came before any
+// update, so nothing is dropped or counted twice, and the stream stays open (not broken) while it waits.
 import * as grpc from '@grpc/grpc-js';
 import type { Msg } from './clients.js';
 
@@ -34,13 +38,21 @@ export interface Session {
   endedBy?: string;
   /** Updates of slots >= the next session's from_slot, dropped when it started. */
   dropped?: number;
+  /** Times the server refused the subscription with RESOURCE_EXHAUSTED before it was served. */
+  refused: number;
 }
+
+/** Pause before asking again after a RESOURCE_EXHAUSTED refusal: doubles from the first, up to the last. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 4_000;
 
 export class ResumableStream {
   /** Updates kept across sessions. */
   received: Received[] = [];
   readonly sessions: Session[] = [];
   private call: grpc.ClientDuplexStream<Msg, Msg> | undefined;
+  /** Pending retry of a refused subscription. */
+  private retry: NodeJS.Timeout | undefined;
   /** The server ended or failed the current session (a cut we did not make), with its status. */
   broken: string | undefined;
 
@@ -51,20 +63,25 @@ export class ResumableStream {
     readonly request: Msg,
   ) {}
 
+  /** A session is open, or waits to ask again after a refusal. */
   get open(): boolean {
-    return this.call !== undefined;
+    return this.call !== undefined || this.retry !== undefined;
   }
 
   /** Subscribes with from_slot, first dropping what is held of slots >= fromSlot. */
   start(fromSlot: bigint): void {
-    if (this.call) throw new Error(`${this.name}: a session is still open`);
+    if (this.open) throw new Error(`${this.name}: a session is still open`);
     const kept = this.received.filter((r) => r.slot < fromSlot);
     const last = this.sessions.at(-1);
     if (last) last.dropped = this.received.length - kept.length;
     this.received = kept;
-    const session: Session = { fromSlot, first: kept.length, received: 0 };
+    const session: Session = { fromSlot, first: kept.length, received: 0, refused: 0 };
     this.sessions.push(session);
     this.broken = undefined;
+    this.subscribe(session);
+  }
+
+  private subscribe(session: Session): void {
     const call: grpc.ClientDuplexStream<Msg, Msg> = this.client.Subscribe();
     this.call = call;
     call.on('data', (u: Msg) => {
@@ -80,13 +97,30 @@ export class ResumableStream {
       session.endedBy = why;
       this.broken = why;
     };
-    call.on('error', (e: grpc.ServiceError) => ended(`${grpc.status[e.code] ?? e.code}: ${e.details}`));
+    call.on('error', (e: grpc.ServiceError) => {
+      if (e.code === grpc.status.RESOURCE_EXHAUSTED && session.received === 0 && this.call === call) {
+        this.call = undefined;
+        session.refused++;
+        const pause = Math.min(RETRY_FIRST_MS * 2 ** (session.refused - 1), RETRY_MAX_MS);
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          this.subscribe(session);
+        }, pause);
+        return;
+      }
+      ended(`${grpc.status[e.code] ?? e.code}: ${e.details}`);
+    });
     call.on('end', () => ended('the server ended the stream'));
-    call.write({ ...this.request, from_slot: fromSlot.toString() });
+    call.write({ ...this.request, from_slot: session.fromSlot.toString() });
   }
 
   /** A cut on the client's side (a dropped connection): nothing received after it counts. */
   cut(why = 'cut by the client'): void {
+    if (this.retry) {
+      clearTimeout(this.retry);
+      this.retry = undefined;
+      this.sessions.at(-1)!.endedBy = why;
+    }
     const call = this.call;
     if (!call) return;
     this.call = undefined;

@@ -1,7 +1,7 @@
 // Test helpers for slot framing: a synthetic slot's events, and a check that every end marker's counts
 // equal the records of its slot on the partitions (spec/behaviour.md, "Slot framing").
-import { createHash } from 'node:crypto';
-import { decodeRecord, SlotStatus, TransactionEvent, type ChainEvent } from '../../../schemas/codec.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { decodeRecord, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../../../schemas/codec.js';
 import type { TopicKind, TopicNames } from '../../../schemas/topics.js';
 import type { TopicContents } from '../kafka/read-topics.js';
 
@@ -24,6 +24,31 @@ export function syntheticSlot(slot: bigint, txs: number): ChainEvent[] {
     events.push({ kind: 'entries', event: { slot, index: i, numHashes: 12n, hash: bytes(`entry${slot}.${i}`), executedTransactionCount: 0n, startingTransactionIndex: 0n } });
   }
   return events;
+}
+
+/**
+ * A slot's records as the ingest publishes them: its data, then its end marker (the processed record with
+ * block meta and the counts of the records before it), every topic with one partition.
+ */
+export function framedSlot(slot: bigint, data: ChainEvent[]): ChainEvent[] {
+  const counts = new Map<string, number>();
+  for (const e of data) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
+  const marker = SlotEvent.fromPartial({
+    slot,
+    status: SlotStatus.SLOT_STATUS_PROCESSED,
+    block: {
+      parentSlot: slot - 1n,
+      blockhash: randomBytes(32),
+      blockHeight: slot,
+      blockTime: 1_700_000_000n,
+      leader: randomBytes(32),
+      transactionCount: counts.get('transactions') ?? 0,
+      previousBlockhash: randomBytes(32),
+      executedTransactionCount: BigInt(counts.get('transactions') ?? 0),
+    },
+    end: { counts: [...counts].map(([kind, count]) => ({ kind, partition: 0, count })) },
+  });
+  return [...data, { kind: 'slots', event: marker }];
 }
 
 /** The slot a record of these kinds belongs to (gap and epoch records belong to none). */
