@@ -72,13 +72,23 @@ export default tseslint.config(
   boundary(
     'transport-jsonrpc',
     ['api/jsonrpc/**/*.ts'],
-    [{ group: ['pubsub', 'grpc', 'geyser'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them.' }],
+    [
+      {
+        group: ['pubsub', 'grpc', 'geyser'].flatMap(within),
+        message: 'A transport never imports a sibling transport; move what both need below them.',
+      },
+    ],
     TEST_FILES,
   ),
   boundary(
     'transport-grpc',
     ['api/grpc/**/*.ts'],
-    [{ group: ['pubsub', 'jsonrpc'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them.' }],
+    [
+      {
+        group: ['pubsub', 'jsonrpc'].flatMap(within),
+        message: 'A transport never imports a sibling transport; move what both need below them.',
+      },
+    ],
     TEST_FILES,
   ),
   // One gRPC host (api/grpc/*.ts) and its services (api/grpc/<service>/): a service imports the host, never
@@ -98,7 +108,12 @@ export default tseslint.config(
   boundary(
     'grpc-host',
     ['api/grpc/*.ts'],
-    [{ group: ['stream', 'geyser'].flatMap(within), message: 'The gRPC host knows its services only through GrpcService; the role wiring builds them.' }],
+    [
+      {
+        group: ['stream', 'geyser'].flatMap(within),
+        message: 'The gRPC host knows its services only through GrpcService; the role wiring builds them.',
+      },
+    ],
     TEST_FILES,
   ),
   // PubSub speaks Agave's JSON through api/solana-json/ and reads the views through api/views/, never through
@@ -106,14 +121,22 @@ export default tseslint.config(
   boundary(
     'transport-pubsub',
     ['api/pubsub/**/*.ts'],
-    [{ group: ['jsonrpc', 'grpc', 'geyser'].flatMap(within), message: 'A transport never imports a sibling transport; move what both need below them (api/solana-json/, api/views/).' }],
+    [
+      {
+        group: ['jsonrpc', 'grpc', 'geyser'].flatMap(within),
+        message: 'A transport never imports a sibling transport; move what both need below them (api/solana-json/, api/views/).',
+      },
+    ],
     TEST_FILES,
   ),
   boundary(
     'solana-json',
     ['api/solana-json/**/*.ts'],
     [
-      { group: ['jsonrpc', 'pubsub', 'grpc', 'geyser'].flatMap(within), message: 'api/solana-json/ serves every transport and imports none.' },
+      {
+        group: ['jsonrpc', 'pubsub', 'grpc', 'geyser'].flatMap(within),
+        message: 'api/solana-json/ serves every transport and imports none.',
+      },
       { group: within('views'), message: 'api/solana-json/ is pure vocabulary: api/views/ builds on it, not the other way round.' },
     ],
     TEST_FILES,

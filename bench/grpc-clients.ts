@@ -2,7 +2,13 @@
 // pass-through deserializer), so the client side costs as little as possible; and filtered, decoding
 // streams that stamp each update in their receive callback (latency phases).
 import * as grpc from '@grpc/grpc-js';
-import { StreamService, SubscribeRequest, SubscribeRequestFilterAccounts, SubscribeRequestFilterTransactions, SubscribeUpdate } from '../proto/gen/stream.js';
+import {
+  StreamService,
+  SubscribeRequest,
+  SubscribeRequestFilterAccounts,
+  SubscribeRequestFilterTransactions,
+  SubscribeUpdate,
+} from '../proto/gen/stream.js';
 
 const RawService = { subscribe: { ...StreamService.subscribe, responseDeserialize: (b: Buffer) => b } };
 const CLIENT_WINDOW = process.env.BENCH_CLIENT_WINDOW === undefined ? 8 * 1024 * 1024 : Number(process.env.BENCH_CLIENT_WINDOW);
@@ -70,7 +76,11 @@ export type Received = [sig: string, at: number, created: number];
 
 /** One Subscribe stream per entry of `filters` (base58 keys): transactions including any of the keys,
  * and the account writes of the same keys. Updates are decoded in the receive callback, which stamps them. */
-export function openFiltered(port: number, filters: string[][], base: number): {
+export function openFiltered(
+  port: number,
+  filters: string[][],
+  base: number,
+): {
   setCounting(on: boolean): void;
   take(): { delivered: number; received: Received[] };
   close(): void;
@@ -98,10 +108,12 @@ export function openFiltered(port: number, filters: string[][], base: number): {
     call.on('error', (e: grpc.ServiceError) => {
       if (e.code !== grpc.status.CANCELLED) process.stderr.write(`[bench:grpc clients] stream error: ${e.message}\n`);
     });
-    call.write(SubscribeRequest.fromPartial({
-      transactions: new Map([[`tx${i}`, SubscribeRequestFilterTransactions.fromPartial({ accountInclude: mine })]]),
-      accounts: new Map([[`acc${i}`, SubscribeRequestFilterAccounts.fromPartial({ account: mine })]]),
-    }));
+    call.write(
+      SubscribeRequest.fromPartial({
+        transactions: new Map([[`tx${i}`, SubscribeRequestFilterTransactions.fromPartial({ accountInclude: mine })]]),
+        accounts: new Map([[`acc${i}`, SubscribeRequestFilterAccounts.fromPartial({ account: mine })]]),
+      }),
+    );
     open.push({ call, client });
   });
   return {

@@ -35,7 +35,11 @@ const GeyserClient = grpc.makeGenericClientConstructor(GeyserSubscribe, 'geyser.
 
 /** One Subscribe stream per entry of `filters` (base58 keys): transactions including any of the keys, and
  * the account writes of the same keys, at processed. Decoded in the receive callback, which stamps them. */
-export function openFiltered(port: number, filters: string[][], base: number): {
+export function openFiltered(
+  port: number,
+  filters: string[][],
+  base: number,
+): {
   setCounting(on: boolean): void;
   take(): { delivered: number; received: Received[] };
   close(): void;
@@ -61,10 +65,12 @@ export function openFiltered(port: number, filters: string[][], base: number): {
     call.on('error', (e: grpc.ServiceError) => {
       if (e.code !== grpc.status.CANCELLED) process.stderr.write(`[bench:grpc geyser clients] stream error: ${e.message}\n`);
     });
-    call.write(codecs.SubscribeRequest.fromPartial({
-      transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
-      accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
-    }));
+    call.write(
+      codecs.SubscribeRequest.fromPartial({
+        transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
+        accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
+      }),
+    );
     open.push({ call, client });
   });
   return {

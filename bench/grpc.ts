@@ -55,7 +55,10 @@ const say = (msg: string): void => void process.stderr.write(`[bench:grpc] ${msg
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 // ---- child processes -------------------------------------------------------------------------------
-function startWorker(role: 'api' | 'ingest' | 'clients' | 'filter-clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
+function startWorker(
+  role: 'api' | 'ingest' | 'clients' | 'filter-clients',
+  envs: Record<string, string>,
+): Promise<{ w: Worker; port?: number }> {
   const dir = role === 'api' ? process.env.BENCH_API_PROFILE : role === 'clients' ? process.env.BENCH_CLIENT_PROFILE : undefined;
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
   // BENCH_API_NODE_ARGS: extra node flags for the api process (experiments: GC sizing, tracing).
@@ -119,7 +122,8 @@ class FilterClients {
 
   static async open(port: number, keys: Buffer[], service: Service = 'stream'): Promise<FilterClients> {
     const filters = Array.from({ length: STREAMS }, (_, i) =>
-      Array.from({ length: KEYS_PER_FILTER }, (_, j) => bs58.encode(keys[(i * KEYS_PER_FILTER + j) % Math.max(1, keys.length)]!)));
+      Array.from({ length: KEYS_PER_FILTER }, (_, j) => bs58.encode(keys[(i * KEYS_PER_FILTER + j) % Math.max(1, keys.length)]!)),
+    );
     const procs = STREAMS > 1 ? 2 : 1;
     const workers: Worker[] = [];
     let base = 0;
@@ -139,10 +143,14 @@ class FilterClients {
 
   /** Updates delivered since the last take, and the transaction updates: [signature (latin1), received, created_at]. */
   async take(): Promise<{ delivered: number; received: { sig: string; at: number; created: number }[] }> {
-    const parts = await Promise.all(this.workers.map((w) => w.request<{ delivered: number; received: [string, number, number][] }>({ cmd: 'take' }, 'take')));
+    const parts = await Promise.all(
+      this.workers.map((w) => w.request<{ delivered: number; received: [string, number, number][] }>({ cmd: 'take' }, 'take')),
+    );
     return {
       delivered: parts.reduce((a, p) => a + p.delivered, 0),
-      received: parts.flatMap((p) => p.received.map(([sig, at, created]) => ({ sig: Buffer.from(sig, 'base64').toString('latin1'), at, created }))),
+      received: parts.flatMap((p) =>
+        p.received.map(([sig, at, created]) => ({ sig: Buffer.from(sig, 'base64').toString('latin1'), at, created })),
+      ),
     };
   }
 
@@ -151,7 +159,8 @@ class FilterClients {
   }
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 // ---- phases -----------------------------------------------------------------------------------------
 async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[], prefix: string, api: Worker, port: number) {
@@ -215,13 +224,23 @@ async function latencyPhase(kafka: Kafka, topics: TopicNames, brokers: string[],
 /** Where each sample's first signature sits in its encoded value, to stamp a fresh one in place (the live
  * tail reads uncommitted and takes a record whose signature it saw in the same slot for a re-published copy). */
 function signatureTemplates(samples: { key: Buffer; value: Buffer }[]): { key: Buffer; value: Buffer; at: number }[] {
-  return samples.map((r) => {
-    const sig = TransactionEvent.decode(r.value).signatures[0]!;
-    return { key: r.key, value: r.value, at: r.value.indexOf(sig) };
-  }).filter((t) => t.at >= 0);
+  return samples
+    .map((r) => {
+      const sig = TransactionEvent.decode(r.value).signatures[0]!;
+      return { key: r.key, value: r.value, at: r.value.indexOf(sig) };
+    })
+    .filter((t) => t.at >= 0);
 }
 
-async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, keys: Buffer[], samples: { key: Buffer; value: Buffer }[], service: Service = 'stream') {
+async function pacedPhase(
+  kafka: Kafka,
+  topics: TopicNames,
+  api: Worker,
+  port: number,
+  keys: Buffer[],
+  samples: { key: Buffer; value: Buffer }[],
+  service: Service = 'stream',
+) {
   const sentAt = new Map<string, number>();
   const clients = await FilterClients.open(port, keys, service);
   let counting = false;
@@ -280,7 +299,13 @@ async function pacedPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: n
   lat.sort((a, b) => a - b);
   internal.sort((a, b) => a - b);
   return {
-    p50: percentile(lat, 50), p99: percentile(lat, 99), max: lat[lat.length - 1] ?? NaN, samples: lat.length, txPerS: sent / wall, deliveredPerS: delivered / wall, apiCpu: (cpu1 - cpu0) / wall,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    max: lat[lat.length - 1] ?? NaN,
+    samples: lat.length,
+    txPerS: sent / wall,
+    deliveredPerS: delivered / wall,
+    apiCpu: (cpu1 - cpu0) / wall,
     internal: { p50: percentile(internal, 50), p99: percentile(internal, 99), max: internal[internal.length - 1] ?? NaN },
   };
 }
@@ -301,7 +326,14 @@ async function sampleChain(brokers: string[], prefix: string, kafka: Kafka, topi
   return log.samples;
 }
 
-async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, samples: { key: Buffer; value: Buffer }[]) {
+async function maxPhase(
+  kafka: Kafka,
+  topics: TopicNames,
+  api: Worker,
+  port: number,
+  streamsN: number,
+  samples: { key: Buffer; value: Buffer }[],
+) {
   const records = Math.max(1, Math.floor(streamsN === 1 ? BACKLOG : BACKLOG / 10));
   // Clients in their own processes (two for many streams), so they use the other core, not the api's.
   const procs = streamsN === 1 ? 1 : 2;
@@ -396,14 +428,22 @@ async function main(): Promise<void> {
   await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
   const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
   try {
-    say(`machine at start: load avg ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(
+      `machine at start: load avg ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const maxRun = async (streamsN: number, samples: { key: Buffer; value: Buffer }[]) => {
       let best: Awaited<ReturnType<typeof maxPhase>> | undefined;
       for (let r = 0; r < REPEAT; r++) {
         const m = await maxPhase(kafka, topics, api, port!, streamsN, samples);
-        say(`max to ${streamsN} stream${streamsN === 1 ? '' : 's'}: ${m.perS.toFixed(0)} updates/s${streamsN === 1 ? '' : ' total'} (${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, ` +
-          `api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; client CPU ${m.clientCpuS.toFixed(2)} s = ` +
-          `${((m.clientCpuS / m.seconds) * 100).toFixed(0)}% of a core over the run; load avg ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+        say(
+          `max to ${streamsN} stream${streamsN === 1 ? '' : 's'}: ${m.perS.toFixed(0)} updates/s${streamsN === 1 ? '' : ' total'} (${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, ` +
+            `api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; client CPU ${m.clientCpuS.toFixed(2)} s = ` +
+            `${((m.clientCpuS / m.seconds) * 100).toFixed(0)}% of a core over the run; load avg ${loadavg()
+              .map((l) => l.toFixed(2))
+              .join(' ')})`,
+        );
         if (!best || m.perS > best.perS) best = m;
       }
       return best!;
@@ -413,40 +453,70 @@ async function main(): Promise<void> {
       const samples = await sampleChain(brokers, prefix, kafka, topics);
       const one = PHASE === '3.100' ? undefined : await maxRun(1, samples);
       const many = PHASE === '3.1' ? undefined : await maxRun(100, samples);
-      say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-      console.log(`grpc` + (many ? ` max_delivered_per_s=${Math.round(Math.max(many.perS, one?.perS ?? 0))}` : '') + (one ? ` one_stream_per_s=${Math.round(one.perS)}` : ''));
+      say(
+        `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
+      console.log(
+        `grpc` +
+          (many ? ` max_delivered_per_s=${Math.round(Math.max(many.perS, one?.perS ?? 0))}` : '') +
+          (one ? ` one_stream_per_s=${Math.round(one.perS)}` : ''),
+      );
       return;
     }
     const bare = await bareCyclePhase(kafka, prefix);
-    say(`bare transaction (100 x 300 B over 4 partitions, begin -> commit): p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms, max ${bare.max.toFixed(1)} ms over ${bare.cycles} cycles`);
+    say(
+      `bare transaction (100 x 300 B over 4 partitions, begin -> commit): p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms, max ${bare.max.toFixed(1)} ms over ${bare.cycles} cycles`,
+    );
     const lat = await latencyPhase(kafka, topics, brokers, prefix, api, port!);
-    say(`e2e split: record timestamp -> built by api p50/p99 ${lat.toApi.map((x) => x.toFixed(1)).join('/')} ms; built -> received p50/p99 ${lat.toClient.map((x) => x.toFixed(1)).join('/')} ms`);
-    say(`ingest-driven e2e (record timestamp -> client receive callback, clients in 2 processes): p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} transaction updates; ` +
-      `chain ${lat.txPerS.toFixed(0)} tx/s; delivered ${lat.deliveredPerS.toFixed(0)} updates/s; api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core`);
+    say(
+      `e2e split: record timestamp -> built by api p50/p99 ${lat.toApi.map((x) => x.toFixed(1)).join('/')} ms; built -> received p50/p99 ${lat.toClient.map((x) => x.toFixed(1)).join('/')} ms`,
+    );
+    say(
+      `ingest-driven e2e (record timestamp -> client receive callback, clients in 2 processes): p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} transaction updates; ` +
+        `chain ${lat.txPerS.toFixed(0)} tx/s; delivered ${lat.deliveredPerS.toFixed(0)} updates/s; api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core`,
+    );
     if (PHASE === '1') {
-      console.log(`grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`);
+      console.log(
+        `grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`,
+      );
       console.log(`grpc e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99}`);
       return;
     }
     const paced = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples);
-    say(`paced simulator transactions: p50 ${paced.p50} ms, p99 ${paced.p99} ms, max ${paced.max} ms over ${paced.samples} transaction updates; ` +
-      `${paced.txPerS.toFixed(0)} tx/s; delivered ${paced.deliveredPerS.toFixed(0)} updates/s; api CPU ${(paced.apiCpu * 100).toFixed(0)}% of a core`);
+    say(
+      `paced simulator transactions: p50 ${paced.p50} ms, p99 ${paced.p99} ms, max ${paced.max} ms over ${paced.samples} transaction updates; ` +
+        `${paced.txPerS.toFixed(0)} tx/s; delivered ${paced.deliveredPerS.toFixed(0)} updates/s; api CPU ${(paced.apiCpu * 100).toFixed(0)}% of a core`,
+    );
     // The same paced run through geyser.Geyser (same filters, clients in 2 processes), beside stream.Stream's.
     const geyser = await pacedPhase(kafka, topics, api, port!, lat.keys, lat.backlogSamples, 'geyser');
-    say(`paced through geyser.Geyser: p50 ${geyser.p50} ms, p99 ${geyser.p99} ms, max ${geyser.max} ms over ${geyser.samples} transaction updates; ` +
-      `${geyser.txPerS.toFixed(0)} tx/s; delivered ${geyser.deliveredPerS.toFixed(0)} updates/s; api CPU ${(geyser.apiCpu * 100).toFixed(0)}% of a core`);
-    say(`paced api-internal (api read -> client receive callback) p50/p99/max: stream.Stream ${paced.internal.p50}/${paced.internal.p99}/${paced.internal.max} ms, ` +
-      `geyser.Geyser ${geyser.internal.p50}/${geyser.internal.p99}/${geyser.internal.max} ms`);
+    say(
+      `paced through geyser.Geyser: p50 ${geyser.p50} ms, p99 ${geyser.p99} ms, max ${geyser.max} ms over ${geyser.samples} transaction updates; ` +
+        `${geyser.txPerS.toFixed(0)} tx/s; delivered ${geyser.deliveredPerS.toFixed(0)} updates/s; api CPU ${(geyser.apiCpu * 100).toFixed(0)}% of a core`,
+    );
+    say(
+      `paced api-internal (api read -> client receive callback) p50/p99/max: stream.Stream ${paced.internal.p50}/${paced.internal.p99}/${paced.internal.max} ms, ` +
+        `geyser.Geyser ${geyser.internal.p50}/${geyser.internal.p99}/${geyser.internal.max} ms`,
+    );
     const one = await maxRun(1, lat.backlogSamples);
     const many = await maxRun(100, lat.backlogSamples);
-    say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    say(
+      `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const maxDelivered = Math.max(one.perS, many.perS);
     // p50/p99: the paced run (the api alone at TPS); e2e: the ingest-driven run; one_stream: phase 3.
-    console.log(`grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`);
-    console.log(`grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)} ` +
-      `e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99} one_stream_per_s=${Math.round(one.perS)} ` +
-      `internal_p50_ms=${paced.internal.p50} internal_p99_ms=${paced.internal.p99} geyser_p50_ms=${geyser.internal.p50} geyser_p99_ms=${geyser.internal.p99} ` +
-      `geyser_sent_p50_ms=${geyser.p50} geyser_sent_p99_ms=${geyser.p99} geyser_tx_per_s=${Math.round(geyser.txPerS)}`);
+    console.log(
+      `grpc_bare_tx cycles=${bare.cycles} records=100 record_bytes=300 partitions=4 p50_ms=${bare.p50.toFixed(1)} p99_ms=${bare.p99.toFixed(1)}`,
+    );
+    console.log(
+      `grpc p50_ms=${paced.p50} p99_ms=${paced.p99} streams=${STREAMS} tx_per_s=${Math.round(paced.txPerS)} max_delivered_per_s=${Math.round(maxDelivered)} ` +
+        `e2e_p50_ms=${lat.p50} e2e_p99_ms=${lat.p99} one_stream_per_s=${Math.round(one.perS)} ` +
+        `internal_p50_ms=${paced.internal.p50} internal_p99_ms=${paced.internal.p99} geyser_p50_ms=${geyser.internal.p50} geyser_p99_ms=${geyser.internal.p99} ` +
+        `geyser_sent_p50_ms=${geyser.p50} geyser_sent_p99_ms=${geyser.p99} geyser_tx_per_s=${Math.round(geyser.txPerS)}`,
+    );
   } finally {
     await stopWorker(api);
     await kafka.close();

@@ -71,7 +71,8 @@ function timer(): () => { seconds: number; cpuSeconds: number } {
   };
 }
 
-const rates = (r: Timed): string => `${fmt(r.events)} events in ${r.seconds.toFixed(1)} s = ${fmt(r.events / r.seconds)}/s (${fmt(r.events / r.cpuSeconds)} per CPU second)`;
+const rates = (r: Timed): string =>
+  `${fmt(r.events)} events in ${r.seconds.toFixed(1)} s = ${fmt(r.events / r.seconds)}/s (${fmt(r.events / r.cpuSeconds)} per CPU second)`;
 
 async function sum(name: 'records' | 'bytes' | 'transactions'): Promise<number> {
   const m = await ingestMetrics()[name].get();
@@ -102,7 +103,12 @@ async function fullIngest(brokers: string[], fast: boolean, seconds: number): Pr
     await new Promise((r) => setTimeout(r, seconds * 1000));
     await handle.stop();
     const time = stop();
-    return { ...time, events: (await sum('records')) - r0, bytes: (await sum('bytes')) - b0, transactions: (await sum('transactions')) - t0 };
+    return {
+      ...time,
+      events: (await sum('records')) - r0,
+      bytes: (await sum('bytes')) - b0,
+      transactions: (await sum('transactions')) - t0,
+    };
   } finally {
     await kafka.close();
   }
@@ -146,7 +152,11 @@ async function publisherAlone(brokers: string[], events: number): Promise<Timed 
 const local = await startLocalKafka({ nodes: 1 });
 try {
   const brokers = [...local.brokers];
-  say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  say(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   say(`broker ${brokers.join(',')}; sim tps ${TPS}, ${PARTITIONS} partitions`);
   // A fresh broker (and this process's JIT) is slow for its first seconds; M runs last on a warm broker.
   if (WARMUP_S > 0) {
@@ -162,7 +172,9 @@ try {
 
   say(`F (load ${load()}) ...`);
   const fast = await fullIngest(brokers, true, FAST_S);
-  say(`F full ingest, fast mode: ${rates(fast)}; avg record ${Math.round(fast.bytes / fast.events)} B, ${fast.transactions} Kafka transactions (${fmt(fast.events / fast.transactions)} records, ${((fast.seconds * 1000) / fast.transactions).toFixed(0)} ms each); F/S ${(fast.events / fast.seconds / (sim.events / sim.seconds)).toFixed(2)}`);
+  say(
+    `F full ingest, fast mode: ${rates(fast)}; avg record ${Math.round(fast.bytes / fast.events)} B, ${fast.transactions} Kafka transactions (${fmt(fast.events / fast.transactions)} records, ${((fast.seconds * 1000) / fast.transactions).toFixed(0)} ms each); F/S ${(fast.events / fast.seconds / (sim.events / sim.seconds)).toFixed(2)}`,
+  );
 
   let signedRate: number | undefined;
   if (SIGNED_S > 0) {
@@ -173,7 +185,9 @@ try {
 
   say(`P (load ${load()}) ...`);
   const pub = await publisherAlone(brokers, PUBLISH_EVENTS);
-  say(`P publisher alone, pre-encoded: ${rates(pub)}; avg record ${pub.recordSize.toFixed(0)} B, ${pub.transactions} transactions of ${fmt(pub.events / pub.transactions)} records`);
+  say(
+    `P publisher alone, pre-encoded: ${rates(pub)}; avg record ${pub.recordSize.toFixed(0)} B, ${pub.transactions} transactions of ${fmt(pub.events / pub.transactions)} records`,
+  );
 
   say(`M (load ${load()}) ...`);
   const recordSize = Math.round(pub.recordSize);
@@ -191,9 +205,17 @@ try {
     guessPerSecond: 200_000,
   });
   say(`M calibration: ${raw.calibration.line} (${raw.calibration.transactionMs} ms transactions)`);
-  if (raw.runs.length > 1) for (const r of raw.runs) say(`M run with ${r.transactionMs} ms transactions (~${fmt(r.recordsPerTransaction)} records each): ${r.line}`);
-  say(`M ProducerPerformance, ${recordSize} B records, ${raw.run.transactionMs} ms transactions (~${fmt(raw.run.recordsPerTransaction)} records each): ${raw.run.line}`);
-  say(`load at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  if (raw.runs.length > 1)
+    for (const r of raw.runs)
+      say(`M run with ${r.transactionMs} ms transactions (~${fmt(r.recordsPerTransaction)} records each): ${r.line}`);
+  say(
+    `M ProducerPerformance, ${recordSize} B records, ${raw.run.transactionMs} ms transactions (~${fmt(raw.run.recordsPerTransaction)} records each): ${raw.run.line}`,
+  );
+  say(
+    `load at the end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
 
   const f = fast.events / fast.seconds;
   const s = sim.events / sim.seconds;

@@ -68,7 +68,11 @@ function bodyTemplate(): Buffer {
   e.slot = 0n;
   e.index = 0;
   e.signatures = [];
-  e.logMessages = [...e.logMessages, 'Program log: a benchmark transaction with a typical log line or two', 'Program consumption: 199850 units remaining'];
+  e.logMessages = [
+    ...e.logMessages,
+    'Program log: a benchmark transaction with a typical log line or two',
+    'Program consumption: 199850 units remaining',
+  ];
   return Buffer.from(TransactionEvent.encode(e).finish());
 }
 
@@ -100,7 +104,10 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
     query_params: { db: DB, first: FIRST_SLOT, slots },
   });
   // Accounts: ACCOUNTS token-like accounts (165 bytes, mint at 0 among MINTS) under PROGRAM, as many under OTHER.
-  for (const [owner, salt] of [[PROGRAM, 0], [OTHER, 1]] as const) {
+  for (const [owner, salt] of [
+    [PROGRAM, 0],
+    [OTHER, 1],
+  ] as const) {
     const accounts = `SELECT base58Encode(unhex(concat(leftPad(hex(number * 2 + {salt:UInt8}), 16, '0'), repeat('cd', 24)))) AS pubkey, number
       FROM numbers({rows:UInt64})`;
     await ch.command({
@@ -116,7 +123,8 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
     });
   }
   // Transactions: TX_PER_SLOT per slot from FIRST_SLOT (slots below 2^21: a 3-byte varint), position < 128.
-  if (FIRST_SLOT + TRANSACTIONS / TX_PER_SLOT >= 2 ** 21 || FIRST_SLOT < 2 ** 14) throw new Error('slot varint of the bench bodies needs 2^14 <= slot < 2^21');
+  if (FIRST_SLOT + TRANSACTIONS / TX_PER_SLOT >= 2 ** 21 || FIRST_SLOT < 2 ** 14)
+    throw new Error('slot varint of the bench bodies needs 2^14 <= slot < 2^21');
   await ch.command({
     query: `INSERT INTO {db:Identifier}.transaction_records (slot, position, signature, record)
       SELECT s, p, base58Encode(sig),
@@ -140,23 +148,43 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
     query_params: { db: DB, first: FIRST_SLOT, owner: WALLETS, rows: INFO_ACCOUNTS },
   });
   await ch.insert({
-    table: `${DB}.heads`, columns: ['commitment', 'slot'], format: 'JSONEachRow',
+    table: `${DB}.heads`,
+    columns: ['commitment', 'slot'],
+    format: 'JSONEachRow',
     values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(lastSlot) })),
   });
   await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.signatures_by_address FINAL`, query_params: { db: DB } });
-  const rows = await (await ch.query({ query: 'SELECT count() AS n FROM {db:Identifier}.signatures_by_address', query_params: { db: DB }, format: 'JSONEachRow' })).json<{ n: string }>();
+  const rows = await (
+    await ch.query({
+      query: 'SELECT count() AS n FROM {db:Identifier}.signatures_by_address',
+      query_params: { db: DB },
+      format: 'JSONEachRow',
+    })
+  ).json<{ n: string }>();
   for (const t of ['transaction_index', 'transaction_records', 'account_writes']) {
     await ch.command({ query: `OPTIMIZE TABLE {db:Identifier}.${t} FINAL`, query_params: { db: DB } });
   }
-  console.log(`# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} program accounts, ` +
-    `${TRANSACTIONS} transactions, ${INFO_ACCOUNTS} getAccountInfo accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const sizes = await (await ch.query({
-    query: `SELECT table, sum(rows) AS r, sum(data_compressed_bytes) AS c, sum(data_uncompressed_bytes) AS u FROM system.parts
+  console.log(
+    `# filled ${rows[0]!.n} signature rows, ${slots} slots, ${ACCOUNTS} + ${ACCOUNTS} program accounts, ` +
+      `${TRANSACTIONS} transactions, ${INFO_ACCOUNTS} getAccountInfo accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  const sizes = await (
+    await ch.query({
+      query: `SELECT table, sum(rows) AS r, sum(data_compressed_bytes) AS c, sum(data_uncompressed_bytes) AS u FROM system.parts
             WHERE database = {db:String} AND active AND table IN ('transaction_index', 'transaction_records', 'account_writes') GROUP BY table ORDER BY table`,
-    query_params: { db: DB }, format: 'JSONEachRow',
-  })).json<{ table: string; r: string; c: string; u: string }>();
-  console.log(`# storage: ${sizes.map((x) => `${x.table} ${x.r} rows, ${(Number(x.c) / 2 ** 20).toFixed(0)} MiB compressed ` +
-    `(${(Number(x.c) / Number(x.r)).toFixed(0)} B/row; ${(Number(x.u) / Number(x.r)).toFixed(0)} B/row uncompressed)`).join('; ')}`);
+      query_params: { db: DB },
+      format: 'JSONEachRow',
+    })
+  ).json<{ table: string; r: string; c: string; u: string }>();
+  console.log(
+    `# storage: ${sizes
+      .map(
+        (x) =>
+          `${x.table} ${x.r} rows, ${(Number(x.c) / 2 ** 20).toFixed(0)} MiB compressed ` +
+          `(${(Number(x.c) / Number(x.r)).toFixed(0)} B/row; ${(Number(x.u) / Number(x.r)).toFixed(0)} B/row uncompressed)`,
+      )
+      .join('; ')}`,
+  );
   return { lastSlot, midSlot: FIRST_SLOT + Math.floor(slots / 2) };
 }
 
@@ -170,9 +198,11 @@ interface Load {
 
 async function autocannon(url: string, body: string, connections: number): Promise<Load> {
   const bin = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
-  const { stdout } = await run(process.execPath, [
-    bin, '-j', '-c', String(connections), '-d', String(SECONDS), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url,
-  ], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(
+    process.execPath,
+    [bin, '-j', '-c', String(connections), '-d', String(SECONDS), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const r = JSON.parse(stdout) as { latency: { p50: number; p99: number }; requests: { average: number }; non2xx: number; errors: number };
   return { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, non2xx: r.non2xx, errors: r.errors };
 }
@@ -198,56 +228,115 @@ async function main(): Promise<void> {
     await applyMigrations(ch, DB);
     const { lastSlot, midSlot } = await fill(ch);
     const rpc = await startJsonRpc({
-      ch, database: DB, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 100, maxSlotLag: 150,
-      chainTip: () => BigInt(lastSlot), log: silentLogger,
+      ch,
+      database: DB,
+      host: '127.0.0.1',
+      port: 0,
+      maxBodyBytes: 50 * 1024,
+      maxBatch: 100,
+      maxSlotLag: 150,
+      chainTip: () => BigInt(lastSlot),
+      log: silentLogger,
     });
     server.close = rpc.close;
     const url = `http://127.0.0.1:${rpc.port}/`;
-    const q = async (sql: string, params: Record<string, unknown>) => (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
+    const q = async (sql: string, params: Record<string, unknown>) =>
+      (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
     const memcmp = [{ kind: 'memcmp' as const, offset: 0n, bytes: (decodeBase58(mints[3]!) as { bytes: Uint8Array }).bytes }];
     const pa = programAccountsQuery(memcmp);
     const txRow = Math.min(TRANSACTIONS - 1, 500_006);
     const infoRow = Math.floor(INFO_ACCOUNTS / 2) + 3;
-    const cases: { name: string; method: string; params: unknown[]; connections: number; sql: () => Promise<unknown>; check: (r: unknown) => boolean }[] = [
+    const cases: {
+      name: string;
+      method: string;
+      params: unknown[];
+      connections: number;
+      sql: () => Promise<unknown>;
+      check: (r: unknown) => boolean;
+    }[] = [
       {
-        name: 'getSignaturesForAddress[limit=10]', method: 'getSignaturesForAddress', params: [addresses[5], { limit: 10 }], connections: 1,
-        sql: () => q(SIGNATURES_SQL, { db: DB, address: addresses[5], maxSlot: lastSlot, beforeSlot: lastSlot + 1, beforePos: 0, untilSlot: 0, untilPos: -1, limit: 10 }),
+        name: 'getSignaturesForAddress[limit=10]',
+        method: 'getSignaturesForAddress',
+        params: [addresses[5], { limit: 10 }],
+        connections: 1,
+        sql: () =>
+          q(SIGNATURES_SQL, {
+            db: DB,
+            address: addresses[5],
+            maxSlot: lastSlot,
+            beforeSlot: lastSlot + 1,
+            beforePos: 0,
+            untilSlot: 0,
+            untilPos: -1,
+            limit: 10,
+          }),
         check: (r) => Array.isArray(r) && r.length === 10,
       },
       {
-        name: 'getSignaturesForAddress[limit=1000]', method: 'getSignaturesForAddress', params: [addresses[5], { limit: 1000 }], connections: 1,
-        sql: () => q(SIGNATURES_SQL, { db: DB, address: addresses[5], maxSlot: lastSlot, beforeSlot: lastSlot + 1, beforePos: 0, untilSlot: 0, untilPos: -1, limit: 1000 }),
+        name: 'getSignaturesForAddress[limit=1000]',
+        method: 'getSignaturesForAddress',
+        params: [addresses[5], { limit: 1000 }],
+        connections: 1,
+        sql: () =>
+          q(SIGNATURES_SQL, {
+            db: DB,
+            address: addresses[5],
+            maxSlot: lastSlot,
+            beforeSlot: lastSlot + 1,
+            beforePos: 0,
+            untilSlot: 0,
+            untilPos: -1,
+            limit: 1000,
+          }),
         check: (r) => Array.isArray(r) && r.length === 1000,
       },
       {
-        name: 'getBlocksWithLimit', method: 'getBlocksWithLimit', params: [midSlot, 100], connections: 1,
+        name: 'getBlocksWithLimit',
+        method: 'getBlocksWithLimit',
+        params: [midSlot, 100],
+        connections: 1,
         sql: () => q(BLOCKS_IN_RANGE_SQL, { db: DB, start: midSlot, end: lastSlot, limit: 100 }),
         check: (r) => Array.isArray(r) && r.length === 100,
       },
       {
         // A transaction in the middle of the 1 M (slot FIRST_SLOT + 100,001: not one of the skipped slots).
-        name: 'getTransaction', method: 'getTransaction', params: [sigOfRow(txRow), { maxSupportedTransactionVersion: 0 }], connections: 1,
+        name: 'getTransaction',
+        method: 'getTransaction',
+        params: [sigOfRow(txRow), { maxSupportedTransactionVersion: 0 }],
+        connections: 1,
         sql: () => q(TRANSACTION_SQL, { db: DB, sig: sigOfRow(txRow), head: lastSlot }),
-        check: (r) => (r as { slot?: number; transaction?: { signatures: string[] } })?.transaction?.signatures[0] === sigOfRow(txRow) &&
+        check: (r) =>
+          (r as { slot?: number; transaction?: { signatures: string[] } })?.transaction?.signatures[0] === sigOfRow(txRow) &&
           (r as { slot: number }).slot === FIRST_SLOT + Math.floor(txRow / TX_PER_SLOT),
       },
       {
-        name: 'getAccountInfo', method: 'getAccountInfo', params: [infoKey(infoRow), { encoding: 'base64' }], connections: 1,
+        name: 'getAccountInfo',
+        method: 'getAccountInfo',
+        params: [infoKey(infoRow), { encoding: 'base64' }],
+        connections: 1,
         sql: () => q(ACCOUNT_STATE_SQL, { db: DB, pubkeys: [infoKey(infoRow)], slot: lastSlot }),
         check: (r) => (r as { value?: { lamports: number } })?.value?.lamports === 1_000_000 + infoRow,
       },
       {
-        name: 'getBlockHeight', method: 'getBlockHeight', params: [], connections: 32,
+        name: 'getBlockHeight',
+        method: 'getBlockHeight',
+        params: [],
+        connections: 32,
         sql: () => readViewsState(ch, DB),
         check: (r) => typeof r === 'number' && r > 0,
       },
       {
-        name: 'getProgramAccounts[memcmp]', method: 'getProgramAccounts', params: [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: mints[3] } }] }], connections: 1,
+        name: 'getProgramAccounts[memcmp]',
+        method: 'getProgramAccounts',
+        params: [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: mints[3] } }] }],
+        connections: 1,
         sql: () => q(pa.sql, pa.params({ db: DB, program: PROGRAM, slot: BigInt(lastSlot) })),
         check: (r) => Array.isArray(r) && r.length === ACCOUNTS / MINTS,
       },
     ];
-    console.log(`# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`);
+    console.log(
+      `# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`,
+    );
     // The ceiling of this machine at this moment: koa answering a constant, same load generator.
     const koa = new Koa();
     koa.use((ctx) => {
@@ -260,13 +349,18 @@ async function main(): Promise<void> {
     const base = await autocannon(`http://127.0.0.1:${(baseline.address() as { port: number }).port}/`, '{}', 32);
     const baseCpu = process.cpuUsage(baseCpu0);
     baseline.close();
-    console.log(`# baseline: koa answering a constant, 32 connections: ${Math.round(base.rps)} requests/s, p50 ${base.p50} ms, ` +
-      `${((baseCpu.user + baseCpu.system) / 1000 / (base.rps * SECONDS)).toFixed(3)} ms CPU per answer; load ${loadavg()[0]!.toFixed(1)}`);
+    console.log(
+      `# baseline: koa answering a constant, 32 connections: ${Math.round(base.rps)} requests/s, p50 ${base.p50} ms, ` +
+        `${((baseCpu.user + baseCpu.system) / 1000 / (base.rps * SECONDS)).toFixed(3)} ms CPU per answer; load ${loadavg()[0]!.toFixed(1)}`,
+    );
     // BENCH_ONLY=getTransaction,getAccountInfo runs only the cases whose names start with one of these.
     const only = process.env.BENCH_ONLY?.split(',');
     for (const c of cases.filter((x) => only === undefined || only.some((o) => x.name.startsWith(o)))) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params });
-      const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
+      const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as {
+        result?: unknown;
+        error?: unknown;
+      };
       if (!c.check(sample.result)) throw new Error(`${c.name}: unexpected answer ${JSON.stringify(sample).slice(0, 300)}`);
       const d = await direct(c.sql, Math.min(SECONDS, 5));
       const cpu0 = process.cpuUsage();
@@ -275,9 +369,13 @@ async function main(): Promise<void> {
       if (load.non2xx > 0 || load.errors > 0) throw new Error(`${c.name}: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
       // CPU of this process (server + embedded ClickHouse) per answer: the figure that survives a busy machine.
       const cpuPerReq = (cpu.user + cpu.system) / (load.rps * SECONDS);
-      console.log(`# ${c.name}: ${c.connections} connection(s); direct SQL p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms; ` +
-        `server CPU ${(cpuPerReq / 1000).toFixed(2)} ms per answer (${Math.round(1e6 / cpuPerReq)} answers per CPU second); load ${loadavg()[0]!.toFixed(1)}`);
-      console.log(`jsonrpc method=${c.name} p50_ms=${load.p50} p99_ms=${load.p99} rps=${Math.round(load.rps)} overhead=${(Math.max(load.p50, 0.01) / d.p50).toFixed(2)}`);
+      console.log(
+        `# ${c.name}: ${c.connections} connection(s); direct SQL p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms; ` +
+          `server CPU ${(cpuPerReq / 1000).toFixed(2)} ms per answer (${Math.round(1e6 / cpuPerReq)} answers per CPU second); load ${loadavg()[0]!.toFixed(1)}`,
+      );
+      console.log(
+        `jsonrpc method=${c.name} p50_ms=${load.p50} p99_ms=${load.p99} rps=${Math.round(load.rps)} overhead=${(Math.max(load.p50, 0.01) / d.p50).toFixed(2)}`,
+      );
     }
   } finally {
     await server.close();

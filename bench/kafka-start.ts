@@ -83,9 +83,7 @@ const samples: Sample[] = [];
 samples.push(await withTempEnv(['SLOTSTREAM_KAFKA_CACHE'], () => launch('cold (jars copied from ~/.m2)')));
 if (values.network) {
   samples.push(
-    await withTempEnv(['SLOTSTREAM_KAFKA_CACHE', 'SLOTSTREAM_MAVEN_REPO'], () =>
-      launch('cold (jars downloaded from Maven Central)'),
-    ),
+    await withTempEnv(['SLOTSTREAM_KAFKA_CACHE', 'SLOTSTREAM_MAVEN_REPO'], () => launch('cold (jars downloaded from Maven Central)')),
   );
 }
 await ensureKafkaJars();

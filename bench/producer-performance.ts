@@ -42,7 +42,12 @@ export async function producerPerformance(o: ProducerPerformanceOptions): Promis
     ...['--producer-props', `bootstrap.servers=${o.brokers.join(',')}`, 'acks=all', 'enable.idempotence=true', 'compression.type=none'],
   ];
   const { stdout } = await execFileP('java', args, { maxBuffer: 64 * 1024 * 1024 });
-  const line = stdout.trim().split('\n').filter((l) => / records sent, /.test(l)).at(-1) ?? '';
+  const line =
+    stdout
+      .trim()
+      .split('\n')
+      .filter((l) => / records sent, /.test(l))
+      .at(-1) ?? '';
   const m = /^(\d+) records sent, ([\d.]+) records\/sec/.exec(line);
   if (!m) throw new Error(`ProducerPerformance printed no summary:\n${stdout.slice(-2000)}`);
   const perSecond = Number(m[2]);
@@ -53,7 +58,11 @@ export async function producerPerformance(o: ProducerPerformanceOptions): Promis
  * On a shared machine the rate can move between the two: a measured run whose transactions came out more
  * than 25% off is repeated once with the duration corrected, and the run closest to the size is kept. */
 export async function calibratedProducerPerformance(
-  o: Omit<ProducerPerformanceOptions, 'transactionMs'> & { recordsPerTransaction: number; guessPerSecond: number; calibrationRecords: number },
+  o: Omit<ProducerPerformanceOptions, 'transactionMs'> & {
+    recordsPerTransaction: number;
+    guessPerSecond: number;
+    calibrationRecords: number;
+  },
 ): Promise<{ calibration: ProducerPerformanceRun; run: ProducerPerformanceRun; runs: ProducerPerformanceRun[] }> {
   const durationFor = (perSecond: number) => (o.recordsPerTransaction / perSecond) * 1000;
   const calibration = await producerPerformance({
@@ -65,7 +74,9 @@ export async function calibratedProducerPerformance(
   const off = (r: ProducerPerformanceRun) => Math.abs(Math.log(r.recordsPerTransaction / o.recordsPerTransaction));
   const runs = [await producerPerformance({ ...o, transactionMs: durationFor(calibration.perSecond) })];
   if (off(runs[0]!) > Math.log(1.25)) {
-    runs.push(await producerPerformance({ ...o, transactionalId: `${o.transactionalId}-2`, transactionMs: durationFor(runs[0]!.perSecond) }));
+    runs.push(
+      await producerPerformance({ ...o, transactionalId: `${o.transactionalId}-2`, transactionMs: durationFor(runs[0]!.perSecond) }),
+    );
   }
   const run = runs.reduce((a, b) => (off(b) < off(a) ? b : a));
   return { calibration, run, runs };

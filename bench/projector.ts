@@ -28,7 +28,13 @@ const say = (msg: string) => process.stderr.write(`[bench:projector] ${msg}\n`);
 
 function* chainOf(txs: number): Generator<SlotBatch> {
   let made = 0;
-  for (const b of makeChain({ slots: Number.MAX_SAFE_INTEGER, txPerSlot: TX_PER_SLOT, writesPerSlot: (TX_PER_SLOT / 2) * WRITES_PER_TX, accounts: 50_000, seed: 5 })) {
+  for (const b of makeChain({
+    slots: Number.MAX_SAFE_INTEGER,
+    txPerSlot: TX_PER_SLOT,
+    writesPerSlot: (TX_PER_SLOT / 2) * WRITES_PER_TX,
+    accounts: 50_000,
+    seed: 5,
+  })) {
     if (made >= txs) return;
     made += b.events.filter((e) => e.kind === 'transactions').length;
     yield b;
@@ -59,8 +65,12 @@ async function main(): Promise<void> {
     const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database });
     await applyMigrations(ch, database);
     const config = makeConfig('projector', {
-      kafkaBrokers: brokers, topicPrefix: prefix, partitions: PARTITIONS, clickhouseDatabase: database,
-      groupId: 'bench-projector', logLevel: 'silent',
+      kafkaBrokers: brokers,
+      topicPrefix: prefix,
+      partitions: PARTITIONS,
+      clickhouseDatabase: database,
+      groupId: 'bench-projector',
+      logLevel: 'silent',
     });
 
     // Throughput: the projector from an empty group to the end of the log.
@@ -72,7 +82,14 @@ async function main(): Promise<void> {
     let flushMs = 0;
     let batches = 0;
     const writer = await startViewWriter({
-      kafka, ch, topics, database, groupId: config.groupId, batchRows: config.batchRows, batchMs: config.batchMs, log: silentLogger,
+      kafka,
+      ch,
+      topics,
+      database,
+      groupId: config.groupId,
+      batchRows: config.batchRows,
+      batchMs: config.batchMs,
+      log: silentLogger,
       onBatch: (plan, ms) => {
         first ??= { at: Date.now(), events: plan.events };
         flushMs += ms;
@@ -88,9 +105,11 @@ async function main(): Promise<void> {
     const totalEvents = writer.stats().events;
     await writer.stop();
     const eventsPerS = Math.round(consumed / projectSeconds);
-    say(`projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s ` +
-      `(${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
-      `${Math.round(totalEvents / ((cpu.user + cpu.system) / 1e6))} events per CPU second of the process, embedded ClickHouse included)`);
+    say(
+      `projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s ` +
+        `(${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
+        `${Math.round(totalEvents / ((cpu.user + cpu.system) / 1e6))} events per CPU second of the process, embedded ClickHouse included)`,
+    );
 
     // Rebuild: the whole history into fresh tables, swapped in.
     started = Date.now();
@@ -100,9 +119,14 @@ async function main(): Promise<void> {
 
     const rs = await ch.query({ query: `SELECT count() AS n FROM ${database}.transactions FINAL`, format: 'JSONEachRow' });
     const n = (await rs.json<{ n: string }>())[0]?.n ?? '0';
-    if (Number(n) !== TXS && Number(n) < TXS) throw new Error(`after the rebuild the views hold ${n} transactions, expected at least ${TXS}`);
+    if (Number(n) !== TXS && Number(n) < TXS)
+      throw new Error(`after the rebuild the views hold ${n} transactions, expected at least ${TXS}`);
     await ch.close();
-    say(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    say(
+      `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const scaled = (rebuildSeconds * 1_000_000) / TXS;
     process.stdout.write(`projector events_per_s=${eventsPerS} rebuild_1m_s=${scaled.toFixed(1)}\n`);
   } finally {

@@ -19,10 +19,24 @@ const send = (m: object): void => void process.send?.(m);
 
 async function api(): Promise<void> {
   const kafka = createKafka({ brokers: (process.env.BENCH_BROKERS ?? '').split(','), clientId: 'bench-pubsub-api', log });
-  const live = await LiveLayer.start({ kafka, topics: topicNames(process.env.BENCH_PREFIX), database: 'unused', pingIntervalMs: 10_000, log });
+  const live = await LiveLayer.start({
+    kafka,
+    topics: topicNames(process.env.BENCH_PREFIX),
+    database: 'unused',
+    pingIntervalMs: 10_000,
+    log,
+  });
   const server = await startPubSub({
-    live, host: '127.0.0.1', port: 0, maxConnections: 10_000, maxSubscriptionsPerConnection: 1_000, maxMessageBytes: 65536,
-    maxBufferedBytes: 256 * 1024 * 1024, pingIntervalMs: 30_000, readAtDebug: true, log,
+    live,
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 10_000,
+    maxSubscriptionsPerConnection: 1_000,
+    maxMessageBytes: 65536,
+    maxBufferedBytes: 256 * 1024 * 1024,
+    pingIntervalMs: 30_000,
+    readAtDebug: true,
+    log,
   });
   process.on('message', async (m: { cmd: string; paused?: boolean }) => {
     if (m.cmd === 'pause') {
@@ -81,7 +95,9 @@ async function clients(): Promise<void> {
                 onMessage(data);
               });
               ws.once('error', reject);
-              ws.once('open', () => subs.forEach((s, i) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: s.method, params: s.params }))));
+              ws.once('open', () =>
+                subs.forEach((s, i) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: s.method, params: s.params }))),
+              );
             }),
         ),
       );

@@ -43,7 +43,10 @@ const SUBSCRIPTIONS = 1000;
 const POOL = 5000;
 const say = (msg: string): void => void process.stderr.write(`[bench:pubsub] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function startWorker(role: 'api' | 'clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
   // BENCH_API_PROFILE=<dir>: a V8 CPU profile of the api process, written there when it stops.
@@ -72,7 +75,11 @@ class Clients {
   }
 
   async take(): Promise<{ n: number; first: number; last: number; latencies: number[]; program: number[] }> {
-    const parts = await Promise.all(this.workers.map((w) => w.request<{ n: number; first: number; last: number; latencies: number[]; program: number[] }>({ cmd: 'take' }, 'take')));
+    const parts = await Promise.all(
+      this.workers.map((w) =>
+        w.request<{ n: number; first: number; last: number; latencies: number[]; program: number[] }>({ cmd: 'take' }, 'take'),
+      ),
+    );
     const active = parts.filter((p) => p.n > 0);
     return {
       n: parts.reduce((a, p) => a + p.n, 0),
@@ -84,7 +91,8 @@ class Clients {
   }
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 const TOKEN = Buffer.from(bs58.decode(TOKEN_PROGRAM));
 const SOME_PROGRAM = randomBytes(32);
@@ -107,25 +115,46 @@ function slotEvents(slot: bigint, n: number, pool: Buffer[], mint: Buffer, hot?:
     events.push({
       kind: 'transactions',
       event: TransactionEvent.fromPartial({
-        slot, index: i, signatures: [randomBytes(64)], numRequiredSignatures: 1, numReadonlyUnsignedAccounts: 1, accountKeys: keys,
-        recentBlockhash: randomBytes(32), instructions: [{ programIdIndex: 2, accounts: Buffer.from([0, 1]), data: Buffer.from([3, 1]) }],
-        fee: 5000n, logMessages: ['Program log: Instruction: Transfer', 'Program consumed 4645 of 200000 compute units'],
+        slot,
+        index: i,
+        signatures: [randomBytes(64)],
+        numRequiredSignatures: 1,
+        numReadonlyUnsignedAccounts: 1,
+        accountKeys: keys,
+        recentBlockhash: randomBytes(32),
+        instructions: [{ programIdIndex: 2, accounts: Buffer.from([0, 1]), data: Buffer.from([3, 1]) }],
+        fee: 5000n,
+        logMessages: ['Program log: Instruction: Transfer', 'Program consumed 4645 of 200000 compute units'],
       }),
     });
     if (hot) continue;
     events.push({
       kind: 'accounts',
       event: AccountEvent.fromPartial({
-        pubkey: randomBytes(32), owner: TOKEN, lamports: 2_039_280n, data: tokenAccountData(mint, pick(), BigInt(i)),
-        rentEpoch: 18446744073709551615n, slot, writeVersion: slot * 100_000n + BigInt(i), isStartup: false,
+        pubkey: randomBytes(32),
+        owner: TOKEN,
+        lamports: 2_039_280n,
+        data: tokenAccountData(mint, pick(), BigInt(i)),
+        rentEpoch: 18446744073709551615n,
+        slot,
+        writeVersion: slot * 100_000n + BigInt(i),
+        isStartup: false,
       }),
     });
   }
   events.push({
     kind: 'slots',
     event: SlotEvent.fromPartial({
-      slot, status: SlotStatus.SLOT_STATUS_PROCESSED,
-      block: { parentSlot: slot - 1n, blockhash: randomBytes(32), blockHeight: slot, leader: randomBytes(32), transactionCount: n, previousBlockhash: randomBytes(32) },
+      slot,
+      status: SlotStatus.SLOT_STATUS_PROCESSED,
+      block: {
+        parentSlot: slot - 1n,
+        blockhash: randomBytes(32),
+        blockHeight: slot,
+        leader: randomBytes(32),
+        transactionCount: n,
+        previousBlockhash: randomBytes(32),
+      },
     }),
   });
   return events;
@@ -153,7 +182,9 @@ class Chain {
 
   /** One whole slot's records, in publish order. */
   frame(slot: bigint, events: ChainEvent[]): OutRecord[] {
-    return this.framer.frame({ slot, events }).map((r) => ({ topic: this.topics[r.kind], partition: r.partition, key: r.key, value: r.value }));
+    return this.framer
+      .frame({ slot, events })
+      .map((r) => ({ topic: this.topics[r.kind], partition: r.partition, key: r.key, value: r.value }));
   }
 
   async publish(records: readonly OutRecord[]): Promise<void> {
@@ -174,7 +205,13 @@ async function latencyPhase(chain: Chain, clients: Clients, port: number, api: W
     const wallet = bs58.encode(pool[i]!);
     conns[i % CONNECTIONS]!.push(
       i % 2 === 0
-        ? { method: 'programSubscribe', params: [TOKEN_PROGRAM, { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: wallet } }] }] }
+        ? {
+            method: 'programSubscribe',
+            params: [
+              TOKEN_PROGRAM,
+              { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: wallet } }] },
+            ],
+          }
         : { method: 'logsSubscribe', params: [{ mentions: [wallet] }, { commitment: 'processed' }] },
     );
   }
@@ -184,7 +221,9 @@ async function latencyPhase(chain: Chain, clients: Clients, port: number, api: W
   // Built and encoded before the clock starts, so the publisher keeps the rate on a busy machine.
   const slots = Math.ceil(((WARMUP_S + SECONDS) * 1000) / SLOT_MS) + 1;
   say(`encoding ${slots} slots of ${perSlot} transactions and ${perSlot} account writes`);
-  const records = Array.from({ length: slots }, (_, i) => chain.frame(firstSlot + 1n + BigInt(i), slotEvents(firstSlot + 1n + BigInt(i), perSlot, pool, mint)));
+  const records = Array.from({ length: slots }, (_, i) =>
+    chain.frame(firstSlot + 1n + BigInt(i), slotEvents(firstSlot + 1n + BigInt(i), perSlot, pool, mint)),
+  );
   let slot = firstSlot;
   let measuring = false;
   let cpu0 = { user: 0, system: 0 };
@@ -231,7 +270,10 @@ async function latencyPhase(chain: Chain, clients: Clients, port: number, api: W
 async function maxPhase(chain: Chain, clients: Clients, port: number, api: Worker, mint: Buffer, firstSlot: bigint) {
   const hot = randomBytes(32);
   const conns: Sub[][] = Array.from({ length: CONNECTIONS }, () =>
-    Array.from({ length: SUBSCRIPTIONS / CONNECTIONS }, () => ({ method: 'logsSubscribe', params: [{ mentions: [bs58.encode(hot)] }, { commitment: 'processed' }] })),
+    Array.from({ length: SUBSCRIPTIONS / CONNECTIONS }, () => ({
+      method: 'logsSubscribe',
+      params: [{ mentions: [bs58.encode(hot)] }, { commitment: 'processed' }],
+    })),
   );
   await clients.open(port, conns);
   await clients.reset();
@@ -256,7 +298,14 @@ async function maxPhase(chain: Chain, clients: Clients, port: number, api: Worke
   }
   const cpu1 = await api.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
   const seconds = (got.last - got.first) / 1000;
-  return { delivered: got.n, want, seconds, perS: got.n / seconds, apiCpuS: (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1e6, slot };
+  return {
+    delivered: got.n,
+    want,
+    seconds,
+    perS: got.n / seconds,
+    apiCpuS: (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1e6,
+    slot,
+  };
 }
 
 async function main(): Promise<void> {
@@ -281,14 +330,22 @@ async function main(): Promise<void> {
     const pool = Array.from({ length: POOL }, () => randomBytes(32));
     const mint = randomBytes(32);
     const lat = await latencyPhase(chain, clients, port!, api, pool, mint, 1000n);
-    say(`latency at ${lat.txPerS.toFixed(0)} tx/s: api-internal (readAt -> client receive callback) p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} notifications ` +
-      `(${lat.notificationsPerS.toFixed(0)} notifications/s; logs p50/p99/n ${lat.logs.join('/')}, program ${lat.program.join('/')}); api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core; load avg ${load()}`);
+    say(
+      `latency at ${lat.txPerS.toFixed(0)} tx/s: api-internal (readAt -> client receive callback) p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms over ${lat.samples} notifications ` +
+        `(${lat.notificationsPerS.toFixed(0)} notifications/s; logs p50/p99/n ${lat.logs.join('/')}, program ${lat.program.join('/')}); api CPU ${(lat.apiCpu * 100).toFixed(0)}% of a core; load avg ${load()}`,
+    );
     const max = await maxPhase(chain, clients, port!, api, mint, lat.slot + 10n);
-    say(`max: ${max.perS.toFixed(0)} notifications/s (${max.delivered}/${max.want} in ${max.seconds.toFixed(2)} s; api CPU ${max.apiCpuS.toFixed(1)} s = ` +
-      `${(max.delivered / max.apiCpuS).toFixed(0)} notifications per api CPU s); load avg ${load()}`);
-    say(`machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`);
+    say(
+      `max: ${max.perS.toFixed(0)} notifications/s (${max.delivered}/${max.want} in ${max.seconds.toFixed(2)} s; api CPU ${max.apiCpuS.toFixed(1)} s = ` +
+        `${(max.delivered / max.apiCpuS).toFixed(0)} notifications per api CPU s); load avg ${load()}`,
+    );
+    say(
+      `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`,
+    );
     if (max.delivered !== max.want) say(`WARNING: ${max.want - max.delivered} notifications missing in the max phase`);
-    console.log(`pubsub p50_ms=${lat.p50} p99_ms=${lat.p99} subscriptions=${SUBSCRIPTIONS} max_notifications_per_s=${Math.round(max.perS)}`);
+    console.log(
+      `pubsub p50_ms=${lat.p50} p99_ms=${lat.p99} subscriptions=${SUBSCRIPTIONS} max_notifications_per_s=${Math.round(max.perS)}`,
+    );
   } finally {
     for (const w of workers) await stopWorker(w);
     await stopWorker(api);

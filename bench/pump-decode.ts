@@ -38,15 +38,25 @@ const rounds = env('BENCH_PUMP_ROUNDS', 7);
 const passes = env('BENCH_PUMP_PASSES', 20_000);
 const records = readPumpRecords().filter((r) => r.version !== 1);
 const txs = records.map(pumpRecordTransaction);
-const counts = txs.map(extractPumpTransaction).reduce((a, p) => ({ ix: a.ix + p.instructions.length, ev: a.ev + p.events.length }), { ix: 0, ev: 0 });
+const counts = txs
+  .map(extractPumpTransaction)
+  .reduce((a, p) => ({ ix: a.ix + p.instructions.length, ev: a.ev + p.events.length }), { ix: 0, ev: 0 });
 // The same transactions with the programs' ids replaced: what every other transaction costs.
 const notPump = (keys: Buffer[]) => keys.map((k) => (PUMP_PROGRAMS.some((p) => p.programIdBytes.equals(k)) ? Buffer.alloc(32, 9) : k));
-const others = txs.map((t) => ({ ...t, accountKeys: notPump(t.accountKeys), loadedWritable: notPump(t.loadedWritable), loadedReadonly: notPump(t.loadedReadonly) }));
-if (others.some((t) => extractPumpTransaction(t).instructions.length > 0)) throw new Error('the "other" transactions still hold pump instructions');
+const others = txs.map((t) => ({
+  ...t,
+  accountKeys: notPump(t.accountKeys),
+  loadedWritable: notPump(t.loadedWritable),
+  loadedReadonly: notPump(t.loadedReadonly),
+}));
+if (others.some((t) => extractPumpTransaction(t).instructions.length > 0))
+  throw new Error('the "other" transactions still hold pump instructions');
 
 const pump = bestMicrosPerTx(txs, rounds, passes);
 const other = bestMicrosPerTx(others, rounds, passes);
-console.log(`${txs.length} real pump/PumpSwap transactions (${counts.ix} instructions, ${counts.ev} events), best of ${rounds} rounds × ${passes} passes`);
+console.log(
+  `${txs.length} real pump/PumpSwap transactions (${counts.ix} instructions, ${counts.ev} events), best of ${rounds} rounds × ${passes} passes`,
+);
 console.log(`pump-decode: ${pump.toFixed(2)} µs per pump transaction (target ≤ 5) ${pump <= 5 ? 'met' : 'NOT met'}`);
 console.log(`pump-decode: ${other.toFixed(2)} µs per transaction of neither program`);
 console.log(`(${sink} instructions decoded in all) load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`);

@@ -24,7 +24,10 @@ const RECORDS = Number(values.records);
 const PARTITIONS = 4;
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 const local = await startLocalKafka({ nodes: 1 });
 const kafka = createKafka({ brokers: local.brokers, clientId: 'bench-slot-burst' });
@@ -69,13 +72,23 @@ try {
   }
   await producer.close();
   await reader.stop();
-  const med = (k: keyof (typeof spans)[number]) => pct(spans.map((s) => s[k]).sort((a, b) => a - b), 0.5).toFixed(1);
+  const med = (k: keyof (typeof spans)[number]) =>
+    pct(
+      spans.map((s) => s[k]).sort((a, b) => a - b),
+      0.5,
+    ).toFixed(1);
   const worst = (k: keyof (typeof spans)[number]) => Math.max(...spans.map((s) => s[k])).toFixed(1);
   lags.sort((a, b) => a - b);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, node ${process.version}, load ${load()}`);
-  console.log(`${spans.length} slots of ${RECORDS} records of ${values.bytes} B over ${PARTITIONS} partitions, chunk ${values.chunk}; ms after the first produce call, median (worst):`);
-  console.log(`  produce calls ${med('sends')} (${worst('sends')}), commit returned ${med('commit')} (${worst('commit')}), first read ${med('first')} (${worst('first')}), last read ${med('last')} (${worst('last')})`);
-  console.log(`slot_burst records=${lags.length} lag_p50_ms=${pct(lags, 0.5)} lag_p90_ms=${pct(lags, 0.9)} lag_p99_ms=${pct(lags, 0.99)} lag_max_ms=${lags[lags.length - 1]}`);
+  console.log(
+    `${spans.length} slots of ${RECORDS} records of ${values.bytes} B over ${PARTITIONS} partitions, chunk ${values.chunk}; ms after the first produce call, median (worst):`,
+  );
+  console.log(
+    `  produce calls ${med('sends')} (${worst('sends')}), commit returned ${med('commit')} (${worst('commit')}), first read ${med('first')} (${worst('first')}), last read ${med('last')} (${worst('last')})`,
+  );
+  console.log(
+    `slot_burst records=${lags.length} lag_p50_ms=${pct(lags, 0.5)} lag_p90_ms=${pct(lags, 0.9)} lag_p99_ms=${pct(lags, 0.99)} lag_max_ms=${lags[lags.length - 1]}`,
+  );
 } finally {
   await local.stop();
 }

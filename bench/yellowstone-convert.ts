@@ -12,7 +12,12 @@ import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
 import { SlotAssembler } from '../ingest/yellowstone/assembler.js';
 import { SubscribeUpdateCodec } from '../ingest/yellowstone/geyser-service.js';
 import { subscribeUpdatesOf } from '../ingest/yellowstone/updates-of.js';
-import { accountFromYellowstone, entryFromYellowstone, transactionFromYellowstone, type SubscribeUpdate } from '../schemas/yellowstone/index.js';
+import {
+  accountFromYellowstone,
+  entryFromYellowstone,
+  transactionFromYellowstone,
+  type SubscribeUpdate,
+} from '../schemas/yellowstone/index.js';
 
 export interface ConvertResult {
   updates: number;
@@ -63,9 +68,21 @@ function perKindRates(updates: readonly SubscribeUpdate[]): Record<string, numbe
     for (const u of mine) f(u);
     out[kind] = mine.length / stop();
   };
-  time('transaction', (u) => transactionFromYellowstone(u.transaction!), (u) => u.transaction !== undefined);
-  time('account', (u) => accountFromYellowstone(u.account!), (u) => u.account !== undefined);
-  time('entry', (u) => entryFromYellowstone(u.entry!), (u) => u.entry !== undefined);
+  time(
+    'transaction',
+    (u) => transactionFromYellowstone(u.transaction!),
+    (u) => u.transaction !== undefined,
+  );
+  time(
+    'account',
+    (u) => accountFromYellowstone(u.account!),
+    (u) => u.account !== undefined,
+  );
+  time(
+    'entry',
+    (u) => entryFromYellowstone(u.entry!),
+    (u) => u.entry !== undefined,
+  );
   return out;
 }
 
@@ -113,11 +130,15 @@ export async function yellowstoneConversionPhase(): Promise<ConvertResult> {
 
 export function describeConversion(r: ConvertResult): string {
   const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-  const kinds = Object.entries(r.kinds).map(([k, n]) => `${k} ${fmt(n)}`).join(', ');
+  const kinds = Object.entries(r.kinds)
+    .map(([k, n]) => `${k} ${fmt(n)}`)
+    .join(', ');
   return (
     `${fmt(r.updates)} updates (${kinds}; ${fmt(r.wireBytes / r.updates)} B average) -> ${fmt(r.events)} events: ` +
     `${fmt(r.eventsPerCpuSecond)} events per CPU second converting (target 100,000), ${fmt(r.withDecodePerCpuSecond)} with the wire decode; ` +
-    `conversion functions alone per CPU second: ${Object.entries(r.perKind).map(([k, n]) => `${k} ${fmt(n)}`).join(', ')}`
+    `conversion functions alone per CPU second: ${Object.entries(r.perKind)
+      .map(([k, n]) => `${k} ${fmt(n)}`)
+      .join(', ')}`
   );
 }
 
@@ -125,5 +146,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { loadavg } = await import('node:os');
   const r = await yellowstoneConversionPhase();
   process.stderr.write(`[bench:convert] ${describeConversion(r)}; load ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log(`convert events_per_cpu_s=${Math.round(r.eventsPerCpuSecond)} with_decode_per_cpu_s=${Math.round(r.withDecodePerCpuSecond)} events=${r.events} updates=${r.updates}`);
+  console.log(
+    `convert events_per_cpu_s=${Math.round(r.eventsPerCpuSecond)} with_decode_per_cpu_s=${Math.round(r.withDecodePerCpuSecond)} events=${r.events} updates=${r.updates}`,
+  );
 }

@@ -49,7 +49,10 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string; 
 describe('slotstream with a config mistake', { timeout: 30_000 }, () => {
   it.each([
     [['ingest', '--source', 'yellowstone'], /slotstream ingest: --source yellowstone needs --yellowstone-url/],
-    [['ingest', '--source', 'file', '--source-path', 'no-such-dir/missing.jsonl'], /slotstream ingest: option --source-path: no such file "no-such-dir\/missing\.jsonl"/],
+    [
+      ['ingest', '--source', 'file', '--source-path', 'no-such-dir/missing.jsonl'],
+      /slotstream ingest: option --source-path: no such file "no-such-dir\/missing\.jsonl"/,
+    ],
     [['all', '--source', 'file'], /slotstream all: --source file needs --source-path/],
     [['projector', 'rebuilt'], /slotstream projector: unexpected argument "rebuilt" for role projector \(expected: rebuild\)/],
   ])('%j fails fast with a clear message and starts no broker', async (args, message) => {

@@ -28,12 +28,16 @@ describe('validateBeforeStart', () => {
 
   it('names a missing input file and an input that is a folder', () => {
     const missing = join(dir, 'nope.jsonl');
-    expect(() => validate('ingest', ['--source', 'file', '--source-path', missing])).toThrow(`option --source-path: no such file ${JSON.stringify(missing)}`);
+    expect(() => validate('ingest', ['--source', 'file', '--source-path', missing])).toThrow(
+      `option --source-path: no such file ${JSON.stringify(missing)}`,
+    );
     expect(() => validate('all', ['--source', 'file', '--source-path', join(dir, 'folder')])).toThrow(/is a directory, not a file/);
   });
 
   it('names an output whose folder does not exist, and an output that is a folder', () => {
-    expect(() => validate('ingest', ['--out', join(dir, 'no', 'x.jsonl')])).toThrow(`option --out: no such directory ${JSON.stringify(join(dir, 'no'))}`);
+    expect(() => validate('ingest', ['--out', join(dir, 'no', 'x.jsonl')])).toThrow(
+      `option --out: no such directory ${JSON.stringify(join(dir, 'no'))}`,
+    );
     expect(() => validate('ingest', ['--out', join(dir, 'folder')])).toThrow(/option --out: .* is a directory, not a file/);
   });
 

@@ -7,7 +7,13 @@ import { addHealthCheck } from '../platform/metrics.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
 
-export async function wireApi(api: ApiSection, ch: ClickHouseClient, { kafka, topics }: KafkaInfra, stops: StopList, log: Logger): Promise<void> {
+export async function wireApi(
+  api: ApiSection,
+  ch: ClickHouseClient,
+  { kafka, topics }: KafkaInfra,
+  stops: StopList,
+  log: Logger,
+): Promise<void> {
   const { LiveLayer } = await import('../api/live/index.js');
   const { startGrpc } = await import('../api/grpc/server.js');
   const { streamService } = await import('../api/grpc/stream/service.js');
@@ -42,5 +48,8 @@ export async function wireApi(api: ApiSection, ch: ClickHouseClient, { kafka, to
   stops.add('pubsub', () => pubsub.close());
 
   const host = api.grpc.host;
-  log.info({ grpc: `${host}:${grpc.port}`, jsonrpc: `http://${host}:${rpc.port}/`, pubsub: `ws://${host}:${pubsub.port}/` }, 'api is serving');
+  log.info(
+    { grpc: `${host}:${grpc.port}`, jsonrpc: `http://${host}:${rpc.port}/`, pubsub: `ws://${host}:${pubsub.port}/` },
+    'api is serving',
+  );
 }

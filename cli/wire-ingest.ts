@@ -6,7 +6,12 @@ import type { StopList } from './stop-list.js';
 
 /** `done` settles when a bounded source finishes, or rejects when it fails (a promise in an object: an
  * async function would flatten it into its own). */
-export async function wireIngest(config: Config, infra: KafkaInfra | undefined, stops: StopList, log: Logger): Promise<{ done: Promise<void> }> {
+export async function wireIngest(
+  config: Config,
+  infra: KafkaInfra | undefined,
+  stops: StopList,
+  log: Logger,
+): Promise<{ done: Promise<void> }> {
   const { startIngest } = await import('../ingest/run.js');
   const ingest = await startIngest(config, log, infra);
   stops.add('ingest', () => ingest.stop());

@@ -34,7 +34,9 @@ let block;
 for (const s of recent.reverse()) {
   block = await connection.getBlock(s, { maxSupportedTransactionVersion: 0, commitment: 'finalized' });
   if (block && block.transactions.length > 0) {
-    console.log(`block ${s}: ${block.transactions.length} transactions, blockhash ${block.blockhash}, parent ${block.parentSlot}, time ${block.blockTime}`);
+    console.log(
+      `block ${s}: ${block.transactions.length} transactions, blockhash ${block.blockhash}, parent ${block.parentSlot}, time ${block.blockTime}`,
+    );
     break;
   }
 }
@@ -48,17 +50,24 @@ const sig = block.transactions[0]!.transaction.signatures[0]!;
 const tx = await connection.getTransaction(sig, { maxSupportedTransactionVersion: 0, commitment: 'finalized' });
 const meta = tx!.meta!;
 const paid = meta.preBalances.reduce((s, v, i) => s + v - meta.postBalances[i]!, 0);
-console.log(`transaction ${sig}: version ${tx!.version}, fee ${meta.fee} (balances moved by ${paid}), ${meta.logMessages?.length ?? 0} log lines, err ${JSON.stringify(meta.err)}`);
+console.log(
+  `transaction ${sig}: version ${tx!.version}, fee ${meta.fee} (balances moved by ${paid}), ${meta.logMessages?.length ?? 0} log lines, err ${JSON.stringify(meta.err)}`,
+);
 const parsed = await connection.getParsedTransaction(sig, { maxSupportedTransactionVersion: 0, commitment: 'finalized' });
 for (const ix of parsed!.transaction.message.instructions) {
-  console.log('  instruction', 'parsed' in ix ? `${ix.program}: ${JSON.stringify(ix.parsed).slice(0, 120)}` : `${ix.programId.toBase58()} (not parsed)`);
+  console.log(
+    '  instruction',
+    'parsed' in ix ? `${ix.program}: ${JSON.stringify(ix.parsed).slice(0, 120)}` : `${ix.programId.toBase58()} (not parsed)`,
+  );
 }
 const raw = await rpc.getTransaction(signature(sig), { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
 console.log(`kit: ${Buffer.from(raw!.transaction[0], 'base64').length} wire bytes at slot ${raw!.slot}`);
 
 // The fee payer's balance and its newest signatures.
 const payer = tx!.transaction.message.staticAccountKeys[0]!;
-console.log(`fee payer ${payer.toBase58()}: ${await connection.getBalance(new PublicKey(payer))} lamports (web3.js), ` +
-  `${(await rpc.getBalance(address(payer.toBase58())).send()).value} (kit, bigint)`);
+console.log(
+  `fee payer ${payer.toBase58()}: ${await connection.getBalance(new PublicKey(payer))} lamports (web3.js), ` +
+    `${(await rpc.getBalance(address(payer.toBase58())).send()).value} (kit, bigint)`,
+);
 const history = await connection.getSignaturesForAddress(payer, { limit: 3 });
 console.log(`its newest signatures: ${history.map((h) => `${h.signature.slice(0, 12)}… @${h.slot}`).join(', ')}`);

@@ -32,7 +32,14 @@ const { values: opts } = parseArgs({
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Msg = any;
 
-const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: String, enums: String, bytes: Buffer, defaults: true, oneofs: true });
+const definition = protoLoader.loadSync(PROTO, {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  bytes: Buffer,
+  defaults: true,
+  oneofs: true,
+});
 const pkg = grpc.loadPackageDefinition(definition) as Msg;
 const client = new pkg.stream.Stream(opts.address, grpc.credentials.createInsecure());
 const metadata = new grpc.Metadata();

@@ -47,7 +47,9 @@ const wallets = connection.onProgramAccountChange(
     console.log(`web3.js wallet ${k.accountId.toBase58()} changed at slot ${ctx.slot}: ${k.accountInfo.lamports} lamports`);
     if (firstAccount !== undefined) return;
     firstAccount = k.accountId.toBase58();
-    subs.push(connection.onAccountChange(k.accountId, (a, c) => console.log(`web3.js ${firstAccount} at slot ${c.slot}: ${a.lamports} lamports`)));
+    subs.push(
+      connection.onAccountChange(k.accountId, (a, c) => console.log(`web3.js ${firstAccount} at slot ${c.slot}: ${a.lamports} lamports`)),
+    );
   },
   { commitment: 'confirmed', filters: [{ dataSize: 0 }] },
 );

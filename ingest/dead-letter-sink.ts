@@ -48,18 +48,30 @@ export function deadLetterSink(o: DeadLetterSinkOptions): DeadLetterSink {
       const record = unconvertibleRecord({ ...d, topic });
       m.unconvertible.inc({ kind: d.what });
       const where = `slot ${d.slot ?? 'unknown'}${d.signature !== undefined ? `, signature ${d.signature}` : ''}`;
-      const fields = { slot: d.slot?.toString() ?? null, signature: d.signature ?? null, what: d.what, reason: d.reason, bytes: d.value.length };
+      const fields = {
+        slot: d.slot?.toString() ?? null,
+        signature: d.signature ?? null,
+        what: d.what,
+        reason: d.reason,
+        bytes: d.value.length,
+      };
       if (o.brokers.length === 0) {
         o.log.warn(fields, `${o.source}: unconvertible ${d.what} (${where}) skipped: ${d.reason}; no Kafka (--out), so no dead letter`);
         return;
       }
-      o.log.warn({ ...fields, deadLetterTopic: topics.deadletter }, `${o.source}: unconvertible ${d.what} (${where}) sent to ${topics.deadletter}: ${d.reason}`);
+      o.log.warn(
+        { ...fields, deadLetterTopic: topics.deadletter },
+        `${o.source}: unconvertible ${d.what} (${where}) sent to ${topics.deadletter}: ${d.reason}`,
+      );
       try {
         await (await open()).send([{ topic: topics.deadletter, key: record.key, value: record.value, headers: record.headers }]);
         m.deadLetters.inc({ topic });
       } catch (err) {
         // Kafka refused even after the producer's own retries: the data survives only in this log line.
-        o.log.error({ ...fields, err: (err as Error).message, value: d.value.toString('base64') }, `${o.source}: dead letter of ${where} could not be published; its data is in this line (base64)`);
+        o.log.error(
+          { ...fields, err: (err as Error).message, value: d.value.toString('base64') },
+          `${o.source}: dead letter of ${where} could not be published; its data is in this line (base64)`,
+        );
       }
     },
     async close() {

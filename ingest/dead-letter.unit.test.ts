@@ -32,7 +32,14 @@ describe('oversizedRecord', () => {
 
 describe('unconvertibleRecord', () => {
   it('keeps the upstream data as it came, keyed by slot, with reason, topic, slot, format and signature', () => {
-    const d = unconvertibleRecord({ topic: 'p.transactions.v1', slot: 300n, reason: 'transaction 300/4: no meta', signature: 'Sig1', value: Buffer.from([1, 2, 3]), format: 'yellowstone.SubscribeUpdate' });
+    const d = unconvertibleRecord({
+      topic: 'p.transactions.v1',
+      slot: 300n,
+      reason: 'transaction 300/4: no meta',
+      signature: 'Sig1',
+      value: Buffer.from([1, 2, 3]),
+      format: 'yellowstone.SubscribeUpdate',
+    });
     expect(readU64Key(d.key)).toBe(300n);
     expect(d.value).toEqual(Buffer.from([1, 2, 3]));
     expect(d.headers).toEqual({

@@ -69,12 +69,20 @@ export class SlotFramer {
   /** The records of one batch, in publish order; the last batch of a slot ends with its marker. */
   frame(batch: SlotBatch): FramedRecord[] {
     if (this.open && this.open.slot !== batch.slot) {
-      throw new SlotFramingError(`source yielded slot ${batch.slot} while slot ${this.open.slot} had not ended (its last batch was marked partial)`);
+      throw new SlotFramingError(
+        `source yielded slot ${batch.slot} while slot ${this.open.slot} had not ended (its last batch was marked partial)`,
+      );
     }
     const open = (this.open ??= { slot: batch.slot, counts: new Map(), marker: undefined });
     const out: FramedRecord[] = [];
     for (const e of batch.events) {
-      if (e.kind === 'slots' && open.marker === undefined && e.event.slot === batch.slot && ENDING.has(e.event.status) && e.event.gap === undefined) {
+      if (
+        e.kind === 'slots' &&
+        open.marker === undefined &&
+        e.event.slot === batch.slot &&
+        ENDING.has(e.event.status) &&
+        e.event.gap === undefined
+      ) {
         open.marker = e.event;
         continue;
       }

@@ -29,7 +29,11 @@ describe('SlotFramer', () => {
     // Everything but the marker and slot 4's CONFIRMED record (a record of slot 4, not of 5).
     expect(counted).toBe(events.length - 2);
     for (const c of marker.end!.counts) {
-      expect(out.slice(0, -1).filter((r) => r.kind === c.kind && r.partition === c.partition && !(r.kind === 'slots' && slotEvent(r).slot !== 5n))).toHaveLength(c.count);
+      expect(
+        out
+          .slice(0, -1)
+          .filter((r) => r.kind === c.kind && r.partition === c.partition && !(r.kind === 'slots' && slotEvent(r).slot !== 5n)),
+      ).toHaveLength(c.count);
     }
   });
 
@@ -48,11 +52,17 @@ describe('SlotFramer', () => {
 
   it('ends a skipped slot with its SKIPPED record and a dead fork with its DEAD record, each with counts', () => {
     const f = framer();
-    const skipped = f.frame({ slot: 3n, events: [{ kind: 'slots', event: { slot: 3n, status: SlotStatus.SLOT_STATUS_SKIPPED, block: undefined } }] });
+    const skipped = f.frame({
+      slot: 3n,
+      events: [{ kind: 'slots', event: { slot: 3n, status: SlotStatus.SLOT_STATUS_SKIPPED, block: undefined } }],
+    });
     expect(slotEvent(skipped[0]!)).toMatchObject({ status: SlotStatus.SLOT_STATUS_SKIPPED, end: { counts: [] } });
     const dead: ChainEvent[] = [
       { kind: 'slots', event: { slot: 4n, status: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, block: undefined } },
-      { kind: 'entries', event: { slot: 4n, index: 0n, numHashes: 1n, hash: Buffer.alloc(32), executedTransactionCount: 0n, startingTransactionIndex: 0n } },
+      {
+        kind: 'entries',
+        event: { slot: 4n, index: 0n, numHashes: 1n, hash: Buffer.alloc(32), executedTransactionCount: 0n, startingTransactionIndex: 0n },
+      },
       { kind: 'slots', event: { slot: 4n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined, deadError: 'fork died' } },
     ];
     const out = f.frame({ slot: 4n, events: dead });
@@ -63,7 +73,10 @@ describe('SlotFramer', () => {
 
   it('a later status change of an ended slot is no marker; records written before framing count as ended', () => {
     const f = framer();
-    const out = f.frame({ slot: 40n, events: [{ kind: 'slots', event: { slot: 8n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined } }] });
+    const out = f.frame({
+      slot: 40n,
+      events: [{ kind: 'slots', event: { slot: 8n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined } }],
+    });
     expect(slotEvent(out[0]!).end).toBeUndefined();
     expect(endsSlot({ slot: 1n, status: SlotStatus.SLOT_STATUS_PROCESSED })).toBe(true);
     expect(endsSlot({ slot: 1n, status: SlotStatus.SLOT_STATUS_DEAD })).toBe(false);

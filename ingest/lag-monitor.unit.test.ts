@@ -42,7 +42,9 @@ describe('lagMonitor', () => {
     expect(got).toEqual([]);
     // Silent for longer than the limit from then on: behind, naming the tip.
     await vi.advanceTimersByTimeAsync(3_000);
-    expect(got).toEqual([expect.stringMatching(/^test source: behind: the upstream's tip \(slot 7\) has not advanced for \d+ ms \(limit 3000 ms\)$/)]);
+    expect(got).toEqual([
+      expect.stringMatching(/^test source: behind: the upstream's tip \(slot 7\) has not advanced for \d+ ms \(limit 3000 ms\)$/),
+    ]);
     await it.return?.(undefined);
   });
 });

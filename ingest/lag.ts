@@ -88,7 +88,13 @@ export class LagTracker {
       return { health: 'behind', reason: `${what} for ${sinceTipMs} ms (limit ${this.o.stallMs} ms)`, slots, ms, sinceTipMs };
     }
     if (slots > this.o.maxLagSlots) {
-      return { health: 'behind', reason: `the ingest trails the upstream's tip (slot ${this.tip}) by ${slots} slots (limit ${this.o.maxLagSlots})`, slots, ms, sinceTipMs };
+      return {
+        health: 'behind',
+        reason: `the ingest trails the upstream's tip (slot ${this.tip}) by ${slots} slots (limit ${this.o.maxLagSlots})`,
+        slots,
+        ms,
+        sinceTipMs,
+      };
     }
     return { health: 'ok', slots, ms, sinceTipMs };
   }

@@ -22,28 +22,71 @@ let metrics: IngestMetrics | undefined;
 
 export function ingestMetrics(): IngestMetrics {
   metrics ??= {
-    records: new Counter({ name: 'slotstream_ingest_records_total', help: 'Records published, per topic.', labelNames: ['topic'], registers: [registry] }),
-    bytes: new Counter({ name: 'slotstream_ingest_bytes_total', help: 'Key and value bytes published, per topic.', labelNames: ['topic'], registers: [registry] }),
-    transactions: new Counter({ name: 'slotstream_ingest_kafka_transactions_total', help: 'Kafka transactions committed.', registers: [registry] }),
+    records: new Counter({
+      name: 'slotstream_ingest_records_total',
+      help: 'Records published, per topic.',
+      labelNames: ['topic'],
+      registers: [registry],
+    }),
+    bytes: new Counter({
+      name: 'slotstream_ingest_bytes_total',
+      help: 'Key and value bytes published, per topic.',
+      labelNames: ['topic'],
+      registers: [registry],
+    }),
+    transactions: new Counter({
+      name: 'slotstream_ingest_kafka_transactions_total',
+      help: 'Kafka transactions committed.',
+      registers: [registry],
+    }),
     publishSeconds: new Histogram({
       name: 'slotstream_ingest_publish_seconds',
       help: 'Time to send and commit one Kafka transaction (one or more slot batches).',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
-    retries: new Counter({ name: 'slotstream_ingest_publish_retries_total', help: 'Failed publish attempts that were retried.', registers: [registry] }),
-    lastSlot: new Gauge({ name: 'slotstream_ingest_last_slot', help: 'Highest slot committed to Kafka by this process.', registers: [registry] }),
-    badLines: new Counter({ name: 'slotstream_ingest_file_bad_lines_total', help: 'File source lines skipped as bad.', registers: [registry] }),
-    deadLetters: new Counter({ name: 'slotstream_ingest_dead_letters_total', help: 'Records sent to the dead-letter topic instead of their own (too large), per intended topic.', labelNames: ['topic'], registers: [registry] }),
+    retries: new Counter({
+      name: 'slotstream_ingest_publish_retries_total',
+      help: 'Failed publish attempts that were retried.',
+      registers: [registry],
+    }),
+    lastSlot: new Gauge({
+      name: 'slotstream_ingest_last_slot',
+      help: 'Highest slot committed to Kafka by this process.',
+      registers: [registry],
+    }),
+    badLines: new Counter({
+      name: 'slotstream_ingest_file_bad_lines_total',
+      help: 'File source lines skipped as bad.',
+      registers: [registry],
+    }),
+    deadLetters: new Counter({
+      name: 'slotstream_ingest_dead_letters_total',
+      help: 'Records sent to the dead-letter topic instead of their own (too large), per intended topic.',
+      labelNames: ['topic'],
+      registers: [registry],
+    }),
     unconvertible: new Counter({
       name: 'slotstream_ingest_unconvertible_total',
       help: 'Upstream updates the source could not convert, sent to the dead-letter topic, per kind (transaction, account, block, ...).',
       labelNames: ['kind'],
       registers: [registry],
     }),
-    lagSlots: new Gauge({ name: 'slotstream_ingest_lag_slots', help: "yellowstone and rpc sources: the upstream's tip minus the last slot handed to the publisher.", registers: [registry] }),
-    lagMs: new Gauge({ name: 'slotstream_ingest_lag_ms', help: 'yellowstone and rpc sources: ms since the upstream announced the oldest slot not handed to the publisher yet (0: caught up).', registers: [registry] }),
-    behind: new Gauge({ name: 'slotstream_ingest_behind', help: "1 while /health says behind for the ingest (upstream's tip stalled, or lag over --ingest-max-lag-slots), else 0.", registers: [registry] }),
+    lagSlots: new Gauge({
+      name: 'slotstream_ingest_lag_slots',
+      help: "yellowstone and rpc sources: the upstream's tip minus the last slot handed to the publisher.",
+      registers: [registry],
+    }),
+    lagMs: new Gauge({
+      name: 'slotstream_ingest_lag_ms',
+      help: 'yellowstone and rpc sources: ms since the upstream announced the oldest slot not handed to the publisher yet (0: caught up).',
+      registers: [registry],
+    }),
+    behind: new Gauge({
+      name: 'slotstream_ingest_behind',
+      help: "1 while /health says behind for the ingest (upstream's tip stalled, or lag over --ingest-max-lag-slots), else 0.",
+      registers: [registry],
+    }),
   };
   return metrics;
 }

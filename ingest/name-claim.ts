@@ -43,7 +43,7 @@ const taken = (o: ClaimOptions, group: string, members: number): IngestNameInUse
   new IngestNameInUseError(
     `ingest name ${JSON.stringify(o.name)} is in use on topic prefix ${JSON.stringify(o.prefix)}: another running ingest holds it ` +
       `(consumer group ${group} has ${members} member${members === 1 ? '' : 's'}). Two ingests on one prefix with one name is a configuration error ` +
-      '(they would fence each other\'s Kafka transactions): stop the other one, or give this one another --ingest-name (and, for another chain or range, another --topic-prefix).',
+      "(they would fence each other's Kafka transactions): stop the other one, or give this one another --ingest-name (and, for another chain or range, another --topic-prefix).",
   );
 
 export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: ClaimOptions): Promise<NameClaim> {
@@ -57,7 +57,11 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
     retry(call, {
       policy: CLAIM_RETRY,
       signal: o.signal,
-      onRetry: (err, n, delay) => o.log.warn({ group, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, `ingest: claiming the ingest name: ${what} failed; retrying`),
+      onRetry: (err, n, delay) =>
+        o.log.warn(
+          { group, attempt: n + 1, retryInMs: delay, err: (err as Error).message },
+          `ingest: claiming the ingest name: ${what} failed; retrying`,
+        ),
     });
 
   // The native describeGroups crashes the process (SIGSEGV, confluent-kafka-javascript#531) when the
@@ -98,7 +102,8 @@ export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: Claim
       if (members > 1) throw taken(o, group, members - 1);
       if (state === 'Stable' && members === 1) break;
       if (failed) throw failed;
-      if (Date.now() > deadline) throw new Error(`ingest: could not join consumer group ${group} to claim the ingest name (state ${state}, ${members} members)`);
+      if (Date.now() > deadline)
+        throw new Error(`ingest: could not join consumer group ${group} to claim the ingest name (state ${state}, ${members} members)`);
       await pause(poll);
     }
   } catch (err) {

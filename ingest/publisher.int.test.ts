@@ -46,7 +46,8 @@ function identities(contents: TopicContents, topics: TopicNames): string[] {
   return out.sort();
 }
 
-const publisherFor = (topics: TopicNames) => new Publisher({ kafka, topics, transactionalId: `${topics.transactions}.tx`, log: silentLogger });
+const publisherFor = (topics: TopicNames) =>
+  new Publisher({ kafka, topics, transactionalId: `${topics.transactions}.tx`, log: silentLogger });
 
 /** The slot in `parts` pieces: every piece but the last is partial. */
 const pieces = (slot: bigint, events: ChainEvent[], parts: number) => {
@@ -76,8 +77,13 @@ it('publishes a slot over several Kafka transactions, ending with its marker who
   const check = checkMarkers(got, topics, KINDS);
   expect(check).toEqual({ markers: 2, wrong: [], late: [] });
   // The slot's own marker is the last record of its slot on its partition.
-  const slots = got.get(topics.slots)!.flat().map((r) => decodeRecord('slots', r.value));
-  const marker10 = slots.findIndex((d) => d.ok && d.value.kind === 'slots' && d.value.event.slot === 10n && d.value.event.end !== undefined);
+  const slots = got
+    .get(topics.slots)!
+    .flat()
+    .map((r) => decodeRecord('slots', r.value));
+  const marker10 = slots.findIndex(
+    (d) => d.ok && d.value.kind === 'slots' && d.value.event.slot === 10n && d.value.event.end !== undefined,
+  );
   expect(marker10).toBeGreaterThanOrEqual(0);
   expect(identities(got, topics)).toHaveLength(2 * (2 + 40 + 40 + 2));
 });
@@ -131,7 +137,12 @@ it('resumes a slot cut off mid-way: skips by identity what Kafka holds, in whate
 
 it('sends a record over its topic limit to the dead-letter topic with the reason, and leaves it out of the counts', async () => {
   const topics = await freshTopics('publisher');
-  const huge = TransactionEvent.fromPartial({ slot: 7n, index: 99, signatures: [Buffer.alloc(64, 1)], logMessages: ['x'.repeat(recordLimit('transactions') + 1)] });
+  const huge = TransactionEvent.fromPartial({
+    slot: 7n,
+    index: 99,
+    signatures: [Buffer.alloc(64, 1)],
+    logMessages: ['x'.repeat(recordLimit('transactions') + 1)],
+  });
   const publisher = publisherFor(topics);
   await publisher.open();
   try {

@@ -131,7 +131,10 @@ export class Publisher {
         const before = this.sent.length;
         this.sent = this.missing(this.sent);
         if (this.sent.length < before) {
-          this.opts.log.warn({ already: before - this.sent.length, lastSlot: String(this.last) }, 'ingest: part of a retried transaction was already committed');
+          this.opts.log.warn(
+            { already: before - this.sent.length, lastSlot: String(this.last) },
+            'ingest: part of a retried transaction was already committed',
+          );
         }
         if (this.sent.length === 0) return;
         await this.producer!.begin();
@@ -151,7 +154,9 @@ export class Publisher {
     const { afterSlot, held } = this.resume;
     // Batch slots never decrease: past the resume point with nothing held, every record is new.
     if (held.size === 0 && (afterSlot === undefined || (records[0] !== undefined && records[0].batchSlot > afterSlot))) return records;
-    return records.filter((r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOfRecord(r))));
+    return records.filter(
+      (r) => !(afterSlot !== undefined && r.batchSlot <= afterSlot) && !(held.size > 0 && held.has(identityOfRecord(r))),
+    );
   }
 
   private async withRetry(what: string, attempt: () => Promise<void>): Promise<void> {
@@ -162,12 +167,19 @@ export class Publisher {
           if (n > 0) this.opts.log.info({ what, attempts: n + 1 }, 'ingest: Kafka publish recovered');
         },
         {
-          policy: { ...PUBLISH_RETRY, initialMs: this.opts.retryInitialMs ?? PUBLISH_RETRY.initialMs, maxMs: this.opts.retryMaxMs ?? PUBLISH_RETRY.maxMs },
+          policy: {
+            ...PUBLISH_RETRY,
+            initialMs: this.opts.retryInitialMs ?? PUBLISH_RETRY.initialMs,
+            maxMs: this.opts.retryMaxMs ?? PUBLISH_RETRY.maxMs,
+          },
           signal: this.opts.signal,
           isRetriable: (err) => !isStop(err) && !isFenced(err),
           onRetry: async (err, n, delay) => {
             this.metrics.retries.inc();
-            this.opts.log.warn({ what, attempt: n + 1, retryInMs: delay, err: (err as Error).message }, 'ingest: Kafka publish failed; retrying');
+            this.opts.log.warn(
+              { what, attempt: n + 1, retryInMs: delay, err: (err as Error).message },
+              'ingest: Kafka publish failed; retrying',
+            );
             await this.drop();
           },
         },
@@ -175,7 +187,9 @@ export class Publisher {
     } catch (err) {
       if (!isFenced(err)) throw err;
       await this.drop();
-      throw new PublisherFencedError(`ingest: another producer with transactional id ${this.opts.transactionalId} took over (${(err as Error).message}); stopping this one`);
+      throw new PublisherFencedError(
+        `ingest: another producer with transactional id ${this.opts.transactionalId} took over (${(err as Error).message}); stopping this one`,
+      );
     }
   }
 
@@ -204,7 +218,10 @@ export class Publisher {
     if (r.dead) {
       // In the same transaction as the slot's other records: exactly once, like them.
       const topic = this.opts.topics[r.kind];
-      this.opts.log.warn({ slot: String(r.batchSlot), topic, bytes: r.key.length + r.value.length }, `ingest: ${r.dead.headers['slotstream-reason']}; sent to the dead-letter topic`);
+      this.opts.log.warn(
+        { slot: String(r.batchSlot), topic, bytes: r.key.length + r.value.length },
+        `ingest: ${r.dead.headers['slotstream-reason']}; sent to the dead-letter topic`,
+      );
       producer.send({ topic: this.opts.topics.deadletter, partition: 0, key: r.dead.key, value: r.dead.value, headers: r.dead.headers });
       this.metrics.deadLetters.inc({ topic });
       return;

@@ -41,7 +41,8 @@ export class PumpState {
     const { maxEvents, maxBytes } = this.bounds;
     let n = 0;
     let bytes = 0;
-    while (n < this.waiting.length && this.openEvents + n < maxEvents && this.openBytes + bytes < maxBytes) bytes += sizeOf(this.waiting[n++]!);
+    while (n < this.waiting.length && this.openEvents + n < maxEvents && this.openBytes + bytes < maxBytes)
+      bytes += sizeOf(this.waiting[n++]!);
     if (n === 0) return [];
     const part = n === this.waiting.length ? this.waiting : this.waiting.slice(0, n);
     this.waiting = n === this.waiting.length ? [] : this.waiting.slice(n);

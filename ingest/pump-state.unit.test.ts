@@ -3,7 +3,13 @@ import type { FramedRecord } from './framer.js';
 import { PumpState } from './pump-state.js';
 
 /** A record of `bytes` key+value bytes from batch `slot`. */
-const rec = (slot: number, bytes = 10): FramedRecord => ({ kind: 'slots', partition: 0, key: Buffer.alloc(2), value: Buffer.alloc(bytes - 2), batchSlot: BigInt(slot) });
+const rec = (slot: number, bytes = 10): FramedRecord => ({
+  kind: 'slots',
+  partition: 0,
+  key: Buffer.alloc(2),
+  value: Buffer.alloc(bytes - 2),
+  batchSlot: BigInt(slot),
+});
 const recs = (n: number, bytes = 10): FramedRecord[] => Array.from({ length: n }, (_, i) => rec(i, bytes));
 
 describe('PumpState', () => {

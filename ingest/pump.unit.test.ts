@@ -6,7 +6,10 @@ import type { SlotBatch } from './source.js';
 
 const batch = (slot: number, events = 3): SlotBatch => ({
   slot: BigInt(slot),
-  events: Array.from({ length: events }, (): ChainEvent => ({ kind: 'slots', event: { slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined } })),
+  events: Array.from({ length: events }, (): ChainEvent => ({
+    kind: 'slots',
+    event: { slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined },
+  })),
 });
 
 /** One record per event, 8 bytes of key and 3 of value (the framing itself is framer.ts's business). */

@@ -43,10 +43,15 @@ export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: Resume
     return d.ok ? d.value : undefined;
   };
   // 1. The newest complete slot.
-  const markers = await scanBack(kafka, [topics.slots], (r) => {
-    const e = decode(r);
-    return e?.kind === 'slots' && endsSlot(e.event);
-  }, opts);
+  const markers = await scanBack(
+    kafka,
+    [topics.slots],
+    (r) => {
+      const e = decode(r);
+      return e?.kind === 'slots' && endsSlot(e.event);
+    },
+    opts,
+  );
   let afterSlot: bigint | undefined;
   for (const p of markers) {
     const e = p.boundary ? decode(p.boundary) : undefined;
@@ -64,7 +69,12 @@ export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: Resume
         return ownSlotOf(e)! <= afterSlot;
     }
   };
-  const tails = await scanBack(kafka, KINDS.map((k) => topics[k]), (r) => before(decode(r)), opts);
+  const tails = await scanBack(
+    kafka,
+    KINDS.map((k) => topics[k]),
+    (r) => before(decode(r)),
+    opts,
+  );
   const held = new Set<string>();
   let openSlot: bigint | undefined;
   for (const p of tails) {
@@ -99,7 +109,12 @@ interface Scan extends PartitionTail {
 
 /** Per partition, the committed records after the last one that passes `isBoundary`, found by reading
  * growing windows back from the end until a window holds such a record or starts at the log start. */
-export async function scanBack(kafka: Kafka, names: readonly string[], isBoundary: (r: InRecord) => boolean, opts: ResumePointOptions): Promise<PartitionTail[]> {
+export async function scanBack(
+  kafka: Kafka,
+  names: readonly string[],
+  isBoundary: (r: InRecord) => boolean,
+  opts: ResumePointOptions,
+): Promise<PartitionTail[]> {
   const scans = new Map<string, Scan>();
   for (const topic of names) {
     for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topic)) {

@@ -96,16 +96,27 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     const resume = await publisher.open();
     const { afterSlot, openSlot, held } = resume;
     log.info(
-      { afterSlot: afterSlot?.toString() ?? null, openSlot: openSlot?.toString() ?? null, alreadyInKafka: held.size, topicPrefix: config.topicPrefix },
+      {
+        afterSlot: afterSlot?.toString() ?? null,
+        openSlot: openSlot?.toString() ?? null,
+        alreadyInKafka: held.size,
+        topicPrefix: config.topicPrefix,
+      },
       afterSlot === undefined && held.size === 0
         ? 'ingest: topics empty, starting from genesis'
-        : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` + (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
+        : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` +
+            (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
     );
     // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
     // I/O-bound and are framed here.
     const publish = (): Promise<PumpResult> => {
       if (config.source === 'sim') {
-        return pump(simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }), (b) => b.records, publisher, { signal });
+        return pump(
+          simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }),
+          (b) => b.records,
+          publisher,
+          { signal },
+        );
       }
       const framer = new SlotFramer(publisher.partitionCounts, topics);
       return pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
@@ -113,10 +124,16 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     done = (async () => {
       try {
         const r = await publish();
-        log.info({ batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() }, 'ingest: source finished');
+        log.info(
+          { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
+          'ingest: source finished',
+        );
       } catch (err) {
         if (!isStop(err)) throw err;
-        log.warn({ lastSlot: publisher.lastSlot?.toString() ?? null }, 'ingest: stopped while Kafka was unreachable; the unpublished slots follow on the next start');
+        log.warn(
+          { lastSlot: publisher.lastSlot?.toString() ?? null },
+          'ingest: stopped while Kafka was unreachable; the unpublished slots follow on the next start',
+        );
       } finally {
         await publisher.close();
         await claim.release().catch(() => {});

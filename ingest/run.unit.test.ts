@@ -7,14 +7,18 @@ import { DEFAULT_SIM_OPTIONS } from './sim/index.js';
 const log = pino({ level: 'silent' });
 
 describe('createSource (sim)', () => {
-  it('the CLI defaults of the simulator are the simulator\'s own', () => {
+  it("the CLI defaults of the simulator are the simulator's own", () => {
     const c = makeConfig('ingest');
     const { seed, slotMs, tps, skipRate, slotsPerEpoch, validators, fast, maxSlots, simEntries, deadRate } = c;
-    expect({ seed, slotMs, tps, skipRate, slotsPerEpoch, validators, fast, maxSlots, entries: simEntries, deadRate }).toEqual(DEFAULT_SIM_OPTIONS);
+    expect({ seed, slotMs, tps, skipRate, slotsPerEpoch, validators, fast, maxSlots, entries: simEntries, deadRate }).toEqual(
+      DEFAULT_SIM_OPTIONS,
+    );
   });
 
   it('passes entries and the dead-fork rate on', () => {
     expect(createSource(makeConfig('ingest'), log).notes[0]).toMatch(/dead-fork rate 0\.01, entries published/);
-    expect(createSource(makeConfig('ingest', { simEntries: false, deadRate: 0.2 }), log).notes[0]).toMatch(/dead-fork rate 0\.2, no entries/);
+    expect(createSource(makeConfig('ingest', { simEntries: false, deadRate: 0.2 }), log).notes[0]).toMatch(
+      /dead-fork rate 0\.2, no entries/,
+    );
   });
 });

@@ -38,9 +38,7 @@ function checkPositionals(role: Role, positionals: readonly string[]): void {
 
 function checkIngest(config: Config): void {
   if (!IMPLEMENTED_SOURCES.includes(config.source)) {
-    throw new ConfigError(
-      `ingest source ${config.source} is not implemented yet (available: ${IMPLEMENTED_SOURCES.join(', ')})`,
-    );
+    throw new ConfigError(`ingest source ${config.source} is not implemented yet (available: ${IMPLEMENTED_SOURCES.join(', ')})`);
   }
   if (config.source === 'file' && config.sourcePath === '') {
     throw new ConfigError(`--source file needs ${flagOf('sourcePath')} <file> (or - for standard input)`);
@@ -74,7 +72,8 @@ function checkRpcSource(config: Config): void {
       throw new ConfigError(`option ${flagOf('toSlot')} ${config.toSlot} is before ${flagOf('fromSlot')} ${config.fromSlot}`);
     }
     const bad = config.rpcSnapshotPrograms.find((p) => !isPubkey(p));
-    if (bad !== undefined) throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')}: ${JSON.stringify(bad)} is not a base58 program id`);
+    if (bad !== undefined)
+      throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')}: ${JSON.stringify(bad)} is not a base58 program id`);
     return;
   }
   for (const name of ['fromSlot', 'toSlot'] as const) {
@@ -93,7 +92,9 @@ const INGEST_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 function checkIngestName(name: string): void {
   if (!INGEST_NAME.test(name)) {
-    throw new ConfigError(`option ${flagOf('ingestName')}: must be 1-64 characters of a-z, 0-9, '.', '_', '-', starting with a letter or digit (got ${JSON.stringify(name)})`);
+    throw new ConfigError(
+      `option ${flagOf('ingestName')}: must be 1-64 characters of a-z, 0-9, '.', '_', '-', starting with a letter or digit (got ${JSON.stringify(name)})`,
+    );
   }
 }
 
@@ -101,13 +102,22 @@ function checkIngestName(name: string): void {
 function checkUpstreamOptions(config: Config): void {
   if (config.source === 'rpc' || config.source === 'yellowstone') return;
   for (const name of ['ingestStallMs', 'ingestMaxLagSlots'] as const) {
-    if (config[name] !== OPTIONS[name].default) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc and yellowstone (source is ${config.source})`);
+    if (config[name] !== OPTIONS[name].default)
+      throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc and yellowstone (source is ${config.source})`);
   }
 }
 
 const YELLOWSTONE_ONLY = [
-  'yellowstoneUrl', 'xToken', 'yellowstoneSubscribe', 'yellowstoneVotes', 'yellowstoneTxAccountInclude', 'yellowstoneTxAccountExclude',
-  'yellowstoneTxAccountRequired', 'yellowstoneAccounts', 'yellowstoneOwners', 'yellowstoneBackoffMs',
+  'yellowstoneUrl',
+  'xToken',
+  'yellowstoneSubscribe',
+  'yellowstoneVotes',
+  'yellowstoneTxAccountInclude',
+  'yellowstoneTxAccountExclude',
+  'yellowstoneTxAccountRequired',
+  'yellowstoneAccounts',
+  'yellowstoneOwners',
+  'yellowstoneBackoffMs',
 ] as const;
 const YELLOWSTONE_STREAMS = ['transactions', 'accounts', 'entries'];
 
@@ -122,11 +132,15 @@ function checkYellowstoneSource(config: Config): void {
     return;
   }
   if (!/^https?:\/\/./.test(config.yellowstoneUrl)) {
-    throw new ConfigError(`--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(config.yellowstoneUrl)})`);
+    throw new ConfigError(
+      `--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(config.yellowstoneUrl)})`,
+    );
   }
   const bad = config.yellowstoneSubscribe.find((s) => !YELLOWSTONE_STREAMS.includes(s));
   if (bad !== undefined) {
-    throw new ConfigError(`option ${flagOf('yellowstoneSubscribe')}: ${JSON.stringify(bad)} is not one of ${YELLOWSTONE_STREAMS.join(', ')}`);
+    throw new ConfigError(
+      `option ${flagOf('yellowstoneSubscribe')}: ${JSON.stringify(bad)} is not one of ${YELLOWSTONE_STREAMS.join(', ')}`,
+    );
   }
   if (config.rpcUrl !== '' && !/^https?:\/\/./.test(config.rpcUrl)) {
     throw new ConfigError(`option ${flagOf('rpcUrl')} must be an http(s):// URL (got ${JSON.stringify(config.rpcUrl)})`);

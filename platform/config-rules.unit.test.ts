@@ -21,27 +21,55 @@ describe('checkConfigRules', () => {
   });
 
   it('needs an endpoint for the yellowstone source, from flags and from the environment, and keeps its options to it', () => {
-    expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(/--source yellowstone needs --yellowstone-url https:\/\/<host>\[:port\] or http:\/\/<host>:<port> \(got ""\)/);
+    expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(
+      /--source yellowstone needs --yellowstone-url https:\/\/<host>\[:port\] or http:\/\/<host>:<port> \(got ""\)/,
+    );
     expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/--source yellowstone needs --yellowstone-url/);
     expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'grpc.example:443'])).toThrow(/needs --yellowstone-url/);
-    expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'https://grpc.example', '--x-token', 't', '--yellowstone-votes', 'false'])).not.toThrow();
-    expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'http://127.0.0.1:10000', '--yellowstone-subscribe', 'entries,blocks'])).toThrow(
-      /option --yellowstone-subscribe: "blocks" is not one of transactions, accounts, entries/,
+    expect(() =>
+      check('ingest', [
+        '--source',
+        'yellowstone',
+        '--yellowstone-url',
+        'https://grpc.example',
+        '--x-token',
+        't',
+        '--yellowstone-votes',
+        'false',
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      check('ingest', [
+        '--source',
+        'yellowstone',
+        '--yellowstone-url',
+        'http://127.0.0.1:10000',
+        '--yellowstone-subscribe',
+        'entries,blocks',
+      ]),
+    ).toThrow(/option --yellowstone-subscribe: "blocks" is not one of transactions, accounts, entries/);
+    expect(() => check('ingest', ['--x-token', 'secret'])).toThrow(
+      /option --x-token applies only to --source yellowstone \(source is sim\)/,
     );
-    expect(() => check('ingest', ['--x-token', 'secret'])).toThrow(/option --x-token applies only to --source yellowstone \(source is sim\)/);
-    expect(() => check('ingest', ['--yellowstone-owners', 'Vote111111111111111111111111111111111111111'])).toThrow(/option --yellowstone-owners applies only to --source yellowstone/);
+    expect(() => check('ingest', ['--yellowstone-owners', 'Vote111111111111111111111111111111111111111'])).toThrow(
+      /option --yellowstone-owners applies only to --source yellowstone/,
+    );
     // Roles without an ingest ignore the ingest's environment.
     expect(() => check('api', [], { INGEST_SOURCE: 'yellowstone' })).not.toThrow();
   });
 
   it('needs a path for the file source, and refuses file-only options with another source', () => {
     expect(() => check('ingest', ['--source', 'file'])).toThrow(/--source file needs --source-path <file> \(or - for standard input\)/);
-    expect(() => check('ingest', ['--source-path', 'x.jsonl'])).toThrow(/option --source-path applies only to --source file \(source is sim\)/);
+    expect(() => check('ingest', ['--source-path', 'x.jsonl'])).toThrow(
+      /option --source-path applies only to --source file \(source is sim\)/,
+    );
     expect(() => check('ingest', ['--strict'])).toThrow(/option --strict applies only to --source file/);
   });
 
   it('keeps --out to the ingest role and away from its own input', () => {
-    expect(() => check('all', ['--out', 'x.jsonl'])).toThrow(/option --out writes events to a file instead of Kafka: use it with the ingest role/);
+    expect(() => check('all', ['--out', 'x.jsonl'])).toThrow(
+      /option --out writes events to a file instead of Kafka: use it with the ingest role/,
+    );
     expect(() => check('ingest', ['--source', 'file', '--source-path', 'a.jsonl', '--out', 'a.jsonl'])).toThrow(
       /options --out and --source-path name the same file \(a\.jsonl\)/,
     );
@@ -67,10 +95,16 @@ describe('checkConfigRules', () => {
 
   it('needs a node URL for the rpc source, and keeps its range options to it', () => {
     expect(() => check('ingest', ['--source', 'rpc'])).toThrow(/--source rpc needs --rpc-url http\(s\):\/\/<node> \(got ""\)/);
-    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://127.0.0.1:8899', '--from-slot', '100', '--to-slot', '200'])).not.toThrow();
-    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--from-slot', '10', '--to-slot', '9'])).toThrow(/option --to-slot 9 is before --from-slot 10/);
+    expect(() =>
+      check('ingest', ['--source', 'rpc', '--rpc-url', 'http://127.0.0.1:8899', '--from-slot', '100', '--to-slot', '200']),
+    ).not.toThrow();
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--from-slot', '10', '--to-slot', '9'])).toThrow(
+      /option --to-slot 9 is before --from-slot 10/,
+    );
     expect(() => check('ingest', ['--from-slot', '5'])).toThrow(/option --from-slot applies only to --source rpc \(source is sim\)/);
-    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-concurrency', '0'])).toThrow(/--rpc-concurrency: must be at least 1/);
+    expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-concurrency', '0'])).toThrow(
+      /--rpc-concurrency: must be at least 1/,
+    );
     expect(() => check('ingest', ['--source', 'rpc', '--rpc-url', 'http://x', '--rpc-timeout'])).toThrow(/unknown option --rpc-timeout/);
   });
 
@@ -86,11 +120,25 @@ describe('checkConfigRules', () => {
   it('keeps lag limits to upstream sources and snapshot programs to the rpc source, checking the program ids', () => {
     const rpc = ['--source', 'rpc', '--rpc-url', 'http://127.0.0.1:8899'];
     expect(() => check('ingest', [...rpc, '--ingest-stall-ms', '5000', '--ingest-max-lag-slots', '20'])).not.toThrow();
-    expect(() => check('ingest', ['--ingest-stall-ms', '5000'])).toThrow(/option --ingest-stall-ms applies only to --source rpc and yellowstone \(source is sim\)/);
-    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA,6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P'])).not.toThrow();
-    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', 'Tokenkeg0'])).toThrow(/option --rpc-snapshot-programs: "Tokenkeg0" is not a base58 program id/);
-    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', '11111111111111111111111111111111111'])).toThrow(/is not a base58 program id/);
-    expect(() => check('ingest', ['--rpc-snapshot-programs', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'])).toThrow(/option --rpc-snapshot-programs applies only to --source rpc/);
+    expect(() => check('ingest', ['--ingest-stall-ms', '5000'])).toThrow(
+      /option --ingest-stall-ms applies only to --source rpc and yellowstone \(source is sim\)/,
+    );
+    expect(() =>
+      check('ingest', [
+        ...rpc,
+        '--rpc-snapshot-programs',
+        'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA,6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P',
+      ]),
+    ).not.toThrow();
+    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', 'Tokenkeg0'])).toThrow(
+      /option --rpc-snapshot-programs: "Tokenkeg0" is not a base58 program id/,
+    );
+    expect(() => check('ingest', [...rpc, '--rpc-snapshot-programs', '11111111111111111111111111111111111'])).toThrow(
+      /is not a base58 program id/,
+    );
+    expect(() => check('ingest', ['--rpc-snapshot-programs', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'])).toThrow(
+      /option --rpc-snapshot-programs applies only to --source rpc/,
+    );
   });
 
   it('throws ConfigError, which the CLI prints without a stack', () => {

@@ -42,7 +42,10 @@ export interface IngestSection {
   file: { path: string; strict: boolean };
   rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
   /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
-  yellowstone: Pick<YellowstoneSourceOptions, 'url' | 'xToken' | 'backoffMs'> & { subscribe: readonly string[]; filters: Omit<Filters, 'streams'> };
+  yellowstone: Pick<YellowstoneSourceOptions, 'url' | 'xToken' | 'backoffMs'> & {
+    subscribe: readonly string[];
+    filters: Omit<Filters, 'streams'>;
+  };
 }
 
 export interface ProjectorSection {
@@ -64,7 +67,17 @@ export interface ApiSection {
     geyser: { limits: GeyserFilterLimits };
   };
   jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag'>;
-  pubsub: Pick<PubSubOptions, 'host' | 'port' | 'authToken' | 'maxConnections' | 'maxSubscriptionsPerConnection' | 'maxMessageBytes' | 'maxBufferedBytes' | 'pingIntervalMs'>;
+  pubsub: Pick<
+    PubSubOptions,
+    | 'host'
+    | 'port'
+    | 'authToken'
+    | 'maxConnections'
+    | 'maxSubscriptionsPerConnection'
+    | 'maxMessageBytes'
+    | 'maxBufferedBytes'
+    | 'pingIntervalMs'
+  >;
   /** Admission of the views' queries, shared by JSON-RPC and PubSub's look-ups. */
   admission: AdmissionOptions;
 }
@@ -97,7 +110,10 @@ export function kafkaSection(c: Config): KafkaSection {
     brokers: c.kafkaBrokers,
     topicPrefix: c.topicPrefix,
     topics: { partitions: c.partitions, retentionMs: c.retentionMs, replicationFactor: c.replicationFactor },
-    local: { nodes: localNodes(c.kafkaNodes), ...(c.keepKafkaData ? { dataDir: join(c.dataDir, 'kafka'), keepData: true } : { keepData: false }) },
+    local: {
+      nodes: localNodes(c.kafkaNodes),
+      ...(c.keepKafkaData ? { dataDir: join(c.dataDir, 'kafka'), keepData: true } : { keepData: false }),
+    },
   };
 }
 
@@ -108,13 +124,26 @@ export function ingestSection(c: Config): IngestSection {
     out: c.out,
     lag: { stallMs: c.ingestStallMs, maxLagSlots: c.ingestMaxLagSlots },
     sim: {
-      seed: c.seed, slotMs: c.slotMs, tps: c.tps, skipRate: c.skipRate, slotsPerEpoch: c.slotsPerEpoch, validators: c.validators,
-      fast: c.fast, maxSlots: c.maxSlots, entries: c.simEntries, deadRate: c.deadRate,
+      seed: c.seed,
+      slotMs: c.slotMs,
+      tps: c.tps,
+      skipRate: c.skipRate,
+      slotsPerEpoch: c.slotsPerEpoch,
+      validators: c.validators,
+      fast: c.fast,
+      maxSlots: c.maxSlots,
+      entries: c.simEntries,
+      deadRate: c.deadRate,
     },
     file: { path: c.sourcePath, strict: c.strict },
     rpc: {
-      url: c.rpcUrl, fromSlot: slotOrNone(c.fromSlot), toSlot: slotOrNone(c.toSlot), concurrency: c.rpcConcurrency,
-      timeoutMs: c.rpcTimeoutMs, pollMs: c.rpcPollMs, snapshotPrograms: c.rpcSnapshotPrograms,
+      url: c.rpcUrl,
+      fromSlot: slotOrNone(c.fromSlot),
+      toSlot: slotOrNone(c.toSlot),
+      concurrency: c.rpcConcurrency,
+      timeoutMs: c.rpcTimeoutMs,
+      pollMs: c.rpcPollMs,
+      snapshotPrograms: c.rpcSnapshotPrograms,
     },
     yellowstone: {
       url: c.yellowstoneUrl,
@@ -122,8 +151,12 @@ export function ingestSection(c: Config): IngestSection {
       backoffMs: c.yellowstoneBackoffMs,
       subscribe: c.yellowstoneSubscribe,
       filters: {
-        votes: c.yellowstoneVotes, txAccountInclude: c.yellowstoneTxAccountInclude, txAccountExclude: c.yellowstoneTxAccountExclude,
-        txAccountRequired: c.yellowstoneTxAccountRequired, accounts: c.yellowstoneAccounts, owners: c.yellowstoneOwners,
+        votes: c.yellowstoneVotes,
+        txAccountInclude: c.yellowstoneTxAccountInclude,
+        txAccountExclude: c.yellowstoneTxAccountExclude,
+        txAccountRequired: c.yellowstoneTxAccountRequired,
+        accounts: c.yellowstoneAccounts,
+        owners: c.yellowstoneOwners,
       },
     },
   };
@@ -136,18 +169,37 @@ export function apiSection(c: Config): ApiSection {
     grpc: {
       ...listener(c.grpcPort),
       queueSize: c.streamQueueSize,
-      stream: { limits: { maxFiltersPerKind: c.maxFiltersPerKind, maxKeysPerList: c.maxKeysPerList, maxInstructionConditions: c.maxInstructionConditions } },
+      stream: {
+        limits: {
+          maxFiltersPerKind: c.maxFiltersPerKind,
+          maxKeysPerList: c.maxKeysPerList,
+          maxInstructionConditions: c.maxInstructionConditions,
+        },
+      },
       geyser: {
         limits: {
-          maxFiltersPerKind: c.geyserMaxFilters, maxKeysPerFilter: c.geyserMaxKeys, maxMemcmpBytes: c.geyserMaxMemcmpBytes,
-          maxFilterNameBytes: c.geyserMaxFilterNameBytes, maxDataSlices: c.geyserMaxDataSlices,
+          maxFiltersPerKind: c.geyserMaxFilters,
+          maxKeysPerFilter: c.geyserMaxKeys,
+          maxMemcmpBytes: c.geyserMaxMemcmpBytes,
+          maxFilterNameBytes: c.geyserMaxFilterNameBytes,
+          maxDataSlices: c.geyserMaxDataSlices,
         },
       },
     },
-    jsonrpc: { ...listener(c.rpcPort), database: c.clickhouseDatabase, maxBodyBytes: c.rpcMaxBodyBytes, maxBatch: c.rpcMaxBatch, maxSlotLag: c.maxSlotLag },
+    jsonrpc: {
+      ...listener(c.rpcPort),
+      database: c.clickhouseDatabase,
+      maxBodyBytes: c.rpcMaxBodyBytes,
+      maxBatch: c.rpcMaxBatch,
+      maxSlotLag: c.maxSlotLag,
+    },
     pubsub: {
-      ...listener(c.pubsubPort), maxConnections: c.pubsubMaxConnections, maxSubscriptionsPerConnection: c.pubsubMaxSubscriptions,
-      maxMessageBytes: c.pubsubMaxMessageBytes, maxBufferedBytes: c.pubsubMaxBufferedBytes, pingIntervalMs: c.pubsubPingMs,
+      ...listener(c.pubsubPort),
+      maxConnections: c.pubsubMaxConnections,
+      maxSubscriptionsPerConnection: c.pubsubMaxSubscriptions,
+      maxMessageBytes: c.pubsubMaxMessageBytes,
+      maxBufferedBytes: c.pubsubMaxBufferedBytes,
+      pingIntervalMs: c.pubsubPingMs,
     },
     admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
   };

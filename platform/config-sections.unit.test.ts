@@ -3,15 +3,23 @@ import { ConfigError, makeConfig, parseConfig } from './config.js';
 import { configSections } from './config-sections.js';
 
 describe('configSections', () => {
-  it('groups the defaults by subsystem, in the consumers\' own option shapes', () => {
+  it("groups the defaults by subsystem, in the consumers' own option shapes", () => {
     const s = configSections(makeConfig('all'));
     expect(s.kafka).toEqual({
-      brokers: [], topicPrefix: 'solana', topics: { partitions: 4, retentionMs: 7 * 24 * 3600 * 1000, replicationFactor: 1 },
+      brokers: [],
+      topicPrefix: 'solana',
+      topics: { partitions: 4, retentionMs: 7 * 24 * 3600 * 1000, replicationFactor: 1 },
       local: { nodes: 1, keepData: false },
     });
     expect(s.clickhouse).toEqual({ url: '', dataDir: '.data/clickhouse', database: 'slotstream' });
     expect(s.api.grpc.stream.limits).toEqual({ maxFiltersPerKind: 100, maxKeysPerList: 10000, maxInstructionConditions: 64 });
-    expect(s.api.grpc.geyser.limits).toEqual({ maxFiltersPerKind: 100, maxKeysPerFilter: 10000, maxMemcmpBytes: 128, maxFilterNameBytes: 128, maxDataSlices: 16 });
+    expect(s.api.grpc.geyser.limits).toEqual({
+      maxFiltersPerKind: 100,
+      maxKeysPerFilter: 10000,
+      maxMemcmpBytes: 128,
+      maxFilterNameBytes: 128,
+      maxDataSlices: 16,
+    });
     expect(s.api.live).toEqual({ database: 'slotstream', pingIntervalMs: 10000, read: 'uncommitted', maxReplays: 8 });
     expect(s.api.admission).toEqual({ maxRunning: 2, maxPerClient: 128 });
     expect(s.ingest.sim).toMatchObject({ seed: 1, slotMs: 400, entries: true, deadRate: 0.01 });
@@ -23,7 +31,11 @@ describe('configSections', () => {
     const off = configSections(makeConfig('api'));
     expect('authToken' in off.api.grpc || 'authToken' in off.api.jsonrpc || 'authToken' in off.api.pubsub).toBe(false);
     const on = configSections(makeConfig('api', { authToken: 't', grpcPort: 1, rpcPort: 2, pubsubPort: 3 }));
-    expect([on.api.grpc, on.api.jsonrpc, on.api.pubsub].map((l) => [l.authToken, l.port])).toEqual([['t', 1], ['t', 2], ['t', 3]]);
+    expect([on.api.grpc, on.api.jsonrpc, on.api.pubsub].map((l) => [l.authToken, l.port])).toEqual([
+      ['t', 1],
+      ['t', 2],
+      ['t', 3],
+    ]);
   });
 
   it('maps the options\' "none" values (-1 slots, empty token) to absent ones', () => {
@@ -32,7 +44,7 @@ describe('configSections', () => {
     expect(configSections(makeConfig('ingest', { xToken: '' })).ingest.yellowstone.xToken).toBeUndefined();
   });
 
-  it('keeps the local broker\'s data under --data-dir when asked, and takes 1 or 3 nodes only', () => {
+  it("keeps the local broker's data under --data-dir when asked, and takes 1 or 3 nodes only", () => {
     const kept = configSections(parseConfig('kafka', ['--keep-kafka-data', '--kafka-nodes', '3', '--data-dir', '/d'], {}).config);
     expect(kept.kafka.local).toEqual({ nodes: 3, dataDir: '/d/kafka', keepData: true });
     expect(() => configSections(makeConfig('kafka', { kafkaNodes: 2 }))).toThrow(ConfigError);

@@ -56,7 +56,9 @@ describe('parseConfig', () => {
     expect(parseConfig('all', [], {}).config.logFormat).toBe('auto');
     expect(parseConfig('api', [], { LOG_FORMAT: 'json' }).config.logFormat).toBe('json');
     expect(parseConfig('kafka', ['--log-format', 'pretty'], { LOG_FORMAT: 'json' }).config.logFormat).toBe('pretty');
-    expect(() => parseConfig('all', ['--log-format', 'text'], {})).toThrow(/option --log-format: must be one of auto, json, pretty \(got "text"\)/);
+    expect(() => parseConfig('all', ['--log-format', 'text'], {})).toThrow(
+      /option --log-format: must be one of auto, json, pretty \(got "text"\)/,
+    );
     expect(helpText('ingest')).toContain('--log-format (LOG_FORMAT, default "auto")');
   });
 
@@ -75,9 +77,17 @@ describe('parseConfig', () => {
 
   it('geyser.Geyser limits: defaults, env and flags, api roles only, unknown spellings rejected', () => {
     const d = parseConfig('api', [], {}).config;
-    expect([d.geyserMaxFilters, d.geyserMaxKeys, d.geyserMaxMemcmpBytes, d.geyserMaxFilterNameBytes, d.geyserMaxDataSlices]).toEqual([100, 10000, 128, 128, 16]);
-    const c = parseConfig('all', ['--geyser-max-filters', '1', '--geyser-max-data-slices=0'], { GEYSER_MAX_KEYS: '10', GEYSER_MAX_MEMCMP_BYTES: '64', GEYSER_MAX_FILTER_NAME_BYTES: '32' }).config;
-    expect([c.geyserMaxFilters, c.geyserMaxKeys, c.geyserMaxMemcmpBytes, c.geyserMaxFilterNameBytes, c.geyserMaxDataSlices]).toEqual([1, 10, 64, 32, 0]);
+    expect([d.geyserMaxFilters, d.geyserMaxKeys, d.geyserMaxMemcmpBytes, d.geyserMaxFilterNameBytes, d.geyserMaxDataSlices]).toEqual([
+      100, 10000, 128, 128, 16,
+    ]);
+    const c = parseConfig('all', ['--geyser-max-filters', '1', '--geyser-max-data-slices=0'], {
+      GEYSER_MAX_KEYS: '10',
+      GEYSER_MAX_MEMCMP_BYTES: '64',
+      GEYSER_MAX_FILTER_NAME_BYTES: '32',
+    }).config;
+    expect([c.geyserMaxFilters, c.geyserMaxKeys, c.geyserMaxMemcmpBytes, c.geyserMaxFilterNameBytes, c.geyserMaxDataSlices]).toEqual([
+      1, 10, 64, 32, 0,
+    ]);
     expect(() => parseConfig('api', ['--geyser-max-filters', '0'], {})).toThrow(/--geyser-max-filters.*at least 1/);
     expect(() => parseConfig('ingest', ['--geyser-max-keys', '5'], {})).toThrow(/does not apply to role ingest/);
     expect(() => parseConfig('api', ['--geyser-max-filter', '5'], {})).toThrow(/unknown option --geyser-max-filter/);

@@ -18,7 +18,9 @@ function stderrOf(format: 'json' | 'pretty'): Promise<string> {
     log.fatal({ err: new Error('boom') }, 'failed to start');
     ${format === 'pretty' ? 'process.exit(1);' : 'await new Promise((r) => log.flush(r));'}`;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (_err, _out, stderr) => resolve(stderr));
+    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (_err, _out, stderr) =>
+      resolve(stderr),
+    );
   });
 }
 
@@ -32,7 +34,10 @@ describe('createLogger', { timeout: 20_000 }, () => {
 
   it('json: one JSON object per line', async () => {
     // pino writes fatal lines at once and the others through its buffer, so order is not asserted.
-    const lines = (await stderrOf('json')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await stderrOf('json'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(lines.find((l) => l.msg === 'serving')).toMatchObject({ level: 30, name: 'slotstream', port: 9090 });
     expect(lines.find((l) => l.msg === 'failed to start')).toMatchObject({ level: 60, err: { message: 'boom' } });

@@ -24,7 +24,9 @@ export function addHealthCheck(check: HealthCheck): () => void {
 export async function health(): Promise<HealthState> {
   let worst: HealthState = 'ok';
   for (const check of healthChecks) {
-    const state = await Promise.resolve().then(check).catch((): HealthState => 'unknown');
+    const state = await Promise.resolve()
+      .then(check)
+      .catch((): HealthState => 'unknown');
     if (state === 'unknown') return 'unknown';
     if (state === 'behind') worst = 'behind';
   }

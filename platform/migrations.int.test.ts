@@ -37,8 +37,19 @@ describe('applyMigrations', () => {
     expect(await applyMigrations(ch, DB)).toEqual([]);
     expect(await tables()).toEqual(first);
     const names = first.map((t) => t.name);
-    for (const t of ['transactions', 'signatures_by_address', 'blocks', 'slot_status', 'heads', 'account_writes',
-      'account_owners', 'epochs', 'slot_offsets', 'performance_samples', 'schema_migrations']) {
+    for (const t of [
+      'transactions',
+      'signatures_by_address',
+      'blocks',
+      'slot_status',
+      'heads',
+      'account_writes',
+      'account_owners',
+      'epochs',
+      'slot_offsets',
+      'performance_samples',
+      'schema_migrations',
+    ]) {
       expect(names).toContain(t);
     }
     const recorded = await ch.query({ query: `SELECT count() AS n FROM ${DB}.schema_migrations`, format: 'JSONEachRow' });
@@ -48,8 +59,14 @@ describe('applyMigrations', () => {
   it('the views answer queries: performance samples from blocks', async () => {
     // Two 60 s windows: slots 10..12 (11 skipped) at t=600..659, slots 13..14 at t=660..719.
     const block = (slot: number, t: number, txs: number, votes: number) => ({
-      slot, parent_slot: slot - 1, blockhash: `h${slot}`, block_height: slot, block_time: t, leader: 'L',
-      transaction_count: txs, vote_transaction_count: votes,
+      slot,
+      parent_slot: slot - 1,
+      blockhash: `h${slot}`,
+      block_height: slot,
+      block_time: t,
+      leader: 'L',
+      transaction_count: txs,
+      vote_transaction_count: votes,
     });
     await ch.insert({
       table: `${DB}.blocks`,

@@ -16,7 +16,9 @@ export interface Migration {
 
 /** Pure: reads and orders the migration files; rejects gaps in naming and duplicate numbers. */
 export function loadMigrations(dir = MIGRATIONS_DIR, database: string): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const seen = new Set<number>();
   return files.map((file) => {
     const m = /^(\d+)_([\w-]+)\.sql$/.exec(file);

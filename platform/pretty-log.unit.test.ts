@@ -6,7 +6,16 @@ const T = Date.UTC(2026, 10, 23, 19, 5, 7, 42);
 
 describe('formatPrettyLine', () => {
   it('puts time (UTC), level and message first, then the fields, on one line', () => {
-    const json = JSON.stringify({ level: 30, time: T, pid: 7, hostname: 'h', name: 'slotstream', msg: 'api is serving', grpc: '127.0.0.1:10000', port: 9090 });
+    const json = JSON.stringify({
+      level: 30,
+      time: T,
+      pid: 7,
+      hostname: 'h',
+      name: 'slotstream',
+      msg: 'api is serving',
+      grpc: '127.0.0.1:10000',
+      port: 9090,
+    });
     expect(formatPrettyLine(json + '\n')).toBe('19:05:07.042Z INFO  api is serving grpc=127.0.0.1:10000 port=9090\n');
   });
 
@@ -16,7 +25,9 @@ describe('formatPrettyLine', () => {
   });
 
   it('quotes strings with spaces, quotes or equals signs, and writes other values as JSON', () => {
-    const line = formatPrettyLine(JSON.stringify({ level: 30, time: T, msg: 'x', why: 'two words', eq: 'a=b', n: null, list: [1, 2], ok: true }));
+    const line = formatPrettyLine(
+      JSON.stringify({ level: 30, time: T, msg: 'x', why: 'two words', eq: 'a=b', n: null, list: [1, 2], ok: true }),
+    );
     expect(line).toBe('19:05:07.042Z INFO  x why="two words" eq="a=b" n=null list=[1,2] ok=true\n');
   });
 

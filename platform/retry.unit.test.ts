@@ -90,7 +90,11 @@ describe('retry', () => {
 
   it('uses the wait a failure asks for instead of the policy', async () => {
     const waits: number[] = [];
-    await retry(fails(2), { policy: { initialMs: 1, maxMs: 4 }, waitOf: (_e, a) => (a === 0 ? 7 : undefined), onRetry: (_e, _a, w) => void waits.push(w) });
+    await retry(fails(2), {
+      policy: { initialMs: 1, maxMs: 4 },
+      waitOf: (_e, a) => (a === 0 ? 7 : undefined),
+      onRetry: (_e, _a, w) => void waits.push(w),
+    });
     expect(waits).toEqual([7, 2]);
   });
 

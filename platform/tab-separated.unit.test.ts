@@ -27,13 +27,19 @@ describe('TabSeparated', () => {
   });
 
   it('lays rows out in column order, one line each', () => {
-    const rows = [{ a: 'x', b: 1, c: null }, { a: 'y\nz', b: 2, c: 'q' }];
+    const rows = [
+      { a: 'x', b: 1, c: null },
+      { a: 'y\nz', b: 2, c: 'q' },
+    ];
     expect(toTabSeparated(rows, ['c', 'a', 'b']).toString()).toBe('\\N\tx\t1\nq\ty\\nz\t2\n');
     expect(toTabSeparated([], ['a']).length).toBe(0);
   });
 
   it('writes plain columns as they are and still marks their NULLs', () => {
-    const rows = [{ k: 'abc', t: 'a\tb' }, { k: null, t: null }];
+    const rows = [
+      { k: 'abc', t: 'a\tb' },
+      { k: null, t: null },
+    ];
     expect(toTabSeparated(rows, ['k', 't'], new Set(['k'] as const)).toString()).toBe('abc\ta\\tb\n\\N\t\\N\n');
   });
 

@@ -41,16 +41,30 @@ beforeAll(async () => {
   await applyMigrations(ch, DB);
   projector = await startProjector(
     makeConfig('projector', {
-      kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, clickhouseDatabase: DB, groupId: 'g-accounts',
-      batchRows: 400, batchMs: 50, logLevel: 'silent',
+      kafkaBrokers: testBrokers(),
+      topicPrefix: prefix,
+      partitions: 3,
+      clickhouseDatabase: DB,
+      groupId: 'g-accounts',
+      batchRows: 400,
+      batchMs: 50,
+      logLevel: 'silent',
     }),
     silentLogger,
     { ch, kafka, topics },
   );
   // stateTtlMs 0: every request reads the heads as they are now, so an answer follows the step just awaited.
   rpc = await startJsonRpc({
-    ch, database: DB, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 10, maxSlotLag: 150,
-    chainTip: () => undefined, log: silentLogger, stateTtlMs: 0,
+    ch,
+    database: DB,
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 50 * 1024,
+    maxBatch: 10,
+    maxSlotLag: 150,
+    chainTip: () => undefined,
+    log: silentLogger,
+    stateTtlMs: 0,
   });
 });
 
@@ -75,7 +89,12 @@ async function processed(slot: number, writes: Write[]): Promise<void> {
     { kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent, height: ++height }) },
     ...writes.map((w): ChainEvent => ({
       kind: 'accounts',
-      event: account({ ...w, slot, writeVersion: ++writeVersion, data: w.lamports === 0 ? Buffer.alloc(0) : Buffer.from(`${w.pubkey}@${slot}`) }),
+      event: account({
+        ...w,
+        slot,
+        writeVersion: ++writeVersion,
+        data: w.lamports === 0 ? Buffer.alloc(0) : Buffer.from(`${w.pubkey}@${slot}`),
+      }),
     })),
   ];
   parent = slot;
@@ -93,7 +112,9 @@ const finalize = (slot: number) => status(slot, SlotStatus.SLOT_STATUS_FINALIZED
 async function caughtUp(p: number, c: number, f: number): Promise<void> {
   const want = [`confirmed|${c}`, `finalized|${f}`, `processed|${p}`];
   await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === JSON.stringify(want), {
-    what: `heads processed ${p}, confirmed ${c}, finalized ${f} with no lag`, timeoutMs: 20_000, intervalMs: 50,
+    what: `heads processed ${p}, confirmed ${c}, finalized ${f} with no lag`,
+    timeoutMs: 20_000,
+    intervalMs: 50,
   });
 }
 
@@ -117,15 +138,22 @@ async function owned(program: string, commitment: Commitment, contextSlot: numbe
   const r = await fetch(`http://127.0.0.1:${rpc.port}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getProgramAccounts', params: [key(program), { commitment, withContext: true }] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'getProgramAccounts',
+      params: [key(program), { commitment, withContext: true }],
+    }),
   });
   const body = (await r.json()) as { result?: { context: { slot: number }; value: KeyedAccount[] }; error?: unknown };
   if (body.result === undefined) throw new Error(`getProgramAccounts(${program}, ${commitment}) answered ${JSON.stringify(body.error)}`);
   expect(body.result.context.slot, `context slot of getProgramAccounts(${program}, ${commitment})`).toBe(contextSlot);
-  return body.result.value.map((a) => {
-    expect(labels.get(a.account.owner), `owner of ${labels.get(a.pubkey)} listed under ${program}`).toBe(program);
-    return `${labels.get(a.pubkey) ?? a.pubkey}:${a.account.lamports}`;
-  }).sort();
+  return body.result.value
+    .map((a) => {
+      expect(labels.get(a.account.owner), `owner of ${labels.get(a.pubkey)} listed under ${program}`).toBe(program);
+      return `${labels.get(a.pubkey) ?? a.pubkey}:${a.account.lamports}`;
+    })
+    .sort();
 }
 
 /** Every program's list at every commitment, for one comparison per step. */
@@ -142,47 +170,65 @@ describe('account views at each commitment', () => {
     const [A, B] = ['prog-a', 'prog-b'];
     key('mover');
     key('stays-a');
-    await processed(10, [{ pubkey: 'mover', owner: A, lamports: 1000 }, { pubkey: 'stays-a', owner: A, lamports: 500 }]);
+    await processed(10, [
+      { pubkey: 'mover', owner: A, lamports: 1000 },
+      { pubkey: 'stays-a', owner: A, lamports: 500 },
+    ]);
     await confirm(10);
     await finalize(10);
     await caughtUp(10, 10, 10);
     expect(await lists([A, B], { processed: 10, confirmed: 10, finalized: 10 })).toEqual({
-      'prog-a @processed': ['mover:1000', 'stays-a:500'], 'prog-b @processed': [],
-      'prog-a @confirmed': ['mover:1000', 'stays-a:500'], 'prog-b @confirmed': [],
-      'prog-a @finalized': ['mover:1000', 'stays-a:500'], 'prog-b @finalized': [],
+      'prog-a @processed': ['mover:1000', 'stays-a:500'],
+      'prog-b @processed': [],
+      'prog-a @confirmed': ['mover:1000', 'stays-a:500'],
+      'prog-b @confirmed': [],
+      'prog-a @finalized': ['mover:1000', 'stays-a:500'],
+      'prog-b @finalized': [],
     });
 
     // The owner change at slot 11, processed only.
     await processed(11, [{ pubkey: 'mover', owner: B, lamports: 1000 }]);
     await caughtUp(11, 10, 10);
     expect(await lists([A, B], { processed: 11, confirmed: 10, finalized: 10 })).toEqual({
-      'prog-a @processed': ['stays-a:500'], 'prog-b @processed': ['mover:1000'],
-      'prog-a @confirmed': ['mover:1000', 'stays-a:500'], 'prog-b @confirmed': [],
-      'prog-a @finalized': ['mover:1000', 'stays-a:500'], 'prog-b @finalized': [],
+      'prog-a @processed': ['stays-a:500'],
+      'prog-b @processed': ['mover:1000'],
+      'prog-a @confirmed': ['mover:1000', 'stays-a:500'],
+      'prog-b @confirmed': [],
+      'prog-a @finalized': ['mover:1000', 'stays-a:500'],
+      'prog-b @finalized': [],
     });
 
     await confirm(11);
     await caughtUp(11, 11, 10);
     expect(await lists([A, B], { processed: 11, confirmed: 11, finalized: 10 })).toEqual({
-      'prog-a @processed': ['stays-a:500'], 'prog-b @processed': ['mover:1000'],
-      'prog-a @confirmed': ['stays-a:500'], 'prog-b @confirmed': ['mover:1000'],
-      'prog-a @finalized': ['mover:1000', 'stays-a:500'], 'prog-b @finalized': [],
+      'prog-a @processed': ['stays-a:500'],
+      'prog-b @processed': ['mover:1000'],
+      'prog-a @confirmed': ['stays-a:500'],
+      'prog-b @confirmed': ['mover:1000'],
+      'prog-a @finalized': ['mover:1000', 'stays-a:500'],
+      'prog-b @finalized': [],
     });
 
     await finalize(11);
     await caughtUp(11, 11, 11);
     expect(await lists([A, B], { processed: 11, confirmed: 11, finalized: 11 })).toEqual({
-      'prog-a @processed': ['stays-a:500'], 'prog-b @processed': ['mover:1000'],
-      'prog-a @confirmed': ['stays-a:500'], 'prog-b @confirmed': ['mover:1000'],
-      'prog-a @finalized': ['stays-a:500'], 'prog-b @finalized': ['mover:1000'],
+      'prog-a @processed': ['stays-a:500'],
+      'prog-b @processed': ['mover:1000'],
+      'prog-a @confirmed': ['stays-a:500'],
+      'prog-b @confirmed': ['mover:1000'],
+      'prog-a @finalized': ['stays-a:500'],
+      'prog-b @finalized': ['mover:1000'],
     });
   });
 
-  it('(b) a closed account (0 lamports) leaves its owner\'s list where the closure is visible and comes back when reopened', async () => {
+  it("(b) a closed account (0 lamports) leaves its owner's list where the closure is visible and comes back when reopened", async () => {
     const C = 'prog-closing';
     key('closer');
     key('stays-c');
-    await processed(20, [{ pubkey: 'closer', owner: C, lamports: 2000 }, { pubkey: 'stays-c', owner: C, lamports: 700 }]);
+    await processed(20, [
+      { pubkey: 'closer', owner: C, lamports: 2000 },
+      { pubkey: 'stays-c', owner: C, lamports: 700 },
+    ]);
     await confirm(20);
     await finalize(20);
     await caughtUp(20, 20, 20);
@@ -247,42 +293,57 @@ describe('account views at each commitment', () => {
     await processed(33, [{ pubkey: 'lagging', owner: E, lamports: 300 }]);
     await caughtUp(33, 30, 30);
     expect(await lists([D, E], { processed: 33, confirmed: 30, finalized: 30 })).toEqual({
-      'prog-lag-d @processed': [], 'prog-lag-e @processed': ['lagging:300'],
-      'prog-lag-d @confirmed': ['lagging:100'], 'prog-lag-e @confirmed': [],
-      'prog-lag-d @finalized': ['lagging:100'], 'prog-lag-e @finalized': [],
+      'prog-lag-d @processed': [],
+      'prog-lag-e @processed': ['lagging:300'],
+      'prog-lag-d @confirmed': ['lagging:100'],
+      'prog-lag-e @confirmed': [],
+      'prog-lag-d @finalized': ['lagging:100'],
+      'prog-lag-e @finalized': [],
     });
 
     await confirm(31);
     await caughtUp(33, 31, 30);
     expect(await lists([D, E], { processed: 33, confirmed: 31, finalized: 30 })).toEqual({
-      'prog-lag-d @processed': [], 'prog-lag-e @processed': ['lagging:300'],
-      'prog-lag-d @confirmed': ['lagging:200'], 'prog-lag-e @confirmed': [],
-      'prog-lag-d @finalized': ['lagging:100'], 'prog-lag-e @finalized': [],
+      'prog-lag-d @processed': [],
+      'prog-lag-e @processed': ['lagging:300'],
+      'prog-lag-d @confirmed': ['lagging:200'],
+      'prog-lag-e @confirmed': [],
+      'prog-lag-d @finalized': ['lagging:100'],
+      'prog-lag-e @finalized': [],
     });
 
     // Confirmed jumps to 33 with one record (32's confirmation implied); finalized still at 30.
     await confirm(33);
     await caughtUp(33, 33, 30);
     expect(await lists([D, E], { processed: 33, confirmed: 33, finalized: 30 })).toEqual({
-      'prog-lag-d @processed': [], 'prog-lag-e @processed': ['lagging:300'],
-      'prog-lag-d @confirmed': [], 'prog-lag-e @confirmed': ['lagging:300'],
-      'prog-lag-d @finalized': ['lagging:100'], 'prog-lag-e @finalized': [],
+      'prog-lag-d @processed': [],
+      'prog-lag-e @processed': ['lagging:300'],
+      'prog-lag-d @confirmed': [],
+      'prog-lag-e @confirmed': ['lagging:300'],
+      'prog-lag-d @finalized': ['lagging:100'],
+      'prog-lag-e @finalized': [],
     });
 
     await finalize(32);
     await caughtUp(33, 33, 32);
     expect(await lists([D, E], { processed: 33, confirmed: 33, finalized: 32 })).toEqual({
-      'prog-lag-d @processed': [], 'prog-lag-e @processed': ['lagging:300'],
-      'prog-lag-d @confirmed': [], 'prog-lag-e @confirmed': ['lagging:300'],
-      'prog-lag-d @finalized': ['lagging:300'], 'prog-lag-e @finalized': [],
+      'prog-lag-d @processed': [],
+      'prog-lag-e @processed': ['lagging:300'],
+      'prog-lag-d @confirmed': [],
+      'prog-lag-e @confirmed': ['lagging:300'],
+      'prog-lag-d @finalized': ['lagging:300'],
+      'prog-lag-e @finalized': [],
     });
 
     await finalize(33);
     await caughtUp(33, 33, 33);
     expect(await lists([D, E], { processed: 33, confirmed: 33, finalized: 33 })).toEqual({
-      'prog-lag-d @processed': [], 'prog-lag-e @processed': ['lagging:300'],
-      'prog-lag-d @confirmed': [], 'prog-lag-e @confirmed': ['lagging:300'],
-      'prog-lag-d @finalized': [], 'prog-lag-e @finalized': ['lagging:300'],
+      'prog-lag-d @processed': [],
+      'prog-lag-e @processed': ['lagging:300'],
+      'prog-lag-d @confirmed': [],
+      'prog-lag-e @confirmed': ['lagging:300'],
+      'prog-lag-d @finalized': [],
+      'prog-lag-e @finalized': ['lagging:300'],
     });
   });
 });

@@ -25,10 +25,14 @@ afterAll(() => {
 
 function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'test', 'support', 'projector', 'child.ts')], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '..', 'test', 'support', 'projector', 'child.ts')],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(child);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -49,7 +53,14 @@ it('SIGKILL mid-batch, twice, then restart: the views are still exact', { timeou
   const kafka = createKafka({ brokers: testBrokers(), clientId: 'projector-crash-test' });
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await publishChain(kafka, topics, makeChain({ slots: 200, txPerSlot: 12, seed: 21 }));
-  const base = { BROKERS: testBrokers().join(','), PREFIX: prefix, DATA_DIR: join(dir, 'ch'), DATABASE: 'crash', GROUP: 'g-crash', BATCH_ROWS: '300' };
+  const base = {
+    BROKERS: testBrokers().join(','),
+    PREFIX: prefix,
+    DATA_DIR: join(dir, 'ch'),
+    DATABASE: 'crash',
+    GROUP: 'g-crash',
+    BATCH_ROWS: '300',
+  };
   const admin = kafka.admin();
   const names = [topics.transactions, topics.accounts, topics.slots, topics.epochs];
 
@@ -69,6 +80,9 @@ it('SIGKILL mid-batch, twice, then restart: the views are still exact', { timeou
   const done = await runChild({ ...base, DUMP: dump });
   expect(done.code, done.out).toBe(0);
   const got = JSON.parse(readFileSync(dump, 'utf8'));
-  const want = expectedViews(await consumeAll(kafka, topics), PROGRAMS.map((p) => b58(p)));
+  const want = expectedViews(
+    await consumeAll(kafka, topics),
+    PROGRAMS.map((p) => b58(p)),
+  );
   expect(got).toEqual(want);
 });

@@ -27,13 +27,15 @@ export interface BatchPlan {
 
 /** The record ranges of the slices, in a canonical order (independent of arrival order). */
 export function rangesKey(slices: readonly Slice[]): string {
-  return slices
-    .filter((s) => s.events > 0)
-    // Not tpKey: this order is part of the dedup tokens ClickHouse has stored, and must never change.
-    .map((s) => ({ key: `${s.topic}:${s.partition}`, range: `${s.topic}:${s.partition}:${s.firstOffset}-${s.lastOffset}` }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.range < b.range ? -1 : a.range > b.range ? 1 : 0))
-    .map((r) => r.range)
-    .join(',');
+  return (
+    slices
+      .filter((s) => s.events > 0)
+      // Not tpKey: this order is part of the dedup tokens ClickHouse has stored, and must never change.
+      .map((s) => ({ key: `${s.topic}:${s.partition}`, range: `${s.topic}:${s.partition}:${s.firstOffset}-${s.lastOffset}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.range < b.range ? -1 : a.range > b.range ? 1 : 0))
+      .map((r) => r.range)
+      .join(',')
+  );
 }
 
 /** `<table>:<ranges>`; long range lists are hashed so tokens stay short. */

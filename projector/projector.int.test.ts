@@ -28,8 +28,14 @@ let prefix: string;
 
 const configFor = (database: string, groupId: string): Config =>
   makeConfig('projector', {
-    kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, clickhouseDatabase: database, groupId,
-    batchRows: 400, batchMs: 50, logLevel: 'silent',
+    kafkaBrokers: testBrokers(),
+    topicPrefix: prefix,
+    partitions: 3,
+    clickhouseDatabase: database,
+    groupId,
+    batchRows: 400,
+    batchMs: 50,
+    logLevel: 'silent',
   });
 
 async function expected(): Promise<ViewDump> {
@@ -38,11 +44,14 @@ async function expected(): Promise<ViewDump> {
 
 /** Waits until the views hold everything in Kafka (lag 0, heads at the expected slots), then dumps them. */
 async function caughtUpViews(database: string, want: ViewDump): Promise<ViewDump> {
-  await waitFor(async () => {
-    const lag = await kafkaLag(ch, database);
-    const got = await heads(ch, database);
-    return lag === 0n && JSON.stringify(got) === JSON.stringify(want.heads);
-  }, { what: `views of ${database} caught up`, timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(
+    async () => {
+      const lag = await kafkaLag(ch, database);
+      const got = await heads(ch, database);
+      return lag === 0n && JSON.stringify(got) === JSON.stringify(want.heads);
+    },
+    { what: `views of ${database} caught up`, timeoutMs: 60_000, intervalMs: 200 },
+  );
   return dumpViews(ch, database, programs);
 }
 
@@ -87,7 +96,9 @@ describe('projector', () => {
     }
 
     const dead = await consumeDeadLetters();
-    expect(dead).toEqual([{ reason: expect.stringMatching(/^undecodable transactions record/), topic: topics.transactions, value: 'ffffff' }]);
+    expect(dead).toEqual([
+      { reason: expect.stringMatching(/^undecodable transactions record/), topic: topics.transactions, value: 'ffffff' },
+    ]);
   });
 
   it('rebuilds into fresh tables while the projector runs and new slots arrive, with identical views', async () => {
@@ -98,7 +109,10 @@ describe('projector', () => {
       await publishing;
       const want = await expected();
       expect(await caughtUpViews('v_one', want)).toEqual(want);
-      const shadow = await ch.query({ query: `SELECT count() AS n FROM system.databases WHERE name = 'v_one_rebuild'`, format: 'JSONEachRow' });
+      const shadow = await ch.query({
+        query: `SELECT count() AS n FROM system.databases WHERE name = 'v_one_rebuild'`,
+        format: 'JSONEachRow',
+      });
       expect(await shadow.json()).toEqual([{ n: '0' }]);
     } finally {
       await projector.stop();
@@ -109,10 +123,13 @@ describe('projector', () => {
     const a = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
     const b = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
     try {
-      await waitFor(async () => {
-        const g = await kafka.admin().describeGroup('g-two');
-        return g.state === 'Stable' && g.members === 2;
-      }, { what: 'two members in the group', timeoutMs: 60_000 });
+      await waitFor(
+        async () => {
+          const g = await kafka.admin().describeGroup('g-two');
+          return g.state === 'Stable' && g.members === 2;
+        },
+        { what: 'two members in the group', timeoutMs: 60_000 },
+      );
       const want = await expected();
       expect(await caughtUpViews('v_two', want)).toEqual(want);
       expect(await dumpViews(ch, 'v_one', programs)).toEqual(want);
@@ -129,7 +146,12 @@ async function consumeDeadLetters(): Promise<{ reason: string; topic: string; va
     start: OffsetMap.of([[topics.deadletter, 0, 0n]]),
     purpose: 'dlq-test',
     onRecords: (records) => {
-      for (const r of records) out.push({ reason: String(r.headers?.['slotstream-reason']), topic: String(r.headers?.['slotstream-topic']), value: r.value!.toString('hex') });
+      for (const r of records)
+        out.push({
+          reason: String(r.headers?.['slotstream-reason']),
+          topic: String(r.headers?.['slotstream-topic']),
+          value: r.value!.toString('hex'),
+        });
     },
   });
   await waitFor(() => out.length >= 1, { what: 'the dead letter', timeoutMs: 30_000 });

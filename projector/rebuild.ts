@@ -46,7 +46,16 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
     o.log.info({ shadow, group }, 'rebuild: replaying history into fresh tables');
 
     const writerOf = (database: string) =>
-      startViewWriter({ kafka: o.kafka, ch: o.ch, topics: o.topics, database, groupId: group, batchRows: o.batchRows, batchMs: o.batchMs, log: o.log });
+      startViewWriter({
+        kafka: o.kafka,
+        ch: o.ch,
+        topics: o.topics,
+        database,
+        groupId: group,
+        batchRows: o.batchRows,
+        batchMs: o.batchMs,
+        log: o.log,
+      });
 
     const first = await writerOf(shadow);
     try {
@@ -83,7 +92,13 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
 }
 
 /** Waits until the group committed at least `ends` on every partition. */
-export async function catchUp(admin: KafkaAdmin, groupId: string, topics: readonly string[], ends: OffsetMap, timeoutMs?: number): Promise<void> {
+export async function catchUp(
+  admin: KafkaAdmin,
+  groupId: string,
+  topics: readonly string[],
+  ends: OffsetMap,
+  timeoutMs?: number,
+): Promise<void> {
   const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
   for (;;) {
     if (caughtUp(ends, await committedOffsets(admin, groupId, topics))) return;

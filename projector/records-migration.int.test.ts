@@ -21,19 +21,28 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const rows = async (sql: string): Promise<string[]> => (await (await ch.query({ query: sql, format: 'TabSeparated' })).text()).split('\n').filter((l) => l !== '');
+const rows = async (sql: string): Promise<string[]> =>
+  (await (await ch.query({ query: sql, format: 'TabSeparated' })).text()).split('\n').filter((l) => l !== '');
 
 describe('004_transaction_records', () => {
   it('given bodies stored by 003, when 004 runs (and runs again), then the records hold the same bytes and the bodies table is gone', async () => {
     // The database as 003 left it: the first three migrations only.
     const upTo3 = join(dir, 'upto3');
     for (const m of loadMigrations(MIGRATIONS_DIR, DB).filter((x) => x.version <= 3)) {
-      cpSync(join(MIGRATIONS_DIR, `${String(m.version).padStart(3, '0')}_${m.name}.sql`), join(upTo3, `${String(m.version).padStart(3, '0')}_${m.name}.sql`));
+      cpSync(
+        join(MIGRATIONS_DIR, `${String(m.version).padStart(3, '0')}_${m.name}.sql`),
+        join(upTo3, `${String(m.version).padStart(3, '0')}_${m.name}.sql`),
+      );
     }
     expect(await applyMigrations(ch, DB, upTo3)).toEqual([1, 2, 3]);
-    const bodies = [Buffer.from([0x08, 0x09, 0x0a, 0x0d, 0x5c, 0x00, 0xff, 0x27]), Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))];
+    const bodies = [
+      Buffer.from([0x08, 0x09, 0x0a, 0x0d, 0x5c, 0x00, 0xff, 0x27]),
+      Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256)),
+    ];
     await ch.insert({
-      table: `${DB}.transaction_bodies`, format: 'JSONEachRow', columns: ['slot', 'position', 'signature', 'body'],
+      table: `${DB}.transaction_bodies`,
+      format: 'JSONEachRow',
+      columns: ['slot', 'position', 'signature', 'body'],
       values: bodies.map((b, i) => ({ slot: '7', position: i, signature: `sig${i}`, body: b.toString('base64') })),
     });
 
@@ -47,6 +56,8 @@ describe('004_transaction_records', () => {
     // A crash after the statements and before the record: they run again.
     for (const q of loadMigrations(MIGRATIONS_DIR, DB).find((m) => m.version === 4)!.statements) await ch.command({ query: q });
     expect(await got()).toEqual(want);
-    expect(await rows(`SELECT base64Encode(record) FROM ${DB}.transaction_records FINAL ORDER BY position`)).toEqual(bodies.map((b) => b.toString('base64')));
+    expect(await rows(`SELECT base64Encode(record) FROM ${DB}.transaction_records FINAL ORDER BY position`)).toEqual(
+      bodies.map((b) => b.toString('base64')),
+    );
   });
 });

@@ -23,7 +23,10 @@ export interface Projector {
 
 export async function startProjector(config: Config, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<Projector> {
   const writer = await startViewWriter({
-    kafka, ch, topics, log,
+    kafka,
+    ch,
+    topics,
+    log,
     database: config.clickhouseDatabase,
     groupId: config.groupId,
     batchRows: config.batchRows,
@@ -36,7 +39,10 @@ export async function startProjector(config: Config, log: Logger, { ch, kafka, t
 /** `slotstream projector rebuild`: replays the history into fresh tables, then swaps them in. */
 export async function rebuildViews(config: Config, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<void> {
   await rebuild({
-    kafka, ch, topics, log,
+    kafka,
+    ch,
+    topics,
+    log,
     database: config.clickhouseDatabase,
     groupId: config.groupId,
     batchRows: config.batchRows,

@@ -106,7 +106,13 @@ interface RunnerState {
 
 /** One fetch: each partition batch becomes a slice for the batcher (a batch with no records, only
  * transaction markers, becomes a marker slice so commits and lag reach the end of the log). */
-async function takeFetch(o: RunnerOptions, kindOf: ReadonlyMap<string, TopicKind>, batcher: Batcher<Pending>, state: RunnerState, batches: PartitionBatch[]): Promise<void> {
+async function takeFetch(
+  o: RunnerOptions,
+  kindOf: ReadonlyMap<string, TopicKind>,
+  batcher: Batcher<Pending>,
+  state: RunnerState,
+  batches: PartitionBatch[],
+): Promise<void> {
   if (state.stopping) return;
   for (const b of batches) {
     const kind = kindOf.get(b.topic);
@@ -115,7 +121,13 @@ async function takeFetch(o: RunnerOptions, kindOf: ReadonlyMap<string, TopicKind
     const slice =
       b.records.length === 0
         ? markerSlice(b.topic, b.partition, lastOffset)
-        : projectSlice(kind, b.topic, b.partition, b.records.map((r) => ({ offset: String(r.offset), key: r.key, value: r.value })), lastOffset);
+        : projectSlice(
+            kind,
+            b.topic,
+            b.partition,
+            b.records.map((r) => ({ offset: String(r.offset), key: r.key, value: r.value })),
+            lastOffset,
+          );
     o.log.debug({ topic: b.topic, partition: b.partition, first: String(slice.firstOffset), events: slice.events }, 'projector: slice');
     // The slice is stored and committed by the batcher. Returning before that lets the consumer fetch
     // and decode the next batch while ClickHouse inserts this one (chdb inserts off the JS thread);

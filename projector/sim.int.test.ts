@@ -31,7 +31,17 @@ it('after the simulator ran, every view equals an independent computation from t
     const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
     try {
       const ingest = await startIngest(
-        makeConfig('ingest', { ...common, source: 'sim', seed: 3, slotMs: 0, tps: 300, maxSlots: 300, fast: true, slotsPerEpoch: 64, validators: 8 }),
+        makeConfig('ingest', {
+          ...common,
+          source: 'sim',
+          seed: 3,
+          slotMs: 0,
+          tps: 300,
+          maxSlots: 300,
+          fast: true,
+          slotsPerEpoch: 64,
+          validators: 8,
+        }),
         silentLogger,
         { kafka, topics },
       );
@@ -48,9 +58,14 @@ it('after the simulator ran, every view equals an independent computation from t
       const want = expectedViews(records, programs);
       expect(want.transactions?.length).toBeGreaterThan(1000);
       expect(programs.length).toBeGreaterThan(1);
-      await waitFor(async () => (await kafkaLag(ch, 'sim')) === 0n && JSON.stringify(await heads(ch, 'sim')) === JSON.stringify(want.heads), {
-        what: 'the views to catch up with the simulator', timeoutMs: 120_000, intervalMs: 200,
-      });
+      await waitFor(
+        async () => (await kafkaLag(ch, 'sim')) === 0n && JSON.stringify(await heads(ch, 'sim')) === JSON.stringify(want.heads),
+        {
+          what: 'the views to catch up with the simulator',
+          timeoutMs: 120_000,
+          intervalMs: 200,
+        },
+      );
       const got = await dumpViews(ch, 'sim', programs);
       for (const key of Object.keys(want)) expect(got[key], key).toEqual(want[key]);
     } finally {

@@ -8,11 +8,17 @@ describe('projectSlice', () => {
     const a = encodeRecord({ kind: 'transactions', event: tx({ slot: 5, index: 0, sig: 'a', keys: ['k'] }) });
     const b = encodeRecord({ kind: 'transactions', event: tx({ slot: 6, index: 0, sig: 'b', keys: ['k'] }) });
     const poison = Buffer.from([0xff, 0xff, 0xff]);
-    const s = projectSlice('transactions', 'p.transactions.v1', 1, [
-      { offset: '100', key: a.key, value: a.value },
-      { offset: '101', key: null, value: poison },
-      { offset: '102', key: b.key, value: b.value },
-    ], '103');
+    const s = projectSlice(
+      'transactions',
+      'p.transactions.v1',
+      1,
+      [
+        { offset: '100', key: a.key, value: a.value },
+        { offset: '101', key: null, value: poison },
+        { offset: '102', key: b.key, value: b.value },
+      ],
+      '103',
+    );
     expect(s).toMatchObject({ firstOffset: 100n, lastOffset: 102n, nextOffset: 104n, events: 3 });
     expect(s.rows.transactions.map((r) => r.slot)).toEqual(['5', '6']);
     // The records are the values as read, copied into one block for the slice (not the client's buffers).

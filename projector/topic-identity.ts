@@ -35,7 +35,10 @@ export function judgeViews(v: ViewsAndTopics): ViewsVerdict {
     for (const [topic, id] of v.current) {
       const was = v.recorded.get(topic);
       if (was !== undefined && was !== id) {
-        return { action: 'reset', reason: `topic ${topic} is not the one the views were built from (topic id ${was}, now ${id}): a new broker or a recreated topic` };
+        return {
+          action: 'reset',
+          reason: `topic ${topic} is not the one the views were built from (topic id ${was}, now ${id}): a new broker or a recreated topic`,
+        };
       }
     }
     return [...v.current.keys()].every((t) => v.recorded.has(t)) ? { action: 'keep' } : { action: 'record' };
@@ -43,7 +46,8 @@ export function judgeViews(v: ViewsAndTopics): ViewsVerdict {
   // No ids recorded: the views are new, or older than the record. Their positions tell.
   for (const [topic, partition, end] of v.viewEnds) {
     const has = v.topicEnds.get(topic, partition) ?? 0n;
-    if (end > has) return { action: 'reset', reason: `the views hold ${topic}/${partition} up to offset ${end}, the topic only up to ${has}` };
+    if (end > has)
+      return { action: 'reset', reason: `the views hold ${topic}/${partition} up to offset ${end}, the topic only up to ${has}` };
   }
   return { action: 'record' };
 }
@@ -100,5 +104,7 @@ async function viewPositions(ch: ClickHouseClient, database: string): Promise<Of
     query_params: { db: database },
     format: 'JSONEachRow',
   });
-  return OffsetMap.of((await rs.json<{ topic: string; partition: number; end: string }>()).map((r) => [r.topic, Number(r.partition), BigInt(r.end)] as const));
+  return OffsetMap.of(
+    (await rs.json<{ topic: string; partition: number; end: string }>()).map((r) => [r.topic, Number(r.partition), BigInt(r.end)] as const),
+  );
 }

@@ -65,8 +65,15 @@ const WRITERS: { [T in ViewTable]?: Writer<T> } = {
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
       // Rows of one transaction are adjacent and share these values (the same strings).
-      if (prev === undefined || r.signature !== prev.signature || r.slot !== prev.slot || r.position !== prev.position ||
-          r.err !== prev.err || r.memo !== prev.memo || r.block_time !== prev.block_time) {
+      if (
+        prev === undefined ||
+        r.signature !== prev.signature ||
+        r.slot !== prev.slot ||
+        r.position !== prev.position ||
+        r.err !== prev.err ||
+        r.memo !== prev.memo ||
+        r.block_time !== prev.block_time
+      ) {
         rest = `\t${r.slot}\t${r.position}\t${r.signature}\t${freeText(r.err)}\t${freeText(r.memo)}\t${orNull(r.block_time)}\n`;
         prev = r;
       }

@@ -11,15 +11,21 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  * which it does not take) are escaped here through a latin1 string, one character per byte. */
 function generic(table: keyof Rows, rows: Rows): Buffer {
   if (table === 'transaction_records') {
-    const lines = rows.transaction_records.map((r) => `${r.slot}\t${r.position}\t${r.signature}\t${r.record.toString('latin1').replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!)}\n`);
+    const lines = rows.transaction_records.map(
+      (r) => `${r.slot}\t${r.position}\t${r.signature}\t${r.record.toString('latin1').replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!)}\n`,
+    );
     return Buffer.from(lines.join(''), 'latin1');
   }
   const columns = VIEW_COLUMNS[table] as readonly string[];
-  return toTabSeparated(rows[table] as unknown as Record<string, TsvValue>[], columns, new Set(columns.filter((c) => !FREE_TEXT_COLUMNS.has(c))));
+  return toTabSeparated(
+    rows[table] as unknown as Record<string, TsvValue>[],
+    columns,
+    new Set(columns.filter((c) => !FREE_TEXT_COLUMNS.has(c))),
+  );
 }
 
 describe('tabSeparatedRows', () => {
-  it('given every table\'s rows of a chain with errors, memos and escapes, when written, then byte for byte the generic TabSeparated', () => {
+  it("given every table's rows of a chain with errors, memos and escapes, when written, then byte for byte the generic TabSeparated", () => {
     const rows = emptyRows();
     for (const b of makeChain({ slots: 24, txPerSlot: 30, writesPerSlot: 20, seed: 3 })) {
       for (const e of b.events) {
@@ -32,11 +38,28 @@ describe('tabSeparatedRows', () => {
     const base = rows.transactions[0]!;
     rows.transactions.push({ ...base, err: '{"a":"tab\there\\nnew\nline\rcr"}', memo: '[7] héllo✓\\', block_time: null, is_vote: true });
     const sba = rows.signatures_by_address[0]!;
-    rows.signatures_by_address.push({ ...sba, address: 'A1', err: 'e\te', memo: null, block_time: null }, { ...sba, address: 'A2', err: 'e\te', memo: null, block_time: null });
+    rows.signatures_by_address.push(
+      { ...sba, address: 'A1', err: 'e\te', memo: null, block_time: null },
+      { ...sba, address: 'A2', err: 'e\te', memo: null, block_time: null },
+    );
     // Every byte value in a record, the four escaped ones among them.
-    rows.transaction_records.push({ ...rows.transaction_records[0]!, position: 999, record: Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256)) });
+    rows.transaction_records.push({
+      ...rows.transaction_records[0]!,
+      position: 999,
+      record: Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256)),
+    });
     for (const t of VIEW_TABLES) {
-      if (['transactions', 'signatures_by_address', 'account_writes', 'account_owners', 'transaction_index', 'transaction_records', 'slot_status'].includes(t)) {
+      if (
+        [
+          'transactions',
+          'signatures_by_address',
+          'account_writes',
+          'account_owners',
+          'transaction_index',
+          'transaction_records',
+          'slot_status',
+        ].includes(t)
+      ) {
         expect(rows[t].length, t).toBeGreaterThan(0);
       }
       const got = tabSeparatedRows(t, rows[t] as never[]);

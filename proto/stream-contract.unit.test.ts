@@ -150,7 +150,10 @@ function describeField(f: protobuf.Field): Field {
 
 describe('proto/stream.proto against the interface contract', () => {
   it('declares package stream with exactly the contract messages', () => {
-    const messages = ns.nestedArray.filter((n) => n instanceof protobuf.Type).map((n) => n.name).sort();
+    const messages = ns.nestedArray
+      .filter((n) => n instanceof protobuf.Type)
+      .map((n) => n.name)
+      .sort();
     expect(messages).toEqual(Object.keys(CONTRACT).sort());
   });
 
@@ -168,9 +171,9 @@ describe('proto/stream.proto against the interface contract', () => {
 
   it('service Stream has the four calls with their kinds and types', () => {
     const svc = ns.lookupService('Stream');
-    const calls = Object.fromEntries(svc.methodsArray.map((m) => [m.name, [
-      Boolean(m.requestStream), Boolean(m.responseStream), m.requestType, m.responseType,
-    ]]));
+    const calls = Object.fromEntries(
+      svc.methodsArray.map((m) => [m.name, [Boolean(m.requestStream), Boolean(m.responseStream), m.requestType, m.responseType]]),
+    );
     expect(calls).toEqual({
       Subscribe: [true, true, 'SubscribeRequest', 'SubscribeUpdate'],
       SubscribeParsed: [true, true, 'SubscribeParsedRequest', 'SubscribeUpdateParsedTransaction'],

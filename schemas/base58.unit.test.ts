@@ -5,7 +5,20 @@ import { base58 } from './base58.js';
 
 describe('base58', () => {
   it('matches bs58 on edge cases', () => {
-    for (const b of [[], [0], [0, 0], [0, 0, 1], [1], [255], [57], [58], [0, 255, 255], Array(32).fill(0), Array(32).fill(255), Array(64).fill(255)]) {
+    for (const b of [
+      [],
+      [0],
+      [0, 0],
+      [0, 0, 1],
+      [1],
+      [255],
+      [57],
+      [58],
+      [0, 255, 255],
+      Array(32).fill(0),
+      Array(32).fill(255),
+      Array(64).fill(255),
+    ]) {
       expect(base58(Uint8Array.from(b))).toBe(bs58.encode(Uint8Array.from(b)));
     }
   });

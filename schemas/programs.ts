@@ -40,6 +40,7 @@ const STATE_OFFSET = 108;
  */
 export function isTokenAccountData(data: Uint8Array): boolean {
   if (data.length < TOKEN_ACCOUNT_LEN) return false;
-  if (data.length > TOKEN_ACCOUNT_LEN && (data.length === TOKEN_MULTISIG_LEN || data[ACCOUNT_TYPE_OFFSET] !== ACCOUNT_TYPE_ACCOUNT)) return false;
+  if (data.length > TOKEN_ACCOUNT_LEN && (data.length === TOKEN_MULTISIG_LEN || data[ACCOUNT_TYPE_OFFSET] !== ACCOUNT_TYPE_ACCOUNT))
+    return false;
   return data[STATE_OFFSET] !== 0;
 }

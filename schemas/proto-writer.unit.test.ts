@@ -6,9 +6,21 @@ const fresh = <T>(codec: { encode(m: T): { finish(): Uint8Array } }, m: T) => Bu
 
 describe('encodeMessage', () => {
   it('gives the bytes a fresh writer gives, large messages before small ones and back', () => {
-    const big = TransactionEvent.fromPartial({ slot: 9n, index: 3, signatures: [Buffer.alloc(64, 7)], accountKeys: Array.from({ length: 40 }, (_, i) => Buffer.alloc(32, i)), logMessages: ['x'.repeat(3000)], fee: 5000n });
+    const big = TransactionEvent.fromPartial({
+      slot: 9n,
+      index: 3,
+      signatures: [Buffer.alloc(64, 7)],
+      accountKeys: Array.from({ length: 40 }, (_, i) => Buffer.alloc(32, i)),
+      logMessages: ['x'.repeat(3000)],
+      fee: 5000n,
+    });
     const small = EntryEvent.fromPartial({ slot: 1n, index: 2, numHashes: 3n });
-    const account = AccountEvent.fromPartial({ slot: 4n, pubkey: Buffer.alloc(32, 1), lamports: 2n ** 64n - 1n, data: Buffer.alloc(165, 9) });
+    const account = AccountEvent.fromPartial({
+      slot: 4n,
+      pubkey: Buffer.alloc(32, 1),
+      lamports: 2n ** 64n - 1n,
+      data: Buffer.alloc(165, 9),
+    });
     const outs: Buffer[] = [];
     for (let round = 0; round < 3; round++) {
       outs.push(encodeMessage(TransactionEvent, big), encodeMessage(EntryEvent, small), encodeMessage(AccountEvent, account));

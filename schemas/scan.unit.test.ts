@@ -37,12 +37,19 @@ describe('scan', () => {
       innerInstructions: [
         { index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([1]), data: Buffer.alloc(300, 7), stackHeight: 2 }] },
         { index: 1, instructions: [] },
-        { index: 1, instructions: [{ programIdIndex: 1, accounts: Buffer.alloc(0), data: Buffer.from([9]) }, { programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.from([8]), stackHeight: 3 }] },
+        {
+          index: 1,
+          instructions: [
+            { programIdIndex: 1, accounts: Buffer.alloc(0), data: Buffer.from([9]) },
+            { programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.from([8]), stackHeight: 3 },
+          ],
+        },
       ],
       logMessages: ['after the instructions'],
     });
     const s = scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish()));
-    const plain = (l: { programIdIndex: number; data: Uint8Array }[]) => l.map((i) => [i.programIdIndex, Buffer.from(i.data).toString('hex')]);
+    const plain = (l: { programIdIndex: number; data: Uint8Array }[]) =>
+      l.map((i) => [i.programIdIndex, Buffer.from(i.data).toString('hex')]);
     expect(plain(scanInstructions(s))).toEqual(plain(tx.instructions));
     expect(plain(scanInnerInstructions(s))).toEqual(plain(tx.innerInstructions.flatMap((g) => g.instructions)));
     const none = scanTransaction(Buffer.from(TransactionEvent.encode(TransactionEvent.fromPartial({ slot: 1n })).finish()));
@@ -50,7 +57,15 @@ describe('scan', () => {
   });
 
   it('reads an account record', () => {
-    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 2), lamports: 2n ** 64n - 1n, data: Buffer.from('abc'), slot: 77n, writeVersion: 9_000_000_001n, txnSignature: Buffer.alloc(64, 9) });
+    const acc = AccountEvent.fromPartial({
+      pubkey: Buffer.alloc(32, 1),
+      owner: Buffer.alloc(32, 2),
+      lamports: 2n ** 64n - 1n,
+      data: Buffer.from('abc'),
+      slot: 77n,
+      writeVersion: 9_000_000_001n,
+      txnSignature: Buffer.alloc(64, 9),
+    });
     const s = scanAccount(Buffer.from(AccountEvent.encode(acc).finish()));
     expect([s.slot, s.lamports, s.data.toString(), s.writeVersion]).toEqual([77n, 2n ** 64n - 1n, 'abc', 9_000_000_001n]);
     expect(Buffer.from(s.txnSignature!)).toEqual(Buffer.alloc(64, 9));

@@ -12,7 +12,14 @@ import { readPumpV1Transaction } from '../test/support/mainnet/data.js';
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const record = readPumpV1Transaction();
 const wire = Buffer.from(record.wire_base64, 'base64');
-const meta = { slot: BigInt(record.slot!), index: 0, loadedWritable: [], loadedReadonly: [], fee: BigInt(record.meta.fee), blockTime: BigInt(record.blockTime!) };
+const meta = {
+  slot: BigInt(record.slot!),
+  index: 0,
+  loadedWritable: [],
+  loadedReadonly: [],
+  fee: BigInt(record.meta.fee),
+  blockTime: BigInt(record.blockTime!),
+};
 
 describe('mainnet v1 transaction (pump record 23)', () => {
   const tx = decodeTransactionWire(wire, meta);
@@ -22,7 +29,12 @@ describe('mainnet v1 transaction (pump record 23)', () => {
     expect(tx.version).toBe(1);
     expect(tx.versioned).toBe(true);
     // The data README's hand parse: priority fee 300000, compute-unit limit 315000, data-size limit 67108864.
-    expect(tx.transactionConfig).toEqual({ priorityFee: 300_000n, computeUnitLimit: 315_000, loadedAccountsDataSizeLimit: 67_108_864, heapSize: undefined });
+    expect(tx.transactionConfig).toEqual({
+      priorityFee: 300_000n,
+      computeUnitLimit: 315_000,
+      loadedAccountsDataSizeLimit: 67_108_864,
+      heapSize: undefined,
+    });
     expect(tx.signatures.map((s) => bs58.encode(s))).toEqual([record.signature]);
     expect(tx.addressTableLookups).toEqual([]);
     expect([tx.numRequiredSignatures, tx.numReadonlySignedAccounts, tx.numReadonlyUnsignedAccounts]).toEqual([1, 0, 16]);
@@ -45,7 +57,10 @@ describe('mainnet v1 transaction (pump record 23)', () => {
     expect(verify(null, message, payer, tx.signatures[0]!)).toBe(true);
     const kitTx = getTransactionDecoder().decode(wire);
     expect(Buffer.from(kitTx.messageBytes)).toEqual(message);
-    const kitMsg = getCompiledTransactionMessageDecoder().decode(kitTx.messageBytes) as unknown as { staticAccounts: string[]; configMask: number };
+    const kitMsg = getCompiledTransactionMessageDecoder().decode(kitTx.messageBytes) as unknown as {
+      staticAccounts: string[];
+      configMask: number;
+    };
     expect(kitMsg.staticAccounts).toEqual(tx.accountKeys.map((k) => bs58.encode(k)));
     expect(kitMsg.configMask).toBe(0b1111);
   });

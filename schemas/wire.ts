@@ -404,14 +404,17 @@ function decodeV1(bytes: Uint8Array, meta: WireMeta): TransactionEvent {
     numReadonlySignedAccounts > numRequiredSignatures ||
     numReadonlyUnsignedAccounts > naddr - numRequiredSignatures
   ) {
-    throw new WireError(`header counts (${numRequiredSignatures}, ${numReadonlySignedAccounts}, ${numReadonlyUnsignedAccounts}) exceed the ${naddr} addresses (count at byte ${naddrAt})`);
+    throw new WireError(
+      `header counts (${numRequiredSignatures}, ${numReadonlySignedAccounts}, ${numReadonlyUnsignedAccounts}) exceed the ${naddr} addresses (count at byte ${naddrAt})`,
+    );
   }
   const accountKeys: Buffer[] = [];
   for (let i = 0; i < naddr; i++) accountKeys.push(r.bytes(32, 'address'));
   const transactionConfig: TransactionConfig = {
     priorityFee: (mask & PRIORITY_FEE_BITS) !== 0 ? r.u64le('priority fee config value') : undefined,
     computeUnitLimit: (mask & COMPUTE_UNIT_LIMIT_BIT) !== 0 ? r.u32le('compute-unit limit config value') : undefined,
-    loadedAccountsDataSizeLimit: (mask & LOADED_ACCOUNTS_DATA_SIZE_LIMIT_BIT) !== 0 ? r.u32le('loaded-accounts data-size limit config value') : undefined,
+    loadedAccountsDataSizeLimit:
+      (mask & LOADED_ACCOUNTS_DATA_SIZE_LIMIT_BIT) !== 0 ? r.u32le('loaded-accounts data-size limit config value') : undefined,
     heapSize: (mask & HEAP_SIZE_BIT) !== 0 ? r.u32le('heap size config value') : undefined,
   };
   const headers: { at: number; programIdIndex: number; naccounts: number; ndata: number }[] = [];
@@ -449,7 +452,9 @@ function decodeV1(bytes: Uint8Array, meta: WireMeta): TransactionEvent {
   for (let i = 0; i < numRequiredSignatures; i++) signatures.push(r.bytes(64, 'signature'));
   // v1 has no lookup tables, so nothing can be loaded: a meta that says otherwise belongs to another transaction.
   if (meta.loadedWritable.length + meta.loadedReadonly.length > 0) {
-    throw new WireError(`a v1 transaction loads no addresses, meta gives ${meta.loadedWritable.length} writable and ${meta.loadedReadonly.length} readonly`);
+    throw new WireError(
+      `a v1 transaction loads no addresses, meta gives ${meta.loadedWritable.length} writable and ${meta.loadedReadonly.length} readonly`,
+    );
   }
   return {
     slot: meta.slot,

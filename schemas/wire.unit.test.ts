@@ -77,9 +77,7 @@ describe('wire format', { timeout: 60_000 }, async () => {
   it('encodeTransactionWire equals @solana/kit transaction encoder', () => {
     const enc = getTransactionEncoder();
     for (const tx of [...legacy.slice(0, 20), ...v0.slice(0, 20)]) {
-      const signatures = Object.fromEntries(
-        tx.accountKeys.slice(0, tx.numRequiredSignatures).map((k, i) => [addr(k), tx.signatures[i]]),
-      );
+      const signatures = Object.fromEntries(tx.accountKeys.slice(0, tx.numRequiredSignatures).map((k, i) => [addr(k), tx.signatures[i]]));
       const kit = enc.encode({ messageBytes: encodeMessage(tx), signatures } as never);
       expect(Buffer.from(encodeTransactionWire(tx))).toEqual(Buffer.from(kit));
     }
@@ -93,7 +91,9 @@ describe('wire format', { timeout: 60_000 }, async () => {
       // Compare the protobuf encodings: byte-equal records mean every field survived. The wire holds no
       // execution meta (balances, logs...): the decoded transaction says it was not recorded.
       const withoutMeta = { ...tx, ...noTransactionMeta() };
-      expect(encodeRecord({ kind: 'transactions', event: back }).value.equals(encodeRecord({ kind: 'transactions', event: withoutMeta }).value)).toBe(true);
+      expect(
+        encodeRecord({ kind: 'transactions', event: back }).value.equals(encodeRecord({ kind: 'transactions', event: withoutMeta }).value),
+      ).toBe(true);
       expect(back.isVote).toBe(tx.isVote);
       expect(back.memos).toEqual(tx.memos);
     }
@@ -123,9 +123,7 @@ describe('wire format', { timeout: 60_000 }, async () => {
   it('rejects garbage and inconsistent lookup metadata with a WireError', () => {
     expect(() => decodeTransactionWire(Buffer.from([1, 2, 3]), metaOf(legacy[0]!))).toThrow(WireError);
     const tx = v0[0]!;
-    expect(() => decodeTransactionWire(encodeTransactionWire(tx), { ...metaOf(tx), loadedReadonly: [] })).toThrow(
-      /lookups load/,
-    );
+    expect(() => decodeTransactionWire(encodeTransactionWire(tx), { ...metaOf(tx), loadedReadonly: [] })).toThrow(/lookups load/);
     expect(() => encodeMessage({ ...legacy[0]!, recentBlockhash: Buffer.alloc(5) })).toThrow(/recent blockhash/);
     const wire = encodeTransactionWire(legacy[0]!);
     expect(() => decodeTransactionWire(Buffer.concat([wire, Buffer.of(0)]), metaOf(legacy[0]!))).toThrow(/trailing/);
@@ -238,18 +236,25 @@ describe('wire format v1 (SIMD-0385)', () => {
       expect(() => decodeTransactionWire(bytes, meta), message.source).toThrow(WireError);
       expect(() => decodeTransactionWire(bytes, meta), message.source).toThrow(message);
     }
-    expect(() => decodeTransactionWire(wire, { ...meta, loadedReadonly: [key(8)] })).toThrow(/^a v1 transaction loads no addresses, meta gives 0 writable and 1 readonly$/);
+    expect(() => decodeTransactionWire(wire, { ...meta, loadedReadonly: [key(8)] })).toThrow(
+      /^a v1 transaction loads no addresses, meta gives 0 writable and 1 readonly$/,
+    );
     // v1's message behind a legacy signature count is neither format.
     const counted = Buffer.concat([Buffer.of(1), Buffer.alloc(64, 9), wire.subarray(0, 504)]);
-    expect(() => decodeTransactionWire(counted, meta)).toThrow(/^unsupported message version 1 at byte 65 \(a v1 transaction starts with 0x81/);
+    expect(() => decodeTransactionWire(counted, meta)).toThrow(
+      /^unsupported message version 1 at byte 65 \(a v1 transaction starts with 0x81/,
+    );
   });
 
   it('refuses to write a v1 event it cannot express', () => {
-    expect(() => encodeTransactionWire({ ...v1, addressTableLookups: [{ accountKey: key(1), writableIndexes: Buffer.of(0), readonlyIndexes: Buffer.alloc(0) }] })).toThrow(
-      /v1 message cannot carry address table lookups/,
-    );
-    expect(() => encodeTransactionWire({ ...v1, instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.alloc(70_000) }] })).toThrow(
-      /exceeds a u16 length/,
-    );
+    expect(() =>
+      encodeTransactionWire({
+        ...v1,
+        addressTableLookups: [{ accountKey: key(1), writableIndexes: Buffer.of(0), readonlyIndexes: Buffer.alloc(0) }],
+      }),
+    ).toThrow(/v1 message cannot carry address table lookups/);
+    expect(() =>
+      encodeTransactionWire({ ...v1, instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: Buffer.alloc(70_000) }] }),
+    ).toThrow(/exceeds a u16 length/);
   });
 });

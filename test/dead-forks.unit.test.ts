@@ -10,7 +10,9 @@ describe('dead forks through the projections', { timeout: 60_000 }, () => {
   it('are stored as lost forks and leave no data behind', async () => {
     const batches = await collect({ maxSlots: 120, seed: 4, tps: 60, fast: true, deadRate: 0.1, entries: true });
     const events = batches.flatMap((b) => b.events);
-    const dead = new Set(events.flatMap((e) => (e.kind === 'slots' && e.event.status === SlotStatus.SLOT_STATUS_DEAD ? [e.event.slot.toString()] : [])));
+    const dead = new Set(
+      events.flatMap((e) => (e.kind === 'slots' && e.event.status === SlotStatus.SLOT_STATUS_DEAD ? [e.event.slot.toString()] : [])),
+    );
     expect(dead.size).toBeGreaterThanOrEqual(5);
     const status = new Map<string, number>();
     const rowSlots = new Set<string>();

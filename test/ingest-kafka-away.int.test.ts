@@ -90,7 +90,12 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
     .map((r) => decodeRecord('slots', r.value))
     .flatMap((d) => (d.ok && d.value.kind === 'slots' ? [d.value.event] : []))
     // Every slot happens once: produced (processed), skipped, or a dead fork (the simulator makes a few).
-    .filter((s) => s.status === SlotStatus.SLOT_STATUS_PROCESSED || s.status === SlotStatus.SLOT_STATUS_SKIPPED || s.status === SlotStatus.SLOT_STATUS_DEAD)
+    .filter(
+      (s) =>
+        s.status === SlotStatus.SLOT_STATUS_PROCESSED ||
+        s.status === SlotStatus.SLOT_STATUS_SKIPPED ||
+        s.status === SlotStatus.SLOT_STATUS_DEAD,
+    )
     .map((s) => Number(s.slot))
     .sort((a, b) => a - b);
   expect(happened).toEqual(Array.from({ length: maxSlots }, (_, i) => i));

@@ -33,7 +33,16 @@ describe('ingest name', () => {
   });
 
   const config = (prefix: string, name = 'main'): Config =>
-    makeConfig('ingest', { kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 2, retentionMs: 3_600_000, slotMs: 50, tps: 20, fast: true, ingestName: name });
+    makeConfig('ingest', {
+      kafkaBrokers: testBrokers(),
+      topicPrefix: prefix,
+      partitions: 2,
+      retentionMs: 3_600_000,
+      slotMs: 50,
+      tps: 20,
+      fast: true,
+      ingestName: name,
+    });
 
   async function start(cfg: Config): Promise<IngestHandle> {
     const infra = await connectKafka(cfg, silent);
@@ -83,8 +92,22 @@ describe('ingest name', () => {
     await start(config(prefix, 'relay'));
     await waitFor(async () => (await last(prefix)) >= 0n, { what: 'the first ingest publishing', timeoutMs: 60_000 });
     const args = [
-      '--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'ingest', '--kafka-brokers', testBrokers().join(','), '--topic-prefix', prefix,
-      '--partitions', '2', '--ingest-name', 'relay', '--metrics-port', '0', '--log-format', 'json',
+      '--import',
+      'tsx',
+      join(ROOT, 'cli', 'main.ts'),
+      'ingest',
+      '--kafka-brokers',
+      testBrokers().join(','),
+      '--topic-prefix',
+      prefix,
+      '--partitions',
+      '2',
+      '--ingest-name',
+      'relay',
+      '--metrics-port',
+      '0',
+      '--log-format',
+      'json',
     ];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     closers.push(async () => void child.kill('SIGKILL'));

@@ -31,7 +31,18 @@ const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
 
 // A small chain: ~140 records per slot (and ~70 entries) after a genesis of a few hundred startup accounts.
 // Entries on (the default); dead forks above the default rate so 100 slots hold one (slot 61; 12 in 400).
-const SIM = { seed: 7, slotMs: 0, tps: 100, skipRate: 0.1, deadRate: 0.03, slotsPerEpoch: 64, validators: 4, maxSlots: 100, partitions: 3, retentionMs: 3_600_000 };
+const SIM = {
+  seed: 7,
+  slotMs: 0,
+  tps: 100,
+  skipRate: 0.1,
+  deadRate: 0.03,
+  slotsPerEpoch: 64,
+  validators: 4,
+  maxSlots: 100,
+  partitions: 3,
+  retentionMs: 3_600_000,
+};
 
 /** Every topic the ingest writes records to: the projector's and the entries topic (the dead-letter topic stays empty). */
 const INGEST_KINDS = [...TOPIC_KINDS, 'entries'] as Exclude<TopicKind, 'deadletter'>[];
@@ -73,7 +84,10 @@ async function ingestToEnd(cfg: Config, log: Logger = captureLog().log): Promise
 
 async function readAll(kafka: Kafka, prefix: string): Promise<Topics> {
   const names = topicNames(prefix);
-  const contents = await readTopics(kafka, INGEST_KINDS.map((k) => names[k]));
+  const contents = await readTopics(
+    kafka,
+    INGEST_KINDS.map((k) => names[k]),
+  );
   return Object.fromEntries(INGEST_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
 }
 
@@ -134,7 +148,9 @@ describe('sim into Kafka', () => {
     // counts are the slot's records on each partition.
     const markers = slotRecords(reference).filter((s) => s.end !== undefined);
     expect(markers.map((s) => Number(s.slot)).sort((a, b) => a - b)).toEqual(happened);
-    expect(checkMarkers(toContents(reference, refPrefix), topicNames(refPrefix), ['transactions', 'accounts', 'slots', 'entries'])).toEqual({ markers: SIM.maxSlots, wrong: [], late: [] });
+    expect(checkMarkers(toContents(reference, refPrefix), topicNames(refPrefix), ['transactions', 'accounts', 'slots', 'entries'])).toEqual(
+      { markers: SIM.maxSlots, wrong: [], late: [] },
+    );
   });
 
   it('gives byte-identical records for the same seed (>= 10,000 records)', async () => {
@@ -172,7 +188,9 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
     for (const t of txs) {
       const msg = encodeMessage(t);
       expect(t.signatures.length).toBe(t.numRequiredSignatures);
-      t.signatures.forEach((sig, i) => expect(verifyEd25519(msg, sig, t.accountKeys[i]!), `signature ${i} of a transaction in slot ${t.slot}`).toBe(true));
+      t.signatures.forEach((sig, i) =>
+        expect(verifyEd25519(msg, sig, t.accountKeys[i]!), `signature ${i} of a transaction in slot ${t.slot}`).toBe(true),
+      );
     }
   });
 
@@ -202,7 +220,12 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
     const schedule = first.schedule.map((k) => indexOf.get(first.identities[k]!.toString('hex'))!);
     expect(schedule.every((v) => v !== undefined)).toBe(true);
     expect(chiSquare(schedule, stakes)).toBeLessThan(CRITICAL_49_DF);
-    expect(chiSquare(schedule, stakes.map(() => 1))).toBeGreaterThan(CRITICAL_49_DF * 10);
+    expect(
+      chiSquare(
+        schedule,
+        stakes.map(() => 1),
+      ),
+    ).toBeGreaterThan(CRITICAL_49_DF * 10);
   });
 });
 
@@ -213,7 +236,21 @@ describe('restart', () => {
     // usually mid-slot: unpaced, the whole chain is in Kafka about two seconds after the start.
     const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 40 });
     const args: string[] = [];
-    for (const name of ['kafkaBrokers', 'topicPrefix', 'seed', 'slotMs', 'tps', 'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'simEntries', 'deadRate', 'partitions', 'retentionMs'] as const) {
+    for (const name of [
+      'kafkaBrokers',
+      'topicPrefix',
+      'seed',
+      'slotMs',
+      'tps',
+      'skipRate',
+      'slotsPerEpoch',
+      'validators',
+      'maxSlots',
+      'simEntries',
+      'deadRate',
+      'partitions',
+      'retentionMs',
+    ] as const) {
       const v = cfg[name];
       args.push(flagOf(name), Array.isArray(v) ? v.join(',') : String(v));
     }
@@ -255,7 +292,9 @@ describe('restart', () => {
     const last = child(prefix);
     const code = await last.exited;
     expect(code, last.stderr()).toBe(0);
-    expect(last.stderr()).toMatch(/resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/);
+    expect(last.stderr()).toMatch(
+      /resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/,
+    );
 
     const got = await readAll(kafka, prefix);
     const happened = slotRecords(got).filter((s) => s.end !== undefined);
@@ -263,7 +302,11 @@ describe('restart', () => {
     expect(new Set(slots).size).toBe(slots.length);
     expect(slots).toEqual(Array.from({ length: 400 }, (_, i) => i));
     expect(firstDifference(got, expected)).toBeUndefined();
-    expect(checkMarkers(toContents(got, prefix), names, ['transactions', 'accounts', 'slots', 'entries'])).toEqual({ markers: 400, wrong: [], late: [] });
+    expect(checkMarkers(toContents(got, prefix), names, ['transactions', 'accounts', 'slots', 'entries'])).toEqual({
+      markers: 400,
+      wrong: [],
+      late: [],
+    });
   });
 });
 
@@ -298,7 +341,9 @@ describe('file source', () => {
     const prefix = uniquePrefix('ingest-bad');
     const { log, entries } = captureLog();
     await ingestToEnd(config(prefix, { source: 'file', sourcePath: path }), log);
-    const reported = entries.filter((e) => typeof e.msg === 'string' && e.msg.startsWith('file source: bad line')).map((e) => [e.line, e.reason]);
+    const reported = entries
+      .filter((e) => typeof e.msg === 'string' && e.msg.startsWith('file source: bad line'))
+      .map((e) => [e.line, e.reason]);
     expect(reported).toEqual([
       [4, expect.stringMatching(/^not JSON: /)],
       [11, 'field slot: an unsigned 64-bit integer: -1 is out of range'],

@@ -56,10 +56,15 @@ function refMatches(f: TxFilter, t: TransactionEvent): boolean {
     if (keys[ix.programIdIndex] !== c.program_id) return false;
     const data = Buffer.from(ix.data);
     const want = c.discriminator ? { offset: 0, bytes: c.discriminator } : c.memcmp;
-    return !want || (want.offset + want.bytes.length <= data.length && data.subarray(want.offset, want.offset + want.bytes.length).equals(want.bytes));
+    return (
+      !want ||
+      (want.offset + want.bytes.length <= data.length && data.subarray(want.offset, want.offset + want.bytes.length).equals(want.bytes))
+    );
   };
   const inner = t.innerInstructions.flatMap((g) => g.instructions);
-  return conditions.some((c) => t.instructions.some((ix) => satisfies(c, ix)) || (c.include_inner === true && inner.some((ix) => satisfies(c, ix))));
+  return conditions.some(
+    (c) => t.instructions.some((ix) => satisfies(c, ix)) || (c.include_inner === true && inner.some((ix) => satisfies(c, ix))),
+  );
 }
 
 /** signature (hex) -> sorted names of the matching filters, for the transactions any filter matches. */
@@ -92,7 +97,14 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startTestGrpc({
-      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger,
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 100_000,
+      log: silentLogger,
       limits: { maxFiltersPerKind: 100, maxKeysPerList: 100, maxInstructionConditions: 4 },
     });
     client = newClient(server.port);
@@ -125,11 +137,19 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     const streams: Record<string, TxFilter>[] = [
       {
         buys: { instructions: [{ program_id: PUMP, discriminator: BUY }] },
-        trades_any_depth: { instructions: [{ program_id: PUMP, discriminator: BUY, include_inner: true }, { program_id: PUMP, discriminator: SELL, include_inner: true }] },
+        trades_any_depth: {
+          instructions: [
+            { program_id: PUMP, discriminator: BUY, include_inner: true },
+            { program_id: PUMP, discriminator: SELL, include_inner: true },
+          ],
+        },
         token_transfer_top: { instructions: [{ program_id: TOKEN, discriminator: TOKEN_TRANSFER }] },
         token_transfer_any: { instructions: [{ program_id: TOKEN, discriminator: TOKEN_TRANSFER, include_inner: true }] },
         // Combined with account_exclude: system transfers (at any depth) outside pump.fun.
-        sys_transfer_no_pump: { account_exclude: [PUMP], instructions: [{ program_id: SYSTEM, memcmp: { offset: 0, bytes: SYSTEM_TRANSFER }, include_inner: true }] },
+        sys_transfer_no_pump: {
+          account_exclude: [PUMP],
+          instructions: [{ program_id: SYSTEM, memcmp: { offset: 0, bytes: SYSTEM_TRANSFER }, include_inner: true }],
+        },
         zz_end: end,
       },
       {
@@ -152,7 +172,8 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
 
     // The traffic must exercise what is compared: each condition matched something, and inner matters.
     const count = (m: Map<string, string[]>, name: string) => [...m.values()].filter((n) => n.includes(name)).length;
-    for (const name of ['buys', 'trades_any_depth', 'token_transfer_top', 'token_transfer_any', 'sys_transfer_no_pump']) expect(count(one!, name)).toBeGreaterThan(10);
+    for (const name of ['buys', 'trades_any_depth', 'token_transfer_top', 'token_transfer_any', 'sys_transfer_no_pump'])
+      expect(count(one!, name)).toBeGreaterThan(10);
     expect(count(one!, 'token_transfer_any')).toBeGreaterThan(count(one!, 'token_transfer_top') + 10);
     expect(count(two!, 'sells')).toBeGreaterThan(10);
     expect(recorders.every((r) => r.error === undefined)).toBe(true);
@@ -182,12 +203,30 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
   it('rejects invalid conditions with INVALID_ARGUMENT naming the field', async () => {
     const five = Array.from({ length: 5 }, () => ({ program_id: PUMP }));
     const cases: [Msg, string][] = [
-      [{ transactions: { t: { instructions: [{ program_id: 'not-base58-0OIl' }] } } }, 'transactions["t"].instructions[0].program_id: invalid program id "not-base58-0OIl": not base58'],
-      [{ transactions: { t: { instructions: [{ program_id: PUMP }, {}] } } }, 'transactions["t"].instructions[1].program_id: invalid program id "": empty string'],
-      [{ transactions: { t: { instructions: [{ program_id: PUMP, discriminator: Buffer.alloc(17) }] } } }, 'transactions["t"].instructions[0].discriminator: 17 bytes, at most 16 allowed'],
-      [{ transactions: { t: { instructions: [{ program_id: PUMP, discriminator: Buffer.alloc(0) }] } } }, 'transactions["t"].instructions[0].discriminator: empty; leave it unset to match every instruction of the program'],
-      [{ transactions: { t: { instructions: [{ program_id: PUMP, memcmp: { offset: 10_241, bytes: Buffer.from([1]) } }] } } }, 'transactions["t"].instructions[0].memcmp.offset: 10241, at most 10240 allowed'],
-      [{ transactions: { t: { instructions: [{ program_id: PUMP, memcmp: { offset: 0, bytes: Buffer.alloc(129) } }] } } }, 'transactions["t"].instructions[0].memcmp.bytes: 129 bytes, at most 128 allowed'],
+      [
+        { transactions: { t: { instructions: [{ program_id: 'not-base58-0OIl' }] } } },
+        'transactions["t"].instructions[0].program_id: invalid program id "not-base58-0OIl": not base58',
+      ],
+      [
+        { transactions: { t: { instructions: [{ program_id: PUMP }, {}] } } },
+        'transactions["t"].instructions[1].program_id: invalid program id "": empty string',
+      ],
+      [
+        { transactions: { t: { instructions: [{ program_id: PUMP, discriminator: Buffer.alloc(17) }] } } },
+        'transactions["t"].instructions[0].discriminator: 17 bytes, at most 16 allowed',
+      ],
+      [
+        { transactions: { t: { instructions: [{ program_id: PUMP, discriminator: Buffer.alloc(0) }] } } },
+        'transactions["t"].instructions[0].discriminator: empty; leave it unset to match every instruction of the program',
+      ],
+      [
+        { transactions: { t: { instructions: [{ program_id: PUMP, memcmp: { offset: 10_241, bytes: Buffer.from([1]) } }] } } },
+        'transactions["t"].instructions[0].memcmp.offset: 10241, at most 10240 allowed',
+      ],
+      [
+        { transactions: { t: { instructions: [{ program_id: PUMP, memcmp: { offset: 0, bytes: Buffer.alloc(129) } }] } } },
+        'transactions["t"].instructions[0].memcmp.bytes: 129 bytes, at most 128 allowed',
+      ],
       // The server's configured limit (4 here).
       [{ transactions: { t: { instructions: five } } }, 'transactions["t"].instructions: 5 conditions, at most 4 allowed'],
     ];

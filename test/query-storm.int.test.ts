@@ -51,14 +51,24 @@ describe('a query storm from one client (issue 18, item 9)', () => {
     await loadWorld(store.ch, db);
     // History to search: 100,000 more finalized transactions.
     const txs: TxRow[] = Array.from({ length: 100_000 }, (_, i) => ({
-      signature: sig(i, 42), slot: 1000 + (i % (HEADS.finalized - 1000)), position: 1000 + i, addresses: i % 1000 === 0 ? [ADDR_A] : [],
+      signature: sig(i, 42),
+      slot: 1000 + (i % (HEADS.finalized - 1000)),
+      position: 1000 + i,
+      addresses: i % 1000 === 0 ? [ADDR_A] : [],
     }));
     await insertTransactions(store.ch, db, txs);
     rpc = await serve(store.ch, db, { stateTtlMs: 200, admission });
     pubsub = await startPubSub({
-      live, host: '127.0.0.1', port: 0, maxConnections: 10, maxSubscriptionsPerConnection: 1_000,
-      maxMessageBytes: 64 * 1024, maxBufferedBytes: 16 * 1024 * 1024, pingIntervalMs: 10_000,
-      lookupSignature: viewsSignatureLookup(store.ch, db, admission), log: silentLogger,
+      live,
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: 10,
+      maxSubscriptionsPerConnection: 1_000,
+      maxMessageBytes: 64 * 1024,
+      maxBufferedBytes: 16 * 1024 * 1024,
+      pingIntervalMs: 10_000,
+      lookupSignature: viewsSignatureLookup(store.ch, db, admission),
+      log: silentLogger,
     });
   });
   afterAll(async () => {
@@ -73,8 +83,13 @@ describe('a query storm from one client (issue 18, item 9)', () => {
   async function getSlotServerTimes() {
     const values = (await rpcDuration.get()).values.filter((v) => v.labels.method === 'getSlot');
     const count = values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
-    const within100ms = values.find((v) => v.metricName?.endsWith('_bucket') && (v.labels as Record<string, unknown>).le === 0.1)?.value ?? 0;
-    return { count, within100ms, since: (o: { count: number; within100ms: number }) => ({ count: count - o.count, within100ms: within100ms - o.within100ms }) };
+    const within100ms =
+      values.find((v) => v.metricName?.endsWith('_bucket') && (v.labels as Record<string, unknown>).le === 0.1)?.value ?? 0;
+    return {
+      count,
+      within100ms,
+      since: (o: { count: number; within100ms: number }) => ({ count: count - o.count, within100ms: within100ms - o.within100ms }),
+    };
   }
 
   /** getSlot in a loop until stopped: each answer's latency in ms. */
@@ -105,22 +120,28 @@ describe('a query storm from one client (issue 18, item 9)', () => {
         // Each subscription is dropped as soon as its id arrives.
         const unsubscribes: number[] = [];
         const pending = new Set(ids);
-        await waitFor(() => {
-          for (const n of pending) {
-            const a = ws.answers.get(n);
-            if (a === undefined) continue;
-            pending.delete(n);
-            if (a.error) refused.push(a.error);
-            else {
-              subscribed++;
-              const u = ++id + 1_000_000;
-              unsubscribes.push(u);
-              ws.call(u, 'signatureUnsubscribe', [a.result]);
+        await waitFor(
+          () => {
+            for (const n of pending) {
+              const a = ws.answers.get(n);
+              if (a === undefined) continue;
+              pending.delete(n);
+              if (a.error) refused.push(a.error);
+              else {
+                subscribed++;
+                const u = ++id + 1_000_000;
+                unsubscribes.push(u);
+                ws.call(u, 'signatureUnsubscribe', [a.result]);
+              }
             }
-          }
-          return pending.size === 0;
-        }, { what: `round ${round}'s subscribe answers`, intervalMs: 5 });
-        await waitFor(() => unsubscribes.every((u) => ws.answers.get(u)?.result === true), { what: `round ${round}'s unsubscribes`, intervalMs: 5 });
+            return pending.size === 0;
+          },
+          { what: `round ${round}'s subscribe answers`, intervalMs: 5 },
+        );
+        await waitFor(() => unsubscribes.every((u) => ws.answers.get(u)?.result === true), {
+          what: `round ${round}'s unsubscribes`,
+          intervalMs: 5,
+        });
       }
     } finally {
       ws.close();
@@ -130,9 +151,17 @@ describe('a query storm from one client (issue 18, item 9)', () => {
 
   async function batchStorm(): Promise<any[]> {
     const batches = Array.from({ length: BATCHES }, (_, b) =>
-      rpc.post(JSON.stringify(Array.from({ length: PER_BATCH }, (_, i) => ({
-        jsonrpc: '2.0', id: b * PER_BATCH + i, method: 'getSignatureStatuses', params: [[randomSignature()], { searchTransactionHistory: true }],
-      })))));
+      rpc.post(
+        JSON.stringify(
+          Array.from({ length: PER_BATCH }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: b * PER_BATCH + i,
+            method: 'getSignatureStatuses',
+            params: [[randomSignature()], { searchTransactionHistory: true }],
+          })),
+        ),
+      ),
+    );
     return (await Promise.all(batches)).flatMap((r) => JSON.parse(r.text));
   }
 
@@ -156,11 +185,15 @@ describe('a query storm from one client (issue 18, item 9)', () => {
     const after = admission.stats();
     const server = (await getSlotServerTimes()).since(served);
     lag.disable();
-    console.log(`no storm: getSlot ${control.length} calls, p50 ${control[control.length >> 1]!.toFixed(1)} ms, p99 ${control[Math.ceil(control.length * 0.99) - 1]!.toFixed(1)} ms`);
-    console.log(`storm ${stormMs.toFixed(0)} ms; getSlot ${latencies.length} calls, p50 ${latencies[latencies.length >> 1]!.toFixed(1)} ms, ` +
-      `p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; queries run ${after.run - queries.run}, ` +
-      `cancelled ${after.cancelled - queries.cancelled}, refused ${after.refused - queries.refused}; ` +
-      `subscribed ${ws.subscribed}, subscribes refused ${ws.refused.length}; server side: ${server.within100ms} of ${server.count} getSlot within 100 ms; event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms, max ${(lag.max / 1e6).toFixed(0)} ms`);
+    console.log(
+      `no storm: getSlot ${control.length} calls, p50 ${control[control.length >> 1]!.toFixed(1)} ms, p99 ${control[Math.ceil(control.length * 0.99) - 1]!.toFixed(1)} ms`,
+    );
+    console.log(
+      `storm ${stormMs.toFixed(0)} ms; getSlot ${latencies.length} calls, p50 ${latencies[latencies.length >> 1]!.toFixed(1)} ms, ` +
+        `p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; queries run ${after.run - queries.run}, ` +
+        `cancelled ${after.cancelled - queries.cancelled}, refused ${after.refused - queries.refused}; ` +
+        `subscribed ${ws.subscribed}, subscribes refused ${ws.refused.length}; server side: ${server.within100ms} of ${server.count} getSlot within 100 ms; event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms, max ${(lag.max / 1e6).toFixed(0)} ms`,
+    );
 
     expect(latencies.length).toBeGreaterThan(20);
     expect(server.count).toBeGreaterThanOrEqual(latencies.length);
@@ -170,14 +203,18 @@ describe('a query storm from one client (issue 18, item 9)', () => {
     expect(answers).toHaveLength(BATCHES * PER_BATCH);
     const tooMany = answers.filter((a) => a.error);
     for (const a of answers) {
-      if (a.error) expect(a.error).toEqual({ code: -32429, message: expect.stringMatching(/at most 128 queries in flight per client \(rpcMaxQueriesPerClient\)/) });
+      if (a.error)
+        expect(a.error).toEqual({
+          code: -32429,
+          message: expect.stringMatching(/at most 128 queries in flight per client \(rpcMaxQueriesPerClient\)/),
+        });
       else expect(a.result.value).toEqual([null]);
     }
     expect(tooMany.length).toBeGreaterThan(0); // 500 look-ups from one address: over its share of 128
     for (const e of ws.refused) expect(e.code).toBe(-32429);
     expect(ws.subscribed + ws.refused.length).toBe(ROUNDS * PER_ROUND);
     // Look-ups of subscriptions dropped at once are cancelled before they reach ClickHouse (most of them).
-    expect(after.cancelled - queries.cancelled).toBeGreaterThan(ROUNDS * PER_ROUND / 2);
+    expect(after.cancelled - queries.cancelled).toBeGreaterThan((ROUNDS * PER_ROUND) / 2);
     await waitFor(() => admission.stats().admitted === 0 || undefined, { what: 'every admitted query done' });
   });
 });

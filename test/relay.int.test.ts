@@ -25,7 +25,18 @@ import { SlotstreamA, type SimConfig } from './support/relay/slotstream-a.js';
 // A small chain with everything in it: ~16 transactions per slot with full meta, their account writes,
 // ~64 entries per block, dead forks and skipped slots well above mainnet's rates, and 32-slot epochs so a
 // run crosses epoch boundaries. Paced so B follows A live, as a relay would.
-const SIM: SimConfig = { seed: 11, slotMs: 150, tps: 40, skipRate: 0.15, deadRate: 0.1, slotsPerEpoch: 32, validators: 8, fast: true, simEntries: true, partitions: 4 };
+const SIM: SimConfig = {
+  seed: 11,
+  slotMs: 150,
+  tps: 40,
+  skipRate: 0.15,
+  deadRate: 0.1,
+  slotsPerEpoch: 32,
+  validators: 8,
+  fast: true,
+  simEntries: true,
+  partitions: 4,
+};
 
 const log = createLogger('warn', 'relay-test');
 
@@ -57,7 +68,12 @@ async function waitForEnd(kafka: Kafka, topics: TopicNames, b: RelayIngest, slot
 
 /** B's log lines above info and its source's subscription lines, for failure messages. */
 const notable = (b: RelayIngest): string =>
-  b.logLines().filter((l) => (l.level as number) > 30 || /subscrib|resum/.test(String(l.msg))).map((l) => String(l.msg)).slice(-20).join('\n');
+  b
+    .logLines()
+    .filter((l) => (l.level as number) > 30 || /subscrib|resum/.test(String(l.msg)))
+    .map((l) => String(l.msg))
+    .slice(-20)
+    .join('\n');
 
 /** Starts B against A and waits until A's geyser.Geyser has B's subscription (so B sees A's chain from genesis). */
 async function startB(a: SlotstreamA, rpc: EpochRpc, prefix: string): Promise<RelayIngest> {
@@ -118,7 +134,17 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
     expect(relayDifference(got, withoutSkipped(want))).toBeUndefined();
     // Everything the chain has was there to compare: dead forks, entries, several epochs, every record kind.
     const statuses = new Set(Object.values(want.slots!).flat().map(slotStatusOf));
-    expect(statuses).toEqual(new Set([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_DEAD, SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, SlotStatus.SLOT_STATUS_CREATED_BANK]));
+    expect(statuses).toEqual(
+      new Set([
+        SlotStatus.SLOT_STATUS_PROCESSED,
+        SlotStatus.SLOT_STATUS_CONFIRMED,
+        SlotStatus.SLOT_STATUS_FINALIZED,
+        SlotStatus.SLOT_STATUS_SKIPPED,
+        SlotStatus.SLOT_STATUS_DEAD,
+        SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED,
+        SlotStatus.SLOT_STATUS_CREATED_BANK,
+      ]),
+    );
     for (const kind of ['transactions', 'accounts', 'entries'] as const) expect(recordCount({ [kind]: got[kind] })).toBeGreaterThan(500);
     expect(recordCount({ epochs: got.epochs })).toBe(Math.ceil(maxSlots / SIM.slotsPerEpoch));
     expect(rpc.calls).toContain('getLeaderSchedule');
@@ -168,7 +194,9 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
     expect(firstAvailable).toBeGreaterThan(resumeFrom);
     // A's answer is right: from that slot on A still holds everything it had.
     const fromSlot = (c: typeof full, slot: bigint) => filterRecords(c, (kind, r) => slotOfRecord(kind, r) >= slot);
-    expect(relayDifference(fromSlot(await readRelayed(kafka, a.topics, streamKinds), firstAvailable), fromSlot(full, firstAvailable))).toBeUndefined();
+    expect(
+      relayDifference(fromSlot(await readRelayed(kafka, a.topics, streamKinds), firstAvailable), fromSlot(full, firstAvailable)),
+    ).toBeUndefined();
 
     b = await startB(a, rpc, prefixB);
     await waitForEnd(kafka, topicsB, b, BigInt(longer - 1));
@@ -178,15 +206,26 @@ describe('relay identity: slotstream B ingesting slotstream A through geyser.Gey
     const bSlots = await slotRecords(kafka, topicsB);
     const gaps = bSlots.filter((e) => e.status === SlotStatus.SLOT_STATUS_GAP);
     expect(gaps.map((g) => [g.slot, g.gap?.firstSlot, g.gap?.lastSlot])).toEqual([[resumeFrom, resumeFrom, firstAvailable - 1n]]);
-    expect(b.logLines().some((l) => l.level === 50 && l.firstSlot === String(resumeFrom) && l.lastSlot === String(firstAvailable - 1n))).toBe(true);
+    expect(
+      b.logLines().some((l) => l.level === 50 && l.firstSlot === String(resumeFrom) && l.lastSlot === String(firstAvailable - 1n)),
+    ).toBe(true);
     // Nothing of the missing slots, and from A's first available slot on, A's records.
     const got = await readRelayed(kafka, topicsB);
     const inGap = filterRecords(got, (kind, r) => {
       const s = slotOfRecord(kind, r);
-      return kind !== 'epochs' && s >= resumeFrom && s < firstAvailable && !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP);
+      return (
+        kind !== 'epochs' && s >= resumeFrom && s < firstAvailable && !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP)
+      );
     });
     expect(recordCount(inGap)).toBe(0);
-    const from = (c: typeof got) => filterRecords(c, (kind, r) => kind !== 'epochs' && slotOfRecord(kind, r) >= firstAvailable && !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP));
+    const from = (c: typeof got) =>
+      filterRecords(
+        c,
+        (kind, r) =>
+          kind !== 'epochs' &&
+          slotOfRecord(kind, r) >= firstAvailable &&
+          !(kind === 'slots' && slotStatusOf(r) === SlotStatus.SLOT_STATUS_GAP),
+      );
     const afterGap = from(got);
     expect(recordCount(afterGap)).toBeGreaterThan(1000);
     expect(relayDifference(afterGap, withoutSkipped(from(await readRelayed(kafka, a.topics))))).toBeUndefined();

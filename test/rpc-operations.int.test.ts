@@ -42,10 +42,23 @@ const closers: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   kafka = createKafka({ brokers: testBrokers(), clientId: 'rpc-operations-test' });
   metrics = await startMetricsServer('127.0.0.1', 0);
-  const sim = createSimSource({ ...DEFAULT_SIM_OPTIONS, seed: 21, slotMs: 0, tps: 40, skipRate: 0.1, deadRate: 0, slotsPerEpoch: 64, validators: 4, fast: true, maxSlots: 80 });
+  const sim = createSimSource({
+    ...DEFAULT_SIM_OPTIONS,
+    seed: 21,
+    slotMs: 0,
+    tps: 40,
+    skipRate: 0.1,
+    deadRate: 0,
+    slotsPerEpoch: 64,
+    validators: 4,
+    fast: true,
+    maxSlots: 80,
+  });
   blocks = new Map();
   for await (const b of sim.batches({})) {
-    const processed = b.events.find((e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block);
+    const processed = b.events.find(
+      (e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block,
+    );
     if (!processed) continue;
     const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event);
     blocks.set(Number(b.slot), blockToConfirmedBlock({ slot: processed.event as SlotEvent, transactions: txs }));
@@ -70,14 +83,22 @@ async function ingest(cfg: Config): Promise<IngestHandle> {
 
 const config = (prefix: string, url: string, over: Partial<Omit<Config, 'role'>>): Config =>
   makeConfig('ingest', {
-    source: 'rpc', rpcUrl: url, rpcConcurrency: 3, rpcTimeoutMs: 2000, rpcPollMs: 50, kafkaBrokers: testBrokers(), topicPrefix: prefix,
-    partitions: 2, retentionMs: 3_600_000, ...over,
+    source: 'rpc',
+    rpcUrl: url,
+    rpcConcurrency: 3,
+    rpcTimeoutMs: 2000,
+    rpcPollMs: 50,
+    kafkaBrokers: testBrokers(),
+    topicPrefix: prefix,
+    partitions: 2,
+    retentionMs: 3_600_000,
+    ...over,
   });
 
 const health = async (): Promise<string> => (await fetch(`http://127.0.0.1:${metrics.port}/health`)).text();
 
 describe('--source rpc: dead letters and the getProgramAccounts snapshot', () => {
-  it('dead-letters what it cannot convert, goes on, and publishes the listed programs\' accounts as is_startup writes', async () => {
+  it("dead-letters what it cannot convert, goes on, and publishes the listed programs' accounts as is_startup writes", async () => {
     const produced = [...blocks.keys()].filter((s) => s >= 2 && s <= 60).sort((a, b) => a - b);
     const txSlot = produced.find((s) => s >= 10 && blocks.get(s)!.transactions.length >= 3)!;
     const badBlockSlot = produced.find((s) => s > txSlot + 5 && blocks.get(s)!.rewards.length > 0)!;
@@ -86,7 +107,12 @@ describe('--source rpc: dead letters and the getProgramAccounts snapshot', () =>
     // The second transaction of txSlot loses its meta; badBlockSlot's first reward gets a type Agave does not have.
     slots.set(txSlot, { kind: 'block', block: blocks.get(txSlot)!, mangle: (a) => void (a.transactions[1]!.meta = null) });
     slots.set(badBlockSlot, { kind: 'block', block: blocks.get(badBlockSlot)!, mangle: (a) => void (a.rewards![0]!.rewardType = 'Bogus') });
-    const account = (fill: number, owner: string, lamports: number, data: unknown = [Buffer.alloc(5, fill).toString('base64'), 'base64']) => ({
+    const account = (
+      fill: number,
+      owner: string,
+      lamports: number,
+      data: unknown = [Buffer.alloc(5, fill).toString('base64'), 'base64'],
+    ) => ({
       pubkey: bs58.encode(Buffer.alloc(32, fill)),
       account: { lamports, owner, data, executable: false, rentEpoch: '18446744073709551615', space: 5 },
     });
@@ -94,7 +120,13 @@ describe('--source rpc: dead letters and the getProgramAccounts snapshot', () =>
       [PROGRAM_A, { slot: 30, accounts: [account(1, PROGRAM_A, 1_000), account(2, PROGRAM_A, 2_000)] }],
       [PROGRAM_B, { slot: 31, accounts: [account(3, PROGRAM_B, 3_000), account(4, PROGRAM_B, 4_000, 'not base64 pair')] }],
     ]);
-    const server = await startTestRpcServer({ slots, slotsPerEpoch: 32, identities, tip: { confirmed: 60, finalized: 60 }, programAccounts });
+    const server = await startTestRpcServer({
+      slots,
+      slotsPerEpoch: 32,
+      identities,
+      tip: { confirmed: 60, finalized: 60 },
+      programAccounts,
+    });
     servers.push(server);
 
     const prefix = uniquePrefix('rpc-ops');
@@ -110,11 +142,17 @@ describe('--source rpc: dead letters and the getProgramAccounts snapshot', () =>
     const txDead = dead.find((d) => d.headers!['slotstream-topic'] === t.transactions)!;
     const sig = bs58.encode(blocks.get(txSlot)!.transactions[1]!.transaction!.signatures[0]!);
     expect(readU64Key(txDead.key)).toBe(BigInt(txSlot));
-    expect(txDead.headers).toMatchObject({ 'slotstream-reason': `unconvertible: transaction ${txSlot}/1: no meta`, 'slotstream-slot': String(txSlot), 'slotstream-signature': sig });
+    expect(txDead.headers).toMatchObject({
+      'slotstream-reason': `unconvertible: transaction ${txSlot}/1: no meta`,
+      'slotstream-slot': String(txSlot),
+      'slotstream-signature': sig,
+    });
     expect(JSON.parse(txDead.value.toString()).meta).toBeNull();
 
     const blockDead = dead.find((d) => d.headers!['slotstream-topic'] === t.slots)!;
-    expect(blockDead.headers!['slotstream-reason']).toMatch(new RegExp(`^unconvertible: block ${badBlockSlot}: reward of .*: unknown rewardType "Bogus"$`));
+    expect(blockDead.headers!['slotstream-reason']).toMatch(
+      new RegExp(`^unconvertible: block ${badBlockSlot}: reward of .*: unknown rewardType "Bogus"$`),
+    );
     expect((JSON.parse(blockDead.value.toString()) as { rewards: { rewardType: string }[] }).rewards[0]!.rewardType).toBe('Bogus');
 
     const accountDead = dead.find((d) => d.headers!['slotstream-topic'] === t.accounts)!;
@@ -127,20 +165,42 @@ describe('--source rpc: dead letters and the getProgramAccounts snapshot', () =>
       return d.value.event as T;
     };
     // The transaction's block went on without it; its block meta still counts the block's transactions.
-    const txs = c.get(t.transactions)!.flat().map((r) => decode<TransactionEvent>('transactions', r.value));
-    const inTxSlot = txs.filter((x) => Number(x.slot) === txSlot).map((x) => x.index).sort((a, b) => a - b);
+    const txs = c
+      .get(t.transactions)!
+      .flat()
+      .map((r) => decode<TransactionEvent>('transactions', r.value));
+    const inTxSlot = txs
+      .filter((x) => Number(x.slot) === txSlot)
+      .map((x) => x.index)
+      .sort((a, b) => a - b);
     const all = blocks.get(txSlot)!.transactions.map((_, i) => i);
     expect(inTxSlot).toEqual(all.filter((i) => i !== 1));
-    const slotRecords = c.get(t.slots)!.flat().map((r) => decode<SlotEvent>('slots', r.value));
+    const slotRecords = c
+      .get(t.slots)!
+      .flat()
+      .map((r) => decode<SlotEvent>('slots', r.value));
     const meta = slotRecords.find((s) => Number(s.slot) === txSlot && s.status === SlotStatus.SLOT_STATUS_PROCESSED)!.block!;
     expect(meta.transactionCount).toBe(all.length);
     // The unreadable block: a gap record naming it, no processed record.
     expect(slotRecords.filter((s) => Number(s.slot) === badBlockSlot).map((s) => s.status)).toEqual([SlotStatus.SLOT_STATUS_GAP]);
 
     // The snapshot: the three convertible accounts, is_startup, at the newest answer's slot (31).
-    const accounts = c.get(t.accounts)!.flat().map((r) => decode<AccountEvent>('accounts', r.value));
-    expect(accounts.map((a) => ({ pubkey: bs58.encode(a.pubkey), lamports: a.lamports, slot: a.slot, isStartup: a.isStartup, rentEpoch: a.rentEpoch })).sort((a, b) => Number(a.lamports - b.lamports))).toEqual(
-      [1, 2, 3].map((fill) => ({ pubkey: bs58.encode(Buffer.alloc(32, fill)), lamports: BigInt(fill * 1000), slot: 31n, isStartup: true, rentEpoch: 18446744073709551615n })),
+    const accounts = c
+      .get(t.accounts)!
+      .flat()
+      .map((r) => decode<AccountEvent>('accounts', r.value));
+    expect(
+      accounts
+        .map((a) => ({ pubkey: bs58.encode(a.pubkey), lamports: a.lamports, slot: a.slot, isStartup: a.isStartup, rentEpoch: a.rentEpoch }))
+        .sort((a, b) => Number(a.lamports - b.lamports)),
+    ).toEqual(
+      [1, 2, 3].map((fill) => ({
+        pubkey: bs58.encode(Buffer.alloc(32, fill)),
+        lamports: BigInt(fill * 1000),
+        slot: 31n,
+        isStartup: true,
+        rentEpoch: 18446744073709551615n,
+      })),
     );
     expect(Buffer.from(accounts[0]!.data)).toEqual(Buffer.alloc(5, Number(accounts[0]!.lamports / 1000n)));
     expect(server.requests.filter((r) => r.method === 'getProgramAccounts').map((r) => r.params[0])).toEqual([PROGRAM_A, PROGRAM_B]);
@@ -148,7 +208,7 @@ describe('--source rpc: dead letters and the getProgramAccounts snapshot', () =>
 });
 
 describe('--source rpc: lag and /health', () => {
-  it('is ok when caught up, behind when the node\'s tip stops moving, and ok again when it moves on', async () => {
+  it("is ok when caught up, behind when the node's tip stops moving, and ok again when it moves on", async () => {
     const slots = new Map<number, TestSlot>([...blocks].map(([s, block]) => [s, { kind: 'block', block }]));
     const server = await startTestRpcServer({ slots, slotsPerEpoch: 32, identities, tip: { confirmed: 45, finalized: 40 } });
     servers.push(server);
@@ -161,7 +221,10 @@ describe('--source rpc: lag and /health', () => {
     server.tip.finalized = 45;
     await waitFor(async () => (await last()) === 50n, { what: 'slot 50 in Kafka', timeoutMs: 60_000, intervalMs: 50 });
     expect(await health()).toBe('ok');
-    await waitFor(async () => (await gauge('slotstream_ingest_lag_slots')) === 0 && (await gauge('slotstream_ingest_lag_ms')) === 0, { what: 'lag gauges at 0', timeoutMs: 3_000 });
+    await waitFor(async () => (await gauge('slotstream_ingest_lag_slots')) === 0 && (await gauge('slotstream_ingest_lag_ms')) === 0, {
+      what: 'lag gauges at 0',
+      timeoutMs: 3_000,
+    });
     // The node's tip stays at 50: after 4 s the upstream counts as stalled.
     await waitFor(async () => (await health()) === 'behind', { what: '/health behind', timeoutMs: 15_000, intervalMs: 100 });
     expect(await gauge('slotstream_ingest_behind')).toBe(1);

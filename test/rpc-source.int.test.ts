@@ -45,10 +45,22 @@ interface Chain {
 
 /** The simulator's produced blocks as ConfirmedBlocks, by slot. */
 async function simChain(maxSlots: number): Promise<Chain> {
-  const sim = createSimSource({ ...DEFAULT_SIM_OPTIONS, seed: 11, slotMs: 0, tps: 40, skipRate: 0.12, slotsPerEpoch: 64, validators: 4, fast: true, maxSlots });
+  const sim = createSimSource({
+    ...DEFAULT_SIM_OPTIONS,
+    seed: 11,
+    slotMs: 0,
+    tps: 40,
+    skipRate: 0.12,
+    slotsPerEpoch: 64,
+    validators: 4,
+    fast: true,
+    maxSlots,
+  });
   const blocks = new Map<number, ConfirmedBlock>();
   for await (const b of sim.batches({})) {
-    const processed = b.events.find((e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block);
+    const processed = b.events.find(
+      (e) => e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block,
+    );
     if (!processed) continue;
     const txs = b.events.filter((e) => e.kind === 'transactions').map((e) => e.event);
     blocks.set(Number(b.slot), blockToConfirmedBlock({ slot: processed.event as SlotEvent, transactions: txs }));
@@ -73,7 +85,14 @@ function epochRecord(epoch: number): ChainEvent {
   }
   return {
     kind: 'epochs',
-    event: { epoch: BigInt(epoch), firstSlot: BigInt(epoch * SLOTS_PER_EPOCH), slotsPerEpoch: BigInt(SLOTS_PER_EPOCH), slotsPerLeader: 4, identities: ids, schedule: runs },
+    event: {
+      epoch: BigInt(epoch),
+      firstSlot: BigInt(epoch * SLOTS_PER_EPOCH),
+      slotsPerEpoch: BigInt(SLOTS_PER_EPOCH),
+      slotsPerLeader: 4,
+      identities: ids,
+      schedule: runs,
+    },
   };
 }
 
@@ -86,7 +105,13 @@ function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMa
     if (s === from || s % SLOTS_PER_EPOCH === 0) out.push(epochRecord(Math.floor(s / SLOTS_PER_EPOCH)));
     const reason = gaps.get(s);
     if (reason !== undefined) {
-      out.push({ kind: 'slots', event: { ...(slotRecord(s, SlotStatus.SLOT_STATUS_GAP).event as SlotEvent), gap: { firstSlot: BigInt(s), lastSlot: BigInt(s), reason } } });
+      out.push({
+        kind: 'slots',
+        event: {
+          ...(slotRecord(s, SlotStatus.SLOT_STATUS_GAP).event as SlotEvent),
+          gap: { firstSlot: BigInt(s), lastSlot: BigInt(s), reason },
+        },
+      });
       continue;
     }
     const b = chain.blocks.get(s);
@@ -95,7 +120,11 @@ function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMa
       continue;
     }
     const a = blockFromConfirmedBlock(BigInt(s), b, testLeaderOf(schedule, s));
-    out.push({ kind: 'slots', event: a.slot }, slotRecord(s, SlotStatus.SLOT_STATUS_CONFIRMED), slotRecord(s, SlotStatus.SLOT_STATUS_FINALIZED));
+    out.push(
+      { kind: 'slots', event: a.slot },
+      slotRecord(s, SlotStatus.SLOT_STATUS_CONFIRMED),
+      slotRecord(s, SlotStatus.SLOT_STATUS_FINALIZED),
+    );
     for (const t of a.transactions) out.push({ kind: 'transactions', event: t });
   }
   return batches;
@@ -120,7 +149,10 @@ function expectedByKey(batches: SlotBatch[]): ByKey {
 async function gotByKey(kafka: Kafka, prefix: string): Promise<ByKey> {
   const names = topicNames(prefix);
   const kinds = TOPIC_KINDS.filter((k) => k !== 'deadletter') as Exclude<TopicKind, 'deadletter'>[];
-  const contents = await readTopics(kafka, kinds.map((k) => names[k]));
+  const contents = await readTopics(
+    kafka,
+    kinds.map((k) => names[k]),
+  );
   const m: ByKey = new Map();
   for (const kind of kinds) {
     for (const part of contents.get(names[kind])!) {
@@ -188,9 +220,18 @@ afterAll(async () => {
   await kafka?.close();
 });
 
-async function serve(slots: Map<number, TestSlot>, opts: { faults?: Fault[]; getBlockDelayMs?: number; tip?: number } = {}): Promise<TestRpcServer> {
+async function serve(
+  slots: Map<number, TestSlot>,
+  opts: { faults?: Fault[]; getBlockDelayMs?: number; tip?: number } = {},
+): Promise<TestRpcServer> {
   const { tip = chain.last, ...rest } = opts;
-  const s = await startTestRpcServer({ slots, slotsPerEpoch: SLOTS_PER_EPOCH, identities, tip: { confirmed: tip, finalized: tip }, ...rest });
+  const s = await startTestRpcServer({
+    slots,
+    slotsPerEpoch: SLOTS_PER_EPOCH,
+    identities,
+    tip: { confirmed: tip, finalized: tip },
+    ...rest,
+  });
   servers.push(s);
   return s;
 }
@@ -222,12 +263,16 @@ describe('--source rpc into Kafka', () => {
     const { log, entries } = captureLog();
     const infra = await connectKafka(cfg, log);
     try {
-      await (await startIngest(cfg, log, infra)).done;
+      await (
+        await startIngest(cfg, log, infra)
+      ).done;
     } finally {
       await infra.kafka.close();
     }
     const gapReason = 'getBlock failed 5 times: getBlock: -32603 injected';
-    expect(difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to, new Map([[sBad, gapReason]]))))).toBeUndefined();
+    expect(
+      difference(await gotByKey(kafka, prefix), expectedByKey(expectedEvents(chain, FROM, to, new Map([[sBad, gapReason]])))),
+    ).toBeUndefined();
 
     // The faults happened and were handled as they should be.
     const reqs = (slot: number) => server.requests.filter((r) => r.method === 'getBlock' && r.params[0] === slot);
@@ -243,7 +288,9 @@ describe('--source rpc into Kafka', () => {
     expect(server.maxConcurrentGetBlock).toBeLessThanOrEqual(4);
     // Logs name slot and reason for what was skipped and retried.
     const msgs = entries.map((e) => e.msg as string);
-    expect(msgs).toContain(`rpc source: slot ${skipped[0]} skipped (getBlock -32009: getBlock: -32009 Slot ${skipped[0]} was skipped, or missing in long-term storage)`);
+    expect(msgs).toContain(
+      `rpc source: slot ${skipped[0]} skipped (getBlock -32009: getBlock: -32009 Slot ${skipped[0]} was skipped, or missing in long-term storage)`,
+    );
     expect(msgs).toContain(`rpc source: slot ${skipped[2]} skipped (not in getBlocks)`);
     expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (HTTP 429), retrying in 1000 ms'))).toBe(true);
     expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (timed out after 1000 ms)'))).toBe(true);
@@ -259,7 +306,18 @@ describe('--source rpc into Kafka', () => {
     const cfg = rpcConfig(prefix, server.url, to, { rpcConcurrency: 2 });
     const child = (): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } => {
       const args: string[] = [];
-      for (const name of ['source', 'rpcUrl', 'fromSlot', 'toSlot', 'rpcConcurrency', 'rpcTimeoutMs', 'kafkaBrokers', 'topicPrefix', 'partitions', 'retentionMs'] as const) {
+      for (const name of [
+        'source',
+        'rpcUrl',
+        'fromSlot',
+        'toSlot',
+        'rpcConcurrency',
+        'rpcTimeoutMs',
+        'kafkaBrokers',
+        'topicPrefix',
+        'partitions',
+        'retentionMs',
+      ] as const) {
         const v = cfg[name];
         args.push(flagOf(name), Array.isArray(v) ? v.join(',') : String(v));
       }
@@ -316,7 +374,15 @@ describe('the test server, read by a real client', () => {
 
 describe('--source rpc and what the topics hold', () => {
   const run = async (server: TestRpcServer, fromSlot: bigint, toSlot: bigint, afterSlot: bigint): Promise<SlotBatch[]> => {
-    const source = createRpcSource({ url: server.url, fromSlot, toSlot, concurrency: 2, timeoutMs: 2000, pollMs: 20, log: pino({ level: 'silent' }) });
+    const source = createRpcSource({
+      url: server.url,
+      fromSlot,
+      toSlot,
+      concurrency: 2,
+      timeoutMs: 2000,
+      pollMs: 20,
+      log: pino({ level: 'silent' }),
+    });
     const out: SlotBatch[] = [];
     for await (const b of source.batches({ afterSlot })) out.push(b);
     return out;
@@ -327,7 +393,9 @@ describe('--source rpc and what the topics hold', () => {
     expect((await run(server, 10n, 22n, 20n)).map((b) => b.slot)).toEqual([21n, 22n]);
     const ahead = await run(server, 30n, 32n, 20n);
     expect(ahead.map((b) => b.slot)).toEqual([21n, 30n, 31n, 32n]);
-    expect(ahead[0]!.events).toMatchObject([{ kind: 'slots', event: { slot: 21n, status: SlotStatus.SLOT_STATUS_GAP, gap: { firstSlot: 21n, lastSlot: 29n } } }]);
+    expect(ahead[0]!.events).toMatchObject([
+      { kind: 'slots', event: { slot: 21n, status: SlotStatus.SLOT_STATUS_GAP, gap: { firstSlot: 21n, lastSlot: 29n } } },
+    ]);
     // Slot 32 starts epoch 1 (32 slots an epoch): its record comes first in that slot's batch, once.
     expect(ahead.flatMap((b) => b.events.filter((e) => e.kind === 'epochs').map((e) => [b.slot, e.event.epoch]))).toEqual([[32n, 1n]]);
   });
@@ -373,7 +441,9 @@ describe('--source rpc at the tip', () => {
     expect(batches.map((b) => Number(b.slot))).toEqual(Array.from({ length: 16 }, (_, i) => 40 + i));
     // The lag the metrics show: the tip moved to 55 while 50 was the last slot handed out.
     expect(tips).toContainEqual([55n, 50n]);
-    const statuses = batches.flatMap((b) => b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), (e.event).status]));
+    const statuses = batches.flatMap((b) =>
+      b.events.filter((e) => e.kind === 'slots').map((e) => [Number(b.slot), Number(e.event.slot), e.event.status]),
+    );
     const of = (status: SlotStatus) => statuses.filter((s) => s[2] === status);
     // Slot 40 was rooted when fetched: all three at once. 41-50 (produced) finalized later, in a batch after 50.
     const producedTo50 = produced.filter((s) => s <= 50);
@@ -382,7 +452,8 @@ describe('--source rpc at the tip', () => {
     expect(of(SlotStatus.SLOT_STATUS_DEAD).map((s) => s[1])).toEqual([orphan]);
     expect(of(SlotStatus.SLOT_STATUS_CONFIRMED).map((s) => s[1])).toEqual(produced.filter((s) => s <= 55));
     // Processed and confirmed records travel with their own slot.
-    for (const [inBatch, slot, st] of statuses) if (st === SlotStatus.SLOT_STATUS_PROCESSED || st === SlotStatus.SLOT_STATUS_CONFIRMED) expect(inBatch).toBe(slot);
+    for (const [inBatch, slot, st] of statuses)
+      if (st === SlotStatus.SLOT_STATUS_PROCESSED || st === SlotStatus.SLOT_STATUS_CONFIRMED) expect(inBatch).toBe(slot);
 
     // A restart after slot 55 (what Kafka holds): the blocks of 51-55, not rooted yet, still get their finalized record.
     server.tip.confirmed = 56;

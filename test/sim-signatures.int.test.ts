@@ -29,68 +29,101 @@ const repeated = (xs: readonly string[]): string[] => {
   return xs.filter((x) => seen.size === seen.add(x).size);
 };
 
-it('no signature repeats in the topics or in any getBlock answer over 250 slots of the signed simulated chain', { timeout: 600_000 }, async () => {
-  const DB = 'simsigs';
-  const SLOTS = 250;
-  const common = { kafkaBrokers: testBrokers(), topicPrefix: uniquePrefix('sim-signatures'), partitions: 3, logLevel: 'silent' } as const;
-  const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DB });
-  await applyMigrations(ch, DB);
-  const projectorConfig = makeConfig('projector', { ...common, clickhouseDatabase: DB, groupId: 'g-simsigs', batchRows: 5000, batchMs: 100 });
-  const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
-  const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
-  const rpc = await startJsonRpc({
-    ch, database: DB, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 10, maxSlotLag: 100_000,
-    chainTip: () => undefined, log: silentLogger, stateTtlMs: 0,
-  });
-  try {
-    // npm start's simulator settings (signed, 50 validators, 200 tps), unpaced.
-    const ingest = await startIngest(makeConfig('ingest', { ...common, source: 'sim', slotMs: 0, maxSlots: SLOTS }), silentLogger, { kafka, topics });
-    await ingest.done;
-
-    const records = await consumeAll(kafka, topics);
-    const bySlot = new Map<number, string[]>();
-    const confirmed = new Set<number>();
-    for (const r of records) {
-      if (r.event.kind === 'transactions') {
-        const tx = r.event.event;
-        const list = bySlot.get(Number(tx.slot)) ?? [];
-        list[tx.index] = bs58.encode(tx.signatures[0]!);
-        bySlot.set(Number(tx.slot), list);
-      } else if (r.event.kind === 'slots' && r.event.event.status === SlotStatus.SLOT_STATUS_CONFIRMED) {
-        confirmed.add(Number(r.event.event.slot));
-      }
-    }
-    const published = records.flatMap((r) => (r.event.kind === 'transactions' ? r.event.event.signatures.map((s) => bs58.encode(s)) : []));
-    expect(published.length).toBeGreaterThan(15_000);
-    expect(repeated(published)).toEqual([]);
-
-    const want = JSON.stringify(expectedViews(records, []).heads);
-    await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === want, {
-      what: 'the views to catch up with the simulated chain', timeoutMs: 180_000, intervalMs: 250,
+it(
+  'no signature repeats in the topics or in any getBlock answer over 250 slots of the signed simulated chain',
+  { timeout: 600_000 },
+  async () => {
+    const DB = 'simsigs';
+    const SLOTS = 250;
+    const common = { kafkaBrokers: testBrokers(), topicPrefix: uniquePrefix('sim-signatures'), partitions: 3, logLevel: 'silent' } as const;
+    const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DB });
+    await applyMigrations(ch, DB);
+    const projectorConfig = makeConfig('projector', {
+      ...common,
+      clickhouseDatabase: DB,
+      groupId: 'g-simsigs',
+      batchRows: 5000,
+      batchMs: 100,
     });
-    const answered: string[] = [];
-    let blocks = 0;
-    for (const slot of [...confirmed].sort((a, b) => a - b)) {
-      if (slot === 0) continue; // the genesis block holds no transactions
-      const res = await fetch(`http://127.0.0.1:${rpc.port}/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlock', params: [slot, { commitment: 'confirmed', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0 }] }),
+    const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
+    const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
+    const rpc = await startJsonRpc({
+      ch,
+      database: DB,
+      host: '127.0.0.1',
+      port: 0,
+      maxBodyBytes: 50 * 1024,
+      maxBatch: 10,
+      maxSlotLag: 100_000,
+      chainTip: () => undefined,
+      log: silentLogger,
+      stateTtlMs: 0,
+    });
+    try {
+      // npm start's simulator settings (signed, 50 validators, 200 tps), unpaced.
+      const ingest = await startIngest(makeConfig('ingest', { ...common, source: 'sim', slotMs: 0, maxSlots: SLOTS }), silentLogger, {
+        kafka,
+        topics,
       });
-      const body = (await res.json()) as { result?: { signatures: string[] }; error?: unknown };
-      expect(body.error, `getBlock(${slot})`).toBeUndefined();
-      const sigs = body.result!.signatures;
-      expect(repeated(sigs), `getBlock(${slot}) lists a signature twice`).toEqual([]);
-      expect(sigs, `getBlock(${slot}) lists the slot's transactions of the topic`).toEqual(bySlot.get(slot) ?? []);
-      answered.push(...sigs);
-      blocks++;
+      await ingest.done;
+
+      const records = await consumeAll(kafka, topics);
+      const bySlot = new Map<number, string[]>();
+      const confirmed = new Set<number>();
+      for (const r of records) {
+        if (r.event.kind === 'transactions') {
+          const tx = r.event.event;
+          const list = bySlot.get(Number(tx.slot)) ?? [];
+          list[tx.index] = bs58.encode(tx.signatures[0]!);
+          bySlot.set(Number(tx.slot), list);
+        } else if (r.event.kind === 'slots' && r.event.event.status === SlotStatus.SLOT_STATUS_CONFIRMED) {
+          confirmed.add(Number(r.event.event.slot));
+        }
+      }
+      const published = records.flatMap((r) =>
+        r.event.kind === 'transactions' ? r.event.event.signatures.map((s) => bs58.encode(s)) : [],
+      );
+      expect(published.length).toBeGreaterThan(15_000);
+      expect(repeated(published)).toEqual([]);
+
+      const want = JSON.stringify(expectedViews(records, []).heads);
+      await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === want, {
+        what: 'the views to catch up with the simulated chain',
+        timeoutMs: 180_000,
+        intervalMs: 250,
+      });
+      const answered: string[] = [];
+      let blocks = 0;
+      for (const slot of [...confirmed].sort((a, b) => a - b)) {
+        if (slot === 0) continue; // the genesis block holds no transactions
+        const res = await fetch(`http://127.0.0.1:${rpc.port}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'getBlock',
+            params: [
+              slot,
+              { commitment: 'confirmed', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0 },
+            ],
+          }),
+        });
+        const body = (await res.json()) as { result?: { signatures: string[] }; error?: unknown };
+        expect(body.error, `getBlock(${slot})`).toBeUndefined();
+        const sigs = body.result!.signatures;
+        expect(repeated(sigs), `getBlock(${slot}) lists a signature twice`).toEqual([]);
+        expect(sigs, `getBlock(${slot}) lists the slot's transactions of the topic`).toEqual(bySlot.get(slot) ?? []);
+        answered.push(...sigs);
+        blocks++;
+      }
+      expect(blocks).toBeGreaterThan(200);
+      expect(repeated(answered)).toEqual([]);
+    } finally {
+      await rpc.close();
+      await projector.stop();
+      await kafka.close();
+      await ch.close();
     }
-    expect(blocks).toBeGreaterThan(200);
-    expect(repeated(answered)).toEqual([]);
-  } finally {
-    await rpc.close();
-    await projector.stop();
-    await kafka.close();
-    await ch.close();
-  }
-});
+  },
+);

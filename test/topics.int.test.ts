@@ -12,13 +12,7 @@ import {
   type Kafka,
   type KafkaAdmin,
 } from '../platform/kafka/index.js';
-import {
-  decodeRecord,
-  encodeRecord,
-  SlotStatus,
-  type ChainEvent,
-  type EpochEvent,
-} from '../schemas/codec.js';
+import { decodeRecord, encodeRecord, SlotStatus, type ChainEvent, type EpochEvent } from '../schemas/codec.js';
 import { noTransactionMeta } from '../schemas/meta.js';
 import { topicNames, TOPIC_KINDS, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
@@ -48,9 +42,7 @@ function sampleEvents(): ChainEvent[] {
           { programIdIndex: 3, accounts: Buffer.from([0, 1, 4, 5]), data: Buffer.from('0102deadbeef', 'hex') },
           { programIdIndex: 2, accounts: Buffer.from([]), data: Buffer.from('hello memo') },
         ],
-        addressTableLookups: [
-          { accountKey: key32(), writableIndexes: Buffer.from([1, 7]), readonlyIndexes: Buffer.from([3]) },
-        ],
+        addressTableLookups: [{ accountKey: key32(), writableIndexes: Buffer.from([1, 7]), readonlyIndexes: Buffer.from([3]) }],
         loadedWritable: [key32(), key32()],
         loadedReadonly: [key32()],
         isVote: false,
@@ -154,7 +146,9 @@ describe('topics on a real broker', () => {
     const all = new Set(await admin.listTopics());
     for (const kind of ALL_KINDS) expect(all.has(topics[kind]), topics[kind]).toBe(true);
 
-    const partitions = Object.fromEntries(await Promise.all(Object.values(topics).map(async (t) => [t, await admin.partitionCount(t)] as const)));
+    const partitions = Object.fromEntries(
+      await Promise.all(Object.values(topics).map(async (t) => [t, await admin.partitionCount(t)] as const)),
+    );
     expect(partitions).toEqual({
       [topics.transactions]: PARTITIONS,
       [topics.accounts]: PARTITIONS,
@@ -205,7 +199,10 @@ describe('topics on a real broker', () => {
       }
     }
 
-    const contents = await readTopics(kafka, ALL_KINDS.map((k) => sizeTopics[k]));
+    const contents = await readTopics(
+      kafka,
+      ALL_KINDS.map((k) => sizeTopics[k]),
+    );
     for (const kind of ALL_KINDS) {
       const got = contents.get(sizeTopics[kind])!.flat();
       expect(got, kind).toHaveLength(1);
@@ -219,7 +216,9 @@ describe('topics on a real broker', () => {
     await expect(admin.ensureTopics(topics, { partitions: 0, retentionMs: 1, replicationFactor: 1 })).rejects.toThrow(
       /partitions must be a positive integer, got 0/,
     );
-    await expect(admin.ensureTopics(topics, { partitions: 1, retentionMs: 1, replicationFactor: 1.5 })).rejects.toThrow(/replicationFactor/);
+    await expect(admin.ensureTopics(topics, { partitions: 1, retentionMs: 1, replicationFactor: 1.5 })).rejects.toThrow(
+      /replicationFactor/,
+    );
   });
 
   it('one record of each type round-trips through a consumer group unchanged', async () => {

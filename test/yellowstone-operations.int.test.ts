@@ -47,7 +47,18 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'yellowstone-operations-test' });
     metrics = await startMetricsServer('127.0.0.1', 0);
-    const sim = createSimSource({ ...DEFAULT_SIM_OPTIONS, seed: 5, slotMs: 0, tps: 60, skipRate: 0, deadRate: 0, slotsPerEpoch: 64, validators: 4, fast: true, maxSlots: 24 });
+    const sim = createSimSource({
+      ...DEFAULT_SIM_OPTIONS,
+      seed: 5,
+      slotMs: 0,
+      tps: 60,
+      skipRate: 0,
+      deadRate: 0,
+      slotsPerEpoch: 64,
+      validators: 4,
+      fast: true,
+      maxSlots: 24,
+    });
     batches = [];
     for await (const b of sim.batches({})) batches.push(b);
   });
@@ -66,20 +77,34 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
     const broken = recording[brokenAt]!;
     const brokenSlot = broken.slot!;
     const brokenSig = bs58.encode(broken.update.transaction!.transaction!.signature);
-    broken.update = { ...broken.update, transaction: { ...broken.update.transaction!, transaction: { ...broken.update.transaction!.transaction!, meta: undefined } } };
+    broken.update = {
+      ...broken.update,
+      transaction: { ...broken.update.transaction!, transaction: { ...broken.update.transaction!.transaction!, meta: undefined } },
+    };
     server = await startReplayServer({ recording, firstAvailable: batches[0]!.slot });
 
     const prefix = uniquePrefix('ys-ops');
     const cfg = makeConfig('ingest', {
-      source: 'yellowstone', yellowstoneUrl: server.url, yellowstoneBackoffMs: 20, kafkaBrokers: testBrokers(), topicPrefix: prefix,
-      partitions: 2, retentionMs: 3_600_000, ingestStallMs: 3_000, ingestMaxLagSlots: 5,
+      source: 'yellowstone',
+      yellowstoneUrl: server.url,
+      yellowstoneBackoffMs: 20,
+      kafkaBrokers: testBrokers(),
+      topicPrefix: prefix,
+      partitions: 2,
+      retentionMs: 3_600_000,
+      ingestStallMs: 3_000,
+      ingestMaxLagSlots: 5,
     });
     const { log, entries } = captureLog();
     const infra = await connectKafka(cfg, log);
     try {
       handle = await startIngest(cfg, log, infra);
       const last = batches.at(-1)!.slot;
-      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === last, { what: `slot ${last} in Kafka`, timeoutMs: 60_000, intervalMs: 100 });
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === last, {
+        what: `slot ${last} in Kafka`,
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      });
       // Caught up: /health ok (the stall limit is 3 s; the last update came just now), nothing behind (the
       // health check refreshes the gauges).
       expect(await (await fetch(`http://127.0.0.1:${metrics.port}/health`)).text()).toBe('ok');
@@ -104,27 +129,46 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
       expect(back.transaction!.transaction!.meta).toBeUndefined();
 
       // Every other transaction of the published slots is there; the broken slot was not held back.
-      const published = new Set(c.get(t.transactions)!.flat().map((r) => {
-        const e = decodeRecord('transactions', r.value);
-        if (!e.ok) throw new Error(e.reason);
-        const tx = e.value.event as TransactionEvent;
-        return `${tx.slot}/${tx.index}`;
-      }));
+      const published = new Set(
+        c
+          .get(t.transactions)!
+          .flat()
+          .map((r) => {
+            const e = decodeRecord('transactions', r.value);
+            if (!e.ok) throw new Error(e.reason);
+            const tx = e.value.event as TransactionEvent;
+            return `${tx.slot}/${tx.index}`;
+          }),
+      );
       const slotsIn = new Set([...published].map((k) => k.split('/')[0]));
-      const want = batches.filter((b) => slotsIn.has(String(b.slot))).flatMap((b) => b.events.flatMap((e) => (e.kind === 'transactions' ? [`${e.event.slot}/${e.event.index}`] : [])));
+      const want = batches
+        .filter((b) => slotsIn.has(String(b.slot)))
+        .flatMap((b) => b.events.flatMap((e) => (e.kind === 'transactions' ? [`${e.event.slot}/${e.event.index}`] : [])));
       expect(slotsIn.has(String(brokenSlot))).toBe(true);
       expect([...published].sort()).toEqual(want.filter((k) => k !== `${brokenSlot}/1`).sort());
       const line = entries.find((e) => e.what === 'transaction' && e.signature === brokenSig);
-      expect(line?.msg).toBe(`yellowstone source: unconvertible transaction (slot ${brokenSlot}, signature ${brokenSig}) sent to ${t.deadletter}: transaction ${brokenSlot}/1: no meta`);
+      expect(line?.msg).toBe(
+        `yellowstone source: unconvertible transaction (slot ${brokenSlot}, signature ${brokenSig}) sent to ${t.deadletter}: transaction ${brokenSlot}/1: no meta`,
+      );
 
       // The server has sent everything and stays silent: after 3 s the upstream counts as stalled.
-      await waitFor(async () => (await (await fetch(`http://127.0.0.1:${metrics.port}/health`)).text()) === 'behind', { what: '/health behind', timeoutMs: 15_000, intervalMs: 200 });
+      await waitFor(async () => (await (await fetch(`http://127.0.0.1:${metrics.port}/health`)).text()) === 'behind', {
+        what: '/health behind',
+        timeoutMs: 15_000,
+        intervalMs: 200,
+      });
       expect(await gauge('slotstream_ingest_behind')).toBe(1);
       // The line saying why: it names the stalled tip. It need not be the first `behind` line: on a busy
       // machine the ingest may have been behind earlier, rightly (the upstream silent for 3 s after the source
       // subscribed, or the ingest trailing the replayed chain by more than 5 slots), and caught up since.
-      const stalled = new RegExp(`^yellowstone source: behind: the upstream's tip \\(slot ${last}\\) has not advanced for \\d+ ms \\(limit 3000 ms\\)$`);
-      await waitFor(() => entries.some((e) => typeof e.msg === 'string' && stalled.test(e.msg)), { what: 'the log line naming the stalled tip', timeoutMs: 5_000, intervalMs: 100 });
+      const stalled = new RegExp(
+        `^yellowstone source: behind: the upstream's tip \\(slot ${last}\\) has not advanced for \\d+ ms \\(limit 3000 ms\\)$`,
+      );
+      await waitFor(() => entries.some((e) => typeof e.msg === 'string' && stalled.test(e.msg)), {
+        what: 'the log line naming the stalled tip',
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
     } finally {
       await handle?.stop();
       handle = undefined;

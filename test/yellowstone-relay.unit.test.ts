@@ -36,7 +36,9 @@ function relay(e: ChainEvent): ChainEvent | undefined {
       if (ys === undefined) return undefined;
       const event = slotFromYellowstone(YS.slot.decode(YS.slot.encode(ys).finish()));
       if (e.event.block !== undefined) {
-        const m = blockMetaFromYellowstone(YS.blockMeta.decode(YS.blockMeta.encode(blockMetaToYellowstone(e.event.slot, e.event.block)).finish()));
+        const m = blockMetaFromYellowstone(
+          YS.blockMeta.decode(YS.blockMeta.encode(blockMetaToYellowstone(e.event.slot, e.event.block)).finish()),
+        );
         // Filled by the source, not carried by Yellowstone.
         event.block = { ...m.block, leader: e.event.block.leader, voteTransactionCount: e.event.block.voteTransactionCount };
       }

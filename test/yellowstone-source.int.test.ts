@@ -74,7 +74,12 @@ function expectFromRecording(rec: readonly RecordedUpdate[], fromSlot = 0n): { s
       .filter((r) => r.update.slot && r.slot === slot)
       .map((r) => {
         const u = r.update.slot!;
-        const s: Partial<SlotEvent> = { slot, status: statusOf(u.status), parent: u.parent === undefined ? undefined : BigInt(u.parent), deadError: u.deadError };
+        const s: Partial<SlotEvent> = {
+          slot,
+          status: statusOf(u.status),
+          parent: u.parent === undefined ? undefined : BigInt(u.parent),
+          deadError: u.deadError,
+        };
         if (s.status === SlotStatus.SLOT_STATUS_PROCESSED) {
           s.block = {
             parentSlot: BigInt(m.parentSlot),
@@ -138,12 +143,17 @@ async function readBack(kafka: Kafka, prefix: string): Promise<InKafka> {
     }
     return m;
   };
-  const epochRecords = c.get(t.epochs)!.flat().map((r) => decodeRecord('epochs', r.value));
+  const epochRecords = c
+    .get(t.epochs)!
+    .flat()
+    .map((r) => decodeRecord('epochs', r.value));
   return {
     slots: byKey<SlotEvent>(t.slots, 'slots'),
     entries: byKey<EntryEvent>(t.entries, 'entries'),
     epochs: epochRecords.length,
-    epochIdentities: epochRecords.map((d) => (d.ok && d.value.kind === 'epochs' ? d.value.event.identities.map((b) => Buffer.from(b)) : [])),
+    epochIdentities: epochRecords.map((d) =>
+      d.ok && d.value.kind === 'epochs' ? d.value.event.identities.map((b) => Buffer.from(b)) : [],
+    ),
     transactions: c.get(t.transactions)!.flat().length,
     accounts: c.get(t.accounts)!.flat().length,
   };
@@ -152,7 +162,23 @@ async function readBack(kafka: Kafka, prefix: string): Promise<InKafka> {
 /** Kafka's slot records and entries of the expected slots equal the expectation, record for record. */
 function expectSlotsMatch(got: InKafka, want: Map<bigint, ExpectedSlot>): void {
   for (const [slot, w] of want) {
-    const statuses = (got.slots.get(slot) ?? []).map((s) => ({ slot: s.slot, status: s.status, parent: s.parent, deadError: s.deadError, ...(s.block ? { block: { ...s.block, blockhash: Buffer.from(s.block.blockhash), previousBlockhash: Buffer.from(s.block.previousBlockhash), leader: Buffer.from(s.block.leader), rewards: s.block.rewards.map((r) => ({ ...r, pubkey: Buffer.from(r.pubkey) })) } } : {}) }));
+    const statuses = (got.slots.get(slot) ?? []).map((s) => ({
+      slot: s.slot,
+      status: s.status,
+      parent: s.parent,
+      deadError: s.deadError,
+      ...(s.block
+        ? {
+            block: {
+              ...s.block,
+              blockhash: Buffer.from(s.block.blockhash),
+              previousBlockhash: Buffer.from(s.block.previousBlockhash),
+              leader: Buffer.from(s.block.leader),
+              rewards: s.block.rewards.map((r) => ({ ...r, pubkey: Buffer.from(r.pubkey) })),
+            },
+          }
+        : {}),
+    }));
     expect(statuses, `slot ${slot} statuses`).toEqual(w.statuses);
     const entries = (got.entries.get(slot) ?? []).map((e) => ({ ...e, hash: Buffer.from(e.hash) }));
     expect(entries.length, `slot ${slot} entries`).toBe(w.entries.length);
@@ -207,7 +233,11 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     try {
       const h = await startIngest(cfg, silent, infra);
       handles.push(h);
-      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, { what: `slot ${until} in Kafka`, timeoutMs: 90_000, intervalMs: 200 });
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, {
+        what: `slot ${until} in Kafka`,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
       await h.stop();
     } finally {
       await infra.kafka.close();
@@ -264,7 +294,9 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     // finalized statuses of the slots before it come later in the recording.
     const stopAt = 398202790n;
     const cut = recording.findIndex((r) => r.slot === stopAt && r.update.slot?.status === YellowstoneSlotStatus.SLOT_PROCESSED);
-    const later = recording.slice(cut + 1).filter((r) => r.update.slot && r.slot! <= stopAt && r.update.slot.status === YellowstoneSlotStatus.SLOT_FINALIZED);
+    const later = recording
+      .slice(cut + 1)
+      .filter((r) => r.update.slot && r.slot! <= stopAt && r.update.slot.status === YellowstoneSlotStatus.SLOT_FINALIZED);
     expect(later.length).toBeGreaterThan(5);
     const first = await serve({ firstAvailable: 398202772n, limit: cut + 1 });
     await ingestUntil(config(prefix, first), stopAt);

@@ -17,22 +17,34 @@ describe('compileSubscription', () => {
   it('an empty subscription compiles to empty lists, PROCESSED, full data, no replay, all frozen', () => {
     const c = compileSubscription(EMPTY_SUBSCRIPTION);
     expect(c).toEqual({
-      transactions: [], accounts: [], slots: [], blocks: [], blocksMeta: [], entry: [],
-      commitment: Commitment.processed, accountsDataSlice: [], fromSlot: undefined,
+      transactions: [],
+      accounts: [],
+      slots: [],
+      blocks: [],
+      blocksMeta: [],
+      entry: [],
+      commitment: Commitment.processed,
+      accountsDataSlice: [],
+      fromSlot: undefined,
     });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.blocks)).toBe(true);
   });
 
   it('sorts every kind by name and carries commitment and from_slot', () => {
-    const c = compileSubscription(spec({
-      transactions: ['b', 'a', '10', '2'].map((name) => ({ name, accountInclude: [], accountExclude: [], accountRequired: [] })),
-      slots: [{ name: 'z', filterByCommitment: true, interslotUpdates: false }, { name: 'y', filterByCommitment: false, interslotUpdates: true }],
-      blocksMeta: [{ name: 'm2' }, { name: 'm1' }],
-      entry: [{ name: 'e' }],
-      commitment: Commitment.finalized,
-      fromSlot: 123n,
-    }));
+    const c = compileSubscription(
+      spec({
+        transactions: ['b', 'a', '10', '2'].map((name) => ({ name, accountInclude: [], accountExclude: [], accountRequired: [] })),
+        slots: [
+          { name: 'z', filterByCommitment: true, interslotUpdates: false },
+          { name: 'y', filterByCommitment: false, interslotUpdates: true },
+        ],
+        blocksMeta: [{ name: 'm2' }, { name: 'm1' }],
+        entry: [{ name: 'e' }],
+        commitment: Commitment.finalized,
+        fromSlot: 123n,
+      }),
+    );
     expect(c.transactions.map((f) => f.name)).toEqual(['10', '2', 'a', 'b']);
     expect(c.slots).toEqual([
       { name: 'y', filterByCommitment: false, interslotUpdates: true },
@@ -45,27 +57,50 @@ describe('compileSubscription', () => {
   });
 
   it('turns key bytes into key ids, collapsing duplicates', () => {
-    const c = compileSubscription(spec({
-      transactions: [{ name: 't', accountInclude: [raw(1), raw(1), raw(2)], accountExclude: [raw(3)], accountRequired: [], vote: false, failed: true, signature: rawSig(7) }],
-      blocks: [{ name: 'b', accountInclude: [raw(4), raw(4)], includeTransactions: true, includeAccounts: false, includeEntries: true }],
-    }));
+    const c = compileSubscription(
+      spec({
+        transactions: [
+          {
+            name: 't',
+            accountInclude: [raw(1), raw(1), raw(2)],
+            accountExclude: [raw(3)],
+            accountRequired: [],
+            vote: false,
+            failed: true,
+            signature: rawSig(7),
+          },
+        ],
+        blocks: [{ name: 'b', accountInclude: [raw(4), raw(4)], includeTransactions: true, includeAccounts: false, includeEntries: true }],
+      }),
+    );
     const t = c.transactions[0]!;
     expect([...t.accountInclude]).toEqual([keyId(raw(1)), keyId(raw(2))]);
     expect([...t.accountExclude]).toEqual([keyId(raw(3))]);
     expect(t.accountRequired.size).toBe(0);
     expect(t).toMatchObject({ vote: false, failed: true, signature: keyId(rawSig(7)) });
-    expect(c.blocks[0]).toEqual({ name: 'b', accountInclude: new Set([keyId(raw(4))]), includeTransactions: true, includeAccounts: false, includeEntries: true });
+    expect(c.blocks[0]).toEqual({
+      name: 'b',
+      accountInclude: new Set([keyId(raw(4))]),
+      includeTransactions: true,
+      includeAccounts: false,
+      includeEntries: true,
+    });
   });
 
   it('compiles data filters: memcmp and datasize as numbers (Infinity beyond 2^53), lamports as bigint, token account state', () => {
-    const f = compileSubscription(accountSpec([
-      { kind: 'memcmp', offset: 3n, bytes: Uint8Array.of(1, 2) },
-      { kind: 'memcmp', offset: 2n ** 60n, bytes: Uint8Array.of() },
-      { kind: 'datasize', size: 165n },
-      { kind: 'lamports', op: 'gt', value: 2n ** 64n - 1n },
-      { kind: 'tokenAccountState' },
-    ])).accounts[0]!;
-    expect(f.memcmp).toEqual([{ offset: 3, bytes: Uint8Array.of(1, 2) }, { offset: Infinity, bytes: Uint8Array.of() }]);
+    const f = compileSubscription(
+      accountSpec([
+        { kind: 'memcmp', offset: 3n, bytes: Uint8Array.of(1, 2) },
+        { kind: 'memcmp', offset: 2n ** 60n, bytes: Uint8Array.of() },
+        { kind: 'datasize', size: 165n },
+        { kind: 'lamports', op: 'gt', value: 2n ** 64n - 1n },
+        { kind: 'tokenAccountState' },
+      ]),
+    ).accounts[0]!;
+    expect(f.memcmp).toEqual([
+      { offset: 3, bytes: Uint8Array.of(1, 2) },
+      { offset: Infinity, bytes: Uint8Array.of() },
+    ]);
     expect(f.datasize).toBe(165);
     expect(f.lamports).toEqual([{ op: 'gt', value: 2n ** 64n - 1n }]);
     expect(f.tokenAccountState).toBe(true);
@@ -73,9 +108,19 @@ describe('compileSubscription', () => {
   });
 
   it('two datasize entries: the same size stays, different sizes never match', () => {
-    const same = compileSubscription(accountSpec([{ kind: 'datasize', size: 8n }, { kind: 'datasize', size: 8n }])).accounts[0]!;
+    const same = compileSubscription(
+      accountSpec([
+        { kind: 'datasize', size: 8n },
+        { kind: 'datasize', size: 8n },
+      ]),
+    ).accounts[0]!;
     expect(same.datasize).toBe(8);
-    const differ = compileSubscription(accountSpec([{ kind: 'datasize', size: 8n }, { kind: 'datasize', size: 9n }]));
+    const differ = compileSubscription(
+      accountSpec([
+        { kind: 'datasize', size: 8n },
+        { kind: 'datasize', size: 9n },
+      ]),
+    );
     expect(differ.accounts[0]!.datasize).toBe(Infinity);
     for (const len of [8, 9]) {
       expect(matchAccount(differ, AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(2), data: Buffer.alloc(len) }))).toEqual([]);
@@ -83,8 +128,20 @@ describe('compileSubscription', () => {
   });
 
   it('sorts data slices by offset; sizes beyond 2^53 become Infinity', () => {
-    const c = compileSubscription(spec({ accountsDataSlice: [{ offset: 10n, length: 2n }, { offset: 0n, length: 4n }, { offset: 2n ** 60n, length: 1n }] }));
-    expect(c.accountsDataSlice).toEqual([{ offset: 0, length: 4 }, { offset: 10, length: 2 }, { offset: Infinity, length: 1 }]);
+    const c = compileSubscription(
+      spec({
+        accountsDataSlice: [
+          { offset: 10n, length: 2n },
+          { offset: 0n, length: 4n },
+          { offset: 2n ** 60n, length: 1n },
+        ],
+      }),
+    );
+    expect(c.accountsDataSlice).toEqual([
+      { offset: 0, length: 4 },
+      { offset: 10, length: 2 },
+      { offset: Infinity, length: 1 },
+    ]);
   });
 
   it('refuses duplicate names within a kind (an adapter bug: every wire format uses a map)', () => {
@@ -95,10 +152,12 @@ describe('compileSubscription', () => {
   });
 
   it('what it compiles drives the matcher and the index', () => {
-    const c = compileSubscription(spec({
-      transactions: [{ name: 'pump', accountInclude: [raw(5)], accountExclude: [], accountRequired: [] }],
-      accounts: [{ name: 'curves', account: [], owner: [raw(6)], filters: [{ kind: 'datasize', size: 4n }] }],
-    }));
+    const c = compileSubscription(
+      spec({
+        transactions: [{ name: 'pump', accountInclude: [raw(5)], accountExclude: [], accountRequired: [] }],
+        accounts: [{ name: 'curves', account: [], owner: [raw(6)], filters: [{ kind: 'datasize', size: 4n }] }],
+      }),
+    );
     const tx = TransactionEvent.fromPartial({ slot: 1n, signatures: [rawSig(1)], accountKeys: [raw(5), raw(9)] });
     const acc = AccountEvent.fromPartial({ pubkey: raw(1), owner: raw(6), data: Buffer.alloc(4) });
     expect(matchTransaction(c, tx)).toEqual(['pump']);

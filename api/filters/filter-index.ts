@@ -185,7 +185,8 @@ export class FilterIndex<StreamId> {
   private accPlacement(f: CompiledAccountFilter): Placement<StreamId, CompiledAccountFilter> {
     if (f.account.size > 0) return { map: this.accByPubkey, keys: f.account };
     const m = memcmpGate(f);
-    if (f.owner.size > 0 && m) return { map: this.accByOwnerMemcmp, keys: [...f.owner].map((o) => memcmpKey(o, m.offset, m.bytes.length, keyId(m.bytes))) };
+    if (f.owner.size > 0 && m)
+      return { map: this.accByOwnerMemcmp, keys: [...f.owner].map((o) => memcmpKey(o, m.offset, m.bytes.length, keyId(m.bytes))) };
     if (f.owner.size > 0) return { map: this.accByOwner, keys: f.owner };
     return { map: undefined, keys: [] };
   }
@@ -229,7 +230,8 @@ export class FilterIndex<StreamId> {
     const test = (f: CompiledTransactionFilter): boolean => transactionFilterMatches(f, view);
     const hits = new Map<StreamId, Entry<StreamId, CompiledTransactionFilter>[]>();
     let checked = 0;
-    if (this.txBySignature.size > 0 && view.signature !== undefined) checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
+    if (this.txBySignature.size > 0 && view.signature !== undefined)
+      checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
     if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
     // Instructions are read only when some filter has instruction conditions (otherwise no cost at all).
     if (this.txByInstruction.size > 0) checked += this.collectByInstruction(hits, view, seq);

@@ -16,7 +16,6 @@ import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 import { seededRandom } from '../../test/support/harness/random.js';
 import { streamRequest } from '../../test/support/filters/stream-request.js';
 
-
 const tx = (keys: number[], p: { writable?: number[]; readonly?: number[]; sig?: number; vote?: boolean; err?: string } = {}) =>
   TransactionEvent.fromPartial({
     signatures: [rawSig(p.sig ?? 200)],
@@ -109,7 +108,14 @@ describe('FilterIndex', () => {
     const pump = key(9);
     const discriminator = (i: number) => Buffer.from(new Uint32Array([i, 77]).buffer); // 8 bytes
     for (let i = 0; i < 500; i++) {
-      index.set(i, sub({ transactions: { ix: { accountInclude: [pump], instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(i) } }] } } }));
+      index.set(
+        i,
+        sub({
+          transactions: {
+            ix: { accountInclude: [pump], instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(i) } }] },
+          },
+        }),
+      );
     }
     const txWith = (data: Buffer, inner = false) =>
       TransactionEvent.fromPartial({
@@ -127,7 +133,14 @@ describe('FilterIndex', () => {
     expect(index.candidatesChecked - before).toBe(0);
     // Inner instructions count only for conditions that ask.
     expect(index.matchTransaction(txWith(discriminator(42), true)).size).toBe(0);
-    index.set(7, sub({ transactions: { deep: { instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(42) }, includeInner: true }] } } }));
+    index.set(
+      7,
+      sub({
+        transactions: {
+          deep: { instructions: [{ programId: pump, data: { $case: 'discriminator', value: discriminator(42) }, includeInner: true }] },
+        },
+      }),
+    );
     expect(asObject(index.matchTransaction(txWith(discriminator(42), true)))).toEqual({ 7: ['deep'] });
     index.delete(7);
     index.delete(42);
@@ -163,7 +176,6 @@ describe('FilterIndex', () => {
 
 // ---- Seeded randomized comparison against an independent reference matcher ----
 
-
 const KEYS = 8; // small universes so that matches are frequent
 const SIGS = 4;
 
@@ -189,8 +201,16 @@ function refInstructions(conditions: SubscribeRequestFilterTransactionsInstructi
   const satisfies = (c: SubscribeRequestFilterTransactionsInstruction, ix: { programIdIndex: number; data: Uint8Array }): boolean => {
     if (keys[ix.programIdIndex] !== c.programId) return false;
     const data = Buffer.from(ix.data);
-    const want = c.data?.$case === 'discriminator' ? { offset: 0, bytes: c.data.value } : c.data?.$case === 'memcmp' ? { offset: Number(c.data.value.offset), bytes: c.data.value.bytes } : undefined;
-    return want === undefined || data.subarray(want.offset, want.offset + want.bytes.length).equals(want.bytes) && want.offset + want.bytes.length <= data.length;
+    const want =
+      c.data?.$case === 'discriminator'
+        ? { offset: 0, bytes: c.data.value }
+        : c.data?.$case === 'memcmp'
+          ? { offset: Number(c.data.value.offset), bytes: c.data.value.bytes }
+          : undefined;
+    return (
+      want === undefined ||
+      (data.subarray(want.offset, want.offset + want.bytes.length).equals(want.bytes) && want.offset + want.bytes.length <= data.length)
+    );
   };
   const inner = t.innerInstructions.flatMap((g) => g.instructions);
   return conditions.some((c) => t.instructions.some((ix) => satisfies(c, ix)) || (c.includeInner && inner.some((ix) => satisfies(c, ix))));
@@ -217,7 +237,13 @@ function refAccFilter(f: SubscribeRequestFilterAccounts, a: AccountEvent): boole
     if (c.$case === 'lamports') {
       const cmp = c.value.cmp!;
       const ok =
-        cmp.$case === 'eq' ? a.lamports === cmp.value : cmp.$case === 'ne' ? a.lamports !== cmp.value : cmp.$case === 'lt' ? a.lamports < cmp.value : a.lamports > cmp.value;
+        cmp.$case === 'eq'
+          ? a.lamports === cmp.value
+          : cmp.$case === 'ne'
+            ? a.lamports !== cmp.value
+            : cmp.$case === 'lt'
+              ? a.lamports < cmp.value
+              : a.lamports > cmp.value;
       if (!ok) return false;
     }
   }
@@ -227,9 +253,7 @@ function refAccFilter(f: SubscribeRequestFilterAccounts, a: AccountEvent): boole
 function refMatch<F, E>(requests: Map<number, ReadonlyMap<string, F>>, event: E, test: (f: F, e: E) => boolean): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [stream, filters] of requests) {
-    const names = [...filters.keys()]
-      .filter((n) => test(filters.get(n)!, event))
-      .sort();
+    const names = [...filters.keys()].filter((n) => test(filters.get(n)!, event)).sort();
     if (names.length > 0) out[String(stream)] = names;
   }
   return out;
@@ -343,48 +367,52 @@ function generators(rand: () => number) {
 }
 
 describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
-  it.each([1, 2, 3, 42, 1234])('seed %i: 1500 events over changing subscriptions agree with the reference', (seed) => {
-    const g = generators(seededRandom(seed));
-    const index = new FilterIndex<number>();
-    const model = new Map<number, SubscribeRequest>();
-    const compiled = new Map<number, ReturnType<typeof sub>>();
-    let compared = 0;
-    let nonEmpty = 0;
-    for (let step = 0; step < 1500; step++) {
-      // Churn: add, replace or remove streams now and then.
-      if (step % 10 === 0 || model.size < 3) {
-        const stream = g.int(12);
-        if (g.chance(0.2)) {
-          expect(index.delete(stream)).toBe(model.delete(stream));
-          compiled.delete(stream);
-        } else {
-          const req = g.request();
-          model.set(stream, req);
-          compiled.set(stream, sub(req));
-          index.set(stream, compiled.get(stream)!);
+  it.each([1, 2, 3, 42, 1234])(
+    'seed %i: 1500 events over changing subscriptions agree with the reference',
+    (seed) => {
+      const g = generators(seededRandom(seed));
+      const index = new FilterIndex<number>();
+      const model = new Map<number, SubscribeRequest>();
+      const compiled = new Map<number, ReturnType<typeof sub>>();
+      let compared = 0;
+      let nonEmpty = 0;
+      for (let step = 0; step < 1500; step++) {
+        // Churn: add, replace or remove streams now and then.
+        if (step % 10 === 0 || model.size < 3) {
+          const stream = g.int(12);
+          if (g.chance(0.2)) {
+            expect(index.delete(stream)).toBe(model.delete(stream));
+            compiled.delete(stream);
+          } else {
+            const req = g.request();
+            model.set(stream, req);
+            compiled.set(stream, sub(req));
+            index.set(stream, compiled.get(stream)!);
+          }
         }
+        expect(index.size).toBe(model.size);
+        if (g.chance(0.5)) {
+          const t = g.transaction();
+          const expected = refMatch(new Map([...model].map(([s, r]) => [s, r.transactions])), t, refTxFilter);
+          expect(asObject(index.matchTransaction(t))).toEqual(expected);
+          // The live tail's path: the record's bytes, scanned, instructions read from the bytes.
+          const scanned = scannedTransactionView(scanTransaction(Buffer.from(TransactionEvent.encode(t).finish())));
+          expect(asObject(index.matchTransactionView(scanned))).toEqual(expected);
+          // The replay path: one subscription at a time, on the decoded event.
+          for (const [stream, c] of compiled) expect(matchTransaction(c, t)).toEqual(expected[String(stream)] ?? []);
+          if (Object.keys(expected).length > 0) nonEmpty++;
+        } else {
+          const a = g.account();
+          const expected = refMatch(new Map([...model].map(([s, r]) => [s, r.accounts])), a, refAccFilter);
+          expect(asObject(index.matchAccount(a))).toEqual(expected);
+          if (Object.keys(expected).length > 0) nonEmpty++;
+        }
+        compared++;
       }
-      expect(index.size).toBe(model.size);
-      if (g.chance(0.5)) {
-        const t = g.transaction();
-        const expected = refMatch(new Map([...model].map(([s, r]) => [s, r.transactions])), t, refTxFilter);
-        expect(asObject(index.matchTransaction(t))).toEqual(expected);
-        // The live tail's path: the record's bytes, scanned, instructions read from the bytes.
-        const scanned = scannedTransactionView(scanTransaction(Buffer.from(TransactionEvent.encode(t).finish())));
-        expect(asObject(index.matchTransactionView(scanned))).toEqual(expected);
-        // The replay path: one subscription at a time, on the decoded event.
-        for (const [stream, c] of compiled) expect(matchTransaction(c, t)).toEqual(expected[String(stream)] ?? []);
-        if (Object.keys(expected).length > 0) nonEmpty++;
-      } else {
-        const a = g.account();
-        const expected = refMatch(new Map([...model].map(([s, r]) => [s, r.accounts])), a, refAccFilter);
-        expect(asObject(index.matchAccount(a))).toEqual(expected);
-        if (Object.keys(expected).length > 0) nonEmpty++;
-      }
-      compared++;
-    }
-    expect(compared).toBe(1500);
-    // The generator must produce real matches, or the comparison proves little.
-    expect(nonEmpty).toBeGreaterThan(300);
-  }, 30_000); // each event is also matched through its scanned record and per subscription: slow on a loaded machine
+      expect(compared).toBe(1500);
+      // The generator must produce real matches, or the comparison proves little.
+      expect(nonEmpty).toBeGreaterThan(300);
+    },
+    30_000,
+  ); // each event is also matched through its scanned record and per subscription: slow on a loaded machine
 });

@@ -88,7 +88,9 @@ export function compileGeyserRequest(req: SubscribeRequest, limits: GeyserFilter
       })),
       transactions: [
         ...named('transactions', req.transactions, limits, (p, name, f) => transactionFilter(p, GEYSER_TX + name, f, limits)),
-        ...named('transactions_status', req.transactionsStatus, limits, (p, name, f) => transactionFilter(p, GEYSER_TX_STATUS + name, f, limits)),
+        ...named('transactions_status', req.transactionsStatus, limits, (p, name, f) =>
+          transactionFilter(p, GEYSER_TX_STATUS + name, f, limits),
+        ),
       ],
       blocks: named('blocks', req.blocks, limits, (p, name, f) => blocksFilter(p, name, f, limits)),
       blocksMeta: named('blocks_meta', req.blocksMeta, limits, (_p, name) => ({ name })),
@@ -137,11 +139,16 @@ function named<F, S>(
 
 function keyList(path: string, list: readonly string[] | undefined, limits: GeyserFilterLimits): Uint8Array[] {
   if (!list) return [];
-  if (list.length > limits.maxKeysPerFilter) throw new Reject(path, `Max amount of Pubkeys reached, only ${limits.maxKeysPerFilter} allowed`);
+  if (list.length > limits.maxKeysPerFilter)
+    throw new Reject(path, `Max amount of Pubkeys reached, only ${limits.maxKeysPerFilter} allowed`);
   return list.map((text, i) => {
     const d = decodeBase58Exact(text, 32);
     // Yellowstone's texts (solana_pubkey's ParsePubkeyError) with the value and our reason.
-    if (!d.ok) throw new Reject(`${path}[${i}]`, `${d.kind === 'size' ? 'String is the wrong size' : 'Invalid Base58 string'} ${quote(text)}: ${d.reason}`);
+    if (!d.ok)
+      throw new Reject(
+        `${path}[${i}]`,
+        `${d.kind === 'size' ? 'String is the wrong size' : 'Invalid Base58 string'} ${quote(text)}: ${d.reason}`,
+      );
     return d.bytes;
   });
 }
@@ -152,7 +159,12 @@ function noCuckoo(path: string, f: { cuckooAccountsFilter?: unknown; cuckooAccou
   }
 }
 
-function transactionFilter(path: string, name: string, f: SubscribeRequestFilterTransactions, limits: GeyserFilterLimits): TransactionFilterSpec {
+function transactionFilter(
+  path: string,
+  name: string,
+  f: SubscribeRequestFilterTransactions,
+  limits: GeyserFilterLimits,
+): TransactionFilterSpec {
   noCuckoo(path, f);
   if (f.tokenAccounts !== undefined) throw new Reject(`${path}.token_accounts`, 'token account expansion is not supported by this server');
   let signature: Uint8Array | undefined;
@@ -186,7 +198,8 @@ function accountFilter(
   const account = keyList(`${path}.account`, f.account, limits);
   const owner = keyList(`${path}.owner`, f.owner, limits);
   const entries = f.filters ?? [];
-  if (entries.length > MAX_ACCOUNT_DATA_FILTERS) throw new Reject(`${path}.filters`, `Too many filters provided; max ${MAX_ACCOUNT_DATA_FILTERS}`);
+  if (entries.length > MAX_ACCOUNT_DATA_FILTERS)
+    throw new Reject(`${path}.filters`, `Too many filters provided; max ${MAX_ACCOUNT_DATA_FILTERS}`);
   let datasize = false;
   const filters = entries.map((e: SubscribeRequestFilterAccountsFilter | undefined, i): AccountDataFilter => {
     const at = `${path}.filters[${i}]`;
@@ -216,7 +229,8 @@ function accountFilter(
 
 function memcmp(path: string, m: SubscribeRequestFilterAccountsFilterMemcmp, limits: GeyserFilterLimits): AccountDataFilter {
   let bytes: Uint8Array;
-  if (m.bytes !== undefined) bytes = Uint8Array.from(m.bytes); // a copy: the filter outlives the request
+  if (m.bytes !== undefined)
+    bytes = Uint8Array.from(m.bytes); // a copy: the filter outlives the request
   else if (m.base58 !== undefined) {
     if (m.base58.length > MAX_BASE58_CHARS) throw new Reject(`${path}.base58`, 'data too large');
     const d = decodeBase58(m.base58);
@@ -228,7 +242,8 @@ function memcmp(path: string, m: SubscribeRequestFilterAccountsFilterMemcmp, lim
     if (!d.ok) throw new Reject(`${path}.base64`, `invalid base64 ${quote(m.base64)}: ${d.reason}`);
     bytes = d.bytes;
   } else throw new Reject(path, 'data for memcmp should be defined');
-  if (bytes.length > limits.maxMemcmpBytes) throw new Reject(path, `data too large (${bytes.length} bytes, at most ${limits.maxMemcmpBytes})`);
+  if (bytes.length > limits.maxMemcmpBytes)
+    throw new Reject(path, `data too large (${bytes.length} bytes, at most ${limits.maxMemcmpBytes})`);
   return { kind: 'memcmp', offset: BigInt(m.offset || '0'), bytes };
 }
 

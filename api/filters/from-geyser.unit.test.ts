@@ -3,14 +3,30 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
-import { compileGeyserRequest, DEFAULT_GEYSER_LIMITS, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from './from-geyser.js';
+import {
+  compileGeyserRequest,
+  DEFAULT_GEYSER_LIMITS,
+  splitTransactionNames,
+  type GeyserFilterLimits,
+  type GeyserRequest,
+} from './from-geyser.js';
 import { keyId } from './key-id.js';
 import { matchTransaction } from './match.js';
 
 const key = (n: number): string => bs58.encode(Buffer.alloc(32, n));
 
 function request(partial: Partial<SubscribeRequest>): SubscribeRequest {
-  return { accounts: {}, slots: {}, transactions: {}, transactionsStatus: {}, blocks: {}, blocksMeta: {}, entry: {}, accountsDataSlice: [], ...partial };
+  return {
+    accounts: {},
+    slots: {},
+    transactions: {},
+    transactionsStatus: {},
+    blocks: {},
+    blocksMeta: {},
+    entry: {},
+    accountsDataSlice: [],
+    ...partial,
+  };
 }
 function ok(partial: Partial<SubscribeRequest>, limits: GeyserFilterLimits = DEFAULT_GEYSER_LIMITS): GeyserRequest {
   const r = compileGeyserRequest(request(partial), limits);
@@ -23,7 +39,12 @@ function fail(partial: Partial<SubscribeRequest>, limits: GeyserFilterLimits = D
   expect(r.error.message.startsWith(`${r.error.path}: `)).toBe(true);
   return r.error.message;
 }
-const tx = (f: Partial<SubscribeRequest['transactions'][string]> = {}) => ({ accountInclude: [], accountExclude: [], accountRequired: [], ...f });
+const tx = (f: Partial<SubscribeRequest['transactions'][string]> = {}) => ({
+  accountInclude: [],
+  accountExclude: [],
+  accountRequired: [],
+  ...f,
+});
 const acc = (f: Partial<SubscribeRequest['accounts'][string]> = {}) => ({ account: [], owner: [], filters: [], ...f });
 
 describe('compileGeyserRequest', () => {
@@ -39,7 +60,10 @@ describe('compileGeyserRequest', () => {
   it('every kind, with Yellowstone defaults for unset booleans; from_slot, ping and commitment carried', () => {
     const r = ok({
       slots: { s: {}, t: { filterByCommitment: true, interslotUpdates: true } },
-      blocks: { b: { accountInclude: [key(1)] }, c: { accountInclude: [], includeTransactions: false, includeAccounts: true, includeEntries: true } },
+      blocks: {
+        b: { accountInclude: [key(1)] },
+        c: { accountInclude: [], includeTransactions: false, includeAccounts: true, includeEntries: true },
+      },
       blocksMeta: { m: {} },
       entry: { e: {} },
       commitment: 2,
@@ -50,7 +74,9 @@ describe('compileGeyserRequest', () => {
       { name: 's', filterByCommitment: false, interslotUpdates: false },
       { name: 't', filterByCommitment: true, interslotUpdates: true },
     ]);
-    expect(r.compiled.blocks.map((b) => [b.name, b.includeTransactions, b.includeAccounts, b.includeEntries, [...b.accountInclude]])).toEqual([
+    expect(
+      r.compiled.blocks.map((b) => [b.name, b.includeTransactions, b.includeAccounts, b.includeEntries, [...b.accountInclude]]),
+    ).toEqual([
       ['b', true, false, false, [keyId(Buffer.alloc(32, 1))]],
       ['c', false, true, true, []],
     ]);
@@ -65,7 +91,15 @@ describe('compileGeyserRequest', () => {
     const r = ok({ transactions: { x: tx({ vote: false }) }, transactionsStatus: { x: tx(), y: tx({ failed: true }) } });
     expect(r.compiled.transactions.map((f) => f.name)).toEqual(['Sx', 'Sy', 'Tx']);
     expect(splitTransactionNames(['Sx', 'Sy', 'Tx'])).toEqual({ transactions: ['x'], status: ['x', 'y'] });
-    const vote = { slot: 1n, signatures: [Buffer.alloc(64)], accountKeys: [], loadedWritable: [], loadedReadonly: [], isVote: true, err: undefined };
+    const vote = {
+      slot: 1n,
+      signatures: [Buffer.alloc(64)],
+      accountKeys: [],
+      loadedWritable: [],
+      loadedReadonly: [],
+      isVote: true,
+      err: undefined,
+    };
     expect(matchTransaction(r.compiled, vote as never)).toEqual(['Sx']);
   });
 
@@ -86,7 +120,11 @@ describe('compileGeyserRequest', () => {
       },
     });
     const [a, b] = r.compiled.accounts;
-    expect(a!.memcmp.map((m) => [m.offset, [...m.bytes]])).toEqual([[3, [1, 2]], [0, [9]], [1, [7, 7]]]);
+    expect(a!.memcmp.map((m) => [m.offset, [...m.bytes]])).toEqual([
+      [3, [1, 2]],
+      [0, [9]],
+      [1, [7, 7]],
+    ]);
     expect(a!.lamports).toEqual([{ op: 'gt', value: 10n }]);
     expect(b!.datasize).toBe(165);
     expect(b!.tokenAccountState).toBe(true);
@@ -94,35 +132,84 @@ describe('compileGeyserRequest', () => {
   });
 
   it('data slices: in order, not overlapping (adjacent is fine)', () => {
-    expect(ok({ accountsDataSlice: [{ offset: '0', length: '4' }, { offset: '4', length: '2' }] }).compiled.accountsDataSlice).toEqual([
+    expect(
+      ok({
+        accountsDataSlice: [
+          { offset: '0', length: '4' },
+          { offset: '4', length: '2' },
+        ],
+      }).compiled.accountsDataSlice,
+    ).toEqual([
       { offset: 0, length: 4 },
       { offset: 4, length: 2 },
     ]);
-    expect(fail({ accountsDataSlice: [{ offset: '4', length: '1' }, { offset: '0', length: '1' }] })).toBe('accounts_data_slice[1]: data slices out of order');
-    expect(fail({ accountsDataSlice: [{ offset: '0', length: '5' }, { offset: '4', length: '1' }] })).toBe('accounts_data_slice[1]: data slices overlapped');
+    expect(
+      fail({
+        accountsDataSlice: [
+          { offset: '4', length: '1' },
+          { offset: '0', length: '1' },
+        ],
+      }),
+    ).toBe('accounts_data_slice[1]: data slices out of order');
+    expect(
+      fail({
+        accountsDataSlice: [
+          { offset: '0', length: '5' },
+          { offset: '4', length: '1' },
+        ],
+      }),
+    ).toBe('accounts_data_slice[1]: data slices overlapped');
   });
 
   it('Yellowstone error texts, each after the field path', () => {
-    expect(fail({ transactions: { x: tx({ accountInclude: ['nope0OIl'] }) } })).toMatch(/^transactions\["x"\]\.account_include\[0\]: Invalid Base58 string "nope0OIl"/);
-    expect(fail({ accounts: { x: acc({ owner: [bs58.encode(Buffer.alloc(5))] }) } })).toMatch(/^accounts\["x"\]\.owner\[0\]: String is the wrong size/);
-    expect(fail({ transactions: { x: tx({ signature: key(1) }) } })).toMatch(/^transactions\["x"\]\.signature: string decoded to wrong size for signature/);
-    expect(fail({ transactionsStatus: { x: tx({ signature: '0' }) } })).toMatch(/^transactions_status\["x"\]\.signature: failed to decode string to signature/);
+    expect(fail({ transactions: { x: tx({ accountInclude: ['nope0OIl'] }) } })).toMatch(
+      /^transactions\["x"\]\.account_include\[0\]: Invalid Base58 string "nope0OIl"/,
+    );
+    expect(fail({ accounts: { x: acc({ owner: [bs58.encode(Buffer.alloc(5))] }) } })).toMatch(
+      /^accounts\["x"\]\.owner\[0\]: String is the wrong size/,
+    );
+    expect(fail({ transactions: { x: tx({ signature: key(1) }) } })).toMatch(
+      /^transactions\["x"\]\.signature: string decoded to wrong size for signature/,
+    );
+    expect(fail({ transactionsStatus: { x: tx({ signature: '0' }) } })).toMatch(
+      /^transactions_status\["x"\]\.signature: failed to decode string to signature/,
+    );
     expect(fail({ commitment: 5 as never })).toBe('commitment: failed to create CommitmentLevel from 5');
-    expect(fail({ accounts: { x: acc({ filters: [{}, {}, {}, {}, {}] }) } })).toBe('accounts["x"].filters: Too many filters provided; max 4');
+    expect(fail({ accounts: { x: acc({ filters: [{}, {}, {}, {}, {}] }) } })).toBe(
+      'accounts["x"].filters: Too many filters provided; max 4',
+    );
     expect(fail({ accounts: { x: acc({ filters: [{}] }) } })).toBe('accounts["x"].filters[0]: filter should be defined');
-    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0' } }] }) } })).toBe('accounts["x"].filters[0].memcmp: data for memcmp should be defined');
-    expect(fail({ accounts: { x: acc({ filters: [{ lamports: {} }] }) } })).toBe('accounts["x"].filters[0].lamports: cmp for lamports should be defined');
-    expect(fail({ accounts: { x: acc({ filters: [{ datasize: '1' }, { datasize: '2' }] }) } })).toBe('accounts["x"].filters[1].datasize: datasize used more than once');
+    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0' } }] }) } })).toBe(
+      'accounts["x"].filters[0].memcmp: data for memcmp should be defined',
+    );
+    expect(fail({ accounts: { x: acc({ filters: [{ lamports: {} }] }) } })).toBe(
+      'accounts["x"].filters[0].lamports: cmp for lamports should be defined',
+    );
+    expect(fail({ accounts: { x: acc({ filters: [{ datasize: '1' }, { datasize: '2' }] }) } })).toBe(
+      'accounts["x"].filters[1].datasize: datasize used more than once',
+    );
     expect(fail({ accounts: { x: acc({ filters: [{ tokenAccountState: false }] }) } })).toBe(
       'accounts["x"].filters[0].token_account_state: token_account_state only allowed to be true',
     );
-    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0', base58: '1'.repeat(176) } }] }) } })).toBe('accounts["x"].filters[0].memcmp.base58: data too large');
-    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0', base64: '%%%' } }] }) } })).toMatch(/memcmp\.base64: invalid base64/);
-    expect(fail({ blocks: { b: { accountInclude: [], cuckooAccountInclude: { data: Buffer.alloc(0) } as never } } })).toMatch(/^blocks\["b"\]: cuckoo filters are not supported/);
+    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0', base58: '1'.repeat(176) } }] }) } })).toBe(
+      'accounts["x"].filters[0].memcmp.base58: data too large',
+    );
+    expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0', base64: '%%%' } }] }) } })).toMatch(
+      /memcmp\.base64: invalid base64/,
+    );
+    expect(fail({ blocks: { b: { accountInclude: [], cuckooAccountInclude: { data: Buffer.alloc(0) } as never } } })).toMatch(
+      /^blocks\["b"\]: cuckoo filters are not supported/,
+    );
   });
 
   it('configurable limits: filters per kind, keys per filter, memcmp bytes, filter name bytes, data slices', () => {
-    const limits: GeyserFilterLimits = { maxFiltersPerKind: 1, maxKeysPerFilter: 2, maxMemcmpBytes: 3, maxFilterNameBytes: 4, maxDataSlices: 1 };
+    const limits: GeyserFilterLimits = {
+      maxFiltersPerKind: 1,
+      maxKeysPerFilter: 2,
+      maxMemcmpBytes: 3,
+      maxFilterNameBytes: 4,
+      maxDataSlices: 1,
+    };
     expect(fail({ entry: { a: {}, b: {} } }, limits)).toBe('entry: Max amount of filters/data_slices reached, only 1 allowed');
     expect(fail({ blocksMeta: { a: {}, b: {} } }, limits)).toBe('blocks_meta: Max amount of filters/data_slices reached, only 1 allowed');
     expect(fail({ transactions: { a: tx({ accountRequired: [key(1), key(2), key(3)] }) } }, limits)).toBe(
@@ -132,9 +219,19 @@ describe('compileGeyserRequest', () => {
       'accounts["a"].filters[0].memcmp: data too large (4 bytes, at most 3)',
     );
     expect(fail({ slots: { abcde: {} } }, limits)).toBe('slots["abcde"]: oversized filter name (max allowed size 4), found 5');
-    expect(fail({ accountsDataSlice: [{ offset: '0', length: '1' }, { offset: '1', length: '1' }] }, limits)).toBe(
-      'accounts_data_slice: Max amount of filters/data_slices reached, only 1 allowed',
-    );
-    expect(ok({ entry: { abcd: {} }, transactions: { a: tx({ accountRequired: [key(1), key(2)] }) } }, limits).compiled.entry).toEqual([{ name: 'abcd' }]);
+    expect(
+      fail(
+        {
+          accountsDataSlice: [
+            { offset: '0', length: '1' },
+            { offset: '1', length: '1' },
+          ],
+        },
+        limits,
+      ),
+    ).toBe('accounts_data_slice: Max amount of filters/data_slices reached, only 1 allowed');
+    expect(ok({ entry: { abcd: {} }, transactions: { a: tx({ accountRequired: [key(1), key(2)] }) } }, limits).compiled.entry).toEqual([
+      { name: 'abcd' },
+    ]);
   });
 });

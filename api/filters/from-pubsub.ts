@@ -8,12 +8,16 @@ export const PUBSUB_FILTER_NAME = 'pubsub';
 
 /** programSubscribe's `filters` entries (Agave's RpcFilterType without the token-account one it rejects). */
 export type PubSubProgramFilter =
-  | { readonly kind: 'dataSize'; readonly size: bigint }
-  | { readonly kind: 'memcmp'; readonly offset: bigint; readonly bytes: Uint8Array };
+  { readonly kind: 'dataSize'; readonly size: bigint } | { readonly kind: 'memcmp'; readonly offset: bigint; readonly bytes: Uint8Array };
 
 export type PubSubRequest =
   | { readonly kind: 'account'; readonly pubkey: Uint8Array; readonly commitment: Commitment }
-  | { readonly kind: 'program'; readonly program: Uint8Array; readonly filters: readonly PubSubProgramFilter[]; readonly commitment: Commitment }
+  | {
+      readonly kind: 'program';
+      readonly program: Uint8Array;
+      readonly filters: readonly PubSubProgramFilter[];
+      readonly commitment: Commitment;
+    }
   /** `all` (votes excluded), `allWithVotes`, or `{mentions: [address]}` (votes included, as Agave). */
   | { readonly kind: 'logs'; readonly mentions: Uint8Array | undefined; readonly votes: boolean; readonly commitment: Commitment }
   | { readonly kind: 'signature'; readonly signature: Uint8Array; readonly commitment: Commitment }
@@ -31,7 +35,11 @@ export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
     case 'account':
       return { ...EMPTY_SUBSCRIPTION, commitment: r.commitment, accounts: [{ name, account: [r.pubkey], owner: [], filters: [] }] };
     case 'program':
-      return { ...EMPTY_SUBSCRIPTION, commitment: r.commitment, accounts: [{ name, account: [], owner: [r.program], filters: r.filters.map(dataFilter) }] };
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        accounts: [{ name, account: [], owner: [r.program], filters: r.filters.map(dataFilter) }],
+      };
     case 'logs':
       return {
         ...EMPTY_SUBSCRIPTION,
@@ -55,8 +63,16 @@ export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
       };
     case 'slot':
       // Slot status updates are never held by the gate, so the level only selects which status is sent.
-      return { ...EMPTY_SUBSCRIPTION, commitment: Commitment.processed, slots: [{ name, filterByCommitment: true, interslotUpdates: false }] };
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: Commitment.processed,
+        slots: [{ name, filterByCommitment: true, interslotUpdates: false }],
+      };
     case 'root':
-      return { ...EMPTY_SUBSCRIPTION, commitment: Commitment.finalized, slots: [{ name, filterByCommitment: true, interslotUpdates: false }] };
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: Commitment.finalized,
+        slots: [{ name, filterByCommitment: true, interslotUpdates: false }],
+      };
   }
 }

@@ -27,7 +27,10 @@ describe('specFromPubSub', () => {
     const sub = compiled({
       kind: 'program',
       program: k(7),
-      filters: [{ kind: 'dataSize', size: 4n }, { kind: 'memcmp', offset: 1n, bytes: Buffer.from([5, 6]) }],
+      filters: [
+        { kind: 'dataSize', size: 4n },
+        { kind: 'memcmp', offset: 1n, bytes: Buffer.from([5, 6]) },
+      ],
       commitment: Commitment.processed,
     });
     expect(matchAccount(sub, acc(k(1), k(7), Buffer.from([0, 5, 6, 0])))).toEqual([PUBSUB_FILTER_NAME]);

@@ -104,12 +104,7 @@ function keyList(path: string, list: readonly string[] | undefined, limits: Filt
   });
 }
 
-function transactionFilter(
-  path: string,
-  name: string,
-  f: SubscribeRequestFilterTransactions,
-  limits: FilterLimits,
-): TransactionFilterSpec {
+function transactionFilter(path: string, name: string, f: SubscribeRequestFilterTransactions, limits: FilterLimits): TransactionFilterSpec {
   let signature: Uint8Array | undefined;
   if (f.signature !== undefined) {
     const decoded = decodeBase58Exact(f.signature, 64);
@@ -165,7 +160,8 @@ function instructionCondition(path: string, c: Partial<SubscribeRequestFilterTra
         throw new Reject(`${path}.memcmp.offset`, `${offset}, at most ${MAX_INSTRUCTION_MEMCMP_OFFSET} allowed`);
       }
       if (bytes.length === 0) throw new Reject(`${path}.memcmp.bytes`, 'empty; leave data unset to match every instruction of the program');
-      if (bytes.length > MAX_MEMCMP_BYTES) throw new Reject(`${path}.memcmp.bytes`, `${bytes.length} bytes, at most ${MAX_MEMCMP_BYTES} allowed`);
+      if (bytes.length > MAX_MEMCMP_BYTES)
+        throw new Reject(`${path}.memcmp.bytes`, `${bytes.length} bytes, at most ${MAX_MEMCMP_BYTES} allowed`);
       return { programId: program.bytes, data: { offset, bytes: Uint8Array.from(bytes) }, includeInner };
     }
   }

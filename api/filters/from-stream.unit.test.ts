@@ -58,7 +58,9 @@ describe('compileSubscribeRequest: request level', () => {
 
   it('filters named __proto__, constructor and prototype survive the generated decoder (map fields are Maps)', () => {
     const names = ['__proto__', 'constructor', 'prototype'];
-    const wire = SubscribeRequest.encode(streamRequest({ transactions: new Map(names.map((n) => [n, { vote: true }])), accounts: new Map(names.map((n) => [n, {}])) })).finish();
+    const wire = SubscribeRequest.encode(
+      streamRequest({ transactions: new Map(names.map((n) => [n, { vote: true }])), accounts: new Map(names.map((n) => [n, {}])) }),
+    ).finish();
     const s = ok(SubscribeRequest.decode(wire));
     expect(s.transactions.map((f) => f.name)).toEqual(names);
     expect(s.transactions.every((f) => f.vote === true)).toBe(true);
@@ -71,7 +73,10 @@ describe('compileSubscribeRequest: request level', () => {
   });
 
   it('the result is frozen', () => {
-    const s = ok({ transactions: { a: { accountInclude: [key(1)] } }, accounts: { b: { filters: [{ filter: { $case: 'datasize', value: 3n } }] } } });
+    const s = ok({
+      transactions: { a: { accountInclude: [key(1)] } },
+      accounts: { b: { filters: [{ filter: { $case: 'datasize', value: 3n } }] } },
+    });
     expect(Object.isFrozen(s)).toBe(true);
     expect(Object.isFrozen(s.transactions)).toBe(true);
     expect(Object.isFrozen(s.transactions[0])).toBe(true);
@@ -134,7 +139,9 @@ describe('compileSubscribeRequest: limits', () => {
 
 describe('compileSubscribeRequest: transaction filters', () => {
   it('decodes keys into key ids and collapses duplicates', () => {
-    const s = ok({ transactions: { t: { accountInclude: [key(1), key(1), key(2)], accountExclude: [key(3)], accountRequired: [key(4)] } } });
+    const s = ok({
+      transactions: { t: { accountInclude: [key(1), key(1), key(2)], accountExclude: [key(3)], accountRequired: [key(4)] } },
+    });
     const f = s.transactions[0]!;
     expect([...f.accountInclude]).toEqual([keyId(Buffer.alloc(32, 1)), keyId(Buffer.alloc(32, 2))]);
     expect([...f.accountExclude]).toEqual([keyId(Buffer.alloc(32, 3))]);
@@ -212,12 +219,16 @@ describe('compileSubscribeRequest: account filters', () => {
 
   it('rejects a second datasize', () => {
     const ds = (n: bigint) => ({ filter: { $case: 'datasize' as const, value: n } });
-    expect(fail({ accounts: { a: { filters: [ds(1n), ds(2n)] } } })).toBe('accounts["a"].filters[1].datasize: at most one datasize per filter');
+    expect(fail({ accounts: { a: { filters: [ds(1n), ds(2n)] } } })).toBe(
+      'accounts["a"].filters[1].datasize: at most one datasize per filter',
+    );
     expect(ok({ accounts: { a: { filters: [ds(165n)] } } }).accounts[0]!.datasize).toBe(165);
   });
 
   it('keeps several lamports comparisons', () => {
-    const lam = (c: 'eq' | 'ne' | 'lt' | 'gt', v: bigint) => ({ filter: { $case: 'lamports' as const, value: { cmp: { $case: c, value: v } } } });
+    const lam = (c: 'eq' | 'ne' | 'lt' | 'gt', v: bigint) => ({
+      filter: { $case: 'lamports' as const, value: { cmp: { $case: c, value: v } } },
+    });
     const f = ok({ accounts: { a: { filters: [lam('gt', 1n), lam('lt', 10n), lam('ne', 5n), lam('eq', 7n)] } } }).accounts[0]!;
     expect(f.lamports).toEqual([
       { op: 'gt', value: 1n },
@@ -227,7 +238,10 @@ describe('compileSubscribeRequest: account filters', () => {
     ]);
   });
 
-  const memcmp = (data: { $case: 'bytes'; value: Buffer } | { $case: 'base58'; value: string } | { $case: 'base64'; value: string }, offset = 0n) => ({
+  const memcmp = (
+    data: { $case: 'bytes'; value: Buffer } | { $case: 'base58'; value: string } | { $case: 'base64'; value: string },
+    offset = 0n,
+  ) => ({
     accounts: { m: { filters: [{ filter: { $case: 'memcmp' as const, value: { offset, data } } }] } },
   });
 
@@ -247,7 +261,9 @@ describe('compileSubscribeRequest: account filters', () => {
 
   it('accepts 128 memcmp bytes and rejects 129', () => {
     expect(ok(memcmp({ $case: 'bytes', value: Buffer.alloc(128, 1) })).accounts).toHaveLength(1);
-    expect(fail(memcmp({ $case: 'bytes', value: Buffer.alloc(129, 1) }))).toBe('accounts["m"].filters[0].memcmp.bytes: 129 bytes, at most 128 allowed');
+    expect(fail(memcmp({ $case: 'bytes', value: Buffer.alloc(129, 1) }))).toBe(
+      'accounts["m"].filters[0].memcmp.bytes: 129 bytes, at most 128 allowed',
+    );
   });
 
   it('base58 memcmp: 175 characters at most, 128 decoded bytes at most', () => {
@@ -276,7 +292,9 @@ describe('compileSubscribeRequest: account filters', () => {
   });
 
   it('rejects bad base58 and bad base64 memcmp data', () => {
-    expect(fail(memcmp({ $case: 'base58', value: 'abc0' }))).toBe('accounts["m"].filters[0].memcmp.base58: invalid base58 "abc0": not base58');
+    expect(fail(memcmp({ $case: 'base58', value: 'abc0' }))).toBe(
+      'accounts["m"].filters[0].memcmp.base58: invalid base58 "abc0": not base58',
+    );
     for (const bad of ['ab$=', 'a', 'abc=d', 'ab===', 'a-_b', 'AB==', 'AAB=']) {
       expect(fail(memcmp({ $case: 'base64', value: bad }))).toMatch(/^accounts\["m"\]\.filters\[0\]\.memcmp\.base64: invalid base64/);
     }
@@ -344,7 +362,16 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
       transactions: { b: { accountInclude: [key(1)], accountRequired: [key(2)], vote: true, signature: sig(3) }, a: {} },
     });
     expect(s.transactions.map((t) => t.name)).toEqual(['a', 'b']);
-    expect(s.transactions[0]).toEqual({ name: 'a', accountInclude: [], accountExclude: [], accountRequired: [], vote: undefined, failed: undefined, signature: undefined, instructions: [] });
+    expect(s.transactions[0]).toEqual({
+      name: 'a',
+      accountInclude: [],
+      accountExclude: [],
+      accountRequired: [],
+      vote: undefined,
+      failed: undefined,
+      signature: undefined,
+      instructions: [],
+    });
     const b = s.transactions[1]!;
     expect(b.accountInclude).toEqual([new Uint8Array(32).fill(1)]);
     expect(b.accountRequired).toEqual([new Uint8Array(32).fill(2)]);
@@ -374,7 +401,9 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
   });
 
   it('copies memcmp bytes, so the compiled filter does not share the request buffer', () => {
-    const req = streamRequest({ accounts: { a: { filters: [{ filter: { $case: 'memcmp', value: { data: { $case: 'bytes', value: Buffer.from([1, 2]) } } } }] } } });
+    const req = streamRequest({
+      accounts: { a: { filters: [{ filter: { $case: 'memcmp', value: { data: { $case: 'bytes', value: Buffer.from([1, 2]) } } } }] } },
+    });
     const r = specFromStreamRequest(req, DEFAULT_FILTER_LIMITS);
     if (!r.ok) throw new Error(r.error.message);
     const entry = r.value.accounts[0]!.filters[0]!;
@@ -385,16 +414,33 @@ describe('specFromStreamRequest: the neutral model stream.Stream hands over', ()
   });
 
   it('maps commitment to the neutral levels, sorts slices, keeps from_slot, leaves the kinds stream.Stream lacks empty', () => {
-    const s = spec({ commitment: CommitmentLevel.CONFIRMED, accountsDataSlice: [{ offset: 8n, length: 1n }, { offset: 0n, length: 4n }], fromSlot: 77n });
+    const s = spec({
+      commitment: CommitmentLevel.CONFIRMED,
+      accountsDataSlice: [
+        { offset: 8n, length: 1n },
+        { offset: 0n, length: 4n },
+      ],
+      fromSlot: 77n,
+    });
     expect(s.commitment).toBe('confirmed');
-    expect(s.accountsDataSlice).toEqual([{ offset: 0n, length: 4n }, { offset: 8n, length: 1n }]);
+    expect(s.accountsDataSlice).toEqual([
+      { offset: 0n, length: 4n },
+      { offset: 8n, length: 1n },
+    ]);
     expect(s.fromSlot).toBe(77n);
     expect([s.slots, s.blocks, s.blocksMeta, s.entry]).toEqual([[], [], [], []]);
   });
 
   it('rejects with the same coded error as the entry point', () => {
     const r = specFromStreamRequest(streamRequest({ accounts: { x: { owner: ['0'] } } }), DEFAULT_FILTER_LIMITS);
-    expect(r).toEqual({ ok: false, error: { code: 'INVALID_FILTER', path: 'accounts["x"].owner[0]', message: expect.stringMatching(/^accounts\["x"\]\.owner\[0\]: invalid pubkey "0"/) } });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_FILTER',
+        path: 'accounts["x"].owner[0]',
+        message: expect.stringMatching(/^accounts\["x"\]\.owner\[0\]: invalid pubkey "0"/),
+      },
+    });
   });
 });
 
@@ -404,13 +450,15 @@ describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
   const withConditions = (instructions: object[]): Partial => ({ transactions: { t: { instructions } } as never });
 
   it('compiles program ids to key ids, a discriminator to data at offset 0, and collapses duplicates', () => {
-    const s = ok(withConditions([
-      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
-      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
-      { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8), includeInner: true },
-      { programId: key(2), data: memcmp(10n, 9) },
-      { programId: key(3) },
-    ]));
+    const s = ok(
+      withConditions([
+        { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
+        { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8) },
+        { programId: key(1), data: disc(1, 2, 3, 4, 5, 6, 7, 8), includeInner: true },
+        { programId: key(2), data: memcmp(10n, 9) },
+        { programId: key(3) },
+      ]),
+    );
     expect(s.transactions[0]!.instructions).toEqual([
       { program: keyId(Buffer.alloc(32, 1)), data: { offset: 0, bytes: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }, includeInner: false },
       { program: keyId(Buffer.alloc(32, 1)), data: { offset: 0, bytes: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }, includeInner: true },
@@ -424,8 +472,12 @@ describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
     expect(fail(withConditions([{ programId: key(1) }, { programId: 'not-base58!' }]))).toBe(
       'transactions["t"].instructions[1].program_id: invalid program id "not-base58!": not base58',
     );
-    expect(fail(withConditions([{ programId: '' }]))).toBe('transactions["t"].instructions[0].program_id: invalid program id "": empty string');
-    expect(fail(withConditions([{ programId: sig(1) }]))).toMatch(/^transactions\["t"\]\.instructions\[0\]\.program_id: invalid program id .*longer than 45 characters/);
+    expect(fail(withConditions([{ programId: '' }]))).toBe(
+      'transactions["t"].instructions[0].program_id: invalid program id "": empty string',
+    );
+    expect(fail(withConditions([{ programId: sig(1) }]))).toMatch(
+      /^transactions\["t"\]\.instructions\[0\]\.program_id: invalid program id .*longer than 45 characters/,
+    );
     expect(fail(withConditions([{ programId: bs58.encode(Buffer.alloc(31, 1)) }]))).toMatch(/decodes to 31 bytes, expected 32$/);
   });
 
@@ -444,8 +496,12 @@ describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
     expect(fail(withConditions([{ programId: key(1), data: memcmp(10241n, 1) }]))).toBe(
       'transactions["t"].instructions[0].memcmp.offset: 10241, at most 10240 allowed',
     );
-    expect(fail(withConditions([{ programId: key(1), data: memcmp(18446744073709551615n, 1) }]))).toMatch(/memcmp\.offset: 18446744073709551615, at most 10240/);
-    expect(fail(withConditions([{ programId: key(1), data: memcmp(0n) }]))).toMatch(/^transactions\["t"\]\.instructions\[0\]\.memcmp\.bytes: empty/);
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(18446744073709551615n, 1) }]))).toMatch(
+      /memcmp\.offset: 18446744073709551615, at most 10240/,
+    );
+    expect(fail(withConditions([{ programId: key(1), data: memcmp(0n) }]))).toMatch(
+      /^transactions\["t"\]\.instructions\[0\]\.memcmp\.bytes: empty/,
+    );
     expect(ok(withConditions([{ programId: key(1), data: memcmp(0n, ...Array<number>(128).fill(1)) }])).transactions).toHaveLength(1);
     expect(fail(withConditions([{ programId: key(1), data: memcmp(0n, ...Array<number>(129).fill(1)) }]))).toBe(
       'transactions["t"].instructions[0].memcmp.bytes: 129 bytes, at most 128 allowed',
@@ -466,6 +522,8 @@ describe('compileSubscribeRequest: instruction conditions (issue 20)', () => {
     const decoded = SubscribeRequest.decode(SubscribeRequest.encode(req).finish());
     const r = compileSubscribeRequest(decoded, DEFAULT_FILTER_LIMITS);
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.transactions[0]!.instructions).toEqual([{ program: keyId(Buffer.alloc(32, 4)), data: { offset: 0, bytes: new Uint8Array([1, 2]) }, includeInner: true }]);
+    expect(r.value.transactions[0]!.instructions).toEqual([
+      { program: keyId(Buffer.alloc(32, 4)), data: { offset: 0, bytes: new Uint8Array([1, 2]) }, includeInner: true },
+    ]);
   });
 });

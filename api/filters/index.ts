@@ -20,7 +20,14 @@ export {
   type SubscriptionSpec,
   type TransactionFilterSpec,
 } from './model.js';
-export { matchTransaction, matchAccount, matchTransactionView, matchAccountView, scannedAccountView, scannedTransactionView } from './match.js';
+export {
+  matchTransaction,
+  matchAccount,
+  matchTransactionView,
+  matchAccountView,
+  scannedAccountView,
+  scannedTransactionView,
+} from './match.js';
 export { FilterIndex } from './filter-index.js';
 export { applyDataSlices } from './slice.js';
 export { keyId } from './key-id.js';

@@ -8,7 +8,9 @@ import type { CompiledSubscription } from './types.js';
 /** The commitment levels: the only statuses a slot filter sends without `interslot_updates`. */
 function isLevel(status: number): boolean {
   return (
-    status === SlotStatus.SLOT_STATUS_PROCESSED || status === SlotStatus.SLOT_STATUS_CONFIRMED || status === SlotStatus.SLOT_STATUS_FINALIZED
+    status === SlotStatus.SLOT_STATUS_PROCESSED ||
+    status === SlotStatus.SLOT_STATUS_CONFIRMED ||
+    status === SlotStatus.SLOT_STATUS_FINALIZED
   );
 }
 

@@ -7,12 +7,7 @@ import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
 import { anyInstructionSatisfies, dataMatches, eventInstructions, scannedInstructions, type InstructionsView } from './instructions.js';
 import { keyId } from './key-id.js';
 import { isTokenAccountData } from './token-account.js';
-import type {
-  CompiledAccountFilter,
-  CompiledLamports,
-  CompiledSubscription,
-  CompiledTransactionFilter,
-} from './types.js';
+import type { CompiledAccountFilter, CompiledLamports, CompiledSubscription, CompiledTransactionFilter } from './types.js';
 
 export interface TransactionView {
   /** Key ids of static keys plus addresses loaded through lookup tables (writable and readonly). */

@@ -10,8 +10,15 @@ import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { matchAccount, matchTransaction } from './match.js';
 import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 
-
-function tx(p: { keys?: number[]; writable?: number[]; readonly?: number[]; vote?: boolean; err?: string; sigs?: number[]; ixData?: Buffer }) {
+function tx(p: {
+  keys?: number[];
+  writable?: number[];
+  readonly?: number[];
+  vote?: boolean;
+  err?: string;
+  sigs?: number[];
+  ixData?: Buffer;
+}) {
   return TransactionEvent.fromPartial({
     slot: 5n,
     signatures: (p.sigs ?? [1]).map(rawSig),
@@ -181,8 +188,18 @@ describe('matchAccount', () => {
 
   it('memcmp from base58 and base64 matches like bytes', () => {
     const data = [9, 8, 7, 6];
-    const b58: Entry = { filter: { $case: 'memcmp' as const, value: { offset: 1n, data: { $case: 'base58' as const, value: bs58.encode(Buffer.from([8, 7])) } } } };
-    const b64: Entry = { filter: { $case: 'memcmp' as const, value: { offset: 2n, data: { $case: 'base64' as const, value: Buffer.from([7, 6]).toString('base64') } } } };
+    const b58: Entry = {
+      filter: {
+        $case: 'memcmp' as const,
+        value: { offset: 1n, data: { $case: 'base58' as const, value: bs58.encode(Buffer.from([8, 7])) } },
+      },
+    };
+    const b64: Entry = {
+      filter: {
+        $case: 'memcmp' as const,
+        value: { offset: 2n, data: { $case: 'base64' as const, value: Buffer.from([7, 6]).toString('base64') } },
+      },
+    };
     expect(accMatches({ filters: [b58, b64] }, acc({ data }))).toBe(true);
     expect(accMatches({ filters: [b58, b64] }, acc({ data: [9, 8, 7, 5] }))).toBe(false);
   });

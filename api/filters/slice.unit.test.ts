@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { applyDataSlices } from './slice.js';
 
 const data = Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const run = (...s: Array<[number, number]>) => [...applyDataSlices(data, s.map(([offset, length]) => ({ offset, length })))];
+const run = (...s: Array<[number, number]>) => [
+  ...applyDataSlices(
+    data,
+    s.map(([offset, length]) => ({ offset, length })),
+  ),
+];
 
 describe('applyDataSlices', () => {
   it('no slices: the full data', () => {

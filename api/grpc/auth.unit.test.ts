@@ -29,7 +29,9 @@ describe('serviceOfPath', () => {
     expect(serviceOfPath('/stream.Stream/Subscribe')).toBe('stream.Stream');
     expect(serviceOfPath('/geyser.Geyser/GetSlot')).toBe('geyser.Geyser');
     expect(serviceOfPath('/grpc.health.v1.Health/Check')).toBe('grpc.health.v1.Health');
-    expect(serviceOfPath('/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo')).toBe('grpc.reflection.v1alpha.ServerReflection');
+    expect(serviceOfPath('/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo')).toBe(
+      'grpc.reflection.v1alpha.ServerReflection',
+    );
     expect(serviceOfPath('')).toBe('');
     expect(serviceOfPath('/NoMethod')).toBe('');
   });

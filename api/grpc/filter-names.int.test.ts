@@ -34,7 +34,16 @@ describe('filters named __proto__, constructor and prototype', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-names-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000 });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 10_000,
+    });
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeFiltersPrefix, PrefixCache } from './filters-prefix.js';
 
 describe('PrefixCache', () => {
-  it("gives each list of names its own prefix, the cached one while the names stay the same", () => {
+  it('gives each list of names its own prefix, the cached one while the names stay the same', () => {
     const cache = new PrefixCache();
     const seen: Buffer[] = [];
     // Alternating and near-equal lists: [] vs [''], a name split in two, a longer list sharing a start.

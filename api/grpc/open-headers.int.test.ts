@@ -49,7 +49,16 @@ describe('streams open at once (response headers sent when the stream opens)', (
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-open-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: PING_MS });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: PING_MS,
+    });
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
     // The channel is connected before anything is timed (connection set-up is not the stream's opening).
@@ -62,7 +71,7 @@ describe('streams open at once (response headers sent when the stream opens)', (
     await kafka?.close();
   });
 
-  it('geyser.Geyser: the real Yellowstone client\'s subscribe() resolves within 200 ms, for 20 streams opened together', async () => {
+  it("geyser.Geyser: the real Yellowstone client's subscribe() resolves within 200 ms, for 20 streams opened together", async () => {
     const opened = await Promise.all(Array.from({ length: 20 }, (_, i) => timed(geyser.subscribe(), 5_000, `geyser stream ${i}`)));
     for (const o of opened) expect(o.ms).toBeLessThan(OPEN_MS);
     for (const o of opened) o.value.destroy();
@@ -71,7 +80,9 @@ describe('streams open at once (response headers sent when the stream opens)', (
   it('stream.Stream Subscribe and SubscribeParsed: the response headers arrive within 200 ms', async () => {
     const calls: grpc.ClientDuplexStream<Msg, Msg>[] = [];
     for (let i = 0; i < 10; i++) calls.push(client.Subscribe(), client.SubscribeParsed());
-    const opened = await Promise.all(calls.map((c, i) => timed(headersOf(c), 5_000, `${i % 2 === 0 ? 'Subscribe' : 'SubscribeParsed'} ${i >> 1}`)));
+    const opened = await Promise.all(
+      calls.map((c, i) => timed(headersOf(c), 5_000, `${i % 2 === 0 ? 'Subscribe' : 'SubscribeParsed'} ${i >> 1}`)),
+    );
     for (const o of opened) expect(o.ms).toBeLessThan(OPEN_MS);
     for (const c of calls) c.cancel();
   });

@@ -35,7 +35,17 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-replay-limit-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     producer = await kafka.transactionalProducer({ transactionalId: `${topics.transactions}-writer` });
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 60_000, maxReplays: 1 });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 60_000,
+      maxReplays: 1,
+    });
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
   });
@@ -69,7 +79,12 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
   async function geyserReplay(fromSlot: bigint): Promise<GeyserRecorder> {
     const r = await GeyserRecorder.open(geyser);
     opened.push(r);
-    r.write(geyserRequest({ transactions: { w: { accountInclude: [w58], accountExclude: [], accountRequired: [] } }, fromSlot: String(fromSlot) }));
+    r.write(
+      geyserRequest({
+        transactions: { w: { accountInclude: [w58], accountExclude: [], accountRequired: [] } },
+        fromSlot: String(fromSlot),
+      }),
+    );
     r.write(geyserRequest({ ping: { id: 1 } }));
     await waitFor(() => r.of('pong').length === 1 || r.error !== undefined, { what: 'geyser request handled' });
     return r;
@@ -104,7 +119,9 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
     expect(first.error).toBeUndefined();
 
     const next = await streamReplay(slot);
-    await waitFor(() => next.of('transaction').some((u) => sigOf(u) === sig) || next.error !== undefined, { what: 'the next replay delivered the history' });
+    await waitFor(() => next.of('transaction').some((u) => sigOf(u) === sig) || next.error !== undefined, {
+      what: 'the next replay delivered the history',
+    });
     expect(next.error).toBeUndefined();
     await waitFor(async () => (await running()) === 0, { what: 'the next replay reader stopped' });
   });
@@ -126,7 +143,9 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
     expect(accepted.error).toBeUndefined();
     expect(await running()).toBe(1);
     await producer.commit();
-    await waitFor(() => geyserSigs(accepted).includes(sig) || accepted.error !== undefined, { what: 'the accepted replay delivered the history' });
+    await waitFor(() => geyserSigs(accepted).includes(sig) || accepted.error !== undefined, {
+      what: 'the accepted replay delivered the history',
+    });
     expect(accepted.error).toBeUndefined();
   });
 });

@@ -26,7 +26,9 @@ function metadata(...tokens: string[]): grpc.Metadata {
 
 function echo(c: Msg, body: string, md: grpc.Metadata): Promise<{ ok: string } | { code: number; details: string }> {
   return new Promise((resolve) => {
-    c.echo(Buffer.from(body), md, (err: grpc.ServiceError | null, res: Buffer) => resolve(err ? { code: err.code, details: err.details } : { ok: res.toString() }));
+    c.echo(Buffer.from(body), md, (err: grpc.ServiceError | null, res: Buffer) =>
+      resolve(err ? { code: err.code, details: err.details } : { ok: res.toString() }),
+    );
   });
 }
 
@@ -98,13 +100,19 @@ describe('the gRPC host: one token check for every service method', () => {
   });
 
   it('keeps health and reflection open with a token configured, and unknown methods UNIMPLEMENTED', async () => {
-    const healthPkg = grpc.loadPackageDefinition(protoLoader.loadSync(require.resolve('grpc-health-check/proto/health/v1/health.proto'), { enums: String })) as Msg;
+    const healthPkg = grpc.loadPackageDefinition(
+      protoLoader.loadSync(require.resolve('grpc-health-check/proto/health/v1/health.proto'), { enums: String }),
+    ) as Msg;
     const hc = new healthPkg.grpc.health.v1.Health(`127.0.0.1:${withToken.port}`, grpc.credentials.createInsecure());
-    const reflPkg = grpc.loadPackageDefinition(protoLoader.loadSync(require.resolve('@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto'), {})) as Msg;
+    const reflPkg = grpc.loadPackageDefinition(
+      protoLoader.loadSync(require.resolve('@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto'), {}),
+    ) as Msg;
     const rc = new reflPkg.grpc.reflection.v1.ServerReflection(`127.0.0.1:${withToken.port}`, grpc.credentials.createInsecure());
     try {
       for (const service of ['', PROBE_SERVICE_NAME]) {
-        const res = await new Promise<Msg>((resolve, reject) => hc.check({ service }, (e: Error | null, r: Msg) => (e ? reject(e) : resolve(r))));
+        const res = await new Promise<Msg>((resolve, reject) =>
+          hc.check({ service }, (e: Error | null, r: Msg) => (e ? reject(e) : resolve(r))),
+        );
         expect(res.status).toBe('SERVING');
       }
       const listed = await new Promise<Msg>((resolve, reject) => {
@@ -119,7 +127,14 @@ describe('the gRPC host: one token check for every service method', () => {
       expect(listed.error_response).toBeFalsy();
 
       const unknown = await new Promise<grpc.ServiceError>((resolve) =>
-        c.makeUnaryRequest(`/${PROBE_SERVICE_NAME}/Missing`, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), metadata(), (err: grpc.ServiceError) => resolve(err)),
+        c.makeUnaryRequest(
+          `/${PROBE_SERVICE_NAME}/Missing`,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.alloc(0),
+          metadata(),
+          (err: grpc.ServiceError) => resolve(err),
+        ),
       );
       expect(unknown.code).toBe(grpc.status.UNIMPLEMENTED);
     } finally {

@@ -13,9 +13,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function gitCommit(): string {
   if (process.env.SLOTSTREAM_GIT_COMMIT) return process.env.SLOTSTREAM_GIT_COMMIT;
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2_000 })
-      .toString()
-      .trim() || 'unknown';
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2_000 })
+        .toString()
+        .trim() || 'unknown'
+    );
   } catch {
     return 'unknown';
   }

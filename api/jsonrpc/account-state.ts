@@ -15,7 +15,12 @@ ORDER BY pubkey, slot DESC, write_version DESC
 LIMIT 1 BY pubkey`;
 
 /** The existing accounts among `pubkeys` at `slot` (closed ones are left out). */
-export async function readAccounts(ch: QueryClient, db: string, pubkeys: readonly string[], slot: bigint): Promise<Map<string, AccountRow>> {
+export async function readAccounts(
+  ch: QueryClient,
+  db: string,
+  pubkeys: readonly string[],
+  slot: bigint,
+): Promise<Map<string, AccountRow>> {
   const out = new Map<string, AccountRow>();
   if (pubkeys.length === 0) return out;
   const rows = await queryRows<AccountRow>(ch, ACCOUNT_STATE_SQL, { db, pubkeys: [...new Set(pubkeys)], slot });

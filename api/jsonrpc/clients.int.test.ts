@@ -32,7 +32,9 @@ describe('@solana/web3.js 1.x Connection', () => {
     expect(big.account.owner.toBase58()).toBe(PROGRAM);
     expect(big.account.executable).toBe(true);
     const filtered = await conn.getProgramAccounts(new PublicKey(PROGRAM), {
-      commitment: 'finalized', filters: [{ memcmp: { offset: 0, bytes: MINT_1 } }, { dataSize: 165 }], dataSlice: { offset: 0, length: 32 },
+      commitment: 'finalized',
+      filters: [{ memcmp: { offset: 0, bytes: MINT_1 } }, { dataSize: 165 }],
+      dataSlice: { offset: 0, length: 32 },
     });
     expect(filtered.length).toBe(3);
     expect(filtered.every((a) => a.account.data.length === 32)).toBe(true);
@@ -61,10 +63,16 @@ describe('@solana/web3.js 1.x Connection', () => {
     expect(Object.values(schedule).flat().length).toBe(EPOCH.slotsPerEpoch);
   });
   it('errors surface as SolanaJSONRPCError with our code and message', async () => {
-    await expect(conn.getBlocks(1010, 1005)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Invalid param: startSlot must be less than endSlot') });
+    await expect(conn.getBlocks(1010, 1005)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Invalid param: startSlot must be less than endSlot'),
+    });
   });
   it('getBlocksWithLimit (web3.js 1.x has no wrapper: raw request through the Connection)', async () => {
-    const raw = await (conn as unknown as { _rpcRequest(m: string, a: unknown[]): Promise<any> })._rpcRequest('getBlocksWithLimit', [1000, 3]);
+    const raw = await (conn as unknown as { _rpcRequest(m: string, a: unknown[]): Promise<any> })._rpcRequest(
+      'getBlocksWithLimit',
+      [1000, 3],
+    );
     expect(raw.result).toEqual([1000, 1001, 1002]);
   });
 });
@@ -77,7 +85,9 @@ describe('@solana/kit RPC client', () => {
     expect(await rpc().getBlocks(1000n, 1004n).send()).toEqual([1000n, 1001n, 1002n, 1004n]);
   });
   it('getProgramAccounts keeps rentEpoch and lamports exact', async () => {
-    const r = await rpc().getProgramAccounts(address(PROGRAM), { encoding: 'base64', filters: [{ dataSize: 200n }] }).send();
+    const r = await rpc()
+      .getProgramAccounts(address(PROGRAM), { encoding: 'base64', filters: [{ dataSize: 200n }] })
+      .send();
     expect(r).toHaveLength(1);
     expect((r[0]!.account as unknown as { rentEpoch: bigint }).rentEpoch).toBe(U64_MAX); // kit's type omits it; the value is there
     expect(r[0]!.account.lamports).toBe(2n ** 60n + 1n);
@@ -87,7 +97,9 @@ describe('@solana/kit RPC client', () => {
     const sigs = await rpc().getSignaturesForAddress(address(ADDR_A), { limit: 2 }).send();
     expect(sigs).toHaveLength(2);
     expect(sigs[0]!.slot).toBe(BigInt(HEADS.confirmed)); // kit asks for confirmed by default
-    const ls = await rpc().getLeaderSchedule(null, { identity: address(VALIDATORS[0]!) }).send();
+    const ls = await rpc()
+      .getLeaderSchedule(null, { identity: address(VALIDATORS[0]!) })
+      .send();
     expect(Object.keys(ls)).toEqual([VALIDATORS[0]]);
   });
 });

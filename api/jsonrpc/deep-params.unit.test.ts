@@ -14,15 +14,31 @@ const PROGRAM = '11111111111111111111111111111111';
 
 const cases: [string, () => unknown, string][] = [
   ['getBlock transactionDetails', () => parseGetBlock([1, { transactionDetails: deep }]), 'transactionDetails'],
-  ['getBlock maxSupportedTransactionVersion', () => parseGetBlock([1, { maxSupportedTransactionVersion: deep }]), 'maxSupportedTransactionVersion'],
+  [
+    'getBlock maxSupportedTransactionVersion',
+    () => parseGetBlock([1, { maxSupportedTransactionVersion: deep }]),
+    'maxSupportedTransactionVersion',
+  ],
   ['getBlock encoding', () => parseGetBlock([1, { encoding: deep }]), 'encoding'],
   ['getBlock commitment', () => parseGetBlock([1, { commitment: deep }]), 'commitment'],
-  ['getTransaction maxSupportedTransactionVersion', () => parseGetTransaction([SIG, { maxSupportedTransactionVersion: deep }]), 'maxSupportedTransactionVersion'],
+  [
+    'getTransaction maxSupportedTransactionVersion',
+    () => parseGetTransaction([SIG, { maxSupportedTransactionVersion: deep }]),
+    'maxSupportedTransactionVersion',
+  ],
   ['getTransaction encoding', () => parseGetTransaction([SIG, { encoding: deep }]), 'encoding'],
-  ['getProgramAccounts memcmp encoding', () => parseGetProgramAccounts([PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: '1', encoding: deep } }] }]), 'filters[0].memcmp.encoding'],
+  [
+    'getProgramAccounts memcmp encoding',
+    () => parseGetProgramAccounts([PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: '1', encoding: deep } }] }]),
+    'filters[0].memcmp.encoding',
+  ],
   ['getProgramAccounts encoding', () => parseGetProgramAccounts([PROGRAM, { encoding: deep }]), 'encoding'],
   ['getProgramAccounts program id', () => parseGetProgramAccounts([deep]), 'programId'],
-  ['programSubscribe memcmp encoding', () => parseSubscribe('program', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: '1', encoding: deep } }] }]), 'filters[0].memcmp.encoding'],
+  [
+    'programSubscribe memcmp encoding',
+    () => parseSubscribe('program', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: '1', encoding: deep } }] }]),
+    'filters[0].memcmp.encoding',
+  ],
 ];
 
 describe('a parameter nested 6,000 levels deep', () => {

@@ -45,7 +45,8 @@ describe('getEpochSchedule', () => {
 describe('getEpochInfo', () => {
   const heightAt = (slot: number) => Number(world.blocks.find((b) => Number(b.slot) === slot)!.blockHeight);
   // The lost fork's block does not count.
-  const txsUpTo = (slot: number) => world.blocks.filter((b) => Number(b.slot) <= slot && Number(b.slot) !== FORKED).reduce((n, b) => n + (b.transactionCount ?? 0), 0);
+  const txsUpTo = (slot: number) =>
+    world.blocks.filter((b) => Number(b.slot) <= slot && Number(b.slot) !== FORKED).reduce((n, b) => n + (b.transactionCount ?? 0), 0);
 
   for (const commitment of ['processed', 'confirmed', 'finalized'] as const) {
     it(`at ${commitment}: the head slot, its epoch and index, the block height, transactions counted once per block`, async () => {

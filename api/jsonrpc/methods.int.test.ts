@@ -6,8 +6,27 @@ import bs58 from 'bs58';
 import { decompress, init as zstdInit } from '@bokuweb/zstd-wasm';
 import { insertBlocks, openTestStore, setHeads, key, type TestStore } from '../../test/support/jsonrpc/store.js';
 import {
-  ACC, ADDR_A, ADDR_B, ADDR_NONE, EPOCH, EPOCH_SCHEDULE, ERR_CUSTOM, FIRST, FORKED, HEADS, LAST, MINT_1, MINT_2, OTHER_PROGRAM,
-  PROGRAM, SKIPPED, VALIDATORS, loadWorld, serve, type Served, type World,
+  ACC,
+  ADDR_A,
+  ADDR_B,
+  ADDR_NONE,
+  EPOCH,
+  EPOCH_SCHEDULE,
+  ERR_CUSTOM,
+  FIRST,
+  FORKED,
+  HEADS,
+  LAST,
+  MINT_1,
+  MINT_2,
+  OTHER_PROGRAM,
+  PROGRAM,
+  SKIPPED,
+  VALIDATORS,
+  loadWorld,
+  serve,
+  type Served,
+  type World,
 } from '../../test/support/jsonrpc/world.js';
 
 let store: TestStore;
@@ -41,7 +60,10 @@ const error = async (method: string, params?: unknown): Promise<{ code: number; 
 const invalidParams = { code: -32602, message: 'Invalid params' };
 
 const producedSlots = (w: World, upTo: number): number[] =>
-  w.blocks.map((b) => Number(b.slot)).filter((x) => x <= upTo && x !== FORKED).sort((a, b) => a - b);
+  w.blocks
+    .map((b) => Number(b.slot))
+    .filter((x) => x <= upTo && x !== FORKED)
+    .sort((a, b) => a - b);
 
 describe('getBlockHeight', () => {
   const heightAt = (slot: number) => Number(world.blocks.find((b) => Number(b.slot) === slot)!.blockHeight);
@@ -70,7 +92,9 @@ describe('getBlockHeight', () => {
   });
   it('answers -32016 with the context slot below minContextSlot', async () => {
     expect(await error('getBlockHeight', [{ minContextSlot: HEADS.finalized + 1 }])).toEqual({
-      code: -32016, message: 'Minimum context slot has not been reached', data: { contextSlot: HEADS.finalized },
+      code: -32016,
+      message: 'Minimum context slot has not been reached',
+      data: { contextSlot: HEADS.finalized },
     });
     expect(await result('getBlockHeight', [{ minContextSlot: HEADS.finalized + 1, commitment: 'processed' }])).toBeTypeOf('number');
   });
@@ -91,7 +115,9 @@ describe('getBlocks', () => {
   });
   it('rejects processed, a start not below the end, a too large range, and bad slots', async () => {
     expect(await error('getBlocks', [FIRST, 1010, { commitment: 'processed' }])).toEqual({
-      code: -32602, message: 'Method does not support commitment below `confirmed`' });
+      code: -32602,
+      message: 'Method does not support commitment below `confirmed`',
+    });
     expect(await error('getBlocks', [1010, 1010])).toEqual({ code: -32602, message: 'Invalid param: startSlot must be less than endSlot' });
     expect(await error('getBlocks', [1010, 1005])).toEqual({ code: -32602, message: 'Invalid param: startSlot must be less than endSlot' });
     expect(await error('getBlocks', [-1, 1005])).toMatchObject(invalidParams);
@@ -106,8 +132,12 @@ describe('getBlocks', () => {
 describe('getBlocks over a long chain', () => {
   it('answers Invalid param: slot range too large past 500,000 slots (after clamping to the head)', async () => {
     const db = await store.database('methods_long');
-    await insertBlocks(store.ch, db, [{ slot: 1000, blockHeight: 1, blockTime: 1 }, { slot: 501_000, blockHeight: 2, blockTime: 2 },
-      { slot: 501_001, blockHeight: 3, blockTime: 3 }, { slot: 700_000, blockHeight: 4, blockTime: 4 }]);
+    await insertBlocks(store.ch, db, [
+      { slot: 1000, blockHeight: 1, blockTime: 1 },
+      { slot: 501_000, blockHeight: 2, blockTime: 2 },
+      { slot: 501_001, blockHeight: 3, blockTime: 3 },
+      { slot: 700_000, blockHeight: 4, blockTime: 4 },
+    ]);
     await setHeads(store.ch, db, { processed: 700_000, confirmed: 700_000, finalized: 501_001 });
     const l = await serve(store.ch, db);
     try {
@@ -118,7 +148,9 @@ describe('getBlocks over a long chain', () => {
       // the end is clamped to the finalized head first, so a far end alone is not too large
       expect((await l.call('getBlocks', [1000, 10_000_000])).body.error).toEqual(tooLarge);
       expect((await l.call('getBlocks', [501_000, 10_000_000])).body.result).toEqual([501_000, 501_001]);
-      expect((await l.call('getBlocks', [501_000, 10_000_000, { commitment: 'confirmed' }])).body.result).toEqual([501_000, 501_001, 700_000]);
+      expect((await l.call('getBlocks', [501_000, 10_000_000, { commitment: 'confirmed' }])).body.result).toEqual([
+        501_000, 501_001, 700_000,
+      ]);
       expect((await l.call('getBlocksWithLimit', [1000, 500_000])).body.result).toEqual([1000, 501_000, 501_001]);
     } finally {
       await l.server.close();
@@ -152,7 +184,9 @@ describe('getBlocksWithLimit', () => {
     expect(await error('getBlocksWithLimit', [FIRST, 'ten'])).toMatchObject(invalidParams);
     expect(await error('getBlocksWithLimit', [FIRST])).toMatchObject(invalidParams);
     expect(await error('getBlocksWithLimit', [FIRST, 1, { commitment: 'recent' }])).toEqual({
-      code: -32602, message: 'Method does not support commitment below `confirmed`' });
+      code: -32602,
+      message: 'Method does not support commitment below `confirmed`',
+    });
   });
   it('answers -32007 for a start older than the oldest block held', async () => {
     expect(await error('getBlocksWithLimit', [5, 10])).toEqual({ code: -32007, message: 'Block information unavailable' });
@@ -175,8 +209,13 @@ describe('getSignaturesForAddress', () => {
     expect(withErr.err).toEqual(JSON.parse(ERR_CUSTOM));
     const t0 = want[0]!;
     expect(all[0]).toEqual({
-      signature: t0.signature, slot: Number(t0.slot), err: t0.err ? JSON.parse(t0.err) : null, memo: t0.memo ?? null,
-      blockTime: t0.blockTime, confirmationStatus: 'finalized', transactionIndex: t0.position,
+      signature: t0.signature,
+      slot: Number(t0.slot),
+      err: t0.err ? JSON.parse(t0.err) : null,
+      memo: t0.memo ?? null,
+      blockTime: t0.blockTime,
+      confirmationStatus: 'finalized',
+      transactionIndex: t0.position,
     });
     expect(all.some((r: any) => r.memo !== null && r.memo.startsWith('[5] hello'))).toBe(true);
     expect(all.filter((r: any) => r.slot === 1040).every((r: any) => r.blockTime === null)).toBe(true);
@@ -220,8 +259,17 @@ describe('getSignaturesForAddress', () => {
   });
   it('rejects bad address, signature, limit and processed', async () => {
     for (const params of [
-      ['not-base58!'], [key(1).slice(0, 20)], [42], [ADDR_A, { limit: 0 }], [ADDR_A, { limit: 1001 }], [ADDR_A, { limit: 'x' }],
-      [ADDR_A, { before: 'abc' }], [ADDR_A, { until: ADDR_B }], [ADDR_A, 'config'], [], [ADDR_A, {}, {}],
+      ['not-base58!'],
+      [key(1).slice(0, 20)],
+      [42],
+      [ADDR_A, { limit: 0 }],
+      [ADDR_A, { limit: 1001 }],
+      [ADDR_A, { limit: 'x' }],
+      [ADDR_A, { before: 'abc' }],
+      [ADDR_A, { until: ADDR_B }],
+      [ADDR_A, 'config'],
+      [],
+      [ADDR_A, {}, {}],
     ]) {
       const e = await error('getSignaturesForAddress', params);
       expect(e, JSON.stringify(params)).toMatchObject(invalidParams);
@@ -229,7 +277,9 @@ describe('getSignaturesForAddress', () => {
     }
     expect((await error('getSignaturesForAddress', [ADDR_A, { limit: 1001 }])).data).toContain('limit');
     expect(await error('getSignaturesForAddress', [ADDR_A, { commitment: 'processed' }])).toEqual({
-      code: -32602, message: 'Method does not support commitment below `confirmed`' });
+      code: -32602,
+      message: 'Method does not support commitment below `confirmed`',
+    });
   });
 });
 
@@ -243,7 +293,9 @@ describe('getProgramAccounts', () => {
     expect(pubkeys(conf)).toEqual(byteSorted([ACC.changing, ACC.moved, ACC.big, ACC.small]));
     const proc = await result('getProgramAccounts', [PROGRAM, { commitment: 'processed' }]);
     expect(pubkeys(proc)).toEqual(byteSorted([ACC.changing, ACC.big, ACC.small, ACC.late]));
-    expect(pubkeys(await result('getProgramAccounts', [OTHER_PROGRAM, { commitment: 'processed' }]))).toEqual(byteSorted([ACC.moved, ACC.other]));
+    expect(pubkeys(await result('getProgramAccounts', [OTHER_PROGRAM, { commitment: 'processed' }]))).toEqual(
+      byteSorted([ACC.moved, ACC.other]),
+    );
     expect(pubkeys(await result('getProgramAccounts', [OTHER_PROGRAM]))).toEqual([ACC.other]);
     const changedFin = fin.find((x: any) => x.pubkey === ACC.changing).account;
     const changedConf = conf.find((x: any) => x.pubkey === ACC.changing).account;
@@ -252,8 +304,12 @@ describe('getProgramAccounts', () => {
     expect(Buffer.from(changedConf.data[0], 'base64').subarray(0, 32)).toEqual(Buffer.from(bs58.decode(MINT_2)));
   });
   it('writes Agave account entries with exact u64 numbers', async () => {
-    const raw = await s.post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getProgramAccounts', params: [PROGRAM, { dataSlice: { offset: 0, length: 0 } }] }));
-    expect(raw.text).toContain(`{"pubkey":"${ACC.big}","account":{"lamports":1152921504606846977,"data":["","base64"],"owner":"${PROGRAM}","executable":true,"rentEpoch":18446744073709551615,"space":200}}`);
+    const raw = await s.post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getProgramAccounts', params: [PROGRAM, { dataSlice: { offset: 0, length: 0 } }] }),
+    );
+    expect(raw.text).toContain(
+      `{"pubkey":"${ACC.big}","account":{"lamports":1152921504606846977,"data":["","base64"],"owner":"${PROGRAM}","executable":true,"rentEpoch":18446744073709551615,"space":200}}`,
+    );
     expect(raw.text).toContain(`"rentEpoch":361,"space":10`);
   });
   it('encodes data as base64 (default), base58, base64+zstd, and jsonParsed as base64', async () => {
@@ -271,7 +327,9 @@ describe('getProgramAccounts', () => {
   });
   it('refuses base58 over 128 bytes after slicing with -32600, and allows it once sliced', async () => {
     expect(await error('getProgramAccounts', [PROGRAM, { encoding: 'base58' }])).toEqual({
-      code: -32600, message: 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.' });
+      code: -32600,
+      message: 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.',
+    });
     const sliced = await result('getProgramAccounts', [PROGRAM, { encoding: 'base58', dataSlice: { offset: 0, length: 128 } }]);
     const big = sliced.find((x: any) => x.pubkey === ACC.big).account;
     expect(Buffer.from(bs58.decode(big.data[0]))).toEqual(Buffer.from(Uint8Array.from({ length: 128 }, (_, i) => i)));
@@ -289,16 +347,29 @@ describe('getProgramAccounts', () => {
   it('filters by memcmp (base58 and base64) and dataSize, all of which must pass', async () => {
     const mint1 = await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: MINT_1 } }] }]);
     expect(pubkeys(mint1)).toEqual(byteSorted([ACC.changing, ACC.closed, ACC.moved]));
-    const mint1b64 = await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: Buffer.from(bs58.decode(MINT_1)).toString('base64'), encoding: 'base64' } }] }]);
+    const mint1b64 = await result('getProgramAccounts', [
+      PROGRAM,
+      { filters: [{ memcmp: { offset: 0, bytes: Buffer.from(bs58.decode(MINT_1)).toString('base64'), encoding: 'base64' } }] },
+    ]);
     expect(pubkeys(mint1b64)).toEqual(pubkeys(mint1));
-    const owner = await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: MINT_1 } }, { memcmp: { offset: 32, bytes: ADDR_A } }, { dataSize: 165 }] }]);
+    const owner = await result('getProgramAccounts', [
+      PROGRAM,
+      { filters: [{ memcmp: { offset: 0, bytes: MINT_1 } }, { memcmp: { offset: 32, bytes: ADDR_A } }, { dataSize: 165 }] },
+    ]);
     expect(pubkeys(owner)).toEqual(byteSorted([ACC.changing, ACC.moved]));
     // the state at confirmed decides: ACC.changing moved to MINT_2
-    const conf = await result('getProgramAccounts', [PROGRAM, { commitment: 'confirmed', filters: [{ memcmp: { offset: 0, bytes: MINT_2 } }] }]);
+    const conf = await result('getProgramAccounts', [
+      PROGRAM,
+      { commitment: 'confirmed', filters: [{ memcmp: { offset: 0, bytes: MINT_2 } }] },
+    ]);
     expect(pubkeys(conf)).toEqual([ACC.changing]);
     // past the end of the data: no match, not an error
-    expect(await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 9, bytes: bs58.encode([10, 11]) } }] }])).toEqual([]);
-    expect(pubkeys(await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 9, bytes: bs58.encode([10]) } }] }]))).toEqual([ACC.small]);
+    expect(await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 9, bytes: bs58.encode([10, 11]) } }] }])).toEqual(
+      [],
+    );
+    expect(
+      pubkeys(await result('getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 9, bytes: bs58.encode([10]) } }] }])),
+    ).toEqual([ACC.small]);
     expect(pubkeys(await result('getProgramAccounts', [PROGRAM, { filters: [{ dataSize: 200 }] }]))).toEqual([ACC.big]);
     expect(await result('getProgramAccounts', [PROGRAM, { filters: [{ dataSize: 1 }] }])).toEqual([]);
   });
@@ -322,7 +393,10 @@ describe('getProgramAccounts', () => {
       [[PROGRAM, { filters: [{ dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }] }], 'filters'],
       [[PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: '0OIl' } }] }], 'filters[0].memcmp.bytes'],
       [[PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: 'a'.repeat(176) } }] }], 'filters[0].memcmp.bytes'],
-      [[PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: Buffer.alloc(129).toString('base64'), encoding: 'base64' } }] }], 'filters[0].memcmp.bytes'],
+      [
+        [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: Buffer.alloc(129).toString('base64'), encoding: 'base64' } }] }],
+        'filters[0].memcmp.bytes',
+      ],
       [[PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: 'AQ', encoding: 'base32' } }] }], 'filters[0].memcmp.encoding'],
       [[PROGRAM, { filters: [{ memcmp: { bytes: 'AQ' } }] }], 'filters[0].memcmp.offset'],
       [[PROGRAM, { filters: [{ memcmp: { offset: -1, bytes: '2' } }] }], 'filters[0].memcmp.offset'],
@@ -339,11 +413,19 @@ describe('getProgramAccounts', () => {
       expect(e.data, JSON.stringify(params)).toContain(what);
     }
     // four filters are allowed; unknown config members are ignored (Agave)
-    expect(await result('getProgramAccounts', [PROGRAM, { sortResults: true, filters: [{ dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }] }])).toEqual([]);
+    expect(
+      await result('getProgramAccounts', [
+        PROGRAM,
+        { sortResults: true, filters: [{ dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }] },
+      ]),
+    ).toEqual([]);
   });
   it('answers -32016 below minContextSlot', async () => {
     expect(await error('getProgramAccounts', [PROGRAM, { commitment: 'confirmed', minContextSlot: 5000 }])).toEqual({
-      code: -32016, message: 'Minimum context slot has not been reached', data: { contextSlot: HEADS.confirmed } });
+      code: -32016,
+      message: 'Minimum context slot has not been reached',
+      data: { contextSlot: HEADS.confirmed },
+    });
   });
 });
 
@@ -361,12 +443,18 @@ describe('getLeaderSchedule', () => {
     expect(r).toEqual(expectedSchedule());
     expect(Object.values(r).flat().length).toBe(EPOCH.slotsPerEpoch);
     expect(await result('getLeaderSchedule', [EPOCH.firstSlot])).toEqual(expectedSchedule());
-    expect(await result('getLeaderSchedule', [EPOCH.firstSlot + EPOCH.slotsPerEpoch - 1, { commitment: 'processed' }])).toEqual(expectedSchedule());
+    expect(await result('getLeaderSchedule', [EPOCH.firstSlot + EPOCH.slotsPerEpoch - 1, { commitment: 'processed' }])).toEqual(
+      expectedSchedule(),
+    );
     expect(await result('getLeaderSchedule', [null, { commitment: 'confirmed' }])).toEqual(expectedSchedule());
   });
   it('restricts to an identity; {} when it leads nothing; null for an unknown epoch', async () => {
-    expect(await result('getLeaderSchedule', [{ identity: VALIDATORS[2] }])).toEqual({ [VALIDATORS[2]!]: expectedSchedule()[VALIDATORS[2]!] });
-    expect(await result('getLeaderSchedule', [1000, { identity: VALIDATORS[0] }])).toEqual({ [VALIDATORS[0]!]: expectedSchedule()[VALIDATORS[0]!] });
+    expect(await result('getLeaderSchedule', [{ identity: VALIDATORS[2] }])).toEqual({
+      [VALIDATORS[2]!]: expectedSchedule()[VALIDATORS[2]!],
+    });
+    expect(await result('getLeaderSchedule', [1000, { identity: VALIDATORS[0] }])).toEqual({
+      [VALIDATORS[0]!]: expectedSchedule()[VALIDATORS[0]!],
+    });
     expect(await result('getLeaderSchedule', [null, { identity: key(77, 60) }])).toEqual({});
     expect(await result('getLeaderSchedule', [EPOCH.firstSlot + EPOCH.slotsPerEpoch])).toBeNull();
     expect(await result('getLeaderSchedule', [5])).toBeNull();
@@ -400,7 +488,11 @@ describe('getRecentPerformanceSamples', () => {
       { slot: 200, t: T0 + 150, tx: 5, votes: 5 },
       { slot: 260, t: T0 + 185, tx: 3, votes: 1 }, // the window still filling: not a sample yet
     ];
-    await insertBlocks(store.ch, db, rows.map((r, i) => ({ slot: r.slot, blockHeight: i, blockTime: r.t, transactionCount: r.tx, voteTransactionCount: r.votes })));
+    await insertBlocks(
+      store.ch,
+      db,
+      rows.map((r, i) => ({ slot: r.slot, blockHeight: i, blockTime: r.t, transactionCount: r.tx, voteTransactionCount: r.votes })),
+    );
     await insertBlocks(store.ch, db, [{ slot: 150, blockHeight: 99, blockTime: null, transactionCount: 1000 }]);
     await setHeads(store.ch, db, { processed: 260, confirmed: 260, finalized: 200 });
     p = await serve(store.ch, db);

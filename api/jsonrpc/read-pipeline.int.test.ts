@@ -33,13 +33,17 @@ let rpc: JsonRpcServer;
 
 const rows = async (sql: string): Promise<string[]> => {
   const rs = await ch.query({ query: sql, format: 'TabSeparated' });
-  return (await rs.text()).split('\n').filter((l) => l !== '').sort();
+  return (await rs.text())
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
 };
 const lookupViews = async (db: string) => ({
   tokens: await rows(`SELECT owner, program, mint, pubkey FROM ${db}.token_accounts_by_owner FINAL`),
   blockhashes: await rows(`SELECT blockhash, slot, block_height FROM ${db}.blockhashes FINAL`),
 });
-const headsNow = () => rows(`SELECT commitment, max(slot) FROM ${DB}.heads WHERE commitment IN ('processed', 'confirmed', 'finalized') GROUP BY commitment`);
+const headsNow = () =>
+  rows(`SELECT commitment, max(slot) FROM ${DB}.heads WHERE commitment IN ('processed', 'confirmed', 'finalized') GROUP BY commitment`);
 const WANT_HEADS = [`confirmed\t${HEADS.confirmed}`, `finalized\t${HEADS.finalized}`, `processed\t${HEADS.processed}`];
 
 beforeAll(async () => {
@@ -56,14 +60,32 @@ beforeAll(async () => {
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await publishChain(kafka, topics, buildChain());
   config = makeConfig('projector', {
-    kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, clickhouseDatabase: DB, groupId: 'g-read-pipeline',
-    batchRows: 200, batchMs: 50, logLevel: 'silent',
+    kafkaBrokers: testBrokers(),
+    topicPrefix: prefix,
+    partitions: 3,
+    clickhouseDatabase: DB,
+    groupId: 'g-read-pipeline',
+    batchRows: 200,
+    batchMs: 50,
+    logLevel: 'silent',
   });
   projector = await startProjector(config, silentLogger, { ch, kafka, topics });
-  await waitFor(async () => JSON.stringify(await headsNow()) === JSON.stringify(WANT_HEADS), { what: 'heads of the projected chain', timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(async () => JSON.stringify(await headsNow()) === JSON.stringify(WANT_HEADS), {
+    what: 'heads of the projected chain',
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  });
   rpc = await startJsonRpc({
-    ch, database: DB, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 10, maxSlotLag: 150,
-    chainTip: () => undefined, log: silentLogger, stateTtlMs: 0,
+    ch,
+    database: DB,
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 50 * 1024,
+    maxBatch: 10,
+    maxSlotLag: 150,
+    chainTip: () => undefined,
+    log: silentLogger,
+    stateTtlMs: 0,
   });
 }, 120_000);
 

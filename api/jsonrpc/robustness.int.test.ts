@@ -23,11 +23,32 @@ afterAll(async () => {
   await store?.close();
 });
 
-
-const METHODS = ['getProgramAccounts', 'getSignaturesForAddress', 'getBlocksWithLimit', 'getBlocks', 'getRecentPerformanceSamples',
-  'getBlockHeight', 'getLeaderSchedule', 'getAccountInfo', 'getMultipleAccounts', 'getBalance', 'getSignatureStatuses', 'getBlockTime',
-  'getLatestBlockhash', 'isBlockhashValid', 'getTokenAccountsByOwner', 'getTokenAccountBalance', 'getHealth', 'getSlot', 'sendTransaction',
-  '', 'rpc.x', '__proto__', 'constructor', 'toString'];
+const METHODS = [
+  'getProgramAccounts',
+  'getSignaturesForAddress',
+  'getBlocksWithLimit',
+  'getBlocks',
+  'getRecentPerformanceSamples',
+  'getBlockHeight',
+  'getLeaderSchedule',
+  'getAccountInfo',
+  'getMultipleAccounts',
+  'getBalance',
+  'getSignatureStatuses',
+  'getBlockTime',
+  'getLatestBlockhash',
+  'isBlockhashValid',
+  'getTokenAccountsByOwner',
+  'getTokenAccountBalance',
+  'getHealth',
+  'getSlot',
+  'sendTransaction',
+  '',
+  'rpc.x',
+  '__proto__',
+  'constructor',
+  'toString',
+];
 // -32001/-32004 (getBlockTime of a cleaned-up or unavailable slot) and -32005 (getHealth) are Agave's own codes;
 // -32429: this one client over its share of the views' queries (admission.ts), possible with 16 batches at a time.
 const CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32004, -32005, -32007, -32016, -32429]);
@@ -36,14 +57,57 @@ function generator(seed: number) {
   const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(a: readonly T[]): T => a[int(a.length)]!;
-  const scalars = [0, -1, 1, 1.5, 2 ** 53, 2 ** 64, 1e308, -0, '', 'x', 'finalized', 'processed', true, false, null, PROGRAM, ADDR_A,
-    '1'.repeat(200), '\u0000\ud800', 1000, 1010, 500_001];
+  const scalars = [
+    0,
+    -1,
+    1,
+    1.5,
+    2 ** 53,
+    2 ** 64,
+    1e308,
+    -0,
+    '',
+    'x',
+    'finalized',
+    'processed',
+    true,
+    false,
+    null,
+    PROGRAM,
+    ADDR_A,
+    '1'.repeat(200),
+    '\u0000\ud800',
+    1000,
+    1010,
+    500_001,
+  ];
   const value = (depth: number): unknown => {
     const k = int(depth > 3 ? 1 : 6);
     if (k === 0 || k === 1) return pick(scalars);
     if (k === 2) return Array.from({ length: int(5) }, () => value(depth + 1));
-    const keys = ['commitment', 'limit', 'before', 'until', 'encoding', 'dataSlice', 'filters', 'memcmp', 'dataSize', 'offset', 'bytes',
-      'length', 'identity', 'withContext', 'minContextSlot', 'mint', 'programId', 'searchTransactionHistory', '__proto__', 'constructor', 'x'];
+    const keys = [
+      'commitment',
+      'limit',
+      'before',
+      'until',
+      'encoding',
+      'dataSlice',
+      'filters',
+      'memcmp',
+      'dataSize',
+      'offset',
+      'bytes',
+      'length',
+      'identity',
+      'withContext',
+      'minContextSlot',
+      'mint',
+      'programId',
+      'searchTransactionHistory',
+      '__proto__',
+      'constructor',
+      'x',
+    ];
     const o: Record<string, unknown> = {};
     for (let i = 0; i < int(4); i++) o[pick(keys)] = value(depth + 1);
     return o;
@@ -61,11 +125,13 @@ function generator(seed: number) {
   return (): [string, string] => {
     const kind = int(20);
     if (kind === 0) return [Buffer.from(Array.from({ length: int(300) }, () => int(256))).toString('latin1'), 'application/json'];
-    if (kind === 1) { // truncated JSON
+    if (kind === 1) {
+      // truncated JSON
       const t = JSON.stringify(request());
       return [t.slice(0, int(t.length)), 'application/json'];
     }
-    if (kind === 2) return [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlockHeight', params: ['x'.repeat(MAX_BODY)] }), 'application/json'];
+    if (kind === 2)
+      return [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlockHeight', params: ['x'.repeat(MAX_BODY)] }), 'application/json'];
     if (kind === 3) return [JSON.stringify(request()), pick(['text/plain', 'application/x-www-form-urlencoded', ''])];
     if (kind === 4) return ['['.repeat(int(5000)) + ']'.repeat(int(5000)), 'application/json'];
     if (kind <= 8) return [JSON.stringify(Array.from({ length: int(MAX_BATCH + 20) }, request)), 'application/json; charset=utf-8'];
@@ -79,7 +145,7 @@ function checkResponse(x: unknown): void {
   expect(o.jsonrpc).toBe('2.0');
   expect('id' in o).toBe(true);
   expect(o.id === null || typeof o.id === 'number' || typeof o.id === 'string').toBe(true);
-  expect(('result' in o) !== ('error' in o)).toBe(true);
+  expect('result' in o !== 'error' in o).toBe(true);
   if ('error' in o) {
     const e = o.error as { code: number; message: string };
     expect(CODES.has(e.code), JSON.stringify(e)).toBe(true);
@@ -109,17 +175,28 @@ describe('robustness', () => {
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         const answer = JSON.parse(text) as unknown;
         let parsed: unknown;
-        try { parsed = JSON.parse(body); } catch { parsed = undefined; }
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          parsed = undefined;
+        }
         if (Array.isArray(answer)) {
           expect(Array.isArray(parsed)).toBe(true);
           const p = parsed as unknown[];
           expect(p.length).toBeGreaterThan(0);
           expect(p.length).toBeLessThanOrEqual(MAX_BATCH);
           // one answer per entry that is not a notification
-          const notifications = p.filter((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && !('id' in e)
-            && (e as Record<string, unknown>).jsonrpc === '2.0' && typeof (e as Record<string, unknown>).method === 'string'
-            && Object.keys(e).every((k) => ['jsonrpc', 'method', 'params'].includes(k))
-            && ((e as Record<string, unknown>).params === undefined || typeof (e as Record<string, unknown>).params === 'object'));
+          const notifications = p.filter(
+            (e) =>
+              typeof e === 'object' &&
+              e !== null &&
+              !Array.isArray(e) &&
+              !('id' in e) &&
+              (e as Record<string, unknown>).jsonrpc === '2.0' &&
+              typeof (e as Record<string, unknown>).method === 'string' &&
+              Object.keys(e).every((k) => ['jsonrpc', 'method', 'params'].includes(k)) &&
+              ((e as Record<string, unknown>).params === undefined || typeof (e as Record<string, unknown>).params === 'object'),
+          );
           expect(answer.length).toBe(p.length - notifications.length);
           answer.forEach(checkResponse);
         } else {
@@ -140,16 +217,21 @@ describe('robustness', () => {
   it('survives requests that break HTTP itself', async () => {
     const { connect } = await import('node:net');
     const port = s.server.port;
-    const raw = (payload: string) => new Promise<string>((resolve) => {
-      const sock = connect(port, '127.0.0.1', () => sock.end(payload));
-      let out = '';
-      sock.on('data', (d) => (out += d.toString()));
-      sock.on('close', () => resolve(out));
-      sock.on('error', () => resolve(out));
-    });
+    const raw = (payload: string) =>
+      new Promise<string>((resolve) => {
+        const sock = connect(port, '127.0.0.1', () => sock.end(payload));
+        let out = '';
+        sock.on('data', (d) => (out += d.toString()));
+        sock.on('close', () => resolve(out));
+        sock.on('error', () => resolve(out));
+      });
     expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc"')).not.toMatch(/^HTTP\/1\.1 5/);
-    expect(await raw(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${10 ** 9}\r\n\r\n{}`)).toMatch(/^HTTP\/1\.1 413/);
+    expect(await raw('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc"')).not.toMatch(
+      /^HTTP\/1\.1 5/,
+    );
+    expect(await raw(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${10 ** 9}\r\n\r\n{}`)).toMatch(
+      /^HTTP\/1\.1 413/,
+    );
     expect((await s.call('getBlockHeight')).body.result).toEqual(expect.any(Number));
   });
 });
@@ -158,9 +240,21 @@ describe('deeply nested JSON (issue 18, item 8)', () => {
   const SIG = '5'.repeat(88);
   const at = (depth: number): Record<string, [method: string, params: string, param: string]> => ({
     'getBlock transactionDetails': ['getBlock', `[1,{"transactionDetails":${nestedArrayText(depth)}}]`, 'transactionDetails'],
-    'getBlock maxSupportedTransactionVersion': ['getBlock', `[1,{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`, 'maxSupportedTransactionVersion'],
-    'getTransaction maxSupportedTransactionVersion': ['getTransaction', `["${SIG}",{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`, 'maxSupportedTransactionVersion'],
-    'getProgramAccounts memcmp encoding': ['getProgramAccounts', `["${PROGRAM}",{"filters":[{"memcmp":{"offset":0,"bytes":"1","encoding":${nestedArrayText(depth)}}}]}]`, 'filters[0].memcmp.encoding'],
+    'getBlock maxSupportedTransactionVersion': [
+      'getBlock',
+      `[1,{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`,
+      'maxSupportedTransactionVersion',
+    ],
+    'getTransaction maxSupportedTransactionVersion': [
+      'getTransaction',
+      `["${SIG}",{"maxSupportedTransactionVersion":${nestedArrayText(depth)}}]`,
+      'maxSupportedTransactionVersion',
+    ],
+    'getProgramAccounts memcmp encoding': [
+      'getProgramAccounts',
+      `["${PROGRAM}",{"filters":[{"memcmp":{"offset":0,"bytes":"1","encoding":${nestedArrayText(depth)}}}]}]`,
+      'filters[0].memcmp.encoding',
+    ],
   });
   const body = (method: string, params: string) => `{"jsonrpc":"2.0","id":7,"method":"${method}","params":${params}}`;
 
@@ -175,8 +269,13 @@ describe('deeply nested JSON (issue 18, item 8)', () => {
         const r = await t.post(text);
         expect(r.status, name).toBe(200);
         expect(JSON.parse(r.text), name).toEqual({
-          jsonrpc: '2.0', id: null,
-          error: { code: -32700, message: 'Parse error', data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)" },
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32700,
+            message: 'Parse error',
+            data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)",
+          },
         });
       }
       for (const [name, [method, params, param]] of Object.entries(at(100))) {

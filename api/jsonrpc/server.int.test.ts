@@ -20,7 +20,12 @@ afterAll(async () => {
   await store?.close();
 });
 
-const req = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const req = (method: string, params?: unknown, id: unknown = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 
 describe('transport', () => {
   it('answers POST / with application/json (charset optional), HTTP 200 even for errors', async () => {
@@ -49,8 +54,15 @@ describe('transport', () => {
     const big = JSON.stringify(req('getBlockHeight', [{ pad: 'x'.repeat(3000) }]));
     expect((await s.post(big)).status).toBe(413);
     const r = await fetch(s.url, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, duplex: 'half',
-      body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+      body: new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(big));
+          c.close();
+        },
+      }),
     });
     expect(r.status).toBe(413);
   });
@@ -82,7 +94,10 @@ describe('envelope', () => {
       '{"jsonrpc":"2.0","id":1,"method":"getBlockHeight","params":"x"}',
       '{"jsonrpc":"2.0","id":1,"method":"getBlockHeight","extra":1}',
       '{"jsonrpc":"2.0","id":{},"method":"getBlockHeight"}',
-      '5', '"x"', 'null', 'true',
+      '5',
+      '"x"',
+      'null',
+      'true',
     ];
     for (const body of bad) {
       const r = JSON.parse((await s.post(body)).text);
@@ -107,9 +122,19 @@ describe('envelope', () => {
     expect((await s.post(JSON.stringify([{ jsonrpc: '2.0', method: 'x' }]))).status).toBe(204);
   });
   it('batches are answered in order; errors stay per entry', async () => {
-    const r = JSON.parse((await s.post(JSON.stringify([
-      req('getBlockHeight', undefined, 'a'), req('nope', [], 'b'), 5, req('getBlocks', [1000, 1002], 'c'), req('getBlockHeight', [{ commitment: 'x' }], 'd'),
-    ]))).text);
+    const r = JSON.parse(
+      (
+        await s.post(
+          JSON.stringify([
+            req('getBlockHeight', undefined, 'a'),
+            req('nope', [], 'b'),
+            5,
+            req('getBlocks', [1000, 1002], 'c'),
+            req('getBlockHeight', [{ commitment: 'x' }], 'd'),
+          ]),
+        )
+      ).text,
+    );
     expect(r.map((x: any) => x.id)).toEqual(['a', 'b', null, 'c', 'd']);
     expect(r[0].result).toEqual(expect.any(Number));
     expect(r[1].error.code).toBe(-32601);
@@ -118,7 +143,11 @@ describe('envelope', () => {
     expect(r[4].error.code).toBe(-32602);
   });
   it('an empty batch and a batch over the limit: one -32600', async () => {
-    expect(JSON.parse((await s.post('[]')).text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request' }, id: null });
+    expect(JSON.parse((await s.post('[]')).text)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request' },
+      id: null,
+    });
     const six = Array.from({ length: 6 }, (_, i) => req('getBlockHeight', undefined, i));
     const r = JSON.parse((await s.post(JSON.stringify(six))).text);
     expect(r).toMatchObject({ error: { code: -32600, message: 'Invalid request' }, id: null });

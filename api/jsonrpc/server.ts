@@ -45,9 +45,8 @@ export interface JsonRpcServer {
 }
 
 /** `apiVersion` of withContext answers: this package's version. */
-export const API_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const API_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',

@@ -67,7 +67,7 @@ describe('mainnet pump transactions', () => {
     }
   });
 
-  it.each(records.map((r) => [r.id, r] as const))('#%i: getTransaction meta (json, base64) equals the node\'s', async (_id, r) => {
+  it.each(records.map((r) => [r.id, r] as const))("#%i: getTransaction meta (json, base64) equals the node's", async (_id, r) => {
     for (const encoding of ['json', 'base64'] as const) {
       const got = (await s.call('getTransaction', [r.signature, { encoding, maxSupportedTransactionVersion: 1 }])).body;
       expect(got.error, encoding).toBeUndefined();
@@ -78,14 +78,17 @@ describe('mainnet pump transactions', () => {
   });
 
   it.each(records.filter(hasZeroBalance).map((r) => [r.id, r] as const))(
-    '#%i: jsonParsed and getBlock (full, accounts) show the node\'s token balances', async (_id, r) => {
+    "#%i: jsonParsed and getBlock (full, accounts) show the node's token balances",
+    async (_id, r) => {
       const want = { pre: r.meta.preTokenBalances, post: r.meta.postTokenBalances };
-      const parsed = (await s.call('getTransaction', [r.signature, { encoding: 'jsonParsed', maxSupportedTransactionVersion: 1 }])).body.result;
+      const parsed = (await s.call('getTransaction', [r.signature, { encoding: 'jsonParsed', maxSupportedTransactionVersion: 1 }])).body
+        .result;
       expect({ pre: parsed.meta.preTokenBalances, post: parsed.meta.postTokenBalances }).toEqual(want);
       for (const transactionDetails of ['full', 'accounts'] as const) {
         const block = (await s.call('getBlock', [slotOf(r), { transactionDetails, maxSupportedTransactionVersion: 1 }])).body.result;
         const m = block.transactions[0].meta;
         expect({ pre: m.preTokenBalances, post: m.postTokenBalances }, transactionDetails).toEqual(want);
       }
-    });
+    },
+  );
 });

@@ -98,7 +98,8 @@ export class BlockAssembler {
     if (p.transactions.length < want.transactions || p.entries.length < want.entries) return;
     if (want.accounts !== undefined && p.accountRecords < want.accounts) return;
     this.pending.delete(slot);
-    const byIndex = <T extends { index: bigint | number }>(a: T, b: T) => (BigInt(a.index) < BigInt(b.index) ? -1 : BigInt(a.index) > BigInt(b.index) ? 1 : 0);
+    const byIndex = <T extends { index: bigint | number }>(a: T, b: T) =>
+      BigInt(a.index) < BigInt(b.index) ? -1 : BigInt(a.index) > BigInt(b.index) ? 1 : 0;
     this.onBlock({
       slot,
       marker,
@@ -117,5 +118,9 @@ function expected(marker: SlotEvent): { transactions: number; entries: number; a
     return { transactions: sum('transactions'), entries: sum('entries'), accounts: sum('accounts') };
   }
   const b = marker.block!;
-  return { transactions: Number(b.executedTransactionCount ?? BigInt(b.transactionCount)), entries: Number(b.entryCount ?? 0n), accounts: undefined };
+  return {
+    transactions: Number(b.executedTransactionCount ?? BigInt(b.transactionCount)),
+    entries: Number(b.entryCount ?? 0n),
+    accounts: undefined,
+  };
 }

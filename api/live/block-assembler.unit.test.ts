@@ -6,9 +6,11 @@ import { BLOCK_WINDOW, BlockAssembler, type AssembledBlock } from './block-assem
 import { entryRecord, slotRecord, type StreamEvent } from './stream-event.js';
 import { accountRecord, txRecord } from '../../test/support/live/records.js';
 
-const tx = (slot: bigint, index: number): StreamEvent => txRecord(TransactionEvent.fromPartial({ slot, index, signatures: [Buffer.alloc(64, index)] }));
+const tx = (slot: bigint, index: number): StreamEvent =>
+  txRecord(TransactionEvent.fromPartial({ slot, index, signatures: [Buffer.alloc(64, index)] }));
 const entry = (slot: bigint, index: bigint): StreamEvent => entryRecord(EntryEvent.fromPartial({ slot, index }), 0);
-const acc = (slot: bigint, k: number, writeVersion: bigint): StreamEvent => accountRecord(AccountEvent.fromPartial({ slot, pubkey: Buffer.alloc(32, k), writeVersion }));
+const acc = (slot: bigint, k: number, writeVersion: bigint): StreamEvent =>
+  accountRecord(AccountEvent.fromPartial({ slot, pubkey: Buffer.alloc(32, k), writeVersion }));
 function marker(slot: bigint, counts?: { transactions: number; accounts: number; entries: number }, metaTx = 0n): StreamEvent {
   return slotRecord(
     SlotEvent.fromPartial({
@@ -36,13 +38,24 @@ function run(events: StreamEvent[]): AssembledBlock[] {
 
 describe('BlockAssembler', () => {
   it('emits when the marker and all counted records are in, whatever came first; transactions and entries in block order', () => {
-    const events = [tx(5n, 1), entry(5n, 1n), marker(5n, { transactions: 2, accounts: 3, entries: 2 }), acc(5n, 1, 1n), acc(5n, 1, 3n), acc(5n, 2, 2n), entry(5n, 0n)];
+    const events = [
+      tx(5n, 1),
+      entry(5n, 1n),
+      marker(5n, { transactions: 2, accounts: 3, entries: 2 }),
+      acc(5n, 1, 1n),
+      acc(5n, 1, 3n),
+      acc(5n, 2, 2n),
+      entry(5n, 0n),
+    ];
     expect(run(events)).toEqual([]);
     const [b] = run([...events, tx(5n, 0)]);
     expect(b!.slot).toBe(5n);
     expect(b!.transactions.map((t) => t.index)).toEqual([0, 1]);
     expect(b!.entries.map((e) => e.index)).toEqual([0n, 1n]);
-    expect(b!.accounts.map((a) => [a.pubkey[0], a.writeVersion])).toEqual([[1, 3n], [2, 2n]]);
+    expect(b!.accounts.map((a) => [a.pubkey[0], a.writeVersion])).toEqual([
+      [1, 3n],
+      [2, 2n],
+    ]);
     // Emitted once: a late duplicate marker starts nothing new.
     expect(run([...events, tx(5n, 0), marker(5n, { transactions: 2, accounts: 3, entries: 2 })])).toHaveLength(1);
   });

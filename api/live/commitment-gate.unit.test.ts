@@ -110,7 +110,7 @@ describe('CommitmentGate', () => {
 
   // Yellowstone's block_machine_storage_account_deduplication_end_to_end: a stream at confirmed or finalized
   // gets each account's highest write_version of the slot only; processed gets every write.
-  it('confirmed and finalized release each account\'s last write of the slot only, in place; processed sends every write', () => {
+  it("confirmed and finalized release each account's last write of the slot only, in place; processed sends every write", () => {
     for (const level of [Commitment.confirmed, Commitment.finalized]) {
       const g = new CommitmentGate<string>(level, undefined, writeOf);
       for (const item of ['P@1360', 'tx1', 'Q@7', 'P@1361', 'tx2']) expect(g.admit(30n, item)).toBe('held');
@@ -131,7 +131,7 @@ describe('CommitmentGate', () => {
     expect(['P@1360', 'P@1361'].map((i) => p.admit(30n, i))).toEqual(['send', 'send']);
   });
 
-  it('during a replay, a slot the live statuses know at the level waits for the replay\'s own status of it, so its writes go out deduplicated', () => {
+  it("during a replay, a slot the live statuses know at the level waits for the replay's own status of it, so its writes go out deduplicated", () => {
     const shared = new Map<bigint, number>([[40n, SlotStatus.SLOT_STATUS_FINALIZED]]);
     const g = new CommitmentGate<string>(Commitment.confirmed, (s) => shared.get(s), writeOf);
     g.startReplay();

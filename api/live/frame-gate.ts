@@ -178,7 +178,12 @@ export class FrameGate<T> {
     // A chain whose skipped slots have no records (a Yellowstone upstream's) cannot name its previous slot:
     // there a block whose parent has ended is next.
     const last = this.last;
-    const parentEnded = !this.sawSkipped && m?.parent !== undefined && last !== undefined && m.parent <= last && ![...this.inFlight].some((x) => x > last && x < h.slot);
+    const parentEnded =
+      !this.sawSkipped &&
+      m?.parent !== undefined &&
+      last !== undefined &&
+      m.parent <= last &&
+      ![...this.inFlight].some((x) => x > last && x < h.slot);
     const inOrder = this.last === undefined || h.slot <= this.last + 1n || parentEnded || lowestOfAll || this.waitedForOrder(h, now);
     return whole && inOrder;
   }
@@ -213,6 +218,7 @@ export class FrameGate<T> {
     for (const x of this.inFlight) if (x < m.slot) this.inFlight.delete(x);
     if (this.last === undefined || m.slot > this.last) this.last = m.slot;
     if (this.newest === undefined || m.slot > this.newest) this.newest = m.slot;
-    if (this.seen.size > 2 * Number(COUNT_WINDOW)) for (const s of this.seen.keys()) if (s + COUNT_WINDOW < this.newest) this.seen.delete(s);
+    if (this.seen.size > 2 * Number(COUNT_WINDOW))
+      for (const s of this.seen.keys()) if (s + COUNT_WINDOW < this.newest) this.seen.delete(s);
   }
 }

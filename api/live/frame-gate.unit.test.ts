@@ -3,10 +3,23 @@ import { SlotStatus, type SlotEvent } from '../../schemas/gen/events.js';
 import { FrameGate, type FrameGateOptions } from './frame-gate.js';
 
 const marker = (slot: number, counts: [string, number, number][]): SlotEvent => ({
-  slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_PROCESSED, block: undefined, deadError: undefined, gap: undefined, parent: undefined,
+  slot: BigInt(slot),
+  status: SlotStatus.SLOT_STATUS_PROCESSED,
+  block: undefined,
+  deadError: undefined,
+  gap: undefined,
+  parent: undefined,
   end: { counts: counts.map(([kind, partition, count]) => ({ kind, partition, count })) },
 });
-const confirmed = (slot: number): SlotEvent => ({ slot: BigInt(slot), status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined, deadError: undefined, gap: undefined, parent: undefined, end: undefined });
+const confirmed = (slot: number): SlotEvent => ({
+  slot: BigInt(slot),
+  status: SlotStatus.SLOT_STATUS_CONFIRMED,
+  block: undefined,
+  deadError: undefined,
+  gap: undefined,
+  parent: undefined,
+  end: undefined,
+});
 
 function gate(o: Partial<FrameGateOptions> = {}) {
   const out: string[] = [];
@@ -19,7 +32,14 @@ describe('FrameGate', () => {
   it("hands a slot's end marker on only after the records it counts; its partition's records wait behind it, other partitions' do not", () => {
     const { g, out } = gate();
     g.count('accounts', 1, 10n);
-    g.slotRecord(0, 'end 10', marker(10, [['accounts', 1, 2], ['entries', 2, 1]]));
+    g.slotRecord(
+      0,
+      'end 10',
+      marker(10, [
+        ['accounts', 1, 2],
+        ['entries', 2, 1],
+      ]),
+    );
     g.slotRecord(0, 'confirmed 9', confirmed(9));
     g.slotRecord(3, 'confirmed 8', confirmed(8));
     g.flush();
@@ -68,7 +88,14 @@ describe('FrameGate', () => {
     g.count('accounts', 0, 2n);
     g.slotRecord(0, 'end 2', marker(2, [['accounts', 0, 2]])); // the first record read there is of slot 2: may be partial
     g.count('accounts', 0, 3n);
-    g.slotRecord(0, 'end 3', marker(3, [['accounts', 0, 2], ['entries', 1, 1]])); // slot 2 came first: all of 3 is still to come
+    g.slotRecord(
+      0,
+      'end 3',
+      marker(3, [
+        ['accounts', 0, 2],
+        ['entries', 1, 1],
+      ]),
+    ); // slot 2 came first: all of 3 is still to come
     g.flush();
     expect(out).toEqual(['end 1', 'end 2']);
     g.count('accounts', 0, 3n);
@@ -80,7 +107,14 @@ describe('FrameGate', () => {
   it('without partitions (a replay), compares the sums per kind', () => {
     const { g, out } = gate({ byKind: true });
     g.count('accounts', 0, 7n);
-    g.slotRecord(0, 'end 7', marker(7, [['accounts', 0, 1], ['accounts', 3, 1]]));
+    g.slotRecord(
+      0,
+      'end 7',
+      marker(7, [
+        ['accounts', 0, 1],
+        ['accounts', 3, 1],
+      ]),
+    );
     g.flush();
     expect(out).toEqual([]);
     g.count('accounts', 0, 7n);
@@ -114,7 +148,10 @@ describe('FrameGate', () => {
 
   it('on a chain without skipped records, a block whose parent has ended is next; once a skipped record was seen, the slot before must end', () => {
     const { g, out } = gate();
-    const block = (slot: number, parent: number): SlotEvent => ({ ...marker(slot, []), block: { parentSlot: BigInt(parent) } as SlotEvent['block'] });
+    const block = (slot: number, parent: number): SlotEvent => ({
+      ...marker(slot, []),
+      block: { parentSlot: BigInt(parent) } as SlotEvent['block'],
+    });
     g.slotRecord(0, 'end 10', block(10, 9));
     g.slotRecord(1, 'end 12', block(12, 10)); // 11 skipped, no record of it
     g.flush();

@@ -57,7 +57,10 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     s.apply(compiled.value);
     return w;
   };
-  const write = (slot: bigint, writeVersion: bigint): ChainEvent => ({ kind: 'accounts', event: accountEvent(slot, watched, owner, Buffer.from([1]), { writeVersion }) });
+  const write = (slot: bigint, writeVersion: bigint): ChainEvent => ({
+    kind: 'accounts',
+    event: accountEvent(slot, watched, owner, Buffer.from([1]), { writeVersion }),
+  });
   const status = (slot: bigint, s: SlotStatus): ChainEvent => ({ kind: 'slots', event: SlotEvent.fromPartial({ slot, status: s }) });
   const send = (events: ChainEvent[]): void => {
     for (const e of events) producer.send({ topic: topics[e.kind], partition: 0, ...encodeRecord(e) });
@@ -87,13 +90,20 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     const resumed = open(CommitmentLevel.CONFIRMED, 500n);
     // Slot 501 arrives live (into the session's buffer) and is confirmed while the replay still waits.
     send([...framedSlot(501n, [write(501n, 3n), write(501n, 4n)]), status(501n, SlotStatus.SLOT_STATUS_CONFIRMED)]);
-    await waitFor(() => watcher.got.length === 4 && live.chain.slot(Commitment.confirmed) === 501n, { what: 'slot 501 confirmed live', timeoutMs: 10_000 });
+    await waitFor(() => watcher.got.length === 4 && live.chain.slot(Commitment.confirmed) === 501n, {
+      what: 'slot 501 confirmed live',
+      timeoutMs: 10_000,
+    });
     expect(resumed.got).toEqual([]);
     await producer.commit();
     // The replay ends at the commit and hands over: slot 501 is confirmed, slot 500 not yet.
     await waitFor(() => resumed.got.length >= 1, { what: 'the hand-over', timeoutMs: 15_000 });
     await producer.begin();
-    send([status(500n, SlotStatus.SLOT_STATUS_CONFIRMED), ...framedSlot(502n, [write(502n, 5n)]), status(502n, SlotStatus.SLOT_STATUS_CONFIRMED)]);
+    send([
+      status(500n, SlotStatus.SLOT_STATUS_CONFIRMED),
+      ...framedSlot(502n, [write(502n, 5n)]),
+      status(502n, SlotStatus.SLOT_STATUS_CONFIRMED),
+    ]);
     await producer.commit();
     await waitFor(() => resumed.got.includes('502:5'), { what: 'slot 502 on the resumed stream', timeoutMs: 10_000 });
     expect(resumed.failure).toBeUndefined();

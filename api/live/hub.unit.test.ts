@@ -15,7 +15,10 @@ describe('Hub slot statuses', () => {
     hub = new Hub({ pingIntervalMs: 60_000 });
     const seen: [bigint, number][] = [];
     const s: LiveSubscriber = { onLive: () => undefined, onSlotStatus: (n, st) => seen.push([n, st]), onPing: () => undefined };
-    const compiled = compileSubscribeRequest(SubscribeRequest.fromPartial({ commitment: CommitmentLevel.CONFIRMED }), { maxFiltersPerKind: 10, maxKeysPerList: 10 });
+    const compiled = compileSubscribeRequest(SubscribeRequest.fromPartial({ commitment: CommitmentLevel.CONFIRMED }), {
+      maxFiltersPerKind: 10,
+      maxKeysPerList: 10,
+    });
     if (!compiled.ok) throw new Error(compiled.error.message);
     hub.register(s, compiled.value, true, 0);
 
@@ -54,7 +57,12 @@ describe('Hub slot statuses', () => {
       onPing: () => undefined,
     };
     const slots = [{ name: 's', filterByCommitment: false, interslotUpdates: false }];
-    hub.register(s, compileSubscription({ ...EMPTY_SUBSCRIPTION, commitment: Commitment.confirmed, slots, blocksMeta: [{ name: 'm' }] }), true, 0);
+    hub.register(
+      s,
+      compileSubscription({ ...EMPTY_SUBSCRIPTION, commitment: Commitment.confirmed, slots, blocksMeta: [{ name: 'm' }] }),
+      true,
+      0,
+    );
 
     hub.onEvent(slotRecord(SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: 8n } }), 0));
     hub.onEvent(slot(9n, SlotStatus.SLOT_STATUS_FINALIZED));

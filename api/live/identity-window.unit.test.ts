@@ -31,7 +31,8 @@ describe('IdentityWindow', () => {
 
 describe('liveIdentity', () => {
   const tx = (s: number, slot: bigint) => txRecord(TransactionEvent.fromPartial({ slot, signatures: [sig(s), sig(99)] }));
-  const acc = (key: number, wv: bigint) => accountRecord(AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, key), writeVersion: wv, slot: 5n, lamports: 1n }));
+  const acc = (key: number, wv: bigint) =>
+    accountRecord(AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, key), writeVersion: wv, slot: 5n, lamports: 1n }));
 
   it('is the first signature for transactions, whatever the other signatures (live and replayed records alike)', () => {
     expect(liveIdentity(tx(1, 5n))).toBe(liveIdentity(tx(1, 6n)));

@@ -16,7 +16,11 @@ export interface Write {
  * later write of the slot that is not among the items: one the stream's filters did not match). Items that are
  * not writes (`writeOf` answers undefined) all stay. Order kept; `items` itself when nothing goes.
  */
-export function latestWritesOnly<T>(items: T[], writeOf: (item: T) => Write | undefined, newer: (key: string) => bigint | undefined = () => undefined): T[] {
+export function latestWritesOnly<T>(
+  items: T[],
+  writeOf: (item: T) => Write | undefined,
+  newer: (key: string) => bigint | undefined = () => undefined,
+): T[] {
   const last = new Map<string, { version: bigint; at: number }>();
   const writes: (Write | undefined)[] = items.map(writeOf);
   let count = 0;

@@ -29,7 +29,14 @@ describe('lazy records', () => {
     expect(TransactionEvent.toJSON(event)).toEqual(TransactionEvent.toJSON(tx));
     expect(r.event).toBe(event); // decoded once, then kept
 
-    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 7), owner: Buffer.alloc(32, 8), lamports: 5n, slot: 9n, writeVersion: 3n, data: Buffer.from('xyz') });
+    const acc = AccountEvent.fromPartial({
+      pubkey: Buffer.alloc(32, 7),
+      owner: Buffer.alloc(32, 8),
+      lamports: 5n,
+      slot: 9n,
+      writeVersion: 3n,
+      data: Buffer.from('xyz'),
+    });
     const a = scannedAccount(Buffer.from(AccountEvent.encode(acc).finish()), { topic: 'a', partition: 0 }, silentLogger);
     expect([a.kind, a.scan.lamports]).toEqual(['account', 5n]);
     expect(AccountEvent.toJSON(a.event)).toEqual(AccountEvent.toJSON(acc));

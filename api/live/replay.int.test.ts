@@ -53,7 +53,13 @@ describe('a replay hands on what the live tail hands on', () => {
       [{ kind: 'transactions', event: tx0 }, 1],
       [{ kind: 'transactions', event: tx1 }, 0],
       [{ kind: 'accounts', event: accountEvent(slot, key(), key(), Buffer.from([1, 2]), { writeVersion: 7n }) }, 1],
-      [{ kind: 'entries', event: { slot, index: 0n, numHashes: 1n, hash: Buffer.alloc(32, 1), executedTransactionCount: 2n, startingTransactionIndex: 0n } }, 0],
+      [
+        {
+          kind: 'entries',
+          event: { slot, index: 0n, numHashes: 1n, hash: Buffer.alloc(32, 1), executedTransactionCount: 2n, startingTransactionIndex: 0n },
+        },
+        0,
+      ],
     ];
     const counts = [
       { kind: 'transactions', partition: 0, count: 1 },
@@ -63,7 +69,22 @@ describe('a replay hands on what the live tail hands on', () => {
     ];
     const marker: ChainEvent = {
       kind: 'slots',
-      event: { slot, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: slot - 1n, blockhash: Buffer.alloc(32, 2), blockHeight: slot, blockTime: 1n, leader: Buffer.alloc(32, 3), transactionCount: 2, voteTransactionCount: 0, previousBlockhash: Buffer.alloc(32, 4), rewards: [] }, end: { counts } },
+      event: {
+        slot,
+        status: SlotStatus.SLOT_STATUS_PROCESSED,
+        block: {
+          parentSlot: slot - 1n,
+          blockhash: Buffer.alloc(32, 2),
+          blockHeight: slot,
+          blockTime: 1n,
+          leader: Buffer.alloc(32, 3),
+          transactionCount: 2,
+          voteTransactionCount: 0,
+          previousBlockhash: Buffer.alloc(32, 4),
+          rewards: [],
+        },
+        end: { counts },
+      },
     };
     // The marker first, on the partition its key does not pick: it must still come after the records it counts,
     // and with the partition it was read from.
@@ -73,7 +94,15 @@ describe('a replay hands on what the live tail hands on', () => {
 
     const replayed: StreamEvent[] = [];
     const plan = await planReplay({ kafka, topics, database: 'unused', fromSlot: slot });
-    const run = await ReplayRun.start({ kafka, topics, fromSlot: slot, plan, until: tail.positions(), log: silentLogger, onEvent: (e) => replayed.push(e) });
+    const run = await ReplayRun.start({
+      kafka,
+      topics,
+      fromSlot: slot,
+      plan,
+      until: tail.positions(),
+      log: silentLogger,
+      onEvent: (e) => replayed.push(e),
+    });
     await run.done;
     await run.stop();
 

@@ -25,10 +25,14 @@ export class ReplayOutOfRange extends SlotstreamError<'SLOTSTREAM_REPLAY_OUT_OF_
     readonly fromSlot: bigint,
     readonly firstAvailable: bigint,
   ) {
-    super('SLOTSTREAM_REPLAY_OUT_OF_RANGE', `from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`, {
-      fromSlot,
-      firstAvailable,
-    });
+    super(
+      'SLOTSTREAM_REPLAY_OUT_OF_RANGE',
+      `from_slot ${fromSlot} is older than the retained history; first available slot is ${firstAvailable}`,
+      {
+        fromSlot,
+        firstAvailable,
+      },
+    );
   }
 }
 
@@ -190,7 +194,8 @@ export class ReplayRun {
   }
 
   private async begin(): Promise<void> {
-    for (const [topic, partition, s] of this.o.plan.start) if (s < this.untilOf(topic, partition)) this.remaining.add(tpKey(topic, partition));
+    for (const [topic, partition, s] of this.o.plan.start)
+      if (s < this.untilOf(topic, partition)) this.remaining.add(tpKey(topic, partition));
     if (this.remaining.size === 0) {
       this.resolve();
       return;

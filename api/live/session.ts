@@ -146,7 +146,10 @@ export class LiveSession implements LiveSubscriber {
     this.liveBuffer = undefined;
     this.gate?.clear();
     this.sub = sub;
-    this.gate = sub.commitment === Commitment.processed ? undefined : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
+    this.gate =
+      sub.commitment === Commitment.processed
+        ? undefined
+        : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
     this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
     // Registering and reading the live positions happen in the same synchronous step: every record at or
@@ -166,14 +169,20 @@ export class LiveSession implements LiveSubscriber {
     });
   }
 
-  private async startReplay(sub: CompiledSubscription, fromSlot: bigint, until: ReturnType<LiveTail['positions']>, gen: number): Promise<void> {
+  private async startReplay(
+    sub: CompiledSubscription,
+    fromSlot: bigint,
+    until: ReturnType<LiveTail['positions']>,
+    gen: number,
+  ): Promise<void> {
     const { kafka, topics, ch, database, log } = this.d;
     const current = () => gen === this.generation && !this.closed;
     let run: ReplayRun | undefined;
     try {
       const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
       if (!current()) return;
-      if (plan.scanned.length > 0) log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
+      if (plan.scanned.length > 0)
+        log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
       // The replay hands on what the live tail does (replay.ts), end markers after the records they count.
       run = await ReplayRun.start({
         kafka,

@@ -84,6 +84,9 @@ export function readRecord(kind: TopicKind, r: InRecord, log: Logger, who = ''):
 
 function skip(r: InRecord, log: Logger, who: string, reason: string, scanned = false): undefined {
   undecodableRecords.inc({ topic: r.topic });
-  log.warn({ topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason }, `${who}skipping ${scanned ? 'unscannable' : 'undecodable'} record`);
+  log.warn(
+    { topic: r.topic, partition: r.partition, offset: r.offset.toString(), reason },
+    `${who}skipping ${scanned ? 'unscannable' : 'undecodable'} record`,
+  );
   return undefined;
 }

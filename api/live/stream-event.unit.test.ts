@@ -5,7 +5,14 @@ import type { Logger } from '../../platform/log.js';
 import { AccountEvent, EntryEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/gen/events.js';
 import { readRecord, TOPIC_KIND } from './stream-event.js';
 
-const record = (topic: string, partition: number, value: Buffer | null): InRecord => ({ topic, partition, offset: 9n, key: null, value, timestamp: 0 });
+const record = (topic: string, partition: number, value: Buffer | null): InRecord => ({
+  topic,
+  partition,
+  offset: 9n,
+  key: null,
+  value,
+  timestamp: 0,
+});
 const enc = <T>(codec: { encode(m: T): { finish(): Uint8Array } }, m: T): Buffer => Buffer.from(codec.encode(m).finish());
 
 function warnings(): { log: Logger; said: string[] } {
@@ -17,9 +24,21 @@ function warnings(): { log: Logger; said: string[] } {
 describe('readRecord', () => {
   it('gives every kind its update kind, the partition it was read from and its slot', () => {
     const { log } = warnings();
-    const tx = readRecord('transactions', record('t', 3, enc(TransactionEvent, TransactionEvent.fromPartial({ slot: 7n, signatures: [Buffer.alloc(64, 1)] }))), log)!;
-    const acc = readRecord('accounts', record('a', 1, enc(AccountEvent, AccountEvent.fromPartial({ slot: 8n, pubkey: Buffer.alloc(32, 2), writeVersion: 4n }))), log)!;
-    const slot = readRecord('slots', record('s', 2, enc(SlotEvent, SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_CONFIRMED }))), log)!;
+    const tx = readRecord(
+      'transactions',
+      record('t', 3, enc(TransactionEvent, TransactionEvent.fromPartial({ slot: 7n, signatures: [Buffer.alloc(64, 1)] }))),
+      log,
+    )!;
+    const acc = readRecord(
+      'accounts',
+      record('a', 1, enc(AccountEvent, AccountEvent.fromPartial({ slot: 8n, pubkey: Buffer.alloc(32, 2), writeVersion: 4n }))),
+      log,
+    )!;
+    const slot = readRecord(
+      'slots',
+      record('s', 2, enc(SlotEvent, SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_CONFIRMED }))),
+      log,
+    )!;
     const entry = readRecord('entries', record('e', 0, enc(EntryEvent, EntryEvent.fromPartial({ slot: 10n, index: 3n }))), log)!;
     expect([tx, acc, slot, entry].map((e) => [e.kind, e.partition, e.slot])).toEqual([
       ['transaction', 3, 7n],

@@ -68,7 +68,10 @@ describe('live layer, read uncommitted', () => {
     return r;
   };
   const tx = (slot: bigint): ChainEvent => ({ kind: 'transactions', event: txEvent(slot, [watched, key()]) });
-  const write = (slot: bigint): ChainEvent => ({ kind: 'accounts', event: accountEvent(slot, watched, key(), Buffer.from([1]), { writeVersion: wv++ }) });
+  const write = (slot: bigint): ChainEvent => ({
+    kind: 'accounts',
+    event: accountEvent(slot, watched, key(), Buffer.from([1]), { writeVersion: wv++ }),
+  });
   const send = (events: ChainEvent[]): void => {
     for (const e of events) producer.send({ topic: topics[e.kind], partition: 0, ...encodeRecord(e) });
   };

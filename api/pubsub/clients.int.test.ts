@@ -4,7 +4,16 @@
 // Every notification is checked against what was published to the topics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { Connection, PublicKey, type AccountInfo, type Context, type KeyedAccountInfo, type Logs, type SignatureResult, type SlotInfo } from '@solana/web3.js';
+import {
+  Connection,
+  PublicKey,
+  type AccountInfo,
+  type Context,
+  type KeyedAccountInfo,
+  type Logs,
+  type SignatureResult,
+  type SlotInfo,
+} from '@solana/web3.js';
 import { address, createSolanaRpcSubscriptions, signature as kitSignature } from '@solana/kit';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
@@ -41,8 +50,16 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
     await insertTransactions(store.ch, db, [{ signature: stored.signature, slot: stored.slot, position: 0, addresses: [], err: ERR }]);
     live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
-      live, host: '127.0.0.1', port: 0, maxConnections: 100, maxSubscriptionsPerConnection: 100, maxMessageBytes: 65536,
-      maxBufferedBytes: 1 << 24, pingIntervalMs: 10_000, lookupSignature: viewsSignatureLookup(store.ch, db, new QueryAdmission()), log: silentLogger,
+      live,
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: 100,
+      maxSubscriptionsPerConnection: 100,
+      maxMessageBytes: 65536,
+      maxBufferedBytes: 1 << 24,
+      pingIntervalMs: 10_000,
+      lookupSignature: viewsSignatureLookup(store.ch, db, new QueryAdmission()),
+      log: silentLogger,
     });
     wsUrl = `ws://127.0.0.1:${server.port}/`;
     chain = await PubSubChain.start(kafka, topics);
@@ -73,7 +90,9 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await subscriptions(2);
       const s1 = ++slot;
       // Two writes in one slot: only the later one (higher write version) is the slot's state.
-      await chain.slot(s1, { accounts: [write(s1, acct, owner, 500n, Buffer.from('first'), 2n), write(s1, acct, owner, 700n, Buffer.from('second'), 3n)] });
+      await chain.slot(s1, {
+        accounts: [write(s1, acct, owner, 500n, Buffer.from('first'), 2n), write(s1, acct, owner, 700n, Buffer.from('second'), 3n)],
+      });
       await waitFor(() => processed.length === 1, { what: 'processed notification' });
       expect(confirmed).toHaveLength(0);
       await chain.confirm(s1);
@@ -86,8 +105,15 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       await chain.slot(s3, { accounts: [write(s3, acct, owner, 900n, Buffer.alloc(0), 5n)] });
       await chain.confirm(s3);
       await waitFor(() => confirmed.length === 2 && processed.length === 3, { what: 'notifications of slot 3' });
-      expect(confirmed.map(([a, ctx]) => [ctx.slot, a.lamports, a.data.toString()])).toEqual([[Number(s1), 700, 'second'], [Number(s3), 900, '']]);
-      expect(processed.map(([a, ctx]) => [ctx.slot, a.lamports])).toEqual([[Number(s1), 700], [Number(s2), 1], [Number(s3), 900]]);
+      expect(confirmed.map(([a, ctx]) => [ctx.slot, a.lamports, a.data.toString()])).toEqual([
+        [Number(s1), 700, 'second'],
+        [Number(s3), 900, ''],
+      ]);
+      expect(processed.map(([a, ctx]) => [ctx.slot, a.lamports])).toEqual([
+        [Number(s1), 700],
+        [Number(s2), 1],
+        [Number(s3), 900],
+      ]);
       // The same, derived from what the accounts topic holds: the last write of each slot (s2 died before confirmed).
       const topic = await lastStatePerSlot(kafka, topics, acct);
       expect(processed.map(([a, ctx]) => [ctx.slot, a.lamports, a.data.toString('hex')])).toEqual(
@@ -198,7 +224,9 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       const s = slot;
       await chain.finalize(s - 3n);
       await chain.slot(s);
-      await waitFor(() => slots.some((i) => i.slot === Number(s)) && roots.includes(Number(s - 3n)), { what: 'slot and root notifications' });
+      await waitFor(() => slots.some((i) => i.slot === Number(s)) && roots.includes(Number(s - 3n)), {
+        what: 'slot and root notifications',
+      });
       expect(slots.find((i) => i.slot === Number(s))).toEqual({ slot: Number(s), parent: Number(s - 1n), root: Number(s - 3n) });
       await conn.removeSlotChangeListener(a);
       await conn.removeRootChangeListener(b);
@@ -226,9 +254,15 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       const [acct, program] = [key(), key()];
       const ac = new AbortController();
       const rpc = kit();
-      const accounts = collect(await rpc.accountNotifications(address(b58(acct)), { commitment: 'confirmed', encoding: 'base64' }).subscribe({ abortSignal: ac.signal }));
+      const accounts = collect(
+        await rpc
+          .accountNotifications(address(b58(acct)), { commitment: 'confirmed', encoding: 'base64' })
+          .subscribe({ abortSignal: ac.signal }),
+      );
       const programs = collect(
-        await rpc.programNotifications(address(b58(program)), { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 3n }] }).subscribe({ abortSignal: ac.signal }),
+        await rpc
+          .programNotifications(address(b58(program)), { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 3n }] })
+          .subscribe({ abortSignal: ac.signal }),
       );
       await subscriptions(2);
       const s = ++slot;
@@ -252,8 +286,14 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       const rpc = kit();
       const s = ++slot;
       const t = txEvent(s, [x, key()], { logMessages: ['Program log: kit'] });
-      const logs = collect(await rpc.logsNotifications({ mentions: [address(b58(x))] }, { commitment: 'confirmed' }).subscribe({ abortSignal: ac.signal }));
-      const sigs = collect(await rpc.signatureNotifications(kitSignature(b58(t.signatures[0]!)), { commitment: 'finalized' }).subscribe({ abortSignal: ac.signal }));
+      const logs = collect(
+        await rpc.logsNotifications({ mentions: [address(b58(x))] }, { commitment: 'confirmed' }).subscribe({ abortSignal: ac.signal }),
+      );
+      const sigs = collect(
+        await rpc
+          .signatureNotifications(kitSignature(b58(t.signatures[0]!)), { commitment: 'finalized' })
+          .subscribe({ abortSignal: ac.signal }),
+      );
       const slots = collect(await rpc.slotNotifications().subscribe({ abortSignal: ac.signal }));
       const roots = collect(await rpc.rootNotifications().subscribe({ abortSignal: ac.signal }));
       await subscriptions(4);

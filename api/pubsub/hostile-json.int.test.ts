@@ -27,8 +27,15 @@ describe('PubSub: deeply nested JSON', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: captured.log });
     server = await startPubSub({
-      live, host: '127.0.0.1', port: 0, maxConnections: 4, maxSubscriptionsPerConnection: 10,
-      maxMessageBytes: 64 * 1024, maxBufferedBytes: 1024 * 1024, pingIntervalMs: 10_000, log: captured.log,
+      live,
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: 4,
+      maxSubscriptionsPerConnection: 10,
+      maxMessageBytes: 64 * 1024,
+      maxBufferedBytes: 1024 * 1024,
+      pingIntervalMs: 10_000,
+      log: captured.log,
     });
     client = await RawClient.connect(`ws://127.0.0.1:${server.port}/`);
   });
@@ -40,7 +47,11 @@ describe('PubSub: deeply nested JSON', () => {
   });
 
   const cases = (depth: number): [string, string, string][] => [
-    ['programSubscribe', `["${PROGRAM}",{"filters":[{"memcmp":{"offset":0,"bytes":"1","encoding":${nestedArrayText(depth)}}}]}]`, 'filters[0].memcmp.encoding'],
+    [
+      'programSubscribe',
+      `["${PROGRAM}",{"filters":[{"memcmp":{"offset":0,"bytes":"1","encoding":${nestedArrayText(depth)}}}]}]`,
+      'filters[0].memcmp.encoding',
+    ],
     ['programSubscribe', `["${PROGRAM}",{"encoding":${nestedArrayText(depth)}}]`, 'encoding'],
     ['signatureSubscribe', `["${SIG}",{"commitment":${nestedArrayText(depth)}}]`, 'commitment'],
   ];
@@ -54,8 +65,13 @@ describe('PubSub: deeply nested JSON', () => {
       client.send(text);
       await waitFor(() => client.unmatched.length > before || undefined, { what: 'the parse error' });
       expect(client.unmatched.at(-1)).toEqual({
-        jsonrpc: '2.0', id: null,
-        error: { code: -32700, message: 'Parse error', data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)" },
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32700,
+          message: 'Parse error',
+          data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)",
+        },
       });
     }
     let id = 10;

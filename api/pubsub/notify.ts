@@ -26,7 +26,8 @@ export const NOTIFICATION_METHOD: Readonly<Record<SubscriptionKind, string>> = {
 const MAX_BASE58_BYTES = 128;
 const BASE58_TOO_LARGE = 'error: data too large for bs58 encoding';
 
-export const notificationPrefix = (kind: SubscriptionKind): string => `{"jsonrpc":"2.0","method":"${NOTIFICATION_METHOD[kind]}","params":{"result":`;
+export const notificationPrefix = (kind: SubscriptionKind): string =>
+  `{"jsonrpc":"2.0","method":"${NOTIFICATION_METHOD[kind]}","params":{"result":`;
 
 /**
  * The per-subscription end. `readAt` (benchmarks only, off by default): when the api read the record, as
@@ -39,7 +40,8 @@ export const notificationSuffix = (id: number, readAt?: number): string =>
 export const withSlot = (slot: bigint, valueJson: string): string => `{"context":{"slot":${slot}},"value":${valueJson}}`;
 
 /** The shape key of an account value: its encoding and slice (SharedEvent.encoded keys). */
-export const viewKey = (v: AccountView): string => (v.dataSlice === undefined ? v.encoding : `${v.encoding}/${v.dataSlice.offset}:${v.dataSlice.length}`);
+export const viewKey = (v: AccountView): string =>
+  v.dataSlice === undefined ? v.encoding : `${v.encoding}/${v.dataSlice.offset}:${v.dataSlice.length}`;
 
 /**
  * UiAccount of an account write, in the subscription's encoding: `{lamports, data, owner, executable,
@@ -71,7 +73,8 @@ function accountData(data: Buffer, owner: string, v: AccountView): string {
 }
 
 /** programNotification's value: RpcKeyedAccount. */
-export const keyedAccountJson = (e: AccountEvent, v: AccountView): string => `{"pubkey":"${base58(e.pubkey)}","account":${uiAccountJson(e, v)}}`;
+export const keyedAccountJson = (e: AccountEvent, v: AccountView): string =>
+  `{"pubkey":"${base58(e.pubkey)}","account":${uiAccountJson(e, v)}}`;
 
 /** logsNotification's value: RpcLogsResponse (`err` is Agave's JSON error form already in the event model). */
 export function logsJson(tx: TransactionEvent): string {

@@ -9,7 +9,15 @@ import { Commitment } from '../filters/index.js';
 import type { PubSubProgramFilter, PubSubRequest } from '../filters/from-pubsub.js';
 import { parseDataSlice, parseEncoding, type AccountEncoding, type DataSlice } from '../solana-json/accounts.js';
 import { invalidParam, invalidParams } from '../solana-json/errors.js';
-import { optionalBool, parseCommitment, parseConfig, parseNoParams, parseU64, positional, type ParamsConfig } from '../solana-json/params.js';
+import {
+  optionalBool,
+  parseCommitment,
+  parseConfig,
+  parseNoParams,
+  parseU64,
+  positional,
+  type ParamsConfig,
+} from '../solana-json/params.js';
 import { parseProgramAccountsConfig } from '../solana-json/program-accounts-config.js';
 
 /** How account data is written in account and program notifications. */
@@ -76,7 +84,9 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       // Agave's RpcProgramAccountsConfig, as getProgramAccounts reads it (filter rules: at most 4,
       // dataSize/memcmp, memcmp limits); the encoding is PubSub's own (legacy `binary` allowed and the default).
       const rest = parseProgramAccountsConfig(config);
-      const filters: PubSubProgramFilter[] = rest.filters.map((f) => (f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes }));
+      const filters: PubSubProgramFilter[] = rest.filters.map((f) =>
+        f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes },
+      );
       return {
         request: { kind, program, filters, commitment: rest.commitment },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
@@ -86,7 +96,8 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       const p = positional(params, 1, 2);
       const config = parseConfig(p[1], 'config');
       const commitment = commitmentOf(config);
-      if (p[0] === 'all' || p[0] === 'allWithVotes') return { request: { kind, mentions: undefined, votes: p[0] === 'allWithVotes', commitment } };
+      if (p[0] === 'all' || p[0] === 'allWithVotes')
+        return { request: { kind, mentions: undefined, votes: p[0] === 'allWithVotes', commitment } };
       const f = p[0];
       if (typeof f !== 'object' || f === null || Array.isArray(f) || !Object.hasOwn(f, 'mentions')) {
         throw invalidParams('filter: expected "all", "allWithVotes" or {"mentions": [<address>]}');

@@ -26,46 +26,98 @@ describe('parseSubscribe', () => {
     const r = parseSubscribe('account', [key]);
     expect(r.request).toEqual({ kind: 'account', pubkey: K, commitment: Commitment.finalized });
     expect(r.view).toEqual({ encoding: 'binary', dataSlice: undefined });
-    const c = parseSubscribe('account', [key, { commitment: 'processed', encoding: 'base64+zstd', dataSlice: { offset: 1, length: 2 }, minContextSlot: 5 }]);
+    const c = parseSubscribe('account', [
+      key,
+      { commitment: 'processed', encoding: 'base64+zstd', dataSlice: { offset: 1, length: 2 }, minContextSlot: 5 },
+    ]);
     expect(c.request).toMatchObject({ commitment: Commitment.processed });
     expect(c.view).toEqual({ encoding: 'base64+zstd', dataSlice: { offset: 1, length: 2 } });
   });
 
   it("Agave's messages for keys that do not parse", () => {
     expect(error(() => parseSubscribe('account', ['nope']))).toEqual({ code: -32602, message: 'Invalid Request: Invalid pubkey provided' });
-    expect(error(() => parseSubscribe('program', [bs58.encode(Buffer.alloc(31, 1))]))).toEqual({ code: -32602, message: 'Invalid Request: Invalid pubkey provided' });
-    expect(error(() => parseSubscribe('signature', [key]))).toEqual({ code: -32602, message: 'Invalid Request: Invalid signature provided' });
-    expect(error(() => parseSubscribe('logs', [{ mentions: ['0OIl'] }]))).toEqual({ code: -32602, message: 'Invalid Request: Invalid mentions provided' });
-    expect(error(() => parseSubscribe('logs', [{ mentions: [key, key] }]))).toEqual({ code: -32602, message: 'Invalid Request: Only 1 address supported' });
-    expect(error(() => parseSubscribe('logs', [{ mentions: [] }]))).toEqual({ code: -32602, message: 'Invalid Request: Only 1 address supported' });
+    expect(error(() => parseSubscribe('program', [bs58.encode(Buffer.alloc(31, 1))]))).toEqual({
+      code: -32602,
+      message: 'Invalid Request: Invalid pubkey provided',
+    });
+    expect(error(() => parseSubscribe('signature', [key]))).toEqual({
+      code: -32602,
+      message: 'Invalid Request: Invalid signature provided',
+    });
+    expect(error(() => parseSubscribe('logs', [{ mentions: ['0OIl'] }]))).toEqual({
+      code: -32602,
+      message: 'Invalid Request: Invalid mentions provided',
+    });
+    expect(error(() => parseSubscribe('logs', [{ mentions: [key, key] }]))).toEqual({
+      code: -32602,
+      message: 'Invalid Request: Only 1 address supported',
+    });
+    expect(error(() => parseSubscribe('logs', [{ mentions: [] }]))).toEqual({
+      code: -32602,
+      message: 'Invalid Request: Only 1 address supported',
+    });
   });
 
   it('wrong shapes are Invalid params naming the parameter', () => {
-    expect(error(() => parseSubscribe('account', [42]))).toMatchObject({ code: -32602, message: 'Invalid params', data: expect.stringContaining('pubkey') });
+    expect(error(() => parseSubscribe('account', [42]))).toMatchObject({
+      code: -32602,
+      message: 'Invalid params',
+      data: expect.stringContaining('pubkey'),
+    });
     expect(error(() => parseSubscribe('account', []))).toMatchObject({ code: -32602, message: 'Invalid params' });
-    expect(error(() => parseSubscribe('account', [key, { commitment: 'soon' }]))).toMatchObject({ code: -32602, data: expect.stringContaining('commitment') });
-    expect(error(() => parseSubscribe('account', [key, { encoding: 'hex' }]))).toMatchObject({ code: -32602, data: expect.stringContaining('encoding') });
+    expect(error(() => parseSubscribe('account', [key, { commitment: 'soon' }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('commitment'),
+    });
+    expect(error(() => parseSubscribe('account', [key, { encoding: 'hex' }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('encoding'),
+    });
     expect(error(() => parseSubscribe('logs', ['some']))).toMatchObject({ code: -32602, data: expect.stringContaining('allWithVotes') });
     expect(error(() => parseSubscribe('slot', [1]))).toMatchObject({ code: -32602, message: 'Invalid params' });
-    expect(error(() => parseSubscribe('signature', [sig, { enableReceivedNotification: 'yes' }]))).toMatchObject({ code: -32602, data: expect.stringContaining('enableReceivedNotification') });
+    expect(error(() => parseSubscribe('signature', [sig, { enableReceivedNotification: 'yes' }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('enableReceivedNotification'),
+    });
   });
 
   it('programSubscribe: Agave filter rules through getProgramAccounts’ parser, PubSub encodings', () => {
-    const r = parseSubscribe('program', [key, { encoding: 'binary', commitment: 'confirmed', filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: key } }] }]);
+    const r = parseSubscribe('program', [
+      key,
+      { encoding: 'binary', commitment: 'confirmed', filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: key } }] },
+    ]);
     expect(r.request).toEqual({
       kind: 'program',
       program: K,
-      filters: [{ kind: 'dataSize', size: 165n }, { kind: 'memcmp', offset: 32n, bytes: K }],
+      filters: [
+        { kind: 'dataSize', size: 165n },
+        { kind: 'memcmp', offset: 32n, bytes: K },
+      ],
       commitment: Commitment.confirmed,
     });
     expect(r.view!.encoding).toBe('binary');
-    expect(error(() => parseSubscribe('program', [key, { filters: [{ dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }] }]))).toMatchObject({ code: -32602, data: expect.stringContaining('Too many filters') });
+    expect(
+      error(() =>
+        parseSubscribe('program', [
+          key,
+          { filters: [{ dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }, { dataSize: 1 }] },
+        ]),
+      ),
+    ).toMatchObject({ code: -32602, data: expect.stringContaining('Too many filters') });
     expect(error(() => parseSubscribe('program', [key, { filters: [{ tokenAccountState: null }] }]))).toMatchObject({ code: -32602 });
   });
 
   it('logs: all, allWithVotes, mentions; signature with enableReceivedNotification', () => {
-    expect(parseSubscribe('logs', ['all']).request).toEqual({ kind: 'logs', mentions: undefined, votes: false, commitment: Commitment.finalized });
-    expect(parseSubscribe('logs', ['allWithVotes', { commitment: 'processed' }]).request).toMatchObject({ votes: true, commitment: Commitment.processed });
+    expect(parseSubscribe('logs', ['all']).request).toEqual({
+      kind: 'logs',
+      mentions: undefined,
+      votes: false,
+      commitment: Commitment.finalized,
+    });
+    expect(parseSubscribe('logs', ['allWithVotes', { commitment: 'processed' }]).request).toMatchObject({
+      votes: true,
+      commitment: Commitment.processed,
+    });
     expect(parseSubscribe('logs', [{ mentions: [key] }]).request).toMatchObject({ mentions: K });
     expect(parseSubscribe('signature', [sig, { commitment: 'confirmed', enableReceivedNotification: true }]).request).toEqual({
       kind: 'signature',

@@ -35,8 +35,16 @@ describe('PubSub robustness', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
-      live, host: '127.0.0.1', port: 0, authToken: TOKEN, maxConnections: 40, maxSubscriptionsPerConnection: MAX_SUBS,
-      maxMessageBytes: MAX_MESSAGE, maxBufferedBytes: 1024 * 1024, pingIntervalMs: 500, log: silentLogger,
+      live,
+      host: '127.0.0.1',
+      port: 0,
+      authToken: TOKEN,
+      maxConnections: 40,
+      maxSubscriptionsPerConnection: MAX_SUBS,
+      maxMessageBytes: MAX_MESSAGE,
+      maxBufferedBytes: 1024 * 1024,
+      pingIntervalMs: 500,
+      log: silentLogger,
     });
     url = `ws://127.0.0.1:${server.port}/?token=${TOKEN}`;
     chain = await PubSubChain.start(kafka, topics);
@@ -111,7 +119,11 @@ describe('PubSub robustness', () => {
       // A batch: each entry answered in order, in one array.
       const b1 = expect_(c, -32601);
       const b2 = expect_(c, -32602);
-      c.send([{ jsonrpc: '2.0', id: b1, method: 'x' }, { jsonrpc: '2.0', id: b2, method: 'rootSubscribe', params: [1] }, { jsonrpc: '2.0', method: 'slotSubscribe' }]);
+      c.send([
+        { jsonrpc: '2.0', id: b1, method: 'x' },
+        { jsonrpc: '2.0', id: b2, method: 'rootSubscribe', params: [1] },
+        { jsonrpc: '2.0', method: 'slotSubscribe' },
+      ]);
       if (round % 25 === 0) await traffic(20);
     }
     await waitFor(() => [...expected].every(([c, m]) => [...m.keys()].every((i) => c.answers.has(i))), { what: 'every answer' });
@@ -133,7 +145,11 @@ describe('PubSub robustness', () => {
       clients.map(async (c, n) => {
         for (let i = 0; i < 250; i++) {
           const base = 1_000_000 * (n + 1) + i * 3;
-          c.call(base, ['accountSubscribe', 'programSubscribe', 'logsSubscribe'][i % 3]!, i % 3 === 2 ? [{ mentions: [bs58.encode(key())] }] : [bs58.encode(key()), { commitment: 'confirmed' }]);
+          c.call(
+            base,
+            ['accountSubscribe', 'programSubscribe', 'logsSubscribe'][i % 3]!,
+            i % 3 === 2 ? [{ mentions: [bs58.encode(key())] }] : [bs58.encode(key()), { commitment: 'confirmed' }],
+          );
           const sid = (await waitFor(() => c.answers.get(base), { what: 'subscribe answer', intervalMs: 2 })).result as number;
           expect(sid).toEqual(expect.any(Number));
           c.call(base + 1, 'accountUnsubscribe', [sid]);
@@ -154,7 +170,10 @@ describe('PubSub robustness', () => {
     for (let i = 1; i <= MAX_SUBS + 1; i++) c.call(i, 'slotSubscribe');
     await waitFor(() => c.answers.has(MAX_SUBS + 1), { what: 'subscribe answers' });
     expect(c.answers.get(MAX_SUBS).result).toEqual(expect.any(Number));
-    expect(c.answers.get(MAX_SUBS + 1).error).toMatchObject({ code: -32603, message: 'Internal Error: Subscription refused. Node subscription limit reached' });
+    expect(c.answers.get(MAX_SUBS + 1).error).toMatchObject({
+      code: -32603,
+      message: 'Internal Error: Subscription refused. Node subscription limit reached',
+    });
     c.send(JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'slotSubscribe', params: ['x'.repeat(MAX_MESSAGE)] }));
     await waitFor(() => c.closed, { what: 'oversized message closes the connection' });
     expect(c.closed!.code).toBe(1009);

@@ -43,14 +43,20 @@ export interface PubSubServer {
 }
 
 function refuse(socket: Duplex, status: number, text: string, extra = ''): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}\r\n${text}`,
+  );
 }
 
 export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
   // base64+zstd encodes synchronously in notifications: the codec is loaded before the first client.
   await zstdReady();
   const authorized = tokenCheck(o.authToken);
-  const limits: PubSubLimits = { maxSubscriptions: o.maxSubscriptionsPerConnection, maxBufferedBytes: o.maxBufferedBytes, maxBatch: o.maxBatch ?? 100 };
+  const limits: PubSubLimits = {
+    maxSubscriptions: o.maxSubscriptionsPerConnection,
+    maxBufferedBytes: o.maxBufferedBytes,
+    maxBatch: o.maxBatch ?? 100,
+  };
   const connections = new Set<PubSubConnection>();
   let nextId = 1;
   const deps = {

@@ -13,7 +13,15 @@ import { atLeast } from '../../schemas/commitment.js';
 import type { AccountEvent, SlotEvent } from '../../schemas/gen/events.js';
 import { Commitment, compileSubscription, keyId } from '../filters/index.js';
 import { specFromPubSub, type PubSubRequest } from '../filters/from-pubsub.js';
-import { isTerminal, reached, type LiveFailure, type LiveLayer, type LiveSession, type SessionSink, type SharedEvent } from '../live/index.js';
+import {
+  isTerminal,
+  reached,
+  type LiveFailure,
+  type LiveLayer,
+  type LiveSession,
+  type SessionSink,
+  type SharedEvent,
+} from '../live/index.js';
 import {
   keyedAccountJson,
   notificationPrefix,
@@ -91,7 +99,8 @@ export class PubSubSubscription implements SessionSink {
     this.level = 'commitment' in request ? request.commitment : Commitment.processed;
     // The look-up is admitted first: refused (the connection over its share), the subscribe fails before
     // anything is opened.
-    const found = request.kind === 'signature' ? d.lookupSignature?.(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal) : undefined;
+    const found =
+      request.kind === 'signature' ? d.lookupSignature?.(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal) : undefined;
     const tracks = kind === 'account' || kind === 'program' || kind === 'signature';
     this.session = d.live.openSession(this, { bufferLimit: 1, trackStatuses: tracks });
     this.session.apply(compileSubscription(specFromPubSub(request)));
@@ -109,7 +118,11 @@ export class PubSubSubscription implements SessionSink {
     const live = u.live;
     switch (live.kind) {
       case 'transaction':
-        if (this.kind === 'logs') this.emit(u.encoded('pubsub/logs', () => withSlot(u.slot, transactionLogsJson(live))), u.readAt);
+        if (this.kind === 'logs')
+          this.emit(
+            u.encoded('pubsub/logs', () => withSlot(u.slot, transactionLogsJson(live))),
+            u.readAt,
+          );
         else this.signatureDone(u.slot, live.event.err ?? null, u.readAt);
         return;
       case 'account':
@@ -155,7 +168,10 @@ export class PubSubSubscription implements SessionSink {
     for (const u of bySlot.values()) {
       const e = u.live.event as AccountEvent;
       const value = this.kind === 'program' ? () => keyedAccountJson(e, view) : () => uiAccountJson(e, view);
-      this.emit(u.encoded(key, () => withSlot(u.slot, value())), u.readAt);
+      this.emit(
+        u.encoded(key, () => withSlot(u.slot, value())),
+        u.readAt,
+      );
     }
     if (this.pending.size > 0) for (const s of this.pending.keys()) if (s + PENDING_SLOTS < slot) this.pending.delete(s);
   }
@@ -172,7 +188,10 @@ export class PubSubSubscription implements SessionSink {
 
   private slotUpdate(u: SharedEvent, ev: SlotEvent): void {
     if (this.kind === 'root') {
-      this.emit(u.encoded('pubsub/root', () => ev.slot.toString()), u.readAt);
+      this.emit(
+        u.encoded('pubsub/root', () => ev.slot.toString()),
+        u.readAt,
+      );
       return;
     }
     const chain = this.d.live.chain;
@@ -194,7 +213,8 @@ export class PubSubSubscription implements SessionSink {
       return; // cancelled, or the views unreadable: the live path still notifies
     }
     if (found === undefined || this.done) return;
-    if (atLeast(found.level, this.level) || reached(this.d.live.hub.statusOf(found.slot), this.level)) this.signatureDone(found.slot, found.err, Date.now());
+    if (atLeast(found.level, this.level) || reached(this.d.live.hub.statusOf(found.slot), this.level))
+      this.signatureDone(found.slot, found.err, Date.now());
     else this.awaiting = { slot: found.slot, err: found.err };
   }
 
@@ -222,4 +242,3 @@ export class PubSubSubscription implements SessionSink {
     this.session.close();
   }
 }
-

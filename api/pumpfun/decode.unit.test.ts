@@ -30,7 +30,15 @@ const FEE = Buffer.alloc(32, 0xcd);
 const CREATOR = Buffer.alloc(32, 0xab);
 const MAX = 18446744073709551615n;
 
-const setParams = cat(disc('set_params'), FEE, u64(1_073_000_000_000_000n), u64(30_000_000_000n), u64(793_100_000_000_000n), u64(1_000_000_000_000_000n), u64(100n));
+const setParams = cat(
+  disc('set_params'),
+  FEE,
+  u64(1_073_000_000_000_000n),
+  u64(30_000_000_000n),
+  u64(793_100_000_000_000n),
+  u64(1_000_000_000_000_000n),
+  u64(100n),
+);
 const createOld = cat(disc('create'), str('Pepe Coin'), str('PEPE'), str('https://ipfs.io/ipfs/Qm123'));
 const createNew = cat(createOld, CREATOR);
 const buyOld = cat(disc('buy'), u64(123_456_789n), u64(MAX));
@@ -87,11 +95,17 @@ describe('decodePumpInstruction: each instruction', () => {
   });
 
   it('create, original layout', () => {
-    expect(decodePumpInstruction(createOld)).toEqual({ $case: 'create', value: { name: 'Pepe Coin', symbol: 'PEPE', uri: 'https://ipfs.io/ipfs/Qm123' } });
+    expect(decodePumpInstruction(createOld)).toEqual({
+      $case: 'create',
+      value: { name: 'Pepe Coin', symbol: 'PEPE', uri: 'https://ipfs.io/ipfs/Qm123' },
+    });
   });
 
   it('create with the trailing creator pubkey', () => {
-    expect(decodePumpInstruction(createNew)).toEqual({ $case: 'create', value: { name: 'Pepe Coin', symbol: 'PEPE', uri: 'https://ipfs.io/ipfs/Qm123' } });
+    expect(decodePumpInstruction(createNew)).toEqual({
+      $case: 'create',
+      value: { name: 'Pepe Coin', symbol: 'PEPE', uri: 'https://ipfs.io/ipfs/Qm123' },
+    });
   });
 
   it('create with empty and non-ASCII strings', () => {
@@ -119,7 +133,10 @@ describe('decodePumpInstruction: each instruction', () => {
 
   it('buy with the trailing track_volume byte', () => {
     expect(decodePumpInstruction(buyNew)).toEqual({ $case: 'buy', value: { amount: 123_456_789n, maxSolCost: MAX } });
-    expect(decodePumpInstruction(cat(buyOld, Buffer.from([0])))).toEqual({ $case: 'buy', value: { amount: 123_456_789n, maxSolCost: MAX } });
+    expect(decodePumpInstruction(cat(buyOld, Buffer.from([0])))).toEqual({
+      $case: 'buy',
+      value: { amount: 123_456_789n, maxSolCost: MAX },
+    });
   });
 
   it('sell', () => {
@@ -167,7 +184,16 @@ describe('decodePumpInstruction: truncated data at every length', () => {
 
 describe('decodePumpInstruction: unknown and garbage data', () => {
   it('returns undefined for other pump.fun instructions (buy_exact_sol_in, create_v2, extend_account, ...)', () => {
-    for (const name of ['buy_exact_sol_in', 'create_v2', 'buy_v2', 'sell_v2', 'extend_account', 'migrate', 'collect_creator_fee', 'setParams']) {
+    for (const name of [
+      'buy_exact_sol_in',
+      'create_v2',
+      'buy_v2',
+      'sell_v2',
+      'extend_account',
+      'migrate',
+      'collect_creator_fee',
+      'setParams',
+    ]) {
       const data = cat(anchorDiscriminator('global', name), u64(1n), u64(2n), Buffer.alloc(40, 1));
       expect(decodePumpInstruction(data), name).toBeUndefined();
       expect(pumpInstructionName(data)).toBeUndefined();

@@ -9,7 +9,15 @@
 import { readFields, type Fields } from './layout.js';
 import { PUMP_AMM } from './pump-amm-table.js';
 import { PUMP } from './pump-table.js';
-import { hasDiscriminator, lookupDiscriminator, type DiscriminatorIndex, type EventDef, type InstructionDef, type ProgramTable, type PumpProgramName } from './program-table.js';
+import {
+  hasDiscriminator,
+  lookupDiscriminator,
+  type DiscriminatorIndex,
+  type EventDef,
+  type InstructionDef,
+  type ProgramTable,
+  type PumpProgramName,
+} from './program-table.js';
 
 export type Decode<D extends InstructionDef | EventDef> =
   | {
@@ -45,7 +53,13 @@ export const PUMP_PROGRAMS: readonly ProgramTable[] = [PUMP, PUMP_AMM];
 
 const NONE: readonly string[] = Object.freeze([]);
 
-function decode<D extends InstructionDef | EventDef>(table: ProgramTable, index: DiscriminatorIndex<D>, what: string, data: Uint8Array, at: number): Decode<D> {
+function decode<D extends InstructionDef | EventDef>(
+  table: ProgramTable,
+  index: DiscriminatorIndex<D>,
+  what: string,
+  data: Uint8Array,
+  at: number,
+): Decode<D> {
   const program = table.name;
   if (data.length - at < 8) {
     return {
@@ -64,7 +78,8 @@ function decode<D extends InstructionDef | EventDef>(table: ProgramTable, index:
     return { kind: 'unknown', program, discriminator: hex, reason: `${program} has no ${what} with discriminator ${hex}` };
   }
   const r = readFields(def.fields, data, at + 8);
-  if (!r.ok) return { kind: r.kind, program, name: def.name, def, fields: r.fields, field: r.field, reason: `${program} ${def.name}: ${r.reason}` };
+  if (!r.ok)
+    return { kind: r.kind, program, name: def.name, def, fields: r.fields, field: r.field, reason: `${program} ${def.name}: ${r.reason}` };
   return {
     kind: 'decoded',
     program,

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { accountNames, decodeEvent, decodeEventInstruction, decodeInstruction, EVENT_IX_TAG, isEventInstruction, PUMP_PROGRAMS } from './decoder.js';
+import {
+  accountNames,
+  decodeEvent,
+  decodeEventInstruction,
+  decodeInstruction,
+  EVENT_IX_TAG,
+  isEventInstruction,
+  PUMP_PROGRAMS,
+} from './decoder.js';
 import { LayoutError, parseFields, readFields } from './layout.js';
 import { defineProgram, type ProgramTable } from './program-table.js';
 import { PUMP_AMM } from './pump-amm-table.js';
@@ -33,7 +41,8 @@ const str = (s: string | Buffer) => {
 };
 const key = (n: number) => Buffer.alloc(32, n);
 const cat = (...parts: Buffer[]) => Buffer.concat(parts);
-const disc = (table: ProgramTable, name: string) => (table.instructions.find((d) => d.name === name) ?? table.events.find((d) => d.name === name))!.discriminator;
+const disc = (table: ProgramTable, name: string) =>
+  (table.instructions.find((d) => d.name === name) ?? table.events.find((d) => d.name === name))!.discriminator;
 const MAX = 18446744073709551615n;
 
 describe('tables', () => {
@@ -58,7 +67,9 @@ describe('tables', () => {
 
   it('a bad table fails when it is built, naming the entry', () => {
     const spec = { name: 'pump' as const, programId: PUMP.programId, eventAuthority: PUMP.eventAuthority, types: {}, events: [] };
-    expect(() => defineProgram({ ...spec, instructions: [['x', '0102030405060708', 'a:u65', '']] })).toThrow(/pump instruction x: unknown type "u65"/);
+    expect(() => defineProgram({ ...spec, instructions: [['x', '0102030405060708', 'a:u65', '']] })).toThrow(
+      /pump instruction x: unknown type "u65"/,
+    );
     expect(() => defineProgram({ ...spec, instructions: [['x', '01020304', '', '']] })).toThrow(/not 16 hex digits/);
     expect(() =>
       defineProgram({
@@ -69,7 +80,9 @@ describe('tables', () => {
         ],
       }),
     ).toThrow(/y and x share discriminator/);
-    expect(() => defineProgram({ ...spec, instructions: [['x', '0102030405060708', 'a:u8', '', 'a:u16']] })).toThrow(/field a appears twice/);
+    expect(() => defineProgram({ ...spec, instructions: [['x', '0102030405060708', 'a:u8', '', 'a:u16']] })).toThrow(
+      /field a appears twice/,
+    );
     expect(() => parseFields('a:Loop', { Loop: 'next:Loop' })).toThrow(LayoutError);
   });
 });
@@ -135,7 +148,12 @@ describe('reading by prefix', () => {
       const r = readFields(fields, full.subarray(0, len), 0);
       const n = boundaries.indexOf(len);
       if (n >= 0) {
-        expect(r, `length ${len}`).toEqual({ ok: true, fields: Object.fromEntries(Object.entries(values).slice(0, n)), present: n, trailingBytes: 0 });
+        expect(r, `length ${len}`).toEqual({
+          ok: true,
+          fields: Object.fromEntries(Object.entries(values).slice(0, n)),
+          present: n,
+          trailingBytes: 0,
+        });
         expect(Object.keys(r.fields)).toEqual(fields.slice(0, n).map((f) => f.name));
       } else {
         expect(r.ok, `length ${len}`).toBe(false);
@@ -166,8 +184,16 @@ describe('reading by prefix', () => {
   });
 
   it('a length claim beyond the data is truncated without allocating for it (string, vec)', () => {
-    expect(readFields(parseFields('s:string', {}), cat(u32(0xffffffff), Buffer.alloc(10)), 0)).toMatchObject({ ok: false, kind: 'truncated', field: 's' });
-    expect(readFields(parseFields('v:vec<pubkey>', {}), cat(u32(0xffffffff), key(1)), 0)).toMatchObject({ ok: false, kind: 'truncated', field: 'v' });
+    expect(readFields(parseFields('s:string', {}), cat(u32(0xffffffff), Buffer.alloc(10)), 0)).toMatchObject({
+      ok: false,
+      kind: 'truncated',
+      field: 's',
+    });
+    expect(readFields(parseFields('v:vec<pubkey>', {}), cat(u32(0xffffffff), key(1)), 0)).toMatchObject({
+      ok: false,
+      kind: 'truncated',
+      field: 'v',
+    });
   });
 
   it('pubkeys are copies: the decoded value does not alias the input', () => {
@@ -196,14 +222,22 @@ describe('decodeInstruction / decodeEvent', () => {
       trailingBytes: 0,
     });
     expect(decodeInstruction(PUMP, cat(base, u8(0)))).toMatchObject({ kind: 'decoded', fields: { track_volume: [false] }, absent: [] });
-    expect(decodeInstruction(PUMP, cat(base, u8(1), Buffer.alloc(3)))).toMatchObject({ kind: 'decoded', fields: { track_volume: [true] }, trailingBytes: 3 });
+    expect(decodeInstruction(PUMP, cat(base, u8(1), Buffer.alloc(3)))).toMatchObject({
+      kind: 'decoded',
+      fields: { track_volume: [true] },
+      trailingBytes: 3,
+    });
     expect(Object.keys((decodeInstruction(PUMP, base) as { fields: object }).fields)).toEqual(['amount', 'max_sol_cost']);
   });
 
   it('PumpSwap and pump share discriminators (buy, sell) yet decode by their own tables', () => {
     const data = cat(disc(PUMP, 'buy'), u64(1n), u64(2n));
     expect(disc(PUMP_AMM, 'buy')).toEqual(disc(PUMP, 'buy'));
-    expect(decodeInstruction(PUMP_AMM, data)).toMatchObject({ kind: 'decoded', program: 'pump_amm', fields: { base_amount_out: 1n, max_quote_amount_in: 2n } });
+    expect(decodeInstruction(PUMP_AMM, data)).toMatchObject({
+      kind: 'decoded',
+      program: 'pump_amm',
+      fields: { base_amount_out: 1n, max_quote_amount_in: 2n },
+    });
   });
 
   it('unknown discriminator, data shorter than a discriminator, truncated and invalid arguments', () => {
@@ -220,7 +254,11 @@ describe('decodeInstruction / decodeEvent', () => {
       fields: { amount: 1n },
       field: 'min_sol_output',
     });
-    expect(decodeInstruction(PUMP, cat(disc(PUMP, 'toggle_create_v2'), u8(7)))).toMatchObject({ kind: 'invalid', name: 'toggle_create_v2', field: 'enabled' });
+    expect(decodeInstruction(PUMP, cat(disc(PUMP, 'toggle_create_v2'), u8(7)))).toMatchObject({
+      kind: 'invalid',
+      name: 'toggle_create_v2',
+      field: 'enabled',
+    });
     expect(decodeEvent(PUMP, disc(PUMP, 'buy'))).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/no event/) });
   });
 
@@ -231,7 +269,12 @@ describe('decodeInstruction / decodeEvent', () => {
     expect(isEventInstruction(event)).toBe(false);
     expect(isEventInstruction(EVENT_IX_TAG.subarray(0, 7))).toBe(false);
     const d = decodeEventInstruction(PUMP, data);
-    expect(d).toMatchObject({ kind: 'decoded', name: 'CompleteEvent', fields: { user: key(1), mint: key(2), bonding_curve: key(3), timestamp: -5n }, absent: ['quote_mint'] });
+    expect(d).toMatchObject({
+      kind: 'decoded',
+      name: 'CompleteEvent',
+      fields: { user: key(1), mint: key(2), bonding_curve: key(3), timestamp: -5n },
+      absent: ['quote_mint'],
+    });
     expect(decodeEvent(PUMP, event)).toEqual(d);
     expect(decodeEventInstruction(PUMP, EVENT_IX_TAG)).toMatchObject({ kind: 'truncated', field: 'discriminator' });
   });

@@ -10,8 +10,5 @@ export function anchorDiscriminator(namespace: 'global' | 'account' | 'event', n
 }
 
 export const PUMP_DISCRIMINATORS: Readonly<Record<PumpInstructionName, Buffer>> = Object.freeze(
-  Object.fromEntries(PUMP_INSTRUCTION_NAMES.map((n) => [n, anchorDiscriminator('global', n)])) as Record<
-    PumpInstructionName,
-    Buffer
-  >,
+  Object.fromEntries(PUMP_INSTRUCTION_NAMES.map((n) => [n, anchorDiscriminator('global', n)])) as Record<PumpInstructionName, Buffer>,
 );

@@ -88,7 +88,9 @@ describe('pump.fun / PumpSwap mainnet transactions', () => {
 
     it("agrees with every value its source's test asserts (`expected`)", () => {
       for (const want of r.expected.instructions) {
-        const x = got.instructions.find((i) => i.index === want.index && i.inner === want.inner && (i as { inner_index?: number }).inner_index === want.inner_index);
+        const x = got.instructions.find(
+          (i) => i.index === want.index && i.inner === want.inner && (i as { inner_index?: number }).inner_index === want.inner_index,
+        );
         expect(x, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
         expect(x!.name).toBe(want.name);
         expect(x!.args).toMatchObject(want.args ?? {});

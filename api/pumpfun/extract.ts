@@ -11,7 +11,14 @@
 // - Program and account indexes address static keys, then loaded writable, then loaded readonly (v0 lookup
 //   order); an index past the end names no key (undefined), never a wrong one.
 import type { TransactionEvent } from '../../schemas/gen/events.js';
-import { decodeEventInstruction, decodeInstruction, isEventInstruction, PUMP_PROGRAMS, type EventDecode, type InstructionDecode } from './decoder.js';
+import {
+  decodeEventInstruction,
+  decodeInstruction,
+  isEventInstruction,
+  PUMP_PROGRAMS,
+  type EventDecode,
+  type InstructionDecode,
+} from './decoder.js';
 import type { ProgramTable, PumpProgramName } from './program-table.js';
 
 export interface PumpInstructionAt {

@@ -21,10 +21,21 @@ const ammBuy = Buffer.concat([ixDisc(PUMP_AMM, 'buy'), u64(3n), u64(4n)]);
 const completeEvent = Buffer.concat([EVENT_IX_TAG, evDisc(PUMP, 'CompleteEvent'), k(1), k(2), k(3), u64(9n)]);
 const withdrawEvent = Buffer.concat([EVENT_IX_TAG, evDisc(PUMP_AMM, 'WithdrawEvent'), u64(1n)]);
 const ix = (programIdIndex: number, accounts: number[], data: Buffer) => ({ programIdIndex, accounts: Buffer.from(accounts), data });
-const inner = (programIdIndex: number, accounts: number[], data: Buffer, stackHeight?: number) => ({ ...ix(programIdIndex, accounts, data), stackHeight });
+const inner = (programIdIndex: number, accounts: number[], data: Buffer, stackHeight?: number) => ({
+  ...ix(programIdIndex, accounts, data),
+  stackHeight,
+});
 
 // keys: 0 payer, 1 curve, 2 pump, 3 router, 4 PumpSwap, 5 pump event authority, 6 PumpSwap event authority
-const keys = [k(1), k(2), PUMP.programIdBytes, ROUTER, PUMP_AMM.programIdBytes, Buffer.from(bs58.decode(PUMP.eventAuthority)), Buffer.from(bs58.decode(PUMP_AMM.eventAuthority))];
+const keys = [
+  k(1),
+  k(2),
+  PUMP.programIdBytes,
+  ROUTER,
+  PUMP_AMM.programIdBytes,
+  Buffer.from(bs58.decode(PUMP.eventAuthority)),
+  Buffer.from(bs58.decode(PUMP_AMM.eventAuthority)),
+];
 
 describe('extractPumpTransaction', () => {
   it('top-level and inner instructions in execution order, events apart, inner ones marked', () => {
@@ -33,12 +44,29 @@ describe('extractPumpTransaction', () => {
       instructions: [ix(2, [0, 1], sell(10n)), ix(3, [0, 1, 2, 4], Buffer.from([1, 2, 3])), ix(2, [0], sell(30n))],
       // Groups out of order in the meta: execution order follows the top-level index.
       innerInstructions: [
-        { index: 1, instructions: [inner(2, [0, 1], sell(20n), 2), inner(2, [5], completeEvent, 3), inner(4, [0], ammBuy, 2), inner(4, [6], withdrawEvent, 3)] },
+        {
+          index: 1,
+          instructions: [
+            inner(2, [0, 1], sell(20n), 2),
+            inner(2, [5], completeEvent, 3),
+            inner(4, [0], ammBuy, 2),
+            inner(4, [6], withdrawEvent, 3),
+          ],
+        },
         { index: 0, instructions: [inner(2, [5], completeEvent, 2)] },
       ],
     });
     const p = extractPumpTransaction(tx);
-    expect(p.instructions.map((x) => [x.program, x.index, x.innerIndex, x.inner, x.stackHeight, x.decoded.kind === 'decoded' && x.decoded.fields])).toEqual([
+    expect(
+      p.instructions.map((x) => [
+        x.program,
+        x.index,
+        x.innerIndex,
+        x.inner,
+        x.stackHeight,
+        x.decoded.kind === 'decoded' && x.decoded.fields,
+      ]),
+    ).toEqual([
       ['pump', 0, undefined, false, 1, { amount: 10n, min_sol_output: 1n }],
       ['pump', 1, 0, true, 2, { amount: 20n, min_sol_output: 1n }],
       ['pump_amm', 1, 2, true, 2, { base_amount_out: 3n, max_quote_amount_in: 4n }],
@@ -48,7 +76,16 @@ describe('extractPumpTransaction', () => {
     expect(p.instructions[1]!.invokedBy).toEqual(ROUTER);
     expect(p.instructions[2]!.invokedBy).toEqual(ROUTER);
     expect(p.instructions[1]!.accounts).toEqual([k(1), k(2)]);
-    expect(p.events.map((e) => [e.program, e.index, e.innerIndex, e.stackHeight, e.decoded.kind, e.decoded.kind === 'decoded' && e.decoded.name])).toEqual([
+    expect(
+      p.events.map((e) => [
+        e.program,
+        e.index,
+        e.innerIndex,
+        e.stackHeight,
+        e.decoded.kind,
+        e.decoded.kind === 'decoded' && e.decoded.name,
+      ]),
+    ).toEqual([
       ['pump', 0, 0, 2, 'decoded', 'CompleteEvent'],
       ['pump', 1, 1, 3, 'decoded', 'CompleteEvent'],
       ['pump_amm', 1, 3, 3, 'decoded', 'WithdrawEvent'],
@@ -94,7 +131,9 @@ describe('extractPumpTransaction', () => {
       innerInstructions: [{ index: 0, instructions: [inner(2, [5], completeEvent)] }],
     });
     const p = extractPumpTransaction(tx);
-    expect(p.events).toMatchObject([{ program: 'pump', index: 0, innerIndex: 0, stackHeight: undefined, decoded: { kind: 'decoded', name: 'CompleteEvent' } }]);
+    expect(p.events).toMatchObject([
+      { program: 'pump', index: 0, innerIndex: 0, stackHeight: undefined, decoded: { kind: 'decoded', name: 'CompleteEvent' } },
+    ]);
     // A top-level event-tagged instruction (no caller at all) is not an event.
     const top = extractPumpTransaction(TransactionEvent.fromPartial({ accountKeys: keys, instructions: [ix(2, [5], completeEvent)] }));
     expect(top.events).toEqual([]);

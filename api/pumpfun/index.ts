@@ -22,4 +22,12 @@ export { PUMP } from './pump-table.js';
 export { PUMP_AMM } from './pump-amm-table.js';
 export { toProtoEvent, toProtoInstruction } from './to-proto.js';
 export { scanParsedTransaction, type ParsedScan } from './parsed-scan.js';
-export { compileParsedFilter, matchParsed, hasParsedOptions, DEFAULT_PARSED_FILTER, MAX_PARSED_FILTER_ENTRIES, type ParsedFilter, type ParsedFilterResult } from './parsed-filter.js';
+export {
+  compileParsedFilter,
+  matchParsed,
+  hasParsedOptions,
+  DEFAULT_PARSED_FILTER,
+  MAX_PARSED_FILTER_ENTRIES,
+  type ParsedFilter,
+  type ParsedFilterResult,
+} from './parsed-filter.js';

@@ -20,7 +20,22 @@ export type TypeKind = Scalar | 'option' | 'vec' | 'array' | 'struct';
 
 // Every FieldType has the same shape (unused members empty) and a numeric code, so the reader's one switch
 // stays monomorphic: the decode budget is a few microseconds per transaction.
-const CODES = { u8: 0, u16: 1, u32: 2, u64: 3, i64: 4, u128: 5, i128: 6, bool: 7, pubkey: 8, string: 9, option: 10, vec: 11, array: 12, struct: 13 } as const;
+const CODES = {
+  u8: 0,
+  u16: 1,
+  u32: 2,
+  u64: 3,
+  i64: 4,
+  u128: 5,
+  i128: 6,
+  bool: 7,
+  pubkey: 8,
+  string: 9,
+  option: 10,
+  vec: 11,
+  array: 12,
+  struct: 13,
+} as const;
 
 export interface FieldType {
   readonly k: TypeKind;
@@ -220,7 +235,10 @@ class Cursor {
         // A length the remaining bytes cannot hold is refused before allocating for it.
         const least = n * minSize(t.of!);
         if (least > this.data.length - this.pos) {
-          throw new Stop('truncated', `vec of ${n} items at offset ${at} needs at least ${least} bytes, ${this.data.length - this.pos} left`);
+          throw new Stop(
+            'truncated',
+            `vec of ${n} items at offset ${at} needs at least ${least} bytes, ${this.data.length - this.pos} left`,
+          );
         }
         const out: Value[] = new Array(n);
         for (let i = 0; i < n; i++) out[i] = this.read(t.of!);

@@ -83,28 +83,45 @@ function keySet(field: string, list: readonly string[]): { error: string } | { s
 
 export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResult {
   const fail = (error: string): ParsedFilterResult => ({ ok: false, error });
-  for (const [field, list] of [['programs', r.programs], ['instruction_kinds', r.instructionKinds], ['event_kinds', r.eventKinds]] as const) {
+  for (const [field, list] of [
+    ['programs', r.programs],
+    ['instruction_kinds', r.instructionKinds],
+    ['event_kinds', r.eventKinds],
+  ] as const) {
     const over = tooMany(field, list);
     if (over) return fail(over);
   }
   const programs = new Set<PumpProgramName>();
   for (let i = 0; i < r.programs.length; i++) {
     const p = PROGRAM_BY_ID.get(r.programs[i]!);
-    if (p === undefined) return fail(`programs[${i}]: ${JSON.stringify(r.programs[i]!.slice(0, 64))} is neither pump.fun (${PUMP.programId}) nor PumpSwap (${PUMP_AMM.programId})`);
+    if (p === undefined)
+      return fail(
+        `programs[${i}]: ${JSON.stringify(r.programs[i]!.slice(0, 64))} is neither pump.fun (${PUMP.programId}) nor PumpSwap (${PUMP_AMM.programId})`,
+      );
     programs.add(p);
   }
   for (let i = 0; i < r.instructionKinds.length; i++) {
-    if (!INSTRUCTION_NAMES.has(r.instructionKinds[i]!)) return fail(`instruction_kinds[${i}]: ${JSON.stringify(r.instructionKinds[i]!.slice(0, 64))} is no instruction of pump.fun or PumpSwap (IDL names, e.g. buy_v2)`);
+    if (!INSTRUCTION_NAMES.has(r.instructionKinds[i]!))
+      return fail(
+        `instruction_kinds[${i}]: ${JSON.stringify(r.instructionKinds[i]!.slice(0, 64))} is no instruction of pump.fun or PumpSwap (IDL names, e.g. buy_v2)`,
+      );
   }
   for (let i = 0; i < r.eventKinds.length; i++) {
-    if (!EVENT_NAMES.has(r.eventKinds[i]!)) return fail(`event_kinds[${i}]: ${JSON.stringify(r.eventKinds[i]!.slice(0, 64))} is no event of pump.fun or PumpSwap (IDL names, e.g. TradeEvent)`);
+    if (!EVENT_NAMES.has(r.eventKinds[i]!))
+      return fail(
+        `event_kinds[${i}]: ${JSON.stringify(r.eventKinds[i]!.slice(0, 64))} is no event of pump.fun or PumpSwap (IDL names, e.g. TradeEvent)`,
+      );
   }
   const mints = keySet('mints', r.mints);
   if ('error' in mints) return fail(mints.error);
   const users = keySet('users', r.users);
   if ('error' in users) return fail(users.error);
   const level = r.instructionLevel ?? ParsedInstructionLevel.BOTH;
-  if (level !== ParsedInstructionLevel.BOTH && level !== ParsedInstructionLevel.TOP_LEVEL_ONLY && level !== ParsedInstructionLevel.INNER_ONLY) {
+  if (
+    level !== ParsedInstructionLevel.BOTH &&
+    level !== ParsedInstructionLevel.TOP_LEVEL_ONLY &&
+    level !== ParsedInstructionLevel.INNER_ONLY
+  ) {
     return fail(`instruction_level: ${String(r.instructionLevel)} is not BOTH (0), TOP_LEVEL_ONLY (1) or INNER_ONLY (2)`);
   }
   return {

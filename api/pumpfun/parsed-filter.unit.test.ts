@@ -20,7 +20,10 @@ describe('compileParsedFilter: invalid fields', () => {
     [{ mints: ['not-base58!'] }, /^mints\[0\]: .* is not a base58 pubkey/],
     [{ users: [bs58.encode(Buffer.alloc(31, 1))] }, /^users\[0\]: .*decodes to 31 bytes/],
     [{ instructionLevel: 7 as ParsedInstructionLevel }, /^instruction_level: 7 is not/],
-    [{ mints: Array.from({ length: MAX_PARSED_FILTER_ENTRIES + 1 }, (_, i) => bs58.encode(k(i % 250))) }, /^mints: 257 entries, at most 256/],
+    [
+      { mints: Array.from({ length: MAX_PARSED_FILTER_ENTRIES + 1 }, (_, i) => bs58.encode(k(i % 250))) },
+      /^mints: 257 entries, at most 256/,
+    ],
   ])('%j', (fields, error) => {
     const r = compileParsedFilter(req(fields));
     expect(r.ok).toBe(false);
@@ -75,7 +78,9 @@ describe('matchParsed', () => {
     expect(matchParsed(f({ instructionKinds: ['buy'] }), amm, tx(k(9)))).toBe(true);
     // Only event kinds: only events count; under a level, only events of a passing instruction's call.
     expect(matchParsed(f({ eventKinds: ['TradeEvent'] }), router, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ eventKinds: ['TradeEvent'], instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
+    expect(matchParsed(f({ eventKinds: ['TradeEvent'], instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(
+      false,
+    );
     expect(matchParsed(f({ mints: [bs58.encode(mint)] }), router, tx(k(9)))).toBe(true);
     expect(matchParsed(f({ mints: [bs58.encode(mint)] }), amm, tx(k(9)))).toBe(false);
     expect(matchParsed(f({ users: [bs58.encode(k(9))] }), amm, tx(k(9)))).toBe(true);

@@ -58,7 +58,8 @@ export interface ProgramTable {
 /** Definitions by their discriminator's first 4 bytes (as a number, cheaper to hash than 8), then compared whole. */
 export type DiscriminatorIndex<D> = ReadonlyMap<number, readonly D[]>;
 
-const u32At = (data: Uint8Array, at: number): number => (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
+const u32At = (data: Uint8Array, at: number): number =>
+  (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
 
 /** Whether the 8 bytes at `at` are `disc`. The caller checks the length. */
 export function hasDiscriminator(data: Uint8Array, at: number, disc: Uint8Array): boolean {
@@ -67,7 +68,11 @@ export function hasDiscriminator(data: Uint8Array, at: number, disc: Uint8Array)
 }
 
 /** The definition whose discriminator is the 8 bytes at `at`, if any. The caller checks the length. */
-export function lookupDiscriminator<D extends { readonly discriminator: Buffer }>(index: DiscriminatorIndex<D>, data: Uint8Array, at: number): D | undefined {
+export function lookupDiscriminator<D extends { readonly discriminator: Buffer }>(
+  index: DiscriminatorIndex<D>,
+  data: Uint8Array,
+  at: number,
+): D | undefined {
   const candidates = index.get(u32At(data, at));
   if (candidates === undefined) return undefined;
   for (const d of candidates) if (hasDiscriminator(data, at, d.discriminator)) return d;
@@ -79,7 +84,15 @@ function discriminator(hex: string, what: string): Buffer {
   return Buffer.from(hex, 'hex');
 }
 
-function base<K extends 'instruction' | 'event'>(kind: K, program: PumpProgramName, name: string, hex: string, idl: string, newer: string | undefined, types: TypeDefs) {
+function base<K extends 'instruction' | 'event'>(
+  kind: K,
+  program: PumpProgramName,
+  name: string,
+  hex: string,
+  idl: string,
+  newer: string | undefined,
+  types: TypeDefs,
+) {
   const what = `${program} ${kind} ${name}`;
   try {
     const idlFields = parseFields(idl, types);
@@ -97,7 +110,8 @@ function indexOf<D extends DefBase>(defs: readonly D[], what: string): Discrimin
   const map = new Map<number, D[]>();
   for (const d of defs) {
     const other = lookupDiscriminator(map, d.discriminator, 0);
-    if (other !== undefined) throw new LayoutError(`${what}: ${d.name} and ${other.name} share discriminator ${d.discriminator.toString('hex')}`);
+    if (other !== undefined)
+      throw new LayoutError(`${what}: ${d.name} and ${other.name} share discriminator ${d.discriminator.toString('hex')}`);
     const key = u32At(d.discriminator, 0);
     map.set(key, [...(map.get(key) ?? []), d]);
   }
@@ -109,7 +123,9 @@ export function defineProgram(spec: ProgramSpec): ProgramTable {
     ...base('instruction', spec.name, name, hex, args, newer, spec.types),
     accounts: accounts.split(/\s+/).filter(Boolean),
   }));
-  const events: EventDef[] = spec.events.map(([name, hex, fields, newer]) => base('event', spec.name, name, hex, fields, newer, spec.types));
+  const events: EventDef[] = spec.events.map(([name, hex, fields, newer]) =>
+    base('event', spec.name, name, hex, fields, newer, spec.types),
+  );
   return {
     name: spec.name,
     programId: spec.programId,

@@ -53,7 +53,7 @@ describe.each([
     }
   });
 
-  it("discriminators follow Anchor's rule: sha256(\"global:<name>\") / sha256(\"event:<Name>\"), first 8 bytes", () => {
+  it('discriminators follow Anchor\'s rule: sha256("global:<name>") / sha256("event:<Name>"), first 8 bytes', () => {
     const anchor = (ns: string, name: string) => createHash('sha256').update(`${ns}:${name}`).digest().subarray(0, 8).toString('hex');
     for (const d of table.instructions) expect(d.discriminator.toString('hex'), d.name).toBe(anchor('global', d.name));
     for (const d of table.events) expect(d.discriminator.toString('hex'), d.name).toBe(anchor('event', d.name));

@@ -140,7 +140,8 @@ export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Inst
     const seed = decodePumpInstruction(data);
     if (seed !== undefined) {
       const name = d.kind === 'decoded' ? d.name : undefined;
-      const extraArgs = d.kind === 'decoded' && name !== undefined && name in SEED_ARGS ? decodedFields(d.def.fields, d.fields, SEED_ARGS[name]) : [];
+      const extraArgs =
+        d.kind === 'decoded' && name !== undefined && name in SEED_ARGS ? decodedFields(d.def.fields, d.fields, SEED_ARGS[name]) : [];
       // set_params' later layout shares the discriminator but not the fields: its values go out whole.
       return { instructionOneof: seed, ...position, extraArgs: seed.$case === 'setParams' ? [] : extraArgs };
     }

@@ -33,7 +33,11 @@ export function parseAccountConfig(config: ParamsConfig, defaultEncoding: Accoun
 }
 
 /** Pure: `config.encoding`, one of `allowed` (getProgramAccounts has no legacy `binary`). */
-export function parseEncoding<E extends AccountEncoding>(config: ParamsConfig, defaultEncoding: E, allowed: readonly E[] = ENCODINGS as readonly E[]): E {
+export function parseEncoding<E extends AccountEncoding>(
+  config: ParamsConfig,
+  defaultEncoding: E,
+  allowed: readonly E[] = ENCODINGS as readonly E[],
+): E {
   const enc = optionalString(config, 'encoding') ?? defaultEncoding;
   if (!(allowed as readonly string[]).includes(enc)) {
     throw invalidParams(`encoding: expected one of ${allowed.join(', ')}, got ${describeValue(enc)}`);
@@ -87,8 +91,16 @@ export const encodingReady = async (encoding: AccountEncoding): Promise<void> =>
  * in `decimals`); anything it cannot parse falls back to base64 of the (sliced) data, as Agave does.
  * `binary`/`base58` data over 128 bytes after slicing is Agave's -32600.
  */
-export function encodeAccount(r: AccountRow, encoding: AccountEncoding, slice: DataSlice | undefined, decimals?: ReadonlyMap<string, number>): unknown {
-  const parsed = encoding === 'jsonParsed' && isTokenProgram(r.owner) ? parseTokenProgramAccount(Buffer.from(r.data, 'base64'), r.owner, decimalsFor(r, decimals)) : undefined;
+export function encodeAccount(
+  r: AccountRow,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+  decimals?: ReadonlyMap<string, number>,
+): unknown {
+  const parsed =
+    encoding === 'jsonParsed' && isTokenProgram(r.owner)
+      ? parseTokenProgramAccount(Buffer.from(r.data, 'base64'), r.owner, decimalsFor(r, decimals))
+      : undefined;
   return uiAccount(r, parsed ?? encodeAccountData(r.data, encoding, slice));
 }
 
@@ -99,7 +111,8 @@ export function encodeAccount(r: AccountRow, encoding: AccountEncoding, slice: D
 export function encodeAccountData(base64: string, encoding: AccountEncoding, slice: DataSlice | undefined): unknown {
   if ((encoding === 'base64' || encoding === 'jsonParsed') && slice === undefined) return [base64, 'base64'];
   let bytes: Uint8Array = Buffer.from(base64, 'base64');
-  if (slice !== undefined) bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
+  if (slice !== undefined)
+    bytes = bytes.subarray(Math.min(slice.offset, bytes.length), Math.min(slice.offset + slice.length, bytes.length));
   if (encoding === 'binary' || encoding === 'base58') {
     if (bytes.length > MAX_BASE58_BYTES) throw base58TooLarge();
     return encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];

@@ -33,8 +33,7 @@ export type Response = SuccessResponse | ErrorResponse;
 
 const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-const isId = (v: unknown): v is Id =>
-  v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const isId = (v: unknown): v is Id => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** Classifies one request object of a body or batch. */
 export function classify(raw: unknown): Entry {

@@ -11,7 +11,9 @@ describe('classify', () => {
     expect(classify({ jsonrpc: '2.0', id: 1, method: 'm', params: { a: 1 } })).toMatchObject({ kind: 'call' });
   });
   it.each([
-    [5, null], [[1], null], [null, null],
+    [5, null],
+    [[1], null],
+    [null, null],
     [{ jsonrpc: '1.0', id: 3, method: 'm' }, 3],
     [{ id: 3, method: 'm' }, 3],
     [{ jsonrpc: '2.0', id: 3 }, 3],
@@ -39,7 +41,11 @@ describe('parseBody', () => {
       kind: 'fail',
       response: {
         jsonrpc: '2.0',
-        error: { code: -32700, message: 'Parse error', data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)" },
+        error: {
+          code: -32700,
+          message: 'Parse error',
+          data: "JSON nested more than 127 levels deep (the limit of Agave's parser, serde_json's recursion limit)",
+        },
         id: null,
       },
     });
@@ -48,7 +54,10 @@ describe('parseBody', () => {
     expect(parseBody(ok, 10)).toMatchObject({ kind: 'single', entry: { kind: 'call' } });
   });
   it('parse errors, empty and oversized batches fail whole', () => {
-    expect(parseBody('{', 10)).toEqual({ kind: 'fail', response: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null } });
+    expect(parseBody('{', 10)).toEqual({
+      kind: 'fail',
+      response: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null },
+    });
     expect(parseBody('[]', 10)).toMatchObject({ kind: 'fail', response: { error: { code: -32600 }, id: null } });
     expect(parseBody(JSON.stringify(Array(11).fill({})), 10)).toMatchObject({ kind: 'fail', response: { error: { code: -32600 } } });
     expect(parseBody(JSON.stringify(Array(10).fill({})), 10)).toMatchObject({ kind: 'batch' });
@@ -63,7 +72,11 @@ describe('parseBody', () => {
 describe('responses', () => {
   it('have Agave member order and omit absent data', () => {
     expect(Object.keys(resultResponse(1, 5))).toEqual(['jsonrpc', 'result', 'id']);
-    expect(errorResponse(2, invalidParams('why'))).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params', data: 'why' }, id: 2 });
+    expect(errorResponse(2, invalidParams('why'))).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid params', data: 'why' },
+      id: 2,
+    });
     expect(errorResponse(2, { code: -1, message: 'm', data: undefined } as never).error).toEqual({ code: -1, message: 'm' });
   });
 });

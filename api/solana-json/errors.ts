@@ -58,7 +58,10 @@ export const nodeUnhealthy = (numSlotsBehind: bigint | undefined): RpcError =>
  * message that says why, since clients show the message (web3.js puts it in the thrown error).
  */
 export const readOnlyService = (method: string): RpcError =>
-  new RpcError(METHOD_NOT_FOUND, `Method not found: slotstream is a read-only service and cannot ${READ_ONLY_VERBS[method] ?? 'serve ' + method}; send it to a validator's RPC endpoint`);
+  new RpcError(
+    METHOD_NOT_FOUND,
+    `Method not found: slotstream is a read-only service and cannot ${READ_ONLY_VERBS[method] ?? 'serve ' + method}; send it to a validator's RPC endpoint`,
+  );
 const READ_ONLY_VERBS: Readonly<Record<string, string>> = {
   sendTransaction: 'send transactions (sendTransaction)',
   simulateTransaction: 'simulate transactions (simulateTransaction)',

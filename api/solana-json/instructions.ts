@@ -10,7 +10,10 @@ import { asBuffer } from '../../schemas/bytes.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
-export const MEMO_PROGRAMS: ReadonlySet<string> = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo']);
+export const MEMO_PROGRAMS: ReadonlySet<string> = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
 
 type Info = Record<string, unknown>;
 interface Parsed {
@@ -71,7 +74,9 @@ function parseSystem(d: Buffer, a: readonly string[]): Parsed {
   switch (tag) {
     case 0: {
       need(a, 2);
-      const lamports = r.u64(), space = r.u64(), owner = r.key();
+      const lamports = r.u64(),
+        space = r.u64(),
+        owner = r.key();
       return out('createAccount', { source: a[0], newAccount: a[1], lamports: num(lamports), space: num(space), owner });
     }
     case 1:
@@ -82,15 +87,34 @@ function parseSystem(d: Buffer, a: readonly string[]): Parsed {
       return out('transfer', { source: a[0], destination: a[1], lamports: num(r.u64()) });
     case 3: {
       need(a, 2);
-      const base = r.key(), seed = r.string(), lamports = r.u64(), space = r.u64(), owner = r.key();
-      return out('createAccountWithSeed', { source: a[0], newAccount: a[1], base, seed, lamports: num(lamports), space: num(space), owner });
+      const base = r.key(),
+        seed = r.string(),
+        lamports = r.u64(),
+        space = r.u64(),
+        owner = r.key();
+      return out('createAccountWithSeed', {
+        source: a[0],
+        newAccount: a[1],
+        base,
+        seed,
+        lamports: num(lamports),
+        space: num(space),
+        owner,
+      });
     }
     case 4:
       need(a, 3);
       return out('advanceNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], nonceAuthority: a[2] });
     case 5:
       need(a, 5);
-      return out('withdrawFromNonce', { nonceAccount: a[0], destination: a[1], recentBlockhashesSysvar: a[2], rentSysvar: a[3], nonceAuthority: a[4], lamports: num(r.u64()) });
+      return out('withdrawFromNonce', {
+        nonceAccount: a[0],
+        destination: a[1],
+        recentBlockhashesSysvar: a[2],
+        rentSysvar: a[3],
+        nonceAuthority: a[4],
+        lamports: num(r.u64()),
+      });
     case 6:
       need(a, 3);
       return out('initializeNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], rentSysvar: a[2], nonceAuthority: r.key() });
@@ -102,18 +126,32 @@ function parseSystem(d: Buffer, a: readonly string[]): Parsed {
       return out('allocate', { account: a[0], space: num(r.u64()) });
     case 9: {
       need(a, 2);
-      const base = r.key(), seed = r.string(), space = r.u64(), owner = r.key();
+      const base = r.key(),
+        seed = r.string(),
+        space = r.u64(),
+        owner = r.key();
       return out('allocateWithSeed', { account: a[0], base, seed, space: num(space), owner });
     }
     case 10: {
       need(a, 2);
-      const base = r.key(), seed = r.string(), owner = r.key();
+      const base = r.key(),
+        seed = r.string(),
+        owner = r.key();
       return out('assignWithSeed', { account: a[0], base, seed, owner });
     }
     case 11: {
       need(a, 3);
-      const lamports = r.u64(), sourceSeed = r.string(), sourceOwner = r.key();
-      return out('transferWithSeed', { source: a[0], sourceBase: a[1], destination: a[2], lamports: num(lamports), sourceSeed, sourceOwner });
+      const lamports = r.u64(),
+        sourceSeed = r.string(),
+        sourceOwner = r.key();
+      return out('transferWithSeed', {
+        source: a[0],
+        sourceBase: a[1],
+        destination: a[2],
+        lamports: num(lamports),
+        sourceSeed,
+        sourceOwner,
+      });
     }
     case 12:
       need(a, 1);
@@ -163,17 +201,26 @@ function parseToken(d: Buffer, a: readonly string[], program: string): Parsed {
       return out('closeAccount', signers({ account: a[0], destination: a[1] }, 'owner', a, 2));
     case 12: {
       need(a, 4);
-      const amount = r.u64(), decimals = r.u8();
-      return out('transferChecked', signers({ source: a[0], mint: a[1], destination: a[2], tokenAmount: uiTokenAmount(amount, decimals) }, 'authority', a, 3));
+      const amount = r.u64(),
+        decimals = r.u8();
+      return out(
+        'transferChecked',
+        signers({ source: a[0], mint: a[1], destination: a[2], tokenAmount: uiTokenAmount(amount, decimals) }, 'authority', a, 3),
+      );
     }
     case 14: {
       need(a, 3);
-      const amount = r.u64(), decimals = r.u8();
-      return out('mintToChecked', signers({ mint: a[0], account: a[1], tokenAmount: uiTokenAmount(amount, decimals) }, 'mintAuthority', a, 2));
+      const amount = r.u64(),
+        decimals = r.u8();
+      return out(
+        'mintToChecked',
+        signers({ mint: a[0], account: a[1], tokenAmount: uiTokenAmount(amount, decimals) }, 'mintAuthority', a, 2),
+      );
     }
     case 15: {
       need(a, 3);
-      const amount = r.u64(), decimals = r.u8();
+      const amount = r.u64(),
+        decimals = r.u8();
       return out('burnChecked', signers({ account: a[0], mint: a[1], tokenAmount: uiTokenAmount(amount, decimals) }, 'authority', a, 2));
     }
     case 16:
@@ -199,11 +246,26 @@ function parseAssociatedTokenAccount(d: Buffer, a: readonly string[]): Parsed {
   if (d.length > 1) throw new Short();
   if (tag === 0 || tag === 1) {
     need(a, 6);
-    return out(tag === 0 ? 'create' : 'createIdempotent', { source: a[0], account: a[1], wallet: a[2], mint: a[3], systemProgram: a[4], tokenProgram: a[5] });
+    return out(tag === 0 ? 'create' : 'createIdempotent', {
+      source: a[0],
+      account: a[1],
+      wallet: a[2],
+      mint: a[3],
+      systemProgram: a[4],
+      tokenProgram: a[5],
+    });
   }
   if (tag === 2) {
     need(a, 7);
-    return out('recoverNested', { nestedSource: a[0], nestedMint: a[1], destination: a[2], nestedOwner: a[3], ownerMint: a[4], wallet: a[5], tokenProgram: a[6] });
+    return out('recoverNested', {
+      nestedSource: a[0],
+      nestedMint: a[1],
+      destination: a[2],
+      nestedOwner: a[3],
+      ownerMint: a[4],
+      wallet: a[5],
+      tokenProgram: a[6],
+    });
   }
   throw new Short();
 }
@@ -218,7 +280,13 @@ function parseMemo(d: Buffer): Parsed {
  * One instruction (`accounts` are indexes into `keys`) in Agave's jsonParsed form. A program not parsed
  * here, an index outside the keys, or data the program's parser rejects: the partially decoded form.
  */
-export function parseInstruction(programIdIndex: number, accountIndexes: Uint8Array, data: Uint8Array, keys: readonly string[], stackHeight: number | null): unknown {
+export function parseInstruction(
+  programIdIndex: number,
+  accountIndexes: Uint8Array,
+  data: Uint8Array,
+  keys: readonly string[],
+  stackHeight: number | null,
+): unknown {
   const programId = keys[programIdIndex] ?? '';
   const accounts = Array.from(accountIndexes, (i) => keys[i] ?? '');
   const d = asBuffer(data);

@@ -3,7 +3,9 @@ import { RawJson, toJson, u64Json } from './json.js';
 
 describe('toJson', () => {
   it('writes bigint as exact JSON numbers', () => {
-    expect(toJson({ rentEpoch: 18446744073709551615n, lamports: 2n ** 60n + 1n, slot: 5n })).toBe('{"rentEpoch":18446744073709551615,"lamports":1152921504606846977,"slot":5}');
+    expect(toJson({ rentEpoch: 18446744073709551615n, lamports: 2n ** 60n + 1n, slot: 5n })).toBe(
+      '{"rentEpoch":18446744073709551615,"lamports":1152921504606846977,"slot":5}',
+    );
     expect(toJson([u64Json(18446744073709551615n), u64Json(7n)])).toBe('[18446744073709551615,7]');
   });
   it('matches JSON.stringify for plain values, undefined members and non-finite numbers', () => {
@@ -11,7 +13,9 @@ describe('toJson', () => {
     expect(toJson(v)).toBe(JSON.stringify(v));
   });
   it('writes RawJson verbatim, and never touches client strings that look like markers', () => {
-    expect(toJson({ err: new RawJson('{"InstructionError":[0,{"Custom":6002}]}') })).toBe('{"err":{"InstructionError":[0,{"Custom":6002}]}}');
+    expect(toJson({ err: new RawJson('{"InstructionError":[0,{"Custom":6002}]}') })).toBe(
+      '{"err":{"InstructionError":[0,{"Custom":6002}]}}',
+    );
     const text = toJson({ memo: '\u0000abcdefabcdef0', n: new RawJson('1') });
     expect(JSON.parse(text)).toEqual({ memo: '\u0000abcdefabcdef0', n: 1 });
   });

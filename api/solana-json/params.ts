@@ -21,7 +21,6 @@ const ALIASES: Readonly<Record<string, Commitment>> = {
   max: 'finalized',
 };
 
-
 /** `params` of the envelope as a positional array of `min`..`max` entries. */
 export function positional(params: unknown, min: number, max: number): readonly unknown[] {
   if (params === undefined || params === null) {

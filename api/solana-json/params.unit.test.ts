@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from './errors.js';
 import {
-  optionalBool, optionalObject, optionalString, optionalU64, parseCommitment, parseConfig, parseConfirmedCommitment, parseContextConfig,
-  parsePubkey, parseSignature, parseU64, positional,
+  optionalBool,
+  optionalObject,
+  optionalString,
+  optionalU64,
+  parseCommitment,
+  parseConfig,
+  parseConfirmedCommitment,
+  parseContextConfig,
+  parsePubkey,
+  parseSignature,
+  parseU64,
+  positional,
 } from './params.js';
 
 const fails = (f: () => unknown, data: string | RegExp, message = 'Invalid params') => {
@@ -67,8 +77,16 @@ describe('config', () => {
   it('commitment defaults to finalized and accepts aliases', () => {
     expect(parseCommitment({})).toBe('finalized');
     expect(parseCommitment({ commitment: null })).toBe('finalized');
-    const aliases = { processed: 'processed', recent: 'processed', confirmed: 'confirmed', single: 'confirmed', singleGossip: 'confirmed',
-      finalized: 'finalized', root: 'finalized', max: 'finalized' };
+    const aliases = {
+      processed: 'processed',
+      recent: 'processed',
+      confirmed: 'confirmed',
+      single: 'confirmed',
+      singleGossip: 'confirmed',
+      finalized: 'finalized',
+      root: 'finalized',
+      max: 'finalized',
+    };
     for (const [k, v] of Object.entries(aliases)) expect(parseCommitment({ commitment: k })).toBe(v);
     fails(() => parseCommitment({ commitment: 'toString' }), /commitment/);
     fails(() => parseCommitment({ commitment: 1 }), /commitment/);

@@ -4,7 +4,12 @@
 // caller then falls back to base64 or leaves the account out, as Agave does).
 import bs58 from 'bs58';
 import {
-  ACCOUNT_TYPE_ACCOUNT, ACCOUNT_TYPE_MINT, ACCOUNT_TYPE_OFFSET, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_LEN, TOKEN_MINT_LEN,
+  ACCOUNT_TYPE_ACCOUNT,
+  ACCOUNT_TYPE_MINT,
+  ACCOUNT_TYPE_OFFSET,
+  TOKEN_2022_PROGRAM,
+  TOKEN_ACCOUNT_LEN,
+  TOKEN_MINT_LEN,
   TOKEN_MULTISIG_LEN,
 } from '../../schemas/programs.js';
 import { u64Json } from './json.js';
@@ -132,7 +137,8 @@ export function unpackMint(d: Uint8Array): MintState | undefined {
   if (d.length < TOKEN_MINT_LEN) return undefined;
   let tlv: Tlv[] | undefined = [];
   if (d.length > TOKEN_MINT_LEN) {
-    if (d.length <= ACCOUNT_TYPE_OFFSET || d.length === TOKEN_MULTISIG_LEN || d[ACCOUNT_TYPE_OFFSET] !== ACCOUNT_TYPE_MINT) return undefined;
+    if (d.length <= ACCOUNT_TYPE_OFFSET || d.length === TOKEN_MULTISIG_LEN || d[ACCOUNT_TYPE_OFFSET] !== ACCOUNT_TYPE_MINT)
+      return undefined;
     if (!d.subarray(TOKEN_MINT_LEN, ACCOUNT_TYPE_OFFSET).every((b) => b === 0)) return undefined;
     tlv = readTlv(d);
   }
@@ -159,30 +165,72 @@ const transferFee = (v: Uint8Array, at: number) => ({
 // Extensions this decoder shapes, by type number, with the byte length each needs and the side (account or
 // mint) it belongs to; Agave shows an extension of the other side, or a short one, as unparseable.
 const EXTENSIONS: Readonly<Record<number, { name: string; side: 'account' | 'mint'; len: number; state?: (v: Uint8Array) => unknown }>> = {
-  1: { name: 'transferFeeConfig', side: 'mint', len: 108, state: (v) => ({
-    transferFeeConfigAuthority: nonZeroKey(v, 0), withdrawWithheldAuthority: nonZeroKey(v, 32), withheldAmount: u64Json(u64At(v, 64)),
-    olderTransferFee: transferFee(v, 72), newerTransferFee: transferFee(v, 90) }) },
+  1: {
+    name: 'transferFeeConfig',
+    side: 'mint',
+    len: 108,
+    state: (v) => ({
+      transferFeeConfigAuthority: nonZeroKey(v, 0),
+      withdrawWithheldAuthority: nonZeroKey(v, 32),
+      withheldAmount: u64Json(u64At(v, 64)),
+      olderTransferFee: transferFee(v, 72),
+      newerTransferFee: transferFee(v, 90),
+    }),
+  },
   2: { name: 'transferFeeAmount', side: 'account', len: 8, state: (v) => ({ withheldAmount: u64Json(u64At(v, 0)) }) },
   3: { name: 'mintCloseAuthority', side: 'mint', len: 32, state: (v) => ({ closeAuthority: nonZeroKey(v, 0) }) },
   6: { name: 'defaultAccountState', side: 'mint', len: 1, state: (v) => ({ accountState: ACCOUNT_STATES[v[0]!] ?? 'uninitialized' }) },
   7: { name: 'immutableOwner', side: 'account', len: 0 },
   8: { name: 'memoTransfer', side: 'account', len: 1, state: (v) => ({ requireIncomingTransferMemos: bool(v) }) },
   9: { name: 'nonTransferable', side: 'mint', len: 0 },
-  10: { name: 'interestBearingConfig', side: 'mint', len: 52, state: (v) => ({
-    rateAuthority: nonZeroKey(v, 0), initializationTimestamp: i64At(v, 32), preUpdateAverageRate: i16At(v, 40),
-    lastUpdateTimestamp: i64At(v, 42), currentRate: i16At(v, 50) }) },
+  10: {
+    name: 'interestBearingConfig',
+    side: 'mint',
+    len: 52,
+    state: (v) => ({
+      rateAuthority: nonZeroKey(v, 0),
+      initializationTimestamp: i64At(v, 32),
+      preUpdateAverageRate: i16At(v, 40),
+      lastUpdateTimestamp: i64At(v, 42),
+      currentRate: i16At(v, 50),
+    }),
+  },
   11: { name: 'cpiGuard', side: 'account', len: 1, state: (v) => ({ lockCpi: bool(v) }) },
   12: { name: 'permanentDelegate', side: 'mint', len: 32, state: (v) => ({ delegate: nonZeroKey(v, 0) }) },
   13: { name: 'nonTransferableAccount', side: 'account', len: 0 },
   14: { name: 'transferHook', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), programId: nonZeroKey(v, 32) }) },
   15: { name: 'transferHookAccount', side: 'account', len: 1, state: (v) => ({ transferring: bool(v) }) },
-  18: { name: 'metadataPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), metadataAddress: nonZeroKey(v, 32) }) },
+  18: {
+    name: 'metadataPointer',
+    side: 'mint',
+    len: 64,
+    state: (v) => ({ authority: nonZeroKey(v, 0), metadataAddress: nonZeroKey(v, 32) }),
+  },
   20: { name: 'groupPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), groupAddress: nonZeroKey(v, 32) }) },
-  22: { name: 'groupMemberPointer', side: 'mint', len: 64, state: (v) => ({ authority: nonZeroKey(v, 0), memberAddress: nonZeroKey(v, 32) }) },
+  22: {
+    name: 'groupMemberPointer',
+    side: 'mint',
+    len: 64,
+    state: (v) => ({ authority: nonZeroKey(v, 0), memberAddress: nonZeroKey(v, 32) }),
+  },
   19: { name: 'tokenMetadata', side: 'mint', len: 64, state: tokenMetadata },
-  21: { name: 'tokenGroup', side: 'mint', len: 80, state: (v) => ({
-    updateAuthority: nonZeroKey(v, 0), mint: key(v, 32), size: u64Json(u64At(v, 64)), maxSize: u64Json(u64At(v, 72)) }) },
-  23: { name: 'tokenGroupMember', side: 'mint', len: 72, state: (v) => ({ mint: key(v, 0), group: key(v, 32), memberNumber: u64Json(u64At(v, 64)) }) },
+  21: {
+    name: 'tokenGroup',
+    side: 'mint',
+    len: 80,
+    state: (v) => ({
+      updateAuthority: nonZeroKey(v, 0),
+      mint: key(v, 32),
+      size: u64Json(u64At(v, 64)),
+      maxSize: u64Json(u64At(v, 72)),
+    }),
+  },
+  23: {
+    name: 'tokenGroupMember',
+    side: 'mint',
+    len: 72,
+    state: (v) => ({ mint: key(v, 0), group: key(v, 32), memberNumber: u64Json(u64At(v, 64)) }),
+  },
   26: { name: 'pausableConfig', side: 'mint', len: 33, state: (v) => ({ authority: nonZeroKey(v, 0), paused: bool(v, 32) }) },
   27: { name: 'pausableAccount', side: 'account', len: 0 },
 };
@@ -208,7 +256,14 @@ function tokenMetadata(v: Uint8Array): unknown {
     return s;
   };
   try {
-    const out = { updateAuthority: nonZeroKey(v, 0), mint: key(v, 32), name: str(), symbol: str(), uri: str(), additionalMetadata: [] as [string, string][] };
+    const out = {
+      updateAuthority: nonZeroKey(v, 0),
+      mint: key(v, 32),
+      name: str(),
+      symbol: str(),
+      uri: str(),
+      additionalMetadata: [] as [string, string][],
+    };
     for (let n = u32(); n > 0; n--) out.additionalMetadata.push([str(), str()]);
     return out;
   } catch {
@@ -251,7 +306,10 @@ export function parseTokenProgramAccount(data: Uint8Array, program: string, deci
   const mint = unpackMint(data);
   if (mint !== undefined) {
     const info: Record<string, unknown> = {
-      mintAuthority: mint.mintAuthority ?? null, supply: mint.supply.toString(), decimals: mint.decimals, isInitialized: true,
+      mintAuthority: mint.mintAuthority ?? null,
+      supply: mint.supply.toString(),
+      decimals: mint.decimals,
+      isInitialized: true,
       freezeAuthority: mint.freezeAuthority ?? null,
     };
     const extensions = uiExtensions(mint.tlv, 'mint');

@@ -9,27 +9,44 @@ import { parseTokenProgramAccount, storedUiTokenAmount, uiTokenAmount, unpackMin
 const K = (n: number) => Buffer.alloc(32, n);
 const k = (n: number) => bs58.encode(K(n));
 
-function tokenAccount(o: { amount?: bigint; delegate?: number; state?: number; native?: bigint; delegated?: bigint; close?: number; len?: number } = {}): Buffer {
+function tokenAccount(
+  o: { amount?: bigint; delegate?: number; state?: number; native?: bigint; delegated?: bigint; close?: number; len?: number } = {},
+): Buffer {
   const d = Buffer.alloc(o.len ?? 165);
   K(2).copy(d, 0);
   K(3).copy(d, 32);
   d.writeBigUInt64LE(o.amount ?? 42n, 64);
-  if (o.delegate !== undefined) { d.writeUInt32LE(1, 72); K(o.delegate).copy(d, 76); }
+  if (o.delegate !== undefined) {
+    d.writeUInt32LE(1, 72);
+    K(o.delegate).copy(d, 76);
+  }
   d[108] = o.state ?? 1;
-  if (o.native !== undefined) { d.writeUInt32LE(1, 109); d.writeBigUInt64LE(o.native, 113); }
+  if (o.native !== undefined) {
+    d.writeUInt32LE(1, 109);
+    d.writeBigUInt64LE(o.native, 113);
+  }
   d.writeBigUInt64LE(o.delegated ?? 0n, 121);
-  if (o.close !== undefined) { d.writeUInt32LE(1, 129); K(o.close).copy(d, 133); }
+  if (o.close !== undefined) {
+    d.writeUInt32LE(1, 129);
+    K(o.close).copy(d, 133);
+  }
   if (d.length > 165) d[165] = 2;
   return d;
 }
 
 function mint(o: { decimals?: number; supply?: bigint; authority?: number; freeze?: number; initialized?: number } = {}): Buffer {
   const d = Buffer.alloc(82);
-  if (o.authority !== undefined) { d.writeUInt32LE(1, 0); K(o.authority).copy(d, 4); }
+  if (o.authority !== undefined) {
+    d.writeUInt32LE(1, 0);
+    K(o.authority).copy(d, 4);
+  }
   d.writeBigUInt64LE(o.supply ?? 42n, 36);
   d[44] = o.decimals ?? 3;
   d[45] = o.initialized ?? 1;
-  if (o.freeze !== undefined) { d.writeUInt32LE(1, 46); K(o.freeze).copy(d, 50); }
+  if (o.freeze !== undefined) {
+    d.writeUInt32LE(1, 46);
+    K(o.freeze).copy(d, 50);
+  }
   return d;
 }
 
@@ -38,18 +55,21 @@ function with2022(base: Buffer, type: number, tlv: { type: number; value: Buffer
   const head = Buffer.alloc(166);
   base.copy(head, 0);
   head[165] = type;
-  return Buffer.concat([head, ...tlv.map((e) => {
-    const h = Buffer.alloc(4);
-    h.writeUInt16LE(e.type, 0);
-    h.writeUInt16LE(e.value.length, 2);
-    return Buffer.concat([h, e.value]);
-  })]);
+  return Buffer.concat([
+    head,
+    ...tlv.map((e) => {
+      const h = Buffer.alloc(4);
+      h.writeUInt16LE(e.type, 0);
+      h.writeUInt16LE(e.value.length, 2);
+      return Buffer.concat([h, e.value]);
+    }),
+  ]);
 }
 
 const json = (v: unknown) => JSON.parse(toJson(v));
 
 describe('uiTokenAmount', () => {
-  it('matches Agave\'s amounts: float, exact trimmed string', () => {
+  it("matches Agave's amounts: float, exact trimmed string", () => {
     expect(uiTokenAmount(42n, 2)).toEqual({ uiAmount: 0.42, decimals: 2, amount: '42', uiAmountString: '0.42' });
     expect(uiTokenAmount(1n, 0)).toEqual({ uiAmount: 1, decimals: 0, amount: '1', uiAmountString: '1' });
     expect(uiTokenAmount(10n, 0).uiAmountString).toBe('10');
@@ -62,7 +82,7 @@ describe('uiTokenAmount', () => {
   });
 });
 
-describe('storedUiTokenAmount (transaction meta, Agave\'s storage rule)', () => {
+describe("storedUiTokenAmount (transaction meta, Agave's storage rule)", () => {
   it('uiAmount null unless |ui_amount| > f64::EPSILON; the rest as the account decoder', () => {
     expect(storedUiTokenAmount(0n, 6)).toEqual({ uiAmount: null, decimals: 6, amount: '0', uiAmountString: '0' });
     expect(storedUiTokenAmount(0n, 0).uiAmount).toBeNull();
@@ -74,14 +94,18 @@ describe('storedUiTokenAmount (transaction meta, Agave\'s storage rule)', () => 
 });
 
 describe('parseTokenProgramAccount', () => {
-  it('a token account: Agave\'s UiTokenAccount under program spl-token, type account, with space', () => {
+  it("a token account: Agave's UiTokenAccount under program spl-token, type account, with space", () => {
     expect(json(parseTokenProgramAccount(tokenAccount({ close: 3 }), TOKEN_PROGRAM, 2))).toEqual({
       program: 'spl-token',
       parsed: {
         type: 'account',
         info: {
-          mint: k(2), owner: k(3), tokenAmount: { uiAmount: 0.42, decimals: 2, amount: '42', uiAmountString: '0.42' },
-          state: 'initialized', isNative: false, closeAuthority: k(3),
+          mint: k(2),
+          owner: k(3),
+          tokenAmount: { uiAmount: 0.42, decimals: 2, amount: '42', uiAmountString: '0.42' },
+          state: 'initialized',
+          isNative: false,
+          closeAuthority: k(3),
         },
       },
       space: 165,
@@ -90,13 +114,15 @@ describe('parseTokenProgramAccount', () => {
   it('delegate, delegated amount, frozen, native reserve', () => {
     const p = json(parseTokenProgramAccount(tokenAccount({ delegate: 9, delegated: 5n, state: 2, native: 2_039_280n }), TOKEN_PROGRAM, 9));
     expect(p.parsed.info).toMatchObject({
-      delegate: k(9), state: 'frozen', isNative: true,
+      delegate: k(9),
+      state: 'frozen',
+      isNative: true,
       delegatedAmount: { amount: '5', decimals: 9, uiAmountString: '0.000000005' },
       rentExemptReserve: { amount: '2039280', uiAmountString: '0.00203928' },
     });
     expect(p.parsed.info.closeAuthority).toBeUndefined();
   });
-  it('a token account without its mint\'s decimals cannot be parsed (Agave falls back to binary)', () => {
+  it("a token account without its mint's decimals cannot be parsed (Agave falls back to binary)", () => {
     expect(parseTokenProgramAccount(tokenAccount(), TOKEN_PROGRAM, undefined)).toBeUndefined();
   });
   it('a mint and a multisig parse without extra data', () => {
@@ -105,12 +131,20 @@ describe('parseTokenProgramAccount', () => {
       parsed: { type: 'mint', info: { mintAuthority: k(3), supply: '42', decimals: 3, isInitialized: true, freezeAuthority: k(3) } },
       space: 82,
     });
-    expect(json(parseTokenProgramAccount(mint(), TOKEN_PROGRAM, undefined)).parsed.info).toMatchObject({ mintAuthority: null, freezeAuthority: null });
+    expect(json(parseTokenProgramAccount(mint(), TOKEN_PROGRAM, undefined)).parsed.info).toMatchObject({
+      mintAuthority: null,
+      freezeAuthority: null,
+    });
     const ms = Buffer.alloc(355);
-    ms[0] = 2; ms[1] = 3; ms[2] = 1;
-    K(1).copy(ms, 3); K(2).copy(ms, 35); K(3).copy(ms, 67);
+    ms[0] = 2;
+    ms[1] = 3;
+    ms[2] = 1;
+    K(1).copy(ms, 3);
+    K(2).copy(ms, 35);
+    K(3).copy(ms, 67);
     expect(json(parseTokenProgramAccount(ms, TOKEN_PROGRAM, undefined)).parsed).toEqual({
-      type: 'multisig', info: { numRequiredSigners: 2, numValidSigners: 3, isInitialized: true, signers: [k(1), k(2), k(3)] },
+      type: 'multisig',
+      info: { numRequiredSigners: 2, numValidSigners: 3, isInitialized: true, signers: [k(1), k(2), k(3)] },
     });
   });
   it('refuses what the token programs refuse: uninitialized, bad option tags, odd sizes', () => {
@@ -123,7 +157,7 @@ describe('parseTokenProgramAccount', () => {
     expect(parseTokenProgramAccount(Buffer.alloc(100), TOKEN_PROGRAM, 2)).toBeUndefined();
     expect(unpackMint(Buffer.concat([mint(), Buffer.alloc(83)]))).toBeUndefined(); // 165 bytes: neither
   });
-  it('Token-2022: program spl-token-2022, account extensions in Agave\'s tagged form', () => {
+  it("Token-2022: program spl-token-2022, account extensions in Agave's tagged form", () => {
     const withheld = Buffer.alloc(8);
     withheld.writeBigUInt64LE(77n);
     const data = with2022(tokenAccount(), 2, [
@@ -148,7 +182,10 @@ describe('parseTokenProgramAccount', () => {
     ]);
   });
   it('Token-2022: an unknown extension type or a length past the end hides every extension, as Agave', () => {
-    const unknown = with2022(tokenAccount(), 2, [{ type: 7, value: Buffer.alloc(0) }, { type: 999, value: Buffer.alloc(1) }]);
+    const unknown = with2022(tokenAccount(), 2, [
+      { type: 7, value: Buffer.alloc(0) },
+      { type: 999, value: Buffer.alloc(1) },
+    ]);
     expect(json(parseTokenProgramAccount(unknown, TOKEN_2022_PROGRAM, 0)).parsed.info.extensions).toBeUndefined();
     const cut = with2022(tokenAccount(), 2, [{ type: 8, value: Buffer.from([1]) }]).subarray(0, 170);
     expect(json(parseTokenProgramAccount(cut, TOKEN_2022_PROGRAM, 0)).parsed.info.extensions).toBeUndefined();
@@ -162,7 +199,11 @@ describe('parseTokenProgramAccount', () => {
     expect(json(parseTokenProgramAccount(data, TOKEN_2022_PROGRAM, undefined)).parsed).toEqual({
       type: 'mint',
       info: {
-        mintAuthority: null, supply: '42', decimals: 6, isInitialized: true, freezeAuthority: null,
+        mintAuthority: null,
+        supply: '42',
+        decimals: 6,
+        isInitialized: true,
+        freezeAuthority: null,
         extensions: [
           { extension: 'mintCloseAuthority', state: { closeAuthority: k(5) } },
           { extension: 'metadataPointer', state: { authority: null, metadataAddress: k(6) } },
@@ -181,11 +222,23 @@ describe('parseTokenProgramAccount', () => {
     const meta = Buffer.concat([K(7), K(8), str('Token'), str('TOK'), str('https://x/y.json'), count, str('k'), str('v')]);
     const group = Buffer.concat([Buffer.alloc(32), K(8), Buffer.from([3, 0, 0, 0, 0, 0, 0, 0]), Buffer.from([9, 0, 0, 0, 0, 0, 0, 0])]);
     const withMeta = with2022(mint(), 1, [
-      { type: 19, value: meta }, { type: 21, value: group }, { type: 26, value: Buffer.concat([K(1), Buffer.from([1])]) },
+      { type: 19, value: meta },
+      { type: 21, value: group },
+      { type: 26, value: Buffer.concat([K(1), Buffer.from([1])]) },
       { type: 19, value: meta.subarray(0, 70) },
     ]);
     expect(json(parseTokenProgramAccount(withMeta, TOKEN_2022_PROGRAM, undefined)).parsed.info.extensions).toEqual([
-      { extension: 'tokenMetadata', state: { updateAuthority: k(7), mint: k(8), name: 'Token', symbol: 'TOK', uri: 'https://x/y.json', additionalMetadata: [['k', 'v']] } },
+      {
+        extension: 'tokenMetadata',
+        state: {
+          updateAuthority: k(7),
+          mint: k(8),
+          name: 'Token',
+          symbol: 'TOK',
+          uri: 'https://x/y.json',
+          additionalMetadata: [['k', 'v']],
+        },
+      },
       { extension: 'tokenGroup', state: { updateAuthority: null, mint: k(8), size: 3, maxSize: 9 } },
       { extension: 'pausableConfig', state: { authority: k(1), paused: true } },
       { extension: 'unparseableExtension' },

@@ -42,7 +42,12 @@ describe('v1 transactions (SIMD-0385) in getTransaction / getBlock answers', () 
       expect(m).not.toHaveProperty('addressTableLookups');
     }
     const empty = json(encodeWithMeta(v1({}), 'json', o)).transaction.message;
-    expect(empty.transactionConfig).toEqual({ priorityFee: null, computeUnitLimit: null, loadedAccountsDataSizeLimit: null, heapSize: null });
+    expect(empty.transactionConfig).toEqual({
+      priorityFee: null,
+      computeUnitLimit: null,
+      loadedAccountsDataSizeLimit: null,
+      heapSize: null,
+    });
     // Legacy and v0 messages never carry one.
     expect(json(encodeWithMeta(transferTx(201, 0, txSig(201, 0)), 'json', o)).transaction.message).not.toHaveProperty('transactionConfig');
   });

@@ -61,7 +61,9 @@ export class QueryAdmission {
 
   constructor(readonly options: AdmissionOptions = DEFAULT_ADMISSION) {
     if (!(options.maxRunning >= 1 && options.maxPerClient >= 1)) {
-      throw new Error(`query admission: maxRunning and maxPerClient must be at least 1, got ${options.maxRunning} and ${options.maxPerClient}`);
+      throw new Error(
+        `query admission: maxRunning and maxPerClient must be at least 1, got ${options.maxRunning} and ${options.maxPerClient}`,
+      );
     }
   }
 

@@ -7,10 +7,14 @@ function recorder(admission: QueryAdmission) {
   const started: string[] = [];
   const finish = new Map<string, () => void>();
   const query = (client: string, name: string, signal?: AbortSignal): Promise<void> =>
-    admission.run(client, () => {
-      started.push(name);
-      return new Promise<void>((resolve) => finish.set(name, resolve));
-    }, signal);
+    admission.run(
+      client,
+      () => {
+        started.push(name);
+        return new Promise<void>((resolve) => finish.set(name, resolve));
+      },
+      signal,
+    );
   const end = async (name: string): Promise<void> => {
     finish.get(name)!();
     await new Promise((r) => setImmediate(r));

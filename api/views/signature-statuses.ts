@@ -89,7 +89,11 @@ export async function readSignatureStatuses(
   }
   let confirmedBlocks: bigint[] = [];
   if ([...found.values()].some((r) => u64(r.slot) > heads.finalized && u64(r.slot) <= heads.confirmed)) {
-    const rows = await queryRows<{ slot: string }>(ch, CONFIRMED_BLOCKS_SQL, { db, finalized: heads.finalized, confirmed: heads.confirmed });
+    const rows = await queryRows<{ slot: string }>(ch, CONFIRMED_BLOCKS_SQL, {
+      db,
+      finalized: heads.finalized,
+      confirmed: heads.confirmed,
+    });
     confirmedBlocks = rows.map((r) => u64(r.slot));
   }
   return signatures.map((s) => {

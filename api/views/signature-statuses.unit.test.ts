@@ -20,8 +20,20 @@ describe('signature statuses', () => {
   it('gives the level and Agave-style confirmations of a slot', () => {
     const heads = { processed: 1000n, confirmed: 990n, finalized: 960n };
     expect(statusOf(950n, null, heads, [])).toEqual({ slot: 950n, err: null, confirmations: null, level: 'finalized' });
-    expect(statusOf(980n, '{"x":1}', heads, [970n, 980n, 985n, 990n])).toEqual({ slot: 980n, err: '{"x":1}', confirmations: 3, level: 'confirmed' });
+    expect(statusOf(980n, '{"x":1}', heads, [970n, 980n, 985n, 990n])).toEqual({
+      slot: 980n,
+      err: '{"x":1}',
+      confirmations: 3,
+      level: 'confirmed',
+    });
     expect(statusOf(995n, null, heads, [])).toMatchObject({ confirmations: 0, level: 'processed' });
-    expect(statusOf(961n, null, heads, Array.from({ length: 40 }, (_, i) => 962n + BigInt(i)))).toMatchObject({ confirmations: 31 });
+    expect(
+      statusOf(
+        961n,
+        null,
+        heads,
+        Array.from({ length: 40 }, (_, i) => 962n + BigInt(i)),
+      ),
+    ).toMatchObject({ confirmations: 31 });
   });
 });

@@ -43,7 +43,10 @@ describe('ViewsStateCache', () => {
     const ch = {
       query: () => {
         queries++;
-        const rows = [{ k: 'head', c: 'finalized', slot: String(head), v: '0' }, { k: 'block', c: '', slot: String(head), v: String(head - 1) }];
+        const rows = [
+          { k: 'head', c: 'finalized', slot: String(head), v: '0' },
+          { k: 'block', c: '', slot: String(head), v: String(head - 1) },
+        ];
         return new Promise((resolve) => pending.push(() => resolve({ json: async () => rows })));
       },
     } as unknown as ClickHouseClient;

@@ -10,7 +10,12 @@ export interface Worker {
 }
 
 /** Starts `script` with `role` as its argument; resolves when it says `{ ready: true, port? }`. */
-export function startWorker(script: URL, role: string, envs: Record<string, string>, extraExecArgv: string[] = []): Promise<{ w: Worker; port?: number }> {
+export function startWorker(
+  script: URL,
+  role: string,
+  envs: Record<string, string>,
+  extraExecArgv: string[] = [],
+): Promise<{ w: Worker; port?: number }> {
   const proc = fork(fileURLToPath(script), [role], {
     execArgv: ['--import', 'tsx', ...extraExecArgv],
     env: { ...process.env, ...envs },

@@ -149,7 +149,10 @@ async function finishArchive(libs: string, node: RunningNode): Promise<void> {
   if (!tmp) return;
   node.archiveTmp = undefined;
   const code = node.child.exitCode;
-  const size = await stat(tmp).then((st) => st.size, () => 0);
+  const size = await stat(tmp).then(
+    (st) => st.size,
+    () => 0,
+  );
   if ((code === 0 || code === 143) && size > 0) {
     await rename(tmp, cdsArchive(libs)).catch(() => rm(tmp, { force: true }));
   } else {
@@ -164,7 +167,12 @@ async function removeStaleArchives(libs: string): Promise<void> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.startsWith(prefix)) continue;
     const file = join(dir, name);
-    const age = Date.now() - (await stat(file).then((st) => st.mtimeMs, () => Date.now()));
+    const age =
+      Date.now() -
+      (await stat(file).then(
+        (st) => st.mtimeMs,
+        () => Date.now(),
+      ));
     if (age > 10 * 60_000) await rm(file, { force: true });
   }
 }
@@ -303,9 +311,7 @@ function jvmArgs(libs: string, dir: string, logName: string, heap: string, short
   // Either map the class archive or (first broker ever) write it at exit; never both.
   // A one-shot tool JVM starts faster with the C1 compiler only and the serial collector; the
   // broker keeps Kafka's usual G1 settings since benchmarks run against it.
-  const tuning = shortLived
-    ? ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC']
-    : ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20'];
+  const tuning = shortLived ? ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] : ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20'];
   return [
     `-Xmx${heap}`,
     ...tuning,

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { BROKER_MAX_MESSAGE_BYTES, newClusterId, serverProperties, type NodeAddress } from './server-properties.js';
 
 const parse = (text: string): Record<string, string> =>
-  Object.fromEntries(text.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  Object.fromEntries(
+    text
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 
 const three: NodeAddress[] = [
   { id: 1, brokerPort: 9001, controllerPort: 9101 },

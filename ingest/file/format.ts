@@ -348,7 +348,8 @@ function nested<T>(path: string, parse: () => T): T {
     return parse();
   } catch (e) {
     if (e instanceof FieldError && e.message.startsWith('field ')) throw new FieldError(`field ${path}.${e.message.slice(6)}`);
-    if (e instanceof FieldError && e.message.startsWith('unknown field ')) throw new FieldError(`unknown field ${path}.${e.message.slice(14)}`);
+    if (e instanceof FieldError && e.message.startsWith('unknown field '))
+      throw new FieldError(`unknown field ${path}.${e.message.slice(14)}`);
     throw e;
   }
 }
@@ -361,7 +362,8 @@ function parseReward(v: unknown, path: string): Reward {
     let rewardType: RewardType = RewardType.REWARD_TYPE_UNSPECIFIED;
     if (type !== undefined && type !== null) {
       const t = typeof type === 'string' && Object.hasOwn(AGAVE_REWARD_TYPES, type) ? AGAVE_REWARD_TYPES[type] : undefined;
-      if (t === undefined) fail('rewardType', `one of ${Object.keys(AGAVE_REWARD_TYPES).join(', ')} or null expected, got ${JSON.stringify(type)}`);
+      if (t === undefined)
+        fail('rewardType', `one of ${Object.keys(AGAVE_REWARD_TYPES).join(', ')} or null expected, got ${JSON.stringify(type)}`);
       rewardType = t;
     }
     return {
@@ -387,7 +389,14 @@ function parseTokenBalance(v: unknown, path: string): TokenBalance {
       return { amount: u64(ui, 'amount'), decimals: d };
     });
     const opt = (name: string): Buffer => (field(t, name) === undefined || field(t, name) === null ? Buffer.alloc(0) : key(t, name));
-    return { accountIndex: u32(t, 'accountIndex'), mint: key(t, 'mint'), owner: opt('owner'), programId: opt('programId'), amount, decimals };
+    return {
+      accountIndex: u32(t, 'accountIndex'),
+      mint: key(t, 'mint'),
+      owner: opt('owner'),
+      programId: opt('programId'),
+      amount,
+      decimals,
+    };
   });
 }
 
@@ -540,7 +549,8 @@ function parseSlot(o: Obj): ChainEvent {
   const status = STATUS_NAMES[name];
   if (status === undefined) fail('status', `one of ${Object.keys(STATUS_NAMES).join(', ')} expected, got ${JSON.stringify(name)}`);
   const deadError = field(o, 'deadError');
-  if (deadError !== undefined && deadError !== null && status !== SlotStatus.SLOT_STATUS_DEAD) fail('deadError', 'only a dead slot has one');
+  if (deadError !== undefined && deadError !== null && status !== SlotStatus.SLOT_STATUS_DEAD)
+    fail('deadError', 'only a dead slot has one');
   const gap = parseGap(field(o, 'gap'));
   if ((gap !== undefined) !== (status === SlotStatus.SLOT_STATUS_GAP)) fail('gap', 'a gap record (status gap) and only it carries a gap');
   if (gap !== undefined && gap.firstSlot !== slot) fail('gap', `firstSlot ${gap.firstSlot} must equal the record's slot ${slot}`);

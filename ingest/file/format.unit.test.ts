@@ -41,15 +41,34 @@ function txWithMeta(): TransactionEvent {
     err: '{"InsufficientFundsForRent":{"account_index":1}}',
     preBalances: [10_000n, 1n],
     postBalances: [5_000n, 1n],
-    preTokenBalances: [{ accountIndex: 1, mint: key(3), owner: key(4), programId: key(5), amount: 18_446_744_073_709_551_615n, decimals: 9 }],
+    preTokenBalances: [
+      { accountIndex: 1, mint: key(3), owner: key(4), programId: key(5), amount: 18_446_744_073_709_551_615n, decimals: 9 },
+    ],
     postTokenBalances: [{ accountIndex: 1, mint: key(3), owner: Buffer.alloc(0), programId: Buffer.alloc(0), amount: 0n, decimals: 9 }],
-    innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 1, accounts: Buffer.from([0, 1]), data: Buffer.from([7, 8]), stackHeight: 2 }, { programIdIndex: 1, accounts: Buffer.alloc(0), data: Buffer.alloc(0), stackHeight: undefined }] }],
+    innerInstructions: [
+      {
+        index: 0,
+        instructions: [
+          { programIdIndex: 1, accounts: Buffer.from([0, 1]), data: Buffer.from([7, 8]), stackHeight: 2 },
+          { programIdIndex: 1, accounts: Buffer.alloc(0), data: Buffer.alloc(0), stackHeight: undefined },
+        ],
+      },
+    ],
     innerInstructionsNone: false,
     logMessages: ['Program MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr invoke [1]', 'Program log: "quoted"'],
     logMessagesNone: false,
     computeUnitsConsumed: 12_345n,
     returnData: { programId: key(6), data: Buffer.from([1, 2, 3]) },
-    rewards: [{ pubkey: key(7), lamports: -5n, postBalance: 0n, rewardType: RewardType.REWARD_TYPE_RENT, commission: undefined, commissionBps: undefined }],
+    rewards: [
+      {
+        pubkey: key(7),
+        lamports: -5n,
+        postBalance: 0n,
+        rewardType: RewardType.REWARD_TYPE_RENT,
+        commission: undefined,
+        commissionBps: undefined,
+      },
+    ],
     costUnits: 1_500n,
   });
 }
@@ -80,7 +99,10 @@ const samples: Record<string, ChainEvent> = {
   'legacy transaction with memo': { kind: 'transactions', event: legacyTx() },
   'v0 vote transaction with lookups and error': { kind: 'transactions', event: v0Tx() },
   'transaction with full meta': { kind: 'transactions', event: txWithMeta() },
-  'transaction with meta recorded empty': { kind: 'transactions', event: legacyTx({ innerInstructionsNone: false, logMessagesNone: false }) },
+  'transaction with meta recorded empty': {
+    kind: 'transactions',
+    event: legacyTx({ innerInstructionsNone: false, logMessagesNone: false }),
+  },
   'failed transaction with a plain error': { kind: 'transactions', event: legacyTx({ err: '"InsufficientFundsForFee"' }) },
   'account write with signature': {
     kind: 'accounts',
@@ -99,14 +121,35 @@ const samples: Record<string, ChainEvent> = {
   },
   'startup account without signature': {
     kind: 'accounts',
-    event: { pubkey: key(6), lamports: 1n, owner: key(7), executable: true, rentEpoch: 0n, data: Buffer.alloc(0), writeVersion: 1n, slot: 0n, txnSignature: undefined, isStartup: true },
+    event: {
+      pubkey: key(6),
+      lamports: 1n,
+      owner: key(7),
+      executable: true,
+      rentEpoch: 0n,
+      data: Buffer.alloc(0),
+      writeVersion: 1n,
+      slot: 0n,
+      txnSignature: undefined,
+      isStartup: true,
+    },
   },
   'processed slot with block meta': {
     kind: 'slots',
     event: {
       slot: 1234n,
       status: SlotStatus.SLOT_STATUS_PROCESSED,
-      block: { parentSlot: 1233n, blockhash: key(9), blockHeight: 1200n, blockTime: 1_700_000_000n, leader: key(8), transactionCount: 12, voteTransactionCount: 8, previousBlockhash: Buffer.alloc(0), rewards: [] },
+      block: {
+        parentSlot: 1233n,
+        blockhash: key(9),
+        blockHeight: 1200n,
+        blockTime: 1_700_000_000n,
+        leader: key(8),
+        transactionCount: 12,
+        voteTransactionCount: 8,
+        previousBlockhash: Buffer.alloc(0),
+        rewards: [],
+      },
     },
   },
   'processed slot with full block meta': {
@@ -124,9 +167,30 @@ const samples: Record<string, ChainEvent> = {
         voteTransactionCount: 8,
         previousBlockhash: key(10),
         rewards: [
-          { pubkey: key(8), lamports: 30_000n, postBalance: 9n, rewardType: RewardType.REWARD_TYPE_FEE, commission: undefined, commissionBps: undefined },
-          { pubkey: key(11), lamports: 1n, postBalance: 2n, rewardType: RewardType.REWARD_TYPE_VOTING, commission: 10, commissionBps: 1000 },
-          { pubkey: key(12), lamports: 1n, postBalance: 2n, rewardType: RewardType.REWARD_TYPE_UNSPECIFIED, commission: undefined, commissionBps: undefined },
+          {
+            pubkey: key(8),
+            lamports: 30_000n,
+            postBalance: 9n,
+            rewardType: RewardType.REWARD_TYPE_FEE,
+            commission: undefined,
+            commissionBps: undefined,
+          },
+          {
+            pubkey: key(11),
+            lamports: 1n,
+            postBalance: 2n,
+            rewardType: RewardType.REWARD_TYPE_VOTING,
+            commission: 10,
+            commissionBps: 1000,
+          },
+          {
+            pubkey: key(12),
+            lamports: 1n,
+            postBalance: 2n,
+            rewardType: RewardType.REWARD_TYPE_UNSPECIFIED,
+            commission: undefined,
+            commissionBps: undefined,
+          },
         ],
         executedTransactionCount: 12n,
         entryCount: 77n,
@@ -134,21 +198,45 @@ const samples: Record<string, ChainEvent> = {
       },
     },
   },
-  'dead slot': { kind: 'slots', event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined, deadError: 'InvalidBlock(TooFewTicks)' } },
-  'created bank with parent': { kind: 'slots', event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_CREATED_BANK, block: undefined, parent: 1234n } },
+  'dead slot': {
+    kind: 'slots',
+    event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined, deadError: 'InvalidBlock(TooFewTicks)' },
+  },
+  'created bank with parent': {
+    kind: 'slots',
+    event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_CREATED_BANK, block: undefined, parent: 1234n },
+  },
   'first shred received': { kind: 'slots', event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, block: undefined } },
-  'completed': { kind: 'slots', event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_COMPLETED, block: undefined } },
+  completed: { kind: 'slots', event: { slot: 1236n, status: SlotStatus.SLOT_STATUS_COMPLETED, block: undefined } },
   'gap record': {
     kind: 'slots',
-    event: { slot: 100n, status: SlotStatus.SLOT_STATUS_GAP, block: undefined, gap: { firstSlot: 100n, lastSlot: 199n, reason: 'upstream replay starts at 200' } },
+    event: {
+      slot: 100n,
+      status: SlotStatus.SLOT_STATUS_GAP,
+      block: undefined,
+      gap: { firstSlot: 100n, lastSlot: 199n, reason: 'upstream replay starts at 200' },
+    },
   },
-  entry: { kind: 'entries', event: { slot: 1234n, index: 3n, numHashes: 12_500n, hash: key(13), executedTransactionCount: 2n, startingTransactionIndex: 5n } },
+  entry: {
+    kind: 'entries',
+    event: { slot: 1234n, index: 3n, numHashes: 12_500n, hash: key(13), executedTransactionCount: 2n, startingTransactionIndex: 5n },
+  },
   'block meta without block time': {
     kind: 'slots',
     event: {
       slot: 5n,
       status: SlotStatus.SLOT_STATUS_PROCESSED,
-      block: { parentSlot: 4n, blockhash: key(9), blockHeight: 5n, blockTime: undefined, leader: key(8), transactionCount: 0, voteTransactionCount: 0, previousBlockhash: Buffer.alloc(0), rewards: [] },
+      block: {
+        parentSlot: 4n,
+        blockhash: key(9),
+        blockHeight: 5n,
+        blockTime: undefined,
+        leader: key(8),
+        transactionCount: 0,
+        voteTransactionCount: 0,
+        previousBlockhash: Buffer.alloc(0),
+        rewards: [],
+      },
     },
   },
   'confirmed slot': { kind: 'slots', event: { slot: 1233n, status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined } },
@@ -156,7 +244,14 @@ const samples: Record<string, ChainEvent> = {
   'skipped slot': { kind: 'slots', event: { slot: 1235n, status: SlotStatus.SLOT_STATUS_SKIPPED, block: undefined } },
   epoch: {
     kind: 'epochs',
-    event: { epoch: 3n, firstSlot: 3n * 8192n, slotsPerEpoch: 8192n, slotsPerLeader: 4, identities: [key(10), key(11)], schedule: [0, 1, 1, 0] },
+    event: {
+      epoch: 3n,
+      firstSlot: 3n * 8192n,
+      slotsPerEpoch: 8192n,
+      slotsPerLeader: 4,
+      identities: [key(10), key(11)],
+      schedule: [0, 1, 1, 0],
+    },
   },
 };
 
@@ -192,7 +287,18 @@ describe('file format round trip', () => {
 describe('files written before transaction meta existed', () => {
   it('still read: no meta fields means the meta was not recorded', () => {
     const line = eventToJson(samples['transaction with full meta']!);
-    for (const f of ['preBalances', 'postBalances', 'preTokenBalances', 'postTokenBalances', 'innerInstructions', 'logMessages', 'computeUnitsConsumed', 'returnData', 'rewards', 'costUnits']) {
+    for (const f of [
+      'preBalances',
+      'postBalances',
+      'preTokenBalances',
+      'postTokenBalances',
+      'innerInstructions',
+      'logMessages',
+      'computeUnitsConsumed',
+      'returnData',
+      'rewards',
+      'costUnits',
+    ]) {
       delete line[f];
     }
     const r = parseLine(JSON.stringify(line));
@@ -243,37 +349,97 @@ describe('bad lines give the reason', () => {
     ['unsafe number', JSON.stringify({ ...slot, slot: 2 ** 60 }), /field slot: .*write it as a string/],
     ['u64 overflow', JSON.stringify({ ...account, lamports: '18446744073709551616' }), /field lamports: .* out of range/],
     ['slot as text', JSON.stringify({ ...slot, slot: 'twelve' }), /field slot: an unsigned 64-bit integer expected, got "twelve"/],
-    ['bad status', JSON.stringify({ ...slot, status: 'rooted' }), /field status: one of processed, confirmed, finalized, skipped, dead, firstShredReceived, createdBank, completed, gap expected, got "rooted"/],
-    ['bad block leader', JSON.stringify({ ...slot, block: { ...(slot.block as object), leader: 'xyz0' } }), /field block.leader: not base-58/],
-    ['short blockhash', JSON.stringify({ ...slot, block: { ...(slot.block as object), blockhash: bs58.encode(Buffer.alloc(31, 1)) } }), /field block.blockhash: must decode to 32 bytes, got 31/],
+    [
+      'bad status',
+      JSON.stringify({ ...slot, status: 'rooted' }),
+      /field status: one of processed, confirmed, finalized, skipped, dead, firstShredReceived, createdBank, completed, gap expected, got "rooted"/,
+    ],
+    [
+      'bad block leader',
+      JSON.stringify({ ...slot, block: { ...(slot.block as object), leader: 'xyz0' } }),
+      /field block.leader: not base-58/,
+    ],
+    [
+      'short blockhash',
+      JSON.stringify({ ...slot, block: { ...(slot.block as object), blockhash: bs58.encode(Buffer.alloc(31, 1)) } }),
+      /field block.blockhash: must decode to 32 bytes, got 31/,
+    ],
     ['unknown block field', JSON.stringify({ ...slot, block: { ...(slot.block as object), hash: 'x' } }), /unknown field block.hash/],
     ['block not an object', JSON.stringify({ ...slot, block: 3 }), /field block: an object or null expected/],
     ['bad pubkey', JSON.stringify({ ...account, pubkey: 42 }), /field pubkey: a base-58 string expected, got 42/],
     ['bad data base64', JSON.stringify({ ...account, data: 'abc!' }), /field data: not canonical base64/],
     // Node's decoder drops the stray bits of 'AB==' (it reads as 0x00): the one strict decoder refuses them.
-    ['data base64 with stray bits', JSON.stringify({ ...account, data: 'AB==' }), /field data: not canonical base64: non-canonical base64 \(trailing bits set\)/],
+    [
+      'data base64 with stray bits',
+      JSON.stringify({ ...account, data: 'AB==' }),
+      /field data: not canonical base64: non-canonical base64 \(trailing bits set\)/,
+    ],
     ['data base64 unpadded', JSON.stringify({ ...account, data: 'AAE' }), /field data: not canonical base64: bad base64 padding/],
-    ['leader too long', JSON.stringify({ ...slot, block: { ...(slot.block as object), leader: '2'.repeat(46) } }), /field block.leader: must decode to 32 bytes: longer than 45 characters/],
+    [
+      'leader too long',
+      JSON.stringify({ ...slot, block: { ...(slot.block as object), leader: '2'.repeat(46) } }),
+      /field block.leader: must decode to 32 bytes: longer than 45 characters/,
+    ],
     ['bad executable', JSON.stringify({ ...account, executable: 'yes' }), /field executable: true or false expected/],
-    ['short signature', JSON.stringify({ ...account, txnSignature: bs58.encode(Buffer.alloc(32, 1)) }), /field txnSignature: must decode to 64 bytes, got 32/],
+    [
+      'short signature',
+      JSON.stringify({ ...account, txnSignature: bs58.encode(Buffer.alloc(32, 1)) }),
+      /field txnSignature: must decode to 64 bytes, got 32/,
+    ],
     ['tx bytes garbage', JSON.stringify({ ...tx, tx: Buffer.from([1, 2, 3]).toString('base64') }), /field tx: not a valid transaction: /],
     ['tx err missing', JSON.stringify({ ...tx, err: undefined }), /field err: missing \(null for success\)/],
-    ['tx lookups mismatch', JSON.stringify({ ...tx, loadedWritable: [bs58.encode(key(3))] }), /field tx: not a valid transaction: .*lookups load 0 writable/],
+    [
+      'tx lookups mismatch',
+      JSON.stringify({ ...tx, loadedWritable: [bs58.encode(key(3))] }),
+      /field tx: not a valid transaction: .*lookups load 0 writable/,
+    ],
     ['tx loaded not a list', JSON.stringify({ ...tx, loadedReadonly: 'x' }), /field loadedReadonly: an array of base-58 keys expected/],
     ['tx loaded bad key', JSON.stringify({ ...tx, loadedReadonly: ['1'] }), /field loadedReadonly\[0\]: must decode to 32 bytes/],
     ['tx bad block time', JSON.stringify({ ...tx, blockTime: '1e9' }), /field blockTime: a signed 64-bit integer or null expected/],
     ['tx index too big', JSON.stringify({ ...tx, index: 2 ** 32 }), /field index: an unsigned 32-bit integer: 4294967296 is out of range/],
-    ['epoch schedule index out of range', JSON.stringify({ ...epoch, schedule: [0, 2] }), /field schedule\[1\]: an index into identities \(0\.\.1\) expected, got 2/],
+    [
+      'epoch schedule index out of range',
+      JSON.stringify({ ...epoch, schedule: [0, 2] }),
+      /field schedule\[1\]: an index into identities \(0\.\.1\) expected, got 2/,
+    ],
     ['epoch zero slots per leader', JSON.stringify({ ...epoch, slotsPerLeader: 0 }), /field slotsPerLeader: must be at least 1/],
-    ['balance not a u64', JSON.stringify({ ...metaTx, preBalances: [1, -2] }), /field preBalances\[1\]: an unsigned 64-bit integer: -2 is out of range/],
-    ['token amount missing', JSON.stringify({ ...metaTx, postTokenBalances: [{ accountIndex: 1, mint: bs58.encode(key(3)), uiTokenAmount: { decimals: 2 } }] }), /field postTokenBalances\[0\]\.uiTokenAmount\.amount: missing/],
-    ['inner accounts not bytes', JSON.stringify({ ...metaTx, innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 1, accounts: [300], data: '' }] }] }), /field innerInstructions\[0\]\.instructions\[0\]\.accounts: an array of account indexes/],
+    [
+      'balance not a u64',
+      JSON.stringify({ ...metaTx, preBalances: [1, -2] }),
+      /field preBalances\[1\]: an unsigned 64-bit integer: -2 is out of range/,
+    ],
+    [
+      'token amount missing',
+      JSON.stringify({ ...metaTx, postTokenBalances: [{ accountIndex: 1, mint: bs58.encode(key(3)), uiTokenAmount: { decimals: 2 } }] }),
+      /field postTokenBalances\[0\]\.uiTokenAmount\.amount: missing/,
+    ],
+    [
+      'inner accounts not bytes',
+      JSON.stringify({ ...metaTx, innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 1, accounts: [300], data: '' }] }] }),
+      /field innerInstructions\[0\]\.instructions\[0\]\.accounts: an array of account indexes/,
+    ],
     ['logs not strings', JSON.stringify({ ...metaTx, logMessages: [1] }), /field logMessages\[0\]: a string expected/],
-    ['unknown reward type', JSON.stringify({ ...metaTx, rewards: [{ pubkey: bs58.encode(key(1)), lamports: 1, postBalance: 1, rewardType: 'Bonus' }] }), /field rewards\[0\]\.rewardType: one of Fee, Rent, Staking, Voting, DeactivatedStake or null expected/],
+    [
+      'unknown reward type',
+      JSON.stringify({ ...metaTx, rewards: [{ pubkey: bs58.encode(key(1)), lamports: 1, postBalance: 1, rewardType: 'Bonus' }] }),
+      /field rewards\[0\]\.rewardType: one of Fee, Rent, Staking, Voting, DeactivatedStake or null expected/,
+    ],
     ['dead error on a live slot', JSON.stringify({ ...slot, deadError: 'x' }), /field deadError: only a dead slot has one/],
-    ['gap without range', JSON.stringify({ type: 'slot', slot: 5, status: 'gap' }), /field gap: a gap record \(status gap\) and only it carries a gap/],
-    ['gap range backwards', JSON.stringify({ type: 'slot', slot: 5, status: 'gap', gap: { firstSlot: 5, lastSlot: 4, reason: 'r' } }), /field gap\.lastSlot: 4 is before firstSlot 5/],
-    ['entry short hash', JSON.stringify({ ...entry, hash: bs58.encode(Buffer.alloc(31, 1)) }), /field hash: must decode to 32 bytes, got 31/],
+    [
+      'gap without range',
+      JSON.stringify({ type: 'slot', slot: 5, status: 'gap' }),
+      /field gap: a gap record \(status gap\) and only it carries a gap/,
+    ],
+    [
+      'gap range backwards',
+      JSON.stringify({ type: 'slot', slot: 5, status: 'gap', gap: { firstSlot: 5, lastSlot: 4, reason: 'r' } }),
+      /field gap\.lastSlot: 4 is before firstSlot 5/,
+    ],
+    [
+      'entry short hash',
+      JSON.stringify({ ...entry, hash: bs58.encode(Buffer.alloc(31, 1)) }),
+      /field hash: must decode to 32 bytes, got 31/,
+    ],
   ];
   for (const [name, line, want] of cases) {
     it(name, () => {
@@ -286,7 +452,10 @@ describe('SlotBatcher regroups file lines into slot batches', () => {
   const status = (slot: bigint, s: SlotStatus): ChainEvent => ({ kind: 'slots', event: { slot, status: s, block: undefined } });
   const tx = (slot: bigint): ChainEvent => ({ kind: 'transactions', event: legacyTx({ slot }) });
   const epoch: ChainEvent = samples.epoch!;
-  const account = (slot: bigint): ChainEvent => ({ kind: 'accounts', event: { ...(samples['startup account without signature']!.event as AccountEvent), slot } });
+  const account = (slot: bigint): ChainEvent => ({
+    kind: 'accounts',
+    event: { ...(samples['startup account without signature']!.event as AccountEvent), slot },
+  });
 
   it('starts a batch at each new processed or skipped slot; head lines join the batch in hand', () => {
     // The simulator's order: genesis accounts, epoch, PROCESSED, CONFIRMED of earlier slots, transactions, accounts.
@@ -343,7 +512,10 @@ describe('SlotBatcher regroups file lines into slot batches', () => {
     const b = new SlotBatcher();
     expect(b.push(status(7n, SlotStatus.SLOT_STATUS_CONFIRMED))).toBeUndefined();
     expect(b.push(status(5n, SlotStatus.SLOT_STATUS_FINALIZED))).toBeUndefined();
-    expect(b.flush()).toEqual({ slot: 7n, events: [status(7n, SlotStatus.SLOT_STATUS_CONFIRMED), status(5n, SlotStatus.SLOT_STATUS_FINALIZED)] });
+    expect(b.flush()).toEqual({
+      slot: 7n,
+      events: [status(7n, SlotStatus.SLOT_STATUS_CONFIRMED), status(5n, SlotStatus.SLOT_STATUS_FINALIZED)],
+    });
     expect(b.flush()).toBeUndefined();
   });
 });

@@ -90,13 +90,19 @@ export class RpcClient {
         onRetry: (err, attempt, wait) => {
           const { reason } = err as PassingFailure;
           this.o.onRetry?.(reason);
-          this.o.log.warn({ method, attempt: attempt + 1, reason, waitMs: wait }, `rpc source: ${method} failed (${reason}), retrying in ${wait} ms`);
+          this.o.log.warn(
+            { method, attempt: attempt + 1, reason, waitMs: wait },
+            `rpc source: ${method} failed (${reason}), retrying in ${wait} ms`,
+          );
         },
       },
     );
   }
 
-  private async once(method: string, params: unknown[]): Promise<{ ok: true; body: Envelope } | { ok: false; reason: string; retryAfterMs?: number | undefined }> {
+  private async once(
+    method: string,
+    params: unknown[],
+  ): Promise<{ ok: true; body: Envelope } | { ok: false; reason: string; retryAfterMs?: number | undefined }> {
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const signal = this.o.signal ? AbortSignal.any([this.o.signal, timeout]) : timeout;
     try {
@@ -115,7 +121,10 @@ export class RpcClient {
       throwIfStopped(this.o.signal, 'aborted');
       if (e instanceof RpcHttpError) throw e;
       if (timeout.aborted) return { ok: false, reason: `timed out after ${this.o.timeoutMs} ms` };
-      return { ok: false, reason: `${(e as Error).message}${(e as { cause?: Error }).cause ? `: ${(e as { cause: Error }).cause.message}` : ''}` };
+      return {
+        ok: false,
+        reason: `${(e as Error).message}${(e as { cause?: Error }).cause ? `: ${(e as { cause: Error }).cause.message}` : ''}`,
+      };
     }
   }
 }

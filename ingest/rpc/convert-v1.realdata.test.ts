@@ -29,7 +29,12 @@ describe('rpc source and v1 transactions', () => {
     expect(transactions).toHaveLength(1);
     const tx = transactions[0]!;
     expect(tx.version).toBe(1);
-    expect(tx.transactionConfig).toEqual({ priorityFee: 300_000n, computeUnitLimit: 315_000, loadedAccountsDataSizeLimit: 67_108_864, heapSize: undefined });
+    expect(tx.transactionConfig).toEqual({
+      priorityFee: 300_000n,
+      computeUnitLimit: 315_000,
+      loadedAccountsDataSizeLimit: 67_108_864,
+      heapSize: undefined,
+    });
     expect(bs58.encode(tx.signatures[0]!)).toBe(record.signature);
     expect(tx.fee).toBe(BigInt(record.meta.fee));
     expect(tx.preBalances).toHaveLength(34);

@@ -207,7 +207,12 @@ export interface UnconvertibleTransaction {
  * block's transactions. Throws RpcConversionError naming the slot (and transaction) on data it cannot read;
  * with `onUnconvertible`, a transaction it cannot read is handed there instead and the block goes on (its
  * counts in the block meta stay the block's own). */
-export function blockFromRpc(slot: bigint, b: RpcBlock, leader: Uint8Array, onUnconvertible?: (u: UnconvertibleTransaction) => void): RpcBlockEvents {
+export function blockFromRpc(
+  slot: bigint,
+  b: RpcBlock,
+  leader: Uint8Array,
+  onUnconvertible?: (u: UnconvertibleTransaction) => void,
+): RpcBlockEvents {
   const blockTime = b.blockTime === null || b.blockTime === undefined ? undefined : BigInt(b.blockTime);
   const transactions: TransactionEvent[] = [];
   b.transactions.forEach((t, index) => {

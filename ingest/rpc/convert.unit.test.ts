@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { RewardType, SlotStatus, type SlotEvent, type TransactionEvent } from '../../schemas/codec.js';
 import { blockToConfirmedBlock } from '../../schemas/yellowstone/index.js';
 import { agaveBlock, toJsonText } from '../../test/support/rpc/agave-block.js';
-import { blockFromRpc, errFromRpc, RpcConversionError, rewardFromRpc, snapshotAccountFromRpc, transactionFromRpc, type RpcBlock, type RpcKeyedAccount } from './convert.js';
+import {
+  blockFromRpc,
+  errFromRpc,
+  RpcConversionError,
+  rewardFromRpc,
+  snapshotAccountFromRpc,
+  transactionFromRpc,
+  type RpcBlock,
+  type RpcKeyedAccount,
+} from './convert.js';
 import { parseJsonExact } from './json.js';
 
 const key = (n: number): Buffer => Buffer.alloc(32, n);
@@ -36,7 +45,9 @@ function tx(index: number, over: Partial<TransactionEvent> = {}): TransactionEve
     postBalances: [BIG - 5000n, 1n, 1n, 2_039_280n],
     preTokenBalances: [{ accountIndex: 3, mint: key(7), owner: key(1), programId: key(8), amount: 1_234_500n, decimals: 6 }],
     postTokenBalances: [{ accountIndex: 3, mint: key(7), owner: Buffer.alloc(0), programId: Buffer.alloc(0), amount: BIG, decimals: 0 }],
-    innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([3, 0]), data: Buffer.from([3, 0, 0, 7]), stackHeight: 2 }] }],
+    innerInstructions: [
+      { index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([3, 0]), data: Buffer.from([3, 0, 0, 7]), stackHeight: 2 }] },
+    ],
     logMessages: ['Program 3 invoke [1]', 'Program 3 failed: custom program error: 0x1772'],
     computeUnitsConsumed: 1234n,
     returnData: { programId: key(3), data: Buffer.from('ret') },
@@ -98,11 +109,39 @@ const slotEvent: SlotEvent = {
     voteTransactionCount: 1,
     previousBlockhash: key(19),
     rewards: [
-      { pubkey: key(30), lamports: 2_500n, postBalance: BIG, rewardType: RewardType.REWARD_TYPE_FEE, commission: undefined, commissionBps: undefined },
-      { pubkey: key(31), lamports: -9n, postBalance: 0n, rewardType: RewardType.REWARD_TYPE_RENT, commission: undefined, commissionBps: undefined },
+      {
+        pubkey: key(30),
+        lamports: 2_500n,
+        postBalance: BIG,
+        rewardType: RewardType.REWARD_TYPE_FEE,
+        commission: undefined,
+        commissionBps: undefined,
+      },
+      {
+        pubkey: key(31),
+        lamports: -9n,
+        postBalance: 0n,
+        rewardType: RewardType.REWARD_TYPE_RENT,
+        commission: undefined,
+        commissionBps: undefined,
+      },
       { pubkey: key(32), lamports: 1n, postBalance: 2n, rewardType: RewardType.REWARD_TYPE_VOTING, commission: 7, commissionBps: 700 },
-      { pubkey: key(33), lamports: 1n, postBalance: 2n, rewardType: RewardType.REWARD_TYPE_STAKING, commission: 100, commissionBps: undefined },
-      { pubkey: key(34), lamports: 1n, postBalance: 2n, rewardType: RewardType.REWARD_TYPE_DEACTIVATED_STAKE, commission: undefined, commissionBps: undefined },
+      {
+        pubkey: key(33),
+        lamports: 1n,
+        postBalance: 2n,
+        rewardType: RewardType.REWARD_TYPE_STAKING,
+        commission: 100,
+        commissionBps: undefined,
+      },
+      {
+        pubkey: key(34),
+        lamports: 1n,
+        postBalance: 2n,
+        rewardType: RewardType.REWARD_TYPE_DEACTIVATED_STAKE,
+        commission: undefined,
+        commissionBps: undefined,
+      },
     ],
     executedTransactionCount: 3n,
     entryCount: undefined,
@@ -133,10 +172,19 @@ describe('blockFromRpc', () => {
   });
 
   it('reads absent block height, block time, previous blockhash and partitions as the event model has them', () => {
-    const old = asRpc({ ...slotEvent, block: { ...slotEvent.block!, blockHeight: 0n, blockTime: undefined, numPartitions: undefined } }, []);
+    const old = asRpc(
+      { ...slotEvent, block: { ...slotEvent.block!, blockHeight: 0n, blockTime: undefined, numPartitions: undefined } },
+      [],
+    );
     old.previousBlockhash = '';
     const got = blockFromRpc(500n, old, Buffer.alloc(0));
-    expect(got.slot.block).toMatchObject({ blockHeight: 0n, blockTime: undefined, numPartitions: undefined, transactionCount: 0, leader: Buffer.alloc(0) });
+    expect(got.slot.block).toMatchObject({
+      blockHeight: 0n,
+      blockTime: undefined,
+      numPartitions: undefined,
+      transactionCount: 0,
+      leader: Buffer.alloc(0),
+    });
     expect(got.slot.block!.previousBlockhash).toHaveLength(0);
   });
 
@@ -155,7 +203,7 @@ describe('blockFromRpc', () => {
 });
 
 describe('blockFromRpc with onUnconvertible', () => {
-  it('hands over a transaction it cannot read and keeps the rest; the block meta still counts the block\'s transactions', () => {
+  it("hands over a transaction it cannot read and keeps the rest; the block meta still counts the block's transactions", () => {
     const block = asRpc(slotEvent, [tx(0), legacyVote, memoTx]);
     block.transactions[1]!.meta = null;
     const lost: { index: number; message: string }[] = [];
@@ -173,20 +221,31 @@ describe('blockFromRpc with onUnconvertible', () => {
 });
 
 describe('snapshotAccountFromRpc', () => {
-  const entry = (data: unknown, lamports: number | string = 7) => ({
-    pubkey: bs58.encode(key(40)),
-    account: { lamports, owner: bs58.encode(key(41)), data, executable: true, rentEpoch: '18446744073709551615' },
-  }) as RpcKeyedAccount;
+  const entry = (data: unknown, lamports: number | string = 7) =>
+    ({
+      pubkey: bs58.encode(key(40)),
+      account: { lamports, owner: bs58.encode(key(41)), data, executable: true, rentEpoch: '18446744073709551615' },
+    }) as RpcKeyedAccount;
 
   it('reads a getProgramAccounts entry as an is_startup write at the given slot, u64 exact', () => {
     expect(snapshotAccountFromRpc(entry([Buffer.from([1, 2, 3]).toString('base64'), 'base64']), 900n)).toStrictEqual({
-      pubkey: key(40), lamports: 7n, owner: key(41), executable: true, rentEpoch: BIG, data: Buffer.from([1, 2, 3]),
-      writeVersion: 0n, slot: 900n, txnSignature: undefined, isStartup: true,
+      pubkey: key(40),
+      lamports: 7n,
+      owner: key(41),
+      executable: true,
+      rentEpoch: BIG,
+      data: Buffer.from([1, 2, 3]),
+      writeVersion: 0n,
+      slot: 900n,
+      txnSignature: undefined,
+      isStartup: true,
     });
   });
 
   it('names the account when it cannot read one', () => {
-    expect(() => snapshotAccountFromRpc(entry('AQID'), 900n)).toThrow(new RegExp(`^account ${bs58.encode(key(40))}: expected data \\[bytes, "base64"\\]`));
+    expect(() => snapshotAccountFromRpc(entry('AQID'), 900n)).toThrow(
+      new RegExp(`^account ${bs58.encode(key(40))}: expected data \\[bytes, "base64"\\]`),
+    );
     expect(() => snapshotAccountFromRpc(entry(['AQID', 'base64'], 2 ** 60), 900n)).toThrow(/lamports: .* is not an exact integer/);
   });
 });
@@ -202,14 +261,20 @@ describe("Agave's JSON forms", () => {
   });
 
   it('maps reward types by name, null to unspecified, and refuses unknown names', () => {
-    expect(rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: -1, postBalance: 0, rewardType: null }).rewardType).toBe(RewardType.REWARD_TYPE_UNSPECIFIED);
-    expect(rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: 5, postBalance: 9, rewardType: 'Voting', commission: 10 })).toMatchObject({
+    expect(rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: -1, postBalance: 0, rewardType: null }).rewardType).toBe(
+      RewardType.REWARD_TYPE_UNSPECIFIED,
+    );
+    expect(
+      rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: 5, postBalance: 9, rewardType: 'Voting', commission: 10 }),
+    ).toMatchObject({
       lamports: 5n,
       postBalance: 9n,
       rewardType: RewardType.REWARD_TYPE_VOTING,
       commission: 10,
     });
-    expect(() => rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: 5, postBalance: 9, rewardType: 'Bonus' })).toThrow(/unknown rewardType "Bonus"/);
+    expect(() => rewardFromRpc({ pubkey: '11111111111111111111111111111111', lamports: 5, postBalance: 9, rewardType: 'Bonus' })).toThrow(
+      /unknown rewardType "Bonus"/,
+    );
   });
 
   it('refuses a u64 that reached it as an inexact double', () => {

@@ -28,7 +28,14 @@ describe('epochLeaders', () => {
   const b = bs58.encode(Buffer.alloc(32, 2));
   it('builds the compact record (identities by first slot led, one index per 4 slots) and the slot -> leader lookup', () => {
     const l = epochLeaders(3n, 96n, 16n, { [b]: [0, 1, 2, 3, 12, 13, 14, 15], [a]: [4, 5, 6, 7, 8, 9, 10, 11] });
-    expect(l.event).toEqual({ epoch: 3n, firstSlot: 96n, slotsPerEpoch: 16n, slotsPerLeader: 4, identities: [Buffer.alloc(32, 2), Buffer.alloc(32, 1)], schedule: [0, 1, 1, 0] });
+    expect(l.event).toEqual({
+      epoch: 3n,
+      firstSlot: 96n,
+      slotsPerEpoch: 16n,
+      slotsPerLeader: 4,
+      identities: [Buffer.alloc(32, 2), Buffer.alloc(32, 1)],
+      schedule: [0, 1, 1, 0],
+    });
     expect(l.leaderOf(96n)).toEqual(Buffer.alloc(32, 2));
     expect(l.leaderOf(104n)).toEqual(Buffer.alloc(32, 1));
     expect(l.leaderOf(200n)).toHaveLength(0);

@@ -14,13 +14,20 @@ export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSou
   const m = rpcSourceMetrics();
   const { lag: lagOptions, rpc } = ingestSection(config);
   const lag = lagMonitor({ ...lagOptions, log, what: 'rpc source' });
-  return lag.wrap(createRpcSource({
-    ...rpc,
-    log,
-    onSkipped: () => m.skipped.inc(),
-    onGap: () => m.gaps.inc(),
-    onRetry: () => m.retries.inc(),
-    onTip: (tip) => lag.tracker.upstream(tip, Date.now()),
-    deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'rpc source' }),
-  }));
+  return lag.wrap(
+    createRpcSource({
+      ...rpc,
+      log,
+      onSkipped: () => m.skipped.inc(),
+      onGap: () => m.gaps.inc(),
+      onRetry: () => m.retries.inc(),
+      onTip: (tip) => lag.tracker.upstream(tip, Date.now()),
+      deadLetters: deadLetterSink({
+        brokers: config.out === '' ? config.kafkaBrokers : [],
+        topicPrefix: config.topicPrefix,
+        log,
+        source: 'rpc source',
+      }),
+    }),
+  );
 }

@@ -11,7 +11,8 @@ describe('parseJsonExact', () => {
   });
 
   it('leaves strings, fractions and exponents alone', () => {
-    const text = '{"log":"Program log: amount 12345678901234567890, \\"q\\" 1234567890123456789","x":1.2345678901234567,"y":1e+25,"z":[1234567890123456.5]}';
+    const text =
+      '{"log":"Program log: amount 12345678901234567890, \\"q\\" 1234567890123456789","x":1.2345678901234567,"y":1e+25,"z":[1234567890123456.5]}';
     expect(quoteLongIntegers(text)).toBe(text);
     expect(parseJsonExact(text)).toEqual(JSON.parse(text));
   });

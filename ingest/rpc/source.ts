@@ -13,7 +13,15 @@ import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '
 import type { DeadLetter, DeadLetterSink } from '../dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../source.js';
 import { rpcRetryPolicy, RpcClient, UpstreamRpcError } from './client.js';
-import { blockFromRpc, RpcConversionError, snapshotAccountFromRpc, type RpcBlock, type RpcKeyedAccount, type RpcTransaction, type UnconvertibleTransaction } from './convert.js';
+import {
+  blockFromRpc,
+  RpcConversionError,
+  snapshotAccountFromRpc,
+  type RpcBlock,
+  type RpcKeyedAccount,
+  type RpcTransaction,
+  type UnconvertibleTransaction,
+} from './convert.js';
 import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
 
 export interface RpcSourceOptions {
@@ -75,10 +83,7 @@ class BlockNotYet extends Error {
   }
 }
 
-type Fetched =
-  | { kind: 'block'; block: RpcBlock }
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'gap'; reason: string };
+type Fetched = { kind: 'block'; block: RpcBlock } | { kind: 'skipped'; reason: string } | { kind: 'gap'; reason: string };
 
 export function createRpcSource(o: RpcSourceOptions): ChainSource {
   const programs = o.snapshotPrograms ?? [];
@@ -131,7 +136,15 @@ class RpcRun {
     private readonly o: RpcSourceOptions,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.rpc = new RpcClient({ url: o.url, timeoutMs: o.timeoutMs, minBackoffMs: o.minBackoffMs, maxBackoffMs: o.maxBackoffMs, log: o.log, signal, onRetry: o.onRetry });
+    this.rpc = new RpcClient({
+      url: o.url,
+      timeoutMs: o.timeoutMs,
+      minBackoffMs: o.minBackoffMs,
+      maxBackoffMs: o.maxBackoffMs,
+      log: o.log,
+      signal,
+      onRetry: o.onRetry,
+    });
   }
 
   async *run(afterSlot: bigint | undefined): AsyncGenerator<SlotBatch> {
@@ -141,15 +154,25 @@ class RpcRun {
     if (afterSlot !== undefined && next > afterSlot + 1n) {
       // --from-slot beyond what Kafka holds: the slots between are not published, and say so.
       const reason = `--from-slot ${next}: slots after ${afterSlot}, the last in Kafka, are not ingested`;
-      this.o.log.warn({ firstSlot: String(afterSlot + 1n), lastSlot: String(next - 1n) }, `rpc source: gap ${afterSlot + 1n}..${next - 1n}: ${reason}`);
+      this.o.log.warn(
+        { firstSlot: String(afterSlot + 1n), lastSlot: String(next - 1n) },
+        `rpc source: gap ${afterSlot + 1n}..${next - 1n}: ${reason}`,
+      );
       this.o.onGap?.(afterSlot + 1n, reason);
-      yield { slot: afterSlot + 1n, events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })] };
+      yield {
+        slot: afterSlot + 1n,
+        events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })],
+      };
     }
     const bounded = this.o.toSlot !== undefined;
     if (!bounded && afterSlot !== undefined) await this.resumeUnrooted(afterSlot);
     if ((this.o.snapshotPrograms ?? []).length > 0) {
       if (afterSlot === undefined) await this.takeSnapshot(bounded ? 'finalized' : 'confirmed');
-      else this.o.log.info({ afterSlot: String(afterSlot) }, 'rpc source: resuming: the getProgramAccounts snapshot was published when history started; not taken again');
+      else
+        this.o.log.info(
+          { afterSlot: String(afterSlot) },
+          'rpc source: resuming: the getProgramAccounts snapshot was published when history started; not taken again',
+        );
     }
     for (;;) {
       if (this.signal?.aborted) return;
@@ -178,7 +201,10 @@ class RpcRun {
         if (this.signal?.aborted) return;
       }
       if (bounded && next > this.o.toSlot! && this.snapshot) {
-        this.o.log.warn({ snapshotSlot: String(this.snapshot.slot), toSlot: String(this.o.toSlot) }, `rpc source: the getProgramAccounts snapshot is of slot ${this.snapshot.slot}, after --to-slot ${this.o.toSlot}: not published`);
+        this.o.log.warn(
+          { snapshotSlot: String(this.snapshot.slot), toSlot: String(this.o.toSlot) },
+          `rpc source: the getProgramAccounts snapshot is of slot ${this.snapshot.slot}, after --to-slot ${this.o.toSlot}: not published`,
+        );
       }
     }
   }
@@ -189,7 +215,10 @@ class RpcRun {
     let slot = 0n;
     const accounts: AccountEvent[] = [];
     for (const program of this.o.snapshotPrograms ?? []) {
-      const r = await this.rpc.call<{ context: { slot: number }; value: RpcKeyedAccount[] }>('getProgramAccounts', [program, { encoding: 'base64', withContext: true, commitment }]);
+      const r = await this.rpc.call<{ context: { slot: number }; value: RpcKeyedAccount[] }>('getProgramAccounts', [
+        program,
+        { encoding: 'base64', withContext: true, commitment },
+      ]);
       const at = BigInt(r.context.slot);
       if (at > slot) slot = at;
       let bad = 0;
@@ -199,10 +228,21 @@ class RpcRun {
         } catch (e) {
           if (!(e instanceof RpcConversionError)) throw e;
           bad++;
-          await this.deadLetter({ kind: 'accounts', what: 'account', slot: at, reason: e.message, signature: undefined, value: Buffer.from(JSON.stringify(a)), format: 'agave.getProgramAccounts entry (json)' });
+          await this.deadLetter({
+            kind: 'accounts',
+            what: 'account',
+            slot: at,
+            reason: e.message,
+            signature: undefined,
+            value: Buffer.from(JSON.stringify(a)),
+            format: 'agave.getProgramAccounts entry (json)',
+          });
         }
       }
-      this.o.log.info({ program, slot: String(at), accounts: r.value.length - bad, unconvertible: bad }, `rpc source: snapshot of ${program}: ${r.value.length - bad} accounts at slot ${at}`);
+      this.o.log.info(
+        { program, slot: String(at), accounts: r.value.length - bad, unconvertible: bad },
+        `rpc source: snapshot of ${program}: ${r.value.length - bad} accounts at slot ${at}`,
+      );
     }
     // Written at one slot, so a later write of the same account (a later snapshot) wins by slot.
     for (const a of accounts) a.slot = slot;
@@ -214,7 +254,10 @@ class RpcRun {
       await this.o.deadLetters.send(d);
       return;
     }
-    this.o.log.warn({ slot: d.slot?.toString() ?? null, signature: d.signature ?? null, reason: d.reason }, `rpc source: unconvertible ${d.what} (slot ${d.slot}${d.signature ? `, signature ${d.signature}` : ''}) not published (no dead-letter topic): ${d.reason}`);
+    this.o.log.warn(
+      { slot: d.slot?.toString() ?? null, signature: d.signature ?? null, reason: d.reason },
+      `rpc source: unconvertible ${d.what} (slot ${d.slot}${d.signature ? `, signature ${d.signature}` : ''}) not published (no dead-letter topic): ${d.reason}`,
+    );
   }
 
   /** After a restart at the tip: blocks published before it that the node has not rooted yet still get their
@@ -229,7 +272,10 @@ class RpcRun {
   private async startSlot(afterSlot: bigint | undefined): Promise<bigint> {
     if (this.o.fromSlot !== undefined) {
       if (afterSlot === undefined || this.o.fromSlot > afterSlot) return this.o.fromSlot;
-      this.o.log.info({ fromSlot: String(this.o.fromSlot), afterSlot: String(afterSlot) }, `rpc source: --from-slot ${this.o.fromSlot} is not after slot ${afterSlot}, the last in Kafka: resuming after it (history is appended in slot order)`);
+      this.o.log.info(
+        { fromSlot: String(this.o.fromSlot), afterSlot: String(afterSlot) },
+        `rpc source: --from-slot ${this.o.fromSlot} is not after slot ${afterSlot}, the last in Kafka: resuming after it (history is appended in slot order)`,
+      );
       return afterSlot + 1n;
     }
     if (afterSlot !== undefined) return afterSlot + 1n;
@@ -243,7 +289,9 @@ class RpcRun {
     const fill = (): void => {
       while (cursor <= to && inFlight.length < this.o.concurrency) {
         const slot = cursor++;
-        const p: Promise<Fetched> = produced.has(slot) ? this.fetch(slot) : Promise.resolve({ kind: 'skipped', reason: 'not in getBlocks' });
+        const p: Promise<Fetched> = produced.has(slot)
+          ? this.fetch(slot)
+          : Promise.resolve({ kind: 'skipped', reason: 'not in getBlocks' });
         p.catch(() => {}); // awaited in order below; no unhandled rejection while waiting its turn
         inFlight.push([slot, p]);
       }
@@ -279,11 +327,18 @@ class RpcRun {
   private async getBlock(slot: bigint, attempt: number): Promise<Fetched> {
     let block: RpcBlock | null;
     try {
-      block = await this.rpc.call<RpcBlock | null>('getBlock', [Number(slot), { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' }]);
+      block = await this.rpc.call<RpcBlock | null>('getBlock', [
+        Number(slot),
+        { ...BLOCK_CONFIG, commitment: this.o.toSlot !== undefined ? 'finalized' : 'confirmed' },
+      ]);
     } catch (e) {
       if (!(e instanceof UpstreamRpcError)) throw e;
       if (SKIPPED_CODES.has(e.code)) return { kind: 'skipped', reason: `getBlock ${e.code}: ${e.message}` };
-      throw new BlockNotYet(`getBlock failed ${attempt + 1} times: ${e.message}`, e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS, e);
+      throw new BlockNotYet(
+        `getBlock failed ${attempt + 1} times: ${e.message}`,
+        e.code === BLOCK_NOT_AVAILABLE ? NOT_AVAILABLE_ATTEMPTS : OTHER_ERROR_ATTEMPTS,
+        e,
+      );
     }
     if (block !== null) return { kind: 'block', block };
     throw new BlockNotYet(`getBlock answered null ${attempt + 1} times`, NOT_AVAILABLE_ATTEMPTS);
@@ -292,7 +347,8 @@ class RpcRun {
   private logBlockRetry(slot: bigint, e: BlockNotYet, attempt: number): void {
     const fields = { slot: String(slot), attempt: attempt + 1 };
     if (e.rpcError === undefined) this.o.log.warn(fields, `rpc source: getBlock ${slot} answered null, retrying`);
-    else if (e.rpcError.code === BLOCK_NOT_AVAILABLE) this.o.log.info(fields, `rpc source: block ${slot} not available yet (-32004), retrying`);
+    else if (e.rpcError.code === BLOCK_NOT_AVAILABLE)
+      this.o.log.info(fields, `rpc source: block ${slot} not available yet (-32004), retrying`);
     else this.o.log.warn({ ...fields, code: e.rpcError.code }, `rpc source: getBlock ${slot} failed (${e.rpcError.message}), retrying`);
   }
 
@@ -314,13 +370,26 @@ class RpcRun {
         converted = blockFromRpc(slot, got.block, leader, (u) => lost.push(u));
       } catch (e) {
         if (!(e instanceof RpcConversionError)) throw e;
-        await this.deadLetter({ kind: 'slots', what: 'block', slot, reason: e.message, signature: undefined, value: Buffer.from(JSON.stringify(got.block)), format: 'agave.getBlock (json, encoding base64)' });
+        await this.deadLetter({
+          kind: 'slots',
+          what: 'block',
+          slot,
+          reason: e.message,
+          signature: undefined,
+          value: Buffer.from(JSON.stringify(got.block)),
+          format: 'agave.getBlock (json, encoding base64)',
+        });
         return { slot, events: [...events, this.gap(slot, `unconvertible block: ${e.message}`), ...later] };
       }
       for (const u of lost) {
         await this.deadLetter({
-          kind: 'transactions', what: 'transaction', slot, reason: u.error.message, signature: firstSignatureOf(u.transaction),
-          value: Buffer.from(JSON.stringify(u.transaction)), format: 'agave.getBlock transaction (json, encoding base64)',
+          kind: 'transactions',
+          what: 'transaction',
+          slot,
+          reason: u.error.message,
+          signature: firstSignatureOf(u.transaction),
+          value: Buffer.from(JSON.stringify(u.transaction)),
+          format: 'agave.getBlock transaction (json, encoding base64)',
         });
       }
       this.o.onBlock?.(slot, converted.slot.block?.blockTime);
@@ -352,7 +421,9 @@ class RpcRun {
   private async root(finalized: bigint): Promise<void> {
     const due = this.unrooted.filter((s) => s <= finalized);
     if (due.length === 0) return;
-    const rooted = new Set((await this.rpc.call<number[]>('getBlocks', [Number(due[0]!), Number(finalized), { commitment: 'finalized' }])).map(BigInt));
+    const rooted = new Set(
+      (await this.rpc.call<number[]>('getBlocks', [Number(due[0]!), Number(finalized), { commitment: 'finalized' }])).map(BigInt),
+    );
     for (const s of due) {
       if (rooted.has(s)) this.later.push(status(s, SlotStatus.SLOT_STATUS_FINALIZED));
       else {
@@ -368,7 +439,11 @@ class RpcRun {
     const first = this.math!.firstSlot(epoch);
     const schedule = await this.rpc.call<Record<string, number[]> | null>('getLeaderSchedule', [Number(first)]);
     const l = schedule === null ? null : epochLeaders(epoch, first, this.math!.slotsIn(epoch), schedule);
-    if (l === null) this.o.log.warn({ epoch: String(epoch) }, `rpc source: the node has no leader schedule for epoch ${epoch}: no epoch record, blocks without leader`);
+    if (l === null)
+      this.o.log.warn(
+        { epoch: String(epoch) },
+        `rpc source: the node has no leader schedule for epoch ${epoch}: no epoch record, blocks without leader`,
+      );
     this.leaders.set(epoch, l);
     for (const k of this.leaders.keys()) if (k < epoch - 2n) this.leaders.delete(k);
     return l;

@@ -108,7 +108,12 @@ export class BlockBuilder {
     const burn = burnedPart(msg.numRequiredSignatures);
     this.burned += burn;
     this.collected += fee - burn;
-    const trace = all ? new ExecTrace(all.map((a) => a.key), computeLimit(plan.ixs)) : undefined;
+    const trace = all
+      ? new ExecTrace(
+          all.map((a) => a.key),
+          computeLimit(plan.ixs),
+        )
+      : undefined;
     const err = plan.infallible ? this.runInfallible(plan.ixs, trace) : this.execute(plan.ixs, msg.writable, trace);
     const index = this.txs.length;
     const tx: TransactionEvent = {
@@ -233,4 +238,3 @@ export class BlockBuilder {
 }
 
 const ZERO_SIG = Buffer.alloc(64);
-

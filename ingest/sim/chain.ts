@@ -108,7 +108,16 @@ export class SimChain {
         // The leader's share of the fees, credited at the end of the block (Agave's "fee" reward).
         rewards:
           block.b.collected > 0n
-            ? [{ pubkey: leader.key, lamports: block.b.collected, postBalance: leader.lamports, rewardType: RewardType.REWARD_TYPE_FEE, commission: undefined, commissionBps: undefined }]
+            ? [
+                {
+                  pubkey: leader.key,
+                  lamports: block.b.collected,
+                  postBalance: leader.lamports,
+                  rewardType: RewardType.REWARD_TYPE_FEE,
+                  commission: undefined,
+                  commissionBps: undefined,
+                },
+              ]
             : [],
         executedTransactionCount: BigInt(block.b.txs.length),
         entryCount: BigInt(entries.length),
@@ -168,7 +177,16 @@ export class SimChain {
     const blockTime = BigInt(GENESIS_UNIX + Math.floor((slot * SLOT_CHAIN_MS) / 1000));
     // Slot 0 has no transactions, so its (absent) recent blockhash is never read.
     const recent = this.recentHashes.length > 0 ? this.rng.pick(this.recentHashes) : this.parent.blockhash;
-    const b = new BlockBuilder(this.opts.seed, BigInt(slot), blockTime, recent, sign, () => ++this.writeVersion, this.s.world, this.processed);
+    const b = new BlockBuilder(
+      this.opts.seed,
+      BigInt(slot),
+      blockTime,
+      recent,
+      sign,
+      () => ++this.writeVersion,
+      this.s.world,
+      this.processed,
+    );
     if (slot === 0) return { b }; // the genesis block carries no transactions
     const ctx: GenCtx = { s: this.s, b, rng: this.rng, slot, parent: this.parent };
     const mean = (this.opts.tps * SLOT_CHAIN_MS) / 1000 / (1 - this.opts.skipRate);
@@ -284,7 +302,10 @@ export class SimChain {
 }
 
 function status(slot: number, s: SlotStatus): { kind: 'slots'; event: SlotEvent } {
-  return { kind: 'slots', event: { slot: BigInt(slot), status: s, block: undefined, deadError: undefined, gap: undefined, parent: undefined } };
+  return {
+    kind: 'slots',
+    event: { slot: BigInt(slot), status: s, block: undefined, deadError: undefined, gap: undefined, parent: undefined },
+  };
 }
 
 /** How Agave reports a block that failed replay for want of ticks (BlockError::TooFewTicks). */

@@ -8,9 +8,7 @@ describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {
   // No transactions: only slot structure, so thousands of slots stay cheap.
   const SLOTS = 4000;
   const batches = await collect({ tps: 0, maxSlots: SLOTS, slotsPerEpoch: 1024, skipRate: 0.05, seed: 11 });
-  const statuses = batches.flatMap((b) =>
-    b.events.flatMap((e) => (e.kind === 'slots' ? [{ at: Number(b.slot), e: e.event }] : [])),
-  );
+  const statuses = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'slots' ? [{ at: Number(b.slot), e: e.event }] : [])));
   const processed = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_PROCESSED);
   const skipped = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_SKIPPED);
   const dead = statuses.filter((s) => s.e.status === SlotStatus.SLOT_STATUS_DEAD);

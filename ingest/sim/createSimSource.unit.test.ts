@@ -6,10 +6,11 @@ import { createSimSource } from './createSimSource.js';
 import { SimOptionError } from './options.js';
 import { collect, testOptions } from '../../test/support/sim/checks.js';
 
-const encodedBatch = (b: SlotBatch): Buffer[] => b.events.flatMap((e) => {
-  const r = encodeRecord(e);
-  return [Buffer.from(e.kind), r.key, r.value];
-});
+const encodedBatch = (b: SlotBatch): Buffer[] =>
+  b.events.flatMap((e) => {
+    const r = encodeRecord(e);
+    return [Buffer.from(e.kind), r.key, r.value];
+  });
 
 /** sha256 over the kind, key and value of the first `n` records of a run. */
 async function digestFirst(n: number, seed: number): Promise<{ digest: string; count: number }> {

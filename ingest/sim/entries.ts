@@ -16,7 +16,7 @@ export const HASHES_PER_TICK = 12_500;
 export function blockEntries(seed: number, slot: bigint, parentHash: Buffer, txCount: number): EntryEvent[] {
   const rng = rngFor(seed, 'entries', slot);
   const sizes: number[] = [];
-  for (let left = txCount; left > 0; ) {
+  for (let left = txCount; left > 0;) {
     const n = Math.min(left, 1 + rng.int(8));
     sizes.push(n);
     left -= n;
@@ -31,7 +31,11 @@ export function blockEntries(seed: number, slot: bigint, parentHash: Buffer, txC
     mix.writeUInt32LE(count, 4);
     const n = Buffer.alloc(8);
     n.writeBigUInt64LE(BigInt(numHashes));
-    hash = createHash('sha256').update(hash).update(n).update(count > 0 ? mix : Buffer.alloc(0)).digest();
+    hash = createHash('sha256')
+      .update(hash)
+      .update(n)
+      .update(count > 0 ? mix : Buffer.alloc(0))
+      .digest();
     out.push({
       slot,
       index: BigInt(out.length),

@@ -146,7 +146,11 @@ export function syncNativeIx(p: Programs, account: Acct): Ix {
 export function closeTokenAccountIx(p: Programs, account: Acct, dest: Acct, owner: Acct): Ix {
   return {
     program: p.token,
-    accounts: [{ acct: account, writable: true }, { acct: dest, writable: true }, { acct: owner, signer: true }],
+    accounts: [
+      { acct: account, writable: true },
+      { acct: dest, writable: true },
+      { acct: owner, signer: true },
+    ],
     data: Buffer.of(9),
     run: () => {
       if (!account.exists) throw CUSTOM(0xd); // UninitializedState
@@ -176,7 +180,11 @@ export function tokenTransfer(
   if (checked) data[9] = checked.decimals;
   const accounts = checked
     ? [{ acct: src, writable: true }, { acct: checked.mint }, { acct: dst, writable: true }, { acct: owner, signer: true }]
-    : [{ acct: src, writable: true }, { acct: dst, writable: true }, { acct: owner, signer: true }];
+    : [
+        { acct: src, writable: true },
+        { acct: dst, writable: true },
+        { acct: owner, signer: true },
+      ];
   return { program: p.token, accounts, data, run: () => moveTokens(src, dst, amount) };
 }
 

@@ -253,7 +253,12 @@ export interface AmmFees {
 
 /** PumpSwap GlobalConfig (IDL field order), as its admin configured it. */
 export function ammGlobalConfigData(admin: Uint8Array, fees: AmmFees, protocolFeeRecipient: Uint8Array): Buffer {
-  const w = borsh(1024).bytes(PUMP_AMM_ACCOUNT.globalConfig).pubkey(admin).u64(fees.lpFeeBasisPoints).u64(fees.protocolFeeBasisPoints).u8(0);
+  const w = borsh(1024)
+    .bytes(PUMP_AMM_ACCOUNT.globalConfig)
+    .pubkey(admin)
+    .u64(fees.lpFeeBasisPoints)
+    .u64(fees.protocolFeeBasisPoints)
+    .u8(0);
   for (let i = 0; i < 8; i++) w.pubkey(i === 0 ? protocolFeeRecipient : ZERO_KEY);
   w.u64(fees.coinCreatorFeeBasisPoints).pubkey(admin).pubkey(ZERO_KEY).pubkey(ZERO_KEY).bool(false);
   for (let i = 0; i < 7; i++) w.pubkey(ZERO_KEY);

@@ -89,7 +89,8 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
     const named = (d: Buffer) => Object.entries(PUMP_IX).find(([, v]) => d.subarray(0, 8).equals(v))?.[0];
     const kinds = new Set(pumpIxs.map(({ ix }) => named(ix.data)));
     // Top level (the rest goes through the router; pump-traffic.unit.test.ts checks every kind and layout).
-    for (const k of ['create', 'createV2', 'buy', 'buyExactSolIn', 'buyV2', 'buyExactQuoteInV2', 'sell', 'sellV2']) expect(kinds).toContain(k);
+    for (const k of ['create', 'createV2', 'buy', 'buyExactSolIn', 'buyV2', 'buyExactQuoteInV2', 'sell', 'sellV2'])
+      expect(kinds).toContain(k);
     // Today's account lists and argument layouts (the IDL's; buy and buy_exact_sol_in end with track_volume).
     const layout: Record<string, [accounts: number, dataLen: number]> = {
       buy: [16, 25],

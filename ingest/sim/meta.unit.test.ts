@@ -64,7 +64,9 @@ describe('simulator meta', { timeout: 120_000 }, () => {
       expect(t.logMessages.at(-1)).toMatch(t.err === undefined ? / success$/ : / failed: /);
       expect(Number(t.computeUnitsConsumed)).toBeGreaterThan(0);
       expect(Number(t.computeUnitsConsumed)).toBeLessThanOrEqual(200_000 * t.instructions.length);
-      const ix = t.instructions.findIndex((x) => t.accountKeys[x.programIdIndex]!.equals(PUMP_PROGRAM) && x.data.subarray(0, 8).equals(PUMP_IX.buy));
+      const ix = t.instructions.findIndex(
+        (x) => t.accountKeys[x.programIdIndex]!.equals(PUMP_PROGRAM) && x.data.subarray(0, 8).equals(PUMP_IX.buy),
+      );
       if (ix < 0 || t.err !== undefined) continue;
       buys++;
       const inner = t.innerInstructions.find((g) => g.index === ix)!;
@@ -108,7 +110,9 @@ describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
     const batches = await run();
     let parentHash: Buffer | undefined;
     for (const b of batches) {
-      const meta = b.events.find((e): e is { kind: 'slots'; event: SlotEvent } => e.kind === 'slots' && e.event.slot === b.slot && e.event.block !== undefined);
+      const meta = b.events.find(
+        (e): e is { kind: 'slots'; event: SlotEvent } => e.kind === 'slots' && e.event.slot === b.slot && e.event.block !== undefined,
+      );
       if (!meta) continue;
       const block = meta.event.block!;
       const entries = b.events.flatMap((e) => (e.kind === 'entries' ? [e.event] : []));
@@ -123,7 +127,9 @@ describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
         expect(e.index).toBe(BigInt(i));
         expect(e.startingTransactionIndex).toBe(next);
         next += e.executedTransactionCount;
-        const h = createHash('sha256').update(prev).update(Buffer.from(new BigUint64Array([e.numHashes]).buffer));
+        const h = createHash('sha256')
+          .update(prev)
+          .update(Buffer.from(new BigUint64Array([e.numHashes]).buffer));
         if (e.executedTransactionCount > 0n) {
           const mix = Buffer.alloc(16);
           mix.writeUInt32LE(Number(e.startingTransactionIndex), 0);
@@ -175,7 +181,15 @@ describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
     const all = batches.flatMap((b) => b.events);
     const statuses = all.flatMap((e) => (e.kind === 'slots' ? [e.event] : []));
     for (const s of dead) {
-      expect(statuses.some((e) => e.slot === s && e.status !== SlotStatus.SLOT_STATUS_DEAD && e.status > SlotStatus.SLOT_STATUS_PROCESSED && e.status < SlotStatus.SLOT_STATUS_SKIPPED)).toBe(false);
+      expect(
+        statuses.some(
+          (e) =>
+            e.slot === s &&
+            e.status !== SlotStatus.SLOT_STATUS_DEAD &&
+            e.status > SlotStatus.SLOT_STATUS_PROCESSED &&
+            e.status < SlotStatus.SLOT_STATUS_SKIPPED,
+        ),
+      ).toBe(false);
     }
     for (const e of statuses) if (e.block) expect(dead.has(e.block.parentSlot)).toBe(false);
   });

@@ -3,7 +3,16 @@
 // sha256 and a curve check on raw bytes (curve.ts). pda.unit.test.ts compares results with kit.
 import { createHash } from 'node:crypto';
 import { isOnCurve } from './curve.js';
-import { ATA_PROGRAM, PUMP_MAYHEM_PROGRAM, METADATA_PROGRAM, NATIVE_MINT, PUMP_AMM_PROGRAM, PUMP_FEE_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from './programs.js';
+import {
+  ATA_PROGRAM,
+  PUMP_MAYHEM_PROGRAM,
+  METADATA_PROGRAM,
+  NATIVE_MINT,
+  PUMP_AMM_PROGRAM,
+  PUMP_FEE_PROGRAM,
+  PUMP_PROGRAM,
+  TOKEN_PROGRAM,
+} from './programs.js';
 
 const PDA_MARKER = Buffer.from('ProgramDerivedAddress');
 const cache = new Map<string, { address: Buffer; bump: number }>();
@@ -46,11 +55,14 @@ export const creatorVaultAddress = (creator: Uint8Array): Buffer => pumpPda(seed
 export const pumpGlobalVolumeAccumulatorAddress = (): Buffer => pumpPda(seed('global_volume_accumulator'));
 export const pumpUserVolumeAccumulatorAddress = (user: Uint8Array): Buffer => pumpPda(seed('user_volume_accumulator'), user);
 /** fee_config of a program lives under the fee program, seeded with the program's id. */
-export const feeConfigAddress = (program: Uint8Array): Buffer => findProgramAddress([seed('fee_config'), program], PUMP_FEE_PROGRAM).address;
-export const sharingConfigAddress = (mint: Uint8Array): Buffer => findProgramAddress([seed('sharing-config'), mint], PUMP_FEE_PROGRAM).address;
+export const feeConfigAddress = (program: Uint8Array): Buffer =>
+  findProgramAddress([seed('fee_config'), program], PUMP_FEE_PROGRAM).address;
+export const sharingConfigAddress = (mint: Uint8Array): Buffer =>
+  findProgramAddress([seed('sharing-config'), mint], PUMP_FEE_PROGRAM).address;
 export const mayhemGlobalParamsAddress = (): Buffer => findProgramAddress([seed('global-params')], PUMP_MAYHEM_PROGRAM).address;
 export const mayhemSolVaultAddress = (): Buffer => findProgramAddress([seed('sol-vault')], PUMP_MAYHEM_PROGRAM).address;
-export const mayhemStateAddress = (mint: Uint8Array): Buffer => findProgramAddress([seed('mayhem-state'), mint], PUMP_MAYHEM_PROGRAM).address;
+export const mayhemStateAddress = (mint: Uint8Array): Buffer =>
+  findProgramAddress([seed('mayhem-state'), mint], PUMP_MAYHEM_PROGRAM).address;
 export const poolAuthorityAddress = (mint: Uint8Array): Buffer => pumpPda(seed('pool-authority'), mint);
 
 /** A canonical pump pool: index 0, created by the coin's pool authority, quoted in wrapped SOL. */

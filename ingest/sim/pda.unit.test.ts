@@ -20,7 +20,10 @@ describe('program derived addresses', { timeout: 60_000 }, () => {
       });
       expect(addr(associatedTokenAddress(owner, mint))).toBe(ata);
       expect(findProgramAddress([owner, TOKEN_PROGRAM, mint], ATA_PROGRAM).bump).toBe(ataBump);
-      const [curve] = await getProgramDerivedAddress({ programAddress: addr(PUMP_PROGRAM), seeds: ['bonding-curve', enc.encode(addr(mint))] });
+      const [curve] = await getProgramDerivedAddress({
+        programAddress: addr(PUMP_PROGRAM),
+        seeds: ['bonding-curve', enc.encode(addr(mint))],
+      });
       expect(addr(bondingCurveAddress(mint))).toBe(curve);
     }
   });

@@ -24,7 +24,11 @@ export function messageDigest(msg: CompiledMessage, recentBlockhash: Buffer): st
   }
   h.update(u32(msg.lookups.length));
   for (const l of msg.lookups) {
-    h.update(l.accountKey).update(u32(l.writableIndexes.length)).update(l.writableIndexes).update(u32(l.readonlyIndexes.length)).update(l.readonlyIndexes);
+    h.update(l.accountKey)
+      .update(u32(l.writableIndexes.length))
+      .update(l.writableIndexes)
+      .update(u32(l.readonlyIndexes.length))
+      .update(l.readonlyIndexes);
   }
   return h.digest('hex');
 }

@@ -44,7 +44,9 @@ describe('the simulator’s well-known program ids', () => {
 
   it('every 32-byte key the simulator exports as a Solana program or sysvar is in the list above', () => {
     // pump.fun's (PUMP_*) and the simulator's own router (SIM_*) are not Solana's.
-    const named = Object.entries(sim).filter(([k, v]) => Buffer.isBuffer(v) && v.length === 32 && !k.startsWith('PUMP_') && !k.startsWith('SIM_'));
+    const named = Object.entries(sim).filter(
+      ([k, v]) => Buffer.isBuffer(v) && v.length === 32 && !k.startsWith('PUMP_') && !k.startsWith('SIM_'),
+    );
     expect(named.map(([k]) => k).sort()).toEqual([...WELL_KNOWN].sort());
   });
 

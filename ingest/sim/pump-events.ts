@@ -15,10 +15,7 @@ import type { Step } from './trace.js';
 export function emitEvent(recording: boolean, program: Acct, eventAuthority: Acct, encode: () => Buffer): Step[] {
   if (!recording) return [];
   const data = encode();
-  return [
-    { log: `Program data: ${data.toString('base64', 8)}` },
-    { program, accounts: [eventAuthority], data },
-  ];
+  return [{ log: `Program data: ${data.toString('base64', 8)}` }, { program, accounts: [eventAuthority], data }];
 }
 
 /** Every encoder writes the self-CPI's data whole: EVENT_IX_TAG, then the event (the log line skips the tag). */

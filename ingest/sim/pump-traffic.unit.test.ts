@@ -6,7 +6,14 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../schemas/codec.js';
-import { extractPumpTransaction, keyAt, scanPumpTransaction, type Fields, type PumpEventAt, type PumpInstructionAt } from '../../api/pumpfun/index.js';
+import {
+  extractPumpTransaction,
+  keyAt,
+  scanPumpTransaction,
+  type Fields,
+  type PumpEventAt,
+  type PumpInstructionAt,
+} from '../../api/pumpfun/index.js';
 import { collect } from '../../test/support/sim/checks.js';
 import { NATIVE_MINT, PUMP_AMM_PROGRAM, PUMP_PROGRAM, SIM_ROUTER_PROGRAM } from './programs.js';
 
@@ -102,7 +109,8 @@ function checkTrade(tx: TransactionEvent, ix: PumpInstructionAt, ev: Decoded, wr
     expect(sol + (f.fee as bigint) + (f.creator_fee as bigint)).toBeLessThanOrEqual(args.max_sol_cost as bigint);
   } else {
     const spend = (name === 'buy_exact_sol_in' ? args.spendable_sol_in : args.spendable_quote_in) as bigint;
-    if (tokens === b.rT) expect(sol).toBe((tokens * b.vS) / (b.vT - tokens) + 1n); // the curve's last tokens
+    if (tokens === b.rT)
+      expect(sol).toBe((tokens * b.vS) / (b.vT - tokens) + 1n); // the curve's last tokens
     else expect(tokens).toBe((sol * b.vT) / (b.vS + sol));
     expect(sol + (f.fee as bigint) + (f.creator_fee as bigint)).toBeLessThanOrEqual(spend);
     expect(tokens).toBeGreaterThanOrEqual(args.min_tokens_out as bigint);
@@ -164,7 +172,9 @@ function checkSwap(tx: TransactionEvent, ix: PumpInstructionAt, ev: Decoded): vo
     expect(base.post - base.pre).toBe(inAmt);
     expect(quote.pre - quote.post).toBe(q - lp);
   }
-  expect(protocol).toBe(ceilBps(name === 'buy' ? (f.quote_amount_in as bigint) : (f.quote_amount_out as bigint), f.protocol_fee_basis_points as bigint));
+  expect(protocol).toBe(
+    ceilBps(name === 'buy' ? (f.quote_amount_in as bigint) : (f.quote_amount_out as bigint), f.protocol_fee_basis_points as bigint),
+  );
 }
 
 describe('simulated pump.fun and PumpSwap traffic, through the project decoder', { timeout: 300_000 }, async () => {
@@ -211,7 +221,9 @@ describe('simulated pump.fun and PumpSwap traffic, through the project decoder',
         }
         for (const { ev, d } of evs) {
           // An event sits one level below the instruction that emitted it.
-          const owner = x.instructions.filter((i) => i.index === ev.index && i.program === ev.program && (i.innerIndex ?? -1) < ev.innerIndex).at(-1)!;
+          const owner = x.instructions
+            .filter((i) => i.index === ev.index && i.program === ev.program && (i.innerIndex ?? -1) < ev.innerIndex)
+            .at(-1)!;
           expect(ev.stackHeight).toBe((owner.stackHeight ?? 0) + 1);
           note(`${ev.program}:${d.name}:@${ev.stackHeight}`);
         }
@@ -234,7 +246,9 @@ describe('simulated pump.fun and PumpSwap traffic, through the project decoder',
             expect(after!.d.fields.mint).toEqual(t.d.fields.mint);
           } else expect(after?.d.name).not.toBe('CompleteEvent');
         });
-        const swaps = ixs.filter(({ ix }) => ix.program === 'pump_amm' && ix.decoded.kind === 'decoded' && ix.decoded.name !== 'create_pool');
+        const swaps = ixs.filter(
+          ({ ix }) => ix.program === 'pump_amm' && ix.decoded.kind === 'decoded' && ix.decoded.name !== 'create_pool',
+        );
         const swapEvents = evs.filter((e) => e.d.name === 'BuyEvent' || e.d.name === 'SellEvent');
         expect(swapEvents.length).toBe(swaps.length);
         swaps.forEach((s, i) => {
@@ -282,12 +296,27 @@ describe('simulated pump.fun and PumpSwap traffic, through the project decoder',
       expect(has(`pump:${name}:top`), name).toBe(true);
       expect(has(`pump:${name}:inner`), `${name} through the router`).toBe(true);
     }
-    for (const k of ['pump:create:top', 'pump:create_v2:top', 'pump:migrate:top', 'pump:set_params:top', 'pump_amm:create_pool:inner']) expect(has(k), k).toBe(true);
+    for (const k of ['pump:create:top', 'pump:create_v2:top', 'pump:migrate:top', 'pump:set_params:top', 'pump_amm:create_pool:inner'])
+      expect(has(k), k).toBe(true);
     for (const k of ['pump_amm:buy:top', 'pump_amm:buy:inner', 'pump_amm:sell:top', 'pump_amm:sell:inner']) expect(has(k), k).toBe(true);
-    for (const k of ['pump:TradeEvent:@2', 'pump:TradeEvent:@3', 'pump:CreateEvent:@2', 'pump:CompleteEvent:@2', 'pump:CompletePumpAmmMigrationEvent:@2', 'pump:SetParamsEvent:@2']) {
+    for (const k of [
+      'pump:TradeEvent:@2',
+      'pump:TradeEvent:@3',
+      'pump:CreateEvent:@2',
+      'pump:CompleteEvent:@2',
+      'pump:CompletePumpAmmMigrationEvent:@2',
+      'pump:SetParamsEvent:@2',
+    ]) {
       expect(has(k), k).toBe(true);
     }
-    for (const k of ['pump_amm:CreatePoolEvent:@3', 'pump_amm:BuyEvent:@2', 'pump_amm:BuyEvent:@3', 'pump_amm:SellEvent:@2', 'pump_amm:SellEvent:@3']) expect(has(k), k).toBe(true);
+    for (const k of [
+      'pump_amm:CreatePoolEvent:@3',
+      'pump_amm:BuyEvent:@2',
+      'pump_amm:BuyEvent:@3',
+      'pump_amm:SellEvent:@2',
+      'pump_amm:SellEvent:@3',
+    ])
+      expect(has(k), k).toBe(true);
     // Failures the programs report stay in the mix (slippage, completed curve, not authorized, ...).
     expect([...kinds.keys()].some((k) => k.endsWith(':failed'))).toBe(true);
   });

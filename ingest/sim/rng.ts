@@ -84,7 +84,9 @@ function rotl(x: number, k: number): number {
 
 /** Bytes that identify a seed plus labels (a stream), e.g. `streamBytes(7, 'leaders', 3)`. */
 export function streamBytes(seed: number, ...labels: (string | number | bigint)[]): Buffer {
-  return createHash('sha256').update(['slotstream-sim', seed, ...labels].join('/')).digest();
+  return createHash('sha256')
+    .update(['slotstream-sim', seed, ...labels].join('/'))
+    .digest();
 }
 
 /** An independent generator for one purpose, so streams never disturb each other. */

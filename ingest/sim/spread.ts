@@ -15,7 +15,11 @@ export function spreadSlot(batch: SlotBatch, pieces: number): SlotBatch[] {
   for (let i = 0; i < n; i++) {
     const from = Math.floor((i * batch.events.length) / n);
     const to = Math.floor(((i + 1) * batch.events.length) / n);
-    out.push(i < n - 1 ? { slot: batch.slot, events: batch.events.slice(from, to), partial: true } : { slot: batch.slot, events: batch.events.slice(from, to) });
+    out.push(
+      i < n - 1
+        ? { slot: batch.slot, events: batch.events.slice(from, to), partial: true }
+        : { slot: batch.slot, events: batch.events.slice(from, to) },
+    );
   }
   return out;
 }

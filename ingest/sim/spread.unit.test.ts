@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
 import { piecesFor, spreadSlot } from './spread.js';
 
-const events = (n: number): ChainEvent[] => Array.from({ length: n }, (_, i) => ({ kind: 'slots', event: { slot: BigInt(i), status: SlotStatus.SLOT_STATUS_CONFIRMED } }));
+const events = (n: number): ChainEvent[] =>
+  Array.from({ length: n }, (_, i) => ({ kind: 'slots', event: { slot: BigInt(i), status: SlotStatus.SLOT_STATUS_CONFIRMED } }));
 
 describe('spreadSlot', () => {
   it('cuts a slot into near-equal pieces that concatenate to it; only the last is not partial', () => {

@@ -362,7 +362,15 @@ function genesisPumpToday(s: SimState): void {
     globalVolumeAccumulator: s.world.at(ammGlobalVolumeAccumulatorAddress()),
     feeConfig: s.world.at(feeConfigAddress(P.PUMP_AMM_PROGRAM)),
   };
-  s.genesisOrder.push(nativeMint, buybackFeeRecipient, withdrawAuthority, routerFeeRecipient, protocolFeeRecipient, globalConfig, protocolFeeRecipientWsol);
+  s.genesisOrder.push(
+    nativeMint,
+    buybackFeeRecipient,
+    withdrawAuthority,
+    routerFeeRecipient,
+    protocolFeeRecipient,
+    globalConfig,
+    protocolFeeRecipientWsol,
+  );
 }
 
 function genesisUsersAndTokens(s: SimState): void {
@@ -414,7 +422,10 @@ function genesisLookupTable(s: SimState): void {
   const acct = s.keyed('lookup-table', 0, 0n);
   acct.privateKey = undefined; // a table address is derived, never a signer
   acct.owner = P.LOOKUP_TABLE_PROGRAM;
-  acct.data = lookupTableData(s.exchange.acct.key, entries.map((e) => e.key));
+  acct.data = lookupTableData(
+    s.exchange.acct.key,
+    entries.map((e) => e.key),
+  );
   acct.lamports = P.rentExempt(acct.data.length);
   s.table = { acct, index: new Map(entries.map((e, i) => [e, i])) };
   s.genesisOrder.push(acct);

@@ -22,7 +22,18 @@ function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
   let bytes = 0;
   for (const r of records) bytes += r.key.length + r.value.length;
   const packed = new Uint8Array(bytes);
-  const fields: SimThreadMessage & { kind: 'batch' } = { kind: 'batch', slot, handedAt, packed, kinds: [], partitions: [], keyLengths: [], valueLengths: [], ends: [], dead: [] };
+  const fields: SimThreadMessage & { kind: 'batch' } = {
+    kind: 'batch',
+    slot,
+    handedAt,
+    packed,
+    kinds: [],
+    partitions: [],
+    keyLengths: [],
+    valueLengths: [],
+    ends: [],
+    dead: [],
+  };
   let at = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;

@@ -53,7 +53,14 @@ function unpack(m: SimThreadMessage & { kind: 'batch' }): FramedBatch {
   for (let i = 0; i < records.length; i++) {
     const k = m.keyLengths[i]!;
     const v = m.valueLengths[i]!;
-    records[i] = { kind: m.kinds[i]!, partition: m.partitions[i]!, key: buf.subarray(at, at + k), value: buf.subarray(at + k, at + k + v), batchSlot: m.slot, handedAt: m.handedAt };
+    records[i] = {
+      kind: m.kinds[i]!,
+      partition: m.partitions[i]!,
+      key: buf.subarray(at, at + k),
+      value: buf.subarray(at + k, at + k + v),
+      batchSlot: m.slot,
+      handedAt: m.handedAt,
+    };
     at += k + v;
   }
   for (const [i, slot] of m.ends) records[i]!.ends = slot;
@@ -77,7 +84,13 @@ export async function* simFramedBatches(o: {
   topics: TopicNames;
   signal?: AbortSignal;
 }): AsyncGenerator<FramedBatch> {
-  const init: SimThreadInit = { entry: new URL('./thread-worker.ts', import.meta.url).href, sim: o.sim, afterSlot: o.afterSlot, partitions: [...o.partitions], topics: o.topics };
+  const init: SimThreadInit = {
+    entry: new URL('./thread-worker.ts', import.meta.url).href,
+    sim: o.sim,
+    afterSlot: o.afterSlot,
+    partitions: [...o.partitions],
+    topics: o.topics,
+  };
   const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: init });
   const queue: SimThreadMessage[] = [];
   let failure: Error | undefined;

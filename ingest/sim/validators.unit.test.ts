@@ -17,9 +17,19 @@ describe('stake-weighted leader schedule', { timeout: 60_000 }, () => {
   });
 
   it('the test has power: a uniform draw fails it, and the schedule fails a uniform hypothesis', () => {
-    const uniform = leaderSchedule(1, 0, stakes.map(() => 1), 432_000);
+    const uniform = leaderSchedule(
+      1,
+      0,
+      stakes.map(() => 1),
+      432_000,
+    );
     expect(chiSquare(uniform, stakes)).toBeGreaterThan(CRITICAL_49_DF * 10);
-    expect(chiSquare(leaderSchedule(1, 0, stakes, 432_000), stakes.map(() => 1))).toBeGreaterThan(CRITICAL_49_DF * 10);
+    expect(
+      chiSquare(
+        leaderSchedule(1, 0, stakes, 432_000),
+        stakes.map(() => 1),
+      ),
+    ).toBeGreaterThan(CRITICAL_49_DF * 10);
   });
 
   it('each epoch has its own schedule; the same epoch and seed give the same one', () => {

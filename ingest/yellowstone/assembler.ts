@@ -14,7 +14,14 @@
 // dropped (the replay sends them again); data of slots below `resumeFrom` is already out and is skipped.
 // When the upstream cannot reach back to `resumeFrom`, the first batch of the subscription carries a gap
 // record naming the exact missing range.
-import { SlotStatus, type AccountEvent, type ChainEvent, type EntryEvent, type SlotEvent, type TransactionEvent } from '../../schemas/codec.js';
+import {
+  SlotStatus,
+  type AccountEvent,
+  type ChainEvent,
+  type EntryEvent,
+  type SlotEvent,
+  type TransactionEvent,
+} from '../../schemas/codec.js';
 import type { BlockMeta } from '../../schemas/codec.js';
 import {
   accountFromYellowstone,
@@ -47,7 +54,14 @@ export type Notice =
   | { kind: 'gap'; first: bigint; last: bigint; reason: string }
   /** The update goes to the dead-letter topic (the caller's); a transaction or entry still counts toward its
    * slot's announced totals, so the slot is not held back waiting for it. */
-  | { kind: 'unconvertible'; slot: bigint | undefined; what: string; reason: string; signature: Uint8Array | undefined; update: SubscribeUpdate };
+  | {
+      kind: 'unconvertible';
+      slot: bigint | undefined;
+      what: string;
+      reason: string;
+      signature: Uint8Array | undefined;
+      update: SubscribeUpdate;
+    };
 
 interface Pending {
   slot: bigint;
@@ -148,7 +162,14 @@ export class SlotAssembler {
       this.accept(u);
     } catch (err) {
       const slot = slotOfUpdate(u);
-      this.opts.onNotice?.({ kind: 'unconvertible', slot, what: kindOfUpdate(u), reason: (err as Error).message, signature: u.transaction?.transaction?.signature, update: u });
+      this.opts.onNotice?.({
+        kind: 'unconvertible',
+        slot,
+        what: kindOfUpdate(u),
+        reason: (err as Error).message,
+        signature: u.transaction?.transaction?.signature,
+        update: u,
+      });
       const p = slot === undefined || (this.last !== undefined && slot <= this.last) ? undefined : this.slot(slot);
       if (p && u.transaction) p.lostTxs++;
       if (p && u.entry) p.lostEntries++;
@@ -296,9 +317,12 @@ export class SlotAssembler {
       if (readyAbove < this.waitSlots) break;
       const m = p.meta;
       this.opts.onNotice?.({
-        kind: 'incomplete', slot: lowest,
-        transactions: p.txs.length, expectedTransactions: m?.executedTransactionCount ?? 0n,
-        entries: p.entries.length, expectedEntries: m?.entryCount ?? 0n,
+        kind: 'incomplete',
+        slot: lowest,
+        transactions: p.txs.length,
+        expectedTransactions: m?.executedTransactionCount ?? 0n,
+        entries: p.entries.length,
+        expectedEntries: m?.entryCount ?? 0n,
       });
       out.push(this.emit(p));
     }
@@ -343,7 +367,8 @@ export class SlotAssembler {
       }
     }
     for (const e of events) if (e.kind === 'slots') this.remember(e.event);
-    for (const s of p.after) if (!this.wasPublished(s) && !this.late.some((l) => l.slot === s.slot && l.status === s.status)) this.late.push(s);
+    for (const s of p.after)
+      if (!this.wasPublished(s) && !this.late.some((l) => l.slot === s.slot && l.status === s.status)) this.late.push(s);
     this.last = p.slot;
     this.first ??= p.slot;
     return { slot: p.slot, events };
@@ -362,7 +387,14 @@ export class SlotAssembler {
     if (last < from) return undefined;
     const reason = this.sub.gapReason ?? `the upstream could not replay from slot ${from}`;
     this.opts.onNotice?.({ kind: 'gap', first: from, last, reason });
-    return { slot: from, status: SlotStatus.SLOT_STATUS_GAP, block: undefined, deadError: undefined, parent: undefined, gap: { firstSlot: from, lastSlot: last, reason } };
+    return {
+      slot: from,
+      status: SlotStatus.SLOT_STATUS_GAP,
+      block: undefined,
+      deadError: undefined,
+      parent: undefined,
+      gap: { firstSlot: from, lastSlot: last, reason },
+    };
   }
 
   private remember(e: SlotEvent): void {

@@ -27,15 +27,24 @@ async function readBackStatuses(config: Config, log: Logger, fromSlot: bigint): 
 export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
   const { lag: lagOptions, yellowstone } = ingestSection(config);
   const lag = lagMonitor({ ...lagOptions, log, what: 'yellowstone source' });
-  return lag.wrap(createYellowstoneSource({
-    url: yellowstone.url,
-    xToken: yellowstone.xToken,
-    filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
-    ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
-    backoffMs: yellowstone.backoffMs,
-    log,
-    onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
-    deadLetters: deadLetterSink({ brokers: config.out === '' ? config.kafkaBrokers : [], topicPrefix: config.topicPrefix, log, source: 'yellowstone source' }),
-    ...(config.out === '' && config.kafkaBrokers.length > 0 ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(config, log, fromSlot) } : {}),
-  }));
+  return lag.wrap(
+    createYellowstoneSource({
+      url: yellowstone.url,
+      xToken: yellowstone.xToken,
+      filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
+      ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
+      backoffMs: yellowstone.backoffMs,
+      log,
+      onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
+      deadLetters: deadLetterSink({
+        brokers: config.out === '' ? config.kafkaBrokers : [],
+        topicPrefix: config.topicPrefix,
+        log,
+        source: 'yellowstone source',
+      }),
+      ...(config.out === '' && config.kafkaBrokers.length > 0
+        ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(config, log, fromSlot) }
+        : {}),
+    }),
+  );
 }

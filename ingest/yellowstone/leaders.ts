@@ -21,7 +21,10 @@ export class LeaderSchedules {
   private published: bigint | undefined;
   private resumedAfter: bigint | undefined;
 
-  constructor(private readonly rpc: RpcClient | undefined, private readonly log: Logger) {}
+  constructor(
+    private readonly rpc: RpcClient | undefined,
+    private readonly log: Logger,
+  ) {}
 
   /** Resuming after `slot`, the newest slot Kafka holds whole: its epoch's record went out with the first
    * batch of that epoch and is in Kafka, so a restart within the epoch does not publish it again. */
@@ -45,7 +48,10 @@ export class LeaderSchedules {
       leaders = await this.load(epoch);
     } catch (err) {
       if (isStop(err)) throw err;
-      this.log.warn({ slot: String(slot), err: (err as Error).message }, `yellowstone source: no leader for slot ${slot}: ${(err as Error).message}`);
+      this.log.warn(
+        { slot: String(slot), err: (err as Error).message },
+        `yellowstone source: no leader for slot ${slot}: ${(err as Error).message}`,
+      );
       return { leader: Buffer.alloc(0) };
     }
     if (leaders === null) return { leader: Buffer.alloc(0) };
@@ -60,7 +66,11 @@ export class LeaderSchedules {
     const first = this.math!.firstSlot(epoch);
     const schedule = await this.rpc!.call<Record<string, number[]> | null>('getLeaderSchedule', [Number(first)]);
     const l = schedule === null ? null : epochLeaders(epoch, first, this.math!.slotsIn(epoch), schedule);
-    if (l === null) this.log.warn({ epoch: String(epoch) }, `yellowstone source: the RPC node has no leader schedule for epoch ${epoch}: blocks go out without leader`);
+    if (l === null)
+      this.log.warn(
+        { epoch: String(epoch) },
+        `yellowstone source: the RPC node has no leader schedule for epoch ${epoch}: blocks go out without leader`,
+      );
     this.epochs.set(epoch, l);
     for (const k of this.epochs.keys()) if (k < epoch - 2n) this.epochs.delete(k);
     return l;

@@ -14,16 +14,33 @@ let metrics: YellowstoneMetrics | undefined;
 
 export function yellowstoneMetrics(): YellowstoneMetrics {
   metrics ??= {
-    updates: new Counter({ name: 'slotstream_ingest_yellowstone_updates_total', help: 'Yellowstone updates received, per kind.', labelNames: ['kind'], registers: [registry] }),
-    reconnects: new Counter({ name: 'slotstream_ingest_yellowstone_reconnects_total', help: 'Yellowstone subscriptions restarted after an error or end.', registers: [registry] }),
-    gapSlots: new Counter({ name: 'slotstream_ingest_gap_slots_total', help: 'Slots published as missing in gap records (the upstream could not reach back far enough).', registers: [registry] }),
+    updates: new Counter({
+      name: 'slotstream_ingest_yellowstone_updates_total',
+      help: 'Yellowstone updates received, per kind.',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    reconnects: new Counter({
+      name: 'slotstream_ingest_yellowstone_reconnects_total',
+      help: 'Yellowstone subscriptions restarted after an error or end.',
+      registers: [registry],
+    }),
+    gapSlots: new Counter({
+      name: 'slotstream_ingest_gap_slots_total',
+      help: 'Slots published as missing in gap records (the upstream could not reach back far enough).',
+      registers: [registry],
+    }),
     notices: new Counter({
       name: 'slotstream_ingest_yellowstone_notices_total',
       help: 'Slots or updates the yellowstone source could not take as they came (incomplete, abandoned, partial-at-start, before-start, late-data, unconvertible, gap).',
       labelNames: ['kind'],
       registers: [registry],
     }),
-    upstreamSlot: new Gauge({ name: 'slotstream_ingest_upstream_slot', help: 'Highest slot the upstream has reported (any status).', registers: [registry] }),
+    upstreamSlot: new Gauge({
+      name: 'slotstream_ingest_upstream_slot',
+      help: 'Highest slot the upstream has reported (any status).',
+      registers: [registry],
+    }),
   };
   return metrics;
 }

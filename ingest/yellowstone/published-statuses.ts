@@ -13,7 +13,12 @@ export type PublishedStatuses = Map<bigint, Set<SlotStatus>>;
 const TAIL = 20_000n;
 
 /** The statuses of slots `fromSlot` and later in the slots topic (gap records left out). */
-export async function publishedStatuses(kafka: Kafka, topics: TopicNames, fromSlot: bigint, timeoutMs = 30_000): Promise<PublishedStatuses> {
+export async function publishedStatuses(
+  kafka: Kafka,
+  topics: TopicNames,
+  fromSlot: bigint,
+  timeoutMs = 30_000,
+): Promise<PublishedStatuses> {
   const out: PublishedStatuses = new Map();
   const ends = new Map<number, bigint>();
   const start = new OffsetMap();
@@ -53,7 +58,10 @@ export async function publishedStatuses(kafka: Kafka, topics: TopicNames, fromSl
     await Promise.race([
       finished,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`yellowstone source: reading back the statuses in ${topics.slots} took over ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`yellowstone source: reading back the statuses in ${topics.slots} took over ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       }),
     ]);
   } finally {

@@ -14,10 +14,14 @@ export { channelOf } from './channel.js';
 export type { YellowstoneSourceOptions } from './options.js';
 
 export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSource {
-  const notes = [`yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`];
+  const notes = [
+    `yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`,
+  ];
   if (!o.rpc) notes.push('yellowstone source: no --rpc-url: blocks go out without leader and no epoch records are published');
   if (!receivesEveryTransaction(o.filters)) {
-    notes.push('yellowstone source: transactions are filtered or not subscribed, so slots do not wait for every transaction and block vote counts are 0');
+    notes.push(
+      'yellowstone source: transactions are filtered or not subscribed, so slots do not wait for every transaction and block vote counts are 0',
+    );
   }
   return {
     notes,

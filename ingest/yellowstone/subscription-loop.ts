@@ -113,11 +113,17 @@ export class SubscriptionLoop {
         }
       }
       if (this.signal?.aborted) return 'stopped';
-      this.o.log.warn({ lastSlot: this.asm.lastSlot?.toString() ?? null }, 'yellowstone source: the upstream ended the stream; reconnecting');
+      this.o.log.warn(
+        { lastSlot: this.asm.lastSlot?.toString() ?? null },
+        'yellowstone source: the upstream ended the stream; reconnecting',
+      );
     } catch (err) {
       if (this.signal?.aborted) return 'stopped';
       const e = err as grpc.ServiceError;
-      this.o.log.warn({ err: e.message, code: e.code, lastSlot: this.asm.lastSlot?.toString() ?? null }, `yellowstone source: subscription failed (${e.message}); reconnecting`);
+      this.o.log.warn(
+        { err: e.message, code: e.code, lastSlot: this.asm.lastSlot?.toString() ?? null },
+        `yellowstone source: subscription failed (${e.message}); reconnecting`,
+      );
     } finally {
       clearTimeout(this.idle);
       this.signal?.removeEventListener('abort', onAbort);
@@ -134,8 +140,15 @@ export class SubscriptionLoop {
     const plan = planSubscription(resumeFrom, resumeFrom === undefined ? undefined : this.asm.replayStartFor(resumeFrom), firstAvailable);
     this.asm.startSubscription(plan);
     this.o.log.info(
-      { url: this.o.url, resumeFrom: plan.resumeFrom?.toString() ?? null, fromSlot: plan.replayFrom?.toString() ?? null, firstAvailable: firstAvailable?.toString() ?? null },
-      plan.replayFrom === undefined ? 'yellowstone source: subscribing live' : `yellowstone source: subscribing from slot ${plan.replayFrom}`,
+      {
+        url: this.o.url,
+        resumeFrom: plan.resumeFrom?.toString() ?? null,
+        fromSlot: plan.replayFrom?.toString() ?? null,
+        firstAvailable: firstAvailable?.toString() ?? null,
+      },
+      plan.replayFrom === undefined
+        ? 'yellowstone source: subscribing live'
+        : `yellowstone source: subscribing from slot ${plan.replayFrom}`,
     );
     const call = this.client.subscribe(this.metadata);
     this.call = call;
@@ -175,7 +188,17 @@ export class SubscriptionLoop {
   }
 
   private count(u: SubscribeUpdate): void {
-    const kind = u.slot ? 'slot' : u.blockMeta ? 'block_meta' : u.transaction ? 'transaction' : u.account ? 'account' : u.entry ? 'entry' : 'other';
+    const kind = u.slot
+      ? 'slot'
+      : u.blockMeta
+        ? 'block_meta'
+        : u.transaction
+          ? 'transaction'
+          : u.account
+            ? 'account'
+            : u.entry
+              ? 'entry'
+              : 'other';
     this.m.updates.inc({ kind });
     if (u.slot && Number(u.slot.slot) > this.tip) {
       this.tip = Number(u.slot.slot);
@@ -194,7 +217,8 @@ export class SubscriptionLoop {
 async function withLeader(b: SlotBatch, leaders: LeaderSchedules): Promise<SlotBatch> {
   const { epoch, leader } = await leaders.forSlot(b.slot);
   for (const e of b.events) {
-    if (e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block) e.event.block.leader = leader;
+    if (e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block)
+      e.event.block.leader = leader;
   }
   if (epoch) b.events.unshift({ kind: 'epochs', event: epoch });
   return b;

@@ -24,7 +24,11 @@ const PROCESSED = 0; // geyser.CommitmentLevel.PROCESSED
 
 /** The assembler can wait for every announced transaction only when it receives all of them. */
 export function receivesEveryTransaction(f: Filters): boolean {
-  return f.streams.includes('transactions') && f.votes && f.txAccountInclude.length + f.txAccountExclude.length + f.txAccountRequired.length === 0;
+  return (
+    f.streams.includes('transactions') &&
+    f.votes &&
+    f.txAccountInclude.length + f.txAccountExclude.length + f.txAccountRequired.length === 0
+  );
 }
 
 export function subscribeRequest(f: Filters, fromSlot: bigint | undefined): SubscribeRequest {
@@ -62,13 +66,24 @@ export function subscribeRequest(f: Filters, fromSlot: bigint | undefined): Subs
  *   between; past `resumeFrom`, the slots in between are a gap. An upstream without replay: live, and the
  *   gap ends before the first whole slot received.
  */
-export function planSubscription(resumeFrom: bigint | undefined, wanted: bigint | undefined, firstAvailable: bigint | undefined): SubscriptionStart {
+export function planSubscription(
+  resumeFrom: bigint | undefined,
+  wanted: bigint | undefined,
+  firstAvailable: bigint | undefined,
+): SubscriptionStart {
   if (resumeFrom === undefined) return {};
   const want = wanted !== undefined && wanted < resumeFrom ? wanted : resumeFrom;
   if (firstAvailable === undefined) {
-    return { resumeFrom, gapReason: `the upstream does not replay (SubscribeReplayInfo names no first available slot); resumed live after slot ${resumeFrom - 1n}` };
+    return {
+      resumeFrom,
+      gapReason: `the upstream does not replay (SubscribeReplayInfo names no first available slot); resumed live after slot ${resumeFrom - 1n}`,
+    };
   }
   if (firstAvailable <= want) return { resumeFrom, replayFrom: want };
   if (firstAvailable <= resumeFrom) return { resumeFrom, replayFrom: firstAvailable };
-  return { resumeFrom, replayFrom: firstAvailable, gapReason: `the upstream replays from slot ${firstAvailable} only (SubscribeReplayInfo); slots from ${resumeFrom} were needed` };
+  return {
+    resumeFrom,
+    replayFrom: firstAvailable,
+    gapReason: `the upstream replays from slot ${firstAvailable} only (SubscribeReplayInfo); slots from ${resumeFrom} were needed`,
+  };
 }

@@ -24,7 +24,9 @@ export function subscribeUpdatesOf(batch: SlotBatch): SubscribeUpdate[] {
   for (const e of batch.events) {
     switch (e.kind) {
       case 'slots': {
-        const own = e.event.slot === batch.slot && (e.event.status === SlotStatus.SLOT_STATUS_PROCESSED || e.event.status === SlotStatus.SLOT_STATUS_DEAD);
+        const own =
+          e.event.slot === batch.slot &&
+          (e.event.status === SlotStatus.SLOT_STATUS_PROCESSED || e.event.status === SlotStatus.SLOT_STATUS_DEAD);
         if (own) ending.push(e);
         else pushSlot(out, e);
         break;

@@ -3,7 +3,19 @@
 // Every offset lookup retries the same way (client.ts `retrying`): a topic that was just created or
 // a coordinator that is still loading answers with retriable errors for a moment.
 import KafkaJs from '@confluentinc/kafka-javascript';
-import type { DeleteGroupsResult, DeleteRecordsResult, GroupDescriptions, IAdminClient, ListOffsetsResult, Metadata, NewTopic, TopicDescription, TopicPartition, TopicPartitionOffset, KafkaConsumer } from '@confluentinc/kafka-javascript';
+import type {
+  DeleteGroupsResult,
+  DeleteRecordsResult,
+  GroupDescriptions,
+  IAdminClient,
+  ListOffsetsResult,
+  Metadata,
+  NewTopic,
+  TopicDescription,
+  TopicPartition,
+  TopicPartitionOffset,
+  KafkaConsumer,
+} from '@confluentinc/kafka-javascript';
 import { connectConsumer, consumerConfig, disconnectConsumer } from './native-consumer.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import { retry, type RetryPolicy } from '../retry.js';
@@ -78,7 +90,11 @@ export class NativeAdmin implements KafkaAdmin {
     for (const t of described) {
       const want = specs.find((s) => s.topic === t.name)?.numPartitions;
       if (want !== undefined && t.partitions.length !== want) {
-        opts.log?.('topic exists with a different partition count; left unchanged', { topic: t.name, partitions: t.partitions.length, configured: want });
+        opts.log?.('topic exists with a different partition count; left unchanged', {
+          topic: t.name,
+          partitions: t.partitions.length,
+          configured: want,
+        });
       }
     }
   }
@@ -87,7 +103,12 @@ export class NativeAdmin implements KafkaAdmin {
   private async createMissing(specs: ReturnType<typeof topicSpecs>): Promise<void> {
     const existing = new Set(await this.listTopics());
     for (const s of specs.filter((x) => !existing.has(x.topic))) {
-      const t: NewTopic = { topic: s.topic, num_partitions: s.numPartitions, replication_factor: s.replicationFactor, config: { ...s.config } as NewTopic['config'] };
+      const t: NewTopic = {
+        topic: s.topic,
+        num_partitions: s.numPartitions,
+        replication_factor: s.replicationFactor,
+        config: { ...s.config } as NewTopic['config'],
+      };
       try {
         await call('createTopic', (cb) => this.client.createTopic(t, 30_000, cb));
       } catch (err) {
@@ -101,7 +122,9 @@ export class NativeAdmin implements KafkaAdmin {
     return retry(
       async () => {
         const described = await this.describe(names).catch((): TopicDescription[] => []);
-        const ready = described.length === names.length && described.every((t) => !t.error && t.partitions.length > 0 && t.partitions.every((p) => p.leader));
+        const ready =
+          described.length === names.length &&
+          described.every((t) => !t.error && t.partitions.length > 0 && t.partitions.every((p) => p.leader));
         if (!ready) throw new Error(`ensureTopics: no partition leaders for ${names.join(', ')} after 30 s`);
         return described;
       },
@@ -131,7 +154,10 @@ export class NativeAdmin implements KafkaAdmin {
 
   async offsetRanges(topic: string): Promise<Map<number, OffsetRange>> {
     const n = await this.partitionCount(topic);
-    const [lows, highs] = await Promise.all([this.listOffsets(topic, n, OffsetSpec.EARLIEST), this.listOffsets(topic, n, OffsetSpec.LATEST)]);
+    const [lows, highs] = await Promise.all([
+      this.listOffsets(topic, n, OffsetSpec.EARLIEST),
+      this.listOffsets(topic, n, OffsetSpec.LATEST),
+    ]);
     const out = new Map<number, OffsetRange>();
     for (const l of lows) out.set(l.partition, { low: BigInt(l.offset), high: 0n });
     for (const h of highs) {
@@ -189,7 +215,11 @@ export class NativeAdmin implements KafkaAdmin {
 
   private offsetReader(groupId: string): Promise<KafkaConsumer> {
     let c = this.offsetReaders.get(groupId);
-    if (!c) this.offsetReaders.set(groupId, (c = connectConsumer(this.o, consumerConfig({ ...this.o, clientId: `${this.o.clientId}-offsets` }, { groupId }))));
+    if (!c)
+      this.offsetReaders.set(
+        groupId,
+        (c = connectConsumer(this.o, consumerConfig({ ...this.o, clientId: `${this.o.clientId}-offsets` }, { groupId }))),
+      );
     return c;
   }
 
@@ -214,7 +244,8 @@ export class NativeAdmin implements KafkaAdmin {
 
   async brokerIds(timeoutMs = 1_000): Promise<number[]> {
     // The native admin has no describeCluster; its metadata call (used by listTopics) lists brokers.
-    const native = (this.client as unknown as { _client: { getMetadata(o: object, cb: (err: unknown, m: Metadata) => void): void } })._client;
+    const native = (this.client as unknown as { _client: { getMetadata(o: object, cb: (err: unknown, m: Metadata) => void): void } })
+      ._client;
     const meta = await call<Metadata>('metadata', (cb) => native.getMetadata({ allTopics: false, timeout: timeoutMs }, cb));
     return meta.brokers.map((b) => b.id);
   }

@@ -26,7 +26,17 @@ function scripted(existing: string[], leaderAfter = 0) {
     describeTopics: (ts: string[], _o: object, cb: (err: unknown, d?: TopicDescription[]) => void) => {
       describes++;
       const leader = describes > leaderAfter ? { id: 1 } : undefined;
-      cb(null, ts.map((name) => ({ name, error: undefined, partitions: Array.from({ length: have.get(name) ?? 0 }, (_, partition) => ({ partition, leader })) }) as unknown as TopicDescription));
+      cb(
+        null,
+        ts.map(
+          (name) =>
+            ({
+              name,
+              error: undefined,
+              partitions: Array.from({ length: have.get(name) ?? 0 }, (_, partition) => ({ partition, leader })),
+            }) as unknown as TopicDescription,
+        ),
+      );
     },
     disconnect: () => void disconnects++,
   } as unknown as IAdminClient;
@@ -48,7 +58,10 @@ describe('the Kafka admin', () => {
 
   it('takes a topic created meanwhile by someone else as created', async () => {
     const c = scripted([]);
-    const racing = { ...c.client, listTopics: (_o: object, cb: (err: unknown, t?: string[]) => void) => cb(null, []) } as unknown as IAdminClient;
+    const racing = {
+      ...c.client,
+      listTopics: (_o: object, cb: (err: unknown, t?: string[]) => void) => cb(null, []),
+    } as unknown as IAdminClient;
     c.have.set(topics.accounts, 2);
     await new NativeAdmin({ brokers: ['x:1'], clientId: 'test' }, racing).ensureTopics(topics, opts);
     expect(c.created).toContain(topics.accounts);

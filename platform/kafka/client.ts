@@ -40,7 +40,9 @@ export class KafkaError extends Error {
 }
 
 // librdkafka codes (rdkafkacpp.h): the negative ones are the client's own.
-const FENCED_CODES = new Set([-144 /* _FENCED */, 47 /* INVALID_PRODUCER_EPOCH */, 90 /* PRODUCER_FENCED */, 53 /* TRANSACTIONAL_ID_AUTHORIZATION_FAILED */]);
+const FENCED_CODES = new Set([
+  -144 /* _FENCED */, 47 /* INVALID_PRODUCER_EPOCH */, 90 /* PRODUCER_FENCED */, 53 /* TRANSACTIONAL_ID_AUTHORIZATION_FAILED */,
+]);
 const TOO_LARGE_CODES = new Set([10 /* MSG_SIZE_TOO_LARGE */, -186 /* _MSG_SIZE_TOO_LARGE */, 18 /* RECORD_LIST_TOO_LARGE */]);
 
 export function kafkaError(what: string, err: unknown): KafkaError {
@@ -50,7 +52,8 @@ export function kafkaError(what: string, err: unknown): KafkaError {
   const fenced = FENCED_CODES.has(code);
   const fatal = e.isFatal === true || fenced;
   const tooLarge = TOO_LARGE_CODES.has(code);
-  const retriable = !fatal && !tooLarge && (e.isRetriable === true || e.isTxnRequiresAbort === true || code < 0 || isRetriableBrokerCode(code));
+  const retriable =
+    !fatal && !tooLarge && (e.isRetriable === true || e.isTxnRequiresAbort === true || code < 0 || isRetriableBrokerCode(code));
   return new KafkaError(`${what}: ${e.message ?? String(err)}`, code, fenced, retriable, fatal, tooLarge);
 }
 

@@ -4,7 +4,15 @@
 import type { KafkaConsumer } from '@confluentinc/kafka-javascript';
 import { kafkaError, type KafkaOptions } from './client.js';
 import { tpKey } from './offset-map.js';
-import { connectConsumer, consumerConfig, disconnectConsumer, startFetchLoop, toInRecord, type FetchLoop, type InRecord } from './native-consumer.js';
+import {
+  connectConsumer,
+  consumerConfig,
+  disconnectConsumer,
+  startFetchLoop,
+  toInRecord,
+  type FetchLoop,
+  type InRecord,
+} from './native-consumer.js';
 
 /** The records one fetch returned for one partition, and where the partition's position is after them
  * (past transaction markers too: a batch may hold no records and only move the position). */

@@ -16,7 +16,14 @@ export { OffsetMap, tpKey } from './offset-map.js';
 export type { InRecord, Isolation } from './native-consumer.js';
 export { uniqueGroupId, type PartitionReader, type PartitionReaderOptions } from './partition-reader.js';
 export type { PlainRecord, Producer } from './producer.js';
-export { CLIENT_MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES, RECORD_OVERHEAD_BYTES, topicSpecs, type EnsureTopicsOptions, type TopicSpec } from './topics.js';
+export {
+  CLIENT_MAX_MESSAGE_BYTES,
+  MAX_MESSAGE_BYTES,
+  RECORD_OVERHEAD_BYTES,
+  topicSpecs,
+  type EnsureTopicsOptions,
+  type TopicSpec,
+} from './topics.js';
 export type { OutRecord, TransactionalProducer, TransactionalProducerOptions } from './transactional-producer.js';
 
 /** The clients of one Kafka cluster; made once per process in the role wiring and handed on. */

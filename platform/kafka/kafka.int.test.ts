@@ -104,13 +104,21 @@ describe('partition reader', () => {
     await tx.close();
     // 21 records and one commit marker; the last stable offset moves once the marker is written,
     // which can trail the commit's return by a moment.
-    const end = await waitFor(async () => {
-      const high = (await kafka.admin().offsetRanges(t)).get(0)!.high;
-      return high === 22n ? high : undefined;
-    }, { what: 'the end past the commit marker' });
+    const end = await waitFor(
+      async () => {
+        const high = (await kafka.admin().offsetRanges(t)).get(0)!.high;
+        return high === 22n ? high : undefined;
+      },
+      { what: 'the end past the commit marker' },
+    );
 
     const got: bigint[] = [];
-    const reader = await kafka.partitionReader({ topics: [t], start: OffsetMap.of([[t, 0, 15n]]), purpose: 'contract', onRecords: (r) => void got.push(...r.map((x) => x.offset)) });
+    const reader = await kafka.partitionReader({
+      topics: [t],
+      start: OffsetMap.of([[t, 0, 15n]]),
+      purpose: 'contract',
+      onRecords: (r) => void got.push(...r.map((x) => x.offset)),
+    });
     try {
       await waitFor(() => reader.position(t, 0) === end, { what: 'position at the end past the marker' });
       expect(got).toEqual([15n, 16n, 17n, 18n, 19n, 20n]);
@@ -125,7 +133,10 @@ describe('partition reader', () => {
         const from = BigInt((round * 7) % 21);
         got.length = 0;
         await reader.seek(t, 0, from);
-        await waitFor(() => got.length >= 21 - Number(from) && reader.position(t, 0) === end, { what: `re-read after seek ${round} to ${from}`, timeoutMs: 10_000 });
+        await waitFor(() => got.length >= 21 - Number(from) && reader.position(t, 0) === end, {
+          what: `re-read after seek ${round} to ${from}`,
+          timeoutMs: 10_000,
+        });
         expect(got).toEqual(Array.from({ length: 21 - Number(from) }, (_, i) => BigInt(i) + from));
       }
     } finally {
@@ -166,19 +177,33 @@ describe('group consumer', () => {
       // partitions get some once it is assigned).
       const sent: { value: Buffer }[] = [...first];
       let more = 0;
-      await waitFor(async () => {
-        if (seen.get('m1')!.length > 0 && seen.get('m2')!.length > 0) return true;
-        const round = [0, 1, 2, 3].map((partition) => ({ topic: t, partition, key: u64Key(BigInt(partition)), value: Buffer.from(`b${more++}`) }));
-        await p.send(round);
-        sent.push(...round);
-        return false;
-      }, { what: 'both members with work', timeoutMs: 60_000, intervalMs: 500 });
-      await waitFor(() => seen.get('m1')!.length + seen.get('m2')!.length >= sent.length, { what: 'every record consumed', timeoutMs: 60_000 });
-      await waitFor(async () => {
-        const committed = await kafka.admin().committedOffsets(group, [t]);
-        const ends = await kafka.admin().endOffsets([t]);
-        return [...ends].every(([topic, partition, v]) => committed.get(topic, partition) === v);
-      }, { what: 'commits at the end', timeoutMs: 30_000 });
+      await waitFor(
+        async () => {
+          if (seen.get('m1')!.length > 0 && seen.get('m2')!.length > 0) return true;
+          const round = [0, 1, 2, 3].map((partition) => ({
+            topic: t,
+            partition,
+            key: u64Key(BigInt(partition)),
+            value: Buffer.from(`b${more++}`),
+          }));
+          await p.send(round);
+          sent.push(...round);
+          return false;
+        },
+        { what: 'both members with work', timeoutMs: 60_000, intervalMs: 500 },
+      );
+      await waitFor(() => seen.get('m1')!.length + seen.get('m2')!.length >= sent.length, {
+        what: 'every record consumed',
+        timeoutMs: 60_000,
+      });
+      await waitFor(
+        async () => {
+          const committed = await kafka.admin().committedOffsets(group, [t]);
+          const ends = await kafka.admin().endOffsets([t]);
+          return [...ends].every(([topic, partition, v]) => committed.get(topic, partition) === v);
+        },
+        { what: 'commits at the end', timeoutMs: 30_000 },
+      );
       const all = [...seen.get('m1')!, ...seen.get('m2')!].sort();
       // Every record once, over both members.
       expect(all).toEqual(sent.map((r) => r.value.toString()).sort());
@@ -189,7 +214,12 @@ describe('group consumer', () => {
     await p.send([{ topic: t, key: u64Key(7n), value: Buffer.from('late') }]);
     await p.close();
     const late: string[] = [];
-    const c = await kafka.groupConsumer({ groupId: group, topics: [t], maxWaitMs: 100, onBatches: async (b) => void late.push(...b.flatMap((x) => x.records.map((r) => r.value!.toString()))) });
+    const c = await kafka.groupConsumer({
+      groupId: group,
+      topics: [t],
+      maxWaitMs: 100,
+      onBatches: async (b) => void late.push(...b.flatMap((x) => x.records.map((r) => r.value!.toString()))),
+    });
     try {
       await waitFor(() => late.length >= 1, { what: 'the late record' });
       expect(late).toEqual(['late']);
@@ -202,7 +232,7 @@ describe('group consumer', () => {
 });
 
 describe('murmur2 partitioning', () => {
-  it('picks the partition Kafka\'s Java client picks, for slot keys, pubkeys and odd lengths', async () => {
+  it("picks the partition Kafka's Java client picks, for slot keys, pubkeys and odd lengths", async () => {
     const keys = [u64Key(0n), u64Key(1n), u64Key(398202772n), u64Key((1n << 64n) - 1n), Buffer.from('21')];
     for (let len = 1; len <= 12; len++) keys.push(randomBytes(len));
     for (let i = 0; i < 40; i++) keys.push(randomBytes(32));

@@ -14,7 +14,7 @@ const JAVA: readonly [string, number][] = [
 ];
 
 describe('murmur2 partitioning', () => {
-  it('hashes like Kafka\'s Java client for every tail length', () => {
+  it("hashes like Kafka's Java client for every tail length", () => {
     for (const [s, h] of JAVA) expect(murmur2(Buffer.from(s))).toBe(h);
   });
   it('maps a hash to a partition the way the Java client does (sign bit dropped, then modulo)', () => {

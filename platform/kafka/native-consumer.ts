@@ -77,7 +77,14 @@ export function disconnectConsumer(c: KafkaConsumer): Promise<void> {
 
 /** Called for every record read (the live tail's hot path): one object, headers only when present. */
 export function toInRecord(m: Message, offset = BigInt(m.offset)): InRecord {
-  const r: InRecord = { topic: m.topic, partition: m.partition, offset, key: (m.key as Buffer | null | undefined) ?? null, value: m.value, timestamp: m.timestamp ?? 0 };
+  const r: InRecord = {
+    topic: m.topic,
+    partition: m.partition,
+    offset,
+    key: (m.key as Buffer | null | undefined) ?? null,
+    value: m.value,
+    timestamp: m.timestamp ?? 0,
+  };
   if (m.headers && m.headers.length > 0) {
     r.headers = Object.fromEntries(m.headers.flatMap((h) => Object.entries(h).map(([k, v]) => [k, v.toString()])));
   }
@@ -144,7 +151,9 @@ class ConsumeLoop<T> implements FetchLoop {
   /** Issues a consume call (after telling the handlers, whose marks go with it). */
   private issue(): Issued<T> {
     const call = this.h.onCall?.() as T;
-    const result = new Promise<Consumed>((resolve) => this.consumer.consume(this.chunk, (err, m) => resolve(err ? { err } : { messages: m ?? [] })));
+    const result = new Promise<Consumed>((resolve) =>
+      this.consumer.consume(this.chunk, (err, m) => resolve(err ? { err } : { messages: m ?? [] })),
+    );
     return { call, result };
   }
 

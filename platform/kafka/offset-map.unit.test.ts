@@ -21,16 +21,30 @@ describe('OffsetMap', () => {
   });
 
   it('iterates triples and values topic by topic in insertion order', () => {
-    const m = OffsetMap.of([['b', 1, 2n], ['a', 0, 1n], ['b', 0, 3n]]);
-    expect([...m]).toEqual([['b', 1, 2n], ['b', 0, 3n], ['a', 0, 1n]]);
+    const m = OffsetMap.of([
+      ['b', 1, 2n],
+      ['a', 0, 1n],
+      ['b', 0, 3n],
+    ]);
+    expect([...m]).toEqual([
+      ['b', 1, 2n],
+      ['b', 0, 3n],
+      ['a', 0, 1n],
+    ]);
     expect([...m.values()]).toEqual([2n, 3n, 1n]);
     expect([...m.topics()]).toEqual(['b', 'a']);
-    expect([...m.partitions('b')]).toEqual([[1, 2n], [0, 3n]]);
+    expect([...m.partitions('b')]).toEqual([
+      [1, 2n],
+      [0, 3n],
+    ]);
     expect([...m.partitions('z')]).toEqual([]);
   });
 
   it('forgets a deleted topic-partition, and the topic with its last partition', () => {
-    const m = OffsetMap.of([['a', 0, 1n], ['a', 1, 2n]]);
+    const m = OffsetMap.of([
+      ['a', 0, 1n],
+      ['a', 1, 2n],
+    ]);
     expect(m.delete('a', 0)).toBe(true);
     expect(m.delete('a', 0)).toBe(false);
     expect(m.delete('b', 0)).toBe(false);
@@ -45,6 +59,9 @@ describe('OffsetMap', () => {
     const c = m.copy();
     c.set('a', 0, 9n).set('a', 1, 2n);
     expect([...m]).toEqual([['a', 0, 1n]]);
-    expect([...c]).toEqual([['a', 0, 9n], ['a', 1, 2n]]);
+    expect([...c]).toEqual([
+      ['a', 0, 9n],
+      ['a', 1, 2n],
+    ]);
   });
 });

@@ -8,7 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KafkaAdmin } from './admin.js';
 import type { KafkaOptions } from './client.js';
-import { connectConsumer, consumerConfig, disconnectConsumer, startFetchLoop, toInRecord, type FetchLoop, type InRecord, type Isolation } from './native-consumer.js';
+import {
+  connectConsumer,
+  consumerConfig,
+  disconnectConsumer,
+  startFetchLoop,
+  toInRecord,
+  type FetchLoop,
+  type InRecord,
+  type Isolation,
+} from './native-consumer.js';
 import { OffsetMap } from './offset-map.js';
 import { ReadState, type CallMarks, type TopicPartition } from './read-state.js';
 
@@ -92,7 +101,12 @@ class ManualReader implements PartitionReader {
     }
     const consumer = await connectConsumer(
       k,
-      consumerConfig(k, { groupId: uniqueGroupId(o.purpose), isolation: o.isolation, maxWaitMs: o.maxWaitMs ?? 100, maxBytesPerPartition: 4 * 1024 * 1024 }),
+      consumerConfig(k, {
+        groupId: uniqueGroupId(o.purpose),
+        isolation: o.isolation,
+        maxWaitMs: o.maxWaitMs ?? 100,
+        maxBytesPerPartition: 4 * 1024 * 1024,
+      }),
     );
     consumer.assign(assigned.map(({ topic, partition }) => ({ topic, partition, offset: Number(start.get(topic, partition) ?? 0n) })));
     return new ManualReader(consumer, new ReadState(assigned, start), o);
@@ -126,7 +140,8 @@ class ManualReader implements PartitionReader {
    * next call start exactly at the position. */
   private settle(last: Map<string, Map<number, InRecord>>, eofs: Eof[], marks: CallMarks): void | Promise<void> {
     for (const byPartition of last.values()) for (const r of byPartition.values()) this.advance(r.topic, r.partition, r.offset + 1n);
-    for (const e of eofs) if (this.state.acceptsEof(marks, e.topic, e.partition, e.offset)) this.advance(e.topic, e.partition, BigInt(e.offset));
+    for (const e of eofs)
+      if (this.state.acceptsEof(marks, e.topic, e.partition, e.offset)) this.advance(e.topic, e.partition, BigInt(e.offset));
     if (marks.size > 0) return this.reseek(marks);
   }
 

@@ -38,7 +38,8 @@ export async function openProducer(o: KafkaOptions, partitionsOf: (topic: string
   return {
     async send(records) {
       if (records.length === 0) return;
-      for (const r of records) if (r.partition === undefined && r.key && !counts.has(r.topic)) counts.set(r.topic, await partitionsOf(r.topic));
+      for (const r of records)
+        if (r.partition === undefined && r.key && !counts.has(r.topic)) counts.set(r.topic, await partitionsOf(r.topic));
       const id = nextId++;
       const done = new Promise<void>((resolve, reject) => waiting.set(id, { left: records.length, resolve, reject }));
       let sent = 0;

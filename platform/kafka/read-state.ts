@@ -32,7 +32,10 @@ export class ReadState {
   private readonly paused = new Set<string>();
   private pausedAll = false;
 
-  constructor(readonly assigned: readonly TopicPartition[], start: OffsetMap) {
+  constructor(
+    readonly assigned: readonly TopicPartition[],
+    start: OffsetMap,
+  ) {
     this.positions = start;
   }
 

@@ -6,7 +6,14 @@ const assigned = [
   { topic: 't', partition: 0 },
   { topic: 't', partition: 1 },
 ];
-const fresh = () => new ReadState(assigned, OffsetMap.of([['t', 0, 10n], ['t', 1, 20n]]));
+const fresh = () =>
+  new ReadState(
+    assigned,
+    OffsetMap.of([
+      ['t', 0, 10n],
+      ['t', 1, 20n],
+    ]),
+  );
 
 describe('ReadState: positions', () => {
   it('hands over records at or past the position, and moves positions forward only', () => {

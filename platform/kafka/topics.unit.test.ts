@@ -5,8 +5,7 @@ import { createKafka, topicSpecs } from './index.js';
 describe('topicSpecs', () => {
   const specs = topicSpecs(topicNames('p'), { partitions: 6, retentionMs: 86_400_000, replicationFactor: 3 });
   const byName = Object.fromEntries(specs.map((s) => [s.topic, s]));
-  const config = (topic: string, name: string): string | undefined =>
-    byName[topic]?.config[name];
+  const config = (topic: string, name: string): string | undefined => byName[topic]?.config[name];
 
   it('covers the event topics, entries included, and the deadletter topic', () => {
     expect(Object.keys(byName).sort()).toEqual(

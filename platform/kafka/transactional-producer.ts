@@ -53,7 +53,16 @@ export async function openTransactionalProducer(o: KafkaOptions, t: Transactiona
     begin: () => call('beginTransaction', (cb) => producer.beginTransaction(cb)),
     send(r) {
       try {
-        if (r.headers) producer.produce(r.topic, r.partition, r.value, r.key, r.timestamp ?? Date.now(), undefined, Object.entries(r.headers).map(([k, v]) => ({ [k]: v })));
+        if (r.headers)
+          producer.produce(
+            r.topic,
+            r.partition,
+            r.value,
+            r.key,
+            r.timestamp ?? Date.now(),
+            undefined,
+            Object.entries(r.headers).map(([k, v]) => ({ [k]: v })),
+          );
         else if (r.timestamp !== undefined) producer.produce(r.topic, r.partition, r.value, r.key, r.timestamp);
         else producer.produce(r.topic, r.partition, r.value, r.key);
       } catch (err) {

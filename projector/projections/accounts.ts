@@ -12,17 +12,19 @@ export function projectAccount(e: AccountEvent): Projection {
   return {
     ok: true,
     rows: {
-      account_writes: [{
-        pubkey,
-        slot: u64(e.slot),
-        write_version: u64(e.writeVersion),
-        owner,
-        lamports: u64(e.lamports),
-        executable: e.executable,
-        rent_epoch: u64(e.rentEpoch),
-        space: e.data.length,
-        data: e.data.toString('base64'),
-      }],
+      account_writes: [
+        {
+          pubkey,
+          slot: u64(e.slot),
+          write_version: u64(e.writeVersion),
+          owner,
+          lamports: u64(e.lamports),
+          executable: e.executable,
+          rent_epoch: u64(e.rentEpoch),
+          space: e.data.length,
+          data: e.data.toString('base64'),
+        },
+      ],
       account_owners: [{ owner, pubkey }],
     },
   };

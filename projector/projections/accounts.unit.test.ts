@@ -4,12 +4,23 @@ import { projectAccount } from './accounts.js';
 
 describe('projectAccount', () => {
   it('given an account write, when projected, then one state row (u64 exact, data base64) and one owner row', () => {
-    const p = projectAccount(account({ pubkey: 'acc', owner: 'prog', slot: 9, writeVersion: 42, lamports: 2n ** 63n + 5n, data: Buffer.from([1, 2, 3]) }));
+    const p = projectAccount(
+      account({ pubkey: 'acc', owner: 'prog', slot: 9, writeVersion: 42, lamports: 2n ** 63n + 5n, data: Buffer.from([1, 2, 3]) }),
+    );
     if (!p.ok) throw new Error(p.reason);
-    expect(p.rows.account_writes).toEqual([{
-      pubkey: b58('acc'), slot: '9', write_version: '42', owner: b58('prog'), lamports: '9223372036854775813',
-      executable: false, rent_epoch: '18446744073709551615', space: 3, data: 'AQID',
-    }]);
+    expect(p.rows.account_writes).toEqual([
+      {
+        pubkey: b58('acc'),
+        slot: '9',
+        write_version: '42',
+        owner: b58('prog'),
+        lamports: '9223372036854775813',
+        executable: false,
+        rent_epoch: '18446744073709551615',
+        space: 3,
+        data: 'AQID',
+      },
+    ]);
     expect(p.rows.account_owners).toEqual([{ owner: b58('prog'), pubkey: b58('acc') }]);
   });
 

@@ -12,7 +12,11 @@ import type { BlockDetailRow, TransactionIndexRow, TransactionRecordRow } from '
  * the Kafka record value the event was decoded from: stored as it is (re-encoding cost the projector ~4x its
  * per-transaction time, and the record also keeps fields a newer writer added); without it, the event encoded.
  */
-export function transactionBodyRows(e: TransactionEvent, signature: string, raw?: Buffer): { body: TransactionRecordRow; index: TransactionIndexRow } {
+export function transactionBodyRows(
+  e: TransactionEvent,
+  signature: string,
+  raw?: Buffer,
+): { body: TransactionRecordRow; index: TransactionIndexRow } {
   const slot = e.slot.toString();
   const record = raw ?? encodeMessage(TransactionEvent, e);
   return {
@@ -26,10 +30,12 @@ export function blockDetailRows(e: SlotEvent): BlockDetailRow[] {
   const b = e.block;
   if (b === undefined) return [];
   const rewards = encodeMessage(BlockMeta, BlockMeta.fromPartial({ rewards: b.rewards }));
-  return [{
-    slot: e.slot.toString(),
-    previous_blockhash: b.previousBlockhash.length === 32 ? base58Key(b.previousBlockhash) : '',
-    rewards: rewards.toString('base64'),
-    num_partitions: b.numPartitions === undefined ? null : b.numPartitions.toString(),
-  }];
+  return [
+    {
+      slot: e.slot.toString(),
+      previous_blockhash: b.previousBlockhash.length === 32 ? base58Key(b.previousBlockhash) : '',
+      rewards: rewards.toString('base64'),
+      num_partitions: b.numPartitions === undefined ? null : b.numPartitions.toString(),
+    },
+  ];
 }

@@ -42,7 +42,16 @@ describe('blockDetailRows', () => {
   it('given a block record with rewards, partitions and a previous blockhash, when projected, then one details row holds them', () => {
     const e = slotStatus(7, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 6, height: 5 });
     e.block!.previousBlockhash = keyOf('prev');
-    e.block!.rewards = [{ pubkey: keyOf('v'), lamports: -3n, postBalance: 10n, rewardType: RewardType.REWARD_TYPE_RENT, commission: undefined, commissionBps: undefined }];
+    e.block!.rewards = [
+      {
+        pubkey: keyOf('v'),
+        lamports: -3n,
+        postBalance: 10n,
+        rewardType: RewardType.REWARD_TYPE_RENT,
+        commission: undefined,
+        commissionBps: undefined,
+      },
+    ];
     e.block!.numPartitions = 4n;
     const [row] = blockDetailRows(e);
     expect(row).toMatchObject({ slot: '7', previous_blockhash: b58('prev'), num_partitions: '4' });

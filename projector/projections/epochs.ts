@@ -17,14 +17,16 @@ export function projectEpoch(e: EpochEvent): Projection {
   return {
     ok: true,
     rows: {
-      epochs: [{
-        epoch: u64(e.epoch),
-        first_slot: u64(e.firstSlot),
-        slots_per_epoch: u64(e.slotsPerEpoch),
-        slots_per_leader: e.slotsPerLeader,
-        identities,
-        schedule: e.schedule,
-      }],
+      epochs: [
+        {
+          epoch: u64(e.epoch),
+          first_slot: u64(e.firstSlot),
+          slots_per_epoch: u64(e.slotsPerEpoch),
+          slots_per_leader: e.slotsPerLeader,
+          identities,
+          schedule: e.schedule,
+        },
+      ],
     },
   };
 }

@@ -26,7 +26,9 @@ describe('lookup projections', () => {
   it('given a token account write, when projected, then one wallet index row beside the account views', () => {
     const p = project({ kind: 'accounts', event: tokenWrite(TOKEN_PROGRAM, tokenAccountData('mint', 'wallet')) });
     if (!p.ok) throw new Error(p.reason);
-    expect(p.rows.token_accounts_by_owner).toEqual([{ owner: b58('wallet'), program: TOKEN_PROGRAM, mint: b58('mint'), pubkey: b58('ta') }]);
+    expect(p.rows.token_accounts_by_owner).toEqual([
+      { owner: b58('wallet'), program: TOKEN_PROGRAM, mint: b58('mint'), pubkey: b58('ta') },
+    ]);
     expect(p.rows.account_writes).toHaveLength(1);
     expect(p.rows.account_owners).toEqual([{ owner: TOKEN_PROGRAM, pubkey: b58('ta') }]);
   });
@@ -34,7 +36,10 @@ describe('lookup projections', () => {
     const acc = project({ kind: 'accounts', event: tokenWrite(TOKEN_2022_PROGRAM, tokenAccountData('m', 'w', { len: 170 })) });
     if (!acc.ok) throw new Error(acc.reason);
     expect(acc.rows.token_accounts_by_owner).toHaveLength(1);
-    const mint = project({ kind: 'accounts', event: tokenWrite(TOKEN_2022_PROGRAM, tokenAccountData('m', 'w', { len: 170, accountType: 1 })) });
+    const mint = project({
+      kind: 'accounts',
+      event: tokenWrite(TOKEN_2022_PROGRAM, tokenAccountData('m', 'w', { len: 170, accountType: 1 })),
+    });
     if (!mint.ok) throw new Error(mint.reason);
     expect(mint.rows.token_accounts_by_owner).toEqual([]);
   });

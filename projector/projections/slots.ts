@@ -32,7 +32,11 @@ export function projectSlot(e: SlotEvent): Projection {
   const blocks: BlockRow[] = [];
   const b = e.block;
   if (b !== undefined) {
-    if (e.status !== SlotStatus.SLOT_STATUS_PROCESSED && e.status !== SlotStatus.SLOT_STATUS_CONFIRMED && e.status !== SlotStatus.SLOT_STATUS_FINALIZED) {
+    if (
+      e.status !== SlotStatus.SLOT_STATUS_PROCESSED &&
+      e.status !== SlotStatus.SLOT_STATUS_CONFIRMED &&
+      e.status !== SlotStatus.SLOT_STATUS_FINALIZED
+    ) {
       return rejected(`slot ${e.slot}: a slot with status ${e.status} cannot carry block meta`);
     }
     const blockhash = base58Of(b.blockhash, 32);

@@ -8,14 +8,26 @@ describe('projectSlot', () => {
     const p = projectSlot(slotStatus(12, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 10, height: 11, time: 1700000001, txs: 5, votes: 2 }));
     if (!p.ok) throw new Error(p.reason);
     expect(p.rows.slot_status).toEqual([{ slot: '12', status: 0 }]);
-    expect(p.rows.blocks).toEqual([{
-      slot: '12', parent_slot: '10', blockhash: b58('blockhash-12'), block_height: '11', block_time: '1700000001',
-      leader: b58('leader-0'), transaction_count: 5, vote_transaction_count: 2,
-    }]);
+    expect(p.rows.blocks).toEqual([
+      {
+        slot: '12',
+        parent_slot: '10',
+        blockhash: b58('blockhash-12'),
+        block_height: '11',
+        block_time: '1700000001',
+        leader: b58('leader-0'),
+        transaction_count: 5,
+        vote_transaction_count: 2,
+      },
+    ]);
   });
 
   it('given confirmed, finalized and skipped records, when projected, then only status rows with the proto numbers', () => {
-    for (const [s, n] of [[SlotStatus.SLOT_STATUS_CONFIRMED, 1], [SlotStatus.SLOT_STATUS_FINALIZED, 2], [SlotStatus.SLOT_STATUS_SKIPPED, 3]] as const) {
+    for (const [s, n] of [
+      [SlotStatus.SLOT_STATUS_CONFIRMED, 1],
+      [SlotStatus.SLOT_STATUS_FINALIZED, 2],
+      [SlotStatus.SLOT_STATUS_SKIPPED, 3],
+    ] as const) {
       const p = projectSlot(slotStatus(5, s));
       if (!p.ok) throw new Error(p.reason);
       expect(p.rows).toEqual({ slot_status: [{ slot: '5', status: n }], blocks: [] });
@@ -30,7 +42,12 @@ describe('projectSlot', () => {
   });
 
   it("given Yellowstone's progress statuses or a gap record, when projected, then accepted without rows", () => {
-    for (const s of [SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED, SlotStatus.SLOT_STATUS_CREATED_BANK, SlotStatus.SLOT_STATUS_COMPLETED, SlotStatus.SLOT_STATUS_GAP]) {
+    for (const s of [
+      SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED,
+      SlotStatus.SLOT_STATUS_CREATED_BANK,
+      SlotStatus.SLOT_STATUS_COMPLETED,
+      SlotStatus.SLOT_STATUS_GAP,
+    ]) {
       expect(projectSlot(slotStatus(9, s))).toEqual({ ok: true, rows: { slot_status: [], blocks: [] } });
     }
   });

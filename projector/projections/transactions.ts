@@ -17,7 +17,11 @@ export function projectTransaction(e: TransactionEvent): Projection {
     return rejected(`transaction at slot ${e.slot} index ${e.index}: signature must be 64 bytes, got ${e.signatures[0]!.length}`);
   }
   const addresses = new Set<string>();
-  for (const [list, name] of [[e.accountKeys, 'account key'], [e.loadedWritable, 'loaded writable address'], [e.loadedReadonly, 'loaded readonly address']] as const) {
+  for (const [list, name] of [
+    [e.accountKeys, 'account key'],
+    [e.loadedWritable, 'loaded writable address'],
+    [e.loadedReadonly, 'loaded readonly address'],
+  ] as const) {
     for (const key of list) {
       const a = base58Of(key, 32);
       if (a === undefined) return rejected(`transaction ${signature}: ${name} must be 32 bytes, got ${key.length}`);

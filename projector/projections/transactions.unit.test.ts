@@ -4,7 +4,15 @@ import { formatMemos, projectTransaction } from './transactions.js';
 
 describe('projectTransaction', () => {
   it('given a transaction with static and loaded keys, when projected, then every distinct address gets one signature row', () => {
-    const e = tx({ slot: 7, index: 3, sig: 's1', keys: ['payer', 'prog', 'payer'], loadedWritable: ['lw'], loadedReadonly: ['lr', 'prog'], blockTime: 1700000000 });
+    const e = tx({
+      slot: 7,
+      index: 3,
+      sig: 's1',
+      keys: ['payer', 'prog', 'payer'],
+      loadedWritable: ['lw'],
+      loadedReadonly: ['lr', 'prog'],
+      blockTime: 1700000000,
+    });
     const p = projectTransaction(e);
     expect(p.ok).toBe(true);
     if (!p.ok) return;

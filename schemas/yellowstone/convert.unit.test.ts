@@ -58,14 +58,28 @@ const tx: TransactionEvent = {
   returnData: { programId: key(2), data: Buffer.from('ok') },
   innerInstructionsNone: false,
   logMessagesNone: false,
-  rewards: [{ pubkey: key(9), lamports: -12n, postBalance: 3n, rewardType: RewardType.REWARD_TYPE_RENT, commission: undefined, commissionBps: undefined }],
+  rewards: [
+    {
+      pubkey: key(9),
+      lamports: -12n,
+      postBalance: 3n,
+      rewardType: RewardType.REWARD_TYPE_RENT,
+      commission: undefined,
+      commissionBps: undefined,
+    },
+  ],
   costUnits: 1_500n,
 };
 
 describe('Yellowstone conversions', () => {
   it('transaction with full meta: event -> SubscribeUpdateTransaction bytes -> event is the identity', () => {
     const ys = transactionToYellowstone(tx);
-    expect(ys.transaction!.meta!.preTokenBalances[0]!.uiTokenAmount).toEqual({ uiAmount: 1.2345, decimals: 6, amount: '1234500', uiAmountString: '1.2345' });
+    expect(ys.transaction!.meta!.preTokenBalances[0]!.uiTokenAmount).toEqual({
+      uiAmount: 1.2345,
+      decimals: 6,
+      amount: '1234500',
+      uiAmountString: '1.2345',
+    });
     const decoded = YS.transaction.decode(YS.transaction.encode(ys).finish());
     expect(transactionFromYellowstone(decoded, tx.blockTime)).toEqual(tx);
   });
@@ -84,7 +98,18 @@ describe('Yellowstone conversions', () => {
   });
 
   it('account write round-trips, with and without a causing signature', () => {
-    const a: AccountEvent = { pubkey: key(1), lamports: 7n, owner: key(2), executable: false, rentEpoch: (1n << 64n) - 1n, data: Buffer.from([1, 2, 3]), writeVersion: 99n, slot: 5n, txnSignature: Buffer.alloc(64, 4), isStartup: false };
+    const a: AccountEvent = {
+      pubkey: key(1),
+      lamports: 7n,
+      owner: key(2),
+      executable: false,
+      rentEpoch: (1n << 64n) - 1n,
+      data: Buffer.from([1, 2, 3]),
+      writeVersion: 99n,
+      slot: 5n,
+      txnSignature: Buffer.alloc(64, 4),
+      isStartup: false,
+    };
     for (const e of [a, { ...a, txnSignature: undefined, isStartup: true }]) {
       const bytes = YS.account.encode(accountToYellowstone(e)).finish();
       expect(accountFromYellowstone(YS.account.decode(bytes))).toEqual(e);
@@ -92,7 +117,14 @@ describe('Yellowstone conversions', () => {
   });
 
   it('slot statuses map by name; skipped and gap have no Yellowstone form', () => {
-    const dead = { slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD, block: undefined, deadError: 'shred mismatch', gap: undefined, parent: 8n };
+    const dead = {
+      slot: 9n,
+      status: SlotStatus.SLOT_STATUS_DEAD,
+      block: undefined,
+      deadError: 'shred mismatch',
+      gap: undefined,
+      parent: 8n,
+    };
     const ys = slotToYellowstone(dead)!;
     expect(ys.status).toBe(YellowstoneSlotStatus.SLOT_DEAD);
     expect(slotFromYellowstone(YS.slot.decode(YS.slot.encode(ys).finish()))).toEqual(dead);
@@ -123,7 +155,16 @@ describe('Yellowstone conversions', () => {
       transactionCount: 12,
       voteTransactionCount: 0,
       previousBlockhash: key(2),
-      rewards: [{ pubkey: key(3), lamports: 5000n, postBalance: 10n, rewardType: RewardType.REWARD_TYPE_VOTING, commission: 10, commissionBps: 1000 }],
+      rewards: [
+        {
+          pubkey: key(3),
+          lamports: 5000n,
+          postBalance: 10n,
+          rewardType: RewardType.REWARD_TYPE_VOTING,
+          commission: 10,
+          commissionBps: 1000,
+        },
+      ],
       executedTransactionCount: 12n,
       entryCount: 64n,
       numPartitions: 4n,
@@ -133,7 +174,14 @@ describe('Yellowstone conversions', () => {
   });
 
   it('entry round-trips', () => {
-    const e: EntryEvent = { slot: 3n, index: 7n, numHashes: 12_500n, hash: key(4), executedTransactionCount: 2n, startingTransactionIndex: 40n };
+    const e: EntryEvent = {
+      slot: 3n,
+      index: 7n,
+      numHashes: 12_500n,
+      hash: key(4),
+      executedTransactionCount: 2n,
+      startingTransactionIndex: 40n,
+    };
     expect(entryFromYellowstone(YS.entry.decode(YS.entry.encode(entryToYellowstone(e)).finish()))).toEqual(e);
   });
 });

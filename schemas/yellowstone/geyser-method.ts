@@ -17,7 +17,12 @@ const deserializeWith =
     codec.decode(b);
 
 /** One method: `name` as in geyser.proto, its request and response codecs, and whether each side streams. */
-export function geyserMethod<Req, Res>(name: string, req: MessageCodec<Req>, res: MessageCodec<Res>, streams = { request: false, response: false }) {
+export function geyserMethod<Req, Res>(
+  name: string,
+  req: MessageCodec<Req>,
+  res: MessageCodec<Res>,
+  streams = { request: false, response: false },
+) {
   return {
     path: `/${GEYSER_SERVICE_NAME}/${name}`,
     requestStream: streams.request,

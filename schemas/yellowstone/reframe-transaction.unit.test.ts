@@ -15,7 +15,9 @@ function viaCodec(tx: TransactionEvent, ms: number) {
 }
 
 const reframed = (tx: TransactionEvent, ms: number) =>
-  SubscribeUpdate.decode(Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish())), ms)));
+  SubscribeUpdate.decode(
+    Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish())), ms)),
+  );
 // (Both decoded from plain Uint8Arrays: the reader hands out views of its input's type.)
 
 // A simulated chain built and compared whole: CPU-bound, seconds on a loaded machine.
@@ -54,9 +56,29 @@ describe('reframeYellowstoneTransaction', { timeout: 60_000 }, () => {
       fee: 5000n,
       preBalances: [10n, 2n ** 60n],
       postBalances: [5n, 2n ** 60n],
-      preTokenBalances: [{ accountIndex: 1, mint: Buffer.alloc(32, 8), owner: Buffer.alloc(32, 9), programId: Buffer.alloc(32, 10), amount: 1_500_000n, decimals: 6 }],
-      postTokenBalances: [{ accountIndex: 1, mint: Buffer.alloc(32, 8), owner: Buffer.alloc(32, 9), programId: Buffer.alloc(32, 10), amount: 0n, decimals: 6 }],
-      innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 1, accounts: Buffer.from([0, 1]), data: Buffer.from([9]), stackHeight: 2 }] }],
+      preTokenBalances: [
+        {
+          accountIndex: 1,
+          mint: Buffer.alloc(32, 8),
+          owner: Buffer.alloc(32, 9),
+          programId: Buffer.alloc(32, 10),
+          amount: 1_500_000n,
+          decimals: 6,
+        },
+      ],
+      postTokenBalances: [
+        {
+          accountIndex: 1,
+          mint: Buffer.alloc(32, 8),
+          owner: Buffer.alloc(32, 9),
+          programId: Buffer.alloc(32, 10),
+          amount: 0n,
+          decimals: 6,
+        },
+      ],
+      innerInstructions: [
+        { index: 0, instructions: [{ programIdIndex: 1, accounts: Buffer.from([0, 1]), data: Buffer.from([9]), stackHeight: 2 }] },
+      ],
       logMessages: ['Program X invoke [1]', 'Program X failed: custom program error: 0x1772'],
       computeUnitsConsumed: 1234n,
       returnData: { programId: Buffer.alloc(32, 11), data: Buffer.from([1, 2, 3]) },

@@ -255,7 +255,8 @@ export function transactionErrorFromJson(text: string): Uint8Array {
     w.u8(payload);
   } else if (STRUCT_VARIANTS.has(name)) {
     const f = only(payload);
-    if (f?.[0] !== 'account_index' || !isInt(f[1], 255)) throw new TransactionErrorCodecError(`${name} needs {"account_index": u8}: ${text}`);
+    if (f?.[0] !== 'account_index' || !isInt(f[1], 255))
+      throw new TransactionErrorCodecError(`${name} needs {"account_index": u8}: ${text}`);
     w.u32(TX_INDEX.get(name)!);
     w.u8(f[1]);
   } else {

@@ -22,7 +22,12 @@ describe('transaction error codec', () => {
   });
 
   it('round-trips every unit TransactionError variant with its index', () => {
-    const payload = new Set(['InstructionError', 'DuplicateInstruction', 'InsufficientFundsForRent', 'ProgramExecutionTemporarilyRestricted']);
+    const payload = new Set([
+      'InstructionError',
+      'DuplicateInstruction',
+      'InsufficientFundsForRent',
+      'ProgramExecutionTemporarilyRestricted',
+    ]);
     expect(TRANSACTION_ERROR_VARIANTS).toHaveLength(39);
     TRANSACTION_ERROR_VARIANTS.forEach((name, i) => {
       if (payload.has(name)) return;

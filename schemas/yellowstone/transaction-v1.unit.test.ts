@@ -37,9 +37,15 @@ const v1 = (transactionConfig: TransactionEvent['transactionConfig']): Transacti
 const full = v1({ priorityFee: 300_000n, computeUnitLimit: 315_000, loadedAccountsDataSizeLimit: 67_108_864, heapSize: 65_536 });
 
 const viaCodec = (tx: TransactionEvent) =>
-  SubscribeUpdate.decode(Uint8Array.from(SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(5_000) }).finish()));
+  SubscribeUpdate.decode(
+    Uint8Array.from(
+      SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(5_000) }).finish(),
+    ),
+  );
 const reframed = (tx: TransactionEvent) =>
-  SubscribeUpdate.decode(Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish())), 5_000)));
+  SubscribeUpdate.decode(
+    Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(tx).finish())), 5_000)),
+  );
 
 describe('v1 transactions and Yellowstone', () => {
   it('Message.config carries the config values; reframing the record writes the same update as converting', () => {

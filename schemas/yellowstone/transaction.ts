@@ -56,14 +56,22 @@ function configToYellowstone(c: EventTransactionConfig): YellowstoneConfig {
 
 /** A transaction and its meta to the event model. Throws YellowstoneConversionError when a part is missing
  * or the error bytes are not a known TransactionError. */
-export function transactionFromParts(tx: Transaction | undefined, meta: TransactionStatusMeta | undefined, ctx: TransactionContext): TransactionEvent {
+export function transactionFromParts(
+  tx: Transaction | undefined,
+  meta: TransactionStatusMeta | undefined,
+  ctx: TransactionContext,
+): TransactionEvent {
   const msg = tx?.message;
   if (tx === undefined || msg === undefined || msg.header === undefined) {
     throw new YellowstoneConversionError(`transaction ${ctx.slot}/${ctx.index}: no message`);
   }
   if (meta === undefined) throw new YellowstoneConversionError(`transaction ${ctx.slot}/${ctx.index}: no meta`);
   const accountKeys = msg.accountKeys.map(buf);
-  const instructions = msg.instructions.map((ix) => ({ programIdIndex: ix.programIdIndex, accounts: buf(ix.accounts), data: buf(ix.data) }));
+  const instructions = msg.instructions.map((ix) => ({
+    programIdIndex: ix.programIdIndex,
+    accounts: buf(ix.accounts),
+    data: buf(ix.data),
+  }));
   let m;
   try {
     m = metaFromYellowstone(meta);

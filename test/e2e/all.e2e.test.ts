@@ -37,7 +37,11 @@ function descendants(pid: number): number[] {
     kids.get(pp!)!.push(p!);
   }
   const all: number[] = [];
-  const walk = (p: number) => (kids.get(p) ?? []).forEach((k) => { all.push(k); walk(k); });
+  const walk = (p: number) =>
+    (kids.get(p) ?? []).forEach((k) => {
+      all.push(k);
+      walk(k);
+    });
   walk(pid);
   return all;
 }
@@ -72,12 +76,38 @@ beforeAll(async () => {
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
   const started = Date.now();
-  child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all',
-    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
-    '--data-dir', dataDir, '--slot-ms', '100', '--tps', '300', '--log-level', 'info'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/main.ts',
+      'all',
+      '--grpc-port',
+      String(ports.grpc),
+      '--rpc-port',
+      String(ports.rpc),
+      '--pubsub-port',
+      String(ports.pubsub),
+      '--metrics-port',
+      String(ports.metrics),
+      '--data-dir',
+      dataDir,
+      '--slot-ms',
+      '100',
+      '--tps',
+      '300',
+      '--log-level',
+      'info',
+    ],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+    timeoutMs: 120_000,
+    what: 'slotstream all to serve',
+  });
   if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
   // The quick start promise: up within a minute on a warm cache.
   expect(Date.now() - started).toBeLessThan(60_000);
@@ -90,14 +120,17 @@ afterAll(async () => {
 
 describe('slotstream all', () => {
   it('answers JSON-RPC from views the projector built from the simulated chain', async () => {
-    await waitFor(async () => {
-      const r = await rpc('getBlockHeight', [{ commitment: 'finalized' }]);
-      return typeof r.result === 'number' && r.result > 0;
-    }, { timeoutMs: 90_000, what: 'a finalized block height' });
+    await waitFor(
+      async () => {
+        const r = await rpc('getBlockHeight', [{ commitment: 'finalized' }]);
+        return typeof r.result === 'number' && r.result > 0;
+      },
+      { timeoutMs: 90_000, what: 'a finalized block height' },
+    );
     const processed = (await rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
     const finalized = (await rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
     expect(processed).toBeGreaterThanOrEqual(finalized);
-    const sigs = (await rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]));
+    const sigs = await rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
     expect(Array.isArray(sigs.result)).toBe(true);
     expect(await rpc('getNothing')).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
   });
@@ -122,16 +155,19 @@ describe('slotstream all', () => {
     const got: { method?: string; params?: { result: { value?: { signature: string }; slot?: number } } }[] = [];
     ws.on('message', (d: Buffer) => got.push(JSON.parse(d.toString()) as (typeof got)[number]));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logsSubscribe', params: [{ mentions: [PUMP] }, { commitment: 'confirmed' }] }));
+    ws.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logsSubscribe', params: [{ mentions: [PUMP] }, { commitment: 'confirmed' }] }),
+    );
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'slotSubscribe' }));
     await waitFor(() => got.some((m) => m.method === 'logsNotification') && got.some((m) => m.method === 'slotNotification'), {
-      timeoutMs: 60_000, what: 'logs and slot notifications',
+      timeoutMs: 60_000,
+      what: 'logs and slot notifications',
     });
     expect(got.find((m) => m.method === 'logsNotification')!.params!.result.value!.signature).toEqual(expect.any(String));
     ws.close();
   });
 
-  it('publishes the simulator\'s entries and dead forks by default', async () => {
+  it("publishes the simulator's entries and dead forks by default", async () => {
     expect(output).toMatch(/dead-fork rate 0\.01, entries published/);
     const entries = async () => {
       const text = await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text();

@@ -23,39 +23,61 @@ const slotOf = async (p: AllProcess): Promise<number | undefined> => {
   return typeof r.result === 'number' ? r.result : undefined;
 };
 
-it('a second run against the same data folder answers the new chain’s tip within seconds, never the old one', { timeout: 600_000 }, async () => {
-  const first = await startAll(dataDir, ['--slot-ms', '10', '--tps', '100']);
-  running.push(first);
-  const oldTip = await waitFor(async () => {
-    const s = await slotOf(first);
-    return s !== undefined && s >= 300 ? s : undefined;
-  }, { timeoutMs: 180_000, intervalMs: 200, what: 'the first run to pass slot 300' });
+it(
+  'a second run against the same data folder answers the new chain’s tip within seconds, never the old one',
+  { timeout: 600_000 },
+  async () => {
+    const first = await startAll(dataDir, ['--slot-ms', '10', '--tps', '100']);
+    running.push(first);
+    const oldTip = await waitFor(
+      async () => {
+        const s = await slotOf(first);
+        return s !== undefined && s >= 300 ? s : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 200, what: 'the first run to pass slot 300' },
+    );
 
-  // Item 6: the real token program owns the simulated chain's token accounts, and jsonParsed reads them.
-  const accounts = (await first.rpc('getProgramAccounts', [TOKEN_PROGRAM, { encoding: 'base64', filters: [{ dataSize: TOKEN_ACCOUNT_LEN }], commitment: 'processed' }])).result as
-    { pubkey: string; account: { data: [string, string] } }[];
-  expect(accounts.length).toBeGreaterThan(0);
-  const owner = (await first.rpc('getAccountInfo', [accounts[0]!.pubkey, { encoding: 'jsonParsed', commitment: 'processed' }])).result as
-    { value: { data: { program: string; parsed: { info: { owner: string; mint: string } } } } };
-  expect(owner.value.data.program).toBe('spl-token');
-  const byOwner = (await first.rpc('getTokenAccountsByOwner', [owner.value.data.parsed.info.owner, { programId: TOKEN_PROGRAM }, { encoding: 'jsonParsed', commitment: 'processed' }])).result as
-    { value: { pubkey: string }[] };
-  expect(byOwner.value.map((a) => a.pubkey)).toContain(accounts[0]!.pubkey);
+    // Item 6: the real token program owns the simulated chain's token accounts, and jsonParsed reads them.
+    const accounts = (
+      await first.rpc('getProgramAccounts', [
+        TOKEN_PROGRAM,
+        { encoding: 'base64', filters: [{ dataSize: TOKEN_ACCOUNT_LEN }], commitment: 'processed' },
+      ])
+    ).result as { pubkey: string; account: { data: [string, string] } }[];
+    expect(accounts.length).toBeGreaterThan(0);
+    const owner = (await first.rpc('getAccountInfo', [accounts[0]!.pubkey, { encoding: 'jsonParsed', commitment: 'processed' }]))
+      .result as { value: { data: { program: string; parsed: { info: { owner: string; mint: string } } } } };
+    expect(owner.value.data.program).toBe('spl-token');
+    const byOwner = (
+      await first.rpc('getTokenAccountsByOwner', [
+        owner.value.data.parsed.info.owner,
+        { programId: TOKEN_PROGRAM },
+        { encoding: 'jsonParsed', commitment: 'processed' },
+      ])
+    ).result as { value: { pubkey: string }[] };
+    expect(byOwner.value.map((a) => a.pubkey)).toContain(accounts[0]!.pubkey);
 
-  expect(await first.stop()).toBe(0);
+    expect(await first.stop()).toBe(0);
 
-  const second = await startAll(dataDir, ['--slot-ms', '200', '--tps', '100']);
-  running.push(second);
-  const serving = Date.now();
-  const newTip = await waitFor(async () => {
-    const s = await slotOf(second);
-    return s !== undefined && s > 0 && s < oldTip ? s : undefined;
-  }, { timeoutMs: 15_000, intervalMs: 100, what: `getSlot to answer the new chain's tip (the old run ended at ${oldTip})` });
-  expect(Date.now() - serving).toBeLessThan(15_000);
-  // It follows the new chain: it moves, and nothing of the old chain above it is served.
-  await waitFor(async () => ((await slotOf(second)) ?? 0) > newTip, { timeoutMs: 15_000, what: 'getSlot to move with the new chain' });
-  const old = await second.rpc('getBlock', [oldTip - 1, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'signatures' }]);
-  expect(old.error, `getBlock(${oldTip - 1}) of the old chain answered ${JSON.stringify(old.result)?.slice(0, 200)}`).toBeDefined();
-  expect(second.output()).toMatch(/the views were built from other Kafka topics: starting them afresh/);
-  expect(await second.stop()).toBe(0);
-});
+    const second = await startAll(dataDir, ['--slot-ms', '200', '--tps', '100']);
+    running.push(second);
+    const serving = Date.now();
+    const newTip = await waitFor(
+      async () => {
+        const s = await slotOf(second);
+        return s !== undefined && s > 0 && s < oldTip ? s : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, what: `getSlot to answer the new chain's tip (the old run ended at ${oldTip})` },
+    );
+    expect(Date.now() - serving).toBeLessThan(15_000);
+    // It follows the new chain: it moves, and nothing of the old chain above it is served.
+    await waitFor(async () => ((await slotOf(second)) ?? 0) > newTip, { timeoutMs: 15_000, what: 'getSlot to move with the new chain' });
+    const old = await second.rpc('getBlock', [
+      oldTip - 1,
+      { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'signatures' },
+    ]);
+    expect(old.error, `getBlock(${oldTip - 1}) of the old chain answered ${JSON.stringify(old.result)?.slice(0, 200)}`).toBeDefined();
+    expect(second.output()).toMatch(/the views were built from other Kafka topics: starting them afresh/);
+    expect(await second.stop()).toBe(0);
+  },
+);

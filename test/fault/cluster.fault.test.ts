@@ -39,7 +39,16 @@ import { decodeRecord, type TransactionEvent } from '../../schemas/codec.js';
 import { topicNames, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { uniquePrefix, waitFor } from '../support/harness/kafka.js';
 import { ResumableStream } from '../support/grpc/resumable-stream.js';
-import { chainTruth, compareReceived, expectedBySlot, resumePoint, skippedUpdates, type ChainTruth, type PlacedEvent, type StreamExpectation } from '../support/grpc/stream-truth.js';
+import {
+  chainTruth,
+  compareReceived,
+  expectedBySlot,
+  resumePoint,
+  skippedUpdates,
+  type ChainTruth,
+  type PlacedEvent,
+  type StreamExpectation,
+} from '../support/grpc/stream-truth.js';
 import { spawnIngest, type IngestProcess } from '../support/ingest/ingest-process.js';
 import { brokerMetadata } from '../support/kafka/broker-metadata.js';
 import { readKinds, recordCount, recordsDifference } from '../support/kafka/same-records.js';
@@ -76,10 +85,34 @@ interface StreamSpec extends StreamExpectation {
 }
 
 const SPECS: StreamSpec[] = [
-  { name: 'all-transactions', request: { transactions: { all: {} } }, commitment: 'processed', matchTransaction: () => true, matchAccount: never },
-  { name: 'pump-transactions', request: { transactions: { pump: { account_include: [b58(PUMP_PROGRAM)] } } }, commitment: 'processed', matchTransaction: (t) => has(t, PUMP_PROGRAM), matchAccount: never },
-  { name: 'votes', request: { transactions: { v: { vote: true } } }, commitment: 'processed', matchTransaction: (t) => t.isVote, matchAccount: never },
-  { name: 'failed-non-votes', request: { transactions: { f: { vote: false, failed: true } } }, commitment: 'processed', matchTransaction: (t) => !t.isVote && t.err !== undefined, matchAccount: never },
+  {
+    name: 'all-transactions',
+    request: { transactions: { all: {} } },
+    commitment: 'processed',
+    matchTransaction: () => true,
+    matchAccount: never,
+  },
+  {
+    name: 'pump-transactions',
+    request: { transactions: { pump: { account_include: [b58(PUMP_PROGRAM)] } } },
+    commitment: 'processed',
+    matchTransaction: (t) => has(t, PUMP_PROGRAM),
+    matchAccount: never,
+  },
+  {
+    name: 'votes',
+    request: { transactions: { v: { vote: true } } },
+    commitment: 'processed',
+    matchTransaction: (t) => t.isVote,
+    matchAccount: never,
+  },
+  {
+    name: 'failed-non-votes',
+    request: { transactions: { f: { vote: false, failed: true } } },
+    commitment: 'processed',
+    matchTransaction: (t) => !t.isVote && t.err !== undefined,
+    matchAccount: never,
+  },
   {
     name: 'token-without-pump',
     request: { transactions: { t: { account_include: [b58(TOKEN_PROGRAM)], account_exclude: [b58(PUMP_PROGRAM)] } } },
@@ -104,14 +137,21 @@ const SPECS: StreamSpec[] = [
   { name: 'all-accounts', request: { accounts: { all: {} } }, commitment: 'processed', matchTransaction: never, matchAccount: () => true },
   {
     name: 'memos-and-rich-accounts',
-    request: { transactions: { m: { account_required: [b58(MEMO_PROGRAM)] } }, accounts: { r: { filters: [{ lamports: { gt: String(RICH) } }] } } },
+    request: {
+      transactions: { m: { account_required: [b58(MEMO_PROGRAM)] } },
+      accounts: { r: { filters: [{ lamports: { gt: String(RICH) } }] } },
+    },
     commitment: 'processed',
     matchTransaction: (t) => has(t, MEMO_PROGRAM),
     matchAccount: (a) => a.lamports > RICH,
   },
   {
     name: 'pump-confirmed',
-    request: { transactions: { p: { account_include: [b58(PUMP_PROGRAM)] } }, accounts: { p: { owner: [b58(PUMP_PROGRAM)] } }, commitment: 'CONFIRMED' },
+    request: {
+      transactions: { p: { account_include: [b58(PUMP_PROGRAM)] } },
+      accounts: { p: { owner: [b58(PUMP_PROGRAM)] } },
+      commitment: 'CONFIRMED',
+    },
     commitment: 'confirmed',
     matchTransaction: (t) => has(t, PUMP_PROGRAM),
     matchAccount: (a) => a.owner.equals(PUMP_PROGRAM),
@@ -159,7 +199,8 @@ function config(role: 'ingest' | 'projector', prefix: string, extra: Partial<Omi
 }
 
 /** The highest slot committed so far (the ingest's own resume point). */
-const lastSlot = async (topics: TopicNames): Promise<bigint> => (await lastPublishedSlot(infra!.kafka, topics, { timeoutMs: 20_000 })) ?? -1n;
+const lastSlot = async (topics: TopicNames): Promise<bigint> =>
+  (await lastPublishedSlot(infra!.kafka, topics, { timeoutMs: 20_000 })) ?? -1n;
 
 async function waitForSlot(topics: TopicNames, slot: bigint, what: string, timeoutMs = 180_000): Promise<bigint> {
   const got = await waitFor(
@@ -170,7 +211,8 @@ async function waitForSlot(topics: TopicNames, slot: bigint, what: string, timeo
     },
     { what, timeoutMs, intervalMs: 250 },
   );
-  if (got === 'exited') throw new Error(`waiting for ${what}: the ingest exited (${JSON.stringify(await ingest!.exited)}): ${ingest!.stderr().slice(-2000)}`);
+  if (got === 'exited')
+    throw new Error(`waiting for ${what}: the ingest exited (${JSON.stringify(await ingest!.exited)}): ${ingest!.stderr().slice(-2000)}`);
   return got;
 }
 
@@ -178,7 +220,10 @@ async function waitForSlot(topics: TopicNames, slot: bigint, what: string, timeo
  * marker (or confirmation) is in the snapshot has all its records in it (test/support/kafka/snapshot.ts). */
 async function truthNow(topics: TopicNames): Promise<ChainTruth> {
   const kinds = ['slots', 'transactions', 'accounts'] as const;
-  const snap = await snapshotTopics(infra!.kafka, kinds.map((k) => topics[k]));
+  const snap = await snapshotTopics(
+    infra!.kafka,
+    kinds.map((k) => topics[k]),
+  );
   const events: PlacedEvent[] = [];
   for (const kind of kinds) {
     snap.get(topics[kind])!.forEach((part, partition) => {
@@ -215,19 +260,28 @@ function resume(topics: TopicNames, list: { spec: StreamSpec; stream: ResumableS
       // holds: nothing extra or twice. Newer slots may hold records Kafka has not committed yet: the live
       // layer reads uncommitted, and a transaction the broker crash aborted comes again when the ingest
       // retries (docs/decisions.md "Live reads uncommitted"); the stream drops those slots and replays them.
-      const { extra } = compareReceived(stream.received.filter((r) => r.slot < from), expectedBySlot(spec, truth));
-      if (extra.length > 0) cutProblems.push(`${spec.name} (${why}): ${extra.length} updates received more often than Kafka holds them, e.g. ${extra[0]}`);
+      const { extra } = compareReceived(
+        stream.received.filter((r) => r.slot < from),
+        expectedBySlot(spec, truth),
+      );
+      if (extra.length > 0)
+        cutProblems.push(`${spec.name} (${why}): ${extra.length} updates received more often than Kafka holds them, e.g. ${extra[0]}`);
       // Behind is allowed (the cut came first); a hole before what the session received is not.
       const skipped = skippedUpdates(spec, truth, stream.sessionUpdates(), stream.sessions.at(-1)!.fromSlot);
       if (skipped.length > 0) cutProblems.push(`${spec.name} (${why}): ${skipped.length} updates skipped, e.g. ${skipped[0]}`);
       const before = stream.received.length;
       const newest = stream.received.reduce((m, r) => (r.slot > m ? r.slot : m), -1n);
       stream.start(from);
-      note(`${spec.name}: ${why}; resumed with from_slot ${from} (kept ${stream.received.length} of ${before} updates; newest slot received ${newest}; Kafka at slot ${truth.maxSlot})`);
+      note(
+        `${spec.name}: ${why}; resumed with from_slot ${from} (kept ${stream.received.length} of ${before} updates; newest slot received ${newest}; Kafka at slot ${truth.maxSlot})`,
+      );
     }
   };
   const done = serial.then(run, run);
-  serial = done.catch((err: unknown) => void cutProblems.push(`resuming ${list.map((s) => s.spec.name).join(', ')} (${why}) failed: ${(err as Error).message}`));
+  serial = done.catch(
+    (err: unknown) =>
+      void cutProblems.push(`resuming ${list.map((s) => s.spec.name).join(', ')} (${why}) failed: ${(err as Error).message}`),
+  );
   return serial;
 }
 
@@ -252,7 +306,9 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   const refConfig = config('ingest', refPrefix, { ...SIM, slotMs: 0 });
   const refInfra = await connectKafka(refConfig, log);
   try {
-    await (await startIngest(refConfig, log, refInfra)).done;
+    await (
+      await startIngest(refConfig, log, refInfra)
+    ).done;
   } finally {
     await refInfra.kafka.close();
   }
@@ -260,7 +316,12 @@ it('survives a broker crash and an ingest crash: same records, same views, every
 
   // 2. Projector, api and streams on the fault run's prefix, before the first record.
   const prefix = uniquePrefix('fault-run');
-  const projectorConfig = config('projector', prefix, { clickhouseDatabase: DATABASE, groupId: `g-${prefix}`, batchRows: 5000, batchMs: 100 });
+  const projectorConfig = config('projector', prefix, {
+    clickhouseDatabase: DATABASE,
+    groupId: `g-${prefix}`,
+    batchRows: 5000,
+    batchMs: 100,
+  });
   infra = await connectKafka(projectorConfig, log);
   const { topics } = infra;
   ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DATABASE });
@@ -268,7 +329,15 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   projector = await startProjector(projectorConfig, log, { ch, kafka: infra.kafka, topics });
   // Slow-client cut-offs are slow-client.int.test.ts's subject; here the clients share the server's CPU.
   grpcServer = await startTestGrpc({
-    kafka: infra.kafka, topics, ch, database: DATABASE, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_000_000, log,
+    kafka: infra.kafka,
+    topics,
+    ch,
+    database: DATABASE,
+    host: '127.0.0.1',
+    port: 0,
+    pingIntervalMs: 10_000,
+    queueSize: 1_000_000,
+    log,
   });
   for (const spec of SPECS) {
     const client = newClient(grpcServer.port);
@@ -303,14 +372,18 @@ it('survives a broker crash and an ingest crash: same records, same views, every
       await waitForSlot(topics, (await lastSlot(topics)) + 10n, 'the restarted ingest to publish 10 more slots');
     }
     const atIngestKill = await lastSlot(topics);
-    note(`ingest SIGKILLed mid-slot ${cut.openSlot}: ${cut.held.size} records after slot ${cut.afterSlot}, the newest whole one, are in Kafka`);
+    note(
+      `ingest SIGKILLed mid-slot ${cut.openSlot}: ${cut.held.size} records after slot ${cut.afterSlot}, the newest whole one, are in Kafka`,
+    );
     const cutLater = CUT_AT_INGEST_FAULT.map((i) => streams[i]!);
     for (const s of cutLater) s.stream.cut();
     await resume(topics, cutLater, 'cut while the ingest is down');
     ingest = spawnIngest(ingestConfig);
     const second = ingest;
     await waitForSlot(topics, atIngestKill + 200n, 'the restarted ingest to publish 200 more slots');
-    expect(second.stderr()).toMatch(/resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/);
+    expect(second.stderr()).toMatch(
+      /resuming after slot \d+, the newest one Kafka holds whole; \d+ records published after it are skipped by identity/,
+    );
     note(`restarted ingest at slot ${await lastSlot(topics)}`);
 
     // 5. Broker fault while the restarted ingest runs: SIGKILL the leader of the slots topic's
@@ -335,7 +408,9 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     const uncut = streams.filter((s, i) => !CUT_AT_BROKER_FAULT.includes(i) && s.spec.commitment === 'processed');
     const newestOf = (s: ResumableStream): bigint => s.received.reduce((m, r) => (r.slot > m ? r.slot : m), -1n);
     await waitFor(() => uncut.every((s) => newestOf(s.stream) >= atBrokerKill + 100n), {
-      what: 'the streams not cut to receive updates 100 slots past the broker crash', timeoutMs: 120_000, intervalMs: 250,
+      what: 'the streams not cut to receive updates 100 slots past the broker crash',
+      timeoutMs: 120_000,
+      intervalMs: 250,
     });
     note(`streams not cut are live past slot ${atBrokerKill + 100n} with the broker down`);
     await cluster!.startNode(victim);
@@ -352,7 +427,11 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     await waitForSlot(topics, (await lastSlot(topics)) + 50n, 'the ingest to publish 50 more slots on three brokers');
     expect(second.running(), 'the ingest must still be running after the broker came back (pace it slower)').toBe(true);
     await resumed;
-    const end = await waitFor(async () => (second.running() ? undefined : second.exited), { what: 'the ingest to finish', timeoutMs: 300_000, intervalMs: 250 });
+    const end = await waitFor(async () => (second.running() ? undefined : second.exited), {
+      what: 'the ingest to finish',
+      timeoutMs: 300_000,
+      intervalMs: 250,
+    });
     expect(end, second.stderr().slice(-3000)).toEqual({ code: 0, signal: null });
     note('ingest finished');
 
@@ -371,9 +450,14 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     const records = await consumeAll(infra.kafka, topics);
     const programs = [...new Set(records.flatMap((r) => (r.event.kind === 'accounts' ? [b58(r.event.event.owner)] : [])))].sort();
     const views = expectedViews(records, programs);
-    await waitFor(async () => (await kafkaLag(ch!, DATABASE)) === 0n && JSON.stringify(await heads(ch!, DATABASE)) === JSON.stringify(views.heads), {
-      what: 'the projector to catch up', timeoutMs: 180_000, intervalMs: 500,
-    });
+    await waitFor(
+      async () => (await kafkaLag(ch!, DATABASE)) === 0n && JSON.stringify(await heads(ch!, DATABASE)) === JSON.stringify(views.heads),
+      {
+        what: 'the projector to catch up',
+        timeoutMs: 180_000,
+        intervalMs: 500,
+      },
+    );
     const dumped = await dumpViews(ch, DATABASE, programs);
     for (const key of Object.keys(views)) expect(dumped[key], key).toEqual(views[key]);
     note(`views equal the independent computation (${views.transactions!.length} transactions)`);
@@ -383,16 +467,30 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     const expected = streams.map(({ spec }) => expectedBySlot(spec, truth));
     const total = (i: number): number => [...expected[i]!.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
     await waitFor(() => streams.every(({ stream }, i) => stream.open && stream.received.length >= total(i)), {
-      what: 'every stream to receive its updates', timeoutMs: 180_000, intervalMs: 250,
+      what: 'every stream to receive its updates',
+      timeoutMs: 180_000,
+      intervalMs: 250,
     });
     expect(cutProblems).toEqual([]);
     for (const [i, { spec, stream }] of streams.entries()) {
       const diff = compareReceived(stream.received, expected[i]!);
       expect(total(i), `${spec.name} expects updates`).toBeGreaterThan(0);
-      expect({ stream: spec.name, missing: diff.missing.length, extra: diff.extra.length, firstMissing: diff.missing[0], firstExtra: diff.extra[0] }).toEqual({
-        stream: spec.name, missing: 0, extra: 0, firstMissing: undefined, firstExtra: undefined,
+      expect({
+        stream: spec.name,
+        missing: diff.missing.length,
+        extra: diff.extra.length,
+        firstMissing: diff.missing[0],
+        firstExtra: diff.extra[0],
+      }).toEqual({
+        stream: spec.name,
+        missing: 0,
+        extra: 0,
+        firstMissing: undefined,
+        firstExtra: undefined,
       });
-      note(`${spec.name}: ${total(i)} updates once each over ${stream.sessions.length} session(s): ${stream.sessions.map((s) => `from ${s.fromSlot}${s.refused > 0 ? ` (refused ${s.refused}x, asked again)` : ''}${s.endedBy ? ` (${s.endedBy}, ${s.received} received, ${s.dropped ?? 0} dropped)` : ''}`).join(', ')}`);
+      note(
+        `${spec.name}: ${total(i)} updates once each over ${stream.sessions.length} session(s): ${stream.sessions.map((s) => `from ${s.fromSlot}${s.refused > 0 ? ` (refused ${s.refused}x, asked again)` : ''}${s.endedBy ? ` (${s.endedBy}, ${s.received} received, ${s.dropped ?? 0} dropped)` : ''}`).join(', ')}`,
+      );
     }
     passed = true;
   } finally {

@@ -18,7 +18,9 @@ describe.each(MAINNET_BLOCKS)('mainnet block $slot', ({ slot }) => {
       const record = Buffer.from(TransactionEvent.encode(tx).finish());
       const reframed = SubscribeUpdate.decode(Uint8Array.from(reframeYellowstoneTransaction(scanTransaction(record), ms)));
       const converted = SubscribeUpdate.decode(
-        Uint8Array.from(SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) }).finish()),
+        Uint8Array.from(
+          SubscribeUpdate.encode({ filters: [], transaction: transactionToYellowstone(tx), createdAt: new Date(ms) }).finish(),
+        ),
       );
       expect(reframed).toEqual(converted);
     }

@@ -40,7 +40,15 @@ afterAll(async () => {
 });
 
 async function ingest(from: bigint, to: bigint): Promise<SlotBatch[]> {
-  const source = createRpcSource({ url: server.url, fromSlot: from, toSlot: to, concurrency: 4, timeoutMs: 10_000, pollMs: 50, log: pino({ level: 'silent' }) });
+  const source = createRpcSource({
+    url: server.url,
+    fromSlot: from,
+    toSlot: to,
+    concurrency: 4,
+    timeoutMs: 10_000,
+    pollMs: 50,
+    log: pino({ level: 'silent' }),
+  });
   const out: SlotBatch[] = [];
   for await (const b of source.batches({})) out.push(b);
   return out;
@@ -65,7 +73,9 @@ describe.each(blocks)('mainnet block $fact.slot', ({ fact, block }) => {
     const batches = await ingest(from, slot);
     expect(batches.map((b) => b.slot)).toEqual(Array.from({ length: Number(slot - from) + 1 }, (_, i) => from + BigInt(i)));
     for (const b of batches.slice(0, -1)) {
-      expect(b.events.filter((e) => e.kind === 'slots').map((e) => e.event)).toMatchObject([{ slot: b.slot, status: SlotStatus.SLOT_STATUS_SKIPPED }]);
+      expect(b.events.filter((e) => e.kind === 'slots').map((e) => e.event)).toMatchObject([
+        { slot: b.slot, status: SlotStatus.SLOT_STATUS_SKIPPED },
+      ]);
     }
     const all = batches.flatMap((b) => b.events);
     const epochs = all.filter((e) => e.kind === 'epochs');
@@ -76,7 +86,11 @@ describe.each(blocks)('mainnet block $fact.slot', ({ fact, block }) => {
     expect(ev.schedule).toHaveLength(SLOTS_PER_EPOCH / 4);
     const last = batches.at(-1)!.events;
     const statuses = last.filter((e) => e.kind === 'slots').map((e) => e.event);
-    expect(statuses.map((s) => s.status)).toEqual([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED]);
+    expect(statuses.map((s) => s.status)).toEqual([
+      SlotStatus.SLOT_STATUS_PROCESSED,
+      SlotStatus.SLOT_STATUS_CONFIRMED,
+      SlotStatus.SLOT_STATUS_FINALIZED,
+    ]);
     expect(statuses[0]).toStrictEqual(pathA.slot);
     const txs = last.filter((e) => e.kind === 'transactions').map((e) => e.event);
     expect(txs).toStrictEqual(pathA.transactions);

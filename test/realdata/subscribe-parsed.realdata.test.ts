@@ -47,17 +47,47 @@ function txLine(r: PumpRecord, slot: number, wire: string, err: unknown): string
     instructions: g.instructions.map((ix: any) => ({ ...ix, data: Buffer.from(bs58.decode(ix.data)).toString('base64') })),
   }));
   return JSON.stringify({
-    type: 'transaction', slot, index: 0, tx: wire, err, fee: m.fee ?? 5000, blockTime: r.blockTime,
-    loadedWritable: m.loadedAddresses?.writable ?? [], loadedReadonly: m.loadedAddresses?.readonly ?? [],
-    preBalances: m.preBalances ?? [], postBalances: m.postBalances ?? [], preTokenBalances: m.preTokenBalances ?? [], postTokenBalances: m.postTokenBalances ?? [],
-    innerInstructions, logMessages: m.logMessages ?? [], computeUnitsConsumed: m.computeUnitsConsumed ?? 0, costUnits: m.costUnits ?? 0, returnData: null, rewards: [],
+    type: 'transaction',
+    slot,
+    index: 0,
+    tx: wire,
+    err,
+    fee: m.fee ?? 5000,
+    blockTime: r.blockTime,
+    loadedWritable: m.loadedAddresses?.writable ?? [],
+    loadedReadonly: m.loadedAddresses?.readonly ?? [],
+    preBalances: m.preBalances ?? [],
+    postBalances: m.postBalances ?? [],
+    preTokenBalances: m.preTokenBalances ?? [],
+    postTokenBalances: m.postTokenBalances ?? [],
+    innerInstructions,
+    logMessages: m.logMessages ?? [],
+    computeUnitsConsumed: m.computeUnitsConsumed ?? 0,
+    costUnits: m.costUnits ?? 0,
+    returnData: null,
+    rewards: [],
   });
 }
 
 function chainLines(): string[] {
   const lines: string[] = [];
   const block = (slot: number, txs: string[]) => {
-    lines.push(JSON.stringify({ type: 'slot', slot, status: 'processed', block: { parentSlot: slot - 1, blockhash: bs58.encode(Buffer.alloc(32, slot % 251)), blockHeight: slot, blockTime: 1_760_000_000, leader: bs58.encode(Buffer.alloc(32, 9)), transactionCount: txs.length, voteTransactionCount: 0 } }));
+    lines.push(
+      JSON.stringify({
+        type: 'slot',
+        slot,
+        status: 'processed',
+        block: {
+          parentSlot: slot - 1,
+          blockhash: bs58.encode(Buffer.alloc(32, slot % 251)),
+          blockHeight: slot,
+          blockTime: 1_760_000_000,
+          leader: bs58.encode(Buffer.alloc(32, 9)),
+          transactionCount: txs.length,
+          voteTransactionCount: 0,
+        },
+      }),
+    );
     lines.push(...txs);
     lines.push(JSON.stringify({ type: 'slot', slot, status: 'confirmed' }));
   };
@@ -115,12 +145,38 @@ beforeAll(async () => {
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
-  child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all', '--source', 'file', '--source-path', '-',
-    '--grpc-port', String(port), '--rpc-port', String(await freePort()), '--pubsub-port', String(await freePort()), '--metrics-port', String(await freePort()),
-    '--data-dir', join(dir, 'data'), '--log-level', 'info'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/main.ts',
+      'all',
+      '--source',
+      'file',
+      '--source-path',
+      '-',
+      '--grpc-port',
+      String(port),
+      '--rpc-port',
+      String(await freePort()),
+      '--pubsub-port',
+      String(await freePort()),
+      '--metrics-port',
+      String(await freePort()),
+      '--data-dir',
+      join(dir, 'data'),
+      '--log-level',
+      'info',
+    ],
+    { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+    timeoutMs: 120_000,
+    what: 'slotstream all to serve',
+  });
   if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
   oldClient = streamClient(join(ROOT, 'test/fixtures/stream-seed.proto'), port);
   newClient = streamClient(join(ROOT, 'proto/stream.proto'), port);
@@ -129,10 +185,13 @@ beforeAll(async () => {
   withFailed = record(newClient, { include_failed: true });
   await new Promise((r) => setTimeout(r, 1_500));
   child.stdin!.write(chainLines().join('\n') + '\n');
-  await waitFor(() => withFailed.updates.length >= records.length + 1 && dflt.updates.length >= records.length && old.updates.length >= records.length, {
-    timeoutMs: 90_000,
-    what: `every record out of SubscribeParsed (old ${old.updates.length}, default ${dflt.updates.length}, failed ${withFailed.updates.length}; output:\n${output.slice(-3000)})`,
-  });
+  await waitFor(
+    () => withFailed.updates.length >= records.length + 1 && dflt.updates.length >= records.length && old.updates.length >= records.length,
+    {
+      timeoutMs: 90_000,
+      what: `every record out of SubscribeParsed (old ${old.updates.length}, default ${dflt.updates.length}, failed ${withFailed.updates.length}; output:\n${output.slice(-3000)})`,
+    },
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -196,7 +255,9 @@ function instructionJson(x: any, want: any): any {
     name = c.startsWith('amm_') ? c.slice(4) : c;
     const def = table.instructions.find((d) => d.name === name)!;
     const seed = SEED_CASES.has(c);
-    const fields = seed ? def.fields.filter((f) => x[c][f.name] !== undefined || !x.extra_args.some((e: any) => e.name === f.name)) : def.fields;
+    const fields = seed
+      ? def.fields.filter((f) => x[c][f.name] !== undefined || !x.extra_args.some((e: any) => e.name === f.name))
+      : def.fields;
     args = typedJson(x[c], seed ? fields.filter((f) => x[c][f.name] !== undefined) : fields, want?.absent_newer_args ?? []);
     for (const e of x.extra_args) args[e.name] = decodedFieldJson(e);
     args = Object.fromEntries(def.fields.filter((f) => f.name in args).map((f) => [f.name, args[f.name]]));
@@ -221,7 +282,14 @@ function eventJson(e: any, want: any): any {
     fields = Object.fromEntries(e.other.fields.map((f: any) => [f.name, decodedFieldJson(f)]));
   } else {
     const table = e.program === 'pump' ? PUMP : PUMP_AMM;
-    name = { trade: 'TradeEvent', create: 'CreateEvent', complete: 'CompleteEvent', amm_buy: 'BuyEvent', amm_sell: 'SellEvent', amm_create_pool: 'CreatePoolEvent' }[c]!;
+    name = {
+      trade: 'TradeEvent',
+      create: 'CreateEvent',
+      complete: 'CompleteEvent',
+      amm_buy: 'BuyEvent',
+      amm_sell: 'SellEvent',
+      amm_create_pool: 'CreatePoolEvent',
+    }[c]!;
     fields = typedJson(e[c], table.events.find((d) => d.name === name)!.fields, want?.absent_newer_fields ?? []);
   }
   return { index: e.index ?? 0, inner_index: e.inner_index ?? 0, program: e.program, name, fields };
@@ -240,7 +308,9 @@ describe('SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (
       expect(got).toHaveLength(1);
       const u = got[0];
       const want = r.decoded;
-      expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(want.instructions.map(recordShape));
+      expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(
+        want.instructions.map(recordShape),
+      );
       expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
       expect(u.programs).toEqual(r.programs_involved);
       expect(u.failed ?? false).toBe(false);
@@ -248,7 +318,7 @@ describe('SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (
 
     it('marks inner instructions with stack height and the invoking top-level program', () => {
       const u = bySignature(dflt, r.signature)[0];
-          for (const x of u.instructions) {
+      for (const x of u.instructions) {
         if (!x.inner) {
           expect(x.stack_height).toBe(1);
           continue;
@@ -261,7 +331,7 @@ describe('SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (
       }
     });
 
-    it("agrees with every value its source asserts (`expected`)", () => {
+    it('agrees with every value its source asserts (`expected`)', () => {
       const u = bySignature(dflt, r.signature)[0];
       const got = u.instructions.map((x: any) => instructionJson(x, undefined));
       for (const want of r.expected.instructions) {

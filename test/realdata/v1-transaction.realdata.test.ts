@@ -49,14 +49,39 @@ function chainFile(): string {
   }));
   const lines = [
     {
-      type: 'slot', slot: SLOT, status: 'processed',
-      block: { parentSlot: SLOT - 1, blockhash: bs58.encode(Buffer.alloc(32, 7)), blockHeight: SLOT - 1000, blockTime: record.blockTime, leader: payer, transactionCount: 1, voteTransactionCount: 0 },
+      type: 'slot',
+      slot: SLOT,
+      status: 'processed',
+      block: {
+        parentSlot: SLOT - 1,
+        blockhash: bs58.encode(Buffer.alloc(32, 7)),
+        blockHeight: SLOT - 1000,
+        blockTime: record.blockTime,
+        leader: payer,
+        transactionCount: 1,
+        voteTransactionCount: 0,
+      },
     },
     {
-      type: 'transaction', slot: SLOT, index: 0, tx: record.wire_base64, err: null, fee: meta.fee, blockTime: record.blockTime,
-      loadedWritable: [], loadedReadonly: [],
-      preBalances: meta.preBalances, postBalances: meta.postBalances, preTokenBalances: meta.preTokenBalances, postTokenBalances: meta.postTokenBalances,
-      innerInstructions, logMessages: meta.logMessages, computeUnitsConsumed: meta.computeUnitsConsumed, costUnits: meta.costUnits, returnData: null, rewards: [],
+      type: 'transaction',
+      slot: SLOT,
+      index: 0,
+      tx: record.wire_base64,
+      err: null,
+      fee: meta.fee,
+      blockTime: record.blockTime,
+      loadedWritable: [],
+      loadedReadonly: [],
+      preBalances: meta.preBalances,
+      postBalances: meta.postBalances,
+      preTokenBalances: meta.preTokenBalances,
+      postTokenBalances: meta.postTokenBalances,
+      innerInstructions,
+      logMessages: meta.logMessages,
+      computeUnitsConsumed: meta.computeUnitsConsumed,
+      costUnits: meta.costUnits,
+      returnData: null,
+      rewards: [],
     },
     { type: 'slot', slot: SLOT, status: 'confirmed' },
     { type: 'slot', slot: SLOT, status: 'finalized' },
@@ -85,12 +110,38 @@ beforeAll(async () => {
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
-  child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all', '--source', 'file', '--source-path', join(dir, 'chain.jsonl'),
-    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
-    '--data-dir', join(dir, 'data'), '--log-level', 'info'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/main.ts',
+      'all',
+      '--source',
+      'file',
+      '--source-path',
+      join(dir, 'chain.jsonl'),
+      '--grpc-port',
+      String(ports.grpc),
+      '--rpc-port',
+      String(ports.rpc),
+      '--pubsub-port',
+      String(ports.pubsub),
+      '--metrics-port',
+      String(ports.metrics),
+      '--data-dir',
+      join(dir, 'data'),
+      '--log-level',
+      'info',
+    ],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+    timeoutMs: 120_000,
+    what: 'slotstream all to serve',
+  });
   if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
   await waitFor(async () => (await rpc('getTransaction', [record.signature, { maxSupportedTransactionVersion: 1 }])).result != null, {
     timeoutMs: 90_000,
@@ -114,11 +165,19 @@ describe('the mainnet v1 transaction through the file source', () => {
     expect(r.transaction.signatures).toEqual([record.signature]);
     expect(r.transaction.message.transactionConfig).toEqual(CONFIG);
     expect(r.transaction.message).not.toHaveProperty('addressTableLookups');
-    expect(r.transaction.message.header).toEqual({ numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 16 });
+    expect(r.transaction.message.header).toEqual({
+      numRequiredSignatures: 1,
+      numReadonlySignedAccounts: 0,
+      numReadonlyUnsignedAccounts: 16,
+    });
     expect(r.transaction.message.accountKeys).toHaveLength(34);
     expect(r.transaction.message.accountKeys[0]).toBe(payer);
     // The meta as recorded, but token amounts' uiAmount (its zero rule is issue 18's item 4).
-    const noUi = (m: any) => ({ ...m, preTokenBalances: m.preTokenBalances.map((t: any) => ({ ...t, uiTokenAmount: { ...t.uiTokenAmount, uiAmount: undefined } })), postTokenBalances: m.postTokenBalances.map((t: any) => ({ ...t, uiTokenAmount: { ...t.uiTokenAmount, uiAmount: undefined } })) });
+    const noUi = (m: any) => ({
+      ...m,
+      preTokenBalances: m.preTokenBalances.map((t: any) => ({ ...t, uiTokenAmount: { ...t.uiTokenAmount, uiAmount: undefined } })),
+      postTokenBalances: m.postTokenBalances.map((t: any) => ({ ...t, uiTokenAmount: { ...t.uiTokenAmount, uiAmount: undefined } })),
+    });
     expect(noUi(r.meta)).toEqual(noUi(meta));
   });
 
@@ -160,7 +219,17 @@ describe('the mainnet v1 transaction through the file source', () => {
     const accounts = (await rpc('getBlock', [SLOT, { transactionDetails: 'accounts', maxSupportedTransactionVersion: 1 }])).result;
     expect(accounts.transactions[0].version).toBe(1);
     const history = (await rpc('getSignaturesForAddress', [payer])).result;
-    expect(history).toEqual([{ signature: record.signature, slot: SLOT, err: null, memo: null, blockTime: record.blockTime, confirmationStatus: 'finalized', transactionIndex: 0 }]);
+    expect(history).toEqual([
+      {
+        signature: record.signature,
+        slot: SLOT,
+        err: null,
+        memo: null,
+        blockTime: record.blockTime,
+        confirmationStatus: 'finalized',
+        transactionIndex: 0,
+      },
+    ]);
   });
 
   it('signatureSubscribe notifies it (PubSub)', async () => {
@@ -168,7 +237,9 @@ describe('the mainnet v1 transaction through the file source', () => {
     const got: any[] = [];
     ws.on('message', (m) => got.push(JSON.parse(m.toString())));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'signatureSubscribe', params: [record.signature, { commitment: 'finalized' }] }));
+    ws.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'signatureSubscribe', params: [record.signature, { commitment: 'finalized' }] }),
+    );
     await waitFor(() => got.some((m) => m.method === 'signatureNotification'), { timeoutMs: 30_000, what: 'a signature notification' });
     expect(got.find((m) => m.method === 'signatureNotification').params.result.value).toEqual({ err: null });
     ws.close();
@@ -177,13 +248,27 @@ describe('the mainnet v1 transaction through the file source', () => {
   it('geyser.Geyser (the real Yellowstone client) replays it with Message.config', async () => {
     const client: GeyserClient = await connectGeyser(ports.grpc);
     const rec = await GeyserRecorder.open(client);
-    rec.write(geyserRequest({ transactions: { pump: { accountInclude: [payer], accountExclude: [], accountRequired: [] } }, commitment: CommitmentLevel.FINALIZED, fromSlot: String(SLOT) }));
-    await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, { timeoutMs: 60_000, what: 'the v1 transaction on geyser.Geyser' });
+    rec.write(
+      geyserRequest({
+        transactions: { pump: { accountInclude: [payer], accountExclude: [], accountRequired: [] } },
+        commitment: CommitmentLevel.FINALIZED,
+        fromSlot: String(SLOT),
+      }),
+    );
+    await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, {
+      timeoutMs: 60_000,
+      what: 'the v1 transaction on geyser.Geyser',
+    });
     expect(rec.error).toBeUndefined();
     const info = rec.of('transaction')[0]!.transaction.transaction!;
     expect(bs58.encode(info.signature)).toBe(record.signature);
     const message = info.transaction!.message!;
-    expect(message.config).toEqual({ priorityFee: '300000', computeUnitLimit: 315_000, loadedAccountsDataSizeLimit: 67_108_864, heapSize: undefined });
+    expect(message.config).toEqual({
+      priorityFee: '300000',
+      computeUnitLimit: 315_000,
+      loadedAccountsDataSizeLimit: 67_108_864,
+      heapSize: undefined,
+    });
     expect(message.versioned).toBe(true);
     expect(message.addressTableLookups).toEqual([]);
     expect(info.meta!.fee).toBe(String(meta.fee));
@@ -194,7 +279,10 @@ describe('the mainnet v1 transaction through the file source', () => {
     const client = newClient(ports.grpc);
     const rec = subscribe(client);
     rec.send({ transactions: { pump: { account_include: [payer] } }, accounts: {}, from_slot: String(SLOT) });
-    await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, { timeoutMs: 60_000, what: 'the v1 transaction on stream.Stream' });
+    await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, {
+      timeoutMs: 60_000,
+      what: 'the v1 transaction on stream.Stream',
+    });
     expect(rec.error).toBeUndefined();
     const info = rec.of('transaction')[0].transaction.transaction;
     expect(bs58.encode(info.signature)).toBe(record.signature);

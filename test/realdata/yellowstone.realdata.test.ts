@@ -115,7 +115,10 @@ describe('mainnet Yellowstone stream 398202772', () => {
       if (u.slot) out.slot = slotToYellowstone(viaKafka({ kind: 'slots', event: slotFromYellowstone(u.slot) }).event as never);
       if (u.blockMeta) {
         const { slot, block } = blockMetaFromYellowstone(u.blockMeta);
-        const e = viaKafka({ kind: 'slots', event: { slot, status: SlotStatus.SLOT_STATUS_PROCESSED, block } }).event as { slot: bigint; block: typeof block };
+        const e = viaKafka({ kind: 'slots', event: { slot, status: SlotStatus.SLOT_STATUS_PROCESSED, block } }).event as {
+          slot: bigint;
+          block: typeof block;
+        };
         out.blockMeta = blockMetaToYellowstone(e.slot, e.block);
       }
       if (u.entry) out.entry = entryToYellowstone(viaKafka({ kind: 'entries', event: entryFromYellowstone(u.entry) }).event as never);

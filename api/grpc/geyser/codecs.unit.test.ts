@@ -34,7 +34,9 @@ describe('decodeSubscribeRequest', () => {
   it('every filter name is a key: __proto__, constructor and prototype (null-prototype maps)', () => {
     const names = ['__proto__', 'constructor', 'prototype'];
     // transactions { name: { vote: true } } and slots { name } (no value) for each name.
-    const bytes = Buffer.concat(names.flatMap((n) => [ld(3, Buffer.concat([str(1, n), ld(2, Buffer.from([0x08, 0x01]))])), ld(2, str(1, n))]));
+    const bytes = Buffer.concat(
+      names.flatMap((n) => [ld(3, Buffer.concat([str(1, n), ld(2, Buffer.from([0x08, 0x01]))])), ld(2, str(1, n))]),
+    );
     const req = decodeSubscribeRequest(bytes);
     expect(Object.keys(req.transactions).sort()).toEqual(names);
     expect(Object.keys(req.slots).sort()).toEqual(names);

@@ -13,7 +13,16 @@ import { silentLogger } from '../../../platform/log.js';
 import { SlotEvent, SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
-import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg, type Recorder } from '../../../test/support/grpc/clients.js';
+import {
+  accountEvent,
+  key,
+  newClient,
+  subscribe,
+  TestPublisher,
+  txEvent,
+  type Msg,
+  type Recorder,
+} from '../../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 import { framedSlot } from '../../../test/support/ingest/framed-slot.js';
@@ -38,7 +47,16 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-commitment-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 300,
+    });
     client = await connectGeyser(server.port);
     streamClient = newClient(server.port);
   });
@@ -97,7 +115,9 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
       status(s, CONFIRMED),
       status(s, FINALIZED),
     ]);
-    await waitFor(() => got(finalized, s).includes(`slot ${FINALIZED}`) && processed.of('account').length === 2, { what: 'finalized slot' });
+    await waitFor(() => got(finalized, s).includes(`slot ${FINALIZED}`) && processed.of('account').length === 2, {
+      what: 'finalized slot',
+    });
     await waitFor(() => got(richConfirmed, s).length === 1, { what: 'confirmed status on the lamports stream' });
     for (const r of [processed, confirmed, finalized, richProcessed, richConfirmed]) await r.sync();
     await waitFor(() => stream.of('account').length >= 1, { what: 'stream.Stream account' });
@@ -118,7 +138,10 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
     const replayProcessed = await geyser({ accounts, commitment: 0, fromSlot: s.toString() });
     const replayRich = await geyser({ accounts: rich, commitment: 1, slots: slots('c'), fromSlot: s.toString() });
     await waitFor(
-      () => got(replayConfirmed, s).includes(`slot ${CONFIRMED}`) && got(replayRich, s).includes(`slot ${CONFIRMED}`) && replayProcessed.of('account').length === 2,
+      () =>
+        got(replayConfirmed, s).includes(`slot ${CONFIRMED}`) &&
+        got(replayRich, s).includes(`slot ${CONFIRMED}`) &&
+        replayProcessed.of('account').length === 2,
       { what: 'replayed slot' },
     );
     for (const r of [replayConfirmed, replayRich]) await r.sync();

@@ -46,7 +46,9 @@ function accountInfo(e: AccountEvent, slices: readonly DataSlice[]): SubscribeUp
 export const transactionBody = (u: SharedEvent): Buffer =>
   u.encoded('geyser/transaction', () => {
     const live = u.live as Extract<SharedEvent['live'], { kind: 'transaction' }>;
-    return live.scan ? reframeYellowstoneTransaction(live.scan, u.readAt) : encode({ transaction: transactionToYellowstone(live.event) }, u.readAt);
+    return live.scan
+      ? reframeYellowstoneTransaction(live.scan, u.readAt)
+      : encode({ transaction: transactionToYellowstone(live.event) }, u.readAt);
   });
 
 export const transactionStatusBody = (u: SharedEvent, tx: TransactionEvent): Buffer =>
@@ -108,7 +110,9 @@ export const blockBody = (u: SharedEvent, b: AssembledBlock, f: CompiledBlocksFi
             .map((tx) => transactionToYellowstone(tx).transaction!)
         : [],
       updatedAccountCount: String(b.accounts.length),
-      accounts: f.includeAccounts ? b.accounts.filter((a) => any || f.accountInclude.has(keyId(a.pubkey))).map((a) => accountInfo(a, slices)) : [],
+      accounts: f.includeAccounts
+        ? b.accounts.filter((a) => any || f.accountInclude.has(keyId(a.pubkey))).map((a) => accountInfo(a, slices))
+        : [],
       entries: f.includeEntries ? b.entries.map(entryToYellowstone) : [],
     };
     return encode({ block }, u.readAt);

@@ -32,7 +32,16 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
   let restarted: TestGrpc | undefined;
   let stable: TestGrpc | undefined;
   const streams: LaserstreamRecorder[] = [];
-  const serverOptions = (port: number): TestGrpcOptions => ({ kafka, topics, database: 'unused', host: '127.0.0.1', port, queueSize: 10_000, log: silentLogger, pingIntervalMs: 1_000 });
+  const serverOptions = (port: number): TestGrpcOptions => ({
+    kafka,
+    topics,
+    database: 'unused',
+    host: '127.0.0.1',
+    port,
+    queueSize: 10_000,
+    log: silentLogger,
+    pingIntervalMs: 1_000,
+  });
 
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-laserstream-test' });
@@ -98,9 +107,18 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
     let s = 50_000n;
     for (let attempt = 0; ; attempt++) {
       await pub.publish([{ kind: 'slots', event: slotEvent(++s, SlotStatus.SLOT_STATUS_PROCESSED) }]);
-      const live = await waitFor(() => sawSlot(A, s) && sawSlot(B, s), { what: 'both subscriptions live', timeoutMs: 3_000 }).then(() => true, () => false);
+      const live = await waitFor(() => sawSlot(A, s) && sawSlot(B, s), { what: 'both subscriptions live', timeoutMs: 3_000 }).then(
+        () => true,
+        () => false,
+      );
       if (live) break;
-      if (attempt > 40) throw new Error(`the SDK streams never got a slot update (A ${A.updates.length}, B ${B.updates.length}, errors ${A.errors.concat(B.errors).map((e) => e.message).join('; ')})`);
+      if (attempt > 40)
+        throw new Error(
+          `the SDK streams never got a slot update (A ${A.updates.length}, B ${B.updates.length}, errors ${A.errors
+            .concat(B.errors)
+            .map((e) => e.message)
+            .join('; ')})`,
+        );
     }
     const first = s + 1n;
     const inRun = (u: Identified): boolean => u.slot >= first;
@@ -108,7 +126,10 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
     // Phase 1: 40 slots through the api that will restart.
     for (let i = 0; i < 40; i++) await pub.publish(slotOf(++s));
     const beforeRestart = s;
-    await waitFor(() => sawSlot(A, beforeRestart) && sawSlot(B, beforeRestart), { what: `slot ${beforeRestart} on both streams`, timeoutMs: 60_000 });
+    await waitFor(() => sawSlot(A, beforeRestart) && sawSlot(B, beforeRestart), {
+      what: `slot ${beforeRestart} on both streams`,
+      timeoutMs: 60_000,
+    });
 
     // Restart: the server goes away (streams cut), 10 slots are published while it is down, and a new
     // server listens on the same port. The SDK waits 5 s between attempts, so everything it handed over
@@ -143,13 +164,21 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
     expect([...aCounts.keys()].sort()).toEqual([...bCounts.keys()].sort());
 
     // Duplicates: exactly the updates of the first connection from the SDK's resume slot on.
-    const tracked = A.updates.slice(0, split).filter((u) => u.id.startsWith('slot ')).reduce((m, u) => (u.slot > m ? u.slot : m), 0n);
+    const tracked = A.updates
+      .slice(0, split)
+      .filter((u) => u.id.startsWith('slot '))
+      .reduce((m, u) => (u.slot > m ? u.slot : m), 0n);
     expect(tracked).toBeGreaterThanOrEqual(beforeRestart);
     const resumeFrom = tracked - LASERSTREAM_PROCESSED_REWIND_SLOTS;
     expect(resumeFrom).toBeGreaterThan(first); // the rewind lies inside the compared run
     const duplicated = [...aCounts].filter(([, n]) => n > 1);
     expect(duplicated.every(([, n]) => n === 2)).toBe(true);
-    const rewound = new Set(A.updates.slice(0, split).filter((u) => inRun(u) && u.slot >= resumeFrom).map((u) => u.id));
+    const rewound = new Set(
+      A.updates
+        .slice(0, split)
+        .filter((u) => inRun(u) && u.slot >= resumeFrom)
+        .map((u) => u.id),
+    );
     expect(duplicated.map(([id]) => id).sort()).toEqual([...rewound].sort());
     expect(rewound.size).toBeGreaterThan(0);
     // The second connection started at the resume slot: nothing older, and that slot's updates. (Its first

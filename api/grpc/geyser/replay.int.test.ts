@@ -17,7 +17,16 @@ import { applyMigrations } from '../../../platform/migrations.js';
 import type { ChainEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
-import { accountEvent, key, readTopics, slotEvent, slotOffsetRows, TestPublisher, txEvent, type StoredRecord } from '../../../test/support/grpc/clients.js';
+import {
+  accountEvent,
+  key,
+  readTopics,
+  slotEvent,
+  slotOffsetRows,
+  TestPublisher,
+  txEvent,
+  type StoredRecord,
+} from '../../../test/support/grpc/clients.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
@@ -39,7 +48,8 @@ function slotEvents(slot: bigint): ChainEvent[] {
 function expectedIds(records: StoredRecord[], fromSlot: bigint): string[] {
   const out: string[] = [];
   for (const { event: e } of records) {
-    if (e.kind === 'transactions' && e.event.slot >= fromSlot && e.event.accountKeys.some((k) => k.equals(A))) out.push(`tx:${e.event.signatures[0]!.toString('hex')}`);
+    if (e.kind === 'transactions' && e.event.slot >= fromSlot && e.event.accountKeys.some((k) => k.equals(A)))
+      out.push(`tx:${e.event.signatures[0]!.toString('hex')}`);
     if (e.kind === 'accounts' && e.event.slot >= fromSlot && e.event.owner.equals(OWNER)) out.push(`acc:${e.event.pubkey.toString('hex')}`);
   }
   return out.sort();
@@ -91,8 +101,23 @@ describe('geyser.Geyser from_slot replay', () => {
     await applyMigrations(ch, database);
     await publishSlots(30); // history: slots 100..129
     const rows = slotOffsetRows(await readTopics(kafka, topics));
-    await ch.insert({ table: `${database}.slot_offsets`, values: rows, columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'], format: 'JSONEachRow' });
-    server = await startTestGrpc({ kafka, topics, database, ch, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger });
+    await ch.insert({
+      table: `${database}.slot_offsets`,
+      values: rows,
+      columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
+      format: 'JSONEachRow',
+    });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database,
+      ch,
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 100_000,
+      log: silentLogger,
+    });
     client = await connectGeyser(server.port);
   });
 

@@ -32,7 +32,16 @@ describe('geyser.Geyser: a slow client is cut off, a fast one keeps its latency'
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-slow-p99-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 500, log: silentLogger });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 500,
+      log: silentLogger,
+    });
   });
 
   afterAll(async () => {
@@ -50,7 +59,9 @@ describe('geyser.Geyser: a slow client is cut off, a fast one keeps its latency'
     fast = await LatencyClientProcess.start(server.port, bs58.encode(a));
     const slow = await GeyserRecorder.open(await connectGeyser(server.port));
     open.push(slow);
-    await slow.request(geyserRequest({ transactions: { a: { accountInclude: [bs58.encode(a)], accountExclude: [], accountRequired: [] } } }));
+    await slow.request(
+      geyserRequest({ transactions: { a: { accountInclude: [bs58.encode(a)], accountExclude: [], accountRequired: [] } } }),
+    );
 
     // Chain-like traffic: ~2,000 updates/s of ~2 KB in small batches every 10 ms (not one burst), built
     // before the clock starts (the publisher shares the api's process and event loop).
@@ -72,14 +83,21 @@ describe('geyser.Geyser: a slow client is cut off, a fast one keeps its latency'
       }));
     const percentiles = (xs: number[]): { p50: number; p99: number; max: number } => {
       const sorted = [...xs].sort((x, y) => x - y);
-      return { p50: sorted[Math.floor(0.5 * sorted.length)]!, p99: sorted[Math.floor(0.99 * sorted.length)]!, max: sorted[sorted.length - 1]! };
+      return {
+        p50: sorted[Math.floor(0.5 * sorted.length)]!,
+        p99: sorted[Math.floor(0.99 * sorted.length)]!,
+        max: sorted[sorted.length - 1]!,
+      };
     };
 
     // Control: the same traffic while both clients read, so a failure says whether the slow client or the
     // machine is to blame.
     const control = 2_000;
     await publishPaced(txs(control));
-    await waitFor(async () => (await fast!.count()) >= control && slow.of('transaction').length >= control, { what: 'control traffic on both clients', timeoutMs: 60_000 });
+    await waitFor(async () => (await fast!.count()) >= control && slow.of('transaction').length >= control, {
+      what: 'control traffic on both clients',
+      timeoutMs: 60_000,
+    });
     const base = percentiles(await fast.take());
 
     slow.stream.pause(); // stops reading: the client's buffers, then HTTP/2 flow control, back up to the server
@@ -94,7 +112,8 @@ describe('geyser.Geyser: a slow client is cut off, a fast one keeps its latency'
     const latencies = (await fast.take()).slice(control);
     expect(latencies).toHaveLength(n);
     const { p50, p99, max } = percentiles(latencies);
-    const report = `fast client api-internal latency over ${n} updates while the slow one backs up: p50 ${p50} ms, p99 ${p99} ms, max ${max} ms ` +
+    const report =
+      `fast client api-internal latency over ${n} updates while the slow one backs up: p50 ${p50} ms, p99 ${p99} ms, max ${max} ms ` +
       `(both reading: p50 ${base.p50} ms, p99 ${base.p99} ms, max ${base.max} ms); slow client cut off after ${cutAt} published; ` +
       `max per 500 updates: ${Array.from({ length: n / 500 }, (_, i) => Math.max(...latencies.slice(i * 500, i * 500 + 500))).join(' ')}`;
     console.log(`[geyser slow client] ${report}`);

@@ -27,7 +27,16 @@ describe('geyser.Geyser slow client', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-slow-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 1_500, log: silentLogger });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 1_500,
+      log: silentLogger,
+    });
   });
 
   afterAll(async () => {
@@ -52,15 +61,22 @@ describe('geyser.Geyser slow client', () => {
     for (let i = 0; i < n; i += 200) {
       const batch: ChainEvent[] = [];
       for (let j = i; j < i + 200; j++) {
-        batch.push({ kind: 'transactions', event: txEvent(30_000n + BigInt(j), [a], { instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2048) }] }) });
+        batch.push({
+          kind: 'transactions',
+          event: txEvent(30_000n + BigInt(j), [a], {
+            instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2048) }],
+          }),
+        });
       }
       await pub.publish(batch);
       // Paced like a busy chain (~2,000 updates/s): the point is a reader that stops, not one that is merely slower.
       await new Promise((r) => setTimeout(r, 100));
     }
-    await waitFor(() => fast.of('transaction').length === n, { what: 'the reading client got everything', timeoutMs: 30_000 }).catch((e: Error) => {
-      throw new Error(`${e.message}: fast got ${fast.of('transaction').length} (${errorText(fast.error)}), slow ${slow.updates.length}`);
-    });
+    await waitFor(() => fast.of('transaction').length === n, { what: 'the reading client got everything', timeoutMs: 30_000 }).catch(
+      (e: Error) => {
+        throw new Error(`${e.message}: fast got ${fast.of('transaction').length} (${errorText(fast.error)}), slow ${slow.updates.length}`);
+      },
+    );
     await waitFor(async () => (await cutoffs()) > before, { what: 'slow client cut off on the server', timeoutMs: 30_000 });
 
     slow.stream.resume(); // reads what reached it, then the status

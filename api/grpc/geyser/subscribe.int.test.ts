@@ -65,7 +65,8 @@ function accPasses(f: AccFilter, a: AccountEvent): boolean {
   if (f.datasize !== undefined && a.data.length !== f.datasize) return false;
   if (f.lamportsLt !== undefined && !(a.lamports < f.lamportsLt)) return false;
   if (f.tokenAccountState && !isInitializedTokenAccount(a.data)) return false;
-  for (const m of f.memcmp ?? []) if (m.offset + m.bytes.length > a.data.length || !m.bytes.equals(a.data.subarray(m.offset, m.offset + m.bytes.length))) return false;
+  for (const m of f.memcmp ?? [])
+    if (m.offset + m.bytes.length > a.data.length || !m.bytes.equals(a.data.subarray(m.offset, m.offset + m.bytes.length))) return false;
   return true;
 }
 /** Yellowstone's slices: ranges concatenated, a range not inside the data left out. */
@@ -91,7 +92,14 @@ function blockMeta(slot: bigint, height: bigint, txs: number, entries: number) {
   };
 }
 function entryEvent(slot: bigint, index: bigint): EntryEvent {
-  return EntryEvent.fromPartial({ slot, index, numHashes: 12n, hash: randomBytes(32), executedTransactionCount: 1n, startingTransactionIndex: index });
+  return EntryEvent.fromPartial({
+    slot,
+    index,
+    numHashes: 12n,
+    hash: randomBytes(32),
+    executedTransactionCount: 1n,
+    startingTransactionIndex: index,
+  });
 }
 
 describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
@@ -109,7 +117,16 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-sub-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 300 });
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 300,
+    });
     client = await connectGeyser(server.port);
   });
 
@@ -175,14 +192,20 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     const wantStatus = expect1(statusFilters);
     expect(wantTx.length).toBeGreaterThan(3);
     expect(wantStatus.length).toBeGreaterThan(0);
-    await waitFor(() => r.of('transaction').length >= wantTx.length && r.of('transactionStatus').length >= wantStatus.length, { what: 'transactions' });
+    await waitFor(() => r.of('transaction').length >= wantTx.length && r.of('transactionStatus').length >= wantStatus.length, {
+      what: 'transactions',
+    });
     // A later matching transaction proves nothing else was still on its way.
     const last = txEvent(s, [a]);
     await pub.publish([{ kind: 'transactions', event: last }]);
-    await waitFor(() => r.of('transaction').some((u) => hex(u.transaction.transaction!.signature) === hex(last.signatures[0]!)), { what: 'last' });
+    await waitFor(() => r.of('transaction').some((u) => hex(u.transaction.transaction!.signature) === hex(last.signatures[0]!)), {
+      what: 'last',
+    });
     const got = r.of('transaction').filter((u) => hex(u.transaction.transaction!.signature) !== hex(last.signatures[0]!));
     expect(sorted(got.map((u) => `${hex(u.transaction.transaction!.signature)} ${sorted(u.filters).join(',')}`))).toEqual(sorted(wantTx));
-    expect(sorted(r.of('transactionStatus').map((u) => `${hex(u.transactionStatus.signature)} ${sorted(u.filters).join(',')}`))).toEqual(sorted(wantStatus));
+    expect(sorted(r.of('transactionStatus').map((u) => `${hex(u.transactionStatus.signature)} ${sorted(u.filters).join(',')}`))).toEqual(
+      sorted(wantStatus),
+    );
 
     // The full transaction and its meta, as Yellowstone sends them.
     const failed = got.find((u) => hex(u.transaction.transaction!.signature) === hex(txs[2]!.signatures[0]!))!;
@@ -224,7 +247,9 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
       owner: f.owner ?? [],
       nonemptyTxnSignature: f.nonemptyTxnSignature,
       filters: [
-        ...(f.memcmp ?? []).map((m) => ({ memcmp: name === 'world58' ? { offset: String(m.offset), base58: b58(m.bytes) } : { offset: String(m.offset), bytes: m.bytes } })),
+        ...(f.memcmp ?? []).map((m) => ({
+          memcmp: name === 'world58' ? { offset: String(m.offset), base58: b58(m.bytes) } : { offset: String(m.offset), bytes: m.bytes },
+        })),
         ...(f.datasize === undefined ? [] : [{ datasize: String(f.datasize) }]),
         ...(f.lamportsLt === undefined ? [] : [{ lamports: { lt: f.lamportsLt.toString() } }]),
         ...(f.tokenAccountState ? [{ tokenAccountState: true }] : []),
@@ -254,7 +279,9 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     await pub.publish([{ kind: 'accounts', event: marker }]);
     await waitFor(() => r.of('account').some((u) => hex(u.account.account!.pubkey) === hex(marker.pubkey)), { what: 'marker account' });
     const got = r.of('account').filter((u) => hex(u.account.account!.pubkey) !== hex(marker.pubkey));
-    expect(sorted(got.map((u) => `${b58(u.account.account!.pubkey)} ${sorted(u.filters).join(',')} ${hex(u.account.account!.data)}`))).toEqual(sorted(want));
+    expect(
+      sorted(got.map((u) => `${b58(u.account.account!.pubkey)} ${sorted(u.filters).join(',')} ${hex(u.account.account!.data)}`)),
+    ).toEqual(sorted(want));
     const first = got.find((u) => hex(u.account.account!.pubkey) === hex(accounts[0]!.pubkey))!;
     expect(first.account.slot).toBe(s.toString());
     expect(first.account.account!.lamports).toBe('5');
@@ -271,7 +298,14 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     const B = await stream();
     const slotFilters = { all: {}, inter: { interslotUpdates: true }, mine: { filterByCommitment: true } };
     await A.request(geyserRequest({ slots: slotFilters, blocksMeta: { m: {} }, entry: { e: {} } }));
-    await B.request(geyserRequest({ commitment: 1, slots: { bc: { filterByCommitment: true } }, transactions: { t: { accountInclude: [b58(k)], accountExclude: [], accountRequired: [] } }, blocksMeta: { m: {} } }));
+    await B.request(
+      geyserRequest({
+        commitment: 1,
+        slots: { bc: { filterByCommitment: true } },
+        transactions: { t: { accountInclude: [b58(k)], accountExclude: [], accountRequired: [] } },
+        blocksMeta: { m: {} },
+      }),
+    );
     const tx = txEvent(s, [k]);
     const meta = blockMeta(s, 900n, 1, 1);
     await pub.publish([
@@ -295,10 +329,15 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
       { kind: 'slots', event: slotEvent(s, SlotStatus.SLOT_STATUS_CONFIRMED) },
       { kind: 'slots', event: slotEvent(s, SlotStatus.SLOT_STATUS_FINALIZED) },
     ]);
-    await waitFor(() => B.of('transaction').length === 1 && B.of('blockMeta').length === 1 && A.of('slot').some((u) => u.slot.status === 2), { what: 'confirmed updates' });
+    await waitFor(
+      () => B.of('transaction').length === 1 && B.of('blockMeta').length === 1 && A.of('slot').some((u) => u.slot.status === 2),
+      { what: 'confirmed updates' },
+    );
     chainSlots = { confirmed: s, processed: s + 1n };
 
-    const records = (await inTopics()).filter((e): e is Extract<ChainEvent, { kind: 'slots' }> => e.kind === 'slots' && e.event.slot >= s && e.event.slot <= s + 2n);
+    const records = (await inTopics()).filter(
+      (e): e is Extract<ChainEvent, { kind: 'slots' }> => e.kind === 'slots' && e.event.slot >= s && e.event.slot <= s + 2n,
+    );
     const slotNames = (commitment: number, fs: Record<string, { filterByCommitment?: boolean; interslotUpdates?: boolean }>, st: number) =>
       Object.keys(fs).filter((n) => (!fs[n]!.filterByCommitment || st === commitment) && (fs[n]!.interslotUpdates || st <= 2));
     const expectSlots = (commitment: number, fs: Record<string, { filterByCommitment?: boolean; interslotUpdates?: boolean }>) =>
@@ -308,7 +347,11 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
         const names = slotNames(commitment, fs, st);
         return names.length ? [`${e.event.slot} ${st} ${sorted(names).join(',')}`] : [];
       });
-    const gotSlots = (r: GeyserRecorder) => r.of('slot').filter((u) => BigInt(u.slot.slot) >= s).map((u) => `${u.slot.slot} ${u.slot.status} ${sorted(u.filters).join(',')}`);
+    const gotSlots = (r: GeyserRecorder) =>
+      r
+        .of('slot')
+        .filter((u) => BigInt(u.slot.slot) >= s)
+        .map((u) => `${u.slot.slot} ${u.slot.status} ${sorted(u.filters).join(',')}`);
     expect(sorted(gotSlots(A))).toEqual(sorted(expectSlots(0, slotFilters)));
     expect(sorted(gotSlots(B))).toEqual(sorted(expectSlots(1, { bc: { filterByCommitment: true } })));
     expect(gotSlots(B)).toEqual([`${s} 1 bc`]);
@@ -334,7 +377,11 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     const s = ++slot;
     const [q, x, other] = [key(), key(), key()];
     const txs = [txEvent(s, [q, x], { index: 0 }), txEvent(s, [x], { index: 1 })];
-    const accounts = [accountEvent(s, q, x, Buffer.from('qqqq')), accountEvent(s, other, x, Buffer.from('oooo')), accountEvent(s, q, x, Buffer.from('QQQQ'), { writeVersion: s * 1000n + 1n })];
+    const accounts = [
+      accountEvent(s, q, x, Buffer.from('qqqq')),
+      accountEvent(s, other, x, Buffer.from('oooo')),
+      accountEvent(s, q, x, Buffer.from('QQQQ'), { writeVersion: s * 1000n + 1n }),
+    ];
     const entries = [entryEvent(s, 0n), entryEvent(s, 1n)];
     const r = await stream();
     await r.request(
@@ -356,7 +403,13 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
           slot: s,
           status: SlotStatus.SLOT_STATUS_PROCESSED,
           block: meta,
-          end: { counts: [{ kind: 'transactions', partition: 0, count: 2 }, { kind: 'accounts', partition: 0, count: 3 }, { kind: 'entries', partition: 0, count: 2 }] },
+          end: {
+            counts: [
+              { kind: 'transactions', partition: 0, count: 2 },
+              { kind: 'accounts', partition: 0, count: 3 },
+              { kind: 'entries', partition: 0, count: 2 },
+            ],
+          },
         }),
       },
     ]);
@@ -364,7 +417,9 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     const ofSlot = (await inTopics()).filter((e) => e.kind !== 'epochs' && (e.event as { slot: bigint }).slot === s);
     const topicTxs = ofSlot.flatMap((e) => (e.kind === 'transactions' ? [e.event] : [])).sort((a, b) => a.index - b.index);
     const lastWrite = new Map<string, AccountEvent>();
-    for (const e of ofSlot) if (e.kind === 'accounts' && (lastWrite.get(b58(e.event.pubkey))?.writeVersion ?? -1n) < e.event.writeVersion) lastWrite.set(b58(e.event.pubkey), e.event);
+    for (const e of ofSlot)
+      if (e.kind === 'accounts' && (lastWrite.get(b58(e.event.pubkey))?.writeVersion ?? -1n) < e.event.writeVersion)
+        lastWrite.set(b58(e.event.pubkey), e.event);
     const topicEntries = ofSlot.flatMap((e) => (e.kind === 'entries' ? [e.event] : [])).sort((a, b) => Number(a.index - b.index));
     const byName = new Map(r.of('block').map((u) => [u.filters.join(','), u.block]));
     expect([...byName.keys()].sort()).toEqual(['all', 'withq']);
@@ -376,9 +431,13 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     expect(all.entries).toEqual([]);
     expect(all.updatedAccountCount).toBe(String(lastWrite.size));
     const withq = byName.get('withq')!;
-    expect(withq.transactions.map((t) => hex(t.signature))).toEqual(topicTxs.filter((t) => txKeys(t).has(b58(q))).map((t) => hex(t.signatures[0]!)));
+    expect(withq.transactions.map((t) => hex(t.signature))).toEqual(
+      topicTxs.filter((t) => txKeys(t).has(b58(q))).map((t) => hex(t.signatures[0]!)),
+    );
     expect(withq.accounts.map((a) => `${b58(a.pubkey)} ${hex(a.data)}`)).toEqual(
-      [...lastWrite.values()].filter((a) => b58(a.pubkey) === b58(q)).map((a) => `${b58(a.pubkey)} ${hex(ysSlice(a.data, [{ offset: 0, length: 2 }]))}`),
+      [...lastWrite.values()]
+        .filter((a) => b58(a.pubkey) === b58(q))
+        .map((a) => `${b58(a.pubkey)} ${hex(ysSlice(a.data, [{ offset: 0, length: 2 }]))}`),
     );
     expect(withq.entries.map((e) => `${e.index} ${hex(e.hash)}`)).toEqual(topicEntries.map((e) => `${e.index} ${hex(e.hash)}`));
     chainSlots = { ...chainSlots!, processed: s };
@@ -394,8 +453,10 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
   it('unary calls answer from the chain the topics hold', async () => {
     expect(chainSlots).toBeDefined();
     const slots = (await inTopics()).flatMap((e) => (e.kind === 'slots' ? [e.event] : []));
-    const newest = (level: number) => slots.filter((e) => e.status <= 2 && e.status >= level).reduce((m, e) => (e.slot > m ? e.slot : m), 0n);
-    const metaAt = (level: number) => slots.filter((e) => e.block && e.status === 0 && e.slot <= newest(level)).sort((a, b) => Number(b.slot - a.slot))[0]!;
+    const newest = (level: number) =>
+      slots.filter((e) => e.status <= 2 && e.status >= level).reduce((m, e) => (e.slot > m ? e.slot : m), 0n);
+    const metaAt = (level: number) =>
+      slots.filter((e) => e.block && e.status === 0 && e.slot <= newest(level)).sort((a, b) => Number(b.slot - a.slot))[0]!;
     for (const level of [0, 1, 2]) {
       expect((await client.getSlot(level)).slot).toBe(newest(level).toString());
       expect((await client.getBlockHeight(level)).blockHeight).toBe(metaAt(level).block!.blockHeight.toString());
@@ -418,7 +479,12 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
   it('from_slot replays the history from Kafka, then continues live', async () => {
     const { slot: from, key: a } = firstTest!;
     const r = await stream();
-    await r.request(geyserRequest({ fromSlot: from.toString(), transactions: { a: { accountInclude: [b58(a)], accountExclude: [], accountRequired: [] } } }));
+    await r.request(
+      geyserRequest({
+        fromSlot: from.toString(),
+        transactions: { a: { accountInclude: [b58(a)], accountExclude: [], accountRequired: [] } },
+      }),
+    );
     const want = (await transactionsInTopics()).filter((t) => t.slot >= from && txKeys(t).has(b58(a))).map((t) => hex(t.signatures[0]!));
     expect(want.length).toBeGreaterThan(2);
     await waitFor(() => r.of('transaction').length >= want.length, { what: 'replayed transactions' });
@@ -433,17 +499,31 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     r.write(geyserRequest({ transactions: { x: { accountInclude: ['not-a-key'], accountExclude: [], accountRequired: [] } } }));
     await waitFor(() => r.error !== undefined, { what: 'stream error' });
     expect(errorText(r.error)).toMatch(/Client specified an invalid argument/);
-    expect(errorText(r.error)).toMatch(/failed to create filter: transactions\["x"\]\.account_include\[0\]: Invalid Base58 string "not-a-key"/);
+    expect(errorText(r.error)).toMatch(
+      /failed to create filter: transactions\["x"\]\.account_include\[0\]: Invalid Base58 string "not-a-key"/,
+    );
     const unaryError = async (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', errorText);
     expect(await unaryError(client.isBlockhashValid('0OIl', 0))).toMatch(/invalid argument.*invalid blockhash "0OIl"/);
   });
 
   it('x-token: the same token check as stream.Stream', async () => {
-    tokenServer.s = await startTestGrpc({ kafka, topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 1000, log: silentLogger, pingIntervalMs: 10_000, authToken: 'geyser-secret' });
+    tokenServer.s = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 10_000,
+      authToken: 'geyser-secret',
+    });
     const without = await connectGeyser(tokenServer.s.port);
     expect(await without.getSlot(0).then(() => 'no error', errorText)).toMatch(/authentication credentials.*missing or invalid x-token/);
     // The client opens the stream with its first request: the refusal comes back from subscribe().
-    expect(await GeyserRecorder.open(without).then(() => 'no error', errorText)).toMatch(/authentication credentials.*missing or invalid x-token/);
+    expect(await GeyserRecorder.open(without).then(() => 'no error', errorText)).toMatch(
+      /authentication credentials.*missing or invalid x-token/,
+    );
     const withToken = await connectGeyser(tokenServer.s.port, 'geyser-secret');
     expect((await withToken.ping(3)).count).toBe(3);
   });
@@ -489,11 +569,34 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     const decoded = files.map((f) => descriptor.FileDescriptorProto.decode(f) as Msg);
     const geyserFile = decoded.find((f) => f.package === 'geyser')!;
     const methods = geyserFile.service.find((s: Msg) => s.name === 'Geyser').method.map((m: Msg) => m.name);
-    expect(methods).toEqual(expect.arrayContaining(['Subscribe', 'SubscribeReplayInfo', 'Ping', 'GetLatestBlockhash', 'GetBlockHeight', 'GetSlot', 'IsBlockhashValid', 'GetVersion']));
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        'Subscribe',
+        'SubscribeReplayInfo',
+        'Ping',
+        'GetLatestBlockhash',
+        'GetBlockHeight',
+        'GetSlot',
+        'IsBlockhashValid',
+        'GetVersion',
+      ]),
+    );
     // The described field numbers are the ones the codecs we answer with use.
     const update = geyserFile.messageType.find((m: Msg) => m.name === 'SubscribeUpdate');
     const numbers = Object.fromEntries(update.field.map((f: Msg) => [f.name, f.number]));
-    expect(numbers).toMatchObject({ filters: 1, account: 2, slot: 3, transaction: 4, block: 5, ping: 6, block_meta: 7, entry: 8, pong: 9, transaction_status: 10, created_at: 11 });
+    expect(numbers).toMatchObject({
+      filters: 1,
+      account: 2,
+      slot: 3,
+      transaction: 4,
+      block: 5,
+      ping: 6,
+      block_meta: 7,
+      entry: 8,
+      pong: 9,
+      transaction_status: 10,
+      created_at: 11,
+    });
     rc.close();
   });
 });

@@ -70,7 +70,10 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     } catch (err) {
       // A record the Yellowstone messages cannot express (say, an unknown transaction error): skipped and
       // logged, never the end of the stream.
-      this.d.log.warn({ stream: this.session.id, slot: u.slot.toString(), kind: u.kind, reason: (err as Error).message }, 'geyser: update not encodable, skipped');
+      this.d.log.warn(
+        { stream: this.session.id, slot: u.slot.toString(), kind: u.kind, reason: (err as Error).message },
+        'geyser: update not encodable, skipped',
+      );
     }
   }
 
@@ -104,7 +107,10 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
       case 'block':
         for (const n of names) {
           const b = this.blocks.get(n);
-          if (b) this.out.send(outgoing(u.slot, encodeFiltersPrefix([n]), blockBody(u, live.event, b.filter, req.compiled.accountsDataSlice, b.key)));
+          if (b)
+            this.out.send(
+              outgoing(u.slot, encodeFiltersPrefix([n]), blockBody(u, live.event, b.filter, req.compiled.accountsDataSlice, b.key)),
+            );
         }
         return;
     }

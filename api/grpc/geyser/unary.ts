@@ -59,16 +59,26 @@ export function geyserUnary(d: UnaryDeps) {
       if (slot === undefined) throw notYet('slot', level);
       return { slot: slot.toString() };
     },
-    getBlockHeight: (req: G.GetBlockHeightRequest): G.GetBlockHeightResponse => ({ blockHeight: block(req.commitment).blockHeight.toString() }),
+    getBlockHeight: (req: G.GetBlockHeightRequest): G.GetBlockHeightResponse => ({
+      blockHeight: block(req.commitment).blockHeight.toString(),
+    }),
     getLatestBlockhash: (req: G.GetLatestBlockhashRequest): G.GetLatestBlockhashResponse => {
       const b = block(req.commitment);
       // Valid while within the last 150 blocks (Agave's MAX_PROCESSING_AGE), as isBlockhashValid decides.
-      return { slot: b.slot.toString(), blockhash: bs58.encode(b.blockhash), lastValidBlockHeight: (b.blockHeight + BLOCKHASH_VALID_BLOCKS).toString() };
+      return {
+        slot: b.slot.toString(),
+        blockhash: bs58.encode(b.blockhash),
+        lastValidBlockHeight: (b.blockHeight + BLOCKHASH_VALID_BLOCKS).toString(),
+      };
     },
     isBlockhashValid: (req: G.IsBlockhashValidRequest): G.IsBlockhashValidResponse => {
       const level = levelOf(req.commitment);
       const hash = decodeBase58Exact(req.blockhash ?? '', 32);
-      if (!hash.ok) throw new GeyserCallError(status.INVALID_ARGUMENT, `invalid blockhash ${describeValue(req.blockhash ?? '', 64)}: not base58 of 32 bytes`);
+      if (!hash.ok)
+        throw new GeyserCallError(
+          status.INVALID_ARGUMENT,
+          `invalid blockhash ${describeValue(req.blockhash ?? '', 64)}: not base58 of 32 bytes`,
+        );
       const slot = d.chain.slot(level);
       if (slot === undefined) throw notYet('slot', level);
       return { slot: slot.toString(), valid: d.chain.isBlockhashValid(hash.bytes, level) };

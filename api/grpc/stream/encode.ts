@@ -88,7 +88,12 @@ export function encodePong(id: number, createdAt: Timestamp = timestampNow()): B
 
 /** A complete SubscribeUpdateParsedTransaction. `account` is the bonding curve's write, or the pool's when
  * the transaction has no curve (so an old client sees it); `pool` is the pool's. */
-export function encodeParsed(tx: TransactionEvent, scan: ParsedContent, curve: AccountEvent | undefined, pool: AccountEvent | undefined): Buffer {
+export function encodeParsed(
+  tx: TransactionEvent,
+  scan: ParsedContent,
+  curve: AccountEvent | undefined,
+  pool: AccountEvent | undefined,
+): Buffer {
   const poolUpdate = pool ? toAccountUpdate(pool, []) : undefined;
   return encodeMessage(SubscribeUpdateParsedTransaction, {
     signature: tx.signatures[0] ?? EMPTY,

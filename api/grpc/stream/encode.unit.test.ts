@@ -14,8 +14,14 @@ const tx = TransactionEvent.fromPartial({
   instructions: [{ programIdIndex: 0, accounts: Buffer.from([0]), data: Buffer.from([7]) }],
 });
 const acc = AccountEvent.fromPartial({
-  pubkey: Buffer.alloc(32, 5), owner: Buffer.alloc(32, 6), lamports: 10n, data: Buffer.from('0123456789'),
-  slot: 43n, writeVersion: 9n, rentEpoch: 18446744073709551615n, txnSignature: Buffer.alloc(64, 1),
+  pubkey: Buffer.alloc(32, 5),
+  owner: Buffer.alloc(32, 6),
+  lamports: 10n,
+  data: Buffer.from('0123456789'),
+  slot: 43n,
+  writeVersion: 9n,
+  rentEpoch: 18446744073709551615n,
+  txnSignature: Buffer.alloc(64, 1),
 });
 
 describe('encode once, prefix filters per stream', () => {
@@ -36,7 +42,10 @@ describe('encode once, prefix filters per stream', () => {
   });
 
   it('slices account data and keeps the u64 extremes', () => {
-    const body = encodeAccountBody(acc, ts, [{ offset: 1, length: 2 }, { offset: 8, length: 5 }]);
+    const body = encodeAccountBody(acc, ts, [
+      { offset: 1, length: 2 },
+      { offset: 8, length: 5 },
+    ]);
     const d = SubscribeUpdate.decode(Buffer.concat([encodeFiltersPrefix(['x']), body]));
     const a = d.updateOneof!.value as { slot: bigint; account: { data: Buffer; rentEpoch: bigint; txnSignature?: Buffer } };
     expect(a.account.data.toString()).toBe('1289');

@@ -22,8 +22,14 @@ describe('gRPC live tail', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startTestGrpc({
-      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
-      pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger,
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 100_000,
+      log: silentLogger,
     });
     client = newClient(server.port);
   });
@@ -48,7 +54,9 @@ describe('gRPC live tail', () => {
     for (let i = 0; i < n; i += 1_000) {
       const batch: ChainEvent[] = [];
       for (let j = i; j < i + 1_000; j++) {
-        const tx = txEvent(100_000n + BigInt(j), [k], { instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2_000) }] });
+        const tx = txEvent(100_000n + BigInt(j), [k], {
+          instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2_000) }],
+        });
         sigs.add(tx.signatures[0]!.toString('hex'));
         batch.push({ kind: 'transactions', event: tx });
       }

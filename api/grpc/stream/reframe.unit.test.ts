@@ -28,14 +28,16 @@ describe('reframe', { timeout: 60_000 }, () => {
   it('writes the same transaction bodies as encoding the decoded event', () => {
     expect(txs.length).toBeGreaterThan(100);
     const ms = 1_763_900_000_123;
-    for (const r of txs) expect(reframeTransaction(scanTransaction(r), ms)).toEqual(encodeTransactionBody(TransactionEvent.decode(r), timestamp(ms)));
+    for (const r of txs)
+      expect(reframeTransaction(scanTransaction(r), ms)).toEqual(encodeTransactionBody(TransactionEvent.decode(r), timestamp(ms)));
   });
 
   it('writes the same account bodies, startup flag and causing signature included', () => {
     expect(accounts.some((r) => AccountEvent.decode(r).isStartup)).toBe(true);
     expect(accounts.some((r) => AccountEvent.decode(r).txnSignature !== undefined)).toBe(true);
     const ms = 1_763_900_000_000; // whole second: no nanos field
-    for (const r of accounts) expect(reframeAccount(scanAccount(r), ms)).toEqual(encodeAccountBody(AccountEvent.decode(r), timestamp(ms), []));
+    for (const r of accounts)
+      expect(reframeAccount(scanAccount(r), ms)).toEqual(encodeAccountBody(AccountEvent.decode(r), timestamp(ms), []));
   });
 
   it('keeps empty and edge-valued fields apart (v0 lookups, no signatures, slot 0)', () => {
@@ -50,7 +52,13 @@ describe('reframe', { timeout: 60_000 }, () => {
     });
     const bytes = Buffer.from(TransactionEvent.encode(tx).finish());
     expect(reframeTransaction(scanTransaction(bytes), 5)).toEqual(encodeTransactionBody(tx, timestamp(5)));
-    const acc = AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, 3), owner: Buffer.alloc(32, 4), lamports: 2n ** 63n, slot: 2n ** 40n, writeVersion: 1n });
+    const acc = AccountEvent.fromPartial({
+      pubkey: Buffer.alloc(32, 3),
+      owner: Buffer.alloc(32, 4),
+      lamports: 2n ** 63n,
+      slot: 2n ** 40n,
+      writeVersion: 1n,
+    });
     const accBytes = Buffer.from(AccountEvent.encode(acc).finish());
     expect(reframeAccount(scanAccount(accBytes), 999)).toEqual(encodeAccountBody(acc, timestamp(999), []));
   });
@@ -74,6 +82,8 @@ describe('reframe', { timeout: 60_000 }, () => {
     const shuffled = Buffer.concat([...head, ...moved]);
     expect(shuffled).not.toEqual(r);
     const ms = 1_763_900_000_123.25; // a fraction of a ms, as the live tail's read time has
-    expect(reframeTransaction(scanTransaction(shuffled), ms)).toEqual(encodeTransactionBody(TransactionEvent.decode(shuffled), timestamp(ms)));
+    expect(reframeTransaction(scanTransaction(shuffled), ms)).toEqual(
+      encodeTransactionBody(TransactionEvent.decode(shuffled), timestamp(ms)),
+    );
   });
 });

@@ -108,7 +108,12 @@ describe('gRPC Subscribe from_slot replay', () => {
     await publishSlots(40); // history: slots 100..139
     // Index the history the way the projector does, from the topics' contents.
     const rows = slotOffsetRows(await readTopics(kafka, topics));
-    await ch.insert({ table: `${database}.slot_offsets`, values: rows, columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'], format: 'JSONEachRow' });
+    await ch.insert({
+      table: `${database}.slot_offsets`,
+      values: rows,
+      columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
+      format: 'JSONEachRow',
+    });
     await publishSlots(5); // 140..144: in Kafka, not yet indexed (the projector trails)
     const base = { kafka, topics, database, host: '127.0.0.1', port: 0, pingIntervalMs: 10_000, queueSize: 100_000, log: silentLogger };
     server = await startTestGrpc({ ...base, ch });
@@ -136,7 +141,11 @@ describe('gRPC Subscribe from_slot replay', () => {
     const noIndexClient = newClient(noIndex.port);
     const streams: [Recorder, bigint][] = [];
     try {
-      for (const [c, from] of [[client, 120n], [client, 142n], [noIndexClient, 110n]] as const) {
+      for (const [c, from] of [
+        [client, 120n],
+        [client, 142n],
+        [noIndexClient, 110n],
+      ] as const) {
         const r = subscribe(c);
         open.push(r);
         r.send(await filterRequest(from));
@@ -144,10 +153,13 @@ describe('gRPC Subscribe from_slot replay', () => {
       }
       // Wait until every stream is live well past the start of the test, then stop the chain.
       const liveMark = nextSlot + 10n;
-      await waitFor(() => streams.every(([r]) => r.updates.some((u) => u.update_oneof === 'transaction' && BigInt(u.transaction.slot) >= liveMark)), {
-        what: 'streams live past the hand-over',
-        timeoutMs: 60_000,
-      });
+      await waitFor(
+        () => streams.every(([r]) => r.updates.some((u) => u.update_oneof === 'transaction' && BigInt(u.transaction.slot) >= liveMark)),
+        {
+          what: 'streams live past the hand-over',
+          timeoutMs: 60_000,
+        },
+      );
     } finally {
       publishing = false;
       await mover;
@@ -212,6 +224,11 @@ describe('gRPC Subscribe from_slot replay', () => {
     const want = expectedIds(contents, firstAvailable);
     await waitFor(() => ok.updates.length >= want.length, { what: 'replay from the first available slot' });
     expect(ok.error).toBeUndefined();
-    expect(ok.updates.filter((u) => u.update_oneof !== 'ping').map(idOf).sort()).toEqual(want);
+    expect(
+      ok.updates
+        .filter((u) => u.update_oneof !== 'ping')
+        .map(idOf)
+        .sort(),
+    ).toEqual(want);
   });
 });

@@ -27,8 +27,14 @@ describe('gRPC slow client', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startTestGrpc({
-      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
-      pingIntervalMs: 10_000, queueSize: 1_000, log: silentLogger,
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 1_000,
+      log: silentLogger,
     });
   });
 
@@ -49,7 +55,10 @@ describe('gRPC slow client', () => {
     const slow = subscribe(slowClient);
     open.push(fast, slow);
     const req = { transactions: { a: { account_include: [await b58(a)] } } };
-    for (const [r, id] of [[fast, 1], [slow, 2]] as const) {
+    for (const [r, id] of [
+      [fast, 1],
+      [slow, 2],
+    ] as const) {
       r.send(req);
       r.send({ ping: { id } });
       await waitFor(() => r.of('pong').length === 1, { what: 'filters applied' });
@@ -62,13 +71,21 @@ describe('gRPC slow client', () => {
     for (let i = 0; i < n; i += 200) {
       const batch: ChainEvent[] = [];
       for (let j = i; j < i + 200; j++) {
-        batch.push({ kind: 'transactions', event: txEvent(10_000n + BigInt(j), [a], { memos: [], instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2048) }] }) });
+        batch.push({
+          kind: 'transactions',
+          event: txEvent(10_000n + BigInt(j), [a], {
+            memos: [],
+            instructions: [{ programIdIndex: 0, accounts: Buffer.alloc(0), data: randomBytes(2048) }],
+          }),
+        });
       }
       await pub.publish(batch);
       // Paced like a chain (~2,000 updates/s), not one burst: the point is a reader that falls behind.
       await new Promise((r) => setTimeout(r, 100));
     }
-    await waitFor(() => fast.of('transaction').length === n, { what: 'fast client got everything', timeoutMs: 20_000 }).catch((e) => { throw new Error(`${e.message}: fast got ${fast.of('transaction').length}, slow ${slow.updates.length}, err ${fast.error?.message}`); });
+    await waitFor(() => fast.of('transaction').length === n, { what: 'fast client got everything', timeoutMs: 20_000 }).catch((e) => {
+      throw new Error(`${e.message}: fast got ${fast.of('transaction').length}, slow ${slow.updates.length}, err ${fast.error?.message}`);
+    });
     await waitFor(async () => (await cutoffs()) > before, { what: 'slow client cut off on the server' });
 
     // The fast client still gets a new update promptly.

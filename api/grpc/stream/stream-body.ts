@@ -21,7 +21,9 @@ export function streamBody(u: SharedEvent, slices: readonly DataSlice[], sliceKe
       );
     case 'account':
       if (slices.length === 0) {
-        return u.encoded('stream', () => (live.scan ? reframeAccount(live.scan, u.readAt) : encodeAccountBody(live.event, timestampOf(u.readAt), slices)));
+        return u.encoded('stream', () =>
+          live.scan ? reframeAccount(live.scan, u.readAt) : encodeAccountBody(live.event, timestampOf(u.readAt), slices),
+        );
       }
       return u.encoded(`stream/${sliceKey}`, () => encodeAccountBody(live.event, timestampOf(u.readAt), slices));
     default:

@@ -49,8 +49,14 @@ describe('gRPC SubscribeParsed', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     pub = await TestPublisher.start(kafka, topics);
     server = await startTestGrpc({
-      kafka, topics, database: 'unused', host: '127.0.0.1', port: 0,
-      pingIntervalMs: 10_000, queueSize: 1000, log: silentLogger,
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 1000,
+      log: silentLogger,
     });
     client = newClient(server.port);
   });
@@ -74,11 +80,18 @@ describe('gRPC SubscribeParsed', () => {
       instructions: [
         { programIdIndex: 5, accounts: Buffer.from([0]), data: Buffer.from([9, 9]) }, // another program
         // buy with the trailing track_volume byte; bonding curve is account #3 of the instruction
-        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2, 3, 3, 0]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1000n), u64(5_000_000n), Buffer.from([1])]) },
+        {
+          programIdIndex: 4,
+          accounts: Buffer.from([3, 3, 1, 2, 3, 3, 0]),
+          data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1000n), u64(5_000_000n), Buffer.from([1])]),
+        },
       ],
     });
     const curveAccount = accountEvent(500n, curveBuy, PUMP, Buffer.from('curve-state'), { txnSignature: buy.signatures[0] });
-    await pub.publish([{ kind: 'accounts', event: curveAccount }, { kind: 'transactions', event: buy }]);
+    await pub.publish([
+      { kind: 'accounts', event: curveAccount },
+      { kind: 'transactions', event: buy },
+    ]);
     await waitFor(() => got.length === 1, { what: 'the buy' });
     expect(got[0].instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['buy']); // the other program's left out
     expect(got[0].instructions[0].buy).toEqual({ amount: '1000', max_sol_cost: '5000000' });
@@ -89,16 +102,26 @@ describe('gRPC SubscribeParsed', () => {
     const curveCreate = key();
     const create = txEvent(501n, pumpKeys(curveCreate), {
       instructions: [
-        { programIdIndex: 4, accounts: Buffer.from([1, 3, 2, 3, 3]), data: Buffer.concat([PUMP_DISCRIMINATORS.create, str('Token'), str('TKN'), str('https://x/y'), key()]) },
+        {
+          programIdIndex: 4,
+          accounts: Buffer.from([1, 3, 2, 3, 3]),
+          data: Buffer.concat([PUMP_DISCRIMINATORS.create, str('Token'), str('TKN'), str('https://x/y'), key()]),
+        },
         { programIdIndex: 4, accounts: Buffer.from([]), data: Buffer.from('not a pump instruction') },
         { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(7n), u64(8n)]) },
       ],
     });
     const createAccount = accountEvent(501n, curveCreate, PUMP, Buffer.from('fresh-curve'), { txnSignature: create.signatures[0] });
-    const nonPump = txEvent(501n, pumpKeys(key()), { instructions: [{ programIdIndex: 5, accounts: Buffer.from([0]), data: Buffer.from([1]) }] });
-    const undecodable = txEvent(501n, pumpKeys(key()), { instructions: [{ programIdIndex: 4, accounts: Buffer.from([0]), data: Buffer.from([1, 2, 3]) }] });
+    const nonPump = txEvent(501n, pumpKeys(key()), {
+      instructions: [{ programIdIndex: 5, accounts: Buffer.from([0]), data: Buffer.from([1]) }],
+    });
+    const undecodable = txEvent(501n, pumpKeys(key()), {
+      instructions: [{ programIdIndex: 4, accounts: Buffer.from([0]), data: Buffer.from([1, 2, 3]) }],
+    });
     const lonelySell = txEvent(502n, pumpKeys(key()), {
-      instructions: [{ programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(1n), u64(2n)]) }],
+      instructions: [
+        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(1n), u64(2n)]) },
+      ],
     });
     await pub.publish([
       { kind: 'transactions', event: create },
@@ -137,9 +160,13 @@ describe('gRPC SubscribeParsed', () => {
     await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
     const curve = key();
     const buy = txEvent(600n, pumpKeys(curve), {
-      instructions: [{ programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1n), u64(2n)]) }],
+      instructions: [
+        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1n), u64(2n)]) },
+      ],
     });
-    await pub.publish([{ kind: 'accounts', event: accountEvent(600n, curve, PUMP, Buffer.from('c'), { txnSignature: buy.signatures[0] }) }]);
+    await pub.publish([
+      { kind: 'accounts', event: accountEvent(600n, curve, PUMP, Buffer.from('c'), { txnSignature: buy.signatures[0] }) },
+    ]);
     await pub.publish([{ kind: 'transactions', event: buy }]);
     await waitFor(() => got.length === 1, { what: 'the buy' });
     expect(Buffer.from(got[0].signature).equals(buy.signatures[0]!)).toBe(true);

@@ -21,7 +21,13 @@ import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events
 import { compileSubscribeRequest, type FilterLimits } from '../../filters/index.js';
 import type { SharedEvent } from '../../live/index.js';
 import { PUMP, PUMP_AMM } from '../../pumpfun/index.js';
-import { compileParsedFilter, DEFAULT_PARSED_FILTER, hasParsedOptions, matchParsed, type ParsedFilter } from '../../pumpfun/parsed-filter.js';
+import {
+  compileParsedFilter,
+  DEFAULT_PARSED_FILTER,
+  hasParsedOptions,
+  matchParsed,
+  type ParsedFilter,
+} from '../../pumpfun/parsed-filter.js';
 import { scanParsedTransaction, type ParsedScan } from '../../pumpfun/parsed-scan.js';
 import { PumpJoin } from '../../pumpfun/join.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';

@@ -100,7 +100,10 @@ describe('gRPC Subscribe (live)', () => {
     expect(bySig.has(miss.signatures[0]!.toString('hex'))).toBe(false);
     const t = bySig.get(both.signatures[0]!.toString('hex'))!;
     expect(t.transaction.slot).toBe(s.toString());
-    expect(t.transaction.transaction.account_keys.map((k: Buffer) => Buffer.from(k).toString('hex'))).toEqual([a.toString('hex'), b.toString('hex')]);
+    expect(t.transaction.transaction.account_keys.map((k: Buffer) => Buffer.from(k).toString('hex'))).toEqual([
+      a.toString('hex'),
+      b.toString('hex'),
+    ]);
     expect(t.created_at.seconds).not.toBe('0');
     const [u] = r.of('account');
     expect(u.filters).toEqual(['owned']);
@@ -126,7 +129,10 @@ describe('gRPC Subscribe (live)', () => {
     const s = ++slot;
     const ta = txEvent(s, [a]);
     const tb = txEvent(s, [b]);
-    await pub.publish([{ kind: 'transactions', event: ta }, { kind: 'transactions', event: tb }]);
+    await pub.publish([
+      { kind: 'transactions', event: ta },
+      { kind: 'transactions', event: tb },
+    ]);
     await waitFor(() => r.of('transaction').length >= 1, { what: 'transaction for b' });
     await pub.publish([{ kind: 'transactions', event: txEvent(s, [b]) }]);
     await waitFor(() => r.of('transaction').length >= 2, { what: 'second transaction for b' });
@@ -180,11 +186,17 @@ describe('gRPC Subscribe (live)', () => {
     await request(confirmed, { ...filter, commitment: 'CONFIRMED' });
     await request(finalized, { ...filter, commitment: 'FINALIZED' });
     const s = ++slot;
-    await pub.publish([{ kind: 'slots', event: slotEvent(s, 0) }, { kind: 'transactions', event: txEvent(s, [a]) }]);
+    await pub.publish([
+      { kind: 'slots', event: slotEvent(s, 0) },
+      { kind: 'transactions', event: txEvent(s, [a]) },
+    ]);
     await waitFor(() => processed.of('transaction').length === 1, { what: 'processed delivery' });
     // A marker in a later, already confirmed slot shows the stream is live while slot s stays held.
     const marker = ++slot;
-    await pub.publish([{ kind: 'slots', event: slotEvent(marker, 1) }, { kind: 'transactions', event: txEvent(marker, [a]) }]);
+    await pub.publish([
+      { kind: 'slots', event: slotEvent(marker, 1) },
+      { kind: 'transactions', event: txEvent(marker, [a]) },
+    ]);
     await waitFor(() => confirmed.of('transaction').length === 1, { what: 'confirmed marker' });
     expect(confirmed.of('transaction')[0].transaction.slot).toBe(marker.toString());
     expect(finalized.of('transaction')).toHaveLength(0);
@@ -192,14 +204,23 @@ describe('gRPC Subscribe (live)', () => {
     await waitFor(() => confirmed.of('transaction').length === 2, { what: 'confirmed release' });
     expect(confirmed.of('transaction')[1].transaction.slot).toBe(s.toString());
     expect(finalized.of('transaction')).toHaveLength(0);
-    await pub.publish([{ kind: 'slots', event: slotEvent(s, 2) }, { kind: 'slots', event: slotEvent(marker, 2) }]);
+    await pub.publish([
+      { kind: 'slots', event: slotEvent(s, 2) },
+      { kind: 'slots', event: slotEvent(marker, 2) },
+    ]);
     await waitFor(() => finalized.of('transaction').length === 2, { what: 'finalized release' });
     // A skipped slot never releases.
     const skipped = ++slot;
-    await pub.publish([{ kind: 'transactions', event: txEvent(skipped, [a]) }, { kind: 'slots', event: slotEvent(skipped, 3) }]);
+    await pub.publish([
+      { kind: 'transactions', event: txEvent(skipped, [a]) },
+      { kind: 'slots', event: slotEvent(skipped, 3) },
+    ]);
     await waitFor(() => processed.of('transaction').length === 3, { what: 'processed skipped-slot tx' });
     const after = ++slot;
-    await pub.publish([{ kind: 'transactions', event: txEvent(after, [a]) }, { kind: 'slots', event: slotEvent(after, 1) }]);
+    await pub.publish([
+      { kind: 'transactions', event: txEvent(after, [a]) },
+      { kind: 'slots', event: slotEvent(after, 1) },
+    ]);
     await waitFor(() => confirmed.of('transaction').length === 3, { what: 'confirmed after skipped' });
     expect(confirmed.of('transaction').map((u) => u.transaction.slot)).not.toContain(skipped.toString());
   });
@@ -240,7 +261,9 @@ describe('gRPC Subscribe (live)', () => {
     ]);
     const slots = (r: Recorder) => r.of('transaction').map((u) => u.transaction.slot as string);
     await waitFor(() => processed.of('transaction').length === 3, { what: 'processed delivery of all three' });
-    await waitFor(() => slots(confirmed).includes(marker.toString()) && slots(finalized).includes(marker.toString()), { what: 'the marker at confirmed and finalized' });
+    await waitFor(() => slots(confirmed).includes(marker.toString()) && slots(finalized).includes(marker.toString()), {
+      what: 'the marker at confirmed and finalized',
+    });
     expect(slots(confirmed)).toEqual([marker.toString()]);
     expect(slots(finalized)).toEqual([marker.toString()]);
     await pub.publish([st(live, SlotStatus.SLOT_STATUS_CONFIRMED)]);
@@ -255,7 +278,11 @@ describe('gRPC Subscribe (live)', () => {
     const full = stream();
     await request(r, {
       accounts: { o: { owner: [await b58(owner)] } },
-      accounts_data_slice: [{ offset: 6, length: 3 }, { offset: 0, length: 2 }, { offset: 30, length: 5 }],
+      accounts_data_slice: [
+        { offset: 6, length: 3 },
+        { offset: 0, length: 2 },
+        { offset: 30, length: 5 },
+      ],
     });
     await request(full, { accounts: { o: { owner: [await b58(owner)] } } });
     await pub.publish([{ kind: 'accounts', event: accountEvent(++slot, key(), owner, Buffer.from('0123456789')) }]);

@@ -11,7 +11,13 @@ import { defineMethod } from '../method.js';
 import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
 import {
-  decodeBody, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parseTransactionEncoding, uiReward, type TransactionEncoding,
+  decodeBody,
+  encodeWithMeta,
+  parseEncodingConfig,
+  parseMaxSupportedVersion,
+  parseTransactionEncoding,
+  uiReward,
+  type TransactionEncoding,
 } from '../../solana-json/transactions.js';
 
 export type TransactionDetails = 'full' | 'signatures' | 'accounts' | 'none';
@@ -88,7 +94,9 @@ export const getBlock = defineMethod<GetBlockParams>({
     const details = p.transactionDetails;
     const [blocks, txRows] = await Promise.all([
       queryRows<BlockRow>(ctx.ch, BLOCK_SQL, args),
-      details === 'none' ? Promise.resolve([]) : queryRows<{ body?: string; signature?: string }>(ctx.ch, details === 'signatures' ? SIGNATURES_SQL : BODIES_SQL, args),
+      details === 'none'
+        ? Promise.resolve([])
+        : queryRows<{ body?: string; signature?: string }>(ctx.ch, details === 'signatures' ? SIGNATURES_SQL : BODIES_SQL, args),
     ]);
     const b = blocks[0];
     if (b === undefined) {
@@ -104,10 +112,15 @@ export const getBlock = defineMethod<GetBlockParams>({
 });
 
 /** Pure: UiConfirmedBlock, members in Agave's order; transactions / signatures / rewards only when asked. */
-export function shapeBlock(p: Omit<GetBlockParams, 'slot' | 'commitment'> & { slot: bigint }, b: BlockRow, txRows: readonly { body?: string; signature?: string }[]): unknown {
+export function shapeBlock(
+  p: Omit<GetBlockParams, 'slot' | 'commitment'> & { slot: bigint },
+  b: BlockRow,
+  txRows: readonly { body?: string; signature?: string }[],
+): unknown {
   const height = u64(b.block_height);
   const out: Record<string, unknown> = {
-    previousBlockhash: b.previous_blockhash !== '' && b.previous_blockhash !== undefined ? b.previous_blockhash : (b.parent_blockhash ?? ''),
+    previousBlockhash:
+      b.previous_blockhash !== '' && b.previous_blockhash !== undefined ? b.previous_blockhash : (b.parent_blockhash ?? ''),
     blockhash: b.blockhash,
     parentSlot: u64Json(u64(b.parent_slot)),
   };
@@ -127,4 +140,3 @@ export function shapeBlock(p: Omit<GetBlockParams, 'slot' | 'commitment'> & { sl
   out.blockHeight = height === 0n && p.slot !== 0n ? null : u64Json(height);
   return out;
 }
-

@@ -54,12 +54,7 @@ FROM candidates
 ORDER BY slot`;
 
 /** Produced slots in [start, end], ascending, at most `limit`. */
-export async function blocksInRange(
-  ctx: { ch: QueryClient; db: string },
-  start: bigint,
-  end: bigint,
-  limit: bigint,
-): Promise<bigint[]> {
+export async function blocksInRange(ctx: { ch: QueryClient; db: string }, start: bigint, end: bigint, limit: bigint): Promise<bigint[]> {
   const out: bigint[] = [];
   let from = start;
   while (from <= end && BigInt(out.length) < limit) {

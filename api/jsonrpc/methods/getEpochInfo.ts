@@ -25,8 +25,20 @@ export interface EpochInfo {
 }
 
 /** Pure: the answer for `slot` in epoch `e`. */
-export function epochInfoOf(slot: bigint, blockHeight: bigint, e: Pick<EpochRow, 'epoch' | 'firstSlot' | 'slotsPerEpoch'>, transactionCount: bigint | null): EpochInfo {
-  return { absoluteSlot: slot, blockHeight, epoch: e.epoch, slotIndex: slot - e.firstSlot, slotsInEpoch: e.slotsPerEpoch, transactionCount };
+export function epochInfoOf(
+  slot: bigint,
+  blockHeight: bigint,
+  e: Pick<EpochRow, 'epoch' | 'firstSlot' | 'slotsPerEpoch'>,
+  transactionCount: bigint | null,
+): EpochInfo {
+  return {
+    absoluteSlot: slot,
+    blockHeight,
+    epoch: e.epoch,
+    slotIndex: slot - e.firstSlot,
+    slotsInEpoch: e.slotsPerEpoch,
+    transactionCount,
+  };
 }
 
 export const epochInfoJson = (i: EpochInfo): Record<string, unknown> => ({

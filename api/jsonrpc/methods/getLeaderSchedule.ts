@@ -28,7 +28,8 @@ export function parseGetLeaderSchedule(params: unknown): GetLeaderScheduleParams
   let config: unknown = p[1];
   // Like Agave, the first position is a slot, null, or the config object itself.
   if (p[0] !== null && typeof p[0] === 'object' && !Array.isArray(p[0])) {
-    if (p[1] !== undefined && p[1] !== null) throw invalidParams('slot: expected a slot number or null when a config follows, got an object');
+    if (p[1] !== undefined && p[1] !== null)
+      throw invalidParams('slot: expected a slot number or null when a config follows, got an object');
     config = p[0];
   } else if (p[0] !== undefined && p[0] !== null) {
     slot = parseU64(p[0], 'slot');
@@ -87,7 +88,12 @@ async function epochOf(ch: QueryClient, db: string, slot: bigint): Promise<Cache
   const hit = known.find((c) => c.row.firstSlot <= slot && slot < c.row.firstSlot + c.row.slotsPerEpoch);
   if (hit) return hit;
   const rows = await queryRows<{
-    epoch: string; first_slot: string; slots_per_epoch: string; slots_per_leader: number; identities: string[]; schedule: number[];
+    epoch: string;
+    first_slot: string;
+    slots_per_epoch: string;
+    slots_per_leader: number;
+    identities: string[];
+    schedule: number[];
   }>(ch, EPOCH_SQL, { db, slot });
   if (rows.length === 0) return undefined;
   const r = rows[0]!;

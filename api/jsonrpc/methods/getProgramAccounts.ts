@@ -48,7 +48,10 @@ WHERE owner = {program:String} AND lamports > 0`;
  * The statement for a filter list. Its shape depends only on the number and kinds of filters; every value
  * is a placeholder. memcmp compares decoded data and, as Agave, fails when offset plus length runs past the end.
  */
-export function programAccountsQuery(filters: readonly ProgramAccountsFilter[]): { sql: string; params: (p: { db: string; program: string; slot: bigint }) => QueryParams } {
+export function programAccountsQuery(filters: readonly ProgramAccountsFilter[]): {
+  sql: string;
+  params: (p: { db: string; program: string; slot: bigint }) => QueryParams;
+} {
   const conds: string[] = [];
   const values: QueryParams = {};
   filters.forEach((f, i) => {

@@ -49,6 +49,10 @@ export const getSignatureStatuses = defineMethod<GetSignatureStatusesParams>({
     const heads = statusHeads(ctx.state);
     if (heads === undefined) throw unavailable(UNAVAILABLE);
     const statuses = await readSignatureStatuses(ctx.ch, ctx.db, p.signatures, heads, p.searchTransactionHistory);
-    return withContext(heads.processed, ctx.apiVersion, statuses.map((s) => (s === undefined ? null : statusJson(s))));
+    return withContext(
+      heads.processed,
+      ctx.apiVersion,
+      statuses.map((s) => (s === undefined ? null : statusJson(s))),
+    );
   },
 });

@@ -3,7 +3,14 @@
 // index; the newest write at or below the context slot decides (still the program's, still the wallet's,
 // still that mint, open). jsonParsed leaves out accounts it cannot parse, as Agave does.
 import { isTokenAccountData, isTokenProgram, NATIVE_MINT, TOKEN_PROGRAM } from '../../../schemas/programs.js';
-import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig, type AccountRow } from '../../solana-json/accounts.js';
+import {
+  encodeAccount,
+  encodingReady,
+  mintsToRead,
+  parseAccountConfig,
+  type AccountConfig,
+  type AccountRow,
+} from '../../solana-json/accounts.js';
 import { readAccounts, readMintDecimals } from '../account-state.js';
 import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
@@ -27,7 +34,9 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
     throw invalidParams(`filter: expected exactly one of mint or programId, got ${keys.length === 0 ? 'none' : describeValue(keys)}`);
   }
   const value = (v as ParamsConfig)[keys[0]];
-  return keys[0] === 'mint' ? { kind: 'mint', mint: parsePubkey(value, 'filter.mint') } : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };
+  return keys[0] === 'mint'
+    ? { kind: 'mint', mint: parsePubkey(value, 'filter.mint') }
+    : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };
 }
 
 export function parseGetTokenAccountsByOwner(params: unknown): GetTokenAccountsByOwnerParams {
@@ -82,8 +91,9 @@ export const getTokenAccountsByOwner = defineMethod<GetTokenAccountsByOwnerParam
     const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
     const { program, mint } = await programAndMint(ctx, p.filter, slot);
     await encodingReady(p.encoding);
-    const rows = (await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot }))
-      .filter((r) => isTokenAccountData(Buffer.from(r.data, 'base64')));
+    const rows = (await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot })).filter(
+      (r) => isTokenAccountData(Buffer.from(r.data, 'base64')),
+    );
     const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead(rows, p.encoding), slot);
     const value: unknown[] = [];
     for (const r of rows) {

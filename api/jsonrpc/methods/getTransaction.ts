@@ -8,7 +8,12 @@ import { contextSlot, defineMethod } from '../method.js';
 import { optionalString, parseContextConfig, parseSignature, positional } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
 import {
-  decodeBody, encodeWithMeta, parseEncodingConfig, parseMaxSupportedVersion, parseTransactionEncoding, type TransactionEncoding,
+  decodeBody,
+  encodeWithMeta,
+  parseEncodingConfig,
+  parseMaxSupportedVersion,
+  parseTransactionEncoding,
+  type TransactionEncoding,
 } from '../../solana-json/transactions.js';
 import type { Commitment } from '../../solana-json/params.js';
 

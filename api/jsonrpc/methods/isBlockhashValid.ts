@@ -38,7 +38,11 @@ export const isBlockhashValid = defineMethod<IsBlockhashValidParams>({
   run: async (ctx, p) => {
     const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
     const height = ctx.state.height[p.commitment];
-    const rows = await queryRows<{ slot: string; block_height: string }>(ctx.ch, BLOCKHASH_SQL, { db: ctx.db, blockhash: p.blockhash, slot });
+    const rows = await queryRows<{ slot: string; block_height: string }>(ctx.ch, BLOCKHASH_SQL, {
+      db: ctx.db,
+      blockhash: p.blockhash,
+      slot,
+    });
     const valid = height !== undefined && rows.length > 0 && height - u64(rows[0]!.block_height) <= MAX_PROCESSING_AGE;
     return withContext(slot, ctx.apiVersion, valid);
   },

@@ -35,8 +35,13 @@ describe('getBlocks', () => {
     expect(parseGetBlocks([5, null, { commitment: 'confirmed' }])).toMatchObject({ end: undefined, commitment: 'confirmed' });
   });
   it('rejects with interface.md messages', () => {
-    expect(err(() => parseGetBlocks([9, 9]))).toMatchObject({ code: -32602, message: 'Invalid param: startSlot must be less than endSlot' });
-    expect(err(() => parseGetBlocks([5, 9, { commitment: 'processed' }])).message).toBe('Method does not support commitment below `confirmed`');
+    expect(err(() => parseGetBlocks([9, 9]))).toMatchObject({
+      code: -32602,
+      message: 'Invalid param: startSlot must be less than endSlot',
+    });
+    expect(err(() => parseGetBlocks([5, 9, { commitment: 'processed' }])).message).toBe(
+      'Method does not support commitment below `confirmed`',
+    );
     expect(err(() => parseGetBlocks([5, {}, {}])).data).toMatch(/endSlot/);
     expect(err(() => parseGetBlocks(['5'])).data).toMatch(/startSlot/);
     expect(err(() => parseGetBlocks([5, -9])).data).toMatch(/endSlot/);
@@ -57,8 +62,20 @@ describe('getBlocksWithLimit', () => {
 
 describe('getSignaturesForAddress', () => {
   it('defaults and members', () => {
-    expect(parseGetSignaturesForAddress([KEY])).toEqual({ address: KEY, limit: 1000, before: undefined, until: undefined, commitment: 'finalized', minContextSlot: undefined });
-    expect(parseGetSignaturesForAddress([KEY, { limit: 1, before: SIG, until: SIG, commitment: 'confirmed' }])).toMatchObject({ limit: 1, before: SIG, until: SIG, commitment: 'confirmed' });
+    expect(parseGetSignaturesForAddress([KEY])).toEqual({
+      address: KEY,
+      limit: 1000,
+      before: undefined,
+      until: undefined,
+      commitment: 'finalized',
+      minContextSlot: undefined,
+    });
+    expect(parseGetSignaturesForAddress([KEY, { limit: 1, before: SIG, until: SIG, commitment: 'confirmed' }])).toMatchObject({
+      limit: 1,
+      before: SIG,
+      until: SIG,
+      commitment: 'confirmed',
+    });
   });
   it('rejects', () => {
     expect(err(() => parseGetSignaturesForAddress([KEY, { limit: 0 }])).data).toMatch(/limit: Invalid limit; max 1000/);
@@ -66,7 +83,9 @@ describe('getSignaturesForAddress', () => {
     expect(err(() => parseGetSignaturesForAddress([KEY, { before: KEY }])).data).toMatch(/before/);
     expect(err(() => parseGetSignaturesForAddress([KEY, { until: 5 }])).data).toMatch(/until/);
     expect(err(() => parseGetSignaturesForAddress(['x'])).data).toMatch(/address/);
-    expect(err(() => parseGetSignaturesForAddress([KEY, { commitment: 'processed' }])).message).toBe('Method does not support commitment below `confirmed`');
+    expect(err(() => parseGetSignaturesForAddress([KEY, { commitment: 'processed' }])).message).toBe(
+      'Method does not support commitment below `confirmed`',
+    );
   });
 });
 
@@ -89,7 +108,14 @@ describe('getLeaderSchedule', () => {
     expect(err(() => parseGetLeaderSchedule([null, { identity: 'x' }])).data).toMatch(/identity/);
   });
   it('expands the compact schedule to relative indices', () => {
-    const s = expandSchedule({ epoch: 1n, firstSlot: 100n, slotsPerEpoch: 10n, slotsPerLeader: 4, identities: ['A', 'B'], schedule: [0, 1, 0] });
+    const s = expandSchedule({
+      epoch: 1n,
+      firstSlot: 100n,
+      slotsPerEpoch: 10n,
+      slotsPerLeader: 4,
+      identities: ['A', 'B'],
+      schedule: [0, 1, 0],
+    });
     expect(Object.fromEntries(s)).toEqual({ A: [0, 1, 2, 3, 8, 9], B: [4, 5, 6, 7] });
     expect(scheduleResult(s, 'B')).toEqual({ B: [4, 5, 6, 7] });
     expect(scheduleResult(s, 'C')).toEqual({});
@@ -98,11 +124,24 @@ describe('getLeaderSchedule', () => {
 
 describe('getProgramAccounts', () => {
   it('defaults and members', () => {
-    expect(parseGetProgramAccounts([KEY])).toEqual({ program: KEY, encoding: 'base64', dataSlice: undefined, filters: [], withContext: false, commitment: 'finalized', minContextSlot: undefined });
-    const p = parseGetProgramAccounts([KEY, {
-      encoding: 'base58', dataSlice: { offset: 1, length: 2 }, withContext: true,
-      filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: KEY2 } }, { memcmp: { offset: 0, bytes: 'AQI=', encoding: 'base64' } }],
-    }]);
+    expect(parseGetProgramAccounts([KEY])).toEqual({
+      program: KEY,
+      encoding: 'base64',
+      dataSlice: undefined,
+      filters: [],
+      withContext: false,
+      commitment: 'finalized',
+      minContextSlot: undefined,
+    });
+    const p = parseGetProgramAccounts([
+      KEY,
+      {
+        encoding: 'base58',
+        dataSlice: { offset: 1, length: 2 },
+        withContext: true,
+        filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: KEY2 } }, { memcmp: { offset: 0, bytes: 'AQI=', encoding: 'base64' } }],
+      },
+    ]);
     expect(p.dataSlice).toEqual({ offset: 1, length: 2 });
     expect(p.filters.map((f) => (f.kind === 'memcmp' ? { ...f, bytes: [...f.bytes] } : f))).toEqual([
       { kind: 'dataSize', size: 165n },
@@ -111,15 +150,26 @@ describe('getProgramAccounts', () => {
     ]);
   });
   it('rejects with the member named', () => {
-    expect(err(() => parseGetProgramAccounts([KEY, { filters: Array(5).fill({ dataSize: 1 }) }])).data).toMatch(/Too many filters provided; max 4/);
-    expect(err(() => parseGetProgramAccounts([KEY, { filters: [{ dataSize: 1, memcmp: {} }] }])).data).toMatch(/filters\[0\]: expected exactly one/);
-    expect(err(() => parseGetProgramAccounts([KEY, { filters: [{ memcmp: { offset: 0, bytes: bs58.encode(Buffer.alloc(129, 1)) } }] }])).data).toMatch(/at most 128/);
-    expect(err(() => parseGetProgramAccounts([KEY, { filters: [{ memcmp: { offset: 0, bytes: 'A$==', encoding: 'base64' } }] }])).data).toMatch(/filters\[0\]\.memcmp\.bytes/);
+    expect(err(() => parseGetProgramAccounts([KEY, { filters: Array(5).fill({ dataSize: 1 }) }])).data).toMatch(
+      /Too many filters provided; max 4/,
+    );
+    expect(err(() => parseGetProgramAccounts([KEY, { filters: [{ dataSize: 1, memcmp: {} }] }])).data).toMatch(
+      /filters\[0\]: expected exactly one/,
+    );
+    expect(
+      err(() => parseGetProgramAccounts([KEY, { filters: [{ memcmp: { offset: 0, bytes: bs58.encode(Buffer.alloc(129, 1)) } }] }])).data,
+    ).toMatch(/at most 128/);
+    expect(
+      err(() => parseGetProgramAccounts([KEY, { filters: [{ memcmp: { offset: 0, bytes: 'A$==', encoding: 'base64' } }] }])).data,
+    ).toMatch(/filters\[0\]\.memcmp\.bytes/);
     expect(err(() => parseGetProgramAccounts([KEY, { encoding: 'json' }])).data).toMatch(/encoding/);
     expect(err(() => parseGetProgramAccounts([KEY, { dataSlice: { length: 1 } }])).data).toMatch(/dataSlice\.offset/);
   });
   it('builds SQL whose values are all placeholders', () => {
-    const q = programAccountsQuery([{ kind: 'dataSize', size: 3n }, { kind: 'memcmp', offset: 4n, bytes: Uint8Array.from([0xab, 0x27]) }]);
+    const q = programAccountsQuery([
+      { kind: 'dataSize', size: 3n },
+      { kind: 'memcmp', offset: 4n, bytes: Uint8Array.from([0xab, 0x27]) },
+    ]);
     expect(q.sql).toContain('space = {ds0:UInt64}');
     expect(q.sql).toContain('unhex({mb1:String})');
     expect(q.sql).not.toContain('ab27');
@@ -127,8 +177,18 @@ describe('getProgramAccounts', () => {
   });
   it('shapes accounts in each encoding', async () => {
     await zstdReady();
-    const row = { pubkey: KEY, owner: KEY2, lamports: '18446744073709551615', executable: 1, rent_epoch: '18446744073709551615', space: 3, data: Buffer.from([1, 2, 3]).toString('base64') };
-    expect(toJson(shapeAccount(row, 'base64', undefined))).toBe(`{"pubkey":"${KEY}","account":{"lamports":18446744073709551615,"data":["AQID","base64"],"owner":"${KEY2}","executable":true,"rentEpoch":18446744073709551615,"space":3}}`);
+    const row = {
+      pubkey: KEY,
+      owner: KEY2,
+      lamports: '18446744073709551615',
+      executable: 1,
+      rent_epoch: '18446744073709551615',
+      space: 3,
+      data: Buffer.from([1, 2, 3]).toString('base64'),
+    };
+    expect(toJson(shapeAccount(row, 'base64', undefined))).toBe(
+      `{"pubkey":"${KEY}","account":{"lamports":18446744073709551615,"data":["AQID","base64"],"owner":"${KEY2}","executable":true,"rentEpoch":18446744073709551615,"space":3}}`,
+    );
     expect((shapeAccount(row, 'jsonParsed', { offset: 1, length: 1 }) as any).account.data).toEqual(['Ag==', 'base64']);
     expect((shapeAccount(row, 'base58', { offset: 5, length: 1 }) as any).account.data).toEqual(['', 'base58']);
     expect((shapeAccount(row, 'base64+zstd', undefined) as any).account.data[1]).toBe('base64+zstd');

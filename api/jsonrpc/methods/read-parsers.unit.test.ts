@@ -41,14 +41,18 @@ describe('getSlot, getLatestBlockhash', () => {
 
 describe('getBalance', () => {
   it('a pubkey and an optional context config', () => {
-    expect(parseGetBalance([KEY, { commitment: 'processed' }])).toEqual({ pubkey: KEY, commitment: 'processed', minContextSlot: undefined });
+    expect(parseGetBalance([KEY, { commitment: 'processed' }])).toEqual({
+      pubkey: KEY,
+      commitment: 'processed',
+      minContextSlot: undefined,
+    });
     expect(invalid(() => parseGetBalance(['nope'])).data).toMatch(/pubkey/);
     expect(invalid(() => parseGetBalance([])).data).toMatch(/at least 1/);
   });
 });
 
 describe('getAccountInfo and getMultipleAccounts', () => {
-  it('default to Agave\'s encodings: binary for one account, base64 for several', () => {
+  it("default to Agave's encodings: binary for one account, base64 for several", () => {
     expect(parseGetAccountInfo([KEY])).toMatchObject({ pubkey: KEY, encoding: 'binary', dataSlice: undefined, commitment: 'finalized' });
     expect(parseGetMultipleAccounts([[KEY, MINT]])).toMatchObject({ pubkeys: [KEY, MINT], encoding: 'base64' });
   });
@@ -57,12 +61,13 @@ describe('getAccountInfo and getMultipleAccounts', () => {
       expect(parseGetAccountInfo([KEY, { encoding }]).encoding).toBe(encoding);
     }
     expect(parseGetAccountInfo([KEY, { dataSlice: { offset: 1, length: 2 }, minContextSlot: 4 }])).toMatchObject({
-      dataSlice: { offset: 1, length: 2 }, minContextSlot: 4n,
+      dataSlice: { offset: 1, length: 2 },
+      minContextSlot: 4n,
     });
     expect(invalid(() => parseGetAccountInfo([KEY, { encoding: 'hex' }])).data).toMatch(/encoding/);
     expect(invalid(() => parseGetAccountInfo([KEY, { dataSlice: { offset: 1 } }])).data).toMatch(/dataSlice.length/);
   });
-  it('getMultipleAccounts: at most 100 keys, counted before the keys are checked (Agave\'s order and message)', () => {
+  it("getMultipleAccounts: at most 100 keys, counted before the keys are checked (Agave's order and message)", () => {
     expect(parseGetMultipleAccounts([Array(100).fill(KEY)]).pubkeys).toHaveLength(100);
     const e = invalid(() => parseGetMultipleAccounts([Array(101).fill('bad')]));
     expect(e.message).toBe('Too many inputs provided; max 100');
@@ -82,13 +87,21 @@ describe('getSignatureStatuses', () => {
     expect(invalid(() => parseGetSignatureStatuses([[SIG], { searchTransactionHistory: 'yes' }])).data).toMatch(/searchTransactionHistory/);
   });
   const heads = { processed: 1000n, confirmed: 990n, finalized: 960n };
-  it('shapes Agave\'s TransactionStatus: null confirmations once finalized, a count while confirmed, 0 while processed', () => {
+  it("shapes Agave's TransactionStatus: null confirmations once finalized, a count while confirmed, 0 while processed", () => {
     expect(JSON.parse(toJson(shapeStatus(950n, null, heads, [])))).toEqual({
-      slot: 950, confirmations: null, status: { Ok: null }, err: null, confirmationStatus: 'finalized',
+      slot: 950,
+      confirmations: null,
+      status: { Ok: null },
+      err: null,
+      confirmationStatus: 'finalized',
     });
     const err = '{"InstructionError":[0,{"Custom":1}]}';
     expect(JSON.parse(toJson(shapeStatus(980n, err, heads, [970n, 980n, 985n, 990n])))).toEqual({
-      slot: 980, confirmations: 3, status: { Err: JSON.parse(err) }, err: JSON.parse(err), confirmationStatus: 'confirmed',
+      slot: 980,
+      confirmations: 3,
+      status: { Err: JSON.parse(err) },
+      err: JSON.parse(err),
+      confirmationStatus: 'confirmed',
     });
     expect(shapeStatus(995n, null, heads, [])).toMatchObject({ confirmations: 0, confirmationStatus: 'processed' });
     const many = Array.from({ length: 40 }, (_, i) => 961n + BigInt(i));
@@ -110,7 +123,11 @@ describe('getBlockTime, isBlockhashValid', () => {
     expect(invalid(() => parseGetBlockTime([1, {}])).data).toMatch(/at most 1/);
   });
   it('isBlockhashValid takes a 32-byte base58 hash and a context config', () => {
-    expect(parseIsBlockhashValid([KEY, { commitment: 'processed' }])).toEqual({ blockhash: KEY, commitment: 'processed', minContextSlot: undefined });
+    expect(parseIsBlockhashValid([KEY, { commitment: 'processed' }])).toEqual({
+      blockhash: KEY,
+      commitment: 'processed',
+      minContextSlot: undefined,
+    });
     expect(invalid(() => parseIsBlockhashValid([SIG])).data).toMatch(/blockhash/);
     expect(invalid(() => parseIsBlockhashValid([5])).data).toMatch(/blockhash/);
   });
@@ -118,9 +135,14 @@ describe('getBlockTime, isBlockhashValid', () => {
 
 describe('token methods', () => {
   it('getTokenAccountsByOwner: owner, exactly one of mint or programId, account config (binary by default)', () => {
-    expect(parseGetTokenAccountsByOwner([KEY, { mint: MINT }])).toMatchObject({ owner: KEY, filter: { kind: 'mint', mint: MINT }, encoding: 'binary' });
+    expect(parseGetTokenAccountsByOwner([KEY, { mint: MINT }])).toMatchObject({
+      owner: KEY,
+      filter: { kind: 'mint', mint: MINT },
+      encoding: 'binary',
+    });
     expect(parseGetTokenAccountsByOwner([KEY, { programId: TOKEN }, { encoding: 'jsonParsed' }])).toMatchObject({
-      filter: { kind: 'programId', program: TOKEN }, encoding: 'jsonParsed',
+      filter: { kind: 'programId', program: TOKEN },
+      encoding: 'jsonParsed',
     });
     expect(invalid(() => parseGetTokenAccountsByOwner([KEY])).data).toMatch(/at least 2/);
     expect(invalid(() => parseGetTokenAccountsByOwner([KEY, {}])).data).toMatch(/exactly one/);

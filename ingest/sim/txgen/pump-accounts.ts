@@ -10,7 +10,14 @@ export const meta = (acct: Acct, writable = false, signer = false): AccountMeta 
 
 /** The programs, fixed accounts and the user's PDAs in today's lists (each derived once per coin or user). */
 function pumpAccounts(s: SimState, user: User) {
-  return { p: s.programs, f: s.pumpFixed, u: s.pumpAccountsOf(user), global: s.pumpGlobal, eventAuthority: s.pumpFixed.eventAuthority, user: user.acct };
+  return {
+    p: s.programs,
+    f: s.pumpFixed,
+    u: s.pumpAccountsOf(user),
+    global: s.pumpGlobal,
+    eventAuthority: s.pumpFixed.eventAuthority,
+    user: user.acct,
+  };
 }
 
 /** buy, buy_exact_sol_in: 16 accounts. */
@@ -100,9 +107,12 @@ const v2Cache = new WeakMap<Coin, { curveWsol: Acct; creatorVaultWsol: Acct; sha
 function coinV2(s: SimState, coin: Coin, wsolOf: (owner: Acct) => Acct) {
   let c = v2Cache.get(coin);
   if (!c) {
-    c = { curveWsol: wsolOf(coin.curve), creatorVaultWsol: wsolOf(coin.creatorVault), sharingConfig: s.world.at(sharingConfigAddress(coin.mint.key)) };
+    c = {
+      curveWsol: wsolOf(coin.curve),
+      creatorVaultWsol: wsolOf(coin.creatorVault),
+      sharingConfig: s.world.at(sharingConfigAddress(coin.mint.key)),
+    };
     v2Cache.set(coin, c);
   }
   return c;
 }
-

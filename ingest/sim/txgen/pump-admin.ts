@@ -40,20 +40,21 @@ export function setParamsTx(ctx: GenCtx): void {
     data,
     run: () => {
       if (!user.acct.key.equals(g.authority)) throw CUSTOM(PUMP_ERR.notAuthorized);
-      const event = (): Buffer => setParamsEvent({
-        initialVirtualTokenReserves: g.initialVirtualTokenReserves,
-        initialVirtualSolReserves: g.initialVirtualSolReserves,
-        initialRealTokenReserves: g.initialRealTokenReserves,
-        finalRealSolReserves: 0n,
-        tokenTotalSupply: g.tokenTotalSupply,
-        feeBasisPoints: g.feeBasisPoints,
-        withdrawAuthority,
-        poolMigrationFee: g.poolMigrationFee,
-        creatorFeeBasisPoints: g.creatorFeeBasisPoints,
-        feeRecipient: s.feeRecipient.key,
-        timestamp: ctx.b.blockTime,
-        authority: g.authority,
-      });
+      const event = (): Buffer =>
+        setParamsEvent({
+          initialVirtualTokenReserves: g.initialVirtualTokenReserves,
+          initialVirtualSolReserves: g.initialVirtualSolReserves,
+          initialRealTokenReserves: g.initialRealTokenReserves,
+          finalRealSolReserves: 0n,
+          tokenTotalSupply: g.tokenTotalSupply,
+          feeBasisPoints: g.feeBasisPoints,
+          withdrawAuthority,
+          poolMigrationFee: g.poolMigrationFee,
+          creatorFeeBasisPoints: g.creatorFeeBasisPoints,
+          feeRecipient: s.feeRecipient.key,
+          timestamp: ctx.b.blockTime,
+          authority: g.authority,
+        });
       return emitEvent(ctx.b.recording, p.pump, eventAuthority, event);
     },
   };

@@ -7,7 +7,13 @@ import type { Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
 import { createTokenAccount, CUSTOM, debit, moveTokens, syncNative, tokenTransferData } from '../instructions.js';
 import { MINT_LEN, mintData, poolData, readCurve, tokenAmount, writeCurve } from '../layouts.js';
-import { associatedTokenAddress, canonicalPoolAddress, coinCreatorVaultAuthorityAddress, lpMintAddress, poolAuthorityAddress } from '../pda.js';
+import {
+  associatedTokenAddress,
+  canonicalPoolAddress,
+  coinCreatorVaultAuthorityAddress,
+  lpMintAddress,
+  poolAuthorityAddress,
+} from '../pda.js';
 import { completePumpAmmMigrationEvent, createPoolEvent, emitEvent } from '../pump-events.js';
 import { PUMP_AMM_IX, PUMP_ERR, PUMP_IX, rentExempt } from '../programs.js';
 import type { Coin, Pool, SimState } from '../state.js';
@@ -165,16 +171,17 @@ function runMigrate(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, c
     .optionBool(false)
     .done();
   const poolSteps = runCreatePool(ctx, coin, pool, a, tokens, sol);
-  const event = (): Buffer => completePumpAmmMigrationEvent({
-    user: user.key,
-    mint: coin.mint.key,
-    mintAmount: tokens,
-    solAmount: sol,
-    poolMigrationFee: g.poolMigrationFee,
-    bondingCurve: coin.curve.key,
-    timestamp: ts,
-    pool: pool.acct.key,
-  });
+  const event = (): Buffer =>
+    completePumpAmmMigrationEvent({
+      user: user.key,
+      mint: coin.mint.key,
+      mintAmount: tokens,
+      solAmount: sol,
+      poolMigrationFee: g.poolMigrationFee,
+      bondingCurve: coin.curve.key,
+      timestamp: ts,
+      pool: pool.acct.key,
+    });
   return [
     { program: p.token, accounts: [coin.curveAta, a.paMint, coin.curve], data: tokenTransferData(tokens) },
     { program: p.token, accounts: [a.paWsol], data: Buffer.of(17) },
@@ -222,25 +229,26 @@ function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts
   const mintTo = Buffer.alloc(9);
   mintTo[0] = 7;
   mintTo.writeBigUInt64LE(lpOut, 1);
-  const event = (): Buffer => createPoolEvent({
-    timestamp: ctx.b.blockTime,
-    creator: pool.authority.key,
-    baseMint: coin.mint.key,
-    quoteMint: s.nativeMint.key,
-    baseMintDecimals: 6,
-    quoteMintDecimals: 9,
-    baseAmountIn: base,
-    quoteAmountIn: quote,
-    minimumLiquidity: MINIMUM_LIQUIDITY,
-    initialLiquidity,
-    lpTokenAmountOut: lpOut,
-    poolBump: pool.bump,
-    pool: pool.acct.key,
-    lpMint: pool.lpMint.key,
-    userBaseTokenAccount: a.paMint.key,
-    userQuoteTokenAccount: a.paWsol.key,
-    coinCreator: coin.creator.acct.key,
-  });
+  const event = (): Buffer =>
+    createPoolEvent({
+      timestamp: ctx.b.blockTime,
+      creator: pool.authority.key,
+      baseMint: coin.mint.key,
+      quoteMint: s.nativeMint.key,
+      baseMintDecimals: 6,
+      quoteMintDecimals: 9,
+      baseAmountIn: base,
+      quoteAmountIn: quote,
+      minimumLiquidity: MINIMUM_LIQUIDITY,
+      initialLiquidity,
+      lpTokenAmountOut: lpOut,
+      poolBump: pool.bump,
+      pool: pool.acct.key,
+      lpMint: pool.lpMint.key,
+      userBaseTokenAccount: a.paMint.key,
+      userQuoteTokenAccount: a.paWsol.key,
+      coinCreator: coin.creator.acct.key,
+    });
   return [
     { program: p.token, accounts: [a.paMint, pool.baseAta, pool.authority], data: tokenTransferData(base) },
     { program: p.token, accounts: [a.paWsol, pool.quoteAta, pool.authority], data: tokenTransferData(quote) },
@@ -248,4 +256,3 @@ function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts
     ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
   ];
 }
-

@@ -7,7 +7,16 @@
 import type { Acct } from '../accounts.js';
 import type { Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
-import { createAtaIdempotent, createTokenAccount, CUSTOM, debit, IxError, moveTokens, systemTransferData, tokenTransferData } from '../instructions.js';
+import {
+  createAtaIdempotent,
+  createTokenAccount,
+  CUSTOM,
+  debit,
+  IxError,
+  moveTokens,
+  systemTransferData,
+  tokenTransferData,
+} from '../instructions.js';
 import {
   BONDING_CURVE_LEN,
   bondingCurveData,
@@ -185,21 +194,27 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
     { program: p.system, accounts: [user.acct, s.feeRecipient], data: systemTransferData(fee) },
     { program: p.system, accounts: [user.acct, coin.creatorVault], data: systemTransferData(creatorFee) },
   ];
-  const event = (): Buffer => tradeEvent({
-    ...tradeBase(s, coin, c, user, ts),
-    solAmount: cost,
-    tokenAmount: tokens,
-    isBuy: true,
-    fee,
-    creatorFee,
-    trackVolume: o.trackVolume,
-    currentSolVolume: volume,
-    lastUpdateTimestamp: o.trackVolume ? ts : 0n,
-    ixName: IX_NAME[o.kind],
-  });
+  const event = (): Buffer =>
+    tradeEvent({
+      ...tradeBase(s, coin, c, user, ts),
+      solAmount: cost,
+      tokenAmount: tokens,
+      isBuy: true,
+      fee,
+      creatorFee,
+      trackVolume: o.trackVolume,
+      currentSolVolume: volume,
+      lastUpdateTimestamp: o.trackVolume ? ts : 0n,
+      ixName: IX_NAME[o.kind],
+    });
   const auth = s.pumpFixed.eventAuthority;
   steps.push(...emitEvent(ctx.b.recording, p.pump, auth, event));
-  if (c.complete) steps.push(...emitEvent(ctx.b.recording, p.pump, auth, () => completeEvent({ user: user.acct.key, mint: coin.mint.key, bondingCurve: coin.curve.key, timestamp: ts })));
+  if (c.complete)
+    steps.push(
+      ...emitEvent(ctx.b.recording, p.pump, auth, () =>
+        completeEvent({ user: user.acct.key, mint: coin.mint.key, bondingCurve: coin.curve.key, timestamp: ts }),
+      ),
+    );
   return steps;
 }
 
@@ -256,18 +271,19 @@ function sellIx(ctx: GenCtx, kind: SellKind, coin: Coin, user: User, ata: Acct, 
       c.realSolReserves -= out;
       writeCurve(coin.curve.data, c);
       const ts = ctx.b.blockTime;
-      const event = (): Buffer => tradeEvent({
-        ...tradeBase(s, coin, c, user, ts),
-        solAmount: out,
-        tokenAmount: amount,
-        isBuy: false,
-        fee,
-        creatorFee,
-        trackVolume: false,
-        currentSolVolume: 0n,
-        lastUpdateTimestamp: 0n,
-        ixName: IX_NAME[kind],
-      });
+      const event = (): Buffer =>
+        tradeEvent({
+          ...tradeBase(s, coin, c, user, ts),
+          solAmount: out,
+          tokenAmount: amount,
+          isBuy: false,
+          fee,
+          creatorFee,
+          trackVolume: false,
+          currentSolVolume: 0n,
+          lastUpdateTimestamp: 0n,
+          ixName: IX_NAME[kind],
+        });
       // The seller's tokens go back to the curve; SOL leaves the program-owned curve directly (no CPI).
       return [
         { program: p.token, accounts: [ata, coin.curveAta, user.acct], data: tokenTransferData(amount) },
@@ -524,21 +540,22 @@ function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: s
   curve.data = bondingCurveData(state, creator.acct.key);
   createTokenAccount(creator.acct, curveAta, mint, curve);
   curveAta.data.writeBigUInt64LE(g.tokenTotalSupply, 64);
-  const event = (): Buffer => createEvent({
-    name,
-    symbol,
-    uri,
-    mint: mint.key,
-    bondingCurve: curve.key,
-    user: creator.acct.key,
-    creator: creator.acct.key,
-    timestamp: ctx.b.blockTime,
-    virtualTokenReserves: state.virtualTokenReserves,
-    virtualSolReserves: state.virtualSolReserves,
-    realTokenReserves: state.realTokenReserves,
-    tokenTotalSupply: state.tokenTotalSupply,
-    tokenProgram: TOKEN_PROGRAM,
-  });
+  const event = (): Buffer =>
+    createEvent({
+      name,
+      symbol,
+      uri,
+      mint: mint.key,
+      bondingCurve: curve.key,
+      user: creator.acct.key,
+      creator: creator.acct.key,
+      timestamp: ctx.b.blockTime,
+      virtualTokenReserves: state.virtualTokenReserves,
+      virtualSolReserves: state.virtualSolReserves,
+      realTokenReserves: state.realTokenReserves,
+      tokenTotalSupply: state.tokenTotalSupply,
+      tokenProgram: TOKEN_PROGRAM,
+    });
   return emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, event);
 }
 
@@ -560,7 +577,12 @@ function buyIxsAfterCreate(ctx: GenCtx, coin: Coin, creator: User): Ix[] {
   const f = fees(s, cost);
   const ata = s.ataOf(creator, coin.mint);
   // The creator's own buy cannot be front-run: a generous limit.
-  const order: BuyOrder = { kind: 'buy', amount, maxSolCost: ((cost + f.fee + f.creatorFee) * 105n) / 100n, trackVolume: ctx.rng.chance(TRACK_VOLUME_SHARE) };
+  const order: BuyOrder = {
+    kind: 'buy',
+    amount,
+    maxSolCost: ((cost + f.fee + f.creatorFee) * 105n) / 100n,
+    trackVolume: ctx.rng.chance(TRACK_VOLUME_SHARE),
+  };
   return [
     createAtaIdempotent(s.programs, creator.acct, ata, creator.acct, coin.mint),
     buyIx(ctx, coin, creator, ata, order, () => registerPosition(s, creator, coin, ata)),

@@ -5,7 +5,16 @@
 import type { Acct } from '../accounts.js';
 import type { AccountMeta, Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
-import { closeTokenAccountIx, createAtaIdempotent, createTokenAccount, CUSTOM, moveTokens, syncNativeIx, systemTransfer, tokenTransferData } from '../instructions.js';
+import {
+  closeTokenAccountIx,
+  createAtaIdempotent,
+  createTokenAccount,
+  CUSTOM,
+  moveTokens,
+  syncNativeIx,
+  systemTransfer,
+  tokenTransferData,
+} from '../instructions.js';
 import { tokenAmount } from '../layouts.js';
 import { buyEvent, emitEvent, sellEvent } from '../pump-events.js';
 import { PUMP_AMM_ERR, PUMP_AMM_IX } from '../programs.js';
@@ -70,7 +79,11 @@ function creatorVaultAta(s: SimState, pool: Pool, payer: Acct): Acct {
 
 function ammFees(s: SimState, quote: bigint): { lp: bigint; protocol: bigint; creator: bigint } {
   const f = s.amm.fees;
-  return { lp: ceilBps(quote, f.lpFeeBasisPoints), protocol: ceilBps(quote, f.protocolFeeBasisPoints), creator: ceilBps(quote, f.coinCreatorFeeBasisPoints) };
+  return {
+    lp: ceilBps(quote, f.lpFeeBasisPoints),
+    protocol: ceilBps(quote, f.protocolFeeBasisPoints),
+    creator: ceilBps(quote, f.coinCreatorFeeBasisPoints),
+  };
 }
 
 function swapBase(s: SimState, pool: Pool, user: User, userBase: Acct, r: Reserves, ts: bigint) {
@@ -114,19 +127,20 @@ function ammBuyIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseOut: 
       moveTokens(wsol, pool.quoteAta, quote + fee.lp);
       moveTokens(wsol, s.amm.protocolFeeRecipientWsol, fee.protocol);
       moveTokens(wsol, creatorVaultAta(s, pool, user.acct), fee.creator);
-      const event = (): Buffer => buyEvent({
-        ...base,
-        baseAmountOut: baseOut,
-        maxQuoteAmountIn: maxQuoteIn,
-        quoteAmountIn: quote,
-        lpFee: fee.lp,
-        protocolFee: fee.protocol,
-        quoteAmountInWithLpFee: quote + fee.lp,
-        userQuoteAmountIn: total,
-        coinCreatorFee: fee.creator,
-        trackVolume,
-        baseSupply: s.globalParams.tokenTotalSupply,
-      });
+      const event = (): Buffer =>
+        buyEvent({
+          ...base,
+          baseAmountOut: baseOut,
+          maxQuoteAmountIn: maxQuoteIn,
+          quoteAmountIn: quote,
+          lpFee: fee.lp,
+          protocolFee: fee.protocol,
+          quoteAmountInWithLpFee: quote + fee.lp,
+          userQuoteAmountIn: total,
+          coinCreatorFee: fee.creator,
+          trackVolume,
+          baseSupply: s.globalParams.tokenTotalSupply,
+        });
       return [
         { program: p.token, accounts: [pool.baseAta, userBase, pool.acct], data: tokenTransferData(baseOut) },
         { program: p.token, accounts: [wsol, pool.quoteAta, user.acct], data: tokenTransferData(quote + fee.lp) },
@@ -157,17 +171,18 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
       moveTokens(pool.quoteAta, wsol, out);
       moveTokens(pool.quoteAta, s.amm.protocolFeeRecipientWsol, fee.protocol);
       moveTokens(pool.quoteAta, creatorVaultAta(s, pool, user.acct), fee.creator);
-      const event = (): Buffer => sellEvent({
-        ...base,
-        baseAmountIn: baseIn,
-        minQuoteAmountOut: minQuoteOut,
-        quoteAmountOut: quote,
-        lpFee: fee.lp,
-        protocolFee: fee.protocol,
-        quoteAmountOutWithoutLpFee: quote - fee.lp,
-        userQuoteAmountOut: out,
-        coinCreatorFee: fee.creator,
-      });
+      const event = (): Buffer =>
+        sellEvent({
+          ...base,
+          baseAmountIn: baseIn,
+          minQuoteAmountOut: minQuoteOut,
+          quoteAmountOut: quote,
+          lpFee: fee.lp,
+          protocolFee: fee.protocol,
+          quoteAmountOutWithoutLpFee: quote - fee.lp,
+          userQuoteAmountOut: out,
+          coinCreatorFee: fee.creator,
+        });
       return [
         { program: p.token, accounts: [userBase, pool.baseAta, user.acct], data: tokenTransferData(baseIn) },
         { program: p.token, accounts: [pool.quoteAta, wsol, pool.acct], data: tokenTransferData(out) },
@@ -236,7 +251,11 @@ export function poolSellTx(ctx: GenCtx, pos: { user: User; coin: Coin; ata: Acct
     payer: pos.user.acct,
     ixs: withBudget(
       ctx,
-      [createAtaIdempotent(p, pos.user.acct, wsol, pos.user.acct, s.nativeMint), maybeRouted(ctx, pos.user, sell, quote), closeTokenAccountIx(p, wsol, pos.user.acct, pos.user.acct)],
+      [
+        createAtaIdempotent(p, pos.user.acct, wsol, pos.user.acct, s.nativeMint),
+        maybeRouted(ctx, pos.user, sell, quote),
+        closeTokenAccountIx(p, wsol, pos.user.acct, pos.user.acct),
+      ],
       0.9,
     ),
     table: rng.chance(0.4) ? s.table : undefined,

@@ -38,9 +38,29 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'all',
-    '--grpc-port', String(ports.grpc), '--rpc-port', String(ports.rpc), '--pubsub-port', String(ports.pubsub), '--metrics-port', String(ports.metrics),
-    '--data-dir', dataDir, '--log-level', 'info', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/main.ts',
+      'all',
+      '--grpc-port',
+      String(ports.grpc),
+      '--rpc-port',
+      String(ports.rpc),
+      '--pubsub-port',
+      String(ports.pubsub),
+      '--metrics-port',
+      String(ports.metrics),
+      '--data-dir',
+      dataDir,
+      '--log-level',
+      'info',
+      ...args,
+    ],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
@@ -68,7 +88,10 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
     },
   };
   try {
-    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream all to serve' });
+    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+      timeoutMs: 120_000,
+      what: 'slotstream all to serve',
+    });
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

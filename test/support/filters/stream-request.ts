@@ -10,7 +10,8 @@ import {
 } from '../../../proto/gen/stream.js';
 
 export type StreamRequestInput = Omit<DeepPartial<SubscribeRequest>, 'transactions' | 'accounts'> & {
-  transactions?: Record<string, DeepPartial<SubscribeRequestFilterTransactions>> | ReadonlyMap<string, DeepPartial<SubscribeRequestFilterTransactions>>;
+  transactions?:
+    Record<string, DeepPartial<SubscribeRequestFilterTransactions>> | ReadonlyMap<string, DeepPartial<SubscribeRequestFilterTransactions>>;
   accounts?: Record<string, DeepPartial<SubscribeRequestFilterAccounts>> | ReadonlyMap<string, DeepPartial<SubscribeRequestFilterAccounts>>;
 };
 

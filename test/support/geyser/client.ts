@@ -1,13 +1,19 @@
 // The REAL @triton-one/yellowstone-grpc client (its napi Client, as applications use it) against a local
 // slotstream: connect over plaintext, record a Subscribe stream, and send requests that are known to be
 // applied (a ping after a request is answered only after the request was handled, in order).
-import yellowstone, { type ChannelOptions, type ClientDuplexStream, type SubscribeRequest, type SubscribeUpdate } from '@triton-one/yellowstone-grpc';
+import yellowstone, {
+  type ChannelOptions,
+  type ClientDuplexStream,
+  type SubscribeRequest,
+  type SubscribeUpdate,
+} from '@triton-one/yellowstone-grpc';
 import { waitFor } from '../harness/kafka.js';
 
 // The package's types describe its CommonJS build (the client as `exports.default`); an ESM import loads its
 // ESM build, whose default export is the client itself. Both shapes are accepted.
 export type GeyserClient = InstanceType<typeof yellowstone.default>;
-const ClientCtor: typeof yellowstone.default = (yellowstone as unknown as { default?: typeof yellowstone.default }).default ?? (yellowstone as unknown as typeof yellowstone.default);
+const ClientCtor: typeof yellowstone.default =
+  (yellowstone as unknown as { default?: typeof yellowstone.default }).default ?? (yellowstone as unknown as typeof yellowstone.default);
 
 export async function connectGeyser(port: number, token?: string, channel?: ChannelOptions): Promise<GeyserClient> {
   const client = new ClientCtor(`http://127.0.0.1:${port}`, token, channel);
@@ -17,7 +23,17 @@ export async function connectGeyser(port: number, token?: string, channel?: Chan
 
 /** A SubscribeRequest with every map and list present (the client's encoder expects them). */
 export function geyserRequest(partial: Partial<SubscribeRequest> = {}): SubscribeRequest {
-  return { accounts: {}, slots: {}, transactions: {}, transactionsStatus: {}, blocks: {}, blocksMeta: {}, entry: {}, accountsDataSlice: [], ...partial };
+  return {
+    accounts: {},
+    slots: {},
+    transactions: {},
+    transactionsStatus: {},
+    blocks: {},
+    blocksMeta: {},
+    entry: {},
+    accountsDataSlice: [],
+    ...partial,
+  };
 }
 
 /**

@@ -23,7 +23,8 @@ export interface Identified {
 /** The update's identity, or undefined for kinds the test does not subscribe to. */
 export function identify(u: LaserstreamUpdate): { id: string; slot: bigint } | undefined {
   if (u.transaction) return { id: `tx ${u.transaction.transaction.signature.toString('hex')}`, slot: BigInt(u.transaction.slot) };
-  if (u.account) return { id: `acc ${u.account.account.pubkey.toString('hex')} ${u.account.account.writeVersion}`, slot: BigInt(u.account.slot) };
+  if (u.account)
+    return { id: `acc ${u.account.account.pubkey.toString('hex')} ${u.account.account.writeVersion}`, slot: BigInt(u.account.slot) };
   if (u.slot) return { id: `slot ${u.slot.slot} ${u.slot.status}`, slot: BigInt(u.slot.slot) };
   return undefined;
 }

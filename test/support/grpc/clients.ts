@@ -5,14 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
-import {
-  AccountEvent,
-  SlotEvent,
-  TransactionEvent,
-  decodeRecord,
-  encodeRecord,
-  type ChainEvent,
-} from '../../../schemas/codec.js';
+import { AccountEvent, SlotEvent, TransactionEvent, decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import { stableEnds } from '../kafka/read-topics.js';
 import { streamTopics } from '../../../api/live/index.js';
@@ -194,7 +187,9 @@ export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<Stor
 }
 
 /** slot_offsets rows as the projector writes them: per topic, partition and slot, the first and last offset. */
-export function slotOffsetRows(records: StoredRecord[]): { topic: string; partition: number; slot: string; first_offset: string; last_offset: string }[] {
+export function slotOffsetRows(
+  records: StoredRecord[],
+): { topic: string; partition: number; slot: string; first_offset: string; last_offset: string }[] {
   const rows = new Map<string, { topic: string; partition: number; slot: bigint; first: bigint; last: bigint }>();
   for (const r of records) {
     if (r.event.kind === 'epochs') continue;

@@ -13,12 +13,22 @@ export const PROBE_SERVICE_NAME = 'probe.Probe';
 /** The grpc-js definition, shared by the server and the test's client. */
 export const PROBE_DEFINITION = {
   echo: {
-    path: `/${PROBE_SERVICE_NAME}/Echo`, requestStream: false, responseStream: false,
-    requestSerialize: bytes.serialize, requestDeserialize: bytes.deserialize, responseSerialize: bytes.serialize, responseDeserialize: bytes.deserialize,
+    path: `/${PROBE_SERVICE_NAME}/Echo`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: bytes.serialize,
+    requestDeserialize: bytes.deserialize,
+    responseSerialize: bytes.serialize,
+    responseDeserialize: bytes.deserialize,
   },
   watch: {
-    path: `/${PROBE_SERVICE_NAME}/Watch`, requestStream: true, responseStream: true,
-    requestSerialize: bytes.serialize, requestDeserialize: bytes.deserialize, responseSerialize: bytes.serialize, responseDeserialize: bytes.deserialize,
+    path: `/${PROBE_SERVICE_NAME}/Watch`,
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: bytes.serialize,
+    requestDeserialize: bytes.deserialize,
+    responseSerialize: bytes.serialize,
+    responseDeserialize: bytes.deserialize,
   },
 } satisfies grpc.ServiceDefinition;
 

@@ -43,16 +43,25 @@ export interface TestGrpc {
 
 export async function startTestGrpc(o: TestGrpcOptions): Promise<TestGrpc> {
   const live = await LiveLayer.start({
-    kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, pingIntervalMs: o.pingIntervalMs, read: o.liveRead, maxReplays: o.maxReplays, log: o.log,
+    kafka: o.kafka,
+    topics: o.topics,
+    ch: o.ch,
+    database: o.database,
+    pingIntervalMs: o.pingIntervalMs,
+    read: o.liveRead,
+    maxReplays: o.maxReplays,
+    log: o.log,
   });
   const services = [
     streamService({ live, limits: o.limits ?? DEFAULT_FILTER_LIMITS, queueSize: o.queueSize, log: o.log }),
     geyserService({ live, limits: o.geyserLimits ?? DEFAULT_GEYSER_LIMITS, queueSize: o.queueSize, log: o.log }),
   ];
-  const server = await startGrpc({ services, host: o.host, port: o.port, authToken: o.authToken, log: o.log }).catch(async (err: unknown) => {
-    await live.close();
-    throw err;
-  });
+  const server = await startGrpc({ services, host: o.host, port: o.port, authToken: o.authToken, log: o.log }).catch(
+    async (err: unknown) => {
+      await live.close();
+      throw err;
+    },
+  );
   let closed = false;
   return {
     port: server.port,

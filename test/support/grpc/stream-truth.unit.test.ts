@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../../../schemas/codec.js';
 import { accountIdentity, txIdentity, type Received } from './resumable-stream.js';
-import { chainTruth, compareReceived, expectedBySlot, resumePoint, skippedUpdates, type PlacedEvent, type StreamExpectation } from './stream-truth.js';
+import {
+  chainTruth,
+  compareReceived,
+  expectedBySlot,
+  resumePoint,
+  skippedUpdates,
+  type PlacedEvent,
+  type StreamExpectation,
+} from './stream-truth.js';
 
 const sig = (n: number): Buffer => Buffer.alloc(64, n);
 const key = (n: number): Buffer => Buffer.alloc(32, n);
-const tx = (slot: number, n: number): ChainEvent => ({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot: BigInt(slot), signatures: [sig(n)], accountKeys: [key(n)] }) });
-const acc = (slot: number, n: number): ChainEvent => ({ kind: 'accounts', event: AccountEvent.fromPartial({ slot: BigInt(slot), pubkey: key(n), writeVersion: BigInt(n), owner: key(0) }) });
-const status = (slot: number, s: SlotStatus): ChainEvent => ({ kind: 'slots', event: SlotEvent.fromPartial({ slot: BigInt(slot), status: s }) });
+const tx = (slot: number, n: number): ChainEvent => ({
+  kind: 'transactions',
+  event: TransactionEvent.fromPartial({ slot: BigInt(slot), signatures: [sig(n)], accountKeys: [key(n)] }),
+});
+const acc = (slot: number, n: number): ChainEvent => ({
+  kind: 'accounts',
+  event: AccountEvent.fromPartial({ slot: BigInt(slot), pubkey: key(n), writeVersion: BigInt(n), owner: key(0) }),
+});
+const status = (slot: number, s: SlotStatus): ChainEvent => ({
+  kind: 'slots',
+  event: SlotEvent.fromPartial({ slot: BigInt(slot), status: s }),
+});
 
 /** Transactions on partition 0, accounts on partition 1, statuses on partition 2, offsets in order. */
 function placed(events: ChainEvent[]): PlacedEvent[] {
@@ -24,12 +41,21 @@ const rtx = (slot: number, n: number): Received => ({ id: txIdentity(sig(n)), sl
 const racc = (slot: number, n: number): Received => ({ id: accountIdentity(key(n), BigInt(n)), slot: BigInt(slot) });
 
 // Slots 0..2 produced (0 and 1 confirmed); slot 3's transaction is in, its end marker not yet.
-const truth = chainTruth(placed([
-  status(0, SlotStatus.SLOT_STATUS_PROCESSED), tx(0, 1), acc(0, 2),
-  status(1, SlotStatus.SLOT_STATUS_PROCESSED), tx(1, 3), acc(1, 4), status(0, SlotStatus.SLOT_STATUS_CONFIRMED),
-  status(2, SlotStatus.SLOT_STATUS_PROCESSED), tx(2, 5), status(1, SlotStatus.SLOT_STATUS_CONFIRMED),
-  tx(3, 6),
-]));
+const truth = chainTruth(
+  placed([
+    status(0, SlotStatus.SLOT_STATUS_PROCESSED),
+    tx(0, 1),
+    acc(0, 2),
+    status(1, SlotStatus.SLOT_STATUS_PROCESSED),
+    tx(1, 3),
+    acc(1, 4),
+    status(0, SlotStatus.SLOT_STATUS_CONFIRMED),
+    status(2, SlotStatus.SLOT_STATUS_PROCESSED),
+    tx(2, 5),
+    status(1, SlotStatus.SLOT_STATUS_CONFIRMED),
+    tx(3, 6),
+  ]),
+);
 
 describe('stream truth', () => {
   it('expects every matching update of a processed stream, and only confirmed slots for a confirmed one', () => {
@@ -56,20 +82,32 @@ describe('stream truth', () => {
     // Behind on partition 1 only: nothing skipped.
     expect(skippedUpdates(all, truth, [rtx(0, 1), rtx(1, 3), racc(0, 2)], 0n)).toEqual([]);
     // Transaction 3 (partition 0, offset 1) missing while offset 2 arrived.
-    expect(skippedUpdates(all, truth, [rtx(0, 1), rtx(2, 5)], 0n)).toEqual([`${txIdentity(sig(3))} (transactions/0 offset 1, slot 1; offset 2 was received)`]);
+    expect(skippedUpdates(all, truth, [rtx(0, 1), rtx(2, 5)], 0n)).toEqual([
+      `${txIdentity(sig(3))} (transactions/0 offset 1, slot 1; offset 2 was received)`,
+    ]);
     // Slots before the session's from_slot are not the session's to deliver.
     expect(skippedUpdates(all, truth, [rtx(2, 5)], 2n)).toEqual([]);
   });
 
-  it('a confirmed stream expects only each account\'s last write of a slot, and none when that write does not match', () => {
+  it("a confirmed stream expects only each account's last write of a slot, and none when that write does not match", () => {
     const write = (slot: number, k: number, wv: number, lamports: bigint): ChainEvent => ({
       kind: 'accounts',
       event: AccountEvent.fromPartial({ slot: BigInt(slot), pubkey: key(k), writeVersion: BigInt(wv), lamports, owner: key(0) }),
     });
-    const t = chainTruth(placed([write(7, 1, 10, 5n), write(7, 1, 11, 6n), write(7, 2, 20, 5n), write(7, 2, 21, 1n), status(7, SlotStatus.SLOT_STATUS_CONFIRMED)]));
+    const t = chainTruth(
+      placed([
+        write(7, 1, 10, 5n),
+        write(7, 1, 11, 6n),
+        write(7, 2, 20, 5n),
+        write(7, 2, 21, 1n),
+        status(7, SlotStatus.SLOT_STATUS_CONFIRMED),
+      ]),
+    );
     const rich = (x: StreamExpectation): StreamExpectation => ({ ...x, matchAccount: (a) => a.lamports > 3n });
     const ids = (m: Map<bigint, Map<string, number>>): string[] => [...(m.get(7n)?.keys() ?? [])].sort();
     expect(ids(expectedBySlot(rich(confirmed), t))).toEqual([accountIdentity(key(1), 11n)]);
-    expect(ids(expectedBySlot(rich(all), t))).toEqual([accountIdentity(key(1), 10n), accountIdentity(key(1), 11n), accountIdentity(key(2), 20n)].sort());
+    expect(ids(expectedBySlot(rich(all), t))).toEqual(
+      [accountIdentity(key(1), 10n), accountIdentity(key(1), 11n), accountIdentity(key(2), 20n)].sort(),
+    );
   });
 });

@@ -11,7 +11,13 @@ export const BROKERS_ENV = 'SLOTSTREAM_TEST_KAFKA_BROKERS';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env[BROKERS_ENV];
   if (external) {
-    project.provide('kafkaBrokers', external.split(',').map((b) => b.trim()).filter(Boolean));
+    project.provide(
+      'kafkaBrokers',
+      external
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    );
     return async () => {};
   }
   const started = Date.now();

@@ -15,7 +15,11 @@ export function testBrokers(): string[] {
 /** A topic prefix no other test (or earlier run) uses, e.g. `t.ingest-resume.lx3k2a.9f1c`.
  * Only characters legal in topic names; no `_`, since Kafka warns when `.` and `_` names could collide. */
 export function uniquePrefix(name: string): string {
-  const clean = name.replace(/[^a-zA-Z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'test';
+  const clean =
+    name
+      .replace(/[^a-zA-Z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'test';
   return `t.${clean}.${Date.now().toString(36)}.${randomBytes(3).toString('hex')}`;
 }
 

@@ -11,17 +11,66 @@ const bytes = (seed: string, n = 32): Buffer => createHash('sha512').update(seed
  * PROCESSED record first (as a source hands it; the framer moves it last). */
 export function syntheticSlot(slot: bigint, txs: number): ChainEvent[] {
   const events: ChainEvent[] = [
-    { kind: 'slots', event: { slot, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: slot - 1n, blockhash: bytes(`bh${slot}`), blockHeight: slot, blockTime: 1n, leader: bytes('leader'), transactionCount: txs, voteTransactionCount: 0, previousBlockhash: bytes(`bh${slot - 1n}`), rewards: [] } } },
+    {
+      kind: 'slots',
+      event: {
+        slot,
+        status: SlotStatus.SLOT_STATUS_PROCESSED,
+        block: {
+          parentSlot: slot - 1n,
+          blockhash: bytes(`bh${slot}`),
+          blockHeight: slot,
+          blockTime: 1n,
+          leader: bytes('leader'),
+          transactionCount: txs,
+          voteTransactionCount: 0,
+          previousBlockhash: bytes(`bh${slot - 1n}`),
+          rewards: [],
+        },
+      },
+    },
     { kind: 'slots', event: { slot: slot - 1n, status: SlotStatus.SLOT_STATUS_CONFIRMED, block: undefined } },
   ];
   for (let i = 0; i < txs; i++) {
-    events.push({ kind: 'transactions', event: TransactionEvent.fromPartial({ slot, index: i, signatures: [bytes(`sig${slot}.${i}`, 64)], accountKeys: [bytes(`payer${i}`)], fee: 5000n }) });
+    events.push({
+      kind: 'transactions',
+      event: TransactionEvent.fromPartial({
+        slot,
+        index: i,
+        signatures: [bytes(`sig${slot}.${i}`, 64)],
+        accountKeys: [bytes(`payer${i}`)],
+        fee: 5000n,
+      }),
+    });
   }
   for (let i = 0; i < txs; i++) {
-    events.push({ kind: 'accounts', event: { pubkey: bytes(`acct${i % 7}`), lamports: BigInt(i), owner: bytes('owner'), executable: false, rentEpoch: 0n, data: Buffer.alloc(0), writeVersion: slot * 1000n + BigInt(i), slot, isStartup: false } });
+    events.push({
+      kind: 'accounts',
+      event: {
+        pubkey: bytes(`acct${i % 7}`),
+        lamports: BigInt(i),
+        owner: bytes('owner'),
+        executable: false,
+        rentEpoch: 0n,
+        data: Buffer.alloc(0),
+        writeVersion: slot * 1000n + BigInt(i),
+        slot,
+        isStartup: false,
+      },
+    });
   }
   for (let i = 0n; i < 2n; i++) {
-    events.push({ kind: 'entries', event: { slot, index: i, numHashes: 12n, hash: bytes(`entry${slot}.${i}`), executedTransactionCount: 0n, startingTransactionIndex: 0n } });
+    events.push({
+      kind: 'entries',
+      event: {
+        slot,
+        index: i,
+        numHashes: 12n,
+        hash: bytes(`entry${slot}.${i}`),
+        executedTransactionCount: 0n,
+        startingTransactionIndex: 0n,
+      },
+    });
   }
   return events;
 }
@@ -71,7 +120,11 @@ export interface MarkerCheck {
 
 /** For every end marker in the slots topic: the records of its slot before the marker, counted per
  * partition of each topic, equal its counts; no transaction, account write or entry of it comes later. */
-export function checkMarkers(contents: TopicContents, topics: TopicNames, kinds: readonly Exclude<TopicKind, 'deadletter' | 'epochs'>[]): MarkerCheck {
+export function checkMarkers(
+  contents: TopicContents,
+  topics: TopicNames,
+  kinds: readonly Exclude<TopicKind, 'deadletter' | 'epochs'>[],
+): MarkerCheck {
   // slot -> kind:partition -> [count, offsets of the records]
   const seen = new Map<bigint, Map<string, bigint[]>>();
   for (const kind of kinds) {
@@ -101,14 +154,18 @@ export function checkMarkers(contents: TopicContents, topics: TopicNames, kinds:
         // Status changes of the slot after its marker (confirmed, finalized, dead) are not its records.
         const before = k === `slots:${partition}` ? offsets.filter((o) => o < r.offset) : offsets;
         if (k === `slots:${partition}` && before.length < offsets.length) {
-          const after = (contents.get(topics.slots)![partition] ?? []).filter((x) => x.offset > r.offset && ownSlot('slots', x.value) === slot);
+          const after = (contents.get(topics.slots)![partition] ?? []).filter(
+            (x) => x.offset > r.offset && ownSlot('slots', x.value) === slot,
+          );
           for (const x of after) {
             const e = decodeRecord('slots', x.value);
             const st = e.ok && e.value.kind === 'slots' ? e.value.event.status : -1;
-            if (![SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED, SlotStatus.SLOT_STATUS_DEAD].includes(st)) check.late.push(`slot ${slot}: status ${st} after its marker`);
+            if (![SlotStatus.SLOT_STATUS_CONFIRMED, SlotStatus.SLOT_STATUS_FINALIZED, SlotStatus.SLOT_STATUS_DEAD].includes(st))
+              check.late.push(`slot ${slot}: status ${st} after its marker`);
           }
         }
-        if ((want.get(k) ?? 0) !== before.length) check.wrong.push(`slot ${slot} ${k}: marker says ${want.get(k) ?? 0}, partition holds ${before.length}`);
+        if ((want.get(k) ?? 0) !== before.length)
+          check.wrong.push(`slot ${slot} ${k}: marker says ${want.get(k) ?? 0}, partition holds ${before.length}`);
       }
       for (const [k, n] of want) if (!got.has(k)) check.wrong.push(`slot ${slot} ${k}: marker says ${n}, partition holds 0`);
     }

@@ -10,8 +10,21 @@ const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
 
 /** The options an ingest child is started with (everything else keeps its default). */
 const FLAGS = [
-  'kafkaBrokers', 'topicPrefix', 'partitions', 'replicationFactor', 'retentionMs', 'source', 'seed', 'slotMs', 'tps',
-  'skipRate', 'slotsPerEpoch', 'validators', 'maxSlots', 'fast', 'logLevel',
+  'kafkaBrokers',
+  'topicPrefix',
+  'partitions',
+  'replicationFactor',
+  'retentionMs',
+  'source',
+  'seed',
+  'slotMs',
+  'tps',
+  'skipRate',
+  'slotsPerEpoch',
+  'validators',
+  'maxSlots',
+  'fast',
+  'logLevel',
 ] as const satisfies readonly (keyof Config)[];
 
 export interface IngestExit {

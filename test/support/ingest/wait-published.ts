@@ -15,7 +15,10 @@ export async function waitForSlotRecords(
   await waitFor(
     async () => {
       if (child.proc.exitCode !== null) throw new Error(`child exited early (${child.proc.exitCode}): ${child.stderr()}`);
-      const ranges = await kafka.admin().offsetRanges(topicNames(prefix).slots).catch(() => new Map<number, { high: bigint }>());
+      const ranges = await kafka
+        .admin()
+        .offsetRanges(topicNames(prefix).slots)
+        .catch(() => new Map<number, { high: bigint }>());
       return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= atLeast;
     },
     { what, timeoutMs: 120_000 },

@@ -92,8 +92,14 @@ function write(pubkey: string, owner: string, slot: number, lamports: bigint, da
   return {
     kind: 'accounts',
     event: AccountEvent.fromPartial({
-      pubkey: raw(pubkey), owner: raw(owner), slot: BigInt(slot), writeVersion: BigInt(++writeVersion), lamports, data,
-      rentEpoch: 18446744073709551615n, executable: false,
+      pubkey: raw(pubkey),
+      owner: raw(owner),
+      slot: BigInt(slot),
+      writeVersion: BigInt(++writeVersion),
+      lamports,
+      data,
+      rentEpoch: 18446744073709551615n,
+      executable: false,
     }),
   };
 }
@@ -104,28 +110,49 @@ const RENT = 2_039_280n;
 /** Account writes per slot. */
 function writesAt(slot: number): ChainEvent[] {
   switch (slot) {
-    case 100: return [
-      write(MINT_1, TOKEN_PROGRAM, slot, 1_461_600n, mintData(6, 1_000_000_000n)),
-      write(MINT_2, TOKEN_2022_PROGRAM, slot, 1_461_600n, mintData(2, 5000n, tlv(3, key('close-authority')))),
-      write(WALLET, SYSTEM, slot, 5_000_000_000n),
-    ];
-    case 102: return [write(ACC.ta1, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 1_500_000n))];
-    case 103: return [write(ACC.ta2, TOKEN_2022_PROGRAM, slot, RENT, tokenAccountData(MINT_2, WALLET, 42n, {
-      extensions: Buffer.concat([tlv(7, Buffer.alloc(0)), tlv(2, u64le(3n))]),
-    }))];
-    case 104: return [write(ACC.ta3, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 7n))];
-    case 106: return [write(ACC.ta4, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET_2, 9n))];
-    case 107: return [write(ACC.ta5, TOKEN_PROGRAM, slot, RENT + 1_000_000n, tokenAccountData(NATIVE_MINT, WALLET, 1_000_000n, { native: RENT }))];
-    case 108: return [
-      write(ACC.ta6, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_MISSING, WALLET, 1n)),
-      write(ACC.big, PROGRAM, slot, BIG_LAMPORTS, Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))),
-    ];
-    case 127: return [write(ACC.ta3, TOKEN_PROGRAM, slot, 0n)];
-    case 128: return [write(WALLET, SYSTEM, slot, 4_000_000_000n)];
-    case 133: return [write(ACC.ta4, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 9n))];
-    case 135: return [write(ACC.ta1, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 2_500_000n))];
-    case 138: return [write(WALLET, SYSTEM, slot, 3_000_000_000n)];
-    default: return [];
+    case 100:
+      return [
+        write(MINT_1, TOKEN_PROGRAM, slot, 1_461_600n, mintData(6, 1_000_000_000n)),
+        write(MINT_2, TOKEN_2022_PROGRAM, slot, 1_461_600n, mintData(2, 5000n, tlv(3, key('close-authority')))),
+        write(WALLET, SYSTEM, slot, 5_000_000_000n),
+      ];
+    case 102:
+      return [write(ACC.ta1, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 1_500_000n))];
+    case 103:
+      return [
+        write(
+          ACC.ta2,
+          TOKEN_2022_PROGRAM,
+          slot,
+          RENT,
+          tokenAccountData(MINT_2, WALLET, 42n, {
+            extensions: Buffer.concat([tlv(7, Buffer.alloc(0)), tlv(2, u64le(3n))]),
+          }),
+        ),
+      ];
+    case 104:
+      return [write(ACC.ta3, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 7n))];
+    case 106:
+      return [write(ACC.ta4, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET_2, 9n))];
+    case 107:
+      return [write(ACC.ta5, TOKEN_PROGRAM, slot, RENT + 1_000_000n, tokenAccountData(NATIVE_MINT, WALLET, 1_000_000n, { native: RENT }))];
+    case 108:
+      return [
+        write(ACC.ta6, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_MISSING, WALLET, 1n)),
+        write(ACC.big, PROGRAM, slot, BIG_LAMPORTS, Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))),
+      ];
+    case 127:
+      return [write(ACC.ta3, TOKEN_PROGRAM, slot, 0n)];
+    case 128:
+      return [write(WALLET, SYSTEM, slot, 4_000_000_000n)];
+    case 133:
+      return [write(ACC.ta4, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 9n))];
+    case 135:
+      return [write(ACC.ta1, TOKEN_PROGRAM, slot, RENT, tokenAccountData(MINT_1, WALLET, 2_500_000n))];
+    case 138:
+      return [write(WALLET, SYSTEM, slot, 3_000_000_000n)];
+    default:
+      return [];
   }
 }
 
@@ -146,18 +173,34 @@ export function buildChain(): SlotBatch[] {
       events.push({ kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_SKIPPED) });
     } else {
       for (let i = 0; i < 2; i++) {
-        events.push({ kind: 'transactions', event: tx({
-          slot, index: i, sig: `sig-${slot}-${i}`, keys: ['wallet-1', 'some-program'], err: i === 1 ? TX_ERR : undefined,
-          blockTime: slot === NO_TIME_SLOT ? undefined : blockTimeOf(slot),
-        }) });
+        events.push({
+          kind: 'transactions',
+          event: tx({
+            slot,
+            index: i,
+            sig: `sig-${slot}-${i}`,
+            keys: ['wallet-1', 'some-program'],
+            err: i === 1 ? TX_ERR : undefined,
+            blockTime: slot === NO_TIME_SLOT ? undefined : blockTimeOf(slot),
+          }),
+        });
       }
       events.push(...writesAt(slot));
-      events.push({ kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, {
-        parent: slot - 1, height: heightOf(slot), time: slot === NO_TIME_SLOT ? undefined : blockTimeOf(slot), txs: 2,
-      }) });
+      events.push({
+        kind: 'slots',
+        event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, {
+          parent: slot - 1,
+          height: heightOf(slot),
+          time: slot === NO_TIME_SLOT ? undefined : blockTimeOf(slot),
+          txs: 2,
+        }),
+      });
       if (slot === FORKED + 1) events.push({ kind: 'slots', event: slotStatus(FORKED, SlotStatus.SLOT_STATUS_SKIPPED) });
     }
-    for (const [head, status] of [[HEADS.confirmed, SlotStatus.SLOT_STATUS_CONFIRMED], [HEADS.finalized, SlotStatus.SLOT_STATUS_FINALIZED]] as const) {
+    for (const [head, status] of [
+      [HEADS.confirmed, SlotStatus.SLOT_STATUS_CONFIRMED],
+      [HEADS.finalized, SlotStatus.SLOT_STATUS_FINALIZED],
+    ] as const) {
       // Commitments trail the tip and stop at their heads, so each commitment answers differently.
       const s = slot - (LAST - head);
       if (s >= FIRST && !SKIPPED.includes(s) && s !== FORKED) events.push({ kind: 'slots', event: slotStatus(s, status) });
@@ -170,7 +213,10 @@ export function buildChain(): SlotBatch[] {
 /** Stores the chain as the projector would (its projections, its columns, its TabSeparated bodies: records are
  * bytes), with the heads it would reach. */
 export async function projectInto(
-  ch: ClickHouseClient, db: string, batches: readonly SlotBatch[], heads: Partial<Record<'processed' | 'confirmed' | 'finalized', number>> = HEADS,
+  ch: ClickHouseClient,
+  db: string,
+  batches: readonly SlotBatch[],
+  heads: Partial<Record<'processed' | 'confirmed' | 'finalized', number>> = HEADS,
 ): Promise<void> {
   const rows = emptyRows();
   for (const b of batches) {

@@ -73,7 +73,9 @@ async function insert(ch: ClickHouseClient, table: string, columns: string[], va
 }
 
 export async function insertBlocks(ch: ClickHouseClient, db: string, rows: BlockRow[]): Promise<void> {
-  await insert(ch, `${db}.blocks`,
+  await insert(
+    ch,
+    `${db}.blocks`,
     ['slot', 'parent_slot', 'blockhash', 'block_height', 'block_time', 'leader', 'transaction_count', 'vote_transaction_count'],
     rows.map((r) => ({
       slot: s(r.slot),
@@ -84,17 +86,31 @@ export async function insertBlocks(ch: ClickHouseClient, db: string, rows: Block
       leader: r.leader ?? key(1, 5),
       transaction_count: r.transactionCount ?? 0,
       vote_transaction_count: r.voteTransactionCount ?? 0,
-    })));
+    })),
+  );
 }
 
 /** Status per slot: 0 processed, 1 confirmed, 2 finalized, 3 skipped. */
 export async function insertSlotStatus(ch: ClickHouseClient, db: string, rows: { slot: bigint | number; status: number }[]): Promise<void> {
-  await insert(ch, `${db}.slot_status`, ['slot', 'status'], rows.map((r) => ({ slot: s(r.slot), status: r.status })));
+  await insert(
+    ch,
+    `${db}.slot_status`,
+    ['slot', 'status'],
+    rows.map((r) => ({ slot: s(r.slot), status: r.status })),
+  );
 }
 
-export async function setHeads(ch: ClickHouseClient, db: string, heads: Partial<Record<'processed' | 'confirmed' | 'finalized', bigint | number>>): Promise<void> {
-  await insert(ch, `${db}.heads`, ['commitment', 'slot'],
-    Object.entries(heads).map(([commitment, slot]) => ({ commitment, slot: s(slot) })));
+export async function setHeads(
+  ch: ClickHouseClient,
+  db: string,
+  heads: Partial<Record<'processed' | 'confirmed' | 'finalized', bigint | number>>,
+): Promise<void> {
+  await insert(
+    ch,
+    `${db}.heads`,
+    ['commitment', 'slot'],
+    Object.entries(heads).map(([commitment, slot]) => ({ commitment, slot: s(slot) })),
+  );
 }
 
 export interface TxRow {
@@ -111,16 +127,37 @@ export interface TxRow {
 }
 
 export async function insertTransactions(ch: ClickHouseClient, db: string, txs: TxRow[]): Promise<void> {
-  await insert(ch, `${db}.transactions`, ['signature', 'slot', 'position', 'err', 'memo', 'block_time', 'is_vote', 'fee'],
+  await insert(
+    ch,
+    `${db}.transactions`,
+    ['signature', 'slot', 'position', 'err', 'memo', 'block_time', 'is_vote', 'fee'],
     txs.map((t) => ({
-      signature: t.signature, slot: s(t.slot), position: t.position, err: t.err ?? null, memo: t.memo ?? null,
-      block_time: t.blockTime ?? null, is_vote: t.isVote ?? false, fee: s(t.fee ?? 5000),
-    })));
-  await insert(ch, `${db}.signatures_by_address`, ['address', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
-    txs.flatMap((t) => t.addresses.map((address) => ({
-      address, slot: s(t.slot), position: t.position, signature: t.signature, err: t.err ?? null, memo: t.memo ?? null,
+      signature: t.signature,
+      slot: s(t.slot),
+      position: t.position,
+      err: t.err ?? null,
+      memo: t.memo ?? null,
       block_time: t.blockTime ?? null,
-    }))));
+      is_vote: t.isVote ?? false,
+      fee: s(t.fee ?? 5000),
+    })),
+  );
+  await insert(
+    ch,
+    `${db}.signatures_by_address`,
+    ['address', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
+    txs.flatMap((t) =>
+      t.addresses.map((address) => ({
+        address,
+        slot: s(t.slot),
+        position: t.position,
+        signature: t.signature,
+        err: t.err ?? null,
+        memo: t.memo ?? null,
+        block_time: t.blockTime ?? null,
+      })),
+    ),
+  );
 }
 
 export interface AccountWrite {
@@ -135,14 +172,28 @@ export interface AccountWrite {
 }
 
 export async function insertAccountWrites(ch: ClickHouseClient, db: string, writes: AccountWrite[]): Promise<void> {
-  await insert(ch, `${db}.account_writes`,
+  await insert(
+    ch,
+    `${db}.account_writes`,
     ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
     writes.map((w) => ({
-      pubkey: w.pubkey, slot: s(w.slot), write_version: s(w.writeVersion), owner: w.owner, lamports: s(w.lamports),
-      executable: w.executable ?? false, rent_epoch: s(w.rentEpoch ?? U64_MAX), space: w.data.length,
+      pubkey: w.pubkey,
+      slot: s(w.slot),
+      write_version: s(w.writeVersion),
+      owner: w.owner,
+      lamports: s(w.lamports),
+      executable: w.executable ?? false,
+      rent_epoch: s(w.rentEpoch ?? U64_MAX),
+      space: w.data.length,
       data: Buffer.from(w.data).toString('base64'),
-    })));
-  await insert(ch, `${db}.account_owners`, ['owner', 'pubkey'], writes.map((w) => ({ owner: w.owner, pubkey: w.pubkey })));
+    })),
+  );
+  await insert(
+    ch,
+    `${db}.account_owners`,
+    ['owner', 'pubkey'],
+    writes.map((w) => ({ owner: w.owner, pubkey: w.pubkey })),
+  );
 }
 
 export interface EpochRowInput {
@@ -155,25 +206,47 @@ export interface EpochRowInput {
 }
 
 export async function insertEpoch(ch: ClickHouseClient, db: string, e: EpochRowInput): Promise<void> {
-  await insert(ch, `${db}.epochs`, ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'], [{
-    epoch: s(e.epoch), first_slot: s(e.firstSlot), slots_per_epoch: s(e.slotsPerEpoch), slots_per_leader: e.slotsPerLeader,
-    identities: e.identities, schedule: e.schedule,
-  }]);
+  await insert(
+    ch,
+    `${db}.epochs`,
+    ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'],
+    [
+      {
+        epoch: s(e.epoch),
+        first_slot: s(e.firstSlot),
+        slots_per_epoch: s(e.slotsPerEpoch),
+        slots_per_leader: e.slotsPerLeader,
+        identities: e.identities,
+        schedule: e.schedule,
+      },
+    ],
+  );
 }
 
 /**
  * A small chain: slots `first..last`, the given ones skipped (status 3, no block), block heights counting
  * produced blocks from `heightAtFirst`, block time = `time0 + 0.4 s per slot` (rounded down).
  */
-export function chainBlocks(o: { first: number; last: number; skipped: Iterable<number>; heightAtFirst?: number; time0?: number; txPerBlock?: number; votesPerBlock?: number }): { blocks: BlockRow[]; skipped: number[] } {
+export function chainBlocks(o: {
+  first: number;
+  last: number;
+  skipped: Iterable<number>;
+  heightAtFirst?: number;
+  time0?: number;
+  txPerBlock?: number;
+  votesPerBlock?: number;
+}): { blocks: BlockRow[]; skipped: number[] } {
   const skipped = new Set(o.skipped);
   const blocks: BlockRow[] = [];
   let height = o.heightAtFirst ?? o.first;
   for (let slot = o.first; slot <= o.last; slot++) {
     if (skipped.has(slot)) continue;
     blocks.push({
-      slot, blockHeight: height++, blockTime: Math.floor((o.time0 ?? 1_700_000_000) + (slot - o.first) * 0.4),
-      transactionCount: o.txPerBlock ?? 10, voteTransactionCount: o.votesPerBlock ?? 6,
+      slot,
+      blockHeight: height++,
+      blockTime: Math.floor((o.time0 ?? 1_700_000_000) + (slot - o.first) * 0.4),
+      transactionCount: o.txPerBlock ?? 10,
+      voteTransactionCount: o.votesPerBlock ?? 6,
     });
   }
   return { blocks, skipped: [...skipped].sort((a, b) => a - b) };

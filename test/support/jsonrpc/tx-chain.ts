@@ -66,7 +66,9 @@ export function transferTx(slot: number, index: number, sig: Buffer): Transactio
     numReadonlyUnsignedAccounts: 1,
     accountKeys: [PAYER, DEST, SYSTEM],
     recentBlockhash: blockhashOf(slot - 1),
-    instructions: [{ programIdIndex: 2, accounts: Buffer.from([0, 1]), data: Buffer.concat([Buffer.from([2, 0, 0, 0]), le64(TRANSFER_LAMPORTS)]) }],
+    instructions: [
+      { programIdIndex: 2, accounts: Buffer.from([0, 1]), data: Buffer.concat([Buffer.from([2, 0, 0, 0]), le64(TRANSFER_LAMPORTS)]) },
+    ],
     isVote: false,
     fee: FEE,
     blockTime: slot === NO_TX_TIME_SLOT ? undefined : BigInt(txBlockTime(slot)),
@@ -116,7 +118,9 @@ export function tokenTx(slot: number, index: number): TransactionEvent {
       { accountIndex: 1, mint: MINT, owner: OWNER, programId: TOKEN, amount: fails ? before : before - amount, decimals: 6 },
       { accountIndex: 4, mint: MINT, owner: PAYER, programId: TOKEN, amount: fails ? 0n : amount, decimals: 6 },
     ],
-    innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([0]), data: Buffer.from('inner'), stackHeight: 2 }] }],
+    innerInstructions: [
+      { index: 0, instructions: [{ programIdIndex: 2, accounts: Buffer.from([0]), data: Buffer.from('inner'), stackHeight: 2 }] },
+    ],
     logMessages: [
       `Program ${TOKEN_PROGRAM} invoke [1]`,
       'Program log: Instruction: TransferChecked',
@@ -130,9 +134,25 @@ export function tokenTx(slot: number, index: number): TransactionEvent {
 
 export const LEADER = k('tx-leader');
 export function blockRewards(slot: number): Reward[] {
-  const rewards: Reward[] = [{ pubkey: LEADER, lamports: 2500n * 2n, postBalance: 9_000_000n + BigInt(slot), rewardType: RewardType.REWARD_TYPE_FEE, commission: undefined, commissionBps: undefined }];
+  const rewards: Reward[] = [
+    {
+      pubkey: LEADER,
+      lamports: 2500n * 2n,
+      postBalance: 9_000_000n + BigInt(slot),
+      rewardType: RewardType.REWARD_TYPE_FEE,
+      commission: undefined,
+      commissionBps: undefined,
+    },
+  ];
   if (slot === REWARDS_SLOT) {
-    rewards.push({ pubkey: k('tx-voter'), lamports: 777n, postBalance: 1_000_777n, rewardType: RewardType.REWARD_TYPE_VOTING, commission: 10, commissionBps: undefined });
+    rewards.push({
+      pubkey: k('tx-voter'),
+      lamports: 777n,
+      postBalance: 1_000_777n,
+      rewardType: RewardType.REWARD_TYPE_VOTING,
+      commission: 10,
+      commissionBps: undefined,
+    });
   }
   return rewards;
 }
@@ -154,7 +174,12 @@ export function buildTxChain(): SlotBatch[] {
       const txs = blockTransactions(slot);
       for (const t of txs) events.push({ kind: 'transactions', event: t });
       const parent = slot === TX_SKIPPED + 1 ? TX_SKIPPED - 1 : slot === TX_DEAD + 1 ? TX_DEAD - 1 : slot - 1;
-      const record = slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent, height: 1000 + slot, time: txBlockTime(slot), txs: txs.length });
+      const record = slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, {
+        parent,
+        height: 1000 + slot,
+        time: txBlockTime(slot),
+        txs: txs.length,
+      });
       record.block!.blockhash = blockhashOf(slot);
       record.block!.previousBlockhash = slot === NO_PREVIOUS_HASH_SLOT ? Buffer.alloc(0) : blockhashOf(parent);
       record.block!.rewards = blockRewards(slot);
@@ -162,7 +187,10 @@ export function buildTxChain(): SlotBatch[] {
       events.push({ kind: 'slots', event: record });
     }
     if (slot === TX_DEAD + 1) events.push({ kind: 'slots', event: slotStatus(TX_DEAD, SlotStatus.SLOT_STATUS_DEAD) });
-    for (const [head, status] of [[TX_HEADS.confirmed, SlotStatus.SLOT_STATUS_CONFIRMED], [TX_HEADS.finalized, SlotStatus.SLOT_STATUS_FINALIZED]] as const) {
+    for (const [head, status] of [
+      [TX_HEADS.confirmed, SlotStatus.SLOT_STATUS_CONFIRMED],
+      [TX_HEADS.finalized, SlotStatus.SLOT_STATUS_FINALIZED],
+    ] as const) {
       const s = slot - (TX_LAST - head);
       if (s >= TX_FIRST && s !== TX_SKIPPED && s !== TX_DEAD) events.push({ kind: 'slots', event: slotStatus(s, status) });
     }

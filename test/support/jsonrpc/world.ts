@@ -6,8 +6,19 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import bs58 from 'bs58';
 import { startJsonRpc, type JsonRpcServer } from '../../../api/jsonrpc/server.js';
 import {
-  chainBlocks, insertAccountWrites, insertBlocks, insertEpoch, insertSlotStatus, insertTransactions, key, setHeads, sig,
-  U64_MAX, type AccountWrite, type BlockRow, type TxRow,
+  chainBlocks,
+  insertAccountWrites,
+  insertBlocks,
+  insertEpoch,
+  insertSlotStatus,
+  insertTransactions,
+  key,
+  setHeads,
+  sig,
+  U64_MAX,
+  type AccountWrite,
+  type BlockRow,
+  type TxRow,
 } from './store.js';
 import { silentLogger } from '../../../platform/log.js';
 
@@ -92,10 +103,26 @@ export function buildWorld(): World {
     { pubkey: ACC.moved, slot: 1004, writeVersion: 3, owner: PROGRAM, lamports: 1_000_000, data: tokenData(MINT_1, ADDR_A, 1n) },
     { pubkey: ACC.moved, slot: 1095, writeVersion: 8, owner: OTHER_PROGRAM, lamports: 1_000_000, data: tokenData(MINT_1, ADDR_A, 1n) },
     // over 128 bytes of data, lamports past 2^53, rentEpoch u64::MAX
-    { pubkey: ACC.big, slot: 1005, writeVersion: 4, owner: PROGRAM, lamports: 2n ** 60n + 1n, rentEpoch: U64_MAX, executable: true,
-      data: Uint8Array.from({ length: 200 }, (_, i) => i) },
+    {
+      pubkey: ACC.big,
+      slot: 1005,
+      writeVersion: 4,
+      owner: PROGRAM,
+      lamports: 2n ** 60n + 1n,
+      rentEpoch: U64_MAX,
+      executable: true,
+      data: Uint8Array.from({ length: 200 }, (_, i) => i),
+    },
     // 10 bytes
-    { pubkey: ACC.small, slot: 1006, writeVersion: 5, owner: PROGRAM, lamports: 890_880, rentEpoch: 361, data: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) },
+    {
+      pubkey: ACC.small,
+      slot: 1006,
+      writeVersion: 5,
+      owner: PROGRAM,
+      lamports: 890_880,
+      rentEpoch: 361,
+      data: Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+    },
     // created at 1098 (processed only)
     { pubkey: ACC.late, slot: 1098, writeVersion: 9, owner: PROGRAM, lamports: 5, data: tokenData(MINT_2, ADDR_B, 3n) },
     { pubkey: ACC.other, slot: 1007, writeVersion: 6, owner: OTHER_PROGRAM, lamports: 5, data: tokenData(MINT_1, ADDR_B, 3n) },
@@ -107,7 +134,11 @@ export async function loadWorld(ch: ClickHouseClient, db: string): Promise<World
   const w = buildWorld();
   await insertBlocks(ch, db, w.blocks);
   // Re-delivered blocks (not merged yet): must not be listed twice.
-  await insertBlocks(ch, db, w.blocks.filter((b) => Number(b.slot) >= 1000 && Number(b.slot) <= 1012));
+  await insertBlocks(
+    ch,
+    db,
+    w.blocks.filter((b) => Number(b.slot) >= 1000 && Number(b.slot) <= 1012),
+  );
   await insertSlotStatus(ch, db, [
     ...SKIPPED.map((slot) => ({ slot, status: 3 })),
     ...w.blocks.map((b) => ({ slot: b.slot, status: Number(b.slot) <= HEADS.finalized ? 2 : Number(b.slot) <= HEADS.confirmed ? 1 : 0 })),
@@ -115,7 +146,11 @@ export async function loadWorld(ch: ClickHouseClient, db: string): Promise<World
   ]);
   await insertTransactions(ch, db, w.txs);
   // A re-delivered part of the history (a projector crash before its commit): must not show twice.
-  await insertTransactions(ch, db, w.txs.filter((t) => Number(t.slot) === 1020 || Number(t.slot) === 1001));
+  await insertTransactions(
+    ch,
+    db,
+    w.txs.filter((t) => Number(t.slot) === 1020 || Number(t.slot) === 1001),
+  );
   await insertAccountWrites(ch, db, w.writes);
   await insertAccountWrites(ch, db, w.writes.slice(0, 4));
   await insertEpoch(ch, db, { ...EPOCH, identities: VALIDATORS, schedule: EPOCH_SCHEDULE });
@@ -132,8 +167,17 @@ export interface Served {
 
 export async function serve(ch: ClickHouseClient, database: string, o: Partial<Parameters<typeof startJsonRpc>[0]> = {}): Promise<Served> {
   const server = await startJsonRpc({
-    ch, database, host: '127.0.0.1', port: 0, maxBodyBytes: 50 * 1024, maxBatch: 100, maxSlotLag: 150,
-    chainTip: () => undefined, log: silentLogger, stateTtlMs: 0, ...o,
+    ch,
+    database,
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 50 * 1024,
+    maxBatch: 100,
+    maxSlotLag: 150,
+    chainTip: () => undefined,
+    log: silentLogger,
+    stateTtlMs: 0,
+    ...o,
   });
   const url = `http://127.0.0.1:${server.port}/`;
   const post = async (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {

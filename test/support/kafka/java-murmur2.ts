@@ -27,15 +27,19 @@ export async function javaPartitions(keys: Buffer[], partitions: number): Promis
       '      String h = args[i];',
       '      byte[] b = new byte[h.length() / 2];',
       '      for (int j = 0; j < b.length; j++) b[j] = (byte) Integer.parseInt(h.substring(2 * j, 2 * j + 2), 16);',
-      '      out.append(Utils.toPositive(Utils.murmur2(b)) % n).append(\'\\n\');',
+      "      out.append(Utils.toPositive(Utils.murmur2(b)) % n).append('\\n');",
       '    }',
       '    System.out.print(out);',
       '  }',
       '}',
     ].join('\n'),
   );
-  const { stdout } = await promisify(execFile)('java', ['-cp', `${join(libs, clients)}:${join(libs, '*')}`, src, String(partitions), ...keys.map((k) => k.toString('hex') || '')], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    'java',
+    ['-cp', `${join(libs, clients)}:${join(libs, '*')}`, src, String(partitions), ...keys.map((k) => k.toString('hex') || '')],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return stdout.trim().split('\n').map(Number);
 }

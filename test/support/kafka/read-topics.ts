@@ -31,9 +31,10 @@ export async function stableEnds(kafka: Kafka, topics: readonly string[]): Promi
     }
     return m;
   };
-  const key = (m: Map<string, { low: bigint; high: bigint }[]>) => JSON.stringify([...m].map(([t, ps]) => [t, ps.map((p) => String(p.high))]));
+  const key = (m: Map<string, { low: bigint; high: bigint }[]>) =>
+    JSON.stringify([...m].map(([t, ps]) => [t, ps.map((p) => String(p.high))]));
   let last = await snapshot();
-  for (let still = 0; still < SETTLE_ROUNDS; ) {
+  for (let still = 0; still < SETTLE_ROUNDS;) {
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const now = await snapshot();
     still = key(now) === key(last) ? still + 1 : 0;
@@ -49,7 +50,10 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
   // Per topic/partition still being read: the stable end to read up to.
   const pending = new OffsetMap();
   for (const [topic, parts] of await stableEnds(kafka, topics)) {
-    out.set(topic, parts.map(() => []));
+    out.set(
+      topic,
+      parts.map(() => []),
+    );
     parts.forEach((p, partition) => {
       start.set(topic, partition, p.low);
       if (p.high > p.low) pending.set(topic, partition, p.high);
@@ -71,7 +75,13 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
         const high = pending.get(r.topic, r.partition);
         // Records past the snapshot's end belong to a later state; leave them out.
         if (high === undefined || r.offset >= high) continue;
-        out.get(r.topic)![r.partition]!.push({ offset: r.offset, key: r.key ?? Buffer.alloc(0), value: r.value ?? Buffer.alloc(0), ...(r.headers ? { headers: r.headers } : {}) });
+        const partitions = out.get(r.topic)!;
+        partitions[r.partition]!.push({
+          offset: r.offset,
+          key: r.key ?? Buffer.alloc(0),
+          value: r.value ?? Buffer.alloc(0),
+          ...(r.headers ? { headers: r.headers } : {}),
+        });
       }
     },
     // The log end is often a transaction marker, which only the position reaches.
@@ -83,7 +93,15 @@ export async function readTopics(kafka: Kafka, topics: readonly string[], timeou
       }
     },
   });
-  const timer = setTimeout(() => fail(new Error(`reading ${topics.join(', ')}: ${[...pending].map(([t, p]) => `${t}:${p}`).join(', ')} not read to the end in ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      fail(
+        new Error(
+          `reading ${topics.join(', ')}: ${[...pending].map(([t, p]) => `${t}:${p}`).join(', ')} not read to the end in ${timeoutMs} ms`,
+        ),
+      ),
+    timeoutMs,
+  );
   try {
     await finished;
   } finally {

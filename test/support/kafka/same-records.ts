@@ -10,7 +10,10 @@ export type RecordsByKind = Partial<Record<TopicKind, ReadRecord[][]>>;
 
 /** Every committed record of the named kinds' topics, per partition in offset order. */
 export async function readKinds(kafka: Kafka, topics: TopicNames, kinds: readonly TopicKind[]): Promise<RecordsByKind> {
-  const contents = await readTopics(kafka, kinds.map((k) => topics[k]));
+  const contents = await readTopics(
+    kafka,
+    kinds.map((k) => topics[k]),
+  );
   return Object.fromEntries(kinds.map((k) => [k, contents.get(topics[k])!]));
 }
 
@@ -18,8 +21,12 @@ export async function readKinds(kafka: Kafka, topics: TopicNames, kinds: readonl
 function scheduleOf(r: ReadRecord): ReadRecord {
   const e = EpochEvent.decode(r.value);
   const schedule = JSON.stringify([
-    String(e.epoch), String(e.firstSlot), String(e.slotsPerEpoch), String(e.slotsPerLeader),
-    e.identities.map((k) => Buffer.from(k).toString('hex')), e.schedule,
+    String(e.epoch),
+    String(e.firstSlot),
+    String(e.slotsPerEpoch),
+    String(e.slotsPerLeader),
+    e.identities.map((k) => Buffer.from(k).toString('hex')),
+    e.schedule,
   ]);
   return { offset: r.offset, key: r.key, value: Buffer.from(schedule) };
 }

@@ -49,7 +49,15 @@ export async function snapshotTopics(kafka: Kafka, topicsInOrder: readonly strin
       }
     },
   });
-  const timer = setTimeout(() => fail(new Error(`snapshot of ${topicsInOrder.join(', ')}: ${[...pending].map(([t, p]) => `${t}:${p}`).join(', ')} not read to the listed end in ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      fail(
+        new Error(
+          `snapshot of ${topicsInOrder.join(', ')}: ${[...pending].map(([t, p]) => `${t}:${p}`).join(', ')} not read to the listed end in ${timeoutMs} ms`,
+        ),
+      ),
+    timeoutMs,
+  );
   try {
     await finished;
   } finally {

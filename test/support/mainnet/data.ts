@@ -30,7 +30,7 @@ export function readMainnetBlock(slot: bigint): Buffer {
 export function readMainnetStream(): Buffer[] {
   const file = readFileSync(path.join(mainnetDataDir(), 'stream-398202772.subscribe-updates.bin'));
   const records: Buffer[] = [];
-  for (let at = 0; at < file.length; ) {
+  for (let at = 0; at < file.length;) {
     const n = file.readUInt32BE(at);
     records.push(file.subarray(at + 4, at + 4 + n));
     at += 4 + n;

@@ -45,9 +45,21 @@ export interface PumpRecord {
   program: 'pump' | 'pump_amm';
   programs_involved: ('pump' | 'pump_amm')[];
   wire_base64: string;
-  meta: RpcMeta & { innerInstructions: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight?: number | null }[] }[] };
+  meta: RpcMeta & {
+    innerInstructions: {
+      index: number;
+      instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight?: number | null }[];
+    }[];
+  };
   expected: {
-    instructions: { index: number; inner: boolean; inner_index?: number; name: string; args?: Record<string, Json>; accounts?: Record<string, string> }[];
+    instructions: {
+      index: number;
+      inner: boolean;
+      inner_index?: number;
+      name: string;
+      args?: Record<string, Json>;
+      accounts?: Record<string, string>;
+    }[];
     events: { name: string; index: number; inner_index: number; fields: Record<string, Json> }[];
   };
   decoded: { instructions: PumpRecordInstruction[]; events: PumpRecordEvent[] };

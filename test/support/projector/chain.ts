@@ -58,7 +58,15 @@ export function* makeChain(o: ChainOptions): Generator<SlotBatch> {
     if (slot % slotsPerEpoch === 0 || slot === first) {
       const e = Math.floor(slot / slotsPerEpoch);
       const runs = slotsPerEpoch / 4;
-      events.push({ kind: 'epochs', event: epoch(e, e * slotsPerEpoch, ['v0', 'v1', 'v2'], Array.from({ length: runs }, (_, i) => (i + e) % 3)) });
+      events.push({
+        kind: 'epochs',
+        event: epoch(
+          e,
+          e * slotsPerEpoch,
+          ['v0', 'v1', 'v2'],
+          Array.from({ length: runs }, (_, i) => (i + e) % 3),
+        ),
+      });
     }
     const skipped = slot > first && r() < 0.1;
     const nTx = skipped ? 0 : Math.floor(r() * (o.txPerSlot + 1));
@@ -101,7 +109,10 @@ export function* makeChain(o: ChainOptions): Generator<SlotBatch> {
       produced.push(slot);
     }
     // Commitments trail: slots CONFIRM_LAG and FINALIZE_LAG back get their status now.
-    for (const [lag, status] of [[CONFIRM_LAG, SlotStatus.SLOT_STATUS_CONFIRMED], [FINALIZE_LAG, SlotStatus.SLOT_STATUS_FINALIZED]] as const) {
+    for (const [lag, status] of [
+      [CONFIRM_LAG, SlotStatus.SLOT_STATUS_CONFIRMED],
+      [FINALIZE_LAG, SlotStatus.SLOT_STATUS_FINALIZED],
+    ] as const) {
       const s = slot - lag;
       if (produced.includes(s)) events.push({ kind: 'slots', event: slotStatus(s, status) });
     }
@@ -114,7 +125,10 @@ export function* makeChain(o: ChainOptions): Generator<SlotBatch> {
         const owner = PROGRAMS[(n + Math.floor(slot / 7) + (roll < 0.2 ? 1 : 0)) % PROGRAMS.length]!;
         const lamports = roll > 0.85 ? 0n : BigInt(1_000_000 + Math.floor(r() * 1_000_000));
         const data = lamports === 0n ? Buffer.alloc(0) : Buffer.concat([keyOf(`data-${slot}-${w}`).subarray(0, 8 + (n % 17))]);
-        events.push({ kind: 'accounts', event: account({ pubkey: `acct-${n}`, owner, slot, writeVersion: ++writeVersion, lamports, data }) });
+        events.push({
+          kind: 'accounts',
+          event: account({ pubkey: `acct-${n}`, owner, slot, writeVersion: ++writeVersion, lamports, data }),
+        });
       }
     }
     yield { slot: BigInt(slot), events };

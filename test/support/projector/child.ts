@@ -30,7 +30,12 @@ const topics = topicNames(env('PREFIX'));
 const killAfter = Number(process.env.KILL_AFTER_INSERTS ?? 0);
 let inserts = 0;
 const writer = await startViewWriter({
-  kafka, ch, topics, database, groupId, log,
+  kafka,
+  ch,
+  topics,
+  database,
+  groupId,
+  log,
   batchRows: Number(process.env.BATCH_ROWS ?? 300),
   batchMs: 50,
   sessionTimeoutMs: 6_000,
@@ -49,7 +54,16 @@ if (dump) {
   await writer.updateHeads();
   await writer.stop();
   await kafka.close();
-  writeFileSync(dump, JSON.stringify(await dumpViews(ch, database, PROGRAMS.map((p) => b58(p)))));
+  writeFileSync(
+    dump,
+    JSON.stringify(
+      await dumpViews(
+        ch,
+        database,
+        PROGRAMS.map((p) => b58(p)),
+      ),
+    ),
+  );
   await ch.close();
   process.exit(0);
 }

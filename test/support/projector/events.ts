@@ -6,7 +6,11 @@ import { AccountEvent, EpochEvent, SlotEvent, SlotStatus, TransactionEvent } fro
 /** 32 (or `size`) bytes derived from a label. */
 export function keyOf(label: string, size = 32): Buffer {
   const out = Buffer.alloc(size);
-  for (let i = 0; i * 32 < size; i++) createHash('sha256').update(`${label}#${i}`).digest().copy(out, i * 32);
+  for (let i = 0; i * 32 < size; i++)
+    createHash('sha256')
+      .update(`${label}#${i}`)
+      .digest()
+      .copy(out, i * 32);
   return out;
 }
 
@@ -61,7 +65,11 @@ export function account(p: {
   });
 }
 
-export function slotStatus(slot: number, status: SlotStatus, block?: { parent: number; height: number; time?: number; txs?: number; votes?: number }): SlotEvent {
+export function slotStatus(
+  slot: number,
+  status: SlotStatus,
+  block?: { parent: number; height: number; time?: number; txs?: number; votes?: number },
+): SlotEvent {
   return SlotEvent.fromPartial({
     slot: BigInt(slot),
     status,

@@ -51,7 +51,18 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
         if (stored <= 3) status.set(s.slot, Math.max(status.get(s.slot) ?? -1, stored));
         if (s.block) {
           const b = s.block;
-          blocks.add([s.slot, b.parentSlot, enc(b.blockhash), b.blockHeight, nul(b.blockTime), enc(b.leader), b.transactionCount, b.voteTransactionCount].join('|'));
+          blocks.add(
+            [
+              s.slot,
+              b.parentSlot,
+              enc(b.blockhash),
+              b.blockHeight,
+              nul(b.blockTime),
+              enc(b.leader),
+              b.transactionCount,
+              b.voteTransactionCount,
+            ].join('|'),
+          );
           blockList.push({ slot: s.slot, time: b.blockTime, txs: b.transactionCount, votes: b.voteTransactionCount });
         }
         break;
@@ -59,7 +70,14 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
       case 'accounts': {
         const a = e.event;
         slot = a.slot;
-        writes.push({ pubkey: enc(a.pubkey), owner: enc(a.owner), slot: a.slot, wv: a.writeVersion, lamports: a.lamports, data: a.data.toString('base64') });
+        writes.push({
+          pubkey: enc(a.pubkey),
+          owner: enc(a.owner),
+          slot: a.slot,
+          wv: a.writeVersion,
+          lamports: a.lamports,
+          data: a.data.toString('base64'),
+        });
         break;
       }
       case 'entries':
@@ -68,7 +86,9 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
       case 'epochs': {
         const p = e.event;
         slot = p.firstSlot;
-        epochs.add([p.epoch, p.firstSlot, p.slotsPerEpoch, p.slotsPerLeader, p.identities.map(enc).join(','), p.schedule.join(',')].join('|'));
+        epochs.add(
+          [p.epoch, p.firstSlot, p.slotsPerEpoch, p.slotsPerLeader, p.identities.map(enc).join(','), p.schedule.join(',')].join('|'),
+        );
         break;
       }
     }
@@ -89,10 +109,17 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
 
   const heads: Record<string, bigint | undefined> = {};
   for (const [s, st] of status) {
-    const levels: [string, boolean][] = [['processed', st <= 2], ['confirmed', st === 1 || st === 2], ['finalized', st === 2]];
+    const levels: [string, boolean][] = [
+      ['processed', st <= 2],
+      ['confirmed', st === 1 || st === 2],
+      ['finalized', st === 2],
+    ];
     for (const [c, ok] of levels) if (ok && (heads[c] === undefined || s > heads[c])) heads[c] = s;
   }
-  out.heads = Object.entries(heads).filter(([, v]) => v !== undefined).map(([c, v]) => `${c}|${v}`).sort();
+  out.heads = Object.entries(heads)
+    .filter(([, v]) => v !== undefined)
+    .map(([c, v]) => `${c}|${v}`)
+    .sort();
 
   for (const c of ['processed', 'confirmed', 'finalized']) {
     const h = heads[c];
@@ -105,7 +132,10 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
     const open = [...latest.values()].filter((w) => w.lamports > 0n);
     out[`accounts:${c}`] = open.map((w) => [w.owner, w.pubkey, w.lamports, w.data, w.slot].join('|')).sort();
     for (const p of programs) {
-      out[`program:${p}:${c}`] = open.filter((w) => w.owner === p).map((w) => w.pubkey).sort();
+      out[`program:${p}:${c}`] = open
+        .filter((w) => w.owner === p)
+        .map((w) => w.pubkey)
+        .sort();
     }
   }
 
@@ -121,10 +151,12 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
     windows.set(w, cur);
   }
   let prev: bigint | undefined;
-  out.performance_samples = [...windows].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => {
-    const n = v.max - (prev ?? v.min - 1n);
-    prev = v.max;
-    return [v.max, n, v.txs, v.nonVote].join('|');
-  });
+  out.performance_samples = [...windows]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, v]) => {
+      const n = v.max - (prev ?? v.min - 1n);
+      prev = v.max;
+      return [v.max, n, v.txs, v.nonVote].join('|');
+    });
   return out;
 }

@@ -46,7 +46,10 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
 
 /** Every committed, decodable record of the four topics, read to the current end. */
 export async function consumeAll(kafka: Kafka, topics: TopicNames): Promise<ConsumedRecord[]> {
-  const contents = await readTopics(kafka, TOPIC_KINDS.map((k) => topics[k]));
+  const contents = await readTopics(
+    kafka,
+    TOPIC_KINDS.map((k) => topics[k]),
+  );
   const out: ConsumedRecord[] = [];
   for (const kind of TOPIC_KINDS) {
     const topic = topics[kind];

@@ -57,7 +57,16 @@ export class PubSubChain {
 
 /** An account write with its lamports and a write version (later writes in a slot get higher ones). */
 export function write(slot: bigint, pubkey: Buffer, owner: Buffer, lamports: bigint, data: Buffer, writeVersion: bigint): AccountEvent {
-  return AccountEvent.fromPartial({ pubkey, owner, lamports, data, slot, writeVersion, executable: false, rentEpoch: 18446744073709551615n });
+  return AccountEvent.fromPartial({
+    pubkey,
+    owner,
+    lamports,
+    data,
+    slot,
+    writeVersion,
+    executable: false,
+    rentEpoch: 18446744073709551615n,
+  });
 }
 
 /** What the accounts topic holds for `pubkey`: per slot, the write with the highest write version. */

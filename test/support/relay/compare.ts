@@ -45,7 +45,8 @@ function show(kind: string, r: ReadRecord | undefined): string {
   const d = decodeRecord(kind as Relayed, r.value);
   if (!d.ok) return `undecodable (${d.reason})`;
   const e = d.value;
-  if (e.kind === 'slots') return `slot ${e.event.slot} ${SlotStatus[e.event.status]}${e.event.end ? ' (end marker)' : ''}${e.event.gap ? ` gap ${e.event.gap.firstSlot}-${e.event.gap.lastSlot}` : ''}`;
+  if (e.kind === 'slots')
+    return `slot ${e.event.slot} ${SlotStatus[e.event.status]}${e.event.end ? ' (end marker)' : ''}${e.event.gap ? ` gap ${e.event.gap.firstSlot}-${e.event.gap.lastSlot}` : ''}`;
   if (e.kind === 'epochs') return `epoch ${e.event.epoch}`;
   return `${e.kind} of slot ${e.event.slot}`;
 }
@@ -59,13 +60,24 @@ export function relayDifference(b: RecordsByKind, a: RecordsByKind): string | un
   const [kind, p, i] = [m[1]!, Number(m[2]), Number(m[3])];
   const around = (c: RecordsByKind) => {
     const part = c[kind as Relayed]?.[p] ?? [];
-    return part.slice(Math.max(0, i - 2), i + 3).map((r) => show(kind, r)).join(' | ');
+    return part
+      .slice(Math.max(0, i - 2), i + 3)
+      .map((r) => show(kind, r))
+      .join(' | ');
   };
   return `${diff}\n  B around it: ${around(b)}\n  A around it: ${around(a)}${fieldDifference(kind, b[kind as Relayed]?.[p]?.[i], a[kind as Relayed]?.[p]?.[i])}`;
 }
 
 const json = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x && typeof x === 'object' && (x as { type?: string }).type === 'Buffer' ? 'buffer' : x));
+  JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === 'bigint'
+      ? x.toString()
+      : x instanceof Uint8Array
+        ? Buffer.from(x).toString('hex')
+        : x && typeof x === 'object' && (x as { type?: string }).type === 'Buffer'
+          ? 'buffer'
+          : x,
+  );
 
 /** The fields (one level into nested messages) where two records of one key differ, for a failure message. */
 function fieldDifference(kind: string, b: ReadRecord | undefined, a: ReadRecord | undefined): string {
@@ -79,7 +91,8 @@ function fieldDifference(kind: string, b: ReadRecord | undefined, a: ReadRecord 
       const xv = x?.[k];
       const yv = y?.[k];
       if (json(xv) === json(yv)) continue;
-      if (depth < 2 && xv && yv && typeof xv === 'object' && typeof yv === 'object' && !Buffer.isBuffer(xv) && !Array.isArray(xv)) walk(xv as Record<string, unknown>, yv as Record<string, unknown>, `${path}${k}.`, depth + 1);
+      if (depth < 2 && xv && yv && typeof xv === 'object' && typeof yv === 'object' && !Buffer.isBuffer(xv) && !Array.isArray(xv))
+        walk(xv as Record<string, unknown>, yv as Record<string, unknown>, `${path}${k}.`, depth + 1);
       else out.push(`${path}${k}: B ${json(xv)?.slice(0, 300)} / A ${json(yv)?.slice(0, 300)}`);
     }
   };

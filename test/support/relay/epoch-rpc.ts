@@ -37,7 +37,10 @@ export async function startEpochRpc(kafka: Kafka, epochsTopic: string, slotsPerE
     waitFor(
       async () => {
         const parts = (await readTopics(kafka, [epochsTopic])).get(epochsTopic)!;
-        return parts.flat().map((r) => EpochEvent.decode(r.value)).find((e) => e.firstSlot === firstSlot);
+        return parts
+          .flat()
+          .map((r) => EpochEvent.decode(r.value))
+          .find((e) => e.firstSlot === firstSlot);
       },
       { what: `A's epoch record starting at slot ${firstSlot}`, timeoutMs: 20_000, intervalMs: 100 },
     );
@@ -61,7 +64,13 @@ export async function startEpochRpc(kafka: Kafka, epochsTopic: string, slotsPerE
       res.setHeader('content-type', 'application/json');
       answer(method, params ?? []).then(
         (result) =>
-          res.end(JSON.stringify(result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } } : { jsonrpc: '2.0', id, result })),
+          res.end(
+            JSON.stringify(
+              result === undefined
+                ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }
+                : { jsonrpc: '2.0', id, result },
+            ),
+          ),
         (err: unknown) => res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: (err as Error).message } })),
       );
     });

@@ -16,16 +16,26 @@ export interface RelayIngest extends IngestProcess {
 
 export function spawnRelayIngest(o: { prefix: string; yellowstoneUrl: string; rpcUrl: string; partitions: number }): RelayIngest {
   const args = [
-    '--kafka-brokers', testBrokers().join(','),
-    '--topic-prefix', o.prefix,
-    '--partitions', String(o.partitions),
-    '--retention-ms', '3600000',
-    '--source', 'yellowstone',
-    '--yellowstone-url', o.yellowstoneUrl,
-    '--rpc-url', o.rpcUrl,
-    '--ingest-name', 'relay',
-    '--yellowstone-backoff-ms', '100',
-    '--log-level', 'info',
+    '--kafka-brokers',
+    testBrokers().join(','),
+    '--topic-prefix',
+    o.prefix,
+    '--partitions',
+    String(o.partitions),
+    '--retention-ms',
+    '3600000',
+    '--source',
+    'yellowstone',
+    '--yellowstone-url',
+    o.yellowstoneUrl,
+    '--rpc-url',
+    o.rpcUrl,
+    '--ingest-name',
+    'relay',
+    '--yellowstone-backoff-ms',
+    '100',
+    '--log-level',
+    'info',
   ];
   let out = '';
   const lines: Record<string, unknown>[] = [];

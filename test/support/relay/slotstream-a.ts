@@ -11,7 +11,10 @@ import { topicNames, type TopicNames } from '../../../schemas/topics.js';
 import { testBrokers } from '../harness/kafka.js';
 
 /** The simulator's options in the config's names (everything but maxSlots, which each run sets). */
-export type SimConfig = Pick<Config, 'seed' | 'slotMs' | 'tps' | 'skipRate' | 'deadRate' | 'slotsPerEpoch' | 'validators' | 'fast' | 'simEntries' | 'partitions'>;
+export type SimConfig = Pick<
+  Config,
+  'seed' | 'slotMs' | 'tps' | 'skipRate' | 'deadRate' | 'slotsPerEpoch' | 'validators' | 'fast' | 'simEntries' | 'partitions'
+>;
 
 export class SlotstreamA {
   readonly topics: TopicNames;
@@ -33,7 +36,16 @@ export class SlotstreamA {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startTestGrpc({ kafka: this.kafka, topics: this.topics, database: 'unused', host: '127.0.0.1', port: 0, queueSize: 100_000, log: this.log, pingIntervalMs: 1000 });
+    this.api = await startTestGrpc({
+      kafka: this.kafka,
+      topics: this.topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 100_000,
+      log: this.log,
+      pingIntervalMs: 1000,
+    });
   }
 
   async stopApi(): Promise<void> {
@@ -42,7 +54,15 @@ export class SlotstreamA {
   }
 
   config(maxSlots: number): Config {
-    return makeConfig('ingest', { ...this.sim, source: 'sim', maxSlots, kafkaBrokers: testBrokers(), topicPrefix: this.prefix, retentionMs: 3_600_000, ingestName: 'sim' });
+    return makeConfig('ingest', {
+      ...this.sim,
+      source: 'sim',
+      maxSlots,
+      kafkaBrokers: testBrokers(),
+      topicPrefix: this.prefix,
+      retentionMs: 3_600_000,
+      ingestName: 'sim',
+    });
   }
 
   /** Runs the simulator's ingest until slot maxSlots-1 is out (resuming where A's topics stop). */

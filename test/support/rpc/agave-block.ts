@@ -30,7 +30,7 @@ export function toJsonText(v: unknown): string {
 }
 
 function shortU16(out: number[], v: number): void {
-  for (let rest = v; ; ) {
+  for (let rest = v; ;) {
     const low = rest & 0x7f;
     rest >>= 7;
     if (rest === 0) {
@@ -141,7 +141,12 @@ function jsonTransaction(t: Tx): object {
       accountKeys: m.accountKeys.map(b58),
       header: m.header,
       recentBlockhash: b58(m.recentBlockhash),
-      instructions: m.instructions.map((ix) => ({ programIdIndex: ix.programIdIndex, accounts: Array.from(ix.accounts), data: b58(ix.data), stackHeight: null })),
+      instructions: m.instructions.map((ix) => ({
+        programIdIndex: ix.programIdIndex,
+        accounts: Array.from(ix.accounts),
+        data: b58(ix.data),
+        stackHeight: null,
+      })),
       ...(m.versioned
         ? {
             addressTableLookups: m.addressTableLookups.map((l) => ({

@@ -99,7 +99,13 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         return { result: String(tipAt) };
       case 'getEpochSchedule':
         return {
-          result: JSON.stringify({ slotsPerEpoch: o.slotsPerEpoch, leaderScheduleSlotOffset: o.slotsPerEpoch, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 }),
+          result: JSON.stringify({
+            slotsPerEpoch: o.slotsPerEpoch,
+            leaderScheduleSlotOffset: o.slotsPerEpoch,
+            warmup: false,
+            firstNormalEpoch: 0,
+            firstNormalSlot: 0,
+          }),
         };
       case 'getLeaderSchedule': {
         const slot = typeof params[0] === 'number' ? params[0] : tipAt;
@@ -146,7 +152,9 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
       fault.times--;
       if ('http429' in fault.what) {
         rec.answer = '429';
-        res.writeHead(429, { 'retry-after': String(fault.what.http429.retryAfterSeconds), 'content-type': 'text/plain' }).end('Too Many Requests');
+        res
+          .writeHead(429, { 'retry-after': String(fault.what.http429.retryAfterSeconds), 'content-type': 'text/plain' })
+          .end('Too Many Requests');
         return;
       }
       if ('hang' in fault.what) {
@@ -155,7 +163,10 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         return;
       }
       rec.answer = String(fault.what.rpcError);
-      const error = { code: fault.what.rpcError, message: fault.what.rpcError === -32004 ? `Block not available for slot ${String(params[0])}` : 'injected' };
+      const error = {
+        code: fault.what.rpcError,
+        message: fault.what.rpcError === -32004 ? `Block not available for slot ${String(params[0])}` : 'injected',
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error, id: body.id }));
       return;
     }

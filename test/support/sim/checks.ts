@@ -35,7 +35,10 @@ export function latestAccounts(writes: readonly AccountEvent[]): Map<string, Acc
 }
 
 /** Lamports of the genesis accounts, of the final state, and the half of the signature fees that is burned. */
-export function lamportTotals(txs: readonly TransactionEvent[], writes: readonly AccountEvent[]): { genesis: bigint; end: bigint; burned: bigint } {
+export function lamportTotals(
+  txs: readonly TransactionEvent[],
+  writes: readonly AccountEvent[],
+): { genesis: bigint; end: bigint; burned: bigint } {
   const sum = (m: Map<string, AccountEvent>) => [...m.values()].reduce((a, w) => a + w.lamports, 0n);
   return {
     genesis: sum(latestAccounts(writes.filter((w) => w.isStartup))),

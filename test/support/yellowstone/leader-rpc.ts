@@ -28,12 +28,22 @@ export async function startLeaderRpc(): Promise<LeaderRpc> {
       calls.push(method);
       const result =
         method === 'getEpochSchedule'
-          ? JSON.stringify({ slotsPerEpoch: Number(SLOTS_PER_EPOCH), leaderScheduleSlotOffset: Number(SLOTS_PER_EPOCH), warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 })
+          ? JSON.stringify({
+              slotsPerEpoch: Number(SLOTS_PER_EPOCH),
+              leaderScheduleSlotOffset: Number(SLOTS_PER_EPOCH),
+              warmup: false,
+              firstNormalEpoch: 0,
+              firstNormalSlot: 0,
+            })
           : method === 'getLeaderSchedule'
             ? scheduleJson
             : undefined;
       res.setHeader('content-type', 'application/json');
-      res.end(result === undefined ? JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }) : `{"jsonrpc":"2.0","id":${id},"result":${result}}`);
+      res.end(
+        result === undefined
+          ? JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } })
+          : `{"jsonrpc":"2.0","id":${id},"result":${result}}`,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

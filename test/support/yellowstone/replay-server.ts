@@ -6,7 +6,12 @@
 // SubscribeReplayInfo says the server can replay, a cut of the first stream after N updates, and a limit
 // that stops the recording early.
 import * as grpc from '@grpc/grpc-js';
-import { GEYSER_SERVICE, SubscribeUpdateCodec, type SubscribeRequest, type SubscribeUpdate } from '../../../ingest/yellowstone/geyser-service.js';
+import {
+  GEYSER_SERVICE,
+  SubscribeUpdateCodec,
+  type SubscribeRequest,
+  type SubscribeUpdate,
+} from '../../../ingest/yellowstone/geyser-service.js';
 
 export interface RecordedUpdate {
   /** The update's own slot (status, block meta, entry, ...); undefined for pings. */
@@ -69,9 +74,15 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     },
   });
 
-  async function send(call: grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>, req: SubscribeRequest, cutAfter: number | undefined): Promise<void> {
+  async function send(
+    call: grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>,
+    req: SubscribeRequest,
+    cutAfter: number | undefined,
+  ): Promise<void> {
     const from = req.fromSlot === undefined ? undefined : BigInt(req.fromSlot);
-    const updates = o.recording.slice(0, o.limit ?? o.recording.length).filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from));
+    const updates = o.recording
+      .slice(0, o.limit ?? o.recording.length)
+      .filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from));
     let sent = 0;
     for (const r of updates) {
       if (!open.has(call)) return;
