@@ -11,21 +11,15 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith('boundary/')).map((m) => m.message);
 }
 
+// The forbidden Kafka import as the text lint is given: built from its parts so that no file outside
+// platform/kafka/ spells the import itself (a grep for the seam then finds only the seam).
+const KAFKA_IMPORT = `import { KafkaJS } from '${['@confluentinc', ['kafka', 'javascript'].join('-')].join('/')}';`;
+
 // ESLint's first lint loads the typescript parser and every config (seconds on a loaded machine).
 describe('lint import boundaries', { timeout: 60_000 }, () => {
   it.each([
-    [
-      'a Kafka library outside platform/kafka/',
-      'api/live/x.ts',
-      "import { KafkaJS } from '@confluentinc/kafka-javascript';",
-      /platform\/kafka/,
-    ],
-    [
-      'a Kafka library from a transport with its own boundary',
-      'api/jsonrpc/x.ts',
-      "import { KafkaJS } from '@confluentinc/kafka-javascript';",
-      /platform\/kafka/,
-    ],
+    ['a Kafka library outside platform/kafka/', 'api/live/x.ts', KAFKA_IMPORT, /platform\/kafka/],
+    ['a Kafka library from a transport with its own boundary', 'api/jsonrpc/x.ts', KAFKA_IMPORT, /platform\/kafka/],
     [
       'a test helper from a gRPC service',
       'api/grpc/stream/x.ts',
@@ -79,7 +73,7 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['the Kafka library inside platform/kafka/', 'platform/kafka/x.ts', "import { KafkaJS } from '@confluentinc/kafka-javascript';"],
+    ['the Kafka library inside platform/kafka/', 'platform/kafka/x.ts', KAFKA_IMPORT],
     ['a test helper from a test', 'api/live/x.int.test.ts', "import { waitFor } from '../../test/support/harness/kafka.js';"],
     ['a contract from a role', 'api/live/x.ts', "import { TOPICS } from '../../schemas/topics.js';"],
     ['the neutral filters from a transport', 'api/jsonrpc/x.ts', "import { compile } from '../filters/index.js';"],
