@@ -51,9 +51,14 @@ export interface PumpTransaction {
   meta: Record<string, unknown> & { fee: number; err: unknown; loadedAddresses: { writable: string[]; readonly: string[] } };
 }
 
-/** The real signed pump.fun / PumpSwap transactions of pump/transactions.json. */
+/** pump/transactions.json as text: the one read of the file (./pump.ts parses it with long integers kept exact). */
+export function pumpTransactionsText(): string {
+  return readFileSync(path.join(mainnetDataDir(), 'pump', 'transactions.json'), 'utf8');
+}
+
+/** The real signed pump.fun / PumpSwap transactions of pump/transactions.json (numbers as JSON numbers, as Agave's meta). */
 export function readPumpTransactions(): PumpTransaction[] {
-  return JSON.parse(readFileSync(path.join(mainnetDataDir(), 'pump', 'transactions.json'), 'utf8')) as PumpTransaction[];
+  return JSON.parse(pumpTransactionsText()) as PumpTransaction[];
 }
 
 /** Record 23: the collection's v1 (SIMD-0385) transaction. */

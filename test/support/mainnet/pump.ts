@@ -9,7 +9,7 @@ import bs58 from 'bs58';
 import { transactionFromRpc, type RpcMeta } from '../../../ingest/rpc/convert.js';
 import { parseJsonExact } from '../../../ingest/rpc/json.js';
 import type { TransactionEvent } from '../../../schemas/gen/events.js';
-import { mainnetDataDir } from './data.js';
+import { mainnetDataDir, pumpTransactionsText } from './data.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -71,7 +71,7 @@ export function pumpDataDir(): string {
 
 /** transactions.json, long integers kept exact (parseJsonExact turns them into decimal strings). */
 export function readPumpRecords(): PumpRecord[] {
-  return parseJsonExact(readFileSync(path.join(pumpDataDir(), 'transactions.json'), 'utf8')) as PumpRecord[];
+  return parseJsonExact(pumpTransactionsText()) as PumpRecord[];
 }
 
 export interface IdlType {
