@@ -15,7 +15,6 @@
 // The client here reads with proto-loader (keepCase, u64 as decimal strings), so field names are the tables'.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,7 @@ import { waitFor } from '../support/harness/kafka.js';
 import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../support/mainnet/pump.js';
 import { PUMP } from '../../api/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../api/pumpfun/pump-amm-table.js';
+import { freePort } from '../support/cli/all-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const records = readPumpRecords();
@@ -127,17 +127,6 @@ let newClient: any;
 let old: Recorder;
 let dflt: Recorder;
 let withFailed: Recorder;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'slotstream-parsed-'));

@@ -8,7 +8,6 @@
 // ("truncated at byte 1346: expected 64 bytes of signature").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from 
 import { newClient, subscribe } from '../support/grpc/clients.js';
 import { waitFor } from '../support/harness/kafka.js';
 import { readPumpV1Transaction } from '../support/mainnet/data.js';
+import { freePort } from '../support/cli/all-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const record = readPumpV1Transaction();
@@ -28,17 +28,6 @@ const wire = Buffer.from(record.wire_base64, 'base64');
 const meta = record.meta as any;
 const payer = 'J9TYAsWWidbrcZybmLSfrLzryANf4CgJBLdvwdGuC8MB';
 const CONFIG = { priorityFee: 300_000, computeUnitLimit: 315_000, loadedAccountsDataSizeLimit: 67_108_864, heapSize: null };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The block of one transaction, as file-source lines: processed with its meta, the transaction with its
  * full meta (inner instruction data base64, as the format has it), then confirmed and finalized. */
