@@ -26,12 +26,14 @@
 //   internal_*: phase 2 api-internal; geyser_p50/p99: phase 2b api-internal; geyser_sent_*: 2b as p50/p99.)
 // Env: BENCH_TPS, BENCH_STREAMS, BENCH_SECONDS (measured window, default 20), BENCH_WARMUP_S (default 5),
 // BENCH_BACKLOG (records for the max runs, default 100,000), BENCH_BARE_CYCLES (300), BENCH_KAFKA_BROKERS,
+// BENCH_SAMPLES_FILE (phase 3 alone: read its sample from this file, or record it there when absent, so two trees run the same records),
 // BENCH_PHASE (`1`: only phases 0 and 1, the summary line then holds the e2e figures; `3`: only phase 3, on simulator transactions sampled from a short ingest run; `3.1`: only its
 // one-stream run; the summary line then holds only what ran), BENCH_REPEAT (phase 3 runs, default 1; each
 // reported, the summary takes the best), BENCH_API_PROFILE / BENCH_CLIENT_PROFILE (a folder: V8 CPU profiles
 // of the api / the phase-3 client processes, written there when they stop), BENCH_API_NODE_ARGS (extra node
 // flags for the api process, space-separated).
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
+import { readSamplesFile, writeSamplesFile } from './support/samples-file.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
@@ -312,6 +314,12 @@ async function pacedPhase(
 
 /** Phase 3 alone: the ingest runs the simulator just long enough to sample 5,000 of its transactions. */
 async function sampleChain(brokers: string[], prefix: string, kafka: Kafka, topics: TopicNames): Promise<{ key: Buffer; value: Buffer }[]> {
+  const file = process.env.BENCH_SAMPLES_FILE;
+  const recorded = file ? readSamplesFile(file) : undefined;
+  if (recorded) {
+    say(`${recorded.length} transactions read from ${file}`);
+    return recorded;
+  }
   const { log, stop } = await ProducedLog.start(kafka, topics);
   say(`sampling the simulator's transactions: ingest at ${TPS} tx/s`);
   const { w: ingest } = await startWorker('ingest', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix, BENCH_TPS: String(TPS) });
@@ -323,6 +331,7 @@ async function sampleChain(brokers: string[], prefix: string, kafka: Kafka, topi
   await stopWorker(ingest);
   await stop();
   await sleep(1_000); // the api's live tail past what the ingest published
+  if (file) writeSamplesFile(file, log.samples);
   return log.samples;
 }
 
