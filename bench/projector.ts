@@ -18,6 +18,7 @@ import { rebuildViews } from '../projector/run.js';
 import { makeChain, type SlotBatch } from '../test/support/projector/chain.js';
 import { publishChain } from '../test/support/projector/kafka.js';
 import { startViewWriter } from '../projector/writer.js';
+import { projectorSection } from '../platform/config-sections.js';
 
 const TXS = Number(process.env.BENCH_TXS ?? 1_000_000);
 const TX_PER_SLOT = 400; // 200 on average
@@ -113,7 +114,11 @@ async function main(): Promise<void> {
 
     // Rebuild: the whole history into fresh tables, swapped in.
     started = Date.now();
-    await rebuildViews(config, process.env.BENCH_LOG ? createLogger('info', 'bench') : silentLogger, { ch, kafka, topics });
+    await rebuildViews(projectorSection(config), process.env.BENCH_LOG ? createLogger('info', 'bench') : silentLogger, {
+      ch,
+      kafka,
+      topics,
+    });
     const rebuildSeconds = (Date.now() - started) / 1000;
     say(`rebuilt ${TXS} transactions with their account writes in ${rebuildSeconds.toFixed(1)} s`);
 

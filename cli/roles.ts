@@ -47,12 +47,12 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     }
 
     const ch = await wireClickHouse(sections.clickhouse, role, stops, log);
-    if (role === 'projector' || role === 'all') await reconcileWithTopics(cfg, ch, infra, log);
+    if (role === 'projector' || role === 'all') await reconcileWithTopics(sections.projector, ch, infra, log);
     if (role === 'projector' && positionals[0] === 'rebuild') {
-      return { stop, done: wireRebuild(cfg, ch, infra, log) };
+      return { stop, done: wireRebuild(sections.projector, ch, infra, log) };
     }
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
-    if (role === 'projector' || role === 'all') await wireProjector(cfg, ch, infra, stops, log);
+    if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApi(sections.api, ch, infra, stops, log);
     // In `all`, a bounded source finishing leaves the other roles serving.
     if (role === 'all') await wireIngest(cfg, infra, stops, log);

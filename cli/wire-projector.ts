@@ -1,24 +1,35 @@
 // The projector role: the views checked against the topics first, then the projector or a rebuild.
 import type { ClickHouseClient } from '../platform/clickhouse.js';
-import type { Config } from '../platform/config.js';
+import type { ProjectorSection } from '../platform/config-sections.js';
 import type { Logger } from '../platform/log.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
 
 /** Before anything reads or writes the views: they must have been built from these topics. */
-export async function reconcileWithTopics(config: Config, ch: ClickHouseClient, { kafka, topics }: KafkaInfra, log: Logger): Promise<void> {
+export async function reconcileWithTopics(
+  section: ProjectorSection,
+  ch: ClickHouseClient,
+  { kafka, topics }: KafkaInfra,
+  log: Logger,
+): Promise<void> {
   const { reconcileViews } = await import('../projector/topic-identity.js');
-  await reconcileViews({ ch, database: config.clickhouseDatabase, admin: kafka.admin(), topics, log });
+  await reconcileViews({ ch, database: section.database, admin: kafka.admin(), topics, log });
 }
 
 /** `projector rebuild`: replays history into fresh views; settles when done. */
-export async function wireRebuild(config: Config, ch: ClickHouseClient, infra: KafkaInfra, log: Logger): Promise<void> {
+export async function wireRebuild(section: ProjectorSection, ch: ClickHouseClient, infra: KafkaInfra, log: Logger): Promise<void> {
   const { rebuildViews } = await import('../projector/run.js');
-  await rebuildViews(config, log, { ch, ...infra });
+  await rebuildViews(section, log, { ch, ...infra });
 }
 
-export async function wireProjector(config: Config, ch: ClickHouseClient, infra: KafkaInfra, stops: StopList, log: Logger): Promise<void> {
+export async function wireProjector(
+  section: ProjectorSection,
+  ch: ClickHouseClient,
+  infra: KafkaInfra,
+  stops: StopList,
+  log: Logger,
+): Promise<void> {
   const { startProjector } = await import('../projector/run.js');
-  const projector = await startProjector(config, log, { ch, ...infra });
+  const projector = await startProjector(section, log, { ch, ...infra });
   stops.add('projector', () => projector.stop());
 }

@@ -15,6 +15,7 @@ import type { RpcSourceOptions } from '../ingest/rpc/source.js';
 import type { SimOptions } from '../ingest/sim/options.js';
 import type { Filters } from '../ingest/yellowstone/subscription.js';
 import type { YellowstoneSourceOptions } from '../ingest/yellowstone/source.js';
+import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
@@ -48,11 +49,7 @@ export interface IngestSection {
   };
 }
 
-export interface ProjectorSection {
-  groupId: string;
-  batchRows: number;
-  batchMs: number;
-}
+export type ProjectorSection = ProjectorOptions;
 
 /** What a transport's options hold besides the process's clients, live layer and logger. */
 type Listener = { host: string; port: number; authToken?: string };
@@ -115,6 +112,10 @@ export function kafkaSection(c: Config): KafkaSection {
       ...(c.keepKafkaData ? { dataDir: join(c.dataDir, 'kafka'), keepData: true } : { keepData: false }),
     },
   };
+}
+
+export function projectorSection(c: Config): ProjectorSection {
+  return { database: c.clickhouseDatabase, groupId: c.groupId, batchRows: c.batchRows, batchMs: c.batchMs };
 }
 
 export function ingestSection(c: Config): IngestSection {
@@ -212,7 +213,7 @@ export function configSections(c: Config): ConfigSections {
     kafka: kafkaSection(c),
     clickhouse: { url: c.clickhouseUrl, dataDir: join(c.dataDir, 'clickhouse'), database: c.clickhouseDatabase },
     ingest: ingestSection(c),
-    projector: { groupId: c.groupId, batchRows: c.batchRows, batchMs: c.batchMs },
+    projector: projectorSection(c),
     api: apiSection(c),
     metrics: { host: c.host, port: c.metricsPort },
     log: { level: c.logLevel, format: c.logFormat },

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
@@ -39,20 +38,11 @@ beforeAll(async () => {
   kafka = createKafka({ brokers: testBrokers(), clientId: 'projector-accounts-int-test' });
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await applyMigrations(ch, DB);
-  projector = await startProjector(
-    makeConfig('projector', {
-      kafkaBrokers: testBrokers(),
-      topicPrefix: prefix,
-      partitions: 3,
-      clickhouseDatabase: DB,
-      groupId: 'g-accounts',
-      batchRows: 400,
-      batchMs: 50,
-      logLevel: 'silent',
-    }),
-    silentLogger,
-    { ch, kafka, topics },
-  );
+  projector = await startProjector({ database: DB, groupId: 'g-accounts', batchRows: 400, batchMs: 50 }, silentLogger, {
+    ch,
+    kafka,
+    topics,
+  });
   // stateTtlMs 0: every request reads the heads as they are now, so an answer follows the step just awaited.
   rpc = await startJsonRpc({
     ch,

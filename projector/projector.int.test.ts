@@ -18,6 +18,7 @@ import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
 import { b58 } from '../test/support/projector/events.js';
 import { expectedViews, type ViewDump } from '../test/support/projector/expected.js';
 import { consumeAll, publishChain } from '../test/support/projector/kafka.js';
+import { projectorSection } from '../platform/config-sections.js';
 
 const programs = PROGRAMS.map((p) => b58(p));
 let dir: string;
@@ -87,7 +88,7 @@ describe('projector', () => {
     expect(want['accounts:processed']).not.toEqual(want['accounts:finalized']);
     expect(want.transactions?.length).toBeGreaterThan(500);
 
-    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
+    const projector = await startProjector(projectorSection(configFor('v_one', 'g-one')), silentLogger, { ch, kafka, topics });
     try {
       const got = await caughtUpViews('v_one', want);
       expect(got).toEqual(want);
@@ -102,10 +103,10 @@ describe('projector', () => {
   });
 
   it('rebuilds into fresh tables while the projector runs and new slots arrive, with identical views', async () => {
-    const projector = await startProjector(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
+    const projector = await startProjector(projectorSection(configFor('v_one', 'g-one')), silentLogger, { ch, kafka, topics });
     try {
       const publishing = publishChain(kafka, topics, makeChain({ slots: 60, txPerSlot: 12, seed: 9, firstSlot: 201 }), 2);
-      await rebuildViews(configFor('v_one', 'g-one'), silentLogger, { ch, kafka, topics });
+      await rebuildViews(projectorSection(configFor('v_one', 'g-one')), silentLogger, { ch, kafka, topics });
       await publishing;
       const want = await expected();
       expect(await caughtUpViews('v_one', want)).toEqual(want);
@@ -120,8 +121,8 @@ describe('projector', () => {
   });
 
   it('two instances in one process split the partitions and give the same views as one', async () => {
-    const a = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
-    const b = await startProjector(configFor('v_two', 'g-two'), silentLogger, { ch, kafka, topics });
+    const a = await startProjector(projectorSection(configFor('v_two', 'g-two')), silentLogger, { ch, kafka, topics });
+    const b = await startProjector(projectorSection(configFor('v_two', 'g-two')), silentLogger, { ch, kafka, topics });
     try {
       await waitFor(
         async () => {

@@ -2,15 +2,24 @@
 // clients and ClickHouse client the role wiring built. `rebuildViews` replays the whole history into
 // fresh tables (see rebuild.ts).
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Config } from '../platform/config.js';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { startViewWriter } from './writer.js';
 import { rebuild } from './rebuild.js';
 
+/** The projector's config section (platform/config-sections.ts `projectorSection`). */
+export interface ProjectorOptions {
+  /** The views' database (the migrations applied to it). */
+  database: string;
+  /** The Kafka consumer group that commits the views' offsets with them. */
+  groupId: string;
+  batchRows: number;
+  batchMs: number;
+}
+
 /** What the projector needs, built once by the role wiring (cli/roles.ts): ClickHouse with the
- * migrations applied to `config.clickhouseDatabase`, and Kafka with the topics created. */
+ * migrations applied to `options.database`, and Kafka with the topics created. */
 export interface ProjectorDeps {
   ch: ClickHouseClient;
   kafka: Kafka;
@@ -21,31 +30,13 @@ export interface Projector {
   stop(): Promise<void>;
 }
 
-export async function startProjector(config: Config, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<Projector> {
-  const writer = await startViewWriter({
-    kafka,
-    ch,
-    topics,
-    log,
-    database: config.clickhouseDatabase,
-    groupId: config.groupId,
-    batchRows: config.batchRows,
-    batchMs: config.batchMs,
-  });
-  log.info({ group: config.groupId, database: config.clickhouseDatabase }, 'projector is running');
+export async function startProjector(options: ProjectorOptions, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<Projector> {
+  const writer = await startViewWriter({ kafka, ch, topics, log, ...options });
+  log.info({ group: options.groupId, database: options.database }, 'projector is running');
   return { stop: () => writer.stop() };
 }
 
 /** `slotstream projector rebuild`: replays the history into fresh tables, then swaps them in. */
-export async function rebuildViews(config: Config, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<void> {
-  await rebuild({
-    kafka,
-    ch,
-    topics,
-    log,
-    database: config.clickhouseDatabase,
-    groupId: config.groupId,
-    batchRows: config.batchRows,
-    batchMs: config.batchMs,
-  });
+export async function rebuildViews(options: ProjectorOptions, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<void> {
+  await rebuild({ kafka, ch, topics, log, ...options });
 }

@@ -20,6 +20,7 @@ import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { heads, kafkaLag } from './support/projector/dump.js';
 import { expectedViews } from './support/projector/expected.js';
 import { consumeAll } from './support/projector/kafka.js';
+import { projectorSection } from '../platform/config-sections.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sim-signatures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +47,7 @@ it(
       batchMs: 100,
     });
     const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
-    const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
+    const projector = await startProjector(projectorSection(projectorConfig), silentLogger, { ch, kafka, topics });
     const rpc = await startJsonRpc({
       ch,
       database: DB,

@@ -20,6 +20,7 @@ import { publishChain } from '../../test/support/projector/kafka.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { ACC, HEADS, WALLET, buildChain, projectInto } from '../../test/support/jsonrpc/chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { projectorSection } from '../../platform/config-sections.js';
 
 const DB = 'read_pipeline';
 const EXPECTED_DB = 'read_pipeline_expected';
@@ -69,7 +70,7 @@ beforeAll(async () => {
     batchMs: 50,
     logLevel: 'silent',
   });
-  projector = await startProjector(config, silentLogger, { ch, kafka, topics });
+  projector = await startProjector(projectorSection(config), silentLogger, { ch, kafka, topics });
   await waitFor(async () => JSON.stringify(await headsNow()) === JSON.stringify(WANT_HEADS), {
     what: 'heads of the projected chain',
     timeoutMs: 60_000,
@@ -122,7 +123,7 @@ describe('projector rebuild', () => {
     projector = undefined;
     await ch.command({ query: `TRUNCATE TABLE ${DB}.token_accounts_by_owner` });
     await ch.command({ query: `TRUNCATE TABLE ${DB}.blockhashes` });
-    await rebuildViews(config, silentLogger, { ch, kafka, topics });
+    await rebuildViews(projectorSection(config), silentLogger, { ch, kafka, topics });
     expect(await lookupViews(DB)).toEqual(await lookupViews(EXPECTED_DB));
   }, 120_000);
 });

@@ -52,6 +52,7 @@ import {
   txSig,
 } from '../../test/support/jsonrpc/tx-chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { projectorSection } from '../../platform/config-sections.js';
 
 const DB = 'tx_pipeline';
 const EXPECTED_DB = 'tx_pipeline_expected';
@@ -114,7 +115,7 @@ beforeAll(async () => {
     batchMs: 50,
     logLevel: 'silent',
   });
-  projector = await startProjector(config, silentLogger, { ch, kafka, topics });
+  projector = await startProjector(projectorSection(config), silentLogger, { ch, kafka, topics });
   await waitFor(async () => JSON.stringify(await headsNow()) === JSON.stringify(WANT_HEADS), {
     what: 'heads of the projected chain',
     timeoutMs: 60_000,
@@ -425,7 +426,7 @@ describe('projector rebuild', () => {
       code: -32004,
       message: `Block not available for slot ${TX_HEADS.finalized}`,
     });
-    await rebuildViews(config, silentLogger, { ch, kafka, topics });
+    await rebuildViews(projectorSection(config), silentLogger, { ch, kafka, topics });
     expect(await newViews(DB)).toEqual(await newViews(EXPECTED_DB));
     const t = (await call('getTransaction', [sigText(TX_HEADS.finalized, 0)])).result;
     expect(t.meta.fee).toBe(Number(FEE));

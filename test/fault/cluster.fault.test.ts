@@ -53,6 +53,7 @@ import { spawnIngest, type IngestProcess } from '../support/ingest/ingest-proces
 import { brokerMetadata } from '../support/kafka/broker-metadata.js';
 import { readKinds, recordCount, recordsDifference } from '../support/kafka/same-records.js';
 import { snapshotTopics } from '../support/kafka/snapshot.js';
+import { projectorSection } from '../../platform/config-sections.js';
 
 // The chain: ~45 records a slot. Paced at 50 ms a slot the fault run lasts about 150 s, long enough for
 // the ingest to be killed and restarted mid-run, and then for a broker to be killed, fenced and restarted
@@ -326,7 +327,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   const { topics } = infra;
   ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DATABASE });
   await applyMigrations(ch, DATABASE);
-  projector = await startProjector(projectorConfig, log, { ch, kafka: infra.kafka, topics });
+  projector = await startProjector(projectorSection(projectorConfig), log, { ch, kafka: infra.kafka, topics });
   // Slow-client cut-offs are slow-client.int.test.ts's subject; here the clients share the server's CPU.
   grpcServer = await startTestGrpc({
     kafka: infra.kafka,
