@@ -16,6 +16,7 @@ import { startProjector } from './run.js';
 import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
 import { expectedViews } from '../test/support/projector/expected.js';
 import { consumeAll } from '../test/support/projector/kafka.js';
+import { projectorSection } from '../platform/config-sections.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'projector-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +29,7 @@ it('after the simulator ran, every view equals an independent computation from t
   const projectorConfig = makeConfig('projector', { ...common, clickhouseDatabase: 'sim', groupId: 'g-sim', batchRows: 2000, batchMs: 50 });
   const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
   try {
-    const projector = await startProjector(projectorConfig, silentLogger, { ch, kafka, topics });
+    const projector = await startProjector(projectorSection(projectorConfig), silentLogger, { ch, kafka, topics });
     try {
       const ingest = await startIngest(
         makeConfig('ingest', {
@@ -36,7 +37,9 @@ it('after the simulator ran, every view equals an independent computation from t
           source: 'sim',
           seed: 3,
           slotMs: 0,
-          tps: 300,
+          // 300 slots cross four epochs of 64; 100 tx/s keeps the 30,000 transactions (and their writes) quick to
+          // project and to recompute independently.
+          tps: 100,
           maxSlots: 300,
           fast: true,
           slotsPerEpoch: 64,
