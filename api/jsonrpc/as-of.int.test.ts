@@ -300,9 +300,8 @@ describe('accounts as of a slot', () => {
 });
 
 describe('minContextSlot on every method Agave honours it on', () => {
-  // Agave's rpc.rs: the methods whose config carries min_context_slot (RpcContextConfig, RpcAccountInfoConfig,
-  // RpcProgramAccountsConfig, RpcSignaturesForAddressConfig, RpcEpochConfig, RpcSendTransactionConfig,
-  // RpcSimulateTransactionConfig), among those slotstream serves.
+  // Agave's rpc.rs: the methods that check min_context_slot (get_bank_with_config, or the finalized root for
+  // getBlocks, getBlocksWithLimit and getSignaturesForAddress), among those slotstream serves.
   const HONOURED: [string, (config: Record<string, unknown>) => unknown[]][] = [
     ['getSlot', (c) => [c]],
     ['getBlockHeight', (c) => [c]],
@@ -315,7 +314,11 @@ describe('minContextSlot on every method Agave honours it on', () => {
     ['getProgramAccounts', (c) => [PROGRAM, c]],
     ['getTokenAccountsByOwner', (c) => [WALLET, { mint: MINT }, { encoding: 'base64', ...c }]],
     ['getSignaturesForAddress', (c) => [ACC.hot, c]],
+    ['getBlocks', (c) => [FIRST, c]],
+    ['getBlocksWithLimit', (c) => [FIRST, 10, c]],
   ];
+  /** Agave's check_is_at_least_confirmed: these refuse processed before anything else. */
+  const CONFIRMED_ONLY = new Set(['getSignaturesForAddress', 'getBlocks', 'getBlocksWithLimit']);
 
   it.each(HONOURED.map(([m, p]) => [m, p] as const))('%s answers -32016 with the context slot below it, and answers at it', async (method, params) => {
     for (const [commitment, head] of [
@@ -323,7 +326,7 @@ describe('minContextSlot on every method Agave honours it on', () => {
       ['finalized', LAST],
       ['processed', PROCESSED_HEAD],
     ] as const) {
-      if (method === 'getSignaturesForAddress' && commitment === 'processed') continue; // Agave: confirmed at least
+      if (CONFIRMED_ONLY.has(method) && commitment === 'processed') continue;
       expect((await one(method, params({ commitment, minContextSlot: head + 1 }))).error, `${method} at ${commitment}`).toEqual({
         code: -32016,
         message: 'Minimum context slot has not been reached',
