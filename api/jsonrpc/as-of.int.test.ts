@@ -186,24 +186,36 @@ function expectFoldAt(slot: number, answers: Answer[]): void {
     return r.value;
   };
   let i = 0;
-  for (const k of ALL_ACCOUNTS) expect(viewOf(at(i++) as UiAccount | null), `getAccountInfo(${k}) as of ${slot}`).toEqual(foldedView(k, slot));
-  expect((at(i++) as (UiAccount | null)[]).map(viewOf), `getMultipleAccounts as of ${slot}`).toEqual(ALL_ACCOUNTS.map((k) => foldedView(k, slot)));
+  for (const k of ALL_ACCOUNTS)
+    expect(viewOf(at(i++) as UiAccount | null), `getAccountInfo(${k}) as of ${slot}`).toEqual(foldedView(k, slot));
+  expect((at(i++) as (UiAccount | null)[]).map(viewOf), `getMultipleAccounts as of ${slot}`).toEqual(
+    ALL_ACCOUNTS.map((k) => foldedView(k, slot)),
+  );
   for (const k of ALL_ACCOUNTS) expect(BigInt(at(i++) as number), `getBalance(${k}) as of ${slot}`).toBe(fold.at(k, slot)?.lamports ?? 0n);
   for (const program of [PROGRAM, OTHER_PROGRAM]) {
     const listed = at(i++) as { pubkey: string; account: UiAccount }[];
-    expect(listed.map((a) => a.pubkey), `getProgramAccounts(${program}) as of ${slot}`).toEqual(fold.ownedBy(program, slot));
+    expect(
+      listed.map((a) => a.pubkey),
+      `getProgramAccounts(${program}) as of ${slot}`,
+    ).toEqual(fold.ownedBy(program, slot));
     for (const a of listed) expect(viewOf(a.account)).toEqual(foldedView(a.pubkey, slot));
   }
   for (const wallet of [WALLET, WALLET_2]) {
     const listed = at(i++) as { pubkey: string; account: UiAccount }[];
-    expect(listed.map((a) => a.pubkey), `getTokenAccountsByOwner(${wallet}) as of ${slot}`).toEqual(fold.tokenAccounts(wallet, MINT, slot));
+    expect(
+      listed.map((a) => a.pubkey),
+      `getTokenAccountsByOwner(${wallet}) as of ${slot}`,
+    ).toEqual(fold.tokenAccounts(wallet, MINT, slot));
     for (const a of listed) expect(viewOf(a.account)).toEqual(foldedView(a.pubkey, slot));
   }
   for (const k of Object.values(TOKEN_ACC)) {
     const a = answers[i++]!;
     const folded = fold.at(k, slot);
     if (folded === undefined) {
-      expect(a.error, `getTokenAccountBalance(${k}) as of ${slot}`).toEqual({ code: -32602, message: 'Invalid param: could not find account' });
+      expect(a.error, `getTokenAccountBalance(${k}) as of ${slot}`).toEqual({
+        code: -32602,
+        message: 'Invalid param: could not find account',
+      });
       continue;
     }
     expect(a.error).toBeUndefined();
@@ -222,7 +234,11 @@ describe('accounts as of a slot', () => {
     // Guards the fixture: each case the reads are compared on happens in the published history.
     expect(fold.at(ACC.late, 29)).toBeUndefined(); // created after the slot
     expect(fold.at(ACC.late, 30)).toBeDefined();
-    expect([fold.at(ACC.closer, 15), fold.at(ACC.closer, 16), fold.at(ACC.closer, 21)].map((a) => a !== undefined)).toEqual([true, false, true]);
+    expect([fold.at(ACC.closer, 15), fold.at(ACC.closer, 16), fold.at(ACC.closer, 21)].map((a) => a !== undefined)).toEqual([
+      true,
+      false,
+      true,
+    ]);
     expect(fold.ownedBy(OTHER_PROGRAM, 22)).toEqual([ACC.mover]);
     expect(fold.tokenAccounts(WALLET_2, MINT, 26)).toEqual([TOKEN_ACC.ta3]);
     expect(new Set(Array.from({ length: LAST - FIRST + 1 }, (_, j) => fold.at(ACC.hot, FIRST + j)?.lamports)).size).toBeGreaterThan(20);
@@ -294,7 +310,9 @@ describe('accounts as of a slot', () => {
       const balance = await kit.getBalance(address(ACC.hot), { commitment: 'finalized', slot: BigInt(slot) } as never).send();
       expect(balance).toEqual({ context: { slot: BigInt(slot), apiVersion: expect.any(String) }, value: fold.at(ACC.hot, slot)!.lamports });
     }
-    const late = await connection.getProgramAccounts(new PublicKey(PROGRAM), { commitment: 'finalized', slot: 29 } as { commitment: 'finalized' });
+    const late = await connection.getProgramAccounts(new PublicKey(PROGRAM), { commitment: 'finalized', slot: 29 } as {
+      commitment: 'finalized';
+    });
     expect(late.map((a) => a.pubkey.toBase58()).sort()).toEqual(fold.ownedBy(PROGRAM, 29).sort());
   });
 });
@@ -320,24 +338,27 @@ describe('minContextSlot on every method Agave honours it on', () => {
   /** Agave's check_is_at_least_confirmed: these refuse processed before anything else. */
   const CONFIRMED_ONLY = new Set(['getSignaturesForAddress', 'getBlocks', 'getBlocksWithLimit']);
 
-  it.each(HONOURED.map(([m, p]) => [m, p] as const))('%s answers -32016 with the context slot below it, and answers at it', async (method, params) => {
-    for (const [commitment, head] of [
-      ['confirmed', LAST],
-      ['finalized', LAST],
-      ['processed', PROCESSED_HEAD],
-    ] as const) {
-      if (CONFIRMED_ONLY.has(method) && commitment === 'processed') continue;
-      expect((await one(method, params({ commitment, minContextSlot: head + 1 }))).error, `${method} at ${commitment}`).toEqual({
-        code: -32016,
-        message: 'Minimum context slot has not been reached',
-        data: { contextSlot: head },
-      });
-      const at = await one(method, params({ commitment, minContextSlot: head }));
-      // getEpochInfo needs an epoch record, which this chain has none of: -32007 after the check, not -32016.
-      if (method === 'getEpochInfo') expect(at.error?.code, `${method} at ${commitment}`).toBe(-32007);
-      else expect(at.error, `${method} at ${commitment}`).toBeUndefined();
-    }
-  });
+  it.each(HONOURED.map(([m, p]) => [m, p] as const))(
+    '%s answers -32016 with the context slot below it, and answers at it',
+    async (method, params) => {
+      for (const [commitment, head] of [
+        ['confirmed', LAST],
+        ['finalized', LAST],
+        ['processed', PROCESSED_HEAD],
+      ] as const) {
+        if (CONFIRMED_ONLY.has(method) && commitment === 'processed') continue;
+        expect((await one(method, params({ commitment, minContextSlot: head + 1 }))).error, `${method} at ${commitment}`).toEqual({
+          code: -32016,
+          message: 'Minimum context slot has not been reached',
+          data: { contextSlot: head },
+        });
+        const at = await one(method, params({ commitment, minContextSlot: head }));
+        // getEpochInfo needs an epoch record, which this chain has none of: -32007 after the check, not -32016.
+        if (method === 'getEpochInfo') expect(at.error?.code, `${method} at ${commitment}`).toBe(-32007);
+        else expect(at.error, `${method} at ${commitment}`).toBeUndefined();
+      }
+    },
+  );
 
   it('getTokenAccountBalance ignores it, as Agave (its config is a bare commitment)', async () => {
     const a = await one('getTokenAccountBalance', [TOKEN_ACC.ta1, { minContextSlot: PROCESSED_HEAD + 100 }]);

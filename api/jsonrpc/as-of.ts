@@ -43,7 +43,9 @@ export function readSlot(unavailableMessage: string, state: ViewsState, p: ReadS
   if (at === undefined) return head;
   if (at > head) throw asOfSlotNotReached(at, p.commitment, head);
   if (p.minContextSlot !== undefined && at < p.minContextSlot) {
-    throw invalidParams(`${AS_OF_MEMBER}: ${at} is below minContextSlot ${p.minContextSlot}; an answer as of slot ${at} has context slot ${at}`);
+    throw invalidParams(
+      `${AS_OF_MEMBER}: ${at} is below minContextSlot ${p.minContextSlot}; an answer as of slot ${at} has context slot ${at}`,
+    );
   }
   const oldest = state.oldestBlock ?? head;
   if (at < oldest) throw accountHistoryNotAvailable(at, oldest);

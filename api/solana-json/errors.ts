@@ -50,11 +50,9 @@ export const asOfSlotNotReached = (slot: bigint, commitment: string, contextSlot
   );
 /** An account read as of a slot older than the account history the views hold (Helius's -32018 and message). */
 export const accountHistoryNotAvailable = (slot: bigint, oldestSlot: bigint): RpcError =>
-  new RpcError(
-    ACCOUNT_HISTORY_NOT_AVAILABLE,
-    `Account history not available for slot ${slot}: the oldest slot held is ${oldestSlot}`,
-    { oldestSlot: u64Json(oldestSlot) },
-  );
+  new RpcError(ACCOUNT_HISTORY_NOT_AVAILABLE, `Account history not available for slot ${slot}: the oldest slot held is ${oldestSlot}`, {
+    oldestSlot: u64Json(oldestSlot),
+  });
 
 /** -32600 with Agave's message for base58 account data over 128 bytes. */
 export const base58TooLarge = (): RpcError =>

@@ -62,7 +62,8 @@ function writesOf(slot: number): Write[] {
   if (slot === 30) w.push(program(ACC.late, slot, 777));
   if (slot === 10 || slot === 35) w.push(program(ACC.mover, slot, 4000 + slot));
   if (slot === 22) w.push({ ...program(ACC.mover, slot, 4022), owner: OTHER_PROGRAM });
-  if (slot === 10 || slot === 24) w.push({ pubkey: MINT, owner: TOKEN_PROGRAM, lamports: 1_461_600n, data: mintData(MINT_DECIMALS, BigInt(slot) * 1000n) });
+  if (slot === 10 || slot === 24)
+    w.push({ pubkey: MINT, owner: TOKEN_PROGRAM, lamports: 1_461_600n, data: mintData(MINT_DECIMALS, BigInt(slot) * 1000n) });
   if (slot >= 11 && slot % 2 === 1) w.push(token(TOKEN_ACC.ta1, WALLET, BigInt(slot) * 1_250_000n));
   if (slot === 14 || slot === 20) w.push(token(TOKEN_ACC.ta2, WALLET, BigInt(slot)));
   if (slot === 27) w.push(closed(TOKEN_ACC.ta2, TOKEN_PROGRAM));
@@ -80,21 +81,19 @@ export function slots(from: number, to: number): SlotBatch[] {
   for (let slot = from; slot <= to; slot++) {
     const events: ChainEvent[] = [
       { kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent: slot - 1, height: ++height }) },
-      ...writesOf(slot).map(
-        (w): ChainEvent => ({
-          kind: 'accounts',
-          event: AccountEvent.fromPartial({
-            pubkey: Buffer.from(bs58.decode(w.pubkey)),
-            owner: Buffer.from(bs58.decode(w.owner)),
-            slot: BigInt(slot),
-            writeVersion: BigInt(++writeVersion),
-            lamports: w.lamports,
-            data: w.data,
-            rentEpoch: 18446744073709551615n,
-            executable: false,
-          }),
+      ...writesOf(slot).map((w): ChainEvent => ({
+        kind: 'accounts',
+        event: AccountEvent.fromPartial({
+          pubkey: Buffer.from(bs58.decode(w.pubkey)),
+          owner: Buffer.from(bs58.decode(w.owner)),
+          slot: BigInt(slot),
+          writeVersion: BigInt(++writeVersion),
+          lamports: w.lamports,
+          data: w.data,
+          rentEpoch: 18446744073709551615n,
+          executable: false,
         }),
-      ),
+      })),
     ];
     out.push({ slot: BigInt(slot), events });
   }
