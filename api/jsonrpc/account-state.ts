@@ -1,18 +1,14 @@
 // Account state at a commitment, shared by getAccountInfo, getMultipleAccounts, getBalance,
 // getTokenAccountBalance and getTokenAccountsByOwner. The state of a pubkey is its newest write at or below
-// the context slot (account_writes is ordered by pubkey, so this is a key-range read); a write with 0 lamports
-// means the account does not exist, as Agave's bank says. The encodings are Agave's (../solana-json/accounts.ts).
+// the read slot (the context slot, or the `slot` asked for: as-of.ts; account_writes is ordered by pubkey, so
+// this is a key-range read); a write with 0 lamports means the account does not exist, as Agave's bank says. The encodings are Agave's (../solana-json/accounts.ts).
 import { NATIVE_MINT, NATIVE_MINT_DECIMALS } from '../../schemas/programs.js';
 import type { AccountRow } from '../solana-json/accounts.js';
 import { mintDecimals } from '../solana-json/token.js';
 import { queryRows, u64, type QueryClient } from '../views/query.js';
+import { newestWritesSql } from './as-of.js';
 
-export const ACCOUNT_STATE_SQL = `
-SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM {db:Identifier}.account_writes
-WHERE pubkey IN {pubkeys:Array(String)} AND slot <= {slot:UInt64}
-ORDER BY pubkey, slot DESC, write_version DESC
-LIMIT 1 BY pubkey`;
+export const ACCOUNT_STATE_SQL = newestWritesSql('{pubkeys:Array(String)}');
 
 /** The existing accounts among `pubkeys` at `slot` (closed ones are left out). */
 export async function readAccounts(

@@ -24,6 +24,8 @@ export const BLOCK_NOT_AVAILABLE = -32004;
 export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+/** Helius's code for an account read older than the history held (getHistoricalAccountInfo). */
+export const ACCOUNT_HISTORY_NOT_AVAILABLE = -32018;
 
 export const parseError = (data?: string): RpcError => new RpcError(PARSE_ERROR, 'Parse error', data);
 export const invalidRequest = (data?: string): RpcError => new RpcError(INVALID_REQUEST, 'Invalid request', data);
@@ -36,6 +38,21 @@ export const internalError = (): RpcError => new RpcError(INTERNAL_ERROR, 'Inter
 export const unavailable = (message: string): RpcError => new RpcError(UNAVAILABLE, message);
 export const minContextSlotNotReached = (contextSlot: bigint): RpcError =>
   new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: u64Json(contextSlot) });
+/**
+ * An account read as of a slot the commitment has not reached: the same code and data as minContextSlot (the
+ * slot asked for is the least context slot the answer can have; retrying later helps), the slots in the message.
+ */
+export const asOfSlotNotReached = (slot: bigint, commitment: string, contextSlot: bigint): RpcError =>
+  new RpcError(
+    MIN_CONTEXT_SLOT_NOT_REACHED,
+    `Minimum context slot has not been reached: slot ${slot} is above the newest ${commitment} slot, ${contextSlot}`,
+    { contextSlot: u64Json(contextSlot) },
+  );
+/** An account read as of a slot older than the account history the views hold (Helius's -32018 and message). */
+export const accountHistoryNotAvailable = (slot: bigint, oldestSlot: bigint): RpcError =>
+  new RpcError(ACCOUNT_HISTORY_NOT_AVAILABLE, `Account history not available for slot ${slot}: the oldest slot held is ${oldestSlot}`, {
+    oldestSlot: u64Json(oldestSlot),
+  });
 
 /** -32600 with Agave's message for base58 account data over 128 bytes. */
 export const base58TooLarge = (): RpcError =>

@@ -1,17 +1,20 @@
 // getAccountInfo: one account at the commitment in a context; null when it does not exist. Agave's
-// default encoding here is the legacy `binary` (a bare base58 string, at most 128 bytes).
+// default encoding here is the legacy `binary` (a bare base58 string, at most 128 bytes). `slot`: as of that
+// slot (../as-of.ts).
 import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig } from '../../solana-json/accounts.js';
 import { readAccounts, readMintDecimals } from '../account-state.js';
-import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 
-export interface GetAccountInfoParams extends AccountConfig {
+export interface GetAccountInfoParams extends AccountConfig, AsOf {
   pubkey: string;
 }
 
 export function parseGetAccountInfo(params: unknown): GetAccountInfoParams {
   const p = positional(params, 1, 2);
-  return { pubkey: parsePubkey(p[0], 'pubkey'), ...parseAccountConfig(parseConfig(p[1], 'config'), 'binary') };
+  const config = parseConfig(p[1], 'config');
+  return { pubkey: parsePubkey(p[0], 'pubkey'), ...parseAccountConfig(config, 'binary'), ...parseAsOf(config) };
 }
 
 const UNAVAILABLE = 'Account information unavailable';
@@ -21,7 +24,7 @@ export const getAccountInfo = defineMethod<GetAccountInfoParams>({
   unavailableMessage: UNAVAILABLE,
   parse: parseGetAccountInfo,
   run: async (ctx, p) => {
-    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    const slot = readSlot(UNAVAILABLE, ctx.state, p);
     await encodingReady(p.encoding);
     const row = (await readAccounts(ctx.ch, ctx.db, [p.pubkey], slot)).get(p.pubkey);
     if (row === undefined) return withContext(slot, ctx.apiVersion, null);

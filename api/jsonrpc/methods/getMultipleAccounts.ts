@@ -1,14 +1,15 @@
 // getMultipleAccounts: up to 100 accounts at one commitment, in request order, null for missing ones.
-// Agave checks the count before the keys, and defaults to base64 here.
+// Agave checks the count before the keys, and defaults to base64 here. `slot`: as of that slot (../as-of.ts).
 import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig } from '../../solana-json/accounts.js';
 import { readAccounts, readMintDecimals } from '../account-state.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
-import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 
 export const MAX_MULTIPLE_ACCOUNTS = 100;
 
-export interface GetMultipleAccountsParams extends AccountConfig {
+export interface GetMultipleAccountsParams extends AccountConfig, AsOf {
   pubkeys: string[];
 }
 
@@ -17,7 +18,8 @@ export function parseGetMultipleAccounts(params: unknown): GetMultipleAccountsPa
   if (!Array.isArray(p[0])) throw invalidParams('pubkeys: expected an array of base-58 public keys');
   if (p[0].length > MAX_MULTIPLE_ACCOUNTS) throw invalidParam(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
   const pubkeys = p[0].map((k, i) => parsePubkey(k, `pubkeys[${i}]`));
-  return { pubkeys, ...parseAccountConfig(parseConfig(p[1], 'config'), 'base64') };
+  const config = parseConfig(p[1], 'config');
+  return { pubkeys, ...parseAccountConfig(config, 'base64'), ...parseAsOf(config) };
 }
 
 const UNAVAILABLE = 'Account information unavailable';
@@ -27,7 +29,7 @@ export const getMultipleAccounts = defineMethod<GetMultipleAccountsParams>({
   unavailableMessage: UNAVAILABLE,
   parse: parseGetMultipleAccounts,
   run: async (ctx, p) => {
-    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    const slot = readSlot(UNAVAILABLE, ctx.state, p);
     await encodingReady(p.encoding);
     const rows = await readAccounts(ctx.ch, ctx.db, p.pubkeys, slot);
     const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead(rows.values(), p.encoding), slot);

@@ -1,8 +1,10 @@
-// getProgramAccounts: the latest state at the commitment of every account whose owner is the program.
-// Candidates come from account_owners (every pubkey the owner ever had); the newest write at or below
-// the context slot decides: closed (0 lamports) and moved (owner changed) accounts drop out there.
+// getProgramAccounts: the latest state at the commitment (or as of the `slot` asked for: ../as-of.ts) of
+// every account whose owner is the program. Candidates come from account_owners (every pubkey the owner ever
+// had); the newest write at or below the read slot decides: closed (0 lamports) and moved (owner changed)
+// accounts drop out there.
 import { encodeAccountData, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
-import { contextSlot, defineMethod, withContext } from '../method.js';
+import { newestWritesSql, parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 import {
   parseProgramAccountsConfig,
@@ -15,7 +17,7 @@ import { zstdReady } from '../../solana-json/zstd.js';
 export type Encoding = 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
 const ENCODINGS: readonly Encoding[] = ['base58', 'base64', 'base64+zstd', 'jsonParsed'];
 
-export interface GetProgramAccountsParams extends ProgramAccountsConfig {
+export interface GetProgramAccountsParams extends ProgramAccountsConfig, AsOf {
   program: string;
   encoding: Encoding;
 }
@@ -26,21 +28,13 @@ export function parseGetProgramAccounts(params: unknown): GetProgramAccountsPara
   const config = parseConfig(p[1], 'config');
   // The encoding first, then the rest of the config (the order the errors of one bad request come in).
   const encoding = parseEncoding(config, 'base64', ENCODINGS);
-  return { program, encoding, ...parseProgramAccountsConfig(config) };
+  return { program, encoding, ...parseProgramAccountsConfig(config), ...parseAsOf(config) };
 }
 
-// The newest write per pubkey at or below the context slot: rows are (pubkey, slot)-ordered, so
-// ORDER BY ... LIMIT 1 BY streams in key order (several times faster than argMax over a GROUP BY here);
-// write_version breaks ties within a slot, as the ReplacingMergeTree version does after a merge.
+// The newest write per pubkey at or below the read slot (../as-of.ts), kept while the program owns it.
 const ACCOUNTS_SQL_HEAD = `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM (
-  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (SELECT pubkey FROM {db:Identifier}.account_owners WHERE owner = {program:String})
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+FROM (${newestWritesSql('(SELECT pubkey FROM {db:Identifier}.account_owners WHERE owner = {program:String})')}
 )
 WHERE owner = {program:String} AND lamports > 0`;
 
@@ -86,7 +80,7 @@ export const getProgramAccounts = defineMethod<GetProgramAccountsParams>({
   unavailableMessage: UNAVAILABLE,
   parse: parseGetProgramAccounts,
   run: async (ctx, p) => {
-    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    const slot = readSlot(UNAVAILABLE, ctx.state, p);
     if (p.encoding === 'base64+zstd') await zstdReady();
     const q = programAccountsQuery(p.filters);
     const rows = await queryRows<Row>(ctx.ch, q.sql, q.params({ db: ctx.db, program: p.program, slot }));

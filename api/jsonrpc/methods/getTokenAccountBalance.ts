@@ -1,20 +1,23 @@
 // getTokenAccountBalance: a token account's amount with its mint's decimals, in a context. Agave takes a
 // bare commitment config here (no minContextSlot) and answers its own -32602 messages for each failure.
+// slotstream's `slot`: as of that slot (../as-of.ts).
 import { NATIVE_MINT, NATIVE_MINT_DECIMALS, isTokenProgram } from '../../../schemas/programs.js';
 import { readAccounts } from '../account-state.js';
 import { invalidParam } from '../../solana-json/errors.js';
-import { contextSlot, defineMethod, withContext } from '../method.js';
+import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { defineMethod, withContext } from '../method.js';
 import { parseCommitment, parseConfig, parsePubkey, positional, type Commitment } from '../../solana-json/params.js';
 import { uiTokenAmount, unpackMint, unpackTokenAccount } from '../../solana-json/token.js';
 
-export interface GetTokenAccountBalanceParams {
+export interface GetTokenAccountBalanceParams extends AsOf {
   pubkey: string;
   commitment: Commitment;
 }
 
 export function parseGetTokenAccountBalance(params: unknown): GetTokenAccountBalanceParams {
   const p = positional(params, 1, 2);
-  return { pubkey: parsePubkey(p[0], 'pubkey'), commitment: parseCommitment(parseConfig(p[1], 'config')) };
+  const config = parseConfig(p[1], 'config');
+  return { pubkey: parsePubkey(p[0], 'pubkey'), commitment: parseCommitment(config), ...parseAsOf(config) };
 }
 
 const UNAVAILABLE = 'Account information unavailable';
@@ -24,7 +27,7 @@ export const getTokenAccountBalance = defineMethod<GetTokenAccountBalanceParams>
   unavailableMessage: UNAVAILABLE,
   parse: parseGetTokenAccountBalance,
   run: async (ctx, p) => {
-    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment);
+    const slot = readSlot(UNAVAILABLE, ctx.state, p);
     const row = (await readAccounts(ctx.ch, ctx.db, [p.pubkey], slot)).get(p.pubkey);
     if (row === undefined) throw invalidParam('Invalid param: could not find account');
     const account = isTokenProgram(row.owner) ? unpackTokenAccount(Buffer.from(row.data, 'base64')) : undefined;

@@ -1,7 +1,8 @@
 // getTokenAccountsByOwner: the token accounts a wallet owns, of one mint or one token program, at the
 // commitment, in a context, sorted by pubkey bytes. Candidates come from the token_accounts_by_owner
 // index; the newest write at or below the context slot decides (still the program's, still the wallet's,
-// still that mint, open). jsonParsed leaves out accounts it cannot parse, as Agave does.
+// still that mint, open). jsonParsed leaves out accounts it cannot parse, as Agave does. `slot`: as of that
+// slot (../as-of.ts): the mint and the accounts are read there.
 import { isTokenAccountData, isTokenProgram, NATIVE_MINT, TOKEN_PROGRAM } from '../../../schemas/programs.js';
 import {
   encodeAccount,
@@ -14,14 +15,15 @@ import {
 import { readAccounts, readMintDecimals } from '../account-state.js';
 import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
-import { contextSlot, defineMethod, withContext, type MethodContext } from '../method.js';
+import { newestWritesSql, parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { defineMethod, withContext, type MethodContext } from '../method.js';
 import { parseConfig, parsePubkey, positional, type ParamsConfig } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
 import { unpackMint } from '../../solana-json/token.js';
 
 export type TokenAccountsFilter = { kind: 'mint'; mint: string } | { kind: 'programId'; program: string };
 
-export interface GetTokenAccountsByOwnerParams extends AccountConfig {
+export interface GetTokenAccountsByOwnerParams extends AccountConfig, AsOf {
   owner: string;
   filter: TokenAccountsFilter;
 }
@@ -41,26 +43,19 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
 
 export function parseGetTokenAccountsByOwner(params: unknown): GetTokenAccountsByOwnerParams {
   const p = positional(params, 2, 3);
-  return {
-    owner: parsePubkey(p[0], 'owner'),
-    filter: parseTokenAccountsFilter(p[1]),
-    ...parseAccountConfig(parseConfig(p[2], 'config'), 'binary'),
-  };
+  const owner = parsePubkey(p[0], 'owner');
+  const filter = parseTokenAccountsFilter(p[1]);
+  const config = parseConfig(p[2], 'config');
+  return { owner, filter, ...parseAccountConfig(config, 'binary'), ...parseAsOf(config) };
 }
 
-// The newest write of each candidate at or below the context slot, kept when it still belongs to the
+// The newest write of each candidate at or below the read slot, kept when it still belongs to the
 // program and holds the wallet at bytes 32..64 (and the mint at 0..32 when one is asked for).
 const TOKEN_ACCOUNTS_SQL = `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM (
-  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (
+FROM (${newestWritesSql(`(
       SELECT pubkey FROM {db:Identifier}.token_accounts_by_owner
-      WHERE owner = {wallet:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+      WHERE owner = {wallet:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))`)}
 )
 WHERE owner = {program:String} AND lamports > 0
   AND substring(base64Decode(data), 33, 32) = base58Decode({wallet:String})
@@ -88,7 +83,7 @@ export const getTokenAccountsByOwner = defineMethod<GetTokenAccountsByOwnerParam
   unavailableMessage: UNAVAILABLE,
   parse: parseGetTokenAccountsByOwner,
   run: async (ctx, p) => {
-    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
+    const slot = readSlot(UNAVAILABLE, ctx.state, p);
     const { program, mint } = await programAndMint(ctx, p.filter, slot);
     await encodingReady(p.encoding);
     const rows = (await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot })).filter(
