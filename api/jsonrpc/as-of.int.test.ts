@@ -13,7 +13,6 @@ import { address, createSolanaRpc } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { makeConfig } from '../../platform/config.js';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import { silentLogger } from '../../platform/log.js';
@@ -62,20 +61,7 @@ beforeAll(async () => {
   kafka = createKafka({ brokers: testBrokers(), clientId: 'jsonrpc-as-of-int-test' });
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await applyMigrations(ch, DB);
-  projector = await startProjector(
-    makeConfig('projector', {
-      kafkaBrokers: testBrokers(),
-      topicPrefix: prefix,
-      partitions: 3,
-      clickhouseDatabase: DB,
-      groupId: 'g-as-of',
-      batchRows: 400,
-      batchMs: 50,
-      logLevel: 'silent',
-    }),
-    silentLogger,
-    { ch, kafka, topics },
-  );
+  projector = await startProjector({ database: DB, groupId: 'g-as-of', batchRows: 400, batchMs: 50 }, silentLogger, { ch, kafka, topics });
   rpc = await startJsonRpc({
     ch,
     database: DB,
