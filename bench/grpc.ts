@@ -35,7 +35,7 @@ import { startWorker as startChild, stopWorker, type Worker } from './support/wo
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
-import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { scanTransaction } from '../schemas/scan.js';

@@ -15,7 +15,7 @@
 // BENCH_SIGNED_SECONDS (an extra ingest run with real ed25519 signatures, default 0 = skipped).
 import { cpus, loadavg, totalmem } from 'node:os';
 import { connectKafka } from '../cli/infrastructure.js';
-import { startLocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka } from '../platform/local-kafka/launcher.js';
 import { ingestMetrics } from '../ingest/metrics.js';
 import { SlotFramer, type FramedRecord } from '../ingest/framer.js';
 import { Publisher } from '../ingest/publisher.js';

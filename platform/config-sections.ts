@@ -9,7 +9,7 @@ import type { LiveLayerOptions } from '../api/live/index.js';
 import type { PubSubOptions } from '../api/pubsub/server.js';
 import type { AdmissionOptions } from '../api/views/admission.js';
 import type { JsonRpcOptions } from '../api/jsonrpc/server.js';
-import type { StartLocalKafkaOptions } from '../deploy/kafka/launcher.js';
+import type { StartLocalKafkaOptions } from './local-kafka/launcher.js';
 import type { LagOptions } from '../ingest/lag.js';
 import type { RpcSourceOptions } from '../ingest/rpc/source.js';
 import type { SimOptions } from '../ingest/sim/options.js';
@@ -26,7 +26,7 @@ export interface KafkaSection {
   topicPrefix: string;
   /** How missing topics are created (platform/kafka/topics.ts). */
   topics: Omit<EnsureTopicsOptions, 'log'>;
-  /** The local broker of `slotstream kafka` and of a process without brokers (deploy/kafka/launcher.ts). */
+  /** The local broker of `slotstream kafka` and of a process without brokers (platform/local-kafka/launcher.ts). */
   local: Pick<StartLocalKafkaOptions, 'nodes' | 'dataDir' | 'keepData'>;
 }
 

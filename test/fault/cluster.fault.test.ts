@@ -18,7 +18,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectKafka, type KafkaInfra } from '../../cli/infrastructure.js';
-import { startLocalKafka, type LocalKafka } from '../../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../../platform/local-kafka/launcher.js';
 import { startTestGrpc, type TestGrpc } from '../support/grpc/server.js';
 import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../../ingest/resume.js';

@@ -196,9 +196,13 @@ describe('startLocalKafka', () => {
   for (const mode of ['hold', 'exit'] as const) {
     const how = mode === 'hold' ? 'is SIGKILLed' : 'exits without stop()';
     it(`kills the broker and removes its data when the parent process ${how}`, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'fixtures', 'hold-broker.ts'), mode], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(HERE, '..', '..', 'test', 'support', 'local-kafka', 'hold-broker.ts'), mode],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const line = await new Promise<string>((res, rej) => {
         createInterface({ input: child.stdout }).once('line', res);
         child.once('exit', (code) => rej(new Error(`fixture exited (${code}) before printing the broker`)));

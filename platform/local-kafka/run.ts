@@ -1,5 +1,5 @@
 // Runs a local Kafka cluster in the foreground until Ctrl-C (or SIGTERM), for development:
-//   npx tsx deploy/kafka/run.ts [--nodes 1|3] [--data-dir .data/kafka] [--heap 1g]
+//   npx tsx platform/local-kafka/run.ts [--nodes 1|3] [--data-dir .data/kafka] [--heap 1g]
 // With --data-dir the data (and the ports, when still free) survive restarts; without it a temp
 // folder is used and deleted on exit. Prints `KAFKA_BROKERS=...` for the other roles.
 import { parseArgs } from 'node:util';

@@ -10,13 +10,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { retry, type RetryPolicy } from '../../platform/retry.js';
-import { createKafka } from '../../platform/kafka/index.js';
+import { retry, type RetryPolicy } from '../retry.js';
+import { createKafka } from '../kafka/index.js';
 import { newClusterId, serverProperties, type NodeAddress } from './server-properties.js';
 
 const execFileP = promisify(execFile);
 
-/** Keep in step with <kafka.version> in deploy/kafka/pom.xml. */
+/** Keep in step with <kafka.version> in platform/local-kafka/pom.xml. */
 export const KAFKA_VERSION = '4.1.2';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
