@@ -1,4 +1,4 @@
-// Where a source sends upstream data it cannot convert (ingest/dead-letter.ts builds the record): the
+// Where a source sends upstream data it cannot convert (ingest/publish/dead-letter.ts builds the record): the
 // ingest's dead-letter topic, through a plain idempotent producer of the source's own, with a log line
 // naming slot and signature and a metric; the source goes on. The producer opens on the first dead letter,
 // so a healthy stream costs no extra connection. Not in the publisher's Kafka transactions: a dead letter
@@ -7,7 +7,7 @@
 import { createKafka, type Kafka, type Producer } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { topicNames, type TopicKind } from '../schemas/topics.js';
-import { unconvertibleRecord, type Unconvertible } from './dead-letter.js';
+import { unconvertibleRecord, type Unconvertible } from './publish/dead-letter.js';
 import { ingestMetrics } from './metrics.js';
 
 export type DeadLetter = Omit<Unconvertible, 'topic'> & {

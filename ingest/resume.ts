@@ -8,7 +8,7 @@
 import { AccountEvent } from '../schemas/codec.js';
 import { readU64Key, type TopicNames } from '../schemas/topics.js';
 import type { InRecord, Kafka } from '../platform/kafka/index.js';
-import { scanBack, type ResumePointOptions } from './resume-point.js';
+import { scanBack, type ResumePointOptions } from './publish/resume-point.js';
 
 /** The highest slot in committed records of the topics, or undefined when they are empty. Call it
  * after the transactional producer fenced earlier instances, so no transaction is still open. */

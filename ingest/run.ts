@@ -9,10 +9,10 @@ import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './file/source.js';
 import { createJsonlWriter } from './file/writer.js';
 import { ingestMetrics } from './metrics.js';
-import { Publisher } from './publisher.js';
-import { claimIngestName, ingestIdOf } from './name-claim.js';
-import { pump, type PumpResult } from './pump.js';
-import { SlotFramer } from './framer.js';
+import { Publisher } from './publish/publisher.js';
+import { claimIngestName, ingestIdOf } from './publish/name-claim.js';
+import { pump, type PumpResult } from './publish/pump.js';
+import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './rpc/index.js';
 import { createSimSource, type SimOptions } from './sim/index.js';
 import { simFramedBatches } from './sim/thread.js';
@@ -61,7 +61,7 @@ export interface IngestKafka {
   topics: TopicNames;
 }
 
-/** One transactional id per topic prefix and ingest name (ingest/name-claim.ts keeps a second copy out). */
+/** One transactional id per topic prefix and ingest name (ingest/publish/name-claim.ts keeps a second copy out). */
 export const transactionalIdOf = (config: Config): string => ingestIdOf(config.topicPrefix, config.ingestName);
 
 export async function startIngest(config: Config, log: Logger, out?: IngestKafka): Promise<IngestHandle> {

@@ -32,7 +32,7 @@ export interface KafkaSection {
 
 export interface IngestSection {
   source: Source;
-  /** Part of the Kafka transactional id (ingest/name-claim.ts). */
+  /** Part of the Kafka transactional id (ingest/publish/name-claim.ts). */
   name: string;
   /** Fixture mode: the source's events go to this file (- for stdout) instead of Kafka; '' for Kafka. */
   out: string;

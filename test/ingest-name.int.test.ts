@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { IngestNameInUseError } from '../ingest/name-claim.js';
+import { IngestNameInUseError } from '../ingest/publish/name-claim.js';
 import { lastPublishedSlot } from '../ingest/resume.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
 import { makeConfig, type Config } from '../platform/config.js';

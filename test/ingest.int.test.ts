@@ -24,7 +24,7 @@ import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { firstDifference, readTopics, type ReadRecord, type TopicContents } from './support/kafka/read-topics.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
-import { resumePoint } from '../ingest/resume-point.js';
+import { resumePoint } from '../ingest/publish/resume-point.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');

@@ -1,7 +1,7 @@
 // A slot handed over as it happens: a validator streams a block's transactions while it builds it,
 // so the simulator, pacing on the wall clock, hands a slot over in pieces spread over the slot's
 // duration rather than all at its start. Pure: the pieces concatenate to the slot's batch, in order,
-// and every piece but the last is `partial` (the last carries the slot's end, ingest/framer.ts).
+// and every piece but the last is `partial` (the last carries the slot's end, ingest/publish/framer.ts).
 import type { SlotBatch } from '../source.js';
 
 /** Wall-clock gap between two pieces of a slot: about what a geyser stream shows between entries. */

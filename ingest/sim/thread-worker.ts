@@ -5,7 +5,7 @@
 // Each framed batch goes out as one message: the records' key and value bytes packed in one transferred
 // buffer, their fields in plain arrays. Credits from the main thread bound the batches in flight.
 import { parentPort, workerData } from 'node:worker_threads';
-import { SlotFramer, type FramedRecord } from '../framer.js';
+import { SlotFramer, type FramedRecord } from '../publish/framer.js';
 import { createSimSource } from './createSimSource.js';
 import type { SimThreadInit, SimThreadMessage } from './thread.js';
 

@@ -5,8 +5,8 @@
 import { Worker } from 'node:worker_threads';
 import { asBuffer } from '../../schemas/bytes.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import type { DeadLetterRecord } from '../dead-letter.js';
-import type { FramedRecord, RecordKind } from '../framer.js';
+import type { DeadLetterRecord } from '../publish/dead-letter.js';
+import type { FramedRecord, RecordKind } from '../publish/framer.js';
 import type { SimOptions } from './options.js';
 
 /** Batches built ahead of the publisher: enough to cover a hand-over, few enough to bound memory. */

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
+import { createKafka, type Kafka } from '../kafka/index.js';
 import { waitFor } from '../../test/support/harness/kafka.js';
 import { brokerMetadata } from '../../test/support/kafka/broker-metadata.js';
 import { startLocalKafka, type LocalKafka } from './launcher.js';

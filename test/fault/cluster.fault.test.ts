@@ -22,7 +22,7 @@ import { startLocalKafka, type LocalKafka } from '../../platform/local-kafka/lau
 import { startTestGrpc, type TestGrpc } from '../support/grpc/server.js';
 import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../../ingest/resume.js';
-import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/resume-point.js';
+import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/publish/resume-point.js';
 import { checkMarkers } from '../support/ingest/framed-slot.js';
 import { startIngest } from '../../ingest/run.js';
 import { MEMO_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from '../../ingest/sim/programs.js';

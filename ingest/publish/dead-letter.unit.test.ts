@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readU64Key } from '../schemas/topics.js';
+import { readU64Key } from '../../schemas/topics.js';
 import { oversizedRecord, recordLimit, unconvertibleRecord } from './dead-letter.js';
 
 describe('oversizedRecord', () => {

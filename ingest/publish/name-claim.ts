@@ -5,12 +5,12 @@
 // (heartbeats). A name already held makes the newcomer exit with a configuration error and leaves the
 // running ingest alone. A holder killed without leaving the group keeps it for one session timeout: a
 // restart after a crash waits that long for the old membership to lapse before it calls the name taken.
-import { ConfigError } from '../platform/config.js';
-import type { Kafka, GroupConsumer } from '../platform/kafka/index.js';
-import type { Logger } from '../platform/log.js';
-import { retry, type RetryPolicy } from '../platform/retry.js';
-import { sleep } from '../platform/sleep.js';
-import type { TopicNames } from '../schemas/topics.js';
+import { ConfigError } from '../../platform/config.js';
+import type { Kafka, GroupConsumer } from '../../platform/kafka/index.js';
+import type { Logger } from '../../platform/log.js';
+import { retry, type RetryPolicy } from '../../platform/retry.js';
+import { sleep } from '../../platform/sleep.js';
+import type { TopicNames } from '../../schemas/topics.js';
 
 /** A ConfigError: the CLI reports it as one (exit code 2, the message alone). */
 export class IngestNameInUseError extends ConfigError {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SlotStatus, type ChainEvent } from '../schemas/codec.js';
+import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
 import type { FramedRecord } from './framer.js';
 import { pump, type PumpSink } from './pump.js';
-import type { SlotBatch } from './source.js';
+import type { SlotBatch } from '../source.js';
 
 const batch = (slot: number, events = 3): SlotBatch => ({
   slot: BigInt(slot),

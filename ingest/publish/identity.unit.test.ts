@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlotStatus, TransactionEvent } from '../schemas/codec.js';
+import { SlotStatus, TransactionEvent } from '../../schemas/codec.js';
 import { identityOf, ownSlotOf } from './identity.js';
 
 describe('identityOf', () => {

@@ -1,19 +1,19 @@
-// Publishes framed records (ingest/framer.ts) to Kafka with an idempotent transactional producer: `add`
+// Publishes framed records (ingest/publish/framer.ts) to Kafka with an idempotent transactional producer: `add`
 // sends records into the open transaction at once (live streams read uncommitted see them then), `commit`
 // ends it. A slot may span several transactions (spec/behaviour.md, "Slot framing"). A crash mid-transaction leaves an open transaction that the next instance's producer
 // (same transactional id) aborts when it starts; what earlier transactions committed of an unfinished
 // slot stays, and resume-point.ts tells which records those are, so a retry or a restart publishes
 // only the rest. While Kafka is away a transaction is retried with backoff, never dropped; the caller
 // awaits publish, so the source is paced instead of buffering.
-import type { Kafka, KafkaError, OutRecord, TransactionalProducer } from '../platform/kafka/index.js';
-import type { Logger } from '../platform/log.js';
-import { retry, type RetryPolicy } from '../platform/retry.js';
-import { isStop } from '../platform/stop.js';
-import type { TopicNames } from '../schemas/topics.js';
+import type { Kafka, KafkaError, OutRecord, TransactionalProducer } from '../../platform/kafka/index.js';
+import type { Logger } from '../../platform/log.js';
+import { retry, type RetryPolicy } from '../../platform/retry.js';
+import { isStop } from '../../platform/stop.js';
+import type { TopicNames } from '../../schemas/topics.js';
 import type { FramedRecord, RecordKind } from './framer.js';
 import { identityOf } from './identity.js';
-import { decodeRecord } from '../schemas/codec.js';
-import { ingestMetrics } from './metrics.js';
+import { decodeRecord } from '../../schemas/codec.js';
+import { ingestMetrics } from '../metrics.js';
 import { resumePoint, type ResumePoint } from './resume-point.js';
 
 export class PublisherFencedError extends Error {

@@ -1,8 +1,8 @@
 // Record identities for resume (spec/behaviour.md, "Slot framing"): what makes a record the same
 // record again when a restarted source yields it a second time, independent of its position in the
 // slot. Pure.
-import type { ChainEvent } from '../schemas/codec.js';
-import { asBuffer } from '../schemas/bytes.js';
+import type { ChainEvent } from '../../schemas/codec.js';
+import { asBuffer } from '../../schemas/bytes.js';
 
 const hex = (b: Uint8Array): string => asBuffer(b).toString('hex');
 

@@ -12,9 +12,9 @@
 // on the slots topic, when it follows the partition's last marker of a slot up to P. That rule takes
 // in a few status records published before P's marker on other partitions too: harmless, because
 // identities are unique and the source never yields those records again.
-import { OffsetMap, tpKey, type InRecord, type Kafka } from '../platform/kafka/index.js';
-import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
-import type { TopicNames } from '../schemas/topics.js';
+import { OffsetMap, tpKey, type InRecord, type Kafka } from '../../platform/kafka/index.js';
+import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
+import type { TopicNames } from '../../schemas/topics.js';
 import { endsSlot, type RecordKind } from './framer.js';
 import { identityOf, ownSlotOf } from './identity.js';
 
@@ -23,7 +23,7 @@ export interface ResumePoint {
   afterSlot: bigint | undefined;
   /** The slot after it that has records but no marker yet, if any. */
   openSlot: bigint | undefined;
-  /** Identities (ingest/identity.ts) of every record published after that marker. */
+  /** Identities (ingest/publish/identity.ts) of every record published after that marker. */
   held: Set<string>;
 }
 

@@ -6,12 +6,12 @@
 // the same batches give the same records (the fault test compares topics byte for byte).
 // The pure parts of the Kafka seam only: the framer also runs in the simulator's worker thread, where the
 // native client cannot load a second time.
-import { partitionForKey } from '../platform/kafka/murmur2.js';
-import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../schemas/codec.js';
-import type { TopicKind, TopicNames } from '../schemas/topics.js';
+import { partitionForKey } from '../../platform/kafka/murmur2.js';
+import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../../schemas/codec.js';
+import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
-import type { SlotBatch } from './source.js';
+import type { SlotBatch } from '../source.js';
 
 export type RecordKind = Exclude<TopicKind, 'deadletter'>;
 

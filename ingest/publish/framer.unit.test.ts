@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, SlotStatus, type ChainEvent } from '../schemas/codec.js';
-import { topicNames } from '../schemas/topics.js';
-import { syntheticSlot } from '../test/support/ingest/framed-slot.js';
+import { decodeRecord, SlotStatus, type ChainEvent } from '../../schemas/codec.js';
+import { topicNames } from '../../schemas/topics.js';
+import { syntheticSlot } from '../../test/support/ingest/framed-slot.js';
 import { endsSlot, SlotFramer, SlotFramingError, type FramedRecord, type RecordKind } from './framer.js';
 
 const partitions = new Map<RecordKind, number>([

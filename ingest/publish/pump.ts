@@ -10,7 +10,7 @@
 // `fill`, `startCommit`, `drain`.
 import type { FramedRecord } from './framer.js';
 import { PumpState } from './pump-state.js';
-import type { SlotBatch } from './source.js';
+import type { SlotBatch } from '../source.js';
 
 /** Where the pump puts records (the publisher). */
 export interface PumpSink {

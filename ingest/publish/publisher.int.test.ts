@@ -3,13 +3,13 @@
 // skips by identity what Kafka already holds, even when the source yields the slot in another order;
 // a record over its topic's limit goes to the dead-letter topic with the reason and is not counted.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createKafka, type Kafka } from '../platform/kafka/index.js';
-import { silentLogger } from '../platform/log.js';
-import { decodeRecord, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix } from '../test/support/harness/kafka.js';
-import { checkMarkers, syntheticSlot } from '../test/support/ingest/framed-slot.js';
-import { readTopics, type TopicContents } from '../test/support/kafka/read-topics.js';
+import { createKafka, type Kafka } from '../../platform/kafka/index.js';
+import { silentLogger } from '../../platform/log.js';
+import { decodeRecord, TransactionEvent, type ChainEvent } from '../../schemas/codec.js';
+import { topicNames, type TopicNames } from '../../schemas/topics.js';
+import { testBrokers, uniquePrefix } from '../../test/support/harness/kafka.js';
+import { checkMarkers, syntheticSlot } from '../../test/support/ingest/framed-slot.js';
+import { readTopics, type TopicContents } from '../../test/support/kafka/read-topics.js';
 import { recordLimit } from './dead-letter.js';
 import { SlotFramer } from './framer.js';
 import { identityOf } from './identity.js';

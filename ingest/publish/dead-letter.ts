@@ -1,8 +1,8 @@
 // Records the topics cannot take go to the dead-letter topic instead, with the reason, so one
 // oversized upstream record (an account over the topic limit, a huge transaction) never stops the
 // ingest and is never dropped silently. Pure: decides, the publisher sends.
-import { MAX_MESSAGE_BYTES, RECORD_OVERHEAD_BYTES } from '../platform/kafka/topics.js';
-import { u64Key, type TopicKind } from '../schemas/topics.js';
+import { MAX_MESSAGE_BYTES, RECORD_OVERHEAD_BYTES } from '../../platform/kafka/topics.js';
+import { u64Key, type TopicKind } from '../../schemas/topics.js';
 
 export interface DeadLetterRecord {
   key: Buffer;
