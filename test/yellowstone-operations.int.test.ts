@@ -9,7 +9,7 @@ import bs58 from 'bs58';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { lastPublishedSlot } from '../ingest/resume.js';
+import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
 import type { SlotBatch } from '../ingest/source.js';

@@ -21,7 +21,7 @@ import { connectKafka, type KafkaInfra } from '../../cli/infrastructure.js';
 import { startLocalKafka, type LocalKafka } from '../../platform/local-kafka/launcher.js';
 import { startTestGrpc, type TestGrpc } from '../support/grpc/server.js';
 import { newClient } from '../support/grpc/clients.js';
-import { lastPublishedSlot } from '../../ingest/resume.js';
+import { lastPublishedSlot } from '../support/ingest/last-published-slot.js';
 import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/publish/resume-point.js';
 import { checkMarkers } from '../support/ingest/framed-slot.js';
 import { startIngest } from '../../ingest/run.js';

@@ -1,14 +1,15 @@
 // The highest slot Kafka holds in COMMITTED records: what tests and the fault test watch to see an
-// ingest progress. The ingest itself resumes through resume-point.ts: under slot framing a slot may span
+// ingest progress (test-only: nothing in the product reads it). The ingest itself resumes through
+// ingest/publish/resume-point.ts: under slot framing a slot may span
 // several Kafka transactions, so the highest slot here may be one whose end marker is not in Kafka yet.
 //
 // Records of the slots, transactions and accounts topics are published in slot order, so the newest
 // committed record of each partition carries its highest slot; resume-point.ts's scanBack walks back past
 // aborted records and control markers until it finds one.
-import { AccountEvent } from '../schemas/codec.js';
-import { readU64Key, type TopicNames } from '../schemas/topics.js';
-import type { InRecord, Kafka } from '../platform/kafka/index.js';
-import { scanBack, type ResumePointOptions } from './publish/resume-point.js';
+import { AccountEvent } from '../../../schemas/codec.js';
+import { readU64Key, type TopicNames } from '../../../schemas/topics.js';
+import type { InRecord, Kafka } from '../../../platform/kafka/index.js';
+import { scanBack, type ResumePointOptions } from '../../../ingest/publish/resume-point.js';
 
 /** The highest slot in committed records of the topics, or undefined when they are empty. Call it
  * after the transactional producer fenced earlier instances, so no transaction is still open. */
