@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
 import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
-import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
+import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
 import { makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { registry, startMetricsServer, type MetricsServer } from '../platform/metrics.js';
