@@ -10,7 +10,7 @@ import type { PubSubOptions } from '../api/pubsub/server.js';
 import type { AdmissionOptions } from '../api/views/admission.js';
 import type { JsonRpcOptions } from '../api/jsonrpc/server.js';
 import type { StartLocalKafkaOptions } from './local-kafka/launcher.js';
-import type { LagOptions } from '../ingest/lag.js';
+import type { LagOptions } from '../ingest/sources/shared/lag.js';
 import type { RpcSourceOptions } from '../ingest/sources/rpc/source.js';
 import type { SimOptions } from '../ingest/sources/sim/options.js';
 import type { Filters } from '../ingest/sources/yellowstone/subscription.js';

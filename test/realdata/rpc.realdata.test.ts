@@ -11,7 +11,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockFromRpc } from '../../ingest/sources/rpc/convert.js';
-import { parseJsonExact } from '../../ingest/sources/rpc/json.js';
+import { parseJsonExact } from '../../ingest/sources/shared/rpc-json.js';
 import { createRpcSource } from '../../ingest/sources/rpc/source.js';
 import type { SlotBatch } from '../../ingest/source.js';
 import { encodeMessage } from '../../schemas/wire.js';

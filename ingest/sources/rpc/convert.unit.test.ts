@@ -16,7 +16,7 @@ import {
   type RpcBlock,
   type RpcKeyedAccount,
 } from './convert.js';
-import { parseJsonExact } from './json.js';
+import { parseJsonExact } from '../shared/rpc-json.js';
 
 const key = (n: number): Buffer => Buffer.alloc(32, n);
 const BIG = 18_446_744_073_709_551_615n; // u64::MAX: far beyond what a double holds exactly

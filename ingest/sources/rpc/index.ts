@@ -2,8 +2,8 @@
 import type { Config } from '../../../platform/config.js';
 import { ingestSection } from '../../../platform/config-sections.js';
 import type { Logger } from '../../../platform/log.js';
-import { deadLetterSink } from '../../dead-letter-sink.js';
-import { lagMonitor } from '../../lag-monitor.js';
+import { deadLetterSink } from '../shared/dead-letter-sink.js';
+import { lagMonitor } from '../shared/lag-monitor.js';
 import type { ChainSource } from '../../source.js';
 import { rpcSourceMetrics } from './metrics.js';
 import { createRpcSource } from './source.js';

@@ -10,9 +10,9 @@ import { sleep } from '../../../platform/sleep.js';
 import { isStop } from '../../../platform/stop.js';
 import bs58 from 'bs58';
 import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../../schemas/codec.js';
-import type { DeadLetter, DeadLetterSink } from '../../dead-letter-sink.js';
+import type { DeadLetter, DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../../source.js';
-import { rpcRetryPolicy, RpcClient, UpstreamRpcError } from './client.js';
+import { rpcRetryPolicy, RpcClient, UpstreamRpcError } from '../shared/rpc-client.js';
 import {
   blockFromRpc,
   RpcConversionError,
@@ -22,7 +22,7 @@ import {
   type RpcTransaction,
   type UnconvertibleTransaction,
 } from './convert.js';
-import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from './epochs.js';
+import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from '../shared/epochs.js';
 
 export interface RpcSourceOptions {
   url: string;

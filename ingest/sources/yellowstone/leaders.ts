@@ -6,8 +6,8 @@
 import type { Logger } from '../../../platform/log.js';
 import type { EpochEvent } from '../../../schemas/codec.js';
 import { isStop } from '../../../platform/stop.js';
-import type { RpcClient } from '../rpc/client.js';
-import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from '../rpc/epochs.js';
+import type { RpcClient } from '../shared/rpc-client.js';
+import { EpochMath, epochLeaders, type EpochLeaders, type RpcEpochSchedule } from '../shared/epochs.js';
 
 export interface SlotLeader {
   /** The epoch record to publish before this slot's records (first batch of an epoch). */

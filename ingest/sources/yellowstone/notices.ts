@@ -2,7 +2,7 @@
 // update the conversion rejects (the update as it came on the wire).
 import bs58 from 'bs58';
 import type { Logger } from '../../../platform/log.js';
-import type { DeadLetter } from '../../dead-letter-sink.js';
+import type { DeadLetter } from '../shared/dead-letter-sink.js';
 import type { Notice } from './assembler.js';
 import { SubscribeUpdateCodec } from './geyser-service.js';
 import { yellowstoneMetrics } from './metrics.js';

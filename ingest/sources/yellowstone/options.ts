@@ -1,7 +1,7 @@
 // The yellowstone source's options (index.ts builds them from the config).
 import type { Logger } from '../../../platform/log.js';
 import type { SlotStatus } from '../../../schemas/codec.js';
-import type { DeadLetterSink } from '../../dead-letter-sink.js';
+import type { DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { Filters } from './subscription.js';
 
 export interface YellowstoneSourceOptions {
@@ -17,7 +17,7 @@ export interface YellowstoneSourceOptions {
   maxBackoffMs?: number;
   /** A stream silent this long (Yellowstone pings every few seconds) is taken as dead and reopened. */
   idleMs?: number;
-  /** Every slot the upstream announces (statuses, block meta), for the lag (ingest/lag.ts). */
+  /** Every slot the upstream announces (statuses, block meta), for the lag (ingest/sources/shared/lag.ts). */
   onUpstreamSlot?: (slot: bigint) => void;
   /** Where updates the conversion rejects go (the dead-letter topic); without, they are logged only. */
   deadLetters?: DeadLetterSink;

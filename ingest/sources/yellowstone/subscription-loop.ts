@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { sleep } from '../../../platform/sleep.js';
 import { SlotStatus } from '../../../schemas/codec.js';
-import { RpcClient } from '../rpc/client.js';
+import { RpcClient } from '../shared/rpc-client.js';
 import type { SlotBatch } from '../../source.js';
 import { SlotAssembler, STATUS_REPLAY_DEPTH } from './assembler.js';
 import { connectGeyser, firstAvailableSlot, type GeyserClient } from './channel.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from '../../../platform/retry.js';
-import { retryAfterMs, rpcRetryPolicy } from './client.js';
+import { retryAfterMs, rpcRetryPolicy } from './rpc-client.js';
 
 describe('retryAfterMs', () => {
   it('reads delay-seconds and HTTP dates, and nothing else', () => {

@@ -1,11 +1,11 @@
-// A small JSON-RPC client for a Solana node: one POST per call, u64 values kept exact (json.ts). What is
+// A small JSON-RPC client for a Solana node: one POST per call, u64 values kept exact (rpc-json.ts). What is
 // worth retrying is retried here, with exponential backoff: HTTP 429 (waiting what Retry-After says),
 // other 5xx answers, network errors and timeouts. JSON-RPC errors are returned to the caller as UpstreamRpcError,
 // which decides per code (-32004 retried, -32007/-32009 skipped, in source.ts).
 import type { Logger } from '../../../platform/log.js';
 import { retry, type RetryPolicy } from '../../../platform/retry.js';
 import { throwIfStopped } from '../../../platform/stop.js';
-import { parseJsonExact } from './json.js';
+import { parseJsonExact } from './rpc-json.js';
 
 export class UpstreamRpcError extends Error {
   override name = 'UpstreamRpcError';

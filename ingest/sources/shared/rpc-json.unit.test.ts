@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact, quoteLongIntegers } from './json.js';
+import { parseJsonExact, quoteLongIntegers } from './rpc-json.js';
 
 describe('parseJsonExact', () => {
   it('keeps integers beyond 2^53 exact as decimal strings, small ones as numbers', () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../platform/log.js';
-import { health } from '../platform/metrics.js';
+import type { Logger } from '../../../platform/log.js';
+import { health } from '../../../platform/metrics.js';
 import { lagMonitor } from './lag-monitor.js';
-import type { ChainSource, SlotBatch } from './source.js';
+import type { ChainSource, SlotBatch } from '../../source.js';
 
 /** The warn and info lines a monitor logs. */
 function lines(): { log: Logger; got: string[] } {

@@ -4,11 +4,11 @@
 // so a healthy stream costs no extra connection. Not in the publisher's Kafka transactions: a dead letter
 // is acknowledged before the slot it belongs to is handed over, so a crash in between can repeat one
 // (at least once), never lose one.
-import { createKafka, type Kafka, type Producer } from '../platform/kafka/index.js';
-import type { Logger } from '../platform/log.js';
-import { topicNames, type TopicKind } from '../schemas/topics.js';
-import { unconvertibleRecord, type Unconvertible } from './publish/dead-letter.js';
-import { ingestMetrics } from './metrics.js';
+import { createKafka, type Kafka, type Producer } from '../../../platform/kafka/index.js';
+import type { Logger } from '../../../platform/log.js';
+import { topicNames, type TopicKind } from '../../../schemas/topics.js';
+import { unconvertibleRecord, type Unconvertible } from '../../publish/dead-letter.js';
+import { ingestMetrics } from '../../metrics.js';
 
 export type DeadLetter = Omit<Unconvertible, 'topic'> & {
   /** The topic kind the data was going to. */

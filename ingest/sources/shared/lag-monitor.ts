@@ -1,11 +1,11 @@
 // Puts a source's lag (lag.ts) where operators see it: the lag gauges, a `behind` health check on
 // /health for as long as the source runs, and a log line when the ingest turns behind or recovers. The
 // source reports the upstream's tip through the tracker; every batch it yields counts as handed over.
-import type { Logger } from '../platform/log.js';
-import { addHealthCheck } from '../platform/metrics.js';
+import type { Logger } from '../../../platform/log.js';
+import { addHealthCheck } from '../../../platform/metrics.js';
 import { LagTracker, type LagOptions } from './lag.js';
-import { ingestMetrics } from './metrics.js';
-import type { ChainSource, SlotBatch } from './source.js';
+import { ingestMetrics } from '../../metrics.js';
+import type { ChainSource, SlotBatch } from '../../source.js';
 
 /** How often the gauges follow the clock: lag in ms grows while nothing happens. */
 const REFRESH_MS = 1_000;
