@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
 import { SlotAssembler } from '../ingest/sources/yellowstone/assembler.js';
 import { SubscribeUpdateCodec } from '../ingest/sources/yellowstone/geyser-service.js';
-import { subscribeUpdatesOf } from '../ingest/sources/yellowstone/updates-of.js';
+import { subscribeUpdatesOf } from '../test/support/yellowstone/updates-of.js';
 import {
   accountFromYellowstone,
   entryFromYellowstone,

@@ -14,7 +14,7 @@ import { startIngest, type IngestHandle } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
 import type { SlotBatch } from '../ingest/source.js';
 import { SubscribeUpdateCodec } from '../ingest/sources/yellowstone/geyser-service.js';
-import { subscribeUpdatesOf } from '../ingest/sources/yellowstone/updates-of.js';
+import { subscribeUpdatesOf } from './support/yellowstone/updates-of.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { registry, startMetricsServer, type MetricsServer } from '../platform/metrics.js';

@@ -13,7 +13,7 @@ import {
   transactionToYellowstone,
   type SubscribeUpdate,
 } from '../../../schemas/yellowstone/index.js';
-import type { SlotBatch } from '../../source.js';
+import type { SlotBatch } from '../../../ingest/source.js';
 
 const FILTERS = ['slotstream'];
 const update = (u: Partial<SubscribeUpdate>): SubscribeUpdate => ({ filters: FILTERS, createdAt: undefined, ...u });
