@@ -7,6 +7,7 @@ const ROLE_FOLDERS = ['api', 'ingest', 'projector', 'cli', 'platform', 'deploy',
 const KAFKA_LIBRARIES = ['@confluentinc/kafka-javascript', 'node-rdkafka', 'kafkajs'];
 const within = (folder) => [`**/${folder}`, `**/${folder}/**`];
 const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**'];
+const INGEST_SOURCES = ['sim', 'file', 'rpc', 'yellowstone'];
 
 // Each boundary is its own rule (`boundary/<name>`, typescript-eslint's no-restricted-imports under another
 // name): a file inside several boundaries gets the checks of all of them. Under one shared rule name the last
@@ -139,6 +140,30 @@ export default tseslint.config(
       },
       { group: within('views'), message: 'api/solana-json/ is pure vocabulary: api/views/ builds on it, not the other way round.' },
     ],
+    TEST_FILES,
+  ),
+  // The ingest's seam (issue 19 item 7): a source never imports a sibling source (what two of them need lives in
+  // ingest/sources/shared/); the publishing pipeline knows sources only through ingest/source.ts. The file
+  // source's make-example.ts is a tool that runs the simulator to write the shipped example, not source code.
+  ...INGEST_SOURCES.map((name) =>
+    boundary(
+      `ingest-source-${name}`,
+      [`ingest/sources/${name}/**/*.ts`],
+      [
+        {
+          group: INGEST_SOURCES.filter((other) => other !== name).flatMap((other) =>
+            within(`sources/${other}`).concat(`../${other}/**`, `../../${other}/**`),
+          ),
+          message: 'A source never imports another source; move what both need to ingest/sources/shared/.',
+        },
+      ],
+      [...TEST_FILES, 'ingest/sources/file/make-example.ts'],
+    ),
+  ),
+  boundary(
+    'ingest-publish',
+    ['ingest/publish/**/*.ts'],
+    [{ group: within('sources'), message: 'The publishing pipeline knows sources only through ingest/source.ts.' }],
     TEST_FILES,
   ),
   boundary(

@@ -37,7 +37,7 @@ import { readSamplesFile, writeSamplesFile } from './support/samples-file.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
-import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { scanTransaction } from '../schemas/scan.js';

@@ -15,10 +15,10 @@
 // BENCH_SIGNED_SECONDS (an extra ingest run with real ed25519 signatures, default 0 = skipped).
 import { cpus, loadavg, totalmem } from 'node:os';
 import { connectKafka } from '../cli/infrastructure.js';
-import { startLocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka } from '../platform/local-kafka/launcher.js';
 import { ingestMetrics } from '../ingest/metrics.js';
-import { SlotFramer, type FramedRecord } from '../ingest/framer.js';
-import { Publisher } from '../ingest/publisher.js';
+import { SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
+import { Publisher } from '../ingest/publish/publisher.js';
 import { createSource, startIngest } from '../ingest/run.js';
 import { makeConfig, type Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';

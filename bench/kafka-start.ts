@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureKafkaJars, KAFKA_VERSION, startLocalKafka } from '../deploy/kafka/launcher.js';
+import { ensureKafkaJars, KAFKA_VERSION, startLocalKafka } from '../platform/local-kafka/launcher.js';
 
 interface Sample {
   name: string;

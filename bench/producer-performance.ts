@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureKafkaJars } from '../deploy/kafka/launcher.js';
+import { ensureKafkaJars } from '../platform/local-kafka/launcher.js';
 
 const execFileP = promisify(execFile);
 

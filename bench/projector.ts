@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { createClickHouse } from '../platform/clickhouse.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';

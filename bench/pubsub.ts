@@ -25,8 +25,8 @@ import { startWorker as startChild, stopWorker, type Worker } from './support/wo
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
-import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
-import { SlotFramer, type RecordKind } from '../ingest/framer.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { SlotFramer, type RecordKind } from '../ingest/publish/framer.js';
 import { createKafka, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
 import { TOKEN_PROGRAM } from '../schemas/programs.js';

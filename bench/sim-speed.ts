@@ -2,9 +2,9 @@
 // mode, and the fast-forward rate used on resume. Reports events per CPU second (the machine is shared,
 // wall time depends on other load) and the wall-clock rate. Usage: npx tsx bench/sim-speed.ts [slots] [tps]
 import { encodeRecord } from '../schemas/codec.js';
-import { SimChain } from '../ingest/sim/chain.js';
-import type { SignMode } from '../ingest/sim/block.js';
-import { DEFAULT_SIM_OPTIONS } from '../ingest/sim/options.js';
+import { SimChain } from '../ingest/sources/sim/chain.js';
+import type { SignMode } from '../ingest/sources/sim/block.js';
+import { DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/options.js';
 
 const slots = Number(process.argv[2] ?? 300);
 const tps = Number(process.argv[3] ?? 5000);

@@ -6,7 +6,7 @@
 // read (ms after the first produce call); over all records: read time minus the record's timestamp.
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { startLocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka } from '../platform/local-kafka/launcher.js';
 import { createKafka } from '../platform/kafka/index.js';
 import { topicNames, u64Key } from '../schemas/topics.js';
 

@@ -8,10 +8,10 @@
 // Env: BENCH_CONVERT_SLOTS (slots recorded, default 40: ~230,000 updates), BENCH_TPS (chain tps, default 4000), BENCH_CONVERT_ROUNDS
 // (passes over the recording, default 5; the best is reported, the first warms the JIT up).
 import { pathToFileURL } from 'node:url';
-import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
-import { SlotAssembler } from '../ingest/yellowstone/assembler.js';
-import { SubscribeUpdateCodec } from '../ingest/yellowstone/geyser-service.js';
-import { subscribeUpdatesOf } from '../ingest/yellowstone/updates-of.js';
+import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
+import { SlotAssembler } from '../ingest/sources/yellowstone/assembler.js';
+import { SubscribeUpdateCodec } from '../ingest/sources/yellowstone/geyser-service.js';
+import { subscribeUpdatesOf } from '../test/support/yellowstone/updates-of.js';
 import {
   accountFromYellowstone,
   entryFromYellowstone,

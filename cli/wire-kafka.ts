@@ -1,6 +1,6 @@
 // Kafka for a role: the configured brokers, or a local broker started for this process when there are
 // none, then one Kafka client set with the topics created.
-import { startLocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka } from '../platform/local-kafka/launcher.js';
 import type { Config } from '../platform/config.js';
 import type { KafkaSection } from '../platform/config-sections.js';
 import type { Logger } from '../platform/log.js';

@@ -6,18 +6,18 @@ import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { isStop } from '../platform/stop.js';
 import type { TopicNames } from '../schemas/topics.js';
-import { createFileSource, type FileSource } from './file/source.js';
-import { createJsonlWriter } from './file/writer.js';
+import { createFileSource, type FileSource } from './sources/file/source.js';
+import { createJsonlWriter } from './sources/file/writer.js';
 import { ingestMetrics } from './metrics.js';
-import { Publisher } from './publisher.js';
-import { claimIngestName, ingestIdOf } from './name-claim.js';
-import { pump, type PumpResult } from './pump.js';
-import { SlotFramer } from './framer.js';
-import { createRpcSourceFromConfig } from './rpc/index.js';
-import { createSimSource, type SimOptions } from './sim/index.js';
-import { simFramedBatches } from './sim/thread.js';
+import { Publisher } from './publish/publisher.js';
+import { claimIngestName, ingestIdOf } from './publish/name-claim.js';
+import { pump, type PumpResult } from './publish/pump.js';
+import { SlotFramer } from './publish/framer.js';
+import { createRpcSourceFromConfig } from './sources/rpc/index.js';
+import { createSimSource, type SimOptions } from './sources/sim/index.js';
+import { simFramedBatches } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
-import { createYellowstoneSourceFromConfig } from './yellowstone/index.js';
+import { createYellowstoneSourceFromConfig } from './sources/yellowstone/index.js';
 
 export class IngestConfigError extends Error {
   override name = 'IngestConfigError';
@@ -61,7 +61,7 @@ export interface IngestKafka {
   topics: TopicNames;
 }
 
-/** One transactional id per topic prefix and ingest name (ingest/name-claim.ts keeps a second copy out). */
+/** One transactional id per topic prefix and ingest name (ingest/publish/name-claim.ts keeps a second copy out). */
 export const transactionalIdOf = (config: Config): string => ingestIdOf(config.topicPrefix, config.ingestName);
 
 export async function startIngest(config: Config, log: Logger, out?: IngestKafka): Promise<IngestHandle> {

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../platform/config.js';
 import { createSource } from './run.js';
-import { DEFAULT_SIM_OPTIONS } from './sim/index.js';
+import { DEFAULT_SIM_OPTIONS } from './sources/sim/index.js';
 
 const log = pino({ level: 'silent' });
 

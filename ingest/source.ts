@@ -4,7 +4,7 @@ export interface SlotBatch {
   slot: bigint;
   events: ChainEvent[];
   /** More events of this slot follow in the next batch (a source that hands a slot over as it happens). The
-   * last batch of a slot leaves it unset; the publisher then ends the slot with its marker (ingest/framer.ts). */
+   * last batch of a slot leaves it unset; the publisher then ends the slot with its marker (ingest/publish/framer.ts). */
   partial?: boolean;
 }
 export interface ChainSource {

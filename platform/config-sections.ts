@@ -9,12 +9,12 @@ import type { LiveLayerOptions } from '../api/live/index.js';
 import type { PubSubOptions } from '../api/pubsub/server.js';
 import type { AdmissionOptions } from '../api/views/admission.js';
 import type { JsonRpcOptions } from '../api/jsonrpc/server.js';
-import type { StartLocalKafkaOptions } from '../deploy/kafka/launcher.js';
-import type { LagOptions } from '../ingest/lag.js';
-import type { RpcSourceOptions } from '../ingest/rpc/source.js';
-import type { SimOptions } from '../ingest/sim/options.js';
-import type { Filters } from '../ingest/yellowstone/subscription.js';
-import type { YellowstoneSourceOptions } from '../ingest/yellowstone/source.js';
+import type { StartLocalKafkaOptions } from './local-kafka/launcher.js';
+import type { LagOptions } from '../ingest/sources/shared/lag.js';
+import type { RpcSourceOptions } from '../ingest/sources/rpc/source.js';
+import type { SimOptions } from '../ingest/sources/sim/options.js';
+import type { Filters } from '../ingest/sources/yellowstone/subscription.js';
+import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/source.js';
 import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
@@ -27,13 +27,13 @@ export interface KafkaSection {
   topicPrefix: string;
   /** How missing topics are created (platform/kafka/topics.ts). */
   topics: Omit<EnsureTopicsOptions, 'log'>;
-  /** The local broker of `slotstream kafka` and of a process without brokers (deploy/kafka/launcher.ts). */
+  /** The local broker of `slotstream kafka` and of a process without brokers (platform/local-kafka/launcher.ts). */
   local: Pick<StartLocalKafkaOptions, 'nodes' | 'dataDir' | 'keepData'>;
 }
 
 export interface IngestSection {
   source: Source;
-  /** Part of the Kafka transactional id (ingest/name-claim.ts). */
+  /** Part of the Kafka transactional id (ingest/publish/name-claim.ts). */
   name: string;
   /** Fixture mode: the source's events go to this file (- for stdout) instead of Kafka; '' for Kafka. */
   out: string;

@@ -47,7 +47,7 @@ export const OPTIONS = {
     env: 'KAFKA_BROKERS',
     default: [],
     roles: SERVICE,
-    help: 'Kafka bootstrap servers, comma separated. Empty: start a local broker (deploy/kafka) for this process.',
+    help: 'Kafka bootstrap servers, comma separated. Empty: start a local broker (platform/local-kafka) for this process.',
   }),
   topicPrefix: opt({
     kind: 'string',

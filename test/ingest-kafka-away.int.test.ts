@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { startLocalKafka, type LocalKafka } from '../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';

@@ -8,11 +8,11 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadLineError } from '../ingest/file/source.js';
+import { BadLineError } from '../ingest/sources/file/source.js';
 import { startIngest } from '../ingest/run.js';
-import { deriveKeypair } from '../ingest/sim/keys.js';
+import { deriveKeypair } from '../ingest/sources/sim/keys.js';
 import { chiSquare, CRITICAL_49_DF, lamportTotals, mintBalances, verifyEd25519 } from './support/sim/checks.js';
-import { validatorStakes } from '../ingest/sim/validators.js';
+import { validatorStakes } from '../ingest/sources/sim/validators.js';
 import { encodeMessage } from '../schemas/wire.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -24,7 +24,7 @@ import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { firstDifference, readTopics, type ReadRecord, type TopicContents } from './support/kafka/read-topics.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
-import { resumePoint } from '../ingest/resume-point.js';
+import { resumePoint } from '../ingest/publish/resume-point.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
@@ -232,7 +232,7 @@ describe('the chain in Kafka (signed run, read back from the broker)', () => {
 describe('restart', () => {
   function child(prefix: string): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
     // Paced at 40 ms a slot (pacing changes no record), so a kill lands mid-run and, as each slot comes
-    // in eight pieces across its 40 ms (ingest/sim/spread.ts) and spans several Kafka transactions,
+    // in eight pieces across its 40 ms (ingest/sources/sim/spread.ts) and spans several Kafka transactions,
     // usually mid-slot: unpaced, the whole chain is in Kafka about two seconds after the start.
     const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs: 40 });
     const args: string[] = [];

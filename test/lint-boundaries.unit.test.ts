@@ -66,6 +66,24 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ],
     ['the views from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { queryRows } from '../views/query.js';", /builds on it/],
     ['a transport from the views', 'api/views/x.ts', "import { upgradeToken } from '../pubsub/auth.js';", /imports none/],
+    [
+      'a sibling source from a source',
+      'ingest/sources/yellowstone/x.ts',
+      "import { RpcClient } from '../rpc/client.js';",
+      /never imports another source/,
+    ],
+    [
+      'a sibling source from deeper in a source',
+      'ingest/sources/sim/txgen/x.ts',
+      "import { createFileSource } from '../../file/source.js';",
+      /never imports another source/,
+    ],
+    [
+      'a source from the publishing pipeline',
+      'ingest/publish/x.ts',
+      "import { createSimSource } from '../sources/sim/index.js';",
+      /only through ingest\/source.ts/,
+    ],
   ])('fails on %s', async (_kind, filePath, code, message) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toHaveLength(1);
@@ -90,6 +108,18 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
     ['the views from PubSub', 'api/pubsub/x.ts', "import { readSignatureStatuses } from '../views/signature-statuses.js';"],
     ['a contract from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { decodeBase58 } from '../../schemas/decode-input.js';"],
     ['the Agave JSON vocabulary from the views', 'api/views/x.ts', "import { RpcError } from '../solana-json/errors.js';"],
+    ['what the sources share from a source', 'ingest/sources/yellowstone/x.ts', "import { RpcClient } from '../shared/rpc-client.js';"],
+    [
+      'a contract named like a source from a source',
+      'ingest/sources/rpc/x.ts',
+      "import { accountToYellowstone } from '../../../schemas/yellowstone/index.js';",
+    ],
+    [
+      'the framer from the simulator (it frames in its worker)',
+      'ingest/sources/sim/x.ts',
+      "import { SlotFramer } from '../../publish/framer.js';",
+    ],
+    ['the source contract from the publishing pipeline', 'ingest/publish/x.ts', "import { ChainSource } from '../source.js';"],
   ])('passes %s', async (_kind, filePath, code) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toEqual([]);

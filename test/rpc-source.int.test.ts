@@ -3,7 +3,7 @@
 // JSON, with skipped slots of every kind (left out of getBlocks, -32007, -32009) and faults (HTTP 429 with
 // Retry-After, a request that never gets an answer, -32004 twice). The expected records are built from the
 // ConfirmedBlocks through schemas/yellowstone (not through the rpc converter), framed into slots as the ingest
-// publishes them (ingest/framer.ts: each slot's end marker last), and compared per key: every
+// publishes them (ingest/publish/framer.ts: each slot's end marker last), and compared per key: every
 // key's sequence of record values, in partition order, equals the expected one (behaviour.md, "Equality in tests").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -14,10 +14,10 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { SlotFramer } from '../ingest/framer.js';
-import { createRpcSource } from '../ingest/rpc/source.js';
+import { SlotFramer } from '../ingest/publish/framer.js';
+import { createRpcSource } from '../ingest/sources/rpc/source.js';
 import { startIngest } from '../ingest/run.js';
-import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sim/index.js';
+import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
 import type { SlotBatch } from '../ingest/source.js';
 import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -132,7 +132,7 @@ function expectedEvents(chain: Chain, from: number, to: number, gaps: ReadonlyMa
 
 type ByKey = Map<string, string[]>;
 
-/** The records Kafka must hold: the expected batches as slot framing (ingest/framer.ts) publishes them, each
+/** The records Kafka must hold: the expected batches as slot framing (ingest/publish/framer.ts) publishes them, each
  * slot's own processed or skipped record last with its per-partition counts (3 partitions, as rpcConfig). */
 function expectedByKey(batches: SlotBatch[]): ByKey {
   const framer = new SlotFramer(new Map(TOPIC_KINDS.filter((k) => k !== 'deadletter').map((k) => [k, 3])), topicNames('expected'));

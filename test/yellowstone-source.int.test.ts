@@ -12,7 +12,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { lastPublishedSlot } from '../ingest/resume.js';
+import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
 import { makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';

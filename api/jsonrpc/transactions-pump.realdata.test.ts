@@ -6,7 +6,7 @@
 // balances with `"uiAmount": null` (issue 18, item 4: the storage rule of storage-proto's convert.rs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlotStatus, type ChainEvent } from '../../schemas/codec.js';
-import { blockFromRpc, type RpcBlock } from '../../ingest/rpc/convert.js';
+import { blockFromRpc, type RpcBlock } from '../../ingest/sources/rpc/convert.js';
 import { readPumpTransactions, type PumpTransaction } from '../../test/support/mainnet/data.js';
 import { projectInto } from '../../test/support/jsonrpc/chain.js';
 import { openTestStore, type TestStore } from '../../test/support/jsonrpc/store.js';

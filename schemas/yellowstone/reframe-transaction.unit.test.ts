@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SimChain } from '../../ingest/sim/chain.js';
-import { DEFAULT_SIM_OPTIONS } from '../../ingest/sim/options.js';
+import { SimChain } from '../../ingest/sources/sim/chain.js';
+import { DEFAULT_SIM_OPTIONS } from '../../ingest/sources/sim/options.js';
 import { encodeRecord, TransactionEvent } from '../codec.js';
 import { RewardType } from '../gen/events.js';
 import { scanTransaction } from '../scan.js';

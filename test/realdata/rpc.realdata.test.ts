@@ -1,7 +1,7 @@
 // Two independent decodings of each mainnet block agree field for field (issue 11, "Done when"):
 //   path A: the ConfirmedBlock protobuf through schemas/yellowstone into events;
 //   path B: the same block rendered as Agave's getBlock JSON (base64), served by a local JSON-RPC test
-//           server and read by `--source rpc` (ingest/rpc), whose converter never touches schemas/yellowstone.
+//           server and read by `--source rpc` (ingest/sources/rpc), whose converter never touches schemas/yellowstone.
 // Anchors against a mistake both paths could share: @solana/web3.js's Connection.getBlock accepts the test
 // server's answers; the data README's facts hold on path B; every re-serialized transaction verifies its
 // signatures; pre minus post balances equals the fee.
@@ -10,9 +10,9 @@ import { Connection } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockFromRpc } from '../../ingest/rpc/convert.js';
-import { parseJsonExact } from '../../ingest/rpc/json.js';
-import { createRpcSource } from '../../ingest/rpc/source.js';
+import { blockFromRpc } from '../../ingest/sources/rpc/convert.js';
+import { parseJsonExact } from '../../ingest/sources/shared/rpc-json.js';
+import { createRpcSource } from '../../ingest/sources/rpc/source.js';
 import type { SlotBatch } from '../../ingest/source.js';
 import { encodeMessage } from '../../schemas/wire.js';
 import { SlotStatus } from '../../schemas/codec.js';

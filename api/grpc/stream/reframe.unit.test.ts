@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SimChain } from '../../../ingest/sim/chain.js';
-import { DEFAULT_SIM_OPTIONS } from '../../../ingest/sim/options.js';
+import { SimChain } from '../../../ingest/sources/sim/chain.js';
+import { DEFAULT_SIM_OPTIONS } from '../../../ingest/sources/sim/options.js';
 import { AccountEvent, TransactionEvent, encodeRecord } from '../../../schemas/codec.js';
 import { scanAccount, scanFields, scanTransaction } from '../../../schemas/scan.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';

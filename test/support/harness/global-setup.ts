@@ -3,7 +3,7 @@
 // with unique topic prefixes, so sharing is safe and saves a JVM start per file.
 // Set SLOTSTREAM_TEST_KAFKA_BROKERS=host:port,... to use an existing cluster instead.
 import type { TestProject } from 'vitest/node';
-import { startLocalKafka, type LocalKafka } from '../../../deploy/kafka/launcher.js';
+import { startLocalKafka, type LocalKafka } from '../../../platform/local-kafka/launcher.js';
 import './provided-context.js';
 
 export const BROKERS_ENV = 'SLOTSTREAM_TEST_KAFKA_BROKERS';

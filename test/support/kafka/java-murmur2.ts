@@ -5,7 +5,7 @@ import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureKafkaJars } from '../../../deploy/kafka/launcher.js';
+import { ensureKafkaJars } from '../../../platform/local-kafka/launcher.js';
 
 /** Partitions Kafka's Java client picks for each key (hex) among `partitions`. */
 export async function javaPartitions(keys: Buffer[], partitions: number): Promise<number[]> {

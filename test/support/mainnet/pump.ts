@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import bs58 from 'bs58';
-import { transactionFromRpc, type RpcMeta } from '../../../ingest/rpc/convert.js';
-import { parseJsonExact } from '../../../ingest/rpc/json.js';
+import { transactionFromRpc, type RpcMeta } from '../../../ingest/sources/rpc/convert.js';
+import { parseJsonExact } from '../../../ingest/sources/shared/rpc-json.js';
 import type { TransactionEvent } from '../../../schemas/gen/events.js';
 import { mainnetDataDir, pumpTransactionsText } from './data.js';
 

@@ -5,7 +5,7 @@
 // does. A run ending with a produced slot whose batch names no other slot leaves nothing pending on B.
 import { SlotStatus } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../../ingest/source.js';
-import type { SimOptions } from '../../../ingest/sim/options.js';
+import type { SimOptions } from '../../../ingest/sources/sim/options.js';
 import { collect } from '../sim/checks.js';
 
 /** Whether a run of the chain may end after this batch with nothing left pending on B. */

@@ -2,10 +2,10 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../../ingest/source.js';
-import { createSimSource } from '../../../ingest/sim/createSimSource.js';
-import { MINT_LEN, TOKEN_ACCOUNT_LEN } from '../../../ingest/sim/layouts.js';
-import { DEFAULT_SIM_OPTIONS, type SimOptions } from '../../../ingest/sim/options.js';
-import { NATIVE_MINT, TOKEN_PROGRAM } from '../../../ingest/sim/programs.js';
+import { createSimSource } from '../../../ingest/sources/sim/createSimSource.js';
+import { MINT_LEN, TOKEN_ACCOUNT_LEN } from '../../../ingest/sources/sim/layouts.js';
+import { DEFAULT_SIM_OPTIONS, type SimOptions } from '../../../ingest/sources/sim/options.js';
+import { NATIVE_MINT, TOKEN_PROGRAM } from '../../../ingest/sources/sim/programs.js';
 
 export const testOptions = (o: Partial<SimOptions> = {}): SimOptions => ({
   ...DEFAULT_SIM_OPTIONS,

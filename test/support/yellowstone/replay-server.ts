@@ -11,7 +11,7 @@ import {
   SubscribeUpdateCodec,
   type SubscribeRequest,
   type SubscribeUpdate,
-} from '../../../ingest/yellowstone/geyser-service.js';
+} from '../../../ingest/sources/yellowstone/geyser-service.js';
 
 export interface RecordedUpdate {
   /** The update's own slot (status, block meta, entry, ...); undefined for pings. */

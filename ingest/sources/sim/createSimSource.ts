@@ -1,0 +1,66 @@
+// The simulator as a ChainSource: paces SimChain's slots on a wall clock, each slot handed over in
+// pieces across its duration (spread.ts; unpaced, whole slots), and resumes after a slot by
+// regenerating the chain from genesis without emitting (so a resumed run is byte-identical to an
+// uninterrupted one).
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { ChainSource, SlotBatch } from '../../source.js';
+import { SimChain } from './chain.js';
+import { validateSimOptions, type SimOptions } from './options.js';
+import { piecesFor, spreadSlot } from './spread.js';
+
+export function createSimSource(opts: SimOptions): ChainSource {
+  const o = validateSimOptions({ ...opts });
+  const notes = [
+    `simulated chain: seed ${o.seed}, ${o.tps} tps of chain time, ${o.validators} validators, ` +
+      `${o.slotsPerEpoch} slots per epoch, skip rate ${o.skipRate}, dead-fork rate ${o.deadRate}, ` +
+      (o.entries ? 'entries published, ' : 'no entries, ') +
+      (o.slotMs === 0 ? 'unpaced (as fast as possible)' : `${o.slotMs} ms per slot`) +
+      (o.maxSlots > 0 ? `, stopping after ${o.maxSlots} slots` : ''),
+  ];
+  if (o.fast) notes.push('FAST MODE: transaction signatures are seeded random bytes, NOT ed25519 signatures; they will not verify');
+  return {
+    notes,
+    batches: ({ afterSlot, signal }) => run(o, afterSlot, signal),
+  };
+}
+
+async function* run(o: SimOptions, afterSlot: bigint | undefined, signal?: AbortSignal): AsyncGenerator<SlotBatch> {
+  const chain = new SimChain(o);
+  const first = afterSlot === undefined ? 0 : Number(afterSlot) + 1;
+  if (afterSlot !== undefined && (afterSlot < 0n || afterSlot > BigInt(Number.MAX_SAFE_INTEGER))) {
+    throw new RangeError(`afterSlot out of range: ${afterSlot}`);
+  }
+  const sign = o.fast ? 'fast' : 'ed25519';
+  let emitted = 0;
+  let t0 = 0;
+  for (let slot = 0; o.maxSlots === 0 || slot < o.maxSlots; slot++) {
+    if (signal?.aborted) return;
+    if (slot < first) {
+      chain.next('skip'); // fast-forward: same state transitions, nothing materialized, no pacing
+      if (slot % 64 === 63) await yieldToLoop();
+      continue;
+    }
+    const batch = chain.next(sign);
+    if (o.slotMs > 0) {
+      // Paced: the slot's pieces spread over its duration, the last one (with the slot's end) last.
+      if (emitted === 0) t0 = performance.now();
+      const pieces = spreadSlot(batch, piecesFor(o.slotMs));
+      for (let i = 0; i < pieces.length; i++) {
+        const wait = t0 + emitted * o.slotMs + (i * o.slotMs) / pieces.length - performance.now();
+        if (wait > 0) {
+          try {
+            await sleep(wait, undefined, { signal });
+          } catch {
+            return; // aborted while waiting
+          }
+        }
+        yield pieces[i]!;
+      }
+      emitted++;
+      continue;
+    }
+    if (emitted % 16 === 15) await yieldToLoop(); // let I/O run between batches when unpaced
+    emitted++;
+    yield batch;
+  }
+}

@@ -1,0 +1,427 @@
+// Per-slot assembly of a Yellowstone stream (pure: no I/O, no clock). Updates of many slots interleave on
+// the wire; a slot's batch goes out, in slot order, once the slot is whole:
+//   - its block meta and its processed status have arrived, and the transactions and entries the block
+//     meta announces (executed_transaction_count, entries_count) have been received, where the
+//     subscription receives all of them; or
+//   - its dead status has arrived (a fork that died: no block meta).
+// Statuses of slots already out (confirmed, finalized) go in the batch of the next slot that goes out,
+// each (slot, status) once. Each update is converted once, on arrival; block time and the vote count
+// are filled in when the slot goes out. Leader and epoch records are the caller's (they need JSON-RPC).
+//
+// Subscriptions: the caller starts each (re)subscription with `startSubscription`, saying where history
+// must continue (`resumeFrom`, undefined on a fresh start) and where the upstream replays from
+// (`replayFrom`, undefined for a live subscription). Unfinished slots of the previous subscription are
+// dropped (the replay sends them again); data of slots below `resumeFrom` is already out and is skipped.
+// When the upstream cannot reach back to `resumeFrom`, the first batch of the subscription carries a gap
+// record naming the exact missing range.
+import {
+  SlotStatus,
+  type AccountEvent,
+  type ChainEvent,
+  type EntryEvent,
+  type SlotEvent,
+  type TransactionEvent,
+} from '../../../schemas/codec.js';
+import type { BlockMeta } from '../../../schemas/codec.js';
+import {
+  accountFromYellowstone,
+  blockMetaFromYellowstone,
+  entryFromYellowstone,
+  slotFromYellowstone,
+  transactionFromYellowstone,
+  type SubscribeUpdate,
+} from '../../../schemas/yellowstone/index.js';
+import type { SlotBatch } from '../../source.js';
+
+export interface AssemblerOptions {
+  /** The subscription receives every transaction of a block (no filter): wait for executed_transaction_count. */
+  countTransactions: boolean;
+  /** The subscription receives entries: wait for entries_count. */
+  countEntries: boolean;
+  /** A slot with block meta and processed status that still lacks announced transactions or entries goes
+   * out (incomplete, noticed) once this many later slots are whole. */
+  waitSlots?: number;
+  /** Things the caller logs and counts: nothing is dropped or cut without one. */
+  onNotice?: (n: Notice) => void;
+}
+
+export type Notice =
+  | { kind: 'incomplete'; slot: bigint; transactions: number; expectedTransactions: bigint; entries: number; expectedEntries: bigint }
+  | { kind: 'abandoned'; slot: bigint; records: number }
+  | { kind: 'before-start'; slot: bigint; records: number }
+  | { kind: 'partial-at-start'; slot: bigint }
+  | { kind: 'late-data'; slot: bigint }
+  | { kind: 'gap'; first: bigint; last: bigint; reason: string }
+  /** The update goes to the dead-letter topic (the caller's); a transaction or entry still counts toward its
+   * slot's announced totals, so the slot is not held back waiting for it. */
+  | {
+      kind: 'unconvertible';
+      slot: bigint | undefined;
+      what: string;
+      reason: string;
+      signature: Uint8Array | undefined;
+      update: SubscribeUpdate;
+    };
+
+interface Pending {
+  slot: bigint;
+  /** Status records of the slot in arrival order (processed and dead included). */
+  statuses: SlotEvent[];
+  /** Statuses of the slot that came after its end status: they go with the next batch. */
+  after: SlotEvent[];
+  meta?: BlockMeta;
+  txs: TransactionEvent[];
+  accounts: AccountEvent[];
+  entries: EntryEvent[];
+  votes: number;
+  /** Transactions and entries received but not convertible (dead letters): they still count as received. */
+  lostTxs: number;
+  lostEntries: number;
+}
+
+export interface SubscriptionStart {
+  /** First slot history still needs (last slot out + 1); undefined on a fresh start (history begins at the first whole slot). */
+  resumeFrom?: bigint;
+  /** from_slot of the subscription; undefined for a live one. */
+  replayFrom?: bigint;
+  /** Why the upstream cannot reach back to resumeFrom (for the gap record). */
+  gapReason?: string;
+}
+
+const STATUS_WINDOW = 4096n;
+/** How far back a reconnect replays to collect statuses of slots already out (about a minute of slots:
+ * finalization takes ~32 slots). */
+export const STATUS_REPLAY_DEPTH = 150n;
+
+const isEnd = (s: SlotEvent) => s.status === SlotStatus.SLOT_STATUS_PROCESSED || s.status === SlotStatus.SLOT_STATUS_DEAD;
+
+export class SlotAssembler {
+  private readonly pending = new Map<bigint, Pending>();
+  /** Statuses of slots already out, for the next batch. */
+  private late: SlotEvent[] = [];
+  /** Data of abandoned slots (no block, overtaken), for the next batch. */
+  private carried: ChainEvent[] = [];
+  /** (slot -> statuses) published, for slots in the last STATUS_WINDOW: each goes out once. */
+  private readonly published = new Map<bigint, Set<SlotStatus>>();
+  private last: bigint | undefined;
+  private first: bigint | undefined;
+  private resuming = false;
+  private sub: SubscriptionStart = {};
+  private subEmitted = false;
+  /** Live subscription: the slot of its first data update (that slot may have started before we joined). */
+  private firstDataSlot: bigint | undefined;
+  private readonly waitSlots: number;
+  /** Arrival order of status updates: a batch's statuses keep the order the upstream sent them in (records of
+   * different slots can share a partition, and a relay must keep their order there). */
+  private readonly arrival = new WeakMap<SlotEvent, number>();
+  private arrived = 0;
+
+  constructor(private readonly opts: AssemblerOptions) {
+    this.waitSlots = opts.waitSlots ?? 2;
+  }
+
+  /** Highest slot whose batch went out. */
+  get lastSlot(): bigint | undefined {
+    return this.last;
+  }
+
+  /** Where a reconnect should ask the upstream to replay from: low enough to collect the confirmed and
+   * finalized statuses of recent slots already out (deduplicated here), never above `resumeFrom`. */
+  replayStartFor(resumeFrom: bigint): bigint {
+    let from = resumeFrom;
+    for (const [slot, statuses] of this.published) {
+      if (slot < resumeFrom - STATUS_REPLAY_DEPTH || slot >= from) continue;
+      const settled = statuses.has(SlotStatus.SLOT_STATUS_FINALIZED) || statuses.has(SlotStatus.SLOT_STATUS_DEAD);
+      if (!settled) from = slot;
+    }
+    return from;
+  }
+
+  /** After a restart: the statuses Kafka already holds for the recent slots (read back from the slots
+   * topic), so the replay before `resumeFrom` publishes only the statuses that arrived while the ingest
+   * was down, and `replayStartFor` knows which slots are not settled yet. */
+  seedPublished(statuses: ReadonlyMap<bigint, ReadonlySet<SlotStatus>>): void {
+    for (const [slot, set] of statuses) {
+      let mine = this.published.get(slot);
+      if (!mine) this.published.set(slot, (mine = new Set()));
+      for (const st of set) mine.add(st);
+    }
+  }
+
+  startSubscription(s: SubscriptionStart): void {
+    this.pending.clear();
+    this.sub = s;
+    this.subEmitted = false;
+    this.firstDataSlot = undefined;
+    if (s.resumeFrom !== undefined) this.resuming = true;
+  }
+
+  /** Converts one update and returns the batches it completes (usually none). */
+  push(u: SubscribeUpdate): SlotBatch[] {
+    try {
+      this.accept(u);
+    } catch (err) {
+      const slot = slotOfUpdate(u);
+      this.opts.onNotice?.({
+        kind: 'unconvertible',
+        slot,
+        what: kindOfUpdate(u),
+        reason: (err as Error).message,
+        signature: u.transaction?.transaction?.signature,
+        update: u,
+      });
+      const p = slot === undefined || (this.last !== undefined && slot <= this.last) ? undefined : this.slot(slot);
+      if (p && u.transaction) p.lostTxs++;
+      if (p && u.entry) p.lostEntries++;
+    }
+    return this.drain();
+  }
+
+  private accept(u: SubscribeUpdate): void {
+    if (u.slot) {
+      this.status(slotFromYellowstone(u.slot));
+      return;
+    }
+    if (u.blockMeta) {
+      const { slot, block } = blockMetaFromYellowstone(u.blockMeta);
+      const p = this.data(slot);
+      if (p) p.meta = block;
+      return;
+    }
+    if (u.transaction) {
+      const p = this.data(BigInt(u.transaction.slot));
+      if (!p) return;
+      const tx = transactionFromYellowstone(u.transaction);
+      p.txs.push(tx);
+      if (tx.isVote) p.votes++;
+      return;
+    }
+    if (u.account) {
+      const p = this.data(BigInt(u.account.slot));
+      if (p) p.accounts.push(accountFromYellowstone(u.account));
+      return;
+    }
+    if (u.entry) {
+      const p = this.data(BigInt(u.entry.slot));
+      if (p) p.entries.push(entryFromYellowstone(u.entry));
+    }
+    // ping, pong and kinds the source does not subscribe to carry nothing for history.
+  }
+
+  /** The pending record of a slot whose data is arriving, or undefined when its batch is already out. */
+  private data(slot: bigint): Pending | undefined {
+    if (this.firstDataSlot === undefined && this.sub.replayFrom === undefined) this.firstDataSlot = slot;
+    // A replay from before where history stops (to collect late statuses) sends data already out.
+    if (this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom) return undefined;
+    if (this.last !== undefined && slot <= this.last) {
+      // A replay's overlap with what is out is expected; anything else is an upstream that sent data late.
+      const replayed = this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom;
+      if (!replayed) this.opts.onNotice?.({ kind: 'late-data', slot });
+      return undefined;
+    }
+    return this.slot(slot);
+  }
+
+  private slot(slot: bigint): Pending {
+    let p = this.pending.get(slot);
+    if (!p) {
+      p = { slot, statuses: [], after: [], txs: [], accounts: [], entries: [], votes: 0, lostTxs: 0, lostEntries: 0 };
+      this.pending.set(slot, p);
+    }
+    return p;
+  }
+
+  private status(e: SlotEvent): void {
+    this.arrival.set(e, this.arrived++);
+    if (this.last !== undefined && e.slot <= this.last) {
+      // A slot already out (or passed over): its later statuses go with the next batch, once.
+      if (!this.resuming && this.first !== undefined && e.slot < this.first) return; // before history began
+      if (this.wasPublished(e)) return;
+      if (this.late.some((l) => l.slot === e.slot && l.status === e.status)) return;
+      this.late.push(e);
+      return;
+    }
+    if (this.last === undefined && this.sub.resumeFrom !== undefined && e.slot < this.sub.resumeFrom) {
+      // Resuming after a restart: statuses of slots already in Kafka, reaching a new level now (what Kafka
+      // holds already, when the caller seeded it, is not published again).
+      if (this.wasPublished(e)) return;
+      if (!this.late.some((l) => l.slot === e.slot && l.status === e.status)) this.late.push(e);
+      return;
+    }
+    const p = this.slot(e.slot);
+    if (p.statuses.some((s) => s.status === e.status)) return;
+    if (!isEnd(e) && p.statuses.some(isEnd)) {
+      // After the slot's end (its processed status came, its data is still arriving): the slot's batch ends
+      // with its end marker, so this goes with the next batch, as a status of a slot already out would
+      // (or nowhere, if the slot is not published).
+      if (!p.after.some((l) => l.status === e.status)) p.after.push(e);
+      return;
+    }
+    p.statuses.push(e);
+  }
+
+  private wasPublished(e: SlotEvent): boolean {
+    return this.published.get(e.slot)?.has(e.status) ?? false;
+  }
+
+  private ready(p: Pending): boolean {
+    if (p.statuses.some((s) => s.status === SlotStatus.SLOT_STATUS_DEAD)) return true;
+    return p.meta !== undefined && p.statuses.some((s) => s.status === SlotStatus.SLOT_STATUS_PROCESSED) && this.counted(p);
+  }
+
+  private counted(p: Pending): boolean {
+    const m = p.meta!;
+    if (this.opts.countTransactions && BigInt(p.txs.length + p.lostTxs) < (m.executedTransactionCount ?? 0n)) return false;
+    if (this.opts.countEntries && BigInt(p.entries.length + p.lostEntries) < (m.entryCount ?? 0n)) return false;
+    return true;
+  }
+
+  private drain(): SlotBatch[] {
+    const out: SlotBatch[] = [];
+    for (;;) {
+      const slots = [...this.pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const lowest = slots[0];
+      if (lowest === undefined) break;
+      const p = this.pending.get(lowest)!;
+      if (this.ready(p)) {
+        out.push(this.emit(p));
+        continue;
+      }
+      const readyAbove = slots.slice(1).filter((s) => this.ready(this.pending.get(s)!)).length;
+      if (readyAbove === 0) break;
+      const hasBlock = p.meta !== undefined || p.statuses.some(isEnd);
+      const beforeStart = !this.resuming && this.first === undefined;
+      if (!hasBlock) {
+        // No block meta and no processed status while a later slot is whole: a slot the cluster
+        // abandoned (or whose start we did not see). Its records still go out, with the next batch.
+        this.pending.delete(lowest);
+        const records = p.statuses.length + p.txs.length + p.accounts.length + p.entries.length;
+        if (beforeStart) {
+          if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'before-start', slot: lowest, records });
+          continue;
+        }
+        if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'abandoned', slot: lowest, records });
+        this.late.push(...p.statuses);
+        for (const t of p.txs) this.carried.push({ kind: 'transactions', event: t });
+        for (const a of p.accounts) this.carried.push({ kind: 'accounts', event: a });
+        for (const e of p.entries) this.carried.push({ kind: 'entries', event: e });
+        continue;
+      }
+      const partialAtStart = this.sub.replayFrom === undefined && this.firstDataSlot !== undefined && lowest <= this.firstDataSlot;
+      if (partialAtStart) {
+        // A live subscription joined this slot part-way: it is not history (a fresh start) or it is in the gap.
+        this.pending.delete(lowest);
+        this.opts.onNotice?.({ kind: 'partial-at-start', slot: lowest });
+        continue;
+      }
+      if (readyAbove < this.waitSlots) break;
+      const m = p.meta;
+      this.opts.onNotice?.({
+        kind: 'incomplete',
+        slot: lowest,
+        transactions: p.txs.length,
+        expectedTransactions: m?.executedTransactionCount ?? 0n,
+        entries: p.entries.length,
+        expectedEntries: m?.entryCount ?? 0n,
+      });
+      out.push(this.emit(p));
+    }
+    return out;
+  }
+
+  private emit(p: Pending): SlotBatch {
+    this.pending.delete(p.slot);
+    const events: ChainEvent[] = [];
+    if (!this.subEmitted) {
+      this.subEmitted = true;
+      const gap = this.gapBefore(p.slot);
+      if (gap) events.push({ kind: 'slots', event: gap });
+    }
+    // Statuses of other slots that arrived before this slot's end, and this slot's own statuses before its
+    // end, in arrival order; statuses that arrived after its end, or after a later slot's first status (the
+    // upstream had moved on to that slot), wait for the next batch.
+    const endAt = p.statuses.findIndex(isEnd);
+    let cut = endAt < 0 ? Infinity : this.arrivalOf(p.statuses[endAt]!);
+    for (const q of this.pending.values()) if (q.slot > p.slot) for (const s of q.statuses) cut = Math.min(cut, this.arrivalOf(s));
+    const now = this.late.filter((s) => this.arrivalOf(s) < cut);
+    this.late = this.late.filter((s) => this.arrivalOf(s) >= cut);
+    const before = endAt < 0 ? p.statuses : p.statuses.slice(0, endAt);
+    for (const s of [...now, ...before].sort((a, b) => this.arrivalOf(a) - this.arrivalOf(b))) events.push({ kind: 'slots', event: s });
+    events.push(...this.carried);
+    this.carried = [];
+    const blockTime = p.meta?.blockTime;
+    p.txs.sort((a, b) => a.index - b.index);
+    for (const t of p.txs) {
+      t.blockTime = blockTime;
+      events.push({ kind: 'transactions', event: t });
+    }
+    for (const a of p.accounts) events.push({ kind: 'accounts', event: a });
+    p.entries.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+    for (const e of p.entries) events.push({ kind: 'entries', event: e });
+    if (endAt >= 0) {
+      for (const s of p.statuses.slice(endAt)) {
+        if (s.status === SlotStatus.SLOT_STATUS_PROCESSED && p.meta) {
+          s.block = { ...p.meta, voteTransactionCount: this.opts.countTransactions ? p.votes : 0 };
+        }
+        events.push({ kind: 'slots', event: s });
+      }
+    }
+    for (const e of events) if (e.kind === 'slots') this.remember(e.event);
+    for (const s of p.after)
+      if (!this.wasPublished(s) && !this.late.some((l) => l.slot === s.slot && l.status === s.status)) this.late.push(s);
+    this.last = p.slot;
+    this.first ??= p.slot;
+    return { slot: p.slot, events };
+  }
+
+  private arrivalOf(s: SlotEvent): number {
+    return this.arrival.get(s) ?? -1;
+  }
+
+  private gapBefore(slot: bigint): SlotEvent | undefined {
+    const from = this.sub.resumeFrom;
+    if (from === undefined) return undefined;
+    const replay = this.sub.replayFrom;
+    if (replay !== undefined && replay <= from) return undefined;
+    const last = replay !== undefined ? replay - 1n : slot - 1n;
+    if (last < from) return undefined;
+    const reason = this.sub.gapReason ?? `the upstream could not replay from slot ${from}`;
+    this.opts.onNotice?.({ kind: 'gap', first: from, last, reason });
+    return {
+      slot: from,
+      status: SlotStatus.SLOT_STATUS_GAP,
+      block: undefined,
+      deadError: undefined,
+      parent: undefined,
+      gap: { firstSlot: from, lastSlot: last, reason },
+    };
+  }
+
+  private remember(e: SlotEvent): void {
+    if (e.status === SlotStatus.SLOT_STATUS_GAP) return;
+    let set = this.published.get(e.slot);
+    if (!set) {
+      set = new Set();
+      this.published.set(e.slot, set);
+    }
+    set.add(e.status);
+    if (this.published.size > Number(STATUS_WINDOW)) {
+      const floor = (this.last ?? e.slot) - STATUS_WINDOW;
+      for (const s of this.published.keys()) if (s < floor) this.published.delete(s);
+    }
+  }
+}
+
+function slotOfUpdate(u: SubscribeUpdate): bigint | undefined {
+  const s = u.slot?.slot ?? u.blockMeta?.slot ?? u.transaction?.slot ?? u.account?.slot ?? u.entry?.slot;
+  return s === undefined ? undefined : BigInt(s);
+}
+
+function kindOfUpdate(u: SubscribeUpdate): string {
+  if (u.slot) return 'slot';
+  if (u.blockMeta) return 'block meta';
+  if (u.transaction) return 'transaction';
+  if (u.account) return 'account';
+  if (u.entry) return 'entry';
+  return 'update';
+}

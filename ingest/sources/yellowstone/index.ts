@@ -1,0 +1,50 @@
+// --source yellowstone from the role's config: the endpoint, its filters, and the JSON-RPC node that
+// names leaders (--rpc-url, optional).
+import type { Config } from '../../../platform/config.js';
+import { ingestSection } from '../../../platform/config-sections.js';
+import type { Logger } from '../../../platform/log.js';
+import { deadLetterSink } from '../shared/dead-letter-sink.js';
+import { lagMonitor } from '../shared/lag-monitor.js';
+import { createKafka } from '../../../platform/kafka/index.js';
+import { topicNames } from '../../../schemas/topics.js';
+import type { ChainSource } from '../../source.js';
+import { publishedStatuses, type PublishedStatuses } from './published-statuses.js';
+import { createYellowstoneSource } from './source.js';
+import { STREAMS, type Stream } from './subscription.js';
+
+export { createYellowstoneSource, type YellowstoneSourceOptions } from './source.js';
+
+/** The slots topic's recent statuses, through a Kafka client of its own (the source gets none from the role). */
+async function readBackStatuses(config: Config, log: Logger, fromSlot: bigint): Promise<PublishedStatuses> {
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'slotstream-ingest-yellowstone-resume', log });
+  try {
+    return await publishedStatuses(kafka, topicNames(config.topicPrefix), fromSlot);
+  } finally {
+    await kafka.close();
+  }
+}
+
+export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
+  const { lag: lagOptions, yellowstone } = ingestSection(config);
+  const lag = lagMonitor({ ...lagOptions, log, what: 'yellowstone source' });
+  return lag.wrap(
+    createYellowstoneSource({
+      url: yellowstone.url,
+      xToken: yellowstone.xToken,
+      filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
+      ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
+      backoffMs: yellowstone.backoffMs,
+      log,
+      onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
+      deadLetters: deadLetterSink({
+        brokers: config.out === '' ? config.kafkaBrokers : [],
+        topicPrefix: config.topicPrefix,
+        log,
+        source: 'yellowstone source',
+      }),
+      ...(config.out === '' && config.kafkaBrokers.length > 0
+        ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(config, log, fromSlot) }
+        : {}),
+    }),
+  );
+}

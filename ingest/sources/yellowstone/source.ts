@@ -1,0 +1,36 @@
+// --source yellowstone: one Yellowstone gRPC subscription at `processed` (slot statuses with interslot
+// updates, block meta, and by config transactions, account writes and entries), assembled per slot
+// (assembler.ts) into batches in slot order. The connection (TLS or plaintext by URL scheme, x-token,
+// keepalive, gzip accepted) is grpc-js's generic client on Yellowstone's service definition (channel.ts); on
+// an error or the end of the stream it reconnects with backoff and resumes where history stops, asking
+// SubscribeReplayInfo how far back the upstream can go, and names any slots it cannot reach in a gap record
+// (subscription-loop.ts).
+import type { ChainSource, SlotBatch } from '../../source.js';
+import type { YellowstoneSourceOptions } from './options.js';
+import { receivesEveryTransaction } from './subscription.js';
+import { SubscriptionLoop } from './subscription-loop.js';
+
+export { channelOf } from './channel.js';
+export type { YellowstoneSourceOptions } from './options.js';
+
+export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSource {
+  const notes = [
+    `yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`,
+  ];
+  if (!o.rpc) notes.push('yellowstone source: no --rpc-url: blocks go out without leader and no epoch records are published');
+  if (!receivesEveryTransaction(o.filters)) {
+    notes.push(
+      'yellowstone source: transactions are filtered or not subscribed, so slots do not wait for every transaction and block vote counts are 0',
+    );
+  }
+  return {
+    notes,
+    batches: (opts) => stream(o, opts),
+  };
+}
+
+/** The loop (and its connection) is made at the first pull, as a generator's body runs: a source asked for
+ * batches that are never read opens nothing. */
+async function* stream(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; signal?: AbortSignal }): AsyncGenerator<SlotBatch> {
+  yield* new SubscriptionLoop(o, opts.afterSlot, opts.signal).batches();
+}
