@@ -166,7 +166,7 @@ const PARTITIONS = 4;
  * The chain as the ingest publishes it: slots framed by the ingest's own SlotFramer (every record on its
  * key's partition, the slot's processed record last as its end marker, with the per-partition counts of
  * SlotEvent.end) and sent into a Kafka transaction, committed after the slot. The ingest sends records into
- * its open transaction as they arrive and commits every 50 ms (ingest/pump.ts): the live tail, reading
+ * its open transaction as they arrive and commits every 50 ms (ingest/publish/pump.ts): the live tail, reading
  * uncommitted, sees a whole slot's records the same way, as the broker takes them in.
  */
 class Chain {

@@ -1,7 +1,7 @@
 // The yellowstone source's conversion, alone: a recording of Yellowstone SubscribeUpdates (transactions with
 // meta, account writes, slot statuses, block meta, entries) made from the simulator through
 // schemas/yellowstone's *ToYellowstone side (what geyser.Geyser emits), then fed through the source's
-// assembler (ingest/yellowstone/assembler.ts: each update converted once, slots assembled) as the source
+// assembler (ingest/sources/yellowstone/assembler.ts: each update converted once, slots assembled) as the source
 // does after grpc-js decoded the message. Rates are events out per CPU second of this process
 // (process.cpuUsage); the wire decode (Yellowstone's codec, grpc-js's job in the source) is measured apart.
 // Run alone with `npm run bench:convert`; bench/ingest.ts runs it as its phase C.

@@ -1,7 +1,7 @@
 // The 20 real pump.fun / PumpSwap transactions of ../shared/data/mainnet/pump through the decoders: each yields
 // exactly the instructions and events of its `decoded` field (every value, u64s exact, inner ones marked, absent
 // newer fields absent, undecoded trailing bytes counted) and every value its source's test asserts (`expected`).
-// The records go into the event model through the rpc source's converter (ingest/rpc/convert.ts), record 23 (a v1
+// The records go into the event model through the rpc source's converter (ingest/sources/rpc/convert.ts), record 23 (a v1
 // transaction) included.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
