@@ -16,6 +16,7 @@ import { makeConfig } from '../platform/config.js';
 import { createKafka } from '../platform/kafka/index.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const role = process.argv[2];
 const brokers = (process.env.BENCH_BROKERS ?? '').split(',');
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
       metricsPort: 0,
     });
     const kafka = createKafka({ brokers, clientId: 'bench-ingest', log });
-    const ingest = await startIngest(cfg, log, { kafka, topics: topicNames(prefix) });
+    const ingest = await startIngest(ingestSection(cfg), log, { kafka, topics: topicNames(prefix) });
     stop = async () => {
       await ingest.stop();
       await kafka.close();

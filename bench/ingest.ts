@@ -25,6 +25,7 @@ import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
 import { calibratedProducerPerformance } from './producer-performance.js';
 import { describeConversion, yellowstoneConversionPhase } from './yellowstone-convert.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
 const FAST_S = env('BENCH_SECONDS', 20);
@@ -81,7 +82,7 @@ async function sum(name: 'records' | 'bytes' | 'transactions'): Promise<number> 
 
 /** S: the ingest's source (same config as F) for a fixed time, its batches counted and dropped. */
 async function simulatorAlone(seconds: number): Promise<Timed> {
-  const source = createSource(benchConfig('sim', true), log);
+  const source = createSource(ingestSection(benchConfig('sim', true)), log);
   let events = 0;
   const stop = timer();
   const until = performance.now() + seconds * 1000;
@@ -97,7 +98,7 @@ async function fullIngest(brokers: string[], fast: boolean, seconds: number): Pr
   const config = benchConfig(fast ? 'fast' : 'signed', fast, brokers);
   const { kafka, topics } = await connectKafka(config, log, 'bench-ingest');
   try {
-    const handle = await startIngest(config, log, { kafka, topics });
+    const handle = await startIngest(ingestSection(config), log, { kafka, topics });
     const [r0, b0, t0] = [await sum('records'), await sum('bytes'), await sum('transactions')];
     const stop = timer();
     await new Promise((r) => setTimeout(r, seconds * 1000));
@@ -128,7 +129,7 @@ async function publisherAlone(brokers: string[], events: number): Promise<Timed 
       let bytes = 0;
       // Untimed for P, but worth a line: what the ingest's own thread does per event besides publishing.
       const prepared = timer();
-      for await (const b of createSource(config, log).batches({})) {
+      for await (const b of createSource(ingestSection(config), log).batches({})) {
         for (const r of framer.frame(b)) {
           records.push(r);
           bytes += r.key.length + r.value.length;

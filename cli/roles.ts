@@ -33,17 +33,19 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     }
     if (role === 'ingest' && sections.ingest.out !== '') {
       // Fixture mode writes a file: no broker, no metrics server.
-      return { stop, ...(await wireIngest(config, undefined, stops, log)) };
+      return { stop, ...(await wireIngest(sections.ingest, undefined, stops, log)) };
     }
     const metrics = await startMetricsServer(sections.metrics.host, sections.metrics.port);
     stops.add('metrics', () => metrics.close());
     log.info({ port: metrics.port }, 'metrics and health on /metrics and /health');
 
-    const { config: cfg, ...infra } = await wireKafka(config, sections.kafka, stops, log);
+    const { brokers, ...infra } = await wireKafka(sections.kafka, role, stops, log);
+    // The ingest publishes to the brokers in use (the local one when none was configured).
+    const ingest = { ...sections.ingest, kafka: { ...sections.ingest.kafka, brokers } };
     const unexpected = positionals[0];
     if (role === 'ingest') {
       if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
-      return { stop, ...(await wireIngest(cfg, infra, stops, log)) };
+      return { stop, ...(await wireIngest(ingest, infra, stops, log)) };
     }
 
     const ch = await wireClickHouse(sections.clickhouse, role, stops, log);
@@ -55,7 +57,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApi(sections.api, ch, infra, stops, log);
     // In `all`, a bounded source finishing leaves the other roles serving.
-    if (role === 'all') await wireIngest(cfg, infra, stops, log);
+    if (role === 'all') await wireIngest(ingest, infra, stops, log);
     return { stop, done: forever };
   } catch (err) {
     await stops.stopAll();

@@ -1,5 +1,5 @@
 // The ingest role: one source into Kafka, or into a file in fixture mode (no Kafka then).
-import type { Config } from '../platform/config.js';
+import type { IngestSection } from '../platform/config-sections.js';
 import type { Logger } from '../platform/log.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
@@ -7,13 +7,13 @@ import type { StopList } from './stop-list.js';
 /** `done` settles when a bounded source finishes, or rejects when it fails (a promise in an object: an
  * async function would flatten it into its own). */
 export async function wireIngest(
-  config: Config,
+  section: IngestSection,
   infra: KafkaInfra | undefined,
   stops: StopList,
   log: Logger,
 ): Promise<{ done: Promise<void> }> {
   const { startIngest } = await import('../ingest/run.js');
-  const ingest = await startIngest(config, log, infra);
+  const ingest = await startIngest(section, log, infra);
   stops.add('ingest', () => ingest.stop());
   return { done: ingest.done };
 }

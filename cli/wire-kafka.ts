@@ -1,18 +1,18 @@
 // Kafka for a role: the configured brokers, or a local broker started for this process when there are
 // none, then one Kafka client set with the topics created.
 import { startLocalKafka } from '../platform/local-kafka/launcher.js';
-import type { Config } from '../platform/config.js';
+import type { Role } from '../platform/config.js';
 import type { KafkaSection } from '../platform/config-sections.js';
 import type { Logger } from '../platform/log.js';
 import { connectKafkaSection, type KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
 
 export interface WiredKafka extends KafkaInfra {
-  /** The config with the brokers in use (a local broker's addresses when none were configured). */
-  config: Config;
+  /** The brokers in use (a local broker's addresses when none were configured). */
+  brokers: readonly string[];
 }
 
-export async function wireKafka(config: Config, section: KafkaSection, stops: StopList, log: Logger): Promise<WiredKafka> {
+export async function wireKafka(section: KafkaSection, role: Role, stops: StopList, log: Logger): Promise<WiredKafka> {
   let brokers = section.brokers;
   if (brokers.length === 0) {
     // A process without brokers runs its own single node, whatever --kafka-nodes says (that is the kafka role's).
@@ -22,9 +22,9 @@ export async function wireKafka(config: Config, section: KafkaSection, stops: St
     log.info({ brokers: brokers.join(',') }, 'KAFKA_BROKERS is unset: started a local Kafka broker');
   }
   // One set of Kafka clients for the process, topics created once; each role gets it.
-  const infra = await connectKafkaSection({ ...section, brokers }, log, `slotstream-${config.role}`, config.role);
+  const infra = await connectKafkaSection({ ...section, brokers }, log, `slotstream-${role}`, role);
   stops.add('kafka clients', () => infra.kafka.close());
-  return { ...infra, config: Object.freeze({ ...config, kafkaBrokers: brokers }) };
+  return { ...infra, brokers };
 }
 
 /** The kafka role: the local broker alone, as configured (1 or 3 nodes). */

@@ -1,7 +1,6 @@
 // The ingest role: one chain source into the Kafka topics (or, with --out, into a JSON-lines file).
 // Only wiring: sources, the pump, the publisher and the resume point live in their own files.
-import type { Config } from '../platform/config.js';
-import { ingestSection } from '../platform/config-sections.js';
+import type { IngestSection } from '../platform/config-sections.js';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { isStop } from '../platform/stop.js';
@@ -14,7 +13,7 @@ import { claimIngestName, ingestIdOf } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
-import { createSimSource, type SimOptions } from './sources/sim/index.js';
+import { createSimSource } from './sources/sim/index.js';
 import { simFramedBatches } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
 import { createYellowstoneSourceFromConfig } from './sources/yellowstone/index.js';
@@ -30,28 +29,27 @@ export interface IngestHandle {
   done: Promise<void>;
 }
 
-const simOptionsOf = (config: Config): SimOptions => ingestSection(config).sim;
-
-export function createSource(config: Config, log: Logger): ChainSource {
-  switch (config.source) {
+export function createSource(section: IngestSection, log: Logger): ChainSource {
+  switch (section.source) {
     case 'sim':
-      return createSimSource(simOptionsOf(config));
+      return createSimSource(section.sim);
     case 'file': {
       const bad = ingestMetrics().badLines;
-      return createFileSource(config.sourcePath, {
-        strict: config.strict,
+      const { path, strict } = section.file;
+      return createFileSource(path, {
+        strict,
         onBadLine: ({ line, reason }) => {
           bad.inc();
-          log.warn({ input: config.sourcePath, line, reason }, `file source: bad line ${line} skipped: ${reason}`);
+          log.warn({ input: path, line, reason }, `file source: bad line ${line} skipped: ${reason}`);
         },
       });
     }
     case 'rpc':
-      return createRpcSourceFromConfig(config, log);
+      return createRpcSourceFromConfig(section, log);
     case 'yellowstone':
-      return createYellowstoneSourceFromConfig(config, log);
+      return createYellowstoneSourceFromConfig(section, log);
     default:
-      throw new IngestConfigError(`unknown ingest source ${JSON.stringify(config.source)}`);
+      throw new IngestConfigError(`unknown ingest source ${JSON.stringify(section.source)}`);
   }
 }
 
@@ -62,19 +60,21 @@ export interface IngestKafka {
 }
 
 /** One transactional id per topic prefix and ingest name (ingest/publish/name-claim.ts keeps a second copy out). */
-export const transactionalIdOf = (config: Config): string => ingestIdOf(config.topicPrefix, config.ingestName);
+export const transactionalIdOf = (section: Pick<IngestSection, 'kafka' | 'name'>): string =>
+  ingestIdOf(section.kafka.topicPrefix, section.name);
 
-export async function startIngest(config: Config, log: Logger, out?: IngestKafka): Promise<IngestHandle> {
-  const source = createSource(config, log);
-  for (const note of source.notes) log.info({ source: config.source }, note);
+/** `section`: the config's ingest section (platform/config-sections.ts `ingestSection`). */
+export async function startIngest(section: IngestSection, log: Logger, out?: IngestKafka): Promise<IngestHandle> {
+  const source = createSource(section, log);
+  for (const note of source.notes) log.info({ source: section.source }, note);
   const controller = new AbortController();
   const signal = controller.signal;
   const fileStats = (): object => ('stats' in source ? { ...(source as FileSource).stats } : {});
 
   let done: Promise<void>;
-  if (config.out !== '') {
+  if (section.out !== '') {
     // Fixture mode: no Kafka, the whole source goes to the file (resume does not apply).
-    const writer = createJsonlWriter(config.out);
+    const writer = createJsonlWriter(section.out);
     done = (async () => {
       let batches = 0;
       try {
@@ -86,13 +86,13 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
       } finally {
         await writer.close();
       }
-      log.info({ out: config.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
+      log.info({ out: section.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
     })();
   } else {
     if (!out) throw new IngestConfigError('ingest: no Kafka to publish to (and no --out file)');
     const { kafka, topics } = out;
-    const claim = await claimIngestName(kafka, topics, { prefix: config.topicPrefix, name: config.ingestName, log, signal });
-    const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(config), log, signal });
+    const claim = await claimIngestName(kafka, topics, { prefix: section.kafka.topicPrefix, name: section.name, log, signal });
+    const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(section), log, signal });
     const resume = await publisher.open();
     const { afterSlot, openSlot, held } = resume;
     log.info(
@@ -100,7 +100,7 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
         afterSlot: afterSlot?.toString() ?? null,
         openSlot: openSlot?.toString() ?? null,
         alreadyInKafka: held.size,
-        topicPrefix: config.topicPrefix,
+        topicPrefix: section.kafka.topicPrefix,
       },
       afterSlot === undefined && held.size === 0
         ? 'ingest: topics empty, starting from genesis'
@@ -110,9 +110,9 @@ export async function startIngest(config: Config, log: Logger, out?: IngestKafka
     // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
     // I/O-bound and are framed here.
     const publish = (): Promise<PumpResult> => {
-      if (config.source === 'sim') {
+      if (section.source === 'sim') {
         return pump(
-          simFramedBatches({ sim: simOptionsOf(config), afterSlot, partitions: publisher.partitionCounts, topics, signal }),
+          simFramedBatches({ sim: section.sim, afterSlot, partitions: publisher.partitionCounts, topics, signal }),
           (b) => b.records,
           publisher,
           { signal },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../platform/config.js';
 import { createSource } from './run.js';
 import { DEFAULT_SIM_OPTIONS } from './sources/sim/index.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const log = pino({ level: 'silent' });
 
@@ -16,8 +17,8 @@ describe('createSource (sim)', () => {
   });
 
   it('passes entries and the dead-fork rate on', () => {
-    expect(createSource(makeConfig('ingest'), log).notes[0]).toMatch(/dead-fork rate 0\.01, entries published/);
-    expect(createSource(makeConfig('ingest', { simEntries: false, deadRate: 0.2 }), log).notes[0]).toMatch(
+    expect(createSource(ingestSection(makeConfig('ingest')), log).notes[0]).toMatch(/dead-fork rate 0\.01, entries published/);
+    expect(createSource(ingestSection(makeConfig('ingest', { simEntries: false, deadRate: 0.2 })), log).notes[0]).toMatch(
       /dead-fork rate 0\.2, no entries/,
     );
   });

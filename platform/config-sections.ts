@@ -33,6 +33,8 @@ export interface KafkaSection {
 
 export interface IngestSection {
   source: Source;
+  /** The topics the ingest publishes to (and its sources' dead letters go to), when it publishes to Kafka. */
+  kafka: { brokers: readonly string[]; topicPrefix: string };
   /** Part of the Kafka transactional id (ingest/publish/name-claim.ts). */
   name: string;
   /** Fixture mode: the source's events go to this file (- for stdout) instead of Kafka; '' for Kafka. */
@@ -46,6 +48,8 @@ export interface IngestSection {
   yellowstone: Pick<YellowstoneSourceOptions, 'url' | 'xToken' | 'backoffMs'> & {
     subscribe: readonly string[];
     filters: Omit<Filters, 'streams'>;
+    /** The JSON-RPC node that names leaders (--rpc-url), when one is given. */
+    leaders: YellowstoneSourceOptions['rpc'];
   };
 }
 
@@ -121,6 +125,7 @@ export function projectorSection(c: Config): ProjectorSection {
 export function ingestSection(c: Config): IngestSection {
   return {
     source: c.source,
+    kafka: { brokers: c.kafkaBrokers, topicPrefix: c.topicPrefix },
     name: c.ingestName,
     out: c.out,
     lag: { stallMs: c.ingestStallMs, maxLagSlots: c.ingestMaxLagSlots },
@@ -159,6 +164,7 @@ export function ingestSection(c: Config): IngestSection {
         accounts: c.yellowstoneAccounts,
         owners: c.yellowstoneOwners,
       },
+      leaders: c.rpcUrl !== '' ? { url: c.rpcUrl, timeoutMs: c.rpcTimeoutMs } : undefined,
     },
   };
 }

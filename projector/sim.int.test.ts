@@ -17,6 +17,7 @@ import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
 import { expectedViews } from '../test/support/projector/expected.js';
 import { consumeAll } from '../test/support/projector/kafka.js';
 import { projectorSection } from '../platform/config-sections.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'projector-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,19 +33,21 @@ it('after the simulator ran, every view equals an independent computation from t
     const projector = await startProjector(projectorSection(projectorConfig), silentLogger, { ch, kafka, topics });
     try {
       const ingest = await startIngest(
-        makeConfig('ingest', {
-          ...common,
-          source: 'sim',
-          seed: 3,
-          slotMs: 0,
-          // 300 slots cross four epochs of 64; 100 tx/s keeps the 30,000 transactions (and their writes) quick to
-          // project and to recompute independently.
-          tps: 100,
-          maxSlots: 300,
-          fast: true,
-          slotsPerEpoch: 64,
-          validators: 8,
-        }),
+        ingestSection(
+          makeConfig('ingest', {
+            ...common,
+            source: 'sim',
+            seed: 3,
+            slotMs: 0,
+            // 300 slots cross four epochs of 64; 100 tx/s keeps the 30,000 transactions (and their writes) quick to
+            // project and to recompute independently.
+            tps: 100,
+            maxSlots: 300,
+            fast: true,
+            slotsPerEpoch: 64,
+            validators: 8,
+          }),
+        ),
         silentLogger,
         { kafka, topics },
       );

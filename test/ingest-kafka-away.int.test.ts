@@ -15,6 +15,7 @@ import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, SlotStatus } from '../schemas/codec.js';
 import { uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const started: LocalKafka[] = [];
 const clients: Kafka[] = [];
@@ -58,7 +59,7 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
   // Wired as the ingest role is (cli/roles.ts): the process's Kafka clients, topics created.
   const { kafka, topics } = await connectKafka(config, log);
   clients.push(kafka);
-  const ingest = await startIngest(config, log, { kafka, topics });
+  const ingest = await startIngest(ingestSection(config), log, { kafka, topics });
   const slotsTopic = topics.slots;
   const probe = createKafka({ brokers: first.brokers, clientId: 'ingest-away-test' });
   try {

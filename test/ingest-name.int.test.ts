@@ -14,6 +14,7 @@ import { makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const silent = pino({ level: 'silent' });
@@ -47,7 +48,7 @@ describe('ingest name', () => {
   async function start(cfg: Config): Promise<IngestHandle> {
     const infra = await connectKafka(cfg, silent);
     closers.push(() => infra.kafka.close());
-    const h = await startIngest(cfg, silent, infra);
+    const h = await startIngest(ingestSection(cfg), silent, infra);
     handles.push(h);
     return h;
   }

@@ -25,6 +25,7 @@ import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { firstDifference, readTopics, type ReadRecord, type TopicContents } from './support/kafka/read-topics.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
 import { resumePoint } from '../ingest/publish/resume-point.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
@@ -75,7 +76,7 @@ function config(prefix: string, overrides: Partial<Omit<Config, 'role'>> = {}): 
 async function ingestToEnd(cfg: Config, log: Logger = captureLog().log): Promise<void> {
   const infra = await connectKafka(cfg, log);
   try {
-    const h = await startIngest(cfg, log, infra);
+    const h = await startIngest(ingestSection(cfg), log, infra);
     await h.done;
   } finally {
     await infra.kafka.close();
@@ -362,7 +363,7 @@ describe('file source', () => {
     const { log, entries } = captureLog();
     const strictConfig = config(prefix, { source: 'file', sourcePath: path, strict: true });
     const infra = await connectKafka(strictConfig, log);
-    const h = await startIngest(strictConfig, log, infra);
+    const h = await startIngest(ingestSection(strictConfig), log, infra);
     const err = await h.done.then(
       () => undefined,
       (e: unknown) => e,

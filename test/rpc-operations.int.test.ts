@@ -24,6 +24,7 @@ import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const silent = pino({ level: 'silent' });
 const identities = [1, 2, 3].map((i) => Buffer.alloc(32, i));
@@ -76,7 +77,7 @@ afterAll(async () => {
 async function ingest(cfg: Config): Promise<IngestHandle> {
   const infra = await connectKafka(cfg, silent);
   closers.push(() => infra.kafka.close());
-  const h = await startIngest(cfg, silent, infra);
+  const h = await startIngest(ingestSection(cfg), silent, infra);
   handles.push(h);
   return h;
 }

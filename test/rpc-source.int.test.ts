@@ -30,6 +30,7 @@ import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, testLeaderOf, type Fault, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');
@@ -264,7 +265,7 @@ describe('--source rpc into Kafka', () => {
     const infra = await connectKafka(cfg, log);
     try {
       await (
-        await startIngest(cfg, log, infra)
+        await startIngest(ingestSection(cfg), log, infra)
       ).done;
     } finally {
       await infra.kafka.close();

@@ -21,6 +21,7 @@ import { heads, kafkaLag } from './support/projector/dump.js';
 import { expectedViews } from './support/projector/expected.js';
 import { consumeAll } from './support/projector/kafka.js';
 import { projectorSection } from '../platform/config-sections.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sim-signatures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,10 +63,14 @@ it(
     });
     try {
       // npm start's simulator settings (signed, 50 validators, 200 tps), unpaced.
-      const ingest = await startIngest(makeConfig('ingest', { ...common, source: 'sim', slotMs: 0, maxSlots: SLOTS }), silentLogger, {
-        kafka,
-        topics,
-      });
+      const ingest = await startIngest(
+        ingestSection(makeConfig('ingest', { ...common, source: 'sim', slotMs: 0, maxSlots: SLOTS })),
+        silentLogger,
+        {
+          kafka,
+          topics,
+        },
+      );
       await ingest.done;
 
       const records = await consumeAll(kafka, topics);

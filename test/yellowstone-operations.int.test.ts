@@ -23,6 +23,7 @@ import { readU64Key, topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 function captureLog(): { log: Logger; entries: Record<string, unknown>[] } {
   const entries: Record<string, unknown>[] = [];
@@ -98,7 +99,7 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
     const { log, entries } = captureLog();
     const infra = await connectKafka(cfg, log);
     try {
-      handle = await startIngest(cfg, log, infra);
+      handle = await startIngest(ingestSection(cfg), log, infra);
       const last = batches.at(-1)!.slot;
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === last, {
         what: `slot ${last} in Kafka`,

@@ -25,6 +25,7 @@ import { mainnetDataDir, readMainnetStream } from './support/mainnet/data.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
 import { decodeRecording, startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
+import { ingestSection } from '../platform/config-sections.js';
 
 const hasData = (() => {
   try {
@@ -231,7 +232,7 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
   async function ingestUntil(cfg: Config, until: bigint): Promise<void> {
     const infra = await connectKafka(cfg, silent);
     try {
-      const h = await startIngest(cfg, silent, infra);
+      const h = await startIngest(ingestSection(cfg), silent, infra);
       handles.push(h);
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, {
         what: `slot ${until} in Kafka`,

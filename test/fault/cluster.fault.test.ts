@@ -54,6 +54,7 @@ import { brokerMetadata } from '../support/kafka/broker-metadata.js';
 import { readKinds, recordCount, recordsDifference } from '../support/kafka/same-records.js';
 import { snapshotTopics } from '../support/kafka/snapshot.js';
 import { projectorSection } from '../../platform/config-sections.js';
+import { ingestSection } from '../../platform/config-sections.js';
 
 // The chain: ~45 records a slot. Paced at 50 ms a slot the fault run lasts about 150 s, long enough for
 // the ingest to be killed and restarted mid-run, and then for a broker to be killed, fenced and restarted
@@ -308,7 +309,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
   const refInfra = await connectKafka(refConfig, log);
   try {
     await (
-      await startIngest(refConfig, log, refInfra)
+      await startIngest(ingestSection(refConfig), log, refInfra)
     ).done;
   } finally {
     await refInfra.kafka.close();

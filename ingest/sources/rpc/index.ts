@@ -1,6 +1,5 @@
 // --source rpc from the role's config: options, logs and metrics wired to the source.
-import type { Config } from '../../../platform/config.js';
-import { ingestSection } from '../../../platform/config-sections.js';
+import type { IngestSection } from '../../../platform/config-sections.js';
 import type { Logger } from '../../../platform/log.js';
 import { deadLetterSink } from '../shared/dead-letter-sink.js';
 import { lagMonitor } from '../shared/lag-monitor.js';
@@ -10,9 +9,9 @@ import { createRpcSource } from './source.js';
 
 export { createRpcSource, type RpcSourceOptions } from './source.js';
 
-export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSource {
+export function createRpcSourceFromConfig(section: IngestSection, log: Logger): ChainSource {
   const m = rpcSourceMetrics();
-  const { lag: lagOptions, rpc } = ingestSection(config);
+  const { lag: lagOptions, rpc } = section;
   const lag = lagMonitor({ ...lagOptions, log, what: 'rpc source' });
   return lag.wrap(
     createRpcSource({
@@ -23,8 +22,8 @@ export function createRpcSourceFromConfig(config: Config, log: Logger): ChainSou
       onRetry: () => m.retries.inc(),
       onTip: (tip) => lag.tracker.upstream(tip, Date.now()),
       deadLetters: deadLetterSink({
-        brokers: config.out === '' ? config.kafkaBrokers : [],
-        topicPrefix: config.topicPrefix,
+        brokers: section.out === '' ? section.kafka.brokers : [],
+        topicPrefix: section.kafka.topicPrefix,
         log,
         source: 'rpc source',
       }),

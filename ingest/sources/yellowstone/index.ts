@@ -1,7 +1,6 @@
 // --source yellowstone from the role's config: the endpoint, its filters, and the JSON-RPC node that
 // names leaders (--rpc-url, optional).
-import type { Config } from '../../../platform/config.js';
-import { ingestSection } from '../../../platform/config-sections.js';
+import type { IngestSection } from '../../../platform/config-sections.js';
 import type { Logger } from '../../../platform/log.js';
 import { deadLetterSink } from '../shared/dead-letter-sink.js';
 import { lagMonitor } from '../shared/lag-monitor.js';
@@ -15,36 +14,35 @@ import { STREAMS, type Stream } from './subscription.js';
 export { createYellowstoneSource, type YellowstoneSourceOptions } from './source.js';
 
 /** The slots topic's recent statuses, through a Kafka client of its own (the source gets none from the role). */
-async function readBackStatuses(config: Config, log: Logger, fromSlot: bigint): Promise<PublishedStatuses> {
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'slotstream-ingest-yellowstone-resume', log });
+async function readBackStatuses(to: IngestSection['kafka'], log: Logger, fromSlot: bigint): Promise<PublishedStatuses> {
+  const kafka = createKafka({ brokers: to.brokers, clientId: 'slotstream-ingest-yellowstone-resume', log });
   try {
-    return await publishedStatuses(kafka, topicNames(config.topicPrefix), fromSlot);
+    return await publishedStatuses(kafka, topicNames(to.topicPrefix), fromSlot);
   } finally {
     await kafka.close();
   }
 }
 
-export function createYellowstoneSourceFromConfig(config: Config, log: Logger): ChainSource {
-  const { lag: lagOptions, yellowstone } = ingestSection(config);
+export function createYellowstoneSourceFromConfig(section: IngestSection, log: Logger): ChainSource {
+  const { lag: lagOptions, yellowstone, kafka } = section;
+  const toKafka = section.out === '';
   const lag = lagMonitor({ ...lagOptions, log, what: 'yellowstone source' });
   return lag.wrap(
     createYellowstoneSource({
       url: yellowstone.url,
       xToken: yellowstone.xToken,
       filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
-      ...(config.rpcUrl !== '' ? { rpc: { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs } } : {}),
+      ...(yellowstone.leaders ? { rpc: yellowstone.leaders } : {}),
       backoffMs: yellowstone.backoffMs,
       log,
       onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
       deadLetters: deadLetterSink({
-        brokers: config.out === '' ? config.kafkaBrokers : [],
-        topicPrefix: config.topicPrefix,
+        brokers: toKafka ? kafka.brokers : [],
+        topicPrefix: kafka.topicPrefix,
         log,
         source: 'yellowstone source',
       }),
-      ...(config.out === '' && config.kafkaBrokers.length > 0
-        ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(config, log, fromSlot) }
-        : {}),
+      ...(toKafka && kafka.brokers.length > 0 ? { publishedStatuses: (fromSlot: bigint) => readBackStatuses(kafka, log, fromSlot) } : {}),
     }),
   );
 }

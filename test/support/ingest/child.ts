@@ -4,11 +4,12 @@ import { parseConfig } from '../../../platform/config.js';
 import { createLogger } from '../../../platform/log.js';
 import { startIngest } from '../../../ingest/run.js';
 import { connectKafka } from '../../../cli/infrastructure.js';
+import { ingestSection } from '../../../platform/config-sections.js';
 
 const { config } = parseConfig('ingest', process.argv.slice(2), {});
 const log = createLogger(config.logLevel, 'ingest-child');
 const infra = await connectKafka(config, log);
-const ingest = await startIngest(config, log, infra);
+const ingest = await startIngest(ingestSection(config), log, infra);
 await ingest.done;
 // The Kafka clients' native handles keep the process alive until they are closed.
 await infra.kafka.close();

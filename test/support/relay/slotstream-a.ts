@@ -9,6 +9,7 @@ import { makeConfig, type Config } from '../../../platform/config.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import { topicNames, type TopicNames } from '../../../schemas/topics.js';
 import { testBrokers } from '../harness/kafka.js';
+import { ingestSection } from '../../../platform/config-sections.js';
 
 /** The simulator's options in the config's names (everything but maxSlots, which each run sets). */
 export type SimConfig = Pick<
@@ -70,7 +71,7 @@ export class SlotstreamA {
     const cfg = this.config(maxSlots);
     const infra = await connectKafka(cfg, this.log);
     try {
-      const h = await startIngest(cfg, this.log, infra);
+      const h = await startIngest(ingestSection(cfg), this.log, infra);
       await h.done;
     } finally {
       await infra.kafka.close();
