@@ -26,7 +26,12 @@ const cpuSeconds = (f: () => void): number => {
 let sink = 0;
 
 /** Best CPU µs per transaction of `work` over `txs`, `passes` passes per round. */
-export function bestMicrosPerTx(txs: readonly TransactionEvent[], rounds: number, passes: number, work: (tx: TransactionEvent) => number): number {
+export function bestMicrosPerTx(
+  txs: readonly TransactionEvent[],
+  rounds: number,
+  passes: number,
+  work: (tx: TransactionEvent) => number,
+): number {
   let best = Infinity;
   for (let r = 0; r < rounds; r++) {
     const s = cpuSeconds(() => {

@@ -15,7 +15,7 @@
 // Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`; default all), BENCH_SIM_SLOTS (simulated slots the
 // templates come from, default 80), BENCH_BACKLOG (pump transactions for one stream, default 100,000; a tenth
 // of it for 100 streams), BENCH_REPEAT (max runs, default 1; the best is reported), BENCH_PUMP_ROUNDS (7),
-// BENCH_PUMP_PASSES (real: 20,000 passes over 19 transactions; sim: a tenth of it over the sim's),
+// BENCH_PUMP_PASSES (real: 20,000 passes over the 19 transactions per round; sim: as many transactions per round),
 // BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -60,7 +60,8 @@ async function simTemplates(): Promise<Template[]> {
   for (const e of events) {
     if (e.kind !== 'transactions') continue;
     const s = scanParsedTransaction(e.event);
-    if ((s.instructions.length > 0 || s.events.length > 0) && matchParsed(DEFAULT_PARSED_FILTER, s, e.event)) bySig.set(e.event.signatures[0]!.toString('latin1'), { tx: e.event, writes: [] });
+    if ((s.instructions.length > 0 || s.events.length > 0) && matchParsed(DEFAULT_PARSED_FILTER, s, e.event))
+      bySig.set(e.event.signatures[0]!.toString('latin1'), { tx: e.event, writes: [] });
   }
   const owned = (owner: Buffer): boolean => PUMP_PROGRAMS.some((p) => p.programIdBytes.equals(owner));
   for (const e of events) {
@@ -158,7 +159,8 @@ async function main(): Promise<void> {
         `decode ${real.pumpMicros.toFixed(2)} µs per transaction (target ≤ 5: ${real.pumpMicros <= 5 ? 'met' : 'NOT met'}); ` +
         `${real.otherMicros.toFixed(2)} µs per transaction of neither program`,
     );
-    const sim = simDecodeCost(simTxs, ROUNDS, Math.max(1, Math.floor(PASSES / 10)));
+    // As many transactions per round as the real part decodes (passes × 19).
+    const sim = simDecodeCost(simTxs, ROUNDS, Math.max(1, Math.round((PASSES * real.transactions) / simTxs.length)));
     say(
       `sim: ${sim.transactions} simulated pump/PumpSwap transactions (${sim.instructions} instructions, ${sim.inner} of them inner, ${sim.events} events): ` +
         `decode ${sim.extractMicros.toFixed(2)} µs (target ≤ 5: ${sim.extractMicros <= 5 ? 'met' : 'NOT met'}), ` +
@@ -207,9 +209,11 @@ async function main(): Promise<void> {
   say(
     `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`,
   );
-  console.log(`parsed ${Object.entries(figures)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')}`);
+  console.log(
+    `parsed ${Object.entries(figures)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
 }
 
 main().catch((err: Error) => {

@@ -16,7 +16,11 @@ export interface JoinSubject {
   readonly scan: ParsedScan;
 }
 
-export type JoinedEmit<T extends JoinSubject = JoinSubject> = (subject: T, curve: AccountEvent | undefined, pool: AccountEvent | undefined) => void;
+export type JoinedEmit<T extends JoinSubject = JoinSubject> = (
+  subject: T,
+  curve: AccountEvent | undefined,
+  pool: AccountEvent | undefined,
+) => void;
 
 interface Pending<T> {
   subject: T;

@@ -23,11 +23,22 @@ const buy = TransactionEvent.fromPartial({
   accountKeys: [Buffer.alloc(32, 9), Buffer.alloc(32, 1), curveKey, Buffer.alloc(32, 3), Buffer.from(bs58.decode(PUMP_PROGRAM_ID))],
   recentBlockhash: Buffer.alloc(32, 4),
   instructions: [
-    { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2, 3, 3, 0]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1000n), u64(5n)]) },
+    {
+      programIdIndex: 4,
+      accounts: Buffer.from([3, 3, 1, 2, 3, 3, 0]),
+      data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1000n), u64(5n)]),
+    },
   ],
 });
 const curveWrite = (data: string) =>
-  AccountEvent.fromPartial({ pubkey: curveKey, owner: buy.accountKeys[4], lamports: 1n, data: Buffer.from(data), slot: 7n, writeVersion: 1n });
+  AccountEvent.fromPartial({
+    pubkey: curveKey,
+    owner: buy.accountKeys[4],
+    lamports: 1n,
+    data: Buffer.from(data),
+    slot: 7n,
+    writeVersion: 1n,
+  });
 
 describe('ParsedUpdate', () => {
   it('is built once per shared transaction update: every stream gets the same scan', () => {
