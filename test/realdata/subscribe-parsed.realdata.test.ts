@@ -244,7 +244,9 @@ class Run {
     if (child && child.exitCode === null) {
       child.stdin!.end();
       child.kill('SIGINT');
-      await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() => child.kill('SIGKILL'));
+      await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() =>
+        child.kill('SIGKILL'),
+      );
     }
     await this.rpc?.close();
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
@@ -346,88 +348,91 @@ const recordShape = (x: any) => {
   return rest;
 };
 
-describe.each<[Source]>([['file'], ['rpc']])('SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (%s source)', (source) => {
-  const run = new Run(source);
-  beforeAll(() => run.start(), 240_000);
-  afterAll(() => run.stop(), 60_000);
+describe.each<[Source]>([['file'], ['rpc']])(
+  'SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (%s source)',
+  (source) => {
+    const run = new Run(source);
+    beforeAll(() => run.start(), 240_000);
+    afterAll(() => run.stop(), 60_000);
 
-  describe.each(records.map((r) => [r.id, r] as const))('record %i', (_id, r) => {
-    it('comes out once with exactly the instructions and events of its `decoded` field', () => {
-      const got = bySignature(run.dflt, r.signature);
-      expect(got).toHaveLength(1);
-      const u = got[0];
-      const want = r.decoded;
-      expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(
-        want.instructions.map(recordShape),
-      );
-      expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
-      expect(u.programs).toEqual(r.programs_involved);
-      expect(u.failed ?? false).toBe(false);
-    });
+    describe.each(records.map((r) => [r.id, r] as const))('record %i', (_id, r) => {
+      it('comes out once with exactly the instructions and events of its `decoded` field', () => {
+        const got = bySignature(run.dflt, r.signature);
+        expect(got).toHaveLength(1);
+        const u = got[0];
+        const want = r.decoded;
+        expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(
+          want.instructions.map(recordShape),
+        );
+        expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
+        expect(u.programs).toEqual(r.programs_involved);
+        expect(u.failed ?? false).toBe(false);
+      });
 
-    it('marks inner instructions with stack height and the invoking top-level program', () => {
-      const u = bySignature(run.dflt, r.signature)[0];
-      for (const x of u.instructions) {
-        if (!x.inner) {
-          expect(x.stack_height).toBe(1);
-          continue;
+      it('marks inner instructions with stack height and the invoking top-level program', () => {
+        const u = bySignature(run.dflt, r.signature)[0];
+        for (const x of u.instructions) {
+          if (!x.inner) {
+            expect(x.stack_height).toBe(1);
+            continue;
+          }
+          const meta = r.meta.innerInstructions.find((g) => g.index === (x.index ?? 0))!.instructions[x.inner_index ?? 0]!;
+          if (meta.stackHeight != null) expect(x.stack_height).toBe(meta.stackHeight);
+          // The invoking program: the program of top-level instruction `index` (the record through the rpc converter).
+          const tx = pumpRecordTransaction(r);
+          expect(b58(x.invoked_by)).toBe(b58(tx.accountKeys[tx.instructions[x.index ?? 0]!.programIdIndex]!));
         }
-        const meta = r.meta.innerInstructions.find((g) => g.index === (x.index ?? 0))!.instructions[x.inner_index ?? 0]!;
-        if (meta.stackHeight != null) expect(x.stack_height).toBe(meta.stackHeight);
-        // The invoking program: the program of top-level instruction `index` (the record through the rpc converter).
-        const tx = pumpRecordTransaction(r);
-        expect(b58(x.invoked_by)).toBe(b58(tx.accountKeys[tx.instructions[x.index ?? 0]!.programIdIndex]!));
-      }
+      });
+
+      it('agrees with every value its source asserts (`expected`)', () => {
+        const u = bySignature(run.dflt, r.signature)[0];
+        const got = u.instructions.map((x: any) => instructionJson(x, undefined));
+        for (const want of r.expected.instructions) {
+          const x = got.find((i: any) => i.index === want.index && i.inner === want.inner && i.inner_index === want.inner_index);
+          expect(x, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
+          expect(x.name).toBe(want.name);
+          expect(x.args).toMatchObject(want.args ?? {});
+        }
+        const events = u.events.map((e: any) => eventJson(e, undefined));
+        for (const want of r.expected.events) {
+          const e = events.find((v: any) => v.index === want.index && v.inner_index === want.inner_index);
+          expect(e, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
+          expect(e.name).toBe(want.name);
+          expect(e.fields).toMatchObject(want.fields);
+        }
+      });
     });
 
-    it('agrees with every value its source asserts (`expected`)', () => {
+    it('record 23 (v1) carries its buy_exact_quote_in_v2 and TradeEvent', () => {
+      const r = records.find((x) => x.id === 23)!;
       const u = bySignature(run.dflt, r.signature)[0];
-      const got = u.instructions.map((x: any) => instructionJson(x, undefined));
-      for (const want of r.expected.instructions) {
-        const x = got.find((i: any) => i.index === want.index && i.inner === want.inner && i.inner_index === want.inner_index);
-        expect(x, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
-        expect(x.name).toBe(want.name);
-        expect(x.args).toMatchObject(want.args ?? {});
-      }
-      const events = u.events.map((e: any) => eventJson(e, undefined));
-      for (const want of r.expected.events) {
-        const e = events.find((v: any) => v.index === want.index && v.inner_index === want.inner_index);
-        expect(e, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
-        expect(e.name).toBe(want.name);
-        expect(e.fields).toMatchObject(want.fields);
+      expect(u.instructions.some((x: any) => x.instruction_oneof === 'buy_exact_quote_in_v2')).toBe(true);
+      expect(u.events.some((e: any) => e.event_oneof === 'trade')).toBe(true);
+    });
+
+    it('a failed transaction goes only to the stream that asks for failed ones', () => {
+      expect(bySignature(run.dflt, FAILED.signature)).toHaveLength(0);
+      expect(bySignature(run.old, FAILED.signature)).toHaveLength(0);
+      const got = bySignature(run.withFailed, FAILED.signature);
+      expect(got).toHaveLength(1);
+      expect(got[0].failed).toBe(true);
+      expect(JSON.parse(got[0].err)).toEqual(FAILED_ERR);
+      expect(run.withFailed.updates).toHaveLength(records.length + 1);
+    });
+
+    it("an old client (the seed's proto) decodes every update: the six kinds it knows, the rest skipped", () => {
+      expect(run.old.error).toBeUndefined();
+      expect(run.old.updates).toHaveLength(records.length);
+      for (const r of records) {
+        const got = bySignature(run.old, r.signature);
+        expect(got, `record ${r.id}`).toHaveLength(1);
+        // A newer kind arrives as an Instruction entry with no member the old client knows (its fields unknown).
+        const seedKinds = r.decoded.instructions.filter((x) => x.program === 'pump' && SEED_CASES.has(x.name)).map((x) => x.name);
+        expect(got[0].instructions).toHaveLength(r.decoded.instructions.length);
+        expect(got[0].instructions.map((x: any) => x.instruction_oneof).filter(Boolean)).toEqual(seedKinds);
+        expect(Object.keys(got[0]).sort()).toEqual(expect.arrayContaining(['signature', 'slot', 'instructions', 'signatures']));
+        for (const x of got[0].instructions) expect(Object.keys(x).every((k) => k === 'instruction_oneof' || SEED_CASES.has(k))).toBe(true);
       }
     });
-  });
-
-  it('record 23 (v1) carries its buy_exact_quote_in_v2 and TradeEvent', () => {
-    const r = records.find((x) => x.id === 23)!;
-    const u = bySignature(run.dflt, r.signature)[0];
-    expect(u.instructions.some((x: any) => x.instruction_oneof === 'buy_exact_quote_in_v2')).toBe(true);
-    expect(u.events.some((e: any) => e.event_oneof === 'trade')).toBe(true);
-  });
-
-  it('a failed transaction goes only to the stream that asks for failed ones', () => {
-    expect(bySignature(run.dflt, FAILED.signature)).toHaveLength(0);
-    expect(bySignature(run.old, FAILED.signature)).toHaveLength(0);
-    const got = bySignature(run.withFailed, FAILED.signature);
-    expect(got).toHaveLength(1);
-    expect(got[0].failed).toBe(true);
-    expect(JSON.parse(got[0].err)).toEqual(FAILED_ERR);
-    expect(run.withFailed.updates).toHaveLength(records.length + 1);
-  });
-
-  it("an old client (the seed's proto) decodes every update: the six kinds it knows, the rest skipped", () => {
-    expect(run.old.error).toBeUndefined();
-    expect(run.old.updates).toHaveLength(records.length);
-    for (const r of records) {
-      const got = bySignature(run.old, r.signature);
-      expect(got, `record ${r.id}`).toHaveLength(1);
-      // A newer kind arrives as an Instruction entry with no member the old client knows (its fields unknown).
-      const seedKinds = r.decoded.instructions.filter((x) => x.program === 'pump' && SEED_CASES.has(x.name)).map((x) => x.name);
-      expect(got[0].instructions).toHaveLength(r.decoded.instructions.length);
-      expect(got[0].instructions.map((x: any) => x.instruction_oneof).filter(Boolean)).toEqual(seedKinds);
-      expect(Object.keys(got[0]).sort()).toEqual(expect.arrayContaining(['signature', 'slot', 'instructions', 'signatures']));
-      for (const x of got[0].instructions) expect(Object.keys(x).every((k) => k === 'instruction_oneof' || SEED_CASES.has(k))).toBe(true);
-    }
-  });
-});
+  },
+);
