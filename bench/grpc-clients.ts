@@ -132,3 +132,40 @@ export function openFiltered(
     },
   };
 }
+
+// ---- SubscribeParsed counting clients (bench/parsed.ts) ----------------------------------------------
+const RawParsedService = { subscribeParsed: { ...StreamService.subscribeParsed, responseDeserialize: (b: Buffer) => b } };
+const RawParsedClient = grpc.makeGenericClientConstructor(RawParsedService, 'stream.Stream');
+
+/** SubscribeParsed streams with the default request (an old client's: it sends nothing), counting updates
+ * without decoding them. The server answers no ping on this method: the caller learns from the api that the
+ * streams are registered (bench/grpc-worker.ts `streams`). */
+export function openParsedCounting(port: number, streams: number): { stats(): CountStats; close(): void } {
+  const stats: CountStats = { n: 0, first: 0, last: 0 };
+  const open: { call: grpc.ClientDuplexStream<unknown, Buffer>; client: grpc.Client }[] = [];
+  for (let i = 0; i < streams; i++) {
+    const client = new RawParsedClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+      'grpc.use_local_subchannel_pool': 1,
+      'grpc.max_receive_message_length': -1,
+      ...(CLIENT_WINDOW > 0 ? { 'grpc-node.flow_control_window': CLIENT_WINDOW } : {}),
+    });
+    const call = (client as unknown as { subscribeParsed(): grpc.ClientDuplexStream<unknown, Buffer> }).subscribeParsed();
+    call.on('data', () => {
+      const now = performance.timeOrigin + performance.now();
+      if (stats.n === 0) stats.first = now;
+      stats.last = now;
+      stats.n++;
+    });
+    call.on('error', () => undefined);
+    open.push({ call, client });
+  }
+  return {
+    stats: () => ({ ...stats }),
+    close: () => {
+      for (const o of open) {
+        o.call.cancel();
+        o.client.close();
+      }
+    },
+  };
+}

@@ -1,13 +1,14 @@
 // Child process of bench/grpc.ts: runs the api (gRPC only), the ingest role, counting clients or filtered
 // (latency) clients in its own process, so the api's CPU can be measured on its own and clients can use the
 // other core. Talks to the parent over IPC:
-//   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'count' } | { cmd: 'stop' }
+//   parent -> { cmd: 'cpu' } | { cmd: 'pause', paused } | { cmd: 'count' } | { cmd: 'stop' } | { cmd: 'streams' } (api: open streams by method)
 //             | { cmd: 'open', port, filters, base } | { cmd: 'counting', on } | { cmd: 'take' } | { cmd: 'close' }
-//   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { count: { n, first, last } } | { stopped: true }
+//   child  -> { ready: true, port? } | { cpu: { user, system } (µs) } | { count: { n, first, last } } | { stopped: true } | { streams: { [method]: n } }
 //             | { opened } | { counting } | { take: { delivered, received } } | { closed }
 import { DEFAULT_FILTER_LIMITS } from '../api/filters/index.js';
 import { DEFAULT_GEYSER_LIMITS } from '../api/filters/from-geyser.js';
 import { geyserService } from '../api/grpc/geyser/service.js';
+import { openStreams } from '../api/grpc/metrics.js';
 import { startGrpc } from '../api/grpc/server.js';
 import { streamService } from '../api/grpc/stream/service.js';
 import { LiveLayer } from '../api/live/index.js';
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
       log,
     });
     pause = (p) => live.setPaused(p);
+    process.on('message', (m: { cmd: string }) => {
+      if (m.cmd !== 'streams') return;
+      void openStreams.get().then((g) => send({ streams: Object.fromEntries(g.values.map((v) => [String(v.labels.method), v.value])) }));
+    });
     stop = async () => {
       await server.close();
       await live.close();
@@ -84,6 +89,15 @@ async function main(): Promise<void> {
       if (m.cmd === 'count') send({ count: counter.stats() });
     });
     send({ ready: true });
+  } else if (role === 'parsed-clients') {
+    // SubscribeParsed streams with the default request that count updates without decoding them (bench/parsed.ts).
+    const clients = await import('./grpc-clients.js');
+    const counter = clients.openParsedCounting(Number(process.env.BENCH_PORT), Number(process.env.BENCH_N ?? 1));
+    stop = async () => counter.close();
+    process.on('message', (m: { cmd: string }) => {
+      if (m.cmd === 'count') send({ count: counter.stats() });
+    });
+    send({ ready: true });
   } else if (role === 'filter-clients') {
     // Filtered, decoding Subscribe streams stamping each update in the receive callback (bench phases 1-2):
     // stream.Stream, or geyser.Geyser with BENCH_SERVICE=geyser.
@@ -108,7 +122,7 @@ async function main(): Promise<void> {
     });
     send({ ready: true });
   } else {
-    throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api, ingest, clients or filter-clients)`);
+    throw new Error(`bench/grpc-worker.ts: unknown role ${JSON.stringify(role)} (api, ingest, clients, parsed-clients or filter-clients)`);
   }
   process.on('message', (m: { cmd: string; paused?: boolean }) => {
     if (m.cmd === 'cpu') {

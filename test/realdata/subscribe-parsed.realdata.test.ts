@@ -1,7 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- proto-loader answers are checked by value */
 // Issue 20 items 2-3 end to end: the 20 real pump.fun / PumpSwap transactions of ../shared/data/mainnet/pump
 // (read in place) go through `slotstream all --source file` (standard input, so the streams are open before
-// the first record) and come out of SubscribeParsed with exactly the instructions and events of their
+// the first record), and again through `slotstream all --source rpc`'s getBlock path (a local JSON-RPC stub,
+// test/support/rpc/test-server.ts, standing in for the Solana node: each record's block is the getBlock answer
+// Agave gives, encoding base64, built from the recorded getTransaction result; its tip is raised to the
+// records' slots once the streams are open), and come out of SubscribeParsed with exactly the instructions and events of their
 // `decoded` field (every value, u64s exact, inner ones marked with stack height and invoking program) and
 // their `expected` values; record 23 (v1) with its buy_exact_quote_in_v2 and TradeEvent.
 // - Each record gets its own slot (1000 + position): several records have no slot in the data set and the
@@ -27,6 +30,7 @@ import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../supp
 import { PUMP } from '../../api/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../api/pumpfun/pump-amm-table.js';
 import { freePort } from '../support/cli/all-process.js';
+import { startTestRpcServer, type TestRpcServer, type TestSlot } from '../support/rpc/test-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const records = readPumpRecords();
@@ -98,6 +102,36 @@ function chainLines(): string[] {
   return lines;
 }
 
+/** The rpc source's chain: the same slots, each block the getBlock answer Agave gives for it (encoding base64,
+ * the record's recorded getTransaction meta as is), the failed copy with its `err`, and the empty last block. */
+const SLOTS_PER_EPOCH = 2048;
+const LAST_SLOT = BASE_SLOT + records.length + 1;
+function rpcSlots(): Map<number, TestSlot> {
+  const slots = new Map<number, TestSlot>();
+  const block = (slot: number, txs: unknown[]) =>
+    slots.set(slot, {
+      kind: 'answer',
+      answer: {
+        blockhash: bs58.encode(Buffer.alloc(32, slot % 251)),
+        previousBlockhash: bs58.encode(Buffer.alloc(32, (slot - 1) % 251)),
+        parentSlot: slot - 1,
+        blockHeight: slot,
+        blockTime: 1_760_000_000,
+        transactions: txs as never,
+        rewards: [],
+      },
+    });
+  const tx = (r: PumpRecord, wire: string, err: unknown) => ({
+    transaction: [wire, 'base64'],
+    meta: err === undefined ? r.meta : { ...r.meta, err, status: { Err: err } },
+    version: r.version,
+  });
+  records.forEach((r, i) => block(BASE_SLOT + i, [tx(r, r.wire_base64, undefined)]));
+  block(BASE_SLOT + records.length, [tx(records[0]!, FAILED.wire, FAILED_ERR)]);
+  block(LAST_SLOT, []);
+  return slots;
+}
+
 const LOADER = { keepCase: true, longs: String, enums: String, defaults: false, arrays: true, oneofs: true };
 function streamClient(protoPath: string, port: number): any {
   const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, LOADER)) as any;
@@ -118,82 +152,106 @@ function record(client: any, request?: unknown): Recorder {
   return r;
 }
 
-let child: ChildProcess;
-let dir: string;
-let output = '';
-let port: number;
-let oldClient: any;
-let newClient: any;
-let old: Recorder;
-let dflt: Recorder;
-let withFailed: Recorder;
+type Source = 'file' | 'rpc';
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'slotstream-parsed-'));
-  port = await freePort();
-  const env = { ...process.env };
-  delete env.KAFKA_BROKERS;
-  delete env.CLICKHOUSE_URL;
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/main.ts',
-      'all',
-      '--source',
-      'file',
-      '--source-path',
-      '-',
-      '--grpc-port',
-      String(port),
-      '--rpc-port',
-      String(await freePort()),
-      '--pubsub-port',
-      String(await freePort()),
-      '--metrics-port',
-      String(await freePort()),
-      '--data-dir',
-      join(dir, 'data'),
-      '--log-level',
-      'info',
-    ],
-    { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
-    timeoutMs: 120_000,
-    what: 'slotstream all to serve',
-  });
-  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
-  oldClient = streamClient(join(ROOT, 'test/fixtures/stream-seed.proto'), port);
-  newClient = streamClient(join(ROOT, 'proto/stream.proto'), port);
-  old = record(oldClient); // an old client sends nothing: the default applies
-  dflt = record(newClient);
-  withFailed = record(newClient, { include_failed: true });
-  await new Promise((r) => setTimeout(r, 1_500));
-  child.stdin!.write(chainLines().join('\n') + '\n');
-  await waitFor(
-    () => withFailed.updates.length >= records.length + 1 && dflt.updates.length >= records.length && old.updates.length >= records.length,
-    {
-      timeoutMs: 90_000,
-      what: `every record out of SubscribeParsed (old ${old.updates.length}, default ${dflt.updates.length}, failed ${withFailed.updates.length}; output:\n${output.slice(-3000)})`,
-    },
-  );
-}, 240_000);
+/** One `slotstream all` fed the records by `source`, with three SubscribeParsed streams open before the first record. */
+class Run {
+  child!: ChildProcess;
+  dir = '';
+  output = '';
+  oldClient: any;
+  newClient: any;
+  old!: Recorder;
+  dflt!: Recorder;
+  withFailed!: Recorder;
+  rpc: TestRpcServer | undefined;
 
-afterAll(async () => {
-  for (const r of [old, dflt, withFailed]) r?.call.cancel();
-  oldClient?.close();
-  newClient?.close();
-  if (child && child.exitCode === null) {
-    child.stdin!.end();
-    child.kill('SIGINT');
-    await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() => child.kill('SIGKILL'));
+  constructor(readonly source: Source) {}
+
+  async start(): Promise<void> {
+    this.dir = mkdtempSync(join(tmpdir(), 'slotstream-parsed-'));
+    const port = await freePort();
+    const env = { ...process.env };
+    delete env.KAFKA_BROKERS;
+    delete env.CLICKHOUSE_URL;
+    let sourceArgs = ['--source', 'file', '--source-path', '-'];
+    if (this.source === 'rpc') {
+      // The tip stays below the records' slots until the streams are open (they are live streams).
+      this.rpc = await startTestRpcServer({
+        slots: rpcSlots(),
+        slotsPerEpoch: SLOTS_PER_EPOCH,
+        identities: [Buffer.alloc(32, 9)],
+        tip: { confirmed: BASE_SLOT - 1, finalized: BASE_SLOT - 1 },
+      });
+      sourceArgs = ['--source', 'rpc', '--rpc-url', this.rpc.url, '--from-slot', String(BASE_SLOT), '--rpc-poll-ms', '100'];
+    }
+    this.child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'all',
+        ...sourceArgs,
+        '--grpc-port',
+        String(port),
+        '--rpc-port',
+        String(await freePort()),
+        '--pubsub-port',
+        String(await freePort()),
+        '--metrics-port',
+        String(await freePort()),
+        '--data-dir',
+        join(this.dir, 'data'),
+        '--log-level',
+        'info',
+      ],
+      { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const child = this.child;
+    child.stdout!.on('data', (b: Buffer) => (this.output += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (this.output += b.toString()));
+    await waitFor(() => this.output.includes('api is serving') || child.exitCode !== null, {
+      timeoutMs: 120_000,
+      what: 'slotstream all to serve',
+    });
+    if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${this.output}`);
+    this.oldClient = streamClient(join(ROOT, 'test/fixtures/stream-seed.proto'), port);
+    this.newClient = streamClient(join(ROOT, 'proto/stream.proto'), port);
+    this.old = record(this.oldClient); // an old client sends nothing: the default applies
+    this.dflt = record(this.newClient);
+    this.withFailed = record(this.newClient, { include_failed: true });
+    await new Promise((r) => setTimeout(r, 1_500));
+    if (this.rpc) this.rpc.tip = { confirmed: LAST_SLOT, finalized: LAST_SLOT };
+    else child.stdin!.write(chainLines().join('\n') + '\n');
+    await waitFor(
+      () =>
+        this.withFailed.updates.length >= records.length + 1 &&
+        this.dflt.updates.length >= records.length &&
+        this.old.updates.length >= records.length,
+      {
+        timeoutMs: 90_000,
+        what: `every record out of SubscribeParsed (old ${this.old.updates.length}, default ${this.dflt.updates.length}, failed ${this.withFailed.updates.length}; output:\n${this.output.slice(-3000)})`,
+      },
+    );
   }
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+
+  async stop(): Promise<void> {
+    for (const r of [this.old, this.dflt, this.withFailed]) r?.call.cancel();
+    this.oldClient?.close();
+    this.newClient?.close();
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      child.stdin!.end();
+      child.kill('SIGINT');
+      await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() =>
+        child.kill('SIGKILL'),
+      );
+    }
+    await this.rpc?.close();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
 
 // ---- proto (proto-loader, keepCase) → the data set's JSON conventions ----
 
@@ -290,84 +348,91 @@ const recordShape = (x: any) => {
   return rest;
 };
 
-describe('SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (file source)', () => {
-  describe.each(records.map((r) => [r.id, r] as const))('record %i', (_id, r) => {
-    it('comes out once with exactly the instructions and events of its `decoded` field', () => {
-      const got = bySignature(dflt, r.signature);
-      expect(got).toHaveLength(1);
-      const u = got[0];
-      const want = r.decoded;
-      expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(
-        want.instructions.map(recordShape),
-      );
-      expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
-      expect(u.programs).toEqual(r.programs_involved);
-      expect(u.failed ?? false).toBe(false);
-    });
+describe.each<[Source]>([['file'], ['rpc']])(
+  'SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (%s source)',
+  (source) => {
+    const run = new Run(source);
+    beforeAll(() => run.start(), 240_000);
+    afterAll(() => run.stop(), 60_000);
 
-    it('marks inner instructions with stack height and the invoking top-level program', () => {
-      const u = bySignature(dflt, r.signature)[0];
-      for (const x of u.instructions) {
-        if (!x.inner) {
-          expect(x.stack_height).toBe(1);
-          continue;
+    describe.each(records.map((r) => [r.id, r] as const))('record %i', (_id, r) => {
+      it('comes out once with exactly the instructions and events of its `decoded` field', () => {
+        const got = bySignature(run.dflt, r.signature);
+        expect(got).toHaveLength(1);
+        const u = got[0];
+        const want = r.decoded;
+        expect(u.instructions.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(
+          want.instructions.map(recordShape),
+        );
+        expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
+        expect(u.programs).toEqual(r.programs_involved);
+        expect(u.failed ?? false).toBe(false);
+      });
+
+      it('marks inner instructions with stack height and the invoking top-level program', () => {
+        const u = bySignature(run.dflt, r.signature)[0];
+        for (const x of u.instructions) {
+          if (!x.inner) {
+            expect(x.stack_height).toBe(1);
+            continue;
+          }
+          const meta = r.meta.innerInstructions.find((g) => g.index === (x.index ?? 0))!.instructions[x.inner_index ?? 0]!;
+          if (meta.stackHeight != null) expect(x.stack_height).toBe(meta.stackHeight);
+          // The invoking program: the program of top-level instruction `index` (the record through the rpc converter).
+          const tx = pumpRecordTransaction(r);
+          expect(b58(x.invoked_by)).toBe(b58(tx.accountKeys[tx.instructions[x.index ?? 0]!.programIdIndex]!));
         }
-        const meta = r.meta.innerInstructions.find((g) => g.index === (x.index ?? 0))!.instructions[x.inner_index ?? 0]!;
-        if (meta.stackHeight != null) expect(x.stack_height).toBe(meta.stackHeight);
-        // The invoking program: the program of top-level instruction `index` (the record through the rpc converter).
-        const tx = pumpRecordTransaction(r);
-        expect(b58(x.invoked_by)).toBe(b58(tx.accountKeys[tx.instructions[x.index ?? 0]!.programIdIndex]!));
-      }
+      });
+
+      it('agrees with every value its source asserts (`expected`)', () => {
+        const u = bySignature(run.dflt, r.signature)[0];
+        const got = u.instructions.map((x: any) => instructionJson(x, undefined));
+        for (const want of r.expected.instructions) {
+          const x = got.find((i: any) => i.index === want.index && i.inner === want.inner && i.inner_index === want.inner_index);
+          expect(x, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
+          expect(x.name).toBe(want.name);
+          expect(x.args).toMatchObject(want.args ?? {});
+        }
+        const events = u.events.map((e: any) => eventJson(e, undefined));
+        for (const want of r.expected.events) {
+          const e = events.find((v: any) => v.index === want.index && v.inner_index === want.inner_index);
+          expect(e, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
+          expect(e.name).toBe(want.name);
+          expect(e.fields).toMatchObject(want.fields);
+        }
+      });
     });
 
-    it('agrees with every value its source asserts (`expected`)', () => {
-      const u = bySignature(dflt, r.signature)[0];
-      const got = u.instructions.map((x: any) => instructionJson(x, undefined));
-      for (const want of r.expected.instructions) {
-        const x = got.find((i: any) => i.index === want.index && i.inner === want.inner && i.inner_index === want.inner_index);
-        expect(x, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
-        expect(x.name).toBe(want.name);
-        expect(x.args).toMatchObject(want.args ?? {});
-      }
-      const events = u.events.map((e: any) => eventJson(e, undefined));
-      for (const want of r.expected.events) {
-        const e = events.find((v: any) => v.index === want.index && v.inner_index === want.inner_index);
-        expect(e, `${want.name} at ${want.index}/${want.inner_index}`).toBeDefined();
-        expect(e.name).toBe(want.name);
-        expect(e.fields).toMatchObject(want.fields);
+    it('record 23 (v1) carries its buy_exact_quote_in_v2 and TradeEvent', () => {
+      const r = records.find((x) => x.id === 23)!;
+      const u = bySignature(run.dflt, r.signature)[0];
+      expect(u.instructions.some((x: any) => x.instruction_oneof === 'buy_exact_quote_in_v2')).toBe(true);
+      expect(u.events.some((e: any) => e.event_oneof === 'trade')).toBe(true);
+    });
+
+    it('a failed transaction goes only to the stream that asks for failed ones', () => {
+      expect(bySignature(run.dflt, FAILED.signature)).toHaveLength(0);
+      expect(bySignature(run.old, FAILED.signature)).toHaveLength(0);
+      const got = bySignature(run.withFailed, FAILED.signature);
+      expect(got).toHaveLength(1);
+      expect(got[0].failed).toBe(true);
+      expect(JSON.parse(got[0].err)).toEqual(FAILED_ERR);
+      expect(run.withFailed.updates).toHaveLength(records.length + 1);
+    });
+
+    it("an old client (the seed's proto) decodes every update: the six kinds it knows, the rest skipped", () => {
+      expect(run.old.error).toBeUndefined();
+      expect(run.old.updates).toHaveLength(records.length);
+      for (const r of records) {
+        const got = bySignature(run.old, r.signature);
+        expect(got, `record ${r.id}`).toHaveLength(1);
+        // A newer kind arrives as an Instruction entry with no member the old client knows (its fields unknown).
+        const seedKinds = r.decoded.instructions.filter((x) => x.program === 'pump' && SEED_CASES.has(x.name)).map((x) => x.name);
+        expect(got[0].instructions).toHaveLength(r.decoded.instructions.length);
+        expect(got[0].instructions.map((x: any) => x.instruction_oneof).filter(Boolean)).toEqual(seedKinds);
+        expect(Object.keys(got[0]).sort()).toEqual(expect.arrayContaining(['signature', 'slot', 'instructions', 'signatures']));
+        for (const x of got[0].instructions) expect(Object.keys(x).every((k) => k === 'instruction_oneof' || SEED_CASES.has(k))).toBe(true);
       }
     });
-  });
-
-  it('record 23 (v1) carries its buy_exact_quote_in_v2 and TradeEvent', () => {
-    const r = records.find((x) => x.id === 23)!;
-    const u = bySignature(dflt, r.signature)[0];
-    expect(u.instructions.some((x: any) => x.instruction_oneof === 'buy_exact_quote_in_v2')).toBe(true);
-    expect(u.events.some((e: any) => e.event_oneof === 'trade')).toBe(true);
-  });
-
-  it('a failed transaction goes only to the stream that asks for failed ones', () => {
-    expect(bySignature(dflt, FAILED.signature)).toHaveLength(0);
-    expect(bySignature(old, FAILED.signature)).toHaveLength(0);
-    const got = bySignature(withFailed, FAILED.signature);
-    expect(got).toHaveLength(1);
-    expect(got[0].failed).toBe(true);
-    expect(JSON.parse(got[0].err)).toEqual(FAILED_ERR);
-    expect(withFailed.updates).toHaveLength(records.length + 1);
-  });
-
-  it("an old client (the seed's proto) decodes every update: the six kinds it knows, the rest skipped", () => {
-    expect(old.error).toBeUndefined();
-    expect(old.updates).toHaveLength(records.length);
-    for (const r of records) {
-      const got = bySignature(old, r.signature);
-      expect(got, `record ${r.id}`).toHaveLength(1);
-      // A newer kind arrives as an Instruction entry with no member the old client knows (its fields unknown).
-      const seedKinds = r.decoded.instructions.filter((x) => x.program === 'pump' && SEED_CASES.has(x.name)).map((x) => x.name);
-      expect(got[0].instructions).toHaveLength(r.decoded.instructions.length);
-      expect(got[0].instructions.map((x: any) => x.instruction_oneof).filter(Boolean)).toEqual(seedKinds);
-      expect(Object.keys(got[0]).sort()).toEqual(expect.arrayContaining(['signature', 'slot', 'instructions', 'signatures']));
-      for (const x of got[0].instructions) expect(Object.keys(x).every((k) => k === 'instruction_oneof' || SEED_CASES.has(k))).toBe(true);
-    }
-  });
-});
+  },
+);

@@ -7,8 +7,10 @@
 // sends nothing but pings); a request that sets any new field replaces it, a ping alone changes nothing and
 // gets no answer (the response type has no pong).
 // Per delivered transaction the parsed content (api/pumpfun/parsed-scan.ts) is built once and shared by
-// every stream through the SharedEvent; each stream filters it (api/pumpfun/parsed-filter.ts) and runs its
-// own join (its registration, commitment and replay decide which account writes it sees).
+// every stream through the SharedEvent (parsed-update.ts); each stream filters it (api/pumpfun/parsed-filter.ts)
+// and runs its own join (its registration, commitment and replay decide which account writes it sees), and
+// the encoded message is shared by every stream whose join came out the same (one encoding per transaction
+// on a live feed).
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import {
   CommitmentLevel,
@@ -17,7 +19,7 @@ import {
   type SubscribeRequestFilterAccounts,
   type SubscribeRequestFilterTransactions,
 } from '../../../proto/gen/stream.js';
-import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
+import type { AccountEvent } from '../../../schemas/gen/events.js';
 import { compileSubscribeRequest, type FilterLimits } from '../../filters/index.js';
 import type { SharedEvent } from '../../live/index.js';
 import { PUMP, PUMP_AMM } from '../../pumpfun/index.js';
@@ -28,10 +30,9 @@ import {
   matchParsed,
   type ParsedFilter,
 } from '../../pumpfun/parsed-filter.js';
-import { scanParsedTransaction, type ParsedScan } from '../../pumpfun/parsed-scan.js';
 import { PumpJoin } from '../../pumpfun/join.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
-import { encodeParsed } from './encode.js';
+import { parsedUpdateOf, type ParsedUpdate } from './parsed-update.js';
 
 export interface SubscribeParsedDeps extends SessionStreamDeps {
   limits: FilterLimits;
@@ -61,18 +62,16 @@ export function parsedRegistration(r: Pick<SubscribeParsedRequest, 'includeFaile
   };
 }
 
-const SCAN_KEY = 'parsed/scan';
-
 export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
   private filter: ParsedFilter = DEFAULT_PARSED_FILTER;
-  private readonly join: PumpJoin;
+  private readonly join: PumpJoin<ParsedUpdate>;
 
   constructor(
     call: ServerDuplexStream<SubscribeParsedRequest, Buffer>,
     private readonly deps: SubscribeParsedDeps,
   ) {
     super(call, deps, 'SubscribeParsed');
-    this.join = new PumpJoin((tx, scan, curve, pool) => this.emit(tx, scan, curve, pool), deps.joinMs);
+    this.join = new PumpJoin<ParsedUpdate>((p, curve, pool) => this.emit(p, curve, pool), deps.joinMs);
     call.on('close', () => this.join.stop());
     call.on('cancelled', () => this.join.stop());
     call.on('error', () => this.join.stop());
@@ -100,15 +99,13 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0) return;
     const live = u.live;
     if (live.kind === 'transaction') {
-      const tx = live.event;
-      const scan = u.encoded(SCAN_KEY, () => scanParsedTransaction(tx));
-      if (scan.instructions.length === 0 && scan.events.length === 0) return;
-      if (matchParsed(this.filter, scan, tx)) this.join.onTransaction(tx, scan);
+      const p = parsedUpdateOf(u, live.event);
+      if (p.hasContent && matchParsed(this.filter, p.scan, p.tx)) this.join.onTransaction(p);
     } else if (live.kind === 'account') this.join.onAccount(live.event);
   }
 
-  private emit(tx: TransactionEvent, scan: ParsedScan, curve: AccountEvent | undefined, pool: AccountEvent | undefined): void {
-    this.out.send({ slot: tx.slot, bytes: encodeParsed(tx, scan, curve, pool) });
+  private emit(p: ParsedUpdate, curve: AccountEvent | undefined, pool: AccountEvent | undefined): void {
+    this.out.send({ slot: p.tx.slot, bytes: p.bytes(curve, pool) });
   }
 }
 

@@ -25,6 +25,8 @@ export interface RpcAnswer {
 
 export interface AllProcess {
   child: ChildProcess;
+  /** The loopback ports it serves on. */
+  ports: { grpc: number; rpc: number; pubsub: number; metrics: number };
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   rpc(method: string, params?: unknown[]): Promise<RpcAnswer>;
@@ -67,6 +69,7 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const p: AllProcess = {
     child,
+    ports,
     output: () => output,
     async rpc(method, params = []) {
       const res = await fetch(`http://127.0.0.1:${ports.rpc}/`, {

@@ -1,7 +1,8 @@
 // A local Solana JSON-RPC test server (node:http on 127.0.0.1, any free port) that serves a small chain of
 // ConfirmedBlocks as Agave answers getSlot, getBlocks, getBlock, getEpochSchedule and getLeaderSchedule,
 // getProgramAccounts from a fixed answer per program, with faults on demand: HTTP 429 with Retry-After, a request that never gets an answer (a timeout),
-// -32004 (block not available yet), and skipped slots as -32007/-32009. Every request is recorded.
+// -32004 (block not available yet), and skipped slots as -32007/-32009. Every request is recorded. A slot's
+// block may also be given as its getBlock answer (recorded transactions).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
@@ -12,6 +13,9 @@ import { agaveBlock, toJsonText, type BlockEncoding } from './agave-block.js';
 export type TestSlot =
   /** `mangle` edits the rendered getBlock answer (Agave's JSON shape) before it is served: data a source cannot convert. */
   | { kind: 'block'; block: ConfirmedBlock; mangle?: (answer: AgaveBlockAnswer) => void }
+  /** A getBlock answer given as is (Agave's JSON shape, encoding base64; the same for every encoding asked):
+   * blocks built from recorded getTransaction results rather than from a ConfirmedBlock. */
+  | { kind: 'answer'; answer: AgaveBlockAnswer }
   /** Listed by getBlocks (as a node with a stale index might) but getBlock answers this skipped code. */
   | { kind: 'listed-skipped'; code: -32007 | -32009 };
 
@@ -128,6 +132,7 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         if (at === undefined) return { error: { code: -32007, message: skippedMessage(-32007, slot) } };
         if (at.kind === 'listed-skipped') return { error: { code: at.code, message: skippedMessage(at.code, slot) } };
         if (o.getBlockDelayMs) await new Promise((r) => setTimeout(r, o.getBlockDelayMs));
+        if (at.kind === 'answer') return { result: toJsonText(at.answer) };
         return { result: blockText(slot, at.block, cfg.encoding ?? 'json') };
       }
       case 'getProgramAccounts': {

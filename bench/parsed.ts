@@ -1,0 +1,224 @@
+// npm run bench:parsed — SubscribeParsed's costs (issue 20), on the simulator's current-layout pump.fun and
+// PumpSwap traffic (create_v2, buy_v2, buy_exact_sol_in, routed trades as inner instructions, migrations,
+// PumpSwap pools; every event as a self-CPI):
+// 1. decode: CPU µs per transaction (bench/parsed-decode.ts): the real mainnet pump transactions (what
+//    bench/pump-decode.ts prints; target ≤ 5 µs) and the simulator's pump transactions: the decode alone, the
+//    stream's parsed content (decode + proto messages, built once per transaction) and its encoding.
+// 2. max: the most parsed updates/s delivered to 1 and to 100 SubscribeParsed streams (default request, as an
+//    old client sends), as bench/grpc.ts phase 3 measures Subscribe: the api (bench/grpc-worker.ts `api`, gRPC
+//    only) in its own process with its CPU measured, counting clients in their own processes (`parsed-clients`,
+//    updates counted undecoded); the api's live feed is paused, a backlog is published (the simulator's pump
+//    transactions and the curve/pool writes each made, copied with fresh signatures and slots so every copy
+//    is a transaction of its own that the stream joins with its own writes), the feed resumes, and the clients
+//    count from the first update to the last.
+// Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> one_stream_per_s=<o> streams100_per_s=<h>
+// Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`; default all), BENCH_SIM_SLOTS (simulated slots the
+// templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump transactions for one stream, default 100,000; a tenth
+// of it for 100 streams), BENCH_REPEAT (max runs, default 1; the best is reported), BENCH_PUMP_ROUNDS (7),
+// BENCH_PUMP_PASSES (real: 20,000 passes over the 19 transactions per round; sim: as many transactions per round),
+// BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { PUMP_PROGRAMS } from '../api/pumpfun/decoder.js';
+import { DEFAULT_PARSED_FILTER, matchParsed } from '../api/pumpfun/parsed-filter.js';
+import { scanParsedTransaction } from '../api/pumpfun/parsed-scan.js';
+import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { encodeRecord, type AccountEvent, type ChainEvent, type TransactionEvent } from '../schemas/codec.js';
+import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { collect } from '../test/support/sim/checks.js';
+import { realDecodeCost, simDecodeCost } from './parsed-decode.js';
+import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
+
+const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
+const PHASE = process.env.BENCH_PHASE ?? 'all';
+const SIM_SLOTS = env('BENCH_SIM_SLOTS', 30);
+const SIM_TPS = env('BENCH_SIM_TPS', 1_000);
+const BACKLOG = env('BENCH_BACKLOG', 100_000);
+const REPEAT = env('BENCH_REPEAT', 1);
+const ROUNDS = env('BENCH_PUMP_ROUNDS', 7);
+const PASSES = env('BENCH_PUMP_PASSES', 20_000);
+/** Slots between two copies of the templates (more than the simulated chain spans). */
+const SLOT_SHIFT = 100_000n;
+const say = (msg: string): void => void process.stderr.write(`[bench:parsed] ${msg}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** A pump transaction of the simulator that a default SubscribeParsed stream gets (failed ones are left out:
+ * the default request does not ask for them), and the pump-owned account writes it made (the stream's join). */
+interface Template {
+  tx: TransactionEvent;
+  writes: AccountEvent[];
+}
+
+async function simTemplates(): Promise<Template[]> {
+  // At 1,000 tx/s curves complete within a few slots: PumpSwap pools are created and traded in the sample too.
+  const batches = await collect({ seed: 7, maxSlots: SIM_SLOTS, fast: true, tps: SIM_TPS });
+  const events = batches.flatMap((b) => b.events);
+  const bySig = new Map<string, Template>();
+  for (const e of events) {
+    if (e.kind !== 'transactions') continue;
+    const s = scanParsedTransaction(e.event);
+    if ((s.instructions.length > 0 || s.events.length > 0) && matchParsed(DEFAULT_PARSED_FILTER, s, e.event))
+      bySig.set(e.event.signatures[0]!.toString('latin1'), { tx: e.event, writes: [] });
+  }
+  const owned = (owner: Buffer): boolean => PUMP_PROGRAMS.some((p) => p.programIdBytes.equals(owner));
+  for (const e of events) {
+    if (e.kind !== 'accounts' || !e.event.txnSignature || !owned(e.event.owner)) continue;
+    bySig.get(Buffer.from(e.event.txnSignature).toString('latin1'))?.writes.push(e.event);
+  }
+  return [...bySig.values()];
+}
+
+/** `n` pump transactions as records: copies of the templates, each with a fresh signature (in its writes too)
+ * and its copy's own slots. */
+function backlog(templates: readonly Template[], n: number, firstCopy: number): ChainEvent[] {
+  const out: ChainEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = templates[i % templates.length]!;
+    const shift = BigInt(firstCopy + Math.floor(i / templates.length) + 1) * SLOT_SHIFT;
+    const sig = randomBytes(64);
+    out.push({ kind: 'transactions', event: { ...t.tx, slot: t.tx.slot + shift, signatures: [sig, ...t.tx.signatures.slice(1)] } });
+    for (const w of t.writes) out.push({ kind: 'accounts', event: { ...w, slot: w.slot + shift, txnSignature: sig } });
+  }
+  return out;
+}
+
+function startWorker(role: 'api' | 'parsed-clients', envs: Record<string, string>): Promise<{ w: Worker; port?: number }> {
+  const dir = role === 'api' ? process.env.BENCH_API_PROFILE : undefined;
+  const extra = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  if (role === 'api' && process.env.BENCH_API_NODE_ARGS) extra.push(...process.env.BENCH_API_NODE_ARGS.split(' ').filter(Boolean));
+  return startChild(new URL('./grpc-worker.ts', import.meta.url), role, envs, extra);
+}
+
+async function cpuSeconds(w: Worker): Promise<number> {
+  const c = await w.request<{ user: number; system: number }>({ cmd: 'cpu' }, 'cpu');
+  return (c.user + c.system) / 1e6;
+}
+
+async function parsedStreams(api: Worker): Promise<number> {
+  return (await api.request<Record<string, number>>({ cmd: 'streams' }, 'streams')).SubscribeParsed ?? 0;
+}
+
+let copies = 0;
+
+async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, templates: readonly Template[]) {
+  const txs = Math.max(1, Math.floor(streamsN === 1 ? BACKLOG : BACKLOG / 10));
+  const records = backlog(templates, txs, copies);
+  copies += Math.ceil(txs / templates.length);
+  const procs = streamsN === 1 ? 1 : 2;
+  const workers: Worker[] = [];
+  for (let p = 0; p < procs; p++) {
+    const n = Math.floor(streamsN / procs) + (p < streamsN % procs ? 1 : 0);
+    workers.push((await startWorker('parsed-clients', { BENCH_PORT: String(port), BENCH_N: String(n) })).w);
+  }
+  const deadline0 = Date.now() + 60_000;
+  while ((await parsedStreams(api)) !== streamsN) {
+    if (Date.now() > deadline0) throw new Error(`the api has ${await parsedStreams(api)} SubscribeParsed streams, not ${streamsN}`);
+    await sleep(100);
+  }
+  await api.request({ cmd: 'pause', paused: true }, 'paused');
+  const producer = await kafka.producer();
+  for (let i = 0; i < records.length; i += 2_000) {
+    await producer.send(records.slice(i, i + 2_000).map((e) => ({ topic: topics[e.kind], ...encodeRecord(e) })));
+  }
+  await producer.close();
+  const cpu0 = await cpuSeconds(api);
+  await api.request({ cmd: 'pause', paused: false }, 'paused');
+  const want = txs * streamsN;
+  let deadline = Date.now() + 30_000;
+  let seen = 0;
+  for (;;) {
+    const stats = await Promise.all(workers.map((w) => w.request<{ n: number; first: number; last: number }>({ cmd: 'count' }, 'count')));
+    const count = stats.reduce((a, s) => a + s.n, 0);
+    if (count > seen) {
+      seen = count;
+      deadline = Date.now() + 30_000;
+    }
+    if (count >= want || Date.now() > deadline) {
+      const cpu1 = await cpuSeconds(api);
+      for (const w of workers) await stopWorker(w);
+      const seconds = (Math.max(...stats.map((s) => s.last)) - Math.min(...stats.map((s) => s.first))) / 1000;
+      return { streams: streamsN, delivered: count, want, perS: count / seconds, seconds, apiCpuS: cpu1 - cpu0 };
+    }
+    await sleep(100);
+  }
+}
+
+async function main(): Promise<void> {
+  say(`machine at start: load avg ${load()}`);
+  say(`simulating ${SIM_SLOTS} slots at ${SIM_TPS} tx/s (seed 7) for the pump traffic`);
+  const templates = await simTemplates();
+  const simTxs = templates.map((t) => t.tx);
+  const figures: Record<string, string> = {};
+  if (PHASE === 'all' || PHASE === 'decode') {
+    const real = realDecodeCost(ROUNDS, PASSES);
+    say(
+      `real: ${real.transactions} mainnet pump/PumpSwap transactions (${real.instructions} instructions, ${real.events} events): ` +
+        `decode ${real.pumpMicros.toFixed(2)} µs per transaction (target ≤ 5: ${real.pumpMicros <= 5 ? 'met' : 'NOT met'}); ` +
+        `${real.otherMicros.toFixed(2)} µs per transaction of neither program`,
+    );
+    // As many transactions per round as the real part decodes (passes × 19).
+    const sim = simDecodeCost(simTxs, ROUNDS, Math.max(1, Math.round((PASSES * real.transactions) / simTxs.length)));
+    say(
+      `sim: ${sim.transactions} simulated pump/PumpSwap transactions (${sim.instructions} instructions, ${sim.inner} of them inner, ${sim.events} events): ` +
+        `decode ${sim.extractMicros.toFixed(2)} µs (target ≤ 5: ${sim.extractMicros <= 5 ? 'met' : 'NOT met'}), ` +
+        `parsed content (decode + proto messages) ${sim.scanMicros.toFixed(2)} µs, encoding ${sim.encodeMicros.toFixed(2)} µs per transaction; load avg ${load()}`,
+    );
+    figures.real_decode_us = real.pumpMicros.toFixed(2);
+    figures.sim_decode_us = sim.extractMicros.toFixed(2);
+    figures.sim_parsed_us = sim.scanMicros.toFixed(2);
+    figures.sim_encode_us = sim.encodeMicros.toFixed(2);
+  }
+  if (PHASE === 'all' || PHASE.startsWith('max')) {
+    let local: LocalKafka | undefined;
+    let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+    if (brokers.length === 0) {
+      say('starting a local Kafka broker');
+      local = await startLocalKafka({ nodes: 1 });
+      brokers = local.brokers;
+    }
+    const prefix = `bench.parsed.${Date.now().toString(36)}`;
+    const topics = topicNames(prefix);
+    const kafka = createKafka({ brokers, clientId: 'bench-parsed' });
+    await kafka.admin().ensureTopics(topics, { partitions: 4, retentionMs: -1, replicationFactor: 1 });
+    const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
+    try {
+      const writes = templates.reduce((a, t) => a + t.writes.length, 0);
+      say(`${templates.length} templates (pump transactions) with ${writes} curve/pool writes`);
+      for (const n of PHASE === 'max.1' ? [1] : PHASE === 'max.100' ? [100] : [1, 100]) {
+        let best: Awaited<ReturnType<typeof maxPhase>> | undefined;
+        for (let r = 0; r < REPEAT; r++) {
+          const m = await maxPhase(kafka, topics, api, port!, n, templates);
+          say(
+            `max to ${n} SubscribeParsed stream${n === 1 ? '' : 's'}: ${m.perS.toFixed(0)} updates/s${n === 1 ? '' : ' total'} ` +
+              `(${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; load avg ${load()})`,
+          );
+          if (!best || m.perS > best.perS) best = m;
+        }
+        figures[n === 1 ? 'one_stream_per_s' : 'streams100_per_s'] = best!.perS.toFixed(0);
+        if (n === 1) say(`one stream: target ≥ 50,000 updates/s ${best!.perS >= 50_000 ? 'met' : 'NOT met'}`);
+      }
+    } finally {
+      await stopWorker(api);
+      await kafka.close();
+      await local?.stop();
+    }
+  }
+  say(
+    `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`,
+  );
+  console.log(
+    `parsed ${Object.entries(figures)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+}
+
+main().catch((err: Error) => {
+  say(err.stack ?? err.message);
+  process.exit(1);
+});

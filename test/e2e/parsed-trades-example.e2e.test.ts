@@ -1,0 +1,70 @@
+// examples/parsed-trades.ts, the README's SubscribeParsed example, run as written (`npx tsx`, from the
+// repository's folder) against `slotstream all` (what `npm start` runs: the simulator, whose traffic trades
+// pump.fun curves and, once they complete and migrate, PumpSwap pools): it prints pump.fun and PumpSwap
+// trades with a mint, a side, a SOL amount and a price. The README shows the same file, checked here too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startAll, type AllProcess } from '../support/cli/all-process.js';
+import { waitFor } from '../support/harness/kafka.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const EXAMPLE = 'examples/parsed-trades.ts';
+const LINE = /^(pump\.fun|PumpSwap) (buy |sell) mint=([1-9A-HJ-NP-Za-km-z]{32,44}) sol=(\S+) price=(\S+)$/;
+
+describe('the README SubscribeParsed example', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parsed-example-'));
+  let all: AllProcess | undefined;
+  let example: ChildProcess | undefined;
+
+  afterAll(async () => {
+    example?.kill('SIGKILL');
+    await all?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is in the README as the file is', () => {
+    const body = readFileSync(join(ROOT, EXAMPLE), 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('//'))
+      .join('\n')
+      .trim();
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(body);
+  });
+
+  it('prints pump.fun and PumpSwap trades from a running service', async () => {
+    // A fast chain, so curves complete and migrate to PumpSwap within seconds.
+    all = await startAll(join(dir, 'data'), ['--tps', '1000', '--slot-ms', '100']);
+    let out = '';
+    let err = '';
+    example = spawn(process.execPath, ['--import', 'tsx', EXAMPLE, `127.0.0.1:${all.ports.grpc}`], { cwd: ROOT });
+    example.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    example.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const lines = () => out.split('\n').filter(Boolean);
+    await waitFor(() => lines().some((l) => l.startsWith('pump.fun')) && lines().some((l) => l.startsWith('PumpSwap')), {
+      what: `pump.fun and PumpSwap trades (stdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)})`,
+      timeoutMs: 120_000,
+    });
+    for (const l of lines().slice(0, -1)) {
+      const m = LINE.exec(l);
+      expect(m, l).not.toBeNull();
+      const [sol, price] = [Number(m![4]), Number(m![5])];
+      expect(sol, l).toBeGreaterThan(0);
+      expect(Number.isFinite(price) && price > 0, l).toBe(true);
+    }
+    for (const kind of ['pump.fun buy ', 'pump.fun sell', 'PumpSwap buy '])
+      expect(
+        lines().some((l) => l.startsWith(kind)),
+        kind,
+      ).toBe(true);
+    expect(
+      lines()
+        .filter((l) => l.startsWith('PumpSwap'))
+        .every((l) => !l.includes('mint=?')),
+    ).toBe(true);
+    expect(err).toBe('');
+  }, 240_000);
+});

@@ -1,0 +1,387 @@
+// SubscribeParsed's request fields (issue 20 item 3) against the real broker, over the simulator's traffic
+// (today's pump.fun and PumpSwap: create_v2, buy_v2, buy_exact_sol_in, routed trades as inner instructions,
+// migrations, pools, every event as a self-CPI, some failed transactions): streams with each filter (programs,
+// instruction and event kinds, mints, users, include_failed, top-level/inner) get exactly the transactions a
+// reference matcher written here from the proto's comments selects (Anchor discriminators computed here, the
+// self-CPI rule applied to the raw instructions; no code shared with api/pumpfun but the kind names);
+// invalid fields end the stream with INVALID_ARGUMENT naming the field; `commitment` holds a slot's
+// transactions until it is confirmed; `from_slot` replays the history then goes live with no gap and no
+// duplicate, and answers OUT_OF_RANGE naming the first available slot once retention removed it (embedded
+// ClickHouse with slot_offsets, as the projector writes them), as Subscribe does.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import bs58 from 'bs58';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStreams } from '../api/grpc/metrics.js';
+import { PUMP } from '../api/pumpfun/pump-table.js';
+import { PUMP_AMM } from '../api/pumpfun/pump-amm-table.js';
+import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
+import { createKafka, type Kafka } from '../platform/kafka/index.js';
+import { silentLogger } from '../platform/log.js';
+import { applyMigrations } from '../platform/migrations.js';
+import type { ChainEvent, TransactionEvent } from '../schemas/codec.js';
+import { topicNames } from '../schemas/topics.js';
+import { newClient, readTopics, slotEvent, slotOffsetRows, TestPublisher, type Msg } from './support/grpc/clients.js';
+import { startTestGrpc, type TestGrpc } from './support/grpc/server.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { collect } from './support/sim/checks.js';
+
+const PUMP_ID = PUMP.programId;
+const AMM_ID = PUMP_AMM.programId;
+const PROGRAM_NAME: Record<string, 'pump' | 'pump_amm'> = { [PUMP_ID]: 'pump', [AMM_ID]: 'pump_amm' };
+const sha8 = (s: string): string => createHash('sha256').update(s).digest().subarray(0, 8).toString('hex');
+const EVENT_TAG = 'e445a52e51cb9a1d';
+// The kinds of each program by Anchor discriminator (sha256("global:<name>"), sha256("event:<Name>")).
+const kinds = (names: readonly string[], ns: string) => new Map(names.map((n) => [sha8(`${ns}:${n}`), n]));
+const INSTRUCTIONS = {
+  pump: kinds([...PUMP.instructions.map((d) => d.name), 'withdraw'], 'global'),
+  pump_amm: kinds(
+    PUMP_AMM.instructions.map((d) => d.name),
+    'global',
+  ),
+};
+const EVENTS = {
+  pump: kinds(
+    PUMP.events.map((d) => d.name),
+    'event',
+  ),
+  pump_amm: kinds(
+    PUMP_AMM.events.map((d) => d.name),
+    'event',
+  ),
+};
+
+// ---- The reference: the proto's comments on SubscribeParsedRequest, over the raw transaction ----
+
+interface Req {
+  programs?: string[];
+  instruction_kinds?: string[];
+  event_kinds?: string[];
+  mints?: string[];
+  users?: string[];
+  include_failed?: boolean;
+  instruction_level?: 'BOTH' | 'TOP_LEVEL_ONLY' | 'INNER_ONLY';
+}
+
+interface RefIx {
+  program: 'pump' | 'pump_amm';
+  index: number;
+  inner: boolean;
+  name: string;
+  keys: string[];
+}
+interface RefEvent {
+  program: 'pump' | 'pump_amm';
+  index: number;
+  name: string;
+  data: Buffer;
+}
+
+/** The pump.fun / PumpSwap instructions (known kinds) and self-CPI events of a transaction, read from its raw instructions. */
+function refParse(t: TransactionEvent): { ixs: RefIx[]; events: RefEvent[] } {
+  const keys = [...t.accountKeys, ...t.loadedWritable, ...t.loadedReadonly].map((k) => bs58.encode(k));
+  const ixs: RefIx[] = [];
+  const events: RefEvent[] = [];
+  const take = (ix: { programIdIndex: number; accounts: Uint8Array; data: Uint8Array }, index: number, inner: boolean, parent?: string) => {
+    const program = PROGRAM_NAME[keys[ix.programIdIndex] ?? ''];
+    if (!program) return;
+    const data = Buffer.from(ix.data);
+    // A self-CPI event: the tag, invoked by the same program one level up (Anchor's emit_cpi!).
+    if (inner && data.subarray(0, 8).toString('hex') === EVENT_TAG && parent === keys[ix.programIdIndex]) {
+      const name = EVENTS[program].get(data.subarray(8, 16).toString('hex'));
+      if (name) events.push({ program, index, name, data: data.subarray(16) });
+      return;
+    }
+    const name = INSTRUCTIONS[program].get(data.subarray(0, 8).toString('hex'));
+    if (name) ixs.push({ program, index, inner, name, keys: [...ix.accounts].map((a) => keys[a] ?? '') });
+  };
+  t.instructions.forEach((ix, index) => {
+    take(ix, index, false);
+    const group = t.innerInstructions.find((g) => g.index === index)?.instructions ?? [];
+    // The program running one stack level up: the nearest earlier instruction of the group one level higher.
+    const programAt: string[] = [keys[ix.programIdIndex]!];
+    for (const inner of group) {
+      const h = inner.stackHeight ?? 2;
+      take(inner, index, true, programAt[h - 2]);
+      programAt[h - 1] = keys[inner.programIdIndex]!;
+      programAt.length = h;
+    }
+  });
+  return { ixs, events };
+}
+
+function refMatches(r: Req, t: TransactionEvent): boolean {
+  const { ixs, events } = refParse(t);
+  if (ixs.length === 0 && events.length === 0) return false;
+  if (t.err !== undefined && !r.include_failed) return false;
+  if (r.users?.length) {
+    const signers = t.accountKeys.slice(0, t.numRequiredSignatures).map((k) => bs58.encode(k));
+    if (!r.users.some((u) => signers.includes(u))) return false;
+  }
+  const programs = r.programs?.length ? r.programs.map((p) => PROGRAM_NAME[p]) : ['pump', 'pump_amm'];
+  const level = r.instruction_level ?? 'BOTH';
+  const levelOk = (inner: boolean) => level === 'BOTH' || (level === 'INNER_ONLY') === inner;
+  const passing = ixs.filter((x) => programs.includes(x.program) && levelOk(x.inner));
+  const ixKinds = r.instruction_kinds?.length ? r.instruction_kinds : undefined;
+  const evKinds = r.event_kinds?.length ? r.event_kinds : undefined;
+  const mints = r.mints?.length ? r.mints : undefined;
+  const useIx = ixKinds !== undefined || evKinds === undefined;
+  if (useIx && passing.some((x) => (!ixKinds || ixKinds.includes(x.name)) && (!mints || x.keys.some((k) => mints.includes(k)))))
+    return true;
+  if (!evKinds) return false;
+  return events.some(
+    (e) =>
+      programs.includes(e.program) &&
+      evKinds.includes(e.name) &&
+      (level === 'BOTH' || passing.some((x) => x.index === e.index)) &&
+      (!mints || mints.some((m) => e.data.includes(Buffer.from(bs58.decode(m))))),
+  );
+}
+
+const parsedStreams = async (): Promise<number> =>
+  (await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0;
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** A SubscribeParsed stream and what it received (signatures, hex). */
+class Parsed {
+  readonly updates: Msg[] = [];
+  error: grpc.ServiceError | undefined;
+  constructor(readonly call: grpc.ClientDuplexStream<Msg, Msg>) {
+    call.on('data', (m: Msg) => this.updates.push(m));
+    call.on('error', (e: grpc.ServiceError) => (this.error = e));
+  }
+  get signatures(): string[] {
+    return this.updates.map((u) => hex(u.signature));
+  }
+}
+
+describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, real broker)', () => {
+  const topics = topicNames(uniquePrefix('parsed-filters'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'parsed-filters-'));
+  const database = `parsed_filters_${randomBytes(3).toString('hex')}`;
+  let kafka: Kafka;
+  let server: TestGrpc;
+  let pub: TestPublisher;
+  let client: Msg;
+  let ch: ClickHouseClient | undefined;
+  let indexed: TestGrpc | undefined;
+  let chain: ChainEvent[] = [];
+  /** Every transaction published so far, in order. */
+  const published: TransactionEvent[] = [];
+  const open: Parsed[] = [];
+
+  const txsOf = (events: readonly ChainEvent[]): TransactionEvent[] => events.flatMap((e) => (e.kind === 'transactions' ? [e.event] : []));
+  const expected = (r: Req, txs: readonly TransactionEvent[]): string[] =>
+    txs.filter((t) => refMatches(r, t)).map((t) => hex(t.signatures[0]!));
+
+  async function publish(events: ChainEvent[]): Promise<void> {
+    published.push(...txsOf(events));
+    for (let i = 0; i < events.length; i += 2_000) await pub.publish(events.slice(i, i + 2_000));
+  }
+
+  function parsed(req?: Msg, on: Msg = client): Parsed {
+    const p = new Parsed(on.SubscribeParsed());
+    open.push(p);
+    if (req !== undefined) p.call.write(req);
+    return p;
+  }
+
+  /** Waits until the stream has `want` (and, a moment later, nothing more), then compares. */
+  async function expectExactly(p: Parsed, want: string[], what: string): Promise<void> {
+    await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 1_500)); // the join's longest wait: anything extra would be in by now
+    expect(p.error, what).toBeUndefined();
+    expect(p.signatures.length, `${what}: no duplicate`).toBe(new Set(p.signatures).size);
+    expect([...p.signatures].sort(), what).toEqual([...want].sort());
+  }
+
+  /** A copy of a simulated transaction that a default stream gets, in its own slot, with a fresh signature. */
+  function freshCopy(slot: bigint): TransactionEvent {
+    const t = txsOf(chain).find((x) => refMatches({}, x))!;
+    return { ...t, slot, signatures: [randomBytes(64), ...t.signatures.slice(1)] };
+  }
+
+  beforeAll(async () => {
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'parsed-filters-test' });
+    // One partition: streams see records in publish order.
+    await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
+    pub = await TestPublisher.start(kafka, topics);
+    server = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 100_000,
+      log: silentLogger,
+    });
+    client = newClient(server.port);
+    // At 1,000 tx/s curves complete within a few slots, so PumpSwap pools are created and traded too.
+    const batches = await collect({ seed: 7, maxSlots: 16, fast: true, tps: 1000 });
+    chain = batches.flatMap((b) => b.events);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of open) p.call.cancel();
+    client?.close();
+    await indexed?.close();
+    await server?.close();
+    await pub?.stop();
+    await kafka?.close();
+    await ch?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('each filter delivers exactly what the reference matcher selects; CONFIRMED only confirmed slots', async () => {
+    const txs = txsOf(chain);
+    // Mints and users of the traffic: the first TradeEvent's mints, the signers of some pump transactions.
+    const trades = txs.flatMap((t) => refParse(t).events.filter((e) => e.name === 'TradeEvent' || e.name === 'BuyEvent'));
+    const mints = [...new Set(trades.filter((e) => e.name === 'TradeEvent').map((e) => bs58.encode(e.data.subarray(0, 32))))].slice(0, 3);
+    const users = [...new Set(txs.filter((t) => refMatches({}, t)).map((t) => bs58.encode(t.accountKeys[0]!)))].slice(0, 5);
+    const cases: [string, Req][] = [
+      ['default (sends nothing)', {}],
+      ['programs: PumpSwap', { programs: [AMM_ID] }],
+      ['programs: pump.fun', { programs: [PUMP_ID] }],
+      ['instruction_kinds: buy_v2, buy_exact_sol_in', { instruction_kinds: ['buy_v2', 'buy_exact_sol_in'] }],
+      ['instruction_kinds: sell + event_kinds: CompleteEvent', { instruction_kinds: ['sell'], event_kinds: ['CompleteEvent'] }],
+      ['event_kinds: TradeEvent, top level only', { event_kinds: ['TradeEvent'], instruction_level: 'TOP_LEVEL_ONLY' }],
+      ['event_kinds: BuyEvent (PumpSwap)', { event_kinds: ['BuyEvent'] }],
+      ['inner only', { instruction_level: 'INNER_ONLY' }],
+      ['top level only', { instruction_level: 'TOP_LEVEL_ONLY' }],
+      ['mints', { mints }],
+      ['mints + event_kinds: TradeEvent', { mints, event_kinds: ['TradeEvent'] }],
+      ['users', { users }],
+      ['include_failed', { include_failed: true }],
+    ];
+    const streams = cases.map(([, r]) => (Object.keys(r).length === 0 ? parsed() : parsed(r)));
+    const confirmed = parsed({ commitment: 'CONFIRMED' });
+    await waitFor(async () => (await parsedStreams()) >= cases.length + 1, { what: 'streams registered' });
+    await publish(chain);
+    for (let i = 0; i < cases.length; i++) await expectExactly(streams[i]!, expected(cases[i]![1], txs), cases[i]![0]);
+    const confirmedSlots = new Set(chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])));
+    await expectExactly(
+      confirmed,
+      expected(
+        {},
+        txs.filter((t) => confirmedSlots.has(t.slot)),
+      ),
+      'CONFIRMED',
+    );
+
+    // The traffic exercises what is compared: each case selects something, and the filters narrow.
+    const sizes = cases.map(([, r]) => expected(r, txs).length);
+    expect(
+      sizes.every((n) => n > 0),
+      JSON.stringify(sizes),
+    ).toBe(true);
+    const [all, amm, pump, , , , , inner, top, , , , failed] = sizes;
+    expect(amm! + pump!).toBeGreaterThan(all!); // some transactions touch both (migrations)
+    expect(inner).toBeLessThan(all!);
+    expect(top).toBeLessThan(all!);
+    expect(failed).toBeGreaterThan(all!);
+    expect(confirmed.signatures.length).toBeLessThan(all!);
+
+    // The gate: a slot's transactions wait for its confirmation.
+    const held = freshCopy(9_000n);
+    const live = parsed({ include_failed: false });
+    await new Promise((r) => setTimeout(r, 500));
+    await publish([
+      { kind: 'slots', event: slotEvent(9_000n, 0) },
+      { kind: 'transactions', event: held },
+    ]);
+    await waitFor(() => live.signatures.includes(hex(held.signatures[0]!)), { what: 'the processed stream gets it' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(confirmed.signatures).not.toContain(hex(held.signatures[0]!));
+    await publish([{ kind: 'slots', event: slotEvent(9_000n, 1) }]);
+    await waitFor(() => confirmed.signatures.includes(hex(held.signatures[0]!)), { what: 'released at confirmed' });
+  }, 240_000);
+
+  it('rejects invalid fields with INVALID_ARGUMENT naming the field', async () => {
+    const cases: [Msg, string][] = [
+      [{ programs: [PUMP_ID, 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'] }, 'programs[1]: '],
+      [{ instruction_kinds: ['buy', 'purchase'] }, 'instruction_kinds[1]: "purchase" is no instruction'],
+      [{ event_kinds: ['Trade'] }, 'event_kinds[0]: "Trade" is no event'],
+      [{ mints: ['not-base58-0OIl'] }, 'mints[0]: "not-base58-0OIl" is not a base58 pubkey'],
+      [{ users: [bs58.encode(Buffer.alloc(31, 1))] }, 'users[0]: '],
+      [{ mints: Array.from({ length: 257 }, () => PUMP_ID) }, 'mints: 257 entries, at most 256'],
+    ];
+    for (const [req, message] of cases) {
+      const p = parsed(req);
+      await waitFor(() => p.error, { what: `INVALID_ARGUMENT for ${JSON.stringify(req).slice(0, 80)}` });
+      expect(p.error!.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(p.error!.details).toContain(`failed to create filter: ${message}`);
+    }
+  });
+
+  it('from_slot replays the history with its filters, then goes live with no gap and no duplicate', async () => {
+    // Runs after the live test: the topic holds the simulated chain and that test's copy.
+    const req: Req = { programs: [PUMP_ID], include_failed: true };
+    const p = parsed({ ...req, from_slot: '20' });
+    await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
+    const later = freshCopy(10_000n);
+    await publish([{ kind: 'transactions', event: later }]);
+    const want = expected(
+      req,
+      published.filter((t) => t.slot >= 20n),
+    );
+    expect(want).toContain(hex(later.signatures[0]!));
+    await expectExactly(p, want, 'from_slot 20');
+    expect(p.updates.every((u) => BigInt(u.slot) >= 20n)).toBe(true);
+  }, 120_000);
+
+  it('answers OUT_OF_RANGE naming the first available slot once retention removed from_slot', async () => {
+    ch = await createClickHouse({ dataDir, database });
+    await applyMigrations(ch, database);
+    const contents = await readTopics(kafka, topics);
+    await ch.insert({
+      table: `${database}.slot_offsets`,
+      values: slotOffsetRows(contents),
+      columns: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
+      format: 'JSONEachRow',
+    });
+    // Drop everything before slot 15 (what retention does, segment by segment); one partition per topic.
+    let firstAvailable = 0n;
+    for (const topic of new Set(contents.map((r) => r.topic))) {
+      const cut = contents.find((r) => r.topic === topic && r.event.kind !== 'epochs' && r.event.event.slot >= 15n);
+      if (!cut) continue;
+      const slot = (cut.event.event as { slot: bigint }).slot;
+      if (slot > firstAvailable) firstAvailable = slot;
+      await kafka.admin().deleteRecords(topic, 0, cut.offset);
+    }
+    indexed = await startTestGrpc({
+      kafka,
+      topics,
+      ch,
+      database,
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 100_000,
+      log: silentLogger,
+    });
+    const c = newClient(indexed.port);
+    try {
+      const refused = parsed({ from_slot: '5' }, c);
+      await waitFor(() => refused.error, { what: 'OUT_OF_RANGE' });
+      expect(refused.error!.code).toBe(grpc.status.OUT_OF_RANGE);
+      expect(refused.error!.details).toContain('from_slot 5 is older than the retained history');
+      expect(refused.error!.details).toContain(`first available slot is ${firstAvailable}`);
+      const ok = parsed({ from_slot: String(firstAvailable) }, c);
+      await expectExactly(
+        ok,
+        expected(
+          {},
+          published.filter((t) => t.slot >= firstAvailable),
+        ),
+        `from_slot ${firstAvailable}`,
+      );
+    } finally {
+      c.close();
+    }
+  }, 120_000);
+});
