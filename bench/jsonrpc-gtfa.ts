@@ -47,7 +47,11 @@ function bodyTemplate(): Buffer {
   e.slot = 0n;
   e.index = 0;
   e.signatures = [];
-  e.logMessages = [...e.logMessages, 'Program log: a benchmark transaction with a typical log line or two', 'Program consumption: 199850 units remaining'];
+  e.logMessages = [
+    ...e.logMessages,
+    'Program log: a benchmark transaction with a typical log line or two',
+    'Program consumption: 199850 units remaining',
+  ];
   return Buffer.from(TransactionEvent.encode(e).finish());
 }
 
@@ -154,15 +158,41 @@ async function main(): Promise<void> {
     const cases: { name: string; order: 'asc' | 'desc'; token: string | undefined; lo: [number, number]; hi: [number, number] }[] = [
       { name: 'desc,first', order: 'desc', token: undefined, lo: [0, 0], hi: [lastSlot, 2 ** 32] },
       { name: 'desc,middle', order: 'desc', token: `${midSlot}:${TARGET_POSITION}`, lo: [0, 0], hi: [midSlot, TARGET_POSITION - 1] },
-      { name: 'desc,last', order: 'desc', token: `${FIRST_SLOT + PAGE + 5}:${TARGET_POSITION}`, lo: [0, 0], hi: [FIRST_SLOT + PAGE + 5, TARGET_POSITION - 1] },
+      {
+        name: 'desc,last',
+        order: 'desc',
+        token: `${FIRST_SLOT + PAGE + 5}:${TARGET_POSITION}`,
+        lo: [0, 0],
+        hi: [FIRST_SLOT + PAGE + 5, TARGET_POSITION - 1],
+      },
       { name: 'asc,first', order: 'asc', token: undefined, lo: [0, 0], hi: [lastSlot, 2 ** 32] },
-      { name: 'asc,middle', order: 'asc', token: `${midSlot}:${TARGET_POSITION}`, lo: [midSlot, TARGET_POSITION + 1], hi: [lastSlot, 2 ** 32] },
-      { name: 'asc,last', order: 'asc', token: `${lastSlot - PAGE - 5}:${TARGET_POSITION}`, lo: [lastSlot - PAGE - 5, TARGET_POSITION + 1], hi: [lastSlot, 2 ** 32] },
+      {
+        name: 'asc,middle',
+        order: 'asc',
+        token: `${midSlot}:${TARGET_POSITION}`,
+        lo: [midSlot, TARGET_POSITION + 1],
+        hi: [lastSlot, 2 ** 32],
+      },
+      {
+        name: 'asc,last',
+        order: 'asc',
+        token: `${lastSlot - PAGE - 5}:${TARGET_POSITION}`,
+        lo: [lastSlot - PAGE - 5, TARGET_POSITION + 1],
+        hi: [lastSlot, 2 ** 32],
+      },
     ];
-    console.log(`# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`);
+    console.log(
+      `# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${SECONDS} s per run`,
+    );
     const only = process.env.BENCH_ONLY?.split(',');
     for (const c of cases.filter((x) => only === undefined || only.some((o) => x.name.startsWith(o)))) {
-      const config = { transactionDetails: 'full', maxSupportedTransactionVersion: 0, limit: PAGE, sortOrder: c.order, paginationToken: c.token };
+      const config = {
+        transactionDetails: 'full',
+        maxSupportedTransactionVersion: 0,
+        limit: PAGE,
+        sortOrder: c.order,
+        paginationToken: c.token,
+      };
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTransactionsForAddress', params: [TARGET, config] });
       const sample = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as {
         result?: { data: { slot: number; transactionIndex: number }[]; paginationToken: string | null };
@@ -194,7 +224,11 @@ async function main(): Promise<void> {
           })
         ).json<{ slot: string; position: number }>();
         await (
-          await ch.query({ query: SKIPPED_SQL, query_params: { db: DB, slots: [...new Set(rows.map((r) => BigInt(r.slot)))] }, format: 'JSONEachRow' })
+          await ch.query({
+            query: SKIPPED_SQL,
+            query_params: { db: DB, slots: [...new Set(rows.map((r) => BigInt(r.slot)))] },
+            format: 'JSONEachRow',
+          })
         ).json();
         const page = rows.slice(0, PAGE);
         await (

@@ -25,7 +25,10 @@ const compare = (a: BlockPosition, b: BlockPosition): number =>
   a.slot !== b.slot ? (a.slot < b.slot ? -1 : 1) : a.position === b.position ? 0 : a.position < b.position ? -1 : 1;
 
 /** Everything at or below the head. */
-export const upToHead = (head: bigint): HistoryRange => ({ lo: { slot: 0n, position: 0n }, hi: { slot: head, position: AFTER_LAST_POSITION } });
+export const upToHead = (head: bigint): HistoryRange => ({
+  lo: { slot: 0n, position: 0n },
+  hi: { slot: head, position: AFTER_LAST_POSITION },
+});
 
 /** The range with its low end raised to `lo` (when higher). */
 export const atOrAfter = (r: HistoryRange, lo: BlockPosition): HistoryRange => (compare(lo, r.lo) > 0 ? { lo, hi: r.hi } : r);
@@ -51,7 +54,9 @@ export function narrowBySlots(r: HistoryRange, s: Bounds): HistoryRange {
 
 /** Strictly after `p` in the order of the walk: the next page of a token. */
 export function after(r: HistoryRange, p: BlockPosition, order: 'asc' | 'desc'): HistoryRange {
-  return order === 'asc' ? atOrAfter(r, { slot: p.slot, position: p.position + 1n }) : atOrBefore(r, { slot: p.slot, position: p.position - 1n });
+  return order === 'asc'
+    ? atOrAfter(r, { slot: p.slot, position: p.position + 1n })
+    : atOrBefore(r, { slot: p.slot, position: p.position - 1n });
 }
 
 /** filters.signature with the position of each named transaction. */

@@ -91,7 +91,8 @@ function parseRangeFilter(v: unknown, name: string, value: (v: unknown, name: st
 export const parseSlotFilter = (v: unknown): Bounds => parseRangeFilter(v, 'filters.slot', parseU64);
 
 function parseUnixTime(v: unknown, name: string): bigint {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParams(`${name}: expected a whole number of unix seconds, got ${describeValue(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw invalidParams(`${name}: expected a whole number of unix seconds, got ${describeValue(v)}`);
   return BigInt(v);
 }
 

@@ -280,7 +280,7 @@ describe('getTransactionsForAddress through helius-sdk equals getSignaturesForAd
     });
   }
 
-  it('transactionIndex is the position in getBlock (votes included); the block time of an event without one is the block\'s', async () => {
+  it("transactionIndex is the position in getBlock (votes included); the block time of an event without one is the block's", async () => {
     const { items } = await walk({ commitment: 'confirmed', limit: 50, filters: { tokenAccounts: 'all' } });
     for (const s of items) {
       const block = await result('getBlock', [s.slot, { commitment: 'confirmed', transactionDetails: 'signatures', rewards: false }]);
@@ -298,7 +298,7 @@ describe('getTransactionsForAddress through helius-sdk equals getSignaturesForAd
     for (const t of full.items) expect(t.blockTime).toBe(hBlockTime(H_NO_TX_TIME));
   });
 
-  it('a lost fork\'s transaction is listed by getSignaturesForAddress but never served', async () => {
+  it("a lost fork's transaction is listed by getSignaturesForAddress but never served", async () => {
     const dead = bs58.encode(hSig(H_DEAD, 1));
     expect((await signaturesOf(WALLET, 'finalized')).map((s) => s.signature)).toContain(dead);
     expect(await txOf(dead, 'finalized')).toBeNull();
@@ -317,14 +317,26 @@ describe('filters', () => {
     const cases: [Record<string, unknown>, (s: any) => boolean][] = [
       [{ slot: { gte: 312, lt: 330 } }, (s) => between(s, 312, 329)],
       [{ slot: { gt: 312, lte: 330 } }, (s) => between(s, 313, 330)],
-      [{ blockTime: { gte: hBlockTime(318), lt: hBlockTime(333) } }, (s) => s.blockTime !== null && s.blockTime >= hBlockTime(318) && s.blockTime < hBlockTime(333)],
+      [
+        { blockTime: { gte: hBlockTime(318), lt: hBlockTime(333) } },
+        (s) => s.blockTime !== null && s.blockTime >= hBlockTime(318) && s.blockTime < hBlockTime(333),
+      ],
       [{ blockTime: { eq: hBlockTime(322) } }, (s) => s.blockTime === hBlockTime(322)],
       [{ status: 'failed' }, (s) => s.err !== null],
       [{ status: 'succeeded' }, (s) => s.err === null],
       // Newer than pivot2 and older than pivot: strictly between them in the walk.
-      [{ signature: { gt: pivot2.signature, lt: pivot.signature } }, (s) => all.indexOf(s) > all.indexOf(pivot) && all.indexOf(s) < all.indexOf(pivot2)],
-      [{ signature: { gte: pivot2.signature, lte: pivot.signature } }, (s) => all.indexOf(s) >= all.indexOf(pivot) && all.indexOf(s) <= all.indexOf(pivot2)],
-      [{ slot: { gte: 320 }, status: 'succeeded', signature: { lte: pivot.signature } }, (s) => s.slot >= 320 && s.err === null && all.indexOf(s) >= all.indexOf(pivot)],
+      [
+        { signature: { gt: pivot2.signature, lt: pivot.signature } },
+        (s) => all.indexOf(s) > all.indexOf(pivot) && all.indexOf(s) < all.indexOf(pivot2),
+      ],
+      [
+        { signature: { gte: pivot2.signature, lte: pivot.signature } },
+        (s) => all.indexOf(s) >= all.indexOf(pivot) && all.indexOf(s) <= all.indexOf(pivot2),
+      ],
+      [
+        { slot: { gte: 320 }, status: 'succeeded', signature: { lte: pivot.signature } },
+        (s) => s.slot >= 320 && s.err === null && all.indexOf(s) >= all.indexOf(pivot),
+      ],
     ];
     for (const [f, keep] of cases) {
       const want = all.filter(keep);
@@ -379,7 +391,7 @@ describe('errors', () => {
     }
   });
 
-  it('full without maxSupportedTransactionVersion and a v0 transaction in the page: -32015 (Agave\'s getBlock rule); signatures need none', async () => {
+  it("full without maxSupportedTransactionVersion and a v0 transaction in the page: -32015 (Agave's getBlock rule); signatures need none", async () => {
     const e = await code([WALLET, { transactionDetails: 'full', filters: { tokenAccounts: 'balanceChanged' } }]);
     expect(e.code).toBe(-32015);
     const page: any = await helius.getTransactionsForAddress([WALLET, { filters: { tokenAccounts: 'balanceChanged' } } as any]);
@@ -390,6 +402,30 @@ describe('errors', () => {
     const e = await code([WALLET, { commitment: 'confirmed', minContextSlot: H_HEADS.confirmed + 1 }]);
     expect(e.code).toBe(-32016);
     expect(e.data).toEqual({ contextSlot: H_HEADS.confirmed });
+  });
+});
+
+describe('rows a merge has not collapsed yet', () => {
+  it('three copies of every row of the address: pages stay full and nothing comes twice (the window grows)', async () => {
+    const want = await expectedHistory('all', 'finalized');
+    await ch.command({ query: `SYSTEM STOP MERGES ${DB}.signatures_by_address` });
+    try {
+      for (let i = 0; i < 2; i++) {
+        await ch.command({
+          query: `INSERT INTO ${DB}.signatures_by_address SELECT * FROM ${DB}.signatures_by_address WHERE address = {a:String} SETTINGS insert_deduplicate = 0`,
+          query_params: { a: WALLET },
+        });
+      }
+      const copies = await rows(`SELECT count() FROM ${DB}.signatures_by_address WHERE address = '${WALLET}'`);
+      expect(Number(copies[0])).toBeGreaterThanOrEqual(3 * 20);
+      const desc = await walk({ commitment: 'finalized', limit: 2, filters: { tokenAccounts: 'all' } });
+      const asc = await walk({ commitment: 'finalized', limit: 2, sortOrder: 'asc', filters: { tokenAccounts: 'all' } });
+      expect(desc.items).toEqual(want);
+      expect(asc.items).toEqual([...want].reverse());
+    } finally {
+      await ch.command({ query: `SYSTEM START MERGES ${DB}.signatures_by_address` });
+      await ch.command({ query: `OPTIMIZE TABLE ${DB}.signatures_by_address FINAL` });
+    }
   });
 });
 

@@ -35,7 +35,14 @@ describe('token_balance_changes rows', () => {
     const p = project({ kind: 'transactions', event: tokenTx(slot, 1) });
     if (!p.ok) throw new Error(p.reason);
     const sig = b58(`txsig-${slot}-1`, 64);
-    const common = { slot: String(slot), position: 1, signature: sig, err: null, memo: p.rows.transactions![0]!.memo, block_time: p.rows.transactions![0]!.block_time };
+    const common = {
+      slot: String(slot),
+      position: 1,
+      signature: sig,
+      err: null,
+      memo: p.rows.transactions![0]!.memo,
+      block_time: p.rows.transactions![0]!.block_time,
+    };
     expect(p.rows.token_balance_changes).toEqual([
       { account: bs58.encode(SRC_TOKEN), ...common },
       { account: bs58.encode(DST_TOKEN), ...common },

@@ -50,10 +50,14 @@ export function historySql(order: 'asc' | 'desc', sources: { tokenAccounts: bool
   const tail = `ORDER BY slot ${dir}, position ${dir} LIMIT {window:UInt32}`;
   const parts = [`SELECT ${COLUMNS} FROM {db:Identifier}.signatures_by_address WHERE address = {address:String} AND ${CONDITIONS} ${tail}`];
   if (sources.tokenAccounts) {
-    parts.push(`SELECT ${COLUMNS} FROM {db:Identifier}.signatures_by_address WHERE address IN {accounts:Array(String)} AND ${CONDITIONS} ${tail}`);
+    parts.push(
+      `SELECT ${COLUMNS} FROM {db:Identifier}.signatures_by_address WHERE address IN {accounts:Array(String)} AND ${CONDITIONS} ${tail}`,
+    );
   }
   if (sources.balanceChanges) {
-    parts.push(`SELECT ${COLUMNS} FROM {db:Identifier}.token_balance_changes WHERE account IN {accounts:Array(String)} AND ${CONDITIONS} ${tail}`);
+    parts.push(
+      `SELECT ${COLUMNS} FROM {db:Identifier}.token_balance_changes WHERE account IN {accounts:Array(String)} AND ${CONDITIONS} ${tail}`,
+    );
   }
   if (parts.length === 1) return parts[0]!;
   return `SELECT ${COLUMNS} FROM (${parts.map((p) => `(${p})`).join(' UNION ALL ')}) ${tail}`;
@@ -125,7 +129,10 @@ async function ownedTokenAccounts(ctx: MethodContext, wallet: string, slot: bigi
 async function locateSignatures(ch: QueryClient, db: string, f: GetTransactionsForAddressParams['signatures']): Promise<SignatureBounds> {
   const named = Object.entries(f).filter((e): e is [keyof SignatureBounds, string] => e[1] !== undefined);
   if (named.length === 0) return {};
-  const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures: named.map((e) => e[1]) });
+  const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, {
+    db,
+    signatures: named.map((e) => e[1]),
+  });
   const found = new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: BigInt(r.position) }]));
   const out: SignatureBounds = {};
   for (const [k, sig] of named) {
@@ -160,7 +167,25 @@ async function fullItems(ctx: MethodContext, rows: readonly HistoryRow[], p: Get
   });
   const late = rows.filter((_, i) => needsBlockTime(events[i]!)).map((r) => u64(r.slot));
   const blockTimes = await readBlockTimes(ctx.ch, ctx.db, late);
-  return rows.map((r, i) => ({ transactionIndex: Number(r.position), ...encodeConfirmedTransaction(events[i]!, u64(r.slot), blockTimes, p) }));
+  return rows.map((r, i) => ({
+    transactionIndex: Number(r.position),
+    ...encodeConfirmedTransaction(events[i]!, u64(r.slot), blockTimes, p),
+  }));
+}
+
+/**
+ * The first `wanted` rows of the page's range (fewer only at its end): one row past the page says whether another
+ * page follows. The window leaves room for rows pageOf drops; when it drops so many that the page comes out short
+ * while the window was full, a window four times larger is read.
+ */
+async function readWindow(ctx: MethodContext, sql: string, params: Record<string, unknown>, wanted: number): Promise<HistoryRow[]> {
+  for (let window = 2 * wanted; ; window *= 4) {
+    const raw = await queryRows<HistoryRow>(ctx.ch, sql, { ...params, window });
+    const slots = [...new Set(raw.map((r) => u64(r.slot)))];
+    const skipped = slots.length === 0 ? [] : await queryRows<{ slot: string }>(ctx.ch, SKIPPED_SQL, { db: ctx.db, slots });
+    const rows = pageOf(raw, new Set(skipped.map((r) => String(r.slot))));
+    if (rows.length >= wanted || raw.length < window) return rows.slice(0, wanted);
+  }
 }
 
 export const getTransactionsForAddress = defineMethod<GetTransactionsForAddressParams>({
@@ -191,21 +216,11 @@ export const getTransactionsForAddress = defineMethod<GetTransactionsForAddressP
       minTime: p.blockTime.min ?? -(2n ** 63n),
       maxTime: p.blockTime.max ?? 2n ** 63n - 1n,
     };
-    // One row past the page says whether another page follows (a short page is the last). The window leaves
-    // room for rows pageOf drops; when it drops so many that the page is short while the window was full, a
-    // window four times larger is read (so a page is short only at the end).
-    const wanted = p.limit + 1;
-    let rows: HistoryRow[] = [];
-    for (let window = 2 * wanted; ; window *= 4) {
-      const raw = await queryRows<HistoryRow>(ctx.ch, sql, { ...params, window });
-      const slots = [...new Set(raw.map((r) => u64(r.slot)))];
-      const skipped = slots.length === 0 ? [] : await queryRows<{ slot: string }>(ctx.ch, SKIPPED_SQL, { db: ctx.db, slots });
-      rows = pageOf(raw, new Set(skipped.map((r) => String(r.slot))));
-      if (rows.length >= wanted || raw.length < window) break;
-    }
+    const rows = await readWindow(ctx, sql, params, p.limit + 1);
     const page = rows.slice(0, p.limit);
     const last = page[page.length - 1];
-    const paginationToken = rows.length > p.limit && last !== undefined ? formatPaginationToken(u64(last.slot), Number(last.position)) : null;
+    const paginationToken =
+      rows.length > p.limit && last !== undefined ? formatPaginationToken(u64(last.slot), Number(last.position)) : null;
     const data = p.details === 'full' ? await fullItems(ctx, page, p) : page.map((r) => shapeSignature(r, ctx.state));
     return { data, paginationToken };
   },

@@ -88,7 +88,9 @@ function txEvent(slot: number, index: number, s: TxSpec): TransactionEvent {
     accountKeys: s.keys,
     recentBlockhash: keyOf(`gtfa-blockhash-${slot - 1}`),
     instructions: [{ programIdIndex: s.keys.length - 1, accounts: Buffer.from([0, 1]), data: Buffer.from([3, 1, 2]) }],
-    addressTableLookups: s.loadedWritable ? [{ accountKey: LOOKUP, writableIndexes: Buffer.from([0]), readonlyIndexes: Buffer.alloc(0) }] : [],
+    addressTableLookups: s.loadedWritable
+      ? [{ accountKey: LOOKUP, writableIndexes: Buffer.from([0]), readonlyIndexes: Buffer.alloc(0) }]
+      : [],
     loadedWritable: s.loadedWritable ?? [],
     isVote: s.isVote ?? false,
     err: s.fails ? H_ERR : undefined,
@@ -120,7 +122,11 @@ function slotTxSpecs(slot: number): TxSpec[] {
   }
   // ta1 read, its balance the same before and after: tokenAccounts "all" only.
   if (slot % 5 === 0) {
-    out.push({ keys: [PAYER, H_TA.ta1, TOKEN], pre: [balance(1, H_MINT, H_WALLET, TOKEN, 7n)], post: [balance(1, H_MINT, H_WALLET, TOKEN, 7n)] });
+    out.push({
+      keys: [PAYER, H_TA.ta1, TOKEN],
+      pre: [balance(1, H_MINT, H_WALLET, TOKEN, 7n)],
+      post: [balance(1, H_MINT, H_WALLET, TOKEN, 7n)],
+    });
   }
   // A v0 transaction: ta2 (Token-2022) loaded from a lookup table, its balance changes (from none: opened with 3).
   if (slot % 4 === 1) {
@@ -134,16 +140,29 @@ function slotTxSpecs(slot: number): TxSpec[] {
   }
   // Only the other wallet's ta3 changes: never the wallet's.
   if (slot % 7 === 0) {
-    out.push({ keys: [PAYER, H_TA.ta3, TOKEN], pre: [balance(1, H_MINT, H_OTHER, TOKEN, 1n)], post: [balance(1, H_MINT, H_OTHER, TOKEN, 2n)] });
+    out.push({
+      keys: [PAYER, H_TA.ta3, TOKEN],
+      pre: [balance(1, H_MINT, H_OTHER, TOKEN, 1n)],
+      post: [balance(1, H_MINT, H_OTHER, TOKEN, 2n)],
+    });
   }
   // ta4, closed at H_CLOSE: not the wallet's at any head, so never counted.
   if (slot % 4 === 2 && slot < H_CLOSE) {
-    out.push({ keys: [PAYER, H_TA.ta4, TOKEN], pre: [balance(1, H_MINT, H_WALLET, TOKEN, 4n)], post: [balance(1, H_MINT, H_WALLET, TOKEN, 3n)], fails: slot % 8 === 2 });
+    out.push({
+      keys: [PAYER, H_TA.ta4, TOKEN],
+      pre: [balance(1, H_MINT, H_WALLET, TOKEN, 4n)],
+      post: [balance(1, H_MINT, H_WALLET, TOKEN, 3n)],
+      fails: slot % 8 === 2,
+    });
   }
   // ta5, the wallet's from H_HANDOVER: its whole history counts (the current owner decides).
   if (slot % 3 === 1) {
     const owner = slot < H_HANDOVER ? H_OTHER : H_WALLET;
-    out.push({ keys: [PAYER, H_TA.ta5, TOKEN], pre: [balance(1, H_MINT, owner, TOKEN, 50n)], post: [balance(1, H_MINT, owner, TOKEN, 49n)] });
+    out.push({
+      keys: [PAYER, H_TA.ta5, TOKEN],
+      pre: [balance(1, H_MINT, owner, TOKEN, 50n)],
+      post: [balance(1, H_MINT, owner, TOKEN, 49n)],
+    });
   }
   return out;
 }
@@ -197,7 +216,13 @@ export function buildHistoryChain(): SlotBatch[] {
       for (const t of txs) events.push({ kind: 'transactions', event: t });
       events.push(...writesAt(slot));
       const parent = slot === H_SKIPPED + 1 ? H_SKIPPED - 1 : slot === H_DEAD + 1 ? H_DEAD - 1 : slot - 1;
-      const record = slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent, height: ++height, time: hBlockTime(slot), txs: txs.length, votes: 1 });
+      const record = slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, {
+        parent,
+        height: ++height,
+        time: hBlockTime(slot),
+        txs: txs.length,
+        votes: 1,
+      });
       record.block!.blockhash = keyOf(`gtfa-blockhash-${slot}`);
       events.push({ kind: 'slots', event: record });
     }
