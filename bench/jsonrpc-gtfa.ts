@@ -7,7 +7,8 @@
 // window, its lost-fork check, then the bodies) straight through the client in the same run: overhead = JSON-RPC p50 / SQL p50.
 // Prints one line per case:
 //   jsonrpc method=getTransactionsForAddress[<case>] p50_ms=<x> p99_ms=<y> rps=<r> sql_p50_ms=<s> overhead=<ratio>
-// Env: BENCH_GTFA_TRANSACTIONS (10000000), BENCH_SECONDS (10), BENCH_ONLY (case name prefixes), BENCH_KEEP=1.
+// Env: BENCH_GTFA_TRANSACTIONS (10000000), BENCH_SECONDS (10), BENCH_ONLY (case name prefixes), BENCH_KEEP=1 keeps the
+// data folder, BENCH_DIR=<kept folder> measures it again without filling.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -134,12 +135,22 @@ async function direct(f: () => Promise<unknown>, seconds: number): Promise<numbe
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'slotstream-bench-gtfa-'));
+  const reuse = process.env.BENCH_DIR;
+  const dir = reuse ?? mkdtempSync(join(tmpdir(), 'slotstream-bench-gtfa-'));
   const ch = await createClickHouse({ dataDir: dir, database: DB });
   let close = async (): Promise<void> => {};
   try {
-    await applyMigrations(ch, DB);
-    const lastSlot = await fill(ch);
+    let lastSlot: number;
+    if (reuse === undefined) {
+      await applyMigrations(ch, DB);
+      lastSlot = await fill(ch);
+    } else {
+      const heads = await (
+        await ch.query({ query: `SELECT max(slot) AS s FROM ${DB}.heads`, format: 'JSONEachRow' })
+      ).json<{ s: string }>();
+      lastSlot = Number(heads[0]!.s);
+      console.log(`# reusing ${dir}: last slot ${lastSlot}`);
+    }
     const rpc = await startJsonRpc({
       ch,
       database: DB,
@@ -255,7 +266,7 @@ async function main(): Promise<void> {
   } finally {
     await close();
     await ch.close();
-    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP !== '1' && reuse === undefined) rmSync(dir, { recursive: true, force: true });
     else console.log(`# data kept in ${dir} (database ${DB})`);
   }
 }

@@ -435,11 +435,19 @@ describe('projector rebuild', () => {
     await projector!.stop();
     projector = undefined;
     await ch.command({ query: `TRUNCATE TABLE ${DB}.token_balance_changes` });
+    await ch.command({ query: `TRUNCATE TABLE ${DB}.transaction_records` });
     const emptied = await walk({ commitment: 'finalized', limit: 1000, filters: { tokenAccounts: 'balanceChanged' } });
     expect(emptied.items.length).toBeLessThan(before.items.length);
+    // Bodies missing (views filled before they were stored): a clear error, not a page without them.
+    const e = (await call('getTransactionsForAddress', [WALLET, { transactionDetails: 'full', maxSupportedTransactionVersion: 0 }])).error;
+    expect(e.code).toBe(-32011);
+    expect(e.data).toMatch(/has no stored body; `slotstream projector rebuild` restores them/);
     await rebuildViews(config, silentLogger, { ch, kafka, topics });
     expect(await balanceChanges(DB)).toEqual(await balanceChanges(EXPECTED_DB));
     const after = await walk({ commitment: 'finalized', limit: 1000, filters: { tokenAccounts: 'balanceChanged' } });
     expect(after.items).toEqual(before.items);
+    const full = await walk({ commitment: 'finalized', limit: 100, transactionDetails: 'full', maxSupportedTransactionVersion: 0 });
+    const signatures = await walk({ commitment: 'finalized', limit: 1000 });
+    expect(full.items.map(sigOfFull)).toEqual(signatures.items.map((s) => s.signature));
   }, 120_000);
 });

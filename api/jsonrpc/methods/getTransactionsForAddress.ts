@@ -9,7 +9,7 @@
 // Transactions of slots marked skipped (a lost fork) are left out, as getTransaction leaves them out.
 import { TupleParam } from '@clickhouse/client';
 import { isTokenAccountData, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../../schemas/programs.js';
-import { invalidParams } from '../../solana-json/errors.js';
+import { invalidParams, transactionHistoryNotAvailable } from '../../solana-json/errors.js';
 import { decodeBody } from '../../solana-json/transactions.js';
 import { queryRows, u64, type QueryClient } from '../../views/query.js';
 import {
@@ -161,8 +161,13 @@ async function fullItems(ctx: MethodContext, rows: readonly HistoryRow[], p: Get
   const byKey = new Map(bodies.map((b) => [`${b.slot}:${b.position}`, b.body]));
   const events = rows.map((r) => {
     const body = byKey.get(`${r.slot}:${r.position}`);
-    // The signature index and the bodies are written from the same event in the same insert batch.
-    if (body === undefined) throw new Error(`transaction ${r.signature} at ${r.slot}:${r.position} has no stored body`);
+    // The projector writes both from the same event in the same batch; only views filled before migration 003
+    // lack bodies (getTransaction answers null for those): say so rather than leave the transaction out.
+    if (body === undefined) {
+      throw transactionHistoryNotAvailable(
+        `transaction ${r.signature} (slot ${r.slot}, index ${r.position}) has no stored body; \`slotstream projector rebuild\` restores them`,
+      );
+    }
     return decodeBody(body);
   });
   const late = rows.filter((_, i) => needsBlockTime(events[i]!)).map((r) => u64(r.slot));
