@@ -23,6 +23,7 @@ export const BLOCK_CLEANED_UP = -32001;
 export const BLOCK_NOT_AVAILABLE = -32004;
 export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
+export const TRANSACTION_HISTORY_NOT_AVAILABLE = -32011;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 /** Helius's code for an account read older than the history held (getHistoricalAccountInfo). */
 export const ACCOUNT_HISTORY_NOT_AVAILABLE = -32018;
@@ -64,6 +65,9 @@ export const blockCleanedUp = (slot: bigint, firstAvailable: bigint): RpcError =
 export const blockNotAvailable = (slot: bigint): RpcError => new RpcError(BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
 export const slotSkipped = (slot: bigint): RpcError =>
   new RpcError(UNAVAILABLE, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+/** Agave's TransactionHistoryNotAvailable; `data` says what is missing (views filled before their migration). */
+export const transactionHistoryNotAvailable = (data: string): RpcError =>
+  new RpcError(TRANSACTION_HISTORY_NOT_AVAILABLE, 'Transaction history is not available from this node', data);
 /** getHealth when not healthy: behind by a known number of slots, or unknown (null). */
 export const nodeUnhealthy = (numSlotsBehind: bigint | undefined): RpcError =>
   new RpcError(NODE_UNHEALTHY, numSlotsBehind === undefined ? 'Node is unhealthy' : `Node is behind by ${numSlotsBehind} slots`, {

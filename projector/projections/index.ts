@@ -7,6 +7,7 @@ import { blockhashRows, tokenOwnerRows } from './lookups.js';
 import { rejected, type Projection } from './result.js';
 import { appendRows, emptyRows, type Rows } from './rows.js';
 import { projectSlot } from './slots.js';
+import { tokenBalanceChangeRows } from './token-balance-changes.js';
 import { projectTransaction } from './transactions.js';
 
 export type { Projection } from './result.js';
@@ -31,12 +32,23 @@ export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | u
       const p = projectTransaction(e.event);
       if (!p.ok) return p.reason;
       const tx = p.rows.transactions![0]!;
+      const changes = tokenBalanceChangeRows(e.event, {
+        slot: tx.slot,
+        position: tx.position,
+        signature: tx.signature,
+        err: tx.err,
+        memo: tx.memo,
+        block_time: tx.block_time,
+      });
+      if (!changes.ok) return changes.reason;
       into.transactions.push(tx);
       pushAll(into.signatures_by_address, p.rows.signatures_by_address!);
       // The whole record and the signature index row (004_transaction_records.sql, 003_transaction_bodies.sql).
       const { body, index } = transactionBodyRows(e.event, tx.signature, raw);
       into.transaction_records.push(body);
       into.transaction_index.push(index);
+      // The token-account history of getTransactionsForAddress (007_address_history.sql).
+      pushAll(into.token_balance_changes, changes.rows.token_balance_changes!);
       return undefined;
     }
     case 'accounts': {

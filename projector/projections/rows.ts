@@ -103,6 +103,12 @@ export interface TransactionRecordRow {
   record: Buffer;
 }
 
+/** Transactions that changed a token account's balance (007_address_history.sql): signatures_by_address's
+ * columns, keyed by the token account. */
+export interface TokenBalanceChangeRow extends Omit<SignatureByAddressRow, 'address'> {
+  account: string;
+}
+
 /** getBlock's block meta beyond the blocks view (003_transaction_bodies.sql). */
 export interface BlockDetailRow {
   slot: string;
@@ -125,6 +131,7 @@ export interface TableRows {
   transaction_index: TransactionIndexRow;
   transaction_records: TransactionRecordRow;
   block_details: BlockDetailRow;
+  token_balance_changes: TokenBalanceChangeRow;
 }
 
 export type ViewTable = keyof TableRows;
@@ -146,6 +153,7 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   transaction_index: ['signature', 'slot', 'position'],
   transaction_records: ['slot', 'position', 'signature', 'record'],
   block_details: ['slot', 'previous_blockhash', 'rewards', 'num_partitions'],
+  token_balance_changes: ['account', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
   // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
   slot_status: ['slot', 'status'],
 };
@@ -172,6 +180,7 @@ export function emptyRows(): Rows {
     transaction_index: [],
     transaction_records: [],
     block_details: [],
+    token_balance_changes: [],
   };
 }
 

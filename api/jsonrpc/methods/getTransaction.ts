@@ -6,7 +6,7 @@
 import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
 import { optionalString, parseContextConfig, parseSignature, positional } from '../../solana-json/params.js';
-import { queryRows, u64 } from '../../views/query.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
 import {
   decodeBody,
   encodeWithMeta,
@@ -16,6 +16,7 @@ import {
   type TransactionEncoding,
 } from '../../solana-json/transactions.js';
 import type { Commitment } from '../../solana-json/params.js';
+import type { TransactionEvent } from '../../../schemas/codec.js';
 
 export interface GetTransactionParams {
   signature: string;
@@ -51,8 +52,33 @@ WHERE (slot, position) IN (
 ORDER BY slot DESC
 LIMIT 1`;
 
-/** The block's time, for a transaction event that came without one (a Yellowstone transaction update has none). */
-export const BLOCK_TIME_SQL = `SELECT block_time FROM {db:Identifier}.blocks WHERE slot = {slot:UInt64} LIMIT 1`;
+const BLOCK_TIMES_SQL = `SELECT slot, block_time FROM {db:Identifier}.blocks WHERE slot IN {slots:Array(UInt64)} AND block_time IS NOT NULL LIMIT 1 BY slot`;
+
+/** The blocks' times, for transaction events that came without one (a Yellowstone transaction update has none). */
+export async function readBlockTimes(ch: QueryClient, db: string, slots: readonly bigint[]): Promise<Map<bigint, bigint>> {
+  if (slots.length === 0) return new Map();
+  const rows = await queryRows<{ slot: string; block_time: string }>(ch, BLOCK_TIMES_SQL, { db, slots: [...new Set(slots)] });
+  return new Map(rows.map((r) => [u64(r.slot), u64(r.block_time)]));
+}
+
+/** Sources that know the block's time put it on every transaction (the same value getBlock answers); otherwise the block row has it. */
+export const needsBlockTime = (e: TransactionEvent): boolean => e.blockTime === undefined;
+
+/**
+ * EncodedConfirmedTransactionWithStatusMeta, getTransaction's answer: slot, the flattened transaction with its
+ * meta (and `version` per maxSupportedTransactionVersion, -32015 as Agave), blockTime. `blockTimes` holds the
+ * block's time for an event without one. getTransactionsForAddress's `full` items are this too.
+ */
+export function encodeConfirmedTransaction(
+  e: TransactionEvent,
+  slot: bigint,
+  blockTimes: ReadonlyMap<bigint, bigint>,
+  o: { encoding: TransactionEncoding; maxSupportedVersion: number | undefined },
+): Record<string, unknown> {
+  const blockTime = e.blockTime ?? blockTimes.get(slot);
+  const encoded = encodeWithMeta(e, o.encoding, { maxSupportedVersion: o.maxSupportedVersion, showRewards: true });
+  return { slot: u64Json(slot), ...encoded, blockTime: blockTime === undefined ? null : u64Json(blockTime) };
+}
 
 const UNAVAILABLE = 'Transaction information unavailable';
 
@@ -64,17 +90,9 @@ export const getTransaction = defineMethod<GetTransactionParams>({
     const head = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment);
     const rows = await queryRows<{ slot: string; body: string }>(ctx.ch, TRANSACTION_SQL, { db: ctx.db, sig: p.signature, head });
     if (rows.length === 0) return null;
-    const r = rows[0]!;
-    const e = decodeBody(r.body);
-    // Sources that know the block's time put it on every transaction (the same value getBlock answers);
-    // otherwise the block row has it.
-    let blockTime = e.blockTime;
-    if (blockTime === undefined) {
-      const t = await queryRows<{ block_time: string | null }>(ctx.ch, BLOCK_TIME_SQL, { db: ctx.db, slot: r.slot });
-      if (t.length > 0 && t[0]!.block_time !== null) blockTime = u64(t[0]!.block_time);
-    }
-    const encoded = encodeWithMeta(e, p.encoding, { maxSupportedVersion: p.maxSupportedVersion, showRewards: true });
-    // EncodedConfirmedTransactionWithStatusMeta: slot, the flattened transaction with meta, blockTime.
-    return { slot: u64Json(u64(r.slot)), ...encoded, blockTime: blockTime === undefined ? null : u64Json(blockTime) };
+    const slot = u64(rows[0]!.slot);
+    const e = decodeBody(rows[0]!.body);
+    const blockTimes = needsBlockTime(e) ? await readBlockTimes(ctx.ch, ctx.db, [slot]) : new Map<bigint, bigint>();
+    return encodeConfirmedTransaction(e, slot, blockTimes, p);
   },
 });

@@ -1,5 +1,5 @@
-// Every method, by name: the seven of interface.md, the read-side methods of issue 13, and the write
-// methods a read-only service refuses.
+// Every method, by name: the seven of interface.md, the read-side methods of issue 13, the provider
+// methods of issue 21, and the write methods a read-only service refuses.
 import type { AnyMethod } from '../method.js';
 import { getAccountInfo } from './getAccountInfo.js';
 import { getBalance } from './getBalance.js';
@@ -23,6 +23,7 @@ import { getSlot } from './getSlot.js';
 import { getTokenAccountBalance } from './getTokenAccountBalance.js';
 import { getTokenAccountsByOwner } from './getTokenAccountsByOwner.js';
 import { getTransaction } from './getTransaction.js';
+import { getTransactionsForAddress } from './getTransactionsForAddress.js';
 import { getVersion } from './getVersion.js';
 import { isBlockhashValid } from './isBlockhashValid.js';
 import { minimumLedgerSlot } from './minimumLedgerSlot.js';
@@ -55,6 +56,7 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     getEpochInfo,
     getTransaction,
     getBlock,
+    getTransactionsForAddress,
     ...READ_ONLY_REFUSALS,
   ].map((m) => [m.name, m]),
 );
