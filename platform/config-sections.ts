@@ -66,7 +66,7 @@ export interface ApiSection {
     stream: { limits: FilterLimits };
     geyser: { limits: GeyserFilterLimits };
   };
-  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag'>;
+  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts'>;
   pubsub: Pick<
     PubSubOptions,
     | 'host'
@@ -192,6 +192,7 @@ export function apiSection(c: Config): ApiSection {
       maxBodyBytes: c.rpcMaxBodyBytes,
       maxBatch: c.rpcMaxBatch,
       maxSlotLag: c.maxSlotLag,
+      maxProgramAccounts: c.rpcMaxProgramAccounts,
     },
     pubsub: {
       ...listener(c.pubsubPort),

@@ -23,6 +23,7 @@ export const BLOCK_CLEANED_UP = -32001;
 export const BLOCK_NOT_AVAILABLE = -32004;
 export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
+export const SCAN_ERROR = -32012;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 
 export const parseError = (data?: string): RpcError => new RpcError(PARSE_ERROR, 'Parse error', data);
@@ -36,6 +37,18 @@ export const internalError = (): RpcError => new RpcError(INTERNAL_ERROR, 'Inter
 export const unavailable = (message: string): RpcError => new RpcError(UNAVAILABLE, message);
 export const minContextSlotNotReached = (contextSlot: bigint): RpcError =>
   new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: u64Json(contextSlot) });
+
+/**
+ * getProgramAccounts over the operator's limit of accounts per answer: Agave's ScanError (-32012), which Agave
+ * answers when a scan's results pass its own bound (--accounts-index-scan-results-limit-mb); the message names the
+ * limit and the paged method that serves any size.
+ */
+export const programAccountsOverLimit = (limit: number): RpcError =>
+  new RpcError(
+    SCAN_ERROR,
+    `getProgramAccounts answer over ${limit} accounts, this service's limit per answer (rpcMaxProgramAccounts); ` +
+      'read them page by page with getProgramAccountsV2 (limit up to 10000, paginationKey), or narrow them with filters',
+  );
 
 /** -32600 with Agave's message for base58 account data over 128 bytes. */
 export const base58TooLarge = (): RpcError =>

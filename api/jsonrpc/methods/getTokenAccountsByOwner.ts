@@ -39,21 +39,26 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
     : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };
 }
 
-export function parseGetTokenAccountsByOwner(params: unknown): GetTokenAccountsByOwnerParams {
+/** The params getTokenAccountsByOwner and getTokenAccountsByOwnerV2 share (V2 adds its paging members). */
+export function parseTokenAccountsByOwnerParams(params: unknown): { parsed: GetTokenAccountsByOwnerParams; config: ParamsConfig } {
   const p = positional(params, 2, 3);
-  return {
-    owner: parsePubkey(p[0], 'owner'),
-    filter: parseTokenAccountsFilter(p[1]),
-    ...parseAccountConfig(parseConfig(p[2], 'config'), 'binary'),
-  };
+  const owner = parsePubkey(p[0], 'owner');
+  const filter = parseTokenAccountsFilter(p[1]);
+  const config = parseConfig(p[2], 'config');
+  return { parsed: { owner, filter, ...parseAccountConfig(config, 'binary') }, config };
 }
 
+export const parseGetTokenAccountsByOwner = (params: unknown): GetTokenAccountsByOwnerParams =>
+  parseTokenAccountsByOwnerParams(params).parsed;
+
 // The newest write of each candidate at or below the context slot, kept when it still belongs to the
-// program and holds the wallet at bytes 32..64 (and the mint at 0..32 when one is asked for).
-const TOKEN_ACCOUNTS_SQL = `
+// program and holds the wallet at bytes 32..64 (and the mint at 0..32 when one is asked for). Paged
+// (getTokenAccountsByOwnerV2): only pubkeys after the cursor, written at or after changedSinceSlot, `limit` of them.
+export function tokenAccountsSql(paged: boolean): string {
+  return `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
 FROM (
-  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
+  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data, slot
   FROM {db:Identifier}.account_writes
   WHERE pubkey IN (
       SELECT pubkey FROM {db:Identifier}.token_accounts_by_owner
@@ -64,13 +69,17 @@ FROM (
 )
 WHERE owner = {program:String} AND lamports > 0
   AND substring(base64Decode(data), 33, 32) = base58Decode({wallet:String})
-  AND ({mint:String} = '' OR substring(base64Decode(data), 1, 32) = base58Decode({mint:String}))
-ORDER BY base58Decode(pubkey)`;
+  AND ({mint:String} = '' OR substring(base64Decode(data), 1, 32) = base58Decode({mint:String}))${
+    paged ? '\n  AND base58Decode(pubkey) > unhex({after:String}) AND slot >= {since:UInt64}' : ''
+  }
+ORDER BY base58Decode(pubkey)${paged ? '\nLIMIT {limit:UInt32}' : ''}`;
+}
+const TOKEN_ACCOUNTS_SQL = tokenAccountsSql(false);
 
-const UNAVAILABLE = 'Account information unavailable';
+export const UNAVAILABLE = 'Account information unavailable';
 
 /** Agave's get_token_program_id_and_mint: the program to search and the mint, or its -32602. */
-async function programAndMint(ctx: MethodContext, filter: TokenAccountsFilter, slot: bigint): Promise<{ program: string; mint: string }> {
+export async function programAndMint(ctx: MethodContext, filter: TokenAccountsFilter, slot: bigint): Promise<{ program: string; mint: string }> {
   if (filter.kind === 'programId') {
     if (!isTokenProgram(filter.program)) throw invalidParam('Invalid param: unrecognized Token program id');
     return { program: filter.program, mint: '' };
@@ -83,6 +92,27 @@ async function programAndMint(ctx: MethodContext, filter: TokenAccountsFilter, s
   return { program: mint.owner, mint: filter.mint };
 }
 
+/**
+ * Agave's keyed token accounts of stored rows: token-account data only; jsonParsed leaves out what it cannot
+ * parse. The rows' mints are read for jsonParsed's decimals.
+ */
+export async function shapeTokenAccounts(
+  ctx: MethodContext,
+  p: GetTokenAccountsByOwnerParams,
+  rows: readonly AccountRow[],
+  slot: bigint,
+): Promise<unknown[]> {
+  const tokenRows = rows.filter((r) => isTokenAccountData(Buffer.from(r.data, 'base64')));
+  const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead(tokenRows, p.encoding), slot);
+  const value: unknown[] = [];
+  for (const r of tokenRows) {
+    const account = encodeAccount(r, p.encoding, p.dataSlice, decimals) as { data: unknown };
+    if (p.encoding === 'jsonParsed' && (Array.isArray(account.data) || typeof account.data !== 'object')) continue;
+    value.push({ pubkey: r.pubkey, account });
+  }
+  return value;
+}
+
 export const getTokenAccountsByOwner = defineMethod<GetTokenAccountsByOwnerParams>({
   name: 'getTokenAccountsByOwner',
   unavailableMessage: UNAVAILABLE,
@@ -91,16 +121,7 @@ export const getTokenAccountsByOwner = defineMethod<GetTokenAccountsByOwnerParam
     const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
     const { program, mint } = await programAndMint(ctx, p.filter, slot);
     await encodingReady(p.encoding);
-    const rows = (await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot })).filter(
-      (r) => isTokenAccountData(Buffer.from(r.data, 'base64')),
-    );
-    const decimals = await readMintDecimals(ctx.ch, ctx.db, mintsToRead(rows, p.encoding), slot);
-    const value: unknown[] = [];
-    for (const r of rows) {
-      const account = encodeAccount(r, p.encoding, p.dataSlice, decimals) as { data: unknown };
-      if (p.encoding === 'jsonParsed' && (Array.isArray(account.data) || typeof account.data !== 'object')) continue;
-      value.push({ pubkey: r.pubkey, account });
-    }
-    return withContext(slot, ctx.apiVersion, value);
+    const rows = await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot });
+    return withContext(slot, ctx.apiVersion, await shapeTokenAccounts(ctx, p, rows, slot));
   },
 });
