@@ -8,6 +8,8 @@ import {
   encodingReady,
   mintsToRead,
   parseAccountConfig,
+  parseEncoding,
+  type AccountEncoding,
   type AccountConfig,
   type AccountRow,
 } from '../../solana-json/accounts.js';
@@ -39,13 +41,21 @@ export function parseTokenAccountsFilter(v: unknown): TokenAccountsFilter {
     : { kind: 'programId', program: parsePubkey(value, 'filter.programId') };
 }
 
-/** The params getTokenAccountsByOwner and getTokenAccountsByOwnerV2 share (V2 adds its paging members). */
-export function parseTokenAccountsByOwnerParams(params: unknown): { parsed: GetTokenAccountsByOwnerParams; config: ParamsConfig } {
+/**
+ * The params getTokenAccountsByOwner and getTokenAccountsByOwnerV2 share (V2 adds its paging members). Only the
+ * encodings differ: Agave's default `binary` (base-58, refused past 128 bytes, so for every token account) for V1;
+ * the provider method's list has no `binary`, and its default is base64.
+ */
+export function parseTokenAccountsByOwnerParams(
+  params: unknown,
+  encodings: { default: AccountEncoding; allowed?: readonly AccountEncoding[] } = { default: 'binary' },
+): { parsed: GetTokenAccountsByOwnerParams; config: ParamsConfig } {
   const p = positional(params, 2, 3);
   const owner = parsePubkey(p[0], 'owner');
   const filter = parseTokenAccountsFilter(p[1]);
   const config = parseConfig(p[2], 'config');
-  return { parsed: { owner, filter, ...parseAccountConfig(config, 'binary') }, config };
+  const encoding = parseEncoding(config, encodings.default, encodings.allowed);
+  return { parsed: { owner, filter, ...parseAccountConfig(config, encoding) }, config };
 }
 
 export const parseGetTokenAccountsByOwner = (params: unknown): GetTokenAccountsByOwnerParams =>
