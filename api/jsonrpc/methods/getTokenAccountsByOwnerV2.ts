@@ -45,7 +45,7 @@ export const getTokenAccountsByOwnerV2 = defineMethod<GetTokenAccountsByOwnerV2P
     const hex = (k: Uint8Array | undefined) => (k === undefined ? '' : Buffer.from(k).toString('hex'));
     // Rows jsonParsed cannot parse are left out after the read: a page emptied that way is followed by the next.
     let after = p.page.after;
-    let accounts: unknown[] = [];
+    let accounts: unknown[];
     let last: string | undefined;
     for (;;) {
       const rows = await queryRows<AccountRow>(ctx.ch, PAGE_SQL, { ...base, after: hex(after), limit: p.page.limit });
