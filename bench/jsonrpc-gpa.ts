@@ -73,7 +73,9 @@ async function fill(ch: ClickHouseClient): Promise<void> {
     format: 'JSONEachRow',
     values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(LAST_SLOT) })),
   });
-  console.log(`# filled ${ACCOUNTS} program accounts and ${TOKEN_ACCOUNTS} token accounts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `# filled ${ACCOUNTS} program accounts and ${TOKEN_ACCOUNTS} token accounts in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -175,7 +177,8 @@ async function main(): Promise<void> {
       const s = programAccountsSql(read, { limit: false });
       let rows = 0;
       const t0 = performance.now();
-      for await (const chunk of queryStream<ProgramAccountRow>(ch, s.sql, s.params(undefined))) rows += (await stillOwned(ch, read, chunk)).length;
+      for await (const chunk of queryStream<ProgramAccountRow>(ch, s.sql, s.params(undefined)))
+        rows += (await stillOwned(ch, read, chunk)).length;
       const sqlMs = performance.now() - t0;
       global.gc?.();
       const rssBefore = process.memoryUsage().rss;
@@ -188,7 +191,11 @@ async function main(): Promise<void> {
         `gpa getProgramAccounts[${rows} accounts,base64,streamed] total_ms=${r.totalMs.toFixed(0)} first_byte_ms=${r.firstByteMs.toFixed(0)} sql_ms=${sqlMs.toFixed(0)} overhead=${(r.totalMs / sqlMs).toFixed(2)} rss_growth_mb=${((peak - rssBefore) / 2 ** 20).toFixed(0)} answer_mb=${(r.bytes / 2 ** 20).toFixed(0)}`,
       );
     }
-    console.log(`# load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `# load after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await close();
     await ch.close();

@@ -66,7 +66,10 @@ export interface ApiSection {
     stream: { limits: FilterLimits };
     geyser: { limits: GeyserFilterLimits };
   };
-  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts'>;
+  jsonrpc: Pick<
+    JsonRpcOptions,
+    'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts'
+  >;
   pubsub: Pick<
     PubSubOptions,
     | 'host'

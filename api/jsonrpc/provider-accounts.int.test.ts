@@ -152,7 +152,10 @@ describe('getProgramAccountsV2', () => {
     const agave = (await call(rpc, 'getProgramAccounts', [PROGRAM, { encoding: 'base64' }])).result;
     expectSameList(all, agave);
     const expected = openAccountsOf(stateAt(chain, tip), PROGRAM);
-    expectSameList(pubkeys(all as any), expected.map((a) => a.pubkey));
+    expectSameList(
+      pubkeys(all as any),
+      expected.map((a) => a.pubkey),
+    );
     expect(expected.length).toBeGreaterThan(1100);
     expect(expected.length).toBeLessThan(1200);
   });
@@ -163,7 +166,10 @@ describe('getProgramAccountsV2', () => {
     let paginationKey: string | null = null;
     let pages = 0;
     for (;;) {
-      const page: any = await h.getProgramAccountsV2([PROGRAM, { limit: 97, encoding: 'base64', ...(paginationKey ? { paginationKey } : {}) }]);
+      const page: any = await h.getProgramAccountsV2([
+        PROGRAM,
+        { limit: 97, encoding: 'base64', ...(paginationKey ? { paginationKey } : {}) },
+      ]);
       pages++;
       expect(page.accounts.length).toBeLessThanOrEqual(97);
       if (page.accounts.length === 0) {
@@ -182,8 +188,14 @@ describe('getProgramAccountsV2', () => {
 
   it('carries filters, dataSlice and encodings over, and wraps pages in a context with withContext', async () => {
     const filters = [{ dataSize: 16 }, { memcmp: { offset: 6, bytes: bs58.encode(Buffer.from([0, 0])) } }];
-    const all = await helius().getAllProgramAccounts(PROGRAM, { filters, dataSlice: { offset: 0, length: 4 }, encoding: 'base58', withContext: true });
-    const agave = (await call(rpc, 'getProgramAccounts', [PROGRAM, { filters, dataSlice: { offset: 0, length: 4 }, encoding: 'base58' }])).result;
+    const all = await helius().getAllProgramAccounts(PROGRAM, {
+      filters,
+      dataSlice: { offset: 0, length: 4 },
+      encoding: 'base58',
+      withContext: true,
+    });
+    const agave = (await call(rpc, 'getProgramAccounts', [PROGRAM, { filters, dataSlice: { offset: 0, length: 4 }, encoding: 'base58' }]))
+      .result;
     expectSameList(all, agave);
     expect(all.length).toBeGreaterThan(300);
     const page = (await call(rpc, 'getProgramAccountsV2', [PROGRAM, { withContext: true, limit: 3 }])).result;
@@ -196,7 +208,11 @@ describe('getProgramAccountsV2', () => {
     for (const since of [35, 39, 46, LAST]) {
       const got = await helius().getAllProgramAccounts(PROGRAM, { changedSinceSlot: since });
       const expected = openAccountsOf(stateAt(chain, tip), PROGRAM).filter((a) => a.slot >= since);
-      expectSameList(pubkeys(got as any), expected.map((a) => a.pubkey), `changedSinceSlot ${since}`);
+      expectSameList(
+        pubkeys(got as any),
+        expected.map((a) => a.pubkey),
+        `changedSinceSlot ${since}`,
+      );
     }
     const inclusive = openAccountsOf(stateAt(chain, tip), PROGRAM).filter((a) => a.slot === 39);
     expect(inclusive.length).toBeGreaterThan(0);
@@ -258,7 +274,9 @@ describe('getProgramAccountsV2', () => {
     const r = await call(rpc, 'getProgramAccountsV2', [PROGRAM, { minContextSlot: 1_000_000 }]);
     expect(r.error).toMatchObject({ code: -32016, data: { contextSlot: tip } });
     // The SDK surfaces the message only (its caller drops the code).
-    await expect(helius().getProgramAccountsV2([PROGRAM, { limit: 0 }])).rejects.toThrow(/RPC error \(getProgramAccountsV2\): Invalid params/);
+    await expect(helius().getProgramAccountsV2([PROGRAM, { limit: 0 }])).rejects.toThrow(
+      /RPC error \(getProgramAccountsV2\): Invalid params/,
+    );
   });
 });
 
@@ -284,7 +302,9 @@ describe('getTokenAccountsByOwnerV2', () => {
     const seen: unknown[] = [];
     let paginationKey: string | null = null;
     for (;;) {
-      const r: any = (await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { encoding: 'base64', limit: 13, paginationKey }])).result;
+      const r: any = (
+        await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { encoding: 'base64', limit: 13, paginationKey }])
+      ).result;
       expect(Object.keys(r)).toEqual(['value', 'paginationKey', 'totalResults']);
       expect(r.totalResults).toBe(agave.length);
       if (r.value.length === 0) {
@@ -303,20 +323,28 @@ describe('getTokenAccountsByOwnerV2', () => {
 
   it('changedSinceSlot is inclusive over the newest write', async () => {
     const since = 30;
-    const got: any = (await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { changedSinceSlot: since, limit: 10000 }])).result;
+    const got: any = (await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { changedSinceSlot: since, limit: 10000 }]))
+      .result;
     const state = stateAt(chain, tip);
     const expected = openAccountsOf(state, TOKEN_PROGRAM).filter(
       (a) => a.slot >= since && bs58.encode(a.data.subarray(32, 64)) === WALLET && bs58.encode(a.data.subarray(0, 32)) === MINT,
     );
-    expectSameList(got.value.map((a: any) => a.pubkey), expected.map((a) => a.pubkey));
+    expectSameList(
+      got.value.map((a: any) => a.pubkey),
+      expected.map((a) => a.pubkey),
+    );
     expect(expected.length).toBeGreaterThan(5);
   });
 
   it('answers -32602 without a filter, with a bad limit or paginationKey', async () => {
     expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET])).error.code).toBe(-32602);
     expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, {}])).error.code).toBe(-32602);
-    expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { limit: 10_001 }])).error).toMatchObject({ code: -32602 });
-    expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { paginationKey: 'xyz' }])).error).toMatchObject({ code: -32602 });
+    expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { limit: 10_001 }])).error).toMatchObject({
+      code: -32602,
+    });
+    expect((await call(rpc, 'getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, { paginationKey: 'xyz' }])).error).toMatchObject({
+      code: -32602,
+    });
   });
 });
 
@@ -332,7 +360,10 @@ describe('getProgramAccounts, streamed within rpcMaxProgramAccounts', () => {
     const body: any = await res.json();
     expect(body.id).toBe('x');
     expect(body.result.context.slot).toBe(tip);
-    expectSameList(pubkeys(body.result.value), openAccountsOf(stateAt(chain, tip), PROGRAM).map((a) => a.pubkey));
+    expectSameList(
+      pubkeys(body.result.value),
+      openAccountsOf(stateAt(chain, tip), PROGRAM).map((a) => a.pubkey),
+    );
   });
 
   it('over the limit: -32012 naming the limit and pointing to getProgramAccountsV2; a filtered answer within it is served', async () => {
@@ -340,7 +371,10 @@ describe('getProgramAccounts, streamed within rpcMaxProgramAccounts', () => {
     expect(r.error.code).toBe(-32012);
     expect(r.error.message).toMatch(/100 accounts/);
     expect(r.error.message).toMatch(/getProgramAccountsV2/);
-    const narrow = await call(small, 'getProgramAccounts', [PROGRAM, { filters: [{ memcmp: { offset: 0, bytes: bs58.encode(Buffer.from([7, 0])) } }] }]);
+    const narrow = await call(small, 'getProgramAccounts', [
+      PROGRAM,
+      { filters: [{ memcmp: { offset: 0, bytes: bs58.encode(Buffer.from([7, 0])) } }] },
+    ]);
     expect(narrow.result.length).toBeGreaterThan(0);
     expect(narrow.result.length).toBeLessThanOrEqual(100);
     // In a batch, the streamed answer is joined into the batch's one text.
@@ -369,7 +403,10 @@ describe('projector rebuild', () => {
     expectSameList(await helius().getAllProgramAccounts(PROGRAM, {}), before);
     const slotOf = new Map(openAccountsOf(stateAt(chain, tip), PROGRAM).map((a) => [a.pubkey, a.slot]));
     const changed = await helius().getAllProgramAccounts(PROGRAM, { changedSinceSlot: 36 });
-    expectSameList(changed, before.filter((a: any) => slotOf.get(a.pubkey)! >= 36));
+    expectSameList(
+      changed,
+      before.filter((a: any) => slotOf.get(a.pubkey)! >= 36),
+    );
     expect(changed.length).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -19,7 +19,11 @@ export interface PageConfig {
 }
 
 export function parsePageConfig(config: ParamsConfig): PageConfig {
-  return { limit: parseLimit(config.limit), after: parsePaginationKey(config.paginationKey), changedSinceSlot: parseChangedSince(config.changedSinceSlot) };
+  return {
+    limit: parseLimit(config.limit),
+    after: parsePaginationKey(config.paginationKey),
+    changedSinceSlot: parseChangedSince(config.changedSinceSlot),
+  };
 }
 
 function parseLimit(v: unknown): number {

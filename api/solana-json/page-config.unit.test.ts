@@ -39,7 +39,10 @@ describe('parsePageConfig', () => {
 
 describe('the V2 parsers', () => {
   it("getProgramAccountsV2 takes getProgramAccounts' params and the paging members", () => {
-    const p = parseGetProgramAccountsV2([KEY, { encoding: 'base58', filters: [{ dataSize: 8 }], limit: 5, paginationKey: KEY, withContext: true }]);
+    const p = parseGetProgramAccountsV2([
+      KEY,
+      { encoding: 'base58', filters: [{ dataSize: 8 }], limit: 5, paginationKey: KEY, withContext: true },
+    ]);
     expect(p).toMatchObject({ program: KEY, encoding: 'base58', withContext: true, commitment: 'finalized', page: { limit: 5 } });
     expect(p.filters).toEqual([{ kind: 'dataSize', size: 8n }]);
     invalid(() => parseGetProgramAccountsV2([KEY, { filters: Array(5).fill({ dataSize: 1 }) }]), 'filters');
@@ -49,7 +52,13 @@ describe('the V2 parsers', () => {
 
   it('getTokenAccountsByOwnerV2 requires the mint or programId filter, defaults to base64 and has no legacy binary', () => {
     const p = parseGetTokenAccountsByOwnerV2([KEY, { mint: MINT }, { limit: 2 }]);
-    expect(p).toMatchObject({ owner: KEY, filter: { kind: 'mint', mint: MINT }, encoding: 'base64', withContext: false, page: { limit: 2 } });
+    expect(p).toMatchObject({
+      owner: KEY,
+      filter: { kind: 'mint', mint: MINT },
+      encoding: 'base64',
+      withContext: false,
+      page: { limit: 2 },
+    });
     expect(parseGetTokenAccountsByOwnerV2([KEY, { mint: MINT }, { withContext: true }]).withContext).toBe(true);
     invalid(() => parseGetTokenAccountsByOwnerV2([KEY]), 'expected at least 2');
     invalid(() => parseGetTokenAccountsByOwnerV2([KEY, {}]), 'filter');

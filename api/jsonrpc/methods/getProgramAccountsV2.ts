@@ -8,7 +8,13 @@
 import { parsePageConfig, type PageConfig } from '../../solana-json/page-config.js';
 import { programAccountsPage } from '../../views/program-accounts.js';
 import { defineMethod, withContext } from '../method.js';
-import { parseProgramAccountsParams, programAccountsRead, shapeAccount, UNAVAILABLE, type GetProgramAccountsParams } from './getProgramAccounts.js';
+import {
+  parseProgramAccountsParams,
+  programAccountsRead,
+  shapeAccount,
+  UNAVAILABLE,
+  type GetProgramAccountsParams,
+} from './getProgramAccounts.js';
 
 export interface GetProgramAccountsV2Params extends GetProgramAccountsParams {
   page: PageConfig;

@@ -26,7 +26,10 @@ export interface GetTokenAccountsByOwnerV2Params extends GetTokenAccountsByOwner
 }
 
 export function parseGetTokenAccountsByOwnerV2(params: unknown): GetTokenAccountsByOwnerV2Params {
-  const { parsed, config } = parseTokenAccountsByOwnerParams(params, { default: 'base64', allowed: ['base58', 'base64', 'base64+zstd', 'jsonParsed'] });
+  const { parsed, config } = parseTokenAccountsByOwnerParams(params, {
+    default: 'base64',
+    allowed: ['base58', 'base64', 'base64+zstd', 'jsonParsed'],
+  });
   return { ...parsed, withContext: optionalBool(config, 'withContext') ?? false, page: parsePageConfig(config) };
 }
 

@@ -67,7 +67,8 @@ function writesAt(slot: number): ChainEvent[] {
     const program = i < 130 ? TOKEN_PROGRAM : TOKEN_2022_PROGRAM;
     const mint = i < 130 ? MINT : MINT_22;
     const wallet = i % 17 === 5 ? OTHER_WALLET : WALLET;
-    if (slot === 2 + (i % 40)) out.push(write(tokenAccountName(i), program, slot, 2_039_280, tokenAccountData(mint, wallet, BigInt(i * 1000))));
+    if (slot === 2 + (i % 40))
+      out.push(write(tokenAccountName(i), program, slot, 2_039_280, tokenAccountData(mint, wallet, BigInt(i * 1000))));
     if (i % 30 === 0 && slot === 44) out.push(write(tokenAccountName(i), SYSTEM, slot, 0)); // closed
   }
   return out;
@@ -75,7 +76,10 @@ function writesAt(slot: number): ChainEvent[] {
 
 function slotEvents(slot: number, writes: ChainEvent[]): SlotBatch {
   const events: ChainEvent[] = [...writes];
-  events.push({ kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent: slot - 1, height: slot, time: 1_700_000_000 + slot }) });
+  events.push({
+    kind: 'slots',
+    event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent: slot - 1, height: slot, time: 1_700_000_000 + slot }),
+  });
   events.push({ kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_CONFIRMED) });
   events.push({ kind: 'slots', event: slotStatus(slot, SlotStatus.SLOT_STATUS_FINALIZED) });
   return { slot: BigInt(slot), events };
@@ -130,7 +134,14 @@ export function stateAt(batches: readonly SlotBatch[], slot: number): Map<string
       const prev = state.get(pubkey);
       const s = Number(e.event.slot);
       if (prev !== undefined && (prev.slot > s || (prev.slot === s && prev.wv > e.event.writeVersion))) continue;
-      state.set(pubkey, { pubkey, owner: ownerOf(e.event), lamports: e.event.lamports, data: e.event.data, slot: s, wv: e.event.writeVersion });
+      state.set(pubkey, {
+        pubkey,
+        owner: ownerOf(e.event),
+        lamports: e.event.lamports,
+        data: e.event.data,
+        slot: s,
+        wv: e.event.writeVersion,
+      });
     }
   }
   return state;

@@ -173,7 +173,8 @@ export interface AccountWrite {
 
 export async function insertAccountWrites(ch: ClickHouseClient, db: string, writes: AccountWrite[]): Promise<void> {
   // account_writes and its owner-keyed copies (006_program_accounts.sql), as the projector writes them.
-  for (const table of ['account_writes', 'program_accounts', 'program_account_changes']) await insertWriteRows(ch, `${db}.${table}`, writes);
+  for (const table of ['account_writes', 'program_accounts', 'program_account_changes'])
+    await insertWriteRows(ch, `${db}.${table}`, writes);
   await insert(
     ch,
     `${db}.account_owners`,
