@@ -33,6 +33,7 @@ import {
   openAccountsOf,
   stateAt,
 } from '../../test/support/jsonrpc/program-chain.js';
+import { RECENT_SLOTS } from '../views/program-accounts.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
 
 const DB = 'provider_accounts';
@@ -277,6 +278,27 @@ describe('getProgramAccountsV2', () => {
     await expect(helius().getProgramAccountsV2([PROGRAM, { limit: 0 }])).rejects.toThrow(
       /RPC error \(getProgramAccountsV2\): Invalid params/,
     );
+  });
+});
+
+describe('getProgramAccountsV2, changedSinceSlot far back', () => {
+  it(`more than ${RECENT_SLOTS} slots back walks the key order instead of the recent writes: the same accounts`, async () => {
+    // The chain jumps 5,000 slots: changedSinceSlot 36 is now far back, tip - 10 recent.
+    tip += 5000;
+    const { batch } = extraSlot(tip, 5);
+    chain.push(batch);
+    await publishChain(kafka, topics, [batch]);
+    await waitForSlot(tip);
+    for (const since of [36, 46, tip - 10, tip]) {
+      const got = await helius().getAllProgramAccounts(PROGRAM, { changedSinceSlot: since });
+      const expected = openAccountsOf(stateAt(chain, tip), PROGRAM).filter((a) => a.slot >= since);
+      expectSameList(
+        pubkeys(got as any),
+        expected.map((a) => a.pubkey),
+        `changedSinceSlot ${since}`,
+      );
+      expect(expected.length).toBeGreaterThan(0);
+    }
   });
 });
 

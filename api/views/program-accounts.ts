@@ -33,6 +33,16 @@ export interface ProgramAccountRow extends AccountRow {
 const IN_ORDER = 'SETTINGS max_threads = 1, max_block_size = 1024';
 
 /**
+ * changedSinceSlot at most this many slots back reads program_account_changes (by slot): the writes of those slots.
+ * Further back, most accounts qualify, and the walk in key order over program_accounts, keeping those whose newest
+ * write is recent enough, fills a page after a few times its size (reading every write since a far slot would not).
+ */
+export const RECENT_SLOTS = 1000n;
+
+/** Whether a read takes its candidates (and checks them) from the writes of the recent slots. */
+const fromChanges = (r: ProgramAccountsRead): boolean => r.changedSinceSlot !== undefined && r.slot - r.changedSinceSlot <= RECENT_SLOTS;
+
+/**
  * The statement: newest write per key at or below the slot, open, filtered, after the cursor, in key order.
  * Its shape depends only on the number and kinds of filters and on changedSinceSlot; every value is a placeholder.
  * changedSinceSlot reads program_account_changes (by owner, slot): only the writes of the slots asked for.
@@ -43,13 +53,16 @@ export function programAccountsSql(
 ): { sql: string; params: (after: Uint8Array | undefined, limit?: number) => QueryParams } {
   const { conds, values } = filterConditions(r.filters);
   const changes = r.changedSinceSlot !== undefined;
+  const recent = fromChanges(r);
+  // From the recent writes, the newest one at or below the slot is among them when it is recent enough; from the
+  // whole history, it is kept when recent enough.
   const inner = `
   SELECT key, pubkey, owner, lamports, executable, rent_epoch, space, data, slot, write_version
-  FROM {db:Identifier}.${changes ? 'program_account_changes' : 'program_accounts'}
-  WHERE owner = {program:String} AND key > unhex({after:String}) AND slot <= {slot:UInt64}${changes ? ' AND slot >= {since:UInt64}' : ''}
+  FROM {db:Identifier}.${recent ? 'program_account_changes' : 'program_accounts'}
+  WHERE owner = {program:String} AND key > unhex({after:String}) AND slot <= {slot:UInt64}${recent ? ' AND slot >= {since:UInt64}' : ''}
   ORDER BY key, slot DESC, write_version DESC
   LIMIT 1 BY key`;
-  const where = ['lamports > 0', ...conds].join('\n  AND ');
+  const where = ['lamports > 0', ...(changes && !recent ? ['slot >= {since:UInt64}'] : []), ...conds].join('\n  AND ');
   const columns = o.countOnly ? 'key' : 'pubkey, owner, lamports, executable, rent_epoch, space, data, slot, write_version';
   let sql = `SELECT ${columns}\nFROM (${inner}\n)\nWHERE ${where}\nORDER BY key`;
   if (o.limit) sql += '\nLIMIT {limit:UInt32}';
@@ -99,13 +112,25 @@ ORDER BY pubkey, slot DESC, write_version DESC
 LIMIT 1 BY pubkey
 SETTINGS max_threads = 1`;
 
+// Candidates of a recent changedSinceSlot are scattered over the key space (one account_writes granule each); a
+// newer write of theirs, under any owner, lies in the same recent slots, which program_account_changes holds together.
+const STILL_OWNED_RECENT_SQL = `
+SELECT pubkey, owner
+FROM {db:Identifier}.program_account_changes
+WHERE slot >= {since:UInt64} AND slot <= {slot:UInt64} AND pubkey IN {keys:Array(String)}
+ORDER BY pubkey, slot DESC, write_version DESC
+LIMIT 1 BY pubkey
+SETTINGS max_threads = 1`;
+
 /** The candidates whose newest write at or below the slot, of any owner, is still the program's. */
 export async function stillOwned<R extends AccountRow>(q: QueryClient, r: ProgramAccountsRead, rows: readonly R[]): Promise<R[]> {
   if (rows.length === 0) return [];
-  const newest = await queryRows<{ pubkey: string; owner: string }>(q, STILL_OWNED_SQL, {
+  const recent = fromChanges(r);
+  const newest = await queryRows<{ pubkey: string; owner: string }>(q, recent ? STILL_OWNED_RECENT_SQL : STILL_OWNED_SQL, {
     db: r.db,
     keys: rows.map((x) => x.pubkey),
     slot: r.slot,
+    ...(recent ? { since: r.changedSinceSlot } : {}),
   });
   const owner = new Map(newest.map((n) => [n.pubkey, n.owner]));
   // A pubkey account_writes does not hold yet (its insert comes right after this table's in a batch) keeps its row.

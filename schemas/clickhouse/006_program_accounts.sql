@@ -25,8 +25,10 @@ CREATE TABLE IF NOT EXISTS {db}.program_accounts (
 ORDER BY (owner, key, slot)
 SETTINGS non_replicated_deduplication_window = 10000;
 
--- By (owner, slot, key): changedSinceSlot reads only the writes of the slots asked for (the last 100 slots of a
--- program with 10 million accounts are a few thousand rows here, not a scan of its 10 million).
+-- By (slot, owner, key): a recent changedSinceSlot reads only the writes of the slots asked for (the last 100
+-- slots of a program with 10 million accounts are a few thousand rows here, not a scan of its 10 million), and the
+-- ownership check of those candidates reads the same slots of every owner (a newer write of a candidate, under any
+-- owner, lies in them), where account_writes would be one granule per scattered pubkey.
 CREATE TABLE IF NOT EXISTS {db}.program_account_changes (
   owner String,
   pubkey String,
@@ -39,7 +41,7 @@ CREATE TABLE IF NOT EXISTS {db}.program_account_changes (
   data String,
   key FixedString(32) MATERIALIZED CAST(base58Decode(pubkey) AS FixedString(32))
 ) ENGINE = ReplacingMergeTree(write_version)
-ORDER BY (owner, slot, key)
+ORDER BY (slot, owner, key)
 SETTINGS non_replicated_deduplication_window = 10000;
 
 -- Writes stored before this migration. Running it again after a crash inserts them again: the keys make the
