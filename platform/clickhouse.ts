@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { Session } from 'chdb';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 
 export type { ClickHouseClient };
@@ -35,6 +36,7 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
     const connection = createChdbConnection({ path: (mkdirSync(o.dataDir, { recursive: true }), o.dataDir) });
     client = createClient({ connection, clickhouse_settings: settings } as Parameters<typeof createClient>[0]);
     embedded.set(client, connection);
+    embeddedDirs.set(client, o.dataDir);
   }
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
   return client;
@@ -42,6 +44,36 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
 
 // The embedded engine behind a client, for the insert path @clickhouse/client does not offer.
 const embedded = new WeakMap<ClickHouseClient, ChdbConnection>();
+// Its data folder, for the streamed reads (queryStream below).
+const embeddedDirs = new WeakMap<ClickHouseClient, string>();
+
+/** A query's rows in chunks as the engine produces them (JSONEachRow, u64s quoted), never the whole result at once. */
+export type RowChunks<T> = AsyncIterable<T[]>;
+
+/**
+ * Streams a SELECT: the caller holds one chunk at a time, so memory stays bounded whatever the result's size, and
+ * the first rows arrive before the engine read the last. Embedded: chdb's own streaming cursor, on a session of
+ * its own (the client's connection materializes every result, and chdb allows one open cursor per session; a
+ * session on the same folder shares the engine). Server: the HTTP response, parsed as it arrives.
+ * Stopping the iteration early (break, throw) cancels the query.
+ */
+export async function* queryStream<T>(ch: ClickHouseClient, query: string, params: Record<string, unknown>): RowChunks<T> {
+  const dir = embeddedDirs.get(ch);
+  if (dir === undefined) {
+    const rs = await ch.query({ query, query_params: params, format: 'JSONEachRow' });
+    for await (const rows of rs.stream<T>()) yield rows.map((r) => r.json<T>());
+    return;
+  }
+  const session = new Session(dir);
+  try {
+    // The client's settings are not on this session: u64s stay exact as on every other read.
+    await session.queryAsync('SET output_format_json_quote_64bit_integers = 1');
+    const cursor = session.queryStreamBind(query, params);
+    for await (const chunk of cursor) yield chunk.rows() as T[];
+  } finally {
+    session.close();
+  }
+}
 
 export interface TabSeparatedInsert {
   table: string;

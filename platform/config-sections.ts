@@ -67,7 +67,10 @@ export interface ApiSection {
     stream: { limits: FilterLimits };
     geyser: { limits: GeyserFilterLimits };
   };
-  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag'>;
+  jsonrpc: Pick<
+    JsonRpcOptions,
+    'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts'
+  >;
   pubsub: Pick<
     PubSubOptions,
     | 'host'
@@ -199,6 +202,7 @@ export function apiSection(c: Config): ApiSection {
       maxBodyBytes: c.rpcMaxBodyBytes,
       maxBatch: c.rpcMaxBatch,
       maxSlotLag: c.maxSlotLag,
+      maxProgramAccounts: c.rpcMaxProgramAccounts,
     },
     pubsub: {
       ...listener(c.pubsubPort),

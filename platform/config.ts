@@ -514,6 +514,14 @@ export const OPTIONS = {
     help: 'JSON-RPC: largest request body (413 beyond).',
   }),
   rpcMaxBatch: opt({ kind: 'int', env: 'RPC_MAX_BATCH', default: 100, min: 1, roles: API, help: 'JSON-RPC: most requests in one batch.' }),
+  rpcMaxProgramAccounts: opt({
+    kind: 'int',
+    env: 'RPC_MAX_PROGRAM_ACCOUNTS',
+    default: 1_000_000,
+    min: 1,
+    roles: API,
+    help: 'JSON-RPC: most accounts one getProgramAccounts answer may hold (streamed, so memory does not grow with it); beyond, -32012 pointing to getProgramAccountsV2.',
+  }),
   rpcMaxRunningQueries: opt({
     kind: 'int',
     env: 'RPC_MAX_RUNNING_QUERIES',

@@ -5,7 +5,7 @@
 // A transaction's address rows share everything but the address, so that part is built once. Transaction
 // records are bytes, written escaped straight into the body (the generic writer takes no bytes).
 import { toTabSeparated, tsvField, type TsvValue } from '../platform/tab-separated.js';
-import { FREE_TEXT_COLUMNS, VIEW_COLUMNS, VIEW_TABLES, type TableRows, type ViewTable } from './projections/rows.js';
+import { FREE_TEXT_COLUMNS, VIEW_COLUMNS, VIEW_TABLES, type AccountWriteRow, type TableRows, type ViewTable } from './projections/rows.js';
 
 const orNull = (v: string | null): string => (v === null ? '\\N' : v);
 
@@ -49,6 +49,16 @@ const bytesOf = (s: string): Buffer => Buffer.from(s, 'latin1');
 
 type Writer<T extends ViewTable> = (rows: readonly TableRows[T][]) => Buffer;
 
+/** account_writes and its owner-keyed copies (006_program_accounts.sql): one row shape, one column list. */
+function accountWriteLines(rows: readonly AccountWriteRow[]): Buffer {
+  let s = '';
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    s += `${r.pubkey}\t${r.slot}\t${r.write_version}\t${r.owner}\t${r.lamports}\t${r.executable ? '1' : '0'}\t${r.rent_epoch}\t${r.space}\t${r.data}\n`;
+  }
+  return bytesOf(s);
+}
+
 const WRITERS: { [T in ViewTable]?: Writer<T> } = {
   transactions: (rows) => {
     let s = '';
@@ -81,14 +91,10 @@ const WRITERS: { [T in ViewTable]?: Writer<T> } = {
     }
     return bytesOf(s);
   },
-  account_writes: (rows) => {
-    let s = '';
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      s += `${r.pubkey}\t${r.slot}\t${r.write_version}\t${r.owner}\t${r.lamports}\t${r.executable ? '1' : '0'}\t${r.rent_epoch}\t${r.space}\t${r.data}\n`;
-    }
-    return bytesOf(s);
-  },
+  account_writes: accountWriteLines,
+  // The same rows, keyed by owner (006_program_accounts.sql).
+  program_accounts: accountWriteLines,
+  program_account_changes: accountWriteLines,
   account_owners: (rows) => {
     let s = '';
     for (let i = 0; i < rows.length; i++) s += `${rows[i]!.owner}\t${rows[i]!.pubkey}\n`;

@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import type { QueryAdmission } from '../views/admission.js';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from '../solana-json/errors.js';
-import { toJson } from '../solana-json/json.js';
-import { NO_STATE, type MethodContext } from './method.js';
+import { RawJson, toJson } from '../solana-json/json.js';
+import { NO_STATE, StreamedResult, type MethodContext, type MethodLimits } from './method.js';
 import { AdmittedQueries } from '../views/query.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
@@ -22,11 +22,18 @@ export interface DispatchOptions {
   maxSlotLag: number;
   maxBatch: number;
   apiVersion: string;
+  limits: MethodLimits;
   log: Logger;
 }
 
-/** Body text → response text; `client` names whose share of the ClickHouse queries the requests use. */
-export type Dispatch = (body: string, client: string) => Promise<string | undefined>;
+/**
+ * Body text → response text, or its fragments when a single call's result is streamed (StreamedResult): the
+ * first fragment is read before this returns (so an error before any byte is still an error response), the
+ * rest as the server sends them. `client` names whose share of the ClickHouse queries the requests use.
+ */
+export type Dispatch = (body: string, client: string) => Promise<string | AsyncIterable<string> | undefined>;
+
+type Answer = Response | { kind: 'streamed'; id: Response['id']; first: string; rest: AsyncIterator<string> };
 
 // Metric children per label set, so a call does not hash its labels twice.
 const durations = new Map<string, { observe(v: number): void }>();
@@ -47,11 +54,11 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     }
   };
 
-  async function call(e: Extract<Entry, { kind: 'call' }>, client: string): Promise<Response> {
+  async function call(e: Extract<Entry, { kind: 'call' }>, client: string, streaming: boolean): Promise<Answer> {
     const started = performance.now();
     const method = METHODS.get(e.method);
     const label = method ? method.name : 'other';
-    let response: Response;
+    let response: Answer;
     try {
       if (!method) throw methodNotFound();
       const params = method.parse(e.params);
@@ -61,8 +68,15 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
       }
       const ch = new AdmittedQueries(o.ch, o.admission, client);
-      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health };
-      response = resultResponse(e.id, await method.run(ctx, params));
+      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health, limits: o.limits };
+      const result = await method.run(ctx, params);
+      if (!(result instanceof StreamedResult)) response = resultResponse(e.id, result);
+      else if (!streaming) response = resultResponse(e.id, new RawJson(await joined(result.fragments)));
+      else {
+        const rest = result.fragments[Symbol.asyncIterator]();
+        const first = await rest.next();
+        response = { kind: 'streamed', id: e.id, first: first.done ? '' : first.value, rest };
+      }
     } catch (err) {
       if (err instanceof RpcError) {
         response = errorResponse(e.id, err);
@@ -72,23 +86,40 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         response = errorResponse(e.id, internalError());
       }
     }
+    // A streamed answer is timed to its first fragment (the rest goes at the client's pace).
     durationOf(label).observe((performance.now() - started) / 1000);
     answersOf(label, 'error' in response ? String(response.error.code) : '0').inc();
     return response;
   }
 
   // Notifications get no answer; the methods are read-only, so they are not run at all.
-  const answer = (e: Entry, client: string): Promise<Response> | undefined =>
-    e.kind === 'call' ? call(e, client) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
+  const answer = (e: Entry, client: string, streaming: boolean): Promise<Answer> | undefined =>
+    e.kind === 'call' ? call(e, client, streaming) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
 
   return async (text, client) => {
     const body = parseBody(text, o.maxBatch);
     if (body.kind === 'fail') return toJson(body.response);
     if (body.kind === 'single') {
-      const r = answer(body.entry, client);
-      return r === undefined ? undefined : toJson(await r);
+      const r = answer(body.entry, client, true);
+      if (r === undefined) return undefined;
+      const a = await r;
+      return 'kind' in a ? streamedResponse(a) : toJson(a);
     }
-    const answers = (await Promise.all(body.entries.map((e) => answer(e, client)))).filter((r): r is Response => r !== undefined);
+    // In a batch a streamed result is joined (bounded by the method's own limit), then the batch is one text.
+    const answers = (await Promise.all(body.entries.map((e) => answer(e, client, false)))).filter((r): r is Response => r !== undefined);
     return answers.length === 0 ? undefined : toJson(answers);
   };
+}
+
+async function joined(fragments: AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const f of fragments) text += f;
+  return text;
+}
+
+/** The response object around a streamed result: `{"jsonrpc":"2.0","result":<fragments>,"id":<id>}`. */
+async function* streamedResponse(a: Extract<Answer, { kind: 'streamed' }>): AsyncGenerator<string> {
+  yield `{"jsonrpc":"2.0","result":${a.first}`;
+  for (let f = await a.rest.next(); !f.done; f = await a.rest.next()) yield f.value;
+  yield `,"id":${toJson(a.id)}}`;
 }

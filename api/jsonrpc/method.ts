@@ -1,7 +1,7 @@
 // What a method is: a pure params parser, the message of its -32007, and a run against the views.
 // The server parses, checks freshness, then runs; methods only see parsed params and a state snapshot.
 import { minContextSlotNotReached, unavailable } from '../solana-json/errors.js';
-import { u64Json } from '../solana-json/json.js';
+import { toJson, u64Json } from '../solana-json/json.js';
 import type { Commitment } from '../solana-json/params.js';
 import type { QueryClient } from '../views/query.js';
 import type { Health, ViewsState } from '../views/state.js';
@@ -15,6 +15,44 @@ export interface MethodContext {
   apiVersion: string;
   /** getHealth's answer now (reads the views state itself; unreadable views are `unknown`). */
   health(): Promise<Health>;
+  /** Operator limits of the answers (config `rpcMaxProgramAccounts`). */
+  limits: MethodLimits;
+}
+
+export interface MethodLimits {
+  /** Most accounts one getProgramAccounts answer may hold; beyond, -32012 pointing to getProgramAccountsV2. */
+  maxProgramAccounts: number;
+}
+
+/**
+ * A result written as it is read (getProgramAccounts): JSON text fragments that together make the result value.
+ * The server sends them as they come, so memory holds one chunk, not the answer; in a batch they are joined.
+ */
+export class StreamedResult {
+  constructor(readonly fragments: AsyncIterable<string>) {}
+}
+
+/** A JSON array streamed from chunks of its items, inside `head` and `tail` (a withContext wrapping). */
+export function streamedArray(chunks: AsyncIterable<readonly unknown[]>, head = '', tail = ''): StreamedResult {
+  return new StreamedResult(
+    (async function* () {
+      let first = true;
+      for await (const items of chunks) {
+        if (items.length === 0) continue;
+        const text = toJson(items);
+        yield (first ? `${head}[` : ',') + text.slice(1, -1);
+        first = false;
+      }
+      yield (first ? `${head}[` : '') + `]${tail}`;
+    })(),
+  );
+}
+
+/** The head and tail of a streamed `withContext` answer. */
+export function contextWrapping(slot: bigint, apiVersion: string): { head: string; tail: string } {
+  const text = toJson(withContext(slot, apiVersion, null));
+  // toJson writes members in insertion order: ...,"value":null}
+  return { head: text.slice(0, -'null}'.length), tail: '}' };
 }
 
 export interface Method<P> {

@@ -3,6 +3,7 @@
 // method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
 // configured; GET /health answers ok, behind or unknown (always open).
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -35,7 +36,11 @@ export interface JsonRpcOptions {
   /** Admission control of the methods' ClickHouse queries, shared with PubSub's look-ups (default: its own,
    * with DEFAULT_ADMISSION). Each HTTP client (remote address) has its own share. */
   admission?: QueryAdmission;
+  /** Most accounts one getProgramAccounts answer may hold (config rpcMaxProgramAccounts; default 1,000,000). */
+  maxProgramAccounts?: number;
 }
+
+export const DEFAULT_MAX_PROGRAM_ACCOUNTS = 1_000_000;
 
 export interface JsonRpcServer {
   port: number;
@@ -99,6 +104,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     maxSlotLag: opts.maxSlotLag,
     maxBatch: opts.maxBatch,
     apiVersion: API_VERSION,
+    limits: { maxProgramAccounts: opts.maxProgramAccounts ?? DEFAULT_MAX_PROGRAM_ACCOUNTS },
     log: opts.log,
   });
   const authorized = tokenCheck(opts.authToken);
@@ -169,7 +175,15 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     }
     ctx.status = 200;
     ctx.type = 'application/json';
-    ctx.body = answer;
+    if (typeof answer === 'string') {
+      ctx.body = answer;
+      return;
+    }
+    // A streamed answer: written as it is read, with backpressure. A failure after the first byte can no longer
+    // become an error response: the connection is cut (the client sees a truncated answer, never a wrong one).
+    const stream = Readable.from(answer, { objectMode: false });
+    stream.on('error', (err) => opts.log.error({ err }, 'JSON-RPC streamed answer failed; connection cut'));
+    ctx.body = stream;
   });
 
   router.all('/', (ctx) => {

@@ -24,6 +24,7 @@ export const BLOCK_NOT_AVAILABLE = -32004;
 export const NODE_UNHEALTHY = -32005;
 export const UNAVAILABLE = -32007;
 export const TRANSACTION_HISTORY_NOT_AVAILABLE = -32011;
+export const SCAN_ERROR = -32012;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 /** Helius's code for an account read older than the history held (getHistoricalAccountInfo). */
 export const ACCOUNT_HISTORY_NOT_AVAILABLE = -32018;
@@ -54,6 +55,18 @@ export const accountHistoryNotAvailable = (slot: bigint, oldestSlot: bigint): Rp
   new RpcError(ACCOUNT_HISTORY_NOT_AVAILABLE, `Account history not available for slot ${slot}: the oldest slot held is ${oldestSlot}`, {
     oldestSlot: u64Json(oldestSlot),
   });
+
+/**
+ * getProgramAccounts over the operator's limit of accounts per answer: Agave's ScanError (-32012), which Agave
+ * answers when a scan's results pass its own bound (--accounts-index-scan-results-limit-mb); the message names the
+ * limit and the paged method that serves any size.
+ */
+export const programAccountsOverLimit = (limit: number): RpcError =>
+  new RpcError(
+    SCAN_ERROR,
+    `getProgramAccounts answer over ${limit} accounts, this service's limit per answer (rpcMaxProgramAccounts); ` +
+      'read them page by page with getProgramAccountsV2 (limit up to 10000, paginationKey), or narrow them with filters',
+  );
 
 /** -32600 with Agave's message for base58 account data over 128 bytes. */
 export const base58TooLarge = (): RpcError =>

@@ -3,6 +3,7 @@
 // A request's queries pass admission control (admission.ts) through AdmittedQueries; the views state reads
 // the client directly (its own lane: cheap methods never queue behind a client's expensive queries).
 import type { ClickHouseClient } from '@clickhouse/client';
+import { queryStream, type RowChunks } from '../../platform/clickhouse.js';
 import type { QueryAdmission } from './admission.js';
 
 export type QueryParams = Record<string, unknown>;
@@ -36,6 +37,29 @@ export async function queryRows<T>(q: QueryClient, query: string, params: QueryP
     release?.();
   }
 }
+
+/**
+ * A streamed read (platform/clickhouse.ts queryStream): its admitted place is held until the last chunk was taken
+ * or the iteration stopped. `queries` is what the reads made while streaming go through: they run inside this
+ * place (no second admission, which could wait for the stream itself and never come).
+ */
+export async function* streamRows<T>(q: QueryClient, query: string, params: QueryParams): RowChunks<T> {
+  if (!(q instanceof AdmittedQueries)) {
+    yield* queryStream<T>(q, query, params);
+    return;
+  }
+  q.signal?.throwIfAborted();
+  const release = await q.admission?.slot(q.client, q.signal);
+  try {
+    yield* queryStream<T>(q.ch, query, params);
+  } finally {
+    release?.();
+  }
+}
+
+/** The queries a streamed read makes meanwhile: inside the place the stream holds. */
+export const insideAdmitted = (q: QueryClient): QueryClient =>
+  q instanceof AdmittedQueries ? new AdmittedQueries(q.ch, undefined, q.client, q.signal) : q;
 
 async function read<T>(ch: ClickHouseClient, query: string, params: QueryParams): Promise<T[]> {
   const rs = await ch.query({ query, query_params: params, format: 'JSONEachRow' });

@@ -124,6 +124,9 @@ export interface TableRows {
   slot_status: SlotStatusRow;
   account_writes: AccountWriteRow;
   account_owners: AccountOwnerRow;
+  /** Every account write again, by owner (006_program_accounts.sql): paged and streamed program reads. */
+  program_accounts: AccountWriteRow;
+  program_account_changes: AccountWriteRow;
   epochs: EpochRow;
   slot_offsets: SlotOffsetRow;
   token_accounts_by_owner: TokenAccountByOwnerRow;
@@ -146,6 +149,8 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   blocks: ['slot', 'parent_slot', 'blockhash', 'block_height', 'block_time', 'leader', 'transaction_count', 'vote_transaction_count'],
   account_writes: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
   account_owners: ['owner', 'pubkey'],
+  program_accounts: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
+  program_account_changes: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
   epochs: ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'],
   slot_offsets: ['topic', 'partition', 'slot', 'first_offset', 'last_offset'],
   token_accounts_by_owner: ['owner', 'program', 'mint', 'pubkey'],
@@ -173,6 +178,8 @@ export function emptyRows(): Rows {
     slot_status: [],
     account_writes: [],
     account_owners: [],
+    program_accounts: [],
+    program_account_changes: [],
     epochs: [],
     slot_offsets: [],
     token_accounts_by_owner: [],

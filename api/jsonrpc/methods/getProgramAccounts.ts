@@ -1,17 +1,17 @@
-// getProgramAccounts: the latest state at the commitment (or as of the `slot` asked for: ../as-of.ts) of
-// every account whose owner is the program. Candidates come from account_owners (every pubkey the owner ever
-// had); the newest write at or below the read slot decides: closed (0 lamports) and moved (owner changed)
-// accounts drop out there.
+// getProgramAccounts: the latest state at the commitment (or as of the `slot` asked for: ../as-of.ts) of every
+// account whose owner is the program, in pubkey
+// byte order, streamed: rows are read from the owner-keyed views (api/views/program-accounts.ts) and written to
+// the client chunk by chunk, so the api holds one chunk, not the answer, and the first bytes leave before the last
+// row is read. An answer over the operator's limit (rpcMaxProgramAccounts) is refused before any byte is sent,
+// pointing to getProgramAccountsV2.
 import { encodeAccountData, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
-import { newestWritesSql, parseAsOf, readSlot, type AsOf } from '../as-of.js';
-import { defineMethod, withContext } from '../method.js';
-import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
-import {
-  parseProgramAccountsConfig,
-  type ProgramAccountsConfig,
-  type ProgramAccountsFilter,
-} from '../../solana-json/program-accounts-config.js';
-import { queryRows, type QueryParams } from '../../views/query.js';
+import { programAccountsOverLimit } from '../../solana-json/errors.js';
+import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { contextWrapping, defineMethod, streamedArray } from '../method.js';
+import { parseConfig, parsePubkey, positional, type ParamsConfig } from '../../solana-json/params.js';
+import { parseProgramAccountsConfig, type ProgramAccountsConfig } from '../../solana-json/program-accounts-config.js';
+import { countProgramAccountsUpTo, streamProgramAccounts, type ProgramAccountsRead } from '../../views/program-accounts.js';
+import type { MethodContext } from '../method.js';
 import { zstdReady } from '../../solana-json/zstd.js';
 
 export type Encoding = 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed';
@@ -22,69 +22,51 @@ export interface GetProgramAccountsParams extends ProgramAccountsConfig, AsOf {
   encoding: Encoding;
 }
 
-export function parseGetProgramAccounts(params: unknown): GetProgramAccountsParams {
+/**
+ * The params getProgramAccounts and getProgramAccountsV2 share (V2 adds its paging members): one parser, so a
+ * config member both take is added in one place.
+ */
+export function parseProgramAccountsParams(params: unknown): { parsed: GetProgramAccountsParams; config: ParamsConfig } {
   const p = positional(params, 1, 2);
   const program = parsePubkey(p[0], 'programId');
   const config = parseConfig(p[1], 'config');
   // The encoding first, then the rest of the config (the order the errors of one bad request come in).
   const encoding = parseEncoding(config, 'base64', ENCODINGS);
-  return { program, encoding, ...parseProgramAccountsConfig(config), ...parseAsOf(config) };
+  return { parsed: { program, encoding, ...parseProgramAccountsConfig(config), ...parseAsOf(config) }, config };
 }
 
-// The newest write per pubkey at or below the read slot (../as-of.ts), kept while the program owns it.
-const ACCOUNTS_SQL_HEAD = `
-SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM (${newestWritesSql('(SELECT pubkey FROM {db:Identifier}.account_owners WHERE owner = {program:String})')}
-)
-WHERE owner = {program:String} AND lamports > 0`;
-
-/**
- * The statement for a filter list. Its shape depends only on the number and kinds of filters; every value
- * is a placeholder. memcmp compares decoded data and, as Agave, fails when offset plus length runs past the end.
- */
-export function programAccountsQuery(filters: readonly ProgramAccountsFilter[]): {
-  sql: string;
-  params: (p: { db: string; program: string; slot: bigint }) => QueryParams;
-} {
-  const conds: string[] = [];
-  const values: QueryParams = {};
-  filters.forEach((f, i) => {
-    if (f.kind === 'dataSize') {
-      conds.push(`space = {ds${i}:UInt64}`);
-      values[`ds${i}`] = f.size;
-    } else {
-      conds.push(
-        `length(tryBase64Decode(data)) >= {mo${i}:UInt64} + {ml${i}:UInt64}` +
-          ` AND substring(tryBase64Decode(data), {mo${i}:UInt64} + 1, {ml${i}:UInt64}) = unhex({mb${i}:String})`,
-      );
-      values[`mo${i}`] = f.offset;
-      values[`ml${i}`] = f.bytes.length;
-      values[`mb${i}`] = Buffer.from(f.bytes).toString('hex');
-    }
-  });
-  const sql = ACCOUNTS_SQL_HEAD + conds.map((c) => `\n  AND ${c}`).join('') + '\nORDER BY base58Decode(pubkey)';
-  return { sql, params: (p) => ({ ...p, ...values }) };
-}
-
-type Row = AccountRow;
+export const parseGetProgramAccounts = (params: unknown): GetProgramAccountsParams => parseProgramAccountsParams(params).parsed;
 
 /** Pure: one stored row -> Agave's keyed account, data in the requested encoding (jsonParsed is not parsed here). */
-export function shapeAccount(r: Row, encoding: Encoding, slice: GetProgramAccountsParams['dataSlice']): unknown {
+export function shapeAccount(r: AccountRow, encoding: Encoding, slice: GetProgramAccountsParams['dataSlice']): unknown {
   return { pubkey: r.pubkey, account: uiAccount(r, encodeAccountData(r.data, encoding, slice)) };
 }
 
-const UNAVAILABLE = 'Account information unavailable';
+export const UNAVAILABLE = 'Account information unavailable';
+
+/** The read slot (the context slot, or the as-of slot asked for) and the read of the views both methods make. */
+export async function programAccountsRead(
+  ctx: MethodContext,
+  p: GetProgramAccountsParams,
+  changedSinceSlot?: bigint,
+): Promise<ProgramAccountsRead> {
+  const slot = readSlot(UNAVAILABLE, ctx.state, p);
+  if (p.encoding === 'base64+zstd') await zstdReady();
+  return { db: ctx.db, program: p.program, slot, filters: p.filters, changedSinceSlot };
+}
 
 export const getProgramAccounts = defineMethod<GetProgramAccountsParams>({
   name: 'getProgramAccounts',
   unavailableMessage: UNAVAILABLE,
   parse: parseGetProgramAccounts,
   run: async (ctx, p) => {
-    const slot = readSlot(UNAVAILABLE, ctx.state, p);
-    if (p.encoding === 'base64+zstd') await zstdReady();
-    const q = programAccountsQuery(p.filters);
-    const rows = await queryRows<Row>(ctx.ch, q.sql, q.params({ db: ctx.db, program: p.program, slot }));
-    const value = rows.map((r) => shapeAccount(r, p.encoding, p.dataSlice));
-    return p.withContext ? withContext(slot, ctx.apiVersion, value) : value;
+    const read = await programAccountsRead(ctx, p);
+    const max = ctx.limits.maxProgramAccounts;
+    if ((await countProgramAccountsUpTo(ctx.ch, read, max)) > max) throw programAccountsOverLimit(max);
+    const { head, tail } = p.withContext ? contextWrapping(read.slot, ctx.apiVersion) : { head: '', tail: '' };
+    const shaped = async function* () {
+      for await (const rows of streamProgramAccounts(ctx.ch, read)) yield rows.map((r) => shapeAccount(r, p.encoding, p.dataSlice));
+    };
+    return streamedArray(shaped(), head, tail);
   },
 });

@@ -16,12 +16,14 @@ import { getLatestBlockhash } from './getLatestBlockhash.js';
 import { getLeaderSchedule } from './getLeaderSchedule.js';
 import { getMultipleAccounts } from './getMultipleAccounts.js';
 import { getProgramAccounts } from './getProgramAccounts.js';
+import { getProgramAccountsV2 } from './getProgramAccountsV2.js';
 import { getRecentPerformanceSamples } from './getRecentPerformanceSamples.js';
 import { getSignaturesForAddress } from './getSignaturesForAddress.js';
 import { getSignatureStatuses } from './getSignatureStatuses.js';
 import { getSlot } from './getSlot.js';
 import { getTokenAccountBalance } from './getTokenAccountBalance.js';
 import { getTokenAccountsByOwner } from './getTokenAccountsByOwner.js';
+import { getTokenAccountsByOwnerV2 } from './getTokenAccountsByOwnerV2.js';
 import { getTransaction } from './getTransaction.js';
 import { getTransactionsForAddress } from './getTransactionsForAddress.js';
 import { getVersion } from './getVersion.js';
@@ -57,6 +59,9 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     getTransaction,
     getBlock,
     getTransactionsForAddress,
+    // The provider methods of issue 21 (spec/provider-methods.md).
+    getProgramAccountsV2,
+    getTokenAccountsByOwnerV2,
     ...READ_ONLY_REFUSALS,
   ].map((m) => [m.name, m]),
 );

@@ -7,7 +7,8 @@ import { parseGetBlockHeight } from './getBlockHeight.js';
 import { parseGetBlocks } from './getBlocks.js';
 import { parseGetBlocksWithLimit } from './getBlocksWithLimit.js';
 import { expandSchedule, parseGetLeaderSchedule, scheduleResult } from './getLeaderSchedule.js';
-import { parseGetProgramAccounts, programAccountsQuery, shapeAccount } from './getProgramAccounts.js';
+import { parseGetProgramAccounts, shapeAccount } from './getProgramAccounts.js';
+import { programAccountsSql } from '../../views/program-accounts.js';
 import { parseGetRecentPerformanceSamples } from './getRecentPerformanceSamples.js';
 import { parseGetSignaturesForAddress } from './getSignaturesForAddress.js';
 import { zstdReady } from '../../solana-json/zstd.js';
@@ -166,14 +167,16 @@ describe('getProgramAccounts', () => {
     expect(err(() => parseGetProgramAccounts([KEY, { dataSlice: { length: 1 } }])).data).toMatch(/dataSlice\.offset/);
   });
   it('builds SQL whose values are all placeholders', () => {
-    const q = programAccountsQuery([
-      { kind: 'dataSize', size: 3n },
-      { kind: 'memcmp', offset: 4n, bytes: Uint8Array.from([0xab, 0x27]) },
-    ]);
+    const filters = [
+      { kind: 'dataSize' as const, size: 3n },
+      { kind: 'memcmp' as const, offset: 4n, bytes: Uint8Array.from([0xab, 0x27]) },
+    ];
+    const q = programAccountsSql({ db: 'd', program: KEY, slot: 9n, filters }, { limit: false });
     expect(q.sql).toContain('space = {ds0:UInt64}');
     expect(q.sql).toContain('unhex({mb1:String})');
     expect(q.sql).not.toContain('ab27');
-    expect(q.params({ db: 'd', program: KEY, slot: 9n })).toMatchObject({ ds0: 3n, mo1: 4n, ml1: 2, mb1: 'ab27', slot: 9n });
+    expect(q.sql).not.toContain(KEY);
+    expect(q.params(undefined)).toMatchObject({ ds0: 3n, mo1: 4n, ml1: 2, mb1: 'ab27', slot: 9n, program: KEY, after: '' });
   });
   it('shapes accounts in each encoding', async () => {
     await zstdReady();

@@ -172,9 +172,21 @@ export interface AccountWrite {
 }
 
 export async function insertAccountWrites(ch: ClickHouseClient, db: string, writes: AccountWrite[]): Promise<void> {
+  // account_writes and its owner-keyed copies (006_program_accounts.sql), as the projector writes them.
+  for (const table of ['account_writes', 'program_accounts', 'program_account_changes'])
+    await insertWriteRows(ch, `${db}.${table}`, writes);
   await insert(
     ch,
-    `${db}.account_writes`,
+    `${db}.account_owners`,
+    ['owner', 'pubkey'],
+    writes.map((w) => ({ owner: w.owner, pubkey: w.pubkey })),
+  );
+}
+
+async function insertWriteRows(ch: ClickHouseClient, table: string, writes: AccountWrite[]): Promise<void> {
+  await insert(
+    ch,
+    table,
     ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
     writes.map((w) => ({
       pubkey: w.pubkey,
@@ -187,12 +199,6 @@ export async function insertAccountWrites(ch: ClickHouseClient, db: string, writ
       space: w.data.length,
       data: Buffer.from(w.data).toString('base64'),
     })),
-  );
-  await insert(
-    ch,
-    `${db}.account_owners`,
-    ['owner', 'pubkey'],
-    writes.map((w) => ({ owner: w.owner, pubkey: w.pubkey })),
   );
 }
 
