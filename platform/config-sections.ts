@@ -66,7 +66,10 @@ export interface ApiSection {
     stream: { limits: FilterLimits };
     geyser: { limits: GeyserFilterLimits };
   };
-  jsonrpc: Pick<JsonRpcOptions, 'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag'>;
+  jsonrpc: Pick<
+    JsonRpcOptions,
+    'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'identity' | 'genesisHash'
+  >;
   pubsub: Pick<
     PubSubOptions,
     | 'host'
@@ -192,6 +195,8 @@ export function apiSection(c: Config): ApiSection {
       maxBodyBytes: c.rpcMaxBodyBytes,
       maxBatch: c.rpcMaxBatch,
       maxSlotLag: c.maxSlotLag,
+      identity: c.rpcIdentity || undefined,
+      genesisHash: c.rpcGenesisHash || undefined,
     },
     pubsub: {
       ...listener(c.pubsubPort),

@@ -6,7 +6,7 @@ import type { QueryAdmission } from '../views/admission.js';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from '../solana-json/errors.js';
 import { toJson } from '../solana-json/json.js';
-import { NO_STATE, type MethodContext } from './method.js';
+import { NO_STATE, type MethodContext, type NodeFacts } from './method.js';
 import { AdmittedQueries } from '../views/query.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
@@ -23,6 +23,8 @@ export interface DispatchOptions {
   maxBatch: number;
   apiVersion: string;
   log: Logger;
+  /** getIdentity's and getGenesisHash's configured answers (default: none). */
+  node?: NodeFacts;
 }
 
 /** Body text → response text; `client` names whose share of the ClickHouse queries the requests use. */
@@ -61,7 +63,7 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
       }
       const ch = new AdmittedQueries(o.ch, o.admission, client);
-      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health };
+      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health, chainTip: o.chainTip, node: o.node ?? {} };
       response = resultResponse(e.id, await method.run(ctx, params));
     } catch (err) {
       if (err instanceof RpcError) {

@@ -3,6 +3,7 @@
 // method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
 // configured; GET /health answers ok, behind or unknown (always open).
 import { readFileSync } from 'node:fs';
+import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -35,6 +36,10 @@ export interface JsonRpcOptions {
   /** Admission control of the methods' ClickHouse queries, shared with PubSub's look-ups (default: its own,
    * with DEFAULT_ADMISSION). Each HTTP client (remote address) has its own share. */
   admission?: QueryAdmission;
+  /** getIdentity's answer (a base-58 pubkey); absent: getIdentity answers -32601 saying so. */
+  identity?: string;
+  /** getGenesisHash's answer (base-58); absent: the blockhash of slot 0 when the views hold it. */
+  genesisHash?: string;
 }
 
 export interface JsonRpcServer {
@@ -88,7 +93,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
+/** A configured node fact must be a 32-byte base-58 value: a wrong one fails at start, not per call. */
+function checkNodeFact(value: string | undefined, option: string): void {
+  if (value === undefined) return;
+  const d = decodeBase58Exact(value, 32);
+  if (!d.ok) throw new Error(`${option}: ${JSON.stringify(value)} is not a base-58 32-byte value: ${d.reason}`);
+}
+
 export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer> {
+  checkNodeFact(opts.identity, 'rpcIdentity (RPC_IDENTITY)');
+  checkNodeFact(opts.genesisHash, 'rpcGenesisHash (RPC_GENESIS_HASH)');
   const state = new ViewsStateCache(opts.ch, opts.database, opts.stateTtlMs ?? 200);
   const dispatch = createDispatch({
     ch: opts.ch,
@@ -100,6 +114,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     maxBatch: opts.maxBatch,
     apiVersion: API_VERSION,
     log: opts.log,
+    node: { identity: opts.identity, genesisHash: opts.genesisHash },
   });
   const authorized = tokenCheck(opts.authToken);
 
