@@ -38,9 +38,11 @@ export function parseGetFeeForMessage(params: unknown): GetFeeForMessageParams {
   if (text.length > MAX_BASE64_SIZE) {
     throw invalidParam(`base64 encoded ${TYPE} too large: ${text.length} bytes (max: encoded/raw ${MAX_BASE64_SIZE}/${PACKET_DATA_SIZE})`);
   }
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw invalidParam('invalid base64 encoding: not standard base64 with padding');
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text))
+    throw invalidParam('invalid base64 encoding: not standard base64 with padding');
   const bytes = Buffer.from(text, 'base64');
-  if (bytes.length > PACKET_DATA_SIZE) throw invalidParam(`decoded ${TYPE} too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
+  if (bytes.length > PACKET_DATA_SIZE)
+    throw invalidParam(`decoded ${TYPE} too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
   let message: TransactionEvent;
   try {
     message = decodeMessage(bytes);
@@ -70,7 +72,12 @@ export function nonceRate(data: Buffer, blockhash: Buffer): bigint | undefined {
 }
 
 /** The lamports per signature the chain would charge this message at `slot`, or undefined (Agave: null). */
-async function lamportsPerSignature(ctx: MethodContext, m: TransactionEvent, slot: bigint, height: bigint | undefined): Promise<bigint | undefined> {
+async function lamportsPerSignature(
+  ctx: MethodContext,
+  m: TransactionEvent,
+  slot: bigint,
+  height: bigint | undefined,
+): Promise<bigint | undefined> {
   const blockhash = base58(m.recentBlockhash);
   const [row] = await queryRows<{ block_height: string }>(ctx.ch, BLOCKHASH_SQL, { db: ctx.db, blockhash, slot });
   if (row !== undefined && height !== undefined && height - u64(row.block_height) <= MAX_RECENT_BLOCKHASHES) return LAMPORTS_PER_SIGNATURE;

@@ -11,7 +11,10 @@ export const getIdentity = defineMethod<null>({
   parse: parseNoParams('getIdentity'),
   run: async (ctx) => {
     if (ctx.node.identity === undefined) {
-      throw notServed('getIdentity', 'it is no validator and has no identity; an operator can configure one to answer with rpcIdentity (RPC_IDENTITY)');
+      throw notServed(
+        'getIdentity',
+        'it is no validator and has no identity; an operator can configure one to answer with rpcIdentity (RPC_IDENTITY)',
+      );
     }
     return { identity: ctx.node.identity };
   },

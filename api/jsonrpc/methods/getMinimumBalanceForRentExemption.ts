@@ -1,7 +1,7 @@
 // getMinimumBalanceForRentExemption [dataLength, commitment?]: Agave's Rent::minimum_balance:
 // (128 + dataLength) bytes x lamports_per_byte_year x exemption_threshold years. The parameters are the Rent
 // sysvar's as the source wrote it at the commitment's head (so the answer follows the chain it serves);
-// without that account, Rent::default (3,480 lamports per byte-year, 2 years), which every Solana cluster
+// without that account (or with a zeroed one), Rent::default (3,480 lamports per byte-year, 2 years), which every Solana cluster
 // uses. Agave: a length over MAX_PERMITTED_DATA_LENGTH (10 MiB) is -32600 Invalid request.
 import { SYSVAR_RENT } from '../../../schemas/programs.js';
 import { invalidRequest } from '../../solana-json/errors.js';
@@ -34,10 +34,15 @@ export function parseGetMinimumBalanceForRentExemption(params: unknown): GetMini
   return { dataLength, commitment: parseCommitment(parseConfig(p[1], 'config')) };
 }
 
-/** Pure: the Rent sysvar's bincode (u64 lamports_per_byte_year, f64 exemption_threshold, u8 burn_percent). */
+/**
+ * Pure: the Rent sysvar's bincode (u64 lamports_per_byte_year, f64 exemption_threshold, u8 burn_percent).
+ * Zero or non-finite parameters are no cluster's rent (the simulator writes its sysvars as zeros): undefined.
+ */
 export function decodeRent(data: Buffer): Rent | undefined {
   if (data.length < 17) return undefined;
-  return { lamportsPerByteYear: data.readBigUInt64LE(0), exemptionThreshold: data.readDoubleLE(8) };
+  const rent = { lamportsPerByteYear: data.readBigUInt64LE(0), exemptionThreshold: data.readDoubleLE(8) };
+  if (rent.lamportsPerByteYear === 0n || !Number.isFinite(rent.exemptionThreshold) || rent.exemptionThreshold <= 0) return undefined;
+  return rent;
 }
 
 /** Pure: Agave's Rent::minimum_balance (the f64 product truncated to u64, as Rust's `as u64`). */

@@ -4,7 +4,14 @@
 // slot decides (still the program's, open, an initialized token account, the delegate COption set to this
 // delegate at bytes 72..108, that mint). Params, encodings and errors are getTokenAccountsByOwner's.
 import { isTokenAccountData } from '../../../schemas/programs.js';
-import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig, type AccountRow } from '../../solana-json/accounts.js';
+import {
+  encodeAccount,
+  encodingReady,
+  mintsToRead,
+  parseAccountConfig,
+  type AccountConfig,
+  type AccountRow,
+} from '../../solana-json/accounts.js';
 import { readMintDecimals } from '../account-state.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';

@@ -70,7 +70,11 @@ ORDER BY base58Decode(pubkey)`;
 const UNAVAILABLE = 'Account information unavailable';
 
 /** Agave's get_token_program_id_and_mint: the program to search and the mint, or its -32602. */
-export async function programAndMint(ctx: MethodContext, filter: TokenAccountsFilter, slot: bigint): Promise<{ program: string; mint: string }> {
+export async function programAndMint(
+  ctx: MethodContext,
+  filter: TokenAccountsFilter,
+  slot: bigint,
+): Promise<{ program: string; mint: string }> {
   if (filter.kind === 'programId') {
     if (!isTokenProgram(filter.program)) throw invalidParam('Invalid param: unrecognized Token program id');
     return { program: filter.program, mint: '' };

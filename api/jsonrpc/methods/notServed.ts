@@ -10,7 +10,8 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   getVoteAccounts:
     "vote accounts' activated stake, credits and delinquency come from the validator's stake and vote state, which slotstream does not ingest",
   getInflationGovernor: "the inflation parameters live in the validator's bank (genesis and features), which slotstream does not hold",
-  getInflationRate: "the inflation rate is computed from the validator's bank (genesis, features, slots per year), which slotstream does not hold",
+  getInflationRate:
+    "the inflation rate is computed from the validator's bank (genesis, features, slots per year), which slotstream does not hold",
   getSupply:
     "the total supply is the bank's capitalization and the non-circulating list a validator's own, neither of which slotstream holds (it sees account writes, not every balance since genesis)",
   getLargestAccounts:
@@ -26,7 +27,7 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   getFees: 'Agave 2.0 removed it; use getFeeForMessage',
   getRecentBlockhash: 'Agave 2.0 removed it; use getLatestBlockhash',
   getSnapshotSlot: 'Agave 2.0 removed it; use getHighestSnapshotSlot',
-  getStakeActivation: "Agave 2.0 removed it; read the stake account (getAccountInfo) and the StakeHistory sysvar",
+  getStakeActivation: 'Agave 2.0 removed it; read the stake account (getAccountInfo) and the StakeHistory sysvar',
 };
 
 const refuse = (name: string, why: string): AnyMethod =>
