@@ -61,7 +61,7 @@ export function tallyProduction(
   return out;
 }
 
-const PRODUCED_SQL = `
+export const PRODUCED_SQL = `
 SELECT slot FROM {db:Identifier}.blocks
 WHERE slot >= {first:UInt64} AND slot <= {last:UInt64}
   AND slot NOT IN (SELECT slot FROM {db:Identifier}.slot_status WHERE status = 3 AND slot >= {first:UInt64} AND slot <= {last:UInt64})

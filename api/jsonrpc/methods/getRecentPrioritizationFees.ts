@@ -29,7 +29,7 @@ export function parseGetRecentPrioritizationFees(params: unknown): GetRecentPrio
 }
 
 // The newest produced blocks up to the finalized head; lost forks (status 3) were never finalized.
-const WINDOW_SQL = `
+export const WINDOW_SQL = `
 SELECT slot, blockhash FROM {db:Identifier}.blocks
 WHERE slot <= {head:UInt64}
   AND slot NOT IN (SELECT slot FROM {db:Identifier}.slot_status WHERE status = 3 AND slot <= {head:UInt64})
@@ -37,7 +37,7 @@ ORDER BY slot DESC
 LIMIT 1 BY slot
 LIMIT {n:UInt32}`;
 
-const RECORDS_SQL = `
+export const RECORDS_SQL = `
 SELECT slot, base64Encode(record) AS body FROM {db:Identifier}.transaction_records
 WHERE slot IN {slots:Array(UInt64)}
 ORDER BY slot, position

@@ -33,7 +33,7 @@ export function parseGetTokenAccountsByDelegate(params: unknown): GetTokenAccoun
 }
 
 // Agave's filters: memcmp 01000000 at 72 (delegate is Some) and the delegate at 76.
-const DELEGATE_ACCOUNTS_SQL = `
+export const DELEGATE_ACCOUNTS_SQL = `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
 FROM (
   SELECT pubkey, owner, lamports, executable, rent_epoch, space, data

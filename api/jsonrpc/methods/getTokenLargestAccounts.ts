@@ -24,7 +24,7 @@ export const NUM_LARGEST_ACCOUNTS = 20;
 
 // The token-account test is schemas/programs.ts isTokenAccountData in SQL: 165 bytes, or longer with
 // Token-2022's account type byte 2 (and not a multisig's 355), state byte not 0 (uninitialized).
-const LARGEST_SQL = `
+export const LARGEST_SQL = `
 SELECT pubkey, toString(reinterpretAsUInt64(substring(d, 65, 8))) AS amount
 FROM (
   SELECT pubkey, owner, lamports, base64Decode(data) AS d
