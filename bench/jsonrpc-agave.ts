@@ -201,7 +201,7 @@ async function main(): Promise<void> {
 
     // The first getRecentPrioritizationFees reads and summarises the 150 blocks (150,000 records); later calls only the window.
     const cold = await time(() => call('getRecentPrioritizationFees', [[]]), 1);
-    const coldSql = await time(() => sql(RECORDS_SQL, { slots: window.map((w) => w.slot) }), 3);
+    const coldSql = await time(() => sql(RECORDS_SQL, { slots: window.map((w) => BigInt(w.slot)) }), 3);
     console.log(
       `jsonrpc-agave method=getRecentPrioritizationFees[cold,150x${TX_PER_BLOCK}] p50_ms=${cold[0]!.toFixed(1)} p99_ms=${cold[0]!.toFixed(1)} sql_p50_ms=${pct(coldSql, 0.5).toFixed(1)} overhead=${(cold[0]! / pct(coldSql, 0.5)).toFixed(2)}`,
     );
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
         name: `getBlockProduction[epoch of ${SLOTS} slots]`,
         method: 'getBlockProduction',
         params: [],
-        sql: () => sql(PRODUCED_SQL, { first: FIRST_SLOT, last: LAST_SLOT }),
+        sql: () => sql(PRODUCED_SQL, { first: FIRST_SLOT, last: LAST_SLOT, epoch: 100 }),
       },
       {
         name: 'getRecentPrioritizationFees[warm]',

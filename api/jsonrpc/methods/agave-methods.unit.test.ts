@@ -12,7 +12,7 @@ import { parseGetSlotLeaders } from './getSlotLeaders.js';
 import { featureActive, FEATURE_PROGRAM } from './getStakeMinimumDelegation.js';
 import { decodeMessage, messageFee } from './message-fee.js';
 import { blockFees, feeFor } from './prioritization-fees.js';
-import { epochNumberOf, leaderIn } from './slot-leaders.js';
+import { epochNumberOf, leaderIn, leaderSlotCounts } from './slot-leaders.js';
 import type { EpochRow } from './getLeaderSchedule.js';
 
 const rpcError = (f: () => unknown): { code: number; message: string } => {
@@ -143,11 +143,22 @@ describe('leaders and block production', () => {
   it('epochNumberOf: fixed-length epochs on both sides of a known one', () => {
     expect([96n, 127n, 128n, 200n, 95n, 0n].map((s) => epochNumberOf(e, s))).toEqual([3n, 3n, 4n, 6n, 2n, 0n]);
   });
+  it('leaderSlotCounts: leader slots per identity within a range, partial runs at both ends', () => {
+    // Slots 98..109: run 0 (96..99, a) 2 slots, run 1 (100..103, b) 4, run 2 (104..107, b) 4, run 3 (108..111, a) 2.
+    expect(Object.fromEntries(leaderSlotCounts(e, 98n, 109n))).toEqual({ a: 4, b: 8 });
+    expect(Object.fromEntries(leaderSlotCounts(e, 96n, 127n))).toEqual({ a: 20, b: 12 });
+  });
   it('tallyProduction: leader slots and produced blocks per identity, optionally one identity', () => {
-    const leaders = ['a', 'a', 'b', 'b', 'a'];
-    const produced = new Set([10n, 12n, 14n]);
-    expect(tallyProduction(10n, leaders, produced, undefined)).toEqual({ a: [3, 2], b: [2, 1] });
-    expect(tallyProduction(10n, leaders, produced, 'b')).toEqual({ b: [2, 1] });
+    const leaders = new Map([
+      ['a', 3],
+      ['b', 2],
+    ]);
+    const produced = new Map([
+      ['a', 2],
+      ['b', 1],
+    ]);
+    expect(tallyProduction(leaders, produced, undefined)).toEqual({ a: [3, 2], b: [2, 1] });
+    expect(tallyProduction(leaders, new Map(), 'b')).toEqual({ b: [2, 0] });
   });
   it("params: getSlotLeaders' limit (Agave's message), getBlockProduction's range", () => {
     expect(parseGetSlotLeaders([5, 5000])).toEqual({ start: 5n, limit: 5000 });

@@ -20,21 +20,39 @@ export function epochNumberOf(known: EpochRow, slot: bigint): bigint {
 }
 
 /**
- * `limit` leaders from `start`, epoch after epoch; a slot of an epoch the view does not hold answers Agave's
- * `Invalid slot range: leader schedule for epoch N is unavailable` (N reckoned from `reference`'s epoch).
+ * The epoch holding `slot`, or Agave's `Invalid slot range: leader schedule for epoch N is unavailable` (N reckoned
+ * from `reference`'s epoch).
  */
+export async function epochHolding(ctx: MethodContext, slot: bigint, reference: bigint): Promise<EpochRow> {
+  const e = await epochRowAt(ctx.ch, ctx.db, slot);
+  if (e !== undefined) return e;
+  const known = await epochRowAt(ctx.ch, ctx.db, reference);
+  const n = known === undefined ? 'of slot ' + slot : epochNumberOf(known, slot).toString();
+  throw invalidParam(`Invalid slot range: leader schedule for epoch ${n} is unavailable`);
+}
+
+/** `limit` leaders from `start`, epoch after epoch (epochHolding's error for an epoch without a schedule). */
 export async function slotLeaders(ctx: MethodContext, start: bigint, limit: number, reference: bigint): Promise<string[]> {
   const out: string[] = [];
   let slot = start;
   while (out.length < limit) {
-    const e = await epochRowAt(ctx.ch, ctx.db, slot);
-    if (e === undefined) {
-      const known = await epochRowAt(ctx.ch, ctx.db, reference);
-      const n = known === undefined ? 'of slot ' + slot : epochNumberOf(known, slot).toString();
-      throw invalidParam(`Invalid slot range: leader schedule for epoch ${n} is unavailable`);
-    }
+    const e = await epochHolding(ctx, slot, reference);
     const end = e.firstSlot + e.slotsPerEpoch;
     for (; slot < end && out.length < limit; slot++) out.push(leaderIn(e, slot) ?? '');
   }
   return out;
+}
+
+/** Pure: leader slots per identity within [a, b] (both in epoch `e`), counted per run of slots, not per slot. */
+export function leaderSlotCounts(e: EpochRow, a: bigint, b: bigint, into: Map<string, number> = new Map()): Map<string, number> {
+  const run = BigInt(Math.max(1, e.slotsPerLeader));
+  for (let i = Number((a - e.firstSlot) / run); i <= Number((b - e.firstSlot) / run); i++) {
+    const id = e.identities[e.schedule[i] ?? -1];
+    if (id === undefined) continue;
+    const from = e.firstSlot + BigInt(i) * run;
+    const lo = from > a ? from : a;
+    const hi = from + run - 1n < b ? from + run - 1n : b;
+    if (hi >= lo) into.set(id, (into.get(id) ?? 0) + Number(hi - lo + 1n));
+  }
+  return into;
 }
