@@ -11,7 +11,7 @@ import { parseGetRecentPrioritizationFees } from './getRecentPrioritizationFees.
 import { parseGetSlotLeaders } from './getSlotLeaders.js';
 import { featureActive, FEATURE_PROGRAM } from './getStakeMinimumDelegation.js';
 import { decodeMessage, messageFee } from './message-fee.js';
-import { blockFees, feeFor } from './prioritization-fees.js';
+import { blockFees, feeFor, rawKey } from './prioritization-fees.js';
 import { epochNumberOf, leaderIn, leaderSlotCounts } from './slot-leaders.js';
 import type { EpochRow } from './getLeaderSchedule.js';
 
@@ -104,18 +104,22 @@ describe('fees', () => {
 
 describe('prioritization fees', () => {
   it('block minimum over non-vote transactions, per write-locked account minimum, raised by the accounts asked for', () => {
+    const record = (e: TransactionEvent): Buffer => Buffer.from(TransactionEvent.encode(e).finish());
     const b = blockFees([
-      tx([cbIx(price(10n), 3), transfer]),
-      tx([cbIx(price(50n), 3), transfer]),
-      tx([transfer], true), // a vote: not counted
+      record(tx([cbIx(price(10n), 3), transfer])),
+      record(tx([cbIx(price(50n), 3), transfer])),
+      record(tx([transfer], true)), // a vote: not counted
     ]);
     expect(b.min).toBe(10n);
-    const k1 = bs58.encode(key(1));
+    const k1 = rawKey(bs58.encode(key(1)));
     expect(b.accounts.get(k1)).toBe(10n);
-    expect(b.accounts.has(SYSTEM_PROGRAM)).toBe(false); // readonly and a called program
+    expect(b.accounts.has(rawKey(SYSTEM_PROGRAM))).toBe(false); // readonly and a called program
+    expect(b.accounts.has(rawKey(COMPUTE_BUDGET_PROGRAM))).toBe(false);
     expect(feeFor(b, [])).toBe(10n);
-    expect(feeFor({ min: 0n, accounts: new Map([[k1, 40n]]) }, [k1, bs58.encode(key(5))])).toBe(40n);
-    expect(feeFor(blockFees([tx([transfer], true)]), [])).toBe(0n);
+    expect(feeFor({ min: 0n, accounts: new Map([[k1, 40n]]) }, [k1, rawKey(bs58.encode(key(5)))])).toBe(40n);
+    expect(feeFor(blockFees([record(tx([transfer], true))]), [])).toBe(0n);
+    // A transaction without a price counts as 0.
+    expect(blockFees([record(tx([transfer]))]).min).toBe(0n);
   });
   it("params: at most 128 accounts (Agave's message), each a pubkey", () => {
     expect(parseGetRecentPrioritizationFees([])).toEqual({ accounts: [] });

@@ -3,14 +3,13 @@
 // to land, as Agave's PrioritizationFeeCache answers it (prioritization-fees.ts), ascending by slot. Blocks
 // are read from transaction_records and summarised once: a finalized block never changes, so the summaries
 // are kept per database and only blocks new to the window are read.
-import { TransactionEvent } from '../../../schemas/codec.js';
 import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
 import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
 import { parsePubkey, positional } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
-import { blockFees, feeFor, type BlockFees } from './prioritization-fees.js';
+import { blockFees, feeFor, rawKey, type BlockFees } from './prioritization-fees.js';
 
 /** Agave's MAX_NUM_RECENT_BLOCKS and its limit on the accounts asked for (MAX_TX_ACCOUNT_LOCKS). */
 export const MAX_NUM_RECENT_BLOCKS = 150;
@@ -64,15 +63,16 @@ export const getRecentPrioritizationFees = defineMethod<GetRecentPrioritizationF
     const known = summaries.get(ctx.db) ?? new Map<string, BlockFees>();
     const missing = window.filter((b) => !known.has(b.key));
     if (missing.length > 0) {
-      const bySlot = new Map<bigint, TransactionEvent[]>(missing.map((b) => [b.slot, []]));
+      const bySlot = new Map<bigint, Buffer[]>(missing.map((b) => [b.slot, []]));
       const rows = await queryRows<{ slot: string; body: string }>(ctx.ch, RECORDS_SQL, { db: ctx.db, slots: missing.map((b) => b.slot) });
-      for (const r of rows) bySlot.get(u64(r.slot))?.push(TransactionEvent.decode(Buffer.from(r.body, 'base64')));
+      for (const r of rows) bySlot.get(u64(r.slot))?.push(Buffer.from(r.body, 'base64'));
       for (const b of missing) known.set(b.key, blockFees(bySlot.get(b.slot)!));
     }
     // Keep only the window: older blocks have left Agave's cache too.
     const kept = new Map<string, BlockFees>();
     for (const b of window) kept.set(b.key, known.get(b.key)!);
     summaries.set(ctx.db, kept);
-    return window.map((b) => ({ slot: u64Json(b.slot), prioritizationFee: u64Json(feeFor(kept.get(b.key)!, p.accounts)) }));
+    const asked = p.accounts.map(rawKey);
+    return window.map((b) => ({ slot: u64Json(b.slot), prioritizationFee: u64Json(feeFor(kept.get(b.key)!, asked)) }));
   },
 });
