@@ -5,7 +5,8 @@
 // method sequentially (one request at a time), beside the method's main SQL run directly (overhead = JSON-RPC p50 /
 // SQL p50). Prints one line per figure:
 //   jsonrpc-agave method=<m> p50_ms=<x> p99_ms=<y> sql_p50_ms=<z> overhead=<ratio>
-// Env: BENCH_TOKEN_ACCOUNTS (1000000), BENCH_SLOTS (432000), BENCH_REQUESTS (30), BENCH_KEEP=1 keeps the data folder.
+// Env: BENCH_TOKEN_ACCOUNTS (1000000), BENCH_SLOTS (432000), BENCH_REQUESTS (30), BENCH_ONLY (comma-separated method
+// names), BENCH_KEEP=1 keeps the data folder.
 // Run: npx tsx bench/jsonrpc-agave.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ import { key, setHeads } from '../test/support/jsonrpc/store.js';
 const TOKEN_ACCOUNTS = Number(process.env.BENCH_TOKEN_ACCOUNTS ?? 1_000_000);
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 432_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const wanted = (method: string): boolean => ONLY === undefined || ONLY.includes(method);
 const DB = 'bench_agave';
 const MINTS = 10;
 const FIRST_SLOT = 10_000_000;
@@ -200,11 +203,13 @@ async function main(): Promise<void> {
     ).toString('base64');
 
     // The first getRecentPrioritizationFees reads and summarises the 150 blocks (150,000 records); later calls only the window.
-    const cold = await time(() => call('getRecentPrioritizationFees', [[]]), 1);
-    const coldSql = await time(() => sql(RECORDS_SQL, { slots: window.map((w) => BigInt(w.slot)) }), 3);
-    console.log(
-      `jsonrpc-agave method=getRecentPrioritizationFees[cold,150x${TX_PER_BLOCK}] p50_ms=${cold[0]!.toFixed(1)} p99_ms=${cold[0]!.toFixed(1)} sql_p50_ms=${pct(coldSql, 0.5).toFixed(1)} overhead=${(cold[0]! / pct(coldSql, 0.5)).toFixed(2)}`,
-    );
+    if (wanted('getRecentPrioritizationFees')) {
+      const cold = await time(() => call('getRecentPrioritizationFees', [[]]), 1);
+      const coldSql = await time(() => sql(RECORDS_SQL, { slots: window.map((w) => BigInt(w.slot)) }), 3);
+      console.log(
+        `jsonrpc-agave method=getRecentPrioritizationFees[cold,150x${TX_PER_BLOCK}] p50_ms=${cold[0]!.toFixed(1)} p99_ms=${cold[0]!.toFixed(1)} sql_p50_ms=${pct(coldSql, 0.5).toFixed(1)} overhead=${(cold[0]! / pct(coldSql, 0.5)).toFixed(2)}`,
+      );
+    }
     const cases: { name: string; method: string; params: unknown[]; sql: () => Promise<unknown> }[] = [
       {
         name: `getTokenLargestAccounts[${TOKEN_ACCOUNTS / MINTS} holders]`,
@@ -228,7 +233,7 @@ async function main(): Promise<void> {
         name: `getBlockProduction[epoch of ${SLOTS} slots]`,
         method: 'getBlockProduction',
         params: [],
-        sql: () => sql(PRODUCED_SQL, { first: FIRST_SLOT, last: LAST_SLOT, epoch: 100 }),
+        sql: () => sql(PRODUCED_SQL, { first: FIRST_SLOT, last: LAST_SLOT, epoch: 100, firstSlot: FIRST_SLOT, perLeader: 4 }),
       },
       {
         name: 'getRecentPrioritizationFees[warm]',
@@ -249,7 +254,7 @@ async function main(): Promise<void> {
         sql: () => sql(`SELECT block_height FROM {db:Identifier}.blockhashes LIMIT 1`, {}),
       },
     ];
-    for (const c of cases) {
+    for (const c of cases.filter((x) => wanted(x.method))) {
       await call(c.method, c.params); // warm-up
       const api = await time(() => call(c.method, c.params), REQUESTS);
       const direct = await time(c.sql, REQUESTS);
