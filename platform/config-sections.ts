@@ -69,7 +69,16 @@ export interface ApiSection {
   };
   jsonrpc: Pick<
     JsonRpcOptions,
-    'host' | 'port' | 'authToken' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts'
+    | 'host'
+    | 'port'
+    | 'authToken'
+    | 'database'
+    | 'maxBodyBytes'
+    | 'maxBatch'
+    | 'maxSlotLag'
+    | 'maxProgramAccounts'
+    | 'identity'
+    | 'genesisHash'
   >;
   pubsub: Pick<
     PubSubOptions,
@@ -203,6 +212,8 @@ export function apiSection(c: Config): ApiSection {
       maxBatch: c.rpcMaxBatch,
       maxSlotLag: c.maxSlotLag,
       maxProgramAccounts: c.rpcMaxProgramAccounts,
+      identity: c.rpcIdentity || undefined,
+      genesisHash: c.rpcGenesisHash || undefined,
     },
     pubsub: {
       ...listener(c.pubsubPort),

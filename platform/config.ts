@@ -539,6 +539,20 @@ export const OPTIONS = {
     roles: API,
     help: 'JSON-RPC and PubSub look-ups: ClickHouse queries one client (HTTP remote address, PubSub connection) may have running or waiting; one more answers -32429.',
   }),
+  rpcIdentity: opt({
+    kind: 'string',
+    env: 'RPC_IDENTITY',
+    default: '',
+    roles: API,
+    help: 'JSON-RPC getIdentity: the base-58 pubkey to answer (slotstream is no validator and has no identity of its own). Empty: getIdentity answers -32601 saying so.',
+  }),
+  rpcGenesisHash: opt({
+    kind: 'string',
+    env: 'RPC_GENESIS_HASH',
+    default: '',
+    roles: API,
+    help: "JSON-RPC getGenesisHash: the chain's genesis hash (base-58), e.g. mainnet's. Empty: the blockhash of slot 0 when the views hold it.",
+  }),
   maxSlotLag: opt({
     kind: 'int',
     env: 'RPC_MAX_SLOT_LAG',

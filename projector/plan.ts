@@ -75,6 +75,17 @@ export function planBatch(slices: readonly Slice[]): BatchPlan {
     seenTokenOwners.add(k);
     return true;
   });
+  // And its mint and delegate index rows (008_token_account_keys.sql).
+  const seenMints = new Set<string>();
+  rows.token_accounts_by_mint = rows.token_accounts_by_mint.filter((r) => {
+    const k = `${r.mint}|${r.program}|${r.pubkey}`;
+    return seenMints.size !== seenMints.add(k).size;
+  });
+  const seenDelegates = new Set<string>();
+  rows.token_accounts_by_delegate = rows.token_accounts_by_delegate.filter((r) => {
+    const k = `${r.delegate}|${r.program}|${r.mint}|${r.pubkey}`;
+    return seenDelegates.size !== seenDelegates.add(k).size;
+  });
   const ranges = rangesKey(slices);
   const inserts: TableInsert[] = [];
   for (const table of VIEW_TABLES) {

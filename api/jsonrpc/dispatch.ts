@@ -6,7 +6,7 @@ import type { QueryAdmission } from '../views/admission.js';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from '../solana-json/errors.js';
 import { RawJson, toJson } from '../solana-json/json.js';
-import { NO_STATE, StreamedResult, type MethodContext, type MethodLimits } from './method.js';
+import { NO_STATE, StreamedResult, type MethodContext, type MethodLimits, type NodeFacts } from './method.js';
 import { AdmittedQueries } from '../views/query.js';
 import { METHODS } from './methods/index.js';
 import { rpcAnswers, rpcDuration } from './metrics.js';
@@ -24,6 +24,8 @@ export interface DispatchOptions {
   apiVersion: string;
   limits: MethodLimits;
   log: Logger;
+  /** getIdentity's and getGenesisHash's configured answers (default: none). */
+  node?: NodeFacts;
 }
 
 /**
@@ -68,7 +70,16 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
       }
       const ch = new AdmittedQueries(o.ch, o.admission, client);
-      const ctx: MethodContext = { ch, db: o.database, state, apiVersion: o.apiVersion, health, limits: o.limits };
+      const ctx: MethodContext = {
+        ch,
+        db: o.database,
+        state,
+        apiVersion: o.apiVersion,
+        health,
+        limits: o.limits,
+        chainTip: o.chainTip,
+        node: o.node ?? {},
+      };
       const result = await method.run(ctx, params);
       if (!(result instanceof StreamedResult)) response = resultResponse(e.id, result);
       else if (!streaming) response = resultResponse(e.id, new RawJson(await joined(result.fragments)));

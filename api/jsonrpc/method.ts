@@ -15,6 +15,10 @@ export interface MethodContext {
   apiVersion: string;
   /** getHealth's answer now (reads the views state itself; unreadable views are `unknown`). */
   health(): Promise<Health>;
+  /** The newest slot the api's live Kafka reader has seen (undefined before the first). */
+  chainTip(): bigint | undefined;
+  /** What a validator knows of itself and slotstream only by configuration (getIdentity, getGenesisHash). */
+  node: NodeFacts;
   /** Operator limits of the answers (config `rpcMaxProgramAccounts`). */
   limits: MethodLimits;
 }
@@ -53,6 +57,12 @@ export function contextWrapping(slot: bigint, apiVersion: string): { head: strin
   const text = toJson(withContext(slot, apiVersion, null));
   // toJson writes members in insertion order: ...,"value":null}
   return { head: text.slice(0, -'null}'.length), tail: '}' };
+}
+
+/** Operator-given facts about the chain and the node; undefined = not configured. */
+export interface NodeFacts {
+  identity?: string;
+  genesisHash?: string;
 }
 
 export interface Method<P> {

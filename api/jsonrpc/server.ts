@@ -4,6 +4,7 @@
 // configured; GET /health answers ok, behind or unknown (always open).
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -38,6 +39,10 @@ export interface JsonRpcOptions {
   admission?: QueryAdmission;
   /** Most accounts one getProgramAccounts answer may hold (config rpcMaxProgramAccounts; default 1,000,000). */
   maxProgramAccounts?: number;
+  /** getIdentity's answer (a base-58 pubkey); absent: getIdentity answers -32601 saying so. */
+  identity?: string;
+  /** getGenesisHash's answer (base-58); absent: the blockhash of slot 0 when the views hold it. */
+  genesisHash?: string;
 }
 
 export const DEFAULT_MAX_PROGRAM_ACCOUNTS = 1_000_000;
@@ -93,7 +98,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
+/** A configured node fact must be a 32-byte base-58 value: a wrong one fails at start, not per call. */
+function checkNodeFact(value: string | undefined, option: string): void {
+  if (value === undefined) return;
+  const d = decodeBase58Exact(value, 32);
+  if (!d.ok) throw new Error(`${option}: ${JSON.stringify(value)} is not a base-58 32-byte value: ${d.reason}`);
+}
+
 export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer> {
+  checkNodeFact(opts.identity, 'rpcIdentity (RPC_IDENTITY)');
+  checkNodeFact(opts.genesisHash, 'rpcGenesisHash (RPC_GENESIS_HASH)');
   const state = new ViewsStateCache(opts.ch, opts.database, opts.stateTtlMs ?? 200);
   const dispatch = createDispatch({
     ch: opts.ch,
@@ -106,6 +120,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     apiVersion: API_VERSION,
     limits: { maxProgramAccounts: opts.maxProgramAccounts ?? DEFAULT_MAX_PROGRAM_ACCOUNTS },
     log: opts.log,
+    node: { identity: opts.identity, genesisHash: opts.genesisHash },
   });
   const authorized = tokenCheck(opts.authToken);
 

@@ -101,3 +101,28 @@ const READ_ONLY_VERBS: Readonly<Record<string, string>> = {
   simulateTransaction: 'simulate transactions (simulateTransaction)',
   requestAirdrop: 'airdrop lamports (requestAirdrop)',
 };
+
+// Agave's custom errors of issue 21's methods (rpc-client-api custom_error.rs), codes, messages and data as there.
+export const NO_SNAPSHOT = -32008;
+export const EPOCH_REWARDS_PERIOD_ACTIVE = -32017;
+export const SLOT_NOT_EPOCH_BOUNDARY = -32018;
+export const noSnapshot = (): RpcError => new RpcError(NO_SNAPSHOT, 'No snapshot');
+export const epochRewardsPeriodActive = (slot: bigint, currentBlockHeight: bigint, rewardsCompleteBlockHeight: bigint): RpcError =>
+  new RpcError(EPOCH_REWARDS_PERIOD_ACTIVE, `Epoch rewards period still active at slot ${slot}`, {
+    currentBlockHeight: u64Json(currentBlockHeight),
+    rewardsCompleteBlockHeight: u64Json(rewardsCompleteBlockHeight),
+    slot: u64Json(slot),
+  });
+export const slotNotEpochBoundary = (slot: bigint): RpcError =>
+  new RpcError(
+    SLOT_NOT_EPOCH_BOUNDARY,
+    `Rewards cannot be found because slot ${slot} is not the epoch boundary. This may be due to gap in the queried node's local ledger or long-term storage`,
+    { slot: u64Json(slot) },
+  );
+
+/**
+ * An Agave read method slotstream does not serve: -32601, as for any method a node lacks, with a message
+ * saying why (clients show it), like the write methods' refusal above.
+ */
+export const notServed = (method: string, why: string): RpcError =>
+  new RpcError(METHOD_NOT_FOUND, `Method not found: slotstream does not serve ${method}: ${why}`);

@@ -3,7 +3,7 @@ import type { ChainEvent } from '../../schemas/codec.js';
 import { projectAccount } from './accounts.js';
 import { blockDetailRows, transactionBodyRows } from './bodies.js';
 import { projectEpoch } from './epochs.js';
-import { blockhashRows, tokenOwnerRows } from './lookups.js';
+import { blockhashRows, tokenDelegateRows, tokenMintRows, tokenOwnerRows } from './lookups.js';
 import { rejected, type Projection } from './result.js';
 import { appendRows, emptyRows, type Rows } from './rows.js';
 import { projectSlot } from './slots.js';
@@ -62,6 +62,9 @@ export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | u
       pushAll(into.account_owners, p.rows.account_owners!);
       // The wallet index row (keys as the accounts view stored them).
       pushAll(into.token_accounts_by_owner, tokenOwnerRows(e.event, w.pubkey, w.owner));
+      // The mint and delegate index rows (008_token_account_keys.sql).
+      pushAll(into.token_accounts_by_mint, tokenMintRows(e.event, w.pubkey, w.owner));
+      pushAll(into.token_accounts_by_delegate, tokenDelegateRows(e.event, w.pubkey, w.owner));
       return undefined;
     }
     case 'slots': {

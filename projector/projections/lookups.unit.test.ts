@@ -57,6 +57,30 @@ describe('lookup projections', () => {
       expect(p.rows.token_accounts_by_owner).toEqual([]);
     }
   });
+  it('given a token account write, when projected, then its mint index row, and a delegate row only while a delegate is set', () => {
+    const plain = project({ kind: 'accounts', event: tokenWrite(TOKEN_PROGRAM, tokenAccountData('mint', 'wallet')) });
+    if (!plain.ok) throw new Error(plain.reason);
+    expect(plain.rows.token_accounts_by_mint).toEqual([{ mint: b58('mint'), program: TOKEN_PROGRAM, pubkey: b58('ta') }]);
+    expect(plain.rows.token_accounts_by_delegate).toEqual([]);
+    const data = tokenAccountData('mint', 'wallet');
+    data.writeUInt32LE(1, 72);
+    keyOf('delegate').copy(data, 76);
+    const delegated = project({ kind: 'accounts', event: tokenWrite(TOKEN_2022_PROGRAM, data) });
+    if (!delegated.ok) throw new Error(delegated.reason);
+    expect(delegated.rows.token_accounts_by_delegate).toEqual([
+      { delegate: b58('delegate'), program: TOKEN_2022_PROGRAM, mint: b58('mint'), pubkey: b58('ta') },
+    ]);
+    // A mint, a closed account or another program's account: no rows in either index.
+    for (const e of [
+      tokenWrite(TOKEN_PROGRAM, tokenAccountData('m', 'w', { len: 82 })),
+      tokenWrite(TOKEN_PROGRAM, data, 0n),
+      account({ pubkey: 'ta', owner: 'other-program', slot: 5, writeVersion: 1, lamports: 5, data }),
+    ]) {
+      const p = project({ kind: 'accounts', event: e });
+      if (!p.ok) throw new Error(p.reason);
+      expect([p.rows.token_accounts_by_mint, p.rows.token_accounts_by_delegate]).toEqual([[], []]);
+    }
+  });
   it('given a processed slot record with block meta, when projected, then its blockhash row; other statuses add none', () => {
     const p = project({ kind: 'slots', event: slotStatus(12, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 11, height: 10 }) });
     if (!p.ok) throw new Error(p.reason);

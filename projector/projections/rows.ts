@@ -80,6 +80,21 @@ export interface TokenAccountByOwnerRow {
   pubkey: string;
 }
 
+/** getTokenLargestAccounts candidates (008_token_account_keys.sql). */
+export interface TokenAccountByMintRow {
+  mint: string;
+  program: string;
+  pubkey: string;
+}
+
+/** getTokenAccountsByDelegate candidates (008_token_account_keys.sql). */
+export interface TokenAccountByDelegateRow {
+  delegate: string;
+  program: string;
+  mint: string;
+  pubkey: string;
+}
+
 /** isBlockhashValid lookups (002_lookups.sql). */
 export interface BlockhashRow {
   blockhash: string;
@@ -135,6 +150,8 @@ export interface TableRows {
   transaction_records: TransactionRecordRow;
   block_details: BlockDetailRow;
   token_balance_changes: TokenBalanceChangeRow;
+  token_accounts_by_mint: TokenAccountByMintRow;
+  token_accounts_by_delegate: TokenAccountByDelegateRow;
 }
 
 export type ViewTable = keyof TableRows;
@@ -159,6 +176,8 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   transaction_records: ['slot', 'position', 'signature', 'record'],
   block_details: ['slot', 'previous_blockhash', 'rewards', 'num_partitions'],
   token_balance_changes: ['account', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
+  token_accounts_by_mint: ['mint', 'program', 'pubkey'],
+  token_accounts_by_delegate: ['delegate', 'program', 'mint', 'pubkey'],
   // Last: a slot's status is stored only after the rows of the same batch (heads read slot_status).
   slot_status: ['slot', 'status'],
 };
@@ -188,6 +207,8 @@ export function emptyRows(): Rows {
     transaction_records: [],
     block_details: [],
     token_balance_changes: [],
+    token_accounts_by_mint: [],
+    token_accounts_by_delegate: [],
   };
 }
 

@@ -30,6 +30,24 @@ import { getVersion } from './getVersion.js';
 import { isBlockhashValid } from './isBlockhashValid.js';
 import { minimumLedgerSlot } from './minimumLedgerSlot.js';
 import { READ_ONLY_REFUSALS } from './readOnly.js';
+import { getBlockCommitment } from './getBlockCommitment.js';
+import { getBlockProduction } from './getBlockProduction.js';
+import { getFeeForMessage } from './getFeeForMessage.js';
+import { getGenesisHash } from './getGenesisHash.js';
+import { getHighestSnapshotSlot } from './getHighestSnapshotSlot.js';
+import { getIdentity } from './getIdentity.js';
+import { getInflationReward } from './getInflationReward.js';
+import { getMaxRetransmitSlot, getMaxShredInsertSlot } from './getMaxShredInsertSlot.js';
+import { getMinimumBalanceForRentExemption } from './getMinimumBalanceForRentExemption.js';
+import { getRecentPrioritizationFees } from './getRecentPrioritizationFees.js';
+import { getSlotLeader } from './getSlotLeader.js';
+import { getSlotLeaders } from './getSlotLeaders.js';
+import { getStakeMinimumDelegation } from './getStakeMinimumDelegation.js';
+import { getTokenAccountsByDelegate } from './getTokenAccountsByDelegate.js';
+import { getTokenLargestAccounts } from './getTokenLargestAccounts.js';
+import { getTokenSupply } from './getTokenSupply.js';
+import { getTransactionCount } from './getTransactionCount.js';
+import { NOT_SERVED_METHODS } from './notServed.js';
 
 export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
   [
@@ -63,5 +81,25 @@ export const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
     getProgramAccountsV2,
     getTokenAccountsByOwnerV2,
     ...READ_ONLY_REFUSALS,
+    // Issue 21, item 5: the rest of Agave's read methods, and -32601 for the ones slotstream cannot answer.
+    getTokenSupply,
+    getTokenLargestAccounts,
+    getTokenAccountsByDelegate,
+    getTransactionCount,
+    getSlotLeader,
+    getSlotLeaders,
+    getBlockProduction,
+    getBlockCommitment,
+    getRecentPrioritizationFees,
+    getFeeForMessage,
+    getMinimumBalanceForRentExemption,
+    getInflationReward,
+    getGenesisHash,
+    getIdentity,
+    getMaxShredInsertSlot,
+    getMaxRetransmitSlot,
+    getHighestSnapshotSlot,
+    getStakeMinimumDelegation,
+    ...NOT_SERVED_METHODS,
   ].map((m) => [m.name, m]),
 );
