@@ -9,30 +9,73 @@ import { defineConfig } from 'vitest/config';
 // the mainnet recordings kept beside the repository (../shared/data/mainnet, or SLOTSTREAM_MAINNET_DATA),
 // never copied into it; they run whenever that folder is there (as in CI), and SLOTSTREAM_REALDATA=1
 // makes a missing folder an error instead of leaving the project out.
+// Every project of the first group runs with the same number of workers (vitest runs a group in one pool).
+const WORKERS = 2;
 const mainnetData = process.env.SLOTSTREAM_MAINNET_DATA ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/data/mainnet');
 const realdata =
   process.env.SLOTSTREAM_REALDATA || existsSync(mainnetData)
-    ? [{ test: { name: 'realdata', include: ['**/*.realdata.test.ts'], exclude: ['node_modules/**'], testTimeout: 120_000 } }]
+    ? [
+        {
+          test: {
+            name: 'realdata',
+            include: ['**/*.realdata.test.ts'],
+            exclude: ['node_modules/**'],
+            testTimeout: 120_000,
+            maxWorkers: WORKERS,
+          },
+        },
+      ]
     : [];
+
+const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
+const ALONE = [
+  '**/*.e2e.test.ts',
+  '**/slow-client*.int.test.ts',
+  '**/open-headers.int.test.ts',
+  '**/laserstream.int.test.ts',
+  '**/query-storm.int.test.ts',
+  '**/relay.int.test.ts',
+  '**/ingest-kafka-away.int.test.ts',
+];
+const intOptions = {
+  // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
+  globalSetup: ['test/support/harness/global-setup.ts'],
+  pool: 'forks' as const,
+  testTimeout: 180_000,
+  hookTimeout: 240_000,
+};
 
 export default defineConfig({
   test: {
     projects: [
       ...realdata,
       {
-        test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['node_modules/**'] },
+        test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['node_modules/**'], maxWorkers: WORKERS },
       },
       {
         test: {
           name: 'int',
-          include: ['**/*.int.test.ts', '**/*.e2e.test.ts'],
+          include: INT,
+          exclude: ['node_modules/**', ...ALONE],
+          ...intOptions,
+          // Two files at a time: most of an integration test's time is waiting (for the broker, a group join, a
+          // slot), so two files share the two cores well; each file has its own process, topic prefix and
+          // ClickHouse folder, and the broker is the one of the whole run.
+          maxWorkers: WORKERS,
+          fileParallelism: true,
+        },
+      },
+      {
+        test: {
+          name: 'int-alone',
+          include: ALONE,
           exclude: ['node_modules/**'],
-          // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
-          globalSetup: ['test/support/harness/global-setup.ts'],
-          pool: 'forks',
-          testTimeout: 180_000,
-          hookTimeout: 240_000,
+          ...intOptions,
+          // Files that measure time (latency bounds, slow-client cut-offs, pings, a broker restart) or run the
+          // whole service: alone, after everything else, so another file's load cannot move their figures.
+          maxWorkers: 1,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
