@@ -13,9 +13,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { startBenchRpc } from './support/jsonrpc-server.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM } from '../schemas/programs.js';
 import { encodeMessage } from '../schemas/wire.js';
@@ -156,19 +155,9 @@ async function main(): Promise<void> {
     console.log(
       `jsonrpc-agave fill token_accounts=${TOKEN_ACCOUNTS} slots=${SLOTS} seconds=${((performance.now() - filled) / 1000).toFixed(1)}`,
     );
-    const rpc = await startJsonRpc({
-      ch,
-      database: DB,
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 50 * 1024,
-      maxBatch: 10,
-      maxSlotLag: 150,
-      chainTip: () => BigInt(LAST_SLOT),
-      log: silentLogger,
-    });
+    const rpc = await startBenchRpc(ch, DB, LAST_SLOT, { maxBatch: 10 });
     close = rpc.close;
-    const url = `http://127.0.0.1:${rpc.port}/`;
+    const url = rpc.url;
     const call = async (method: string, params: unknown[]): Promise<unknown> => {
       const r = await fetch(url, {
         method: 'POST',

@@ -12,9 +12,8 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { startBenchRpc } from './support/jsonrpc-server.js';
 import { ACCOUNT_STATE_SQL } from '../api/jsonrpc/account-state.js';
 import { newestWritesSql } from '../api/jsonrpc/as-of.js';
 import { programAccountsSql } from '../api/views/program-accounts.js';
@@ -222,19 +221,9 @@ async function main(): Promise<void> {
   try {
     await applyMigrations(ch, DB);
     await fill(ch);
-    const rpc = await startJsonRpc({
-      ch,
-      database: DB,
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 50 * 1024,
-      maxBatch: 100,
-      maxSlotLag: 150,
-      chainTip: () => BigInt(LAST),
-      log: silentLogger,
-    });
+    const rpc = await startBenchRpc(ch, DB, LAST);
     close = rpc.close;
-    const url = `http://127.0.0.1:${rpc.port}/`;
+    const url = rpc.url;
     console.log(
       `# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ` +
         `${SECONDS} s per side of each case, one request at a time; load ${loadavg()[0]!.toFixed(1)}`,

@@ -17,9 +17,8 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
 import { createClickHouse, queryStream, type ClickHouseClient } from '../platform/clickhouse.js';
-import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { startBenchRpc } from './support/jsonrpc-server.js';
 import { programAccountsSql, stillOwned, type ProgramAccountRow, type ProgramAccountsRead } from '../api/views/program-accounts.js';
 import { queryRows } from '../api/views/query.js';
 import { TOKEN_PROGRAM } from '../schemas/programs.js';
@@ -119,18 +118,7 @@ async function main(): Promise<void> {
   try {
     await applyMigrations(ch, DB);
     await fill(ch);
-    const rpc = await startJsonRpc({
-      ch,
-      database: DB,
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 50 * 1024,
-      maxBatch: 100,
-      maxSlotLag: 150,
-      chainTip: () => BigInt(LAST_SLOT),
-      log: silentLogger,
-      maxProgramAccounts: TOKEN_ACCOUNTS,
-    });
+    const rpc = await startBenchRpc(ch, DB, LAST_SLOT, { maxProgramAccounts: TOKEN_ACCOUNTS });
     close = rpc.close;
     console.log(
       `# machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; load ${loadavg()

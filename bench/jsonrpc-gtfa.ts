@@ -17,9 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TupleParam } from '@clickhouse/client';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { startBenchRpc } from './support/jsonrpc-server.js';
 import { historySql, RECORDS_SQL, SKIPPED_SQL } from '../api/jsonrpc/methods/getTransactionsForAddress.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { transferTx } from '../test/support/jsonrpc/tx-chain.js';
@@ -151,19 +150,9 @@ async function main(): Promise<void> {
       lastSlot = Number(heads[0]!.s);
       console.log(`# reusing ${dir}: last slot ${lastSlot}`);
     }
-    const rpc = await startJsonRpc({
-      ch,
-      database: DB,
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 50 * 1024,
-      maxBatch: 100,
-      maxSlotLag: 150,
-      chainTip: () => BigInt(lastSlot),
-      log: silentLogger,
-    });
+    const rpc = await startBenchRpc(ch, DB, lastSlot);
     close = rpc.close;
-    const url = `http://127.0.0.1:${rpc.port}/`;
+    const url = rpc.url;
     const midSlot = FIRST_SLOT + Math.floor((lastSlot - FIRST_SLOT) / 2);
     // Tokens: the middle of the history, and one that leaves about one page.
     const cases: { name: string; order: 'asc' | 'desc'; token: string | undefined; lo: [number, number]; hi: [number, number] }[] = [

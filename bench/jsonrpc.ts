@@ -18,9 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { startBenchRpc } from './support/jsonrpc-server.js';
 import { key } from '../test/support/jsonrpc/store.js';
 import { SIGNATURES_SQL } from '../api/jsonrpc/methods/getSignaturesForAddress.js';
 import { BLOCKS_IN_RANGE_SQL } from '../api/jsonrpc/methods/getBlocks.js';
@@ -233,19 +232,9 @@ async function main(): Promise<void> {
   try {
     await applyMigrations(ch, DB);
     const { lastSlot, midSlot } = await fill(ch);
-    const rpc = await startJsonRpc({
-      ch,
-      database: DB,
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 50 * 1024,
-      maxBatch: 100,
-      maxSlotLag: 150,
-      chainTip: () => BigInt(lastSlot),
-      log: silentLogger,
-    });
+    const rpc = await startBenchRpc(ch, DB, lastSlot);
     server.close = rpc.close;
-    const url = `http://127.0.0.1:${rpc.port}/`;
+    const url = rpc.url;
     const q = async (sql: string, params: Record<string, unknown>) =>
       (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
     const memcmp = [{ kind: 'memcmp' as const, offset: 0n, bytes: (decodeBase58(mints[3]!) as { bytes: Uint8Array }).bytes }];
