@@ -234,6 +234,35 @@ describe('accounts as of a slot', () => {
     for (let slot = FIRST; slot <= LAST; slot++) expectFoldAt(slot, await batch(asOfCalls(slot)));
   });
 
+  it(`the V2 methods (getProgramAccountsV2, getTokenAccountsByOwnerV2) answer every slot as the fold too`, async () => {
+    type Page = Ctx<{ accounts: { pubkey: string; account: UiAccount }[]; paginationKey: string | null }>;
+    for (let slot = FIRST; slot <= LAST; slot++) {
+      const c = { slot, withContext: true, encoding: 'base64' };
+      const answers = await batch([
+        ['getProgramAccountsV2', [PROGRAM, { limit: 1000, ...c }]],
+        ['getProgramAccountsV2', [OTHER_PROGRAM, { limit: 1000, ...c }]],
+        ['getTokenAccountsByOwnerV2', [WALLET, { mint: MINT }, c]],
+        ['getTokenAccountsByOwnerV2', [WALLET_2, { mint: MINT }, c]],
+      ]);
+      const want = [
+        fold.ownedBy(PROGRAM, slot),
+        fold.ownedBy(OTHER_PROGRAM, slot),
+        fold.tokenAccounts(WALLET, MINT, slot),
+        fold.tokenAccounts(WALLET_2, MINT, slot),
+      ];
+      answers.forEach((a, i) => {
+        expect(a.error, `V2 call ${i} as of ${slot}`).toBeUndefined();
+        const page = a.result as Page;
+        expect(page.context.slot, `V2 call ${i} as of ${slot}: context slot`).toBe(slot);
+        expect(
+          page.value.accounts.map((x) => x.pubkey),
+          `V2 call ${i} as of ${slot}`,
+        ).toEqual(want[i]);
+        for (const x of page.value.accounts) expect(viewOf(x.account)).toEqual(foldedView(x.pubkey, slot));
+      });
+    }
+  });
+
   it('reads above the finalized head at processed, and refuses them at confirmed and finalized with -32016 and the context slot', async () => {
     for (let slot = LAST + 1; slot <= PROCESSED_HEAD; slot++) {
       expectFoldAt(slot, await batch(asOfCalls(slot, { commitment: 'processed' })));
