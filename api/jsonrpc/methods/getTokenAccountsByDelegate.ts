@@ -17,6 +17,7 @@ import { contextSlot, defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
 import { parseTokenAccountsFilter, programAndMint, type TokenAccountsFilter } from './getTokenAccountsByOwner.js';
+import { newestWritesSql } from '../as-of.js';
 
 export interface GetTokenAccountsByDelegateParams extends AccountConfig {
   delegate: string;
@@ -35,15 +36,9 @@ export function parseGetTokenAccountsByDelegate(params: unknown): GetTokenAccoun
 // Agave's filters: memcmp 01000000 at 72 (delegate is Some) and the delegate at 76.
 export const DELEGATE_ACCOUNTS_SQL = `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM (
-  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (
+FROM (${newestWritesSql(`(
       SELECT pubkey FROM {db:Identifier}.token_accounts_by_delegate
-      WHERE delegate = {delegate:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+      WHERE delegate = {delegate:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))`)}
 )
 WHERE owner = {program:String} AND lamports > 0
   AND substring(base64Decode(data), 73, 4) = unhex('01000000')

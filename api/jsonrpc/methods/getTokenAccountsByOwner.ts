@@ -16,7 +16,7 @@ import {
 import { readAccounts, readMintDecimals } from '../account-state.js';
 import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
-import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { newestWritesSql, parseAsOf, readSlot, type AsOf } from '../as-of.js';
 import { defineMethod, withContext, type MethodContext } from '../method.js';
 import { parseConfig, parsePubkey, positional, type ParamsConfig } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
@@ -68,20 +68,14 @@ export const parseGetTokenAccountsByOwner = (params: unknown): GetTokenAccountsB
 export function tokenAccountsSql(paged: boolean): string {
   return `
 SELECT pubkey, owner, lamports, executable, rent_epoch, space, data
-FROM (
-  SELECT pubkey, owner, lamports, executable, rent_epoch, space, data, slot
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (
+FROM (${newestWritesSql(`(
       SELECT pubkey FROM {db:Identifier}.token_accounts_by_owner
-      WHERE owner = {wallet:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+      WHERE owner = {wallet:String} AND program = {program:String} AND ({mint:String} = '' OR mint = {mint:String}))`)}
 )
 WHERE owner = {program:String} AND lamports > 0
   AND substring(base64Decode(data), 33, 32) = base58Decode({wallet:String})
   AND ({mint:String} = '' OR substring(base64Decode(data), 1, 32) = base58Decode({mint:String}))${
-    paged ? '\n  AND base58Decode(pubkey) > unhex({after:String}) AND slot >= {since:UInt64}' : ''
+    paged ? '\n  AND base58Decode(pubkey) > unhex({after:String}) AND write_slot >= {since:UInt64}' : ''
   }
 ORDER BY base58Decode(pubkey)${paged ? '\nLIMIT {limit:UInt32}' : ''}`;
 }

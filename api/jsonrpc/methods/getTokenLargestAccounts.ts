@@ -8,6 +8,7 @@ import { parseCommitment, parseConfig, parsePubkey, positional, type Commitment 
 import { uiTokenAmount } from '../../solana-json/token.js';
 import { queryRows, u64 } from '../../views/query.js';
 import { tokenMintAt } from './token-mint.js';
+import { newestWritesSql } from '../as-of.js';
 
 export interface GetTokenLargestAccountsParams {
   mint: string;
@@ -26,14 +27,10 @@ export const NUM_LARGEST_ACCOUNTS = 20;
 // Token-2022's account type byte 2 (and not a multisig's 355), state byte not 0 (uninitialized).
 export const LARGEST_SQL = `
 SELECT pubkey, toString(reinterpretAsUInt64(substring(d, 65, 8))) AS amount
-FROM (
-  SELECT pubkey, owner, lamports, base64Decode(data) AS d
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (
-      SELECT pubkey FROM {db:Identifier}.token_accounts_by_mint WHERE mint = {mint:String} AND program = {program:String})
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+FROM (${newestWritesSql(
+  '(SELECT pubkey FROM {db:Identifier}.token_accounts_by_mint WHERE mint = {mint:String} AND program = {program:String})',
+  'pubkey, owner, lamports, base64Decode(data) AS d',
+)}
 )
 WHERE owner = {program:String} AND lamports > 0
   AND substring(d, 1, 32) = base58Decode({mint:String})

@@ -26,6 +26,7 @@ import { contextSlot, defineMethod, type MethodContext } from '../method.js';
 import { parseGetTransactionsForAddress, type GetTransactionsForAddressParams } from '../transactions-for-address-params.js';
 import { encodeConfirmedTransaction, needsBlockTime, readBlockTimes } from './getTransaction.js';
 import { LOCATE_SQL, shapeSignature } from './getSignaturesForAddress.js';
+import { newestWritesSql } from '../as-of.js';
 
 const COLUMNS = 'signature, slot, position, err, memo, block_time';
 
@@ -86,13 +87,7 @@ export function pageOf<R extends { slot: string; position: number }>(rows: reado
 // bytes 32..64 (getTokenAccountsByOwner's rule, over both token programs and every mint).
 const OWNED_TOKEN_ACCOUNTS_SQL = `
 SELECT pubkey, data
-FROM (
-  SELECT pubkey, owner, lamports, data
-  FROM {db:Identifier}.account_writes
-  WHERE pubkey IN (SELECT pubkey FROM {db:Identifier}.token_accounts_by_owner WHERE owner = {wallet:String})
-    AND slot <= {slot:UInt64}
-  ORDER BY pubkey, slot DESC, write_version DESC
-  LIMIT 1 BY pubkey
+FROM (${newestWritesSql('(SELECT pubkey FROM {db:Identifier}.token_accounts_by_owner WHERE owner = {wallet:String})', 'pubkey, owner, lamports, data')}
 )
 WHERE owner IN ({token:String}, {token2022:String}) AND lamports > 0
   AND substring(base64Decode(data), 33, 32) = base58Decode({wallet:String})`;
