@@ -58,7 +58,17 @@ export interface SoakResult {
   line: string;
   minutes: MinuteRow[];
   /** Bytes on disk at the end and their growth per hour over the measured window. */
-  disk: { kafkaBytes: number; clickhouseBytes: number; kafkaGbPerHour: number; clickhouseGbPerHour: number };
+  disk: {
+    kafkaBytes: number;
+    clickhouseBytes: number;
+    kafkaGbPerHour: number;
+    clickhouseGbPerHour: number;
+    /** Per day of the chain at this multiple (bytes per published slot x slots a day). */
+    kafkaGbPerDay: number;
+    clickhouseGbPerDay: number;
+  };
+  /** CPU each process needs to keep the chain's pace (CPU seconds per published slot x slots per second). */
+  coresAtPace: Record<string, number>;
   rssSlopeMbPerHour: Record<string, number>;
   cpuCores: Record<string, number>;
   deadLetters: number;
@@ -87,8 +97,9 @@ export function metricSum(text: string, name: string): number {
 
 async function diskBytes(dir: string): Promise<number> {
   try {
-    const { stdout } = await run('du', ['-sb', dir]);
-    return Number(stdout.split('\t')[0]);
+    // Blocks in use, not apparent sizes: Kafka preallocates its index files sparse (10 MB each per segment).
+    const { stdout } = await run('du', ['-sk', dir]);
+    return Number(stdout.split('\t')[0]) * 1024;
   } catch {
     return 0;
   }
@@ -230,7 +241,11 @@ async function measure(
   const startedAt = Date.now();
   const endAt = startedAt + o.minutes * 60_000;
   const disk0 = await disk();
-  const diskPoints: [number, number, number][] = [[0, disk0.kafka, disk0.clickhouse]];
+  let ingestSlot = metricSum(await metrics(), 'slotstream_ingest_last_slot');
+  // [hours since start, Kafka bytes, ClickHouse bytes, the ingest's last slot]
+  const diskPoints: [number, number, number, number][] = [[0, disk0.kafka, disk0.clickhouse, ingestSlot]];
+  const cpu0 = usage(pids()).cpu;
+  const ingestSlot0 = ingestSlot;
   let prev = usage(pids());
   let prevT = Date.now();
   const samples: Sample[] = [];
@@ -246,7 +261,10 @@ async function measure(
       all.rpc('getSlot', [{ commitment: 'processed' }]).catch(() => ({ result: undefined })),
       ...CLIENT_ROLES.map((r) => clients.get(r)!.request<ClientSample>({ cmd: 'sample' }, 'sample')),
     ]);
-    if (text) metricsText = text;
+    if (text) {
+      metricsText = text;
+      ingestSlot = metricSum(text, 'slotstream_ingest_last_slot');
+    }
     lastClient = new Map(CLIENT_ROLES.map((r, i) => [r, clientSamples[i]!]));
     const now = Date.now();
     const u = usage(pids());
@@ -283,7 +301,7 @@ async function measure(
     });
     if (second % 15 === 0) {
       const d = await disk();
-      diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse]);
+      diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse, ingestSlot]);
     }
     if (second % 60 === 0 || Date.now() >= endAt) {
       const row = minuteRow(
@@ -299,7 +317,8 @@ async function measure(
     }
   }
   const d = await disk();
-  diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse]);
+  diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse, ingestSlot]);
+  const cpuEnd = usage(pids()).cpu;
   const hours = (Date.now() - startedAt) / 3_600_000;
 
   const all99 = (key: string): number =>
@@ -317,6 +336,17 @@ async function measure(
   );
   const kafkaGbPerHour = slope(diskPoints.map((p) => [p[0], p[1]])) / 1e9;
   const clickhouseGbPerHour = slope(diskPoints.map((p) => [p[0], p[2]])) / 1e9;
+  // Per day of the chain at this multiple: bytes and CPU per slot the ingest published, times the slots of a day
+  // at the chain's pace (a service that trails still tells what a day costs; NaN when it published < 2 slots).
+  const slotsPerDay = (86_400_000 / MAINNET.slotMs) * (o.speedup ?? 1);
+  const ingested = ingestSlot - ingestSlot0;
+  const perSlot = (i: 1 | 2): number => (ingested >= 2 ? slope(diskPoints.map((p) => [p[3], p[i]])) : NaN);
+  const kafkaGbPerDay = (perSlot(1) * slotsPerDay) / 1e9;
+  const clickhouseGbPerDay = (perSlot(2) * slotsPerDay) / 1e9;
+  const cpuSecondsPerSlot = Object.fromEntries(
+    Object.keys(cpuEnd).map((n) => [n, ingested >= 2 ? ((cpuEnd[n] ?? 0) - (cpu0[n] ?? 0)) / ingested : NaN]),
+  );
+  const coresAtPace = Object.fromEntries(Object.entries(cpuSecondsPerSlot).map(([n, c]) => [n, (c * slotsPerDay) / 86_400]));
 
   const out = all.output();
   const allLog = path.join(o.recordingDir, 'last-run.all.log');
@@ -349,15 +379,17 @@ async function measure(
     e2eP99Ms: percentile(e2eAll, 99),
     cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0),
     rssSlopeMbPerH: rssSlopeMbPerHour.service ?? 0,
-    diskGbPerDay: (kafkaGbPerHour + clickhouseGbPerHour) * 24,
+    diskGbPerDay: kafkaGbPerDay + clickhouseGbPerDay,
     cutoffs: cutoffs.grpc + cutoffs.pubsub,
     errors: errorLines.length + clientErrors + deadLetters + (exited ? 1 : 0),
   };
   const line = summaryLine(summary);
   log(
     `soak detail: cpu_cores ${fmtMap(cpuCores, 2)}; rss_slope_mb_per_h ${fmtMap(rssSlopeMbPerHour, 0)}; ` +
-      `kafka ${(d.kafka / 1e6).toFixed(0)} MB (${(kafkaGbPerHour * 24).toFixed(1)} GB/day), clickhouse ${(d.clickhouse / 1e6).toFixed(0)} MB ` +
-      `(${(clickhouseGbPerHour * 24).toFixed(1)} GB/day); dead letters ${deadLetters}; cutoffs grpc ${cutoffs.grpc} pubsub ${cutoffs.pubsub}; ` +
+      `ingest published ${ingested} slots in ${(hours * 60).toFixed(1)} min (the chain's pace: ${((hours * 3_600_000) / (MAINNET.slotMs / (o.speedup ?? 1))).toFixed(0)}); ` +
+      `kafka ${(d.kafka / 1e6).toFixed(0)} MB (+${(kafkaGbPerHour * 24).toFixed(1)} GB per day of this run, ${kafkaGbPerDay.toFixed(1)} GB per day of the chain), ` +
+      `clickhouse ${(d.clickhouse / 1e6).toFixed(0)} MB (+${(clickhouseGbPerHour * 24).toFixed(1)} GB per day of this run, ${clickhouseGbPerDay.toFixed(1)} GB per day of the chain); ` +
+      `CPU s per published slot ${fmtMap(cpuSecondsPerSlot, 2)} (cores at the chain's pace ${fmtMap(coresAtPace, 2)}); dead letters ${deadLetters}; cutoffs grpc ${cutoffs.grpc} pubsub ${cutoffs.pubsub}; ` +
       `error lines ${errorLines.length}, client errors ${clientErrors}, ` +
       `JSON-RPC answers saying the views trail too far ${rpcBehind}, warnings ${warnings}`,
   );
@@ -367,7 +399,8 @@ async function measure(
     summary,
     line,
     minutes: rows,
-    disk: { kafkaBytes: d.kafka, clickhouseBytes: d.clickhouse, kafkaGbPerHour, clickhouseGbPerHour },
+    disk: { kafkaBytes: d.kafka, clickhouseBytes: d.clickhouse, kafkaGbPerHour, clickhouseGbPerHour, kafkaGbPerDay, clickhouseGbPerDay },
+    coresAtPace,
     rssSlopeMbPerHour,
     cpuCores,
     deadLetters,
