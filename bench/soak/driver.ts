@@ -51,6 +51,8 @@ export interface MinuteRow {
   cpuCores: Record<string, number>;
   rssMb: Record<string, number>;
   upstreamLateP99Ms: number;
+  /** The service's event loop lag (prom-client's p99 over its window), the largest sample of the minute. */
+  eventLoopLagP99Ms: number;
 }
 
 export interface SoakResult {
@@ -191,6 +193,7 @@ interface Sample {
   cpu: Record<string, number>;
   rss: Record<string, number>;
   lateMs: number[];
+  loopLagMs: number;
 }
 
 async function measure(
@@ -298,6 +301,7 @@ async function measure(
       cpu,
       rss: u.rss,
       lateMs: upStats.lateMs,
+      loopLagMs: metricSum(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     });
     if (second % 15 === 0) {
       const d = await disk();
@@ -440,6 +444,7 @@ function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
     rpcMs: { p50: percentile(rpc, 50), p99: percentile(rpc, 99), n: rpc.length },
     cpuCores: Object.fromEntries(names.map((n) => [n, ss.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, ss.length)])),
     rssMb: Object.fromEntries(names.map((n) => [n, ss.at(-1)?.rss[n] ?? 0])),
+    eventLoopLagP99Ms: Math.max(...ss.map((s) => s.loopLagMs)),
     upstreamLateP99Ms: percentile(
       ss.flatMap((s) => s.lateMs),
       99,
@@ -455,6 +460,7 @@ function minuteLine(r: MinuteRow): string {
       .join(', ')}; e2e ms p50/p99 ${Object.entries(r.e2e)
       .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)} (n=${v.n})`)
       .join(', ')}; jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}); upstream late p99 ${p(r.upstreamLateP99Ms)} ms; ` +
+    `service event loop lag p99 ${p(r.eventLoopLagP99Ms)} ms; ` +
     `cpu ${fmtMap(r.cpuCores, 2)}; rss MB ${fmtMap(r.rssMb, 0)}`
   );
 }
