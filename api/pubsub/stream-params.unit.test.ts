@@ -80,7 +80,7 @@ describe('transactionSubscribe params', () => {
 
   it('50,000 addresses per list are taken; one more is refused naming the limit', () => {
     const many = Array.from({ length: MAX_TRANSACTION_FILTER_KEYS }, () => key);
-    expect((parseSubscribe('transaction', [{ accountExclude: many }]).request as { accountExclude: unknown[] }).accountExclude).toHaveLength(50_000);
+    expect((parseSubscribe('transaction', [{ accountExclude: many }]).request as { accountExclude: readonly unknown[] }).accountExclude).toHaveLength(50_000);
     for (const member of ['accountInclude', 'accountExclude', 'accountRequired']) {
       expect(error(() => parseSubscribe('transaction', [{ [member]: [...many, key] }]))).toEqual({
         code: -32602,
