@@ -106,7 +106,9 @@ export function blockUpdateJson(b: AssembledBlock, header: BlockHeader, o: Block
     value = `{"slot":${b.slot},"block":${toJson(block)},"err":null}`;
   } catch (err) {
     if (!(err instanceof RpcError) || err.code !== UNSUPPORTED_TRANSACTION_VERSION) throw err;
-    const version = txs.map(messageVersion).find((v) => v !== 'legacy' && (o.maxSupportedVersion === undefined || v > o.maxSupportedVersion));
+    const version = txs
+      .map(messageVersion)
+      .find((v) => v !== 'legacy' && (o.maxSupportedVersion === undefined || v > o.maxSupportedVersion));
     value = `{"slot":${b.slot},"block":null,"err":{"UnsupportedTransactionVersion":${String(version)}}}`;
   }
   return `{"context":{"slot":${b.slot}},"value":${value}}`;

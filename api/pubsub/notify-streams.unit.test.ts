@@ -32,7 +32,13 @@ const block = (transactions: TransactionEvent[], entries: EntryEvent[] = []): As
   marker: SlotEvent.fromPartial({
     slot: 50n,
     status: SlotStatus.SLOT_STATUS_PROCESSED,
-    block: { parentSlot: 49n, blockhash: Buffer.alloc(32, 8), blockHeight: 40n, blockTime: 1_700_000_000n, previousBlockhash: Buffer.alloc(0) },
+    block: {
+      parentSlot: 49n,
+      blockhash: Buffer.alloc(32, 8),
+      blockHeight: 40n,
+      blockTime: 1_700_000_000n,
+      previousBlockhash: Buffer.alloc(0),
+    },
   }),
   transactions,
   accounts: [],
@@ -51,7 +57,12 @@ describe('slotUpdateJson', () => {
     expect(at(SlotStatus.SLOT_STATUS_COMPLETED)).toEqual({ type: 'completed', slot: 10, timestamp: 1234 });
     expect(at(SlotStatus.SLOT_STATUS_CONFIRMED)).toEqual({ type: 'optimisticConfirmation', slot: 10, timestamp: 1234 });
     expect(at(SlotStatus.SLOT_STATUS_FINALIZED)).toEqual({ type: 'root', slot: 10, timestamp: 1234 });
-    expect(at(SlotStatus.SLOT_STATUS_DEAD, { deadError: 'shred "bad"' })).toEqual({ type: 'dead', slot: 10, timestamp: 1234, err: 'shred "bad"' });
+    expect(at(SlotStatus.SLOT_STATUS_DEAD, { deadError: 'shred "bad"' })).toEqual({
+      type: 'dead',
+      slot: 10,
+      timestamp: 1234,
+      err: 'shred "bad"',
+    });
     for (const s of [SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_GAP]) {
       expect(slotUpdateJson(SlotEvent.fromPartial({ slot: 10n, status: s }), 1)).toBeUndefined();
     }
@@ -85,7 +96,23 @@ describe('blockUpdateJson', () => {
     const header = assembledHeader(b, parent);
     expect(header.previousBlockhash).toBe(bs58.encode(Buffer.alloc(32, 7)));
     const r = JSON.parse(blockUpdateJson(b, header, FULL, undefined)!);
-    expect(r).toEqual({ context: { slot: 50 }, value: { slot: 50, block: JSON.parse(toJson(uiConfirmedBlock(FULL, header, () => b.transactions, () => []))), err: null } });
+    expect(r).toEqual({
+      context: { slot: 50 },
+      value: {
+        slot: 50,
+        block: JSON.parse(
+          toJson(
+            uiConfirmedBlock(
+              FULL,
+              header,
+              () => b.transactions,
+              () => [],
+            ),
+          ),
+        ),
+        err: null,
+      },
+    });
     expect(r.value.block.transactions).toHaveLength(2);
   });
 

@@ -15,7 +15,14 @@ import { describeValue } from '../../platform/describe-value.js';
 import type { PubSubRequest } from '../filters/from-pubsub.js';
 import { parseTransactionDetails, type BlockOptions } from '../solana-json/block.js';
 import { invalidParam, invalidParams } from '../solana-json/errors.js';
-import { optionalBool, parseCommitment, parseConfig, parseConfirmedCommitment, positional, type ParamsConfig } from '../solana-json/params.js';
+import {
+  optionalBool,
+  parseCommitment,
+  parseConfig,
+  parseConfirmedCommitment,
+  positional,
+  type ParamsConfig,
+} from '../solana-json/params.js';
 import { parseMaxSupportedVersion, parseTransactionEncoding } from '../solana-json/transactions.js';
 
 /** Helius's bound on each of transactionSubscribe's address lists. */
@@ -46,7 +53,8 @@ export function parseBlockSubscribe(params: unknown): ParsedStream {
     throw invalidParams(`filter: expected "all" or {"mentionsAccountOrProgram": <address>}, got ${describeValue(f)}`);
   }
   const key = (f as ParamsConfig).mentionsAccountOrProgram;
-  if (typeof key !== 'string') throw invalidParams(`filter.mentionsAccountOrProgram: expected a base-58 address string, got ${describeValue(key)}`);
+  if (typeof key !== 'string')
+    throw invalidParams(`filter.mentionsAccountOrProgram: expected a base-58 address string, got ${describeValue(key)}`);
   const d = decodeBase58Exact(key, 32);
   if (!d.ok) throw invalidParam('Invalid Request: Invalid mentions_account_or_program provided');
   return { request: { kind: 'block', mentions: d.bytes, commitment }, options };
@@ -80,7 +88,9 @@ export function parseTransactionSubscribe(params: unknown): ParsedStream {
   const p = positional(params, 1, 2);
   const f = p[0];
   if (typeof f !== 'object' || f === null || Array.isArray(f)) {
-    throw invalidParams(`filter: expected an object of vote, failed, signature, accountInclude, accountExclude, accountRequired, got ${describeValue(f)}`);
+    throw invalidParams(
+      `filter: expected an object of vote, failed, signature, accountInclude, accountExclude, accountRequired, got ${describeValue(f)}`,
+    );
   }
   const filter = f as ParamsConfig;
   onlyKnown(filter, FILTER_MEMBERS, 'filter');

@@ -30,7 +30,14 @@ describe('blockSubscribe params', () => {
   it('mentionsAccountOrProgram and every option', () => {
     const r = parseSubscribe('block', [
       { mentionsAccountOrProgram: key },
-      { commitment: 'confirmed', encoding: 'jsonParsed', transactionDetails: 'accounts', showRewards: true, maxSupportedTransactionVersion: 0, other: 1 },
+      {
+        commitment: 'confirmed',
+        encoding: 'jsonParsed',
+        transactionDetails: 'accounts',
+        showRewards: true,
+        maxSupportedTransactionVersion: 0,
+        other: 1,
+      },
     ]);
     expect(r.request).toEqual({ kind: 'block', mentions: K, commitment: 'confirmed' });
     expect(r.options).toEqual({ encoding: 'jsonParsed', transactionDetails: 'accounts', rewards: true, maxSupportedVersion: 0 });
@@ -46,12 +53,18 @@ describe('blockSubscribe params', () => {
       message: 'Invalid Request: Invalid mentions_account_or_program provided',
     });
     expect(error(() => parseSubscribe('block', ['everything']))).toMatchObject({ code: -32602, data: expect.stringContaining('filter') });
-    expect(error(() => parseSubscribe('block', [{ mentions: [key] }]))).toMatchObject({ code: -32602, data: expect.stringContaining('filter') });
+    expect(error(() => parseSubscribe('block', [{ mentions: [key] }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('filter'),
+    });
     expect(error(() => parseSubscribe('block', ['all', { transactionDetails: 'most' }]))).toMatchObject({
       code: -32602,
       data: expect.stringContaining('transactionDetails'),
     });
-    expect(error(() => parseSubscribe('block', ['all', { encoding: 'hex' }]))).toMatchObject({ code: -32602, data: expect.stringContaining('encoding') });
+    expect(error(() => parseSubscribe('block', ['all', { encoding: 'hex' }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('encoding'),
+    });
     expect(error(() => parseSubscribe('block', ['all', { maxSupportedTransactionVersion: 256 }]))).toMatchObject({
       code: -32602,
       data: expect.stringContaining('maxSupportedTransactionVersion'),
@@ -73,14 +86,25 @@ describe('transactionSubscribe params', () => {
       commitment: 'finalized',
     });
     expect(r.options).toEqual({ encoding: 'json', transactionDetails: 'full', rewards: false, maxSupportedVersion: undefined });
-    const o = parseSubscribe('transaction', [{}, { commitment: 'processed', encoding: 'base58', transactionDetails: 'signatures', showRewards: true, maxSupportedTransactionVersion: 0 }]);
+    const o = parseSubscribe('transaction', [
+      {},
+      {
+        commitment: 'processed',
+        encoding: 'base58',
+        transactionDetails: 'signatures',
+        showRewards: true,
+        maxSupportedTransactionVersion: 0,
+      },
+    ]);
     expect(o.request).toMatchObject({ commitment: 'processed' });
     expect(o.options).toEqual({ encoding: 'base58', transactionDetails: 'signatures', rewards: true, maxSupportedVersion: 0 });
   });
 
   it('50,000 addresses per list are taken; one more is refused naming the limit', () => {
     const many = Array.from({ length: MAX_TRANSACTION_FILTER_KEYS }, () => key);
-    expect((parseSubscribe('transaction', [{ accountExclude: many }]).request as { accountExclude: readonly unknown[] }).accountExclude).toHaveLength(50_000);
+    expect(
+      (parseSubscribe('transaction', [{ accountExclude: many }]).request as { accountExclude: readonly unknown[] }).accountExclude,
+    ).toHaveLength(50_000);
     for (const member of ['accountInclude', 'accountExclude', 'accountRequired']) {
       expect(error(() => parseSubscribe('transaction', [{ [member]: [...many, key] }]))).toEqual({
         code: -32602,
@@ -101,12 +125,19 @@ describe('transactionSubscribe params', () => {
     expect(error(() => parseSubscribe('transaction', [{ accountInclude: [key, 'nope'] }]))).toMatchObject({
       data: expect.stringContaining('filter.accountInclude[1]'),
     });
-    expect(error(() => parseSubscribe('transaction', [{ signature: key }]))).toMatchObject({ data: expect.stringContaining('filter.signature') });
-    expect(error(() => parseSubscribe('transaction', [{}, { encoding: 'binary' }]))).toMatchObject({ data: expect.stringContaining('options.encoding') });
+    expect(error(() => parseSubscribe('transaction', [{ signature: key }]))).toMatchObject({
+      data: expect.stringContaining('filter.signature'),
+    });
+    expect(error(() => parseSubscribe('transaction', [{}, { encoding: 'binary' }]))).toMatchObject({
+      data: expect.stringContaining('options.encoding'),
+    });
     expect(error(() => parseSubscribe('transaction', [{}, { transactionDetails: 'some' }]))).toMatchObject({
       data: expect.stringContaining('transactionDetails'),
     });
-    expect(error(() => parseSubscribe('transaction', [{ vote: 'yes' }]))).toMatchObject({ code: -32602, data: expect.stringContaining('vote') });
+    expect(error(() => parseSubscribe('transaction', [{ vote: 'yes' }]))).toMatchObject({
+      code: -32602,
+      data: expect.stringContaining('vote'),
+    });
     expect(error(() => parseSubscribe('transaction', ['all']))).toMatchObject({ code: -32602, data: expect.stringContaining('filter') });
   });
 });

@@ -57,13 +57,28 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
   // After the chain: a slot with a vote (and a transfer), progress statuses of a slot, a slot that dies with an error.
   const VOTE_ACCOUNT = keyOf('streams-vote-account');
   const VOTED_HASH = keyOf('streams-voted-hash');
-  const vote = voteTransaction(213n, VOTE_ACCOUNT, keyOf('streams-identity'), 212n, VOTED_HASH, 1_710_000_213n, keyOf('streams-vote-sig', 64));
+  const vote = voteTransaction(
+    213n,
+    VOTE_ACCOUNT,
+    keyOf('streams-identity'),
+    212n,
+    VOTED_HASH,
+    1_710_000_213n,
+    keyOf('streams-vote-sig', 64),
+  );
   const tail: SlotBatch[] = [
     {
       slot: 213n,
       events: [
         { kind: 'transactions', event: vote },
-        { kind: 'slots', event: SlotEvent.fromPartial({ slot: 213n, status: SlotStatus.SLOT_STATUS_PROCESSED, block: { parentSlot: 212n, blockhash: keyOf('bh-213'), blockHeight: 1213n, transactionCount: 1 } }) },
+        {
+          kind: 'slots',
+          event: SlotEvent.fromPartial({
+            slot: 213n,
+            status: SlotStatus.SLOT_STATUS_PROCESSED,
+            block: { parentSlot: 212n, blockhash: keyOf('bh-213'), blockHeight: 1213n, transactionCount: 1 },
+          }),
+        },
       ],
     },
     {
@@ -72,7 +87,10 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
         { kind: 'slots', event: SlotEvent.fromPartial({ slot: 214n, status: SlotStatus.SLOT_STATUS_FIRST_SHRED_RECEIVED }) },
         { kind: 'slots', event: SlotEvent.fromPartial({ slot: 214n, status: SlotStatus.SLOT_STATUS_CREATED_BANK, parent: 213n }) },
         { kind: 'slots', event: SlotEvent.fromPartial({ slot: 214n, status: SlotStatus.SLOT_STATUS_COMPLETED }) },
-        { kind: 'slots', event: SlotEvent.fromPartial({ slot: 214n, status: SlotStatus.SLOT_STATUS_DEAD, deadError: 'replay failed: invalid shred' }) },
+        {
+          kind: 'slots',
+          event: SlotEvent.fromPartial({ slot: 214n, status: SlotStatus.SLOT_STATUS_DEAD, deadError: 'replay failed: invalid shred' }),
+        },
       ],
     },
   ];
@@ -144,7 +162,13 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
   let kitVotes: any[];
   const web3Updates: SlotUpdate[] = [];
   const ids: Record<string, number> = {};
-  const FULL = { encoding: 'json', transactionDetails: 'full', showRewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' } as const;
+  const FULL = {
+    encoding: 'json',
+    transactionDetails: 'full',
+    showRewards: true,
+    maxSupportedTransactionVersion: 0,
+    commitment: 'confirmed',
+  } as const;
 
   it('subscribes with every client, then the chain is published', async () => {
     const k = kit();
@@ -152,22 +176,35 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
     kitBlocks = collect(await k.blockNotifications('all', FULL as never).subscribe(s));
     kitMentions = collect(
       await k
-        .blockNotifications({ mentionsAccountOrProgram: address(b58(DEST)) }, { commitment: 'confirmed', transactionDetails: 'signatures', showRewards: false })
+        .blockNotifications(
+          { mentionsAccountOrProgram: address(b58(DEST)) },
+          { commitment: 'confirmed', transactionDetails: 'signatures', showRewards: false },
+        )
         .subscribe(s),
     );
-    kitNobody = collect(await k.blockNotifications({ mentionsAccountOrProgram: address(b58(keyOf('nobody'))) }, { commitment: 'confirmed' } as never).subscribe(s));
+    kitNobody = collect(
+      await k
+        .blockNotifications({ mentionsAccountOrProgram: address(b58(keyOf('nobody'))) }, { commitment: 'confirmed' } as never)
+        .subscribe(s),
+    );
     kitSlotsUpdates = collect(await k.slotsUpdatesNotifications().subscribe(s));
     kitVotes = collect(await k.voteNotifications().subscribe(s));
     const conn = new Connection(`http://127.0.0.1:${rpc.server.port}/`, { wsEndpoint: wsUrl });
     conn.onSlotUpdate((u) => web3Updates.push(u));
     ids.blockAll = await subscribe('blockSubscribe', ['all', FULL]);
-    ids.blockParsedFinalized = await subscribe('blockSubscribe', ['all', { encoding: 'jsonParsed', transactionDetails: 'accounts', maxSupportedTransactionVersion: 0 }]);
+    ids.blockParsedFinalized = await subscribe('blockSubscribe', [
+      'all',
+      { encoding: 'jsonParsed', transactionDetails: 'accounts', maxSupportedTransactionVersion: 0 },
+    ]);
     ids.blockNoVersion = await subscribe('blockSubscribe', ['all', { commitment: 'confirmed' }]);
     ids.txToken = await subscribe('transactionSubscribe', [
       { accountInclude: [b58(TOKEN)], failed: false },
       { commitment: 'confirmed', encoding: 'jsonParsed', transactionDetails: 'full', showRewards: true, maxSupportedTransactionVersion: 0 },
     ]);
-    ids.txDest = await subscribe('transactionSubscribe', [{ accountInclude: [b58(DEST)], vote: false }, { commitment: 'processed', transactionDetails: 'signatures' }]);
+    ids.txDest = await subscribe('transactionSubscribe', [
+      { accountInclude: [b58(DEST)], vote: false },
+      { commitment: 'processed', transactionDetails: 'signatures' },
+    ]);
     ids.txExclude = await subscribe('transactionSubscribe', [
       { accountExclude: [b58(DEST)], accountRequired: [b58(PAYER), b58(MEMO)] },
       { commitment: 'finalized', transactionDetails: 'none', maxSupportedTransactionVersion: 0 },
@@ -183,7 +220,9 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
     it("kit and a raw client get every confirmed block once, never the dead fork's; each equals getBlock's answer", async () => {
       const confirmed = slotsAt(all, 'confirmed');
       expect(confirmed).toEqual([200n, 201n, 202n, 204n, 205n, 207n, 208n, 209n, 210n]);
-      await waitFor(() => kitBlocks.length >= confirmed.length && of(raw, ids.blockAll!).length >= confirmed.length, { what: 'confirmed blocks' });
+      await waitFor(() => kitBlocks.length >= confirmed.length && of(raw, ids.blockAll!).length >= confirmed.length, {
+        what: 'confirmed blocks',
+      });
       // Each once; in the order blocks complete (a block whose records came late follows a newer one, as the
       // partitions are read), so compared by slot.
       const rawBlocks = bySlot(of(raw, ids.blockAll!), (r) => r.context.slot);
@@ -192,7 +231,10 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
       for (const r of rawBlocks) {
         expect(r.value.slot).toBe(r.context.slot);
         expect(r.value.err).toBeNull();
-        const answer = await rpc.call('getBlock', [r.value.slot, { encoding: 'json', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]);
+        const answer = await rpc.call('getBlock', [
+          r.value.slot,
+          { encoding: 'json', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' },
+        ]);
         expect(answer.body.result, `slot ${r.value.slot}`).toEqual(r.value.block);
       }
     });
@@ -203,7 +245,10 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
       const got = bySlot(of(raw, ids.blockParsedFinalized!), (r) => r.context.slot);
       expect(got.map((r) => BigInt(r.context.slot))).toEqual(finalized);
       for (const r of got) {
-        const answer = await rpc.call('getBlock', [r.value.slot, { encoding: 'jsonParsed', transactionDetails: 'accounts', rewards: false, maxSupportedTransactionVersion: 0 }]);
+        const answer = await rpc.call('getBlock', [
+          r.value.slot,
+          { encoding: 'jsonParsed', transactionDetails: 'accounts', rewards: false, maxSupportedTransactionVersion: 0 },
+        ]);
         expect(answer.body.result, `slot ${r.value.slot}`).toEqual(r.value.block);
       }
     });
@@ -214,7 +259,9 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
         .map((slot) => ({ slot, signatures: all.transactions.filter((t) => t.slot === slot && mentions(t, DEST)).map(sigOf) }))
         .filter((b) => b.signatures.length > 0);
       await waitFor(() => kitMentions.length >= expected.length, { what: 'mentions blocks' });
-      expect(bySlot(kitMentions, (n) => n.value.slot).map((n) => ({ slot: n.value.slot, signatures: [...n.value.block.signatures] }))).toEqual(expected);
+      expect(
+        bySlot(kitMentions, (n) => n.value.slot).map((n) => ({ slot: n.value.slot, signatures: [...n.value.block.signatures] })),
+      ).toEqual(expected);
       expect(kitMentions[0].value.block.rewards).toBeUndefined();
       await waitFor(() => kitBlocks.length === confirmed.length, { what: 'every block' });
       expect(kitNobody).toEqual([]);
@@ -223,7 +270,8 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
     it("a v0 transaction without maxSupportedTransactionVersion: block null and Agave's UnsupportedTransactionVersion", async () => {
       const confirmed = slotsAt(all, 'confirmed');
       await waitFor(() => of(raw, ids.blockNoVersion!).length >= confirmed.length, { what: 'blocks without a version' });
-      for (const r of of(raw, ids.blockNoVersion!)) expect(r.value).toEqual({ slot: r.context.slot, block: null, err: { UnsupportedTransactionVersion: 0 } });
+      for (const r of of(raw, ids.blockNoVersion!))
+        expect(r.value).toEqual({ slot: r.context.slot, block: null, err: { UnsupportedTransactionVersion: 0 } });
     });
   });
 
@@ -238,7 +286,10 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
       expect(got.map((n) => n.signature)).toEqual(expected.map(sigOf));
       for (const [i, n] of got.entries()) {
         expect([n.slot, n.transactionIndex]).toEqual([Number(expected[i]!.slot), expected[i]!.index]);
-        const answer = await rpc.call('getTransaction', [n.signature, { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]);
+        const answer = await rpc.call('getTransaction', [
+          n.signature,
+          { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'confirmed' },
+        ]);
         const { transaction, meta, version } = answer.body.result;
         expect(n.transaction, n.signature).toEqual({ transaction, meta, version });
       }
@@ -248,13 +299,20 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
       const expected = all.transactions.filter((t) => !t.versioned && heliusMatches(t, { accountInclude: [DEST], vote: false }));
       await waitFor(() => of(raw, ids.txDest!).length >= expected.length, { what: 'transfers' });
       expect(inBlockOrder(of(raw, ids.txDest!))).toEqual(
-        expected.map((t) => ({ signature: sigOf(t), slot: Number(t.slot), transactionIndex: t.index, err: t.err ? JSON.parse(t.err) : null })),
+        expected.map((t) => ({
+          signature: sigOf(t),
+          slot: Number(t.slot),
+          transactionIndex: t.index,
+          err: t.err ? JSON.parse(t.err) : null,
+        })),
       );
       expect(expected.some((t) => t.slot === 206n)).toBe(true);
     });
 
     it('accountExclude and accountRequired at finalized; vote:true gets the vote only', async () => {
-      const expected = inSlots(slotsAt(all, 'finalized')).filter((t) => heliusMatches(t, { accountExclude: [DEST], accountRequired: [PAYER, MEMO] }));
+      const expected = inSlots(slotsAt(all, 'finalized')).filter((t) =>
+        heliusMatches(t, { accountExclude: [DEST], accountRequired: [PAYER, MEMO] }),
+      );
       expect(expected.length).toBeGreaterThan(3);
       await waitFor(() => of(raw, ids.txExclude!).length >= expected.length, { what: 'finalized transactions' });
       expect(inBlockOrder(of(raw, ids.txExclude!)).map((n) => n.signature)).toEqual(expected.map(sigOf));
@@ -286,7 +344,8 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
     it("web3.js onSlotUpdate and kit get Agave's SlotUpdate for every status and produced block", async () => {
       const want = expected();
       const deadFrozen = (u: { type: string; slot: number | bigint }) => u.type === 'frozen' && dead().has(BigInt(u.slot));
-      const seen = (us: readonly { type: string; slot: number | bigint }[]) => us.filter((u) => !deadFrozen(u)).map((u) => `${u.type} ${u.slot}`);
+      const seen = (us: readonly { type: string; slot: number | bigint }[]) =>
+        us.filter((u) => !deadFrozen(u)).map((u) => `${u.type} ${u.slot}`);
       await waitFor(() => seen(web3Updates).length >= want.length && seen(kitSlotsUpdates).length >= want.length, { what: 'slot updates' });
       expect(seen(web3Updates).sort()).toEqual(want);
       expect(seen(kitSlotsUpdates).sort()).toEqual(want);
@@ -296,14 +355,19 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
       for (const u of web3Updates) expect(Math.abs(u.timestamp - Date.now())).toBeLessThan(120_000);
     });
 
-    it('frozen: the block\'s transaction stats (successes and failures as published)', () => {
+    it("frozen: the block's transaction stats (successes and failures as published)", () => {
       for (const slot of all.produced) {
         if (dead().has(slot)) continue;
         const txs = all.transactions.filter((t) => t.slot === slot);
         const failed = txs.filter((t) => t.err).length;
         const frozen = web3Updates.find((u) => u.type === 'frozen' && u.slot === Number(slot));
         expect(frozen, `slot ${slot}`).toMatchObject({
-          stats: { numSuccessfulTransactions: txs.length - failed, numFailedTransactions: failed, numTransactionEntries: 0, maxTransactionsPerEntry: 0 },
+          stats: {
+            numSuccessfulTransactions: txs.length - failed,
+            numFailedTransactions: failed,
+            numTransactionEntries: 0,
+            maxTransactionsPerEntry: 0,
+          },
         });
       }
     });
@@ -342,7 +406,10 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
         code: -32602,
         message: 'Invalid Request: Invalid mentions_account_or_program provided',
       });
-      expect((await call('blockSubscribe', [{ mentions: [b58(DEST)] }])).error).toMatchObject({ code: -32602, data: expect.stringContaining('filter') });
+      expect((await call('blockSubscribe', [{ mentions: [b58(DEST)] }])).error).toMatchObject({
+        code: -32602,
+        data: expect.stringContaining('filter'),
+      });
       const tooMany = Array.from({ length: 50_001 }, () => b58(DEST));
       expect((await call('transactionSubscribe', [{ accountRequired: tooMany }])).error).toEqual({
         code: -32602,

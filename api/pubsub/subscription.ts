@@ -145,7 +145,11 @@ export class PubSubSubscription implements SessionSink {
             u.encoded('pubsub/logs', () => withSlot(u.slot, transactionLogsJson(live))),
             u.readAt,
           );
-        else if (this.kind === 'vote') this.emitSome(u.encoded('pubsub/vote', () => voteOf(live.event)), u.readAt);
+        else if (this.kind === 'vote')
+          this.emitSome(
+            u.encoded('pubsub/vote', () => voteOf(live.event)),
+            u.readAt,
+          );
         else if (this.kind === 'transaction') {
           const o = this.options!;
           this.emitSome(
@@ -232,7 +236,12 @@ export class PubSubSubscription implements SessionSink {
     const chain = this.d.live.chain;
     this.emitSome(
       u.encoded(`pubsub/block/${optionsKey(o)}/${mention === undefined ? '*' : mention.toString('hex')}`, () =>
-        blockUpdateJson(b, assembledHeader(b, (s) => chain.meta(s)), o, mention),
+        blockUpdateJson(
+          b,
+          assembledHeader(b, (s) => chain.meta(s)),
+          o,
+          mention,
+        ),
       ),
       u.readAt,
     );

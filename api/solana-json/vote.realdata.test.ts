@@ -11,7 +11,7 @@ describe('parseVoteTransaction on mainnet block 43200000', () => {
   const slot = 43200000n;
   const txs = blockFromConfirmedBlock(slot, ConfirmedBlock.decode(readMainnetBlock(slot))).transactions;
 
-  it('each of the 192 votes: slots just below the block, the first instruction\'s vote account, a 32-byte hash', () => {
+  it("each of the 192 votes: slots just below the block, the first instruction's vote account, a 32-byte hash", () => {
     const votes = txs.filter((t) => t.isVote);
     expect(votes).toHaveLength(192);
     for (const t of votes) {

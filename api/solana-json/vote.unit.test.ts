@@ -58,7 +58,10 @@ describe('parseVoteInstruction', () => {
   });
 
   it('CompactUpdateVoteState and TowerSync: offsets counted from the root (0 without one), 2-byte varints', () => {
-    expect(parseVoteInstruction(compact(12, 1000n, [5n, 1n, 200n], some(-1n)))).toMatchObject({ slots: [1005n, 1006n, 1206n], timestamp: -1n });
+    expect(parseVoteInstruction(compact(12, 1000n, [5n, 1n, 200n], some(-1n)))).toMatchObject({
+      slots: [1005n, 1006n, 1206n],
+      timestamp: -1n,
+    });
     const tower = compact(14, 398202700n, [1n, 1n, 2n], NONE, [Buffer.alloc(32, 3)]);
     expect(parseVoteInstruction(tower)).toEqual({ slots: [398202701n, 398202702n, 398202704n], hash: HASH, timestamp: null });
     const noRoot = compact(15, 0xffffffffffffffffn, [7n], NONE, [Buffer.alloc(32, 3), Buffer.alloc(32, 4)]);

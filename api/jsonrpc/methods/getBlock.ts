@@ -17,7 +17,6 @@ import {
 } from '../../solana-json/transactions.js';
 import { parseTransactionDetails, uiConfirmedBlock, type BlockHeader, type TransactionDetails } from '../../solana-json/block.js';
 
-
 export type { TransactionDetails };
 
 export interface GetBlockParams {

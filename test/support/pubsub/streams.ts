@@ -8,7 +8,15 @@ import type { SlotBatch } from '../projector/chain.js';
 export const VOTE_PROGRAM = Buffer.from(bs58.decode('Vote111111111111111111111111111111111111111'));
 
 /** A vote for `voted` (its bank hash `hash`), from `identity` for `voteAccount`: Vote { slots, hash, timestamp }. */
-export function voteTransaction(slot: bigint, voteAccount: Buffer, identity: Buffer, voted: bigint, hash: Buffer, timestamp: bigint, sig: Buffer): TransactionEvent {
+export function voteTransaction(
+  slot: bigint,
+  voteAccount: Buffer,
+  identity: Buffer,
+  voted: bigint,
+  hash: Buffer,
+  timestamp: bigint,
+  sig: Buffer,
+): TransactionEvent {
   const data = Buffer.alloc(4 + 8 + 8 + 32 + 1 + 8);
   data.writeUInt32LE(2, 0);
   data.writeBigUInt64LE(1n, 4);
