@@ -590,10 +590,11 @@ export const OPTIONS = {
   pubsubMaxMessageBytes: opt({
     kind: 'int',
     env: 'PUBSUB_MAX_MESSAGE',
-    default: 64 * 1024,
+    // Helius's transactionSubscribe takes up to 50,000 addresses in each of its three lists: ~7.1 MB of JSON.
+    default: 8 * 1024 * 1024,
     min: 1024,
     roles: API,
-    help: 'PubSub: largest message a client may send; a larger one closes the connection with 1009 (message too big).',
+    help: 'PubSub: largest message a client may send; a larger one closes the connection with 1009 (message too big). The default takes a transactionSubscribe with 3 lists of 50,000 addresses.',
   }),
   pubsubMaxBufferedBytes: opt({
     kind: 'int',

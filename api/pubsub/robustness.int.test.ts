@@ -105,7 +105,7 @@ describe('PubSub robustness', () => {
       bad(c, -32600);
       // Unknown methods: -32601.
       c.call(expect_(c, -32601), 'getAccountInfo', [validKey]);
-      c.call(expect_(c, -32601), 'blockSubscribe', ['all']);
+      c.call(expect_(c, -32601), 'programNotification', [validKey]);
       c.call(expect_(c, -32601), `nope${round}`);
       // Wrong params: -32602.
       c.call(expect_(c, -32602), 'accountSubscribe', [42]);
@@ -114,6 +114,8 @@ describe('PubSub robustness', () => {
       c.call(expect_(c, -32602), 'logsSubscribe', [{ mentions: [validKey, validKey] }]);
       c.call(expect_(c, -32602), 'signatureSubscribe', [validKey]);
       c.call(expect_(c, -32602), 'slotSubscribe', [1]);
+      c.call(expect_(c, -32602), 'blockSubscribe', ['everything']);
+      c.call(expect_(c, -32602), 'transactionSubscribe', [{ accountsInclude: [validKey] }]);
       c.call(expect_(c, -32602), 'accountUnsubscribe', ['x']);
       c.call(expect_(c, -32602), 'logsUnsubscribe', [999_999_999]);
       // A batch: each entry answered in order, in one array.
