@@ -46,6 +46,9 @@ const U64_MAX = (1n << 64n) - 1n;
 
 /** A compressed address set, ready to answer `has`. Immutable. */
 export class CuckooSet {
+  private static made = 0;
+  /** Unique per set in this process: names it in cache keys (a blocks filter's encoding). */
+  readonly id = ++CuckooSet.made;
   private readonly key: SipKey;
   private readonly mask: number;
   /** Scratch for the hash input (length prefix + key) and output: lookups are synchronous. */
