@@ -58,7 +58,8 @@ function mainnetUpdates(): Map<string, Buffer[]> {
   const byKind = new Map<string, Buffer[]>();
   for (const b of readMainnetStream()) {
     const u = geyserCodecs.SubscribeUpdate.decode(b) as unknown as Record<string, unknown>;
-    const kind = ['transaction', 'account', 'slot', 'block', 'blockMeta', 'entry', 'transactionStatus'].find((k) => u[k] !== undefined) ?? 'other';
+    const kind =
+      ['transaction', 'account', 'slot', 'block', 'blockMeta', 'entry', 'transactionStatus'].find((k) => u[k] !== undefined) ?? 'other';
     if (!byKind.has(kind)) byKind.set(kind, []);
     byKind.get(kind)!.push(b);
   }

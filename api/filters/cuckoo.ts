@@ -77,17 +77,27 @@ export class CuckooSet {
    * with the field and the reason, rather than matching something the client never meant.
    */
   static fromMessage(m: CuckooFilterMessage, maxBytes: number): CuckooSet {
-    if (m.hashAlgorithm !== CUCKOO_SIP_HASH) throw new CuckooFilterError('hash_algorithm', `unsupported hash algorithm ${m.hashAlgorithm} (only SIP_HASH, 0)`);
+    if (m.hashAlgorithm !== CUCKOO_SIP_HASH)
+      throw new CuckooFilterError('hash_algorithm', `unsupported hash algorithm ${m.hashAlgorithm} (only SIP_HASH, 0)`);
     if (m.fingerprintBits !== CUCKOO_FINGERPRINT_BITS)
-      throw new CuckooFilterError('fingerprint_bits', `unsupported fingerprint size ${m.fingerprintBits} (only ${CUCKOO_FINGERPRINT_BITS})`);
+      throw new CuckooFilterError(
+        'fingerprint_bits',
+        `unsupported fingerprint size ${m.fingerprintBits} (only ${CUCKOO_FINGERPRINT_BITS})`,
+      );
     if (m.entriesPerBucket !== CUCKOO_ENTRIES_PER_BUCKET)
-      throw new CuckooFilterError('entries_per_bucket', `unsupported bucket size ${m.entriesPerBucket} (only ${CUCKOO_ENTRIES_PER_BUCKET})`);
+      throw new CuckooFilterError(
+        'entries_per_bucket',
+        `unsupported bucket size ${m.entriesPerBucket} (only ${CUCKOO_ENTRIES_PER_BUCKET})`,
+      );
     const n = m.bucketCount;
     if (!Number.isSafeInteger(n) || n < 1 || (n & (n - 1)) !== 0 || n > 2 ** 30)
       throw new CuckooFilterError('bucket_count', `bucket count ${n} is not a power of two between 1 and 2^30`);
     if (m.data.length > maxBytes) throw new CuckooFilterError('data', `filter too large (${m.data.length} bytes, at most ${maxBytes})`);
     if (m.data.length !== n * BUCKET_BYTES)
-      throw new CuckooFilterError('data', `${m.data.length} bytes do not hold ${n} buckets of ${CUCKOO_ENTRIES_PER_BUCKET} 2-byte fingerprints (${n * BUCKET_BYTES} bytes)`);
+      throw new CuckooFilterError(
+        'data',
+        `${m.data.length} bytes do not hold ${n} buckets of ${CUCKOO_ENTRIES_PER_BUCKET} 2-byte fingerprints (${n * BUCKET_BYTES} bytes)`,
+      );
     let seed: bigint;
     try {
       seed = BigInt(m.hashSeed || '0');
@@ -108,7 +118,7 @@ export class CuckooSet {
     else input.set(key.subarray(0, 32), 8);
     const h = CuckooSet.h;
     sipHash24(this.key, input, 40, h);
-    const fp = (h.hi & 0xffff) || 1; // 0 marks an empty slot
+    const fp = h.hi & 0xffff || 1; // 0 marks an empty slot
     const i1 = (h.lo & this.mask) >>> 0;
     if (this.bucketHas(i1, fp)) return true;
     const fpIn = CuckooSet.fpInput;

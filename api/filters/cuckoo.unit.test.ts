@@ -48,7 +48,14 @@ describe('CuckooSet', () => {
       0, 0, 0, 0,
     ]);
     const set = CuckooSet.fromMessage(
-      { data, bucketCount: 16, entriesPerBucket: 4, fingerprintBits: 16, hashSeed: BigInt('0x0123456789abcdef').toString(), hashAlgorithm: 0 },
+      {
+        data,
+        bucketCount: 16,
+        entriesPerBucket: 4,
+        fingerprintBits: 16,
+        hashSeed: BigInt('0x0123456789abcdef').toString(),
+        hashAlgorithm: 0,
+      },
       NO_LIMIT,
     );
     // Keys [b; 32] for b in 0..47: some sit in their alternate bucket (b = 31) or were relocated (b = 46).
@@ -92,7 +99,14 @@ describe('CuckooSet', () => {
     const small = CuckooSet.fromMessage(new CompressedAccountFilterSet(1000).toProto(), NO_LIMIT);
     // The size the helper gives 10M keys: 2^22 buckets, 32 MiB (filled with random fingerprints).
     const big = CuckooSet.fromMessage(
-      { data: randomBytes(2 ** 22 * 8), bucketCount: 2 ** 22, entriesPerBucket: 4, fingerprintBits: 16, hashSeed: '8749482375948211745', hashAlgorithm: 0 },
+      {
+        data: randomBytes(2 ** 22 * 8),
+        bucketCount: 2 ** 22,
+        entriesPerBucket: 4,
+        fingerprintBits: 16,
+        hashSeed: '8749482375948211745',
+        hashAlgorithm: 0,
+      },
       NO_LIMIT,
     );
     const probes = Array.from({ length: 50_000 }, () => keyId(randomBytes(32)));

@@ -484,6 +484,14 @@ describe('FilterIndex: cuckoo sets and token_accounts (geyser.Geyser)', () => {
       const scanned = index.matchTransactionView(scannedTransactionView(scanTransaction(Buffer.from(TransactionEvent.encode(t).finish()))));
       expect(scanned.get('s') ?? []).toEqual(expected);
     }
-    expect(cases.map((t) => matchTransaction(s, t))).toEqual([['cuckoo'], ['cuckoo'], ['ownerInclude'], ['ownerRequired'], ['ownerRequired'], ['ownerCuckoo'], []]);
+    expect(cases.map((t) => matchTransaction(s, t))).toEqual([
+      ['cuckoo'],
+      ['cuckoo'],
+      ['ownerInclude'],
+      ['ownerRequired'],
+      ['ownerRequired'],
+      ['ownerCuckoo'],
+      [],
+    ]);
   });
 });

@@ -161,7 +161,11 @@ function keyList(path: string, list: readonly string[] | undefined, limits: Geys
 }
 
 /** A CuckooFilter message (cuckoo_accounts_filter, cuckoo_account_include) as a matcher; absent: undefined. */
-function cuckoo(path: string, m: Parameters<typeof CuckooSet.fromMessage>[0] | undefined, limits: GeyserFilterLimits): CuckooSet | undefined {
+function cuckoo(
+  path: string,
+  m: Parameters<typeof CuckooSet.fromMessage>[0] | undefined,
+  limits: GeyserFilterLimits,
+): CuckooSet | undefined {
   if (m === undefined) return undefined;
   try {
     return CuckooSet.fromMessage(m, limits.maxCuckooBytes);

@@ -113,9 +113,7 @@ export const blockBody = (u: SharedEvent, b: AssembledBlock, f: CompiledBlocksFi
             .map((tx) => transactionToYellowstone(tx).transaction!)
         : [],
       updatedAccountCount: String(b.accounts.length),
-      accounts: f.includeAccounts
-        ? b.accounts.filter((a) => any || included(keyId(a.pubkey))).map((a) => accountInfo(a, slices))
-        : [],
+      accounts: f.includeAccounts ? b.accounts.filter((a) => any || included(keyId(a.pubkey))).map((a) => accountInfo(a, slices)) : [],
       entries: f.includeEntries ? b.entries.map(entryToYellowstone) : [],
     };
     return encode({ block }, u.readAt);
