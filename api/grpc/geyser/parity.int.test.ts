@@ -10,14 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { CompressedAccountFilterSet } from '@triton-one/yellowstone-grpc';
+import { randomBytes } from 'node:crypto';
 import { CuckooSet } from '../../filters/cuckoo.js';
+import { DEFAULT_GEYSER_LIMITS } from '../../filters/from-geyser.js';
 import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
 import { SlotEvent, SlotStatus, TokenBalance, type TransactionEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import { accountEvent, key, slotEvent, TestPublisher, txEvent } from '../../../test/support/grpc/clients.js';
-import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
+import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
@@ -156,6 +158,52 @@ describe('geyser.Geyser: cuckoo filters, token_accounts, SLOT_DEAD (real Yellows
     }
     expect(accExtra.length).toBeLessThanOrEqual(Math.ceil(400 * 2 * 0.01));
   });
+
+  it("a 10M-key-sized cuckoo filter (32 MiB) passes with --geyser-max-cuckoo-bytes 33554432; the default's 4 MiB request cap refuses it", async () => {
+    // 2^22 buckets is what the package's helper allocates for 10M keys (at 95% load); random fingerprints stand
+    // for the keys, and an explicit account beside the set shows the filter is in force.
+    const big = {
+      data: randomBytes(2 ** 22 * 8),
+      bucketCount: 2 ** 22,
+      entriesPerBucket: 4,
+      fingerprintBits: 16,
+      hashSeed: '8749482375948211745',
+      hashAlgorithm: 0,
+    };
+    const listed = key();
+    const bigSender = { grpcMaxEncodingMessageSize: 64 * 1024 * 1024 };
+    const req = geyserRequest({ accounts: { big: { account: [b58(listed)], owner: [], filters: [], cuckooAccountsFilter: big } } });
+    const large = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      queueSize: 1000,
+      log: silentLogger,
+      pingIntervalMs: 300,
+      geyserLimits: { ...DEFAULT_GEYSER_LIMITS, maxCuckooBytes: 32 * 1024 * 1024 },
+    });
+    try {
+      // The client caps what it sends too (tonic: 4 MiB unless told); a client sending a set this size raises it.
+      const r = await GeyserRecorder.open(await connectGeyser(large.port, undefined, bigSender));
+      open.push(r);
+      r.write(req);
+      r.write(geyserRequest({ ping: { id: 7 } }));
+      await waitFor(() => r.error !== undefined || r.of('pong').length > 0, { what: 'the big request applied' });
+      expect(r.error && errorText(r.error)).toBeUndefined();
+      const a = accountEvent(++slot, listed, key(), Buffer.from('x'));
+      await pub.publish([{ kind: 'accounts', event: a }]);
+      await waitFor(() => r.of('account').some((u) => hex(u.account.account!.pubkey) === hex(listed)), { what: 'the listed account' });
+    } finally {
+      await large.close();
+    }
+    const refused = await GeyserRecorder.open(await connectGeyser(server.port, undefined, bigSender));
+    open.push(refused);
+    refused.write(req);
+    await waitFor(() => refused.error !== undefined, { what: 'the refusal' });
+    expect(errorText(refused.error)).toMatch(/Received message larger than max \(\d+ vs 4194304\)/);
+  }, 60_000);
 
   it('a cuckoo set on a blocks filter keeps the transactions touching the set or the list', async () => {
     const tracked = Array.from({ length: 1000 }, () => key());
