@@ -44,6 +44,42 @@ export class CuckooFilterError extends Error {
 
 const U64_MAX = (1n << 64n) - 1n;
 
+/**
+ * The low 32 bits of the hash of each fingerprint (what picks a key's other bucket), computed once per seed and
+ * fingerprint and shared by every set with that seed: clients build their sets with the package's default seed,
+ * so a lookup that misses its first bucket costs one hash, not two. At most MAX_SEEDS tables (320 KiB each)
+ * are kept; sets with other seeds get a table of their own.
+ */
+class AltHashes {
+  private static readonly MAX_SEEDS = 16;
+  private static readonly bySeed = new Map<bigint, AltHashes>();
+  private readonly lo = new Uint32Array(65536);
+  private readonly known = new Uint8Array(65536);
+  private readonly input = new Uint8Array(2);
+  private readonly h: U64 = { hi: 0, lo: 0 };
+
+  private constructor(private readonly key: SipKey) {}
+
+  static forSeed(seed: bigint, key: SipKey): AltHashes {
+    const shared = AltHashes.bySeed.get(seed);
+    if (shared) return shared;
+    const made = new AltHashes(key);
+    if (AltHashes.bySeed.size < AltHashes.MAX_SEEDS) AltHashes.bySeed.set(seed, made);
+    return made;
+  }
+
+  /** The hash of the fingerprint's 2 bytes (Rust hashes a u16 as its little-endian bytes), low half. */
+  of(fp: number): number {
+    if (this.known[fp] === 1) return this.lo[fp]!;
+    this.input[0] = fp & 0xff;
+    this.input[1] = fp >>> 8;
+    sipHash24(this.key, this.input, 2, this.h);
+    this.lo[fp] = this.h.lo;
+    this.known[fp] = 1;
+    return this.h.lo;
+  }
+}
+
 /** A compressed address set, ready to answer `has`. Immutable. */
 export class CuckooSet {
   private static made = 0;
@@ -53,8 +89,8 @@ export class CuckooSet {
   private readonly mask: number;
   /** Scratch for the hash input (length prefix + key) and output: lookups are synchronous. */
   private static readonly input = new Uint8Array(40);
-  private static readonly fpInput = new Uint8Array(2);
   private static readonly h: U64 = { hi: 0, lo: 0 };
+  private readonly alt: AltHashes;
 
   private constructor(
     private readonly data: Uint8Array,
@@ -69,6 +105,7 @@ export class CuckooSet {
       k1lo: Number(k1 & 0xffffffffn),
     });
     this.mask = bucketCount - 1;
+    this.alt = AltHashes.forSeed(seed, this.key);
   }
 
   /**
@@ -121,11 +158,7 @@ export class CuckooSet {
     const fp = h.hi & 0xffff || 1; // 0 marks an empty slot
     const i1 = (h.lo & this.mask) >>> 0;
     if (this.bucketHas(i1, fp)) return true;
-    const fpIn = CuckooSet.fpInput;
-    fpIn[0] = fp & 0xff;
-    fpIn[1] = fp >>> 8;
-    sipHash24(this.key, fpIn, 2, h);
-    const i2 = (i1 ^ (h.lo & this.mask)) >>> 0;
+    const i2 = (i1 ^ (this.alt.of(fp) & this.mask)) >>> 0;
     return this.bucketHas(i2, fp);
   }
 
