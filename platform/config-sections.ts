@@ -202,6 +202,7 @@ export function apiSection(c: Config): ApiSection {
           maxMemcmpBytes: c.geyserMaxMemcmpBytes,
           maxFilterNameBytes: c.geyserMaxFilterNameBytes,
           maxDataSlices: c.geyserMaxDataSlices,
+          maxCuckooBytes: c.geyserMaxCuckooBytes,
         },
       },
     },

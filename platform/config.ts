@@ -505,6 +505,16 @@ export const OPTIONS = {
     roles: API,
     help: 'geyser.Geyser: entries of accounts_data_slice.',
   }),
+  geyserMaxCuckooBytes: opt({
+    kind: 'int',
+    env: 'GEYSER_MAX_CUCKOO_BYTES',
+    default: 3 * 1024 * 1024,
+    min: 8,
+    roles: API,
+    help:
+      'geyser.Geyser: bytes of one cuckoo filter (compressed address set); ~8 MiB per 2M keys, 32 MiB for 10M. The gRPC ' +
+      'inbound message cap rises with it (1 MiB above) when past its 4 MiB.',
+  }),
   rpcMaxBodyBytes: opt({
     kind: 'int',
     env: 'RPC_MAX_BODY',
