@@ -1,0 +1,29 @@
+-- Retention enforced by ClickHouse (issue 22, item 4). Every table a window applies to gets the time its row
+-- was stored (`written_at`); the projector sets each table's TTL from its config at start
+-- (projector/retention.ts), so a window is changed without a migration and is off (no TTL) by default.
+--   Account history (account_writes, program_accounts): rows older than the window roll up, per account
+--     (per (owner, key) in program_accounts), into the newest of them (TTL ... GROUP BY), so an account's
+--     newest state is kept forever and the writes inside the window stay as they were.
+--   Blocks and transactions (blocks, block_details, transactions, transaction_index, transaction_records,
+--     signatures_by_address, token_balance_changes): rows older than the window are deleted.
+-- The projector records the windows in `retention` for the readers (api/views/state.ts): the first block the
+-- views answer in full is the oldest block whose row was stored inside the window less a margin.
+-- Rows stored before this migration read `written_at` as the default (now) until a merge stores it, so their
+-- window starts at their first merge after it.
+ALTER TABLE {db}.account_writes ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.program_accounts ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.blocks ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.block_details ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.transactions ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.transaction_index ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.transaction_records ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.signatures_by_address ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+ALTER TABLE {db}.token_balance_changes ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+
+-- The windows the projector applied, in seconds (0: kept forever), by store: 'account_history', 'transactions'.
+CREATE TABLE IF NOT EXISTS {db}.retention (
+  store LowCardinality(String),
+  window_s UInt64,
+  updated_at DateTime64(3) DEFAULT now64(3)
+) ENGINE = ReplacingMergeTree(updated_at)
+ORDER BY store;
