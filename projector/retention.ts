@@ -46,13 +46,18 @@ export const TRANSACTION_TABLES: readonly string[] = [
 export const ttlMergeEveryS = (windowS: number): number => Math.min(3600, Math.max(60, Math.floor(windowS / 10)));
 
 /**
- * Pure: the TTL clause of an account history table. The newest write wins: after the engine collapses a
- * merge's duplicate (pubkey, slot) rows by write_version, argMax by slot picks one row's columns.
+ * Pure: the TTL clause of an account history table. The newest write wins, by (slot, write_version) (migration
+ * 010's version_key): a TTL applied to one part meets duplicate (pubkey, slot) rows no merge has collapsed yet.
  */
 export function accountHistoryTtl(table: string, windowS: number): string {
   const t = ACCOUNT_HISTORY_TABLES[table];
   if (t === undefined) throw new Error(`no account history table ${table}`);
-  const sets = ['slot = max(slot)', ...t.columns.map((c) => `${c} = argMax(${c}, slot)`), 'written_at = max(written_at)'];
+  const sets = [
+    'slot = max(slot)',
+    ...t.columns.map((c) => `${c} = argMax(${c}, version_key)`),
+    'written_at = max(written_at)',
+    'version_key = max(version_key)',
+  ];
   return `written_at + INTERVAL ${windowS} SECOND GROUP BY ${t.groupBy.join(', ')} SET ${sets.join(', ')}`;
 }
 

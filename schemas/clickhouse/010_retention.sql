@@ -12,6 +12,11 @@
 -- window starts at their first merge after it.
 ALTER TABLE {db}.account_writes ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
 ALTER TABLE {db}.program_accounts ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
+-- The rollup's order: (slot, write_version) as one number. A TTL applied to one part (a mutation, or a merge of
+-- a part with itself) sees duplicate (pubkey, slot) rows that no Replacing merge collapsed yet, so ordering by
+-- slot alone would pick any of them (seen in projector/retention.int.test.ts); TTL aggregates take columns only.
+ALTER TABLE {db}.account_writes ADD COLUMN IF NOT EXISTS version_key UInt128 MATERIALIZED bitShiftLeft(toUInt128(slot), 64) + write_version;
+ALTER TABLE {db}.program_accounts ADD COLUMN IF NOT EXISTS version_key UInt128 MATERIALIZED bitShiftLeft(toUInt128(slot), 64) + write_version;
 ALTER TABLE {db}.blocks ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
 ALTER TABLE {db}.block_details ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
 ALTER TABLE {db}.transactions ADD COLUMN IF NOT EXISTS written_at DateTime DEFAULT now();
