@@ -8,7 +8,7 @@ describe('configSections', () => {
     expect(s.kafka).toEqual({
       brokers: [],
       topicPrefix: 'solana',
-      compression: { codec: 'lz4', level: -1 },
+      compression: { codec: 'zstd', level: -1 },
       topics: { partitions: 4, retentionMs: 7 * 24 * 3600 * 1000, replicationFactor: 1 },
       local: { nodes: 1, keepData: false },
     });
