@@ -7,20 +7,20 @@
 //   e2e:      a paced run (one transaction per slot at 400 ms) read by a tailing reader: receive time minus the
 //             record's CreateTime, p50/p99 (includes the transaction commit, as for the live layer).
 // Two record sets: the simulator's chain (its default mix at BENCH_TPS transactions per second, fast mode) and the
-// recorded mainnet stream under ../shared/data/mainnet (Yellowstone SubscribeUpdates through the yellowstone
-// source's assembler, the events a mainnet deployment publishes).
+// recorded mainnet stream under ../shared/data/mainnet (its entries, ~800 a slot, converted as the yellowstone
+// source converts them: the stream holds no transactions or accounts).
 // Usage: npm run bench:compression  (env BENCH_SLOTS sim slots, default 20; BENCH_TPS, default 4000). One short
 // run; prints a Markdown table for bench/README.md with the machine's load.
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
-import { SlotAssembler } from '../ingest/sources/yellowstone/assembler.js';
 import { SubscribeUpdateCodec } from '../ingest/sources/yellowstone/geyser-service.js';
 import { createKafka, kafkaCompression, OffsetMap, partitionForKey, type KafkaCompression } from '../platform/kafka/index.js';
 import { startLocalKafka } from '../platform/local-kafka/launcher.js';
 import { encodeRecord, type ChainEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { entryFromYellowstone } from '../schemas/yellowstone/index.js';
 import { readMainnetStream } from '../test/support/mainnet/data.js';
 
 interface Slot {
@@ -62,12 +62,19 @@ async function simSlots(slots: number, tps: number): Promise<Slot[]> {
   return out;
 }
 
+/** The recorded mainnet stream's entries (its only per-slot records: it has no transactions or accounts), one
+ * slot each, converted as the yellowstone source converts them. */
 function mainnetSlots(): Slot[] {
-  const asm = new SlotAssembler({ countTransactions: true, countEntries: true });
-  asm.startSubscription({ resumeFrom: 0n, replayFrom: 0n });
-  const out: Slot[] = [];
-  for (const w of readMainnetStream()) for (const b of asm.push(SubscribeUpdateCodec.decode(w))) out.push(toSlot(b.events));
-  return out;
+  const bySlot = new Map<bigint, ChainEvent[]>();
+  for (const w of readMainnetStream()) {
+    const u = SubscribeUpdateCodec.decode(w);
+    if (!u.entry) continue;
+    const event = entryFromYellowstone(u.entry);
+    const list = bySlot.get(event.slot) ?? [];
+    list.push({ kind: 'entries', event });
+    bySlot.set(event.slot, list);
+  }
+  return [...bySlot.values()].map(toSlot);
 }
 
 const cpuSeconds = (): (() => number) => {
@@ -124,6 +131,7 @@ async function run(brokers: string[], dataDir: string, set: string, slots: Slot[
     const producerCpu = stopProduce();
     const diskBytes = await logBytes(dataDir, topics);
 
+    console.error(`${set} ${codec.name}: published ${events} events`);
     // Read back from the start, read_committed, until every record is in.
     const ends = await kafka.admin().endOffsets(Object.values(topics));
     let want = 0n;
@@ -171,6 +179,7 @@ async function run(brokers: string[], dataDir: string, set: string, slots: Slot[
     // The reader is live once a first slot reaches it; only the slots after that are measured.
     await publish([slots[0]!]);
     for (let waited = 0; latencies.length === 0 && waited < 60_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    console.error(`${set} ${codec.name}: read back, tail live`);
     latencies.length = 0;
     for (const s of slots.slice(1, 16)) {
       const t0 = Date.now();
@@ -203,10 +212,16 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const load0 = loadavg()[0]!;
   try {
-    const sets: [string, Slot[]][] = [
-      [`sim ${env('BENCH_TPS', 4000)} tps`, await simSlots(env('BENCH_SLOTS', 20), env('BENCH_TPS', 4000))],
-      ['mainnet stream', mainnetSlots()],
-    ];
+    // BENCH_SETS: sim, mainnet or both (default).
+    const which = process.env.BENCH_SETS ?? 'sim,mainnet';
+    const sets: [string, Slot[]][] = [];
+    if (which.includes('sim'))
+      sets.push([`sim ${env('BENCH_TPS', 4000)} tps`, await simSlots(env('BENCH_SLOTS', 20), env('BENCH_TPS', 4000))]);
+    if (which.includes('mainnet')) {
+      const slots = mainnetSlots();
+      console.error(`mainnet stream: ${slots.length} slots, ${slots.reduce((n, s) => n + s.events.length, 0)} events`);
+      sets.push(['mainnet stream', slots]);
+    }
     for (const [set, slots] of sets) {
       for (const codec of CODECS) {
         const row = await run(kafka.brokers, dataDir, set.split(' ')[0]!, slots, codec);

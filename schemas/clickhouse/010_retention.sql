@@ -32,3 +32,15 @@ CREATE TABLE IF NOT EXISTS {db}.retention (
   updated_at DateTime64(3) DEFAULT now64(3)
 ) ENGINE = ReplacingMergeTree(updated_at)
 ORDER BY store;
+
+-- Column codecs where they pay (issue 22, item 3; bench/clickhouse-codecs.ts, figures in bench/README.md): account
+-- writes' base64 data, pubkey and owner compress to about half with ZSTD(1) rather than the default LZ4, and slot
+-- and write_version, increasing within a pubkey, to almost nothing with Delta first (all columns: -32% a row on the
+-- simulator's mix). Codecs are metadata: parts written from now on use them and older parts take them when merged;
+-- no data is rewritten here. transaction_records keeps 004's codecs (ZSTD(3) on the record and ZSTD(1) on the
+-- signature save 5% a row: not worth the insert CPU of a table the projector writes at every transaction).
+ALTER TABLE {db}.account_writes MODIFY COLUMN data String CODEC(ZSTD(1));
+ALTER TABLE {db}.account_writes MODIFY COLUMN pubkey String CODEC(ZSTD(1));
+ALTER TABLE {db}.account_writes MODIFY COLUMN owner String CODEC(ZSTD(1));
+ALTER TABLE {db}.account_writes MODIFY COLUMN slot UInt64 CODEC(Delta, ZSTD(1));
+ALTER TABLE {db}.account_writes MODIFY COLUMN write_version UInt64 CODEC(Delta, ZSTD(1));
