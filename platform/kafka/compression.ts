@@ -37,7 +37,7 @@ export function kafkaCompression(codec: string, level = -1): KafkaCompression {
 }
 
 /** The level a codec runs at when none is given (-1), where slotstream's measurement picked one over librdkafka's:
- * zstd 1 stores ~15% more than zstd's own default (3) for a third less producer CPU (bench/README.md). */
+ * zstd 1 stores ~17% more than zstd's own default (3) for a fifth less producer CPU (bench/README.md "Compression"). */
 export const DEFAULT_LEVELS: Readonly<Partial<Record<KafkaCodec, number>>> = { zstd: 1 };
 
 /** Pure: the librdkafka producer settings of a compression (none when not given: records as they are). */
