@@ -126,7 +126,9 @@ export function compressionOf(c: Config): KafkaCompression {
   try {
     return kafkaCompression(c.kafkaCompression, c.kafkaCompressionLevel);
   } catch (err) {
-    throw new ConfigError(`options ${flagOf('kafkaCompression')} ${c.kafkaCompression} ${flagOf('kafkaCompressionLevel')} ${c.kafkaCompressionLevel}: ${(err as Error).message}`);
+    throw new ConfigError(
+      `options ${flagOf('kafkaCompression')} ${c.kafkaCompression} ${flagOf('kafkaCompressionLevel')} ${c.kafkaCompressionLevel}: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -107,7 +107,7 @@ export const OPTIONS = {
     min: -1,
     max: 12,
     roles: SERVICE,
-    help: "Codec level (librdkafka compression.level): -1 the default (zstd 1, measured; lz4 and gzip their own); lz4 0-12, zstd 1-12, gzip 0-9.",
+    help: 'Codec level (librdkafka compression.level): -1 the default (zstd 1, measured; lz4 and gzip their own); lz4 0-12, zstd 1-12, gzip 0-9.',
   }),
   keepKafkaData: opt({
     kind: 'bool',
@@ -423,7 +423,7 @@ export const OPTIONS = {
     default: 0,
     min: 0,
     roles: PROJECTOR,
-    help: 'Projector: seconds of account write history ClickHouse keeps (older writes roll up into each account\'s newest; 0: forever).',
+    help: "Projector: seconds of account write history ClickHouse keeps (older writes roll up into each account's newest; 0: forever).",
   }),
   retentionTransactionsS: opt({
     kind: 'int',
