@@ -19,7 +19,7 @@ export async function connectKafka(config: Config, log: Logger, clientId = `slot
 /** connectKafka on the config's Kafka section (`who` names the role in the error). */
 export async function connectKafkaSection(section: KafkaSection, log: Logger, clientId: string, who: string): Promise<KafkaInfra> {
   if (section.brokers.length === 0) throw new Error(`${who}: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)`);
-  const kafka = createKafka({ brokers: section.brokers, clientId, log });
+  const kafka = createKafka({ brokers: section.brokers, clientId, compression: section.compression, log });
   const topics = topicNames(section.topicPrefix);
   try {
     await kafka.admin().ensureTopics(topics, { ...section.topics, log: (msg, extra) => log.warn(extra ?? {}, msg) });
