@@ -14,7 +14,9 @@ import type { Logger } from 'pino';
 import { OffsetMap, tpKey, type InRecord, type Kafka, type OffsetRange, type PartitionReader } from '../../platform/kafka/index.js';
 import { SlotstreamError } from '../../schemas/errors.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { sleep } from '../../platform/sleep.js';
 import { FrameGate } from './frame-gate.js';
+import { Pacer } from './pacer.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
 import { readRecord, streamTopics, TOPIC_KIND, type StreamEvent } from './stream-event.js';
 
@@ -148,6 +150,8 @@ export interface ReplayOptions {
   /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
   onEvent: (e: StreamEvent) => void;
   log: Logger;
+  /** N times the recorded speed (pacer.ts); undefined: as fast as the broker serves. */
+  pace?: number;
 }
 
 /** A running replay; `done` settles when history up to `until` has been handed over (or on error). */
@@ -168,10 +172,13 @@ export class ReplayRun {
    * must not overtake an older slot's confirmation still unread on another partition).
    */
   private readonly framed: FrameGate<StreamEvent>;
+  /** Paced replays only: each record waits for its time; the reader fetches no more meanwhile. */
+  private readonly pacer: Pacer | undefined;
 
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
     this.kinds = streamTopics(o.topics);
+    this.pacer = o.pace === undefined ? undefined : new Pacer(o.pace);
     const slotPartitions = Math.max(1, o.until.partitions(o.topics.slots).size);
     this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
       byKind: true,
@@ -218,22 +225,44 @@ export class ReplayRun {
     }
   }
 
-  private onRecords(records: InRecord[]): void {
+  private onRecords(records: InRecord[]): void | Promise<void> {
     if (this.cancelled) return;
+    if (this.pacer) return this.paced(records, this.pacer);
     for (const r of records) {
-      if (r.offset >= this.untilOf(r.topic, r.partition)) continue; // the live tail delivers these
-      const e = readRecord(this.kinds.get(r.topic)!, r, this.o.log, 'replay: ');
-      if (e === undefined || e.slot < this.o.fromSlot) continue;
-      if (e.kind === 'slot') {
-        if (e.event.end === undefined && e.event.gap === undefined) this.framed.count('slots', e.partition, e.slot);
-        this.framed.slotRecord(e.partition, e, e.event);
-      } else {
-        this.o.onEvent(e);
-        this.framed.count(TOPIC_KIND[e.kind], e.partition, e.slot);
-      }
-      // After every record, not every chunk: a marker goes on as soon as its records are in, before later slots' data.
-      this.framed.flush();
+      const e = this.wanted(r);
+      if (e !== undefined) this.handOn(e);
     }
+  }
+
+  /** A record the replay hands on: before `until` (the live tail delivers the rest), slot >= fromSlot. */
+  private wanted(r: InRecord): StreamEvent | undefined {
+    if (r.offset >= this.untilOf(r.topic, r.partition)) return undefined;
+    const e = readRecord(this.kinds.get(r.topic)!, r, this.o.log, 'replay: ');
+    return e === undefined || e.slot < this.o.fromSlot ? undefined : e;
+  }
+
+  /** The records one by one at their recorded time over the pace (the fetch after them waits for this). */
+  private async paced(records: InRecord[], pacer: Pacer): Promise<void> {
+    for (const r of records) {
+      const e = this.wanted(r);
+      if (e === undefined) continue;
+      const wait = pacer.delayFor(r.timestamp);
+      if (wait >= 1) await sleep(wait);
+      if (this.cancelled) return;
+      this.handOn(e);
+    }
+  }
+
+  private handOn(e: StreamEvent): void {
+    if (e.kind === 'slot') {
+      if (e.event.end === undefined && e.event.gap === undefined) this.framed.count('slots', e.partition, e.slot);
+      this.framed.slotRecord(e.partition, e, e.event);
+    } else {
+      this.o.onEvent(e);
+      this.framed.count(TOPIC_KIND[e.kind], e.partition, e.slot);
+    }
+    // After every record, not every chunk: a marker goes on as soon as its records are in, before later slots' data.
+    this.framed.flush();
   }
 
   private onPosition(topic: string, partition: number, next: bigint): void {

@@ -7,14 +7,14 @@
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
 // - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
 //   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
-import type { ServerDuplexStream } from '@grpc/grpc-js';
+import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
 import type { CompiledBlocksFilter } from '../../filters/index.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
 import { outgoing } from '../outbound.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
-import type { SharedEvent } from '../../live/index.js';
+import { boundsFromMetadata, type SharedEvent } from '../../live/index.js';
 import {
   accountBody,
   blockBody,
@@ -38,12 +38,15 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
   private slicesKey = '';
   /** Per blocks filter name: the filter and its encoding key. */
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
+  /** The call's request metadata: slotstream's opt-ins a stock client can send (x-slotstream-cursor, ...). */
+  private readonly metadata: Metadata;
 
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
     private readonly deps: GeyserSubscribeDeps,
   ) {
     super(call, deps, 'geyser.Subscribe');
+    this.metadata = call.metadata;
   }
 
   protected accept(req: SubscribeRequest): Accepted {
@@ -51,11 +54,16 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     if (!compiled.ok) return { error: compiled.error.message };
     const r = compiled.value;
     if (r.ping !== undefined) return { pong: encodePong(r.ping) };
+    const bounds = boundsFromMetadata((key) => {
+      const v = this.metadata.get(key)[0];
+      return v === undefined ? undefined : v.toString();
+    }, r.compiled.fromSlot);
+    if (!bounds.ok) return { error: bounds.error };
     this.req = r;
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    return { subscription: r.compiled };
+    return { subscription: r.compiled, bounds: bounds.value };
   }
 
   protected pingBytes(): Buffer {
