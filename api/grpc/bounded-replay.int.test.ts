@@ -72,7 +72,7 @@ describe('bounded and paced replays', () => {
   let pub: TestPublisher;
   let server: TestGrpc;
   let client: Msg;
-  let geyserStream: { destroy(): void } | undefined;
+  const geyserStreams: { destroy(): void }[] = [];
   let contents: StoredRecord[];
   const open: Recorder[] = [];
   const filters = async (): Promise<Msg> => ({
@@ -110,7 +110,7 @@ describe('bounded and paced replays', () => {
   afterAll(async () => {
     for (const r of open) r.cancel();
     client?.close();
-    geyserStream?.destroy();
+    for (const g of geyserStreams) g.destroy();
     await server?.close();
     await pub?.stop();
     await kafka?.admin().deleteTopics([...Object.values(topics), cursorsTopic(topics)]).catch(() => undefined);
@@ -146,7 +146,7 @@ describe('bounded and paced replays', () => {
   it('geyser.Geyser (real Yellowstone client): x-slotstream-to-slot ends the replay with OK after the end slot', async () => {
     const geyser = await connectGeyser(server.port);
     const stream = await geyser.subscribe();
-    geyserStream = stream;
+    geyserStreams.push(stream);
     let ended = false;
     let error: Error | undefined;
     const ids: string[] = [];
@@ -168,6 +168,40 @@ describe('bounded and paced replays', () => {
     expect(error).toBeUndefined();
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual([...expected(contents, 120n, 160n).keys()].sort());
+  });
+
+  it('geyser.Geyser (real Yellowstone client): x-slotstream-cursor resumes right after the slot the last stream fully delivered', async () => {
+    const geyser = await connectGeyser(server.port);
+    const run = async (optIns: Record<string, object>): Promise<string[]> => {
+      const stream = await geyser.subscribe();
+      geyserStreams.push(stream);
+      let ended = false;
+      let error: Error | undefined;
+      const ids: string[] = [];
+      stream.on('data', (u: { transaction?: { transaction?: { signature: Uint8Array } }; account?: { account?: { pubkey: Uint8Array } } }) => {
+        if (u.transaction?.transaction) ids.push(`tx:${Buffer.from(u.transaction.transaction.signature).toString('hex')}`);
+        if (u.account?.account) ids.push(`acc:${Buffer.from(u.account.account.pubkey).toString('hex')}`);
+      });
+      stream.on('end', () => (ended = true));
+      stream.on('error', (e: Error) => (error = e));
+      stream.write(
+        geyserRequest({
+          transactions: { a: { accountInclude: [await b58(A)], accountExclude: [], accountRequired: [] } },
+          accounts: { o: { account: [], owner: [await b58(OWNER)], filters: [] } },
+          blocksMeta: optIns,
+          fromSlot: '120',
+        }),
+      );
+      await waitFor(() => ended || error !== undefined, { what: 'the geyser stream on a cursor to end', timeoutMs: 60_000 });
+      expect(error).toBeUndefined();
+      return ids;
+    };
+    const first = await run({ 'x-slotstream-cursor=g': {}, 'x-slotstream-to-slot=140': {} });
+    expect(first.sort()).toEqual([...expected(contents, 120n, 140n).keys()].sort());
+    // The position is stored once HTTP/2 took the end slot's updates; the next stream's from_slot 120 is ignored.
+    await waitFor(async () => (await server.live.cursors.get('g'))?.slot === 140n, { what: 'cursor g at 140' });
+    const second = await run({ 'x-slotstream-cursor=g': {}, 'x-slotstream-to-slot=150': {} });
+    expect(second.sort()).toEqual([...expected(contents, 141n, 150n).keys()].sort());
   });
 
   it('stream.Stream: pace 2 replays the recorded range in its recorded time / 2 (within 10%)', async () => {
