@@ -21,6 +21,9 @@ export interface CursorStoreOptions {
   log: Logger;
 }
 
+/** How long close() waits for positions still being stored. */
+const CLOSE_WAIT_MS = 5_000;
+
 interface Waiter {
   offset: bigint;
   resolve: () => void;
@@ -159,7 +162,12 @@ export class CursorStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await Promise.all([...this.writers.values()].map((w) => w.inFlight));
+    // The positions being stored get a moment to land (a clean stop then loses none); Kafka away must not hold
+    // the process's shutdown.
+    let timer: NodeJS.Timeout | undefined;
+    const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([Promise.all([...this.writers.values()].map((w) => w.inFlight)), bounded]);
+    clearTimeout(timer);
     this.closed = true;
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
