@@ -22,7 +22,7 @@ import {
   TestPublisher,
   txEvent,
   type Msg,
-  type Recorder,
+  Recorder,
   type StoredRecord,
 } from '../../test/support/grpc/clients.js';
 import { startTestGrpc, type TestGrpc } from '../../test/support/grpc/server.js';
@@ -126,6 +126,15 @@ describe('bounded and paced replays', () => {
     const got = dataOf(r).map(idOf);
     expect(new Set(got).size).toBe(got.length);
     expect(got.sort()).toEqual([...expected(contents, 120n, 160n).keys()].sort());
+  });
+
+  it('SubscribeParsed: to_slot ends the replay with OK too (the range has no pump.fun transaction: nothing before the end)', async () => {
+    const r = new Recorder(client.SubscribeParsed());
+    open.push(r);
+    r.send({ from_slot: '120', to_slot: '160' });
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded SubscribeParsed stream to end', timeoutMs: 60_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.updates).toEqual([]);
   });
 
   it('stream.Stream: to_slot before from_slot, or a negative pace, is INVALID_ARGUMENT naming the field', async () => {

@@ -289,7 +289,13 @@ export interface SubscribeParsedRequest {
     | undefined;
   /** As SubscribeRequest.commitment and SubscribeRequest.from_slot: same semantics, same errors. */
   commitment?: CommitmentLevel | undefined;
-  fromSlot?: bigint | undefined;
+  fromSlot?:
+    | bigint
+    | undefined;
+  /** Extension (issue 23): as SubscribeRequest.cursor, to_slot and pace: same semantics, same errors. */
+  cursor?: string | undefined;
+  toSlot?: bigint | undefined;
+  pace?: number | undefined;
 }
 
 export interface PingRequest {
@@ -2452,6 +2458,9 @@ function createBaseSubscribeParsedRequest(): SubscribeParsedRequest {
     instructionLevel: undefined,
     commitment: undefined,
     fromSlot: undefined,
+    cursor: undefined,
+    toSlot: undefined,
+    pace: undefined,
   };
 }
 
@@ -2489,6 +2498,18 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
         throw new globalThis.Error("value provided for field message.fromSlot of type uint64 too large");
       }
       writer.uint32(80).uint64(message.fromSlot);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(242).string(message.cursor);
+    }
+    if (message.toSlot !== undefined) {
+      if (BigInt.asUintN(64, message.toSlot) !== message.toSlot) {
+        throw new globalThis.Error("value provided for field message.toSlot of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.toSlot);
+    }
+    if (message.pace !== undefined) {
+      writer.uint32(257).double(message.pace);
     }
     return writer;
   },
@@ -2586,6 +2607,30 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
             message.fromSlot = reader.uint64() as bigint;
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.toSlot = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 257) {
+              break;
+            }
+
+            message.pace = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2630,6 +2675,9 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
         : isSet(object.from_slot)
         ? BigInt(object.from_slot)
         : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
+      toSlot: isSet(object.toSlot) ? BigInt(object.toSlot) : isSet(object.to_slot) ? BigInt(object.to_slot) : undefined,
+      pace: isSet(object.pace) ? globalThis.Number(object.pace) : undefined,
     };
   },
 
@@ -2665,6 +2713,15 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     if (message.fromSlot !== undefined) {
       obj.fromSlot = message.fromSlot.toString();
     }
+    if (message.cursor !== undefined) {
+      obj.cursor = message.cursor;
+    }
+    if (message.toSlot !== undefined) {
+      obj.toSlot = message.toSlot.toString();
+    }
+    if (message.pace !== undefined) {
+      obj.pace = floatToJson(message.pace);
+    }
     return obj;
   },
 
@@ -2687,6 +2744,9 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
       ? BigInt(object.fromSlot)
       : undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.toSlot = (object.toSlot !== undefined && object.toSlot !== null) ? BigInt(object.toSlot) : undefined;
+    message.pace = object.pace ?? undefined;
     return message;
   },
 };
