@@ -147,6 +147,7 @@ export class Outbound {
    * Without grpc-js's base call (the one-write-per-update fallback) it is called at once.
    */
   mark(done: () => void): void {
+    if (this.closed) return; // what is sent from now on is dropped: the mark would cover nothing written
     if (!this.raw) {
       done();
       return;
