@@ -15,7 +15,9 @@ export interface CursorPosition {
 
 /** Why a name is not a cursor name, or undefined when it is one. */
 export function cursorNameError(name: string): string | undefined {
-  return CURSOR_NAME.test(name) ? undefined : `cursor name must be 1-128 characters of A-Z a-z 0-9 . _ : - (got ${JSON.stringify(name.slice(0, 140))})`;
+  return CURSOR_NAME.test(name)
+    ? undefined
+    : `cursor name must be 1-128 characters of A-Z a-z 0-9 . _ : - (got ${JSON.stringify(name.slice(0, 140))})`;
 }
 
 export function encodeCursorRecord(p: CursorPosition): { key: Buffer; value: Buffer } {
@@ -30,7 +32,8 @@ export function decodeCursorRecord(key: Buffer, value: Buffer | null): CursorPos
   if (value === null) return undefined;
   const name = key.toString('utf8');
   const v = JSON.parse(value.toString('utf8')) as { slot?: unknown; updatedAtMs?: unknown };
-  if (typeof v.slot !== 'string' || !/^\d{1,20}$/.test(v.slot)) throw new Error(`cursor record ${name}: slot ${String(v.slot)} is not a u64`);
+  if (typeof v.slot !== 'string' || !/^\d{1,20}$/.test(v.slot))
+    throw new Error(`cursor record ${name}: slot ${String(v.slot)} is not a u64`);
   if (typeof v.updatedAtMs !== 'number' || !Number.isFinite(v.updatedAtMs))
     throw new Error(`cursor record ${name}: updatedAtMs ${String(v.updatedAtMs)} is not a number`);
   return { name, slot: BigInt(v.slot), updatedAtMs: v.updatedAtMs };

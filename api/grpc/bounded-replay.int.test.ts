@@ -113,7 +113,10 @@ describe('bounded and paced replays', () => {
     for (const g of geyserStreams) g.destroy();
     await server?.close();
     await pub?.stop();
-    await kafka?.admin().deleteTopics([...Object.values(topics), cursorsTopic(topics)]).catch(() => undefined);
+    await kafka
+      ?.admin()
+      .deleteTopics([...Object.values(topics), cursorsTopic(topics)])
+      .catch(() => undefined);
     await kafka?.close();
   });
 
@@ -159,10 +162,13 @@ describe('bounded and paced replays', () => {
     let ended = false;
     let error: Error | undefined;
     const ids: string[] = [];
-    stream.on('data', (u: { transaction?: { transaction?: { signature: Uint8Array } }; account?: { account?: { pubkey: Uint8Array } } }) => {
-      if (u.transaction?.transaction) ids.push(`tx:${Buffer.from(u.transaction.transaction.signature).toString('hex')}`);
-      if (u.account?.account) ids.push(`acc:${Buffer.from(u.account.account.pubkey).toString('hex')}`);
-    });
+    stream.on(
+      'data',
+      (u: { transaction?: { transaction?: { signature: Uint8Array } }; account?: { account?: { pubkey: Uint8Array } } }) => {
+        if (u.transaction?.transaction) ids.push(`tx:${Buffer.from(u.transaction.transaction.signature).toString('hex')}`);
+        if (u.account?.account) ids.push(`acc:${Buffer.from(u.account.account.pubkey).toString('hex')}`);
+      },
+    );
     stream.on('end', () => (ended = true));
     stream.on('error', (e: Error) => (error = e));
     stream.write(
@@ -187,10 +193,13 @@ describe('bounded and paced replays', () => {
       let ended = false;
       let error: Error | undefined;
       const ids: string[] = [];
-      stream.on('data', (u: { transaction?: { transaction?: { signature: Uint8Array } }; account?: { account?: { pubkey: Uint8Array } } }) => {
-        if (u.transaction?.transaction) ids.push(`tx:${Buffer.from(u.transaction.transaction.signature).toString('hex')}`);
-        if (u.account?.account) ids.push(`acc:${Buffer.from(u.account.account.pubkey).toString('hex')}`);
-      });
+      stream.on(
+        'data',
+        (u: { transaction?: { transaction?: { signature: Uint8Array } }; account?: { account?: { pubkey: Uint8Array } } }) => {
+          if (u.transaction?.transaction) ids.push(`tx:${Buffer.from(u.transaction.transaction.signature).toString('hex')}`);
+          if (u.account?.account) ids.push(`acc:${Buffer.from(u.account.account.pubkey).toString('hex')}`);
+        },
+      );
       stream.on('end', () => (ended = true));
       stream.on('error', (e: Error) => (error = e));
       stream.write(

@@ -8,7 +8,15 @@
 import { status, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { CompiledSubscription } from '../filters/index.js';
-import { cursorStart, type LiveFailure, type LiveLayer, type LiveSession, type SessionSink, type SharedEvent, type StreamBounds } from '../live/index.js';
+import {
+  cursorStart,
+  type LiveFailure,
+  type LiveLayer,
+  type LiveSession,
+  type SessionSink,
+  type SharedEvent,
+  type StreamBounds,
+} from '../live/index.js';
 import { openStreams, slowClientCutoffs } from './metrics.js';
 import { PrefixCache } from './filters-prefix.js';
 import { Outbound, outgoing } from './outbound.js';
@@ -30,10 +38,7 @@ export interface SessionStreamDeps {
 /** What a request asks for: an error, a pong to send, a subscription to apply, or nothing (SubscribeParsed's
  * ping: its response type has no pong). */
 export type Accepted =
-  | { error: string }
-  | { pong: Buffer }
-  | { subscription: CompiledSubscription; bounds?: StreamBounds }
-  | { none: true };
+  { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; bounds?: StreamBounds } | { none: true };
 
 export abstract class SessionStream<Req> implements SessionSink {
   protected readonly out: Outbound;
@@ -93,7 +98,8 @@ export abstract class SessionStream<Req> implements SessionSink {
    */
   private startStream(sub: CompiledSubscription, bounds: StreamBounds): void {
     const start = ++this.starts;
-    this.cursor = bounds.cursor;
+    // The registration in place until the look-up answers is not this cursor's: its slots must not move it.
+    this.cursor = undefined;
     const opts = { toSlot: bounds.toSlot, pace: bounds.pace, reportDelivered: bounds.cursor !== undefined };
     if (bounds.cursor === undefined) {
       this.session.apply(sub, opts);
@@ -104,7 +110,11 @@ export abstract class SessionStream<Req> implements SessionSink {
       (position) => {
         if (this.closed || start !== this.starts) return;
         const fromSlot = cursorStart(position?.slot, sub.fromSlot);
-        this.d.log.info({ stream: this.session.id, cursor: name, position: position?.slot.toString(), fromSlot: fromSlot?.toString() }, 'stream on a cursor');
+        this.cursor = name;
+        this.d.log.info(
+          { stream: this.session.id, cursor: name, position: position?.slot.toString(), fromSlot: fromSlot?.toString() },
+          'stream on a cursor',
+        );
         this.session.apply({ ...sub, fromSlot }, opts);
       },
       (err: unknown) => {

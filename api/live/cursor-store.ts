@@ -57,7 +57,9 @@ export class CursorStore {
   /** Every cursor whose name starts with `prefix`, by name. */
   async list(prefix = ''): Promise<CursorPosition[]> {
     await this.caughtUp();
-    return [...this.positions.values()].filter((p) => p.name.startsWith(prefix)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.positions.values()]
+      .filter((p) => p.name.startsWith(prefix))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Deletes a cursor (a record without value); false when there was none. */

@@ -46,7 +46,12 @@ export class LiveLayer {
       throw err;
     });
     const replays = new ReplayLimit(o.maxReplays ?? DEFAULT_MAX_REPLAYS);
-    const cursors = new CursorStore({ kafka: o.kafka, topic: cursorsTopic(o.topics), replicationFactor: o.cursorsReplication ?? 1, log: o.log });
+    const cursors = new CursorStore({
+      kafka: o.kafka,
+      topic: cursorsTopic(o.topics),
+      replicationFactor: o.cursorsReplication ?? 1,
+      log: o.log,
+    });
     return new LiveLayer(
       { hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, replays, log: o.log },
       hub,

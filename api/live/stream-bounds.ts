@@ -53,7 +53,10 @@ export function streamBounds(f: BoundsFields, names: BoundsNames): BoundsResult 
         error: `${names.pace}: must be a finite number >= 0 (0: as fast as possible, 1: as recorded, N: N times faster), got ${f.pace}`,
       };
     if (f.pace > 0 && f.fromSlot === undefined && f.cursor === undefined)
-      return { ok: false, error: `${names.pace}: paces a replay, so it needs ${names.fromSlot} or ${names.cursor} (live updates are never delayed)` };
+      return {
+        ok: false,
+        error: `${names.pace}: paces a replay, so it needs ${names.fromSlot} or ${names.cursor} (live updates are never delayed)`,
+      };
   }
   if (f.toSlot !== undefined && f.fromSlot !== undefined && f.toSlot < f.fromSlot)
     return { ok: false, error: `${names.toSlot}: ${f.toSlot} is before ${names.fromSlot} ${f.fromSlot}` };

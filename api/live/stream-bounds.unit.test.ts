@@ -31,9 +31,9 @@ describe('streamBounds', () => {
 describe('boundsFromMetadata', () => {
   const meta = (m: Record<string, string>) => (k: string) => m[k];
   it('reads the x-slotstream-* keys', () => {
-    expect(
-      boundsFromMetadata(meta({ 'x-slotstream-cursor': 'c', 'x-slotstream-to-slot': '42', 'x-slotstream-pace': '1.5' }), 10n),
-    ).toEqual({ ok: true, value: { cursor: 'c', toSlot: 42n, pace: 1.5 } });
+    expect(boundsFromMetadata(meta({ 'x-slotstream-cursor': 'c', 'x-slotstream-to-slot': '42', 'x-slotstream-pace': '1.5' }), 10n)).toEqual(
+      { ok: true, value: { cursor: 'c', toSlot: 42n, pace: 1.5 } },
+    );
     expect(boundsFromMetadata(meta({}), undefined)).toEqual({ ok: true, value: {} });
   });
   it('names the key of an unreadable value', () => {
@@ -42,7 +42,10 @@ describe('boundsFromMetadata', () => {
       error: 'x-slotstream-to-slot: not a slot number (u64): "soon"',
     });
     expect(boundsFromMetadata(meta({ 'x-slotstream-to-slot': '18446744073709551616' }), undefined).ok).toBe(false);
-    expect(boundsFromMetadata(meta({ 'x-slotstream-pace': 'fast' }), 1n)).toEqual({ ok: false, error: 'x-slotstream-pace: not a number: "fast"' });
+    expect(boundsFromMetadata(meta({ 'x-slotstream-pace': 'fast' }), 1n)).toEqual({
+      ok: false,
+      error: 'x-slotstream-pace: not a number: "fast"',
+    });
     expect(boundsFromMetadata(meta({ 'x-slotstream-to-slot': '5' }), 6n)).toEqual({
       ok: false,
       error: 'x-slotstream-to-slot: 5 is before from_slot 6',

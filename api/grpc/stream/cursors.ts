@@ -3,12 +3,7 @@
 // name theirs with `x-slotstream-cursor` and are listed and deleted here too (Yellowstone's service has no
 // place for such calls). Errors: INVALID_ARGUMENT naming `name`; UNAVAILABLE when Kafka cannot be read.
 import * as grpc from '@grpc/grpc-js';
-import type {
-  DeleteCursorRequest,
-  DeleteCursorResponse,
-  ListCursorsRequest,
-  ListCursorsResponse,
-} from '../../../proto/gen/stream.js';
+import type { DeleteCursorRequest, DeleteCursorResponse, ListCursorsRequest, ListCursorsResponse } from '../../../proto/gen/stream.js';
 import { cursorNameError } from '../../../schemas/cursor-record.js';
 import type { CursorStore } from '../../live/index.js';
 

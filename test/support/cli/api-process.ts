@@ -37,7 +37,10 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
     },
   };
   try {
-    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, { timeoutMs: 120_000, what: 'slotstream api to serve' });
+    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+      timeoutMs: 120_000,
+      what: 'slotstream api to serve',
+    });
   } catch (err) {
     await p.kill();
     throw err;
