@@ -2,13 +2,14 @@
 // divided by the pace. Recorded time is the records' Kafka timestamps (when the ingest produced them, ms):
 // Solana's block times are whole seconds, too coarse for 400 ms slots (and for a simulated chain's 20 ms
 // ones); a backfill ingested faster than the chain ran replays at its ingest speed (said in the README).
-// Pure: the clock is a parameter. The first record sets the origin; records come per partition, so a
-// timestamp older than one already passed goes on at once (the replay's clock never runs backwards).
+// Pure: the clock is a parameter. The first record sets the origin; each record is due at
+// origin + (its timestamp - the origin's) / pace, so records of several partitions, each held until it is due
+// (replay.ts `PacedQueue`), go on in timestamp order whatever order the reader fetched them in; one older than
+// the origin, or already due, goes on at once.
 
 export class Pacer {
   private originWall: number | undefined;
   private originTs = 0;
-  private newestTs = 0;
 
   constructor(
     /** N times the recorded speed (> 0). */
@@ -23,11 +24,9 @@ export class Pacer {
     if (this.originWall === undefined) {
       this.originWall = this.now();
       this.originTs = timestampMs;
-      this.newestTs = timestampMs;
       return 0;
     }
-    if (timestampMs > this.newestTs) this.newestTs = timestampMs;
-    const due = this.originWall + (this.newestTs - this.originTs) / this.pace;
+    const due = this.originWall + (timestampMs - this.originTs) / this.pace;
     return Math.max(0, due - this.now());
   }
 }
