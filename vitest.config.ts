@@ -38,6 +38,8 @@ const ALONE = [
   '**/ingest-kafka-away.int.test.ts',
   // A paced replay's duration is checked within 10% (issue 23).
   '**/bounded-replay.int.test.ts',
+  // Starts two `slotstream api` processes (issue 23).
+  '**/cursor-restart.int.test.ts',
 ];
 const intOptions = {
   // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
