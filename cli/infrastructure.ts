@@ -4,7 +4,7 @@ import type { Config } from '../platform/config.js';
 import { kafkaSection, type KafkaSection } from '../platform/config-sections.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { cursorsTopic, topicNames, type TopicNames } from '../schemas/topics.js';
 
 export interface KafkaInfra {
   kafka: Kafka;
@@ -23,6 +23,8 @@ export async function connectKafkaSection(section: KafkaSection, log: Logger, cl
   const topics = topicNames(section.topicPrefix);
   try {
     await kafka.admin().ensureTopics(topics, { ...section.topics, log: (msg, extra) => log.warn(extra ?? {}, msg) });
+    // The api's durable stream cursors (api/live/cursor-store.ts): compacted, with the chain topics' replication.
+    await kafka.admin().ensureCompactedTopic(cursorsTopic(topics), section.topics.replicationFactor);
   } catch (err) {
     await kafka.close();
     throw err;

@@ -7,14 +7,14 @@
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
 // - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
 //   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
-import type { ServerDuplexStream } from '@grpc/grpc-js';
+import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
 import type { CompiledBlocksFilter } from '../../filters/index.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
 import { outgoing } from '../outbound.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
-import type { SharedEvent } from '../../live/index.js';
+import { boundsFromMetadata, GEYSER_METADATA, type SharedEvent } from '../../live/index.js';
 import {
   accountBody,
   blockBody,
@@ -38,24 +38,36 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
   private slicesKey = '';
   /** Per blocks filter name: the filter and its encoding key. */
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
+  /** The call's request metadata: slotstream's opt-ins a stock client can send (x-slotstream-cursor, ...). */
+  private readonly metadata: Metadata;
 
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
     private readonly deps: GeyserSubscribeDeps,
   ) {
     super(call, deps, 'geyser.Subscribe');
+    this.metadata = call.metadata;
   }
 
-  protected accept(req: SubscribeRequest): Accepted {
+  protected accept(request: SubscribeRequest): Accepted {
+    // slotstream's opt-ins (cursor, end slot, pace) as request metadata, or as reserved blocks_meta names for
+    // clients that cannot set metadata (the stock napi clients); the reserved names are no filters.
+    const optIns = takeOptIns(request.blocksMeta);
+    const req = optIns.found.size > 0 ? { ...request, blocksMeta: optIns.rest } : request;
     const compiled = compileGeyserRequest(req, this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
     const r = compiled.value;
     if (r.ping !== undefined) return { pong: encodePong(r.ping) };
+    const bounds = boundsFromMetadata((key) => {
+      const v = this.metadata.get(key)[0];
+      return v === undefined ? optIns.found.get(key) : v.toString();
+    }, r.compiled.fromSlot);
+    if (!bounds.ok) return { error: bounds.error };
     this.req = r;
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    return { subscription: r.compiled };
+    return { subscription: r.compiled, bounds: bounds.value };
   }
 
   protected pingBytes(): Buffer {
@@ -116,6 +128,21 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     }
   }
 }
+
+/** `blocks_meta` entries named `x-slotstream-<option>=<value>` (takeOptIn's keys), and the other entries. */
+function takeOptIns(blocksMeta: SubscribeRequest['blocksMeta']): { found: Map<string, string>; rest: SubscribeRequest['blocksMeta'] } {
+  const found = new Map<string, string>();
+  const rest: SubscribeRequest['blocksMeta'] = Object.create(null) as SubscribeRequest['blocksMeta'];
+  for (const [name, filter] of Object.entries(blocksMeta ?? {})) {
+    const eq = name.indexOf('=');
+    const key = eq < 0 ? '' : name.slice(0, eq);
+    if (OPT_IN_KEYS.has(key)) found.set(key, name.slice(eq + 1));
+    else rest[name] = filter;
+  }
+  return { found, rest };
+}
+
+const OPT_IN_KEYS: ReadonlySet<string> = new Set(Object.values(GEYSER_METADATA));
 
 export function handleGeyserSubscribe(d: GeyserSubscribeDeps) {
   return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {

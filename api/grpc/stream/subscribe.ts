@@ -4,7 +4,7 @@
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '../../../proto/gen/stream.js';
 import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../../filters/index.js';
-import type { SharedEvent } from '../../live/index.js';
+import { STREAM_FIELD_NAMES, streamBounds, type SharedEvent } from '../../live/index.js';
 import { encodePing, encodePong, sliceKey } from './encode.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
 import { streamBody } from './stream-body.js';
@@ -28,9 +28,11 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
     const compiled = compileSubscribeRequest(req, this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
     if (req.ping) return { pong: encodePong(req.ping.id) };
+    const bounds = streamBounds({ cursor: req.cursor, toSlot: req.toSlot, pace: req.pace, fromSlot: req.fromSlot }, STREAM_FIELD_NAMES);
+    if (!bounds.ok) return { error: bounds.error };
     this.slices = compiled.value.accountsDataSlice;
     this.slicesKey = sliceKey(compiled.value.accountsDataSlice);
-    return { subscription: compiled.value };
+    return { subscription: compiled.value, bounds: bounds.value };
   }
 
   protected pingBytes(): Buffer {
