@@ -161,16 +161,24 @@ class Stop {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const EMPTY_BYTES = new Uint8Array(0);
 
+// One cursor for every read (reset per call; reads never nest across calls): no object and no DataView per
+// decode. The DataView is over the input's whole ArrayBuffer and kept while inputs share it (the instructions of
+// one record are views of that record's bytes), so a transaction's decodes usually make none.
 class Cursor {
-  pos: number;
-  readonly view: DataView;
-  constructor(
-    readonly data: Uint8Array,
-    start: number,
-  ) {
+  pos = 0;
+  data: Uint8Array = EMPTY_BYTES;
+  view: DataView = new DataView(EMPTY_BYTES.buffer);
+  /** `data`'s offset in `view`. */
+  base = 0;
+
+  reset(data: Uint8Array, start: number): this {
+    if (data.buffer !== this.view.buffer) this.view = new DataView(data.buffer);
+    this.data = data;
+    this.base = data.byteOffset;
     this.pos = start;
-    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    return this;
   }
 
   private need(n: number, what: string): number {
@@ -185,19 +193,19 @@ class Cursor {
       case CODES.u8:
         return this.data[this.need(1, 'u8')]!;
       case CODES.u16:
-        return this.view.getUint16(this.need(2, 'u16'), true);
+        return this.view.getUint16(this.base + this.need(2, 'u16'), true);
       case CODES.u32:
-        return this.view.getUint32(this.need(4, 'u32'), true);
+        return this.view.getUint32(this.base + this.need(4, 'u32'), true);
       case CODES.u64:
-        return this.view.getBigUint64(this.need(8, 'u64'), true);
+        return this.view.getBigUint64(this.base + this.need(8, 'u64'), true);
       case CODES.i64:
-        return this.view.getBigInt64(this.need(8, 'i64'), true);
+        return this.view.getBigInt64(this.base + this.need(8, 'i64'), true);
       case CODES.u128: {
-        const at = this.need(16, 'u128');
+        const at = this.base + this.need(16, 'u128');
         return (this.view.getBigUint64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
       case CODES.i128: {
-        const at = this.need(16, 'i128');
+        const at = this.base + this.need(16, 'i128');
         return (this.view.getBigInt64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
       case CODES.bool: {
@@ -214,7 +222,7 @@ class Cursor {
       }
       case CODES.string: {
         const at = this.pos;
-        const len = this.view.getUint32(this.need(4, 'string length'), true);
+        const len = this.view.getUint32(this.base + this.need(4, 'string length'), true);
         const start = this.need(len, `string of ${len} bytes (length at offset ${at})`);
         try {
           return utf8.decode(this.data.subarray(start, start + len));
@@ -231,7 +239,7 @@ class Cursor {
       }
       case CODES.vec: {
         const at = this.pos;
-        const n = this.view.getUint32(this.need(4, 'vec length'), true);
+        const n = this.view.getUint32(this.base + this.need(4, 'vec length'), true);
         // A length the remaining bytes cannot hold is refused before allocating for it.
         const least = n * minSize(t.of!);
         if (least > this.data.length - this.pos) {
@@ -260,11 +268,50 @@ class Cursor {
   }
 }
 
+/** A layout's reader: the fields read in order into object literals, one shape per prefix length, generated
+ * once per layout (the generic loop's `out[name] = v` stores cost more than the reads). Where the data ends
+ * before a field (an older layout) it returns the fields so far, the rest absent, as the generic loop does;
+ * throws Stop as `read` does (then the generic loop names the field). */
+type FastReader = (c: Cursor) => { readonly fields: Fields; readonly present: number };
+
+const fastReaders = new WeakMap<readonly Field[], FastReader>();
+
+function fastReaderOf(fields: readonly Field[]): FastReader {
+  let r = fastReaders.get(fields);
+  if (r !== undefined) return r;
+  const literal = (n: number): string => `{ fields: { ${fields.slice(0, n).map((f, i) => `${JSON.stringify(f.name)}: v${i}`).join(', ')} }, present: ${n} }`;
+  const lines: string[] = [];
+  fields.forEach((_, i) => lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, `const v${i} = c.read(t[${i}]);`));
+  lines.push(`return ${literal(fields.length)};`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the table's own field list, once per layout
+  const make = new Function('t', `return function read(c) {\n${lines.join('\n')}\n};`) as (t: readonly FieldType[]) => FastReader;
+  r = make(fields.map((f) => f.type));
+  fastReaders.set(fields, r);
+  return r;
+}
+
+const cursor = new Cursor();
+
 /**
  * Reads `fields` from `data` starting at `offset`, by prefix (see the header). Never throws.
  */
 export function readFields(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
-  const c = new Cursor(data, offset);
+  if (fields.length > 0) {
+    const c = cursor.reset(data, offset);
+    try {
+      const r = fastReaderOf(fields)(c);
+      return { ok: true, fields: r.fields, present: r.present, trailingBytes: Math.max(0, data.length - c.pos) };
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+      // The generic loop below names the field and keeps those before it.
+    }
+  }
+  return readPrefix(fields, data, offset);
+}
+
+/** The generic reader: field by field, stopping where the data ends (the rest absent) or a field fails. */
+function readPrefix(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
+  const c = cursor.reset(data, offset);
   const out: Fields = {};
   let present = 0;
   for (; present < fields.length; present++) {
@@ -279,3 +326,6 @@ export function readFields(fields: readonly Field[], data: Uint8Array, offset: n
   }
   return { ok: true, fields: out, present, trailingBytes: Math.max(0, data.length - c.pos) };
 }
+
+/** The generic reader alone (tests pin the fast path against it). */
+export const readFieldsByPrefix = readPrefix;

@@ -121,7 +121,7 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0) return;
     const live = u.live;
     if (live.kind === 'transaction') {
-      const p = parsedUpdateOf(u, live.event);
+      const p = parsedUpdateOf(u, live);
       if (p.hasContent && matchParsed(this.filter, p.scan, p.tx)) this.join.onTransaction(p, partitionOf(live));
       else this.join.onOtherTransaction(u.slot, partitionOf(live));
     } else if (live.kind === 'account') this.join.onAccount(joinWrite(live), partitionOf(live));
