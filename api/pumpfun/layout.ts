@@ -181,7 +181,37 @@ class Cursor {
     return this;
   }
 
-  private need(n: number, what: string): number {
+  // The scalar reads on their own: small enough to be inlined into a layout's generated reader (below).
+  u8(): number {
+    return this.data[this.need(1, 'u8')]!;
+  }
+  u16(): number {
+    return this.view.getUint16(this.base + this.need(2, 'u16'), true);
+  }
+  u32(): number {
+    return this.view.getUint32(this.base + this.need(4, 'u32'), true);
+  }
+  u64(): bigint {
+    return this.view.getBigUint64(this.base + this.need(8, 'u64'), true);
+  }
+  i64(): bigint {
+    return this.view.getBigInt64(this.base + this.need(8, 'i64'), true);
+  }
+  bool(): boolean {
+    const at = this.need(1, 'bool');
+    const b = this.data[at]!;
+    if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
+    return b === 1;
+  }
+  pubkey(): Buffer {
+    const at = this.need(32, 'pubkey');
+    const key = Buffer.allocUnsafe(32);
+    const d = this.data;
+    for (let i = 0; i < 32; i++) key[i] = d[at + i]!;
+    return key;
+  }
+
+  need(n: number, what: string): number {
     const at = this.pos;
     if (this.data.length - at < n) throw new Stop('truncated', `${what} needs ${n} bytes at offset ${at}, ${this.data.length - at} left`);
     this.pos = at + n;
@@ -189,38 +219,35 @@ class Cursor {
   }
 
   read(t: FieldType): Value {
+    // Literal case labels (CODES' values: u8 u16 u32 u64 i64 u128 i128 bool pubkey string option vec array, then
+    // struct): a jump table, not a chain of property loads and compares.
     switch (t.code) {
-      case CODES.u8:
-        return this.data[this.need(1, 'u8')]!;
-      case CODES.u16:
-        return this.view.getUint16(this.base + this.need(2, 'u16'), true);
-      case CODES.u32:
-        return this.view.getUint32(this.base + this.need(4, 'u32'), true);
-      case CODES.u64:
-        return this.view.getBigUint64(this.base + this.need(8, 'u64'), true);
-      case CODES.i64:
-        return this.view.getBigInt64(this.base + this.need(8, 'i64'), true);
-      case CODES.u128: {
+      case 0:
+        return this.u8();
+      case 1:
+        return this.u16();
+      case 2:
+        return this.u32();
+      case 3:
+        return this.u64();
+      case 4:
+        return this.i64();
+      case 5: {
+        // u128
         const at = this.base + this.need(16, 'u128');
         return (this.view.getBigUint64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case CODES.i128: {
+      case 6: {
+        // i128
         const at = this.base + this.need(16, 'i128');
         return (this.view.getBigInt64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case CODES.bool: {
-        const at = this.need(1, 'bool');
-        const b = this.data[at]!;
-        if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
-        return b === 1;
-      }
-      case CODES.pubkey: {
-        const at = this.need(32, 'pubkey');
-        const key = Buffer.allocUnsafe(32);
-        for (let i = 0; i < 32; i++) key[i] = this.data[at + i]!;
-        return key;
-      }
-      case CODES.string: {
+      case 7:
+        return this.bool();
+      case 8:
+        return this.pubkey();
+      case 9: {
+        // string
         const at = this.pos;
         const len = this.view.getUint32(this.base + this.need(4, 'string length'), true);
         const start = this.need(len, `string of ${len} bytes (length at offset ${at})`);
@@ -230,14 +257,16 @@ class Cursor {
           throw new Stop('invalid', `string at offset ${at} is not valid UTF-8 (Borsh rejects it)`);
         }
       }
-      case CODES.option: {
+      case 10: {
+        // option
         const at = this.need(1, 'option tag');
         const tag = this.data[at]!;
         if (tag === 0) return null;
         if (tag !== 1) throw new Stop('invalid', `option tag ${tag} at offset ${at} (Borsh takes only 0 or 1)`);
         return this.read(t.of!);
       }
-      case CODES.vec: {
+      case 11: {
+        // vec
         const at = this.pos;
         const n = this.view.getUint32(this.base + this.need(4, 'vec length'), true);
         // A length the remaining bytes cannot hold is refused before allocating for it.
@@ -252,7 +281,8 @@ class Cursor {
         for (let i = 0; i < n; i++) out[i] = this.read(t.of!);
         return out;
       }
-      case CODES.array: {
+      case 12: {
+        // array
         const out: Value[] = new Array(t.len);
         for (let i = 0; i < t.len; i++) out[i] = this.read(t.of!);
         return out;
@@ -281,7 +311,11 @@ function fastReaderOf(fields: readonly Field[]): FastReader {
   if (r !== undefined) return r;
   const literal = (n: number): string => `{ fields: { ${fields.slice(0, n).map((f, i) => `${JSON.stringify(f.name)}: v${i}`).join(', ')} }, present: ${n} }`;
   const lines: string[] = [];
-  fields.forEach((_, i) => lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, `const v${i} = c.read(t[${i}]);`));
+  const SCALAR_READS: Readonly<Record<string, string>> = { u8: 'u8', u16: 'u16', u32: 'u32', u64: 'u64', i64: 'i64', bool: 'bool', pubkey: 'pubkey' };
+  fields.forEach((f, i) => {
+    const m = SCALAR_READS[f.type.k];
+    lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, m ? `const v${i} = c.${m}();` : `const v${i} = c.read(t[${i}]);`);
+  });
   lines.push(`return ${literal(fields.length)};`);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the table's own field list, once per layout
   const make = new Function('t', `return function read(c) {\n${lines.join('\n')}\n};`) as (t: readonly FieldType[]) => FastReader;
