@@ -106,7 +106,7 @@ describe('SubscribeParsed join: every trade carries its write when the topics ar
   it('live: writes read well before their transactions; then a from_slot replay of the backlog', async () => {
     const live = parsed();
     await pub.publish(writes);
-    const lastWriteSlot = writes.reduce((m, e) => (e.event.slot > m ? e.event.slot : m), 0n);
+    const lastWriteSlot = writes.reduce((m, e) => ((e.event as AccountEvent).slot > m ? (e.event as AccountEvent).slot : m), 0n);
     await waitFor(() => (server.chainTip() ?? 0n) >= lastWriteSlot, { what: 'the tail read the writes' });
     // The transactions come 1.5 s of wall time after their writes (a tail reading the accounts topic ahead).
     await new Promise((r) => setTimeout(r, 1_500));
