@@ -309,15 +309,27 @@ const fastReaders = new WeakMap<readonly Field[], FastReader>();
 function fastReaderOf(fields: readonly Field[]): FastReader {
   let r = fastReaders.get(fields);
   if (r !== undefined) return r;
-  const literal = (n: number): string => `{ fields: { ${fields.slice(0, n).map((f, i) => `${JSON.stringify(f.name)}: v${i}`).join(', ')} }, present: ${n} }`;
+  const literal = (n: number): string =>
+    `{ fields: { ${fields
+      .slice(0, n)
+      .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
+      .join(', ')} }, present: ${n} }`;
   const lines: string[] = [];
-  const SCALAR_READS: Readonly<Record<string, string>> = { u8: 'u8', u16: 'u16', u32: 'u32', u64: 'u64', i64: 'i64', bool: 'bool', pubkey: 'pubkey' };
+  const SCALAR_READS: Readonly<Record<string, string>> = {
+    u8: 'u8',
+    u16: 'u16',
+    u32: 'u32',
+    u64: 'u64',
+    i64: 'i64',
+    bool: 'bool',
+    pubkey: 'pubkey',
+  };
   fields.forEach((f, i) => {
     const m = SCALAR_READS[f.type.k];
     lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, m ? `const v${i} = c.${m}();` : `const v${i} = c.read(t[${i}]);`);
   });
   lines.push(`return ${literal(fields.length)};`);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the table's own field list, once per layout
+  // Generated from the table's own field list (names and types parsed above), once per layout.
   const make = new Function('t', `return function read(c) {\n${lines.join('\n')}\n};`) as (t: readonly FieldType[]) => FastReader;
   r = make(fields.map((f) => f.type));
   fastReaders.set(fields, r);

@@ -46,7 +46,8 @@ const partitionOf = (live: object): number => (live as { partition?: number }).p
 /** An account update as the join takes it: from the record's scan, decoded in full only when joined. */
 function joinWrite(live: SharedEvent['live'] & { kind: 'account' }): JoinWrite {
   const scan = live.scan;
-  if (scan === undefined) return { slot: live.event.slot, pubkey: live.event.pubkey, txnSignature: live.event.txnSignature, event: live.event };
+  if (scan === undefined)
+    return { slot: live.event.slot, pubkey: live.event.pubkey, txnSignature: live.event.txnSignature, event: live.event };
   return {
     slot: scan.slot,
     pubkey: scan.pubkey,
