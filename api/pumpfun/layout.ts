@@ -302,18 +302,19 @@ class Cursor {
  * once per layout (the generic loop's `out[name] = v` stores cost more than the reads). Where the data ends
  * before a field (an older layout) it returns the fields so far, the rest absent, as the generic loop does;
  * throws Stop as `read` does (then the generic loop names the field). */
-type FastReader = (c: Cursor) => { readonly fields: Fields; readonly present: number };
+type FastReader = (c: Cursor) => LayoutRead;
 
 const fastReaders = new WeakMap<readonly Field[], FastReader>();
 
 function fastReaderOf(fields: readonly Field[]): FastReader {
   let r = fastReaders.get(fields);
   if (r !== undefined) return r;
+  // The complete LayoutRead in one literal (no wrapper object per read).
   const literal = (n: number): string =>
-    `{ fields: { ${fields
+    `{ ok: true, fields: { ${fields
       .slice(0, n)
       .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
-      .join(', ')} }, present: ${n} }`;
+      .join(', ')} }, present: ${n}, trailingBytes: c.data.length > c.pos ? c.data.length - c.pos : 0 }`;
   const lines: string[] = [];
   const SCALAR_READS: Readonly<Record<string, string>> = {
     u8: 'u8',
@@ -345,8 +346,7 @@ export function readFields(fields: readonly Field[], data: Uint8Array, offset: n
   if (fields.length > 0) {
     const c = cursor.reset(data, offset);
     try {
-      const r = fastReaderOf(fields)(c);
-      return { ok: true, fields: r.fields, present: r.present, trailingBytes: Math.max(0, data.length - c.pos) };
+      return fastReaderOf(fields)(c);
     } catch (e) {
       if (!(e instanceof Stop)) throw e;
       // The generic loop below names the field and keeps those before it.
