@@ -49,7 +49,7 @@ const fromChanges = (r: ProgramAccountsRead): boolean => r.changedSinceSlot !== 
  */
 export function programAccountsSql(
   r: ProgramAccountsRead,
-  o: { limit: boolean; countOnly?: boolean },
+  o: { limit: boolean; countOnly?: boolean; boundedBy?: string },
 ): { sql: string; params: (after: Uint8Array | undefined, limit?: number) => QueryParams } {
   const { conds, values } = filterConditions(r.filters);
   const changes = r.changedSinceSlot !== undefined;
@@ -59,7 +59,7 @@ export function programAccountsSql(
   const inner = `
   SELECT key, pubkey, owner, lamports, executable, rent_epoch, space, data, slot, write_version
   FROM {db:Identifier}.${recent ? 'program_account_changes' : 'program_accounts'}
-  WHERE owner = {program:String} AND key > unhex({after:String}) AND slot <= {slot:UInt64}${recent ? ' AND slot >= {since:UInt64}' : ''}
+  WHERE owner = {program:String} AND key > unhex({after:String})${o.boundedBy === undefined ? '' : ` AND key <= ${o.boundedBy}`} AND slot <= {slot:UInt64}${recent ? ' AND slot >= {since:UInt64}' : ''}
   ORDER BY key, slot DESC, write_version DESC
   LIMIT 1 BY key`;
   const where = ['lamports > 0', ...(changes && !recent ? ['slot >= {since:UInt64}'] : []), ...conds].join('\n  AND ');
@@ -143,11 +143,67 @@ export interface ProgramAccountsPage {
   last: string | undefined;
 }
 
+// The key range a page's statement reads: the first `window` rows (writes at or below the slot) after the cursor,
+// reading only the key column in order; its last key bounds the statement, so ClickHouse reads the granules of that
+// range only (without the bound it read ahead far past the page: 69 ms against 35 ms for the first and the last
+// page of 10 M accounts, bench/README.md). Every write of the last key lies within the bound, so the newest one of
+// each key in range is decided there. The same subquery is the statement's bound (one query for a full page) and
+// is asked alone when a page comes out short, to learn where the window ended.
+const WINDOW = `
+  SELECT key FROM {db:Identifier}.program_accounts
+  WHERE owner = {program:String} AND key > unhex({after:String}) AND slot <= {slot:UInt64}
+  ORDER BY key
+  LIMIT {window:UInt32}`;
+
+const WINDOW_END_SQL = `SELECT hex(max(key)) AS upTo, count() AS n FROM (${WINDOW}
+)
+${IN_ORDER}`;
+
+/** Largest window of one step: a sparse filter's page walks the key range a bounded step at a time. */
+const MAX_WINDOW = 1 << 20;
+
 /**
- * At most `limit` accounts after `after`, in key order. A page can be short (candidates dropped by the ownership
- * check) but is empty only at the end: an all-dropped batch is followed by the next one.
+ * At most `limit` accounts after `after`, in key order, and empty only at the end. A page reads the key range a
+ * window at a time: the first `limit` rows after the cursor, then twice as many from where it stopped, as long as
+ * filters, closed or moved accounts and older writes of the same keys leave the page short.
  */
 export async function programAccountsPage(
+  q: QueryClient,
+  r: ProgramAccountsRead,
+  after: Uint8Array | undefined,
+  limit: number,
+): Promise<ProgramAccountsPage> {
+  if (fromChanges(r)) return recentChangesPage(q, r, after, limit);
+  const s = programAccountsSql(r, { limit: true, boundedBy: `(SELECT max(key) FROM (${WINDOW}
+  ))` });
+  const rows: ProgramAccountRow[] = [];
+  let cursor = after === undefined ? '' : Buffer.from(after).toString('hex');
+  for (let window = limit; ; window = Math.min(window * 2, MAX_WINDOW)) {
+    const need = limit - rows.length;
+    const batch = await queryRows<ProgramAccountRow>(q, s.sql, { ...s.params(undefined, need), after: cursor, window });
+    for (const x of await stillOwned(q, r, batch)) rows.push(x);
+    if (rows.length >= limit) break;
+    if (batch.length === need) {
+      // The statement stopped at its LIMIT inside the window and the ownership check dropped some: go on after
+      // the last candidate read (keys between it and the window's end are not read yet).
+      cursor = Buffer.from(bs58.decode(batch[batch.length - 1]!.pubkey)).toString('hex');
+      continue;
+    }
+    // The window was read whole: go on after its end, or stop at the end of the program's keys.
+    const [w] = await queryRows<{ upTo: string; n: string }>(q, WINDOW_END_SQL, { db: r.db, program: r.program, slot: r.slot, after: cursor, window });
+    if (Number(w?.n ?? 0) < window) break;
+    cursor = w!.upTo;
+  }
+  // The page ends at its last account (spec/provider-methods.md 1.2); candidates after it in the last window are
+  // read again by the next page, which keeps the cursor what the spec says.
+  return { rows, last: rows.length > 0 ? rows[rows.length - 1]!.pubkey : undefined };
+}
+
+/**
+ * A page of a recent changedSinceSlot: the candidates are the writes of the slots asked for (program_account_changes),
+ * a small set read whole; a page can be short (candidates dropped by the ownership check) but is empty only at the end.
+ */
+async function recentChangesPage(
   q: QueryClient,
   r: ProgramAccountsRead,
   after: Uint8Array | undefined,
@@ -159,8 +215,6 @@ export async function programAccountsPage(
     const batch = await queryRows<ProgramAccountRow>(q, s.sql, s.params(cursor, limit));
     if (batch.length === 0) return { rows: [], last: undefined };
     const rows = await stillOwned(q, r, batch);
-    // The page ends at its last account (spec/provider-methods.md 1.2); dropped candidates after it are checked
-    // again by the next page, which costs a little and keeps the cursor what the spec says.
     if (rows.length > 0) return { rows, last: rows[rows.length - 1]!.pubkey };
     if (batch.length < limit) return { rows, last: undefined };
     cursor = bs58.decode(batch[batch.length - 1]!.pubkey);
