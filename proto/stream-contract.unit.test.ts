@@ -21,6 +21,10 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     commitment: [6, 'CommitmentLevel', 'optional'],
     accounts_data_slice: [7, 'SubscribeRequestAccountsDataSlice', 'repeated'],
     from_slot: [11, 'uint64', 'optional'],
+    // Issue 23: durable cursor, end slot, replay pace.
+    cursor: [30, 'string', 'optional'],
+    to_slot: [31, 'uint64', 'optional'],
+    pace: [32, 'double', 'optional'],
   },
   SubscribeRequestFilterTransactions: {
     account_include: [1, 'string', 'repeated'],
@@ -78,7 +82,17 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     instruction_level: [8, 'ParsedInstructionLevel', 'optional'],
     commitment: [9, 'CommitmentLevel', 'optional'],
     from_slot: [10, 'uint64', 'optional'],
+    // Issue 23: as SubscribeRequest's.
+    cursor: [30, 'string', 'optional'],
+    to_slot: [31, 'uint64', 'optional'],
+    pace: [32, 'double', 'optional'],
   },
+  // Issue 23: listing and deleting durable cursors.
+  ListCursorsRequest: { prefix: [30, 'string'] },
+  Cursor: { name: [30, 'string'], slot: [31, 'uint64'], updated_at_ms: [32, 'uint64'] },
+  ListCursorsResponse: { cursors: [30, 'Cursor', 'repeated'] },
+  DeleteCursorRequest: { name: [30, 'string'] },
+  DeleteCursorResponse: { deleted: [30, 'bool'] },
   PingRequest: { count: [1, 'int32'] },
   GetVersionRequest: {},
   SubscribeUpdate: {
@@ -462,7 +476,7 @@ describe('proto/stream.proto against the interface contract', () => {
     expect(ns.lookupEnum('CommitmentLevel').values).toEqual({ PROCESSED: 0, CONFIRMED: 1, FINALIZED: 2 });
   });
 
-  it('service Stream has the four calls with their kinds and types', () => {
+  it("service Stream has the seed's four calls and issue 23's cursor calls, with their kinds and types", () => {
     const svc = ns.lookupService('Stream');
     const calls = Object.fromEntries(
       svc.methodsArray.map((m) => [m.name, [Boolean(m.requestStream), Boolean(m.responseStream), m.requestType, m.responseType]]),
@@ -472,6 +486,8 @@ describe('proto/stream.proto against the interface contract', () => {
       SubscribeParsed: [true, true, 'SubscribeParsedRequest', 'SubscribeUpdateParsedTransaction'],
       Ping: [false, false, 'PingRequest', 'PongResponse'],
       GetVersion: [false, false, 'GetVersionRequest', 'GetVersionResponse'],
+      ListCursors: [false, false, 'ListCursorsRequest', 'ListCursorsResponse'],
+      DeleteCursor: [false, false, 'DeleteCursorRequest', 'DeleteCursorResponse'],
     });
   });
 });
