@@ -182,7 +182,11 @@ export async function programAccountsPage(
   let cursor = after === undefined ? '' : Buffer.from(after).toString('hex');
   for (let window = limit; ; window = Math.min(window * 2, MAX_WINDOW)) {
     const need = limit - rows.length;
-    const batch = await queryRows<ProgramAccountRow & { window_rows: string }>(q, s.sql, { ...s.params(undefined, need), after: cursor, window });
+    const batch = await queryRows<ProgramAccountRow & { window_rows: string }>(q, s.sql, {
+      ...s.params(undefined, need),
+      after: cursor,
+      window,
+    });
     for (const x of await stillOwned(q, r, batch)) rows.push(x);
     if (rows.length >= limit) break;
     if (batch.length === need) {
@@ -194,7 +198,13 @@ export async function programAccountsPage(
     // The window was read whole: stop at the end of the program's keys, else go on after the window's end (asked
     // for alone only when no row carried the window's size).
     if (batch.length > 0 && Number(batch[0]!.window_rows) < window) break;
-    const [w] = await queryRows<{ upTo: string; n: string }>(q, WINDOW_END_SQL, { db: r.db, program: r.program, slot: r.slot, after: cursor, window });
+    const [w] = await queryRows<{ upTo: string; n: string }>(q, WINDOW_END_SQL, {
+      db: r.db,
+      program: r.program,
+      slot: r.slot,
+      after: cursor,
+      window,
+    });
     if (Number(w?.n ?? 0) < window) break;
     cursor = w!.upTo;
   }

@@ -202,11 +202,27 @@ describe('getProgramAccounts', () => {
   it('writes a list of accounts as text exactly as toJson writes their shapes, in every encoding and for odd values', async () => {
     await zstdReady();
     const rows = [
-      { pubkey: KEY, owner: KEY2, lamports: '18446744073709551615', executable: 1, rent_epoch: '18446744073709551615', space: 3, data: 'AQID' },
+      {
+        pubkey: KEY,
+        owner: KEY2,
+        lamports: '18446744073709551615',
+        executable: 1,
+        rent_epoch: '18446744073709551615',
+        space: 3,
+        data: 'AQID',
+      },
       { pubkey: KEY2, owner: KEY, lamports: '0', executable: false, rent_epoch: '361', space: 0, data: '' },
       // Values the views never hold, still written as toJson writes them: a string needing escapes, digits with a
       // leading zero, a number where digits are expected.
-      { pubkey: 'a"b\\c', owner: 'o\u0001', lamports: '007', executable: true, rent_epoch: 5 as unknown as string, space: '4' as unknown as number, data: 'AQIDBA==' },
+      {
+        pubkey: 'a"b\\c',
+        owner: 'o\u0001',
+        lamports: '007',
+        executable: true,
+        rent_epoch: 5 as unknown as string,
+        space: '4' as unknown as number,
+        data: 'AQIDBA==',
+      },
     ];
     const slices = [undefined, { offset: 1, length: 2 }, { offset: 9, length: 1 }];
     for (const encoding of ['base64', 'base58', 'base64+zstd', 'jsonParsed'] as const)
