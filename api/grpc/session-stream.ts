@@ -25,9 +25,9 @@ export interface SessionStreamDeps {
   log: Logger;
 }
 
-/** What a request asks for: an error, a pong to send, a subscription to apply, or nothing (SubscribeParsed's
- * ping: its response type has no pong). */
-export type Accepted = { error: string } | { pong: Buffer } | { subscription: CompiledSubscription } | { none: true };
+/** What a request asks for: an error, a pong to send, a subscription to apply (with a snapshot first: issue 23),
+ * or nothing (SubscribeParsed's ping: its response type has no pong). */
+export type Accepted = { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; snapshot?: boolean } | { none: true };
 
 export abstract class SessionStream<Req> implements SessionSink {
   protected readonly out: Outbound;
@@ -73,12 +73,20 @@ export abstract class SessionStream<Req> implements SessionSink {
       this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${a.error}`);
       this.close();
     } else if ('pong' in a) this.out.send({ slot: undefined, bytes: a.pong });
-    else if ('subscription' in a) this.session.apply(a.subscription);
+    else if ('subscription' in a) {
+      if (a.snapshot === true) this.session.applySnapshot(a.subscription);
+      else this.session.apply(a.subscription);
+    }
   }
 
   /** Sends a shared body behind this stream's `filters` prefix. */
   protected send(slot: bigint, names: readonly string[], body: Buffer | undefined): void {
     if (body !== undefined && names.length > 0) this.out.send(outgoing(slot, this.prefixes.get(names), body));
+  }
+
+  /** A snapshot waits on the outgoing queue (Outbound.ready). */
+  ready(): Promise<void> | undefined {
+    return this.out.ready();
   }
 
   ping(): void {

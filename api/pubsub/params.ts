@@ -32,7 +32,12 @@ export interface ParsedSubscribe {
   readonly request: PubSubRequest;
   /** Account and program subscriptions. */
   readonly view?: AccountView;
+  /** Account and program subscriptions: slotstream's non-standard `snapshot` member (issue 23), state first. */
+  readonly snapshot?: boolean;
 }
+
+/** The config member asking for the current state first (other servers ignore unknown members). */
+export const SNAPSHOT_MEMBER = 'snapshot';
 
 /** Subscribe method -> what it subscribes to. */
 export const SUBSCRIBE_METHODS: ReadonlyMap<string, SubscriptionKind> = new Map([
@@ -75,6 +80,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       return {
         request: { kind, pubkey, commitment: commitmentOf(config) },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: parseDataSlice(config) },
+        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
       };
     }
     case 'program': {
@@ -90,6 +96,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       return {
         request: { kind, program, filters, commitment: rest.commitment },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
+        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
       };
     }
     case 'logs': {

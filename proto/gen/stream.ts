@@ -121,7 +121,16 @@ export interface SubscribeRequest {
   /** Extensions. */
   commitment?: CommitmentLevel | undefined;
   accountsDataSlice: SubscribeRequestAccountsDataSlice[];
-  fromSlot?: bigint | undefined;
+  fromSlot?:
+    | bigint
+    | undefined;
+  /**
+   * Extension (issue 23): snapshot, then stream. true: first the state at one slot S of every account the
+   * `accounts` filters match (each update with is_startup = true and slot = S; data slices applied), then every
+   * write after S (the live part starts at slot S + 1, as from_slot S + 1 would: no gap, no duplicate). S is the
+   * newest slot the views hold at the request's commitment. Cannot be combined with from_slot.
+   */
+  snapshot?: boolean | undefined;
 }
 
 export interface SubscribeRequest_TransactionsEntry {
@@ -789,6 +798,7 @@ function createBaseSubscribeRequest(): SubscribeRequest {
     commitment: undefined,
     accountsDataSlice: [],
     fromSlot: undefined,
+    snapshot: undefined,
   };
 }
 
@@ -814,6 +824,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
         throw new globalThis.Error("value provided for field message.fromSlot of type uint64 too large");
       }
       writer.uint32(88).uint64(message.fromSlot);
+    }
+    if (message.snapshot !== undefined) {
+      writer.uint32(160).bool(message.snapshot);
     }
     return writer;
   },
@@ -885,6 +898,14 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
             message.fromSlot = reader.uint64() as bigint;
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.snapshot = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -929,6 +950,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
         : isSet(object.from_slot)
         ? BigInt(object.from_slot)
         : undefined,
+      snapshot: isSet(object.snapshot) ? globalThis.Boolean(object.snapshot) : undefined,
     };
   },
 
@@ -957,6 +979,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     }
     if (message.fromSlot !== undefined) {
       obj.fromSlot = message.fromSlot.toString();
+    }
+    if (message.snapshot !== undefined) {
+      obj.snapshot = message.snapshot;
     }
     return obj;
   },
@@ -993,6 +1018,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
       ? BigInt(object.fromSlot)
       : undefined;
+    message.snapshot = object.snapshot ?? undefined;
     return message;
   },
 };

@@ -6,7 +6,12 @@
 // - a transaction matching both lists goes out twice, as `transaction` then as `transaction_status`, each
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
 // - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
-//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
+//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent;
+// - snapshot, then stream (issue 23): a stream opened with Yellowstone's own `x-request-snapshot` metadata key (the
+//   stock client's `grpcSetXRequestSnapshot` channel option) gets, for its first subscription, the state of every
+//   account its filters match at one slot S (is_startup), then every write after S (api/live/snapshot.ts). A first
+//   request with from_slot resumes instead (a reconnecting client already holds the state); later requests replace
+//   the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream).
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
@@ -33,17 +38,23 @@ export interface GeyserSubscribeDeps extends SessionStreamDeps {
   limits: GeyserFilterLimits;
 }
 
+/** Yellowstone's metadata key asking for the account snapshot first (yellowstone-grpc-geyser grpc.rs: its presence). */
+export const SNAPSHOT_METADATA_KEY = 'x-request-snapshot';
+
 export class GeyserStream extends SessionStream<SubscribeRequest> {
   private req: GeyserRequest | undefined;
   private slicesKey = '';
   /** Per blocks filter name: the filter and its encoding key. */
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
+  /** The stream asked for a snapshot and its first subscription has not come yet. */
+  private snapshotPending: boolean;
 
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
     private readonly deps: GeyserSubscribeDeps,
   ) {
     super(call, deps, 'geyser.Subscribe');
+    this.snapshotPending = call.metadata.get(SNAPSHOT_METADATA_KEY).length > 0;
   }
 
   protected accept(req: SubscribeRequest): Accepted {
@@ -55,7 +66,9 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    return { subscription: r.compiled };
+    const snapshot = this.snapshotPending && r.compiled.fromSlot === undefined;
+    this.snapshotPending = false;
+    return { subscription: r.compiled, snapshot };
   }
 
   protected pingBytes(): Buffer {

@@ -28,9 +28,12 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
     const compiled = compileSubscribeRequest(req, this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
     if (req.ping) return { pong: encodePong(req.ping.id) };
+    // Snapshot, then stream (issue 23): the live part starts after the snapshot's own slot, so a from_slot has no place.
+    if (req.snapshot === true && req.fromSlot !== undefined)
+      return { error: 'snapshot: cannot be combined with from_slot (the stream continues from the slot after the snapshot)' };
     this.slices = compiled.value.accountsDataSlice;
     this.slicesKey = sliceKey(compiled.value.accountsDataSlice);
-    return { subscription: compiled.value };
+    return { subscription: compiled.value, snapshot: req.snapshot === true };
   }
 
   protected pingBytes(): Buffer {
