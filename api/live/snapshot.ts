@@ -47,10 +47,10 @@ export function snapshotCandidates(sub: CompiledSubscription): SnapshotCandidate
 
 /** Pure: a snapshot row as the event model's account write at `slot`, marked is_startup. */
 export function snapshotAccount(r: SnapshotRow, slot: bigint, owners: Map<string, Buffer>): AccountEvent {
-  let owner = owners.get(r.owner);
-  if (owner === undefined) owners.set(r.owner, (owner = Buffer.from(r.owner, 'hex')));
+  let owner = owners.get(r.owner_hex);
+  if (owner === undefined) owners.set(r.owner_hex, (owner = Buffer.from(r.owner_hex, 'hex')));
   return {
-    pubkey: Buffer.from(r.pubkey, 'hex'),
+    pubkey: Buffer.from(r.pubkey_hex, 'hex'),
     lamports: BigInt(r.lamports),
     owner,
     executable: r.executable === true || r.executable === 1,

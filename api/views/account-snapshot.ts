@@ -22,8 +22,8 @@ export type SnapshotCandidates =
 
 /** One account's state: keys as hex (cheap to turn into bytes), data as stored (base64), u64s as exact text. */
 export interface SnapshotRow {
-  pubkey: string;
-  owner: string;
+  pubkey_hex: string;
+  owner_hex: string;
   lamports: string;
   executable: boolean | number;
   rent_epoch: string;
@@ -35,13 +35,14 @@ export interface SnapshotRow {
 // pubkey order (LIMIT 1 BY after ORDER BY pubkey streams without sorting the table).
 const STREAMING = 'SETTINGS max_threads = 1, max_block_size = 4096';
 
-/** The statement for a set of candidates; every value is a placeholder. */
+/** The statement for a set of candidates; every value is a placeholder. The keys' hex columns have names of their
+ * own: an alias named `owner` would be what the outer WHERE's `owner` means. */
 export function accountSnapshotSql(c: SnapshotCandidates): string {
   const inner = c.kind === 'pubkeys' ? 'slot <= {slot:UInt64} AND pubkey IN {pubkeys:Array(String)}' : 'slot <= {slot:UInt64}';
   const outer =
     c.kind === 'owners' ? 'lamports > 0 AND (owner IN {owners:Array(String)} OR pubkey IN {pubkeys:Array(String)})' : 'lamports > 0';
   return `
-SELECT hex(base58Decode(pubkey)) AS pubkey, hex(base58Decode(owner)) AS owner, lamports, executable, rent_epoch, data, write_version
+SELECT hex(base58Decode(pubkey)) AS pubkey_hex, hex(base58Decode(owner)) AS owner_hex, lamports, executable, rent_epoch, data, write_version
 FROM (
   SELECT pubkey, owner, lamports, executable, rent_epoch, data, write_version
   FROM {db:Identifier}.account_writes

@@ -8,10 +8,10 @@
 // - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
 //   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent;
 // - snapshot, then stream (issue 23): a stream opened with Yellowstone's own `x-request-snapshot` metadata key (the
-//   stock client's `grpcSetXRequestSnapshot` channel option) gets, for its first subscription, the state of every
-//   account its filters match at one slot S (is_startup), then every write after S (api/live/snapshot.ts). A first
-//   request with from_slot resumes instead (a reconnecting client already holds the state); later requests replace
-//   the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream).
+//   stock client's `grpcSetXRequestSnapshot` channel option) gets, for its first request with accounts filters, the
+//   state of every account they match at one slot S (is_startup), then every write after S (api/live/snapshot.ts).
+//   Such a request with from_slot resumes instead (a reconnecting client already holds the state); later requests
+//   replace the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream).
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
@@ -66,8 +66,9 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    const snapshot = this.snapshotPending && r.compiled.fromSlot === undefined;
-    this.snapshotPending = false;
+    // The first request with accounts filters takes the snapshot (the client may open the stream with an empty one).
+    const snapshot = this.snapshotPending && r.compiled.accounts.length > 0 && r.compiled.fromSlot === undefined;
+    if (r.compiled.accounts.length > 0) this.snapshotPending = false;
     return { subscription: r.compiled, snapshot };
   }
 
