@@ -100,16 +100,26 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
   const candidates = snapshotCandidates(o.sub);
   if (candidates === undefined || !o.current()) return o.current() ? slot : undefined;
   const owners = new Map<string, Buffer>();
-  for await (const rows of streamAccountSnapshot(o.ch!, o.database, candidates, slot)) {
-    for (const r of rows) {
-      if (!o.current()) return undefined; // leaving the loop cancels the query
-      const account = snapshotAccount(r, slot, owners);
-      const names = matchAccount(o.sub, account);
-      if (names.length === 0) continue;
-      o.deliver(new SharedEvent({ kind: 'account', event: account }), names);
-      const wait = o.ready();
-      if (wait) await wait;
+  const chunks = streamAccountSnapshot(o.ch!, o.database, candidates, slot)[Symbol.asyncIterator]();
+  try {
+    // The next chunk is asked for before this one is sent: the engine reads it (on its own threads) meanwhile.
+    let next = chunks.next();
+    for (;;) {
+      const chunk = await next;
+      if (chunk.done) break;
+      next = chunks.next();
+      for (const r of chunk.value) {
+        if (!o.current()) return undefined;
+        const account = snapshotAccount(r, slot, owners);
+        const names = matchAccount(o.sub, account);
+        if (names.length === 0) continue;
+        o.deliver(new SharedEvent({ kind: 'account', event: account }), names);
+        const wait = o.ready();
+        if (wait) await wait;
+      }
     }
+  } finally {
+    await chunks.return?.(undefined); // stopping early cancels the query
   }
   return o.current() ? slot : undefined;
 }

@@ -33,7 +33,7 @@ export interface SnapshotRow {
 
 // Small blocks: each chunk is handed to a client before the next is read (back-pressure), and one thread keeps the
 // pubkey order (LIMIT 1 BY after ORDER BY pubkey streams without sorting the table).
-const STREAMING = 'SETTINGS max_threads = 1, max_block_size = 4096';
+const STREAMING = 'SETTINGS max_threads = 1, max_block_size = 8192';
 
 /** The statement for a set of candidates; every value is a placeholder. The keys' hex columns have names of their
  * own: an alias named `owner` would be what the outer WHERE's `owner` means. */
