@@ -21,6 +21,8 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     commitment: [6, 'CommitmentLevel', 'optional'],
     accounts_data_slice: [7, 'SubscribeRequestAccountsDataSlice', 'repeated'],
     from_slot: [11, 'uint64', 'optional'],
+    // Issue 23: snapshot, then stream.
+    snapshot: [20, 'bool', 'optional'],
   },
   SubscribeRequestFilterTransactions: {
     account_include: [1, 'string', 'repeated'],
