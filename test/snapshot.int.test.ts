@@ -232,6 +232,18 @@ describe('snapshot, then stream', () => {
     });
   });
 
+  it('stream.Stream: snapshot with from_slot ends the stream with INVALID_ARGUMENT naming the field', async () => {
+    const client = newClient(grpcServer.port);
+    const r = subscribe(client);
+    r.send({ accounts: { w: { owner: [bs58.encode(Buffer.alloc(32, 9))] } }, snapshot: true, from_slot: '5' });
+    await waitFor(() => r.error !== undefined, { what: 'the refusal' });
+    expect(r.error!.code).toBe(3); // INVALID_ARGUMENT
+    expect(r.error!.details).toBe(
+      'failed to create filter: snapshot: cannot be combined with from_slot (the stream continues from the slot after the snapshot)',
+    );
+    client.close();
+  });
+
   it('PubSub: accountSubscribe with snapshot: true notifies the state at once, marked isStartup; without it, nothing until a write', async () => {
     const chain = await SnapshotChain.start(kafka, topics, 'pubsub-account', 4_000n);
     const client = await RawClient.connect(`ws://127.0.0.1:${pubsub.port}/`);
