@@ -7,6 +7,8 @@
 // first and the last: is_startup, slot). Measured once:
 //   - accounts/s from the request to the last snapshot account, and from the first account to the last;
 //   - the api process's RSS growth over the snapshot (chdb's memory included: it runs in this process);
+//   - the api process's CPU seconds (chdb's threads included) and accounts per api CPU second, and the client's CPU
+//     seconds: on a loaded, shared machine the steadier figures;
 //   - load average before and after.
 // Run: npm run bench:snapshot (npx tsx bench/snapshot.ts). Env: BENCH_SNAPSHOT_ACCOUNTS (1000000),
 // BENCH_KAFKA_BROKERS (an existing broker instead of a local one), BENCH_KEEP=1 keeps the data folder.
@@ -52,6 +54,8 @@ async function fill(ch: ClickHouseClient): Promise<void> {
             FROM numbers({rows:UInt64})`,
     query_params: { db: DB, first: FIRST_SLOT, slots: SLOTS, program: PROGRAM, rows: ACCOUNTS },
   });
+  // Merge the parts now: a background merge during the snapshot would count as the snapshot's memory and CPU.
+  await ch.command({ query: 'OPTIMIZE TABLE {db:Identifier}.account_writes FINAL', query_params: { db: DB } });
   await ch.insert({
     table: `${DB}.heads`,
     columns: ['commitment', 'slot'],
@@ -67,6 +71,8 @@ interface ClientResult {
   lastMs: number;
   first: { slot: string; isStartup: boolean };
   last: { slot: string; isStartup: boolean };
+  /** The client process's CPU seconds over the stream. */
+  cpuS: number;
   error?: string;
 }
 
@@ -80,6 +86,11 @@ async function client(port: number, want: number): Promise<ClientResult> {
   );
   const req = streamRequest({ accounts: { p: { owner: [PROGRAM] } }, snapshot: true });
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const cpuS = (): number => {
+    const d = process.cpuUsage(cpu0);
+    return (d.user + d.system) / 1e6;
+  };
   let n = 0;
   let firstMs = 0;
   let firstMsg: Buffer | undefined;
@@ -97,7 +108,7 @@ async function client(port: number, want: number): Promise<ClientResult> {
       if (m.length < PING_BYTES) return; // a server ping (an account update carries 32-byte keys and its data)
       if (++n === want) {
         const lastMs = performance.now() - t0;
-        resolve({ accounts: n, firstMs, lastMs, first: summary(firstMsg), last: summary(m) });
+        resolve({ accounts: n, firstMs, lastMs, first: summary(firstMsg), last: summary(m), cpuS: cpuS() });
         call.cancel();
         c.close();
       }
@@ -110,6 +121,7 @@ async function client(port: number, want: number): Promise<ClientResult> {
           lastMs: performance.now() - t0,
           first: summary(firstMsg),
           last: summary(undefined),
+          cpuS: cpuS(),
           error: e.details,
         });
     });
@@ -156,8 +168,11 @@ async function main(): Promise<void> {
         heapPeak = Math.max(heapPeak, m.heapUsed);
       }, 50);
       const loadBefore = load();
+      const cpu0 = process.cpuUsage();
       const r = await w.request<ClientResult>({ port: server.port, want: ACCOUNTS }, 'result');
       clearInterval(sampler);
+      const cpu = process.cpuUsage(cpu0);
+      const apiCpuS = (cpu.user + cpu.system) / 1e6;
       peak = Math.max(peak, process.memoryUsage().rss);
       if (r.error) throw new Error(`stream failed after ${r.accounts} accounts: ${r.error}`);
       const total = r.accounts / (r.lastMs / 1000);
@@ -166,7 +181,8 @@ async function main(): Promise<void> {
         `snapshot accounts=${r.accounts} total_s=${(r.lastMs / 1000).toFixed(2)} accounts_per_s=${total.toFixed(0)} ` +
           `first_account_ms=${r.firstMs.toFixed(0)} accounts_per_s_after_first=${streamed.toFixed(0)} ` +
           `api_rss_growth_mb=${((peak - rss0) / 2 ** 20).toFixed(0)} api_rss_start_mb=${(rss0 / 2 ** 20).toFixed(0)} ` +
-          `api_js_heap_peak_mb=${(heapPeak / 2 ** 20).toFixed(0)} ` +
+          `api_js_heap_peak_mb=${(heapPeak / 2 ** 20).toFixed(0)} api_cpu_s=${apiCpuS.toFixed(1)} ` +
+          `accounts_per_api_cpu_s=${(r.accounts / apiCpuS).toFixed(0)} client_cpu_s=${r.cpuS.toFixed(1)} ` +
           `first=${JSON.stringify(r.first)} last=${JSON.stringify(r.last)}`,
       );
       console.log(
