@@ -36,7 +36,9 @@ describe('snapshotCandidates', () => {
   });
 
   it('a filter naming neither pubkeys nor owners reads every account', () => {
-    const c = snapshotCandidates(compiled({ accounts: { x: { owner: [P] }, y: { filters: [{ filter: { $case: 'datasize', value: 165n } }] } } }));
+    const c = snapshotCandidates(
+      compiled({ accounts: { x: { owner: [P] }, y: { filters: [{ filter: { $case: 'datasize', value: 165n } }] } } }),
+    );
     expect(c).toEqual({ kind: 'all' });
   });
 });

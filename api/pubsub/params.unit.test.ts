@@ -39,7 +39,11 @@ describe('parseSubscribe', () => {
     expect(parseSubscribe('account', [key, { snapshot: true }]).snapshot).toBe(true);
     expect(parseSubscribe('program', [key, { snapshot: true, commitment: 'confirmed' }]).snapshot).toBe(true);
     expect(parseSubscribe('program', [key, { snapshot: false }]).snapshot).toBe(false);
-    expect(error(() => parseSubscribe('program', [key, { snapshot: 'yes' }]))).toEqual({ code: -32602, message: 'Invalid params', data: 'snapshot: expected true or false, got "yes"' });
+    expect(error(() => parseSubscribe('program', [key, { snapshot: 'yes' }]))).toEqual({
+      code: -32602,
+      message: 'Invalid params',
+      data: 'snapshot: expected true or false, got "yes"',
+    });
   });
 
   it("Agave's messages for keys that do not parse", () => {
