@@ -103,11 +103,17 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
   const chunks = streamAccountSnapshot(o.ch!, o.database, candidates, slot)[Symbol.asyncIterator]();
   try {
     // The next chunk is asked for before this one is sent: the engine reads it (on its own threads) meanwhile.
-    let next = chunks.next();
+    // A chunk asked for and then not awaited (the session moved on) may fail: marked handled, so it cannot end the process.
+    const ask = () => {
+      const p = chunks.next();
+      p.catch(() => undefined);
+      return p;
+    };
+    let next = ask();
     for (;;) {
       const chunk = await next;
       if (chunk.done) break;
-      next = chunks.next();
+      next = ask();
       for (const r of chunk.value) {
         if (!o.current()) return undefined;
         const account = snapshotAccount(r, slot, owners);
@@ -119,7 +125,7 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
       }
     }
   } finally {
-    await chunks.return?.(undefined); // stopping early cancels the query
+    await chunks.return?.(undefined).catch(() => undefined); // stopping early cancels the query
   }
   return o.current() ? slot : undefined;
 }
