@@ -4,7 +4,7 @@ import type { Config } from '../platform/config.js';
 import { kafkaSection, type KafkaSection } from '../platform/config-sections.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { cursorsTopic, topicNames, type TopicNames } from '../schemas/topics.js';
 
 export interface KafkaInfra {
   kafka: Kafka;
@@ -19,10 +19,12 @@ export async function connectKafka(config: Config, log: Logger, clientId = `slot
 /** connectKafka on the config's Kafka section (`who` names the role in the error). */
 export async function connectKafkaSection(section: KafkaSection, log: Logger, clientId: string, who: string): Promise<KafkaInfra> {
   if (section.brokers.length === 0) throw new Error(`${who}: no Kafka brokers (--kafka-brokers or KAFKA_BROKERS)`);
-  const kafka = createKafka({ brokers: section.brokers, clientId, log });
+  const kafka = createKafka({ brokers: section.brokers, clientId, compression: section.compression, log });
   const topics = topicNames(section.topicPrefix);
   try {
     await kafka.admin().ensureTopics(topics, { ...section.topics, log: (msg, extra) => log.warn(extra ?? {}, msg) });
+    // The api's durable stream cursors (api/live/cursor-store.ts): compacted, with the chain topics' replication.
+    await kafka.admin().ensureCompactedTopic(cursorsTopic(topics), section.topics.replicationFactor);
   } catch (err) {
     await kafka.close();
     throw err;

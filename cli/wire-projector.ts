@@ -32,4 +32,9 @@ export async function wireProjector(
   const { startProjector } = await import('../projector/run.js');
   const projector = await startProjector(section, log, { ch, ...infra });
   stops.add('projector', () => projector.stop());
+  const { historyReader, readStoreHistory } = await import('../projector/history.js');
+  const { addHistorySource } = await import('../platform/metrics.js');
+  const read = historyReader(() => readStoreHistory(ch, section.database, { admin: infra.kafka.admin(), topics: infra.topics }));
+  const remove = addHistorySource(read);
+  stops.add('history', () => Promise.resolve(remove()));
 }

@@ -3,6 +3,7 @@
 // not a broker start (issue 10: "config errors that can be known before starting anything").
 import { decodeBase58Exact } from '../schemas/decode-input.js';
 import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.js';
+import { compressionOf } from './config-sections.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
 export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone'];
@@ -25,6 +26,7 @@ export function checkConfigRules(config: Config, positionals: readonly string[])
     throw new ConfigError(`option ${flagOf('kafkaNodes')}: must be 1 or 3 (got ${config.kafkaNodes})`);
   }
   if (hasIngest(config.role)) checkIngest(config);
+  if (config.role !== 'kafka') compressionOf(config);
   checkPorts(config);
 }
 

@@ -20,11 +20,14 @@ import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
 import type { EnsureTopicsOptions } from './kafka/topics.js';
+import { kafkaCompression, type KafkaCompression } from './kafka/compression.js';
 
 export interface KafkaSection {
   /** Bootstrap servers; empty: the role wiring starts a local broker (`local`). */
   brokers: readonly string[];
   topicPrefix: string;
+  /** The producers' record batch codec (platform/kafka/compression.ts). */
+  compression: KafkaCompression;
   /** How missing topics are created (platform/kafka/topics.ts). */
   topics: Omit<EnsureTopicsOptions, 'log'>;
   /** The local broker of `slotstream kafka` and of a process without brokers (platform/local-kafka/launcher.ts). */
@@ -118,10 +121,22 @@ const slotOrNone = (n: number): bigint | undefined => (n >= 0 ? BigInt(n) : unde
 /** '' (the option's "none") as undefined. */
 const orNone = (s: string): string | undefined => (s === '' ? undefined : s);
 
+/** The codec and level options checked together (a level the codec lacks or refuses fails naming both). */
+export function compressionOf(c: Config): KafkaCompression {
+  try {
+    return kafkaCompression(c.kafkaCompression, c.kafkaCompressionLevel);
+  } catch (err) {
+    throw new ConfigError(
+      `options ${flagOf('kafkaCompression')} ${c.kafkaCompression} ${flagOf('kafkaCompressionLevel')} ${c.kafkaCompressionLevel}: ${(err as Error).message}`,
+    );
+  }
+}
+
 export function kafkaSection(c: Config): KafkaSection {
   return {
     brokers: c.kafkaBrokers,
     topicPrefix: c.topicPrefix,
+    compression: compressionOf(c),
     topics: { partitions: c.partitions, retentionMs: c.retentionMs, replicationFactor: c.replicationFactor },
     local: {
       nodes: localNodes(c.kafkaNodes),
@@ -131,7 +146,13 @@ export function kafkaSection(c: Config): KafkaSection {
 }
 
 export function projectorSection(c: Config): ProjectorSection {
-  return { database: c.clickhouseDatabase, groupId: c.groupId, batchRows: c.batchRows, batchMs: c.batchMs };
+  return {
+    database: c.clickhouseDatabase,
+    groupId: c.groupId,
+    batchRows: c.batchRows,
+    batchMs: c.batchMs,
+    retention: { accountHistoryS: c.retentionAccountHistoryS, transactionsS: c.retentionTransactionsS },
+  };
 }
 
 export function ingestSection(c: Config): IngestSection {
@@ -202,6 +223,7 @@ export function apiSection(c: Config): ApiSection {
           maxMemcmpBytes: c.geyserMaxMemcmpBytes,
           maxFilterNameBytes: c.geyserMaxFilterNameBytes,
           maxDataSlices: c.geyserMaxDataSlices,
+          maxCuckooBytes: c.geyserMaxCuckooBytes,
         },
       },
     },

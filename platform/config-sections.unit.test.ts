@@ -8,6 +8,7 @@ describe('configSections', () => {
     expect(s.kafka).toEqual({
       brokers: [],
       topicPrefix: 'solana',
+      compression: { codec: 'zstd', level: -1 },
       topics: { partitions: 4, retentionMs: 7 * 24 * 3600 * 1000, replicationFactor: 1 },
       local: { nodes: 1, keepData: false },
     });
@@ -25,6 +26,24 @@ describe('configSections', () => {
     expect(s.ingest.sim).toMatchObject({ seed: 1, slotMs: 400, entries: true, deadRate: 0.01 });
     expect(s.ingest.rpc).toMatchObject({ fromSlot: undefined, toSlot: undefined, concurrency: 8 });
     expect(s.log).toEqual({ level: 'info', format: 'auto' });
+    // Retention off by default: ClickHouse keeps every block, transaction and account write, as before.
+    expect(s.projector.retention).toEqual({ accountHistoryS: 0, transactionsS: 0 });
+  });
+
+  it('takes the Kafka codec and level together, rejecting an unknown codec or a level it lacks, naming both', () => {
+    const s = configSections(parseConfig('all', ['--kafka-compression', 'zstd', '--kafka-compression-level', '3'], {}).config);
+    expect(s.kafka.compression).toEqual({ codec: 'zstd', level: 3 });
+    expect(() => parseConfig('all', ['--kafka-compression', 'brotli'], {})).toThrow(/--kafka-compression/);
+    expect(() =>
+      configSections(parseConfig('all', ['--kafka-compression', 'snappy', '--kafka-compression-level', '2'], {}).config),
+    ).toThrow(/options --kafka-compression snappy --kafka-compression-level 2: Kafka compression codec snappy has no levels/);
+  });
+
+  it('takes the retention windows in seconds', () => {
+    const s = configSections(
+      parseConfig('projector', ['--retention-account-history-s', '86400', '--retention-transactions-s', '3600'], {}).config,
+    );
+    expect(s.projector.retention).toEqual({ accountHistoryS: 86400, transactionsS: 3600 });
   });
 
   it('leaves the token out of every listener when auth is off, and puts it in each when on', () => {

@@ -36,6 +36,7 @@ const choice = <const V extends string>(
 
 /** The values of the one-of options, for the consumers' types (literal unions). */
 export type Source = ValueOf<Options['source']>;
+export type KafkaCompressionOption = ValueOf<Options['kafkaCompression']>;
 export type LiveReadOption = ValueOf<Options['liveRead']>;
 export type LogLevel = ValueOf<Options['logLevel']>;
 export type LogFormatOption = ValueOf<Options['logFormat']>;
@@ -91,6 +92,22 @@ export const OPTIONS = {
     max: 3,
     roles: ['kafka'],
     help: 'Local broker only: 1 node, or a 3-node KRaft cluster.',
+  }),
+  kafkaCompression: choice({
+    env: 'KAFKA_COMPRESSION',
+    default: 'zstd',
+    oneOf: ['none', 'lz4', 'zstd', 'gzip', 'snappy'],
+    roles: SERVICE,
+    help: "Producers' record batch codec (librdkafka compression.codec); consumers read any. Chosen by bench/compression.ts.",
+  }),
+  kafkaCompressionLevel: opt({
+    kind: 'int',
+    env: 'KAFKA_COMPRESSION_LEVEL',
+    default: -1,
+    min: -1,
+    max: 12,
+    roles: SERVICE,
+    help: 'Codec level (librdkafka compression.level): -1 the default (zstd 1, measured; lz4 and gzip their own); lz4 0-12, zstd 1-12, gzip 0-9.',
   }),
   keepKafkaData: opt({
     kind: 'bool',
@@ -400,6 +417,22 @@ export const OPTIONS = {
     roles: PROJECTOR,
     help: 'Projector: Kafka consumer group shared by all copies.',
   }),
+  retentionAccountHistoryS: opt({
+    kind: 'int',
+    env: 'RETENTION_ACCOUNT_HISTORY_S',
+    default: 0,
+    min: 0,
+    roles: PROJECTOR,
+    help: "Projector: seconds of account write history ClickHouse keeps (older writes roll up into each account's newest; 0: forever).",
+  }),
+  retentionTransactionsS: opt({
+    kind: 'int',
+    env: 'RETENTION_TRANSACTIONS_S',
+    default: 0,
+    min: 0,
+    roles: PROJECTOR,
+    help: 'Projector: seconds of blocks and transactions ClickHouse keeps (getFirstAvailableBlock moves with it; 0: forever).',
+  }),
   // API
   host: opt({
     kind: 'string',
@@ -505,6 +538,16 @@ export const OPTIONS = {
     roles: API,
     help: 'geyser.Geyser: entries of accounts_data_slice.',
   }),
+  geyserMaxCuckooBytes: opt({
+    kind: 'int',
+    env: 'GEYSER_MAX_CUCKOO_BYTES',
+    default: 3 * 1024 * 1024,
+    min: 8,
+    roles: API,
+    help:
+      'geyser.Geyser: bytes of one cuckoo filter (compressed address set); ~8 MiB per 2M keys, 32 MiB for 10M. The gRPC ' +
+      'inbound message cap rises with it (1 MiB above) when past its 4 MiB.',
+  }),
   rpcMaxBodyBytes: opt({
     kind: 'int',
     env: 'RPC_MAX_BODY',
@@ -590,10 +633,11 @@ export const OPTIONS = {
   pubsubMaxMessageBytes: opt({
     kind: 'int',
     env: 'PUBSUB_MAX_MESSAGE',
-    default: 64 * 1024,
+    // Helius's transactionSubscribe takes up to 50,000 addresses in each of its three lists: ~7.1 MB of JSON.
+    default: 8 * 1024 * 1024,
     min: 1024,
     roles: API,
-    help: 'PubSub: largest message a client may send; a larger one closes the connection with 1009 (message too big).',
+    help: 'PubSub: largest message a client may send; a larger one closes the connection with 1009 (message too big). The default takes a transactionSubscribe with 3 lists of 50,000 addresses.',
   }),
   pubsubMaxBufferedBytes: opt({
     kind: 'int',

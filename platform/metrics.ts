@@ -33,6 +33,29 @@ export async function health(): Promise<HealthState> {
   return worst;
 }
 
+/** A part that says how much history its stores hold (projector/history.ts): /health/history's JSON, and its
+ * gauges refreshed before each /metrics scrape. */
+export type HistorySource = () => Promise<readonly object[]>;
+const historySources: HistorySource[] = [];
+
+/** Registers a history source; the returned function removes it. */
+export function addHistorySource(source: HistorySource): () => void {
+  historySources.push(source);
+  return () => {
+    const i = historySources.indexOf(source);
+    if (i >= 0) historySources.splice(i, 1);
+  };
+}
+
+/** Every source's stores (a source that fails is left out: the figures are for operators, never a gate). */
+export async function history(): Promise<object[]> {
+  const all = await Promise.all(historySources.map((s) => s().catch((): readonly object[] => [])));
+  return all.flat();
+}
+
+/** JSON with bigints as decimal strings (slots are u64). */
+const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+
 export interface MetricsServer {
   port: number;
   close(): Promise<void>;
@@ -41,10 +64,14 @@ export interface MetricsServer {
 export async function startMetricsServer(host: string, port: number): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/metrics') {
-      registry.metrics().then(
-        (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
-        (err: Error) => res.writeHead(500).end(err.message),
-      );
+      history()
+        .then(() => registry.metrics())
+        .then(
+          (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+          (err: Error) => res.writeHead(500).end(err.message),
+        );
+    } else if (req.url === '/health/history') {
+      history().then((stores) => res.writeHead(200, { 'content-type': 'application/json' }).end(json({ stores })));
     } else if (req.url === '/health') {
       health().then((state) => res.writeHead(state === 'unknown' ? 503 : 200, { 'content-type': 'text/plain' }).end(state));
     } else {

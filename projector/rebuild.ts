@@ -9,6 +9,7 @@
 //     Writing a record twice is harmless (tokens and table keys), missing one is not.
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
+import { applyRetention, type RetentionWindows } from './retention.js';
 import { TOPIC_KINDS } from '../schemas/topics.js';
 import type { OffsetMap } from '../platform/kafka/index.js';
 import { caughtUp } from './heads.js';
@@ -22,6 +23,8 @@ export type RebuildOptions = Pick<ViewWriterOptions, 'kafka' | 'ch' | 'topics' |
   groupId: string;
   /** Longest wait for each catch-up (default: none). */
   timeoutMs?: number;
+  /** The views' windows, set on the fresh tables before they fill (projector/retention.ts). */
+  retention?: RetentionWindows;
 };
 
 export interface RebuildResult {
@@ -43,6 +46,8 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
     await o.ch.command({ query: `DROP DATABASE IF EXISTS ${shadow} SYNC` });
     await o.ch.command({ query: `CREATE DATABASE ${shadow}` });
     await applyMigrations(o.ch, shadow);
+    // The fresh tables keep the same windows once swapped in (a rebuilt row's window starts when it is stored).
+    if (o.retention) await applyRetention(o.ch, shadow, o.retention, o.log);
     o.log.info({ shadow, group }, 'rebuild: replaying history into fresh tables');
 
     const writerOf = (database: string) =>

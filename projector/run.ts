@@ -7,6 +7,7 @@ import type { Logger } from '../platform/log.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { startViewWriter } from './writer.js';
 import { rebuild } from './rebuild.js';
+import { applyRetention, type RetentionWindows } from './retention.js';
 
 /** The projector's config section (platform/config-sections.ts `projectorSection`). */
 export interface ProjectorOptions {
@@ -16,6 +17,8 @@ export interface ProjectorOptions {
   groupId: string;
   batchRows: number;
   batchMs: number;
+  /** The views' windows (migration 010); undefined leaves the tables' TTLs as they are (tests). */
+  retention?: RetentionWindows;
 }
 
 /** What the projector needs, built once by the role wiring (cli/roles.ts): ClickHouse with the
@@ -31,6 +34,7 @@ export interface Projector {
 }
 
 export async function startProjector(options: ProjectorOptions, log: Logger, { ch, kafka, topics }: ProjectorDeps): Promise<Projector> {
+  if (options.retention) await applyRetention(ch, options.database, options.retention, log);
   const writer = await startViewWriter({ kafka, ch, topics, log, ...options });
   log.info({ group: options.groupId, database: options.database }, 'projector is running');
   return { stop: () => writer.stop() };

@@ -23,6 +23,10 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     from_slot: [11, 'uint64', 'optional'],
     // Issue 23: snapshot, then stream.
     snapshot: [20, 'bool', 'optional'],
+    // Issue 23: durable cursors, bounded and paced replays.
+    cursor: [30, 'string', 'optional'],
+    to_slot: [31, 'uint64', 'optional'],
+    pace: [32, 'double', 'optional'],
   },
   SubscribeRequestFilterTransactions: {
     account_include: [1, 'string', 'repeated'],
@@ -80,8 +84,18 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     instruction_level: [8, 'ParsedInstructionLevel', 'optional'],
     commitment: [9, 'CommitmentLevel', 'optional'],
     from_slot: [10, 'uint64', 'optional'],
+    // Issue 23: durable cursors, bounded and paced replays.
+    cursor: [30, 'string', 'optional'],
+    to_slot: [31, 'uint64', 'optional'],
+    pace: [32, 'double', 'optional'],
   },
   PingRequest: { count: [1, 'int32'] },
+  // Issue 23: durable cursors, listed and deleted.
+  ListCursorsRequest: { prefix: [30, 'string'] },
+  Cursor: { name: [30, 'string'], slot: [31, 'uint64'], updated_at_ms: [32, 'uint64'] },
+  ListCursorsResponse: { cursors: [30, 'Cursor', 'repeated'] },
+  DeleteCursorRequest: { name: [30, 'string'] },
+  DeleteCursorResponse: { deleted: [30, 'bool'] },
   GetVersionRequest: {},
   SubscribeUpdate: {
     filters: [1, 'string', 'repeated'],
@@ -464,7 +478,7 @@ describe('proto/stream.proto against the interface contract', () => {
     expect(ns.lookupEnum('CommitmentLevel').values).toEqual({ PROCESSED: 0, CONFIRMED: 1, FINALIZED: 2 });
   });
 
-  it('service Stream has the four calls with their kinds and types', () => {
+  it('service Stream has the six calls with their kinds and types', () => {
     const svc = ns.lookupService('Stream');
     const calls = Object.fromEntries(
       svc.methodsArray.map((m) => [m.name, [Boolean(m.requestStream), Boolean(m.responseStream), m.requestType, m.responseType]]),
@@ -474,6 +488,8 @@ describe('proto/stream.proto against the interface contract', () => {
       SubscribeParsed: [true, true, 'SubscribeParsedRequest', 'SubscribeUpdateParsedTransaction'],
       Ping: [false, false, 'PingRequest', 'PongResponse'],
       GetVersion: [false, false, 'GetVersionRequest', 'GetVersionResponse'],
+      ListCursors: [false, false, 'ListCursorsRequest', 'ListCursorsResponse'],
+      DeleteCursor: [false, false, 'DeleteCursorRequest', 'DeleteCursorResponse'],
     });
   });
 });

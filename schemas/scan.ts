@@ -280,6 +280,12 @@ function eachPayload(b: Buffer, start: number, end: number, field: number, each:
   }
 }
 
+/** The encoded TokenBalance records of a scanned transaction's meta: pre (field 21) and post (field 22). Read on
+ * demand: only `token_accounts` filters ask. */
+export function scanTokenBalances(s: TransactionScan): { pre: Buffer[]; post: Buffer[] } {
+  return { pre: payloads(s.bytes, s.fields, 21), post: payloads(s.bytes, s.fields, 22) };
+}
+
 /**
  * The top-level instructions (field 10) of a scanned transaction, read from its bytes on demand: only instruction
  * filters ask, so the live tail pays nothing for them unless some subscription has one. Throws on a malformed

@@ -21,6 +21,15 @@ export function topicNames(prefix = 'solana'): TopicNames {
   };
 }
 
+/**
+ * The api's durable stream cursors (compacted: key = cursor name, value = cursor-record.ts, no value = deleted),
+ * beside the chain topics under the same prefix: `<prefix>.cursors.v1`. Not a TopicKind: no chain data, no
+ * projector, one partition, compacted instead of time-retained.
+ */
+export function cursorsTopic(topics: TopicNames): string {
+  return topics.slots.replace(/slots\.v1$/, 'cursors.v1');
+}
+
 /** u64 as 8 bytes big-endian, so keys sort like the numbers (slot, epoch). */
 export function u64Key(value: bigint): Buffer {
   const key = Buffer.allocUnsafe(8);

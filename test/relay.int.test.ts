@@ -27,7 +27,7 @@ import { SlotstreamA, type SimConfig } from './support/relay/slotstream-a.js';
 // run crosses epoch boundaries. Paced so B follows A live, as a relay would.
 const SIM: SimConfig = {
   seed: 11,
-  slotMs: 150,
+  slotMs: 60,
   tps: 40,
   skipRate: 0.15,
   deadRate: 0.1,

@@ -21,7 +21,7 @@ import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { startProjector, type Projector } from '../projector/run.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
-import { connectGeyser, geyserRequest, GeyserRecorder } from './support/geyser/client.js';
+import { connectGeyser, errorText, geyserRequest, GeyserRecorder } from './support/geyser/client.js';
 import { newClient, subscribe, type Msg } from './support/grpc/clients.js';
 import { startTestGrpc, type TestGrpc } from './support/grpc/server.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
@@ -273,6 +273,86 @@ describe('snapshot, then stream', () => {
       ]);
     } finally {
       client.close();
+      await chain.close();
+    }
+  });
+
+  // The two branches of issue 23 together: a snapshot names no cursor (both services refuse the pair, naming both),
+  // and an end slot ends a snapshot stream as any stream (right after the snapshot when S is at or past it).
+  it('stream.Stream: snapshot with cursor ends the stream with INVALID_ARGUMENT naming both fields', async () => {
+    const client = newClient(grpcServer.port);
+    const r = subscribe(client);
+    r.send({ accounts: { w: { owner: [bs58.encode(Buffer.alloc(32, 9))] } }, snapshot: true, cursor: 'snap-cursor' });
+    await waitFor(() => r.error !== undefined, { what: 'the refusal' });
+    expect(r.error!.code).toBe(3); // INVALID_ARGUMENT
+    expect(r.error!.details).toBe(
+      'failed to create filter: snapshot: cannot be combined with cursor (a cursor resumes a stream; a snapshot starts one from the current state)',
+    );
+    client.close();
+  });
+
+  it('geyser.Geyser: x-request-snapshot with x-slotstream-cursor is INVALID_ARGUMENT naming both', async () => {
+    const client = await connectGeyser(grpcServer.port, undefined, { grpcSetXRequestSnapshot: true });
+    const r = await GeyserRecorder.open(client);
+    try {
+      r.write(
+        geyserRequest({
+          accounts: { w: { account: [], owner: [bs58.encode(Buffer.alloc(32, 9))], filters: [] } },
+          blocksMeta: { 'x-slotstream-cursor=snap-cursor': {} },
+        }),
+      );
+      await waitFor(() => r.error !== undefined, { what: 'the refusal' });
+      expect(errorText(r.error)).toMatch(/Client specified an invalid argument/);
+      expect(errorText(r.error)).toContain('x-request-snapshot: cannot be combined with x-slotstream-cursor');
+    } finally {
+      r.close();
+    }
+  });
+
+  it('stream.Stream: snapshot with to_slot: at or before S the stream ends OK after the snapshot; after S, after to_slot', async () => {
+    const chain = await SnapshotChain.start(kafka, topics, 'to-slot', 5_000n);
+    const clients: { close(): void }[] = [];
+    const open = (toSlot: bigint) => {
+      const client = newClient(grpcServer.port);
+      const r = subscribe(client);
+      clients.push(client);
+      r.send({
+        accounts: { w: { owner: [bs58.encode(chain.owner)] } },
+        commitment: 'CONFIRMED',
+        snapshot: true,
+        to_slot: toSlot.toString(),
+      });
+      const seen = (): SeenAccount[] =>
+        r.of('account').map((u: Msg) => ({
+          slot: BigInt(u.account.slot),
+          pubkey: bs58.encode(u.account.account.pubkey),
+          lamports: BigInt(u.account.account.lamports),
+          data: Buffer.from(u.account.account.data).toString('hex'),
+          startup: u.account.is_startup === true,
+        }));
+      return { r, seen };
+    };
+    try {
+      for (let i = 0; i < 5; i++) await chain.slot();
+      const S = chain.next - 1n;
+      await chain.confirm(S);
+      await waitFor(async () => (await confirmedHead()) === S, { what: `the views at slot ${S}` });
+      // to_slot before S: the snapshot, then OK.
+      const before = open(S - 2n);
+      await waitFor(() => before.r.ended || before.r.error !== undefined, { what: 'the stream to end after its snapshot' });
+      expect(before.r.error).toBeUndefined();
+      expect(sortedIds(before.seen())).toEqual(sortedIds([...chain.stateAt(S).values()]));
+      // to_slot = S + 2: the snapshot at S, the writes of S + 1 and S + 2, then OK (nothing of S + 3).
+      const after = open(S + 2n);
+      await waitFor(() => after.seen().length >= chain.stateAt(S).size, { what: 'the snapshot' });
+      for (let i = 0; i < 4; i++) await chain.slot(); // S + 1 .. S + 4, confirming S + 3 on the way
+      await waitFor(() => after.r.ended || after.r.error !== undefined, { what: 'the stream to end after to_slot', timeoutMs: 30_000 });
+      expect(after.r.error).toBeUndefined();
+      const seen = after.seen();
+      expect(sortedIds(seen.filter((u) => u.startup))).toEqual(sortedIds([...chain.stateAt(S).values()]));
+      expect(sortedIds(seen.filter((u) => !u.startup))).toEqual(sortedIds(chain.liveAfter(S, S + 2n)));
+    } finally {
+      for (const c of clients) c.close();
       await chain.close();
     }
   });

@@ -190,13 +190,17 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     return p;
   }
 
-  /** Waits until the stream has `want` (and, a moment later, nothing more), then compares. */
-  async function expectExactly(p: Parsed, want: string[], what: string): Promise<void> {
-    await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 60_000 });
-    await new Promise((r) => setTimeout(r, 1_500)); // the join's longest wait: anything extra would be in by now
-    expect(p.error, what).toBeUndefined();
-    expect(p.signatures.length, `${what}: no duplicate`).toBe(new Set(p.signatures).size);
-    expect([...p.signatures].sort(), what).toEqual([...want].sort());
+  /** Waits until every stream has its `want` (and, a moment later, nothing more), then compares each. */
+  async function expectExactly(...checks: [p: Parsed, want: string[], what: string][]): Promise<void> {
+    for (const [p, want, what] of checks)
+      await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 60_000 });
+    // One wait for all of them (the join's longest wait): anything extra would be in by now.
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (const [p, want, what] of checks) {
+      expect(p.error, what).toBeUndefined();
+      expect(p.signatures.length, `${what}: no duplicate`).toBe(new Set(p.signatures).size);
+      expect([...p.signatures].sort(), what).toEqual([...want].sort());
+    }
   }
 
   /** A copy of a simulated transaction that a default stream gets, in its own slot, with a fresh signature. */
@@ -262,16 +266,15 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     const confirmed = parsed({ commitment: 'CONFIRMED' });
     await waitFor(async () => (await parsedStreams()) >= cases.length + 1, { what: 'streams registered' });
     await publish(chain);
-    for (let i = 0; i < cases.length; i++) await expectExactly(streams[i]!, expected(cases[i]![1], txs), cases[i]![0]);
     const confirmedSlots = new Set(chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])));
-    await expectExactly(
+    await expectExactly(...cases.map(([what, r], i): [Parsed, string[], string] => [streams[i]!, expected(r, txs), what]), [
       confirmed,
       expected(
         {},
         txs.filter((t) => confirmedSlots.has(t.slot)),
       ),
       'CONFIRMED',
-    );
+    ]);
 
     // The traffic exercises what is compared: each case selects something, and the filters narrow.
     const sizes = cases.map(([, r]) => expected(r, txs).length);
@@ -330,7 +333,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       published.filter((t) => t.slot >= 20n),
     );
     expect(want).toContain(hex(later.signatures[0]!));
-    await expectExactly(p, want, 'from_slot 20');
+    await expectExactly([p, want, 'from_slot 20']);
     expect(p.updates.every((u) => BigInt(u.slot) >= 20n)).toBe(true);
   }, 120_000);
 
@@ -372,14 +375,14 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       expect(refused.error!.details).toContain('from_slot 5 is older than the retained history');
       expect(refused.error!.details).toContain(`first available slot is ${firstAvailable}`);
       const ok = parsed({ from_slot: String(firstAvailable) }, c);
-      await expectExactly(
+      await expectExactly([
         ok,
         expected(
           {},
           published.filter((t) => t.slot >= firstAvailable),
         ),
         `from_slot ${firstAvailable}`,
-      );
+      ]);
     } finally {
       c.close();
     }

@@ -69,6 +69,8 @@ function compileTransactionFilter(f: TransactionFilterSpec): CompiledTransaction
     failed: f.failed,
     signature: f.signature === undefined ? undefined : keyId(f.signature),
     instructions: compileInstructionConditions(f.instructions ?? []),
+    accountIncludeCuckoo: f.accountIncludeCuckoo,
+    tokenAccounts: f.tokenAccounts,
   });
 }
 
@@ -111,6 +113,7 @@ function compileAccountFilter(f: AccountFilterSpec): CompiledAccountFilter {
   return Object.freeze({
     name: f.name,
     account: keySet(f.account),
+    accountCuckoo: f.accountCuckoo,
     owner: keySet(f.owner),
     memcmp: Object.freeze(memcmp),
     datasize,
@@ -127,6 +130,7 @@ function compileBlocksFilter(f: BlocksFilterSpec): CompiledBlocksFilter {
   return Object.freeze({
     name: f.name,
     accountInclude: keySet(f.accountInclude),
+    accountIncludeCuckoo: f.accountIncludeCuckoo,
     includeTransactions: f.includeTransactions,
     includeAccounts: f.includeAccounts,
     includeEntries: f.includeEntries,

@@ -12,6 +12,13 @@
 //   else in the wildcard list.
 // Wildcard filters (only exclude/vote/failed, or only memcmp/datasize/lamports, or empty) are checked for
 // every event: unavoidable. Every candidate found through the index is verified with the full filter.
+// Compressed address sets (Yellowstone's cuckoo filters) cannot be listed by key: a transaction filter with
+// one is placed by its signature or required key, else its instructions, else in the wildcard list (its
+// account_include keys are no gate, since a cuckoo hit alone passes); an account filter with one is placed by
+// its owner (with memcmp) or in the wildcard list. Their test costs two hashes per key of the event, whatever
+// the set's size (./cuckoo.ts). Transaction filters with `token_accounts` may meet their keyed placement through
+// a token balance owner instead of a transaction key, so while any is keyed the lookup also walks the owners
+// of every token balance (the ALL expansion, a superset of BALANCE_CHANGED's).
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import {
   accountFilterMatches,
@@ -101,6 +108,11 @@ function memcmpGate(f: CompiledAccountFilter): { offset: number; bytes: Uint8Arr
   return m !== undefined && Number.isFinite(m.offset) && m.bytes.length > 0 ? m : undefined;
 }
 
+/** Listed by its pubkeys: only without a cuckoo set, since a pubkey in the set passes without being listed. */
+function byPubkey(f: CompiledAccountFilter): boolean {
+  return f.account.size > 0 && f.accountCuckoo === undefined;
+}
+
 function memcmpKey(owner: string, offset: number, length: number, bytes: string): string {
   return `${owner}\u0001${offset}:${length}\u0001${bytes}`;
 }
@@ -118,6 +130,8 @@ export class FilterIndex<StreamId> {
   private readonly accByOwnerMemcmp = new Map<string, Bucket<StreamId, CompiledAccountFilter>>();
   /** owner -> the memcmp groups (offset and length) its filters are indexed under, with reference counts. */
   private readonly ownerGroups = new Map<string, Map<string, { offset: number; length: number; refs: number }>>();
+  /** Entries in txByKey / txBySignature whose filter has token_accounts: the owners are looked up too while > 0. */
+  private tokenKeyed = 0;
   private seq = 0;
   /** Filters verified in full so far (index candidates plus wildcards): for metrics, and to test the index. */
   candidatesChecked = 0;
@@ -166,7 +180,10 @@ export class FilterIndex<StreamId> {
         if (add) this.txByInstruction.add(c, e);
         else this.txByInstruction.remove(c, e);
       }
-    } else this.place(p, this.txWildcard, e, add);
+    } else {
+      if (p.map === this.txByKey && e.filter.tokenAccounts !== undefined) this.tokenKeyed += add ? 1 : -1;
+      this.place(p, this.txWildcard, e, add);
+    }
   }
 
   /** Instruction conditions come before account_include: they name a program (itself a key the transaction must
@@ -178,12 +195,12 @@ export class FilterIndex<StreamId> {
       return { map: this.txByKey, keys: [gate!] };
     }
     if (f.instructions.length > 0) return 'instructions';
-    if (f.accountInclude.size > 0) return { map: this.txByKey, keys: f.accountInclude };
+    if (f.accountInclude.size > 0 && f.accountIncludeCuckoo === undefined) return { map: this.txByKey, keys: f.accountInclude };
     return { map: undefined, keys: [] };
   }
 
   private accPlacement(f: CompiledAccountFilter): Placement<StreamId, CompiledAccountFilter> {
-    if (f.account.size > 0) return { map: this.accByPubkey, keys: f.account };
+    if (byPubkey(f)) return { map: this.accByPubkey, keys: f.account };
     const m = memcmpGate(f);
     if (f.owner.size > 0 && m)
       return { map: this.accByOwnerMemcmp, keys: [...f.owner].map((o) => memcmpKey(o, m.offset, m.bytes.length, keyId(m.bytes))) };
@@ -194,7 +211,7 @@ export class FilterIndex<StreamId> {
   /** Keeps ownerGroups in step with the filters indexed by (owner, memcmp). */
   private countGroups(f: CompiledAccountFilter, delta: 1 | -1): void {
     const m = memcmpGate(f);
-    if (f.account.size > 0 || f.owner.size === 0 || !m) return;
+    if (byPubkey(f) || f.owner.size === 0 || !m) return;
     const group = `${m.offset}:${m.bytes.length}`;
     for (const o of f.owner) {
       let groups = this.ownerGroups.get(o);
@@ -233,6 +250,7 @@ export class FilterIndex<StreamId> {
     if (this.txBySignature.size > 0 && view.signature !== undefined)
       checked += collect(hits, this.txBySignature.get(view.signature), seq, test);
     if (this.txByKey.size > 0) for (const k of view.keys) checked += collect(hits, this.txByKey.get(k), seq, test);
+    if (this.tokenKeyed > 0) for (const k of view.tokenOwners('all')) checked += collect(hits, this.txByKey.get(k), seq, test);
     // Instructions are read only when some filter has instruction conditions (otherwise no cost at all).
     if (this.txByInstruction.size > 0) checked += this.collectByInstruction(hits, view, seq);
     checked += collect(hits, this.txWildcard, seq, test);

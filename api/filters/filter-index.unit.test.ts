@@ -9,7 +9,11 @@ import {
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent, type CompiledInstruction } from '../../schemas/gen/events.js';
 import { scanTransaction } from '../../schemas/scan.js';
+import { CompressedAccountFilterSet } from '@triton-one/yellowstone-grpc';
+import { compileSubscription } from './compile.js';
+import { CuckooSet } from './cuckoo.js';
 import { FilterIndex } from './filter-index.js';
+import { EMPTY_SUBSCRIPTION, type SubscriptionSpec, type TransactionFilterSpec } from './model.js';
 import { keyId as keyIdOf } from './key-id.js';
 import { matchTransaction, scannedTransactionView, type TransactionView } from './match.js';
 import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
@@ -158,6 +162,9 @@ describe('FilterIndex', () => {
       signature: undefined,
       get instructions(): never {
         throw new Error('instructions read');
+      },
+      tokenOwners(): never {
+        throw new Error('token balances read');
       },
     };
     expect(asObject(index.matchTransactionView(view))).toEqual({ s: ['all', 'keyed'] });
@@ -415,4 +422,76 @@ describe('FilterIndex against a reference matcher (seeded, randomized)', () => {
     },
     30_000,
   ); // each event is also matched through its scanned record and per subscription: slow on a loaded machine
+});
+
+describe('FilterIndex: cuckoo sets and token_accounts (geyser.Geyser)', () => {
+  const cuckooOf = (...n: number[]): CuckooSet => {
+    const built = new CompressedAccountFilterSet(100);
+    for (const i of n) built.insert(raw(i));
+    return CuckooSet.fromMessage(built.toProto(), Number.MAX_SAFE_INTEGER);
+  };
+  const spec = (p: Partial<SubscriptionSpec>) => compileSubscription({ ...EMPTY_SUBSCRIPTION, ...p });
+  const txFilter = (name: string, p: Partial<TransactionFilterSpec>): TransactionFilterSpec => ({
+    name,
+    accountInclude: [],
+    accountExclude: [],
+    accountRequired: [],
+    ...p,
+  });
+  const owned = (keys: number[], owners: number[]) =>
+    TransactionEvent.fromPartial({
+      signatures: [rawSig(1)],
+      accountKeys: keys.map(raw),
+      postTokenBalances: owners.map((o, i) => ({ accountIndex: i, owner: raw(o), mint: raw(99), amount: 1n })),
+    });
+
+  it('a cuckoo account filter with a list matches either (the list keys are no gate); with an owner, both', () => {
+    const index = new FilterIndex<string>();
+    index.set(
+      's',
+      spec({
+        accounts: [
+          { name: 'c', account: [raw(1)], accountCuckoo: cuckooOf(2), owner: [], filters: [] },
+          { name: 'o', account: [], accountCuckoo: cuckooOf(3), owner: [raw(9)], filters: [] },
+        ],
+      }),
+    );
+    expect(asObject(index.matchAccount(acc(1, 8)))).toEqual({ s: ['c'] });
+    expect(asObject(index.matchAccount(acc(2, 8)))).toEqual({ s: ['c'] });
+    expect(asObject(index.matchAccount(acc(3, 9)))).toEqual({ s: ['o'] });
+    expect(asObject(index.matchAccount(acc(3, 8)))).toEqual({});
+    index.delete('s');
+    expect(index.matchAccount(acc(2, 8)).size).toBe(0);
+  });
+
+  it('transaction filters with a cuckoo include set or token_accounts find what the one-subscription matcher finds', () => {
+    const index = new FilterIndex<string>();
+    const s = spec({
+      transactions: [
+        txFilter('cuckoo', { accountInclude: [raw(1)], accountIncludeCuckoo: cuckooOf(2) }),
+        txFilter('ownerInclude', { accountInclude: [raw(3)], tokenAccounts: 'all' }),
+        txFilter('ownerRequired', { accountRequired: [raw(4)], tokenAccounts: 'balanceChanged' }),
+        txFilter('ownerCuckoo', { accountIncludeCuckoo: cuckooOf(5), tokenAccounts: 'all' }),
+      ],
+    });
+    index.set('s', s);
+    const cases = [owned([1], []), owned([2], []), owned([7], [3]), owned([7], [4]), owned([4], []), owned([7], [5]), owned([7], [8])];
+    for (const t of cases) {
+      const expected = matchTransaction(s, t);
+      const got = index.matchTransaction(t).get('s') ?? [];
+      expect(got).toEqual(expected);
+      // And through a scanned record's view, as the live tail matches.
+      const scanned = index.matchTransactionView(scannedTransactionView(scanTransaction(Buffer.from(TransactionEvent.encode(t).finish()))));
+      expect(scanned.get('s') ?? []).toEqual(expected);
+    }
+    expect(cases.map((t) => matchTransaction(s, t))).toEqual([
+      ['cuckoo'],
+      ['cuckoo'],
+      ['ownerInclude'],
+      ['ownerRequired'],
+      ['ownerRequired'],
+      ['ownerCuckoo'],
+      [],
+    ]);
+  });
 });

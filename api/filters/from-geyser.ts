@@ -19,6 +19,8 @@ import type {
   SubscribeRequestFilterTransactions,
 } from '@triton-one/yellowstone-grpc';
 import { compileSubscription } from './compile.js';
+import { CuckooFilterError, CuckooSet } from './cuckoo.js';
+import type { TokenAccountsMode } from './token-owners.js';
 import { commitmentOfLevelNumber } from '../../schemas/commitment.js';
 import { decodeBase58, decodeBase58Exact, decodeBase64 } from '../../schemas/decode-input.js';
 import {
@@ -46,6 +48,8 @@ export interface GeyserFilterLimits {
   readonly maxFilterNameBytes: number;
   /** Entries of accounts_data_slice. */
   readonly maxDataSlices: number;
+  /** Bytes of one cuckoo filter's `data` (Yellowstone's cuckoo_max_size; 8 bytes per bucket of 4 keys). */
+  readonly maxCuckooBytes: number;
 }
 
 export const DEFAULT_GEYSER_LIMITS: GeyserFilterLimits = Object.freeze({
@@ -54,6 +58,9 @@ export const DEFAULT_GEYSER_LIMITS: GeyserFilterLimits = Object.freeze({
   maxMemcmpBytes: 128,
   maxFilterNameBytes: 128,
   maxDataSlices: 16,
+  // Within the gRPC host's 4 MiB request cap (behaviour.md): 2^18 buckets hold ~1M keys (2 MiB). A 10M-key
+  // set (2^22 buckets, 32 MiB) needs --geyser-max-cuckoo-bytes 33554432, which raises the cap with it.
+  maxCuckooBytes: 3 * 1024 * 1024,
 });
 
 /** Yellowstone's fixed caps on memcmp text (filter.rs) and on data filters per account filter. */
@@ -153,10 +160,27 @@ function keyList(path: string, list: readonly string[] | undefined, limits: Geys
   });
 }
 
-function noCuckoo(path: string, f: { cuckooAccountsFilter?: unknown; cuckooAccountInclude?: unknown }): void {
-  if (f.cuckooAccountsFilter !== undefined || f.cuckooAccountInclude !== undefined) {
-    throw new Reject(path, 'cuckoo filters are not supported by this server; send the keys as a list');
+/** A CuckooFilter message (cuckoo_accounts_filter, cuckoo_account_include) as a matcher; absent: undefined. */
+function cuckoo(
+  path: string,
+  m: Parameters<typeof CuckooSet.fromMessage>[0] | undefined,
+  limits: GeyserFilterLimits,
+): CuckooSet | undefined {
+  if (m === undefined) return undefined;
+  try {
+    return CuckooSet.fromMessage(m, limits.maxCuckooBytes);
+  } catch (err) {
+    if (err instanceof CuckooFilterError) throw new Reject(`${path}.${err.field}`, err.message);
+    throw err;
   }
+}
+
+/** Yellowstone's TokenAccountExpansionControlFlag: ALL (0), BALANCE_CHANGED (1); absent: no expansion. */
+function tokenAccountsMode(path: string, v: number | undefined): TokenAccountsMode | undefined {
+  if (v === undefined) return undefined;
+  if (v === 0) return 'all';
+  if (v === 1) return 'balanceChanged';
+  throw new Reject(path, `invalid token_accounts mode value ${v}; expected ALL (0) or BALANCE_CHANGED (1)`);
 }
 
 function transactionFilter(
@@ -165,8 +189,6 @@ function transactionFilter(
   f: SubscribeRequestFilterTransactions,
   limits: GeyserFilterLimits,
 ): TransactionFilterSpec {
-  noCuckoo(path, f);
-  if (f.tokenAccounts !== undefined) throw new Reject(`${path}.token_accounts`, 'token account expansion is not supported by this server');
   let signature: Uint8Array | undefined;
   if (f.signature !== undefined) {
     const d = decodeBase58Exact(f.signature, 64);
@@ -184,6 +206,8 @@ function transactionFilter(
     vote: f.vote,
     failed: f.failed,
     signature,
+    accountIncludeCuckoo: cuckoo(`${path}.cuckoo_account_include`, f.cuckooAccountInclude, limits),
+    tokenAccounts: tokenAccountsMode(`${path}.token_accounts`, f.tokenAccounts),
   };
 }
 
@@ -194,8 +218,8 @@ function accountFilter(
   limits: GeyserFilterLimits,
   nonempty: Map<string, boolean>,
 ): AccountFilterSpec {
-  noCuckoo(path, f);
   const account = keyList(`${path}.account`, f.account, limits);
+  const accountCuckoo = cuckoo(`${path}.cuckoo_accounts_filter`, f.cuckooAccountsFilter, limits);
   const owner = keyList(`${path}.owner`, f.owner, limits);
   const entries = f.filters ?? [];
   if (entries.length > MAX_ACCOUNT_DATA_FILTERS)
@@ -224,7 +248,7 @@ function accountFilter(
     throw new Reject(at, 'filter should be defined');
   });
   if (f.nonemptyTxnSignature !== undefined) nonempty.set(name, f.nonemptyTxnSignature);
-  return { name, account, owner, filters };
+  return { name, account, accountCuckoo, owner, filters };
 }
 
 function memcmp(path: string, m: SubscribeRequestFilterAccountsFilterMemcmp, limits: GeyserFilterLimits): AccountDataFilter {
@@ -248,11 +272,11 @@ function memcmp(path: string, m: SubscribeRequestFilterAccountsFilterMemcmp, lim
 }
 
 function blocksFilter(path: string, name: string, f: SubscribeRequestFilterBlocks, limits: GeyserFilterLimits): BlocksFilterSpec {
-  noCuckoo(path, f);
   // Yellowstone's defaults: transactions unless switched off; accounts and entries only when asked for.
   return {
     name,
     accountInclude: keyList(`${path}.account_include`, f.accountInclude, limits),
+    accountIncludeCuckoo: cuckoo(`${path}.cuckoo_account_include`, f.cuckooAccountInclude, limits),
     includeTransactions: f.includeTransactions ?? true,
     includeAccounts: f.includeAccounts ?? false,
     includeEntries: f.includeEntries ?? false,

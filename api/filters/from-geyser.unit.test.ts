@@ -10,8 +10,10 @@ import {
   type GeyserFilterLimits,
   type GeyserRequest,
 } from './from-geyser.js';
+import { CompressedAccountFilterSet } from '@triton-one/yellowstone-grpc';
+import { AccountEvent, TokenBalance, TransactionEvent } from '../../schemas/gen/events.js';
 import { keyId } from './key-id.js';
-import { matchTransaction } from './match.js';
+import { matchAccount, matchTransaction } from './match.js';
 
 const key = (n: number): string => bs58.encode(Buffer.alloc(32, n));
 
@@ -46,6 +48,12 @@ const tx = (f: Partial<SubscribeRequest['transactions'][string]> = {}) => ({
   ...f,
 });
 const acc = (f: Partial<SubscribeRequest['accounts'][string]> = {}) => ({ account: [], owner: [], filters: [], ...f });
+/** A CuckooFilter message built by the package's own helper. */
+function cuckooMessage(keys: string[], capacity = 100) {
+  const set = new CompressedAccountFilterSet(capacity);
+  for (const k of keys) set.insert(k);
+  return set.toProto();
+}
 
 describe('compileGeyserRequest', () => {
   it('an empty request: nothing, processed, full data, no replay, no ping', () => {
@@ -197,9 +205,66 @@ describe('compileGeyserRequest', () => {
     expect(fail({ accounts: { x: acc({ filters: [{ memcmp: { offset: '0', base64: '%%%' } }] }) } })).toMatch(
       /memcmp\.base64: invalid base64/,
     );
-    expect(fail({ blocks: { b: { accountInclude: [], cuckooAccountInclude: { data: Buffer.alloc(0) } as never } } })).toMatch(
-      /^blocks\["b"\]: cuckoo filters are not supported/,
+    expect(fail({ blocks: { b: { accountInclude: [], cuckooAccountInclude: { ...cuckooMessage([]), data: Buffer.alloc(3) } } } })).toMatch(
+      /^blocks\["b"\]\.cuckoo_account_include\.data: 3 bytes do not hold 32 buckets of 4 2-byte fingerprints \(256 bytes\)$/,
     );
+    expect(fail({ transactions: { t: tx({ tokenAccounts: 7 as never }) } })).toBe(
+      'transactions["t"].token_accounts: invalid token_accounts mode value 7; expected ALL (0) or BALANCE_CHANGED (1)',
+    );
+    expect(fail({ accounts: { a: acc({ cuckooAccountsFilter: { ...cuckooMessage([]), hashAlgorithm: 3 as never } }) } })).toBe(
+      'accounts["a"].cuckoo_accounts_filter.hash_algorithm: unsupported hash algorithm 3 (only SIP_HASH, 0)',
+    );
+  });
+
+  it("cuckoo filters built by the package's CompressedAccountFilterSet: accounts, transactions and blocks", () => {
+    const set = cuckooMessage([key(1), key(2)]);
+    const r = ok({
+      accounts: { a: acc({ cuckooAccountsFilter: set }), both: acc({ account: [key(3)], cuckooAccountsFilter: set }) },
+      transactions: { t: tx({ cuckooAccountInclude: set }) },
+      blocks: { b: { accountInclude: [], cuckooAccountInclude: set } },
+    });
+    const accountWith = (n: number) => AccountEvent.fromPartial({ pubkey: Buffer.alloc(32, n), owner: Buffer.alloc(32, 9) });
+    expect(matchAccount(r.compiled, accountWith(1))).toEqual(['a', 'both']);
+    // Yellowstone's match_account: the list OR the set.
+    expect(matchAccount(r.compiled, accountWith(3))).toEqual(['both']);
+    expect(matchAccount(r.compiled, accountWith(4))).toEqual([]);
+    const txWith = (...n: number[]) => TransactionEvent.fromPartial({ accountKeys: n.map((i) => Buffer.alloc(32, i)) });
+    expect(matchTransaction(r.compiled, txWith(7, 2))).toEqual(['Tt']);
+    expect(matchTransaction(r.compiled, txWith(7, 8))).toEqual([]);
+    expect(r.compiled.blocks[0]!.accountIncludeCuckoo?.has(Buffer.alloc(32, 1))).toBe(true);
+  });
+
+  it('cuckoo filters over the configured size are refused, naming the limit', () => {
+    const limits = { ...DEFAULT_GEYSER_LIMITS, maxCuckooBytes: 8 };
+    expect(fail({ accounts: { a: acc({ cuckooAccountsFilter: cuckooMessage([key(1)], 1000) }) } }, limits)).toMatch(
+      /^accounts\["a"\]\.cuckoo_accounts_filter\.data: filter too large \(\d+ bytes, at most 8\)$/,
+    );
+  });
+
+  it("token_accounts: ALL matches an owner of any token balance; BALANCE_CHANGED one whose amount changed or whose account closed (Yellowstone's rules)", () => {
+    const owner = (n: number) => Buffer.alloc(32, n);
+    const bal = (accountIndex: number, o: number, amount: bigint) =>
+      TokenBalance.fromPartial({ accountIndex, owner: owner(o), mint: Buffer.alloc(32, 50), amount });
+    // Owner 11 only holds (unchanged), 12 receives, 13 closes its account, 14 opens one.
+    const t = TransactionEvent.fromPartial({
+      accountKeys: [Buffer.alloc(32, 1)],
+      preTokenBalances: [bal(1, 11, 5n), bal(2, 12, 5n), bal(3, 13, 5n)],
+      postTokenBalances: [bal(1, 11, 5n), bal(2, 12, 6n), bal(4, 14, 1n)],
+    });
+    const names = (tokenAccounts: number | undefined, f: Partial<SubscribeRequest['transactions'][string]>) =>
+      matchTransaction(ok({ transactions: { x: tx({ ...f, tokenAccounts }) } }).compiled, t);
+    for (const o of [11, 12, 13, 14]) {
+      expect(names(undefined, { accountInclude: [key(o)] }), `owner ${o}, no expansion`).toEqual([]);
+      expect(names(0, { accountInclude: [key(o)] }), `owner ${o}, ALL`).toEqual(['Tx']);
+      expect(names(1, { accountInclude: [key(o)] }), `owner ${o}, BALANCE_CHANGED`).toEqual(o === 11 ? [] : ['Tx']);
+    }
+    // The expansion reaches account_required, account_exclude and the cuckoo set too.
+    expect(names(0, { accountRequired: [key(1), key(11)] })).toEqual(['Tx']);
+    expect(names(undefined, { accountRequired: [key(1), key(11)] })).toEqual([]);
+    expect(names(0, { accountExclude: [key(11)] })).toEqual([]);
+    expect(names(1, { accountExclude: [key(11)] })).toEqual(['Tx']);
+    expect(names(1, { cuckooAccountInclude: cuckooMessage([key(12)]) })).toEqual(['Tx']);
+    expect(names(undefined, { cuckooAccountInclude: cuckooMessage([key(12)]) })).toEqual([]);
   });
 
   it('configurable limits: filters per kind, keys per filter, memcmp bytes, filter name bytes, data slices', () => {
@@ -209,6 +274,7 @@ describe('compileGeyserRequest', () => {
       maxMemcmpBytes: 3,
       maxFilterNameBytes: 4,
       maxDataSlices: 1,
+      maxCuckooBytes: 8,
     };
     expect(fail({ entry: { a: {}, b: {} } }, limits)).toBe('entry: Max amount of filters/data_slices reached, only 1 allowed');
     expect(fail({ blocksMeta: { a: {}, b: {} } }, limits)).toBe('blocks_meta: Max amount of filters/data_slices reached, only 1 allowed');

@@ -24,7 +24,25 @@ export type PubSubRequest =
   /** A slot's processed status (slotSubscribe). */
   | { readonly kind: 'slot' }
   /** A slot's finalized status (rootSubscribe). */
-  | { readonly kind: 'root' };
+  | { readonly kind: 'root' }
+  /** Every status a slot goes through, progress statuses and dead included (slotsUpdatesSubscribe), and each
+   * processed block (its `frozen` update counts the block's transactions and entries). */
+  | { readonly kind: 'slotsUpdates' }
+  /** Whole blocks at the commitment (blockSubscribe); `mentions` is applied to the block's transactions by the transport. */
+  | { readonly kind: 'block'; readonly mentions: Uint8Array | undefined; readonly commitment: Commitment }
+  /** Vote transactions, as they are read (voteSubscribe: Agave sends votes before they are confirmed). */
+  | { readonly kind: 'vote' }
+  /** Helius's transactionSubscribe: its filter is Yellowstone's transaction filter. */
+  | {
+      readonly kind: 'transaction';
+      readonly vote: boolean | undefined;
+      readonly failed: boolean | undefined;
+      readonly signature: Uint8Array | undefined;
+      readonly accountInclude: readonly Uint8Array[];
+      readonly accountExclude: readonly Uint8Array[];
+      readonly accountRequired: readonly Uint8Array[];
+      readonly commitment: Commitment;
+    };
 
 const dataFilter = (f: PubSubProgramFilter): AccountDataFilter =>
   f.kind === 'dataSize' ? { kind: 'datasize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes };
@@ -73,6 +91,41 @@ export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
         ...EMPTY_SUBSCRIPTION,
         commitment: Commitment.finalized,
         slots: [{ name, filterByCommitment: true, interslotUpdates: false }],
+      };
+    case 'slotsUpdates':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: Commitment.processed,
+        slots: [{ name, filterByCommitment: false, interslotUpdates: true }],
+        blocks: [{ name, accountInclude: [], includeTransactions: true, includeAccounts: false, includeEntries: true }],
+      };
+    case 'block':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        blocks: [{ name, accountInclude: [], includeTransactions: true, includeAccounts: false, includeEntries: false }],
+      };
+    case 'vote':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: Commitment.processed,
+        transactions: [{ name, accountInclude: [], accountExclude: [], accountRequired: [], vote: true }],
+      };
+    case 'transaction':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        transactions: [
+          {
+            name,
+            accountInclude: r.accountInclude,
+            accountExclude: r.accountExclude,
+            accountRequired: r.accountRequired,
+            vote: r.vote,
+            failed: r.failed,
+            signature: r.signature,
+          },
+        ],
       };
   }
 }

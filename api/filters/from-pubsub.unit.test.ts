@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { compileSubscription } from './compile.js';
 import { PUBSUB_FILTER_NAME, specFromPubSub, type PubSubRequest } from './from-pubsub.js';
-import { matchSlotStatus } from './match-chain.js';
+import { matchBlocks, matchSlotStatus } from './match-chain.js';
 import { matchAccount, matchTransaction } from './match.js';
 import { Commitment } from './model.js';
 
@@ -62,5 +62,49 @@ describe('specFromPubSub', () => {
     const root = compiled({ kind: 'root' });
     expect([0, 1, 2, 3, 4].map((s) => matchSlotStatus(slot, s).length)).toEqual([1, 0, 0, 0, 0]);
     expect([0, 1, 2, 3, 4].map((s) => matchSlotStatus(root, s).length)).toEqual([0, 0, 1, 0, 0]);
+  });
+
+  it('slotsUpdatesSubscribe: every status but skipped and gaps, and whole blocks with their transactions and entries', () => {
+    const sub = compiled({ kind: 'slotsUpdates' });
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8].map((s) => matchSlotStatus(sub, s).length)).toEqual([1, 1, 1, 0, 1, 1, 1, 1, 0]);
+    expect(sub.commitment).toBe(Commitment.processed);
+    expect(matchBlocks(sub)).toEqual([PUBSUB_FILTER_NAME]);
+    expect(sub.blocks[0]).toMatchObject({ includeTransactions: true, includeEntries: true, includeAccounts: false });
+  });
+
+  it('blockSubscribe: whole blocks at the asked commitment (mentions are applied by the transport)', () => {
+    const sub = compiled({ kind: 'block', mentions: k(3), commitment: Commitment.confirmed });
+    expect(sub.commitment).toBe(Commitment.confirmed);
+    expect(matchBlocks(sub)).toEqual([PUBSUB_FILTER_NAME]);
+    expect(sub.blocks[0]).toMatchObject({ includeTransactions: true, includeAccounts: false });
+    expect(matchTransaction(sub, tx([k(3)]))).toEqual([]);
+  });
+
+  it('voteSubscribe: vote transactions only, at processed', () => {
+    const sub = compiled({ kind: 'vote' });
+    expect(sub.commitment).toBe(Commitment.processed);
+    expect(matchTransaction(sub, tx([k(1)], { isVote: true }))).toEqual([PUBSUB_FILTER_NAME]);
+    expect(matchTransaction(sub, tx([k(1)]))).toEqual([]);
+  });
+
+  it("transactionSubscribe: Helius's filter as Yellowstone's (include any, exclude none, required all, vote, failed)", () => {
+    const sub = compiled({
+      kind: 'transaction',
+      vote: false,
+      failed: true,
+      signature: undefined,
+      accountInclude: [k(1), k(2)],
+      accountExclude: [k(3)],
+      accountRequired: [k(4)],
+      commitment: Commitment.finalized,
+    });
+    expect(sub.commitment).toBe(Commitment.finalized);
+    const err = '{"InstructionError":[0,"InvalidArgument"]}';
+    expect(matchTransaction(sub, tx([k(2), k(4)], { err }))).toEqual([PUBSUB_FILTER_NAME]);
+    expect(matchTransaction(sub, tx([k(2), k(4)]))).toEqual([]); // not failed
+    expect(matchTransaction(sub, tx([k(2)], { err }))).toEqual([]); // required missing
+    expect(matchTransaction(sub, tx([k(2), k(4), k(3)], { err }))).toEqual([]); // excluded
+    expect(matchTransaction(sub, tx([k(4)], { err }))).toEqual([]); // none included
+    expect(matchTransaction(sub, tx([k(2), k(4)], { err, isVote: true }))).toEqual([]); // a vote
   });
 });

@@ -3,10 +3,12 @@
 // an empty field adds no constraint. The *View helpers precompute what every filter needs from an event,
 // so FilterIndex builds them once per event and shares them across all streams.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
+import { scanTokenBalances, type AccountScan, type TransactionScan } from '../../schemas/scan.js';
+import type { CuckooSet } from './cuckoo.js';
 import { anyInstructionSatisfies, dataMatches, eventInstructions, scannedInstructions, type InstructionsView } from './instructions.js';
 import { keyId } from './key-id.js';
 import { isTokenAccountData } from './token-account.js';
+import { decodeTokenBalances, tokenOwners, type TokenAccountsMode, type TokenBalanceView } from './token-owners.js';
 import type { CompiledAccountFilter, CompiledLamports, CompiledSubscription, CompiledTransactionFilter } from './types.js';
 
 export interface TransactionView {
@@ -19,6 +21,25 @@ export interface TransactionView {
   readonly signature: string | undefined;
   /** Instructions for instruction conditions; read on first use (only such filters ask). */
   readonly instructions: InstructionsView;
+  /** Key ids of the token balance owners `token_accounts` expands to; read on first use (only such filters ask). */
+  tokenOwners(mode: TokenAccountsMode): ReadonlySet<string>;
+}
+
+/** Per view: the token balances, read once, and the owner set of each mode, computed once. */
+class TokenOwnersCache {
+  private balances: { pre: readonly TokenBalanceView[]; post: readonly TokenBalanceView[] } | undefined;
+  private readonly byMode = new Map<TokenAccountsMode, ReadonlySet<string>>();
+
+  constructor(private readonly read: () => { pre: readonly TokenBalanceView[]; post: readonly TokenBalanceView[] }) {}
+
+  get(mode: TokenAccountsMode): ReadonlySet<string> {
+    let set = this.byMode.get(mode);
+    if (set === undefined) {
+      const b = (this.balances ??= this.read());
+      this.byMode.set(mode, (set = tokenOwners(b.pre, b.post, mode)));
+    }
+    return set;
+  }
 }
 
 /** The view of a scanned record (schemas/scan.ts): keys are collected only when a filter asks for them
@@ -29,10 +50,19 @@ class ScannedTransactionView implements TransactionView {
   private keySet: Set<string> | undefined;
   private sig: string | null | undefined;
   private ixs: InstructionsView | undefined;
+  private owners: TokenOwnersCache | undefined;
 
   constructor(private readonly s: TransactionScan) {
     this.isVote = s.isVote;
     this.failed = s.failed;
+  }
+
+  tokenOwners(mode: TokenAccountsMode): ReadonlySet<string> {
+    this.owners ??= new TokenOwnersCache(() => {
+      const b = scanTokenBalances(this.s);
+      return { pre: decodeTokenBalances(b.pre), post: decodeTokenBalances(b.post) };
+    });
+    return this.owners.get(mode);
   }
 
   get keys(): ReadonlySet<string> {
@@ -72,6 +102,12 @@ class EventTransactionView implements TransactionView {
   readonly failed: boolean;
   readonly signature: string | undefined;
   private ixs: InstructionsView | undefined;
+  private owners: TokenOwnersCache | undefined;
+
+  tokenOwners(mode: TokenAccountsMode): ReadonlySet<string> {
+    this.owners ??= new TokenOwnersCache(() => ({ pre: this.tx.preTokenBalances, post: this.tx.postTokenBalances }));
+    return this.owners.get(mode);
+  }
 
   constructor(private readonly tx: TransactionEvent) {
     const keys = new Set<string>();
@@ -101,20 +137,39 @@ function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** The filter's key lists meet the transaction's keys, or with `token_accounts` its keys plus the expanded owners. */
+function meets(list: ReadonlySet<string>, keys: ReadonlySet<string>, owners: ReadonlySet<string> | undefined): boolean {
+  return intersects(list, keys) || (owners !== undefined && intersects(list, owners));
+}
+
+function anyIn(set: CuckooSet, keys: ReadonlySet<string>, owners: ReadonlySet<string> | undefined): boolean {
+  for (const k of keys) if (set.has(k)) return true;
+  if (owners) for (const k of owners) if (set.has(k)) return true;
+  return false;
+}
+
 /**
  * `instructionsKnown`: the caller found the filter through an instruction it satisfies (FilterIndex's
  * instruction index), so the instruction conditions need no second test.
+ * Yellowstone's order and rules (filter.rs FilterTransactions::get_updates): vote, failed, signature, then
+ * required, include (list or cuckoo set), exclude, each over the transaction's keys plus, with token_accounts,
+ * the owners the mode expands to.
  */
 export function transactionFilterMatches(f: CompiledTransactionFilter, v: TransactionView, instructionsKnown = false): boolean {
   if (f.vote !== undefined && f.vote !== v.isVote) return false;
   if (f.failed !== undefined && f.failed !== v.failed) return false;
   if (f.signature !== undefined && f.signature !== v.signature) return false;
-  if (f.accountInclude.size > 0 && !intersects(f.accountInclude, v.keys)) return false;
-  if (f.accountExclude.size > 0 && intersects(f.accountExclude, v.keys)) return false;
+  const keys = v.keys;
+  const owners = f.tokenAccounts === undefined ? undefined : v.tokenOwners(f.tokenAccounts);
   if (f.accountRequired.size > 0) {
-    if (f.accountRequired.size > v.keys.size) return false;
-    for (const k of f.accountRequired) if (!v.keys.has(k)) return false;
+    for (const k of f.accountRequired) if (!keys.has(k) && !owners?.has(k)) return false;
   }
+  const cuckoo = f.accountIncludeCuckoo;
+  if (f.accountInclude.size > 0 || cuckoo !== undefined) {
+    const listed = f.accountInclude.size > 0 && meets(f.accountInclude, keys, owners);
+    if (!listed && !(cuckoo !== undefined && anyIn(cuckoo, keys, owners))) return false;
+  }
+  if (f.accountExclude.size > 0 && meets(f.accountExclude, keys, owners)) return false;
   // Last: the most expensive test, and the one most filters do not have.
   if (f.instructions.length > 0 && !instructionsKnown && !anyInstructionSatisfies(f.instructions, v.instructions)) return false;
   return true;
@@ -145,7 +200,8 @@ function lamportsMatches(c: CompiledLamports, lamports: bigint): boolean {
 }
 
 export function accountFilterMatches(f: CompiledAccountFilter, v: AccountView): boolean {
-  if (f.account.size > 0 && !f.account.has(v.pubkey)) return false;
+  // Yellowstone's match_account: in the list OR in the cuckoo set, when either is given.
+  if ((f.account.size > 0 || f.accountCuckoo !== undefined) && !f.account.has(v.pubkey) && !f.accountCuckoo?.has(v.pubkey)) return false;
   if (f.owner.size > 0 && !f.owner.has(v.owner)) return false;
   if (f.datasize !== undefined && f.datasize !== v.data.length) return false;
   for (const m of f.memcmp) if (!dataMatches(m, v.data)) return false; // past the end: no match (behaviour.md)

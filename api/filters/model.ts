@@ -9,6 +9,8 @@
 // - data slices do not overlap.
 
 import { Commitment } from '../../schemas/commitment.js';
+import type { CuckooSet } from './cuckoo.js';
+import type { TokenAccountsMode } from './token-owners.js';
 
 /** Commitment levels: the codebase's one vocabulary (schemas/commitment.ts); adapters map wire numbers at their edge. */
 export { Commitment };
@@ -33,6 +35,14 @@ export interface TransactionFilterSpec {
    * Otherwise at least one instruction must satisfy at least one condition (OR within the list).
    */
   readonly instructions?: readonly InstructionConditionSpec[];
+  /**
+   * A compressed address set (Yellowstone's cuckoo_account_include): a transaction holding a key in it passes
+   * the include test as one holding a key of `accountInclude` does (either suffices).
+   */
+  readonly accountIncludeCuckoo?: CuckooSet;
+  /** Yellowstone's token_accounts: the key lists (and the cuckoo set) also see the owners of the token
+   * balances this mode selects (./token-owners.ts). Absent: no expansion. */
+  readonly tokenAccounts?: TokenAccountsMode;
 }
 
 /** One instruction condition: the instruction's program, and optionally a test of its data. */
@@ -61,10 +71,12 @@ export type AccountDataFilter =
   /** The data is an initialized SPL Token or Token-2022 account (Agave's TokenAccountState filter). */
   | { readonly kind: 'tokenAccountState' };
 
-/** An account filter: `account` (any of) AND `owner` (any of) AND every data filter. */
+/** An account filter: `account` (any of, or in `accountCuckoo`) AND `owner` (any of) AND every data filter. */
 export interface AccountFilterSpec {
   readonly name: string;
   readonly account: readonly Uint8Array[];
+  /** A compressed address set (Yellowstone's cuckoo_accounts_filter): the pubkey is in `account` OR in this set. */
+  readonly accountCuckoo?: CuckooSet;
   readonly owner: readonly Uint8Array[];
   readonly filters: readonly AccountDataFilter[];
 }
@@ -81,8 +93,10 @@ export interface SlotFilterSpec {
 /** Whole blocks (Yellowstone's `blocks`); the adapter resolves its wire defaults into plain booleans. */
 export interface BlocksFilterSpec {
   readonly name: string;
-  /** Transactions and accounts in the block limited to those touching any of these keys; empty: all. */
+  /** Transactions and accounts in the block limited to those touching any of these keys (or a key of
+   * `accountIncludeCuckoo`); both empty: all. */
   readonly accountInclude: readonly Uint8Array[];
+  readonly accountIncludeCuckoo?: CuckooSet;
   readonly includeTransactions: boolean;
   readonly includeAccounts: boolean;
   readonly includeEntries: boolean;

@@ -3,7 +3,9 @@
 // sets are typed read-only (treat them as immutable; they are shared with the FilterIndex). Keys are key
 // ids (./key-id.ts), so matching never parses strings. Also: the operator limits and the coded error that
 // the service adapters (./from-stream.ts) use.
+import type { CuckooSet } from './cuckoo.js';
 import type { Commitment, LamportsOp } from './model.js';
+import type { TokenAccountsMode } from './token-owners.js';
 
 export type { LamportsOp };
 
@@ -57,6 +59,10 @@ export interface CompiledTransactionFilter {
   readonly signature: string | undefined;
   /** Instruction conditions (OR); empty: no constraint. Duplicates collapsed. */
   readonly instructions: readonly CompiledInstructionCondition[];
+  /** A key in this set passes the include test like a key of accountInclude. */
+  readonly accountIncludeCuckoo: CuckooSet | undefined;
+  /** The key tests also see these token balance owners; undefined: no expansion. */
+  readonly tokenAccounts: TokenAccountsMode | undefined;
 }
 
 export interface CompiledInstructionCondition {
@@ -81,8 +87,10 @@ export interface CompiledLamports {
 
 export interface CompiledAccountFilter {
   readonly name: string;
-  /** Key ids of accepted pubkeys (any of); empty: no constraint. */
+  /** Key ids of accepted pubkeys (any of); empty (and no accountCuckoo): no constraint. */
   readonly account: ReadonlySet<string>;
+  /** A pubkey in this set is accepted like one in `account`. */
+  readonly accountCuckoo: CuckooSet | undefined;
   /** Key ids of accepted owners (any of); empty: no constraint. */
   readonly owner: ReadonlySet<string>;
   readonly memcmp: readonly CompiledMemcmp[];
@@ -101,8 +109,9 @@ export interface CompiledSlotFilter {
 
 export interface CompiledBlocksFilter {
   readonly name: string;
-  /** Key ids; empty: every transaction and account of the block. */
+  /** Key ids; empty (and no accountIncludeCuckoo): every transaction and account of the block. */
   readonly accountInclude: ReadonlySet<string>;
+  readonly accountIncludeCuckoo: CuckooSet | undefined;
   readonly includeTransactions: boolean;
   readonly includeAccounts: boolean;
   readonly includeEntries: boolean;

@@ -62,6 +62,11 @@ export class Outbound {
   private flushScheduled = false;
   /** Waiting for the queue to drain (ready()): settled once it is at or below `limit / 4`. */
   private drainWaiters: (() => void)[] = [];
+  /** Writes handed to HTTP/2, and those it has taken (its callbacks come in write order). */
+  private writesIssued = 0;
+  private writesDone = 0;
+  /** Callbacks waiting for the writes before them (`afterWrite`: the write count that covers them). */
+  private marks: { afterWrite: number; done: () => void }[] = [];
   /** Slot of the last chain update handed to the transport (the client receives it before any status). */
   lastSlot: bigint | undefined;
   sent = 0;
@@ -146,14 +151,39 @@ export class Outbound {
     this.inflight += n;
     try {
       this.raw.maybeSendMetadata();
+      this.writesIssued++;
       this.raw.stream.write(bytes, () => {
         this.inflight -= n;
+        this.writesDone++;
+        this.runMarks();
         this.drained();
       });
     } catch {
       this.closed = true;
       this.drained(); // the stream is gone (client cancelled); grpc-js reports it through 'cancelled'
     }
+  }
+
+  /**
+   * Calls `done` once everything sent before this call was taken by HTTP/2 (written to the connection: what the
+   * server can know of a delivery). Never called for what the stream could not write (closed, client gone).
+   * Without grpc-js's base call (the one-write-per-update fallback) it is called at once.
+   */
+  mark(done: () => void): void {
+    if (this.closed) return; // what is sent from now on is dropped: the mark would cover nothing written
+    if (!this.raw) {
+      done();
+      return;
+    }
+    const afterWrite = this.writesIssued + (this.pendingCount > 0 ? 1 : 0);
+    if (afterWrite <= this.writesDone) done();
+    else this.marks.push({ afterWrite, done });
+  }
+
+  private runMarks(): void {
+    let i = 0;
+    while (i < this.marks.length && this.marks[i]!.afterWrite <= this.writesDone) this.marks[i++]!.done();
+    if (i > 0) this.marks = this.marks.slice(i);
   }
 
   private overflow(next: Outgoing): void {
@@ -187,6 +217,7 @@ export class Outbound {
   /** The client went away: stop writing. */
   abandon(): void {
     this.closed = true;
+    this.marks = [];
     this.pending = [];
     this.pendingCount = 0;
     this.pendingBytes = 0;

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { authInterceptor, tokenCheck } from './auth.js';
 import type { GrpcService } from './service.js';
 
-/** behaviour.md: inbound messages up to 4 MiB; outbound not capped. */
+/** behaviour.md: inbound messages up to 4 MiB; outbound not capped. A service configured for larger
+ * requests raises it (geyser.Geyser's --geyser-max-cuckoo-bytes: a 10M-key cuckoo filter is 32 MiB). */
 const MAX_INBOUND_BYTES = 4 * 1024 * 1024;
 
 export interface GrpcOptions {
@@ -32,7 +33,7 @@ export interface GrpcServer {
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const names = o.services.map((s) => s.name);
   const server = new grpc.Server({
-    'grpc.max_receive_message_length': MAX_INBOUND_BYTES,
+    'grpc.max_receive_message_length': Math.max(MAX_INBOUND_BYTES, ...o.services.map((s) => s.maxRequestBytes ?? 0)),
     'grpc.max_send_message_length': -1,
     interceptors: o.authToken ? [authInterceptor(tokenCheck(o.authToken), names)] : [],
   });

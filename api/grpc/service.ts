@@ -11,4 +11,9 @@ export interface GrpcService {
   addTo(server: Server): void;
   /** Descriptors for server reflection (all services' are served together). */
   reflection(): PackageDefinition;
+  /**
+   * The largest request message the service is configured to accept, when above the host's 4 MiB
+   * (behaviour.md): grpc-js caps inbound messages per server, so the host takes the largest of its services'.
+   */
+  readonly maxRequestBytes?: number;
 }

@@ -3,10 +3,20 @@
 // a LiveSession, the open-streams metric, the call's lifecycle events, and Yellowstone's request rules:
 // an invalid request ends the stream with INVALID_ARGUMENT "failed to create filter: <reason>", a ping is
 // answered with a pong and changes nothing, any other request replaces the whole registration.
+// Issue 23: a request may name a durable cursor (resumed from its stored position, advanced as slots are fully
+// written to HTTP/2), an end slot (the stream then ends with OK) and a replay pace (`startStream`).
 import { status, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { CompiledSubscription } from '../filters/index.js';
-import type { LiveFailure, LiveLayer, LiveSession, SessionSink, SharedEvent } from '../live/index.js';
+import {
+  cursorStart,
+  type LiveFailure,
+  type LiveLayer,
+  type LiveSession,
+  type SessionSink,
+  type SharedEvent,
+  type StreamBounds,
+} from '../live/index.js';
 import { openStreams, slowClientCutoffs } from './metrics.js';
 import { PrefixCache } from './filters-prefix.js';
 import { Outbound, outgoing } from './outbound.js';
@@ -25,15 +35,21 @@ export interface SessionStreamDeps {
   log: Logger;
 }
 
-/** What a request asks for: an error, a pong to send, a subscription to apply (with a snapshot first: issue 23),
- * or nothing (SubscribeParsed's ping: its response type has no pong). */
-export type Accepted = { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; snapshot?: boolean } | { none: true };
+/** What a request asks for: an error, a pong to send, a subscription to apply (with its bounds, and a snapshot
+ * first: issue 23), or nothing (SubscribeParsed's ping: its response type has no pong). A snapshot never comes with
+ * a cursor (the adapters refuse the pair). */
+export type Accepted =
+  { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; bounds?: StreamBounds; snapshot?: boolean } | { none: true };
 
 export abstract class SessionStream<Req> implements SessionSink {
   protected readonly out: Outbound;
   protected readonly session: LiveSession;
   private readonly prefixes = new PrefixCache();
   private closed = false;
+  /** The durable cursor of the current registration, if it names one. */
+  private cursor: string | undefined;
+  /** Bumped by every registration: a cursor look-up answered after a newer request is dropped. */
+  private starts = 0;
 
   constructor(
     call: ServerDuplexStream<Req, Buffer>,
@@ -73,10 +89,57 @@ export abstract class SessionStream<Req> implements SessionSink {
       this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${a.error}`);
       this.close();
     } else if ('pong' in a) this.out.send({ slot: undefined, bytes: a.pong });
-    else if ('subscription' in a) {
-      if (a.snapshot === true) this.session.applySnapshot(a.subscription);
-      else this.session.apply(a.subscription);
+    else if ('subscription' in a) this.startStream(a.subscription, a.bounds ?? {}, a.snapshot === true);
+  }
+
+  /**
+   * Registers a subscription with its bounds. With a cursor, the stream starts right after the cursor's stored
+   * position when it has one (whatever from_slot says), else at from_slot (or live), and every slot fully
+   * written from then on is stored as the cursor's position (`delivered`). `snapshot`: the state first, then the
+   * writes after it (LiveSession.applySnapshot); the adapters never pair it with a cursor.
+   */
+  private startStream(sub: CompiledSubscription, bounds: StreamBounds, snapshot: boolean): void {
+    const start = ++this.starts;
+    // The registration in place until the look-up answers is not this cursor's: its slots must not move it.
+    this.cursor = undefined;
+    const opts = { toSlot: bounds.toSlot, pace: bounds.pace, reportDelivered: bounds.cursor !== undefined };
+    if (bounds.cursor === undefined) {
+      if (snapshot) this.session.applySnapshot(sub, opts);
+      else this.session.apply(sub, opts);
+      return;
     }
+    const name = bounds.cursor;
+    this.d.live.cursors.get(name).then(
+      (position) => {
+        if (this.closed || start !== this.starts) return;
+        const fromSlot = cursorStart(position?.slot, sub.fromSlot);
+        this.cursor = name;
+        this.d.log.info(
+          { stream: this.session.id, cursor: name, position: position?.slot.toString(), fromSlot: fromSlot?.toString() },
+          'stream on a cursor',
+        );
+        this.session.apply({ ...sub, fromSlot }, opts);
+      },
+      (err: unknown) => {
+        if (this.closed || start !== this.starts) return;
+        this.out.fail(status.UNAVAILABLE, `cursor ${name}: its position cannot be read: ${(err as Error).message}`);
+        this.close();
+      },
+    );
+  }
+
+  /** Every update of `slot` and before was handed to this stream: once HTTP/2 took them, the cursor moves there. */
+  delivered(slot: bigint): void {
+    const name = this.cursor;
+    if (name === undefined) return;
+    const cursors = this.d.live.cursors;
+    this.out.mark(() => void cursors.save(name, slot));
+  }
+
+  /** The end slot went out: status OK after everything queued. */
+  end(): void {
+    this.out.end();
+    this.close();
   }
 
   /** Sends a shared body behind this stream's `filters` prefix. */
@@ -96,7 +159,9 @@ export abstract class SessionStream<Req> implements SessionSink {
 
   fail(reason: LiveFailure, message: string): void {
     if (reason === 'SLOTSTREAM_CLIENT_TOO_SLOW') slowClientCutoffs.inc();
-    this.out.fail(FAILURE_STATUS[reason], message);
+    // A cursor fallen out of retention: the from_slot it resumes at is its position + 1.
+    const text = reason === 'SLOTSTREAM_REPLAY_OUT_OF_RANGE' && this.cursor !== undefined ? `cursor ${this.cursor}: ${message}` : message;
+    this.out.fail(FAILURE_STATUS[reason], text);
     this.close();
   }
 

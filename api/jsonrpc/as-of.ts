@@ -47,7 +47,11 @@ export function readSlot(unavailableMessage: string, state: ViewsState, p: ReadS
       `${AS_OF_MEMBER}: ${at} is below minContextSlot ${p.minContextSlot}; an answer as of slot ${at} has context slot ${at}`,
     );
   }
-  const oldest = state.oldestBlock ?? head;
+  // With an account history window (projector/retention.ts), writes before its start are rolled up into each
+  // account's newest, so the state at an older slot is no longer known even where its block is.
+  const blocksFrom = state.oldestBlock ?? head;
+  const historyFrom = state.accountHistoryFrom;
+  const oldest = historyFrom !== undefined && historyFrom > blocksFrom ? historyFrom : blocksFrom;
   if (at < oldest) throw accountHistoryNotAvailable(at, oldest);
   return at;
 }

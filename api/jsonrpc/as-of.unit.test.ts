@@ -102,6 +102,17 @@ describe('readSlot', () => {
     expect(errorOf(() => read({ asOfSlot: 0 }))).toMatchObject({ code: -32018, data: { oldestSlot: 100 } });
   });
 
+  it('with an account history window, refuses a slot before its first slot even where the block is held (-32018 naming it)', () => {
+    const windowed: ViewsState = { ...S, accountHistoryFrom: 110n };
+    expect(read({ asOfSlot: 110 }, windowed)).toBe(110n);
+    expect(errorOf(() => read({ asOfSlot: 105 }, windowed))).toMatchObject({ code: -32018, data: { oldestSlot: 110 } });
+    // A window longer than the blocks held: the blocks' bound stays.
+    expect(errorOf(() => read({ asOfSlot: 99 }, { ...S, accountHistoryFrom: 50n }))).toMatchObject({
+      code: -32018,
+      data: { oldestSlot: 100 },
+    });
+  });
+
   it('refuses a slot below minContextSlot with -32602 (the request contradicts itself), after minContextSlot itself', () => {
     expect(errorOf(() => read({ asOfSlot: 105, minContextSlot: 110 }))).toEqual({
       code: -32602,

@@ -164,22 +164,35 @@ function balanceChanged(tx: any, account: string): boolean {
   return amount(tx.meta.preTokenBalances) !== amount(tx.meta.postTokenBalances);
 }
 
-/** The history a wallet's getTransactionsForAddress walk must give, newest first, from the Agave methods. */
-async function expectedHistory(mode: Mode, commitment: Commitment): Promise<any[]> {
+/**
+ * The history a wallet's getTransactionsForAddress walk must give, newest first, from the Agave methods. The
+ * views do not change between the tests that ask (the duplicating test asks before it inserts), so each
+ * (mode, commitment) is walked once: the reference costs hundreds of getTransaction calls.
+ */
+const histories = new Map<string, Promise<any[]>>();
+function expectedHistory(mode: Mode, commitment: Commitment): Promise<any[]> {
+  const key = `${mode}/${commitment}`;
+  if (!histories.has(key)) histories.set(key, agaveHistory(mode, commitment));
+  return histories.get(key)!;
+}
+
+async function agaveHistory(mode: Mode, commitment: Commitment): Promise<any[]> {
   const bySig = new Map<string, any>();
   for (const s of await signaturesOf(WALLET, commitment)) bySig.set(s.signature, s);
   if (mode !== 'none') {
     for (const account of await ownedTokenAccounts(commitment)) {
-      for (const s of await signaturesOf(account, commitment)) {
-        const tx = await txOf(s.signature, commitment);
-        if (mode === 'balanceChanged' && tx !== null && !balanceChanged(tx, account)) continue;
+      const listed = await signaturesOf(account, commitment);
+      const txs = await Promise.all(listed.map((s) => txOf(s.signature, commitment)));
+      listed.forEach((s, i) => {
+        if (mode === 'balanceChanged' && txs[i] !== null && !balanceChanged(txs[i], account)) return;
         bySig.set(s.signature, s);
-      }
+      });
     }
   }
-  const served: any[] = [];
   // getSignaturesForAddress lists a lost fork's transactions; getTransaction (and so the full history) does not.
-  for (const s of bySig.values()) if ((await txOf(s.signature, commitment)) !== null) served.push(s);
+  const all = [...bySig.values()];
+  const found = await Promise.all(all.map((s) => txOf(s.signature, commitment)));
+  const served = all.filter((_s, i) => found[i] !== null);
   return served.sort((a, b) => b.slot - a.slot || b.transactionIndex - a.transactionIndex);
 }
 

@@ -64,6 +64,11 @@ export class ChainState {
     return this.newest[slotStatusOf(level)];
   }
 
+  /** The block meta of a recent slot (the last 1,000 processed slots), if its end marker was read. */
+  meta(slot: bigint): BlockMeta | undefined {
+    return this.slots.get(slot)?.meta;
+  }
+
   /** The newest block at `level` whose meta is known (a level can name a slot whose marker was not read). */
   block(level: Commitment): BlockAt | undefined {
     const newest = this.newest[slotStatusOf(level)];

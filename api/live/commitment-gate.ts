@@ -45,6 +45,13 @@ export class CommitmentGate<T> {
     return this.held;
   }
 
+  /** The lowest slot with updates held; undefined when nothing is held. */
+  oldestHeld(): bigint | undefined {
+    let low: bigint | undefined;
+    for (const slot of this.pending.keys()) if (low === undefined || slot < low) low = slot;
+    return low;
+  }
+
   statusOf(slot: bigint): number | undefined {
     return combineStatus(this.shared(slot), this.own.get(slot));
   }

@@ -30,6 +30,18 @@ describe('CommitmentGate', () => {
     expect(g.onStatus(6n, 2, true)).toEqual(['c']); // finalized implies confirmed
   });
 
+  it('oldestHeld names the lowest slot still held (a cursor may not pass it)', () => {
+    const g = new CommitmentGate<string>(Commitment.confirmed);
+    expect(g.oldestHeld()).toBeUndefined();
+    g.admit(7n, 'b');
+    g.admit(5n, 'a');
+    expect(g.oldestHeld()).toBe(5n);
+    g.onStatus(5n, 1, true);
+    expect(g.oldestHeld()).toBe(7n);
+    g.onStatus(7n, SlotStatus.SLOT_STATUS_DEAD, true);
+    expect(g.oldestHeld()).toBeUndefined();
+  });
+
   it('finalized waits for finalized; a skipped slot drops what it held', () => {
     const g = new CommitmentGate<string>(Commitment.finalized);
     g.admit(7n, 'x');

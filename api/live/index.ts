@@ -1,6 +1,8 @@
 // The transport-neutral live layer (see README.md): what stream.Stream, geyser.Geyser and PubSub build on.
 export { LiveLayer, type LiveLayerOptions } from './layer.js';
-export { LiveSession, type LiveFailure, type SessionSink } from './session.js';
+export { LiveSession, type ApplyOptions, type LiveFailure, type SessionSink } from './session.js';
+export { CursorStore, type CursorPosition } from './cursor-store.js';
+export { boundsFromMetadata, cursorStart, streamBounds, GEYSER_METADATA, STREAM_FIELD_NAMES, type StreamBounds } from './stream-bounds.js';
 export { SharedEvent, type LiveEvent, type LiveKind } from './shared-event.js';
 export type { LiveObserver } from './hub.js';
 export type { LiveRead } from './live-tail.js';

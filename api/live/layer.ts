@@ -4,7 +4,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
-import type { TopicNames } from '../../schemas/topics.js';
+import { cursorsTopic, type TopicNames } from '../../schemas/topics.js';
+import { CursorStore } from './cursor-store.js';
 import type { ChainState } from './chain-state.js';
 import { Hub, type LiveObserver } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
@@ -22,6 +23,8 @@ export interface LiveLayerOptions {
   read?: LiveRead;
   /** from_slot replays this process runs at once (replay-limit.ts); default DEFAULT_MAX_REPLAYS. */
   maxReplays?: number;
+  /** Replication of the cursors topic if the layer has to create it (the role wiring creates it first); default 1. */
+  cursorsReplication?: number;
   log: Logger;
 }
 
@@ -32,6 +35,8 @@ export class LiveLayer {
     private readonly deps: SessionDeps,
     readonly hub: Hub,
     private readonly tail: LiveTail,
+    /** The durable stream cursors (cursor-store.ts), shared by every transport; opened on first use. */
+    readonly cursors: CursorStore,
   ) {}
 
   static async start(o: LiveLayerOptions): Promise<LiveLayer> {
@@ -41,7 +46,18 @@ export class LiveLayer {
       throw err;
     });
     const replays = new ReplayLimit(o.maxReplays ?? DEFAULT_MAX_REPLAYS);
-    return new LiveLayer({ hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, replays, log: o.log }, hub, tail);
+    const cursors = new CursorStore({
+      kafka: o.kafka,
+      topic: cursorsTopic(o.topics),
+      replicationFactor: o.cursorsReplication ?? 1,
+      log: o.log,
+    });
+    return new LiveLayer(
+      { hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, replays, log: o.log },
+      hub,
+      tail,
+      cursors,
+    );
   }
 
   /** A session for one stream or subscription; `bufferLimit` bounds the live updates waiting for a replay. */
@@ -93,6 +109,7 @@ export class LiveLayer {
     if (this.closed) return;
     this.closed = true;
     this.hub.close();
+    await this.cursors.close();
     await this.tail.stop();
   }
 }

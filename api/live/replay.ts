@@ -15,6 +15,7 @@ import { OffsetMap, tpKey, type InRecord, type Kafka, type OffsetRange, type Par
 import { SlotstreamError } from '../../schemas/errors.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { FrameGate } from './frame-gate.js';
+import { Pacer } from './pacer.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
 import { readRecord, streamTopics, TOPIC_KIND, type StreamEvent } from './stream-event.js';
 
@@ -138,6 +139,21 @@ export async function planReplay(o: {
   return { start, scanned };
 }
 
+/** A paced replay's records of one partition, read and not yet handed on. */
+interface PacedQueue {
+  topic: string;
+  partition: number;
+  items: { e: StreamEvent; ts: number }[];
+  /** Read to `until`. */
+  done: boolean;
+  /** Paused by the pacing (PACED_HIGH), not by being done. */
+  paused: boolean;
+}
+
+/** A paused partition's records waiting for their time: paused at HIGH, resumed at LOW. */
+const PACED_HIGH = 4 * READ_CHUNK;
+const PACED_LOW = READ_CHUNK;
+
 export interface ReplayOptions {
   kafka: Kafka;
   topics: TopicNames;
@@ -148,6 +164,8 @@ export interface ReplayOptions {
   /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
   onEvent: (e: StreamEvent) => void;
   log: Logger;
+  /** N times the recorded speed (pacer.ts); undefined: as fast as the broker serves. */
+  pace?: number;
 }
 
 /** A running replay; `done` settles when history up to `until` has been handed over (or on error). */
@@ -168,10 +186,21 @@ export class ReplayRun {
    * must not overtake an older slot's confirmation still unread on another partition).
    */
   private readonly framed: FrameGate<StreamEvent>;
+  /**
+   * Paced replays only: the records read and not yet due, per partition (in offset order), handed on by `pump`
+   * lowest timestamp first when due, so the topics go on in recorded order however far the reader read one ahead
+   * of another (a partition holding PACED_HIGH records is paused until it is down to PACED_LOW). A partition read
+   * to `until` is done for the frame gate, and the replay is over, only once its records went on.
+   */
+  private readonly pacer: Pacer | undefined;
+  private readonly queues = new Map<string, PacedQueue>();
+  private pumpTimer: NodeJS.Timeout | undefined;
+  private allRead = false;
 
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
     this.kinds = streamTopics(o.topics);
+    this.pacer = o.pace === undefined ? undefined : new Pacer(o.pace);
     const slotPartitions = Math.max(1, o.until.partitions(o.topics.slots).size);
     this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
       byKind: true,
@@ -220,20 +249,71 @@ export class ReplayRun {
 
   private onRecords(records: InRecord[]): void {
     if (this.cancelled) return;
+    if (this.pacer) return this.queue(records, this.pacer);
     for (const r of records) {
-      if (r.offset >= this.untilOf(r.topic, r.partition)) continue; // the live tail delivers these
-      const e = readRecord(this.kinds.get(r.topic)!, r, this.o.log, 'replay: ');
-      if (e === undefined || e.slot < this.o.fromSlot) continue;
-      if (e.kind === 'slot') {
-        if (e.event.end === undefined && e.event.gap === undefined) this.framed.count('slots', e.partition, e.slot);
-        this.framed.slotRecord(e.partition, e, e.event);
-      } else {
-        this.o.onEvent(e);
-        this.framed.count(TOPIC_KIND[e.kind], e.partition, e.slot);
-      }
-      // After every record, not every chunk: a marker goes on as soon as its records are in, before later slots' data.
-      this.framed.flush();
+      const e = this.wanted(r);
+      if (e !== undefined) this.handOn(e);
     }
+  }
+
+  /** A record the replay hands on: before `until` (the live tail delivers the rest), slot >= fromSlot. */
+  private wanted(r: InRecord): StreamEvent | undefined {
+    if (r.offset >= this.untilOf(r.topic, r.partition)) return undefined;
+    const e = readRecord(this.kinds.get(r.topic)!, r, this.o.log, 'replay: ');
+    return e === undefined || e.slot < this.o.fromSlot ? undefined : e;
+  }
+
+  private queue(records: InRecord[], pacer: Pacer): void {
+    for (const r of records) {
+      const e = this.wanted(r);
+      if (e === undefined) continue;
+      const key = tpKey(r.topic, r.partition);
+      let q = this.queues.get(key);
+      if (!q) this.queues.set(key, (q = { topic: r.topic, partition: r.partition, items: [], done: false, paused: false }));
+      q.items.push({ e, ts: r.timestamp });
+      if (q.items.length >= PACED_HIGH && !q.paused) {
+        q.paused = true;
+        this.reader?.pause(q.topic, q.partition);
+      }
+    }
+    this.pump(pacer);
+  }
+
+  /** Hands on every due record, lowest timestamp first; then waits for the next one's time. */
+  private pump(pacer: Pacer): void {
+    clearTimeout(this.pumpTimer);
+    this.pumpTimer = undefined;
+    while (!this.cancelled) {
+      let next: PacedQueue | undefined;
+      for (const q of this.queues.values()) if (q.items.length > 0 && (!next || q.items[0]!.ts < next.items[0]!.ts)) next = q;
+      if (!next) {
+        if (this.allRead) void this.finish();
+        return;
+      }
+      const wait = pacer.delayFor(next.items[0]!.ts);
+      if (wait >= 1) {
+        this.pumpTimer = setTimeout(() => this.pump(pacer), wait);
+        return;
+      }
+      this.handOn(next.items.shift()!.e);
+      if (next.items.length === 0 && next.done) this.slotsPartitionDone(next.topic, next.partition);
+      if (next.paused && !next.done && next.items.length <= PACED_LOW) {
+        next.paused = false;
+        this.reader?.resume(next.topic, next.partition);
+      }
+    }
+  }
+
+  private handOn(e: StreamEvent): void {
+    if (e.kind === 'slot') {
+      if (e.event.end === undefined && e.event.gap === undefined) this.framed.count('slots', e.partition, e.slot);
+      this.framed.slotRecord(e.partition, e, e.event);
+    } else {
+      this.o.onEvent(e);
+      this.framed.count(TOPIC_KIND[e.kind], e.partition, e.slot);
+    }
+    // After every record, not every chunk: a marker goes on as soon as its records are in, before later slots' data.
+    this.framed.flush();
   }
 
   private onPosition(topic: string, partition: number, next: bigint): void {
@@ -241,8 +321,15 @@ export class ReplayRun {
     if (!this.remaining.has(key) || next < this.untilOf(topic, partition)) return;
     this.remaining.delete(key);
     this.reader?.pause(topic, partition);
-    this.slotsPartitionDone(topic, partition);
-    if (this.remaining.size === 0) void this.finish();
+    const q = this.queues.get(key);
+    if (q) q.done = true;
+    if (!q || q.items.length === 0) this.slotsPartitionDone(topic, partition);
+    if (this.remaining.size > 0) return;
+    if (!this.pacer) void this.finish();
+    else {
+      this.allRead = true;
+      this.pump(this.pacer);
+    }
   }
 
   /** A slots partition read to `until` (positions move after its records were handed to onRecords): what waited
@@ -264,6 +351,7 @@ export class ReplayRun {
 
   async cancel(): Promise<void> {
     this.cancelled = true;
+    clearTimeout(this.pumpTimer);
     this.resolve();
     await this.stopReader();
   }

@@ -7,7 +7,9 @@
 // - the gate holds updates until their slot reaches the requested level and then sends each account's last
 //   write of the slot only; slot status updates are never held, and go out after the updates they release;
 // - slot statuses, live (the hub) or replayed (here), go out each level once and in order, with the levels a
-//   source skipped filled in (slot-statuses.ts).
+//   source skipped filled in (slot-statuses.ts);
+// - options (issue 23): an end slot after which the stream ends, a replay pace, and news of each slot fully
+//   handed to the sink (what a durable cursor stores; see `completed`).
 import type { SlotstreamErrorCode } from '../../schemas/errors.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
@@ -36,6 +38,7 @@ import type { ReplayLimit } from './replay-limit.js';
 import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
 import type { Write } from './latest-writes.js';
 import { SlotStatuses } from './slot-statuses.js';
+import { reached } from './slot-status.js';
 import { NewestWrites } from './newest-writes.js';
 import type { StreamEvent } from './stream-event.js';
 
@@ -62,6 +65,20 @@ export interface SessionSink {
    * settles once its write buffer drained below its low-water mark. Without it a snapshot never waits.
    */
   ready?(): Promise<void> | undefined;
+  /** Every update of this slot and of the slots before it went to `deliver` (`reportDelivered`); increasing. */
+  delivered?(slot: bigint): void;
+  /** The stream reached its end slot: the transport ends it cleanly (gRPC: status OK); the session is closed. */
+  end?(): void;
+}
+
+/** What a request asks beside its filters (issue 23; stream-bounds.ts validates them). */
+export interface ApplyOptions {
+  /** The stream ends after this slot; later slots' updates are not sent. */
+  readonly toSlot?: bigint;
+  /** Replay pace (replay.ts): N times the recorded speed; undefined: as fast as possible. */
+  readonly pace?: number;
+  /** Tell the sink each slot fully delivered (`SessionSink.delivered`). */
+  readonly reportDelivered?: boolean;
 }
 
 /** What sessions share: one per process (see LiveLayer). */
@@ -118,6 +135,12 @@ export class LiveSession implements LiveSubscriber {
    */
   private replaysInFlight = 0;
   private closed = false;
+  private opts: ApplyOptions = {};
+  /** The newest slot reported to `SessionSink.delivered`. */
+  private lastCompleted: bigint | undefined;
+  /** The lowest slot among the live updates waiting for the hand-over (a replayed status of it or a later slot
+   * does not complete it: part of it is in the buffer). */
+  private bufferMin: bigint | undefined;
 
   constructor(
     private readonly d: SessionDeps,
@@ -135,16 +158,19 @@ export class LiveSession implements LiveSubscriber {
   }
 
   /** Replaces the whole registration; starts a replay when the subscription has `fromSlot`. */
-  apply(sub: CompiledSubscription): void {
+  apply(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
     if (this.closed) return;
     if (sub.fromSlot !== undefined && !this.holdReplayPermit()) return;
     const gen = this.reset();
     this.sub = sub;
+    this.opts = opts;
+    this.lastCompleted = undefined;
     this.gate =
       sub.commitment === Commitment.processed
         ? undefined
         : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
-    this.d.hub.register(this, sub, this.gate !== undefined || this.trackStatuses, this.d.tail.handedOver);
+    const statuses = this.gate !== undefined || this.trackStatuses || opts.toSlot !== undefined || opts.reportDelivered === true;
+    this.d.hub.register(this, sub, statuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
     // Registering and reading the live positions happen in the same synchronous step: every record at or
     // after these positions reaches onLive, every record before them is read by the replay.
@@ -166,12 +192,15 @@ export class LiveSession implements LiveSubscriber {
    * fromSlot), sends the state at one slot S of every account it matches, then applies `sub` from slot S + 1, so the
    * live part is a from_slot replay's: no gap, no duplicate at the hand-over. Meanwhile the session is registered
    * for pings only. It holds a replay permit from here to its replay's end: a snapshot costs a ClickHouse stream,
-   * then a replay reader.
+   * then a replay reader. `opts` apply to the live part; with an end slot at or before S the stream ends right
+   * after the snapshot (a durable cursor is the transport's to refuse: see api/live/README.md).
    */
-  applySnapshot(sub: CompiledSubscription): void {
+  applySnapshot(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
     if (this.closed || !this.holdReplayPermit()) return;
     const gen = this.reset();
     this.sub = sub;
+    this.opts = opts;
+    this.lastCompleted = undefined;
     this.gate = undefined;
     this.d.hub.unregister(this);
     this.d.hub.addIdle(this);
@@ -191,8 +220,14 @@ export class LiveSession implements LiveSubscriber {
         ready: () => this.sink.ready?.(),
       });
       if (slot === undefined || !current()) return;
+      if (this.opts.toSlot !== undefined && slot >= this.opts.toSlot) {
+        // The state at S already covers the end slot: nothing after S is asked for.
+        this.sink.end?.();
+        this.close();
+        return;
+      }
       // The live part: every write after S, through the from_slot hand-over (this permit carries over to it).
-      this.apply({ ...sub, fromSlot: slot + 1n });
+      this.apply({ ...sub, fromSlot: slot + 1n }, this.opts);
     } catch (err) {
       if (!current()) return;
       if (!(err instanceof SnapshotUnavailable)) this.d.log.error({ err, session: this.id }, 'snapshot failed');
@@ -225,6 +260,7 @@ export class LiveSession implements LiveSubscriber {
     this.replayStatuses = undefined;
     this.replayWrites = undefined;
     this.liveBuffer = undefined;
+    this.bufferMin = undefined;
     this.gate?.clear();
     return this.generation;
   }
@@ -251,6 +287,7 @@ export class LiveSession implements LiveSubscriber {
         plan,
         until,
         log,
+        pace: this.opts.pace,
         onEvent: (e) => {
           if (current()) this.onReplayEvent(sub, e);
         },
@@ -331,9 +368,11 @@ export class LiveSession implements LiveSubscriber {
     this.replay = undefined;
     this.replayBlocks = undefined;
     this.replayStatuses = undefined;
+    this.bufferMin = undefined;
     const waiting = buffered.filter((p) => p.update.slot >= fromSlot);
     if (!this.gate) {
-      for (const p of waiting) this.sink.deliver(p.update, p.names);
+      for (const p of waiting) this.out(p);
+      this.endIfPassed();
       return;
     }
     // The buffered updates join their slots in the gate before it releases what reached the level (replayed
@@ -346,23 +385,58 @@ export class LiveSession implements LiveSubscriber {
       if (p.update.kind === 'slot') statuses.push(p);
       else data.push([p.update.slot, p]);
     }
-    for (const p of this.gate.replayDone(data)) this.sink.deliver(p.update, p.names);
-    for (const p of statuses) this.sink.deliver(p.update, p.names);
+    for (const p of this.gate.replayDone(data)) this.out(p);
+    for (const p of statuses) this.out(p);
+    this.endIfPassed();
+  }
+
+  /** Every update goes to the sink through here: none of a slot after the end slot. */
+  private out(p: Pending): void {
+    if (this.opts.toSlot !== undefined && p.update.slot > this.opts.toSlot) return;
+    this.sink.deliver(p.update, p.names);
+  }
+
+  /** After the hand-over: the end slot may have reached the level while its updates waited in the buffer (its
+   * status came live meanwhile and comes no more). */
+  private endIfPassed(): void {
+    const to = this.opts.toSlot;
+    if (to === undefined || !this.sub || this.closed) return;
+    if (reached(this.d.hub.statusOf(to), this.sub.commitment) && this.gate?.oldestHeld() === undefined) this.completed(to, true);
   }
 
   private admit(p: Pending): void {
     // Slot status updates are the commitment news itself: never held.
     if (!this.gate || p.update.kind === 'slot') {
-      this.sink.deliver(p.update, p.names);
+      this.out(p);
       return;
     }
-    if (this.gate.admit(p.update.slot, p) === 'send') this.sink.deliver(p.update, p.names);
+    if (this.gate.admit(p.update.slot, p) === 'send') this.out(p);
   }
 
   private status(slot: bigint, st: number, remember: boolean): void {
     if (this.trackStatuses) this.sink.slotStatus?.(slot, st);
-    if (!this.gate) return;
-    for (const p of this.gate.onStatus(slot, st, remember)) this.sink.deliver(p.update, p.names);
+    if (this.gate) for (const p of this.gate.onStatus(slot, st, remember)) this.out(p);
+    if (this.sub && reached(st, this.sub.commitment)) this.completed(slot, remember);
+  }
+
+  /**
+   * `slot` reached the stream's level (`replayed`: a status the replay read, else a live one), and what that
+   * released went to the sink. The slot counts as fully delivered when no earlier slot's updates are still
+   * held by the gate and, while a replay runs, it was the replay's news about a slot none of whose updates wait
+   * in the live buffer (the live statuses run ahead of a replay). Frame gates hand a slot's status on after
+   * its records, so at processed every record of the slot went before. Ends the stream after the end slot.
+   */
+  private completed(slot: bigint, replayed: boolean): void {
+    if (this.liveBuffer !== undefined && (!replayed || (this.bufferMin !== undefined && slot >= this.bufferMin))) return;
+    const held = this.gate?.oldestHeld();
+    if (held !== undefined && held <= slot) return;
+    if (this.lastCompleted !== undefined && slot <= this.lastCompleted) return;
+    this.lastCompleted = slot;
+    if (this.opts.reportDelivered) this.sink.delivered?.(slot);
+    if (this.opts.toSlot !== undefined && slot >= this.opts.toSlot) {
+      this.sink.end?.();
+      this.close();
+    }
   }
 
   onLive(update: SharedEvent, names: string[]): void {
@@ -371,7 +445,10 @@ export class LiveSession implements LiveSubscriber {
       this.admit({ update, names });
       return;
     }
+    // Past the end slot: never sent, so never kept waiting (a paced bounded replay would fill the buffer).
+    if (this.opts.toSlot !== undefined && update.slot > this.opts.toSlot) return;
     this.liveBuffer.push({ update, names });
+    if (this.bufferMin === undefined || update.slot < this.bufferMin) this.bufferMin = update.slot;
     if (this.liveBuffer.length > this.bufferLimit) {
       this.sink.fail(
         'SLOTSTREAM_CLIENT_TOO_SLOW',

@@ -132,7 +132,7 @@ export class PubSubConnection implements SubscriptionOwner {
       }
       const id = this.d.nextId();
       // Registered in the live layer before the answer goes out; notifications come in later steps.
-      const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, this, this.d, parsed.snapshot === true);
+      const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, parsed.options, this, this.d, parsed.snapshot === true);
       this.subs.set(id, sub);
       openSubscriptions.inc({ kind });
       return id;

@@ -20,6 +20,10 @@ export const NOTIFICATION_METHOD: Readonly<Record<SubscriptionKind, string>> = {
   signature: 'signatureNotification',
   slot: 'slotNotification',
   root: 'rootNotification',
+  slotsUpdates: 'slotsUpdatesNotification',
+  block: 'blockNotification',
+  vote: 'voteNotification',
+  transaction: 'transactionNotification',
 };
 
 /** Agave's UiAccount data for base58 over 128 bytes: a placeholder string, not an error (pubsub only). */

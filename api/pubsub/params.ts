@@ -19,6 +19,8 @@ import {
   type ParamsConfig,
 } from '../solana-json/params.js';
 import { parseProgramAccountsConfig } from '../solana-json/program-accounts-config.js';
+import type { BlockOptions } from '../solana-json/block.js';
+import { parseBlockSubscribe, parseTransactionSubscribe } from './stream-params.js';
 
 /** How account data is written in account and program notifications. */
 export interface AccountView {
@@ -26,7 +28,8 @@ export interface AccountView {
   readonly dataSlice: DataSlice | undefined;
 }
 
-export type SubscriptionKind = 'account' | 'program' | 'logs' | 'signature' | 'slot' | 'root';
+export type SubscriptionKind =
+  'account' | 'program' | 'logs' | 'signature' | 'slot' | 'root' | 'slotsUpdates' | 'block' | 'vote' | 'transaction';
 
 export interface ParsedSubscribe {
   readonly request: PubSubRequest;
@@ -34,6 +37,8 @@ export interface ParsedSubscribe {
   readonly view?: AccountView;
   /** Account and program subscriptions: slotstream's non-standard `snapshot` member (issue 23), state first. */
   readonly snapshot?: boolean;
+  /** Block and transaction subscriptions: how transactions are written. */
+  readonly options?: BlockOptions;
 }
 
 /** The config member asking for the current state first (other servers ignore unknown members). */
@@ -47,6 +52,11 @@ export const SUBSCRIBE_METHODS: ReadonlyMap<string, SubscriptionKind> = new Map(
   ['signatureSubscribe', 'signature'],
   ['slotSubscribe', 'slot'],
   ['rootSubscribe', 'root'],
+  ['slotsUpdatesSubscribe', 'slotsUpdates'],
+  ['blockSubscribe', 'block'],
+  ['voteSubscribe', 'vote'],
+  // Helius's enhanced WebSocket method.
+  ['transactionSubscribe', 'transaction'],
 ]);
 
 /** Agave removes a subscription by id whichever `…Unsubscribe` names it; these are the ones it has. */
@@ -57,6 +67,10 @@ export const UNSUBSCRIBE_METHODS: ReadonlySet<string> = new Set([
   'signatureUnsubscribe',
   'slotUnsubscribe',
   'rootUnsubscribe',
+  'slotsUpdatesUnsubscribe',
+  'blockUnsubscribe',
+  'voteUnsubscribe',
+  'transactionUnsubscribe',
 ]);
 
 const commitmentOf = (config: ParamsConfig): Commitment => parseCommitment(config);
@@ -69,7 +83,12 @@ function keyParam(v: unknown, size: 32 | 64, thing: string, name: string): Uint8
   return d.bytes;
 }
 
-const noParams = { slot: parseNoParams('slotSubscribe'), root: parseNoParams('rootSubscribe') };
+const noParams = {
+  slot: parseNoParams('slotSubscribe'),
+  root: parseNoParams('rootSubscribe'),
+  slotsUpdates: parseNoParams('slotsUpdatesSubscribe'),
+  vote: parseNoParams('voteSubscribe'),
+};
 
 export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedSubscribe {
   switch (kind) {
@@ -124,8 +143,14 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
     }
     case 'slot':
     case 'root':
+    case 'slotsUpdates':
+    case 'vote':
       noParams[kind](params);
       return { request: { kind } };
+    case 'block':
+      return parseBlockSubscribe(params);
+    case 'transaction':
+      return parseTransactionSubscribe(params);
   }
 }
 

@@ -7,10 +7,12 @@
 //   (the gate never releases them to confirmed/finalized subscriptions in the first place);
 // - signature: one notification at the commitment, then the subscription ends itself (as Agave's is_final);
 //   at once when the views already hold the transaction at that level;
-// - slot: a slot's processed status, `{slot, parent, root}`; root: each finalized slot.
+// - slot: a slot's processed status, `{slot, parent, root}`; root: each finalized slot;
+// - slotsUpdates, block, vote, transaction: one notification per matching status, block, vote or transaction
+//   (notify-streams.ts), blocks and transactions at the commitment (the session's gate).
 import bs58 from 'bs58';
 import { atLeast } from '../../schemas/commitment.js';
-import type { AccountEvent, SlotEvent } from '../../schemas/gen/events.js';
+import type { AccountEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { Commitment, compileSubscription, keyId } from '../filters/index.js';
 import { specFromPubSub, type PubSubRequest } from '../filters/from-pubsub.js';
 import {
@@ -35,6 +37,24 @@ import {
   withSlot,
 } from './notify.js';
 import type { AccountView, SubscriptionKind } from './params.js';
+import type { AssembledBlock } from '../live/block-assembler.js';
+import type { BlockOptions } from '../solana-json/block.js';
+import { parseVoteTransaction } from '../solana-json/vote.js';
+import {
+  assembledHeader,
+  blockUpdateJson,
+  frozenJson,
+  optionsKey,
+  slotUpdateJson,
+  transactionNotificationJson,
+  voteJson,
+} from './notify-streams.js';
+
+/** voteNotification's result of a vote transaction; undefined when its first instruction casts no vote. */
+function voteOf(tx: TransactionEvent): string | undefined {
+  const v = parseVoteTransaction(tx);
+  return v === undefined ? undefined : voteJson(v);
+}
 
 /** Where a transaction stands in the views, for signatureSubscribe's "already there" check. */
 export interface SignatureStatus {
@@ -100,6 +120,8 @@ export class PubSubSubscription implements SessionSink {
     readonly kind: SubscriptionKind,
     private readonly request: PubSubRequest,
     private readonly view: AccountView | undefined,
+    /** Block and transaction subscriptions: how transactions are written. */
+    private readonly options: BlockOptions | undefined,
     private readonly owner: SubscriptionOwner,
     private readonly d: SubscriptionDeps,
     /** Account and program: the current state first (issue 23), then the writes after it. */
@@ -136,7 +158,21 @@ export class PubSubSubscription implements SessionSink {
             u.encoded('pubsub/logs', () => withSlot(u.slot, transactionLogsJson(live))),
             u.readAt,
           );
-        else this.signatureDone(u.slot, live.event.err ?? null, u.readAt);
+        else if (this.kind === 'vote')
+          this.emitSome(
+            u.encoded('pubsub/vote', () => voteOf(live.event)),
+            u.readAt,
+          );
+        else if (this.kind === 'transaction') {
+          const o = this.options!;
+          this.emitSome(
+            u.encoded(`pubsub/tx/${optionsKey(o)}`, () => transactionNotificationJson(live.event, o)),
+            u.readAt,
+          );
+        } else this.signatureDone(u.slot, live.event.err ?? null, u.readAt);
+        return;
+      case 'block':
+        this.block(u, live.event);
         return;
       case 'account':
         // A snapshot account is built from the views (no record, so no scan); is_startup writes a source published
@@ -216,7 +252,43 @@ export class PubSubSubscription implements SessionSink {
     else if (reached(status, this.level) && this.pending.has(slot)) this.scheduleFlush(slot);
   }
 
+  /** A whole block: blockSubscribe's notification, or slotsUpdatesSubscribe's `frozen`. */
+  private block(u: SharedEvent, b: AssembledBlock): void {
+    if (this.kind === 'slotsUpdates') {
+      this.emit(
+        u.encoded('pubsub/frozen', () => frozenJson(b, u.readAt)),
+        u.readAt,
+      );
+      return;
+    }
+    const o = this.options!;
+    const mention = this.request.kind === 'block' && this.request.mentions !== undefined ? Buffer.from(this.request.mentions) : undefined;
+    const chain = this.d.live.chain;
+    this.emitSome(
+      u.encoded(`pubsub/block/${optionsKey(o)}/${mention === undefined ? '*' : mention.toString('hex')}`, () =>
+        blockUpdateJson(
+          b,
+          assembledHeader(b, (s) => chain.meta(s)),
+          o,
+          mention,
+        ),
+      ),
+      u.readAt,
+    );
+  }
+
+  private emitSome(result: string | undefined, readAt: number): void {
+    if (result !== undefined) this.emit(result, readAt);
+  }
+
   private slotUpdate(u: SharedEvent, ev: SlotEvent): void {
+    if (this.kind === 'slotsUpdates') {
+      this.emitSome(
+        u.encoded('pubsub/slotsUpdates', () => slotUpdateJson(ev, u.readAt)),
+        u.readAt,
+      );
+      return;
+    }
     if (this.kind === 'root') {
       this.emit(
         u.encoded('pubsub/root', () => ev.slot.toString()),

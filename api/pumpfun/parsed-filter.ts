@@ -58,7 +58,10 @@ export function hasParsedOptions(r: SubscribeParsedRequest): boolean {
     r.includeFailed !== undefined ||
     r.instructionLevel !== undefined ||
     r.commitment !== undefined ||
-    r.fromSlot !== undefined
+    r.fromSlot !== undefined ||
+    r.cursor !== undefined ||
+    r.toSlot !== undefined ||
+    r.pace !== undefined
   );
 }
 

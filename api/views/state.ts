@@ -13,8 +13,10 @@ export interface ViewsState {
   head: Readonly<Record<Commitment, bigint | undefined>>;
   /** block_height of the newest block at or below each head. */
   height: Readonly<Record<Commitment, bigint | undefined>>;
-  /** Oldest produced block the views hold. */
+  /** Oldest produced block the views hold in full (inside the transactions retention window). */
   oldestBlock: bigint | undefined;
+  /** With an account history window: the oldest slot whose account state the views still hold (as-of reads). */
+  accountHistoryFrom?: bigint | undefined;
 }
 
 export type Freshness = 'ok' | 'behind';
@@ -45,6 +47,17 @@ export function healthOf(state: ViewsState, chainTip: bigint | undefined, maxSlo
   return { kind: 'behind', slots: chainTip! - (state.head.processed ?? state.head.finalized) };
 }
 
+// A retention window (migration 010; projector/retention.ts), 0 when the store keeps everything.
+const windowOf = (store: string) =>
+  `(SELECT ifNull(argMax(window_s, updated_at), 0) FROM {db:Identifier}.retention WHERE store = '${store}')`;
+
+// A block row whose slot the store still holds in full: stored less than the window ago, by a margin. The TTL
+// deletes each row at its own written_at plus the window, and a slot's rows are stored within seconds of its
+// block row (the same projector batch or the next), so every row of a slot whose block row is inside the window
+// by the margin (half the window, at most 10 minutes) is still there.
+const insideWindow = (store: string) =>
+  `(${windowOf(store)} = 0 OR toUInt64(written_at) + ${windowOf(store)} > toUInt64(now()) + least(intDiv(${windowOf(store)}, 2), 600))`;
+
 // One round trip (the state is read 5 times a second): the heads, the block rows at the head slots, and
 // the oldest block (`v` is block_height for 'block' rows and the row count for 'oldest').
 const STATE_SQL = `
@@ -59,7 +72,12 @@ WHERE slot IN (SELECT max(slot) FROM {db:Identifier}.heads WHERE commitment IN (
 GROUP BY slot
 UNION ALL
 SELECT 'oldest' AS k, '' AS c, min(slot) AS slot, count() AS v
-FROM {db:Identifier}.blocks`;
+FROM {db:Identifier}.blocks
+WHERE ${insideWindow('transactions')}
+UNION ALL
+SELECT 'accounts' AS k, toString(${windowOf('account_history')}) AS c, min(slot) AS slot, count() AS v
+FROM {db:Identifier}.blocks
+WHERE ${windowOf('account_history')} > 0 AND ${insideWindow('account_history')}`;
 
 // A head whose slot has no block row (not expected: the projector moves a head only once the slot's
 // record, which carries the block, is stored): the newest block at or below it.
@@ -71,10 +89,12 @@ export async function readViewsState(ch: ClickHouseClient, db: string): Promise<
   const head: Record<Commitment, bigint | undefined> = { processed: undefined, confirmed: undefined, finalized: undefined };
   const blockHeight = new Map<bigint, bigint>();
   let oldestBlock: bigint | undefined;
+  let accounts: { slot: bigint; blocks: bigint } | undefined;
   for (const r of rows) {
     if (r.k === 'head') head[r.c as Commitment] = u64(r.slot);
     else if (r.k === 'block') blockHeight.set(u64(r.slot), u64(r.v));
     else if (r.k === 'oldest' && u64(r.v) > 0n) oldestBlock = u64(r.slot);
+    else if (r.k === 'accounts' && r.c !== '0') accounts = { slot: u64(r.slot), blocks: u64(r.v) };
   }
   // A head must not run ahead of a stronger one's: what is finalized is also confirmed and processed.
   if (head.finalized !== undefined && (head.confirmed === undefined || head.confirmed < head.finalized)) head.confirmed = head.finalized;
@@ -90,7 +110,9 @@ export async function readViewsState(ch: ClickHouseClient, db: string): Promise<
     }
     height[c] = h;
   }
-  return { head, height, oldestBlock };
+  // No block inside the account window: only the newest states are left, so nothing before the head is held.
+  const accountHistoryFrom = accounts === undefined ? undefined : accounts.blocks > 0n ? accounts.slot : (head.processed ?? 0n) + 1n;
+  return { head, height, oldestBlock, ...(accountHistoryFrom === undefined ? {} : { accountHistoryFrom }) };
 }
 
 /**

@@ -39,6 +39,9 @@ export interface KafkaAdmin {
   /** Creates the topics that are missing (idempotent, safe against a concurrent creator), then waits
    * until every partition has a leader. Existing topics are never altered. */
   ensureTopics(topics: TopicNames, opts: EnsureTopicsOptions): Promise<void>;
+  /** Creates a one-partition compacted topic when missing (kept forever: the newest record per key stays), then
+   * waits for its leader. For small keyed state, such as the api's durable stream cursors. */
+  ensureCompactedTopic(topic: string, replicationFactor: number): Promise<void>;
   listTopics(): Promise<string[]>;
   deleteTopics(names: readonly string[]): Promise<void>;
   partitionCount(topic: string): Promise<number>;
@@ -97,6 +100,18 @@ export class NativeAdmin implements KafkaAdmin {
         });
       }
     }
+  }
+
+  async ensureCompactedTopic(topic: string, replicationFactor: number): Promise<void> {
+    await this.createMissing([
+      {
+        topic,
+        numPartitions: 1,
+        replicationFactor,
+        config: { 'cleanup.policy': 'compact', 'retention.ms': '-1', 'min.compaction.lag.ms': '0' },
+      },
+    ]);
+    await this.waitForLeaders([topic]);
   }
 
   /** Creates the topics that do not exist yet; one created meanwhile by someone else is fine. */

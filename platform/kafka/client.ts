@@ -3,6 +3,7 @@
 // platform/kafka/ sees a librdkafka error code.
 import type { GlobalConfig, LibrdKafkaError } from '@confluentinc/kafka-javascript';
 import { retry, type RetryPolicy } from '../retry.js';
+import type { KafkaCompression } from './compression.js';
 import { CLIENT_MAX_MESSAGE_BYTES } from './topics.js';
 
 /** The part of a pino-style logger the clients log through. */
@@ -16,6 +17,8 @@ export interface KafkaLogSink {
 export interface KafkaOptions {
   brokers: readonly string[];
   clientId: string;
+  /** The producers' record batch codec (compression.ts); records go uncompressed without one. */
+  compression?: KafkaCompression;
   /** Where client warnings and errors go; without one the clients stay silent. */
   log?: KafkaLogSink;
 }

@@ -10,6 +10,7 @@ import { openTransactionalProducer, type TransactionalProducer, type Transaction
 
 export type { KafkaAdmin, OffsetRange } from './admin.js';
 export { KafkaError, type KafkaLogSink, type KafkaOptions } from './client.js';
+export { KAFKA_CODECS, kafkaCompression, type KafkaCodec, type KafkaCompression } from './compression.js';
 export type { CommitOffset, GroupConsumer, GroupConsumerOptions, PartitionBatch } from './group-consumer.js';
 export { murmur2, partitionForKey } from './murmur2.js';
 export { OffsetMap, tpKey } from './offset-map.js';

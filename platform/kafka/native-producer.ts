@@ -1,6 +1,7 @@
 // Connecting a librdkafka producer, shared by the transactional and the plain producer.
 import KafkaJs from '@confluentinc/kafka-javascript';
 import type { Producer as RdProducer, ProducerGlobalConfig } from '@confluentinc/kafka-javascript';
+import { compressionConfig } from './compression.js';
 import { baseConfig, bridgeLogs, call, type KafkaOptions } from './client.js';
 
 const { Producer } = KafkaJs;
@@ -17,7 +18,7 @@ export function producerConfig(o: KafkaOptions, extra: ProducerGlobalConfig = {}
     'batch.num.messages': 100_000,
     'queue.buffering.max.messages': 2_000_000,
     'queue.buffering.max.kbytes': 2 * 1024 * 1024,
-    'compression.codec': 'none',
+    ...compressionConfig(o.compression),
     ...extra,
   } as ProducerGlobalConfig;
 }

@@ -41,8 +41,10 @@ export function projectSlot(e: SlotEvent): Projection {
     }
     const blockhash = base58Of(b.blockhash, 32);
     if (blockhash === undefined) return rejected(`slot ${e.slot}: blockhash must be 32 bytes, got ${b.blockhash.length}`);
-    const leader = base58Of(b.leader, 32);
-    if (leader === undefined) return rejected(`slot ${e.slot}: leader must be 32 bytes, got ${b.leader.length}`);
+    // No leader (0 bytes): a yellowstone source without --rpc-url, or whose node failed to name it, publishes
+    // blocks so (ingest/sources/yellowstone/leaders.ts); the block is stored with an empty leader, not lost.
+    const leader = b.leader.length === 0 ? '' : base58Of(b.leader, 32);
+    if (leader === undefined) return rejected(`slot ${e.slot}: leader must be 32 bytes or empty, got ${b.leader.length}`);
     if (b.voteTransactionCount > b.transactionCount) {
       return rejected(`slot ${e.slot}: ${b.voteTransactionCount} vote transactions exceed ${b.transactionCount} transactions`);
     }

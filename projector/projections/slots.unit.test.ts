@@ -22,6 +22,16 @@ describe('projectSlot', () => {
     ]);
   });
 
+  it('given block meta without a leader (a yellowstone source without --rpc-url), when projected, then the block row has an empty leader', () => {
+    const e = slotStatus(12, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 10, height: 11, txs: 5, votes: 2 });
+    e.block!.leader = Buffer.alloc(0);
+    const p = projectSlot(e);
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.rows.blocks).toEqual([expect.objectContaining({ slot: '12', leader: '', transaction_count: 5 })]);
+    e.block!.leader = Buffer.alloc(5);
+    expect(projectSlot(e)).toEqual({ ok: false, reason: 'slot 12: leader must be 32 bytes or empty, got 5' });
+  });
+
   it('given confirmed, finalized and skipped records, when projected, then only status rows with the proto numbers', () => {
     for (const [s, n] of [
       [SlotStatus.SLOT_STATUS_CONFIRMED, 1],

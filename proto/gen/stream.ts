@@ -128,9 +128,32 @@ export interface SubscribeRequest {
    * Extension (issue 23): snapshot, then stream. true: first the state at one slot S of every account the
    * `accounts` filters match (each update with is_startup = true and slot = S; data slices applied), then every
    * write after S (the live part starts at slot S + 1, as from_slot S + 1 would: no gap, no duplicate). S is the
-   * newest slot the views hold at the request's commitment. Cannot be combined with from_slot.
+   * newest slot the views hold at the request's commitment. Cannot be combined with from_slot or cursor
+   * (INVALID_ARGUMENT); with to_slot the stream ends once to_slot went out (right after the snapshot if S >= to_slot).
    */
-  snapshot?: boolean | undefined;
+  snapshot?:
+    | boolean
+    | undefined;
+  /**
+   * Extension (issue 23): a durable cursor (1-128 characters of [A-Za-z0-9._:-]). The server keeps its
+   * position, the last slot this stream fully delivered; a stream naming an existing cursor resumes at the
+   * slot after it, whatever from_slot says (from_slot applies only when the cursor does not exist yet).
+   */
+  cursor?:
+    | string
+    | undefined;
+  /**
+   * Extension (issue 23): the stream ends with status OK once every update of this slot went out
+   * (updates of later slots are not sent). Must be >= from_slot.
+   */
+  toSlot?:
+    | bigint
+    | undefined;
+  /**
+   * Extension (issue 23): replay pace, with from_slot or a cursor. Unset or 0: as fast as possible;
+   * 1: as recorded (the Kafka record timestamps); N: N times faster. Live updates are never delayed.
+   */
+  pace?: number | undefined;
 }
 
 export interface SubscribeRequest_TransactionsEntry {
@@ -276,7 +299,13 @@ export interface SubscribeParsedRequest {
     | undefined;
   /** As SubscribeRequest.commitment and SubscribeRequest.from_slot: same semantics, same errors. */
   commitment?: CommitmentLevel | undefined;
-  fromSlot?: bigint | undefined;
+  fromSlot?:
+    | bigint
+    | undefined;
+  /** Extension (issue 23): as SubscribeRequest.cursor, to_slot and pace: same semantics, same errors. */
+  cursor?: string | undefined;
+  toSlot?: bigint | undefined;
+  pace?: number | undefined;
 }
 
 export interface PingRequest {
@@ -284,6 +313,33 @@ export interface PingRequest {
 }
 
 export interface GetVersionRequest {
+}
+
+/** Extension (issue 23). */
+export interface ListCursorsRequest {
+  /** Only cursors whose names start with this (empty: every cursor). */
+  prefix: string;
+}
+
+export interface Cursor {
+  name: string;
+  /** The last slot fully delivered; the next stream on this cursor starts at slot + 1. */
+  slot: bigint;
+  /** When the position was last stored (milliseconds since the Unix epoch). */
+  updatedAtMs: bigint;
+}
+
+export interface ListCursorsResponse {
+  cursors: Cursor[];
+}
+
+export interface DeleteCursorRequest {
+  name: string;
+}
+
+export interface DeleteCursorResponse {
+  /** False: there was no such cursor. */
+  deleted: boolean;
 }
 
 export interface SubscribeUpdate {
@@ -799,6 +855,9 @@ function createBaseSubscribeRequest(): SubscribeRequest {
     accountsDataSlice: [],
     fromSlot: undefined,
     snapshot: undefined,
+    cursor: undefined,
+    toSlot: undefined,
+    pace: undefined,
   };
 }
 
@@ -827,6 +886,18 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     }
     if (message.snapshot !== undefined) {
       writer.uint32(160).bool(message.snapshot);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(242).string(message.cursor);
+    }
+    if (message.toSlot !== undefined) {
+      if (BigInt.asUintN(64, message.toSlot) !== message.toSlot) {
+        throw new globalThis.Error("value provided for field message.toSlot of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.toSlot);
+    }
+    if (message.pace !== undefined) {
+      writer.uint32(257).double(message.pace);
     }
     return writer;
   },
@@ -906,6 +977,30 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
             message.snapshot = reader.bool();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.toSlot = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 257) {
+              break;
+            }
+
+            message.pace = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -951,6 +1046,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
         ? BigInt(object.from_slot)
         : undefined,
       snapshot: isSet(object.snapshot) ? globalThis.Boolean(object.snapshot) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
+      toSlot: isSet(object.toSlot) ? BigInt(object.toSlot) : isSet(object.to_slot) ? BigInt(object.to_slot) : undefined,
+      pace: isSet(object.pace) ? globalThis.Number(object.pace) : undefined,
     };
   },
 
@@ -982,6 +1080,15 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     }
     if (message.snapshot !== undefined) {
       obj.snapshot = message.snapshot;
+    }
+    if (message.cursor !== undefined) {
+      obj.cursor = message.cursor;
+    }
+    if (message.toSlot !== undefined) {
+      obj.toSlot = message.toSlot.toString();
+    }
+    if (message.pace !== undefined) {
+      obj.pace = floatToJson(message.pace);
     }
     return obj;
   },
@@ -1019,6 +1126,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
       ? BigInt(object.fromSlot)
       : undefined;
     message.snapshot = object.snapshot ?? undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.toSlot = (object.toSlot !== undefined && object.toSlot !== null) ? BigInt(object.toSlot) : undefined;
+    message.pace = object.pace ?? undefined;
     return message;
   },
 };
@@ -2375,6 +2485,9 @@ function createBaseSubscribeParsedRequest(): SubscribeParsedRequest {
     instructionLevel: undefined,
     commitment: undefined,
     fromSlot: undefined,
+    cursor: undefined,
+    toSlot: undefined,
+    pace: undefined,
   };
 }
 
@@ -2412,6 +2525,18 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
         throw new globalThis.Error("value provided for field message.fromSlot of type uint64 too large");
       }
       writer.uint32(80).uint64(message.fromSlot);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(242).string(message.cursor);
+    }
+    if (message.toSlot !== undefined) {
+      if (BigInt.asUintN(64, message.toSlot) !== message.toSlot) {
+        throw new globalThis.Error("value provided for field message.toSlot of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.toSlot);
+    }
+    if (message.pace !== undefined) {
+      writer.uint32(257).double(message.pace);
     }
     return writer;
   },
@@ -2509,6 +2634,30 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
             message.fromSlot = reader.uint64() as bigint;
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.toSlot = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 257) {
+              break;
+            }
+
+            message.pace = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2553,6 +2702,9 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
         : isSet(object.from_slot)
         ? BigInt(object.from_slot)
         : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
+      toSlot: isSet(object.toSlot) ? BigInt(object.toSlot) : isSet(object.to_slot) ? BigInt(object.to_slot) : undefined,
+      pace: isSet(object.pace) ? globalThis.Number(object.pace) : undefined,
     };
   },
 
@@ -2588,6 +2740,15 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     if (message.fromSlot !== undefined) {
       obj.fromSlot = message.fromSlot.toString();
     }
+    if (message.cursor !== undefined) {
+      obj.cursor = message.cursor;
+    }
+    if (message.toSlot !== undefined) {
+      obj.toSlot = message.toSlot.toString();
+    }
+    if (message.pace !== undefined) {
+      obj.pace = floatToJson(message.pace);
+    }
     return obj;
   },
 
@@ -2610,6 +2771,9 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
       ? BigInt(object.fromSlot)
       : undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.toSlot = (object.toSlot !== undefined && object.toSlot !== null) ? BigInt(object.toSlot) : undefined;
+    message.pace = object.pace ?? undefined;
     return message;
   },
 };
@@ -2729,6 +2893,389 @@ export const GetVersionRequest: MessageFns<GetVersionRequest> = {
   },
   fromPartial<I extends Exact<DeepPartial<GetVersionRequest>, I>>(_: I): GetVersionRequest {
     const message = createBaseGetVersionRequest();
+    return message;
+  },
+};
+
+function createBaseListCursorsRequest(): ListCursorsRequest {
+  return { prefix: "" };
+}
+
+export const ListCursorsRequest: MessageFns<ListCursorsRequest> = {
+  encode(message: ListCursorsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.prefix !== "") {
+      writer.uint32(242).string(message.prefix);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCursorsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCursorsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCursorsRequest {
+    return { prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "" };
+  },
+
+  toJSON(message: ListCursorsRequest): unknown {
+    const obj: any = {};
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCursorsRequest>, I>>(base?: I): ListCursorsRequest {
+    return ListCursorsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCursorsRequest>, I>>(object: I): ListCursorsRequest {
+    const message = createBaseListCursorsRequest();
+    message.prefix = object.prefix ?? "";
+    return message;
+  },
+};
+
+function createBaseCursor(): Cursor {
+  return { name: "", slot: 0n, updatedAtMs: 0n };
+}
+
+export const Cursor: MessageFns<Cursor> = {
+  encode(message: Cursor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(242).string(message.name);
+    }
+    if (message.slot !== 0n) {
+      if (BigInt.asUintN(64, message.slot) !== message.slot) {
+        throw new globalThis.Error("value provided for field message.slot of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.slot);
+    }
+    if (message.updatedAtMs !== 0n) {
+      if (BigInt.asUintN(64, message.updatedAtMs) !== message.updatedAtMs) {
+        throw new globalThis.Error("value provided for field message.updatedAtMs of type uint64 too large");
+      }
+      writer.uint32(256).uint64(message.updatedAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Cursor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCursor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.slot = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.updatedAtMs = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Cursor {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      slot: isSet(object.slot) ? BigInt(object.slot) : 0n,
+      updatedAtMs: isSet(object.updatedAtMs)
+        ? BigInt(object.updatedAtMs)
+        : isSet(object.updated_at_ms)
+        ? BigInt(object.updated_at_ms)
+        : 0n,
+    };
+  },
+
+  toJSON(message: Cursor): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.slot !== 0n) {
+      obj.slot = message.slot.toString();
+    }
+    if (message.updatedAtMs !== 0n) {
+      obj.updatedAtMs = message.updatedAtMs.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Cursor>, I>>(base?: I): Cursor {
+    return Cursor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Cursor>, I>>(object: I): Cursor {
+    const message = createBaseCursor();
+    message.name = object.name ?? "";
+    message.slot = (object.slot !== undefined && object.slot !== null) ? BigInt(object.slot) : 0n;
+    message.updatedAtMs = (object.updatedAtMs !== undefined && object.updatedAtMs !== null)
+      ? BigInt(object.updatedAtMs)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseListCursorsResponse(): ListCursorsResponse {
+  return { cursors: [] };
+}
+
+export const ListCursorsResponse: MessageFns<ListCursorsResponse> = {
+  encode(message: ListCursorsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.cursors) {
+      Cursor.encode(v!, writer.uint32(242).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCursorsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCursorsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.cursors.push(Cursor.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCursorsResponse {
+    return {
+      cursors: globalThis.Array.isArray(object?.cursors) ? object.cursors.map((e: any) => Cursor.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCursorsResponse): unknown {
+    const obj: any = {};
+    if (message.cursors?.length) {
+      obj.cursors = message.cursors.map((e) => Cursor.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCursorsResponse>, I>>(base?: I): ListCursorsResponse {
+    return ListCursorsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCursorsResponse>, I>>(object: I): ListCursorsResponse {
+    const message = createBaseListCursorsResponse();
+    message.cursors = object.cursors?.map((e) => Cursor.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteCursorRequest(): DeleteCursorRequest {
+  return { name: "" };
+}
+
+export const DeleteCursorRequest: MessageFns<DeleteCursorRequest> = {
+  encode(message: DeleteCursorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(242).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteCursorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteCursorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteCursorRequest {
+    return { name: isSet(object.name) ? globalThis.String(object.name) : "" };
+  },
+
+  toJSON(message: DeleteCursorRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteCursorRequest>, I>>(base?: I): DeleteCursorRequest {
+    return DeleteCursorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteCursorRequest>, I>>(object: I): DeleteCursorRequest {
+    const message = createBaseDeleteCursorRequest();
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteCursorResponse(): DeleteCursorResponse {
+  return { deleted: false };
+}
+
+export const DeleteCursorResponse: MessageFns<DeleteCursorResponse> = {
+  encode(message: DeleteCursorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deleted !== false) {
+      writer.uint32(240).bool(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteCursorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteCursorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteCursorResponse {
+    return { deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false };
+  },
+
+  toJSON(message: DeleteCursorResponse): unknown {
+    const obj: any = {};
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteCursorResponse>, I>>(base?: I): DeleteCursorResponse {
+    return DeleteCursorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteCursorResponse>, I>>(object: I): DeleteCursorResponse {
+    const message = createBaseDeleteCursorResponse();
+    message.deleted = object.deleted ?? false;
     return message;
   },
 };
@@ -11649,6 +12196,29 @@ export const StreamService = {
     responseSerialize: (value: GetVersionResponse): Buffer => Buffer.from(GetVersionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetVersionResponse => GetVersionResponse.decode(value),
   },
+  /**
+   * Extension (issue 23): the durable cursors streams named (SubscribeRequest.cursor, geyser.Geyser's
+   * `x-slotstream-cursor`), and deleting one. Cursors are shared by every api replica on the same Kafka.
+   */
+  listCursors: {
+    path: "/stream.Stream/ListCursors" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCursorsRequest): Buffer => Buffer.from(ListCursorsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCursorsRequest => ListCursorsRequest.decode(value),
+    responseSerialize: (value: ListCursorsResponse): Buffer => Buffer.from(ListCursorsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCursorsResponse => ListCursorsResponse.decode(value),
+  },
+  deleteCursor: {
+    path: "/stream.Stream/DeleteCursor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteCursorRequest): Buffer => Buffer.from(DeleteCursorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteCursorRequest => DeleteCursorRequest.decode(value),
+    responseSerialize: (value: DeleteCursorResponse): Buffer =>
+      Buffer.from(DeleteCursorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteCursorResponse => DeleteCursorResponse.decode(value),
+  },
 } as const;
 
 export interface StreamServer extends UntypedServiceImplementation {
@@ -11656,6 +12226,12 @@ export interface StreamServer extends UntypedServiceImplementation {
   subscribeParsed: handleBidiStreamingCall<SubscribeParsedRequest, SubscribeUpdateParsedTransaction>;
   ping: handleUnaryCall<PingRequest, PongResponse>;
   getVersion: handleUnaryCall<GetVersionRequest, GetVersionResponse>;
+  /**
+   * Extension (issue 23): the durable cursors streams named (SubscribeRequest.cursor, geyser.Geyser's
+   * `x-slotstream-cursor`), and deleting one. Cursors are shared by every api replica on the same Kafka.
+   */
+  listCursors: handleUnaryCall<ListCursorsRequest, ListCursorsResponse>;
+  deleteCursor: handleUnaryCall<DeleteCursorRequest, DeleteCursorResponse>;
 }
 
 export interface StreamClient extends Client {
@@ -11697,6 +12273,40 @@ export interface StreamClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetVersionResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Extension (issue 23): the durable cursors streams named (SubscribeRequest.cursor, geyser.Geyser's
+   * `x-slotstream-cursor`), and deleting one. Cursors are shared by every api replica on the same Kafka.
+   */
+  listCursors(
+    request: ListCursorsRequest,
+    callback: (error: ServiceError | null, response: ListCursorsResponse) => void,
+  ): ClientUnaryCall;
+  listCursors(
+    request: ListCursorsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCursorsResponse) => void,
+  ): ClientUnaryCall;
+  listCursors(
+    request: ListCursorsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCursorsResponse) => void,
+  ): ClientUnaryCall;
+  deleteCursor(
+    request: DeleteCursorRequest,
+    callback: (error: ServiceError | null, response: DeleteCursorResponse) => void,
+  ): ClientUnaryCall;
+  deleteCursor(
+    request: DeleteCursorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteCursorResponse) => void,
+  ): ClientUnaryCall;
+  deleteCursor(
+    request: DeleteCursorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteCursorResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const StreamClient = makeGenericClientConstructor(StreamService, "stream.Stream") as unknown as {
@@ -11711,6 +12321,10 @@ function bytesFromBase64(b64: string): Uint8Array {
 
 function base64FromBytes(arr: Uint8Array): string {
   return globalThis.Buffer.from(arr).toString("base64");
+}
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | bigint | undefined;

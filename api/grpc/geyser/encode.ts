@@ -93,26 +93,27 @@ export const entryBody = (u: SharedEvent): Buffer =>
 /** What a blocks filter makes of a block, as a cache key: filters with equal options share one encoding. */
 export function blocksFilterKey(f: CompiledBlocksFilter, slices: readonly DataSlice[]): string {
   const keys = [...f.accountInclude].sort().map((k) => Buffer.from(k, 'latin1').toString('hex'));
-  return `${+f.includeTransactions}${+f.includeAccounts}${+f.includeEntries}/${keys.join(',')}/${slicesKey(slices)}`;
+  const cuckoo = f.accountIncludeCuckoo === undefined ? '' : `cuckoo${f.accountIncludeCuckoo.id}`;
+  return `${+f.includeTransactions}${+f.includeAccounts}${+f.includeEntries}/${keys.join(',')}/${cuckoo}/${slicesKey(slices)}`;
 }
 
-/** Yellowstone's FilterBlocks: transactions touching account_include (all when empty) unless switched off;
- * accounts (with the data slices) and entries only when asked for. */
+/** Yellowstone's FilterBlocks: transactions touching account_include or its cuckoo set (all when neither is
+ * given) unless switched off; accounts (with the data slices) and entries only when asked for. */
 export const blockBody = (u: SharedEvent, b: AssembledBlock, f: CompiledBlocksFilter, slices: readonly DataSlice[], key: string): Buffer =>
   u.encoded(`geyser/block/${key}`, () => {
-    const any = f.accountInclude.size === 0;
+    const cuckoo = f.accountIncludeCuckoo;
+    const any = f.accountInclude.size === 0 && cuckoo === undefined;
+    const included = (k: string): boolean => f.accountInclude.has(k) || (cuckoo !== undefined && cuckoo.has(k));
     const meta = blockMetaToYellowstone(b.slot, b.marker.block!);
     const block: SubscribeUpdateBlock = {
       ...meta,
       transactions: f.includeTransactions
         ? b.transactions
-            .filter((tx) => any || [...transactionView(tx).keys].some((k) => f.accountInclude.has(k)))
+            .filter((tx) => any || [...transactionView(tx).keys].some(included))
             .map((tx) => transactionToYellowstone(tx).transaction!)
         : [],
       updatedAccountCount: String(b.accounts.length),
-      accounts: f.includeAccounts
-        ? b.accounts.filter((a) => any || f.accountInclude.has(keyId(a.pubkey))).map((a) => accountInfo(a, slices))
-        : [],
+      accounts: f.includeAccounts ? b.accounts.filter((a) => any || included(keyId(a.pubkey))).map((a) => accountInfo(a, slices)) : [],
       entries: f.includeEntries ? b.entries.map(entryToYellowstone) : [],
     };
     return encode({ block }, u.readAt);

@@ -59,6 +59,15 @@ function addHandlers(server: grpc.Server, d: GeyserServiceDeps): void {
   });
 }
 
+/** What a Subscribe request holds besides one cuckoo filter's data (names, keys, options). */
+const REQUEST_ROOM_BYTES = 1024 * 1024;
+
 export function geyserService(d: GeyserServiceDeps): GrpcService {
-  return { name: GEYSER_SERVICE_NAME, addTo: (server) => addHandlers(server, d), reflection: geyserReflectionPackage };
+  return {
+    name: GEYSER_SERVICE_NAME,
+    addTo: (server) => addHandlers(server, d),
+    reflection: geyserReflectionPackage,
+    // A request carrying a cuckoo filter of the largest allowed size, plus room for the rest of the request.
+    maxRequestBytes: d.limits.maxCuckooBytes + REQUEST_ROOM_BYTES,
+  };
 }

@@ -11,15 +11,16 @@
 //   stock client's `grpcSetXRequestSnapshot` channel option) gets, for its first request with accounts filters, the
 //   state of every account they match at one slot S (is_startup), then every write after S (api/live/snapshot.ts).
 //   Such a request with from_slot resumes instead (a reconnecting client already holds the state); later requests
-//   replace the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream).
-import type { ServerDuplexStream } from '@grpc/grpc-js';
+//   replace the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream). A snapshot
+//   with a durable cursor (x-slotstream-cursor) is refused with INVALID_ARGUMENT; with an end slot it ends there.
+import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
 import type { CompiledBlocksFilter } from '../../filters/index.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
 import { outgoing } from '../outbound.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
-import type { SharedEvent } from '../../live/index.js';
+import { boundsFromMetadata, GEYSER_METADATA, type SharedEvent } from '../../live/index.js';
 import {
   accountBody,
   blockBody,
@@ -41,6 +42,9 @@ export interface GeyserSubscribeDeps extends SessionStreamDeps {
 /** Yellowstone's metadata key asking for the account snapshot first (yellowstone-grpc-geyser grpc.rs: its presence). */
 export const SNAPSHOT_METADATA_KEY = 'x-request-snapshot';
 
+/** A snapshot names no cursor: where a cursor resumes, the client holds the state already (api/live/README.md). */
+export const SNAPSHOT_WITH_CURSOR = `${SNAPSHOT_METADATA_KEY}: cannot be combined with ${GEYSER_METADATA.cursor} (a cursor resumes a stream; a snapshot starts one from the current state)`;
+
 export class GeyserStream extends SessionStream<SubscribeRequest> {
   private req: GeyserRequest | undefined;
   private slicesKey = '';
@@ -48,6 +52,8 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
   /** The stream asked for a snapshot and its first subscription has not come yet. */
   private snapshotPending: boolean;
+  /** The call's request metadata: slotstream's opt-ins a stock client can send (x-slotstream-cursor, ...). */
+  private readonly metadata: Metadata;
 
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
@@ -55,21 +61,32 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
   ) {
     super(call, deps, 'geyser.Subscribe');
     this.snapshotPending = call.metadata.get(SNAPSHOT_METADATA_KEY).length > 0;
+    this.metadata = call.metadata;
   }
 
-  protected accept(req: SubscribeRequest): Accepted {
+  protected accept(request: SubscribeRequest): Accepted {
+    // slotstream's opt-ins (cursor, end slot, pace) as request metadata, or as reserved blocks_meta names for
+    // clients that cannot set metadata (the stock napi clients); the reserved names are no filters.
+    const optIns = takeOptIns(request.blocksMeta);
+    const req = optIns.found.size > 0 ? { ...request, blocksMeta: optIns.rest } : request;
     const compiled = compileGeyserRequest(req, this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
     const r = compiled.value;
     if (r.ping !== undefined) return { pong: encodePong(r.ping) };
+    const bounds = boundsFromMetadata((key) => {
+      const v = this.metadata.get(key)[0];
+      return v === undefined ? optIns.found.get(key) : v.toString();
+    }, r.compiled.fromSlot);
+    if (!bounds.ok) return { error: bounds.error };
     this.req = r;
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
     // The first request with accounts filters takes the snapshot (the client may open the stream with an empty one).
     const snapshot = this.snapshotPending && r.compiled.accounts.length > 0 && r.compiled.fromSlot === undefined;
+    if (snapshot && bounds.value.cursor !== undefined) return { error: SNAPSHOT_WITH_CURSOR };
     if (r.compiled.accounts.length > 0) this.snapshotPending = false;
-    return { subscription: r.compiled, snapshot };
+    return { subscription: r.compiled, bounds: bounds.value, snapshot };
   }
 
   protected pingBytes(): Buffer {
@@ -130,6 +147,21 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     }
   }
 }
+
+/** `blocks_meta` entries named `x-slotstream-<option>=<value>` (takeOptIn's keys), and the other entries. */
+function takeOptIns(blocksMeta: SubscribeRequest['blocksMeta']): { found: Map<string, string>; rest: SubscribeRequest['blocksMeta'] } {
+  const found = new Map<string, string>();
+  const rest: SubscribeRequest['blocksMeta'] = Object.create(null) as SubscribeRequest['blocksMeta'];
+  for (const [name, filter] of Object.entries(blocksMeta ?? {})) {
+    const eq = name.indexOf('=');
+    const key = eq < 0 ? '' : name.slice(0, eq);
+    if (OPT_IN_KEYS.has(key)) found.set(key, name.slice(eq + 1));
+    else rest[name] = filter;
+  }
+  return { found, rest };
+}
+
+const OPT_IN_KEYS: ReadonlySet<string> = new Set(Object.values(GEYSER_METADATA));
 
 export function handleGeyserSubscribe(d: GeyserSubscribeDeps) {
   return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {

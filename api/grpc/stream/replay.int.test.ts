@@ -231,4 +231,15 @@ describe('gRPC Subscribe from_slot replay', () => {
         .sort(),
     ).toEqual(want);
   });
+
+  it('answers OUT_OF_RANGE for a cursor whose position fell out of retention (issue 23), whatever from_slot says', async () => {
+    // After the test above cut the history before slot 110: a cursor at 104 resumes at 105, which is gone.
+    await server.live.cursors.save('gone', 104n);
+    const r = subscribe(client);
+    open.push(r);
+    r.send({ ...(await filterRequest(140n)), cursor: 'gone' });
+    await waitFor(() => r.error, { what: 'OUT_OF_RANGE for the cursor' });
+    expect(r.error!.code).toBe(grpc.status.OUT_OF_RANGE);
+    expect(r.error!.details).toMatch(/^cursor gone: from_slot 105 is older than the retained history; first available slot is \d+$/);
+  });
 });

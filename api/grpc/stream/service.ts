@@ -9,6 +9,7 @@ import { StreamService, type SubscribeParsedRequest, type SubscribeRequest } fro
 import type { FilterLimits } from '../../filters/index.js';
 import type { LiveLayer } from '../../live/index.js';
 import type { GrpcService } from '../service.js';
+import { deleteCursor, listCursors } from './cursors.js';
 import { handleSubscribe } from './subscribe.js';
 import { handleSubscribeParsed } from './subscribe-parsed.js';
 import { streamUnary } from './unary.js';
@@ -49,6 +50,8 @@ export function streamService(d: StreamServiceDeps): GrpcService {
         subscribeParsed: (call: grpc.ServerDuplexStream<SubscribeParsedRequest, Buffer>) => subscribeParsed(call),
         ping: unary(streamUnary.ping),
         getVersion: unary(streamUnary.getVersion),
+        listCursors: listCursors(d.live.cursors),
+        deleteCursor: deleteCursor(d.live.cursors),
       });
     },
     reflection: () => protoLoader.loadSync(PROTO_PATH, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }),

@@ -21,7 +21,7 @@ import {
 } from '../../../proto/gen/stream.js';
 import type { AccountEvent } from '../../../schemas/gen/events.js';
 import { compileSubscribeRequest, type FilterLimits } from '../../filters/index.js';
-import type { SharedEvent } from '../../live/index.js';
+import { STREAM_FIELD_NAMES, streamBounds, type SharedEvent } from '../../live/index.js';
 import { PUMP, PUMP_AMM } from '../../pumpfun/index.js';
 import {
   compileParsedFilter,
@@ -86,8 +86,10 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (!f.ok) return { error: f.error };
     const compiled = compileSubscribeRequest(parsedRegistration(req), this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
+    const bounds = streamBounds({ cursor: req.cursor, toSlot: req.toSlot, pace: req.pace, fromSlot: req.fromSlot }, STREAM_FIELD_NAMES);
+    if (!bounds.ok) return { error: bounds.error };
     this.filter = f.filter;
-    return { subscription: compiled.value };
+    return { subscription: compiled.value, bounds: bounds.value };
   }
 
   protected pingBytes(): Buffer | undefined {

@@ -4,24 +4,20 @@
 // commitment confirmed, a block up to the confirmed head answers; anything else is -32004 (not available).
 // Processed is refused. Slots marked skipped (a lost fork) have no block here.
 import { BlockMeta } from '../../../schemas/codec.js';
-import { describeValue } from '../../../platform/describe-value.js';
-import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped } from '../../solana-json/errors.js';
-import { u64Json } from '../../solana-json/json.js';
+import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
 import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
 import {
   decodeBody,
-  encodeWithMeta,
   parseEncodingConfig,
   parseMaxSupportedVersion,
   parseTransactionEncoding,
-  uiReward,
   type TransactionEncoding,
 } from '../../solana-json/transactions.js';
+import { parseTransactionDetails, uiConfirmedBlock, type BlockHeader, type TransactionDetails } from '../../solana-json/block.js';
 
-export type TransactionDetails = 'full' | 'signatures' | 'accounts' | 'none';
-const DETAILS: readonly TransactionDetails[] = ['full', 'signatures', 'accounts', 'none'];
+export type { TransactionDetails };
 
 export interface GetBlockParams {
   slot: bigint;
@@ -36,14 +32,10 @@ export function parseGetBlock(params: unknown): GetBlockParams {
   const p = positional(params, 1, 2);
   const slot = parseU64(p[0], 'slot');
   const config = parseEncodingConfig(p[1]);
-  const details = config.transactionDetails ?? 'full';
-  if (typeof details !== 'string' || !(DETAILS as readonly string[]).includes(details)) {
-    throw invalidParams(`transactionDetails: expected one of full, signatures, accounts, none, got ${describeValue(details)}`);
-  }
   return {
     slot,
     encoding: parseTransactionEncoding(config.encoding),
-    transactionDetails: details as TransactionDetails,
+    transactionDetails: parseTransactionDetails(config.transactionDetails),
     rewards: optionalBool(config, 'rewards') ?? true,
     commitment: parseContextConfig(config, true).commitment,
     maxSupportedVersion: parseMaxSupportedVersion(config.maxSupportedTransactionVersion),
@@ -111,32 +103,27 @@ export const getBlock = defineMethod<GetBlockParams>({
   },
 });
 
-/** Pure: UiConfirmedBlock, members in Agave's order; transactions / signatures / rewards only when asked. */
+/** Pure: the stored block in Agave's UiConfirmedBlock (api/solana-json/block.ts, shared with blockSubscribe). */
 export function shapeBlock(
   p: Omit<GetBlockParams, 'slot' | 'commitment'> & { slot: bigint },
   b: BlockRow,
   txRows: readonly { body?: string; signature?: string }[],
 ): unknown {
-  const height = u64(b.block_height);
-  const out: Record<string, unknown> = {
+  const header: BlockHeader = {
+    slot: p.slot,
+    parentSlot: u64(b.parent_slot),
+    blockhash: b.blockhash,
     previousBlockhash:
       b.previous_blockhash !== '' && b.previous_blockhash !== undefined ? b.previous_blockhash : (b.parent_blockhash ?? ''),
-    blockhash: b.blockhash,
-    parentSlot: u64Json(u64(b.parent_slot)),
+    blockHeight: u64(b.block_height),
+    blockTime: b.block_time === null ? null : u64(b.block_time),
+    rewards: p.rewards && b.rewards ? BlockMeta.decode(Buffer.from(b.rewards, 'base64')).rewards : [],
+    numPartitions: b.num_partitions === null || b.num_partitions === undefined ? undefined : u64(b.num_partitions),
   };
-  if (p.transactionDetails === 'full' || p.transactionDetails === 'accounts') {
-    const o = { maxSupportedVersion: p.maxSupportedVersion, showRewards: p.rewards, accountsOnly: p.transactionDetails === 'accounts' };
-    out.transactions = txRows.map((r) => encodeWithMeta(decodeBody(r.body!), p.encoding, o));
-  } else if (p.transactionDetails === 'signatures') {
-    out.signatures = txRows.map((r) => r.signature!);
-  }
-  if (p.rewards) {
-    const rewards = b.rewards ? BlockMeta.decode(Buffer.from(b.rewards, 'base64')).rewards : [];
-    out.rewards = rewards.map(uiReward);
-  }
-  if (b.num_partitions !== null && b.num_partitions !== undefined) out.numRewardPartitions = u64Json(u64(b.num_partitions));
-  out.blockTime = b.block_time === null ? null : u64Json(u64(b.block_time));
-  // Height 0 is how the event model writes "not recorded" (old archived blocks); only genesis has it.
-  out.blockHeight = height === 0n && p.slot !== 0n ? null : u64Json(height);
-  return out;
+  return uiConfirmedBlock(
+    { encoding: p.encoding, transactionDetails: p.transactionDetails, rewards: p.rewards, maxSupportedVersion: p.maxSupportedVersion },
+    header,
+    () => txRows.map((r) => decodeBody(r.body!)),
+    () => txRows.map((r) => r.signature!),
+  );
 }

@@ -1,4 +1,5 @@
-// getFirstAvailableBlock: the oldest block the views hold (Agave answers 0 when it has none).
+// getFirstAvailableBlock: the oldest block the views hold whole (Agave answers 0 when it has none); with a transactions
+// retention window, the oldest block stored inside it (api/views/state.ts), so it moves with the window.
 import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
 import { parseNoParams } from '../../solana-json/params.js';

@@ -146,6 +146,8 @@ export interface StoredRecord {
   topic: string;
   partition: number;
   offset: bigint;
+  /** The record's Kafka timestamp (ms): when it was produced. */
+  timestamp: number;
   event: ChainEvent;
 }
 
@@ -169,7 +171,7 @@ export async function readTopics(kafka: Kafka, topics: TopicNames): Promise<Stor
       for (const r of records) {
         if (r.offset >= ends.get(r.topic, r.partition)!) continue;
         const d = decodeRecord(names.get(r.topic)!, r.value);
-        if (d.ok) out.push({ topic: r.topic, partition: r.partition, offset: r.offset, event: d.value });
+        if (d.ok) out.push({ topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, event: d.value });
       }
     },
   });

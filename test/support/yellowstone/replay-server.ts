@@ -4,7 +4,9 @@
 // least from_slot, in recorded order (Yellowstone replays whole slots from its store); without, the whole
 // recording. After the recording the stream stays open, as a live upstream's does. Knobs: how far back
 // SubscribeReplayInfo says the server can replay, a cut of the first stream after N updates, and a limit
-// that stops the recording early.
+// that stops the recording early. Instead of a recording, a `feed` yields the updates' wire bytes as it likes
+// (bench/soak/upstream.ts: a recording on disk replayed at the chain's pace): they go out as they are, without
+// a decode and re-encode.
 import * as grpc from '@grpc/grpc-js';
 import {
   GEYSER_SERVICE,
@@ -28,7 +30,10 @@ export function decodeRecording(records: readonly Buffer[]): RecordedUpdate[] {
 }
 
 export interface ReplayServerOptions {
-  recording: readonly RecordedUpdate[];
+  recording?: readonly RecordedUpdate[];
+  /** Instead of `recording`: the encoded SubscribeUpdates of a stream asking for `fromSlot` (undefined: from
+   * the start), written as they are; the feed paces itself (the stream waits for grpc-js's drain). */
+  feed?: (fromSlot: bigint | undefined) => AsyncIterable<Uint8Array>;
   /** SubscribeReplayInfo's first_available; undefined: the field is left out (no replay). */
   firstAvailable?: bigint;
   /** The first Subscribe stream fails with UNAVAILABLE after this many updates. */
@@ -48,13 +53,24 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
+// Subscribe's responses: a SubscribeUpdate is encoded, a feed's bytes go out as they are.
+const RAW_OR_DECODED_SERVICE = {
+  ...GEYSER_SERVICE,
+  subscribe: {
+    ...GEYSER_SERVICE.subscribe,
+    responseSerialize: (u: SubscribeUpdate | Uint8Array): Buffer =>
+      u instanceof Uint8Array ? Buffer.from(u.buffer, u.byteOffset, u.byteLength) : GEYSER_SERVICE.subscribe.responseSerialize(u),
+  },
+};
+
 export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayServer> {
   const server = new grpc.Server(o.gzip ? { 'grpc.default_compression_algorithm': grpc.compressionAlgorithms.gzip } : {});
+  if (!o.recording === !o.feed) throw new Error('startReplayServer: give either recording or feed');
   const requests: SubscribeRequest[] = [];
   const tokens: (string | undefined)[] = [];
   const open = new Set<grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>>();
   let streams = 0;
-  server.addService(GEYSER_SERVICE, {
+  server.addService(RAW_OR_DECODED_SERVICE, {
     subscribeReplayInfo(_call: grpc.ServerUnaryCall<object, object>, cb: grpc.sendUnaryData<object>) {
       cb(null, o.firstAvailable === undefined ? {} : { firstAvailable: o.firstAvailable.toString() });
     },
@@ -80,11 +96,14 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     cutAfter: number | undefined,
   ): Promise<void> {
     const from = req.fromSlot === undefined ? undefined : BigInt(req.fromSlot);
-    const updates = o.recording
-      .slice(0, o.limit ?? o.recording.length)
-      .filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from));
+    const updates = o.feed
+      ? o.feed(from)
+      : o
+          .recording!.slice(0, o.limit ?? o.recording!.length)
+          .filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from))
+          .map((r) => r.update);
     let sent = 0;
-    for (const r of updates) {
+    for await (const u of updates) {
       if (!open.has(call)) return;
       if (cutAfter !== undefined && sent >= cutAfter) {
         // grpc-js ends a server stream with a status when the call emits an error carrying a code.
@@ -92,7 +111,7 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
         open.delete(call);
         return;
       }
-      if (!call.write(r.update)) await new Promise<void>((resolve) => call.once('drain', resolve));
+      if (!call.write(u as SubscribeUpdate)) await new Promise<void>((resolve) => call.once('drain', resolve));
       sent++;
     }
   }

@@ -1,0 +1,31 @@
+// `npm run bench:soak`: the whole service under a mainnet-shaped load with clients on every interface (issue 22;
+// bench/soak/driver.ts). Env: SOAK_MULTIPLE (x mainnet, default 1), SOAK_MINUTES (measured minutes, default 10),
+// SOAK_RECORDING_DIR (recordings kept between runs, default .data/soak), SOAK_GRPC_STREAMS (100),
+// SOAK_PUBSUB_SUBSCRIPTIONS (100), SOAK_RPC_RPS (20), SOAK_SPEEDUP (replay the recording of SOAK_MULTIPLE/SOAK_SPEEDUP
+// this many times faster, default 1), SOAK_RECORDING_SLOTS (slots to record; default: enough for the run). Prints a line per minute and the summary line; report the
+// machine's `uptime` with it (bench/README.md "Soak").
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runSoak } from './soak/driver.js';
+
+const env = (name: string, def: number): number => {
+  const v = process.env[name];
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`bench:soak: ${name} must be a positive number, got ${JSON.stringify(v)}`);
+  return n;
+};
+
+const uptime = (): string => execFileSync('uptime').toString().trim();
+process.stdout.write(`soak start: ${uptime()}\n`);
+await runSoak({
+  multiple: env('SOAK_MULTIPLE', 1),
+  minutes: env('SOAK_MINUTES', 10),
+  recordingDir: process.env.SOAK_RECORDING_DIR ?? fileURLToPath(new URL('../.data/soak', import.meta.url)),
+  grpcStreams: env('SOAK_GRPC_STREAMS', 100),
+  pubsubSubscriptions: env('SOAK_PUBSUB_SUBSCRIPTIONS', 100),
+  rpcPerSecond: env('SOAK_RPC_RPS', 20),
+  speedup: env('SOAK_SPEEDUP', 1),
+  ...(process.env.SOAK_RECORDING_SLOTS ? { recordingSlots: env('SOAK_RECORDING_SLOTS', 0) } : {}),
+});
+process.stdout.write(`soak end: ${uptime()}\n`);

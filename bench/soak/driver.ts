@@ -1,0 +1,466 @@
+// The soak (issue 22): the whole service (`slotstream all`, local broker, embedded ClickHouse) fed by a local
+// Yellowstone upstream replaying a mainnet-shaped recording at the chain's pace (upstream.ts, recording.ts,
+// shape.ts), with clients on every interface in processes of their own (client-worker.ts). Once a second it
+// samples how far each role trails the chain (the upstream's tip against the ingest's last slot from /metrics,
+// the views' processed slot from JSON-RPC getSlot, the newest slot each client process saw), end-to-end
+// latencies, CPU and RSS of every process (/proc), and every 15 s the bytes on disk of Kafka and ClickHouse.
+// It prints a line per minute and one summary line per run (stats.ts summaryLine).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startAll, type AllProcess } from '../../test/support/cli/all-process.js';
+import { startWorker, stopWorker, type Worker } from '../support/workers.js';
+import type { ClientSample } from './client-worker.js';
+import { childPids, procUsage } from './proc.js';
+import { ensureRecording, recordingPath } from './recording.js';
+import type { StreamStart, UpstreamStats } from './schedule.js';
+import { loadShape, MAINNET, slotsFor } from './shape.js';
+import { percentile, slope, summaryLine, type SoakSummary } from './stats.js';
+
+export interface SoakOptions {
+  /** Load as a multiple of mainnet (shape.ts). */
+  multiple: number;
+  /** Measured minutes (after the service serves and the clients are connected). */
+  minutes: number;
+  /** Where recordings are kept between runs (made once per multiple and length). */
+  recordingDir: string;
+  /** gRPC streams (half stream.Stream, half geyser.Geyser), PubSub subscriptions, JSON-RPC requests per second. */
+  grpcStreams?: number;
+  pubsubSubscriptions?: number;
+  rpcPerSecond?: number;
+  /** Longest wait for the views to answer (a finalized slot) before measuring, default 120 s. */
+  warmupSeconds?: number;
+  /** Replays the recording this many times faster than the chain (slots of 400/speedup ms): `multiple` is then
+   * made of a recording at multiple/speedup (one recording serves several multiples; trails are in these shorter
+   * slots). Default 1. */
+  speedup?: number;
+  /** Slots to record (default: enough for `minutes` plus `spareSeconds`); a run ends early when they are used up. */
+  recordingSlots?: number;
+  /** Recorded seconds beyond `minutes` (the service starts and warms up while the upstream already sends), default 90. */
+  spareSeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface MinuteRow {
+  minute: number;
+  trail: Record<string, { p50: number; p99: number }>;
+  e2e: Record<string, { p50: number; p99: number; n: number }>;
+  rpcMs: { p50: number; p99: number; n: number };
+  cpuCores: Record<string, number>;
+  rssMb: Record<string, number>;
+  upstreamLateP99Ms: number;
+  /** The service's event loop lag (prom-client's p99 over its window), the largest sample of the minute. */
+  eventLoopLagP99Ms: number;
+}
+
+export interface SoakResult {
+  summary: SoakSummary;
+  line: string;
+  minutes: MinuteRow[];
+  /** Bytes on disk at the end and their growth per hour over the measured window. */
+  disk: {
+    kafkaBytes: number;
+    clickhouseBytes: number;
+    kafkaGbPerHour: number;
+    clickhouseGbPerHour: number;
+    /** Per day of the chain at this multiple (bytes per published slot x slots a day). */
+    kafkaGbPerDay: number;
+    clickhouseGbPerDay: number;
+  };
+  /** CPU each process needs to keep the chain's pace (CPU seconds per published slot x slots per second). */
+  coresAtPace: Record<string, number>;
+  rssSlopeMbPerHour: Record<string, number>;
+  cpuCores: Record<string, number>;
+  deadLetters: number;
+  cutoffs: { grpc: number; pubsub: number };
+  errorTexts: string[];
+  warnings: number;
+  /** JSON-RPC answers -32007/-32016 (the views trail too far). */
+  rpcBehind: number;
+}
+
+const CLIENT_ROLES = ['stream', 'geyser', 'pubsub', 'jsonrpc'] as const;
+type ClientRole = (typeof CLIENT_ROLES)[number];
+const SCRIPT = (name: string): URL => new URL(`./${name}`, import.meta.url);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const run = promisify(execFile);
+
+/** A metric's value summed over its label sets (0 when absent). */
+export function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || (line[name.length] !== ' ' && line[name.length] !== '{')) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+async function diskBytes(dir: string): Promise<number> {
+  try {
+    // Blocks in use, not apparent sizes: Kafka preallocates its index files sparse (10 MB each per segment).
+    const { stdout } = await run('du', ['-sk', dir]);
+    return Number(stdout.split('\t')[0]) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every descendant of `pid` (the service's Kafka broker is its child). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  for (const c of childPids(pid)) out.push(c, ...descendants(c));
+  return out;
+}
+
+export async function runSoak(o: SoakOptions): Promise<SoakResult> {
+  const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const speedup = o.speedup ?? 1;
+  const slotMs = MAINNET.slotMs / speedup;
+  const shape = loadShape(o.multiple / speedup, o.recordingSlots ?? Math.ceil(slotsFor(o.minutes, o.spareSeconds ?? 90) * speedup));
+  const file = recordingPath(o.recordingDir, shape);
+  const index = await ensureRecording(file, shape, log);
+  const m = index.mix;
+  log(
+    `soak load: ${o.multiple}x mainnet = ${shape.tps * speedup} tx/s (recorded at ${shape.tps} tx/s, replayed ${speedup}x faster), ` +
+      `${m.slots} slots (${m.blocks} blocks), votes ${((100 * m.votes) / m.transactions).toFixed(1)}%, ` +
+      `${(m.accountWrites / m.transactions).toFixed(2)} account writes/tx, ${(m.entries / m.blocks).toFixed(0)} entries/block, ` +
+      `${(((Object.values(m.bytes).reduce((a, b) => a + b, 0) / m.slots) * (1000 / slotMs)) / 1e6).toFixed(1)} MB/s upstream`,
+  );
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'slotstream-soak-'));
+  const stops: (() => Promise<unknown>)[] = [];
+  const starts: StreamStart[] = [];
+  const clients = new Map<ClientRole, Worker>();
+  try {
+    const up = await startWorker(SCRIPT('upstream.ts'), 'upstream', { SOAK_RECORDING: file, SOAK_SLOT_MS: String(slotMs) });
+    stops.push(() => stopWorker(up.w));
+    up.w.proc.on('message', (msg: { started?: StreamStart }) => {
+      if (!msg.started) return;
+      log(`soak: the upstream starts a stream (from_slot ${msg.started.fromSlot ?? 'none'})`);
+      starts.push(msg.started);
+      for (const c of clients.values()) c.proc.send({ cmd: 'start', start: msg.started });
+    });
+    const all: AllProcess = await startAll(dataDir, [
+      '--source',
+      'yellowstone',
+      '--yellowstone-url',
+      `http://127.0.0.1:${up.port}`,
+      '--keep-kafka-data',
+      'true',
+    ]);
+    stops.push(() => all.stop());
+    log(`soak: slotstream all serves (pid ${all.child.pid}); starting clients`);
+    const grpcStreams = o.grpcStreams ?? 100;
+    const envs: Record<ClientRole, Record<string, string>> = {
+      stream: { SOAK_PORT: String(all.ports.grpc), SOAK_CLIENTS: String(Math.ceil(grpcStreams / 2)) },
+      geyser: { SOAK_PORT: String(all.ports.grpc), SOAK_CLIENTS: String(Math.floor(grpcStreams / 2)) },
+      pubsub: { SOAK_PORT: String(all.ports.pubsub), SOAK_CLIENTS: String(o.pubsubSubscriptions ?? 100) },
+      jsonrpc: { SOAK_PORT: String(all.ports.rpc), SOAK_RPC_RPS: String(o.rpcPerSecond ?? 20) },
+    };
+    for (const role of CLIENT_ROLES) {
+      const c = await startWorker(SCRIPT('client-worker.ts'), role, {
+        ...envs[role],
+        SOAK_INDEX: `${file}.json`,
+        SOAK_SLOT_MS: String(slotMs),
+      });
+      clients.set(role, c.w);
+      stops.push(() => stopWorker(c.w));
+      for (const s of starts) c.w.proc.send({ cmd: 'start', start: s });
+    }
+    // Warm-up: JSON-RPC answers (and the views can be measured) once the views hold a finalized slot (32 slots
+    // after the first block, api/views/state.ts); the run measures from then, or from the warm-up's limit.
+    const warmupEnd = Date.now() + (o.warmupSeconds ?? 120) * 1000;
+    while (
+      Date.now() < warmupEnd &&
+      typeof (await all.rpc('getSlot', [{ commitment: 'processed' }]).catch(() => ({ result: undefined }))).result !== 'number'
+    ) {
+      await sleep(1000);
+    }
+    log(`soak: warm-up over after ${Math.round((Date.now() - warmupEnd) / 1000 + (o.warmupSeconds ?? 120))} s; measuring`);
+    return await measure(o, log, all, up.w, clients, dataDir);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface Sample {
+  t: number;
+  trail: Record<string, number>;
+  e2e: Record<string, number[]>;
+  rpcMs: number[];
+  cpu: Record<string, number>;
+  rss: Record<string, number>;
+  lateMs: number[];
+  loopLagMs: number;
+}
+
+async function measure(
+  o: SoakOptions,
+  log: (line: string) => void,
+  all: AllProcess,
+  up: Worker,
+  clients: Map<ClientRole, Worker>,
+  dataDir: string,
+): Promise<SoakResult> {
+  const pids = (): Record<string, number[]> => {
+    const service = all.child.pid!;
+    const out: Record<string, number[]> = { service: [service], kafka: descendants(service), upstream: [up.proc.pid!] };
+    for (const [role, w] of clients) out[`client_${role}`] = [w.proc.pid!];
+    return out;
+  };
+  const usage = (ps: Record<string, number[]>): { cpu: Record<string, number>; rss: Record<string, number> } => {
+    const cpu: Record<string, number> = {};
+    const rss: Record<string, number> = {};
+    for (const [name, list] of Object.entries(ps)) {
+      cpu[name] = 0;
+      rss[name] = 0;
+      for (const pid of list) {
+        const u = procUsage(pid);
+        cpu[name] += u?.cpuSeconds ?? 0;
+        rss[name] += u?.rssMb ?? 0;
+      }
+    }
+    return { cpu, rss };
+  };
+  const disk = async (): Promise<{ kafka: number; clickhouse: number }> => {
+    const kafka = await diskBytes(path.join(dataDir, 'kafka'));
+    return { kafka, clickhouse: (await diskBytes(dataDir)) - kafka };
+  };
+  const metrics = async (): Promise<string> => {
+    try {
+      return await (await fetch(`http://127.0.0.1:${all.ports.metrics}/metrics`)).text();
+    } catch {
+      return '';
+    }
+  };
+
+  // What the clients and the upstream gathered during the warm-up is not the run's.
+  await Promise.all([
+    up.request({ cmd: 'stats' }, 'stats'),
+    ...CLIENT_ROLES.map((r) => clients.get(r)!.request({ cmd: 'sample' }, 'sample')),
+  ]);
+  const startedAt = Date.now();
+  const endAt = startedAt + o.minutes * 60_000;
+  const disk0 = await disk();
+  let ingestSlot = metricSum(await metrics(), 'slotstream_ingest_last_slot');
+  // [hours since start, Kafka bytes, ClickHouse bytes, the ingest's last slot]
+  const diskPoints: [number, number, number, number][] = [[0, disk0.kafka, disk0.clickhouse, ingestSlot]];
+  const cpu0 = usage(pids()).cpu;
+  const ingestSlot0 = ingestSlot;
+  let prev = usage(pids());
+  let prevT = Date.now();
+  const samples: Sample[] = [];
+  const rows: MinuteRow[] = [];
+  let lastClient = new Map<ClientRole, ClientSample>();
+  let metricsText = '';
+  const trace: string[] = [];
+  for (let second = 1; Date.now() < endAt; second++) {
+    await sleep(Math.max(0, startedAt + second * 1000 - Date.now()));
+    const [upStats, text, views, ...clientSamples] = await Promise.all([
+      up.request<UpstreamStats>({ cmd: 'stats' }, 'stats'),
+      metrics(),
+      all.rpc('getSlot', [{ commitment: 'processed' }]).catch(() => ({ result: undefined })),
+      ...CLIENT_ROLES.map((r) => clients.get(r)!.request<ClientSample>({ cmd: 'sample' }, 'sample')),
+    ]);
+    if (text) {
+      metricsText = text;
+      ingestSlot = metricSum(text, 'slotstream_ingest_last_slot');
+    }
+    lastClient = new Map(CLIENT_ROLES.map((r, i) => [r, clientSamples[i]!]));
+    const now = Date.now();
+    const u = usage(pids());
+    const cpu: Record<string, number> = {};
+    for (const k of Object.keys(u.cpu)) cpu[k] = Math.max(0, (u.cpu[k]! - (prev.cpu[k] ?? 0)) / ((now - prevT) / 1000));
+    prev = u;
+    prevT = now;
+    const tip = upStats.tip;
+    const trail: Record<string, number> = {};
+    if (tip >= 0) {
+      trail.ingest = tip - metricSum(text, 'slotstream_ingest_last_slot');
+      if (typeof views.result === 'number') trail.views = tip - views.result;
+      for (const [role, s] of lastClient) if (role !== 'jsonrpc' && s.tip >= 0) trail[role] = tip - s.tip;
+    }
+    trace.push(
+      JSON.stringify({
+        t: now,
+        tip,
+        ingest: metricSum(text, 'slotstream_ingest_last_slot'),
+        views: views.result ?? null,
+        trail,
+        cpu,
+        late: upStats.lateMs,
+      }),
+    );
+    samples.push({
+      t: now,
+      trail,
+      e2e: Object.fromEntries([...lastClient].filter(([r]) => r === 'geyser' || r === 'pubsub').map(([r, s]) => [r, s.e2eMs])),
+      rpcMs: lastClient.get('jsonrpc')!.requestMs,
+      cpu,
+      rss: u.rss,
+      lateMs: upStats.lateMs,
+      loopLagMs: metricSum(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+    });
+    if (second % 15 === 0) {
+      const d = await disk();
+      diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse, ingestSlot]);
+    }
+    if (second % 60 === 0 || Date.now() >= endAt) {
+      const row = minuteRow(
+        rows.length + 1,
+        samples.filter((s) => s.t > (rows.length === 0 ? 0 : startedAt + rows.length * 60_000)),
+      );
+      rows.push(row);
+      log(minuteLine(row));
+    }
+    if (upStats.ended) {
+      log('soak: the recording is used up; ending the run early');
+      break;
+    }
+  }
+  const d = await disk();
+  diskPoints.push([(Date.now() - startedAt) / 3_600_000, d.kafka, d.clickhouse, ingestSlot]);
+  const cpuEnd = usage(pids()).cpu;
+  const hours = (Date.now() - startedAt) / 3_600_000;
+
+  const all99 = (key: string): number =>
+    percentile(
+      samples.flatMap((s) => (s.trail[key] === undefined ? [] : [s.trail[key]!])),
+      99,
+    );
+  const e2eAll = samples.flatMap((s) => Object.values(s.e2e).flat());
+  const names = Object.keys(samples[0]?.cpu ?? {});
+  const cpuCores = Object.fromEntries(
+    names.map((n) => [n, samples.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, samples.length)]),
+  );
+  const rssSlopeMbPerHour = Object.fromEntries(
+    names.map((n) => [n, slope(samples.map((s) => [(s.t - startedAt) / 3_600_000, s.rss[n] ?? 0]))]),
+  );
+  const kafkaGbPerHour = slope(diskPoints.map((p) => [p[0], p[1]])) / 1e9;
+  const clickhouseGbPerHour = slope(diskPoints.map((p) => [p[0], p[2]])) / 1e9;
+  // Per day of the chain at this multiple: bytes and CPU per slot the ingest published, times the slots of a day
+  // at the chain's pace (a service that trails still tells what a day costs; NaN when it published < 2 slots).
+  const slotsPerDay = (86_400_000 / MAINNET.slotMs) * (o.speedup ?? 1);
+  const ingested = ingestSlot - ingestSlot0;
+  const perSlot = (i: 1 | 2): number => (ingested >= 2 ? slope(diskPoints.map((p) => [p[3], p[i]])) : NaN);
+  const kafkaGbPerDay = (perSlot(1) * slotsPerDay) / 1e9;
+  const clickhouseGbPerDay = (perSlot(2) * slotsPerDay) / 1e9;
+  const cpuSecondsPerSlot = Object.fromEntries(
+    Object.keys(cpuEnd).map((n) => [n, ingested >= 2 ? ((cpuEnd[n] ?? 0) - (cpu0[n] ?? 0)) / ingested : NaN]),
+  );
+  const coresAtPace = Object.fromEntries(Object.entries(cpuSecondsPerSlot).map(([n, c]) => [n, (c * slotsPerDay) / 86_400]));
+
+  const out = all.output();
+  const allLog = path.join(o.recordingDir, 'last-run.all.log');
+  await writeFile(allLog, out);
+  await writeFile(path.join(o.recordingDir, 'last-run.samples.jsonl'), trace.join('\n') + '\n');
+  await writeFile(path.join(o.recordingDir, 'last-run.metrics.txt'), metricsText);
+  log(`soak: slotstream all's output, the samples and the last /metrics are in ${o.recordingDir}/last-run.*`);
+  const lines = out.split('\n');
+  const levelOf = (l: string): number => Number(/"level":(\d+)/.exec(l)?.[1] ?? 0);
+  const errorLines = lines.filter((l) => levelOf(l) >= 50);
+  const warnings = lines.filter((l) => levelOf(l) === 40).length;
+  const deadLetters =
+    lines.filter((l) => l.includes('dead-lettered')).length +
+    metricSum(metricsText, 'slotstream_ingest_dead_letters_total') +
+    metricSum(metricsText, 'slotstream_ingest_unconvertible_total');
+  const cutoffs = {
+    grpc: metricSum(metricsText, 'slotstream_grpc_slow_client_cutoffs_total'),
+    pubsub: metricSum(metricsText, 'slotstream_pubsub_slow_client_closes_total'),
+  };
+  const clientErrors = [...lastClient.values()].reduce((a, s) => a + s.errors, 0);
+  const rpcBehind = lastClient.get('jsonrpc')?.behind ?? 0;
+  const errorTexts = [...errorLines.slice(0, 5), ...[...lastClient.values()].flatMap((s) => s.errorTexts)];
+  const exited = all.child.exitCode !== null || all.child.signalCode !== null;
+  if (exited) errorTexts.push(`slotstream all exited during the run (${all.child.exitCode ?? all.child.signalCode})`);
+  const summary: SoakSummary = {
+    multiple: o.multiple,
+    minutes: Math.round(hours * 60 * 10) / 10,
+    ingestLagP99Slots: all99('ingest'),
+    viewsLagP99Slots: all99('views'),
+    e2eP99Ms: percentile(e2eAll, 99),
+    cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0),
+    rssSlopeMbPerH: rssSlopeMbPerHour.service ?? 0,
+    diskGbPerDay: kafkaGbPerDay + clickhouseGbPerDay,
+    cutoffs: cutoffs.grpc + cutoffs.pubsub,
+    errors: errorLines.length + clientErrors + deadLetters + (exited ? 1 : 0),
+  };
+  const line = summaryLine(summary);
+  log(
+    `soak detail: cpu_cores ${fmtMap(cpuCores, 2)}; rss_slope_mb_per_h ${fmtMap(rssSlopeMbPerHour, 0)}; ` +
+      `ingest published ${ingested} slots in ${(hours * 60).toFixed(1)} min (the chain's pace: ${((hours * 3_600_000) / (MAINNET.slotMs / (o.speedup ?? 1))).toFixed(0)}); ` +
+      `kafka ${(d.kafka / 1e6).toFixed(0)} MB (+${(kafkaGbPerHour * 24).toFixed(1)} GB per day of this run, ${kafkaGbPerDay.toFixed(1)} GB per day of the chain), ` +
+      `clickhouse ${(d.clickhouse / 1e6).toFixed(0)} MB (+${(clickhouseGbPerHour * 24).toFixed(1)} GB per day of this run, ${clickhouseGbPerDay.toFixed(1)} GB per day of the chain); ` +
+      `CPU s per published slot ${fmtMap(cpuSecondsPerSlot, 2)} (cores at the chain's pace ${fmtMap(coresAtPace, 2)}); dead letters ${deadLetters}; cutoffs grpc ${cutoffs.grpc} pubsub ${cutoffs.pubsub}; ` +
+      `error lines ${errorLines.length}, client errors ${clientErrors}, ` +
+      `JSON-RPC answers saying the views trail too far ${rpcBehind}, warnings ${warnings}`,
+  );
+  for (const t of errorTexts.slice(0, 10)) log(`soak error: ${t.slice(0, 400)}`);
+  log(line);
+  return {
+    summary,
+    line,
+    minutes: rows,
+    disk: { kafkaBytes: d.kafka, clickhouseBytes: d.clickhouse, kafkaGbPerHour, clickhouseGbPerHour, kafkaGbPerDay, clickhouseGbPerDay },
+    coresAtPace,
+    rssSlopeMbPerHour,
+    cpuCores,
+    deadLetters,
+    cutoffs,
+    errorTexts,
+    warnings,
+    rpcBehind,
+  };
+}
+
+const fmtMap = (m: Record<string, number>, digits: number): string =>
+  Object.entries(m)
+    .map(([k, v]) => `${k}=${v.toFixed(digits)}`)
+    .join(' ');
+
+function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
+  const keys = [...new Set(ss.flatMap((s) => Object.keys(s.trail)))];
+  const trail = Object.fromEntries(
+    keys.map((k) => {
+      const xs = ss.flatMap((s) => (s.trail[k] === undefined ? [] : [s.trail[k]!]));
+      return [k, { p50: percentile(xs, 50), p99: percentile(xs, 99) }];
+    }),
+  );
+  const e2eKeys = [...new Set(ss.flatMap((s) => Object.keys(s.e2e)))];
+  const e2e = Object.fromEntries(
+    e2eKeys.map((k) => {
+      const xs = ss.flatMap((s) => s.e2e[k] ?? []);
+      return [k, { p50: percentile(xs, 50), p99: percentile(xs, 99), n: xs.length }];
+    }),
+  );
+  const rpc = ss.flatMap((s) => s.rpcMs);
+  const names = Object.keys(ss[0]?.cpu ?? {});
+  return {
+    minute,
+    trail,
+    e2e,
+    rpcMs: { p50: percentile(rpc, 50), p99: percentile(rpc, 99), n: rpc.length },
+    cpuCores: Object.fromEntries(names.map((n) => [n, ss.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, ss.length)])),
+    rssMb: Object.fromEntries(names.map((n) => [n, ss.at(-1)?.rss[n] ?? 0])),
+    eventLoopLagP99Ms: Math.max(...ss.map((s) => s.loopLagMs)),
+    upstreamLateP99Ms: percentile(
+      ss.flatMap((s) => s.lateMs),
+      99,
+    ),
+  };
+}
+
+function minuteLine(r: MinuteRow): string {
+  const p = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) : '-');
+  return (
+    `soak minute ${r.minute}: trail slots p50/p99 ${Object.entries(r.trail)
+      .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)}`)
+      .join(', ')}; e2e ms p50/p99 ${Object.entries(r.e2e)
+      .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)} (n=${v.n})`)
+      .join(', ')}; jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}); upstream late p99 ${p(r.upstreamLateP99Ms)} ms; ` +
+    `service event loop lag p99 ${p(r.eventLoopLagP99Ms)} ms; ` +
+    `cpu ${fmtMap(r.cpuCores, 2)}; rss MB ${fmtMap(r.rssMb, 0)}`
+  );
+}

@@ -1,0 +1,56 @@
+// When the soak's upstream meant each update to go out (pure): slot k of a stream starts k x slotMs after the
+// stream's first request and its updates are spread evenly over the first SPREAD of the slot (upstream.ts).
+// Clients measure end-to-end latency against this schedule, so a late upstream shows in it too (and says so
+// in its own lateMs).
+import type { SlotIndex } from './recording.js';
+
+/** Share of a slot its updates are spread over. */
+export const SPREAD = 0.9;
+
+export interface UpstreamStats {
+  /** The newest slot the upstream started sending (-1: none yet). */
+  tip: number;
+  /** Updates sent so far. */
+  sent: number;
+  /** The recording is used up. */
+  ended: boolean;
+  /** How late each slot's last update went out, ms, since the last ask. */
+  lateMs: number[];
+}
+
+export interface StreamStart {
+  /** Epoch ms of the stream's first request. */
+  t0: number;
+  /** The stream's from_slot (null: the recording's start). */
+  fromSlot: number | null;
+}
+
+export class Schedule {
+  private readonly at = new Map<number, { k: number; s: SlotIndex }>();
+
+  constructor(
+    slots: readonly SlotIndex[],
+    private readonly start: StreamStart,
+    private readonly slotMs: number,
+  ) {
+    let k = 0;
+    for (const s of slots) {
+      if (start.fromSlot !== null && s.slot < start.fromSlot) continue;
+      this.at.set(s.slot, { k: k++, s });
+    }
+  }
+
+  /** Epoch ms the upstream meant to send the slot's `txIndex`-th transaction (undefined: not in the stream). */
+  transactionDue(slot: number, txIndex: number): number | undefined {
+    const e = this.at.get(slot);
+    if (!e || txIndex >= e.s.txs) return undefined;
+    return this.start.t0 + e.k * this.slotMs + Math.floor(((e.s.firstTx + txIndex) * this.slotMs * SPREAD) / e.s.updates);
+  }
+
+  /** Epoch ms the upstream meant to send the slot's last update (its processed status). */
+  slotEndDue(slot: number): number | undefined {
+    const e = this.at.get(slot);
+    if (!e) return undefined;
+    return this.start.t0 + e.k * this.slotMs + Math.floor(((e.s.updates - 1) * this.slotMs * SPREAD) / e.s.updates);
+  }
+}

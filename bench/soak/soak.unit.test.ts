@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { metricSum } from './driver.js';
+import { Schedule, SPREAD } from './schedule.js';
+import { loadShape, MAINNET, slotsFor } from './shape.js';
+import { parseSummaryLine, percentile, slope, summaryLine } from './stats.js';
+
+describe('soak arithmetic', () => {
+  it('given samples, when percentiles and a slope are taken, then nearest rank and least squares', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect([percentile(xs, 50), percentile(xs, 99), percentile(xs, 100)]).toEqual([50, 99, 100]);
+    expect(percentile([], 99)).toBeNaN();
+    expect(
+      slope([
+        [0, 10],
+        [1, 12],
+        [2, 14],
+      ]),
+    ).toBeCloseTo(2);
+    expect(slope([[1, 5]])).toBe(0);
+  });
+
+  it('given a summary, when printed and parsed back, then the line has the issue-22 fields in order', () => {
+    const line = summaryLine({
+      multiple: 2,
+      minutes: 3,
+      ingestLagP99Slots: 1,
+      viewsLagP99Slots: 2,
+      e2eP99Ms: 150.4,
+      cpuCores: 1.234,
+      rssSlopeMbPerH: -3.2,
+      diskGbPerDay: 512.34,
+      cutoffs: 0,
+      errors: 0,
+    });
+    expect(line).toBe(
+      'soak multiple=2 minutes=3 ingest_lag_p99_slots=1 views_lag_p99_slots=2 e2e_p99_ms=150 cpu_cores=1.23 rss_slope_mb_per_h=-3 disk_gb_per_day=512.3 cutoffs=0 errors=0',
+    );
+    expect(parseSummaryLine(`x\n${line}\ny`)).toMatchObject({ multiple: 2, e2e_p99_ms: 150, errors: 0 });
+    expect(parseSummaryLine('nothing')).toBeUndefined();
+  });
+
+  it("given the upstream's stream start, when a transaction's due time is asked, then slot k starts k slots later, spread over SPREAD", () => {
+    const slots = [
+      { slot: 5, updates: 10, firstTx: 2, txs: 4 },
+      { slot: 6, updates: 2, firstTx: 0, txs: 0 }, // skipped: statuses of other slots only
+      { slot: 7, updates: 100, firstTx: 0, txs: 50 },
+    ];
+    const s = new Schedule(slots, { t0: 1000, fromSlot: 6 }, 400);
+    expect(s.transactionDue(5, 0)).toBeUndefined(); // before from_slot
+    expect(s.transactionDue(7, 0)).toBe(1400);
+    expect(s.transactionDue(7, 10)).toBe(1400 + Math.floor((10 * 400 * SPREAD) / 100));
+    expect(s.transactionDue(7, 50)).toBeUndefined();
+    expect(s.slotEndDue(6)).toBe(1000 + Math.floor((1 * 400 * SPREAD) / 2));
+  });
+
+  it('given a multiple, when the shape is made, then mainnet tx/s times it, fast signatures, validators for the vote share', () => {
+    const one = loadShape(1, 100);
+    expect(one.tps).toBe(3070);
+    expect(one.sim).toMatchObject({ fast: true, slotMs: 0, maxSlots: 100, skipRate: MAINNET.skipRate });
+    expect(one.sim.validators).toBeGreaterThanOrEqual((one.tps * 0.4 * 2) / 3);
+    expect(loadShape(2, 10).tps).toBe(6140);
+    expect(() => loadShape(0, 10)).toThrow(/multiple must be a number in \(0, 20\], got 0/);
+    expect(() => loadShape(1, 1.5)).toThrow(/slots must be an integer >= 2, got 1.5/);
+    expect(slotsFor(2, 30)).toBe(375);
+  });
+
+  it('given a /metrics text, when a metric is summed, then over its label sets only', () => {
+    const text = '# HELP a x\na_total{k="1"} 2\na_total{k="2"} 3\na_total_more 7\nb 1\n';
+    expect(metricSum(text, 'a_total')).toBe(5);
+    expect(metricSum(text, 'c')).toBe(0);
+  });
+});
