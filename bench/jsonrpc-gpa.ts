@@ -19,7 +19,13 @@ import bs58 from 'bs58';
 import { createClickHouse, queryStream, type ClickHouseClient } from '../platform/clickhouse.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { startBenchRpc } from './support/jsonrpc-server.js';
-import { programAccountsSql, stillOwned, type ProgramAccountRow, type ProgramAccountsRead } from '../api/views/program-accounts.js';
+import {
+  programAccountsPage,
+  programAccountsSql,
+  stillOwned,
+  type ProgramAccountRow,
+  type ProgramAccountsRead,
+} from '../api/views/program-accounts.js';
 import { queryRows } from '../api/views/query.js';
 import { TOKEN_PROGRAM } from '../schemas/programs.js';
 import { key } from '../test/support/jsonrpc/store.js';
@@ -136,10 +142,10 @@ async function main(): Promise<void> {
       const params = [PROGRAM, { limit: 1000, encoding: 'base64', ...(after ? { paginationKey: after } : {}) }];
       const check = JSON.parse(await post(rpc.port, 'getProgramAccountsV2', params)) as { result: { accounts: unknown[] } };
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [] };
-      const s = programAccountsSql(read, { limit: true });
       const cursor = after === undefined ? undefined : bs58.decode(after);
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
-      const sql = await timed(async () => stillOwned(ch, read, await queryRows<ProgramAccountRow>(ch, s.sql, s.params(cursor, 1000))));
+      // The bare SQL: the statements the method runs for the page (programAccountsPage), straight against ClickHouse.
+      const sql = await timed(() => programAccountsPage(ch, read, cursor, 1000));
       console.log(
         `gpa getProgramAccountsV2[limit=1000,base64,${name} page] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} accounts=${check.result.accounts.length}`,
       );
@@ -151,9 +157,8 @@ async function main(): Promise<void> {
       const params = [PROGRAM, { limit: 1000, encoding: 'base64', changedSinceSlot: since }];
       const check = JSON.parse(await post(rpc.port, 'getProgramAccountsV2', params)) as { result: { accounts: unknown[] } };
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [], changedSinceSlot: BigInt(since) };
-      const s = programAccountsSql(read, { limit: true });
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
-      const sql = await timed(async () => stillOwned(ch, read, await queryRows<ProgramAccountRow>(ch, s.sql, s.params(undefined, 1000))));
+      const sql = await timed(() => programAccountsPage(ch, read, undefined, 1000));
       console.log(
         `gpa getProgramAccountsV2[changedSinceSlot=last 100 slots,limit=1000] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} accounts=${check.result.accounts.length}`,
       );

@@ -20,6 +20,7 @@ describe('configSections', () => {
       maxMemcmpBytes: 128,
       maxFilterNameBytes: 128,
       maxDataSlices: 16,
+      maxCuckooBytes: 3 * 1024 * 1024,
     });
     expect(s.api.live).toEqual({ database: 'slotstream', pingIntervalMs: 10000, read: 'uncommitted', maxReplays: 8 });
     expect(s.api.admission).toEqual({ maxRunning: 2, maxPerClient: 128 });

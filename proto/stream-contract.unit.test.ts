@@ -23,7 +23,7 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     from_slot: [11, 'uint64', 'optional'],
     // Issue 23: snapshot, then stream.
     snapshot: [20, 'bool', 'optional'],
-    // Issue 23: durable cursors, bounded and paced replays.
+    // Issue 23: durable cursor, end slot, replay pace.
     cursor: [30, 'string', 'optional'],
     to_slot: [31, 'uint64', 'optional'],
     pace: [32, 'double', 'optional'],
@@ -84,18 +84,18 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     instruction_level: [8, 'ParsedInstructionLevel', 'optional'],
     commitment: [9, 'CommitmentLevel', 'optional'],
     from_slot: [10, 'uint64', 'optional'],
-    // Issue 23: durable cursors, bounded and paced replays.
+    // Issue 23: as SubscribeRequest's.
     cursor: [30, 'string', 'optional'],
     to_slot: [31, 'uint64', 'optional'],
     pace: [32, 'double', 'optional'],
   },
-  PingRequest: { count: [1, 'int32'] },
-  // Issue 23: durable cursors, listed and deleted.
+  // Issue 23: listing and deleting durable cursors.
   ListCursorsRequest: { prefix: [30, 'string'] },
   Cursor: { name: [30, 'string'], slot: [31, 'uint64'], updated_at_ms: [32, 'uint64'] },
   ListCursorsResponse: { cursors: [30, 'Cursor', 'repeated'] },
   DeleteCursorRequest: { name: [30, 'string'] },
   DeleteCursorResponse: { deleted: [30, 'bool'] },
+  PingRequest: { count: [1, 'int32'] },
   GetVersionRequest: {},
   SubscribeUpdate: {
     filters: [1, 'string', 'repeated'],
@@ -478,7 +478,7 @@ describe('proto/stream.proto against the interface contract', () => {
     expect(ns.lookupEnum('CommitmentLevel').values).toEqual({ PROCESSED: 0, CONFIRMED: 1, FINALIZED: 2 });
   });
 
-  it('service Stream has the six calls with their kinds and types', () => {
+  it("service Stream has the seed's four calls and issue 23's cursor calls, with their kinds and types", () => {
     const svc = ns.lookupService('Stream');
     const calls = Object.fromEntries(
       svc.methodsArray.map((m) => [m.name, [Boolean(m.requestStream), Boolean(m.responseStream), m.requestType, m.responseType]]),

@@ -38,13 +38,23 @@ export class StreamedResult {
 
 /** A JSON array streamed from chunks of its items, inside `head` and `tail` (a withContext wrapping). */
 export function streamedArray(chunks: AsyncIterable<readonly unknown[]>, head = '', tail = ''): StreamedResult {
+  return streamedJsonArray(
+    (async function* () {
+      for await (const items of chunks) if (items.length > 0) yield toJson(items).slice(1, -1);
+    })(),
+    head,
+    tail,
+  );
+}
+
+/** A JSON array streamed from chunks of its items already written as JSON text (comma-separated, no brackets). */
+export function streamedJsonArray(chunks: AsyncIterable<string>, head = '', tail = ''): StreamedResult {
   return new StreamedResult(
     (async function* () {
       let first = true;
-      for await (const items of chunks) {
-        if (items.length === 0) continue;
-        const text = toJson(items);
-        yield (first ? `${head}[` : ',') + text.slice(1, -1);
+      for await (const text of chunks) {
+        if (text.length === 0) continue;
+        yield (first ? `${head}[` : ',') + text;
         first = false;
       }
       yield (first ? `${head}[` : '') + `]${tail}`;

@@ -79,16 +79,44 @@ function accountsOf(tx: Keyed, indexes: Uint8Array): (Buffer | undefined)[] {
 }
 
 // Program index → its table, or null for neither program; filled on first use (few distinct programs per
-// transaction). Module-level and cleared per call: no allocation on the path every transaction takes.
-const tableCache: (ProgramTable | null | undefined)[] = [];
-// callers[h]: the table (or null) of the instruction running at stack height h, for the self-CPI check.
-const callers: (ProgramTable | null)[] = [];
+// transaction). Module-level and stamped per call (`gen`): nothing allocated or cleared on the path every
+// transaction takes (clearing an array by setting its length reallocates its backing store).
+const SLOTS = 256; // a message addresses at most 256 keys (u8 indexes)
+const tableStamp = new Uint32Array(SLOTS);
+const tableOfIndex: (ProgramTable | null)[] = new Array<ProgramTable | null>(SLOTS).fill(null);
+let gen = 0;
+// callers[h]: the table (or null) of the instruction running at stack height h, for the self-CPI check; valid
+// when callerStamp[h] is the current group's stamp (`groupGen`). Heights are small (the runtime caps CPI depth).
+const MAX_HEIGHT = 64;
+const callerStamp = new Uint32Array(MAX_HEIGHT);
+const callers: (ProgramTable | null)[] = new Array<ProgramTable | null>(MAX_HEIGHT).fill(null);
+let groupGen = 0;
 
 function classify(tx: Keyed, programIdIndex: number): ProgramTable | null {
-  let t = tableCache[programIdIndex];
-  if (t === undefined) tableCache[programIdIndex] = t = tableOf(keyAt(tx, programIdIndex));
+  if (programIdIndex >= SLOTS) return tableOf(keyAt(tx, programIdIndex));
+  if (tableStamp[programIdIndex] === gen) return tableOfIndex[programIdIndex]!;
+  const t = tableOf(keyAt(tx, programIdIndex));
+  tableStamp[programIdIndex] = gen;
+  tableOfIndex[programIdIndex] = t;
   return t;
 }
+
+/** The table of the instruction running at height `h` in the current group; undefined when none was seen. */
+function callerAt(h: number): ProgramTable | null | undefined {
+  return h >= 0 && h < MAX_HEIGHT && callerStamp[h] === groupGen ? callers[h] : undefined;
+}
+
+function setCaller(h: number, t: ProgramTable | null): void {
+  if (h < 0 || h >= MAX_HEIGHT) return;
+  callerStamp[h] = groupGen;
+  callers[h] = t;
+}
+
+function nextStamp(n: number): number {
+  return n >= 0xffffffff ? 1 : n + 1;
+}
+
+const PUMP_TABLE = PUMP_PROGRAMS[0]!;
 
 const BOTH: readonly PumpProgramName[] = Object.freeze(['pump', 'pump_amm'] as const);
 const PUMP_ONLY: readonly PumpProgramName[] = Object.freeze(['pump'] as const);
@@ -108,7 +136,8 @@ function groupAt(groups: readonly InnerGroup[], index: number, hint: number): nu
 export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
   const instructions: PumpInstructionAt[] = [];
   const events: PumpEventAt[] = [];
-  tableCache.length = 0;
+  gen = nextStamp(gen);
+  if (gen === 1) tableStamp.fill(0);
   let pump = false;
   let amm = false;
   let nextGroup = 0;
@@ -117,6 +146,8 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
     const top = tx.instructions[index]!;
     const topTable = classify(tx, top.programIdIndex);
     if (topTable !== null) {
+      if (topTable === PUMP_TABLE) pump = true;
+      else amm = true;
       instructions.push({
         program: topTable.name,
         index,
@@ -132,17 +163,20 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
     if (at < 0) continue;
     nextGroup = at + 1;
     const group = groups[at]!;
-    callers.length = 0;
-    callers[1] = topTable;
+    groupGen = nextStamp(groupGen);
+    if (groupGen === 1) callerStamp.fill(0);
+    setCaller(1, topTable);
     let invokedBy: Buffer | undefined;
     for (let innerIndex = 0; innerIndex < group.instructions.length; innerIndex++) {
       const ix = group.instructions[innerIndex]!;
       const table = classify(tx, ix.programIdIndex);
       const h = ix.stackHeight;
-      if (h !== undefined) callers[h] = table;
+      if (h !== undefined) setCaller(h, table);
       if (table === null) continue;
+      if (table === PUMP_TABLE) pump = true;
+      else amm = true;
       if (isEventInstruction(ix.data)) {
-        const caller = h === undefined ? table : callers[h - 1];
+        const caller = h === undefined ? table : callerAt(h - 1);
         if (caller === table) {
           events.push({ program: table.name, index, innerIndex, stackHeight: h, decoded: decodeEventInstruction(table, ix.data) });
           continue;
@@ -160,14 +194,6 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
         decoded: decodeInstruction(table, ix.data),
       });
     }
-  }
-  for (const x of instructions) {
-    if (x.program === 'pump') pump = true;
-    else amm = true;
-  }
-  for (const x of events) {
-    if (x.program === 'pump') pump = true;
-    else amm = true;
   }
   const programs = pump && amm ? BOTH : pump ? PUMP_ONLY : amm ? AMM_ONLY : NONE;
   return { instructions, events, programs, failed: tx.err !== undefined, err: tx.err };

@@ -2,7 +2,7 @@
 export { decodePumpInstruction, pumpInstructionName, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
 export { PUMP_DISCRIMINATORS, anchorDiscriminator, type PumpInstructionName } from './discriminators.js';
 export { parsePumpTransaction, bondingCurveOf, scanPumpTransaction, type PumpTransactionScan } from './parse-transaction.js';
-export { PumpJoin, type JoinedEmit, type JoinSubject } from './join.js';
+export { PumpJoin, type JoinedEmit, type JoinOptions, type JoinSubject, type JoinWrite } from './join.js';
 export {
   accountNames,
   decodeEvent,

@@ -161,19 +161,57 @@ class Stop {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const EMPTY_BYTES = new Uint8Array(0);
 
+// One cursor for every read (reset per call; reads never nest across calls): no object and no DataView per
+// decode. The DataView is over the input's whole ArrayBuffer and kept while inputs share it (the instructions of
+// one record are views of that record's bytes), so a transaction's decodes usually make none.
 class Cursor {
-  pos: number;
-  readonly view: DataView;
-  constructor(
-    readonly data: Uint8Array,
-    start: number,
-  ) {
+  pos = 0;
+  data: Uint8Array = EMPTY_BYTES;
+  view: DataView = new DataView(EMPTY_BYTES.buffer);
+  /** `data`'s offset in `view`. */
+  base = 0;
+
+  reset(data: Uint8Array, start: number): this {
+    if (data.buffer !== this.view.buffer) this.view = new DataView(data.buffer);
+    this.data = data;
+    this.base = data.byteOffset;
     this.pos = start;
-    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    return this;
   }
 
-  private need(n: number, what: string): number {
+  // The scalar reads on their own: small enough to be inlined into a layout's generated reader (below).
+  u8(): number {
+    return this.data[this.need(1, 'u8')]!;
+  }
+  u16(): number {
+    return this.view.getUint16(this.base + this.need(2, 'u16'), true);
+  }
+  u32(): number {
+    return this.view.getUint32(this.base + this.need(4, 'u32'), true);
+  }
+  u64(): bigint {
+    return this.view.getBigUint64(this.base + this.need(8, 'u64'), true);
+  }
+  i64(): bigint {
+    return this.view.getBigInt64(this.base + this.need(8, 'i64'), true);
+  }
+  bool(): boolean {
+    const at = this.need(1, 'bool');
+    const b = this.data[at]!;
+    if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
+    return b === 1;
+  }
+  pubkey(): Buffer {
+    const at = this.need(32, 'pubkey');
+    const key = Buffer.allocUnsafe(32);
+    const d = this.data;
+    for (let i = 0; i < 32; i++) key[i] = d[at + i]!;
+    return key;
+  }
+
+  need(n: number, what: string): number {
     const at = this.pos;
     if (this.data.length - at < n) throw new Stop('truncated', `${what} needs ${n} bytes at offset ${at}, ${this.data.length - at} left`);
     this.pos = at + n;
@@ -181,40 +219,37 @@ class Cursor {
   }
 
   read(t: FieldType): Value {
+    // Literal case labels (CODES' values: u8 u16 u32 u64 i64 u128 i128 bool pubkey string option vec array, then
+    // struct): a jump table, not a chain of property loads and compares.
     switch (t.code) {
-      case CODES.u8:
-        return this.data[this.need(1, 'u8')]!;
-      case CODES.u16:
-        return this.view.getUint16(this.need(2, 'u16'), true);
-      case CODES.u32:
-        return this.view.getUint32(this.need(4, 'u32'), true);
-      case CODES.u64:
-        return this.view.getBigUint64(this.need(8, 'u64'), true);
-      case CODES.i64:
-        return this.view.getBigInt64(this.need(8, 'i64'), true);
-      case CODES.u128: {
-        const at = this.need(16, 'u128');
+      case 0:
+        return this.u8();
+      case 1:
+        return this.u16();
+      case 2:
+        return this.u32();
+      case 3:
+        return this.u64();
+      case 4:
+        return this.i64();
+      case 5: {
+        // u128
+        const at = this.base + this.need(16, 'u128');
         return (this.view.getBigUint64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case CODES.i128: {
-        const at = this.need(16, 'i128');
+      case 6: {
+        // i128
+        const at = this.base + this.need(16, 'i128');
         return (this.view.getBigInt64(at + 8, true) << 64n) | this.view.getBigUint64(at, true);
       }
-      case CODES.bool: {
-        const at = this.need(1, 'bool');
-        const b = this.data[at]!;
-        if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
-        return b === 1;
-      }
-      case CODES.pubkey: {
-        const at = this.need(32, 'pubkey');
-        const key = Buffer.allocUnsafe(32);
-        for (let i = 0; i < 32; i++) key[i] = this.data[at + i]!;
-        return key;
-      }
-      case CODES.string: {
+      case 7:
+        return this.bool();
+      case 8:
+        return this.pubkey();
+      case 9: {
+        // string
         const at = this.pos;
-        const len = this.view.getUint32(this.need(4, 'string length'), true);
+        const len = this.view.getUint32(this.base + this.need(4, 'string length'), true);
         const start = this.need(len, `string of ${len} bytes (length at offset ${at})`);
         try {
           return utf8.decode(this.data.subarray(start, start + len));
@@ -222,16 +257,18 @@ class Cursor {
           throw new Stop('invalid', `string at offset ${at} is not valid UTF-8 (Borsh rejects it)`);
         }
       }
-      case CODES.option: {
+      case 10: {
+        // option
         const at = this.need(1, 'option tag');
         const tag = this.data[at]!;
         if (tag === 0) return null;
         if (tag !== 1) throw new Stop('invalid', `option tag ${tag} at offset ${at} (Borsh takes only 0 or 1)`);
         return this.read(t.of!);
       }
-      case CODES.vec: {
+      case 11: {
+        // vec
         const at = this.pos;
-        const n = this.view.getUint32(this.need(4, 'vec length'), true);
+        const n = this.view.getUint32(this.base + this.need(4, 'vec length'), true);
         // A length the remaining bytes cannot hold is refused before allocating for it.
         const least = n * minSize(t.of!);
         if (least > this.data.length - this.pos) {
@@ -244,7 +281,8 @@ class Cursor {
         for (let i = 0; i < n; i++) out[i] = this.read(t.of!);
         return out;
       }
-      case CODES.array: {
+      case 12: {
+        // array
         const out: Value[] = new Array(t.len);
         for (let i = 0; i < t.len; i++) out[i] = this.read(t.of!);
         return out;
@@ -260,11 +298,66 @@ class Cursor {
   }
 }
 
+/** A layout's reader: the fields read in order into object literals, one shape per prefix length, generated
+ * once per layout (the generic loop's `out[name] = v` stores cost more than the reads). Where the data ends
+ * before a field (an older layout) it returns the fields so far, the rest absent, as the generic loop does;
+ * throws Stop as `read` does (then the generic loop names the field). */
+type FastReader = (c: Cursor) => LayoutRead;
+
+const fastReaders = new WeakMap<readonly Field[], FastReader>();
+
+function fastReaderOf(fields: readonly Field[]): FastReader {
+  let r = fastReaders.get(fields);
+  if (r !== undefined) return r;
+  // The complete LayoutRead in one literal (no wrapper object per read).
+  const literal = (n: number): string =>
+    `{ ok: true, fields: { ${fields
+      .slice(0, n)
+      .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
+      .join(', ')} }, present: ${n}, trailingBytes: c.data.length > c.pos ? c.data.length - c.pos : 0 }`;
+  const lines: string[] = [];
+  const SCALAR_READS: Readonly<Record<string, string>> = {
+    u8: 'u8',
+    u16: 'u16',
+    u32: 'u32',
+    u64: 'u64',
+    i64: 'i64',
+    bool: 'bool',
+    pubkey: 'pubkey',
+  };
+  fields.forEach((f, i) => {
+    const m = SCALAR_READS[f.type.k];
+    lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, m ? `const v${i} = c.${m}();` : `const v${i} = c.read(t[${i}]);`);
+  });
+  lines.push(`return ${literal(fields.length)};`);
+  // Generated from the table's own field list (names and types parsed above), once per layout.
+  const make = new Function('t', `return function read(c) {\n${lines.join('\n')}\n};`) as (t: readonly FieldType[]) => FastReader;
+  r = make(fields.map((f) => f.type));
+  fastReaders.set(fields, r);
+  return r;
+}
+
+const cursor = new Cursor();
+
 /**
  * Reads `fields` from `data` starting at `offset`, by prefix (see the header). Never throws.
  */
 export function readFields(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
-  const c = new Cursor(data, offset);
+  if (fields.length > 0) {
+    const c = cursor.reset(data, offset);
+    try {
+      return fastReaderOf(fields)(c);
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+      // The generic loop below names the field and keeps those before it.
+    }
+  }
+  return readPrefix(fields, data, offset);
+}
+
+/** The generic reader: field by field, stopping where the data ends (the rest absent) or a field fails. */
+function readPrefix(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
+  const c = cursor.reset(data, offset);
   const out: Fields = {};
   let present = 0;
   for (; present < fields.length; present++) {
@@ -279,3 +372,6 @@ export function readFields(fields: readonly Field[], data: Uint8Array, offset: n
   }
   return { ok: true, fields: out, present, trailingBytes: Math.max(0, data.length - c.pos) };
 }
+
+/** The generic reader alone (tests pin the fast path against it). */
+export const readFieldsByPrefix = readPrefix;

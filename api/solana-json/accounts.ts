@@ -121,6 +121,39 @@ export function encodeAccountData(base64: string, encoding: AccountEncoding, sli
   return [Buffer.from(bytes).toString('base64'), 'base64'];
 }
 
+/**
+ * Pure: `{"pubkey":…,"account":<UiAccount>}` as JSON text, exactly what toJson writes for
+ * `{pubkey, account: uiAccount(r, data)}` (accounts.unit.test.ts), for pages and streams of many accounts.
+ * Written as a template: through toJson every rentEpoch of u64::MAX (most accounts) is a RawJson marker swapped
+ * back by a pass over the whole text, and JSON.stringify per field is several times this template's cost on a page
+ * of 1,000 (issue 21, bench/README.md). Strings are checked to need no escaping (base58, base64: they never
+ * do) and go through JSON.stringify otherwise; u64s are ClickHouse's digits.
+ */
+export function keyedAccountJson(r: AccountRow, data: unknown): string {
+  return (
+    `{"pubkey":${jsonString(r.pubkey)},"account":{"lamports":${u64Text(r.lamports)},"data":${dataJson(data)},` +
+    `"owner":${jsonString(r.owner)},"executable":${r.executable ? 'true' : 'false'},"rentEpoch":${u64Text(r.rent_epoch)},` +
+    `"space":${Number(r.space)}}}`
+  );
+}
+
+const CANONICAL_DIGITS = /^(0|[1-9][0-9]*)$/;
+// Characters JSON writes as they are in a string; base58 and base64 use nothing else.
+const PLAIN_TEXT = /^[A-Za-z0-9+/=_.-]*$/;
+
+/** A u64 cell as JSON number text: ClickHouse's canonical digits as they are, anything else through BigInt. */
+const u64Text = (v: string | number): string => (typeof v === 'string' && CANONICAL_DIGITS.test(v) ? v : BigInt(v).toString());
+
+const jsonString = (s: string): string => (PLAIN_TEXT.test(s) ? `"${s}"` : JSON.stringify(s));
+
+/** encodeAccountData's result: a string, or [text, encoding]. */
+const dataJson = (d: unknown): string =>
+  Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && typeof d[1] === 'string'
+    ? `[${jsonString(d[0])},${jsonString(d[1])}]`
+    : typeof d === 'string'
+      ? jsonString(d)
+      : JSON.stringify(d);
+
 /** Pure: Agave's UiAccount around already encoded `data`. */
 export function uiAccount(r: AccountRow, data: unknown): unknown {
   return {

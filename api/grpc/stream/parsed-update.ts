@@ -5,10 +5,12 @@
 // shared account update), so almost always there is one outcome and one encoding for all of them. A stream
 // whose join differs (a write it did not see, a replay's own copies) gets its own, cached beside.
 import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
+import type { TransactionScan } from '../../../schemas/scan.js';
 import type { SharedEvent } from '../../live/index.js';
 import { scanParsedTransaction, type ParsedScan } from '../../pumpfun/parsed-scan.js';
 import type { JoinSubject } from '../../pumpfun/join.js';
 import { encodeParsed } from './encode.js';
+import { parsedTransactionOf } from './parsed-transaction.js';
 
 interface Encoding {
   readonly curve: AccountEvent | undefined;
@@ -41,7 +43,25 @@ export class ParsedUpdate implements JoinSubject {
 
 const KEY = 'parsed';
 
-/** The shared parsed form of a transaction update (built by the first stream that asks). */
-export function parsedUpdateOf(u: SharedEvent, tx: TransactionEvent): ParsedUpdate {
-  return u.encoded(KEY, () => new ParsedUpdate(tx));
+/** The transaction SubscribeParsed reads: from the record's bytes without the meta's bulk (parsed-transaction.ts)
+ * when there is a record, else the event. A record that scanned but does not decode falls back to its full
+ * decode path (the lazy record's, which counts and logs it). */
+function transactionOf(live: TransactionUpdate): TransactionEvent {
+  if (live.scan === undefined) return live.event;
+  try {
+    return parsedTransactionOf(live.scan);
+  } catch {
+    return live.event;
+  }
+}
+
+/** A transaction update as the live layer hands it (`SharedEvent.live` of kind `transaction`). */
+export interface TransactionUpdate {
+  readonly event: TransactionEvent;
+  readonly scan?: TransactionScan;
+}
+
+/** The shared parsed form of a transaction update `live` (`u.live`), built by the first stream that asks. */
+export function parsedUpdateOf(u: SharedEvent, live: TransactionUpdate): ParsedUpdate {
+  return u.encoded(KEY, () => new ParsedUpdate(transactionOf(live)));
 }

@@ -43,8 +43,8 @@ const curveWrite = (data: string) =>
 describe('ParsedUpdate', () => {
   it('is built once per shared transaction update: every stream gets the same scan', () => {
     const shared = new SharedEvent({ kind: 'transaction', event: buy });
-    const a = parsedUpdateOf(shared, buy);
-    expect(parsedUpdateOf(shared, buy)).toBe(a);
+    const a = parsedUpdateOf(shared, { event: buy });
+    expect(parsedUpdateOf(shared, { event: buy })).toBe(a);
     expect(a.hasContent).toBe(true);
     expect(a.scan.instructions.map((x) => x.instructionOneof?.$case)).toEqual(['buy']);
   });

@@ -30,14 +30,32 @@ import {
   matchParsed,
   type ParsedFilter,
 } from '../../pumpfun/parsed-filter.js';
-import { PumpJoin } from '../../pumpfun/join.js';
+import { PumpJoin, type JoinOptions, type JoinWrite } from '../../pumpfun/join.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
 import { parsedUpdateOf, type ParsedUpdate } from './parsed-update.js';
 
 export interface SubscribeParsedDeps extends SessionStreamDeps {
   limits: FilterLimits;
-  /** How long a transaction waits for its curve/pool write (default 1 s). */
-  joinMs?: number;
+  /** The curve/pool join's bounds (api/pumpfun/join.ts: keyed to chain position; wall time only when idle). */
+  join?: JoinOptions;
+}
+
+/** Where a live update was read (the record's partition; -1 for an update built without a record). */
+const partitionOf = (live: object): number => (live as { partition?: number }).partition ?? -1;
+
+/** An account update as the join takes it: from the record's scan, decoded in full only when joined. */
+function joinWrite(live: SharedEvent['live'] & { kind: 'account' }): JoinWrite {
+  const scan = live.scan;
+  if (scan === undefined)
+    return { slot: live.event.slot, pubkey: live.event.pubkey, txnSignature: live.event.txnSignature, event: live.event };
+  return {
+    slot: scan.slot,
+    pubkey: scan.pubkey,
+    txnSignature: scan.txnSignature,
+    get event() {
+      return live.event;
+    },
+  };
 }
 
 const PROGRAMS = [PUMP.programId, PUMP_AMM.programId];
@@ -71,7 +89,12 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     private readonly deps: SubscribeParsedDeps,
   ) {
     super(call, deps, 'SubscribeParsed');
-    this.join = new PumpJoin<ParsedUpdate>((p, curve, pool) => this.emit(p, curve, pool), deps.joinMs);
+    const at = deps.live.positions();
+    this.join = new PumpJoin<ParsedUpdate>((p, curve, pool) => this.emit(p, curve, pool), {
+      transactionPartitions: at.partitions(deps.live.topics.transactions).size,
+      accountPartitions: at.partitions(deps.live.topics.accounts).size,
+      ...deps.join,
+    });
     call.on('close', () => this.join.stop());
     call.on('cancelled', () => this.join.stop());
     call.on('error', () => this.join.stop());
@@ -101,9 +124,10 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0) return;
     const live = u.live;
     if (live.kind === 'transaction') {
-      const p = parsedUpdateOf(u, live.event);
-      if (p.hasContent && matchParsed(this.filter, p.scan, p.tx)) this.join.onTransaction(p);
-    } else if (live.kind === 'account') this.join.onAccount(live.event);
+      const p = parsedUpdateOf(u, live);
+      if (p.hasContent && matchParsed(this.filter, p.scan, p.tx)) this.join.onTransaction(p, partitionOf(live));
+      else this.join.onOtherTransaction(u.slot, partitionOf(live));
+    } else if (live.kind === 'account') this.join.onAccount(joinWrite(live), partitionOf(live));
   }
 
   private emit(p: ParsedUpdate, curve: AccountEvent | undefined, pool: AccountEvent | undefined): void {

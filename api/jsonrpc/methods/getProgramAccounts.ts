@@ -4,10 +4,10 @@
 // the client chunk by chunk, so the api holds one chunk, not the answer, and the first bytes leave before the last
 // row is read. An answer over the operator's limit (rpcMaxProgramAccounts) is refused before any byte is sent,
 // pointing to getProgramAccountsV2.
-import { encodeAccountData, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
+import { encodeAccountData, keyedAccountJson, parseEncoding, uiAccount, type AccountRow } from '../../solana-json/accounts.js';
 import { programAccountsOverLimit } from '../../solana-json/errors.js';
 import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
-import { contextWrapping, defineMethod, streamedArray } from '../method.js';
+import { contextWrapping, defineMethod, streamedJsonArray } from '../method.js';
 import { parseConfig, parsePubkey, positional, type ParamsConfig } from '../../solana-json/params.js';
 import { parseProgramAccountsConfig, type ProgramAccountsConfig } from '../../solana-json/program-accounts-config.js';
 import { countProgramAccountsUpTo, streamProgramAccounts, type ProgramAccountsRead } from '../../views/program-accounts.js';
@@ -42,6 +42,16 @@ export function shapeAccount(r: AccountRow, encoding: Encoding, slice: GetProgra
   return { pubkey: r.pubkey, account: uiAccount(r, encodeAccountData(r.data, encoding, slice)) };
 }
 
+/** Pure: the same accounts as shapeAccount's, as the JSON text of their list's items (comma-separated, no brackets). */
+export function accountItemsJson(rows: readonly AccountRow[], encoding: Encoding, slice: GetProgramAccountsParams['dataSlice']): string {
+  let text = '';
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    text += (i === 0 ? '' : ',') + keyedAccountJson(r, encodeAccountData(r.data, encoding, slice));
+  }
+  return text;
+}
+
 export const UNAVAILABLE = 'Account information unavailable';
 
 /** The read slot (the context slot, or the as-of slot asked for) and the read of the views both methods make. */
@@ -65,8 +75,8 @@ export const getProgramAccounts = defineMethod<GetProgramAccountsParams>({
     if ((await countProgramAccountsUpTo(ctx.ch, read, max)) > max) throw programAccountsOverLimit(max);
     const { head, tail } = p.withContext ? contextWrapping(read.slot, ctx.apiVersion) : { head: '', tail: '' };
     const shaped = async function* () {
-      for await (const rows of streamProgramAccounts(ctx.ch, read)) yield rows.map((r) => shapeAccount(r, p.encoding, p.dataSlice));
+      for await (const rows of streamProgramAccounts(ctx.ch, read)) yield accountItemsJson(rows, p.encoding, p.dataSlice);
     };
-    return streamedArray(shaped(), head, tail);
+    return streamedJsonArray(shaped(), head, tail);
   },
 });

@@ -7,7 +7,7 @@ import { parseGetBlockHeight } from './getBlockHeight.js';
 import { parseGetBlocks } from './getBlocks.js';
 import { parseGetBlocksWithLimit } from './getBlocksWithLimit.js';
 import { expandSchedule, parseGetLeaderSchedule, scheduleResult } from './getLeaderSchedule.js';
-import { parseGetProgramAccounts, shapeAccount } from './getProgramAccounts.js';
+import { accountItemsJson, parseGetProgramAccounts, shapeAccount } from './getProgramAccounts.js';
 import { programAccountsSql } from '../../views/program-accounts.js';
 import { parseGetRecentPerformanceSamples } from './getRecentPerformanceSamples.js';
 import { parseGetSignaturesForAddress } from './getSignaturesForAddress.js';
@@ -198,5 +198,23 @@ describe('getProgramAccounts', () => {
     const big = { ...row, data: Buffer.alloc(129).toString('base64') };
     expect(err(() => shapeAccount(big, 'base58', undefined))).toMatchObject({ code: -32600 });
     expect((shapeAccount(big, 'base58', { offset: 1, length: 200 }) as any).account.data[1]).toBe('base58');
+  });
+  it('writes a list of accounts as text exactly as toJson writes their shapes, in every encoding and for odd values', async () => {
+    await zstdReady();
+    const rows = [
+      { pubkey: KEY, owner: KEY2, lamports: '18446744073709551615', executable: 1, rent_epoch: '18446744073709551615', space: 3, data: 'AQID' },
+      { pubkey: KEY2, owner: KEY, lamports: '0', executable: false, rent_epoch: '361', space: 0, data: '' },
+      // Values the views never hold, still written as toJson writes them: a string needing escapes, digits with a
+      // leading zero, a number where digits are expected.
+      { pubkey: 'a"b\\c', owner: 'o\u0001', lamports: '007', executable: true, rent_epoch: 5 as unknown as string, space: '4' as unknown as number, data: 'AQIDBA==' },
+    ];
+    const slices = [undefined, { offset: 1, length: 2 }, { offset: 9, length: 1 }];
+    for (const encoding of ['base64', 'base58', 'base64+zstd', 'jsonParsed'] as const)
+      for (const slice of slices) {
+        const want = toJson(rows.map((r) => shapeAccount(r, encoding, slice)));
+        expect(`[${accountItemsJson(rows, encoding, slice)}]`).toBe(want);
+        expect(JSON.parse(want)).toHaveLength(3);
+      }
+    expect(accountItemsJson([], 'base64', undefined)).toBe('');
   });
 });
