@@ -21,6 +21,8 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     commitment: [6, 'CommitmentLevel', 'optional'],
     accounts_data_slice: [7, 'SubscribeRequestAccountsDataSlice', 'repeated'],
     from_slot: [11, 'uint64', 'optional'],
+    // Issue 23: snapshot, then stream.
+    snapshot: [20, 'bool', 'optional'],
     // Issue 23: durable cursor, end slot, replay pace.
     cursor: [30, 'string', 'optional'],
     to_slot: [31, 'uint64', 'optional'],

@@ -60,6 +60,8 @@ export class Outbound {
   private pendingBytes = 0;
   private inflight = 0;
   private flushScheduled = false;
+  /** Waiting for the queue to drain (ready()): settled once it is at or below `limit / 4`. */
+  private drainWaiters: (() => void)[] = [];
   /** Writes handed to HTTP/2, and those it has taken (its callbacks come in write order). */
   private writesIssued = 0;
   private writesDone = 0;
@@ -88,6 +90,25 @@ export class Outbound {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * Back-pressure for bulk senders (a snapshot): undefined while the queue is below half its limit, else a
+   * promise that settles once HTTP/2 took it down to a quarter (or the stream closed). A sender that waits on it
+   * never reaches the limit, so it is never cut off as slow; live updates keep the limit's other half.
+   */
+  ready(): Promise<void> | undefined {
+    if (this.closed || this.queued < this.limit / 2) return undefined;
+    if (!this.raw) return new Promise<void>((res) => this.call.once('drain', () => res()));
+    this.flush();
+    return new Promise<void>((res) => this.drainWaiters.push(res));
+  }
+
+  private drained(): void {
+    if (this.drainWaiters.length === 0 || (!this.closed && this.queued > this.limit / 4)) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
   }
 
   send(item: Outgoing): void {
@@ -135,9 +156,11 @@ export class Outbound {
         this.inflight -= n;
         this.writesDone++;
         this.runMarks();
+        this.drained();
       });
     } catch {
-      this.closed = true; // the stream is gone (client cancelled); grpc-js reports it through 'cancelled'
+      this.closed = true;
+      this.drained(); // the stream is gone (client cancelled); grpc-js reports it through 'cancelled'
     }
   }
 
@@ -178,6 +201,7 @@ export class Outbound {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    this.drained();
     this.call.emit('error', { code, details, name: 'StreamError', message: details });
   }
 
@@ -186,6 +210,7 @@ export class Outbound {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    this.drained();
     this.call.end();
   }
 
@@ -196,6 +221,7 @@ export class Outbound {
     this.pending = [];
     this.pendingCount = 0;
     this.pendingBytes = 0;
+    this.drained();
   }
 }
 

@@ -35,10 +35,11 @@ export interface SessionStreamDeps {
   log: Logger;
 }
 
-/** What a request asks for: an error, a pong to send, a subscription to apply, or nothing (SubscribeParsed's
- * ping: its response type has no pong). */
+/** What a request asks for: an error, a pong to send, a subscription to apply (with its bounds, and a snapshot
+ * first: issue 23), or nothing (SubscribeParsed's ping: its response type has no pong). A snapshot never comes with
+ * a cursor (the adapters refuse the pair). */
 export type Accepted =
-  { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; bounds?: StreamBounds } | { none: true };
+  { error: string } | { pong: Buffer } | { subscription: CompiledSubscription; bounds?: StreamBounds; snapshot?: boolean } | { none: true };
 
 export abstract class SessionStream<Req> implements SessionSink {
   protected readonly out: Outbound;
@@ -88,21 +89,23 @@ export abstract class SessionStream<Req> implements SessionSink {
       this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${a.error}`);
       this.close();
     } else if ('pong' in a) this.out.send({ slot: undefined, bytes: a.pong });
-    else if ('subscription' in a) this.startStream(a.subscription, a.bounds ?? {});
+    else if ('subscription' in a) this.startStream(a.subscription, a.bounds ?? {}, a.snapshot === true);
   }
 
   /**
    * Registers a subscription with its bounds. With a cursor, the stream starts right after the cursor's stored
    * position when it has one (whatever from_slot says), else at from_slot (or live), and every slot fully
-   * written from then on is stored as the cursor's position (`delivered`).
+   * written from then on is stored as the cursor's position (`delivered`). `snapshot`: the state first, then the
+   * writes after it (LiveSession.applySnapshot); the adapters never pair it with a cursor.
    */
-  private startStream(sub: CompiledSubscription, bounds: StreamBounds): void {
+  private startStream(sub: CompiledSubscription, bounds: StreamBounds, snapshot: boolean): void {
     const start = ++this.starts;
     // The registration in place until the look-up answers is not this cursor's: its slots must not move it.
     this.cursor = undefined;
     const opts = { toSlot: bounds.toSlot, pace: bounds.pace, reportDelivered: bounds.cursor !== undefined };
     if (bounds.cursor === undefined) {
-      this.session.apply(sub, opts);
+      if (snapshot) this.session.applySnapshot(sub, opts);
+      else this.session.apply(sub, opts);
       return;
     }
     const name = bounds.cursor;
@@ -142,6 +145,11 @@ export abstract class SessionStream<Req> implements SessionSink {
   /** Sends a shared body behind this stream's `filters` prefix. */
   protected send(slot: bigint, names: readonly string[], body: Buffer | undefined): void {
     if (body !== undefined && names.length > 0) this.out.send(outgoing(slot, this.prefixes.get(names), body));
+  }
+
+  /** A snapshot waits on the outgoing queue (Outbound.ready). */
+  ready(): Promise<void> | undefined {
+    return this.out.ready();
   }
 
   ping(): void {

@@ -33,6 +33,7 @@ import { CommitmentGate } from './commitment-gate.js';
 import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
 import type { LiveTail } from './live-tail.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
+import { runSnapshot, SnapshotUnavailable } from './snapshot.js';
 import type { ReplayLimit } from './replay-limit.js';
 import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
 import type { Write } from './latest-writes.js';
@@ -59,6 +60,11 @@ export interface SessionSink {
   fail(reason: LiveFailure, message: string): void;
   /** The last slot the client was handed, for "resume with from_slot" messages. */
   readonly lastSlot: bigint | undefined;
+  /**
+   * Back-pressure for bulk sends (a snapshot): undefined while the transport can take more, else a promise that
+   * settles once its write buffer drained below its low-water mark. Without it a snapshot never waits.
+   */
+  ready?(): Promise<void> | undefined;
   /** Every update of this slot and of the slots before it went to `deliver` (`reportDelivered`); increasing. */
   delivered?(slot: bigint): void;
   /** The stream reached its end slot: the transport ends it cleanly (gRPC: status OK); the session is closed. */
@@ -154,21 +160,8 @@ export class LiveSession implements LiveSubscriber {
   /** Replaces the whole registration; starts a replay when the subscription has `fromSlot`. */
   apply(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
     if (this.closed) return;
-    if (sub.fromSlot !== undefined && this.replaysInFlight === 0 && !this.d.replays.tryAcquire()) {
-      this.sink.fail('SLOTSTREAM_TOO_MANY_REPLAYS', this.d.replays.refusal());
-      this.close();
-      return;
-    }
-    this.generation++;
-    const gen = this.generation;
-    void this.replay?.cancel();
-    this.replay = undefined;
-    this.replayBlocks = undefined;
-    this.replayStatuses = undefined;
-    this.replayWrites = undefined;
-    this.liveBuffer = undefined;
-    this.bufferMin = undefined;
-    this.gate?.clear();
+    if (sub.fromSlot !== undefined && !this.holdReplayPermit()) return;
+    const gen = this.reset();
     this.sub = sub;
     this.opts = opts;
     this.lastCompleted = undefined;
@@ -191,9 +184,85 @@ export class LiveSession implements LiveSubscriber {
       this.replayBlocks = new BlockAssembler((b) => this.admit({ update: blockUpdate(b), names }));
     }
     this.replaysInFlight++;
-    void this.startReplay(sub, sub.fromSlot, until, gen).finally(() => {
-      if (--this.replaysInFlight === 0) this.d.replays.release();
-    });
+    void this.startReplay(sub, sub.fromSlot, until, gen).finally(() => this.replayEnded());
+  }
+
+  /**
+   * Snapshot, then stream (issue 23, item 1; snapshot.ts): replaces the whole registration with `sub` (which has no
+   * fromSlot), sends the state at one slot S of every account it matches, then applies `sub` from slot S + 1, so the
+   * live part is a from_slot replay's: no gap, no duplicate at the hand-over. Meanwhile the session is registered
+   * for pings only. It holds a replay permit from here to its replay's end: a snapshot costs a ClickHouse stream,
+   * then a replay reader. `opts` apply to the live part; with an end slot at or before S the stream ends right
+   * after the snapshot (a durable cursor is the transport's to refuse: see api/live/README.md).
+   */
+  applySnapshot(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
+    if (this.closed || !this.holdReplayPermit()) return;
+    const gen = this.reset();
+    this.sub = sub;
+    this.opts = opts;
+    this.lastCompleted = undefined;
+    this.gate = undefined;
+    this.d.hub.unregister(this);
+    this.d.hub.addIdle(this);
+    this.replaysInFlight++;
+    void this.startSnapshot(sub, gen).finally(() => this.replayEnded());
+  }
+
+  private async startSnapshot(sub: CompiledSubscription, gen: number): Promise<void> {
+    const current = () => gen === this.generation && !this.closed;
+    try {
+      const slot = await runSnapshot({
+        ch: this.d.ch,
+        database: this.d.database,
+        sub,
+        current,
+        deliver: (update, names) => this.sink.deliver(update, names),
+        ready: () => this.sink.ready?.(),
+      });
+      if (slot === undefined || !current()) return;
+      if (this.opts.toSlot !== undefined && slot >= this.opts.toSlot) {
+        // The state at S already covers the end slot: nothing after S is asked for.
+        this.sink.end?.();
+        this.close();
+        return;
+      }
+      // The live part: every write after S, through the from_slot hand-over (this permit carries over to it).
+      this.apply({ ...sub, fromSlot: slot + 1n }, this.opts);
+    } catch (err) {
+      if (!current()) return;
+      if (!(err instanceof SnapshotUnavailable)) this.d.log.error({ err, session: this.id }, 'snapshot failed');
+      this.sink.fail(
+        'SLOTSTREAM_LIVE_UNAVAILABLE',
+        err instanceof SnapshotUnavailable ? err.message : `snapshot failed: ${(err as Error).message}`,
+      );
+      this.close();
+    }
+  }
+
+  /** Takes the process's replay permit unless this session holds it already; refused: the session fails. */
+  private holdReplayPermit(): boolean {
+    if (this.replaysInFlight > 0 || this.d.replays.tryAcquire()) return true;
+    this.sink.fail('SLOTSTREAM_TOO_MANY_REPLAYS', this.d.replays.refusal());
+    this.close();
+    return false;
+  }
+
+  private replayEnded(): void {
+    if (--this.replaysInFlight === 0) this.d.replays.release();
+  }
+
+  /** Drops the registration's replay, buffer and held updates; returns the new generation. */
+  private reset(): number {
+    this.generation++;
+    void this.replay?.cancel();
+    this.replay = undefined;
+    this.replayBlocks = undefined;
+    this.replayStatuses = undefined;
+    this.replayWrites = undefined;
+    this.liveBuffer = undefined;
+    this.bufferMin = undefined;
+    this.gate?.clear();
+    return this.generation;
   }
 
   private async startReplay(

@@ -34,6 +34,9 @@ export interface ConnectionDeps extends SubscriptionDeps {
   log: Logger;
 }
 
+/** How often a waiting snapshot looks at the socket's buffer again (ws has no event for it). */
+const DRAIN_POLL_MS = 2;
+
 /** Pings left unanswered before a connection is cut: one late pong (a busy client) is no reason. */
 const MISSED_PINGS = 2;
 
@@ -129,7 +132,7 @@ export class PubSubConnection implements SubscriptionOwner {
       }
       const id = this.d.nextId();
       // Registered in the live layer before the answer goes out; notifications come in later steps.
-      const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, parsed.options, this, this.d);
+      const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, parsed.options, this, this.d, parsed.snapshot === true);
       this.subs.set(id, sub);
       openSubscriptions.inc({ kind });
       return id;
@@ -152,6 +155,23 @@ export class PubSubConnection implements SubscriptionOwner {
   ended(sub: PubSubSubscription, failure?: { reason: LiveFailure; message: string }): void {
     if (failure) this.d.log.warn({ subscription: sub.id, ...failure }, 'pubsub: subscription failed');
     this.remove(sub);
+  }
+
+  /**
+   * Back-pressure for a snapshot: undefined while the socket owes its client less than a quarter of
+   * `maxBufferedBytes`, else a promise settled once it owes less (or the connection closed). A snapshot that waits on
+   * it never reaches the slow-client bound.
+   */
+  ready(): Promise<void> | undefined {
+    const low = this.d.limits.maxBufferedBytes / 4;
+    if (this.closed || this.ws.bufferedAmount < low) return undefined;
+    return new Promise<void>((res) => {
+      const check = (): void => {
+        if (this.closed || this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount < low) res();
+        else setTimeout(check, DRAIN_POLL_MS);
+      };
+      setTimeout(check, DRAIN_POLL_MS);
+    });
   }
 
   send(text: string): void {

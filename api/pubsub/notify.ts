@@ -40,6 +40,12 @@ export const notificationPrefix = (kind: SubscriptionKind): string =>
 export const notificationSuffix = (id: number, readAt?: number): string =>
   readAt === undefined ? `,"subscription":${id}}}` : `,"subscription":${id},"readAt":${readAt}}}`;
 
+/**
+ * The end of a snapshot notification (issue 23, `snapshot: true`): Yellowstone's is_startup as an extra `isStartup`
+ * member of `params` after `subscription`, as `readAt` is; Agave's clients ignore unknown members.
+ */
+export const startupSuffix = (id: number): string => `,"subscription":${id},"isStartup":true}}`;
+
 /** `{"context":{"slot":S},"value":V}` (RpcResponse without apiVersion, as Agave's notifications). */
 export const withSlot = (slot: bigint, valueJson: string): string => `{"context":{"slot":${slot}},"value":${valueJson}}`;
 

@@ -35,9 +35,14 @@ export interface ParsedSubscribe {
   readonly request: PubSubRequest;
   /** Account and program subscriptions. */
   readonly view?: AccountView;
+  /** Account and program subscriptions: slotstream's non-standard `snapshot` member (issue 23), state first. */
+  readonly snapshot?: boolean;
   /** Block and transaction subscriptions: how transactions are written. */
   readonly options?: BlockOptions;
 }
+
+/** The config member asking for the current state first (other servers ignore unknown members). */
+export const SNAPSHOT_MEMBER = 'snapshot';
 
 /** Subscribe method -> what it subscribes to. */
 export const SUBSCRIBE_METHODS: ReadonlyMap<string, SubscriptionKind> = new Map([
@@ -94,6 +99,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       return {
         request: { kind, pubkey, commitment: commitmentOf(config) },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: parseDataSlice(config) },
+        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
       };
     }
     case 'program': {
@@ -109,6 +115,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       return {
         request: { kind, program, filters, commitment: rest.commitment },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
+        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
       };
     }
     case 'logs': {

@@ -34,6 +34,18 @@ describe('parseSubscribe', () => {
     expect(c.view).toEqual({ encoding: 'base64+zstd', dataSlice: { offset: 1, length: 2 } });
   });
 
+  it('snapshot (issue 23): accountSubscribe and programSubscribe take it as true or false; off by default; anything else is -32602 naming it', () => {
+    expect(parseSubscribe('account', [key]).snapshot).toBe(false);
+    expect(parseSubscribe('account', [key, { snapshot: true }]).snapshot).toBe(true);
+    expect(parseSubscribe('program', [key, { snapshot: true, commitment: 'confirmed' }]).snapshot).toBe(true);
+    expect(parseSubscribe('program', [key, { snapshot: false }]).snapshot).toBe(false);
+    expect(error(() => parseSubscribe('program', [key, { snapshot: 'yes' }]))).toEqual({
+      code: -32602,
+      message: 'Invalid params',
+      data: 'snapshot: expected true or false, got "yes"',
+    });
+  });
+
   it("Agave's messages for keys that do not parse", () => {
     expect(error(() => parseSubscribe('account', ['nope']))).toEqual({ code: -32602, message: 'Invalid Request: Invalid pubkey provided' });
     expect(error(() => parseSubscribe('program', [bs58.encode(Buffer.alloc(31, 1))]))).toEqual({

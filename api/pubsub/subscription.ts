@@ -29,6 +29,7 @@ import {
   notificationPrefix,
   notificationSuffix,
   signatureResultJson,
+  startupSuffix,
   slotInfoJson,
   transactionLogsJson,
   uiAccountJson,
@@ -80,12 +81,20 @@ export interface SubscriptionOwner {
   readonly readAtDebug: boolean;
   /** Whose share of the ClickHouse queries the subscription's look-up uses (one per connection). */
   readonly client: string;
+  /** Back-pressure for a snapshot (SessionSink.ready). */
+  ready(): Promise<void> | undefined;
 }
 
 export interface SubscriptionDeps {
   live: LiveLayer;
   lookupSignature?: SignatureLookup;
 }
+
+/**
+ * Live updates a snapshot subscription's replay (from the slot after its snapshot) may leave waiting for its
+ * hand-over; other PubSub subscriptions never replay and keep none.
+ */
+export const SNAPSHOT_BUFFER_LIMIT = 100_000;
 
 /** Slots of gathered writes kept behind the newest one flushed (a slot never finished is not kept forever). */
 const PENDING_SLOTS = 512n;
@@ -115,6 +124,8 @@ export class PubSubSubscription implements SessionSink {
     private readonly options: BlockOptions | undefined,
     private readonly owner: SubscriptionOwner,
     private readonly d: SubscriptionDeps,
+    /** Account and program: the current state first (issue 23), then the writes after it. */
+    snapshot = false,
   ) {
     this.prefix = notificationPrefix(kind);
     this.suffix = notificationSuffix(id);
@@ -124,8 +135,10 @@ export class PubSubSubscription implements SessionSink {
     const found =
       request.kind === 'signature' ? d.lookupSignature?.(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal) : undefined;
     const tracks = kind === 'account' || kind === 'program' || kind === 'signature';
-    this.session = d.live.openSession(this, { bufferLimit: 1, trackStatuses: tracks });
-    this.session.apply(compileSubscription(specFromPubSub(request)));
+    this.session = d.live.openSession(this, { bufferLimit: snapshot ? SNAPSHOT_BUFFER_LIMIT : 1, trackStatuses: tracks });
+    const compiled = compileSubscription(specFromPubSub(request));
+    if (snapshot) this.session.applySnapshot(compiled);
+    else this.session.apply(compiled);
     if (found) void this.lookedUp(found);
   }
 
@@ -162,7 +175,10 @@ export class PubSubSubscription implements SessionSink {
         this.block(u, live.event);
         return;
       case 'account':
-        this.gather(u, live.event);
+        // A snapshot account is built from the views (no record, so no scan); is_startup writes a source published
+        // to Kafka are records and go per slot like any other.
+        if (live.event.isStartup && live.scan === undefined) this.startup(u, live.event);
+        else this.gather(u, live.event);
         return;
       case 'slot':
         this.slotUpdate(u, live.event);
@@ -170,6 +186,20 @@ export class PubSubSubscription implements SessionSink {
       default:
         return;
     }
+  }
+
+  /** A snapshot account (its slot has reached the level already): notified at once, marked `isStartup`. */
+  private startup(u: SharedEvent, e: AccountEvent): void {
+    if (this.done) return;
+    const view = this.view!;
+    const value = this.kind === 'program' ? () => keyedAccountJson(e, view) : () => uiAccountJson(e, view);
+    this.owner.send(
+      this.prefix + u.encoded(`pubsub/${this.kind}/${viewKey(view)}`, () => withSlot(u.slot, value())) + startupSuffix(this.id),
+    );
+  }
+
+  ready(): Promise<void> | undefined {
+    return this.owner.ready();
   }
 
   private gather(u: SharedEvent, e: AccountEvent): void {

@@ -125,6 +125,16 @@ export interface SubscribeRequest {
     | bigint
     | undefined;
   /**
+   * Extension (issue 23): snapshot, then stream. true: first the state at one slot S of every account the
+   * `accounts` filters match (each update with is_startup = true and slot = S; data slices applied), then every
+   * write after S (the live part starts at slot S + 1, as from_slot S + 1 would: no gap, no duplicate). S is the
+   * newest slot the views hold at the request's commitment. Cannot be combined with from_slot or cursor
+   * (INVALID_ARGUMENT); with to_slot the stream ends once to_slot went out (right after the snapshot if S >= to_slot).
+   */
+  snapshot?:
+    | boolean
+    | undefined;
+  /**
    * Extension (issue 23): a durable cursor (1-128 characters of [A-Za-z0-9._:-]). The server keeps its
    * position, the last slot this stream fully delivered; a stream naming an existing cursor resumes at the
    * slot after it, whatever from_slot says (from_slot applies only when the cursor does not exist yet).
@@ -844,6 +854,7 @@ function createBaseSubscribeRequest(): SubscribeRequest {
     commitment: undefined,
     accountsDataSlice: [],
     fromSlot: undefined,
+    snapshot: undefined,
     cursor: undefined,
     toSlot: undefined,
     pace: undefined,
@@ -872,6 +883,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
         throw new globalThis.Error("value provided for field message.fromSlot of type uint64 too large");
       }
       writer.uint32(88).uint64(message.fromSlot);
+    }
+    if (message.snapshot !== undefined) {
+      writer.uint32(160).bool(message.snapshot);
     }
     if (message.cursor !== undefined) {
       writer.uint32(242).string(message.cursor);
@@ -955,6 +969,14 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
             message.fromSlot = reader.uint64() as bigint;
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.snapshot = reader.bool();
+            continue;
+          }
           case 30: {
             if (tag !== 242) {
               break;
@@ -1023,6 +1045,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
         : isSet(object.from_slot)
         ? BigInt(object.from_slot)
         : undefined,
+      snapshot: isSet(object.snapshot) ? globalThis.Boolean(object.snapshot) : undefined,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
       toSlot: isSet(object.toSlot) ? BigInt(object.toSlot) : isSet(object.to_slot) ? BigInt(object.to_slot) : undefined,
       pace: isSet(object.pace) ? globalThis.Number(object.pace) : undefined,
@@ -1054,6 +1077,9 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     }
     if (message.fromSlot !== undefined) {
       obj.fromSlot = message.fromSlot.toString();
+    }
+    if (message.snapshot !== undefined) {
+      obj.snapshot = message.snapshot;
     }
     if (message.cursor !== undefined) {
       obj.cursor = message.cursor;
@@ -1099,6 +1125,7 @@ export const SubscribeRequest: MessageFns<SubscribeRequest> = {
     message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
       ? BigInt(object.fromSlot)
       : undefined;
+    message.snapshot = object.snapshot ?? undefined;
     message.cursor = object.cursor ?? undefined;
     message.toSlot = (object.toSlot !== undefined && object.toSlot !== null) ? BigInt(object.toSlot) : undefined;
     message.pace = object.pace ?? undefined;

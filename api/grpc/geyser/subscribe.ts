@@ -6,7 +6,13 @@
 // - a transaction matching both lists goes out twice, as `transaction` then as `transaction_status`, each
 //   with its own filter names; a block goes out once per matching blocks filter (their content differs);
 // - updates leave as `filters prefix + shared body` through the host's Outbound queue (api/grpc/outbound.ts),
-//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent.
+//   which cuts a slow client off with RESOURCE_EXHAUSTED naming the last slot it was sent;
+// - snapshot, then stream (issue 23): a stream opened with Yellowstone's own `x-request-snapshot` metadata key (the
+//   stock client's `grpcSetXRequestSnapshot` channel option) gets, for its first request with accounts filters, the
+//   state of every account they match at one slot S (is_startup), then every write after S (api/live/snapshot.ts).
+//   Such a request with from_slot resumes instead (a reconnecting client already holds the state); later requests
+//   replace the filters as usual, without a snapshot (Yellowstone sends its snapshot once per stream). A snapshot
+//   with a durable cursor (x-slotstream-cursor) is refused with INVALID_ARGUMENT; with an end slot it ends there.
 import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
@@ -33,11 +39,19 @@ export interface GeyserSubscribeDeps extends SessionStreamDeps {
   limits: GeyserFilterLimits;
 }
 
+/** Yellowstone's metadata key asking for the account snapshot first (yellowstone-grpc-geyser grpc.rs: its presence). */
+export const SNAPSHOT_METADATA_KEY = 'x-request-snapshot';
+
+/** A snapshot names no cursor: where a cursor resumes, the client holds the state already (api/live/README.md). */
+export const SNAPSHOT_WITH_CURSOR = `${SNAPSHOT_METADATA_KEY}: cannot be combined with ${GEYSER_METADATA.cursor} (a cursor resumes a stream; a snapshot starts one from the current state)`;
+
 export class GeyserStream extends SessionStream<SubscribeRequest> {
   private req: GeyserRequest | undefined;
   private slicesKey = '';
   /** Per blocks filter name: the filter and its encoding key. */
   private blocks = new Map<string, { filter: CompiledBlocksFilter; key: string }>();
+  /** The stream asked for a snapshot and its first subscription has not come yet. */
+  private snapshotPending: boolean;
   /** The call's request metadata: slotstream's opt-ins a stock client can send (x-slotstream-cursor, ...). */
   private readonly metadata: Metadata;
 
@@ -46,6 +60,7 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     private readonly deps: GeyserSubscribeDeps,
   ) {
     super(call, deps, 'geyser.Subscribe');
+    this.snapshotPending = call.metadata.get(SNAPSHOT_METADATA_KEY).length > 0;
     this.metadata = call.metadata;
   }
 
@@ -67,7 +82,11 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     const slices = r.compiled.accountsDataSlice;
     this.slicesKey = slicesKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
-    return { subscription: r.compiled, bounds: bounds.value };
+    // The first request with accounts filters takes the snapshot (the client may open the stream with an empty one).
+    const snapshot = this.snapshotPending && r.compiled.accounts.length > 0 && r.compiled.fromSlot === undefined;
+    if (snapshot && bounds.value.cursor !== undefined) return { error: SNAPSHOT_WITH_CURSOR };
+    if (r.compiled.accounts.length > 0) this.snapshotPending = false;
+    return { subscription: r.compiled, bounds: bounds.value, snapshot };
   }
 
   protected pingBytes(): Buffer {

@@ -28,11 +28,19 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
     const compiled = compileSubscribeRequest(req, this.deps.limits);
     if (!compiled.ok) return { error: compiled.error.message };
     if (req.ping) return { pong: encodePong(req.ping.id) };
+    // Snapshot, then stream (issue 23): the live part starts after the snapshot's own slot, so a from_slot has no
+    // place, nor a cursor (which resumes where a former stream stopped); to_slot ends it as any stream.
+    if (req.snapshot === true && req.fromSlot !== undefined)
+      return { error: 'snapshot: cannot be combined with from_slot (the stream continues from the slot after the snapshot)' };
+    if (req.snapshot === true && req.cursor !== undefined)
+      return {
+        error: 'snapshot: cannot be combined with cursor (a cursor resumes a stream; a snapshot starts one from the current state)',
+      };
     const bounds = streamBounds({ cursor: req.cursor, toSlot: req.toSlot, pace: req.pace, fromSlot: req.fromSlot }, STREAM_FIELD_NAMES);
     if (!bounds.ok) return { error: bounds.error };
     this.slices = compiled.value.accountsDataSlice;
     this.slicesKey = sliceKey(compiled.value.accountsDataSlice);
-    return { subscription: compiled.value, bounds: bounds.value };
+    return { subscription: compiled.value, bounds: bounds.value, snapshot: req.snapshot === true };
   }
 
   protected pingBytes(): Buffer {
