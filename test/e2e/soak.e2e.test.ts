@@ -20,7 +20,6 @@ describe('bench:soak', () => {
       minutes: 0.25,
       // Slots of 100 ms: the views reach a finalized slot (the warm-up's end) 4x sooner than at the chain's pace.
       speedup: 4,
-      spareSeconds: 45,
       recordingDir: dir,
       grpcStreams: 10,
       pubsubSubscriptions: 10,
