@@ -37,7 +37,7 @@ import { readSamplesFile, writeSamplesFile } from './support/samples-file.js';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
-import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { TransactionEvent } from '../schemas/codec.js';
 import { scanTransaction } from '../schemas/scan.js';
@@ -424,13 +424,7 @@ async function bareCyclePhase(kafka: Kafka, prefix: string) {
 }
 
 async function main(): Promise<void> {
-  let local: LocalKafka | undefined;
-  let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-  if (brokers.length === 0) {
-    say('starting a local Kafka broker');
-    local = await startLocalKafka({ nodes: 1 });
-    brokers = local.brokers;
-  }
+  const { brokers, local } = await benchBrokers(say);
   const prefix = `bench.grpc.${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
   const kafka = createKafka({ brokers, clientId: 'bench-grpc' });

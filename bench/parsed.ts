@@ -22,7 +22,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../api/pumpfun/decoder.js';
 import { DEFAULT_PARSED_FILTER, matchParsed } from '../api/pumpfun/parsed-filter.js';
 import { scanParsedTransaction } from '../api/pumpfun/parsed-scan.js';
-import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { encodeRecord, type AccountEvent, type ChainEvent, type TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
@@ -174,13 +174,7 @@ async function main(): Promise<void> {
     figures.sim_encode_us = sim.encodeMicros.toFixed(2);
   }
   if (PHASE === 'all' || PHASE.startsWith('max')) {
-    let local: LocalKafka | undefined;
-    let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-    if (brokers.length === 0) {
-      say('starting a local Kafka broker');
-      local = await startLocalKafka({ nodes: 1 });
-      brokers = local.brokers;
-    }
+    const { brokers, local } = await benchBrokers(say);
     const prefix = `bench.parsed.${Date.now().toString(36)}`;
     const topics = topicNames(prefix);
     const kafka = createKafka({ brokers, clientId: 'bench-parsed' });

@@ -25,7 +25,7 @@ import { startWorker as startChild, stopWorker, type Worker } from './support/wo
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
-import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { benchBrokers } from './support/brokers.js';
 import { SlotFramer, type RecordKind } from '../ingest/publish/framer.js';
 import { createKafka, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
@@ -309,13 +309,7 @@ async function maxPhase(chain: Chain, clients: Clients, port: number, api: Worke
 }
 
 async function main(): Promise<void> {
-  let local: LocalKafka | undefined;
-  let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-  if (brokers.length === 0) {
-    say('starting a local Kafka broker');
-    local = await startLocalKafka({ nodes: 1 });
-    brokers = local.brokers;
-  }
+  const { brokers, local } = await benchBrokers(say);
   const prefix = `bench.pubsub.${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
   const kafka = createKafka({ brokers, clientId: 'bench-pubsub' });

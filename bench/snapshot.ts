@@ -19,7 +19,7 @@ import * as grpc from '@grpc/grpc-js';
 import { SubscribeRequest, SubscribeUpdate } from '../proto/gen/stream.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { createKafka } from '../platform/kafka/index.js';
-import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
+import { benchBrokers } from './support/brokers.js';
 import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { topicNames } from '../schemas/topics.js';
@@ -130,13 +130,7 @@ async function client(port: number, want: number): Promise<ClientResult> {
 }
 
 async function main(): Promise<void> {
-  let local: LocalKafka | undefined;
-  let brokers = (process.env.BENCH_KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-  if (brokers.length === 0) {
-    say('starting a local Kafka broker');
-    local = await startLocalKafka({ nodes: 1 });
-    brokers = local.brokers;
-  }
+  const { brokers, local } = await benchBrokers(say);
   const dir = mkdtempSync(join(tmpdir(), 'bench-snapshot-'));
   const kafka = createKafka({ brokers, clientId: 'bench-snapshot' });
   const topics = topicNames(`bench.snapshot.${Date.now().toString(36)}`);

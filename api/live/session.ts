@@ -470,14 +470,7 @@ export class LiveSession implements LiveSubscriber {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.generation++;
     this.d.hub.unregister(this);
-    void this.replay?.cancel();
-    this.replay = undefined;
-    this.replayBlocks = undefined;
-    this.replayStatuses = undefined;
-    this.replayWrites = undefined;
-    this.liveBuffer = undefined;
-    this.gate?.clear();
+    this.reset();
   }
 }
