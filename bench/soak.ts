@@ -2,7 +2,8 @@
 // bench/soak/driver.ts). Env: SOAK_MULTIPLE (x mainnet, default 1), SOAK_MINUTES (measured minutes, default 10),
 // SOAK_RECORDING_DIR (recordings kept between runs, default .data/soak), SOAK_GRPC_STREAMS (100),
 // SOAK_PUBSUB_SUBSCRIPTIONS (100), SOAK_RPC_RPS (20), SOAK_SPEEDUP (replay the recording of SOAK_MULTIPLE/SOAK_SPEEDUP
-// this many times faster, default 1), SOAK_RECORDING_SLOTS (slots to record; default: enough for the run). Prints a line per minute and the summary line; report the
+// this many times faster, default 1), SOAK_RECORDING_SLOTS (slots to record; default: enough for the run), SOAK_SPLIT=1
+// (the ingest in a process of its own beside `slotstream all --source none`). Prints a line per minute and the summary line; report the
 // machine's `uptime` with it (bench/README.md "Soak").
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ await runSoak({
   pubsubSubscriptions: env('SOAK_PUBSUB_SUBSCRIPTIONS', 100),
   rpcPerSecond: env('SOAK_RPC_RPS', 20),
   speedup: env('SOAK_SPEEDUP', 1),
+  split: process.env.SOAK_SPLIT === '1',
   ...(process.env.SOAK_RECORDING_SLOTS ? { recordingSlots: env('SOAK_RECORDING_SLOTS', 0) } : {}),
 });
 process.stdout.write(`soak end: ${uptime()}\n`);

@@ -56,8 +56,8 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
     if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApi(sections.api, ch, infra, stops, log);
-    // In `all`, a bounded source finishing leaves the other roles serving.
-    if (role === 'all') await wireIngest(ingest, infra, stops, log);
+    // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here.
+    if (role === 'all' && ingest.source !== 'none') await wireIngest(ingest, infra, stops, log);
     return { stop, done: forever };
   } catch (err) {
     await stops.stopAll();

@@ -6,7 +6,7 @@ import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.j
 import { compressionOf } from './config-sections.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
-export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone'];
+export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone', 'none'];
 
 /** Positional arguments each role accepts (`projector rebuild`). */
 const POSITIONALS: Readonly<Record<Role, readonly string[]>> = {
@@ -41,6 +41,13 @@ function checkPositionals(role: Role, positionals: readonly string[]): void {
 function checkIngest(config: Config): void {
   if (!IMPLEMENTED_SOURCES.includes(config.source)) {
     throw new ConfigError(`ingest source ${config.source} is not implemented yet (available: ${IMPLEMENTED_SOURCES.join(', ')})`);
+  }
+  // `all` without its ingest: the projector and the api share one process (one embedded ClickHouse) while the
+  // ingest, the CPU-heaviest role on a mainnet-shaped load (issue 22's soak), runs in a process of its own.
+  if (config.source === 'none' && config.role !== 'all') {
+    throw new ConfigError(
+      `--source none applies only to role all (it runs the projector and the api without an ingest); role ${config.role} needs a source`,
+    );
   }
   if (config.source === 'file' && config.sourcePath === '') {
     throw new ConfigError(`--source file needs ${flagOf('sourcePath')} <file> (or - for standard input)`);

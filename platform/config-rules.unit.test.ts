@@ -20,6 +20,15 @@ describe('checkConfigRules', () => {
     expect(() => check('api', ['--grpc-port', '0', '--rpc-port', '0', '--metrics-port', '0'])).not.toThrow();
   });
 
+  it('takes --source none for role all only (the ingest runs apart), naming the rule otherwise', () => {
+    expect(() => check('all', ['--source', 'none'])).not.toThrow();
+    expect(() => check('all', [], { INGEST_SOURCE: 'none' })).not.toThrow();
+    expect(() => check('ingest', ['--source', 'none'])).toThrow(/--source none applies only to role all .*role ingest needs a source/);
+    expect(() => check('all', ['--source', 'none', '--strict', 'true'])).toThrow(
+      /--strict applies only to --source file \(source is none\)/,
+    );
+  });
+
   it('needs an endpoint for the yellowstone source, from flags and from the environment, and keeps its options to it', () => {
     expect(() => check('ingest', ['--source', 'yellowstone'])).toThrow(
       /--source yellowstone needs --yellowstone-url https:\/\/<host>\[:port\] or http:\/\/<host>:<port> \(got ""\)/,

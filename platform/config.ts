@@ -142,9 +142,9 @@ export const OPTIONS = {
   source: choice({
     env: 'INGEST_SOURCE',
     default: 'sim',
-    oneOf: ['sim', 'file', 'yellowstone', 'rpc'],
+    oneOf: ['sim', 'file', 'yellowstone', 'rpc', 'none'],
     roles: INGEST,
-    help: 'Chain source: sim (simulated chain), file (JSON lines), yellowstone, rpc.',
+    help: 'Chain source: sim (simulated chain), file (JSON lines), yellowstone, rpc; none (role all only): no ingest in this process, one runs apart (`slotstream ingest`) against the same brokers.',
   }),
   sourcePath: opt({
     kind: 'string',

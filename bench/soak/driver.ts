@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startAll, type AllProcess } from '../../test/support/cli/all-process.js';
+import { startIngestProcess, type IngestProcess } from './ingest-process.js';
 import { startWorker, stopWorker, type Worker } from '../support/workers.js';
 import type { ClientSample } from './client-worker.js';
 import { childPids, procUsage } from './proc.js';
@@ -40,6 +41,9 @@ export interface SoakOptions {
   recordingSlots?: number;
   /** Recorded seconds beyond `minutes` (the service starts and warms up while the upstream already sends), default 90. */
   spareSeconds?: number;
+  /** The ingest in a process of its own (`slotstream ingest` beside `slotstream all --source none`, which keeps
+   * the projector and the api together: they share one embedded ClickHouse), instead of all roles in one. */
+  split?: boolean;
   log?: (line: string) => void;
 }
 
@@ -86,6 +90,8 @@ type ClientRole = (typeof CLIENT_ROLES)[number];
 const SCRIPT = (name: string): URL => new URL(`./${name}`, import.meta.url);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const run = promisify(execFile);
+/** Where the ingest process's metrics start in the joined text (split mode). */
+const INGEST_METRICS = '\n# the ingest process\n';
 
 /** A metric's value summed over its label sets (0 when absent). */
 export function metricSum(text: string, name: string): number {
@@ -141,16 +147,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       starts.push(msg.started);
       for (const c of clients.values()) c.proc.send({ cmd: 'start', start: msg.started });
     });
-    const all: AllProcess = await startAll(dataDir, [
-      '--source',
-      'yellowstone',
-      '--yellowstone-url',
-      `http://127.0.0.1:${up.port}`,
-      '--keep-kafka-data',
-      'true',
-    ]);
+    const source = ['--source', 'yellowstone', '--yellowstone-url', `http://127.0.0.1:${up.port}`];
+    const all: AllProcess = await startAll(dataDir, [...(o.split ? ['--source', 'none'] : source), '--keep-kafka-data', 'true']);
     stops.push(() => all.stop());
-    log(`soak: slotstream all serves (pid ${all.child.pid}); starting clients`);
+    let ingest: IngestProcess | undefined;
+    if (o.split) {
+      ingest = await startIngestProcess(all.output(), source);
+      stops.push(() => ingest!.stop());
+    }
+    log(
+      `soak: slotstream all serves (pid ${all.child.pid})${ingest ? `, its ingest apart (pid ${ingest.child.pid})` : ''}; starting clients`,
+    );
     const grpcStreams = o.grpcStreams ?? 100;
     const envs: Record<ClientRole, Record<string, string>> = {
       stream: { SOAK_PORT: String(all.ports.grpc), SOAK_CLIENTS: String(Math.ceil(grpcStreams / 2)) },
@@ -178,7 +185,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       await sleep(1000);
     }
     log(`soak: warm-up over after ${Math.round((Date.now() - warmupEnd) / 1000 + (o.warmupSeconds ?? 120))} s; measuring`);
-    return await measure(o, log, all, up.w, clients, dataDir);
+    return await measure(o, log, all, ingest, up.w, clients, dataDir);
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
@@ -200,6 +207,7 @@ async function measure(
   o: SoakOptions,
   log: (line: string) => void,
   all: AllProcess,
+  ingest: IngestProcess | undefined,
   up: Worker,
   clients: Map<ClientRole, Worker>,
   dataDir: string,
@@ -207,6 +215,7 @@ async function measure(
   const pids = (): Record<string, number[]> => {
     const service = all.child.pid!;
     const out: Record<string, number[]> = { service: [service], kafka: descendants(service), upstream: [up.proc.pid!] };
+    if (ingest) out.ingest = [ingest.child.pid!];
     for (const [role, w] of clients) out[`client_${role}`] = [w.proc.pid!];
     return out;
   };
@@ -228,12 +237,18 @@ async function measure(
     const kafka = await diskBytes(path.join(dataDir, 'kafka'));
     return { kafka, clickhouse: (await diskBytes(dataDir)) - kafka };
   };
-  const metrics = async (): Promise<string> => {
+  // Both processes' metrics, one text: their names do not overlap apart from the process metrics, which no
+  // figure here sums (the ingest's last slot comes from the process that ingests).
+  const metricsOf = async (port: number): Promise<string> => {
     try {
-      return await (await fetch(`http://127.0.0.1:${all.ports.metrics}/metrics`)).text();
+      return await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     } catch {
       return '';
     }
+  };
+  const metrics = async (): Promise<string> => {
+    const texts = await Promise.all([all.ports.metrics, ...(ingest ? [ingest.metricsPort] : [])].map(metricsOf));
+    return texts.some((t) => t === '') ? '' : texts.join(INGEST_METRICS);
   };
 
   // What the clients and the upstream gathered during the warm-up is not the run's.
@@ -301,7 +316,7 @@ async function measure(
       cpu,
       rss: u.rss,
       lateMs: upStats.lateMs,
-      loopLagMs: metricSum(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+      loopLagMs: metricSum(text.split(INGEST_METRICS)[0]!, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     });
     if (second % 15 === 0) {
       const d = await disk();
@@ -352,7 +367,7 @@ async function measure(
   );
   const coresAtPace = Object.fromEntries(Object.entries(cpuSecondsPerSlot).map(([n, c]) => [n, (c * slotsPerDay) / 86_400]));
 
-  const out = all.output();
+  const out = all.output() + (ingest ? ingest.output() : '');
   const allLog = path.join(o.recordingDir, 'last-run.all.log');
   await writeFile(allLog, out);
   await writeFile(path.join(o.recordingDir, 'last-run.samples.jsonl'), trace.join('\n') + '\n');
@@ -373,15 +388,18 @@ async function measure(
   const clientErrors = [...lastClient.values()].reduce((a, s) => a + s.errors, 0);
   const rpcBehind = lastClient.get('jsonrpc')?.behind ?? 0;
   const errorTexts = [...errorLines.slice(0, 5), ...[...lastClient.values()].flatMap((s) => s.errorTexts)];
-  const exited = all.child.exitCode !== null || all.child.signalCode !== null;
-  if (exited) errorTexts.push(`slotstream all exited during the run (${all.child.exitCode ?? all.child.signalCode})`);
+  const gone = (c: { exitCode: number | null; signalCode: NodeJS.Signals | null }) => c.exitCode !== null || c.signalCode !== null;
+  const exited = gone(all.child) || (ingest !== undefined && gone(ingest.child));
+  if (gone(all.child)) errorTexts.push(`slotstream all exited during the run (${all.child.exitCode ?? all.child.signalCode})`);
+  if (ingest && gone(ingest.child))
+    errorTexts.push(`slotstream ingest exited during the run (${ingest.child.exitCode ?? ingest.child.signalCode})`);
   const summary: SoakSummary = {
     multiple: o.multiple,
     minutes: Math.round(hours * 60 * 10) / 10,
     ingestLagP99Slots: all99('ingest'),
     viewsLagP99Slots: all99('views'),
     e2eP99Ms: percentile(e2eAll, 99),
-    cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0),
+    cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0) + (cpuCores.ingest ?? 0),
     rssSlopeMbPerH: rssSlopeMbPerHour.service ?? 0,
     diskGbPerDay: kafkaGbPerDay + clickhouseGbPerDay,
     cutoffs: cutoffs.grpc + cutoffs.pubsub,

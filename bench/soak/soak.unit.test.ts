@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { metricSum } from './driver.js';
+import { localBrokers } from './ingest-process.js';
 import { Schedule, SPREAD } from './schedule.js';
 import { loadShape, MAINNET, slotsFor } from './shape.js';
 import { parseSummaryLine, percentile, slope, summaryLine } from './stats.js';
@@ -68,5 +69,13 @@ describe('soak arithmetic', () => {
     const text = '# HELP a x\na_total{k="1"} 2\na_total{k="2"} 3\na_total_more 7\nb 1\n';
     expect(metricSum(text, 'a_total')).toBe(5);
     expect(metricSum(text, 'c')).toBe(0);
+  });
+});
+
+describe('localBrokers', () => {
+  it('reads the broker `all` started from its JSON log, and names the problem when there is none', () => {
+    const log = '{"level":30,"brokers":"127.0.0.1:40123","msg":"KAFKA_BROKERS is unset: started a local Kafka broker"}\n';
+    expect(localBrokers(`{"level":30,"msg":"x"}\n${log}`)).toBe('127.0.0.1:40123');
+    expect(() => localBrokers('{"level":30,"msg":"api is serving"}\n')).toThrow(/did not log the local broker it started/);
   });
 });
