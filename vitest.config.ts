@@ -28,18 +28,21 @@ const realdata =
     : [];
 
 const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
+// Files that bound a duration (latency, a restart answering within seconds, the quick start up within a minute, a
+// paced replay within 10%), cut slow clients (the soak counts cut-offs and errors), or kill a process at a point
+// of its paced run: alone, after everything else, so another file's load cannot move their figures. The heavy
+// files that time nothing (the README's trades example, cursor-restart's two api processes, ingest-kafka-away's
+// broker of its own) share the first group's workers.
 const ALONE = [
-  '**/*.e2e.test.ts',
+  '**/all.e2e.test.ts',
+  '**/restart.e2e.test.ts',
+  '**/soak.e2e.test.ts',
   '**/slow-client*.int.test.ts',
   '**/open-headers.int.test.ts',
   '**/laserstream.int.test.ts',
   '**/query-storm.int.test.ts',
   '**/relay.int.test.ts',
-  '**/ingest-kafka-away.int.test.ts',
-  // A paced replay's duration is checked within 10% (issue 23).
   '**/bounded-replay.int.test.ts',
-  // Starts two `slotstream api` processes (issue 23).
-  '**/cursor-restart.int.test.ts',
 ];
 const intOptions = {
   // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
@@ -75,8 +78,6 @@ export default defineConfig({
           include: ALONE,
           exclude: ['node_modules/**'],
           ...intOptions,
-          // Files that measure time (latency bounds, slow-client cut-offs, pings, a broker restart) or run the
-          // whole service: alone, after everything else, so another file's load cannot move their figures.
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
