@@ -5,9 +5,12 @@
 // base call (`acceptedEncodings`), which grpc-js otherwise strips. The batched writer (./outbound.ts) frames
 // responses itself, so it compresses them with the codec chosen here.
 //
-// zstd: node:zlib's where Node has it (>= 22.15), else the WebAssembly build of the reference library
-// (@bokuweb/zstd-wasm, already used for JSON-RPC's base64+zstd: Node 20's zlib has no zstd). Level 1: on the
-// simulator's traffic it compresses within 0.5% of level 3 (bench/README.md) for less CPU; gzip likewise level 1.
+// zstd: responses are compressed by the WebAssembly build of the reference library (@bokuweb/zstd-wasm, already
+// used for JSON-RPC's base64+zstd) on every Node: Node 20's zlib has no zstd, and Node 24's `zstdCompressSync`
+// costs 36-40 µs per update-sized message against 12-17 µs for the WebAssembly one (a native context set up per
+// call; measured 2026-11-26, bench/README.md). Requests (rare) are decompressed by node:zlib where Node has it
+// (>= 22.15; its output cap is built in), else by WebAssembly. Level 1: on the simulator's traffic it compresses
+// within 0.5% of level 3 (bench/README.md) for less CPU; gzip likewise level 1.
 import zlib from 'node:zlib';
 import { experimental, status } from '@grpc/grpc-js';
 import { compress as wasmCompress, decompress as wasmDecompress } from '@bokuweb/zstd-wasm';
@@ -62,14 +65,10 @@ export function zstdContentSize(frame: Uint8Array): number | undefined {
   return fcsBytes === 2 ? size + 256 : size;
 }
 
-type NodeZstd = {
-  zstdCompressSync(b: Buffer, o: { params: Record<number, number> }): Buffer;
-  zstdDecompressSync(b: Buffer, o: { maxOutputLength: number }): Buffer;
-  constants: { ZSTD_c_compressionLevel: number };
-};
+type NodeZstd = { zstdDecompressSync(b: Buffer, o: { maxOutputLength: number }): Buffer };
 const nodeZstd = (): NodeZstd | undefined => {
   const z = zlib as unknown as Partial<NodeZstd>;
-  return typeof z.zstdCompressSync === 'function' && typeof z.zstdDecompressSync === 'function' ? (z as NodeZstd) : undefined;
+  return typeof z.zstdDecompressSync === 'function' ? (z as NodeZstd) : undefined;
 };
 
 /** With no receive limit (-1), a frame of unknown size is decompressed into at most this much. */
@@ -79,18 +78,29 @@ function tooLarge(max: number): { code: status; details: string } {
   return { code: status.RESOURCE_EXHAUSTED, details: `Received message that decompresses to a size larger than ${max}` };
 }
 
-/** zstd for both directions, on node:zlib or WebAssembly (`useNode: false` forces the latter, for tests). */
+function wasmZstdCompress(m: Buffer): Buffer {
+  const out = wasmCompress(m, 1);
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/**
+ * zstd for both directions: compression on WebAssembly (zstdReady must have resolved), decompression on node:zlib
+ * where Node has it and `useNode` (false forces WebAssembly, for tests), else WebAssembly.
+ */
 export function zstdCodec(useNode = true): Codec & { decompress(message: Buffer, maxLength: number): Buffer } {
   const z = useNode ? nodeZstd() : undefined;
+  const checked = (m: Buffer, max: number): number => {
+    const limit = max === -1 ? UNBOUNDED_CAP : max;
+    const declared = zstdContentSize(m);
+    if (declared !== undefined && declared > limit) throw tooLarge(limit);
+    return limit;
+  };
   if (z) {
-    const params = { [z.constants.ZSTD_c_compressionLevel]: 1 };
     return {
       name: 'zstd',
-      compress: (m) => z.zstdCompressSync(m, { params }),
+      compress: wasmZstdCompress,
       decompress: (m, max) => {
-        const limit = max === -1 ? UNBOUNDED_CAP : max;
-        const declared = zstdContentSize(m);
-        if (declared !== undefined && declared > limit) throw tooLarge(limit);
+        const limit = checked(m, max);
         try {
           return z.zstdDecompressSync(m, { maxOutputLength: limit });
         } catch (e) {
@@ -102,14 +112,9 @@ export function zstdCodec(useNode = true): Codec & { decompress(message: Buffer,
   }
   return {
     name: 'zstd',
-    compress: (m) => {
-      const out = wasmCompress(m, 1);
-      return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-    },
+    compress: wasmZstdCompress,
     decompress: (m, max) => {
-      const limit = max === -1 ? UNBOUNDED_CAP : max;
-      const declared = zstdContentSize(m);
-      if (declared !== undefined && declared > limit) throw tooLarge(limit);
+      const limit = checked(m, max);
       // A frame of unknown size is decompressed into `limit` bytes at most: more fails (dst too small).
       const out = wasmDecompress(m, { defaultHeapSize: limit });
       return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
@@ -136,7 +141,7 @@ export async function enableCompression(p: CompressionPolicy): Promise<string | 
     policy = policy.filter((e) => e !== 'zstd');
     return 'grpc-js has no registerServerDecompressor (patches/ not applied: run npm ci or npx patch-package); zstd is off';
   }
-  if (!nodeZstd()) await zstdReady();
+  await zstdReady();
   const codec = zstdCodec();
   zstd = codec;
   register('zstd', (m, max) => codec.decompress(m, max));
