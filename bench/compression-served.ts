@@ -54,7 +54,14 @@ function frameAll(msgs: Buffer[], codec: Codec | undefined): { writes: Buffer[];
   const t = process.cpuUsage();
   for (let i = 0; i < msgs.length; i += BATCH) {
     const batch = msgs.slice(i, i + BATCH);
-    writes.push(codec ? compressedFrames(batch.flatMap((b) => [Buffer.alloc(0), b]), codec) : plainFrames(batch));
+    writes.push(
+      codec
+        ? compressedFrames(
+            batch.flatMap((b) => [Buffer.alloc(0), b]),
+            codec,
+          )
+        : plainFrames(batch),
+    );
   }
   const u = process.cpuUsage(t);
   return { writes, cpuUsPerMsg: (u.user + u.system) / msgs.length };
@@ -88,10 +95,16 @@ await zstdReady();
 const msgs = simulatorUpdates();
 const raw = msgs.reduce((n, b) => n + b.length, 0);
 const z = zstdCodec();
-console.log(`compression-served: ${process.version}; zstd on WebAssembly; ${slots} slots at ${tps} tx/s: ${msgs.length} messages, ${raw} bytes of SubscribeUpdate`);
+console.log(
+  `compression-served: ${process.version}; zstd on WebAssembly; ${slots} slots at ${tps} tx/s: ${msgs.length} messages, ${raw} bytes of SubscribeUpdate`,
+);
 console.log('encoding | wire bytes (server socket) | ratio to none | CPU µs per message (framing + compression)');
 let none = 0;
-for (const [name, codec] of [['none', undefined], ['zstd', z], ['gzip', gzipCodec]] as const) {
+for (const [name, codec] of [
+  ['none', undefined],
+  ['zstd', z],
+  ['gzip', gzipCodec],
+] as const) {
   const { writes, cpuUsPerMsg } = frameAll(msgs, codec);
   const bytes = await wireBytes(writes);
   if (name === 'none') none = bytes;

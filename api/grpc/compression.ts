@@ -49,7 +49,7 @@ const ZSTD_MAGIC = 0xfd2fb528;
  * the receive limit is refused before any memory is taken for it.
  */
 export function zstdContentSize(frame: Uint8Array): number | undefined {
-  if (frame.length < 5 || ((frame[0]! | (frame[1]! << 8) | (frame[2]! << 16) | (frame[3]! << 24)) >>> 0) !== ZSTD_MAGIC) {
+  if (frame.length < 5 || (frame[0]! | (frame[1]! << 8) | (frame[2]! << 16) | (frame[3]! << 24)) >>> 0 !== ZSTD_MAGIC) {
     throw new Error('not a zstd frame (bad magic number)');
   }
   const descriptor = frame[4]!;

@@ -12,7 +12,7 @@ const compressible = (n: number): Buffer => Buffer.from('slotstream '.repeat(Mat
 /** The messages of a gRPC frame buffer: compressed flag and payload. */
 function parseFrames(buf: Buffer): { flag: number; payload: Buffer }[] {
   const out: { flag: number; payload: Buffer }[] = [];
-  for (let pos = 0; pos < buf.length; ) {
+  for (let pos = 0; pos < buf.length;) {
     const len = buf.readUInt32BE(pos + 1);
     out.push({ flag: buf[pos]!, payload: buf.subarray(pos + 5, pos + 5 + len) });
     pos += 5 + len;
