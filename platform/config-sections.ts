@@ -4,6 +4,7 @@
 // table (config.ts) stays the one source of flags, environment variables, defaults and --help; this file
 // only groups its values. Type-only imports: the config loads none of its consumers.
 import type { GeyserFilterLimits } from '../api/filters/from-geyser.js';
+import type { CompressionPolicy } from '../api/grpc/compression.js';
 import type { FilterLimits } from '../api/filters/types.js';
 import type { LiveLayerOptions } from '../api/live/index.js';
 import type { PubSubOptions } from '../api/pubsub/server.js';
@@ -67,6 +68,8 @@ export interface ApiSection {
   grpc: Listener & {
     /** Updates queued per stream before a slow client is cut off. */
     queueSize: number;
+    /** Response compression for clients that accept it (issue 23). */
+    compress: CompressionPolicy;
     stream: { limits: FilterLimits };
     geyser: { limits: GeyserFilterLimits };
   };
@@ -209,6 +212,7 @@ export function apiSection(c: Config): ApiSection {
     grpc: {
       ...listener(c.grpcPort),
       queueSize: c.streamQueueSize,
+      compress: c.grpcCompress,
       stream: {
         limits: {
           maxFiltersPerKind: c.maxFiltersPerKind,

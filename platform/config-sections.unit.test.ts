@@ -70,4 +70,11 @@ describe('configSections', () => {
     expect(() => configSections(makeConfig('kafka', { kafkaNodes: 2 }))).toThrow(ConfigError);
     expect(() => configSections(makeConfig('kafka', { kafkaNodes: 2 }))).toThrow(/option --kafka-nodes: must be 1 or 3 \(got 2\)/);
   });
+
+  it('gRPC response compression: zstd by default, all or none on request, anything else refused naming the option', () => {
+    expect(configSections(makeConfig('api')).api.grpc.compress).toBe('zstd');
+    expect(configSections(parseConfig('api', ['--grpc-compress', 'all'], {}).config).api.grpc.compress).toBe('all');
+    expect(configSections(parseConfig('api', [], { GRPC_COMPRESS: 'none' }).config).api.grpc.compress).toBe('none');
+    expect(() => parseConfig('api', ['--grpc-compress', 'brotli'], {})).toThrow(/--grpc-compress: must be one of zstd, all, none/);
+  });
 });

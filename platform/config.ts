@@ -498,6 +498,15 @@ export const OPTIONS = {
     roles: API,
     help: 'gRPC: updates queued per stream before a slow client is cut off (RESOURCE_EXHAUSTED).',
   }),
+  grpcCompress: choice({
+    env: 'GRPC_COMPRESS',
+    default: 'zstd',
+    oneOf: ['zstd', 'all', 'none'],
+    roles: API,
+    help:
+      'gRPC response compression for clients that accept it (grpc-accept-encoding): zstd only; all (zstd, else gzip: ' +
+      'grpc-js clients accept gzip unasked); none. zstd requests are accepted unless none; gzip ones always.',
+  }),
   geyserMaxFilters: opt({
     kind: 'int',
     env: 'GEYSER_MAX_FILTERS',

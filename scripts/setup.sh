@@ -40,6 +40,7 @@ if [ -z "${npm_config_nodedir:-}" ]; then
   fi
 fi
 
+# npm ci runs patch-package (package.json postinstall): the patches in patches/ are applied to node_modules.
 npm ci
 # What scripts/ensure-installed.sh compares on every `npm start` / `npm test`: the lock file installed and the
 # native-module ABI of the Node it was built for (a different Node needs the Kafka client built again).

@@ -15,3 +15,17 @@ export const slowClientCutoffs = new Counter({
   help: 'Streams ended with RESOURCE_EXHAUSTED because their queue was full.',
   registers: [registry],
 });
+
+export const compressedMessages = new Counter({
+  name: 'slotstream_grpc_compressed_messages_total',
+  help: 'gRPC response messages sent compressed (issue 23), by encoding.',
+  labelNames: ['encoding'] as const,
+  registers: [registry],
+});
+
+export const compressionBytes = new Counter({
+  name: 'slotstream_grpc_compression_bytes_total',
+  help: 'Bytes of the gRPC response messages sent compressed: before (plain) and after (wire) compression, by encoding.',
+  labelNames: ['encoding', 'stage'] as const,
+  registers: [registry],
+});

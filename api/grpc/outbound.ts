@@ -14,8 +14,15 @@
 // The response headers go out when the stream opens, not with its first message: a client's "subscribe"
 // call resolves on them (tonic's, so the real Yellowstone client's `await client.subscribe()`), and a stream
 // may carry nothing for a long time (no match yet, server pings seconds apart). Yellowstone answers at once.
+//
+// Compression (issue 23): when the client's grpc-accept-encoding names an encoding the host offers
+// (./compression.ts), the response headers say `grpc-encoding: <it>` and every message of at least
+// MIN_COMPRESS_BYTES whose compressed form is smaller goes out compressed (flag 1); the others stay plain
+// (flag 0), which gRPC allows message by message. The fallback path (no base call) never compresses.
 import { Metadata, status, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { ServerHttp2Stream } from 'node:http2';
+import { MIN_COMPRESS_BYTES, responseCodec, type Codec } from './compression.js';
+import { compressedMessages, compressionBytes } from './metrics.js';
 
 export interface Outgoing {
   /** Slot of a chain update; undefined for ping and pong. */
@@ -28,6 +35,8 @@ export interface Outgoing {
 export interface RawCall {
   stream: ServerHttp2Stream;
   maybeSendMetadata(): void;
+  /** The client's grpc-accept-encoding (kept by our grpc-js patch; absent without it). */
+  acceptedEncodings?: readonly string[];
 }
 
 /** How many server interceptors deep the search for grpc-js's base call goes (the host adds one). */
@@ -70,6 +79,8 @@ export class Outbound {
   /** Slot of the last chain update handed to the transport (the client receives it before any status). */
   lastSlot: bigint | undefined;
   sent = 0;
+  /** The response encoding, when the client accepts one the host offers. */
+  readonly codec: Codec | undefined;
 
   constructor(
     private readonly call: ServerDuplexStream<unknown, Buffer>,
@@ -77,7 +88,11 @@ export class Outbound {
     private readonly onOverflow: (details: string) => void,
   ) {
     this.raw = rawCallOf(call);
-    call.sendMetadata(new Metadata());
+    this.codec = this.raw ? responseCodec(this.raw.acceptedEncodings) : undefined;
+    const headers = new Metadata();
+    // Overrides grpc-js's default `grpc-encoding: identity` response header.
+    if (this.codec) headers.set('grpc-encoding', this.codec.name);
+    call.sendMetadata(headers);
     // Our direct writes can fail when the client vanishes mid-write; grpc-js listens for only one stream
     // error, and a second unhandled one would take the process down. The call's own events report the end.
     this.raw?.stream.on('error', () => this.abandon());
@@ -144,7 +159,17 @@ export class Outbound {
       return;
     }
     const n = this.pendingCount;
-    const bytes = frames(this.pending, this.pendingBytes);
+    let bytes: Buffer;
+    if (this.codec) {
+      const stats: CompressionStats = { messages: 0, plainBytes: 0, wireBytes: 0 };
+      bytes = compressedFrames(this.pending, this.codec, stats);
+      if (stats.messages > 0) {
+        const encoding = this.codec.name;
+        compressedMessages.inc({ encoding }, stats.messages);
+        compressionBytes.inc({ encoding, stage: 'plain' }, stats.plainBytes);
+        compressionBytes.inc({ encoding, stage: 'wire' }, stats.wireBytes);
+      }
+    } else bytes = frames(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingCount = 0;
     this.pendingBytes = 0;
@@ -245,6 +270,50 @@ function frames(pairs: Buffer[], total: number): Buffer {
     pos += body.copy(out, pos);
   }
   return out;
+}
+
+/** What compressedFrames compressed: messages, and their bytes before and after. */
+export interface CompressionStats {
+  messages: number;
+  plainBytes: number;
+  wireBytes: number;
+}
+
+/**
+ * gRPC messages of `prefix + body` pairs, each compressed with `codec` (flag 1) when it is at least
+ * MIN_COMPRESS_BYTES long and comes out smaller, else as is (flag 0); in one buffer.
+ */
+export function compressedFrames(pairs: Buffer[], codec: Codec, stats?: CompressionStats): Buffer {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const prefix = pairs[i]!;
+    const body = pairs[i + 1]!;
+    const plainLength = prefix.length + body.length;
+    let payload: Buffer | undefined;
+    if (plainLength >= MIN_COMPRESS_BYTES) {
+      const packed = codec.compress(prefix.length > 0 ? Buffer.concat([prefix, body], plainLength) : body);
+      if (packed.length < plainLength) {
+        payload = packed;
+        if (stats) {
+          stats.messages++;
+          stats.plainBytes += plainLength;
+          stats.wireBytes += packed.length;
+        }
+      }
+    }
+    const header = Buffer.allocUnsafe(5);
+    header[0] = payload ? 1 : 0;
+    header.writeUInt32BE(payload ? payload.length : plainLength, 1);
+    parts.push(header);
+    if (payload) parts.push(payload);
+    else {
+      if (prefix.length > 0) parts.push(prefix);
+      parts.push(body);
+    }
+    total += 5 + (payload ? payload.length : plainLength);
+  }
+  return Buffer.concat(parts, total);
 }
 
 /** A shared body behind one stream's `filters` prefix. */

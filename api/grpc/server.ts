@@ -8,6 +8,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { authInterceptor, tokenCheck } from './auth.js';
+import { enableCompression, type CompressionPolicy } from './compression.js';
 import type { GrpcService } from './service.js';
 
 /** behaviour.md: inbound messages up to 4 MiB; outbound not capped. A service configured for larger
@@ -21,6 +22,8 @@ export interface GrpcOptions {
   port: number;
   /** With a token, every call to the services needs it in `x-token`; health and reflection stay open. */
   authToken?: string;
+  /** Response compression for clients that accept it (zstd requests are accepted unless 'none'); default 'zstd'. */
+  compress?: CompressionPolicy;
   log: Logger;
 }
 
@@ -32,6 +35,9 @@ export interface GrpcServer {
 
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const names = o.services.map((s) => s.name);
+  const compress = o.compress ?? 'zstd';
+  const unavailable = await enableCompression(compress);
+  if (unavailable) o.log.warn({ compress }, unavailable);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': Math.max(MAX_INBOUND_BYTES, ...o.services.map((s) => s.maxRequestBytes ?? 0)),
     'grpc.max_send_message_length': -1,

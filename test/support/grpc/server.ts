@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits } from '../../../api/filters/index.js';
 import { DEFAULT_GEYSER_LIMITS, type GeyserFilterLimits } from '../../../api/filters/from-geyser.js';
 import { geyserService } from '../../../api/grpc/geyser/service.js';
+import type { CompressionPolicy } from '../../../api/grpc/compression.js';
 import { startGrpc } from '../../../api/grpc/server.js';
 import { streamService } from '../../../api/grpc/stream/service.js';
 import { LiveLayer, type LiveRead } from '../../../api/live/index.js';
@@ -27,6 +28,8 @@ export interface TestGrpcOptions {
   queueSize: number;
   liveRead?: LiveRead;
   maxReplays?: number;
+  /** Response compression (the host's default: 'zstd'). */
+  compress?: CompressionPolicy;
   log: Logger;
 }
 
@@ -56,7 +59,7 @@ export async function startTestGrpc(o: TestGrpcOptions): Promise<TestGrpc> {
     streamService({ live, limits: o.limits ?? DEFAULT_FILTER_LIMITS, queueSize: o.queueSize, log: o.log }),
     geyserService({ live, limits: o.geyserLimits ?? DEFAULT_GEYSER_LIMITS, queueSize: o.queueSize, log: o.log }),
   ];
-  const server = await startGrpc({ services, host: o.host, port: o.port, authToken: o.authToken, log: o.log }).catch(
+  const server = await startGrpc({ services, host: o.host, port: o.port, authToken: o.authToken, compress: o.compress, log: o.log }).catch(
     async (err: unknown) => {
       await live.close();
       throw err;
