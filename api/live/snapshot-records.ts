@@ -18,6 +18,7 @@ export const SNAPSHOT_ROW_COLUMNS = ['pubkey', 'owner', 'lamports', 'executable'
 /** An account write read from the snapshot: its scan now, its decoded event on first use. */
 export class SnapshotRecord {
   readonly kind = 'account';
+  readonly snapshot = true;
   private decoded: AccountEvent | undefined;
   constructor(readonly scan: AccountScan) {}
   get slot(): bigint {

@@ -91,6 +91,7 @@ describe('SnapshotRowDecoder', () => {
       expect(r.scan.bytes).toEqual(Buffer.from(AccountEvent.encode(expected[i]!).finish()));
       expect(r.scan).toEqual(scanAccount(r.scan.bytes));
       expect(r.kind).toBe('account');
+      expect(r.snapshot).toBe(true); // PubSub notifies it at once, marked isStartup (not per slot as a write from Kafka)
       expect(r.slot).toBe(900n);
     }
   });
