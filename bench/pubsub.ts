@@ -361,7 +361,10 @@ function voteTransaction(slot: bigint, index: number, voter: Buffer, voteAccount
     instructions: [{ programIdIndex: 2, accounts: Buffer.from([1, 0]), data }],
     fee: 5000n,
     isVote: true,
-    logMessages: ['Program Vote111111111111111111111111111111111111111 invoke [1]', 'Program Vote111111111111111111111111111111111111111 success'],
+    logMessages: [
+      'Program Vote111111111111111111111111111111111111111 invoke [1]',
+      'Program Vote111111111111111111111111111111111111111 success',
+    ],
   });
 }
 
@@ -369,7 +372,10 @@ function voteTransaction(slot: bigint, index: number, voter: Buffer, voteAccount
 function streamSlotEvents(slot: bigint, n: number, pool: Buffer[], mint: Buffer, voters: Buffer[][]): ChainEvent[] {
   const txs = slotEvents(slot, n, [], mint, undefined, pool);
   const marker = txs.pop()!;
-  const votes = voters.map(([voter, account], i) => ({ kind: 'transactions' as const, event: voteTransaction(slot, n + i, voter!, account!) }));
+  const votes = voters.map(([voter, account], i) => ({
+    kind: 'transactions' as const,
+    event: voteTransaction(slot, n + i, voter!, account!),
+  }));
   const confirmed: ChainEvent = {
     kind: 'slots',
     event: SlotEvent.fromPartial({ slot: slot - 1n, status: SlotStatus.SLOT_STATUS_CONFIRMED, parent: slot - 2n }),
@@ -403,7 +409,9 @@ async function streamsPhase(chain: Chain, clients: Clients, port: number, api: W
   const perSlot = Math.round((TPS * SLOT_MS) / 1000);
   const voters = Array.from({ length: VOTES }, () => [randomBytes(32), randomBytes(32)]);
   const slots = Math.ceil(((WARMUP_S + STREAMS_SECONDS) * 1000) / SLOT_MS) + 1;
-  say(`streams: ${SUBSCRIPTIONS} subscriptions over ${CONNECTIONS} connections; encoding ${slots} slots of ${perSlot} transactions and ${VOTES} votes`);
+  say(
+    `streams: ${SUBSCRIPTIONS} subscriptions over ${CONNECTIONS} connections; encoding ${slots} slots of ${perSlot} transactions and ${VOTES} votes`,
+  );
   const records = Array.from({ length: slots }, (_, i) =>
     chain.frame(firstSlot + 1n + BigInt(i), streamSlotEvents(firstSlot + 1n + BigInt(i), perSlot, pool, mint, voters)),
   );
@@ -491,8 +499,7 @@ async function main(): Promise<void> {
         `streams at ${TPS} tx/s + ${VOTES} votes per slot: ${streams.perS.toFixed(0)} notifications/s, api-internal p50 ${streams.p50} ms, p99 ${streams.p99} ms; ` +
           `api CPU ${(streams.apiCpu * 100).toFixed(0)}% of a core (${streams.perApiCpuS.toFixed(0)} notifications per api CPU s); load avg ${load()}`,
       );
-      for (const m of streams.methods)
-        say(`  ${m.method}: ${m.perS.toFixed(0)}/s (${m.n}), api-internal p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      for (const m of streams.methods) say(`  ${m.method}: ${m.perS.toFixed(0)}/s (${m.n}), api-internal p50 ${m.p50} ms, p99 ${m.p99} ms`);
     }
     say(
       `machine at end: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load avg ${load()}`,

@@ -47,7 +47,15 @@ describe('snapshotCandidates', () => {
 });
 
 /** One row as the snapshot statement answers it in RowBinary (SNAPSHOT_ROW_COLUMNS). */
-function rowBinary(a: { pubkey: Buffer; owner: Buffer; lamports: bigint; executable: boolean; rentEpoch: bigint; data: Buffer; writeVersion: bigint }): Buffer {
+function rowBinary(a: {
+  pubkey: Buffer;
+  owner: Buffer;
+  lamports: bigint;
+  executable: boolean;
+  rentEpoch: bigint;
+  data: Buffer;
+  writeVersion: bigint;
+}): Buffer {
   const str = (b: Buffer) => {
     const len: number[] = [];
     let n = b.length;
@@ -76,9 +84,33 @@ function rowBinary(a: { pubkey: Buffer; owner: Buffer; lamports: bigint; executa
 
 describe('SnapshotRowDecoder', () => {
   const rows = [
-    { pubkey: Buffer.alloc(32, 1), owner: Buffer.alloc(32, 3), lamports: 18446744073709551615n, executable: true, rentEpoch: 7n, data: Buffer.from('hello'), writeVersion: 42n },
-    { pubkey: Buffer.alloc(32, 2), owner: Buffer.alloc(32, 3), lamports: 1n, executable: false, rentEpoch: 18446744073709551615n, data: Buffer.alloc(300, 9), writeVersion: 0n },
-    { pubkey: Buffer.alloc(32, 5), owner: Buffer.alloc(32, 4), lamports: 2n ** 53n + 1n, executable: false, rentEpoch: 0n, data: Buffer.alloc(0), writeVersion: 2n ** 40n },
+    {
+      pubkey: Buffer.alloc(32, 1),
+      owner: Buffer.alloc(32, 3),
+      lamports: 18446744073709551615n,
+      executable: true,
+      rentEpoch: 7n,
+      data: Buffer.from('hello'),
+      writeVersion: 42n,
+    },
+    {
+      pubkey: Buffer.alloc(32, 2),
+      owner: Buffer.alloc(32, 3),
+      lamports: 1n,
+      executable: false,
+      rentEpoch: 18446744073709551615n,
+      data: Buffer.alloc(300, 9),
+      writeVersion: 0n,
+    },
+    {
+      pubkey: Buffer.alloc(32, 5),
+      owner: Buffer.alloc(32, 4),
+      lamports: 2n ** 53n + 1n,
+      executable: false,
+      rentEpoch: 0n,
+      data: Buffer.alloc(0),
+      writeVersion: 2n ** 40n,
+    },
   ];
   const bytes = Buffer.concat(rows.map(rowBinary));
   const expected = rows.map((r) => ({ ...r, slot: 900n, txnSignature: undefined, isStartup: true }));
