@@ -99,7 +99,8 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
       next = ask();
       // Each row is an account record with its scan (snapshot-records.ts): matched, and re-framed by
       // stream.Stream, like a record read from Kafka.
-      for (const record of rows.push(chunk.value)) {
+      rows.push(chunk.value);
+      for (let record = rows.next(); record !== undefined; record = rows.next()) {
         if (!o.current()) return undefined;
         const names = matchAccountView(o.sub, scannedAccountView(record.scan));
         if (names.length === 0) continue;

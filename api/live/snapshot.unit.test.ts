@@ -10,7 +10,7 @@ import { accountSnapshotSql } from '../views/account-snapshot.js';
 import { AccountEvent } from '../../schemas/gen/events.js';
 import { scanAccount } from '../../schemas/scan.js';
 import { snapshotCandidates, snapshotSlot, SnapshotUnavailable } from './snapshot.js';
-import { SnapshotRowDecoder } from './snapshot-records.js';
+import { SnapshotRowDecoder, type SnapshotRecord } from './snapshot-records.js';
 
 const A = bs58.encode(Buffer.alloc(32, 1));
 const B = bs58.encode(Buffer.alloc(32, 2));
@@ -82,6 +82,14 @@ function rowBinary(a: {
   ]);
 }
 
+/** Every whole row of `chunk` (after what the chunks before left). */
+function take(d: SnapshotRowDecoder, chunk: Buffer): SnapshotRecord[] {
+  d.push(chunk);
+  const out: SnapshotRecord[] = [];
+  for (let r = d.next(); r !== undefined; r = d.next()) out.push(r);
+  return out;
+}
+
 describe('SnapshotRowDecoder', () => {
   const rows = [
     {
@@ -116,7 +124,7 @@ describe('SnapshotRowDecoder', () => {
   const expected = rows.map((r) => ({ ...r, slot: 900n, txnSignature: undefined, isStartup: true }));
 
   it('a row of the view is the account write at the snapshot slot, marked is_startup: the record ts-proto writes, with the scan a Kafka record has', () => {
-    const got = new SnapshotRowDecoder(900n).push(bytes);
+    const got = take(new SnapshotRowDecoder(900n), bytes);
     expect(got.map((r) => r.event)).toEqual(expected);
     for (const [i, r] of got.entries()) {
       // Byte for byte what the event model's encoder writes: the transports cannot tell it from a Kafka record.
@@ -131,7 +139,7 @@ describe('SnapshotRowDecoder', () => {
   it('rows cut anywhere between chunks come out the same, once each', () => {
     for (let cut = 1; cut < bytes.length; cut += 7) {
       const d = new SnapshotRowDecoder(900n);
-      const got = [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))];
+      const got = [...take(d, bytes.subarray(0, cut)), ...take(d, bytes.subarray(cut))];
       d.end();
       expect(got.map((r) => r.event)).toEqual(expected);
     }
@@ -139,7 +147,7 @@ describe('SnapshotRowDecoder', () => {
 
   it('a result that ends inside a row is an error saying so, not a lost account', () => {
     const d = new SnapshotRowDecoder(900n);
-    expect(d.push(bytes.subarray(0, bytes.length - 3)).length).toBe(2);
+    expect(take(d, bytes.subarray(0, bytes.length - 3)).length).toBe(2);
     expect(() => d.end()).toThrow(/ended inside a row \(\d+ bytes left over\)/);
   });
 });
