@@ -21,7 +21,9 @@ export type SnapshotCandidates =
   | { readonly kind: 'all' };
 
 /** The result's format: RowBinary, the columns of api/live/snapshot-records.ts (SNAPSHOT_ROW_COLUMNS) in order:
- * keys and data as raw bytes, u64s as 8 bytes. The reader writes each row straight into a record. */
+ * keys and data as raw bytes, u64s as 8 bytes. The reader writes each row straight into a record. The statement
+ * casts every column to the type the reader expects: RowBinary carries no types, so a migration that changed a
+ * column's type must not change the bytes. */
 export const SNAPSHOT_FORMAT = 'RowBinary';
 
 // Small blocks: each chunk is handed to a client before the next is read (back-pressure), and one thread keeps the
@@ -35,7 +37,9 @@ export function accountSnapshotSql(c: SnapshotCandidates): string {
   const outer =
     c.kind === 'owners' ? 'lamports > 0 AND (owner IN {owners:Array(String)} OR pubkey IN {pubkeys:Array(String)})' : 'lamports > 0';
   return `
-SELECT base58Decode(pubkey) AS pubkey_bytes, base58Decode(owner) AS owner_bytes, lamports, executable, rent_epoch, base64Decode(data) AS data_bytes, write_version
+SELECT base58Decode(pubkey) AS pubkey_bytes, base58Decode(owner) AS owner_bytes, toUInt64(lamports) AS lamports_u64,
+       CAST(executable, 'Bool') AS executable_bool, toUInt64(rent_epoch) AS rent_epoch_u64, base64Decode(data) AS data_bytes,
+       toUInt64(write_version) AS write_version_u64
 FROM (
   SELECT pubkey, owner, lamports, executable, rent_epoch, data, write_version
   FROM {db:Identifier}.account_writes
