@@ -3,7 +3,7 @@
 //   parent -> { cmd: 'pause', paused } | { cmd: 'cpu' } | { cmd: 'stop' }                         (api)
 //             { cmd: 'open', port, conns: {method, params}[][] } | { cmd: 'reset' } | { cmd: 'take' } (clients)
 //   child  -> { ready, port? } | { paused } | { cpu: {user, system} } | { opened } | { reset }
-//             | { take: { n, first, last, latencies, program } }
+//             | { take: { n, first, last, latencies, program, methods } }
 // Clients stamp each notification in the receive callback with Date.now() (the wall clock every process
 // on the machine shares) and subtract the `readAt` the api wrote (Date.now() when it read the record).
 import WebSocket from 'ws';
@@ -59,6 +59,8 @@ interface Sub {
 }
 
 const READ_AT = /"readAt":(\d+)\}\}$/;
+/** Where a notification's method name starts: `{"jsonrpc":"2.0","method":"`. */
+const METHOD_AT = '{"jsonrpc":"2.0","method":"'.length;
 
 async function clients(): Promise<void> {
   let sockets: WebSocket[] = [];
@@ -68,6 +70,9 @@ async function clients(): Promise<void> {
   let latencies: number[] = [];
   /** programNotification latencies (latencies: the others). */
   let program: number[] = [];
+  /** Per notification method, when the connections were opened with byMethod. */
+  let byMethod = false;
+  let methods: Record<string, number[]> = {};
   const onMessage = (data: Buffer): void => {
     const now = Date.now();
     const text = data.toString('latin1');
@@ -77,9 +82,15 @@ async function clients(): Promise<void> {
     n++;
     last = now;
     if (latencies.length < 2_000_000) (text.startsWith('{"jsonrpc":"2.0","method":"p') ? program : latencies).push(now - Number(m[1]));
+    if (byMethod) {
+      const method = text.slice(METHOD_AT, text.indexOf('"', METHOD_AT));
+      const l = (methods[method] ??= []);
+      if (l.length < 1_000_000) l.push(now - Number(m[1]));
+    }
   };
-  process.on('message', async (m: { cmd: string; port?: number; conns?: Sub[][] }) => {
+  process.on('message', async (m: { cmd: string; port?: number; conns?: Sub[][]; byMethod?: boolean }) => {
     if (m.cmd === 'open') {
+      byMethod = m.byMethod ?? false;
       for (const s of sockets) s.terminate();
       sockets = await Promise.all(
         m.conns!.map(
@@ -106,9 +117,10 @@ async function clients(): Promise<void> {
       n = 0;
       latencies = [];
       program = [];
+      methods = {};
       send({ reset: true });
     } else if (m.cmd === 'take') {
-      send({ take: { n, first, last, latencies, program } });
+      send({ take: { n, first, last, latencies, program, methods } });
     } else if (m.cmd === 'stop') {
       for (const s of sockets) s.terminate();
       process.exit(0);

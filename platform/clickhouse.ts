@@ -75,6 +75,34 @@ export async function* queryStream<T>(ch: ClickHouseClient, query: string, param
   }
 }
 
+/**
+ * Streams a SELECT's result as raw bytes in `format` (a binary one: RowBinary), for readers that decode rows
+ * themselves instead of taking a JSON object per row. Chunks are the engine's blocks (embedded) or the HTTP
+ * body's pieces (server): a row may span two chunks. Stopping the iteration early cancels the query.
+ */
+export async function* queryStreamBytes(
+  ch: ClickHouseClient,
+  query: string,
+  params: Record<string, unknown>,
+  format: string,
+): AsyncIterable<Buffer> {
+  const dir = embeddedDirs.get(ch);
+  if (dir === undefined) {
+    const rs = await ch.exec({ query: `${query}\nFORMAT ${format}`, query_params: params });
+    for await (const piece of rs.stream as AsyncIterable<Buffer>) yield piece;
+    return;
+  }
+  const session = new Session(dir);
+  try {
+    for await (const chunk of session.queryStreamBind(query, params, { format })) {
+      const u = chunk.raw();
+      yield Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+    }
+  } finally {
+    session.close();
+  }
+}
+
 export interface TabSeparatedInsert {
   table: string;
   columns: readonly string[];

@@ -7,7 +7,8 @@ import {
   type SubscribeRequestFilterTransactions,
 } from '../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
-import { matchAccount, matchTransaction } from './match.js';
+import { scanTransaction } from '../../schemas/scan.js';
+import { matchAccount, matchTransaction, scannedTransactionView, transactionFilterMatches } from './match.js';
 import { raw, rawSig, key, sig, sub } from '../../test/support/filters/keys.js';
 
 function tx(p: {
@@ -120,6 +121,26 @@ describe('matchTransaction', () => {
 
   it('a subscription without transaction filters matches nothing', () => {
     expect(matchTransaction(sub({ accounts: { a: {} } }), tx({ keys: [1] }))).toEqual([]);
+  });
+
+  it('a filter without key lists never builds the key set (a match-all stream pays nothing per key)', () => {
+    const t = TransactionEvent.encode(tx({ keys: [1, 2, 3], vote: true })).finish();
+    const view = scannedTransactionView(scanTransaction(Buffer.from(t)));
+    let reads = 0;
+    const counting = new Proxy(view, {
+      get: (target, p) => {
+        if (p === 'keys') reads++;
+        const v = Reflect.get(target, p, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const [f] = sub({ transactions: { all: {}, votes: { vote: true } } }).transactions;
+    expect(transactionFilterMatches(f!, counting)).toBe(true);
+    expect(transactionFilterMatches(sub({ transactions: { votes: { vote: true } } }).transactions[0]!, counting)).toBe(true);
+    expect(reads).toBe(0);
+    // A filter with a key list does read it.
+    expect(transactionFilterMatches(sub({ transactions: { k: { accountInclude: [key(2)] } } }).transactions[0]!, counting)).toBe(true);
+    expect(reads).toBe(1);
   });
 });
 

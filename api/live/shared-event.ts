@@ -16,7 +16,9 @@ import type { DataRecord, SlotRecord } from './stream-event.js';
  */
 export type LiveEvent =
   | { readonly kind: 'transaction'; readonly event: TransactionEvent; readonly scan?: TransactionScan }
-  | { readonly kind: 'account'; readonly event: AccountEvent; readonly scan?: AccountScan }
+  /** `snapshot`: the state at a snapshot's slot read from the views (api/live/snapshot.ts), not a write read
+   * from Kafka (a source's own is_startup writes are those). */
+  | { readonly kind: 'account'; readonly event: AccountEvent; readonly scan?: AccountScan; readonly snapshot?: true }
   /** A slot status change, for slot filters (every status the topics carry). */
   | { readonly kind: 'slot'; readonly event: SlotEvent }
   /** A slot's end marker with its block meta (SlotEvent.block set), for blocks_meta filters. */

@@ -1,6 +1,7 @@
 // Snapshot, then stream (issue 23, item 1): the first part of a session that asked for a snapshot. It picks ONE
 // slot S, streams the state at S of every account the subscription's account filters match (the accounts view,
-// api/views/account-snapshot.ts), each as an account update with is_startup set and slot S, waiting for the
+// api/views/account-snapshot.ts, read as RowBinary into account records: snapshot-records.ts), each as an
+// account update with is_startup set and slot S, waiting for the
 // transport whenever its write buffer is full (back-pressure: a snapshot of millions of accounts is never held in
 // memory), and returns S. The session then starts its live part as a from_slot S + 1 replay (session.ts), whose
 // hand-over is the one every from_slot stream has: no gap, no duplicate.
@@ -11,11 +12,11 @@
 // snapshot waits up to SNAPSHOT_WAIT_MS for one, then the session fails UNAVAILABLE.
 import bs58 from 'bs58';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { AccountEvent } from '../../schemas/gen/events.js';
-import { matchAccount, type CompiledSubscription } from '../filters/index.js';
-import { streamAccountSnapshot, type SnapshotCandidates, type SnapshotRow } from '../views/account-snapshot.js';
+import { matchAccountView, scannedAccountView, type CompiledSubscription } from '../filters/index.js';
+import { streamAccountSnapshot, type SnapshotCandidates } from '../views/account-snapshot.js';
 import { readViewsState } from '../views/state.js';
 import { SharedEvent } from './shared-event.js';
+import { SnapshotRowDecoder } from './snapshot-records.js';
 
 /** How long a snapshot waits for the views to hold a slot at its commitment. */
 export const SNAPSHOT_WAIT_MS = 10_000;
@@ -43,24 +44,6 @@ export function snapshotCandidates(sub: CompiledSubscription): SnapshotCandidate
   const b58 = (ids: Set<string>): string[] => [...ids].map((id) => bs58.encode(Buffer.from(id, 'latin1')));
   if (owners.size === 0) return { kind: 'pubkeys', pubkeys: b58(pubkeys) };
   return { kind: 'owners', owners: b58(owners), pubkeys: b58(pubkeys) };
-}
-
-/** Pure: a snapshot row as the event model's account write at `slot`, marked is_startup. */
-export function snapshotAccount(r: SnapshotRow, slot: bigint, owners: Map<string, Buffer>): AccountEvent {
-  let owner = owners.get(r.owner_hex);
-  if (owner === undefined) owners.set(r.owner_hex, (owner = Buffer.from(r.owner_hex, 'hex')));
-  return {
-    pubkey: Buffer.from(r.pubkey_hex, 'hex'),
-    lamports: BigInt(r.lamports),
-    owner,
-    executable: r.executable === true || r.executable === 1,
-    rentEpoch: BigInt(r.rent_epoch),
-    data: Buffer.from(r.data, 'base64'),
-    writeVersion: BigInt(r.write_version),
-    slot,
-    txnSignature: undefined,
-    isStartup: true,
-  };
 }
 
 export interface SnapshotOptions {
@@ -99,7 +82,7 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
   const slot = await snapshotSlot(o);
   const candidates = snapshotCandidates(o.sub);
   if (candidates === undefined || !o.current()) return o.current() ? slot : undefined;
-  const owners = new Map<string, Buffer>();
+  const rows = new SnapshotRowDecoder(slot);
   const chunks = streamAccountSnapshot(o.ch!, o.database, candidates, slot)[Symbol.asyncIterator]();
   try {
     // The next chunk is asked for before this one is sent: the engine reads it (on its own threads) meanwhile.
@@ -114,16 +97,19 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
       const chunk = await next;
       if (chunk.done) break;
       next = ask();
-      for (const r of chunk.value) {
+      // Each row is an account record with its scan (snapshot-records.ts): matched, and re-framed by
+      // stream.Stream, like a record read from Kafka.
+      rows.push(chunk.value);
+      for (let record = rows.next(); record !== undefined; record = rows.next()) {
         if (!o.current()) return undefined;
-        const account = snapshotAccount(r, slot, owners);
-        const names = matchAccount(o.sub, account);
+        const names = matchAccountView(o.sub, scannedAccountView(record.scan));
         if (names.length === 0) continue;
-        o.deliver(new SharedEvent({ kind: 'account', event: account }), names);
+        o.deliver(new SharedEvent(record), names);
         const wait = o.ready();
         if (wait) await wait;
       }
     }
+    rows.end();
   } finally {
     await chunks.return?.(undefined).catch(() => undefined); // stopping early cancels the query
   }

@@ -1,5 +1,5 @@
 // Snapshot, then stream (issue 23, item 1): the pure parts. Which accounts a snapshot reads for a subscription's
-// account filters, how a row of the accounts view becomes an is_startup account write at the snapshot's slot, the
+// account filters, how a row of the accounts view (RowBinary) becomes an is_startup account record at the snapshot's slot, the
 // statement's shape (placeholders only; key columns that do not shadow the filtered ones), and the refusal without
 // views. The stream itself runs against real Kafka and ClickHouse in test/snapshot.int.test.ts.
 import bs58 from 'bs58';
@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { streamRequest, type StreamRequestInput } from '../../test/support/filters/stream-request.js';
 import { compileSubscribeRequest, type CompiledSubscription } from '../filters/index.js';
 import { accountSnapshotSql } from '../views/account-snapshot.js';
-import { snapshotAccount, snapshotCandidates, snapshotSlot, SnapshotUnavailable } from './snapshot.js';
+import { AccountEvent } from '../../schemas/gen/events.js';
+import { scanAccount } from '../../schemas/scan.js';
+import { snapshotCandidates, snapshotSlot, SnapshotUnavailable } from './snapshot.js';
+import { SnapshotRowDecoder, type SnapshotRecord } from './snapshot-records.js';
 
 const A = bs58.encode(Buffer.alloc(32, 1));
 const B = bs58.encode(Buffer.alloc(32, 2));
@@ -43,39 +46,114 @@ describe('snapshotCandidates', () => {
   });
 });
 
-describe('snapshotAccount', () => {
-  it('a row of the view is the account write at the snapshot slot, marked is_startup', () => {
-    const owners = new Map<string, Buffer>();
-    const row = {
-      pubkey_hex: Buffer.alloc(32, 1).toString('hex').toUpperCase(),
-      owner_hex: Buffer.alloc(32, 3).toString('hex').toUpperCase(),
-      lamports: '18446744073709551615',
-      executable: true,
-      rent_epoch: '7',
-      data: Buffer.from('hello').toString('base64'),
-      write_version: '42',
-    };
-    const a = snapshotAccount(row, 900n, owners);
-    expect(a).toEqual({
+/** One row as the snapshot statement answers it in RowBinary (SNAPSHOT_ROW_COLUMNS). */
+function rowBinary(a: {
+  pubkey: Buffer;
+  owner: Buffer;
+  lamports: bigint;
+  executable: boolean;
+  rentEpoch: bigint;
+  data: Buffer;
+  writeVersion: bigint;
+}): Buffer {
+  const str = (b: Buffer) => {
+    const len: number[] = [];
+    let n = b.length;
+    while (n >= 0x80) {
+      len.push((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    len.push(n);
+    return Buffer.concat([Buffer.from(len), b]);
+  };
+  const u64 = (v: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(v);
+    return b;
+  };
+  return Buffer.concat([
+    str(a.pubkey),
+    str(a.owner),
+    u64(a.lamports),
+    Buffer.from([a.executable ? 1 : 0]),
+    u64(a.rentEpoch),
+    str(a.data),
+    u64(a.writeVersion),
+  ]);
+}
+
+/** Every whole row of `chunk` (after what the chunks before left). */
+function take(d: SnapshotRowDecoder, chunk: Buffer): SnapshotRecord[] {
+  d.push(chunk);
+  const out: SnapshotRecord[] = [];
+  for (let r = d.next(); r !== undefined; r = d.next()) out.push(r);
+  return out;
+}
+
+describe('SnapshotRowDecoder', () => {
+  const rows = [
+    {
       pubkey: Buffer.alloc(32, 1),
-      lamports: 18446744073709551615n,
       owner: Buffer.alloc(32, 3),
+      lamports: 18446744073709551615n,
       executable: true,
       rentEpoch: 7n,
       data: Buffer.from('hello'),
       writeVersion: 42n,
-      slot: 900n,
-      txnSignature: undefined,
-      isStartup: true,
-    });
-    // Owners repeat (a program's accounts): one buffer each.
-    expect(snapshotAccount({ ...row, executable: false }, 900n, owners).owner).toBe(a.owner);
-    expect(snapshotAccount({ ...row, executable: 0 }, 900n, owners).executable).toBe(false);
+    },
+    {
+      pubkey: Buffer.alloc(32, 2),
+      owner: Buffer.alloc(32, 3),
+      lamports: 1n,
+      executable: false,
+      rentEpoch: 18446744073709551615n,
+      data: Buffer.alloc(300, 9),
+      writeVersion: 0n,
+    },
+    {
+      pubkey: Buffer.alloc(32, 5),
+      owner: Buffer.alloc(32, 4),
+      lamports: 2n ** 53n + 1n,
+      executable: false,
+      rentEpoch: 0n,
+      data: Buffer.alloc(0),
+      writeVersion: 2n ** 40n,
+    },
+  ];
+  const bytes = Buffer.concat(rows.map(rowBinary));
+  const expected = rows.map((r) => ({ ...r, slot: 900n, txnSignature: undefined, isStartup: true }));
+
+  it('a row of the view is the account write at the snapshot slot, marked is_startup: the record ts-proto writes, with the scan a Kafka record has', () => {
+    const got = take(new SnapshotRowDecoder(900n), bytes);
+    expect(got.map((r) => r.event)).toEqual(expected);
+    for (const [i, r] of got.entries()) {
+      // Byte for byte what the event model's encoder writes: the transports cannot tell it from a Kafka record.
+      expect(r.scan.bytes).toEqual(Buffer.from(AccountEvent.encode(expected[i]!).finish()));
+      expect(r.scan).toEqual(scanAccount(r.scan.bytes));
+      expect(r.kind).toBe('account');
+      expect(r.snapshot).toBe(true); // PubSub notifies it at once, marked isStartup (not per slot as a write from Kafka)
+      expect(r.slot).toBe(900n);
+    }
+  });
+
+  it('rows cut anywhere between chunks come out the same, once each', () => {
+    for (let cut = 1; cut < bytes.length; cut += 7) {
+      const d = new SnapshotRowDecoder(900n);
+      const got = [...take(d, bytes.subarray(0, cut)), ...take(d, bytes.subarray(cut))];
+      d.end();
+      expect(got.map((r) => r.event)).toEqual(expected);
+    }
+  });
+
+  it('a result that ends inside a row is an error saying so, not a lost account', () => {
+    const d = new SnapshotRowDecoder(900n);
+    expect(take(d, bytes.subarray(0, bytes.length - 3)).length).toBe(2);
+    expect(() => d.end()).toThrow(/ended inside a row \(\d+ bytes left over\)/);
   });
 });
 
 describe('accountSnapshotSql', () => {
-  it('takes every value as a placeholder and names the hex key columns apart from the columns it filters on', () => {
+  it('takes every value as a placeholder and names the key byte columns apart from the columns it filters on', () => {
     for (const c of [{ kind: 'all' }, { kind: 'pubkeys', pubkeys: [A] }, { kind: 'owners', owners: [P], pubkeys: [] }] as const) {
       const sql = accountSnapshotSql(c);
       expect(sql).toContain('{slot:UInt64}');

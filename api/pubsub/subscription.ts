@@ -175,9 +175,9 @@ export class PubSubSubscription implements SessionSink {
         this.block(u, live.event);
         return;
       case 'account':
-        // A snapshot account is built from the views (no record, so no scan); is_startup writes a source published
-        // to Kafka are records and go per slot like any other.
-        if (live.event.isStartup && live.scan === undefined) this.startup(u, live.event);
+        // A snapshot account is read from the views (marked `snapshot`); is_startup writes a source published
+        // to Kafka go per slot like any other.
+        if (live.snapshot === true) this.startup(u, live.event);
         else this.gather(u, live.event);
         return;
       case 'slot':

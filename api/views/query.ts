@@ -3,7 +3,7 @@
 // A request's queries pass admission control (admission.ts) through AdmittedQueries; the views state reads
 // the client directly (its own lane: cheap methods never queue behind a client's expensive queries).
 import type { ClickHouseClient } from '@clickhouse/client';
-import { queryStream, type RowChunks } from '../../platform/clickhouse.js';
+import { queryStream, queryStreamBytes, type RowChunks } from '../../platform/clickhouse.js';
 import type { QueryAdmission } from './admission.js';
 
 export type QueryParams = Record<string, unknown>;
@@ -52,6 +52,21 @@ export async function* streamRows<T>(q: QueryClient, query: string, params: Quer
   const release = await q.admission?.slot(q.client, q.signal);
   try {
     yield* queryStream<T>(q.ch, query, params);
+  } finally {
+    release?.();
+  }
+}
+
+/** A streamed read as raw bytes in `format` (platform/clickhouse.ts queryStreamBytes), admitted like streamRows. */
+export async function* streamBytes(q: QueryClient, query: string, params: QueryParams, format: string): AsyncIterable<Buffer> {
+  if (!(q instanceof AdmittedQueries)) {
+    yield* queryStreamBytes(q, query, params, format);
+    return;
+  }
+  q.signal?.throwIfAborted();
+  const release = await q.admission?.slot(q.client, q.signal);
+  try {
+    yield* queryStreamBytes(q.ch, query, params, format);
   } finally {
     release?.();
   }
