@@ -150,7 +150,12 @@ function levelPasses(level: ParsedInstructionLevel, inner: boolean): boolean {
  * (`factsOfSummary`). */
 export interface ParsedFacts {
   readonly failed: boolean;
-  readonly instructions: readonly { readonly program: string; readonly index: number; readonly inner: boolean; readonly accounts: readonly Uint8Array[] }[];
+  readonly instructions: readonly {
+    readonly program: string;
+    readonly index: number;
+    readonly inner: boolean;
+    readonly accounts: readonly Uint8Array[];
+  }[];
   readonly instructionNames: readonly string[];
   readonly events: readonly { readonly program: string; readonly index: number }[];
   readonly eventNames: readonly string[];

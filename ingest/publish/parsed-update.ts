@@ -88,7 +88,10 @@ export function parsedUpdates(events: readonly ChainEvent[]): Map<TransactionEve
       pool = scan.pool && writes.get(s + id(scan.pool));
       if ((scan.curve !== undefined && curve === undefined) || (scan.pool !== undefined && pool === undefined)) continue;
     }
-    out.set(tx, { parsedUpdate: encodeParsed(tx, scan, curve, pool), parsedSummary: encodeMessage(ParsedSummary, parsedSummaryOf(tx, scan)) });
+    out.set(tx, {
+      parsedUpdate: encodeParsed(tx, scan, curve, pool),
+      parsedSummary: encodeMessage(ParsedSummary, parsedSummaryOf(tx, scan)),
+    });
   }
   return out;
 }

@@ -35,7 +35,8 @@ export class PrebuiltParsed {
 
   /** What the request filters read, decoded on first use (a default request never asks). */
   get summary(): ParsedSummary {
-    return (this.decoded ??= this.summaryBytes === undefined ? ParsedSummary.fromPartial({ failed: this.failed }) : ParsedSummary.decode(this.summaryBytes));
+    return (this.decoded ??=
+      this.summaryBytes === undefined ? ParsedSummary.fromPartial({ failed: this.failed }) : ParsedSummary.decode(this.summaryBytes));
   }
 }
 
