@@ -86,7 +86,7 @@ export class SlotFramer {
     const open = (this.open ??= { slot: batch.slot, counts: new Map(), marker: undefined });
     const out: FramedRecord[] = [];
     const parsed = this.parsed ? parsedUpdates(batch.events) : undefined;
-    for (let e of batch.events) {
+    for (const e of batch.events) {
       if (
         e.kind === 'slots' &&
         open.marker === undefined &&
@@ -97,11 +97,14 @@ export class SlotFramer {
         open.marker = e.event;
         continue;
       }
+      let r: FramedRecord | undefined;
       if (e.kind === 'transactions') {
         const p = parsed?.get(e.event);
-        if (p !== undefined) e = { kind: 'transactions', event: { ...e.event, ...p } };
+        if (p !== undefined) r = this.record({ kind: 'transactions', event: { ...e.event, ...p } }, batch.slot);
+        // The prebuilt update never pushes a transaction over its topic's limit: without it, the api builds it.
+        if (r?.dead !== undefined) r = undefined;
       }
-      const r = this.record(e, batch.slot);
+      r ??= this.record(e, batch.slot);
       out.push(r);
       if (r.dead === undefined && ownSlotOf(e) === batch.slot) this.count(open, r);
     }

@@ -9,6 +9,7 @@ import { topicNames } from '../../schemas/topics.js';
 import { collect } from '../../test/support/sim/checks.js';
 import type { SlotBatch } from '../source.js';
 import { SlotFramer, type RecordKind } from './framer.js';
+import { recordLimit } from './dead-letter.js';
 import { parsedUpdates } from './parsed-update.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -96,5 +97,34 @@ describe('parsedUpdates: SubscribeParsed updates built in the slot batch', () =>
     expect(withUpdate.length).toBeGreaterThan(300);
     for (const t of withUpdate) expect(t.parsedSummary).toBeDefined();
     expect(decoded(false).some((t) => t.parsedUpdate !== undefined)).toBe(false);
+  });
+
+  it('leaves the prebuilt update out of a transaction it would push over the topic limit (never dead-lettered for it)', () => {
+    const kinds: RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
+    const b = batches.find((x) => [...parsedUpdates(x.events).values()].some((f) => f.parsedUpdate.length > 0))!;
+    const fields = parsedUpdates(b.events);
+    const tx = txsOf(b.events).find((t) => (fields.get(t)?.parsedUpdate.length ?? 0) > 0)!;
+    // Log text that brings the plain record to 100 bytes under the limit: with the update it would not fit.
+    const plainSize = (t: TransactionEvent): number => {
+      const r = new SlotFramer(new Map(kinds.map((k) => [k, 1])), topicNames('t'), { parsedUpdates: false }).frame({
+        ...b,
+        events: [{ kind: 'transactions', event: t }],
+        partial: true,
+      })[0]!;
+      return r.key.length + r.value.length;
+    };
+    const pad = (n: number): TransactionEvent => ({ ...tx, logMessages: [...tx.logMessages, 'x'.repeat(n)] });
+    let big = pad(recordLimit('transactions') - plainSize(tx) - 100 - 8);
+    big = pad(recordLimit('transactions') - plainSize(tx) - 100 - 8 - (plainSize(big) - (recordLimit('transactions') - 100)));
+    expect(recordLimit('transactions') - plainSize(big)).toBe(100);
+    const events = b.events.map((e): ChainEvent =>
+      e.kind === 'transactions' && e.event === tx ? { kind: 'transactions', event: big } : e,
+    );
+    const framer = new SlotFramer(new Map(kinds.map((k) => [k, 1])), topicNames('t'));
+    const out = framer.frame({ ...b, events });
+    const rec = out.find((r) => r.kind === 'transactions' && r.value.length > recordLimit('transactions') / 2)!;
+    expect(rec.dead).toBeUndefined();
+    const d = decodeRecord('transactions', rec.value);
+    expect(d.ok && d.value.kind === 'transactions' && d.value.event.parsedUpdate === undefined).toBe(true);
   });
 });
