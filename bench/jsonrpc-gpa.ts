@@ -6,9 +6,12 @@
 //   - changedSinceSlot over the last 100 slots (a page of 1,000);
 //   - an unpaginated getProgramAccounts over the 1,000,000 token accounts, streamed: time to first byte, total
 //     time and the process's RSS growth (chdb runs in this process, so its memory counts too);
-// each beside the same statements run straight against ClickHouse (the "bare SQL") and the ratio of the two p50s.
+// each beside the same statements run straight against ClickHouse (the "bare SQL") and the ratio of the two p50s;
+// and, before them, the CPU of a page (this process's, chdb's threads included) with the ownership check against
+// owner_writes (011) and, interleaved on the same data, against account_writes (the check before 011).
 // Prints one line per figure:
 //   gpa <case> p50_ms=<x> sql_p50_ms=<y> overhead=<ratio> ...
+//   gpa-cpu <case> check_owner_writes_cpu_ms=<x> check_account_writes_cpu_ms=<y> (medians of BENCH_GPA_CPU_ROUNDS)
 // Run: npx tsx bench/jsonrpc-gpa.ts. Env: BENCH_GPA_ACCOUNTS (10000000), BENCH_GPA_TOKEN_ACCOUNTS (1000000),
 // BENCH_GPA_RUNS (30 requests per page figure), BENCH_KEEP=1 keeps the data folder.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +36,7 @@ import { key } from '../test/support/jsonrpc/store.js';
 const ACCOUNTS = Number(process.env.BENCH_GPA_ACCOUNTS ?? 10_000_000);
 const TOKEN_ACCOUNTS = Number(process.env.BENCH_GPA_TOKEN_ACCOUNTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_GPA_RUNS ?? 30);
+const CPU_ROUNDS = Number(process.env.BENCH_GPA_CPU_ROUNDS ?? 15);
 const DB = 'bench_gpa';
 const FIRST_SLOT = 1_000_000;
 const SLOTS = 100_000;
@@ -65,6 +69,11 @@ async function fill(ch: ClickHouseClient): Promise<void> {
      FROM numbers({rows:UInt64})`,
     { first: FIRST_SLOT, slots: SLOTS, token: TOKEN_PROGRAM, mint: MINT, wallets: WALLETS, rows: TOKEN_ACCOUNTS },
   );
+  // The ownership check's copy (011_owner_writes.sql), as the projector writes it beside every account write.
+  await cmd(
+    `INSERT INTO {db:Identifier}.owner_writes (pubkey, slot, write_version, owner)
+     SELECT pubkey, slot, write_version, owner FROM {db:Identifier}.account_writes`,
+  );
   // The owner-keyed copies, as the projector writes them beside every account write.
   for (const t of ['program_accounts', 'program_account_changes']) {
     await cmd(
@@ -93,6 +102,25 @@ async function post(port: number, method: string, params: unknown[]): Promise<st
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return res.text();
+}
+
+/** CPU ms (user + system, every thread of this process: chdb's too) of one call. */
+async function cpuMs(f: () => Promise<unknown>): Promise<number> {
+  const c = process.cpuUsage();
+  await f();
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+}
+
+/** The same client with the ownership check sent to account_writes, as before migration 011. */
+function checkingAccountWrites(ch: ClickHouseClient): ClickHouseClient {
+  return new Proxy(ch, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+      return (o: Parameters<ClickHouseClient['query']>[0]) =>
+        target.query({ ...o, query: o.query.replaceAll('}.owner_writes', '}.account_writes') });
+    },
+  });
 }
 
 async function timed(f: () => Promise<unknown>): Promise<number[]> {
@@ -143,6 +171,17 @@ async function main(): Promise<void> {
       const check = JSON.parse(await post(rpc.port, 'getProgramAccountsV2', params)) as { result: { accounts: unknown[] } };
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [] };
       const cursor = after === undefined ? undefined : bs58.decode(after);
+      // CPU of the page, the check against owner_writes and against account_writes interleaved.
+      const oldCh = checkingAccountWrites(ch);
+      const cpuNew: number[] = [];
+      const cpuOld: number[] = [];
+      for (let i = 0; i < CPU_ROUNDS; i++) {
+        cpuNew.push(await cpuMs(() => programAccountsPage(ch, read, cursor, 1000)));
+        cpuOld.push(await cpuMs(() => programAccountsPage(oldCh, read, cursor, 1000)));
+      }
+      console.log(
+        `gpa-cpu getProgramAccountsV2[limit=1000,base64,${name} page] check_owner_writes_cpu_ms=${p50(cpuNew).toFixed(1)} check_account_writes_cpu_ms=${p50(cpuOld).toFixed(1)} rounds=${CPU_ROUNDS}`,
+      );
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
       // The bare SQL: the statements the method runs for the page (programAccountsPage), straight against ClickHouse.
       const sql = await timed(() => programAccountsPage(ch, read, cursor, 1000));
@@ -159,8 +198,15 @@ async function main(): Promise<void> {
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [], changedSinceSlot: BigInt(since) };
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
       const sql = await timed(() => programAccountsPage(ch, read, undefined, 1000));
+      // CPU per call (client and server: one process), interleaved with the bare SQL's.
+      const cpuApi: number[] = [];
+      const cpuSql: number[] = [];
+      for (let i = 0; i < CPU_ROUNDS; i++) {
+        cpuApi.push(await cpuMs(() => post(rpc.port, 'getProgramAccountsV2', params)));
+        cpuSql.push(await cpuMs(() => programAccountsPage(ch, read, undefined, 1000)));
+      }
       console.log(
-        `gpa getProgramAccountsV2[changedSinceSlot=last 100 slots,limit=1000] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} accounts=${check.result.accounts.length}`,
+        `gpa getProgramAccountsV2[changedSinceSlot=last 100 slots,limit=1000] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} api_cpu_ms=${p50(cpuApi).toFixed(1)} sql_cpu_ms=${p50(cpuSql).toFixed(1)} accounts=${check.result.accounts.length}`,
       );
     }
 
