@@ -11,7 +11,8 @@
 // owner_writes (011) and, interleaved on the same data, against account_writes (the check before 011).
 // Prints one line per figure:
 //   gpa <case> p50_ms=<x> sql_p50_ms=<y> overhead=<ratio> ...
-//   gpa-cpu <case> check_owner_writes_cpu_ms=<x> check_account_writes_cpu_ms=<y> (medians of BENCH_GPA_CPU_ROUNDS)
+//   gpa-cpu <case> page_cpu_ms=<x> page_before_cpu_ms=<y> ... (medians of BENCH_GPA_CPU_ROUNDS; the "before" page
+//   is an older tree's reader, BENCH_GPA_BEFORE=/path/to/old/api/views/program-accounts.ts, on the same data)
 // Run: npx tsx bench/jsonrpc-gpa.ts. Env: BENCH_GPA_ACCOUNTS (10000000), BENCH_GPA_TOKEN_ACCOUNTS (1000000),
 // BENCH_GPA_RUNS (30 requests per page figure), BENCH_KEEP=1 keeps the data folder.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +38,10 @@ const ACCOUNTS = Number(process.env.BENCH_GPA_ACCOUNTS ?? 10_000_000);
 const TOKEN_ACCOUNTS = Number(process.env.BENCH_GPA_TOKEN_ACCOUNTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_GPA_RUNS ?? 30);
 const CPU_ROUNDS = Number(process.env.BENCH_GPA_CPU_ROUNDS ?? 15);
+// An older tree's page reader (its api/views/program-accounts.ts), measured on the same data for an A/B in one process.
+const before = process.env.BENCH_GPA_BEFORE
+  ? ((await import(process.env.BENCH_GPA_BEFORE)) as { programAccountsPage: typeof programAccountsPage })
+  : undefined;
 const DB = 'bench_gpa';
 const FIRST_SLOT = 1_000_000;
 const SLOTS = 100_000;
@@ -112,6 +117,20 @@ async function cpuMs(f: () => Promise<unknown>): Promise<number> {
   return (d.user + d.system) / 1000;
 }
 
+/**
+ * Waits (at most 10 minutes) until the engine merges nothing in the bench's database: the fill leaves merges
+ * running for minutes, in this process, and their CPU would count in every CPU figure taken meanwhile.
+ */
+async function mergesSettled(ch: ClickHouseClient): Promise<void> {
+  const t0 = performance.now();
+  for (;;) {
+    const [m] = await queryRows<{ n: string }>(ch, `SELECT count() AS n FROM system.merges WHERE database = {db:String}`, { db: DB });
+    if (Number(m?.n ?? 0) === 0 || performance.now() - t0 > 600_000) break;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  console.log(`# merges settled after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
 /** The same client with the ownership check sent to account_writes, as before migration 011. */
 function checkingAccountWrites(ch: ClickHouseClient): ClickHouseClient {
   return new Proxy(ch, {
@@ -152,6 +171,7 @@ async function main(): Promise<void> {
   try {
     await applyMigrations(ch, DB);
     await fill(ch);
+    await mergesSettled(ch);
     const rpc = await startBenchRpc(ch, DB, LAST_SLOT, { maxProgramAccounts: TOKEN_ACCOUNTS });
     close = rpc.close;
     console.log(
@@ -171,16 +191,22 @@ async function main(): Promise<void> {
       const check = JSON.parse(await post(rpc.port, 'getProgramAccountsV2', params)) as { result: { accounts: unknown[] } };
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [] };
       const cursor = after === undefined ? undefined : bs58.decode(after);
-      // CPU of the page, the check against owner_writes and against account_writes interleaved.
+      // CPU of the page (its statements straight against ClickHouse), of the page of an older tree's reader
+      // (BENCH_GPA_BEFORE) on the same data, of the ownership check as a statement of its own (stream's) against
+      // owner_writes and against account_writes, and of a call through the api (client and server: this process);
+      // interleaved.
       const oldCh = checkingAccountWrites(ch);
-      const cpuNew: number[] = [];
-      const cpuOld: number[] = [];
+      const candidates = (await programAccountsPage(ch, read, cursor, 1000)).rows;
+      const cpu = { page: [] as number[], before: [] as number[], check: [] as number[], checkAw: [] as number[], api: [] as number[] };
       for (let i = 0; i < CPU_ROUNDS; i++) {
-        cpuNew.push(await cpuMs(() => programAccountsPage(ch, read, cursor, 1000)));
-        cpuOld.push(await cpuMs(() => programAccountsPage(oldCh, read, cursor, 1000)));
+        cpu.page.push(await cpuMs(() => programAccountsPage(ch, read, cursor, 1000)));
+        if (before) cpu.before.push(await cpuMs(() => before.programAccountsPage(ch, read, cursor, 1000)));
+        cpu.check.push(await cpuMs(() => stillOwned(ch, read, candidates)));
+        cpu.checkAw.push(await cpuMs(() => stillOwned(oldCh, read, candidates)));
+        cpu.api.push(await cpuMs(() => post(rpc.port, 'getProgramAccountsV2', params)));
       }
       console.log(
-        `gpa-cpu getProgramAccountsV2[limit=1000,base64,${name} page] check_owner_writes_cpu_ms=${p50(cpuNew).toFixed(1)} check_account_writes_cpu_ms=${p50(cpuOld).toFixed(1)} rounds=${CPU_ROUNDS}`,
+        `gpa-cpu getProgramAccountsV2[limit=1000,base64,${name} page] page_cpu_ms=${p50(cpu.page).toFixed(1)} page_before_cpu_ms=${before ? p50(cpu.before).toFixed(1) : '-'} check_statement_owner_writes_cpu_ms=${p50(cpu.check).toFixed(1)} check_statement_account_writes_cpu_ms=${p50(cpu.checkAw).toFixed(1)} api_cpu_ms=${p50(cpu.api).toFixed(1)} rounds=${CPU_ROUNDS}`,
       );
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
       // The bare SQL: the statements the method runs for the page (programAccountsPage), straight against ClickHouse.
