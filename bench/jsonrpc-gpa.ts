@@ -92,6 +92,13 @@ async function fill(ch: ClickHouseClient): Promise<void> {
     format: 'JSONEachRow',
     values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(LAST_SLOT) })),
   });
+  // The head's block, as a running projector stores it: without it every refresh of the api's views state (one per
+  // 200 ms, charged to whichever call comes then) looks for the newest block below each head as well (16 → 29 ms CPU).
+  await cmd(
+    `INSERT INTO {db:Identifier}.blocks (slot, parent_slot, blockhash, block_height, block_time, leader, transaction_count, vote_transaction_count)
+     VALUES ({last:UInt64}, {last:UInt64} - 1, 'h', {last:UInt64}, 1700000000, 'L', 0, 0)`,
+    { last: LAST_SLOT },
+  );
   console.log(
     `# filled ${ACCOUNTS} program accounts and ${TOKEN_ACCOUNTS} token accounts in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
