@@ -73,7 +73,11 @@ async function main(): Promise<void> {
       const d = process.cpuUsage(c);
       cpu.set(table, (cpu.get(table) ?? 0) + (d.user + d.system) / 1000);
     };
-    console.log(`# ${n} account writes in ${batches.length} batches; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `# ${n} account writes in ${batches.length} batches; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     for (let i = 0; i < batches.length; i++) {
       for (let t = 0; t < TABLES.length; t++) {
         const table = TABLES[t]!;
@@ -95,7 +99,11 @@ async function main(): Promise<void> {
         `projector-table ${table} cpu_us_per_row=${((cpu.get(table)! * 1000) / r).toFixed(2)} rows=${r} bytes_per_row=${((bytes.get(table) ?? 0) / r).toFixed(1)}`,
       );
     }
-    console.log(`# load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `# load after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await ch.close();
     rmSync(dir, { recursive: true, force: true });

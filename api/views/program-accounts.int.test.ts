@@ -59,7 +59,10 @@ function capped(ch: ClickHouseClient, maxRows: number): { ch: ClickHouseClient; 
     get(target, prop, receiver) {
       if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
       return (o: Parameters<ClickHouseClient['query']>[0]) => {
-        const query = o.query.replace(/SETTINGS max_threads = 1\s*$/, `SETTINGS max_threads = 1, max_rows_to_read = ${maxRows}, read_overflow_mode = 'throw'`);
+        const query = o.query.replace(
+          /SETTINGS max_threads = 1\s*$/,
+          `SETTINGS max_threads = 1, max_rows_to_read = ${maxRows}, read_overflow_mode = 'throw'`,
+        );
         if (query !== o.query) n++;
         return target.query({ ...o, query });
       };
@@ -86,6 +89,10 @@ describe('stillOwned', () => {
       { pubkey: moved[2]!.pubkey, slot: Number(SLOT) + 1, writeVersion: 1, owner: SYSTEM_PROGRAM, lamports: 0, data: new Uint8Array() },
     ]);
     const kept = await stillOwned(store.ch, read(), candidates());
-    expect(kept.map((k) => k.pubkey)).toEqual(candidates().slice(2).map((c) => c.pubkey));
+    expect(kept.map((k) => k.pubkey)).toEqual(
+      candidates()
+        .slice(2)
+        .map((c) => c.pubkey),
+    );
   });
 });
