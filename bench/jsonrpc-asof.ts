@@ -74,9 +74,11 @@ async function fill(ch: ClickHouseClient): Promise<void> {
       WHERE owner = {program:String}`,
     query_params: { db: DB, program: PROGRAM },
   });
+  // The ownership check's copy (migration 011), every write of every account as the projector writes it.
   await ch.command({
-    query: `INSERT INTO {db:Identifier}.account_owners (owner, pubkey) SELECT {program:String}, ${KEY_SQL} FROM (SELECT number AS n FROM numbers({pa:UInt64}))`,
-    query_params: { db: DB, program: PROGRAM, pa: PROGRAM_ACCOUNTS },
+    query: `INSERT INTO {db:Identifier}.owner_writes (pubkey, slot, write_version, owner)
+      SELECT pubkey, slot, write_version, owner FROM {db:Identifier}.account_writes`,
+    query_params: { db: DB },
   });
   // Blocks: the oldest one is the floor of the history an as-of read may ask for.
   await ch.command({

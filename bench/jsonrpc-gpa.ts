@@ -6,9 +6,13 @@
 //   - changedSinceSlot over the last 100 slots (a page of 1,000);
 //   - an unpaginated getProgramAccounts over the 1,000,000 token accounts, streamed: time to first byte, total
 //     time and the process's RSS growth (chdb runs in this process, so its memory counts too);
-// each beside the same statements run straight against ClickHouse (the "bare SQL") and the ratio of the two p50s.
+// each beside the same statements run straight against ClickHouse (the "bare SQL") and the ratio of the two p50s;
+// and, before them, the CPU of a page (this process's, chdb's threads included) with the ownership check against
+// owner_writes (011) and, interleaved on the same data, against account_writes (the check before 011).
 // Prints one line per figure:
 //   gpa <case> p50_ms=<x> sql_p50_ms=<y> overhead=<ratio> ...
+//   gpa-cpu <case> page_cpu_ms=<x> page_before_cpu_ms=<y> ... (medians of BENCH_GPA_CPU_ROUNDS; the "before" page
+//   is an older tree's reader, BENCH_GPA_BEFORE=/path/to/old/api/views/program-accounts.ts, on the same data)
 // Run: npx tsx bench/jsonrpc-gpa.ts. Env: BENCH_GPA_ACCOUNTS (10000000), BENCH_GPA_TOKEN_ACCOUNTS (1000000),
 // BENCH_GPA_RUNS (30 requests per page figure), BENCH_KEEP=1 keeps the data folder.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +37,11 @@ import { key } from '../test/support/jsonrpc/store.js';
 const ACCOUNTS = Number(process.env.BENCH_GPA_ACCOUNTS ?? 10_000_000);
 const TOKEN_ACCOUNTS = Number(process.env.BENCH_GPA_TOKEN_ACCOUNTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_GPA_RUNS ?? 30);
+const CPU_ROUNDS = Number(process.env.BENCH_GPA_CPU_ROUNDS ?? 15);
+// An older tree's page reader (its api/views/program-accounts.ts), measured on the same data for an A/B in one process.
+const before = process.env.BENCH_GPA_BEFORE
+  ? ((await import(process.env.BENCH_GPA_BEFORE)) as { programAccountsPage: typeof programAccountsPage })
+  : undefined;
 const DB = 'bench_gpa';
 const FIRST_SLOT = 1_000_000;
 const SLOTS = 100_000;
@@ -65,6 +74,11 @@ async function fill(ch: ClickHouseClient): Promise<void> {
      FROM numbers({rows:UInt64})`,
     { first: FIRST_SLOT, slots: SLOTS, token: TOKEN_PROGRAM, mint: MINT, wallets: WALLETS, rows: TOKEN_ACCOUNTS },
   );
+  // The ownership check's copy (011_owner_writes.sql), as the projector writes it beside every account write.
+  await cmd(
+    `INSERT INTO {db:Identifier}.owner_writes (pubkey, slot, write_version, owner)
+     SELECT pubkey, slot, write_version, owner FROM {db:Identifier}.account_writes`,
+  );
   // The owner-keyed copies, as the projector writes them beside every account write.
   for (const t of ['program_accounts', 'program_account_changes']) {
     await cmd(
@@ -78,6 +92,13 @@ async function fill(ch: ClickHouseClient): Promise<void> {
     format: 'JSONEachRow',
     values: ['processed', 'confirmed', 'finalized'].map((commitment) => ({ commitment, slot: String(LAST_SLOT) })),
   });
+  // The head's block, as a running projector stores it: without it every refresh of the api's views state (one per
+  // 200 ms, charged to whichever call comes then) looks for the newest block below each head as well (16 → 29 ms CPU).
+  await cmd(
+    `INSERT INTO {db:Identifier}.blocks (slot, parent_slot, blockhash, block_height, block_time, leader, transaction_count, vote_transaction_count)
+     VALUES ({last:UInt64}, {last:UInt64} - 1, 'h', {last:UInt64}, 1700000000, 'L', 0, 0)`,
+    { last: LAST_SLOT },
+  );
   console.log(
     `# filled ${ACCOUNTS} program accounts and ${TOKEN_ACCOUNTS} token accounts in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
@@ -93,6 +114,39 @@ async function post(port: number, method: string, params: unknown[]): Promise<st
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return res.text();
+}
+
+/** CPU ms (user + system, every thread of this process: chdb's too) of one call. */
+async function cpuMs(f: () => Promise<unknown>): Promise<number> {
+  const c = process.cpuUsage();
+  await f();
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+}
+
+/**
+ * Waits (at most 10 minutes) until the engine merges nothing in the bench's database: the fill leaves merges
+ * running for minutes, in this process, and their CPU would count in every CPU figure taken meanwhile.
+ */
+async function mergesSettled(ch: ClickHouseClient): Promise<void> {
+  const t0 = performance.now();
+  for (;;) {
+    const [m] = await queryRows<{ n: string }>(ch, `SELECT count() AS n FROM system.merges WHERE database = {db:String}`, { db: DB });
+    if (Number(m?.n ?? 0) === 0 || performance.now() - t0 > 600_000) break;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  console.log(`# merges settled after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/** The same client with the ownership check sent to account_writes, as before migration 011. */
+function checkingAccountWrites(ch: ClickHouseClient): ClickHouseClient {
+  return new Proxy(ch, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+      return (o: Parameters<ClickHouseClient['query']>[0]) =>
+        target.query({ ...o, query: o.query.replaceAll('}.owner_writes', '}.account_writes') });
+    },
+  });
 }
 
 async function timed(f: () => Promise<unknown>): Promise<number[]> {
@@ -124,6 +178,7 @@ async function main(): Promise<void> {
   try {
     await applyMigrations(ch, DB);
     await fill(ch);
+    await mergesSettled(ch);
     const rpc = await startBenchRpc(ch, DB, LAST_SLOT, { maxProgramAccounts: TOKEN_ACCOUNTS });
     close = rpc.close;
     console.log(
@@ -143,6 +198,23 @@ async function main(): Promise<void> {
       const check = JSON.parse(await post(rpc.port, 'getProgramAccountsV2', params)) as { result: { accounts: unknown[] } };
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [] };
       const cursor = after === undefined ? undefined : bs58.decode(after);
+      // CPU of the page (its statements straight against ClickHouse), of the page of an older tree's reader
+      // (BENCH_GPA_BEFORE) on the same data, of the ownership check as a statement of its own (stream's) against
+      // owner_writes and against account_writes, and of a call through the api (client and server: this process);
+      // interleaved.
+      const oldCh = checkingAccountWrites(ch);
+      const candidates = (await programAccountsPage(ch, read, cursor, 1000)).rows;
+      const cpu = { page: [] as number[], before: [] as number[], check: [] as number[], checkAw: [] as number[], api: [] as number[] };
+      for (let i = 0; i < CPU_ROUNDS; i++) {
+        cpu.page.push(await cpuMs(() => programAccountsPage(ch, read, cursor, 1000)));
+        if (before) cpu.before.push(await cpuMs(() => before.programAccountsPage(ch, read, cursor, 1000)));
+        cpu.check.push(await cpuMs(() => stillOwned(ch, read, candidates)));
+        cpu.checkAw.push(await cpuMs(() => stillOwned(oldCh, read, candidates)));
+        cpu.api.push(await cpuMs(() => post(rpc.port, 'getProgramAccountsV2', params)));
+      }
+      console.log(
+        `gpa-cpu getProgramAccountsV2[limit=1000,base64,${name} page] page_cpu_ms=${p50(cpu.page).toFixed(1)} page_before_cpu_ms=${before ? p50(cpu.before).toFixed(1) : '-'} check_statement_owner_writes_cpu_ms=${p50(cpu.check).toFixed(1)} check_statement_account_writes_cpu_ms=${p50(cpu.checkAw).toFixed(1)} api_cpu_ms=${p50(cpu.api).toFixed(1)} rounds=${CPU_ROUNDS}`,
+      );
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
       // The bare SQL: the statements the method runs for the page (programAccountsPage), straight against ClickHouse.
       const sql = await timed(() => programAccountsPage(ch, read, cursor, 1000));
@@ -159,8 +231,15 @@ async function main(): Promise<void> {
       const read: ProgramAccountsRead = { db: DB, program: PROGRAM, slot: BigInt(LAST_SLOT), filters: [], changedSinceSlot: BigInt(since) };
       const api = await timed(() => post(rpc.port, 'getProgramAccountsV2', params));
       const sql = await timed(() => programAccountsPage(ch, read, undefined, 1000));
+      // CPU per call (client and server: one process), interleaved with the bare SQL's.
+      const cpuApi: number[] = [];
+      const cpuSql: number[] = [];
+      for (let i = 0; i < CPU_ROUNDS; i++) {
+        cpuApi.push(await cpuMs(() => post(rpc.port, 'getProgramAccountsV2', params)));
+        cpuSql.push(await cpuMs(() => programAccountsPage(ch, read, undefined, 1000)));
+      }
       console.log(
-        `gpa getProgramAccountsV2[changedSinceSlot=last 100 slots,limit=1000] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} accounts=${check.result.accounts.length}`,
+        `gpa getProgramAccountsV2[changedSinceSlot=last 100 slots,limit=1000] p50_ms=${p50(api).toFixed(1)} sql_p50_ms=${p50(sql).toFixed(1)} overhead=${(p50(api) / p50(sql)).toFixed(2)} api_cpu_ms=${p50(cpuApi).toFixed(1)} sql_cpu_ms=${p50(cpuSql).toFixed(1)} accounts=${check.result.accounts.length}`,
       );
     }
 

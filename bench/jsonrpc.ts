@@ -116,15 +116,17 @@ async function fill(ch: ClickHouseClient): Promise<{ lastSlot: number; midSlot: 
         FROM (${accounts})`,
       query_params: { db: DB, owner, salt, rows: ACCOUNTS, first: FIRST_SLOT, mints, m: MINTS },
     });
-    await ch.command({
-      query: `INSERT INTO {db:Identifier}.account_owners (owner, pubkey) SELECT {owner:String}, pubkey FROM (${accounts})`,
-      query_params: { db: DB, owner, salt, rows: ACCOUNTS },
-    });
   }
-  // The owner-keyed copy getProgramAccounts reads (006_program_accounts.sql), as the projector writes it.
+  // The owner-keyed copy getProgramAccounts reads (006_program_accounts.sql) and the ownership check's copy
+  // (011_owner_writes.sql), as the projector writes them.
   await ch.command({
     query: `INSERT INTO {db:Identifier}.program_accounts (pubkey, slot, write_version, owner, lamports, executable, rent_epoch, space, data)
       SELECT pubkey, slot, write_version, owner, lamports, executable, rent_epoch, space, data FROM {db:Identifier}.account_writes`,
+    query_params: { db: DB },
+  });
+  await ch.command({
+    query: `INSERT INTO {db:Identifier}.owner_writes (pubkey, slot, write_version, owner)
+      SELECT pubkey, slot, write_version, owner FROM {db:Identifier}.account_writes`,
     query_params: { db: DB },
   });
   // Transactions: TX_PER_SLOT per slot from FIRST_SLOT (slots below 2^21: a 3-byte varint), position < 128.

@@ -44,7 +44,7 @@ describe('applyMigrations', () => {
       'slot_status',
       'heads',
       'account_writes',
-      'account_owners',
+      'owner_writes',
       'epochs',
       'slot_offsets',
       'performance_samples',

@@ -59,15 +59,7 @@ export function planBatch(slices: readonly Slice[]): BatchPlan {
       commitByPartition.set(key, { topic: s.topic, partition: s.partition, offset: s.nextOffset.toString(), next: s.nextOffset });
     }
   }
-  // An account written many times under one owner needs its owner row once per batch.
-  const seenOwners = new Set<string>();
-  rows.account_owners = rows.account_owners.filter((r) => {
-    const k = `${r.owner}|${r.pubkey}`;
-    if (seenOwners.has(k)) return false;
-    seenOwners.add(k);
-    return true;
-  });
-  // Likewise a token account written many times needs its wallet index row once.
+  // A token account written many times needs its wallet index row once.
   const seenTokenOwners = new Set<string>();
   rows.token_accounts_by_owner = rows.token_accounts_by_owner.filter((r) => {
     const k = `${r.owner}|${r.program}|${r.mint}|${r.pubkey}`;

@@ -65,7 +65,7 @@ describe('planBatch', () => {
       ),
     ]);
     expect(p.inserts.find((i) => i.table === 'account_writes')!.rows).toHaveLength(2);
-    expect(p.inserts.find((i) => i.table === 'account_owners')!.rows).toHaveLength(1);
+    expect(p.inserts.find((i) => i.table === 'owner_writes')!.rows).toHaveLength(2);
   });
 
   it('hashes long range lists into short tokens', () => {

@@ -26,6 +26,11 @@ export const ACCOUNT_HISTORY_TABLES: Readonly<Record<string, { groupBy: readonly
     groupBy: ['pubkey'],
     columns: ['write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
   },
+  // The ownership check's copy (011_owner_writes.sql): the newest owner of every pubkey stays.
+  owner_writes: {
+    groupBy: ['pubkey'],
+    columns: ['write_version', 'owner'],
+  },
   program_accounts: {
     groupBy: ['owner', 'key'],
     columns: ['pubkey', 'write_version', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],

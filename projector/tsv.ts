@@ -95,9 +95,12 @@ const WRITERS: { [T in ViewTable]?: Writer<T> } = {
   // The same rows, keyed by owner (006_program_accounts.sql).
   program_accounts: accountWriteLines,
   program_account_changes: accountWriteLines,
-  account_owners: (rows) => {
+  owner_writes: (rows) => {
     let s = '';
-    for (let i = 0; i < rows.length; i++) s += `${rows[i]!.owner}\t${rows[i]!.pubkey}\n`;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      s += `${r.pubkey}\t${r.slot}\t${r.write_version}\t${r.owner}\n`;
+    }
     return bytesOf(s);
   },
   transaction_index: (rows) => {

@@ -54,7 +54,7 @@ describe('tabSeparatedRows', () => {
           'transactions',
           'signatures_by_address',
           'account_writes',
-          'account_owners',
+          'owner_writes',
           'transaction_index',
           'transaction_records',
           'slot_status',

@@ -4,8 +4,9 @@
 //
 // Per pubkey, the newest write under the program at or below the context slot is the candidate; it must be open
 // (lamports > 0) and pass the filters. A write under another owner can come after it (the account was closed to
-// the system program, or reassigned): account_writes, which holds every write of every pubkey, decides, so each
-// batch of candidates is checked there (`stillOwned`), keeping only those whose newest write is the program's.
+// the system program, or reassigned): owner_writes (011_owner_writes.sql), the owner of every write of every
+// pubkey in small granules, decides, so each batch of candidates is checked there (`stillOwned`), keeping only
+// those whose newest write is the program's.
 import bs58 from 'bs58';
 import type { AccountRow } from '../solana-json/accounts.js';
 import type { ProgramAccountsFilter } from '../solana-json/program-accounts-config.js';
@@ -46,7 +47,8 @@ const fromChanges = (r: ProgramAccountsRead): boolean => r.changedSinceSlot !== 
  * The statement: newest write per key at or below the slot, open, filtered, after the cursor, in key order.
  * Its shape depends only on the number and kinds of filters and on changedSinceSlot; every value is a placeholder.
  * changedSinceSlot reads program_account_changes (by owner, slot): only the writes of the slots asked for.
- * `window`: a scalar subquery giving (last key, rows) of the page's key range, which bounds the read (programAccountsPage).
+ * `window`: a scalar subquery giving (last key, rows) of the page's key range, which bounds the read (programAccountsPage);
+ * a windowed statement also makes the ownership check itself (OWNED_IN_WINDOW), so its LIMIT counts only accounts kept.
  */
 export function programAccountsSql(
   r: ProgramAccountsRead,
@@ -63,7 +65,12 @@ export function programAccountsSql(
   WHERE owner = {program:String} AND key > unhex({after:String})${o.window === undefined ? '' : ` AND key <= tupleElement(${o.window}, 1)`} AND slot <= {slot:UInt64}${recent ? ' AND slot >= {since:UInt64}' : ''}
   ORDER BY key, slot DESC, write_version DESC
   LIMIT 1 BY key`;
-  const where = ['lamports > 0', ...(changes && !recent ? ['slot >= {since:UInt64}'] : []), ...conds].join('\n  AND ');
+  const where = [
+    'lamports > 0',
+    ...(changes && !recent ? ['slot >= {since:UInt64}'] : []),
+    ...conds,
+    ...(o.window === undefined ? [] : [ownedInWindow(o.window)]),
+  ].join('\n  AND ');
   let columns = o.countOnly ? 'key' : 'pubkey, owner, lamports, executable, rent_epoch, space, data, slot, write_version';
   // The window's row count beside each row (the same scalar subquery, computed once): whether a short page ended the keys.
   if (o.window !== undefined) columns += `, tupleElement(${o.window}, 2) AS window_rows`;
@@ -107,16 +114,36 @@ function filterConditions(filters: readonly ProgramAccountsFilter[]): { conds: s
   return { conds, values };
 }
 
+// A page's candidates are scattered over the key space: one granule each. owner_writes' granules are 256 rows of
+// four narrow columns (account_writes': 8,192 rows, ~25 ms CPU a page over 10 M accounts; bench/jsonrpc-gpa.ts).
+/**
+ * The ownership check inside a page's statement: no candidate of the window whose newest write at or below the slot
+ * names another owner. The window's pubkeys come from a subquery (the engine builds the set and looks them up in
+ * owner_writes by its primary key), not from a parameter: a second statement with 1,000 pubkeys as a parameter cost
+ * more in escaping, parsing and the round trip than the look-up itself (bench/jsonrpc-gpa.ts). A pubkey owner_writes
+ * does not hold (a batch stored in part when the projector stopped) keeps its row, as in stillOwned.
+ */
+const ownedInWindow = (window: string): string => `pubkey NOT IN (
+    SELECT pubkey FROM (
+      SELECT pubkey, owner FROM {db:Identifier}.owner_writes
+      WHERE pubkey IN (
+          SELECT pubkey FROM {db:Identifier}.program_accounts
+          WHERE owner = {program:String} AND key > unhex({after:String}) AND key <= tupleElement(${window}, 1) AND slot <= {slot:UInt64})
+        AND slot <= {slot:UInt64}
+      ORDER BY pubkey, slot DESC, write_version DESC
+      LIMIT 1 BY pubkey)
+    WHERE owner != {program:String})`;
+
 const STILL_OWNED_SQL = `
 SELECT pubkey, owner
-FROM {db:Identifier}.account_writes
+FROM {db:Identifier}.owner_writes
 WHERE pubkey IN {keys:Array(String)} AND slot <= {slot:UInt64}
 ORDER BY pubkey, slot DESC, write_version DESC
 LIMIT 1 BY pubkey
 SETTINGS max_threads = 1`;
 
-// Candidates of a recent changedSinceSlot are scattered over the key space (one account_writes granule each); a
-// newer write of theirs, under any owner, lies in the same recent slots, which program_account_changes holds together.
+// Candidates of a recent changedSinceSlot: a newer write of theirs, under any owner, lies in the same recent slots,
+// which program_account_changes holds together.
 const STILL_OWNED_RECENT_SQL = `
 SELECT pubkey, owner
 FROM {db:Identifier}.program_account_changes
@@ -136,7 +163,8 @@ export async function stillOwned<R extends AccountRow>(q: QueryClient, r: Progra
     ...(recent ? { since: r.changedSinceSlot } : {}),
   });
   const owner = new Map(newest.map((n) => [n.pubkey, n.owner]));
-  // A pubkey account_writes does not hold yet (its insert comes right after this table's in a batch) keeps its row.
+  // A pubkey owner_writes does not hold (a batch stored in part when the projector stopped, stored again when
+  // re-delivered) keeps its row.
   return rows.filter((x) => (owner.get(x.pubkey) ?? r.program) === r.program);
 }
 
@@ -182,19 +210,14 @@ export async function programAccountsPage(
   let cursor = after === undefined ? '' : Buffer.from(after).toString('hex');
   for (let window = limit; ; window = Math.min(window * 2, MAX_WINDOW)) {
     const need = limit - rows.length;
+    // Checked for ownership by the statement itself: every row is kept.
     const batch = await queryRows<ProgramAccountRow & { window_rows: string }>(q, s.sql, {
       ...s.params(undefined, need),
       after: cursor,
       window,
     });
-    for (const x of await stillOwned(q, r, batch)) rows.push(x);
+    for (const x of batch) rows.push(x);
     if (rows.length >= limit) break;
-    if (batch.length === need) {
-      // The statement stopped at its LIMIT inside the window and the ownership check dropped some: go on after
-      // the last candidate read (keys between it and the window's end are not read yet).
-      cursor = Buffer.from(bs58.decode(batch[batch.length - 1]!.pubkey)).toString('hex');
-      continue;
-    }
     // The window was read whole: stop at the end of the program's keys, else go on after the window's end (asked
     // for alone only when no row carried the window's size).
     if (batch.length > 0 && Number(batch[0]!.window_rows) < window) break;

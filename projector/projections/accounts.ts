@@ -1,6 +1,6 @@
 // Account writes: every write is kept by (pubkey, slot), the highest write_version of a slot winning,
-// so the state at any commitment is the newest row at or below that commitment's head. The owner
-// index lists every owner a pubkey ever had; readers verify candidates against the state.
+// so the state at any commitment is the newest row at or below that commitment's head. Owner changes are
+// resolved by readers (projector/projections/index.ts writes the owner-keyed and owner-only copies).
 import type { AccountEvent } from '../../schemas/codec.js';
 import { base58Of, rejected, u64, type Projection } from './result.js';
 
@@ -25,7 +25,6 @@ export function projectAccount(e: AccountEvent): Projection {
           data: e.data.toString('base64'),
         },
       ],
-      account_owners: [{ owner, pubkey }],
     },
   };
 }

@@ -3,7 +3,7 @@ import { account, b58 } from '../../test/support/projector/events.js';
 import { projectAccount } from './accounts.js';
 
 describe('projectAccount', () => {
-  it('given an account write, when projected, then one state row (u64 exact, data base64) and one owner row', () => {
+  it('given an account write, when projected, then one state row (u64 exact, data base64)', () => {
     const p = projectAccount(
       account({ pubkey: 'acc', owner: 'prog', slot: 9, writeVersion: 42, lamports: 2n ** 63n + 5n, data: Buffer.from([1, 2, 3]) }),
     );
@@ -21,7 +21,6 @@ describe('projectAccount', () => {
         data: 'AQID',
       },
     ]);
-    expect(p.rows.account_owners).toEqual([{ owner: b58('prog'), pubkey: b58('acc') }]);
   });
 
   it('given a closed account (0 lamports), when projected, then the closing write is kept as a row', () => {

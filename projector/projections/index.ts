@@ -56,10 +56,11 @@ export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | u
       if (!p.ok) return p.reason;
       const w = p.rows.account_writes![0]!;
       into.account_writes.push(w);
+      // Its owner alone, for the ownership check of the paged program reads (011_owner_writes.sql): the same row.
+      into.owner_writes.push(w);
       // The same row in the owner-first orders of the paged program reads (006_program_accounts.sql).
       into.program_accounts.push(w);
       into.program_account_changes.push(w);
-      pushAll(into.account_owners, p.rows.account_owners!);
       // The wallet index row (keys as the accounts view stored them).
       pushAll(into.token_accounts_by_owner, tokenOwnerRows(e.event, w.pubkey, w.owner));
       // The mint and delegate index rows (008_token_account_keys.sql).

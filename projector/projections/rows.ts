@@ -50,11 +50,6 @@ export interface AccountWriteRow {
   data: string;
 }
 
-export interface AccountOwnerRow {
-  owner: string;
-  pubkey: string;
-}
-
 export interface EpochRow {
   epoch: string;
   first_slot: string;
@@ -138,7 +133,8 @@ export interface TableRows {
   blocks: BlockRow;
   slot_status: SlotStatusRow;
   account_writes: AccountWriteRow;
-  account_owners: AccountOwnerRow;
+  /** The ownership check's narrow copy of account_writes (011_owner_writes.sql): pubkey, slot, write_version, owner. */
+  owner_writes: AccountWriteRow;
   /** Every account write again, by owner (006_program_accounts.sql): paged and streamed program reads. */
   program_accounts: AccountWriteRow;
   program_account_changes: AccountWriteRow;
@@ -165,7 +161,7 @@ export const VIEW_COLUMNS: { readonly [T in ViewTable]: readonly (keyof TableRow
   signatures_by_address: ['address', 'slot', 'position', 'signature', 'err', 'memo', 'block_time'],
   blocks: ['slot', 'parent_slot', 'blockhash', 'block_height', 'block_time', 'leader', 'transaction_count', 'vote_transaction_count'],
   account_writes: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
-  account_owners: ['owner', 'pubkey'],
+  owner_writes: ['pubkey', 'slot', 'write_version', 'owner'],
   program_accounts: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
   program_account_changes: ['pubkey', 'slot', 'write_version', 'owner', 'lamports', 'executable', 'rent_epoch', 'space', 'data'],
   epochs: ['epoch', 'first_slot', 'slots_per_epoch', 'slots_per_leader', 'identities', 'schedule'],
@@ -196,7 +192,7 @@ export function emptyRows(): Rows {
     blocks: [],
     slot_status: [],
     account_writes: [],
-    account_owners: [],
+    owner_writes: [],
     program_accounts: [],
     program_account_changes: [],
     epochs: [],

@@ -175,11 +175,12 @@ export async function insertAccountWrites(ch: ClickHouseClient, db: string, writ
   // account_writes and its owner-keyed copies (006_program_accounts.sql), as the projector writes them.
   for (const table of ['account_writes', 'program_accounts', 'program_account_changes'])
     await insertWriteRows(ch, `${db}.${table}`, writes);
+  // The ownership check's copy (011_owner_writes.sql).
   await insert(
     ch,
-    `${db}.account_owners`,
-    ['owner', 'pubkey'],
-    writes.map((w) => ({ owner: w.owner, pubkey: w.pubkey })),
+    `${db}.owner_writes`,
+    ['pubkey', 'slot', 'write_version', 'owner'],
+    writes.map((w) => ({ pubkey: w.pubkey, slot: s(w.slot), write_version: s(w.writeVersion), owner: w.owner })),
   );
 }
 

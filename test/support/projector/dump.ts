@@ -52,7 +52,7 @@ export async function dumpViews(ch: ClickHouseClient, db: string, programs: read
       )
     ).sort();
     for (const p of programs) {
-      // getProgramAccounts: candidates from the owner index, verified against the state.
+      // getProgramAccounts: candidates from the owner-keyed writes, verified against the state.
       out[`program:${p}:${c}`] = (
         await rows(
           ch,
@@ -60,7 +60,7 @@ export async function dumpViews(ch: ClickHouseClient, db: string, programs: read
         SELECT pubkey FROM (
           SELECT pubkey, argMax(owner, (slot, write_version)) AS owner, argMax(lamports, (slot, write_version)) AS lamports
           FROM ${db}.account_writes FINAL
-          WHERE slot <= {h:UInt64} AND pubkey IN (SELECT pubkey FROM ${db}.account_owners FINAL WHERE owner = {p:String})
+          WHERE slot <= {h:UInt64} AND pubkey IN (SELECT pubkey FROM ${db}.program_accounts FINAL WHERE owner = {p:String})
           GROUP BY pubkey)
         WHERE owner = {p:String} AND lamports > 0`,
           { h, p },
