@@ -16,8 +16,7 @@
 // templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump transactions for one stream, default 100,000; a tenth
 // of it for 100 streams), BENCH_REPEAT (max runs, default 1; the best is reported), BENCH_PUMP_ROUNDS (7),
 // BENCH_PUMP_PASSES (real: 20,000 passes over the 19 transactions per round; sim: as many transactions per round),
-// BENCH_PARSED_PREBUILT (1: records carry the ingest's prebuilt update, as the ingest writes them; 0: without, the
-// api's own path), BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
+// BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../api/pumpfun/decoder.js';
@@ -28,7 +27,6 @@ import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { encodeRecord, type AccountEvent, type ChainEvent, type TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
 import { collect } from '../test/support/sim/checks.js';
-import { parsedUpdates } from '../ingest/publish/parsed-update.js';
 import { realDecodeCost, simDecodeCost } from './parsed-decode.js';
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 
@@ -42,9 +40,6 @@ const ROUNDS = env('BENCH_PUMP_ROUNDS', 7);
 const PASSES = env('BENCH_PUMP_PASSES', 20_000);
 /** Slots between two copies of the templates (more than the simulated chain spans). */
 const SLOT_SHIFT = 100_000n;
-/** Records as the ingest writes them today, with SubscribeParsed's prebuilt update (1, default), or without
- * (0: the api decodes, joins and encodes each, as for records written before). */
-const PREBUILT = env('BENCH_PARSED_PREBUILT', 1) !== 0;
 const say = (msg: string): void => void process.stderr.write(`[bench:parsed] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const load = (): string =>
@@ -86,18 +81,8 @@ function backlog(templates: readonly Template[], n: number, firstCopy: number): 
     const t = templates[i % templates.length]!;
     const shift = BigInt(firstCopy + Math.floor(i / templates.length) + 1) * SLOT_SHIFT;
     const sig = randomBytes(64);
-    const copy: ChainEvent[] = [
-      { kind: 'transactions', event: { ...t.tx, slot: t.tx.slot + shift, signatures: [sig, ...t.tx.signatures.slice(1)] } },
-    ];
-    for (const w of t.writes) copy.push({ kind: 'accounts', event: { ...w, slot: w.slot + shift, txnSignature: sig } });
-    if (PREBUILT) {
-      // What the ingest's framer writes (ingest/publish/parsed-update.ts): the copy is its own batch.
-      const fields = parsedUpdates(copy);
-      const tx = copy[0]!.event as TransactionEvent;
-      const f = fields.get(tx);
-      if (f !== undefined) copy[0] = { kind: 'transactions', event: { ...tx, ...f } };
-    }
-    out.push(...copy);
+    out.push({ kind: 'transactions', event: { ...t.tx, slot: t.tx.slot + shift, signatures: [sig, ...t.tx.signatures.slice(1)] } });
+    for (const w of t.writes) out.push({ kind: 'accounts', event: { ...w, slot: w.slot + shift, txnSignature: sig } });
   }
   return out;
 }
@@ -197,9 +182,7 @@ async function main(): Promise<void> {
     const { w: api, port } = await startWorker('api', { BENCH_BROKERS: brokers.join(','), BENCH_PREFIX: prefix });
     try {
       const writes = templates.reduce((a, t) => a + t.writes.length, 0);
-      say(
-        `${templates.length} templates (pump transactions) with ${writes} curve/pool writes; records ${PREBUILT ? 'with' : 'without'} the prebuilt update`,
-      );
+      say(`${templates.length} templates (pump transactions) with ${writes} curve/pool writes`);
       for (const n of PHASE === 'max.1' ? [1] : PHASE === 'max.100' ? [100] : [1, 100]) {
         let best: Awaited<ReturnType<typeof maxPhase>> | undefined;
         for (let r = 0; r < REPEAT; r++) {

@@ -9,8 +9,9 @@
 // - users: one of them signed the transaction. include_failed: failed transactions pass too.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
-import type { ParsedSummary, TransactionEvent } from '../../schemas/gen/events.js';
+import type { TransactionEvent } from '../../schemas/gen/events.js';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
+import type { ParsedScan } from './parsed-scan.js';
 import { PUMP } from './pump-table.js';
 import { PUMP_AMM } from './pump-amm-table.js';
 import type { PumpProgramName } from './program-table.js';
@@ -146,57 +147,8 @@ function levelPasses(level: ParsedInstructionLevel, inner: boolean): boolean {
   return level === ParsedInstructionLevel.BOTH || (level === ParsedInstructionLevel.INNER_ONLY ? inner : !inner);
 }
 
-/** What `matchParsed` reads of a transaction's parsed content: a ParsedScan, or the summary a record carries
- * (`factsOfSummary`). */
-export interface ParsedFacts {
-  readonly failed: boolean;
-  readonly instructions: readonly {
-    readonly program: string;
-    readonly index: number;
-    readonly inner: boolean;
-    readonly accounts: readonly Uint8Array[];
-  }[];
-  readonly instructionNames: readonly string[];
-  readonly events: readonly { readonly program: string; readonly index: number }[];
-  readonly eventNames: readonly string[];
-  readonly eventKeys: readonly (readonly Uint8Array[])[];
-}
-
-/** The signers `matchParsed`'s `users` reads: the first `numRequiredSignatures` account keys. */
-export type ParsedSigners = Pick<TransactionEvent, 'numRequiredSignatures' | 'accountKeys'>;
-
-/** A record's ParsedSummary (schemas/events.proto, built by the ingest) as `matchParsed` reads it. */
-export function factsOfSummary(s: ParsedSummary): { facts: ParsedFacts; signers: ParsedSigners } {
-  return {
-    facts: {
-      failed: s.failed,
-      instructions: s.instructions.map((x) => ({ program: x.program, index: x.index, inner: x.inner, accounts: x.keys })),
-      instructionNames: s.instructions.map((x) => x.name),
-      events: s.events,
-      eventNames: s.events.map((e) => e.name),
-      eventKeys: s.events.map((e) => e.keys),
-    },
-    signers: { numRequiredSignatures: s.signers.length, accountKeys: s.signers },
-  };
-}
-
-/** Whether the filter is the default request's (both programs, every kind, level and key; failed left out):
- * it then passes exactly the transactions that did not fail and carry an instruction (`matchParsed`'s first
- * loop takes the first one). */
-export function isDefaultParsedFilter(f: ParsedFilter): boolean {
-  return (
-    f.programs.size === 2 &&
-    f.instructionKinds === undefined &&
-    f.eventKinds === undefined &&
-    f.mints === undefined &&
-    f.users === undefined &&
-    !f.includeFailed &&
-    f.level === ParsedInstructionLevel.BOTH
-  );
-}
-
 /** Whether a transaction's parsed content passes the filter. */
-export function matchParsed(f: ParsedFilter, scan: ParsedFacts, tx: ParsedSigners): boolean {
+export function matchParsed(f: ParsedFilter, scan: ParsedScan, tx: TransactionEvent): boolean {
   if (scan.failed && !f.includeFailed) return false;
   if (f.users) {
     let signed = false;

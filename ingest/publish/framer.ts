@@ -11,7 +11,6 @@ import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type Sl
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
-import { parsedUpdates } from './parsed-update.js';
 import type { SlotBatch } from '../source.js';
 
 export type RecordKind = Exclude<TopicKind, 'deadletter'>;
@@ -54,22 +53,13 @@ interface OpenSlot {
   marker: SlotEvent | undefined;
 }
 
-export interface FramerOptions {
-  /** Build SubscribeParsed's update into pump.fun / PumpSwap transaction records (parsed-update.ts; default true). */
-  readonly parsedUpdates?: boolean;
-}
-
 export class SlotFramer {
   private open: OpenSlot | undefined;
-  private readonly parsed: boolean;
 
   constructor(
     private readonly partitions: ReadonlyMap<RecordKind, number>,
     private readonly topics: TopicNames,
-    opts: FramerOptions = {},
-  ) {
-    this.parsed = opts.parsedUpdates ?? true;
-  }
+  ) {}
 
   /** The slot whose batches have started and not yet ended, if any. */
   get openSlot(): bigint | undefined {
@@ -85,7 +75,6 @@ export class SlotFramer {
     }
     const open = (this.open ??= { slot: batch.slot, counts: new Map(), marker: undefined });
     const out: FramedRecord[] = [];
-    const parsed = this.parsed ? parsedUpdates(batch.events) : undefined;
     for (const e of batch.events) {
       if (
         e.kind === 'slots' &&
@@ -97,14 +86,7 @@ export class SlotFramer {
         open.marker = e.event;
         continue;
       }
-      let r: FramedRecord | undefined;
-      if (e.kind === 'transactions') {
-        const p = parsed?.get(e.event);
-        if (p !== undefined) r = this.record({ kind: 'transactions', event: { ...e.event, ...p } }, batch.slot);
-        // The prebuilt update never pushes a transaction over its topic's limit: without it, the api builds it.
-        if (r?.dead !== undefined) r = undefined;
-      }
-      r ??= this.record(e, batch.slot);
+      const r = this.record(e, batch.slot);
       out.push(r);
       if (r.dead === undefined && ownSlotOf(e) === batch.slot) this.count(open, r);
     }

@@ -219,54 +219,7 @@ export interface TransactionEvent {
    * A v1 message's config values (its compute budget, inline in the message instead of ComputeBudget
    * instructions); absent for legacy and v0. Set even when the v1 message sets no value (an empty config).
    */
-  transactionConfig?:
-    | TransactionConfig
-    | undefined;
-  /**
-   * SubscribeParsed's update for this transaction, built once by the ingest (ingest/publish/parsed-update.ts)
-   * so the api forwards it instead of decoding (issue 20): the complete stream.proto
-   * SubscribeUpdateParsedTransaction, joined with the transaction's bonding-curve / pool writes of the same
-   * slot batch. Absent: not built (a record written before, or a write the join needs was not in the batch):
-   * the api builds it as before. Empty: the transaction has nothing SubscribeParsed sends.
-   */
-  parsedUpdate?:
-    | Buffer
-    | undefined;
-  /**
-   * What SubscribeParsed's request filters read: an encoded ParsedSummary, present exactly when parsed_update
-   * is non-empty, so a filtered stream decides without decoding the update. Bytes, not the message, so the
-   * readers that decode the whole record (the projector) copy it instead of decoding it.
-   */
-  parsedSummary?: Buffer | undefined;
-}
-
-/**
- * What SubscribeParsed's request filters (api/pumpfun/parsed-filter.ts) read of a transaction, beside its
- * prebuilt parsed_update: the same facts as the decoded content, in the same order.
- */
-export interface ParsedSummary {
-  /** The transaction failed (its meta's err). */
-  failed: boolean;
-  /** The signers' keys (the first num_required_signatures account keys): the `users` filter. */
-  signers: Buffer[];
-  /** Every instruction the update carries, in its order. */
-  instructions: ParsedItem[];
-  /** Every event the update carries, in its order. */
-  events: ParsedItem[];
-}
-
-/** One instruction or event of a ParsedSummary. */
-export interface ParsedItem {
-  /** IDL name (e.g. buy_v2, TradeEvent). */
-  name: string;
-  /** "pump" or "pump_amm". */
-  program: string;
-  /** The top-level instruction's index. */
-  index: number;
-  /** An inner (CPI) instruction (always false for an event). */
-  inner: boolean;
-  /** The keys the `mints` filter looks at: an instruction's accounts, an event's pubkey fields. */
-  keys: Buffer[];
+  transactionConfig?: TransactionConfig | undefined;
 }
 
 /**
@@ -503,8 +456,6 @@ function createBaseTransactionEvent(): TransactionEvent {
     costUnits: undefined,
     version: undefined,
     transactionConfig: undefined,
-    parsedUpdate: undefined,
-    parsedSummary: undefined,
   };
 }
 
@@ -634,12 +585,6 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     }
     if (message.transactionConfig !== undefined) {
       TransactionConfig.encode(message.transactionConfig, writer.uint32(258).fork()).join();
-    }
-    if (message.parsedUpdate !== undefined) {
-      writer.uint32(322).bytes(message.parsedUpdate);
-    }
-    if (message.parsedSummary !== undefined) {
-      writer.uint32(330).bytes(message.parsedSummary);
     }
     return writer;
   },
@@ -933,22 +878,6 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
             message.transactionConfig = TransactionConfig.decode(reader, reader.uint32());
             continue;
           }
-          case 40: {
-            if (tag !== 322) {
-              break;
-            }
-
-            message.parsedUpdate = Buffer.from(reader.bytes());
-            continue;
-          }
-          case 41: {
-            if (tag !== 330) {
-              break;
-            }
-
-            message.parsedSummary = Buffer.from(reader.bytes());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1091,16 +1020,6 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
         : isSet(object.transaction_config)
         ? TransactionConfig.fromJSON(object.transaction_config)
         : undefined,
-      parsedUpdate: isSet(object.parsedUpdate)
-        ? Buffer.from(bytesFromBase64(object.parsedUpdate))
-        : isSet(object.parsed_update)
-        ? Buffer.from(bytesFromBase64(object.parsed_update))
-        : undefined,
-      parsedSummary: isSet(object.parsedSummary)
-        ? Buffer.from(bytesFromBase64(object.parsedSummary))
-        : isSet(object.parsed_summary)
-        ? Buffer.from(bytesFromBase64(object.parsed_summary))
-        : undefined,
     };
   },
 
@@ -1202,12 +1121,6 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     if (message.transactionConfig !== undefined) {
       obj.transactionConfig = TransactionConfig.toJSON(message.transactionConfig);
     }
-    if (message.parsedUpdate !== undefined) {
-      obj.parsedUpdate = base64FromBytes(message.parsedUpdate);
-    }
-    if (message.parsedSummary !== undefined) {
-      obj.parsedSummary = base64FromBytes(message.parsedSummary);
-    }
     return obj;
   },
 
@@ -1258,262 +1171,6 @@ export const TransactionEvent: MessageFns<TransactionEvent> = {
     message.transactionConfig = (object.transactionConfig !== undefined && object.transactionConfig !== null)
       ? TransactionConfig.fromPartial(object.transactionConfig)
       : undefined;
-    message.parsedUpdate = object.parsedUpdate ?? undefined;
-    message.parsedSummary = object.parsedSummary ?? undefined;
-    return message;
-  },
-};
-
-function createBaseParsedSummary(): ParsedSummary {
-  return { failed: false, signers: [], instructions: [], events: [] };
-}
-
-export const ParsedSummary: MessageFns<ParsedSummary> = {
-  encode(message: ParsedSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.failed !== false) {
-      writer.uint32(8).bool(message.failed);
-    }
-    for (const v of message.signers) {
-      writer.uint32(18).bytes(v!);
-    }
-    for (const v of message.instructions) {
-      ParsedItem.encode(v!, writer.uint32(26).fork()).join();
-    }
-    for (const v of message.events) {
-      ParsedItem.encode(v!, writer.uint32(34).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ParsedSummary {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseParsedSummary();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.failed = reader.bool();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.signers.push(Buffer.from(reader.bytes()));
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.instructions.push(ParsedItem.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.events.push(ParsedItem.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ParsedSummary {
-    return {
-      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
-      signers: globalThis.Array.isArray(object?.signers)
-        ? object.signers.map((e: any) => Buffer.from(bytesFromBase64(e)))
-        : [],
-      instructions: globalThis.Array.isArray(object?.instructions)
-        ? object.instructions.map((e: any) => ParsedItem.fromJSON(e))
-        : [],
-      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ParsedItem.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: ParsedSummary): unknown {
-    const obj: any = {};
-    if (message.failed !== false) {
-      obj.failed = message.failed;
-    }
-    if (message.signers?.length) {
-      obj.signers = message.signers.map((e) => base64FromBytes(e));
-    }
-    if (message.instructions?.length) {
-      obj.instructions = message.instructions.map((e) => ParsedItem.toJSON(e));
-    }
-    if (message.events?.length) {
-      obj.events = message.events.map((e) => ParsedItem.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ParsedSummary>, I>>(base?: I): ParsedSummary {
-    return ParsedSummary.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ParsedSummary>, I>>(object: I): ParsedSummary {
-    const message = createBaseParsedSummary();
-    message.failed = object.failed ?? false;
-    message.signers = object.signers?.map((e) => e) || [];
-    message.instructions = object.instructions?.map((e) => ParsedItem.fromPartial(e)) || [];
-    message.events = object.events?.map((e) => ParsedItem.fromPartial(e)) || [];
-    return message;
-  },
-};
-
-function createBaseParsedItem(): ParsedItem {
-  return { name: "", program: "", index: 0, inner: false, keys: [] };
-}
-
-export const ParsedItem: MessageFns<ParsedItem> = {
-  encode(message: ParsedItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== "") {
-      writer.uint32(10).string(message.name);
-    }
-    if (message.program !== "") {
-      writer.uint32(18).string(message.program);
-    }
-    if (message.index !== 0) {
-      writer.uint32(24).uint32(message.index);
-    }
-    if (message.inner !== false) {
-      writer.uint32(32).bool(message.inner);
-    }
-    for (const v of message.keys) {
-      writer.uint32(42).bytes(v!);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ParsedItem {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseParsedItem();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.name = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.program = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.index = reader.uint32();
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.inner = reader.bool();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.keys.push(Buffer.from(reader.bytes()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ParsedItem {
-    return {
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      program: isSet(object.program) ? globalThis.String(object.program) : "",
-      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
-      inner: isSet(object.inner) ? globalThis.Boolean(object.inner) : false,
-      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
-    };
-  },
-
-  toJSON(message: ParsedItem): unknown {
-    const obj: any = {};
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.program !== "") {
-      obj.program = message.program;
-    }
-    if (message.index !== 0) {
-      obj.index = Math.round(message.index);
-    }
-    if (message.inner !== false) {
-      obj.inner = message.inner;
-    }
-    if (message.keys?.length) {
-      obj.keys = message.keys.map((e) => base64FromBytes(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ParsedItem>, I>>(base?: I): ParsedItem {
-    return ParsedItem.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ParsedItem>, I>>(object: I): ParsedItem {
-    const message = createBaseParsedItem();
-    message.name = object.name ?? "";
-    message.program = object.program ?? "";
-    message.index = object.index ?? 0;
-    message.inner = object.inner ?? false;
-    message.keys = object.keys?.map((e) => e) || [];
     return message;
   },
 };

@@ -26,16 +26,13 @@ import { PUMP, PUMP_AMM } from '../../pumpfun/index.js';
 import {
   compileParsedFilter,
   DEFAULT_PARSED_FILTER,
-  factsOfSummary,
   hasParsedOptions,
-  isDefaultParsedFilter,
   matchParsed,
   type ParsedFilter,
 } from '../../pumpfun/parsed-filter.js';
 import { PumpJoin, type JoinOptions, type JoinWrite } from '../../pumpfun/join.js';
 import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
 import { parsedUpdateOf, type ParsedUpdate } from './parsed-update.js';
-import { prebuiltParsedOf, type PrebuiltParsed } from './prebuilt-parsed.js';
 
 export interface SubscribeParsedDeps extends SessionStreamDeps {
   limits: FilterLimits;
@@ -85,7 +82,6 @@ export function parsedRegistration(r: Pick<SubscribeParsedRequest, 'includeFaile
 
 export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
   private filter: ParsedFilter = DEFAULT_PARSED_FILTER;
-  private defaultFilter = true;
   private readonly join: PumpJoin<ParsedUpdate>;
 
   constructor(
@@ -116,7 +112,6 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     const bounds = streamBounds({ cursor: req.cursor, toSlot: req.toSlot, pace: req.pace, fromSlot: req.fromSlot }, STREAM_FIELD_NAMES);
     if (!bounds.ok) return { error: bounds.error };
     this.filter = f.filter;
-    this.defaultFilter = isDefaultParsedFilter(f.filter);
     return { subscription: compiled.value, bounds: bounds.value };
   }
 
@@ -129,27 +124,10 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0) return;
     const live = u.live;
     if (live.kind === 'transaction') {
-      // The ingest's prebuilt update (ingest/publish/parsed-update.ts): forwarded as it is. It moves the join's
-      // chain position like any transaction the join does not take (its writes were joined upstream).
-      const pre = live.scan && prebuiltParsedOf(u, live.scan);
-      if (pre) {
-        if (pre.update.length > 0 && this.passes(pre)) this.out.send({ slot: u.slot, bytes: pre.update });
-        this.join.onOtherTransaction(u.slot, partitionOf(live));
-        return;
-      }
       const p = parsedUpdateOf(u, live);
       if (p.hasContent && matchParsed(this.filter, p.scan, p.tx)) this.join.onTransaction(p, partitionOf(live));
       else this.join.onOtherTransaction(u.slot, partitionOf(live));
     } else if (live.kind === 'account') this.join.onAccount(joinWrite(live), partitionOf(live));
-  }
-
-  /** The request's filters on a prebuilt update: the default one needs only `failed` and whether it carries an
-   * instruction; any other reads the record's summary, exactly as `matchParsed` reads the decoded content. */
-  private passes(pre: PrebuiltParsed): boolean {
-    if (this.defaultFilter) return !pre.failed && pre.hasInstructions;
-    if (pre.failed && !this.filter.includeFailed) return false;
-    const { facts, signers } = factsOfSummary(pre.summary);
-    return matchParsed(this.filter, facts, signers);
   }
 
   private emit(p: ParsedUpdate, curve: AccountEvent | undefined, pool: AccountEvent | undefined): void {
