@@ -63,7 +63,8 @@ function keyFieldsOf(fields: readonly Field[]): readonly (readonly [string, bool
   return k;
 }
 
-function eventKeysOf(e: PumpEventAt): Buffer[] {
+/** The pubkeys a decoded event carries, in field order (for mint filters). */
+export function eventKeysOf(e: PumpEventAt): Buffer[] {
   const keys: Buffer[] = [];
   const d = e.decoded;
   if (d.kind !== 'decoded') return keys;
@@ -73,6 +74,13 @@ function eventKeysOf(e: PumpEventAt): Buffer[] {
     if (direct && Buffer.isBuffer(v) && v.length === 32) keys.push(v);
     else if (!direct) pubkeysOf(v, keys);
   }
+  return keys;
+}
+
+/** eventKeysOf by walking every value (tests pin eventKeysOf against it). */
+export function eventKeysByWalk(e: PumpEventAt): Buffer[] {
+  const keys: Buffer[] = [];
+  if (e.decoded.kind === 'decoded') pubkeysOf(e.decoded.fields, keys);
   return keys;
 }
 

@@ -152,9 +152,13 @@ function decodedFields(defFields: readonly Field[], fields: Fields, skip: readon
   return out;
 }
 
-function typedOf(def: InstructionDef | EventDef, fields: Fields, absent: readonly string[]): Record<string, unknown> {
+/** A typed member's message from decoded fields (`absent`: the table's fields the data lacks). */
+export function typedOf(def: InstructionDef | EventDef, fields: Fields, absent: readonly string[]): Record<string, unknown> {
   return absent.length === 0 ? wholeBuilderOf(def.fields)(fields) : typedMessage(def.fields, fields);
 }
+
+/** The field-by-field conversion alone (tests pin the generated one against it). */
+export const typedMessageByField = typedMessage;
 
 // The oneof member of each definition, looked up once (not a `program/name` string per message).
 const instructionCases = new WeakMap<InstructionDef, InstructionCase | null>();
