@@ -183,6 +183,54 @@ describe('reading by prefix', () => {
     });
   });
 
+  it("strings: the text TextDecoder gives (fatal), or invalid, for every length and byte class, in a Buffer and a plain Uint8Array", () => {
+    // The reader builds short ASCII strings itself and slices longer ASCII ones from a Buffer as latin1; only
+    // the rest goes through TextDecoder. Every path must give the validating decoder's answer.
+    const reference = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const bodies: Buffer[] = [];
+    for (let len = 0; len <= 40; len++) {
+      bodies.push(Buffer.from('buy_exact_sol_in and then some more text'.slice(0, len), 'latin1'));
+      bodies.push(Buffer.alloc(len, 0)); // NUL is ASCII
+      bodies.push(Buffer.alloc(len, 0x7f));
+      if (len > 0) {
+        for (const at of [0, len >> 1, len - 1]) {
+          for (const bad of [0x80, 0xc3, 0xff, 0xfe]) {
+            const b = Buffer.alloc(len, 0x61);
+            b[at] = bad;
+            bodies.push(b);
+          }
+        }
+      }
+    }
+    bodies.push(Buffer.from('ÆØ'), Buffer.from('🚀 moon'), Buffer.from('abcdefgh🚀'), Buffer.from('\ufeffbom'), Buffer.from([0xc3, 0x28]));
+    const layout = parseFields('n:u8 s:string', {});
+    for (const body of bodies) {
+      const data = cat(u8(3), str(body));
+      let want: string | undefined;
+      try {
+        want = reference.decode(body);
+      } catch {
+        want = undefined;
+      }
+      for (const input of [data, new Uint8Array(data)]) {
+        const r = readFields(layout, input, 0);
+        if (want === undefined) expect(r, body.toString('hex')).toMatchObject({ ok: false, kind: 'invalid', field: 's', fields: { n: 3 } });
+        else expect(r, body.toString('hex')).toEqual({ ok: true, fields: { n: 3, s: want }, present: 2, trailingBytes: 0 });
+      }
+    }
+  });
+
+  it('64- and 128-bit integers at their extremes, at every offset of a plain Uint8Array', () => {
+    const layout = parseFields('a:u64 b:i64 c:i64 d:u128 e:i128 f:i128', {});
+    const body = cat(u64(MAX), i64(-(2n ** 63n)), i64(2n ** 63n - 1n), cat(u64(MAX), u64(MAX)), cat(u64(0n), u64(2n ** 63n)), cat(u64(MAX), u64(2n ** 63n - 1n)));
+    const want = { a: MAX, b: -(2n ** 63n), c: 2n ** 63n - 1n, d: 2n ** 128n - 1n, e: -(2n ** 127n), f: 2n ** 127n - 1n };
+    for (let at = 0; at < 9; at++) {
+      const backing = new Uint8Array(body.length + at);
+      backing.set(body, at);
+      expect(readFields(layout, backing, at)).toEqual({ ok: true, fields: want, present: 6, trailingBytes: 0 });
+    }
+  });
+
   it('a length claim beyond the data is truncated without allocating for it (string, vec)', () => {
     expect(readFields(parseFields('s:string', {}), cat(u32(0xffffffff), Buffer.alloc(10)), 0)).toMatchObject({
       ok: false,

@@ -66,15 +66,27 @@ export function keyAt(tx: Keyed, index: number): Buffer | undefined {
   return tx.loadedReadonly[index - tx.loadedWritable.length];
 }
 
+/** Whether `key` is `id` (both 32 bytes): compared here, as a call into Buffer#equals costs more than the loop. */
+function sameKey(key: Buffer, id: Buffer): boolean {
+  if (key.length !== 32) return false;
+  for (let i = 0; i < 32; i++) if (key[i] !== id[i]) return false;
+  return true;
+}
+
 function tableOf(key: Buffer | undefined): ProgramTable | null {
   if (key === undefined) return null;
-  for (const t of PUMP_PROGRAMS) if (key[0] === t.programIdBytes[0] && t.programIdBytes.equals(key)) return t;
+  for (const t of PUMP_PROGRAMS) if (key[0] === t.programIdBytes[0] && sameKey(key, t.programIdBytes)) return t;
   return null;
 }
 
 function accountsOf(tx: Keyed, indexes: Uint8Array): (Buffer | undefined)[] {
+  const keys = tx.accountKeys;
+  const n = keys.length;
   const out = new Array<Buffer | undefined>(indexes.length);
-  for (let i = 0; i < indexes.length; i++) out[i] = keyAt(tx, indexes[i]!);
+  for (let i = 0; i < indexes.length; i++) {
+    const k = indexes[i]!;
+    out[i] = k < n ? keys[k] : keyAt(tx, k);
+  }
   return out;
 }
 

@@ -3,6 +3,9 @@
 // - layout.ts's generated reader (one object literal per layout) gives what the field-by-field reader gives:
 //   same fields, same values, same key order, same `present` and trailing bytes, and the same result where the
 //   data ends early (every prefix of every real instruction and event) or is mutated;
+// - to-proto.ts's typed messages of complete layouts (one generated literal per definition) give what the
+//   field-by-field conversion gives, and parsed-scan.ts's event pubkeys (from the definition's key fields) what
+//   walking every value gives, same order;
 // - SubscribeParsed's transaction decoded without the meta's bulk (api/grpc/stream/parsed-transaction.ts) gives
 //   the same parsed content and the same bytes on the wire as the full record.
 import { describe, expect, it } from 'vitest';
@@ -16,7 +19,8 @@ import { EVENT_IX_TAG, PUMP_PROGRAMS } from './decoder.js';
 import { extractPumpTransaction } from './extract.js';
 import { readFields, readFieldsByPrefix } from './layout.js';
 import { lookupDiscriminator, type ProgramTable } from './program-table.js';
-import { scanParsedTransaction } from './parsed-scan.js';
+import { eventKeysByWalk, eventKeysOf, scanParsedTransaction } from './parsed-scan.js';
+import { typedMessageByField, typedOf } from './to-proto.js';
 
 /** Every instruction data of either program in the transactions (top level and inner), with its table. */
 function pumpData(txs: readonly TransactionEvent[]): [ProgramTable, Uint8Array][] {
@@ -70,6 +74,34 @@ describe('the generated layout reader against the field-by-field reader', () => 
     const all = pumpData(await simTxs());
     expect(all.length).toBeGreaterThan(500);
     for (const [table, data] of all) expectSameRead(table, data);
+  }, 120_000);
+});
+
+describe("SubscribeParsed's messages: generated against field by field", () => {
+  const same = (txs: readonly TransactionEvent[]): number => {
+    let checked = 0;
+    for (const tx of txs) {
+      const p = extractPumpTransaction(tx);
+      for (const x of [...p.instructions, ...p.events]) {
+        const d = x.decoded;
+        if (d.kind !== 'decoded') continue;
+        const fast = typedOf(d.def, d.fields, d.absent);
+        const plain = typedMessageByField(d.def.fields, d.fields);
+        expect(fast).toStrictEqual(plain);
+        expect(Object.keys(fast)).toEqual(Object.keys(plain));
+        checked++;
+      }
+      for (const e of p.events) expect(eventKeysOf(e)).toStrictEqual(eventKeysByWalk(e));
+    }
+    return checked;
+  };
+
+  it('real records', () => {
+    expect(same(realTxs())).toBeGreaterThan(40);
+  });
+
+  it('a simulated batch', async () => {
+    expect(same(await simTxs())).toBeGreaterThan(500);
   }, 120_000);
 });
 

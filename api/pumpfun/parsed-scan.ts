@@ -4,7 +4,8 @@
 // instruction's pool). Pure.
 import type { Event, Instruction } from '../../proto/gen/stream.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
-import { extractPumpTransaction, type PumpInstructionAt } from './extract.js';
+import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from './extract.js';
+import type { Field } from './layout.js';
 import type { PumpProgramName } from './program-table.js';
 import { toProtoEvent, toProtoInstruction } from './to-proto.js';
 
@@ -47,6 +48,42 @@ function pubkeysOf(v: unknown, out: Buffer[]): void {
   else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) pubkeysOf(x, out);
 }
 
+// Per event definition, its fields that can hold pubkeys, in order: a pubkey is taken as it is, anything
+// else (option, vec, array, struct) walked as pubkeysOf does; scalars are skipped without a look. The same keys
+// in the same order as pubkeysOf over the fields object (its values are the present fields, in table order).
+const keyFields = new WeakMap<readonly Field[], readonly (readonly [name: string, direct: boolean])[]>();
+
+function keyFieldsOf(fields: readonly Field[]): readonly (readonly [string, boolean])[] {
+  let k = keyFields.get(fields);
+  if (k === undefined) {
+    const scalar = new Set(['u8', 'u16', 'u32', 'u64', 'i64', 'u128', 'i128', 'bool', 'string']);
+    k = fields.filter((f) => !scalar.has(f.type.k)).map((f) => [f.name, f.type.k === 'pubkey'] as const);
+    keyFields.set(fields, k);
+  }
+  return k;
+}
+
+/** The pubkeys a decoded event carries, in field order (for mint filters). */
+export function eventKeysOf(e: PumpEventAt): Buffer[] {
+  const keys: Buffer[] = [];
+  const d = e.decoded;
+  if (d.kind !== 'decoded') return keys;
+  for (const [name, direct] of keyFieldsOf(d.def.fields)) {
+    if (!Object.hasOwn(d.fields, name)) continue;
+    const v = d.fields[name];
+    if (direct && Buffer.isBuffer(v) && v.length === 32) keys.push(v);
+    else if (!direct) pubkeysOf(v, keys);
+  }
+  return keys;
+}
+
+/** eventKeysOf by walking every value (tests pin eventKeysOf against it). */
+export function eventKeysByWalk(e: PumpEventAt): Buffer[] {
+  const keys: Buffer[] = [];
+  if (e.decoded.kind === 'decoded') pubkeysOf(e.decoded.fields, keys);
+  return keys;
+}
+
 export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
   const p = extractPumpTransaction(tx);
   const instructions: Instruction[] = [];
@@ -69,9 +106,7 @@ export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
     if (m === undefined || e.decoded.kind !== 'decoded') continue;
     events.push(m);
     eventNames.push(e.decoded.name);
-    const keys: Buffer[] = [];
-    pubkeysOf(e.decoded.fields, keys);
-    eventKeys.push(keys);
+    eventKeys.push(eventKeysOf(e));
   }
   return { instructions, events, instructionNames, eventNames, eventKeys, programs: p.programs, failed: p.failed, err: p.err, curve, pool };
 }

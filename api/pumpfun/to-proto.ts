@@ -11,6 +11,7 @@ import type { DecodedField, Event, Instruction } from '../../proto/gen/stream.js
 import { decodePumpInstruction } from './decode.js';
 import type { PumpEventAt, PumpInstructionAt } from './extract.js';
 import type { Field, Fields, Value } from './layout.js';
+import type { EventDef, InstructionDef } from './program-table.js';
 
 type InstructionCase = NonNullable<Instruction['instructionOneof']>['$case'];
 type EventCase = NonNullable<Event['eventOneof']>['$case'];
@@ -66,10 +67,37 @@ function typedValue(f: Field, v: Value): unknown {
   if (t.k === 'option') return v === null ? undefined : v;
   // A one-field tuple struct (OptionBool): [bool] → bool.
   if (t.k === 'struct' && t.tuple && t.fields.length === 1) return (v as readonly Value[])[0];
-  if (t.k === 'vec' && t.of?.k === 'struct' && !t.of.tuple) {
-    return (v as readonly Record<string, Value>[]).map((item) => Object.fromEntries(Object.entries(item).map(([k, x]) => [camelOf(k), x])));
-  }
+  if (t.k === 'vec' && t.of?.k === 'struct' && !t.of.tuple) return camelItems(v);
   return v;
+}
+
+const camelItems = (v: Value): unknown =>
+  (v as readonly Record<string, Value>[]).map((item) => Object.fromEntries(Object.entries(item).map(([k, x]) => [camelOf(k), x])));
+
+/** The expression typedValue's conversion of field `f` is, over `f` (the fields) in generated code. */
+function typedExpr(f: Field): string {
+  const v = `f[${JSON.stringify(f.name)}]`;
+  const t = f.type;
+  if (t.k === 'u128' || t.k === 'i128') return `String(${v})`;
+  if (t.k === 'option') return `(${v} === null ? undefined : ${v})`;
+  if (t.k === 'struct' && t.tuple && t.fields.length === 1) return `${v}[0]`;
+  if (t.k === 'vec' && t.of?.k === 'struct' && !t.of.tuple) return `camelItems(${v})`;
+  return v;
+}
+
+type Whole = (fields: Fields) => Record<string, unknown>;
+const wholeBuilders = new WeakMap<readonly Field[], Whole>();
+
+/** typedMessage for data that carries every field (today's layouts: the common case), as one object literal
+ * generated once per definition from its own field list: no name conversion, ownership check or keyed store
+ * per field. The same keys in the same order as typedMessage. */
+function wholeBuilderOf(defFields: readonly Field[]): Whole {
+  let b = wholeBuilders.get(defFields);
+  if (b !== undefined) return b;
+  const props = defFields.map((f) => `${JSON.stringify(camelOf(f.name))}: ${typedExpr(f)}`).join(', ');
+  b = new Function('camelItems', `return function whole(f) { return { ${props} }; };`)(camelItems) as Whole;
+  wholeBuilders.set(defFields, b);
+  return b;
 }
 
 function typedMessage(defFields: readonly Field[], fields: Fields): Record<string, unknown> {
@@ -124,18 +152,42 @@ function decodedFields(defFields: readonly Field[], fields: Fields, skip: readon
   return out;
 }
 
+/** A typed member's message from decoded fields (`absent`: the table's fields the data lacks). */
+export function typedOf(def: InstructionDef | EventDef, fields: Fields, absent: readonly string[]): Record<string, unknown> {
+  return absent.length === 0 ? wholeBuilderOf(def.fields)(fields) : typedMessage(def.fields, fields);
+}
+
+/** The field-by-field conversion alone (tests pin the generated one against it). */
+export const typedMessageByField = typedMessage;
+
+// The oneof member of each definition, looked up once (not a `program/name` string per message).
+const instructionCases = new WeakMap<InstructionDef, InstructionCase | null>();
+const eventCases = new WeakMap<EventDef, EventCase | null>();
+
+function caseOf<D extends InstructionDef | EventDef, C>(cache: WeakMap<D, C | null>, cases: Readonly<Record<string, C>>, def: D): C | undefined {
+  let c = cache.get(def);
+  if (c === undefined) cache.set(def, (c = cases[`${def.program}/${def.name}`] ?? null));
+  return c ?? undefined;
+}
+
+const EMPTY = Buffer.alloc(0);
+
 /** SubscribeParsed's Instruction for a decoded instruction (`data`: its raw data, for the seed's decoding). */
 export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Instruction | undefined {
   const d = x.decoded;
-  const position = {
+  const accounts: Buffer[] = new Array<Buffer>(x.accounts.length);
+  for (let i = 0; i < accounts.length; i++) accounts[i] = x.accounts[i] ?? EMPTY;
+  const message = (instructionOneof: Instruction['instructionOneof'], extraArgs: DecodedField[]): Instruction => ({
+    instructionOneof,
     program: x.program,
     index: x.index,
     innerIndex: x.innerIndex,
     inner: x.inner,
     stackHeight: x.stackHeight,
-    invokedBy: x.invokedBy ?? Buffer.alloc(0),
-    accounts: x.accounts.map((a) => a ?? Buffer.alloc(0)),
-  };
+    invokedBy: x.invokedBy ?? EMPTY,
+    accounts,
+    extraArgs,
+  });
   if (x.program === 'pump') {
     const seed = decodePumpInstruction(data);
     if (seed !== undefined) {
@@ -143,28 +195,28 @@ export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Inst
       const extraArgs =
         d.kind === 'decoded' && name !== undefined && name in SEED_ARGS ? decodedFields(d.def.fields, d.fields, SEED_ARGS[name]) : [];
       // set_params' later layout shares the discriminator but not the fields: its values go out whole.
-      return { instructionOneof: seed, ...position, extraArgs: seed.$case === 'setParams' ? [] : extraArgs };
+      return message(seed, seed.$case === 'setParams' ? [] : extraArgs);
     }
   }
   if (d.kind !== 'decoded') return undefined;
-  const typed = INSTRUCTION_CASES[`${x.program}/${d.name}`];
+  const typed = caseOf(instructionCases, INSTRUCTION_CASES, d.def);
   const instructionOneof = (
     typed === undefined
       ? { $case: 'other', value: { name: d.name, args: decodedFields(d.def.fields, d.fields) } }
-      : { $case: typed, value: typedMessage(d.def.fields, d.fields) }
+      : { $case: typed, value: typedOf(d.def, d.fields, d.absent) }
   ) as Instruction['instructionOneof'];
-  return { instructionOneof, ...position, extraArgs: [] };
+  return message(instructionOneof, []);
 }
 
 /** SubscribeParsed's Event for a decoded self-CPI event; undefined when it did not decode. */
 export function toProtoEvent(e: PumpEventAt): Event | undefined {
   const d = e.decoded;
   if (d.kind !== 'decoded') return undefined;
-  const typed = EVENT_CASES[`${e.program}/${d.name}`];
+  const typed = caseOf(eventCases, EVENT_CASES, d.def);
   const eventOneof = (
     typed === undefined
       ? { $case: 'other', value: { name: d.name, fields: decodedFields(d.def.fields, d.fields) } }
-      : { $case: typed, value: typedMessage(d.def.fields, d.fields) }
+      : { $case: typed, value: typedOf(d.def, d.fields, d.absent) }
   ) as Event['eventOneof'];
   return { program: e.program, index: e.index, innerIndex: e.innerIndex, stackHeight: e.stackHeight, eventOneof };
 }
