@@ -183,7 +183,7 @@ describe('reading by prefix', () => {
     });
   });
 
-  it("strings: the text TextDecoder gives (fatal), or invalid, for every length and byte class, in a Buffer and a plain Uint8Array", () => {
+  it('strings: the text TextDecoder gives (fatal), or invalid, for every length and byte class, in a Buffer and a plain Uint8Array', () => {
     // The reader builds short ASCII strings itself and slices longer ASCII ones from a Buffer as latin1; only
     // the rest goes through TextDecoder. Every path must give the validating decoder's answer.
     const reference = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -222,7 +222,14 @@ describe('reading by prefix', () => {
 
   it('64- and 128-bit integers at their extremes, at every offset of a plain Uint8Array', () => {
     const layout = parseFields('a:u64 b:i64 c:i64 d:u128 e:i128 f:i128', {});
-    const body = cat(u64(MAX), i64(-(2n ** 63n)), i64(2n ** 63n - 1n), cat(u64(MAX), u64(MAX)), cat(u64(0n), u64(2n ** 63n)), cat(u64(MAX), u64(2n ** 63n - 1n)));
+    const body = cat(
+      u64(MAX),
+      i64(-(2n ** 63n)),
+      i64(2n ** 63n - 1n),
+      cat(u64(MAX), u64(MAX)),
+      cat(u64(0n), u64(2n ** 63n)),
+      cat(u64(MAX), u64(2n ** 63n - 1n)),
+    );
     const want = { a: MAX, b: -(2n ** 63n), c: 2n ** 63n - 1n, d: 2n ** 128n - 1n, e: -(2n ** 127n), f: 2n ** 127n - 1n };
     for (let at = 0; at < 9; at++) {
       const backing = new Uint8Array(body.length + at);

@@ -283,7 +283,10 @@ class Cursor {
     const n = this.u32At(this.need(4, 'vec length'));
     // A length the remaining bytes cannot hold is refused before allocating for it.
     if (n * least > this.data.length - this.pos) {
-      throw new Stop('truncated', `vec of ${n} items at offset ${at} needs at least ${n * least} bytes, ${this.data.length - this.pos} left`);
+      throw new Stop(
+        'truncated',
+        `vec of ${n} items at offset ${at} needs at least ${n * least} bytes, ${this.data.length - this.pos} left`,
+      );
     }
     const out: Value[] = new Array(n);
     for (let i = 0; i < n; i++) out[i] = this.read(of);
@@ -395,11 +398,7 @@ function fastReaderOf(fields: readonly Field[]): FastReader {
   };
   fields.forEach((f, i) => {
     const m = SCALAR_READS[f.type.k];
-    const read = m
-      ? `c.${m}()`
-      : f.type.k === 'vec'
-        ? `c.vec(t[${i}].of, ${minSize(f.type.of!)})`
-        : `c.read(t[${i}])`;
+    const read = m ? `c.${m}()` : f.type.k === 'vec' ? `c.vec(t[${i}].of, ${minSize(f.type.of!)})` : `c.read(t[${i}])`;
     lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, `const v${i} = ${read};`);
   });
   lines.push(`return ${literal(fields.length)};`);

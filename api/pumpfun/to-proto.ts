@@ -164,7 +164,11 @@ export const typedMessageByField = typedMessage;
 const instructionCases = new WeakMap<InstructionDef, InstructionCase | null>();
 const eventCases = new WeakMap<EventDef, EventCase | null>();
 
-function caseOf<D extends InstructionDef | EventDef, C>(cache: WeakMap<D, C | null>, cases: Readonly<Record<string, C>>, def: D): C | undefined {
+function caseOf<D extends InstructionDef | EventDef, C>(
+  cache: WeakMap<D, C | null>,
+  cases: Readonly<Record<string, C>>,
+  def: D,
+): C | undefined {
   let c = cache.get(def);
   if (c === undefined) cache.set(def, (c = cases[`${def.program}/${def.name}`] ?? null));
   return c ?? undefined;
