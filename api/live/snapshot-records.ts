@@ -11,6 +11,7 @@
 // next chunk.
 import { AccountEvent } from '../../schemas/gen/events.js';
 import type { AccountScan } from '../../schemas/scan.js';
+import { varintSize, writeVarint } from '../../schemas/varint.js';
 
 /** The columns each row holds, in order (the statement's SELECT list). */
 export const SNAPSHOT_ROW_COLUMNS = ['pubkey', 'owner', 'lamports', 'executable', 'rent_epoch', 'data', 'write_version'] as const;
@@ -31,24 +32,6 @@ export class SnapshotRecord {
 
 const TWO_32 = 4294967296;
 const EMPTY = Buffer.alloc(0);
-
-function varintSize(n: number): number {
-  let size = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(out: Buffer, pos: number, n: number): number {
-  while (n >= 0x80) {
-    out[pos++] = (n % 128) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  out[pos++] = n;
-  return pos;
-}
 
 /** LEB128 size of the u64 hi·2³² + lo. */
 function varint64Size(lo: number, hi: number): number {

@@ -10,24 +10,7 @@
 // the target's (a copy per element cost ~40 ns each, and a transaction has dozens: keys, instructions), and
 // created_at is written in place rather than built apart.
 import type { AccountScan, FieldTable, TransactionScan } from '../../../schemas/scan.js';
-
-function varintSize(n: number): number {
-  let size = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(out: Buffer, pos: number, n: number): number {
-  while (n >= 0x80) {
-    out[pos++] = (n % 128) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  out[pos++] = n;
-  return pos;
-}
+import { varintSize, writeVarint } from '../../../schemas/varint.js';
 
 /** Target tag bytes and source field numbers in target order (every field < 16: one-byte tags on both
  * sides), and which source fields are mapped at all. */
