@@ -44,6 +44,7 @@ const ALONE = [
   '**/laserstream.int.test.ts',
   '**/query-storm.int.test.ts',
   '**/relay.int.test.ts',
+  '**/ingest-restart.int.test.ts',
   '**/bounded-replay.int.test.ts',
 ];
 const intOptions = {
