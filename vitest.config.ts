@@ -10,8 +10,8 @@ import { defineConfig } from 'vitest/config';
 // never copied into it; they run whenever that folder is there (as in CI), and SLOTSTREAM_REALDATA=1
 // makes a missing folder an error instead of leaving the project out.
 // Every project of the first group runs with the same number of workers (vitest runs a group in one pool): three
-// on two cores, because an integration file leaves much of its time to the broker and ClickHouse's own threads
-// (a profiled file's main thread was idle 80% of its run), so a third file fills the cores the other two leave.
+// on two cores, because an integration file spends much of its time waiting on the broker and the embedded
+// ClickHouse, so a third file fills the cores the other two leave (CI: npm test 835 s with two, 679-704 s with three).
 const WORKERS = 3;
 const mainnetData = process.env.SLOTSTREAM_MAINNET_DATA ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/data/mainnet');
 const realdata =
