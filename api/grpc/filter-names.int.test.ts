@@ -4,13 +4,13 @@
 // a transactions filter and an accounts filter on one key, so every matching update must name all three.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createKafka, type Kafka } from '../../platform/kafka/index.js';
-import { silentLogger } from '../../platform/log.js';
+import type { Kafka } from '../../platform/kafka/index.js';
 import { topicNames } from '../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
+import { uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { accountEvent, key, newClient, subscribe, TestPublisher, txEvent, type Msg } from '../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../test/support/geyser/client.js';
-import { startTestGrpc, type TestGrpc } from '../../test/support/grpc/server.js';
+import type { TestGrpc } from '../../test/support/grpc/server.js';
+import { startFedGrpc } from '../../test/support/grpc/fed-server.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype'] as const;
 
@@ -31,19 +31,7 @@ describe('filters named __proto__, constructor and prototype', () => {
   let slot = 7000n;
 
   beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-names-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({
-      kafka,
-      topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      queueSize: 1000,
-      log: silentLogger,
-      pingIntervalMs: 10_000,
-    });
+    ({ kafka, pub, server } = await startFedGrpc({ clientId: 'grpc-names-test', topics, partitions: 1, pingIntervalMs: 10_000 }));
     geyser = await connectGeyser(server.port);
     client = newClient(server.port);
   });

@@ -8,11 +8,10 @@
 // - a slot reported processed then finalized gets its missing CONFIRMED status before FINALIZED.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
-import { silentLogger } from '../../../platform/log.js';
+import type { Kafka } from '../../../platform/kafka/index.js';
 import { SlotEvent, SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import {
   accountEvent,
   key,
@@ -24,8 +23,9 @@ import {
   type Recorder,
 } from '../../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
-import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import type { TestGrpc } from '../../../test/support/grpc/server.js';
 import { framedSlot } from '../../../test/support/ingest/framed-slot.js';
+import { startFedGrpc } from '../../../test/support/grpc/fed-server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const { SLOT_STATUS_PROCESSED: PROCESSED, SLOT_STATUS_CONFIRMED: CONFIRMED, SLOT_STATUS_FINALIZED: FINALIZED } = SlotStatus;
@@ -44,19 +44,7 @@ describe('geyser.Geyser at the commitment levels (real Yellowstone client)', () 
   let slot = 7000n;
 
   beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-commitment-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({
-      kafka,
-      topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      queueSize: 1000,
-      log: silentLogger,
-      pingIntervalMs: 300,
-    });
+    ({ kafka, pub, server } = await startFedGrpc({ clientId: 'geyser-commitment-test', topics, partitions: 1, pingIntervalMs: 300 }));
     client = await connectGeyser(server.port);
     streamClient = newClient(server.port);
   });

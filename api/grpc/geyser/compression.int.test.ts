@@ -12,12 +12,11 @@ import {
   subscribe as laserstreamSubscribe,
   type SubscribeUpdate as LsUpdate,
 } from 'helius-laserstream';
-import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
-import { silentLogger } from '../../../platform/log.js';
+import type { Kafka } from '../../../platform/kafka/index.js';
 import { registry } from '../../../platform/metrics.js';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import {
   accountEvent,
   key,
@@ -29,7 +28,8 @@ import {
   type Msg,
 } from '../../../test/support/grpc/clients.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
-import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import type { TestGrpc } from '../../../test/support/grpc/server.js';
+import { startFedGrpc } from '../../../test/support/grpc/fed-server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -67,21 +67,14 @@ describe('gRPC compression: zstd and gzip with the real clients', () => {
   const closers: (() => void)[] = [];
 
   beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-compress-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
     // 'all': zstd for clients that accept it, else gzip (the default, 'zstd', leaves gzip-only clients plain).
-    server = await startTestGrpc({
-      kafka,
+    ({ kafka, pub, server } = await startFedGrpc({
+      clientId: 'grpc-compress-test',
       topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      queueSize: 1000,
-      log: silentLogger,
+      partitions: 2,
       pingIntervalMs: 60_000,
       compress: 'all',
-    });
+    }));
   });
 
   afterAll(async () => {

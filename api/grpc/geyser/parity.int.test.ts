@@ -13,14 +13,15 @@ import { CompressedAccountFilterSet } from '@triton-one/yellowstone-grpc';
 import { randomBytes } from 'node:crypto';
 import { CuckooSet } from '../../filters/cuckoo.js';
 import { DEFAULT_GEYSER_LIMITS } from '../../filters/from-geyser.js';
-import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import type { Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
 import { SlotEvent, SlotStatus, TokenBalance, type TransactionEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import { accountEvent, key, slotEvent, TestPublisher, txEvent } from '../../../test/support/grpc/clients.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { startFedGrpc } from '../../../test/support/grpc/fed-server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -54,19 +55,13 @@ describe('geyser.Geyser: cuckoo filters, token_accounts, SLOT_DEAD (real Yellows
   let slot = 9000n;
 
   beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-parity-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({
-      kafka,
+    ({ kafka, pub, server } = await startFedGrpc({
+      clientId: 'geyser-parity-test',
       topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      queueSize: 10_000,
-      log: silentLogger,
+      partitions: 2,
       pingIntervalMs: 300,
-    });
+      queueSize: 10_000,
+    }));
     client = await connectGeyser(server.port);
   });
 

@@ -8,14 +8,15 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { randomBytes } from 'node:crypto';
-import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
+import type { Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
 import { EntryEvent, SlotEvent, SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../../schemas/codec.js';
 import { topicNames } from '../../../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
+import { uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import { accountEvent, key, readTopics, slotEvent, TestPublisher, txEvent, type Msg } from '../../../test/support/grpc/clients.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from '../../../test/support/geyser/client.js';
 import { startTestGrpc, type TestGrpc } from '../../../test/support/grpc/server.js';
+import { startFedGrpc } from '../../../test/support/grpc/fed-server.js';
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -114,19 +115,7 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
   const tokenServer: { s?: TestGrpc } = {};
 
   beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'geyser-sub-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({
-      kafka,
-      topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      queueSize: 1000,
-      log: silentLogger,
-      pingIntervalMs: 300,
-    });
+    ({ kafka, pub, server } = await startFedGrpc({ clientId: 'geyser-sub-test', topics, partitions: 2, pingIntervalMs: 300 }));
     client = await connectGeyser(server.port);
   });
 
