@@ -18,8 +18,8 @@ import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { firstDifference } from './support/kafka/read-topics.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
 import { ingestSection } from '../platform/config-sections.js';
+import { capturedLog } from './support/harness/captured-log.js';
 import {
-  captureLog,
   config,
   count,
   ENDS_A_SLOT,
@@ -166,7 +166,7 @@ describe('file source', () => {
   it('round-trips the simulator output: sim --out file, file source into Kafka, same records', async () => {
     expect(lines.length).toBe(count(reference));
     const prefix = uniquePrefix('ingest-file');
-    const { log, entries } = captureLog();
+    const { log, lines: entries } = capturedLog();
     await ingestToEnd(config(prefix, { source: 'file', sourcePath: file }), log);
     expect(firstDifference(await readAll(kafka, prefix), reference)).toBeUndefined();
     const end = entries.find((e) => e.msg === 'ingest: source finished');
@@ -182,7 +182,7 @@ describe('file source', () => {
     const path = join(tmp, 'bad.jsonl');
     await writeFile(path, bad.join('\n') + '\n');
     const prefix = uniquePrefix('ingest-bad');
-    const { log, entries } = captureLog();
+    const { log, lines: entries } = capturedLog();
     await ingestToEnd(config(prefix, { source: 'file', sourcePath: path }), log);
     const reported = entries
       .filter((e) => typeof e.msg === 'string' && e.msg.startsWith('file source: bad line'))
@@ -202,7 +202,7 @@ describe('file source', () => {
     const path = join(tmp, 'strict.jsonl');
     await writeFile(path, bad.join('\n') + '\n');
     const prefix = uniquePrefix('ingest-strict');
-    const { log, entries } = captureLog();
+    const { log, lines: entries } = capturedLog();
     const strictConfig = config(prefix, { source: 'file', sourcePath: path, strict: true });
     const infra = await connectKafka(strictConfig, log);
     const h = await startIngest(ingestSection(strictConfig), log, infra);

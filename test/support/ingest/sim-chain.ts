@@ -1,7 +1,5 @@
 // The small simulated chain the ingest integration tests run (test/ingest.int.test.ts and its SIGKILL restart,
 // test/ingest-restart.int.test.ts), and reading what the ingest published back from the broker.
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { connectKafka } from '../../../cli/infrastructure.js';
 import { startIngest } from '../../../ingest/run.js';
 import { ingestSection } from '../../../platform/config-sections.js';
@@ -10,6 +8,7 @@ import type { Kafka } from '../../../platform/kafka/index.js';
 import type { Logger } from '../../../platform/log.js';
 import { decodeRecord, SlotStatus } from '../../../schemas/codec.js';
 import { TOPIC_KINDS, topicNames, type TopicKind } from '../../../schemas/topics.js';
+import { capturedLog } from '../harness/captured-log.js';
 import { testBrokers } from '../harness/kafka.js';
 import { readTopics, type ReadRecord, type TopicContents } from '../kafka/read-topics.js';
 
@@ -36,27 +35,11 @@ export type Topics = Record<Exclude<TopicKind, 'deadletter'>, ReadRecord[][]>;
 /** A slot happened once: as a block (processed), a skipped slot or a dead fork. */
 export const ENDS_A_SLOT = new Set<number>([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_DEAD]);
 
-export interface CapturedLog {
-  log: Logger;
-  entries: Record<string, unknown>[];
-}
-
-export function captureLog(): CapturedLog {
-  const entries: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString().split('\n')) if (line) entries.push(JSON.parse(line) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), entries };
-}
-
 export function config(prefix: string, overrides: Partial<Omit<Config, 'role'>> = {}): Config {
   return makeConfig('ingest', { ...SIM, kafkaBrokers: testBrokers(), topicPrefix: prefix, ...overrides });
 }
 
-export async function ingestToEnd(cfg: Config, log: Logger = captureLog().log): Promise<void> {
+export async function ingestToEnd(cfg: Config, log: Logger = capturedLog().log): Promise<void> {
   const infra = await connectKafka(cfg, log);
   try {
     const h = await startIngest(ingestSection(cfg), log, infra);
