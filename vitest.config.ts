@@ -60,7 +60,15 @@ export default defineConfig({
     projects: [
       ...realdata,
       {
-        test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['node_modules/**'], maxWorkers: WORKERS },
+        test: {
+          name: 'unit',
+          include: ['**/*.unit.test.ts'],
+          exclude: ['node_modules/**'],
+          maxWorkers: WORKERS,
+          // Pure tests share a worker's module cache: importing every file's graph again (isolation) was half of
+          // the tier's CPU (npm run test:unit 84 s isolated, 62 s not, on a quiet machine).
+          isolate: false,
+        },
       },
       {
         test: {

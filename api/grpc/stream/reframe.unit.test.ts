@@ -5,6 +5,7 @@ import { AccountEvent, TransactionEvent, encodeRecord } from '../../../schemas/c
 import { scanAccount, scanFields, scanTransaction } from '../../../schemas/scan.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';
 import { reframeAccount, reframeTransaction } from './reframe.js';
+import { expectEqual } from '../../../test/support/harness/expect-equal.js';
 
 const timestamp = (ms: number) => ({ seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 });
 
@@ -29,15 +30,14 @@ describe('reframe', { timeout: 60_000 }, () => {
     expect(txs.length).toBeGreaterThan(100);
     const ms = 1_763_900_000_123;
     for (const r of txs)
-      expect(reframeTransaction(scanTransaction(r), ms)).toEqual(encodeTransactionBody(TransactionEvent.decode(r), timestamp(ms)));
+      expectEqual(reframeTransaction(scanTransaction(r), ms), encodeTransactionBody(TransactionEvent.decode(r), timestamp(ms)));
   });
 
   it('writes the same account bodies, startup flag and causing signature included', () => {
     expect(accounts.some((r) => AccountEvent.decode(r).isStartup)).toBe(true);
     expect(accounts.some((r) => AccountEvent.decode(r).txnSignature !== undefined)).toBe(true);
     const ms = 1_763_900_000_000; // whole second: no nanos field
-    for (const r of accounts)
-      expect(reframeAccount(scanAccount(r), ms)).toEqual(encodeAccountBody(AccountEvent.decode(r), timestamp(ms), []));
+    for (const r of accounts) expectEqual(reframeAccount(scanAccount(r), ms), encodeAccountBody(AccountEvent.decode(r), timestamp(ms), []));
   });
 
   it('keeps empty and edge-valued fields apart (v0 lookups, no signatures, slot 0)', () => {

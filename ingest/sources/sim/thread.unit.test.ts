@@ -4,6 +4,7 @@ import { SlotFramer, type RecordKind } from '../../publish/framer.js';
 import { createSimSource } from './createSimSource.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { simFramedBatches, SimThreadError } from './thread.js';
+import { expectEqual } from '../../../test/support/harness/expect-equal.js';
 
 const topics = topicNames('thread-test');
 const partitions = new Map<RecordKind, number>([
@@ -25,13 +26,13 @@ describe('the simulator in a worker thread', () => {
       const there = [];
       const started = Date.now();
       for await (const b of simFramedBatches({ sim, afterSlot, partitions, topics })) {
-        expect(b.records.every((r) => r.batchSlot === b.slot)).toBe(true);
+        if (!b.records.every((r) => r.batchSlot === b.slot)) expect(b.records.map((r) => r.batchSlot)).toEqual(b.records.map(() => b.slot));
         // Stamped in the thread when the simulator handed the batch over, before framing and the hand-off.
         expect(b.records.every((r) => r.handedAt !== undefined && r.handedAt >= started && r.handedAt <= Date.now())).toBe(true);
         there.push(...b.records.map(({ handedAt: _, ...r }) => r));
       }
       expect(there.length).toBeGreaterThan(1_000);
-      expect(there).toEqual(here);
+      expectEqual(there, here);
       expect(there.filter((r) => r.ends !== undefined).length).toBeGreaterThan(10);
     }
   }, 120_000);
