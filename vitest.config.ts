@@ -13,6 +13,10 @@ import { defineConfig } from 'vitest/config';
 // on two cores, because an integration file spends much of its time waiting on the broker and the embedded
 // ClickHouse, so a third file fills the cores the other two leave (CI: npm test 835 s with two, 679-704 s with three).
 const WORKERS = 3;
+// The first group's workers get a young generation of 64 MB semi-spaces (Node's default is 16): the tests allocate
+// fast (simulated chains, decoded records, JSON answers) and scavenge less often with it: npm run test:unit 105 -> 95
+// CPU s. Not for the files run alone, which time the latency of servers running in their worker.
+const GROUP1_EXEC_ARGV = ['--max-semi-space-size=64'];
 const mainnetData = process.env.SLOTSTREAM_MAINNET_DATA ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/data/mainnet');
 const realdata =
   process.env.SLOTSTREAM_REALDATA || existsSync(mainnetData)
@@ -24,6 +28,7 @@ const realdata =
             exclude: ['node_modules/**'],
             testTimeout: 120_000,
             maxWorkers: WORKERS,
+            execArgv: GROUP1_EXEC_ARGV,
           },
         },
       ]
@@ -68,6 +73,7 @@ export default defineConfig({
           // Pure tests share a worker's module cache: importing every file's graph again (isolation) was half of
           // the tier's CPU (npm run test:unit 84 s isolated, 62 s not, on a quiet machine).
           isolate: false,
+          execArgv: GROUP1_EXEC_ARGV,
         },
       },
       {
@@ -81,6 +87,7 @@ export default defineConfig({
           // the whole run.
           maxWorkers: WORKERS,
           fileParallelism: true,
+          execArgv: GROUP1_EXEC_ARGV,
         },
       },
       {
