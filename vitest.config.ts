@@ -35,21 +35,26 @@ const realdata =
     : [];
 
 const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
-// Files that bound a duration (latency, a restart answering within seconds, the quick start up within a minute, a
-// paced replay within 10%), cut slow clients (the soak counts cut-offs and errors), or kill a process at a point
-// of its paced run: alone, after everything else, so another file's load cannot move their figures. The heavy
-// files that time nothing (the README's trades example, cursor-restart's two api processes, ingest-kafka-away's
-// broker of its own) share the first group's workers.
-const ALONE = [
+// After the first group (three files at a time, the cores full), the files another file's load could fail, in two
+// groups. PAIRED: whole services and killed processes, each with a generous bound (the quick start up within a
+// minute, a restart answering within 15 s, a kill landing inside a slot in one of six tries, the soak's cut-offs and
+// errors at 0.05x): two at a time, one file's load beside another's, where three workers' load made every kill land
+// between slots. ALONE: the files that bound a latency or a pace in tens of milliseconds (slow clients, a query
+// storm, a paced replay within 10%, a restart mid-stream): one at a time, last. The heavy files that time nothing
+// (the README's trades example, cursor-restart's two api processes, ingest-kafka-away's broker of its own) share the
+// first group's workers.
+const PAIRED = [
   '**/all.e2e.test.ts',
   '**/restart.e2e.test.ts',
   '**/soak.e2e.test.ts',
+  '**/relay.int.test.ts',
+  '**/ingest-restart.int.test.ts',
+];
+const ALONE = [
   '**/slow-client*.int.test.ts',
   '**/open-headers.int.test.ts',
   '**/laserstream.int.test.ts',
   '**/query-storm.int.test.ts',
-  '**/relay.int.test.ts',
-  '**/ingest-restart.int.test.ts',
   '**/bounded-replay.int.test.ts',
 ];
 const intOptions = {
@@ -80,7 +85,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: INT,
-          exclude: ['node_modules/**', ...ALONE],
+          exclude: ['node_modules/**', ...PAIRED, ...ALONE],
           ...intOptions,
           // Several files at a time: most of an integration test's time is waiting (for the broker, a group join, a
           // slot); each file has its own process, topic prefix and ClickHouse folder, and the broker is the one of
@@ -92,13 +97,24 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'int-paired',
+          include: PAIRED,
+          exclude: ['node_modules/**'],
+          ...intOptions,
+          maxWorkers: 2,
+          fileParallelism: true,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
           name: 'int-alone',
           include: ALONE,
           exclude: ['node_modules/**'],
           ...intOptions,
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
