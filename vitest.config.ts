@@ -9,10 +9,11 @@ import { defineConfig } from 'vitest/config';
 // the mainnet recordings kept beside the repository (../shared/data/mainnet, or SLOTSTREAM_MAINNET_DATA),
 // never copied into it; they run whenever that folder is there (as in CI), and SLOTSTREAM_REALDATA=1
 // makes a missing folder an error instead of leaving the project out.
-// Every project of the first group runs with the same number of workers (vitest runs a group in one pool): three
+// Every project of the first group runs with the same number of workers (vitest runs a group in one pool): four
 // on two cores, because an integration file spends much of its time waiting on the broker and the embedded
-// ClickHouse, so a third file fills the cores the other two leave (CI: npm test 835 s with two, 679-704 s with three).
-const WORKERS = 3;
+// ClickHouse, so more files fill the cores the others leave (the integration files alone used 1.75 cores with three;
+// the first group took 835 s of CI time with two workers, 444-472 s locally with three, 377 s with four).
+const WORKERS = 4;
 // The first group's workers get a young generation of 64 MB semi-spaces (Node's default is 16): the tests allocate
 // fast (simulated chains, decoded records, JSON answers) and scavenge less often with it: npm run test:unit 105 -> 95
 // CPU s. Not for the files run alone, which time the latency of servers running in their worker.

@@ -33,10 +33,11 @@ afterAll(async () => {
 });
 
 describe('restart', () => {
-  function child(prefix: string, slotMs = 40): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
-    // Paced at 40 ms a slot (pacing changes no record), so a kill lands mid-run and, as each slot comes
-    // in eight pieces across its 40 ms (ingest/sources/sim/spread.ts) and spans several Kafka transactions,
-    // usually mid-slot: unpaced, the whole chain is in Kafka about two seconds after the start.
+  function child(prefix: string, slotMs = 100): { proc: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
+    // Paced at 100 ms a slot (pacing changes no record), so a kill lands mid-run and, as each slot comes
+    // in eight pieces across its 100 ms (ingest/sources/sim/spread.ts) and spans several Kafka transactions (commits
+    // every 50 ms), mid-slot: unpaced, the whole chain is in Kafka about two seconds after the start. At 40 ms a slot
+    // fitted in one transaction often enough that, beside another file's load, kills needed several tries.
     const cfg = config(prefix, { maxSlots: 400, tps: 100, slotMs });
     const args: string[] = [];
     for (const name of [
