@@ -44,5 +44,5 @@ if [ "$#" -gt 0 ]; then
 else
   npm run typecheck
   npm run test:unit
-  npx vitest run --project int-alone test/e2e/all.e2e.test.ts
+  npx vitest run test/e2e/all.e2e.test.ts
 fi
