@@ -36,14 +36,13 @@ const realdata =
     : [];
 
 const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
-// After the first group (three files at a time, the cores full), the files another file's load could fail, in two
-// groups. PAIRED: whole services and killed processes, each with a generous bound (the quick start up within a
-// minute, a kill landing inside a slot in one of six tries, the soak's cut-offs and errors at 0.05x): two at a time,
-// one file's load beside another's, where three workers' load made every kill land between slots. ALONE: the files
-// that bound a latency or a pace in tens of milliseconds (slow clients, a query storm, a paced replay within 10%, a
-// restart mid-stream) and the restart e2e's 15 s (paired, it took 15.01 s in a CI run): one at a time, last. The heavy files that time nothing
-// (the README's trades example, cursor-restart's two api processes, ingest-kafka-away's broker of its own) share the
-// first group's workers.
+// After the first group (four files at a time), the files another file's load could fail, in two groups. PAIRED:
+// whole services and killed processes, each with a generous bound (the quick start up within a minute, a kill landing
+// inside a slot in one of six tries, the soak's cut-offs and errors at 0.05x): two at a time, where three workers'
+// load made every kill land between slots. ALONE: the files that bound a latency or a pace in tens of milliseconds
+// (slow clients, a query storm, a paced replay within 10%, a restart mid-stream) and the restart e2e's 15 s (paired,
+// it took 15.01 s in a CI run): one at a time, last. The heavy files that time nothing (the README's trades example,
+// cursor-restart's two api processes, ingest-kafka-away's broker of its own) share the first group's workers.
 const PAIRED = ['**/all.e2e.test.ts', '**/soak.e2e.test.ts', '**/relay.int.test.ts', '**/ingest-restart.int.test.ts'];
 const ALONE = [
   '**/restart.e2e.test.ts',
