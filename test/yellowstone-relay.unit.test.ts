@@ -20,6 +20,7 @@ import {
   transactionToYellowstone,
 } from '../schemas/yellowstone/index.js';
 import { collect } from './support/sim/checks.js';
+import { expectEqual } from './support/harness/expect-equal.js';
 
 function relay(e: ChainEvent): ChainEvent | undefined {
   switch (e.kind) {
@@ -64,8 +65,8 @@ describe('simulator records through the Yellowstone conversions', { timeout: 60_
         }
         continue;
       }
-      const [got, want] = [encodeRecord(back), encodeRecord(e)];
-      if (!got.value.equals(want.value)) expect(got.value, `${e.kind} ${JSON.stringify(want.key)}`).toEqual(want.value);
+      const want = encodeRecord(e);
+      expectEqual(encodeRecord(back).value, want.value, () => `${e.kind} ${JSON.stringify(want.key)}`);
       counts[e.kind] = (counts[e.kind] ?? 0) + 1;
     }
     expect(counts.transactions).toBeGreaterThan(5000);

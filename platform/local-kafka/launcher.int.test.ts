@@ -67,6 +67,10 @@ describe('startLocalKafka', () => {
     expect(kafka.brokers[0]).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(alive(kafka.pids[0]!)).toBe(true);
     expect(cmdline(kafka.pids[0]!)).toContain('kafka.Kafka');
+    // The harness makes the run's brokers light (SLOTSTREAM_KAFKA_LIGHT=1): C1 only, serial collector.
+    expect(process.env.SLOTSTREAM_KAFKA_LIGHT).toBe('1');
+    expect(cmdline(kafka.pids[0]!)).toMatch(/-XX:TieredStopAtLevel=1 .*-XX:\+UseSerialGC/);
+    expect(cmdline(kafka.pids[0]!)).not.toContain('UseG1GC');
 
     const client = createKafka({ brokers: kafka.brokers, clientId: 'launcher-test' });
     try {
@@ -167,8 +171,11 @@ describe('startLocalKafka', () => {
   it('keepData keeps the folder, and a restart on it finds the earlier topics', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'slotstream-kafka-keep-'));
     try {
-      const first = await startLocalKafka({ dataDir, keepData: true });
+      // The service's broker (light: false, as when the environment does not ask): Kafka's usual G1, no C1-only limit.
+      const first = await startLocalKafka({ dataDir, keepData: true, light: false });
       started.push(first);
+      expect(cmdline(first.pids[0]!)).toContain('-XX:+UseG1GC');
+      expect(cmdline(first.pids[0]!)).not.toContain('TieredStopAtLevel');
       const client1 = createKafka({ brokers: first.brokers, clientId: 'launcher-keep' });
       try {
         await createTopic(client1, 'kept', 1, 1);

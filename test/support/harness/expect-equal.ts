@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 
-export function expectEqual<T>(actual: T, expected: T, message?: string): void {
+/** `message` may be a function: built only when the values differ (a message per element costs what the walk does). */
+export function expectEqual<T>(actual: T, expected: T, message?: string | (() => string)): void {
   if (isDeepStrictEqual(actual, expected)) return;
-  expect(actual, message).toEqual(expected);
+  expect(actual, typeof message === 'function' ? message() : message).toEqual(expected);
 }

@@ -9,6 +9,9 @@ import './provided-context.js';
 export const BROKERS_ENV = 'SLOTSTREAM_TEST_KAFKA_BROKERS';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Every broker of the run light (platform/local-kafka/launcher.ts): this one, and those the test files and their
+  // child processes start (they inherit the environment). The soak bench outside the tests keeps the service's.
+  process.env.SLOTSTREAM_KAFKA_LIGHT = '1';
   const external = process.env[BROKERS_ENV];
   if (external) {
     project.provide(
@@ -21,9 +24,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
   const started = Date.now();
-  // Every broker of the run light (platform/local-kafka/launcher.ts): this one, and those the test files and their
-  // child processes start (they inherit the environment). The soak bench outside the tests keeps the service's.
-  process.env.SLOTSTREAM_KAFKA_LIGHT = '1';
   const kafka: LocalKafka = await startLocalKafka({ nodes: 1 });
   // Also through the environment, for child processes the tests spawn (forks inherit it).
   process.env[BROKERS_ENV] = kafka.brokers.join(',');
