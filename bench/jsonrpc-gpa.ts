@@ -14,8 +14,9 @@
 //   gpa-cpu <case> page_cpu_ms=<x> page_before_cpu_ms=<y> ... (medians of BENCH_GPA_CPU_ROUNDS; the "before" page
 //   is an older tree's reader, BENCH_GPA_BEFORE=/path/to/old/api/views/program-accounts.ts, on the same data)
 // Run: npx tsx bench/jsonrpc-gpa.ts. Env: BENCH_GPA_ACCOUNTS (10000000), BENCH_GPA_TOKEN_ACCOUNTS (1000000),
-// BENCH_GPA_RUNS (30 requests per page figure), BENCH_KEEP=1 keeps the data folder.
-import { mkdtempSync, rmSync } from 'node:fs';
+// BENCH_GPA_RUNS (30 requests per page figure), BENCH_KEEP=1 keeps the data folder, BENCH_GPA_DIR=<a kept folder>
+// measures on it again without filling (an A/B of two trees on the same data).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -172,12 +173,14 @@ async function cursorAt(ch: ClickHouseClient, fraction: number): Promise<string 
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'slotstream-bench-gpa-'));
+  const reuse = process.env.BENCH_GPA_DIR;
+  if (reuse !== undefined && !existsSync(reuse)) throw new Error(`BENCH_GPA_DIR: no folder ${reuse}`);
+  const dir = reuse ?? mkdtempSync(join(tmpdir(), 'slotstream-bench-gpa-'));
   const ch = await createClickHouse({ dataDir: dir, database: DB });
   let close = async () => {};
   try {
     await applyMigrations(ch, DB);
-    await fill(ch);
+    if (reuse === undefined) await fill(ch);
     await mergesSettled(ch);
     const rpc = await startBenchRpc(ch, DB, LAST_SLOT, { maxProgramAccounts: TOKEN_ACCOUNTS });
     close = rpc.close;
@@ -271,7 +274,7 @@ async function main(): Promise<void> {
   } finally {
     await close();
     await ch.close();
-    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP !== '1' && reuse === undefined) rmSync(dir, { recursive: true, force: true });
     else console.log(`# data kept in ${dir}`);
   }
 }

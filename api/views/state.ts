@@ -58,9 +58,8 @@ const windowOf = (store: string) =>
 const insideWindow = (store: string) =>
   `(${windowOf(store)} = 0 OR toUInt64(written_at) + ${windowOf(store)} > toUInt64(now()) + least(intDiv(${windowOf(store)}, 2), 600))`;
 
-// One round trip (the state is read 5 times a second): the heads, the block rows at the head slots, and
-// the oldest block (`v` is block_height for 'block' rows and the row count for 'oldest').
-const STATE_SQL = `
+// The heads and the block rows at the head slots: what moves every slot (`v` is block_height for 'block' rows).
+const HEADS_SQL = `
 SELECT 'head' AS k, commitment AS c, max(slot) AS slot, toUInt64(0) AS v
 FROM {db:Identifier}.heads
 WHERE commitment IN ('processed', 'confirmed', 'finalized')
@@ -69,7 +68,12 @@ UNION ALL
 SELECT 'block' AS k, '' AS c, slot, any(block_height) AS v
 FROM {db:Identifier}.blocks
 WHERE slot IN (SELECT max(slot) FROM {db:Identifier}.heads WHERE commitment IN ('processed', 'confirmed', 'finalized') GROUP BY commitment)
-GROUP BY slot
+GROUP BY slot`;
+
+// What the history holds: the oldest block inside the transactions window and the account history window (`v` is
+// the row count). It moves only as the retention windows drop data, by hours, and costs as much as the heads: read
+// with them in one round trip, every refresh while the views hold no block yet and a few times less often after.
+const STATE_SQL = `${HEADS_SQL}
 UNION ALL
 SELECT 'oldest' AS k, '' AS c, min(slot) AS slot, count() AS v
 FROM {db:Identifier}.blocks
@@ -84,17 +88,32 @@ WHERE ${windowOf('account_history')} > 0 AND ${insideWindow('account_history')}`
 const BLOCK_AT_OR_BELOW_SQL = `
 SELECT slot, block_height FROM {db:Identifier}.blocks WHERE slot <= {slot:UInt64} ORDER BY slot DESC LIMIT 1`;
 
+/** The history part of a state (STATE_SQL's 'oldest' and 'accounts' rows), kept between heads-only reads. */
+interface HeldHistory {
+  oldestBlock: bigint | undefined;
+  /** The account history window's oldest block inside it and how many it holds; undefined without a window. */
+  accounts: { slot: bigint; blocks: bigint } | undefined;
+}
+
 export async function readViewsState(ch: ClickHouseClient, db: string): Promise<ViewsState> {
-  const rows = await queryRows<{ k: string; c: string; slot: string; v: string }>(ch, STATE_SQL, { db });
+  return (await readState(ch, db, undefined)).state;
+}
+
+/** The state, its history part read again unless `held` is given (then the heads alone are read). */
+async function readState(
+  ch: ClickHouseClient,
+  db: string,
+  held: HeldHistory | undefined,
+): Promise<{ state: ViewsState; history: HeldHistory }> {
+  const rows = await queryRows<{ k: string; c: string; slot: string; v: string }>(ch, held ? HEADS_SQL : STATE_SQL, { db });
   const head: Record<Commitment, bigint | undefined> = { processed: undefined, confirmed: undefined, finalized: undefined };
   const blockHeight = new Map<bigint, bigint>();
-  let oldestBlock: bigint | undefined;
-  let accounts: { slot: bigint; blocks: bigint } | undefined;
+  const history: HeldHistory = held ?? { oldestBlock: undefined, accounts: undefined };
   for (const r of rows) {
     if (r.k === 'head') head[r.c as Commitment] = u64(r.slot);
     else if (r.k === 'block') blockHeight.set(u64(r.slot), u64(r.v));
-    else if (r.k === 'oldest' && u64(r.v) > 0n) oldestBlock = u64(r.slot);
-    else if (r.k === 'accounts' && r.c !== '0') accounts = { slot: u64(r.slot), blocks: u64(r.v) };
+    else if (r.k === 'oldest' && u64(r.v) > 0n) history.oldestBlock = u64(r.slot);
+    else if (r.k === 'accounts' && r.c !== '0') history.accounts = { slot: u64(r.slot), blocks: u64(r.v) };
   }
   // A head must not run ahead of a stronger one's: what is finalized is also confirmed and processed.
   if (head.finalized !== undefined && (head.confirmed === undefined || head.confirmed < head.finalized)) head.confirmed = head.finalized;
@@ -111,8 +130,10 @@ export async function readViewsState(ch: ClickHouseClient, db: string): Promise<
     height[c] = h;
   }
   // No block inside the account window: only the newest states are left, so nothing before the head is held.
+  const accounts = history.accounts;
   const accountHistoryFrom = accounts === undefined ? undefined : accounts.blocks > 0n ? accounts.slot : (head.processed ?? 0n) + 1n;
-  return { head, height, oldestBlock, ...(accountHistoryFrom === undefined ? {} : { accountHistoryFrom }) };
+  const state = { head, height, oldestBlock: history.oldestBlock, ...(accountHistoryFrom === undefined ? {} : { accountHistoryFrom }) };
+  return { state, history };
 }
 
 /**
@@ -121,17 +142,24 @@ export async function readViewsState(ch: ClickHouseClient, db: string): Promise<
  * already handed to ClickHouse (admission.ts), and the methods answered from this state (getSlot,
  * getBlockHeight, getHealth, and every method's freshness check) must not wait with it (issue 18, item 9).
  * Older than that (or no state yet), callers wait for the refresh, so unreadable views still show.
+ * The history part (oldest block, account window) is read again only every `historyTtlMs` once the views hold a
+ * block: a refresh costs half as much CPU, and what a sequential caller waits for shrinks with it (a refresh falls
+ * on every call longer than the TTL; bench/jsonrpc-gpa.ts). Its staleness is covered by the windows' margin
+ * (`insideWindow`: rows stay at least minutes past the oldest slot a state names).
  */
 export class ViewsStateCache {
   private value: ViewsState | undefined;
   private at = 0;
   private inflight: Promise<ViewsState> | undefined;
+  private history: HeldHistory | undefined;
+  private historyAt = 0;
 
   constructor(
     private readonly ch: ClickHouseClient,
     private readonly db: string,
     private readonly ttlMs = 200,
     private readonly staleMs = 5 * ttlMs,
+    private readonly historyTtlMs = 10 * ttlMs,
   ) {}
 
   get(): Promise<ViewsState> {
@@ -143,11 +171,14 @@ export class ViewsStateCache {
   }
 
   private refresh(): Promise<ViewsState> {
-    const p = readViewsState(this.ch, this.db)
-      .then((v) => {
-        this.value = v;
+    const started = performance.now();
+    const keep = this.history?.oldestBlock !== undefined && started - this.historyAt < this.historyTtlMs;
+    const p = readState(this.ch, this.db, keep ? this.history : undefined)
+      .then(({ state, history }) => {
+        this.value = state;
         this.at = performance.now();
-        return v;
+        if (!keep) [this.history, this.historyAt] = [history, started];
+        return state;
       })
       .finally(() => {
         this.inflight = undefined;
@@ -159,5 +190,6 @@ export class ViewsStateCache {
   /** Forgets the cached state (tests that change the views and must see it at once). */
   invalidate(): void {
     this.value = undefined;
+    this.history = undefined;
   }
 }

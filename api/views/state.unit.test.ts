@@ -38,14 +38,19 @@ describe('ViewsStateCache', () => {
   /** A ClickHouse whose state query answers finalized head `head` when the test releases it. */
   function fakeViews() {
     let head = 100;
+    let oldest: number | undefined;
     const pending: (() => void)[] = [];
     let queries = 0;
+    const historyReads: boolean[] = [];
     const ch = {
-      query: () => {
+      query: ({ query }: { query: string }) => {
         queries++;
+        const history = query.includes("'oldest'");
+        historyReads.push(history);
         const rows = [
           { k: 'head', c: 'finalized', slot: String(head), v: '0' },
           { k: 'block', c: '', slot: String(head), v: String(head - 1) },
+          ...(history ? [{ k: 'oldest', c: '', slot: String(oldest ?? 0), v: oldest === undefined ? '0' : '1' }] : []),
         ];
         return new Promise((resolve) => pending.push(() => resolve({ json: async () => rows })));
       },
@@ -53,6 +58,8 @@ describe('ViewsStateCache', () => {
     return {
       ch,
       setHead: (h: number) => (head = h),
+      setOldest: (o: number) => (oldest = o),
+      historyReads,
       answer: async () => {
         pending.shift()!();
         await new Promise((r) => setImmediate(r));
@@ -83,6 +90,30 @@ describe('ViewsStateCache', () => {
     expect(done).toBe(false);
     await v.answer();
     expect((await waiting).head.finalized).toBe(102n);
+  });
+
+  it('reads the history part with every refresh until the views hold a block, then once per history TTL', async () => {
+    const v = fakeViews();
+    const cache = new ViewsStateCache(v.ch, 'db', 0, 0, 60);
+    const read = async () => {
+      const s = cache.get();
+      await v.answer();
+      return s;
+    };
+    expect((await read()).oldestBlock).toBeUndefined();
+    expect((await read()).oldestBlock).toBeUndefined();
+    v.setOldest(7);
+    expect((await read()).oldestBlock).toBe(7n); // no block yet: the history was read again
+    v.setOldest(8);
+    v.setHead(101);
+    const kept = await read(); // inside the history TTL: the heads alone, the oldest block carried over
+    expect([kept.head.finalized, kept.oldestBlock]).toEqual([101n, 7n]);
+    expect(v.historyReads).toEqual([true, true, true, false]);
+    await sleep(70);
+    expect((await read()).oldestBlock).toBe(8n);
+    cache.invalidate();
+    expect((await read()).oldestBlock).toBe(8n);
+    expect(v.historyReads).toEqual([true, true, true, false, true, true]);
   });
 
   it('TTL 0 (tests that change the views): always a fresh read', async () => {

@@ -34,7 +34,7 @@ export interface ClientSample {
   errors: number;
   /** JSON-RPC answers saying the views trail too far (-32007, -32016), so far. */
   behind: number;
-  /** The first few error messages, for the report. */
+  /** The first few error messages of the run, for the report. */
   errorTexts: string[];
   /** Streams or subscriptions open now. */
   open: number;
@@ -306,7 +306,7 @@ function main(): void {
       send({ sample: { ...sample } });
       sample.e2eMs = [];
       sample.requestMs = [];
-      sample.errorTexts = [];
+      // errorTexts stay: the first few of the whole run, which the driver reports from the last sample.
       sample.updates = 0;
     } else if (m.cmd === 'stop') {
       stopping = true;
