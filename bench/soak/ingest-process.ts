@@ -2,7 +2,7 @@
 // publishes to the broker `all` started, found in `all`'s log line naming it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../test/support/cli/all-process.js';
+import { loggedPorts } from '../../test/support/cli/served-ports.js';
 import { waitFor } from '../../test/support/harness/kafka.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,7 +23,6 @@ export function localBrokers(allOutput: string): string {
 }
 
 export async function startIngestProcess(allOutput: string, sourceArgs: readonly string[]): Promise<IngestProcess> {
-  const metricsPort = await freePort();
   const child = spawn(
     process.execPath,
     [
@@ -34,7 +33,7 @@ export async function startIngestProcess(allOutput: string, sourceArgs: readonly
       '--kafka-brokers',
       localBrokers(allOutput),
       '--metrics-port',
-      String(metricsPort),
+      '0',
       '--log-level',
       'info',
       '--log-format',
@@ -47,15 +46,12 @@ export async function startIngestProcess(allOutput: string, sourceArgs: readonly
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(
-    async () =>
-      child.exitCode !== null ||
-      (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
-        .then((r) => r.ok)
-        .catch(() => false)),
-    { timeoutMs: 60_000, what: 'slotstream ingest to serve its metrics' },
-  );
+  await waitFor(() => child.exitCode !== null || loggedPorts(output).metrics !== undefined, {
+    timeoutMs: 60_000,
+    what: 'slotstream ingest to serve its metrics',
+  });
   if (child.exitCode !== null) throw new Error(`slotstream ingest exited early:\n${output}`);
+  const metricsPort = loggedPorts(output).metrics!;
   return {
     child,
     metricsPort,

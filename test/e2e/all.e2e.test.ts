@@ -1,7 +1,7 @@
 // The quick start, end to end: `slotstream all` as a child process with a local Kafka broker,
 // embedded ClickHouse and the simulator; JSON-RPC and gRPC answer with simulated chain data; SIGINT
 // stops it and leaves no process behind.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../support/harness/kafka.js';
-import { freePort } from '../support/cli/all-process.js';
+import { startAll, type AllProcess } from '../support/cli/all-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
@@ -44,60 +44,16 @@ const alive = (pid: number) => {
   }
 };
 
+let all: AllProcess;
 let child: ChildProcess;
 let dataDir: string;
-let ports: { grpc: number; rpc: number; pubsub: number; metrics: number };
-let output = '';
-
-async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const res = await fetch(`http://127.0.0.1:${ports.rpc}/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
-}
+let ports: AllProcess['ports'];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'slotstream-e2e-'));
-  ports = { grpc: await freePort(), rpc: await freePort(), pubsub: await freePort(), metrics: await freePort() };
-  const env = { ...process.env };
-  delete env.KAFKA_BROKERS;
-  delete env.CLICKHOUSE_URL;
   const started = Date.now();
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/main.ts',
-      'all',
-      '--grpc-port',
-      String(ports.grpc),
-      '--rpc-port',
-      String(ports.rpc),
-      '--pubsub-port',
-      String(ports.pubsub),
-      '--metrics-port',
-      String(ports.metrics),
-      '--data-dir',
-      dataDir,
-      '--slot-ms',
-      '100',
-      '--tps',
-      '300',
-      '--log-level',
-      'info',
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
-    timeoutMs: 120_000,
-    what: 'slotstream all to serve',
-  });
-  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
+  all = await startAll(dataDir, ['--slot-ms', '100', '--tps', '300']);
+  ({ child, ports } = all);
   // The quick start promise: up within a minute on a warm cache.
   expect(Date.now() - started).toBeLessThan(60_000);
 });
@@ -111,17 +67,17 @@ describe('slotstream all', () => {
   it('answers JSON-RPC from views the projector built from the simulated chain', async () => {
     await waitFor(
       async () => {
-        const r = await rpc('getBlockHeight', [{ commitment: 'finalized' }]);
+        const r = await all.rpc('getBlockHeight', [{ commitment: 'finalized' }]);
         return typeof r.result === 'number' && r.result > 0;
       },
       { timeoutMs: 90_000, what: 'a finalized block height' },
     );
-    const processed = (await rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
-    const finalized = (await rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
+    const processed = (await all.rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
+    const finalized = (await all.rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
     expect(processed).toBeGreaterThanOrEqual(finalized);
-    const sigs = await rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
+    const sigs = await all.rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
     expect(Array.isArray(sigs.result)).toBe(true);
-    expect(await rpc('getNothing')).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
+    expect(await all.rpc('getNothing')).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
   });
 
   it('streams matching transactions over gRPC', async () => {
@@ -157,7 +113,7 @@ describe('slotstream all', () => {
   });
 
   it("publishes the simulator's entries and dead forks by default", async () => {
-    expect(output).toMatch(/dead-fork rate 0\.01, entries published/);
+    expect(all.output()).toMatch(/dead-fork rate 0\.01, entries published/);
     const entries = async () => {
       const text = await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text();
       const m = /^slotstream_ingest_records_total\{topic="solana\.entries\.v1"\} (\d+)/m.exec(text);

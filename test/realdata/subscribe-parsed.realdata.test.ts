@@ -29,7 +29,7 @@ import { waitFor } from '../support/harness/kafka.js';
 import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../support/mainnet/pump.js';
 import { PUMP } from '../../api/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../api/pumpfun/pump-amm-table.js';
-import { freePort } from '../support/cli/all-process.js';
+import { ANY_PORTS, loggedPorts, servedPorts } from '../support/cli/served-ports.js';
 import { startTestRpcServer, type TestRpcServer, type TestSlot } from '../support/rpc/test-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -170,7 +170,6 @@ class Run {
 
   async start(): Promise<void> {
     this.dir = mkdtempSync(join(tmpdir(), 'slotstream-parsed-'));
-    const port = await freePort();
     const env = { ...process.env };
     delete env.KAFKA_BROKERS;
     delete env.CLICKHOUSE_URL;
@@ -187,35 +186,18 @@ class Run {
     }
     this.child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'cli/main.ts',
-        'all',
-        ...sourceArgs,
-        '--grpc-port',
-        String(port),
-        '--rpc-port',
-        String(await freePort()),
-        '--pubsub-port',
-        String(await freePort()),
-        '--metrics-port',
-        String(await freePort()),
-        '--data-dir',
-        join(this.dir, 'data'),
-        '--log-level',
-        'info',
-      ],
+      ['--import', 'tsx', 'cli/main.ts', 'all', ...sourceArgs, ...ANY_PORTS, '--data-dir', join(this.dir, 'data'), '--log-level', 'info'],
       { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const child = this.child;
     child.stdout!.on('data', (b: Buffer) => (this.output += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (this.output += b.toString()));
-    await waitFor(() => this.output.includes('api is serving') || child.exitCode !== null, {
+    await waitFor(() => loggedPorts(this.output).grpc !== undefined || child.exitCode !== null, {
       timeoutMs: 120_000,
       what: 'slotstream all to serve',
     });
     if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${this.output}`);
+    const port = servedPorts(this.output).grpc;
     this.oldClient = streamClient(join(ROOT, 'test/fixtures/stream-seed.proto'), port);
     this.newClient = streamClient(join(ROOT, 'proto/stream.proto'), port);
     this.old = record(this.oldClient); // an old client sends nothing: the default applies

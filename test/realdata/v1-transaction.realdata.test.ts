@@ -6,11 +6,9 @@
 // getSignaturesForAddress, signatureSubscribe, geyser.Geyser (the real Yellowstone client: Message.config)
 // and stream.Stream (replayed from its slot). Before v1 support the file source refused the line
 // ("truncated at byte 1346: expected 64 bytes of signature").
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CommitmentLevel } from '@triton-one/yellowstone-grpc';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +17,8 @@ import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from 
 import { newClient, subscribe } from '../support/grpc/clients.js';
 import { waitFor } from '../support/harness/kafka.js';
 import { readPumpV1Transaction } from '../support/mainnet/data.js';
-import { freePort } from '../support/cli/all-process.js';
+import { startAll, type AllProcess } from '../support/cli/all-process.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const record = readPumpV1Transaction();
 const SLOT = record.slot!;
 const wire = Buffer.from(record.wire_base64, 'base64');
@@ -78,71 +75,26 @@ function chainFile(): string {
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-let child: ChildProcess;
+let all: AllProcess | undefined;
 let dir: string;
-let ports: { grpc: number; rpc: number; pubsub: number; metrics: number };
-let output = '';
+let ports: AllProcess['ports'];
 
-async function rpc(method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const res = await fetch(`http://127.0.0.1:${ports.rpc}/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await res.json()) as { result?: any; error?: { code: number; message: string } };
-}
+const rpc = (method: string, params: unknown[] = []) =>
+  all!.rpc(method, params) as Promise<{ result?: any; error?: { code: number; message: string } }>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'slotstream-v1-'));
   writeFileSync(join(dir, 'chain.jsonl'), chainFile());
-  ports = { grpc: await freePort(), rpc: await freePort(), pubsub: await freePort(), metrics: await freePort() };
-  const env = { ...process.env };
-  delete env.KAFKA_BROKERS;
-  delete env.CLICKHOUSE_URL;
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/main.ts',
-      'all',
-      '--source',
-      'file',
-      '--source-path',
-      join(dir, 'chain.jsonl'),
-      '--grpc-port',
-      String(ports.grpc),
-      '--rpc-port',
-      String(ports.rpc),
-      '--pubsub-port',
-      String(ports.pubsub),
-      '--metrics-port',
-      String(ports.metrics),
-      '--data-dir',
-      join(dir, 'data'),
-      '--log-level',
-      'info',
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-  await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
-    timeoutMs: 120_000,
-    what: 'slotstream all to serve',
-  });
-  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
+  all = await startAll(join(dir, 'data'), ['--source', 'file', '--source-path', join(dir, 'chain.jsonl')]);
+  ports = all.ports;
   await waitFor(async () => (await rpc('getTransaction', [record.signature, { maxSupportedTransactionVersion: 1 }])).result != null, {
     timeoutMs: 90_000,
-    what: `the v1 transaction in the views (output so far:\n${output.slice(-3000)})`,
+    what: `the v1 transaction in the views (output so far:\n${all.output().slice(-3000)})`,
   });
 }, 240_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGINT');
-    await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() => child.kill('SIGKILL'));
-  }
+  await all?.stop(30_000);
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 

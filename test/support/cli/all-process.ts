@@ -1,22 +1,11 @@
-// `slotstream all` as a child process (what `npm start` runs) on free loopback ports, with a local Kafka
+// `slotstream all` as a child process (what `npm start` runs) on loopback ports the kernel chooses, with a local Kafka
 // broker, embedded ClickHouse in `dataDir` and the simulator; for end-to-end tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../harness/kafka.js';
+import { ANY_PORTS, loggedPorts, servedPorts, type ServedPorts } from './served-ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RpcAnswer {
   result?: unknown;
@@ -25,8 +14,8 @@ export interface RpcAnswer {
 
 export interface AllProcess {
   child: ChildProcess;
-  /** The loopback ports it serves on. */
-  ports: { grpc: number; rpc: number; pubsub: number; metrics: number };
+  /** The loopback ports it serves on (chosen by the kernel, read from its log). */
+  ports: ServedPorts;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   rpc(method: string, params?: unknown[]): Promise<RpcAnswer>;
@@ -36,37 +25,19 @@ export interface AllProcess {
 
 /** Starts `slotstream all` with `args` added and resolves once its api serves. */
 export async function startAll(dataDir: string, args: readonly string[] = []): Promise<AllProcess> {
-  const ports = { grpc: await freePort(), rpc: await freePort(), pubsub: await freePort(), metrics: await freePort() };
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/main.ts',
-      'all',
-      '--grpc-port',
-      String(ports.grpc),
-      '--rpc-port',
-      String(ports.rpc),
-      '--pubsub-port',
-      String(ports.pubsub),
-      '--metrics-port',
-      String(ports.metrics),
-      '--data-dir',
-      dataDir,
-      '--log-level',
-      'info',
-      ...args,
-    ],
+    ['--import', 'tsx', 'cli/main.ts', 'all', ...ANY_PORTS, '--data-dir', dataDir, '--log-level', 'info', ...args],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ports: ServedPorts = { grpc: 0, rpc: 0, pubsub: 0, metrics: 0 };
   const p: AllProcess = {
     child,
     ports,
@@ -91,7 +62,7 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
     },
   };
   try {
-    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+    await waitFor(() => loggedPorts(output).grpc !== undefined || child.exitCode !== null, {
       timeoutMs: 120_000,
       what: 'slotstream all to serve',
     });
@@ -100,5 +71,6 @@ export async function startAll(dataDir: string, args: readonly string[] = []): P
     throw err;
   }
   if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
+  Object.assign(ports, servedPorts(output));
   return p;
 }

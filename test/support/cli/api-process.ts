@@ -1,10 +1,10 @@
-// `slotstream api` as a child process on free loopback ports, against the test's Kafka broker (KAFKA_BROKERS)
+// `slotstream api` as a child process on loopback ports the kernel chooses, against the test's Kafka broker (KAFKA_BROKERS)
 // and topics, with its own embedded ClickHouse folder: an api replica a test can SIGKILL and start again
 // (durable cursors, issue 23).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../harness/kafka.js';
-import { freePort } from './all-process.js';
+import { ANY_PORTS, loggedPorts, servedPorts } from './served-ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -17,11 +17,10 @@ export interface ApiProcess {
 }
 
 export async function startApi(o: { brokers: readonly string[]; topicPrefix: string; dataDir: string }): Promise<ApiProcess> {
-  const [grpc, rpc, pubsub, metrics] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = { ...process.env, KAFKA_BROKERS: o.brokers.join(',') };
   delete env.CLICKHOUSE_URL;
   const args = ['--import', 'tsx', 'cli/main.ts', 'api', '--topic-prefix', o.topicPrefix, '--data-dir', o.dataDir, '--log-level', 'info'];
-  args.push('--grpc-port', String(grpc), '--rpc-port', String(rpc), '--pubsub-port', String(pubsub), '--metrics-port', String(metrics));
+  args.push(...ANY_PORTS);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
@@ -29,7 +28,7 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const p: ApiProcess = {
     child,
-    grpcPort: grpc,
+    grpcPort: 0,
     output: () => output,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -37,7 +36,7 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
     },
   };
   try {
-    await waitFor(() => output.includes('api is serving') || child.exitCode !== null, {
+    await waitFor(() => loggedPorts(output).grpc !== undefined || child.exitCode !== null, {
       timeoutMs: 120_000,
       what: 'slotstream api to serve',
     });
@@ -46,5 +45,6 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
     throw err;
   }
   if (child.exitCode !== null) throw new Error(`slotstream api exited early:\n${output}`);
+  p.grpcPort = servedPorts(output).grpc;
   return p;
 }
