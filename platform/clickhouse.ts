@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { Session } from 'chdb';
-import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import { ChdbSessions } from './chdb-sessions.js';
 
 export type { ClickHouseClient };
 
@@ -14,6 +14,8 @@ export interface ClickHouseOptions {
   /** Embedded data folder (one per process: chdb binds a single folder per process). */
   dataDir: string;
   database: string;
+  /** Embedded: engine sessions on the folder, used together (platform/chdb-sessions.ts); default 4. */
+  sessions?: number;
 }
 
 /** Whether this process talks to the embedded engine. */
@@ -33,7 +35,7 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
   if (o.url) {
     client = createClient({ url: o.url, clickhouse_settings: settings, request_timeout: 120_000 });
   } else {
-    const connection = createChdbConnection({ path: (mkdirSync(o.dataDir, { recursive: true }), o.dataDir) });
+    const connection = new ChdbSessions((mkdirSync(o.dataDir, { recursive: true }), o.dataDir), o.sessions ?? DEFAULT_SESSIONS);
     client = createClient({ connection, clickhouse_settings: settings } as Parameters<typeof createClient>[0]);
     embedded.set(client, connection);
     embeddedDirs.set(client, o.dataDir);
@@ -42,8 +44,12 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
   return client;
 }
 
+/** Enough that the projector's insert, the views state's refresh and the api's admitted queries (2 by default)
+ * each find a session of their own. */
+export const DEFAULT_SESSIONS = 4;
+
 // The embedded engine behind a client, for the insert path @clickhouse/client does not offer.
-const embedded = new WeakMap<ClickHouseClient, ChdbConnection>();
+const embedded = new WeakMap<ClickHouseClient, ChdbSessions>();
 // Its data folder, for the streamed reads (queryStream below).
 const embeddedDirs = new WeakMap<ClickHouseClient, string>();
 
@@ -119,7 +125,7 @@ export async function insertTabSeparated(ch: ClickHouseClient, i: TabSeparatedIn
   if (i.body.length === 0) return;
   const chdb = embedded.get(ch);
   if (chdb) {
-    await chdb.chdb.rawInsert({
+    await chdb.rawInsert({
       table: i.table,
       columns: i.columns,
       values: i.body,

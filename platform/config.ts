@@ -131,6 +131,15 @@ export const OPTIONS = {
     roles: SERVICE,
     help: 'Database that holds the views.',
   }),
+  clickhouseSessions: opt({
+    kind: 'int',
+    env: 'CLICKHOUSE_SESSIONS',
+    default: 4,
+    min: 1,
+    max: 64,
+    roles: SERVICE,
+    help: 'Embedded ClickHouse: engine sessions on the data folder used together (each runs one query at a time; a call goes to the least busy), so inserts and reads do not wait for each other. Ignored with CLICKHOUSE_URL.',
+  }),
   dataDir: opt({
     kind: 'string',
     env: 'SLOTSTREAM_DATA_DIR',

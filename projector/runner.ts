@@ -187,8 +187,8 @@ function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, com
   };
 }
 
-/** Tables one after the other: embedded chdb runs one query at a time anyway, and a retry re-sends
- * only what is left (a re-sent table is dropped by its token). The engine inserts off the event
+/** Tables one after the other: a retry re-sends only what is left (a re-sent table is dropped by its
+ * token), and the api's reads keep the engine's other sessions. The engine inserts off the event
  * loop, so the next table's body is built meanwhile. */
 async function insertTables(o: RunnerOptions, state: RunnerState, plan: BatchPlan): Promise<void> {
   let next = plan.inserts.length > 0 ? tabSeparatedOf(plan.inserts[0]!) : undefined;

@@ -1,7 +1,7 @@
 // Admission control for the ClickHouse queries of JSON-RPC methods and PubSub's signature look-ups: one client
-// must not stall the views for everyone (issue 18, item 9). The embedded engine (chdb) runs parameterized
-// queries one after another in arrival order, so whatever is handed to it waits behind everything handed before.
-// Hence:
+// must not stall the views for everyone (issue 18, item 9). The embedded engine (chdb) runs the queries of a
+// session one after another in arrival order (the process has `clickhouseSessions` of them, platform/chdb-sessions.ts),
+// so whatever is handed to it beyond its free sessions waits behind everything handed before. Hence:
 // - at most `maxRunning` queries are handed to ClickHouse at once; the rest wait here, where a waiting query can
 //   still be cancelled (its subscription gone) without ever reaching the engine;
 // - waiting queries are taken round-robin across clients, so a client with 500 queued queries delays another
