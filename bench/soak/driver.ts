@@ -152,7 +152,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       for (const c of clients.values()) c.proc.send({ cmd: 'start', start: msg.started });
     });
     const source = ['--source', 'yellowstone', '--yellowstone-url', `http://127.0.0.1:${up.port}`];
-    const all: AllProcess = await startAll(dataDir, [...(o.split ? ['--source', 'none'] : source), '--keep-kafka-data', 'true']);
+    // SOAK_SERVICE_NODE_ARGS: node flags for the service (`--cpu-prof --cpu-prof-dir=<dir>`: where its main thread goes).
+    const nodeArgs = (process.env.SOAK_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const all: AllProcess = await startAll(dataDir, [...(o.split ? ['--source', 'none'] : source), '--keep-kafka-data', 'true'], nodeArgs);
     stops.push(() => all.stop());
     let ingest: IngestProcess | undefined;
     if (o.split) {

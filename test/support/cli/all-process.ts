@@ -23,14 +23,14 @@ export interface AllProcess {
   stop(ms?: number): Promise<number | null>;
 }
 
-/** Starts `slotstream all` with `args` added and resolves once its api serves. */
-export async function startAll(dataDir: string, args: readonly string[] = []): Promise<AllProcess> {
+/** Starts `slotstream all` with `args` added (and `nodeArgs` for node itself: profiling) and resolves once its api serves. */
+export async function startAll(dataDir: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<AllProcess> {
   const env = { ...process.env };
   delete env.KAFKA_BROKERS;
   delete env.CLICKHOUSE_URL;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'cli/main.ts', 'all', ...ANY_PORTS, '--data-dir', dataDir, '--log-level', 'info', ...args],
+    [...nodeArgs, '--import', 'tsx', 'cli/main.ts', 'all', ...ANY_PORTS, '--data-dir', dataDir, '--log-level', 'info', ...args],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
