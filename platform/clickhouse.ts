@@ -14,7 +14,7 @@ export interface ClickHouseOptions {
   /** Embedded data folder (one per process: chdb binds a single folder per process). */
   dataDir: string;
   database: string;
-  /** Embedded: engine sessions on the folder, used together (platform/chdb-sessions.ts); default 4. */
+  /** Embedded: engine sessions on the folder, used together (platform/chdb-sessions.ts); default 1. */
   sessions?: number;
 }
 
@@ -44,9 +44,10 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
   return client;
 }
 
-/** Enough that the projector's insert, the views state's refresh and the api's admitted queries (2 by default)
- * each find a session of their own. */
-export const DEFAULT_SESSIONS = 4;
+/** One: reads run one at a time, as the api's admission control expects (api/views/admission.ts); more run them
+ * in parallel with the ClickHouse CPU the streams' main thread then lacks on a small machine. The projector of
+ * `all` has a session of its own (cli/wire-clickhouse.ts). */
+export const DEFAULT_SESSIONS = 1;
 
 // The embedded engine behind a client, for the insert path @clickhouse/client does not offer.
 const embedded = new WeakMap<ClickHouseClient, ChdbSessions>();

@@ -258,7 +258,12 @@ export function configSections(c: Config): ConfigSections {
   return {
     role: c.role,
     kafka: kafkaSection(c),
-    clickhouse: { url: c.clickhouseUrl, dataDir: join(c.dataDir, 'clickhouse'), database: c.clickhouseDatabase, sessions: c.clickhouseSessions },
+    clickhouse: {
+      url: c.clickhouseUrl,
+      dataDir: join(c.dataDir, 'clickhouse'),
+      database: c.clickhouseDatabase,
+      sessions: c.clickhouseSessions,
+    },
     ingest: ingestSection(c),
     projector: projectorSection(c),
     api: apiSection(c),

@@ -12,7 +12,7 @@ describe('configSections', () => {
       topics: { partitions: 4, retentionMs: 7 * 24 * 3600 * 1000, replicationFactor: 1 },
       local: { nodes: 1, keepData: false },
     });
-    expect(s.clickhouse).toEqual({ url: '', dataDir: '.data/clickhouse', database: 'slotstream', sessions: 4 });
+    expect(s.clickhouse).toEqual({ url: '', dataDir: '.data/clickhouse', database: 'slotstream', sessions: 1 });
     expect(s.api.grpc.stream.limits).toEqual({ maxFiltersPerKind: 100, maxKeysPerList: 10000, maxInstructionConditions: 64 });
     expect(s.api.grpc.geyser.limits).toEqual({
       maxFiltersPerKind: 100,

@@ -134,11 +134,11 @@ export const OPTIONS = {
   clickhouseSessions: opt({
     kind: 'int',
     env: 'CLICKHOUSE_SESSIONS',
-    default: 4,
+    default: 1,
     min: 1,
     max: 64,
     roles: SERVICE,
-    help: 'Embedded ClickHouse: engine sessions on the data folder used together (each runs one query at a time; a call goes to the least busy), so inserts and reads do not wait for each other. Ignored with CLICKHOUSE_URL.',
+    help: "Embedded ClickHouse: engine sessions for the api's reads (each runs one query at a time; a call goes to the least busy). More run reads in parallel (raise --rpc-max-running-queries with it) at the cost of CPU the streams share; the projector of `all` has its own. Ignored with CLICKHOUSE_URL.",
   }),
   dataDir: opt({
     kind: 'string',
