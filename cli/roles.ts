@@ -7,7 +7,7 @@ import type { Logger } from '../platform/log.js';
 import { startMetricsServer } from '../platform/metrics.js';
 import { StopList } from './stop-list.js';
 import { wireApi } from './wire-api.js';
-import { projectorClickHouse, wireClickHouse } from './wire-clickhouse.js';
+import { wireClickHouse } from './wire-clickhouse.js';
 import { wireIngest } from './wire-ingest.js';
 import { wireKafka, wireLocalKafka } from './wire-kafka.js';
 import { reconcileWithTopics, wireProjector, wireRebuild } from './wire-projector.js';
@@ -54,9 +54,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       return { stop, done: wireRebuild(sections.projector, ch, infra, log) };
     }
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
-    if (role === 'projector' || role === 'all') {
-      await wireProjector(sections.projector, await projectorClickHouse(sections.clickhouse, role, ch, stops), infra, stops, log);
-    }
+    if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApi(sections.api, ch, infra, stops, log);
     // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here.
     if (role === 'all' && ingest.source !== 'none') await wireIngest(ingest, infra, stops, log);

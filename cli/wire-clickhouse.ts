@@ -16,20 +16,3 @@ export async function wireClickHouse(section: ClickHouseOptions, role: Role, sto
   if (applied.length > 0) log.info({ applied }, 'applied ClickHouse migrations');
   return ch;
 }
-
-/**
- * The projector's own client when it shares the embedded engine with the api (`all`): chdb runs one query at a time
- * per session (platform/chdb-sessions.ts), so on the api's session its inserts would queue behind JSON-RPC reads,
- * which take longer as the views grow, and the views would trail further. Elsewhere: the role's one client.
- */
-export async function projectorClickHouse(
-  section: ClickHouseOptions,
-  role: Role,
-  ch: ClickHouseClient,
-  stops: StopList,
-): Promise<ClickHouseClient> {
-  if (!isEmbedded(section) || role !== 'all') return ch;
-  const own = await createClickHouse({ ...section, sessions: 1 });
-  stops.add('clickhouse (projector)', () => own.close());
-  return own;
-}

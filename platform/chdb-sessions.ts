@@ -1,10 +1,10 @@
 // Several embedded ClickHouse (chdb) sessions on one data folder behind the one Connection @clickhouse/client
 // takes. chdb runs the queries of a session one at a time, in arrival order: measured (chdb 3.4), a `SELECT 1` waited
 // 9.1 s behind a 9.2 s query on the same session and took 15 ms on another session of the same folder, whose
-// engine it shares. So a process whose roles shared one session queued the projector's inserts behind the api's
-// JSON-RPC reads, which take longer as the views grow (issue 22's 60-minute soak): `all` now gives the projector a
-// client of its own (cli/wire-clickhouse.ts), and `--clickhouse-sessions` lets the api's reads run in parallel.
-// Each call goes to the session with the fewest calls in flight.
+// engine it shares. With one session (the default) every call of the process waits for the one before it: the
+// projector's inserts behind the api's reads and the reads behind the inserts. `--clickhouse-sessions` N lets N run
+// at once, each call going to the session with the fewest calls in flight; on 2 cores the soak measured the streams
+// trailing further with 2-4 sessions (bench/README.md "Soak"), so more is for machines with cores to spare.
 import type { Readable } from 'node:stream';
 import {
   createChdbConnection,

@@ -44,9 +44,8 @@ export async function createClickHouse(o: ClickHouseOptions): Promise<ClickHouse
   return client;
 }
 
-/** One: reads run one at a time, as the api's admission control expects (api/views/admission.ts); more run them
- * in parallel with the ClickHouse CPU the streams' main thread then lacks on a small machine. The projector of
- * `all` has a session of its own (cli/wire-clickhouse.ts). */
+/** One, what the soaks measured best on 2 cores (bench/README.md "Soak"): with more, an insert runs beside a read,
+ * but the engine's extra parallel CPU is taken from the streams' main thread on a small machine. */
 export const DEFAULT_SESSIONS = 1;
 
 // The embedded engine behind a client, for the insert path @clickhouse/client does not offer.

@@ -138,7 +138,7 @@ export const OPTIONS = {
     min: 1,
     max: 64,
     roles: SERVICE,
-    help: "Embedded ClickHouse: engine sessions for the api's reads (each runs one query at a time; a call goes to the least busy). More run reads in parallel (raise --rpc-max-running-queries with it) at the cost of CPU the streams share; the projector of `all` has its own. Ignored with CLICKHOUSE_URL.",
+    help: 'Embedded ClickHouse: engine sessions used at once (chdb runs one query at a time per session; a call goes to the least busy). More let inserts and reads run in parallel (raise --rpc-max-running-queries with it) at the cost of CPU the streams share. Ignored with CLICKHOUSE_URL.',
   }),
   dataDir: opt({
     kind: 'string',
