@@ -133,3 +133,11 @@ export function tabSeparatedRows<T extends ViewTable>(table: T, rows: readonly T
   if (own !== undefined) return own(rows);
   return toTabSeparated(rows as unknown as Record<string, TsvValue>[], VIEW_COLUMNS[table] as readonly string[], PLAIN_COLUMNS[table]);
 }
+
+/** Whether two row lists hold the same row objects in the same order (then their text is the same). */
+export function sameRows(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -3,7 +3,7 @@ import { toTabSeparated, type TsvValue } from '../platform/tab-separated.js';
 import { makeChain } from '../test/support/projector/chain.js';
 import { project } from './projections/index.js';
 import { appendRows, emptyRows, FREE_TEXT_COLUMNS, VIEW_COLUMNS, VIEW_TABLES, type Rows } from './projections/rows.js';
-import { tabSeparatedRows } from './tsv.js';
+import { sameRows, tabSeparatedRows } from './tsv.js';
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
@@ -68,5 +68,16 @@ describe('tabSeparatedRows', () => {
       expect(got.toString('latin1'), t).toBe(want.toString('latin1'));
     }
     expect(rows.transactions.some((r) => r.err !== null) && rows.transactions.some((r) => r.memo !== null)).toBe(true);
+  });
+});
+
+describe('sameRows', () => {
+  it('is true only for the same row objects in the same order', () => {
+    const [a, b] = [{ k: 1 }, { k: 1 }];
+    expect(sameRows([a, b], [a, b])).toBe(true);
+    expect(sameRows([], [])).toBe(true);
+    expect(sameRows([a, b], [b, a])).toBe(false);
+    expect(sameRows([a], [{ k: 1 }])).toBe(false);
+    expect(sameRows([a], [a, b])).toBe(false);
   });
 });
