@@ -54,7 +54,7 @@ function tabSeparatedOf(ins: TableInsert): Buffer {
 
 /** The bodies of a batch's inserts, each built once for tables holding the same rows in the same columns:
  * account_writes, program_accounts and program_account_changes get the same row objects (projections/index.ts),
- * and their text was built three times (~8% of the busy main thread in the soak's profile, issue 22). */
+ * and their text was built three times (5-8% of the busy main thread in the soak's profiles, issue 22). */
 function bodiesOf(plan: BatchPlan): (i: number) => Buffer {
   const built = new Map<string, { rows: readonly unknown[]; body: Buffer }>();
   return (i) => {
@@ -204,8 +204,8 @@ function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, com
 }
 
 /** Tables one after the other: a retry re-sends only what is left (a re-sent table is dropped by its
- * token), and the api's reads keep the engine's other sessions. The engine inserts off the event
- * loop, so the next table's body is built meanwhile. */
+ * token), and on one engine session (the default) they would run one at a time anyway. The engine
+ * inserts off the event loop, so the next table's body is built meanwhile. */
 async function insertTables(o: RunnerOptions, state: RunnerState, plan: BatchPlan): Promise<void> {
   const bodyOf = bodiesOf(plan);
   let next = plan.inserts.length > 0 ? bodyOf(0) : undefined;
