@@ -3,8 +3,9 @@
 // 9.1 s behind a 9.2 s query on the same session and took 15 ms on another session of the same folder, whose
 // engine it shares. With one session (the default) every call of the process waits for the one before it: the
 // projector's inserts behind the api's reads and the reads behind the inserts. `--clickhouse-sessions` N lets N run
-// at once, each call going to the session with the fewest calls in flight; on 2 cores the soak measured the streams
-// trailing further with 2-4 sessions (bench/README.md "Soak"), so more is for machines with cores to spare.
+// at once, each call going to the session with the fewest calls in flight; on 2 cores the soak measured no gain with
+// 4 sessions, or with the projector on a session of its own (bench/README.md "Soak"): more is for machines with
+// cores to spare.
 import type { Readable } from 'node:stream';
 import {
   createChdbConnection,
@@ -35,11 +36,6 @@ export class ChdbSessions implements Connection<Readable> {
   constructor(path: string, sessions: number) {
     if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`chdb sessions: need a whole number of at least 1 (got ${sessions})`);
     this.slots = Array.from({ length: sessions }, () => ({ connection: createChdbConnection({ path }), inFlight: 0 }));
-  }
-
-  /** How many calls each session has in flight now (tests, metrics). */
-  inFlight(): number[] {
-    return this.slots.map((s) => s.inFlight);
   }
 
   private async on<T>(call: (c: ChdbConnection) => Promise<T>): Promise<T> {

@@ -29,7 +29,7 @@ import { waitFor } from '../support/harness/kafka.js';
 import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../support/mainnet/pump.js';
 import { PUMP } from '../../api/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../api/pumpfun/pump-amm-table.js';
-import { ANY_PORTS, loggedPorts, servedPorts } from '../support/cli/served-ports.js';
+import { ANY_PORTS, untilServing } from '../support/cli/served-ports.js';
 import { startTestRpcServer, type TestRpcServer, type TestSlot } from '../support/rpc/test-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -192,12 +192,7 @@ class Run {
     const child = this.child;
     child.stdout!.on('data', (b: Buffer) => (this.output += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (this.output += b.toString()));
-    await waitFor(() => loggedPorts(this.output).grpc !== undefined || child.exitCode !== null, {
-      timeoutMs: 120_000,
-      what: 'slotstream all to serve',
-    });
-    if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${this.output}`);
-    const port = servedPorts(this.output).grpc;
+    const port = (await untilServing(child, () => this.output, 'all')).grpc;
     this.oldClient = streamClient(join(ROOT, 'test/fixtures/stream-seed.proto'), port);
     this.newClient = streamClient(join(ROOT, 'proto/stream.proto'), port);
     this.old = record(this.oldClient); // an old client sends nothing: the default applies

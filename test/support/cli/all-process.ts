@@ -2,8 +2,7 @@
 // broker, embedded ClickHouse in `dataDir` and the simulator; for end-to-end tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '../harness/kafka.js';
-import { ANY_PORTS, loggedPorts, servedPorts, type ServedPorts } from './served-ports.js';
+import { ANY_PORTS, untilServing, type ServedPorts } from './served-ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -37,8 +36,8 @@ export async function startAll(dataDir: string, args: readonly string[] = [], no
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ports: ServedPorts = { grpc: 0, rpc: 0, pubsub: 0, metrics: 0 };
-  const p: AllProcess = {
+  const ports = await untilServing(child, () => output, 'all');
+  return {
     child,
     ports,
     output: () => output,
@@ -61,16 +60,4 @@ export async function startAll(dataDir: string, args: readonly string[] = [], no
       }
     },
   };
-  try {
-    await waitFor(() => loggedPorts(output).grpc !== undefined || child.exitCode !== null, {
-      timeoutMs: 120_000,
-      what: 'slotstream all to serve',
-    });
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
-  }
-  if (child.exitCode !== null) throw new Error(`slotstream all exited early:\n${output}`);
-  Object.assign(ports, servedPorts(output));
-  return p;
 }

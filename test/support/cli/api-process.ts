@@ -3,8 +3,7 @@
 // (durable cursors, issue 23).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '../harness/kafka.js';
-import { ANY_PORTS, loggedPorts, servedPorts } from './served-ports.js';
+import { ANY_PORTS, untilServing } from './served-ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -26,25 +25,14 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const p: ApiProcess = {
+  const { grpc } = await untilServing(child, () => output, 'api');
+  return {
     child,
-    grpcPort: 0,
+    grpcPort: grpc,
     output: () => output,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };
-  try {
-    await waitFor(() => loggedPorts(output).grpc !== undefined || child.exitCode !== null, {
-      timeoutMs: 120_000,
-      what: 'slotstream api to serve',
-    });
-  } catch (err) {
-    await p.kill();
-    throw err;
-  }
-  if (child.exitCode !== null) throw new Error(`slotstream api exited early:\n${output}`);
-  p.grpcPort = servedPorts(output).grpc;
-  return p;
 }

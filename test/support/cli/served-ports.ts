@@ -1,6 +1,8 @@
 // The ports a `slotstream` process serves on, read from its JSON log. Tests start it with every port 0 (any free
 // port, chosen by the kernel at bind time): a port picked free by the test and handed over can be taken by any
 // other process's outgoing connection or broker before the child binds it (CI saw EADDRINUSE that way).
+import type { ChildProcess } from 'node:child_process';
+import { waitFor } from '../harness/kafka.js';
 
 export interface ServedPorts {
   grpc: number;
@@ -43,4 +45,20 @@ export function servedPorts(output: string): ServedPorts {
   if (p.grpc === undefined || p.rpc === undefined || p.pubsub === undefined)
     throw new Error('served ports: the log has no "api is serving" line');
   return { grpc: p.grpc, rpc: p.rpc, pubsub: p.pubsub, metrics: p.metrics };
+}
+
+/** Waits until `child` (`slotstream <name>`) logs that its api serves, then its ports; SIGKILLs it if it never
+ * does within 120 s, and throws with its output if it exited first. */
+export async function untilServing(child: ChildProcess, output: () => string, name: string): Promise<ServedPorts> {
+  try {
+    await waitFor(() => loggedPorts(output()).grpc !== undefined || child.exitCode !== null, {
+      timeoutMs: 120_000,
+      what: `slotstream ${name} to serve`,
+    });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  if (child.exitCode !== null) throw new Error(`slotstream ${name} exited early:\n${output()}`);
+  return servedPorts(output());
 }
