@@ -468,11 +468,25 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     const truth = chainTruth(records);
     const expected = streams.map(({ spec }) => expectedBySlot(spec, truth));
     const total = (i: number): number => [...expected[i]!.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
-    await waitFor(() => streams.every(({ stream }, i) => stream.open && stream.received.length >= total(i)), {
-      what: 'every stream to receive its updates',
-      timeoutMs: 180_000,
-      intervalMs: 250,
-    });
+    // The wait's error names the streams still short (a timeout says which one and how it ended).
+    await waitFor(
+      () => {
+        const short = streams.flatMap(({ spec, stream }, i) =>
+          stream.open && stream.received.length >= total(i)
+            ? []
+            : [
+                `${spec.name}: ${stream.received.length}/${total(i)}${stream.open ? '' : ' (closed)'} over ${stream.sessions.length} session(s)`,
+              ],
+        );
+        if (short.length > 0) throw new Error(`short: ${short.join('; ')}`);
+        return true;
+      },
+      {
+        what: 'every stream to receive its updates',
+        timeoutMs: 180_000,
+        intervalMs: 250,
+      },
+    );
     expect(cutProblems).toEqual([]);
     for (const [i, { spec, stream }] of streams.entries()) {
       const diff = compareReceived(stream.received, expected[i]!);
