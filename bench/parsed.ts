@@ -11,8 +11,12 @@
 //    transactions and the curve/pool writes each made, copied with fresh signatures and slots so every copy
 //    is a transaction of its own that the stream joins with its own writes), the feed resumes, and the clients
 //    count from the first update to the last.
+// 3. floor: the same backlog read by the api with no stream open: its CPU per record and per pump transaction,
+//    what reading the records a parsed update is made of costs before any parsing (the bound on `max` for one
+//    stream while the api reads the chain topics).
 // Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> one_stream_per_s=<o> streams100_per_s=<h>
-// Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`; default all), BENCH_SIM_SLOTS (simulated slots the
+//   floor_us_per_tx=<f> floor_us_per_record=<g>
+// Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`, `floor`; default all), BENCH_SIM_SLOTS (simulated slots the
 // templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump transactions for one stream, default 100,000; a tenth
 // of it for 100 streams), BENCH_REPEAT (max runs, default 1; the best is reported), BENCH_PUMP_ROUNDS (7),
 // BENCH_PUMP_PASSES (real: 20,000 passes over the 19 transactions per round; sim: as many transactions per round),
@@ -121,11 +125,7 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
     await sleep(100);
   }
   await api.request({ cmd: 'pause', paused: true }, 'paused');
-  const producer = await kafka.producer();
-  for (let i = 0; i < records.length; i += 2_000) {
-    await producer.send(records.slice(i, i + 2_000).map((e) => ({ topic: topics[e.kind], ...encodeRecord(e) })));
-  }
-  await producer.close();
+  await publish(kafka, topics, records);
   const cpu0 = await cpuSeconds(api);
   await api.request({ cmd: 'pause', paused: false }, 'paused');
   const want = txs * streamsN;
@@ -146,6 +146,39 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
     }
     await sleep(100);
   }
+}
+
+async function publish(kafka: Kafka, topics: TopicNames, records: readonly ChainEvent[]): Promise<void> {
+  const producer = await kafka.producer();
+  for (let i = 0; i < records.length; i += 2_000) {
+    await producer.send(records.slice(i, i + 2_000).map((e) => ({ topic: topics[e.kind], ...encodeRecord(e) })));
+  }
+  await producer.close();
+}
+
+/** The api's CPU to read `txs` pump transactions' records with no stream open: the live feed paused, the
+ * backlog published, the feed resumed, and the api's CPU taken once its rate is back to what it was idle
+ * (3 seconds in a row within 50 ms of it; a profiler's own CPU is in both). */
+async function floorPhase(kafka: Kafka, topics: TopicNames, api: Worker, templates: readonly Template[], txs: number) {
+  const records = backlog(templates, txs, copies);
+  copies += Math.ceil(txs / templates.length);
+  if ((await parsedStreams(api)) !== 0) throw new Error('the floor is measured with no stream open');
+  const idle0 = await cpuSeconds(api);
+  await sleep(3_000);
+  const idlePerS = ((await cpuSeconds(api)) - idle0) / 3;
+  await api.request({ cmd: 'pause', paused: true }, 'paused');
+  await publish(kafka, topics, records);
+  const cpu0 = await cpuSeconds(api);
+  await api.request({ cmd: 'pause', paused: false }, 'paused');
+  let busy = cpu0;
+  for (let prev = cpu0, quiet = 0; quiet < 3;) {
+    await sleep(1_000);
+    const now = await cpuSeconds(api);
+    if (now - prev < idlePerS + 0.05) quiet++;
+    else [quiet, busy] = [0, now];
+    prev = now;
+  }
+  return { records: records.length, txs, cpuS: busy - cpu0 };
 }
 
 async function main(): Promise<void> {
@@ -173,7 +206,7 @@ async function main(): Promise<void> {
     figures.sim_parsed_us = sim.scanMicros.toFixed(2);
     figures.sim_encode_us = sim.encodeMicros.toFixed(2);
   }
-  if (PHASE === 'all' || PHASE.startsWith('max')) {
+  if (PHASE === 'all' || PHASE.startsWith('max') || PHASE === 'floor') {
     const { brokers, local } = await benchBrokers(say);
     const prefix = `bench.parsed.${Date.now().toString(36)}`;
     const topics = topicNames(prefix);
@@ -183,7 +216,18 @@ async function main(): Promise<void> {
     try {
       const writes = templates.reduce((a, t) => a + t.writes.length, 0);
       say(`${templates.length} templates (pump transactions) with ${writes} curve/pool writes`);
-      for (const n of PHASE === 'max.1' ? [1] : PHASE === 'max.100' ? [100] : [1, 100]) {
+      if (PHASE === 'all' || PHASE === 'floor') {
+        const f = await floorPhase(kafka, topics, api, templates, BACKLOG);
+        const perTx = (f.cpuS / f.txs) * 1e6;
+        const perRecord = (f.cpuS / f.records) * 1e6;
+        say(
+          `floor: ${f.records} records (${f.txs} pump transactions and their writes) read with no stream open: api CPU ${f.cpuS.toFixed(2)} s = ` +
+            `${perTx.toFixed(1)} µs per pump transaction (at most ${Math.round(1e6 / perTx)} per api CPU s before any parsing), ${perRecord.toFixed(1)} µs per record; load avg ${load()}`,
+        );
+        figures.floor_us_per_tx = perTx.toFixed(1);
+        figures.floor_us_per_record = perRecord.toFixed(1);
+      }
+      for (const n of PHASE === 'floor' ? [] : PHASE === 'max.1' ? [1] : PHASE === 'max.100' ? [100] : [1, 100]) {
         let best: Awaited<ReturnType<typeof maxPhase>> | undefined;
         for (let r = 0; r < REPEAT; r++) {
           const m = await maxPhase(kafka, topics, api, port!, n, templates);
