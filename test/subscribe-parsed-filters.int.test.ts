@@ -276,6 +276,43 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       'CONFIRMED',
     ]);
 
+    // Each delivered trade carries the curve/pool write it made (behaviour.md "SubscribeParsed": `account`
+    // is the update written by the same transaction), at PROCESSED and at CONFIRMED alike: a hot curve is written
+    // by several trades of one slot, and a confirmed stream must not lose the earlier ones' writes.
+    const owners = [PUMP_ID, AMM_ID].map((id) => hex(bs58.decode(id)));
+    const wrote = new Set(
+      chain.flatMap((e) =>
+        e.kind === 'accounts' && e.event.txnSignature && owners.includes(hex(e.event.owner)) ? [hex(e.event.txnSignature)] : [],
+      ),
+    );
+    // Trades write their curve (pump.fun) or pool (PumpSwap); other pump-owned writes (a global account) are not `account`.
+    const tradeKinds = new Set([
+      'buy',
+      'sell',
+      'buy_v2',
+      'buy_exact_sol_in',
+      'buy_exact_quote_in_v2',
+      'sell_v2',
+      'amm_buy',
+      'amm_sell',
+      'amm_buy_exact_quote_in',
+    ]);
+    const isTrade = (u: Msg): boolean => (u.instructions as Msg[]).some((i) => tradeKinds.has(i.instruction_oneof));
+    for (const [p, what] of [
+      [streams[0]!, 'default'],
+      [confirmed, 'CONFIRMED'],
+    ] as const) {
+      const writers = p.updates.filter((u) => wrote.has(hex(u.signature)) && isTrade(u));
+      const without = writers.filter(
+        (u) => !u.account?.account?.txn_signature || hex(u.account.account.txn_signature) !== hex(u.signature),
+      );
+      expect(writers.length, `${what}: updates of transactions that wrote a curve or pool`).toBeGreaterThan(0);
+      expect(
+        { what, without: without.length, first: without[0] ? bs58.encode(without[0].signature) : undefined },
+        `${what}: updates without the write their transaction made`,
+      ).toEqual({ what, without: 0, first: undefined });
+    }
+
     // The traffic exercises what is compared: each case selects something, and the filters narrow.
     const sizes = cases.map(([, r]) => expected(r, txs).length);
     expect(

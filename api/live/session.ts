@@ -79,6 +79,10 @@ export interface ApplyOptions {
   readonly pace?: number;
   /** Tell the sink each slot fully delivered (`SessionSink.delivered`). */
   readonly reportDelivered?: boolean;
+  /** At confirmed and finalized, keep every account write of a slot instead of each account's last (the gate's
+   * Yellowstone deduplication): a stream that pairs each write with the transaction that made it needs them all
+   * (SubscribeParsed's curve/pool join: a hot curve is written by several trades of one slot). */
+  readonly everyWrite?: boolean;
 }
 
 /** What sessions share: one per process (see LiveLayer). */
@@ -168,7 +172,9 @@ export class LiveSession implements LiveSubscriber {
     this.gate =
       sub.commitment === Commitment.processed
         ? undefined
-        : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
+        : opts.everyWrite
+          ? new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf)
+          : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
     const statuses = this.gate !== undefined || this.trackStatuses || opts.toSlot !== undefined || opts.reportDelivered === true;
     this.d.hub.register(this, sub, statuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
@@ -177,7 +183,7 @@ export class LiveSession implements LiveSubscriber {
     const until = this.d.tail.positions();
     this.liveBuffer = [];
     this.replayStatuses = new SlotStatuses(REPLAY_STATUS_WINDOW);
-    if (this.gate && sub.accounts.length > 0) this.replayWrites = new NewestWrites(WRITES_WINDOW);
+    if (this.gate && sub.accounts.length > 0 && !opts.everyWrite) this.replayWrites = new NewestWrites(WRITES_WINDOW);
     this.gate?.startReplay();
     if (sub.blocks.length > 0) {
       const names = matchBlocks(sub);

@@ -81,6 +81,9 @@ export function parsedRegistration(r: Pick<SubscribeParsedRequest, 'includeFaile
 }
 
 export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
+  // The join pairs each transaction with the curve/pool write it made: at confirmed and finalized the gate must
+  // not keep only a curve's last write of the slot (the earlier trades of a hot curve would lose theirs).
+  protected override readonly everyWrite = true;
   private filter: ParsedFilter = DEFAULT_PARSED_FILTER;
   private readonly join: PumpJoin<ParsedUpdate>;
 
@@ -100,7 +103,7 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     call.on('error', () => this.join.stop());
     const initial = compileSubscribeRequest(parsedRegistration({}), deps.limits);
     if (!initial.ok) throw new Error(`SubscribeParsed's default registration does not compile: ${initial.error.message}`);
-    this.session.apply(initial.value);
+    this.session.apply(initial.value, { everyWrite: true });
   }
 
   protected accept(req: SubscribeParsedRequest): Accepted {
