@@ -209,6 +209,38 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     return { ...t, slot, signatures: [randomBytes(64), ...t.signatures.slice(1)] };
   }
 
+  /** Trades write their curve (pump.fun) or pool (PumpSwap); other pump-owned writes (a global account) are not `account`. */
+  const TRADE_KINDS = new Set([
+    'buy',
+    'sell',
+    'buy_v2',
+    'buy_exact_sol_in',
+    'buy_exact_quote_in_v2',
+    'sell_v2',
+    'amm_buy',
+    'amm_sell',
+    'amm_buy_exact_quote_in',
+  ]);
+
+  /** Each trade `p` received that wrote a pump-owned account in the simulated chain carries its own write as
+   * `account` (behaviour.md "SubscribeParsed": the update written by the same transaction). */
+  function expectOwnWrites(p: Parsed, what: string): void {
+    const owners = [PUMP_ID, AMM_ID].map((id) => hex(bs58.decode(id)));
+    const wrote = new Set(
+      chain.flatMap((e) =>
+        e.kind === 'accounts' && e.event.txnSignature && owners.includes(hex(e.event.owner)) ? [hex(e.event.txnSignature)] : [],
+      ),
+    );
+    const isTrade = (u: Msg): boolean => (u.instructions as Msg[]).some((i) => TRADE_KINDS.has(i.instruction_oneof));
+    const writers = p.updates.filter((u) => wrote.has(hex(u.signature)) && isTrade(u));
+    const without = writers.filter((u) => !u.account?.account?.txn_signature || hex(u.account.account.txn_signature) !== hex(u.signature));
+    expect(writers.length, `${what}: updates of trades that wrote a curve or pool`).toBeGreaterThan(0);
+    expect(
+      { what, without: without.length, first: without[0] ? bs58.encode(without[0].signature) : undefined },
+      `${what}: updates without the write their transaction made`,
+    ).toEqual({ what, without: 0, first: undefined });
+  }
+
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'parsed-filters-test' });
     // One partition: streams see records in publish order.
@@ -276,42 +308,10 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       'CONFIRMED',
     ]);
 
-    // Each delivered trade carries the curve/pool write it made (behaviour.md "SubscribeParsed": `account`
-    // is the update written by the same transaction), at PROCESSED and at CONFIRMED alike: a hot curve is written
-    // by several trades of one slot, and a confirmed stream must not lose the earlier ones' writes.
-    const owners = [PUMP_ID, AMM_ID].map((id) => hex(bs58.decode(id)));
-    const wrote = new Set(
-      chain.flatMap((e) =>
-        e.kind === 'accounts' && e.event.txnSignature && owners.includes(hex(e.event.owner)) ? [hex(e.event.txnSignature)] : [],
-      ),
-    );
-    // Trades write their curve (pump.fun) or pool (PumpSwap); other pump-owned writes (a global account) are not `account`.
-    const tradeKinds = new Set([
-      'buy',
-      'sell',
-      'buy_v2',
-      'buy_exact_sol_in',
-      'buy_exact_quote_in_v2',
-      'sell_v2',
-      'amm_buy',
-      'amm_sell',
-      'amm_buy_exact_quote_in',
-    ]);
-    const isTrade = (u: Msg): boolean => (u.instructions as Msg[]).some((i) => tradeKinds.has(i.instruction_oneof));
-    for (const [p, what] of [
-      [streams[0]!, 'default'],
-      [confirmed, 'CONFIRMED'],
-    ] as const) {
-      const writers = p.updates.filter((u) => wrote.has(hex(u.signature)) && isTrade(u));
-      const without = writers.filter(
-        (u) => !u.account?.account?.txn_signature || hex(u.account.account.txn_signature) !== hex(u.signature),
-      );
-      expect(writers.length, `${what}: updates of transactions that wrote a curve or pool`).toBeGreaterThan(0);
-      expect(
-        { what, without: without.length, first: without[0] ? bs58.encode(without[0].signature) : undefined },
-        `${what}: updates without the write their transaction made`,
-      ).toEqual({ what, without: 0, first: undefined });
-    }
+    // At PROCESSED and at CONFIRMED alike: a hot curve is written by several trades of one slot, and a confirmed
+    // stream must not lose the earlier ones' writes.
+    expectOwnWrites(streams[0]!, 'default');
+    expectOwnWrites(confirmed, 'CONFIRMED');
 
     // The traffic exercises what is compared: each case selects something, and the filters narrow.
     const sizes = cases.map(([, r]) => expected(r, txs).length);
@@ -359,19 +359,21 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   });
 
   it('from_slot replays the history with its filters, then goes live with no gap and no duplicate', async () => {
-    // Runs after the live test: the topic holds the simulated chain and that test's copy.
+    // Runs after the live test: the topic holds the simulated chain and that test's copy; from slot 8, half the
+    // chain is history (its trades' curve/pool writes too, which the replay joins).
     const req: Req = { programs: [PUMP_ID], include_failed: true };
-    const p = parsed({ ...req, from_slot: '20' });
+    const p = parsed({ ...req, from_slot: '8' });
     await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
     const later = freshCopy(10_000n);
     await publish([{ kind: 'transactions', event: later }]);
     const want = expected(
       req,
-      published.filter((t) => t.slot >= 20n),
+      published.filter((t) => t.slot >= 8n),
     );
     expect(want).toContain(hex(later.signatures[0]!));
-    await expectExactly([p, want, 'from_slot 20']);
-    expect(p.updates.every((u) => BigInt(u.slot) >= 20n)).toBe(true);
+    await expectExactly([p, want, 'from_slot 8']);
+    expect(p.updates.every((u) => BigInt(u.slot) >= 8n)).toBe(true);
+    expectOwnWrites(p, 'from_slot 8');
   }, 120_000);
 
   it('answers OUT_OF_RANGE naming the first available slot once retention removed from_slot', async () => {
