@@ -209,36 +209,50 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     return { ...t, slot, signatures: [randomBytes(64), ...t.signatures.slice(1)] };
   }
 
-  /** Trades write their curve (pump.fun) or pool (PumpSwap); other pump-owned writes (a global account) are not `account`. */
-  const TRADE_KINDS = new Set([
-    'buy',
-    'sell',
-    'buy_v2',
-    'buy_exact_sol_in',
-    'buy_exact_quote_in_v2',
-    'sell_v2',
-    'amm_buy',
-    'amm_sell',
-    'amm_buy_exact_quote_in',
-  ]);
+  /** Trades write their curve (pump.fun) or pool (PumpSwap); other pump-owned writes (a global account) are neither. */
+  const PUMP_TRADES = new Set(['buy', 'sell', 'buy_v2', 'buy_exact_sol_in', 'buy_exact_quote_in_v2', 'sell_v2']);
+  const AMM_TRADES = new Set(['amm_buy', 'amm_sell', 'amm_buy_exact_quote_in']);
 
-  /** Each trade `p` received that wrote a pump-owned account in the simulated chain carries its own write as
-   * `account` (behaviour.md "SubscribeParsed": the update written by the same transaction). */
-  function expectOwnWrites(p: Parsed, what: string): void {
-    const owners = [PUMP_ID, AMM_ID].map((id) => hex(bs58.decode(id)));
-    const wrote = new Set(
-      chain.flatMap((e) =>
-        e.kind === 'accounts' && e.event.txnSignature && owners.includes(hex(e.event.owner)) ? [hex(e.event.txnSignature)] : [],
-      ),
-    );
-    const isTrade = (u: Msg): boolean => (u.instructions as Msg[]).some((i) => TRADE_KINDS.has(i.instruction_oneof));
-    const writers = p.updates.filter((u) => wrote.has(hex(u.signature)) && isTrade(u));
-    const without = writers.filter((u) => !u.account?.account?.txn_signature || hex(u.account.account.txn_signature) !== hex(u.signature));
-    expect(writers.length, `${what}: updates of trades that wrote a curve or pool`).toBeGreaterThan(0);
-    expect(
-      { what, without: without.length, first: without[0] ? bs58.encode(without[0].signature) : undefined },
-      `${what}: updates without the write their transaction made`,
-    ).toEqual({ what, without: 0, first: undefined });
+  /** Each trade `p` received carries the write its own transaction made (behaviour.md "SubscribeParsed"): a
+   * pump.fun trade its curve as `account` (an account pump.fun owns), a PumpSwap trade its pool as `pool` (one
+   * PumpSwap owns), each with the trade's signature. */
+  function expectOwnWrites(p: Parsed, what: string): { curves: number; pools: number } {
+    const owned = new Map([PUMP_ID, AMM_ID].map((id) => [hex(bs58.decode(id)), id]));
+    /** `<signature>:<owner id>` -> pubkeys written. */
+    const writes = new Map<string, Set<string>>();
+    for (const e of chain) {
+      const owner = e.kind === 'accounts' && e.event.txnSignature ? owned.get(hex(e.event.owner)) : undefined;
+      if (e.kind !== 'accounts' || owner === undefined) continue;
+      const k = `${hex(e.event.txnSignature!)}:${owner}`;
+      if (!writes.has(k)) writes.set(k, new Set());
+      writes.get(k)!.add(hex(e.event.pubkey));
+    }
+    const own = (u: Msg, a: Msg | undefined, owner: string): boolean =>
+      a?.account?.txn_signature !== undefined &&
+      hex(a.account.txn_signature) === hex(u.signature) &&
+      (writes.get(`${hex(u.signature)}:${owner}`)?.has(hex(a.account.pubkey)) ?? false);
+    const kinds = (u: Msg): string[] => (u.instructions as Msg[]).map((i) => i.instruction_oneof as string);
+    let curves = 0;
+    let pools = 0;
+    const wrong: string[] = [];
+    for (const u of p.updates) {
+      const sig = hex(u.signature);
+      if (kinds(u).some((k) => PUMP_TRADES.has(k)) && writes.has(`${sig}:${PUMP_ID}`)) {
+        curves++;
+        if (!own(u, u.account, PUMP_ID)) wrong.push(`${bs58.encode(u.signature)} (curve)`);
+      }
+      if (kinds(u).some((k) => AMM_TRADES.has(k)) && writes.has(`${sig}:${AMM_ID}`)) {
+        pools++;
+        if (!own(u, u.pool, AMM_ID)) wrong.push(`${bs58.encode(u.signature)} (pool)`);
+      }
+    }
+    expect(curves + pools, `${what}: trades that wrote a curve or pool`).toBeGreaterThan(0);
+    expect({ what, wrong: wrong.length, first: wrong[0] }, `${what}: trades without the write they made`).toEqual({
+      what,
+      wrong: 0,
+      first: undefined,
+    });
+    return { curves, pools };
   }
 
   beforeAll(async () => {
@@ -310,7 +324,8 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
 
     // At PROCESSED and at CONFIRMED alike: a hot curve is written by several trades of one slot, and a confirmed
     // stream must not lose the earlier ones' writes.
-    expectOwnWrites(streams[0]!, 'default');
+    const checked = expectOwnWrites(streams[0]!, 'default');
+    expect(checked.curves > 0 && checked.pools > 0, `default: curves and pools checked (${JSON.stringify(checked)})`).toBe(true);
     expectOwnWrites(confirmed, 'CONFIRMED');
 
     // The traffic exercises what is compared: each case selects something, and the filters narrow.
