@@ -378,6 +378,10 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     // chain is history (its trades' curve/pool writes too, which the replay joins).
     const req: Req = { programs: [PUMP_ID], include_failed: true };
     const p = parsed({ ...req, from_slot: '8' });
+    // The same history at CONFIRMED: the confirmed slots only (the first test confirmed slot 9,000), each trade with
+    // its own curve/pool write (the replay's gate keeps every write, as the live one does).
+    const atConfirmed = parsed({ commitment: 'CONFIRMED', from_slot: '8' });
+    const confirmedSlots = new Set([...chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])), 9_000n]);
     await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
     const later = freshCopy(10_000n);
     await publish([{ kind: 'transactions', event: later }]);
@@ -389,6 +393,15 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     await expectExactly([p, want, 'from_slot 8']);
     expect(p.updates.every((u) => BigInt(u.slot) >= 8n)).toBe(true);
     expectOwnWrites(p, 'from_slot 8');
+    await expectExactly([
+      atConfirmed,
+      expected(
+        {},
+        published.filter((t) => t.slot >= 8n && confirmedSlots.has(t.slot)),
+      ),
+      'from_slot 8 at CONFIRMED',
+    ]);
+    expectOwnWrites(atConfirmed, 'from_slot 8 at CONFIRMED');
   }, 120_000);
 
   it('answers OUT_OF_RANGE naming the first available slot once retention removed from_slot', async () => {
