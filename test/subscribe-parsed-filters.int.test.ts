@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStreams } from '../api/grpc/metrics.js';
 import { PUMP } from '../api/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../api/pumpfun/pump-amm-table.js';
+import { SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { silentLogger } from '../platform/log.js';
@@ -170,6 +171,8 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   let ch: ClickHouseClient | undefined;
   let indexed: TestGrpc | undefined;
   let chain: ChainEvent[] = [];
+  /** The simulated chain's records as the ingest frames them (each slot's end marker after its records). */
+  let framed: FramedRecord[] = [];
   /** Every transaction published so far, in order. */
   const published: TransactionEvent[] = [];
   const open: Parsed[] = [];
@@ -181,6 +184,20 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   async function publish(events: ChainEvent[]): Promise<void> {
     published.push(...txsOf(events));
     for (let i = 0; i < events.length; i += 2_000) await pub.publish(events.slice(i, i + 2_000));
+  }
+
+  /** Publishes the simulated chain, framed. */
+  async function publishChain(): Promise<void> {
+    published.push(...txsOf(chain));
+    const producer = await kafka.producer();
+    try {
+      for (let i = 0; i < framed.length; i += 2_000)
+        await producer.send(
+          framed.slice(i, i + 2_000).map((r) => ({ topic: topics[r.kind], partition: r.partition, key: r.key, value: r.value })),
+        );
+    } finally {
+      await producer.close();
+    }
   }
 
   function parsed(req?: Msg, on: Msg = client): Parsed {
@@ -274,6 +291,13 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     // At 1,000 tx/s curves complete within a few slots, so PumpSwap pools are created and traded too.
     const batches = await collect({ seed: 7, maxSlots: 16, fast: true, tps: 1000 });
     chain = batches.flatMap((b) => b.events);
+    // Framed as the ingest frames them: a replay's frame gate then holds each slot's end marker until the slot's
+    // records are read (unframed records would let a confirmed replay release a slot before all its writes came).
+    const framer = new SlotFramer(
+      new Map((['transactions', 'accounts', 'slots', 'entries', 'epochs'] as const).map((k) => [k, 1])),
+      topics,
+    );
+    framed = batches.flatMap((b) => framer.frame(b));
   }, 120_000);
 
   afterAll(async () => {
@@ -311,7 +335,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     const streams = cases.map(([, r]) => (Object.keys(r).length === 0 ? parsed() : parsed(r)));
     const confirmed = parsed({ commitment: 'CONFIRMED' });
     await waitFor(async () => (await parsedStreams()) >= cases.length + 1, { what: 'streams registered' });
-    await publish(chain);
+    await publishChain();
     const confirmedSlots = new Set(chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])));
     await expectExactly(...cases.map(([what, r], i): [Parsed, string[], string] => [streams[i]!, expected(r, txs), what]), [
       confirmed,
