@@ -103,7 +103,7 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     call.on('error', () => this.join.stop());
     const initial = compileSubscribeRequest(parsedRegistration({}), deps.limits);
     if (!initial.ok) throw new Error(`SubscribeParsed's default registration does not compile: ${initial.error.message}`);
-    this.session.apply(initial.value, { everyWrite: true });
+    this.session.apply(initial.value, { everyWrite: this.everyWrite });
   }
 
   protected accept(req: SubscribeParsedRequest): Accepted {
