@@ -109,10 +109,16 @@ async function parsedStreams(api: Worker): Promise<number> {
 
 let copies = 0;
 
-async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, templates: readonly Template[]) {
-  const txs = Math.max(1, Math.floor(streamsN === 1 ? BACKLOG : BACKLOG / 10));
+/** The next `txs` pump transactions' records: copies of the templates no earlier phase published. */
+function nextBacklog(templates: readonly Template[], txs: number): ChainEvent[] {
   const records = backlog(templates, txs, copies);
   copies += Math.ceil(txs / templates.length);
+  return records;
+}
+
+async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: number, streamsN: number, templates: readonly Template[]) {
+  const txs = Math.max(1, Math.floor(streamsN === 1 ? BACKLOG : BACKLOG / 10));
+  const records = nextBacklog(templates, txs);
   const procs = streamsN === 1 ? 1 : 2;
   const workers: Worker[] = [];
   for (let p = 0; p < procs; p++) {
@@ -160,8 +166,7 @@ async function publish(kafka: Kafka, topics: TopicNames, records: readonly Chain
  * backlog published, the feed resumed, and the api's CPU taken once its rate is back to what it was idle
  * (3 seconds in a row within 50 ms of it; a profiler's own CPU is in both). */
 async function floorPhase(kafka: Kafka, topics: TopicNames, api: Worker, templates: readonly Template[], txs: number) {
-  const records = backlog(templates, txs, copies);
-  copies += Math.ceil(txs / templates.length);
+  const records = nextBacklog(templates, txs);
   if ((await parsedStreams(api)) !== 0) throw new Error('the floor is measured with no stream open');
   const idle0 = await cpuSeconds(api);
   await sleep(3_000);

@@ -28,6 +28,7 @@ import { topicNames } from '../schemas/topics.js';
 import { newClient, readTopics, slotEvent, slotOffsetRows, TestPublisher, type Msg } from './support/grpc/clients.js';
 import { startTestGrpc, type TestGrpc } from './support/grpc/server.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { INGEST_KINDS } from './support/ingest/sim-chain.js';
 import { collect } from './support/sim/checks.js';
 
 const PUMP_ID = PUMP.programId;
@@ -189,16 +190,12 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   /** Publishes the simulated chain, framed. */
   async function publishChain(): Promise<void> {
     published.push(...txsOf(chain));
-    const producer = await kafka.producer();
-    try {
-      for (let i = 0; i < framed.length; i += 2_000)
-        await producer.send(
-          framed.slice(i, i + 2_000).map((r) => ({ topic: topics[r.kind], partition: r.partition, key: r.key, value: r.value })),
-        );
-    } finally {
-      await producer.close();
-    }
+    await pub.publishFramed(framed);
   }
+
+  /** The slots the simulated chain confirmed, and `more`. */
+  const confirmedSlots = (...more: bigint[]): Set<bigint> =>
+    new Set([...chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])), ...more]);
 
   function parsed(req?: Msg, on: Msg = client): Parsed {
     const p = new Parsed(on.SubscribeParsed());
@@ -293,10 +290,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     chain = batches.flatMap((b) => b.events);
     // Framed as the ingest frames them: a replay's frame gate then holds each slot's end marker until the slot's
     // records are read (unframed records would let a confirmed replay release a slot before all its writes came).
-    const framer = new SlotFramer(
-      new Map((['transactions', 'accounts', 'slots', 'entries', 'epochs'] as const).map((k) => [k, 1])),
-      topics,
-    );
+    const framer = new SlotFramer(new Map(INGEST_KINDS.map((k) => [k, 1])), topics);
     framed = batches.flatMap((b) => framer.frame(b));
   }, 120_000);
 
@@ -336,12 +330,12 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     const confirmed = parsed({ commitment: 'CONFIRMED' });
     await waitFor(async () => (await parsedStreams()) >= cases.length + 1, { what: 'streams registered' });
     await publishChain();
-    const confirmedSlots = new Set(chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])));
+    const confirmedSet = confirmedSlots();
     await expectExactly(...cases.map(([what, r], i): [Parsed, string[], string] => [streams[i]!, expected(r, txs), what]), [
       confirmed,
       expected(
         {},
-        txs.filter((t) => confirmedSlots.has(t.slot)),
+        txs.filter((t) => confirmedSet.has(t.slot)),
       ),
       'CONFIRMED',
     ]);
@@ -405,7 +399,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     // The same history at CONFIRMED: the confirmed slots only (the first test confirmed slot 9,000), each trade with
     // its own curve/pool write (the replay's gate keeps every write, as the live one does).
     const atConfirmed = parsed({ commitment: 'CONFIRMED', from_slot: '8' });
-    const confirmedSlots = new Set([...chain.flatMap((e) => (e.kind === 'slots' && e.event.status === 1 ? [e.event.slot] : [])), 9_000n]);
+    const confirmedSet = confirmedSlots(9_000n);
     await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
     const later = freshCopy(10_000n);
     await publish([{ kind: 'transactions', event: later }]);
@@ -421,7 +415,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       atConfirmed,
       expected(
         {},
-        published.filter((t) => t.slot >= 8n && confirmedSlots.has(t.slot)),
+        published.filter((t) => t.slot >= 8n && confirmedSet.has(t.slot)),
       ),
       'from_slot 8 at CONFIRMED',
     ]);

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import type { FramedRecord } from '../../../ingest/publish/framer.js';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, TransactionEvent, decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
@@ -135,6 +136,16 @@ export class TestPublisher {
   /** Publishes events in order (partitioned by their keys); returns when the broker acknowledged them. */
   async publish(events: ChainEvent[]): Promise<void> {
     await this.producer.send(events.map((e) => ({ topic: this.topics[e.kind], ...encodeRecord(e) })));
+  }
+
+  /** Publishes records as the ingest's framer made them (each slot's end marker after the records it counts, on the
+   * partitions it chose), in order; oversized ones (dead letters) are left out, as the ingest leaves them. */
+  async publishFramed(records: readonly FramedRecord[]): Promise<void> {
+    const live = records.filter((r) => r.dead === undefined);
+    for (let i = 0; i < live.length; i += 2_000)
+      await this.producer.send(
+        live.slice(i, i + 2_000).map((r) => ({ topic: this.topics[r.kind], partition: r.partition, key: r.key, value: r.value })),
+      );
   }
 
   async stop(): Promise<void> {
