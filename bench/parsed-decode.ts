@@ -8,10 +8,10 @@
 // - sim: the simulator's pump.fun / PumpSwap transactions (today's layouts, routed trades, migrations):
 //   extractPumpTransaction alone, scanParsedTransaction (what the stream builds once per transaction: the decode
 //   plus the proto messages) and encodeParsed (its bytes, once per transaction since parsed-update.ts).
-import { PUMP_PROGRAMS } from '../api/pumpfun/decoder.js';
-import { extractPumpTransaction } from '../api/pumpfun/extract.js';
-import { scanParsedTransaction } from '../api/pumpfun/parsed-scan.js';
-import { encodeParsed } from '../api/grpc/stream/encode.js';
+import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';
+import { extractPumpTransaction } from '../schemas/pumpfun/extract.js';
+import { scanParsedTransaction } from '../schemas/pumpfun/parsed-scan.js';
+import { encodeParsed } from '../schemas/pumpfun/encode-parsed.js';
 import type { TransactionEvent } from '../schemas/gen/events.js';
 import { pumpRecordTransaction, readPumpRecords } from '../test/support/mainnet/pump.js';
 

@@ -23,9 +23,9 @@
 // BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { PUMP_PROGRAMS } from '../api/pumpfun/decoder.js';
+import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';
 import { DEFAULT_PARSED_FILTER, matchParsed } from '../api/pumpfun/parsed-filter.js';
-import { scanParsedTransaction } from '../api/pumpfun/parsed-scan.js';
+import { scanParsedTransaction } from '../schemas/pumpfun/parsed-scan.js';
 import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { encodeRecord, type AccountEvent, type ChainEvent, type TransactionEvent } from '../schemas/codec.js';

@@ -5,8 +5,8 @@
 // transaction that wrote a pump-owned account carries that write (`account`, and `pool` for PumpSwap), in both.
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUMP } from '../api/pumpfun/pump-table.js';
-import { PUMP_AMM } from '../api/pumpfun/pump-amm-table.js';
+import { PUMP } from '../schemas/pumpfun/pump-table.js';
+import { PUMP_AMM } from '../schemas/pumpfun/pump-amm-table.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { silentLogger } from '../platform/log.js';
 import type { AccountEvent, ChainEvent } from '../schemas/codec.js';

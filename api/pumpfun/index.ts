@@ -1,7 +1,7 @@
 // Public surface of the pump.fun and PumpSwap decoders (pure: no gRPC, Kafka or ClickHouse).
-export { decodePumpInstruction, pumpInstructionName, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
-export { PUMP_DISCRIMINATORS, anchorDiscriminator, type PumpInstructionName } from './discriminators.js';
-export { parsePumpTransaction, bondingCurveOf, scanPumpTransaction, type PumpTransactionScan } from './parse-transaction.js';
+export { decodePumpInstruction, pumpInstructionName, PUMP_PROGRAM_ID, type PumpInstruction } from '../../schemas/pumpfun/decode.js';
+export { PUMP_DISCRIMINATORS, anchorDiscriminator, type PumpInstructionName } from '../../schemas/pumpfun/discriminators.js';
+export { parsePumpTransaction, bondingCurveOf, scanPumpTransaction, type PumpTransactionScan } from '../../schemas/pumpfun/parse-transaction.js';
 export { PumpJoin, type JoinedEmit, type JoinOptions, type JoinSubject, type JoinWrite } from './join.js';
 export {
   accountNames,
@@ -14,14 +14,14 @@ export {
   type Decode,
   type EventDecode,
   type InstructionDecode,
-} from './decoder.js';
-export { extractPumpTransaction, keyAt, type PumpEventAt, type PumpInstructionAt, type PumpTransaction } from './extract.js';
-export type { Fields, Value } from './layout.js';
-export type { EventDef, InstructionDef, ProgramTable, PumpProgramName } from './program-table.js';
-export { PUMP } from './pump-table.js';
-export { PUMP_AMM } from './pump-amm-table.js';
-export { toProtoEvent, toProtoInstruction } from './to-proto.js';
-export { scanParsedTransaction, type ParsedScan } from './parsed-scan.js';
+} from '../../schemas/pumpfun/decoder.js';
+export { extractPumpTransaction, keyAt, type PumpEventAt, type PumpInstructionAt, type PumpTransaction } from '../../schemas/pumpfun/extract.js';
+export type { Fields, Value } from '../../schemas/pumpfun/layout.js';
+export type { EventDef, InstructionDef, ProgramTable, PumpProgramName } from '../../schemas/pumpfun/program-table.js';
+export { PUMP } from '../../schemas/pumpfun/pump-table.js';
+export { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
+export { toProtoEvent, toProtoInstruction } from '../../schemas/pumpfun/to-proto.js';
+export { scanParsedTransaction, type ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 export {
   compileParsedFilter,
   matchParsed,

@@ -21,7 +21,7 @@
 // from (-1 when unknown), and calls `emit` once per transaction.
 import type { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { keyId } from '../filters/index.js';
-import type { ParsedScan } from './parsed-scan.js';
+import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 
 /** What the join is fed per transaction: the transaction and its parsed content (and whatever else the caller keeps). */
 export interface JoinSubject {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { PumpJoin, type JoinSubject, type JoinWrite } from './join.js';
-import type { ParsedScan } from './parsed-scan.js';
+import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 
 const CURVE = Buffer.alloc(32, 7);
 const POOL = Buffer.alloc(32, 8);

@@ -11,10 +11,10 @@
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
-import type { ParsedScan } from './parsed-scan.js';
-import { PUMP } from './pump-table.js';
-import { PUMP_AMM } from './pump-amm-table.js';
-import type { PumpProgramName } from './program-table.js';
+import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
+import { PUMP } from '../../schemas/pumpfun/pump-table.js';
+import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
+import type { PumpProgramName } from '../../schemas/pumpfun/program-table.js';
 
 /** At most this many entries in each list field (a request is matched per transaction, per stream). */
 export const MAX_PARSED_FILTER_ENTRIES = 256;

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ParsedInstructionLevel, SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import { compileParsedFilter, DEFAULT_PARSED_FILTER, hasParsedOptions, matchParsed, MAX_PARSED_FILTER_ENTRIES } from './parsed-filter.js';
-import type { ParsedScan } from './parsed-scan.js';
-import { PUMP } from './pump-table.js';
-import { PUMP_AMM } from './pump-amm-table.js';
+import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
+import { PUMP } from '../../schemas/pumpfun/pump-table.js';
+import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
 import bs58 from 'bs58';
 

@@ -27,8 +27,8 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/harness/kafka.js';
 import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../support/mainnet/pump.js';
-import { PUMP } from '../../api/pumpfun/pump-table.js';
-import { PUMP_AMM } from '../../api/pumpfun/pump-amm-table.js';
+import { PUMP } from '../../schemas/pumpfun/pump-table.js';
+import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
 import { ANY_PORTS, untilServing } from '../support/cli/served-ports.js';
 import { startTestRpcServer, type TestRpcServer, type TestSlot } from '../support/rpc/test-server.js';
 

@@ -3,14 +3,7 @@
 // `prefix + body`, where the prefix (the host's api/grpc/filters-prefix.ts) holds only its own `filters`
 // field (field 1, repeated string): a concatenation of encoded fields decodes like a message encoded in
 // one go.
-import {
-  SubscribeUpdate,
-  SubscribeUpdateParsedTransaction,
-  type Event,
-  type Instruction,
-  type SubscribeUpdateAccount,
-  type SubscribeUpdateTransaction,
-} from '../../../proto/gen/stream.js';
+import { SubscribeUpdate, type SubscribeUpdateAccount, type SubscribeUpdateTransaction } from '../../../proto/gen/stream.js';
 import type { Timestamp } from '../../../proto/gen/google/protobuf/timestamp.js';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import { encodeMessage } from '../../../schemas/proto-writer.js';
@@ -84,39 +77,6 @@ export function encodePing(createdAt: Timestamp = timestampNow()): Buffer {
 /** A complete pong update answering a client ping (empty filters). */
 export function encodePong(id: number, createdAt: Timestamp = timestampNow()): Buffer {
   return encodeMessage(SubscribeUpdate, { filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } });
-}
-
-/** A complete SubscribeUpdateParsedTransaction. `account` is the bonding curve's write, or the pool's when
- * the transaction has no curve (so an old client sees it); `pool` is the pool's. */
-export function encodeParsed(
-  tx: TransactionEvent,
-  scan: ParsedContent,
-  curve: AccountEvent | undefined,
-  pool: AccountEvent | undefined,
-): Buffer {
-  const poolUpdate = pool ? toAccountUpdate(pool, []) : undefined;
-  return encodeMessage(SubscribeUpdateParsedTransaction, {
-    signature: tx.signatures[0] ?? EMPTY,
-    slot: tx.slot,
-    account: curve ? toAccountUpdate(curve, []) : poolUpdate,
-    recentBlockhash: tx.recentBlockhash,
-    signatures: tx.signatures,
-    instructions: scan.instructions,
-    events: scan.events,
-    programs: [...scan.programs],
-    failed: scan.failed,
-    err: scan.err,
-    pool: poolUpdate,
-  });
-}
-
-/** What encodeParsed needs of a transaction's parsed content (api/pumpfun/parsed-scan.ts). */
-export interface ParsedContent {
-  readonly instructions: Instruction[];
-  readonly events: Event[];
-  readonly programs: readonly string[];
-  readonly failed: boolean;
-  readonly err: string | undefined;
 }
 
 /** Cache key of a data-slice set: streams with equal slices share one account encoding. */

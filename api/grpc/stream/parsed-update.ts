@@ -7,9 +7,9 @@
 import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import type { TransactionScan } from '../../../schemas/scan.js';
 import type { SharedEvent } from '../../live/index.js';
-import { scanParsedTransaction, type ParsedScan } from '../../pumpfun/parsed-scan.js';
+import { scanParsedTransaction, type ParsedScan } from '../../../schemas/pumpfun/parsed-scan.js';
 import type { JoinSubject } from '../../pumpfun/join.js';
-import { encodeParsed } from './encode.js';
+import { encodeParsed } from '../../../schemas/pumpfun/encode-parsed.js';
 import { parsedTransactionOf } from './parsed-transaction.js';
 
 interface Encoding {

@@ -5,7 +5,7 @@ import { SubscribeUpdateParsedTransaction } from '../../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import { SharedEvent } from '../../live/index.js';
 import { PUMP_DISCRIMINATORS, PUMP_PROGRAM_ID } from '../../pumpfun/index.js';
-import { encodeParsed } from './encode.js';
+import { encodeParsed } from '../../../schemas/pumpfun/encode-parsed.js';
 import { parsedUpdateOf, ParsedUpdate } from './parsed-update.js';
 
 const u64 = (v: bigint): Buffer => {

@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { TransactionEvent } from '../../schemas/gen/events.js';
+import { TransactionEvent } from '../gen/events.js';
 import { EVENT_IX_TAG } from './decoder.js';
 import { extractPumpTransaction } from './extract.js';
 import { PUMP_AMM } from './pump-amm-table.js';

@@ -4,7 +4,7 @@
 // readonly addresses (v0 lookup order).
 import bs58 from 'bs58';
 import type { Instruction } from '../../proto/gen/stream.js';
-import type { TransactionEvent } from '../../schemas/gen/events.js';
+import type { TransactionEvent } from '../gen/events.js';
 import { decodePumpInstruction, PUMP_PROGRAM_ID, type PumpInstruction } from './decode.js';
 import { keyAt } from './extract.js';
 

@@ -10,7 +10,7 @@
 //   stack heights tell) is not taken for an event: Anchor only accepts it signed by the program's own PDA.
 // - Program and account indexes address static keys, then loaded writable, then loaded readonly (v0 lookup
 //   order); an index past the end names no key (undefined), never a wrong one.
-import type { TransactionEvent } from '../../schemas/gen/events.js';
+import type { TransactionEvent } from '../gen/events.js';
 import {
   decodeEventInstruction,
   decodeInstruction,

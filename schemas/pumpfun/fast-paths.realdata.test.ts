@@ -9,10 +9,10 @@
 // - SubscribeParsed's transaction decoded without the meta's bulk (api/grpc/stream/parsed-transaction.ts) gives
 //   the same parsed content and the same bytes on the wire as the full record.
 import { describe, expect, it } from 'vitest';
-import { encodeParsed } from '../grpc/stream/encode.js';
-import { parsedTransactionOf } from '../grpc/stream/parsed-transaction.js';
-import { TransactionEvent } from '../../schemas/gen/events.js';
-import { scanTransaction } from '../../schemas/scan.js';
+import { encodeParsed } from './encode-parsed.js';
+import { parsedTransactionOf } from '../../api/grpc/stream/parsed-transaction.js';
+import { TransactionEvent } from '../gen/events.js';
+import { scanTransaction } from '../scan.js';
 import { pumpRecordTransaction, readPumpRecords } from '../../test/support/mainnet/pump.js';
 import { collect } from '../../test/support/sim/checks.js';
 import { EVENT_IX_TAG, PUMP_PROGRAMS } from './decoder.js';

@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { TransactionEvent } from '../../schemas/gen/events.js';
+import { TransactionEvent } from '../gen/events.js';
 import { PUMP_DISCRIMINATORS } from './discriminators.js';
 import { PUMP_PROGRAM_ID } from './decode.js';
 import { bondingCurveOf, parsePumpTransaction, scanPumpTransaction } from './parse-transaction.js';

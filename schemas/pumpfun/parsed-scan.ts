@@ -3,7 +3,7 @@
 // server joins the update with (the first pump.fun instruction's bonding curve, the first PumpSwap
 // instruction's pool). Pure.
 import type { Event, Instruction } from '../../proto/gen/stream.js';
-import type { TransactionEvent } from '../../schemas/gen/events.js';
+import type { TransactionEvent } from '../gen/events.js';
 import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from './extract.js';
 import type { Field } from './layout.js';
 import type { PumpProgramName } from './program-table.js';
