@@ -1,7 +1,12 @@
 // Public surface of the pump.fun and PumpSwap decoders (pure: no gRPC, Kafka or ClickHouse).
 export { decodePumpInstruction, pumpInstructionName, PUMP_PROGRAM_ID, type PumpInstruction } from '../../schemas/pumpfun/decode.js';
 export { PUMP_DISCRIMINATORS, anchorDiscriminator, type PumpInstructionName } from '../../schemas/pumpfun/discriminators.js';
-export { parsePumpTransaction, bondingCurveOf, scanPumpTransaction, type PumpTransactionScan } from '../../schemas/pumpfun/parse-transaction.js';
+export {
+  parsePumpTransaction,
+  bondingCurveOf,
+  scanPumpTransaction,
+  type PumpTransactionScan,
+} from '../../schemas/pumpfun/parse-transaction.js';
 export { PumpJoin, type JoinedEmit, type JoinOptions, type JoinSubject, type JoinWrite } from './join.js';
 export {
   accountNames,
@@ -15,7 +20,13 @@ export {
   type EventDecode,
   type InstructionDecode,
 } from '../../schemas/pumpfun/decoder.js';
-export { extractPumpTransaction, keyAt, type PumpEventAt, type PumpInstructionAt, type PumpTransaction } from '../../schemas/pumpfun/extract.js';
+export {
+  extractPumpTransaction,
+  keyAt,
+  type PumpEventAt,
+  type PumpInstructionAt,
+  type PumpTransaction,
+} from '../../schemas/pumpfun/extract.js';
 export type { Fields, Value } from '../../schemas/pumpfun/layout.js';
 export type { EventDef, InstructionDef, ProgramTable, PumpProgramName } from '../../schemas/pumpfun/program-table.js';
 export { PUMP } from '../../schemas/pumpfun/pump-table.js';
