@@ -2,7 +2,7 @@
 // Keys give per-slot order for transactions, slots and entries, per-account order for accounts.
 import { asBuffer } from './bytes.js';
 
-export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'deadletter';
+export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'parsed' | 'deadletter';
 
 /** The topics the projector reads (entries feed no view yet, so they are not among them). */
 export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs'];
@@ -17,6 +17,7 @@ export function topicNames(prefix = 'solana'): TopicNames {
     slots: `${prefix}.slots.v1`,
     entries: `${prefix}.entries.v1`,
     epochs: `${prefix}.epochs.v1`,
+    parsed: `${prefix}.parsed.v1`,
     deadletter: `${prefix}.deadletter.v1`,
   };
 }

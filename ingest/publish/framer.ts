@@ -8,9 +8,11 @@
 // native client cannot load a second time.
 import { partitionForKey } from '../../platform/kafka/murmur2.js';
 import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../../schemas/codec.js';
-import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
+import { u64Key, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
+import { ParsedSlot } from './parsed-slot.js';
 import type { SlotBatch } from '../source.js';
 
 export type RecordKind = Exclude<TopicKind, 'deadletter'>;
@@ -55,11 +57,15 @@ interface OpenSlot {
 
 export class SlotFramer {
   private open: OpenSlot | undefined;
+  /** The open slot's SubscribeParsed updates (WIP, issue 20): built only when `partitions` has the parsed topic. */
+  private readonly parsed: ParsedSlot | undefined;
 
   constructor(
     private readonly partitions: ReadonlyMap<RecordKind, number>,
     private readonly topics: TopicNames,
-  ) {}
+  ) {
+    this.parsed = partitions.has('parsed') ? new ParsedSlot() : undefined;
+  }
 
   /** The slot whose batches have started and not yet ended, if any. */
   get openSlot(): bigint | undefined {
@@ -88,10 +94,20 @@ export class SlotFramer {
       }
       const r = this.record(e, batch.slot);
       out.push(r);
-      if (r.dead === undefined && ownSlotOf(e) === batch.slot) this.count(open, r);
+      const own = ownSlotOf(e) === batch.slot;
+      if (r.dead === undefined && own) this.count(open, r);
+      if (own) this.parsed?.add(e);
     }
     if (batch.partial) return out;
     this.open = undefined;
+    // The slot is whole: its parsed updates go out before its end marker, which counts them.
+    if (this.parsed) {
+      for (const u of this.parsed.take()) {
+        const r = this.parsedRecord(u.tx.slot, u.tx.index, u.tx.signatures[0], u.bytes, u.scan.failed, batch.slot);
+        out.push(r);
+        if (r.dead === undefined) this.count(open, r);
+      }
+    }
     if (open.marker) {
       const counts = [...open.counts.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.partition - b.partition));
       const marker = this.record({ kind: 'slots', event: { ...open.marker, end: { counts } } }, batch.slot);
@@ -108,6 +124,29 @@ export class SlotFramer {
     const dead = oversizedRecord(kind, this.topics[kind], batchSlot, key, value);
     // The event itself is not kept: records wait in groups, and a resume decodes the few it checks.
     return dead ? { kind, partition, key, value, batchSlot, dead } : { kind, partition, key, value, batchSlot };
+  }
+
+  private parsedRecord(
+    slot: bigint,
+    index: number,
+    signature: Uint8Array | undefined,
+    update: Buffer,
+    failed: boolean,
+    batchSlot: bigint,
+  ): FramedRecord {
+    const key = u64Key(slot);
+    const value = Buffer.from(
+      ParsedTransactionEvent.encode({
+        slot,
+        index,
+        signature: signature ? Buffer.from(signature) : Buffer.alloc(0),
+        update,
+        failed,
+      }).finish(),
+    );
+    const partition = partitionForKey(key, this.partitions.get('parsed')!);
+    const dead = oversizedRecord('parsed', this.topics.parsed, batchSlot, key, value);
+    return dead ? { kind: 'parsed', partition, key, value, batchSlot, dead } : { kind: 'parsed', partition, key, value, batchSlot };
   }
 
   private count(open: OpenSlot, r: FramedRecord): void {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, SlotStatus, type ChainEvent } from '../../schemas/codec.js';
+import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
 import { topicNames } from '../../schemas/topics.js';
 import { syntheticSlot } from '../../test/support/ingest/framed-slot.js';
+import { collect } from '../../test/support/sim/checks.js';
 import { endsSlot, SlotFramer, SlotFramingError, type FramedRecord, type RecordKind } from './framer.js';
 
 const partitions = new Map<RecordKind, number>([
@@ -88,4 +90,30 @@ describe('SlotFramer', () => {
     f.frame({ slot: 1n, events: [], partial: true });
     expect(() => f.frame({ slot: 2n, events: [] })).toThrow(SlotFramingError);
   });
+});
+
+describe('SlotFramer with the parsed topic (WIP, issue 20)', () => {
+  it("puts a whole slot's SubscribeParsed updates before its end marker, counted by it; none without the topic", async () => {
+    const batches = await collect({ seed: 7, maxSlots: 6, fast: true, tps: 1000 });
+    const withParsed = new SlotFramer(new Map<RecordKind, number>([...partitions, ['parsed', 2]]), topicNames('t'));
+    const out = batches.flatMap((b) => withParsed.frame(b));
+    const parsed = out.filter((r) => r.kind === 'parsed');
+    expect(parsed.length).toBeGreaterThan(50);
+    // Each slot's parsed records sit between its data and its end marker, and the marker counts them.
+    for (const marker of out.filter((r) => r.ends !== undefined)) {
+      const slot = marker.ends!;
+      const mine = parsed.filter((r) => ParsedTransactionEvent.decode(r.value).slot === slot);
+      const at = out.indexOf(marker);
+      expect(mine.every((r) => out.indexOf(r) < at)).toBe(true);
+      const counted = slotEvent(marker)
+        .end!.counts.filter((c) => c.kind === 'parsed')
+        .reduce((n, c) => n + c.count, 0);
+      expect(counted).toBe(mine.length);
+    }
+    // The same batches framed without the topic: the same records, no parsed ones.
+    const without = new SlotFramer(partitions, topicNames('t'));
+    const plain = batches.flatMap((b) => without.frame(b));
+    expect(plain.filter((r) => r.kind === 'parsed')).toEqual([]);
+    expect(plain.length).toBe(out.length - parsed.length);
+  }, 60_000);
 });

@@ -28,6 +28,8 @@ export const MAX_MESSAGE_BYTES: Readonly<Record<TopicKind, number>> = {
   slots: 1024 * 1024,
   entries: 1024 * 1024,
   epochs: 4 * 1024 * 1024,
+  // A SubscribeParsed update: a transaction's decoded instructions and events and its curve/pool writes.
+  parsed: 4 * 1024 * 1024,
   deadletter: 12 * 1024 * 1024,
 };
 

@@ -7,9 +7,9 @@ describe('topicSpecs', () => {
   const byName = Object.fromEntries(specs.map((s) => [s.topic, s]));
   const config = (topic: string, name: string): string | undefined => byName[topic]?.config[name];
 
-  it('covers the event topics, entries included, and the deadletter topic', () => {
+  it('covers the event topics, entries and parsed updates included, and the deadletter topic', () => {
     expect(Object.keys(byName).sort()).toEqual(
-      ['p.accounts.v1', 'p.deadletter.v1', 'p.entries.v1', 'p.epochs.v1', 'p.slots.v1', 'p.transactions.v1'].sort(),
+      ['p.accounts.v1', 'p.deadletter.v1', 'p.entries.v1', 'p.epochs.v1', 'p.parsed.v1', 'p.slots.v1', 'p.transactions.v1'].sort(),
     );
   });
 

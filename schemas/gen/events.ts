@@ -422,6 +422,21 @@ export interface EpochEvent {
   schedule: number[];
 }
 
+/**
+ * solana.parsed.v1 (WIP, issue 20: not read yet), key: slot (u64 big-endian). One per pump.fun/PumpSwap
+ * transaction with decoded content, built by the ingest once its slot is whole (ingest/publish/parsed-slot.ts) and
+ * counted by the slot's end marker. `update` is the encoded stream.SubscribeUpdateParsedTransaction, sent to
+ * SubscribeParsed clients as it is; the other fields are what the request filters read without decoding it.
+ */
+export interface ParsedTransactionEvent {
+  slot: bigint;
+  /** The transaction's position in its block. */
+  index: number;
+  signature: Buffer;
+  update: Buffer;
+  failed: boolean;
+}
+
 function createBaseTransactionEvent(): TransactionEvent {
   return {
     slot: 0n,
@@ -3610,6 +3625,142 @@ export const EpochEvent: MessageFns<EpochEvent> = {
     message.slotsPerLeader = object.slotsPerLeader ?? 0;
     message.identities = object.identities?.map((e) => e) || [];
     message.schedule = object.schedule?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseParsedTransactionEvent(): ParsedTransactionEvent {
+  return { slot: 0n, index: 0, signature: Buffer.alloc(0), update: Buffer.alloc(0), failed: false };
+}
+
+export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
+  encode(message: ParsedTransactionEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.slot !== 0n) {
+      if (BigInt.asUintN(64, message.slot) !== message.slot) {
+        throw new globalThis.Error("value provided for field message.slot of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.slot);
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).uint32(message.index);
+    }
+    if (message.signature.length !== 0) {
+      writer.uint32(26).bytes(message.signature);
+    }
+    if (message.update.length !== 0) {
+      writer.uint32(34).bytes(message.update);
+    }
+    if (message.failed !== false) {
+      writer.uint32(40).bool(message.failed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParsedTransactionEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParsedTransactionEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.slot = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signature = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.update = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.failed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParsedTransactionEvent {
+    return {
+      slot: isSet(object.slot) ? BigInt(object.slot) : 0n,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      signature: isSet(object.signature) ? Buffer.from(bytesFromBase64(object.signature)) : Buffer.alloc(0),
+      update: isSet(object.update) ? Buffer.from(bytesFromBase64(object.update)) : Buffer.alloc(0),
+      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+    };
+  },
+
+  toJSON(message: ParsedTransactionEvent): unknown {
+    const obj: any = {};
+    if (message.slot !== 0n) {
+      obj.slot = message.slot.toString();
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.signature.length !== 0) {
+      obj.signature = base64FromBytes(message.signature);
+    }
+    if (message.update.length !== 0) {
+      obj.update = base64FromBytes(message.update);
+    }
+    if (message.failed !== false) {
+      obj.failed = message.failed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParsedTransactionEvent>, I>>(base?: I): ParsedTransactionEvent {
+    return ParsedTransactionEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParsedTransactionEvent>, I>>(object: I): ParsedTransactionEvent {
+    const message = createBaseParsedTransactionEvent();
+    message.slot = (object.slot !== undefined && object.slot !== null) ? BigInt(object.slot) : 0n;
+    message.index = object.index ?? 0;
+    message.signature = object.signature ?? Buffer.alloc(0);
+    message.update = object.update ?? Buffer.alloc(0);
+    message.failed = object.failed ?? false;
     return message;
   },
 };
