@@ -38,6 +38,7 @@ export function compileSubscription(spec: SubscriptionSpec): CompiledSubscriptio
     blocks: byName('blocks', spec.blocks, compileBlocksFilter),
     blocksMeta: byName('blocksMeta', spec.blocksMeta, compileNamedFilter),
     entry: byName('entry', spec.entry, compileNamedFilter),
+    parsed: byName('parsed', spec.parsed, compileNamedFilter),
     commitment: spec.commitment,
     accountsDataSlice: compileDataSlices(spec.accountsDataSlice),
     fromSlot: spec.fromSlot,

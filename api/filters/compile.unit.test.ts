@@ -23,6 +23,7 @@ describe('compileSubscription', () => {
       blocks: [],
       blocksMeta: [],
       entry: [],
+      parsed: [],
       commitment: Commitment.processed,
       accountsDataSlice: [],
       fromSlot: undefined,

@@ -53,4 +53,4 @@ export {
   type FilterError,
   type FilterLimits,
 } from './types.js';
-export { matchSlotStatus, matchBlockMeta, matchEntry } from './match-chain.js';
+export { matchSlotStatus, matchBlockMeta, matchEntry, matchParsedUpdates } from './match-chain.js';

@@ -41,6 +41,11 @@ export function matchEntry(sub: CompiledSubscription): string[] {
   return sub.entry.map((f) => f.name);
 }
 
+/** Names of every parsed filter: each gets every parsed update (SubscribeParsed filters them itself). */
+export function matchParsedUpdates(sub: CompiledSubscription): string[] {
+  return sub.parsed.map((f) => f.name);
+}
+
 /** Names of every blocks filter: each gets the block (what it holds differs per filter, the transport builds it). */
 export function matchBlocks(sub: CompiledSubscription): string[] {
   return sub.blocks.map((f) => f.name);

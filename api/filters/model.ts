@@ -112,6 +112,12 @@ export interface EntryFilterSpec {
   readonly name: string;
 }
 
+/** SubscribeParsed's updates (the parsed topic, WIP issue 20): every one goes to the filter; the request's own
+ * filters (api/pumpfun/parsed-filter.ts) select among them in the transport. */
+export interface ParsedFilterSpec {
+  readonly name: string;
+}
+
 export interface DataSliceSpec {
   readonly offset: bigint;
   readonly length: bigint;
@@ -125,6 +131,7 @@ export interface SubscriptionSpec {
   readonly blocks: readonly BlocksFilterSpec[];
   readonly blocksMeta: readonly BlocksMetaFilterSpec[];
   readonly entry: readonly EntryFilterSpec[];
+  readonly parsed: readonly ParsedFilterSpec[];
   readonly commitment: Commitment;
   /** Trims account data in account updates; empty: full data. */
   readonly accountsDataSlice: readonly DataSliceSpec[];
@@ -140,6 +147,7 @@ export const EMPTY_SUBSCRIPTION: SubscriptionSpec = Object.freeze({
   blocks: [],
   blocksMeta: [],
   entry: [],
+  parsed: [],
   commitment: Commitment.processed,
   accountsDataSlice: [],
   fromSlot: undefined,

@@ -136,6 +136,7 @@ export interface CompiledSubscription {
   readonly blocks: readonly CompiledBlocksFilter[];
   readonly blocksMeta: readonly CompiledNamedFilter[];
   readonly entry: readonly CompiledNamedFilter[];
+  readonly parsed: readonly CompiledNamedFilter[];
   /** The same numbers as stream.proto's CommitmentLevel (PROCESSED = 0). */
   readonly commitment: Commitment;
   /** Sorted by offset, non-overlapping. Empty: full data. */

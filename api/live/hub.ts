@@ -12,6 +12,7 @@ import {
   keyId,
   matchBlockMeta,
   matchEntry,
+  matchParsedUpdates,
   matchSlotStatus,
   scannedAccountView,
   scannedTransactionView,
@@ -95,7 +96,7 @@ export class Hub implements TailSink {
     else this.statusListeners.delete(s);
     if (sub.commitment !== Commitment.processed && sub.accounts.length > 0) this.gatedAccounts.add(s);
     else this.gatedAccounts.delete(s);
-    if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
+    if (sub.slots.length + sub.blocksMeta.length + sub.entry.length + sub.parsed.length > 0) this.chainSubs.set(s, sub);
     else this.chainSubs.delete(s);
     if (sub.blocks.length > 0) {
       this.blockSubs.set(s, sub);
@@ -181,12 +182,14 @@ export class Hub implements TailSink {
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
-      case 'entry': {
+      case 'entry':
+      case 'parsed': {
         if (this.chainSubs.size === 0) return;
+        const match = e.kind === 'entry' ? matchEntry : matchParsedUpdates;
         let u: SharedEvent | undefined;
         for (const [s, sub] of this.chainSubs) {
           if (only && !only(s)) continue;
-          const names = matchEntry(sub);
+          const names = match(sub);
           if (names.length > 0) s.onLive((u ??= recordUpdate(e)), names);
         }
         return;

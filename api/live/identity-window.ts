@@ -65,6 +65,8 @@ export function liveIdentity(e: StreamEvent): string | undefined {
       return `${asBuffer(e.scan.pubkey).toString('latin1')}${e.scan.writeVersion}`;
     case 'entry':
       return `e${e.event.index}`;
+    case 'parsed':
+      return `p${e.event.index}`;
     case 'slot':
       return e.event.gap === undefined ? `s${e.event.status}` : `g${e.event.status}`;
   }

@@ -22,7 +22,9 @@ function described(e: StreamEvent): string {
         ? `wv ${e.scan.writeVersion}, decoded ${e.event.writeVersion}`
         : e.kind === 'entry'
           ? `index ${e.event.index}`
-          : `status ${e.event.status}${e.event.end ? ' marker' : ''}`;
+          : e.kind === 'parsed'
+            ? `parsed ${e.event.index}`
+            : `status ${e.event.status}${e.event.end ? ' marker' : ''}`;
   return `${e.kind} p${e.partition} slot ${e.slot}: ${what}`;
 }
 

@@ -21,6 +21,7 @@ import {
   matchAccountView,
   matchBlockMeta,
   matchEntry,
+  matchParsedUpdates,
   matchSlotStatus,
   matchTransactionView,
   scannedAccountView,
@@ -335,8 +336,9 @@ export class LiveSession implements LiveSubscriber {
         if (names.length > 0) this.admit({ update: recordUpdate(e), names });
         return;
       }
-      case 'entry': {
-        const names = matchEntry(sub);
+      case 'entry':
+      case 'parsed': {
+        const names = e.kind === 'entry' ? matchEntry(sub) : matchParsedUpdates(sub);
         if (names.length > 0) this.admit({ update: recordUpdate(e), names });
         return;
       }

@@ -2,7 +2,7 @@
 // and its wire encodings built lazily, once per (format, variant), shared by every session of that format.
 // A variant is what changes the bytes within a format (account data slices, a stream's filter names are
 // NOT one: transports prefix those per session).
-import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
+import type { AccountEvent, EntryEvent, ParsedTransactionEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import type { AccountScan, TransactionScan } from '../../schemas/scan.js';
 import type { AssembledBlock } from './block-assembler.js';
 import { filledStatus } from './slot-statuses.js';
@@ -24,6 +24,8 @@ export type LiveEvent =
   /** A slot's end marker with its block meta (SlotEvent.block set), for blocks_meta filters. */
   | { readonly kind: 'blockMeta'; readonly event: SlotEvent }
   | { readonly kind: 'entry'; readonly event: EntryEvent }
+  /** A SubscribeParsed update the ingest built (the parsed topic, WIP issue 20), for parsed filters. */
+  | { readonly kind: 'parsed'; readonly event: ParsedTransactionEvent }
   /** A whole block (block-assembler.ts), for blocks filters. */
   | { readonly kind: 'block'; readonly event: AssembledBlock };
 

@@ -6,7 +6,7 @@
 // are small and decoded at once.
 import type { Logger } from 'pino';
 import type { InRecord } from '../../platform/kafka/index.js';
-import { EntryEvent, SlotEvent } from '../../schemas/gen/events.js';
+import { EntryEvent, ParsedTransactionEvent, SlotEvent } from '../../schemas/gen/events.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { scannedAccount, scannedTransaction, type AccountRecord, type TransactionRecord } from './lazy-record.js';
 import { undecodableRecords } from './metrics.js';
@@ -14,7 +14,7 @@ import { undecodableRecords } from './metrics.js';
 export type { AccountRecord, TransactionRecord } from './lazy-record.js';
 
 /** A decoded slot or entry record (a class: one is made per record read). */
-export class ChainRecord<K extends 'slot' | 'entry', E extends { readonly slot: bigint }> {
+export class ChainRecord<K extends 'slot' | 'entry' | 'parsed', E extends { readonly slot: bigint }> {
   constructor(
     readonly kind: K,
     readonly event: E,
@@ -28,9 +28,11 @@ export class ChainRecord<K extends 'slot' | 'entry', E extends { readonly slot: 
 
 export type SlotRecord = ChainRecord<'slot', SlotEvent>;
 export type EntryRecord = ChainRecord<'entry', EntryEvent>;
+/** A SubscribeParsed update the ingest built (the parsed topic, WIP issue 20). */
+export type ParsedRecord = ChainRecord<'parsed', ParsedTransactionEvent>;
 
 /** What the live layer streams (epoch records are read by nobody here). */
-export type StreamEvent = TransactionRecord | AccountRecord | SlotRecord | EntryRecord;
+export type StreamEvent = TransactionRecord | AccountRecord | SlotRecord | EntryRecord | ParsedRecord;
 /** The records that are updates as they are (everything but slot records, whose statuses the readers rank first). */
 export type DataRecord = Exclude<StreamEvent, SlotRecord>;
 
@@ -42,7 +44,7 @@ export function entryRecord(event: EntryEvent, partition: number): EntryRecord {
   return new ChainRecord('entry', event, partition);
 }
 
-export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries'];
+export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'parsed'];
 
 export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
   return new Map(STREAM_KINDS.map((k) => [topics[k], k]));
@@ -54,6 +56,7 @@ export const TOPIC_KIND: { readonly [K in StreamEvent['kind']]: TopicKind } = {
   account: 'accounts',
   slot: 'slots',
   entry: 'entries',
+  parsed: 'parsed',
 };
 
 /**
@@ -73,6 +76,8 @@ export function readRecord(kind: TopicKind, r: InRecord, log: Logger, who = ''):
         return slotRecord(SlotEvent.decode(value), r.partition);
       case 'entries':
         return entryRecord(EntryEvent.decode(value), r.partition);
+      case 'parsed':
+        return new ChainRecord('parsed', ParsedTransactionEvent.decode(value), r.partition);
       default:
         return undefined;
     }
