@@ -4,6 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import {
   StreamService,
+  SubscribeParsedRequest,
   SubscribeRequest,
   SubscribeRequestFilterAccounts,
   SubscribeRequestFilterTransactions,
@@ -137,10 +138,10 @@ export function openFiltered(
 const RawParsedService = { subscribeParsed: { ...StreamService.subscribeParsed, responseDeserialize: (b: Buffer) => b } };
 const RawParsedClient = grpc.makeGenericClientConstructor(RawParsedService, 'stream.Stream');
 
-/** SubscribeParsed streams with the default request (an old client's: it sends nothing), counting updates
- * without decoding them. The server answers no ping on this method: the caller learns from the api that the
- * streams are registered (bench/grpc-worker.ts `streams`). */
-export function openParsedCounting(port: number, streams: number): { stats(): CountStats; close(): void } {
+/** SubscribeParsed streams with the default request (an old client's: it sends nothing; with `fromSlot`, a request
+ * replaying from there), counting updates without decoding them. The server answers no ping on this method: the
+ * caller learns from the api that the streams are registered (bench/grpc-worker.ts `streams`). */
+export function openParsedCounting(port: number, streams: number, fromSlot?: bigint): { stats(): CountStats; close(): void } {
   const stats: CountStats = { n: 0, first: 0, last: 0 };
   const open: { call: grpc.ClientDuplexStream<unknown, Buffer>; client: grpc.Client }[] = [];
   for (let i = 0; i < streams; i++) {
@@ -157,6 +158,7 @@ export function openParsedCounting(port: number, streams: number): { stats(): Co
       stats.n++;
     });
     call.on('error', () => undefined);
+    if (fromSlot !== undefined) call.write(SubscribeParsedRequest.fromPartial({ fromSlot }));
     open.push({ call, client });
   }
   return {

@@ -90,9 +90,15 @@ async function main(): Promise<void> {
     });
     send({ ready: true });
   } else if (role === 'parsed-clients') {
-    // SubscribeParsed streams with the default request that count updates without decoding them (bench/parsed.ts).
+    // SubscribeParsed streams with the default request (BENCH_FROM_SLOT: replaying from there) that count updates without
+    // decoding them (bench/parsed.ts).
     const clients = await import('./grpc-clients.js');
-    const counter = clients.openParsedCounting(Number(process.env.BENCH_PORT), Number(process.env.BENCH_N ?? 1));
+    const from = process.env.BENCH_FROM_SLOT;
+    const counter = clients.openParsedCounting(
+      Number(process.env.BENCH_PORT),
+      Number(process.env.BENCH_N ?? 1),
+      from ? BigInt(from) : undefined,
+    );
     stop = async () => counter.close();
     process.on('message', (m: { cmd: string }) => {
       if (m.cmd === 'count') send({ count: counter.stats() });

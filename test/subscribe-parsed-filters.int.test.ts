@@ -182,9 +182,10 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   const expected = (r: Req, txs: readonly TransactionEvent[]): string[] =>
     txs.filter((t) => refMatches(r, t)).map((t) => hex(t.signatures[0]!));
 
+  /** Publishes events as the ingest does (each slot's run framed whole, with its parsed records). */
   async function publish(events: ChainEvent[]): Promise<void> {
     published.push(...txsOf(events));
-    for (let i = 0; i < events.length; i += 2_000) await pub.publish(events.slice(i, i + 2_000));
+    await pub.publishSlots(events);
   }
 
   /** Publishes the simulated chain, framed. */
@@ -208,7 +209,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   async function expectExactly(...checks: [p: Parsed, want: string[], what: string][]): Promise<void> {
     for (const [p, want, what] of checks)
       await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 60_000 });
-    // One wait for all of them (the join's longest wait): anything extra would be in by now.
+    // One more wait for all of them: anything extra would be in by now.
     await new Promise((r) => setTimeout(r, 1_500));
     for (const [p, want, what] of checks) {
       expect(p.error, what).toBeUndefined();
@@ -397,7 +398,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     const req: Req = { programs: [PUMP_ID], include_failed: true };
     const p = parsed({ ...req, from_slot: '8' });
     // The same history at CONFIRMED: the confirmed slots only (the first test confirmed slot 9,000), each trade with
-    // its own curve/pool write (the replay's gate keeps every write, as the live one does).
+    // its own curve/pool write (joined in the ingest, whatever the commitment).
     const atConfirmed = parsed({ commitment: 'CONFIRMED', from_slot: '8' });
     const confirmedSet = confirmedSlots(9_000n);
     await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });

@@ -112,7 +112,7 @@ export interface EntryFilterSpec {
   readonly name: string;
 }
 
-/** SubscribeParsed's updates (the parsed topic, WIP issue 20): every one goes to the filter; the request's own
+/** SubscribeParsed's updates (the parsed topic, ingest/publish/parsed-slot.ts): every one goes to the filter; the request's own
  * filters (api/pumpfun/parsed-filter.ts) select among them in the transport. */
 export interface ParsedFilterSpec {
   readonly name: string;

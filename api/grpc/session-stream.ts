@@ -76,9 +76,6 @@ export abstract class SessionStream<Req> implements SessionSink {
   protected abstract accept(req: Req): Accepted;
   /** The server ping message; undefined: the response type has none (SubscribeParsed). */
   protected abstract pingBytes(): Buffer | undefined;
-  /** Whether the commitment gate keeps every account write of a slot (ApplyOptions.everyWrite); Yellowstone's
-   * streams get each account's last, SubscribeParsed's join needs them all. */
-  protected readonly everyWrite: boolean = false;
   abstract deliver(u: SharedEvent, names: readonly string[]): void;
 
   get lastSlot(): bigint | undefined {
@@ -105,7 +102,7 @@ export abstract class SessionStream<Req> implements SessionSink {
     const start = ++this.starts;
     // The registration in place until the look-up answers is not this cursor's: its slots must not move it.
     this.cursor = undefined;
-    const opts = { toSlot: bounds.toSlot, pace: bounds.pace, reportDelivered: bounds.cursor !== undefined, everyWrite: this.everyWrite };
+    const opts = { toSlot: bounds.toSlot, pace: bounds.pace, reportDelivered: bounds.cursor !== undefined };
     if (bounds.cursor === undefined) {
       if (snapshot) this.session.applySnapshot(sub, opts);
       else this.session.apply(sub, opts);

@@ -46,6 +46,9 @@ export interface FrameGateOptions {
   startedLate?: (key: string) => boolean;
   /** The reader does not know the data records' partitions (count() gets any number): compare sums per kind. */
   byKind?: boolean;
+  /** The topic kinds the reader reads (a replay reads only what its subscription needs): a marker's counts of other
+   * kinds are not waited for. Undefined: every kind. */
+  kinds?: ReadonlySet<string>;
   /** The first slot expected (a replay's from_slot); undefined: whichever marker comes first. */
   fromSlot?: bigint;
   /** How many partitions the slots topic has: when each has a marker waiting, the lowest is next whatever
@@ -192,20 +195,25 @@ export class FrameGate<T> {
     const late = this.o.startedLate;
     if (!late) return false;
     return m.counts.some((c) => {
+      if (!this.reads(c.kind)) return false;
       const k = this.partitionKey(c.kind, c.partition);
       const first = this.firstRead.get(k);
       return late(k) && (first === undefined || first >= m.slot);
     });
   }
 
+  private reads(kind: string): boolean {
+    return this.o.kinds === undefined || this.o.kinds.has(kind);
+  }
+
   private complete(m: Marker): boolean {
     const seen = this.seen.get(m.slot);
     if (this.o.byKind) {
       const want = new Map<string, number>();
-      for (const c of m.counts) want.set(c.kind, (want.get(c.kind) ?? 0) + c.count);
+      for (const c of m.counts) if (this.reads(c.kind)) want.set(c.kind, (want.get(c.kind) ?? 0) + c.count);
       return [...want].every(([kind, n]) => (seen?.get(kind) ?? 0) >= n);
     }
-    return m.counts.every((c) => (seen?.get(this.partitionKey(c.kind, c.partition)) ?? 0) >= c.count);
+    return m.counts.every((c) => !this.reads(c.kind) || (seen?.get(this.partitionKey(c.kind, c.partition)) ?? 0) >= c.count);
   }
 
   private release(h: Held<T>): void {

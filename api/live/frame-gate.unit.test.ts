@@ -54,6 +54,29 @@ describe('FrameGate', () => {
     expect(g.holding).toBe(0);
   });
 
+  it('waits only for the counts of the kinds its reader reads (a replay of the slots and parsed topics)', () => {
+    const { g, out } = gate({ byKind: true, bounded: true, fromSlot: 10n, kinds: new Set(['slots', 'parsed']) });
+    const end = marker(10, [
+      ['accounts', 0, 5],
+      ['transactions', 1, 3],
+      ['parsed', 0, 2],
+    ]);
+    g.count('parsed', 0, 10n);
+    g.slotRecord(0, 'end 10', end);
+    g.flush();
+    expect(out).toEqual([]);
+    g.count('parsed', 0, 10n);
+    g.flush();
+    expect(out).toEqual(['end 10']);
+    // Reading every kind, the same marker waits for the chain topics too.
+    const all = gate({ byKind: true, bounded: true, fromSlot: 10n });
+    all.g.count('parsed', 0, 10n);
+    all.g.count('parsed', 0, 10n);
+    all.g.slotRecord(0, 'end 10', end);
+    all.g.flush();
+    expect(all.out).toEqual([]);
+  });
+
   it('hands markers on in slot order whatever partition was read first', () => {
     const { g, out } = gate({ fromSlot: 20n });
     g.count('transactions', 0, 21n);

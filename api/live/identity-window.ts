@@ -51,8 +51,8 @@ export class IdentityWindow {
 
 /**
  * A record's identity within its slot, as behaviour.md's resume defines it ("Slot framing"): first
- * signature for transactions, (pubkey, write_version) for account writes, index for entries, status for
- * slot records. Built from the scan's bytes (latin1 strings: no hex or base58 work per record).
+ * signature for transactions (and the parsed updates made of them), (pubkey, write_version) for account writes,
+ * index for entries, status for slot records. Built from the scan's bytes (latin1 strings: no hex or base58 work per record).
  * Undefined for a record that has none (a transaction without signatures): it is never deduplicated.
  */
 export function liveIdentity(e: StreamEvent): string | undefined {
@@ -66,7 +66,8 @@ export function liveIdentity(e: StreamEvent): string | undefined {
     case 'entry':
       return `e${e.event.index}`;
     case 'parsed':
-      return `p${e.event.index}`;
+      // Its transaction's identity: the first signature (the slot's position when it has none).
+      return e.event.signature.length > 0 ? `p${asBuffer(e.event.signature).toString('latin1')}` : `p#${e.event.index}`;
     case 'slot':
       return e.event.gap === undefined ? `s${e.event.status}` : `g${e.event.status}`;
   }

@@ -111,11 +111,13 @@ export async function firstAvailableSlot(
 export async function planReplay(o: {
   kafka: Kafka;
   topics: TopicNames;
+  /** The topic kinds the replay reads (readKinds); default: every stream kind. */
+  kinds?: readonly TopicKind[];
   ch?: ClickHouseClient;
   database: string;
   fromSlot: bigint;
 }): Promise<ReplayPlan> {
-  const names = [...streamTopics(o.topics).keys()];
+  const names = [...streamTopics(o.topics, o.kinds).keys()];
   const ranges = await logRanges(o.kafka, names);
   const rows = o.ch ? await offsetRows(o.ch, o.database, names, o.fromSlot) : [];
   if (o.ch) {
@@ -159,6 +161,8 @@ export interface ReplayOptions {
   topics: TopicNames;
   fromSlot: bigint;
   plan: ReplayPlan;
+  /** The topic kinds it reads (readKinds: what the subscription needs); default: every stream kind. */
+  kinds?: readonly TopicKind[];
   /** Live tail positions at registration: replay stops right before them. */
   until: OffsetMap;
   /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
@@ -199,11 +203,12 @@ export class ReplayRun {
 
   private constructor(private readonly o: ReplayOptions) {
     this.done = new Promise<void>((res) => (this.resolve = res));
-    this.kinds = streamTopics(o.topics);
+    this.kinds = streamTopics(o.topics, o.kinds);
     this.pacer = o.pace === undefined ? undefined : new Pacer(o.pace);
     const slotPartitions = Math.max(1, o.until.partitions(o.topics.slots).size);
     this.framed = new FrameGate<StreamEvent>((e) => o.onEvent(e), {
       byKind: true,
+      kinds: new Set(this.kinds.values()),
       bounded: true,
       fromSlot: o.fromSlot,
       slotPartitions,

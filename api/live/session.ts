@@ -34,6 +34,7 @@ import { CommitmentGate } from './commitment-gate.js';
 import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
 import type { LiveTail } from './live-tail.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
+import { readKinds } from './read-kinds.js';
 import { runSnapshot, SnapshotUnavailable } from './snapshot.js';
 import type { ReplayLimit } from './replay-limit.js';
 import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
@@ -80,10 +81,6 @@ export interface ApplyOptions {
   readonly pace?: number;
   /** Tell the sink each slot fully delivered (`SessionSink.delivered`). */
   readonly reportDelivered?: boolean;
-  /** At confirmed and finalized, keep every account write of a slot instead of each account's last (the gate's
-   * Yellowstone deduplication): a stream that pairs each write with the transaction that made it needs them all
-   * (SubscribeParsed's curve/pool join: a hot curve is written by several trades of one slot). */
-  readonly everyWrite?: boolean;
 }
 
 /** What sessions share: one per process (see LiveLayer). */
@@ -173,9 +170,7 @@ export class LiveSession implements LiveSubscriber {
     this.gate =
       sub.commitment === Commitment.processed
         ? undefined
-        : opts.everyWrite
-          ? new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf)
-          : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
+        : new CommitmentGate<Pending>(sub.commitment, this.d.hub.statusOf, writeOf, this.newestWrite);
     const statuses = this.gate !== undefined || this.trackStatuses || opts.toSlot !== undefined || opts.reportDelivered === true;
     this.d.hub.register(this, sub, statuses, this.d.tail.handedOver);
     if (sub.fromSlot === undefined) return;
@@ -184,7 +179,7 @@ export class LiveSession implements LiveSubscriber {
     const until = this.d.tail.positions();
     this.liveBuffer = [];
     this.replayStatuses = new SlotStatuses(REPLAY_STATUS_WINDOW);
-    if (this.gate && sub.accounts.length > 0 && !opts.everyWrite) this.replayWrites = new NewestWrites(WRITES_WINDOW);
+    if (this.gate && sub.accounts.length > 0) this.replayWrites = new NewestWrites(WRITES_WINDOW);
     this.gate?.startReplay();
     if (sub.blocks.length > 0) {
       const names = matchBlocks(sub);
@@ -282,7 +277,8 @@ export class LiveSession implements LiveSubscriber {
     const current = () => gen === this.generation && !this.closed;
     let run: ReplayRun | undefined;
     try {
-      const plan = await planReplay({ kafka, topics, ch, database, fromSlot });
+      const kinds = readKinds(sub);
+      const plan = await planReplay({ kafka, topics, kinds, ch, database, fromSlot });
       if (!current()) return;
       if (plan.scanned.length > 0)
         log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');
@@ -290,6 +286,7 @@ export class LiveSession implements LiveSubscriber {
       run = await ReplayRun.start({
         kafka,
         topics,
+        kinds,
         fromSlot,
         plan,
         until,

@@ -24,7 +24,7 @@ export type LiveEvent =
   /** A slot's end marker with its block meta (SlotEvent.block set), for blocks_meta filters. */
   | { readonly kind: 'blockMeta'; readonly event: SlotEvent }
   | { readonly kind: 'entry'; readonly event: EntryEvent }
-  /** A SubscribeParsed update the ingest built (the parsed topic, WIP issue 20), for parsed filters. */
+  /** A SubscribeParsed update the ingest built (the parsed topic, ingest/publish/parsed-slot.ts), for parsed filters. */
   | { readonly kind: 'parsed'; readonly event: ParsedTransactionEvent }
   /** A whole block (block-assembler.ts), for blocks filters. */
   | { readonly kind: 'block'; readonly event: AssembledBlock };

@@ -28,7 +28,7 @@ export class ChainRecord<K extends 'slot' | 'entry' | 'parsed', E extends { read
 
 export type SlotRecord = ChainRecord<'slot', SlotEvent>;
 export type EntryRecord = ChainRecord<'entry', EntryEvent>;
-/** A SubscribeParsed update the ingest built (the parsed topic, WIP issue 20). */
+/** A SubscribeParsed update the ingest built (the parsed topic, ingest/publish/parsed-slot.ts). */
 export type ParsedRecord = ChainRecord<'parsed', ParsedTransactionEvent>;
 
 /** What the live layer streams (epoch records are read by nobody here). */
@@ -46,8 +46,9 @@ export function entryRecord(event: EntryEvent, partition: number): EntryRecord {
 
 export const STREAM_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'parsed'];
 
-export function streamTopics(topics: TopicNames): Map<string, TopicKind> {
-  return new Map(STREAM_KINDS.map((k) => [topics[k], k]));
+/** Topic name -> kind, for `kinds` (default: every stream kind). */
+export function streamTopics(topics: TopicNames, kinds: readonly TopicKind[] = STREAM_KINDS): Map<string, TopicKind> {
+  return new Map(kinds.map((k) => [topics[k], k]));
 }
 
 /** The topic kind a record was read from (what a slot's end marker counts, frame-gate.ts). */

@@ -7,7 +7,6 @@ export {
   scanPumpTransaction,
   type PumpTransactionScan,
 } from '../../schemas/pumpfun/parse-transaction.js';
-export { PumpJoin, type JoinedEmit, type JoinOptions, type JoinSubject, type JoinWrite } from './join.js';
 export {
   accountNames,
   decodeEvent,

@@ -1,5 +1,6 @@
 // SubscribeParsed's request filters (proto SubscribeParsedRequest, fields 2-8), compiled once per request and
-// matched against a transaction's ParsedScan. Pure.
+// matched against what the ingest's parsed record says of a transaction (its summary, and its ParsedFacts when
+// the request's filters read them: schemas/pumpfun/parsed-facts.ts). Pure.
 // - No field set: both programs, top-level and inner, every kind, successful transactions; a transaction
 //   passes with at least one decoded instruction (behaviour.md "SubscribeParsed").
 // - programs / instruction_level / mints narrow which instructions count; instruction_kinds which kinds.
@@ -9,9 +10,8 @@
 // - users: one of them signed the transaction. include_failed: failed transactions pass too.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
-import type { TransactionEvent } from '../../schemas/gen/events.js';
+import type { ParsedFacts } from '../../schemas/gen/events.js';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
-import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
 import type { PumpProgramName } from '../../schemas/pumpfun/program-table.js';
@@ -147,34 +147,52 @@ function levelPasses(level: ParsedInstructionLevel, inner: boolean): boolean {
   return level === ParsedInstructionLevel.BOTH || (level === ParsedInstructionLevel.INNER_ONLY ? inner : !inner);
 }
 
-/** Whether a transaction's parsed content passes the filter. */
-export function matchParsed(f: ParsedFilter, scan: ParsedScan, tx: TransactionEvent): boolean {
-  if (scan.failed && !f.includeFailed) return false;
-  if (f.users) {
-    let signed = false;
-    const n = Math.min(tx.numRequiredSignatures, tx.accountKeys.length);
-    for (let i = 0; i < n && !signed; i++) signed = f.users.has(id(tx.accountKeys[i]!));
-    if (!signed) return false;
-  }
+/** Whether the filter reads a transaction's facts: not when it reads only `failed` and "has a decoded instruction"
+ * (a request without filter fields, or one that only asks for failed transactions too; then the record's two
+ * fields decide and its facts stay undecoded). */
+export function readsFacts(f: ParsedFilter): boolean {
+  return !(
+    f.instructionKinds === undefined &&
+    f.eventKinds === undefined &&
+    f.mints === undefined &&
+    f.users === undefined &&
+    f.level === ParsedInstructionLevel.BOTH &&
+    f.programs.size === DEFAULT_PARSED_FILTER.programs.size
+  );
+}
+
+/** What the ingest's parsed record says of a transaction (schemas/events.proto ParsedTransactionEvent). */
+export interface ParsedSummary {
+  readonly failed: boolean;
+  readonly hasInstruction: boolean;
+}
+
+/** Whether a parsed transaction passes the filter; `facts` is called only when the filter reads them. */
+export function matchParsed(f: ParsedFilter, summary: ParsedSummary, facts: () => ParsedFacts): boolean {
+  if (summary.failed && !f.includeFailed) return false;
+  if (!readsFacts(f)) return summary.hasInstruction;
+  return matchFacts(f, facts());
+}
+
+function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
+  if (f.users && !facts.signers.some((k) => f.users!.has(id(k)))) return false;
   const useInstructions = f.instructionKinds !== undefined || f.eventKinds === undefined;
   const useEvents = f.eventKinds !== undefined;
   // Top-level indexes with an instruction passing program and level (for events under a level).
   let levelIndexes: Set<number> | undefined;
-  for (let i = 0; i < scan.instructions.length; i++) {
-    const x = scan.instructions[i]!;
+  for (const x of facts.instructions) {
     if (!f.programs.has(x.program as PumpProgramName) || !levelPasses(f.level, x.inner)) continue;
     if (useEvents && f.level !== ParsedInstructionLevel.BOTH) (levelIndexes ??= new Set()).add(x.index);
     if (!useInstructions) continue;
-    if (f.instructionKinds && !f.instructionKinds.has(scan.instructionNames[i]!)) continue;
-    if (f.mints && !x.accounts.some((a) => f.mints!.has(id(a)))) continue;
+    if (f.instructionKinds && !f.instructionKinds.has(x.name)) continue;
+    if (f.mints && !x.keys.some((a) => f.mints!.has(id(a)))) continue;
     return true;
   }
   if (!useEvents) return false;
-  for (let i = 0; i < scan.events.length; i++) {
-    const e = scan.events[i]!;
-    if (!f.programs.has(e.program as PumpProgramName) || !f.eventKinds!.has(scan.eventNames[i]!)) continue;
+  for (const e of facts.events) {
+    if (!f.programs.has(e.program as PumpProgramName) || !f.eventKinds!.has(e.name)) continue;
     if (f.level !== ParsedInstructionLevel.BOTH && !levelIndexes?.has(e.index)) continue;
-    if (f.mints && !scan.eventKeys[i]!.some((k) => f.mints!.has(id(k)))) continue;
+    if (f.mints && !e.keys.some((k) => f.mints!.has(id(k)))) continue;
     return true;
   }
   return false;

@@ -1,8 +1,17 @@
 // SubscribeParsed's request filters: invalid fields name the field and entry; the matcher against a reference
-// written here over hand-built scans.
+// written here over hand-built scans (their facts as the ingest writes them).
 import { describe, expect, it } from 'vitest';
 import { ParsedInstructionLevel, SubscribeParsedRequest } from '../../proto/gen/stream.js';
-import { compileParsedFilter, DEFAULT_PARSED_FILTER, hasParsedOptions, matchParsed, MAX_PARSED_FILTER_ENTRIES } from './parsed-filter.js';
+import {
+  compileParsedFilter,
+  DEFAULT_PARSED_FILTER,
+  hasParsedOptions,
+  matchParsed,
+  MAX_PARSED_FILTER_ENTRIES,
+  readsFacts,
+  type ParsedFilter,
+} from './parsed-filter.js';
+import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
 import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
@@ -55,6 +64,11 @@ function scan(ixs: [string, string, boolean, number, Buffer[]][], evs: [string, 
 }
 const tx = (signer: Buffer) => ({ numRequiredSignatures: 1, accountKeys: [signer, k(200)] }) as unknown as TransactionEvent;
 
+/** matchParsed on a scan as the api sees it: the record's summary, the facts built from the scan. */
+function match(f: ParsedFilter, s: ParsedScan, t: TransactionEvent): boolean {
+  return matchParsed(f, { failed: s.failed, hasInstruction: s.instructions.length > 0 }, () => parsedFactsOf(t, s));
+}
+
 describe('matchParsed', () => {
   const mint = k(7);
   const router = scan([['pump', 'buy_v2', true, 0, [k(1), mint]]], [['pump', 'TradeEvent', 0, [mint]]]);
@@ -66,24 +80,43 @@ describe('matchParsed', () => {
     return r.filter;
   };
   it('default: inner and top-level of both programs, failed left out', () => {
-    expect([router, amm, failed].map((s) => matchParsed(DEFAULT_PARSED_FILTER, s, tx(k(9))))).toEqual([true, true, false]);
-    expect(matchParsed(f({ includeFailed: true }), failed, tx(k(9)))).toBe(true);
+    expect([router, amm, failed].map((s) => match(DEFAULT_PARSED_FILTER, s, tx(k(9))))).toEqual([true, true, false]);
+    expect(match(f({ includeFailed: true }), failed, tx(k(9)))).toBe(true);
+    // Events alone (no decoded instruction) are not enough without event_kinds.
+    const eventsOnly = scan([], [['pump', 'TradeEvent', 0, [mint]]]);
+    expect(match(DEFAULT_PARSED_FILTER, eventsOnly, tx(k(9)))).toBe(false);
+    expect(match(f({ eventKinds: ['TradeEvent'] }), eventsOnly, tx(k(9)))).toBe(true);
+  });
+  it('the default and include_failed read no facts; every other field does', () => {
+    const never = (): never => {
+      throw new Error('facts read');
+    };
+    expect(matchParsed(DEFAULT_PARSED_FILTER, { failed: false, hasInstruction: true }, never)).toBe(true);
+    expect(matchParsed(f({ includeFailed: true }), { failed: true, hasInstruction: true }, never)).toBe(true);
+    expect(readsFacts(f({ programs: [PUMP.programId, PUMP_AMM.programId] }))).toBe(false);
+    for (const p of [
+      { programs: [PUMP.programId] },
+      { instructionKinds: ['buy'] },
+      { eventKinds: ['TradeEvent'] },
+      { mints: [bs58.encode(mint)] },
+      { users: [bs58.encode(k(9))] },
+      { instructionLevel: ParsedInstructionLevel.INNER_ONLY },
+    ])
+      expect(readsFacts(f(p))).toBe(true);
   });
   it('programs, levels, kinds, mints, users', () => {
-    expect(matchParsed(f({ programs: [PUMP_AMM.programId] }), router, tx(k(9)))).toBe(false);
-    expect(matchParsed(f({ programs: [PUMP.programId] }), router, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
-    expect(matchParsed(f({ instructionLevel: ParsedInstructionLevel.INNER_ONLY }), router, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ instructionKinds: ['buy'] }), router, tx(k(9)))).toBe(false);
-    expect(matchParsed(f({ instructionKinds: ['buy'] }), amm, tx(k(9)))).toBe(true);
+    expect(match(f({ programs: [PUMP_AMM.programId] }), router, tx(k(9)))).toBe(false);
+    expect(match(f({ programs: [PUMP.programId] }), router, tx(k(9)))).toBe(true);
+    expect(match(f({ instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
+    expect(match(f({ instructionLevel: ParsedInstructionLevel.INNER_ONLY }), router, tx(k(9)))).toBe(true);
+    expect(match(f({ instructionKinds: ['buy'] }), router, tx(k(9)))).toBe(false);
+    expect(match(f({ instructionKinds: ['buy'] }), amm, tx(k(9)))).toBe(true);
     // Only event kinds: only events count; under a level, only events of a passing instruction's call.
-    expect(matchParsed(f({ eventKinds: ['TradeEvent'] }), router, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ eventKinds: ['TradeEvent'], instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(
-      false,
-    );
-    expect(matchParsed(f({ mints: [bs58.encode(mint)] }), router, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ mints: [bs58.encode(mint)] }), amm, tx(k(9)))).toBe(false);
-    expect(matchParsed(f({ users: [bs58.encode(k(9))] }), amm, tx(k(9)))).toBe(true);
-    expect(matchParsed(f({ users: [bs58.encode(k(200))] }), amm, tx(k(9)))).toBe(false); // a key, not a signer
+    expect(match(f({ eventKinds: ['TradeEvent'] }), router, tx(k(9)))).toBe(true);
+    expect(match(f({ eventKinds: ['TradeEvent'], instructionLevel: ParsedInstructionLevel.TOP_LEVEL_ONLY }), router, tx(k(9)))).toBe(false);
+    expect(match(f({ mints: [bs58.encode(mint)] }), router, tx(k(9)))).toBe(true);
+    expect(match(f({ mints: [bs58.encode(mint)] }), amm, tx(k(9)))).toBe(false);
+    expect(match(f({ users: [bs58.encode(k(9))] }), amm, tx(k(9)))).toBe(true);
+    expect(match(f({ users: [bs58.encode(k(200))] }), amm, tx(k(9)))).toBe(false); // a key, not a signer
   });
 });

@@ -17,6 +17,9 @@ import type { SlotBatch } from '../source.js';
 
 export type RecordKind = Exclude<TopicKind, 'deadletter'>;
 
+/** Every topic the ingest publishes records to (the dead-letter topic aside). */
+export const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'parsed'];
+
 export interface FramedRecord {
   kind: RecordKind;
   partition: number;
@@ -57,7 +60,7 @@ interface OpenSlot {
 
 export class SlotFramer {
   private open: OpenSlot | undefined;
-  /** The open slot's SubscribeParsed updates (WIP, issue 20): built only when `partitions` has the parsed topic. */
+  /** The open slot's SubscribeParsed updates (parsed-slot.ts): built only when `partitions` has the parsed topic. */
   private readonly parsed: ParsedSlot | undefined;
 
   constructor(
@@ -102,8 +105,8 @@ export class SlotFramer {
     this.open = undefined;
     // The slot is whole: its parsed updates go out before its end marker, which counts them.
     if (this.parsed) {
-      for (const u of this.parsed.take()) {
-        const r = this.parsedRecord(u.tx.slot, u.tx.index, u.tx.signatures[0], u.bytes, u.scan.failed, batch.slot);
+      for (const p of this.parsed.take()) {
+        const r = this.parsedRecord(p, batch.slot);
         out.push(r);
         if (r.dead === undefined) this.count(open, r);
       }
@@ -126,24 +129,9 @@ export class SlotFramer {
     return dead ? { kind, partition, key, value, batchSlot, dead } : { kind, partition, key, value, batchSlot };
   }
 
-  private parsedRecord(
-    slot: bigint,
-    index: number,
-    signature: Uint8Array | undefined,
-    update: Buffer,
-    failed: boolean,
-    batchSlot: bigint,
-  ): FramedRecord {
-    const key = u64Key(slot);
-    const value = Buffer.from(
-      ParsedTransactionEvent.encode({
-        slot,
-        index,
-        signature: signature ? Buffer.from(signature) : Buffer.alloc(0),
-        update,
-        failed,
-      }).finish(),
-    );
+  private parsedRecord(p: ParsedTransactionEvent, batchSlot: bigint): FramedRecord {
+    const key = u64Key(p.slot);
+    const value = Buffer.from(ParsedTransactionEvent.encode(p).finish());
     const partition = partitionForKey(key, this.partitions.get('parsed')!);
     const dead = oversizedRecord('parsed', this.topics.parsed, batchSlot, key, value);
     return dead ? { kind: 'parsed', partition, key, value, batchSlot, dead } : { kind: 'parsed', partition, key, value, batchSlot };

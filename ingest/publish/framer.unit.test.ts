@@ -92,7 +92,7 @@ describe('SlotFramer', () => {
   });
 });
 
-describe('SlotFramer with the parsed topic (WIP, issue 20)', () => {
+describe('SlotFramer with the parsed topic', () => {
   it("puts a whole slot's SubscribeParsed updates before its end marker, counted by it; none without the topic", async () => {
     const batches = await collect({ seed: 7, maxSlots: 6, fast: true, tps: 1000 });
     const withParsed = new SlotFramer(new Map<RecordKind, number>([...partitions, ['parsed', 2]]), topicNames('t'));

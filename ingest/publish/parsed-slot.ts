@@ -1,21 +1,17 @@
 // A slot's SubscribeParsed updates, built once by the ingest when the slot is whole (docs/decisions.md, Issue 20:
-// "One stream at 50,000/s needs the parsed updates built upstream"). WIP of the parsed topic: the framer feeds it
-// every event of the open slot and takes the updates before the slot's end marker. Each pump.fun/PumpSwap
-// transaction with content (a decoded instruction or event, failed ones too: the request filters decide) is joined
-// with the writes it made itself (by signature: its bonding curve and its pool), so no commitment gate or batch cut
-// can pair it with another trade's write. Pure.
+// "the parsed topic"): the framer feeds it every event of the open slot and publishes what `take` returns before
+// the slot's end marker. Each pump.fun/PumpSwap transaction with content (a decoded instruction or event; failed ones
+// too, the request filters decide) is joined with the writes it made itself (by signature: its bonding curve and
+// its pool), so no commitment level, replay or batch cut can pair it with another trade's write. Beside the update
+// go what the request filters read (schemas/pumpfun/parsed-facts.ts), so the api never decodes it. Pure.
 import type { AccountEvent, ChainEvent, TransactionEvent } from '../../schemas/codec.js';
+import { ParsedFacts, type ParsedTransactionEvent } from '../../schemas/gen/events.js';
 import { encodeParsed } from '../../schemas/pumpfun/encode-parsed.js';
 import { PUMP_PROGRAMS } from '../../schemas/pumpfun/decoder.js';
-import { scanParsedTransaction, type ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
+import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
+import { scanParsedTransaction } from '../../schemas/pumpfun/parsed-scan.js';
 
-export interface ParsedSlotUpdate {
-  readonly tx: TransactionEvent;
-  readonly scan: ParsedScan;
-  /** The encoded SubscribeUpdateParsedTransaction. */
-  readonly bytes: Buffer;
-}
-
+const EMPTY = Buffer.alloc(0);
 const id = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
 const owned = (owner: Uint8Array): boolean => PUMP_PROGRAMS.some((p) => p.programIdBytes.equals(owner));
 
@@ -31,16 +27,25 @@ export class ParsedSlot {
       this.writes.set(id(e.event.txnSignature) + id(e.event.pubkey), e.event);
   }
 
-  /** The slot's updates in its transactions' order; the slot starts empty again. */
-  take(): ParsedSlotUpdate[] {
-    const out: ParsedSlotUpdate[] = [];
+  /** The slot's parsed records in its transactions' order; the slot starts empty again. */
+  take(): ParsedTransactionEvent[] {
+    const out: ParsedTransactionEvent[] = [];
     for (const tx of this.txs) {
       const scan = scanParsedTransaction(tx);
       if (scan.instructions.length === 0 && scan.events.length === 0) continue;
-      const sig = tx.signatures[0] ? id(tx.signatures[0]) : undefined;
-      const curve = sig !== undefined && scan.curve ? this.writes.get(sig + id(scan.curve)) : undefined;
-      const pool = sig !== undefined && scan.pool ? this.writes.get(sig + id(scan.pool)) : undefined;
-      out.push({ tx, scan, bytes: encodeParsed(tx, scan, curve, pool) });
+      const signature = tx.signatures[0] ?? EMPTY;
+      const sig = id(signature);
+      const curve = scan.curve ? this.writes.get(sig + id(scan.curve)) : undefined;
+      const pool = scan.pool ? this.writes.get(sig + id(scan.pool)) : undefined;
+      out.push({
+        slot: tx.slot,
+        index: tx.index,
+        signature,
+        update: encodeParsed(tx, scan, curve, pool),
+        failed: scan.failed,
+        hasInstruction: scan.instructions.length > 0,
+        facts: Buffer.from(ParsedFacts.encode(parsedFactsOf(tx, scan)).finish()),
+      });
     }
     this.txs = [];
     this.writes.clear();

@@ -1,54 +1,62 @@
-// ParsedSlot builds, per whole slot, the bytes the api's SubscribeParsed path sends at processed (its join fed the
-// same chain in order), and pairs every trade of a hot curve with its own write.
+// ParsedSlot builds, per whole slot, one record per pump transaction with content: the update joined with the writes
+// that transaction made (found here by a plain search of the slot's events), failed ones included, with the facts the
+// request filters read. Simulated current-layout traffic: hot curves (several trades a slot), routers, PumpSwap.
 import { describe, expect, it } from 'vitest';
 import { SubscribeUpdateParsedTransaction } from '../../proto/gen/stream.js';
-import { ParsedUpdate } from '../../api/grpc/stream/parsed-update.js';
-import { PumpJoin } from '../../api/pumpfun/join.js';
+import { ParsedFacts, type AccountEvent, type TransactionEvent } from '../../schemas/gen/events.js';
+import { encodeParsed } from '../../schemas/pumpfun/encode-parsed.js';
+import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
+import { scanParsedTransaction } from '../../schemas/pumpfun/parsed-scan.js';
 import { collect } from '../../test/support/sim/checks.js';
 import { ParsedSlot } from './parsed-slot.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 describe('ParsedSlot', () => {
-  it("builds each pump transaction's update as the api's join does, every trade with its own curve/pool write", async () => {
+  it('builds each pump transaction’s update with its own curve/pool write, and the facts beside it', async () => {
     const batches = await collect({ seed: 7, maxSlots: 12, fast: true, tps: 1000 });
-    // The api's path at processed: one join over the chain in publish order.
-    const api = new Map<string, Buffer>();
-    const join = new PumpJoin<ParsedUpdate>((p, curve, pool) => api.set(hex(p.tx.signatures[0]!), p.bytes(curve, pool)), {
-      idleMs: 3_600_000,
-    });
-    let last = 0n;
+    // The reference: per slot, each transaction with content, its writes found by signature and pubkey.
+    const expected = new Map<string, { tx: TransactionEvent; bytes: Buffer }>();
+    const bySlot = new Map<bigint, { txs: TransactionEvent[]; writes: AccountEvent[] }>();
     for (const b of batches)
       for (const e of b.events) {
-        if (e.kind === 'transactions') {
-          const u = new ParsedUpdate(e.event);
-          if (u.hasContent) join.onTransaction(u);
-          else join.onOtherTransaction(e.event.slot);
-          if (e.event.slot > last) last = e.event.slot;
-        } else if (e.kind === 'accounts')
-          join.onAccount({ slot: e.event.slot, pubkey: e.event.pubkey, txnSignature: e.event.txnSignature, event: e.event });
+        const s = bySlot.get(b.slot) ?? { txs: [], writes: [] };
+        bySlot.set(b.slot, s);
+        if (e.kind === 'transactions') s.txs.push(e.event);
+        else if (e.kind === 'accounts') s.writes.push(e.event);
       }
-    // Later chain positions release whatever still waits.
-    join.onOtherTransaction(last + 10n);
-    join.onAccount({ slot: last + 10n, pubkey: Buffer.alloc(32), txnSignature: undefined, event: undefined as never });
-    join.stop();
+    for (const { txs, writes } of bySlot.values())
+      for (const tx of txs) {
+        const scan = scanParsedTransaction(tx);
+        if (scan.instructions.length + scan.events.length === 0) continue;
+        const own = (k: Buffer | undefined) =>
+          k && writes.find((w) => w.pubkey.equals(k) && w.txnSignature !== undefined && hex(w.txnSignature) === hex(tx.signatures[0]!));
+        expected.set(hex(tx.signatures[0]!), {
+          tx,
+          bytes: encodeParsed(tx, scan, own(scan.curve) || undefined, own(scan.pool) || undefined),
+        });
+      }
 
-    const built = new Map<string, Buffer>();
     const slot = new ParsedSlot();
+    const built = [];
     for (const b of batches) {
       for (const e of b.events) slot.add(e);
-      if (!b.partial) for (const u of slot.take()) built.set(hex(u.tx.signatures[0]!), u.bytes);
+      if (!b.partial) built.push(...slot.take());
     }
-    expect(built.size).toBeGreaterThan(1_000);
-    expect([...built.keys()].sort()).toEqual([...api.keys()].sort());
-    const differ = [...built].filter(([sig, bytes]) => !bytes.equals(api.get(sig)!)).map(([sig]) => sig);
+    expect(built.length).toBeGreaterThan(1_000);
+    expect(built.map((r) => hex(r.signature)).sort()).toEqual([...expected.keys()].sort());
+    const differ = built.filter((r) => !Buffer.from(r.update).equals(expected.get(hex(r.signature))!.bytes)).map((r) => hex(r.signature));
     expect(differ).toEqual([]);
+    expect(built.some((r) => r.failed)).toBe(true);
 
-    // Each update's write is its own, and hot curves (several trades a slot) are in the sample.
     let joined = 0;
     const perCurveSlot = new Map<string, number>();
-    for (const bytes of built.values()) {
-      const u = SubscribeUpdateParsedTransaction.decode(bytes);
+    for (const r of built) {
+      const { tx } = expected.get(hex(r.signature))!;
+      const scan = scanParsedTransaction(tx);
+      expect([r.slot, r.index, r.failed, r.hasInstruction]).toEqual([tx.slot, tx.index, scan.failed, scan.instructions.length > 0]);
+      expect(ParsedFacts.decode(r.facts)).toEqual(parsedFactsOf(tx, scan));
+      const u = SubscribeUpdateParsedTransaction.decode(r.update);
       if (!u.account?.account) continue;
       joined++;
       expect(hex(u.account.account.txnSignature!)).toBe(hex(u.signature));

@@ -10,7 +10,7 @@ import type { Logger } from '../../platform/log.js';
 import { retry, type RetryPolicy } from '../../platform/retry.js';
 import { isStop } from '../../platform/stop.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import type { FramedRecord, RecordKind } from './framer.js';
+import { RECORD_KINDS, type FramedRecord, type RecordKind } from './framer.js';
 import { identityOf } from './identity.js';
 import { decodeRecord } from '../../schemas/codec.js';
 import { ingestMetrics } from '../metrics.js';
@@ -45,12 +45,13 @@ const PUBLISH_RETRY: RetryPolicy = { initialMs: 200, maxMs: 5_000 };
 
 /** A framed record's identity, from its bytes (only while a resume has records to leave out). */
 function identityOfRecord(r: FramedRecord): string {
+  // A slot's parsed records go out in its last batch, in one Kafka transaction with its end marker: Kafka holds them
+  // all with the marker (the slot is then left out whole) or none, so none is ever held.
+  if (r.kind === 'parsed') return '';
   const d = decodeRecord(r.kind, r.value);
   // The framer encoded it; an undecodable value cannot happen, and is then nothing Kafka holds.
   return d.ok ? identityOf(d.value) : '';
 }
-
-const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
 
 export class Publisher {
   private producer: TransactionalProducer | undefined;

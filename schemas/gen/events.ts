@@ -423,10 +423,11 @@ export interface EpochEvent {
 }
 
 /**
- * solana.parsed.v1 (WIP, issue 20: not read yet), key: slot (u64 big-endian). One per pump.fun/PumpSwap
- * transaction with decoded content, built by the ingest once its slot is whole (ingest/publish/parsed-slot.ts) and
- * counted by the slot's end marker. `update` is the encoded stream.SubscribeUpdateParsedTransaction, sent to
- * SubscribeParsed clients as it is; the other fields are what the request filters read without decoding it.
+ * solana.parsed.v1, key: slot (u64 big-endian). One per pump.fun/PumpSwap transaction with decoded content (failed
+ * ones too), built by the ingest once its slot is whole (ingest/publish/parsed-slot.ts) and counted by the slot's end
+ * marker. `update` is the encoded stream.SubscribeUpdateParsedTransaction, joined with the curve/pool writes the
+ * transaction made, sent to SubscribeParsed clients as it is (docs/decisions.md, Issue 20: "the parsed topic");
+ * the other fields are what SubscribeParsed's request filters read without decoding it.
  */
 export interface ParsedTransactionEvent {
   slot: bigint;
@@ -435,6 +436,32 @@ export interface ParsedTransactionEvent {
   signature: Buffer;
   update: Buffer;
   failed: boolean;
+  /** Whether a decoded instruction is among its content (what a request without filter fields asks for). */
+  hasInstruction: boolean;
+  /** An encoded ParsedFacts: decoded only for requests whose filters read more than the two fields above. */
+  facts: Buffer;
+}
+
+/** What SubscribeParsed's request filters read of a parsed transaction (api/pumpfun/parsed-filter.ts). */
+export interface ParsedFacts {
+  /** The accounts that signed it (a `users` filter). */
+  signers: Buffer[];
+  instructions: ParsedItem[];
+  events: ParsedItem[];
+}
+
+/** A decoded instruction or event, as the filters see it. */
+export interface ParsedItem {
+  /** `pump` or `pump_amm`. */
+  program: string;
+  /** Its IDL name (buy_v2, TradeEvent, ...). */
+  name: string;
+  /** The top-level instruction it is in (or, for an event, that emitted it). */
+  index: number;
+  /** An instruction invoked by another one (inner, CPI). */
+  inner: boolean;
+  /** An instruction's accounts; an event's pubkey fields (a `mints` filter). */
+  keys: Buffer[];
 }
 
 function createBaseTransactionEvent(): TransactionEvent {
@@ -3630,7 +3657,15 @@ export const EpochEvent: MessageFns<EpochEvent> = {
 };
 
 function createBaseParsedTransactionEvent(): ParsedTransactionEvent {
-  return { slot: 0n, index: 0, signature: Buffer.alloc(0), update: Buffer.alloc(0), failed: false };
+  return {
+    slot: 0n,
+    index: 0,
+    signature: Buffer.alloc(0),
+    update: Buffer.alloc(0),
+    failed: false,
+    hasInstruction: false,
+    facts: Buffer.alloc(0),
+  };
 }
 
 export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
@@ -3652,6 +3687,12 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
     }
     if (message.failed !== false) {
       writer.uint32(40).bool(message.failed);
+    }
+    if (message.hasInstruction !== false) {
+      writer.uint32(48).bool(message.hasInstruction);
+    }
+    if (message.facts.length !== 0) {
+      writer.uint32(58).bytes(message.facts);
     }
     return writer;
   },
@@ -3709,6 +3750,22 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
             message.failed = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.hasInstruction = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.facts = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3728,6 +3785,12 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
       signature: isSet(object.signature) ? Buffer.from(bytesFromBase64(object.signature)) : Buffer.alloc(0),
       update: isSet(object.update) ? Buffer.from(bytesFromBase64(object.update)) : Buffer.alloc(0),
       failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+      hasInstruction: isSet(object.hasInstruction)
+        ? globalThis.Boolean(object.hasInstruction)
+        : isSet(object.has_instruction)
+        ? globalThis.Boolean(object.has_instruction)
+        : false,
+      facts: isSet(object.facts) ? Buffer.from(bytesFromBase64(object.facts)) : Buffer.alloc(0),
     };
   },
 
@@ -3748,6 +3811,12 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
     if (message.failed !== false) {
       obj.failed = message.failed;
     }
+    if (message.hasInstruction !== false) {
+      obj.hasInstruction = message.hasInstruction;
+    }
+    if (message.facts.length !== 0) {
+      obj.facts = base64FromBytes(message.facts);
+    }
     return obj;
   },
 
@@ -3761,6 +3830,246 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
     message.signature = object.signature ?? Buffer.alloc(0);
     message.update = object.update ?? Buffer.alloc(0);
     message.failed = object.failed ?? false;
+    message.hasInstruction = object.hasInstruction ?? false;
+    message.facts = object.facts ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseParsedFacts(): ParsedFacts {
+  return { signers: [], instructions: [], events: [] };
+}
+
+export const ParsedFacts: MessageFns<ParsedFacts> = {
+  encode(message: ParsedFacts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.signers) {
+      writer.uint32(10).bytes(v!);
+    }
+    for (const v of message.instructions) {
+      ParsedItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.events) {
+      ParsedItem.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParsedFacts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParsedFacts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signers.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.instructions.push(ParsedItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.events.push(ParsedItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParsedFacts {
+    return {
+      signers: globalThis.Array.isArray(object?.signers)
+        ? object.signers.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      instructions: globalThis.Array.isArray(object?.instructions)
+        ? object.instructions.map((e: any) => ParsedItem.fromJSON(e))
+        : [],
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ParsedItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ParsedFacts): unknown {
+    const obj: any = {};
+    if (message.signers?.length) {
+      obj.signers = message.signers.map((e) => base64FromBytes(e));
+    }
+    if (message.instructions?.length) {
+      obj.instructions = message.instructions.map((e) => ParsedItem.toJSON(e));
+    }
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => ParsedItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParsedFacts>, I>>(base?: I): ParsedFacts {
+    return ParsedFacts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParsedFacts>, I>>(object: I): ParsedFacts {
+    const message = createBaseParsedFacts();
+    message.signers = object.signers?.map((e) => e) || [];
+    message.instructions = object.instructions?.map((e) => ParsedItem.fromPartial(e)) || [];
+    message.events = object.events?.map((e) => ParsedItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseParsedItem(): ParsedItem {
+  return { program: "", name: "", index: 0, inner: false, keys: [] };
+}
+
+export const ParsedItem: MessageFns<ParsedItem> = {
+  encode(message: ParsedItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.program !== "") {
+      writer.uint32(10).string(message.program);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.index !== 0) {
+      writer.uint32(24).uint32(message.index);
+    }
+    if (message.inner !== false) {
+      writer.uint32(32).bool(message.inner);
+    }
+    for (const v of message.keys) {
+      writer.uint32(42).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParsedItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParsedItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.program = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.inner = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.keys.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParsedItem {
+    return {
+      program: isSet(object.program) ? globalThis.String(object.program) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      inner: isSet(object.inner) ? globalThis.Boolean(object.inner) : false,
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
+    };
+  },
+
+  toJSON(message: ParsedItem): unknown {
+    const obj: any = {};
+    if (message.program !== "") {
+      obj.program = message.program;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.inner !== false) {
+      obj.inner = message.inner;
+    }
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParsedItem>, I>>(base?: I): ParsedItem {
+    return ParsedItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParsedItem>, I>>(object: I): ParsedItem {
+    const message = createBaseParsedItem();
+    message.program = object.program ?? "";
+    message.name = object.name ?? "";
+    message.index = object.index ?? 0;
+    message.inner = object.inner ?? false;
+    message.keys = object.keys?.map((e) => e) || [];
     return message;
   },
 };

@@ -5,21 +5,16 @@
 //   data ends early (every prefix of every real instruction and event) or is mutated;
 // - to-proto.ts's typed messages of complete layouts (one generated literal per definition) give what the
 //   field-by-field conversion gives, and parsed-scan.ts's event pubkeys (from the definition's key fields) what
-//   walking every value gives, same order;
-// - SubscribeParsed's transaction decoded without the meta's bulk (api/grpc/stream/parsed-transaction.ts) gives
-//   the same parsed content and the same bytes on the wire as the full record.
+//   walking every value gives, same order.
 import { describe, expect, it } from 'vitest';
-import { encodeParsed } from './encode-parsed.js';
-import { parsedTransactionOf } from '../../api/grpc/stream/parsed-transaction.js';
 import { TransactionEvent } from '../gen/events.js';
-import { scanTransaction } from '../scan.js';
 import { pumpRecordTransaction, readPumpRecords } from '../../test/support/mainnet/pump.js';
 import { collect } from '../../test/support/sim/checks.js';
 import { EVENT_IX_TAG, PUMP_PROGRAMS } from './decoder.js';
 import { extractPumpTransaction } from './extract.js';
 import { readFields, readFieldsByPrefix } from './layout.js';
 import { lookupDiscriminator, type ProgramTable } from './program-table.js';
-import { eventKeysByWalk, eventKeysOf, scanParsedTransaction } from './parsed-scan.js';
+import { eventKeysByWalk, eventKeysOf } from './parsed-scan.js';
 import { typedMessageByField, typedOf } from './to-proto.js';
 
 /** Every instruction data of either program in the transactions (top level and inner), with its table. */
@@ -102,29 +97,5 @@ describe("SubscribeParsed's messages: generated against field by field", () => {
 
   it('a simulated batch', async () => {
     expect(same(await simTxs())).toBeGreaterThan(500);
-  }, 120_000);
-});
-
-describe("SubscribeParsed's transaction without the meta's bulk", () => {
-  const same = (tx: TransactionEvent): void => {
-    const bytes = Buffer.from(TransactionEvent.encode(tx).finish());
-    const slim = parsedTransactionOf(scanTransaction(bytes));
-    const full = TransactionEvent.decode(bytes);
-    const a = scanParsedTransaction(full);
-    const b = scanParsedTransaction(slim);
-    expect(b).toEqual(a);
-    expect(encodeParsed(slim, b, undefined, undefined).equals(encodeParsed(full, a, undefined, undefined))).toBe(true);
-    expect(slim.numRequiredSignatures).toBe(full.numRequiredSignatures);
-    expect(slim.logMessages).toEqual([]);
-  };
-
-  it('real records', () => {
-    for (const tx of realTxs()) same(tx);
-  });
-
-  it('a simulated batch', async () => {
-    const txs = (await simTxs()).filter((t) => scanParsedTransaction(t).instructions.length > 0);
-    expect(txs.length).toBeGreaterThan(100);
-    for (const tx of txs) same(tx);
   }, 120_000);
 });

@@ -62,7 +62,7 @@ import { ingestSection } from '../../platform/config-sections.js';
 const SIM = { source: 'sim', seed: 11, tps: 30, skipRate: 0.05, slotsPerEpoch: 256, validators: 8, maxSlots: 3000, fast: true } as const;
 const PACED_SLOT_MS = 50;
 const TOPICS = { partitions: 3, replicationFactor: 3, retentionMs: -1 } as const;
-const KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'deadletter'];
+const KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'parsed', 'deadletter'];
 const DATABASE = 'fault';
 
 const started = Date.now();
@@ -445,7 +445,7 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     note(`topics equal the reference (${recordCount(got)} records)`);
     // Every slot ended with its marker, whose counts are what the partitions hold of the slot.
     const contents = new Map(KINDS.map((k) => [topics[k], got[k] ?? []]));
-    const markers = checkMarkers(contents, topics, ['transactions', 'accounts', 'slots', 'entries']);
+    const markers = checkMarkers(contents, topics);
     expect(markers).toEqual({ markers: SIM.maxSlots, wrong: [], late: [] });
 
     // 7. The views equal the independent computation from the topics.

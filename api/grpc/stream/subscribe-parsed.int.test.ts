@@ -1,7 +1,7 @@
-// SubscribeParsed against the real broker: only transactions with a decodable top-level pump.fun
-// instruction are sent, with their decoded pump.fun instructions in order (other programs' and undecodable
-// ones left out), joined with the bonding-curve account update the same transaction wrote (whichever of
-// the two topics delivers first), or without it when there is none.
+// SubscribeParsed against the real broker, fed as the ingest publishes (each slot framed whole, its parsed records
+// built by the framer): only transactions with a decodable pump.fun instruction are sent, with their decoded
+// pump.fun instructions in order (other programs' and undecodable ones left out), joined with the bonding-curve
+// account update the same transaction wrote (wherever it sits in the slot), or without it when there is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
@@ -88,7 +88,7 @@ describe('gRPC SubscribeParsed', () => {
       ],
     });
     const curveAccount = accountEvent(500n, curveBuy, PUMP, Buffer.from('curve-state'), { txnSignature: buy.signatures[0] });
-    await pub.publish([
+    await pub.publishSlots([
       { kind: 'accounts', event: curveAccount },
       { kind: 'transactions', event: buy },
     ]);
@@ -123,12 +123,12 @@ describe('gRPC SubscribeParsed', () => {
         { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.sell, u64(1n), u64(2n)]) },
       ],
     });
-    await pub.publish([
+    await pub.publishSlots([
       { kind: 'transactions', event: create },
       { kind: 'transactions', event: nonPump },
       { kind: 'transactions', event: undecodable },
-      { kind: 'transactions', event: lonelySell },
       { kind: 'accounts', event: createAccount },
+      { kind: 'transactions', event: lonelySell },
     ]);
     await waitFor(() => got.length >= 2, { what: 'create and lonely sell' });
 
@@ -152,25 +152,40 @@ describe('gRPC SubscribeParsed', () => {
     await waitFor(async () => (await parsedStreams()) === 0, { what: 'stream closed on the server' });
   });
 
-  it('joins the bonding-curve write that arrived before its transaction', async () => {
+  it("joins each trade of a hot curve with its own write, the slot's others' writes around it", async () => {
     const call = client.SubscribeParsed();
     const got: Msg[] = [];
     call.on('data', (m: Msg) => got.push(m));
     call.on('error', () => undefined);
     await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+    // Three buys of one curve in slot 600, each write after its transaction and before the next one's.
     const curve = key();
-    const buy = txEvent(600n, pumpKeys(curve), {
-      instructions: [
-        { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(1n), u64(2n)]) },
-      ],
-    });
-    await pub.publish([
-      { kind: 'accounts', event: accountEvent(600n, curve, PUMP, Buffer.from('c'), { txnSignature: buy.signatures[0] }) },
-    ]);
-    await pub.publish([{ kind: 'transactions', event: buy }]);
-    await waitFor(() => got.length === 1, { what: 'the buy' });
-    expect(Buffer.from(got[0].signature).equals(buy.signatures[0]!)).toBe(true);
-    expect(Buffer.from(got[0].account.account.pubkey).equals(curve)).toBe(true);
+    const buys = [1n, 2n, 3n].map((n) =>
+      txEvent(600n, pumpKeys(curve), {
+        index: Number(n),
+        instructions: [
+          { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(n), u64(2n)]) },
+        ],
+      }),
+    );
+    await pub.publishSlots(
+      buys.flatMap((buy, i) => [
+        { kind: 'transactions' as const, event: buy },
+        {
+          kind: 'accounts' as const,
+          event: accountEvent(600n, curve, PUMP, Buffer.from(`c${i}`), {
+            txnSignature: buy.signatures[0],
+            writeVersion: 600_000n + BigInt(i),
+          }),
+        },
+      ]),
+    );
+    await waitFor(() => got.length === 3, { what: 'the three buys' });
+    for (let i = 0; i < 3; i++) {
+      expect(Buffer.from(got[i].signature).equals(buys[i]!.signatures[0]!)).toBe(true);
+      expect(Buffer.from(got[i].account.account.pubkey).equals(curve)).toBe(true);
+      expect(Buffer.from(got[i].account.account.data).toString()).toBe(`c${i}`);
+    }
     call.cancel();
   });
 });

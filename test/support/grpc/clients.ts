@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { FramedRecord } from '../../../ingest/publish/framer.js';
+import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../../../ingest/publish/framer.js';
+import { ownSlotOf } from '../../../ingest/publish/identity.js';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, TransactionEvent, decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
@@ -124,13 +125,38 @@ export function slotEvent(slot: bigint, status: number): SlotEvent {
 }
 
 export class TestPublisher {
+  private partitions: Map<RecordKind, number> | undefined;
+
   private constructor(
+    private readonly kafka: Kafka,
     private readonly producer: Producer,
     private readonly topics: TopicNames,
   ) {}
 
   static async start(kafka: Kafka, topics: TopicNames): Promise<TestPublisher> {
-    return new TestPublisher(await kafka.producer(), topics);
+    return new TestPublisher(kafka, await kafka.producer(), topics);
+  }
+
+  /** Publishes events as the ingest does: each run of one slot's events framed as a whole slot (the ingest's framer
+   * on the topics' partitions: the slot's parsed records, and its end marker when the run holds its PROCESSED
+   * record), in order. */
+  async publishSlots(events: readonly ChainEvent[]): Promise<void> {
+    this.partitions ??= new Map(
+      await Promise.all(RECORD_KINDS.map(async (k) => [k, await this.kafka.admin().partitionCount(this.topics[k])] as const)),
+    );
+    const framer = new SlotFramer(this.partitions, this.topics);
+    const records: FramedRecord[] = [];
+    let run: ChainEvent[] = [];
+    const flush = (): void => {
+      if (run.length > 0) records.push(...framer.frame({ slot: ownSlotOf(run[0]!) ?? 0n, events: run, partial: false }));
+      run = [];
+    };
+    for (const e of events) {
+      if (run.length > 0 && ownSlotOf(e) !== ownSlotOf(run[0]!)) flush();
+      run.push(e);
+    }
+    flush();
+    await this.publishFramed(records);
   }
 
   /** Publishes events in order (partitioned by their keys); returns when the broker acknowledged them. */
