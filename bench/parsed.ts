@@ -3,24 +3,26 @@
 // PumpSwap pools; every event as a self-CPI):
 // 1. decode: CPU µs per transaction (bench/parsed-decode.ts): the real mainnet pump transactions (what
 //    bench/pump-decode.ts prints; target ≤ 5 µs) and the simulator's pump transactions: the decode alone, the
-//    stream's parsed content (decode + proto messages, built once per transaction) and its encoding.
+//    parsed content (decode + proto messages) and its encoding (what the ingest builds once per transaction).
 // 2. max: the most parsed updates/s delivered to 1 and to 100 SubscribeParsed streams (default request, as an
 //    old client sends), as bench/grpc.ts phase 3 measures Subscribe: the api (bench/grpc-worker.ts `api`, gRPC
 //    only) in its own process with its CPU measured, counting clients in their own processes (`parsed-clients`,
 //    updates counted undecoded); the api's live feed is paused, a backlog is published (the simulator's pump
-//    transactions and the curve/pool writes each made, copied with fresh signatures and slots so every copy
-//    is a transaction of its own that the stream joins with its own writes), the feed resumes, and the clients
-//    count from the first update to the last.
-// 3. floor: the same backlog read by the api with no stream open: its CPU per record and per pump transaction,
-//    what reading the records a parsed update is made of costs before any parsing (the bound on `max` for one
-//    stream while the api reads the chain topics).
-// Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> one_stream_per_s=<o> streams100_per_s=<h>
-//   floor_us_per_tx=<f> floor_us_per_record=<g>
-// Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`, `floor`; default all), BENCH_SIM_SLOTS (simulated slots the
-// templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump transactions for one stream, default 100,000; a tenth
-// of it for 100 streams), BENCH_REPEAT (max runs, default 1; the best is reported), BENCH_PUMP_ROUNDS (7),
-// BENCH_PUMP_PASSES (real: 20,000 passes over the 19 transactions per round; sim: as many transactions per round),
-// BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder: the api's V8 CPU profile), BENCH_API_NODE_ARGS.
+//    transactions and the curve/pool writes each made, copied with fresh signatures and slots, each slot framed
+//    whole by the ingest's framer so its parsed records follow: the framing's CPU here is the ingest's cost of the
+//    parsed updates), the feed resumes, and the clients count from the first update to the last.
+// 3. replay: one stream replaying such a backlog (from_slot its first slot) once the api's live tail has read it:
+//    the replay reads the slots and parsed topics only (api/live/read-kinds.ts).
+// 4. floor: the same backlog read by the api with no stream open: its CPU per record and per pump transaction
+//    (what reading the records costs before any stream).
+// Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> floor_us_per_tx=<f>
+//   floor_us_per_record=<g> one_stream_replay_per_s=<p> one_stream_per_s=<o> streams100_per_s=<h>
+// Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`, `replay`, `floor`; default all), BENCH_SIM_SLOTS (simulated
+// slots the templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump
+// transactions for one stream, default 100,000; a tenth of it for 100 streams), BENCH_REPEAT (max and replay runs,
+// default 1; the best is reported), BENCH_PUMP_ROUNDS (7), BENCH_PUMP_PASSES (real: 20,000 passes over the 19
+// transactions per round; sim: as many transactions per round), BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder:
+// the api's V8 CPU profile), BENCH_API_NODE_ARGS.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';

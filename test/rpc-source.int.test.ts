@@ -14,7 +14,7 @@ import bs58 from 'bs58';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
-import { SlotFramer } from '../ingest/publish/framer.js';
+import { RECORD_KINDS, SlotFramer } from '../ingest/publish/framer.js';
 import { createRpcSource } from '../ingest/sources/rpc/source.js';
 import { startIngest } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
@@ -23,7 +23,7 @@ import { flagOf, makeConfig, type Config } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { SlotStatus, type ChainEvent, type SlotEvent } from '../schemas/codec.js';
-import { TOPIC_KINDS, topicNames, type TopicKind } from '../schemas/topics.js';
+import { topicNames } from '../schemas/topics.js';
 import { blockFromConfirmedBlock, blockToConfirmedBlock } from '../schemas/yellowstone/index.js';
 import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
 import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
@@ -136,7 +136,7 @@ type ByKey = Map<string, string[]>;
 /** The records Kafka must hold: the expected batches as slot framing (ingest/publish/framer.ts) publishes them, each
  * slot's own processed or skipped record last with its per-partition counts (3 partitions, as rpcConfig). */
 function expectedByKey(batches: SlotBatch[]): ByKey {
-  const framer = new SlotFramer(new Map(TOPIC_KINDS.filter((k) => k !== 'deadletter').map((k) => [k, 3])), topicNames('expected'));
+  const framer = new SlotFramer(new Map(RECORD_KINDS.map((k) => [k, 3])), topicNames('expected'));
   const m: ByKey = new Map();
   for (const b of batches) {
     for (const r of framer.frame(b)) {
@@ -149,7 +149,7 @@ function expectedByKey(batches: SlotBatch[]): ByKey {
 
 async function gotByKey(kafka: Kafka, prefix: string): Promise<ByKey> {
   const names = topicNames(prefix);
-  const kinds = TOPIC_KINDS.filter((k) => k !== 'deadletter') as Exclude<TopicKind, 'deadletter'>[];
+  const kinds = RECORD_KINDS;
   const contents = await readTopics(
     kafka,
     kinds.map((k) => names[k]),

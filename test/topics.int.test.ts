@@ -155,6 +155,7 @@ describe('topics on a real broker', () => {
       [topics.slots]: PARTITIONS,
       [topics.entries]: PARTITIONS,
       [topics.epochs]: 1,
+      [topics.parsed]: PARTITIONS,
       [topics.deadletter]: 1,
     });
 
