@@ -9,14 +9,15 @@
 //    only) in its own process with its CPU measured, counting clients in their own processes (`parsed-clients`,
 //    updates counted undecoded); the api's live feed is paused, a backlog is published (the simulator's pump
 //    transactions and the curve/pool writes each made, copied with fresh signatures and slots, each slot framed
-//    whole by the ingest's framer so its parsed records follow: the framing's CPU here is the ingest's cost of the
-//    parsed updates), the feed resumes, and the clients count from the first update to the last.
+//    whole by the ingest's framer so its parsed records follow), the feed resumes, and the clients count from the
+//    first update to the last.
 // 3. replay: one stream replaying such a backlog (from_slot its first slot) once the api's live tail has read it:
 //    the replay reads the slots and parsed topics only (api/live/read-kinds.ts).
 // 4. floor: the same backlog read by the api with no stream open: its CPU per record and per pump transaction
-//    (what reading the records costs before any stream).
+//    (what reading the records costs before any stream); and the ingest's cost of the parsed updates (the backlog
+//    framed with the parsed topic and without, timed here).
 // Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> floor_us_per_tx=<f>
-//   floor_us_per_record=<g> one_stream_replay_per_s=<p> one_stream_per_s=<o> streams100_per_s=<h>
+//   floor_us_per_record=<g> ingest_parsed_us=<i> one_stream_replay_per_s=<p> one_stream_per_s=<o> streams100_per_s=<h>
 // Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`, `replay`, `floor`; default all), BENCH_SIM_SLOTS (simulated
 // slots the templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump
 // transactions for one stream, default 100,000; a tenth of it for 100 streams), BENCH_REPEAT (max and replay runs,
@@ -26,7 +27,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';
-import { RECORD_KINDS, SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
+import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../ingest/publish/framer.js';
 import { ownSlotOf } from '../ingest/publish/identity.js';
 import { scanParsedTransaction } from '../schemas/pumpfun/parsed-scan.js';
 import { benchBrokers } from './support/brokers.js';
@@ -133,7 +134,7 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
     await sleep(100);
   }
   await api.request({ cmd: 'pause', paused: true }, 'paused');
-  const published = await publish(kafka, topics, records);
+  await publish(kafka, topics, records);
   const cpu0 = await cpuSeconds(api);
   await api.request({ cmd: 'pause', paused: false }, 'paused');
   const want = txs * streamsN;
@@ -150,25 +151,19 @@ async function maxPhase(kafka: Kafka, topics: TopicNames, api: Worker, port: num
       const cpu1 = await cpuSeconds(api);
       for (const w of workers) await stopWorker(w);
       const seconds = (Math.max(...stats.map((s) => s.last)) - Math.min(...stats.map((s) => s.first))) / 1000;
-      return {
-        streams: streamsN,
-        delivered: count,
-        want,
-        perS: count / seconds,
-        seconds,
-        apiCpuS: cpu1 - cpu0,
-        ingestUs: (published.frameCpuS / txs) * 1e6,
-      };
+      return { streams: streamsN, delivered: count, want, perS: count / seconds, seconds, apiCpuS: cpu1 - cpu0 };
     }
     await sleep(100);
   }
 }
 
-/** Publishes the backlog as the ingest does: each slot's events framed whole (ingest/publish/framer.ts), so each
- * slot's parsed records follow its data. Returns the records published and the CPU the framing took here (the
- * ingest's cost of the parsed updates: decode, join, encoding, facts). */
-async function publish(kafka: Kafka, topics: TopicNames, events: readonly ChainEvent[]): Promise<{ records: number; frameCpuS: number }> {
-  const partitions = new Map(await Promise.all(RECORD_KINDS.map(async (k) => [k, await kafka.admin().partitionCount(topics[k])] as const)));
+/** The backlog's records as the ingest frames them (each slot's events whole, ingest/publish/framer.ts; its parsed
+ * records, with `parsed`, after its data), and the CPU seconds the framing took here. */
+function frameBacklog(
+  partitions: ReadonlyMap<RecordKind, number>,
+  topics: TopicNames,
+  events: readonly ChainEvent[],
+): { records: FramedRecord[]; cpuS: number } {
   const framer = new SlotFramer(partitions, topics);
   const cpu0 = process.cpuUsage();
   const records: FramedRecord[] = [];
@@ -180,6 +175,21 @@ async function publish(kafka: Kafka, topics: TopicNames, events: readonly ChainE
     i = j;
   }
   const cpu = process.cpuUsage(cpu0);
+  return { records, cpuS: (cpu.user + cpu.system) / 1e6 };
+}
+
+/** Publishes the backlog as the ingest does (frameBacklog). Returns the records published and the framing's CPU;
+ * `withoutParsed`: the same framing without the parsed topic is timed too, so the difference is the ingest's cost of
+ * the parsed updates (decode, join, encoding, facts). */
+async function publish(
+  kafka: Kafka,
+  topics: TopicNames,
+  events: readonly ChainEvent[],
+  withoutParsed = false,
+): Promise<{ records: number; frameCpuS: number; plainCpuS?: number }> {
+  const partitions = new Map(await Promise.all(RECORD_KINDS.map(async (k) => [k, await kafka.admin().partitionCount(topics[k])] as const)));
+  const plain = withoutParsed ? frameBacklog(new Map([...partitions].filter(([k]) => k !== 'parsed')), topics, events) : undefined;
+  const { records, cpuS } = frameBacklog(partitions, topics, events);
   const producer = await kafka.producer();
   for (let i = 0; i < records.length; i += 2_000) {
     await producer.send(
@@ -187,7 +197,7 @@ async function publish(kafka: Kafka, topics: TopicNames, events: readonly ChainE
     );
   }
   await producer.close();
-  return { records: records.length, frameCpuS: (cpu.user + cpu.system) / 1e6 };
+  return { records: records.length, frameCpuS: cpuS, plainCpuS: plain?.cpuS };
 }
 
 /** The api's CPU per second while nothing is published (measured over 3 seconds). */
@@ -219,11 +229,11 @@ async function floorPhase(kafka: Kafka, topics: TopicNames, api: Worker, templat
   if ((await parsedStreams(api)) !== 0) throw new Error('the floor is measured with no stream open');
   const idlePerS = await idleRate(api);
   await api.request({ cmd: 'pause', paused: true }, 'paused');
-  const published = await publish(kafka, topics, records);
+  const published = await publish(kafka, topics, records, true);
   const cpu0 = await cpuSeconds(api);
   await api.request({ cmd: 'pause', paused: false }, 'paused');
   const busy = await untilIdle(api, idlePerS, cpu0);
-  return { records: published.records, txs, cpuS: busy - cpu0, frameCpuS: published.frameCpuS };
+  return { records: published.records, txs, cpuS: busy - cpu0, parsedCpuS: published.frameCpuS - published.plainCpuS! };
 }
 
 /** One SubscribeParsed stream replaying `txs` pump transactions from their first slot (from_slot): the backlog is
@@ -299,10 +309,11 @@ async function main(): Promise<void> {
         say(
           `floor: ${f.records} records (${f.txs} pump transactions and their writes) read with no stream open: api CPU ${f.cpuS.toFixed(2)} s = ` +
             `${perTx.toFixed(1)} µs per pump transaction (at most ${Math.round(1e6 / perTx)} per api CPU s), ${perRecord.toFixed(1)} µs per record; ` +
-            `the framing (the ingest's parsed updates) ${((f.frameCpuS / f.txs) * 1e6).toFixed(1)} µs per pump transaction; load avg ${load()}`,
+            `the ingest's parsed updates (framing with the parsed topic minus without) ${((f.parsedCpuS / f.txs) * 1e6).toFixed(1)} µs per pump transaction; load avg ${load()}`,
         );
         figures.floor_us_per_tx = perTx.toFixed(1);
         figures.floor_us_per_record = perRecord.toFixed(1);
+        figures.ingest_parsed_us = ((f.parsedCpuS / f.txs) * 1e6).toFixed(1);
       }
       if (PHASE === 'all' || PHASE === 'replay') {
         let best: Awaited<ReturnType<typeof replayPhase>> | undefined;
@@ -323,8 +334,7 @@ async function main(): Promise<void> {
           const m = await maxPhase(kafka, topics, api, port!, n, templates);
           say(
             `max to ${n} SubscribeParsed stream${n === 1 ? '' : 's'}: ${m.perS.toFixed(0)} updates/s${n === 1 ? '' : ' total'} ` +
-              `(${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; ` +
-              `the framing ${m.ingestUs.toFixed(1)} µs per pump transaction; load avg ${load()})`,
+              `(${m.delivered}/${m.want} in ${m.seconds.toFixed(2)} s, api CPU ${m.apiCpuS.toFixed(2)} s = ${(m.delivered / m.apiCpuS).toFixed(0)} updates per api CPU s; load avg ${load()})`,
           );
           if (!best || m.perS > best.perS) best = m;
         }

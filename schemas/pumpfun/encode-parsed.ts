@@ -2,28 +2,12 @@
 // SubscribeUpdateParsedTransaction) built from the transaction, its parsed content (parsed-scan.ts) and the
 // curve/pool writes joined with it. Below the roles so whoever builds the update (the api today, the ingest once
 // parsed updates have a topic of their own: docs/decisions.md, Issue 20) encodes the same bytes.
-import { SubscribeUpdateParsedTransaction, type Event, type Instruction, type SubscribeUpdateAccount } from '../../proto/gen/stream.js';
+import { SubscribeUpdateParsedTransaction, type Event, type Instruction } from '../../proto/gen/stream.js';
+import { accountUpdateOf } from '../account-update.js';
 import type { AccountEvent, TransactionEvent } from '../gen/events.js';
 import { encodeMessage } from '../proto-writer.js';
 
 const EMPTY = Buffer.alloc(0);
-
-function accountUpdate(acc: AccountEvent): SubscribeUpdateAccount {
-  return {
-    slot: acc.slot,
-    isStartup: acc.isStartup,
-    account: {
-      pubkey: acc.pubkey,
-      lamports: acc.lamports,
-      owner: acc.owner,
-      executable: acc.executable,
-      rentEpoch: acc.rentEpoch,
-      data: acc.data,
-      writeVersion: acc.writeVersion,
-      txnSignature: acc.txnSignature,
-    },
-  };
-}
 
 /** A complete SubscribeUpdateParsedTransaction. `account` is the bonding curve's write, or the pool's when
  * the transaction has no curve (so an old client sees it); `pool` is the pool's. */
@@ -33,11 +17,11 @@ export function encodeParsed(
   curve: AccountEvent | undefined,
   pool: AccountEvent | undefined,
 ): Buffer {
-  const poolUpdate = pool ? accountUpdate(pool) : undefined;
+  const poolUpdate = pool ? accountUpdateOf(pool) : undefined;
   return encodeMessage(SubscribeUpdateParsedTransaction, {
     signature: tx.signatures[0] ?? EMPTY,
     slot: tx.slot,
-    account: curve ? accountUpdate(curve) : poolUpdate,
+    account: curve ? accountUpdateOf(curve) : poolUpdate,
     recentBlockhash: tx.recentBlockhash,
     signatures: tx.signatures,
     instructions: scan.instructions,

@@ -8,6 +8,7 @@ import type { Timestamp } from '../../../proto/gen/google/protobuf/timestamp.js'
 import type { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import { encodeMessage } from '../../../schemas/proto-writer.js';
 import { applyDataSlices, type DataSlice } from '../../filters/index.js';
+import { accountUpdateOf } from '../../../schemas/account-update.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -35,20 +36,7 @@ export function toTransactionUpdate(tx: TransactionEvent): SubscribeUpdateTransa
 }
 
 export function toAccountUpdate(acc: AccountEvent, slices: readonly DataSlice[]): SubscribeUpdateAccount {
-  return {
-    slot: acc.slot,
-    isStartup: acc.isStartup,
-    account: {
-      pubkey: acc.pubkey,
-      lamports: acc.lamports,
-      owner: acc.owner,
-      executable: acc.executable,
-      rentEpoch: acc.rentEpoch,
-      data: applyDataSlices(acc.data, slices),
-      writeVersion: acc.writeVersion,
-      txnSignature: acc.txnSignature,
-    },
-  };
+  return accountUpdateOf(acc, applyDataSlices(acc.data, slices));
 }
 
 /** SubscribeUpdate body (no filters) of a transaction. */
