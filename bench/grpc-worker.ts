@@ -14,6 +14,7 @@ import { streamService } from '../api/grpc/stream/service.js';
 import { LiveLayer } from '../api/live/index.js';
 import { startIngest } from '../ingest/run.js';
 import { makeConfig } from '../platform/config.js';
+import { apiSection } from '../platform/config-sections.js';
 import { createKafka } from '../platform/kafka/index.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
       pingIntervalMs: 10_000,
       // BENCH_LIVE_READ=committed: the live tail waits for the ingest's commits (the baseline of the fast path).
       read: process.env.BENCH_LIVE_READ === 'committed' ? 'committed' : 'uncommitted',
+      // BENCH_LIVE_TOPICS: the topics the live layer reads besides slots (--live-topics; e.g. `parsed` for a replica
+      // serving only SubscribeParsed), checked as the CLI checks it.
+      kinds: process.env.BENCH_LIVE_TOPICS
+        ? apiSection(makeConfig('api', { liveTopics: process.env.BENCH_LIVE_TOPICS.split(',') })).live.kinds
+        : undefined,
       log,
     });
     const server = await startGrpc({

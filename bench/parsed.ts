@@ -23,7 +23,8 @@
 // transactions for one stream, default 100,000; a tenth of it for 100 streams), BENCH_REPEAT (max and replay runs,
 // default 1; the best is reported), BENCH_PUMP_ROUNDS (7), BENCH_PUMP_PASSES (real: 20,000 passes over the 19
 // transactions per round; sim: as many transactions per round), BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder:
-// the api's V8 CPU profile), BENCH_API_NODE_ARGS.
+// the api's V8 CPU profile), BENCH_API_NODE_ARGS, BENCH_LIVE_TOPICS (the api's --live-topics: `parsed` for a replica
+// serving only SubscribeParsed, whose live tail then reads the slots and parsed topics alone).
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';

@@ -27,6 +27,7 @@ export function checkConfigRules(config: Config, positionals: readonly string[])
   }
   if (hasIngest(config.role)) checkIngest(config);
   if (config.role !== 'kafka') compressionOf(config);
+  if (hasApi(config.role)) checkLiveTopics(config);
   checkPorts(config);
 }
 
@@ -154,6 +155,19 @@ function checkYellowstoneSource(config: Config): void {
   if (config.rpcUrl !== '' && !/^https?:\/\/./.test(config.rpcUrl)) {
     throw new ConfigError(`option ${flagOf('rpcUrl')} must be an http(s):// URL (got ${JSON.stringify(config.rpcUrl)})`);
   }
+}
+
+const LIVE_TOPICS = ['transactions', 'accounts', 'entries', 'parsed'];
+
+/** --live-topics names data topics the live layer can read, each once (the slots topic is always read). */
+function checkLiveTopics(config: Config): void {
+  const bad = config.liveTopics.find((t) => !LIVE_TOPICS.includes(t));
+  if (bad !== undefined)
+    throw new ConfigError(
+      `option ${flagOf('liveTopics')}: ${JSON.stringify(bad)} is not one of ${LIVE_TOPICS.join(', ')} (the slots topic is always read)`,
+    );
+  const twice = config.liveTopics.find((t, i) => config.liveTopics.indexOf(t) !== i);
+  if (twice !== undefined) throw new ConfigError(`option ${flagOf('liveTopics')}: ${twice} is named twice`);
 }
 
 /** Servers of one process cannot share a port (0 = any free port, always fine). */

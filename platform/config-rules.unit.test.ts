@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.js';
 import { checkConfigRules } from './config-rules.js';
+import { apiSection } from './config-sections.js';
 
 /** parseConfig then the rules, as the CLI runs them. */
 const check = (role: string, argv: string[], env: NodeJS.ProcessEnv = {}): void => {
@@ -18,6 +19,18 @@ describe('checkConfigRules', () => {
     expect(() => check('projector', ['rebuild'])).not.toThrow();
     expect(() => check('kafka', ['--kafka-nodes', '3'])).not.toThrow();
     expect(() => check('api', ['--grpc-port', '0', '--rpc-port', '0', '--metrics-port', '0'])).not.toThrow();
+  });
+
+  it('--live-topics: data topics the streams read, each once; the slots topic always (apiSection adds it)', () => {
+    expect(() => check('api', ['--live-topics', 'parsed'])).not.toThrow();
+    expect(() => check('all', [], { LIVE_TOPICS: 'transactions,accounts' })).not.toThrow();
+    expect(() => check('api', ['--live-topics', 'parsed,slots'])).toThrow(
+      /option --live-topics: "slots" is not one of transactions, accounts, entries, parsed \(the slots topic is always read\)/,
+    );
+    expect(() => check('api', ['--live-topics', 'parsed,parsed'])).toThrow(/option --live-topics: parsed is named twice/);
+    const { config } = parseConfig('api', ['--live-topics', 'parsed'], {});
+    expect(apiSection(config).live.kinds).toEqual(['slots', 'parsed']);
+    expect(apiSection(parseConfig('api', [], {}).config).live.kinds).toEqual(['slots', 'transactions', 'accounts', 'entries', 'parsed']);
   });
 
   it('takes --source none for role all only (the ingest runs apart), naming the rule otherwise', () => {

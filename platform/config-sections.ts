@@ -20,6 +20,7 @@ import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
+import type { TopicKind } from '../schemas/topics.js';
 import type { EnsureTopicsOptions } from './kafka/topics.js';
 import { kafkaCompression, type KafkaCompression } from './kafka/compression.js';
 
@@ -208,7 +209,14 @@ export function ingestSection(c: Config): IngestSection {
 export function apiSection(c: Config): ApiSection {
   const listener = (port: number): Listener => ({ host: c.host, port, ...(c.authToken !== '' ? { authToken: c.authToken } : {}) });
   return {
-    live: { database: c.clickhouseDatabase, pingIntervalMs: c.pingIntervalMs, read: c.liveRead, maxReplays: c.maxReplays },
+    live: {
+      database: c.clickhouseDatabase,
+      pingIntervalMs: c.pingIntervalMs,
+      read: c.liveRead,
+      maxReplays: c.maxReplays,
+      // checkLiveTopics let only data topic kinds through.
+      kinds: ['slots', ...(c.liveTopics as TopicKind[])],
+    },
     grpc: {
       ...listener(c.grpcPort),
       queueSize: c.streamQueueSize,

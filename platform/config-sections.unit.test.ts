@@ -22,7 +22,13 @@ describe('configSections', () => {
       maxDataSlices: 16,
       maxCuckooBytes: 3 * 1024 * 1024,
     });
-    expect(s.api.live).toEqual({ database: 'slotstream', pingIntervalMs: 10000, read: 'uncommitted', maxReplays: 8 });
+    expect(s.api.live).toEqual({
+      database: 'slotstream',
+      pingIntervalMs: 10000,
+      read: 'uncommitted',
+      maxReplays: 8,
+      kinds: ['slots', 'transactions', 'accounts', 'entries', 'parsed'],
+    });
     expect(s.api.admission).toEqual({ maxRunning: 2, maxPerClient: 128 });
     expect(s.ingest.sim).toMatchObject({ seed: 1, slotMs: 400, entries: true, deadRate: 0.01 });
     expect(s.ingest.rpc).toMatchObject({ fromSlot: undefined, toSlot: undefined, concurrency: 8 });

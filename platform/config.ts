@@ -466,6 +466,13 @@ export const OPTIONS = {
     roles: API,
     help: "Streams (gRPC, PubSub) read Kafka uncommitted (updates as soon as the ingest produced them; a re-published copy of an aborted record is weeded out by identity) or committed (each update waits for the ingest's Kafka transaction to commit).",
   }),
+  liveTopics: opt({
+    kind: 'list',
+    env: 'LIVE_TOPICS',
+    default: ['transactions', 'accounts', 'entries', 'parsed'],
+    roles: API,
+    help: "Streams (gRPC, PubSub): the topics this process's live layer reads besides the slots topic (any of transactions, accounts, entries, parsed). A replica that serves only SubscribeParsed reads parsed alone (one record per update instead of the chain's 3.5: bench/README.md); a stream asking for a topic not read ends with UNAVAILABLE naming it.",
+  }),
   maxReplays: opt({
     kind: 'int',
     env: 'LIVE_MAX_REPLAYS',

@@ -4,7 +4,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
-import { cursorsTopic, type TopicNames } from '../../schemas/topics.js';
+import { cursorsTopic, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { CursorStore } from './cursor-store.js';
 import type { ChainState } from './chain-state.js';
 import { Hub, type LiveObserver } from './hub.js';
@@ -21,6 +21,9 @@ export interface LiveLayerOptions {
   pingIntervalMs: number;
   /** How the tail reads Kafka (live-tail.ts); default uncommitted. */
   read?: LiveRead;
+  /** The topics the tail reads (the slots topic among them); default every stream topic. A stream asking for another
+   * ends with UNAVAILABLE naming it (session.ts). */
+  kinds?: readonly TopicKind[];
   /** from_slot replays this process runs at once (replay-limit.ts); default DEFAULT_MAX_REPLAYS. */
   maxReplays?: number;
   /** Replication of the cursors topic if the layer has to create it (the role wiring creates it first); default 1. */
@@ -41,10 +44,12 @@ export class LiveLayer {
 
   static async start(o: LiveLayerOptions): Promise<LiveLayer> {
     const hub = new Hub({ pingIntervalMs: o.pingIntervalMs });
-    const tail = await LiveTail.start({ kafka: o.kafka, topics: o.topics, sink: hub, log: o.log, read: o.read }).catch((err: unknown) => {
-      hub.close();
-      throw err;
-    });
+    const tail = await LiveTail.start({ kafka: o.kafka, topics: o.topics, kinds: o.kinds, sink: hub, log: o.log, read: o.read }).catch(
+      (err: unknown) => {
+        hub.close();
+        throw err;
+      },
+    );
     const replays = new ReplayLimit(o.maxReplays ?? DEFAULT_MAX_REPLAYS);
     const cursors = new CursorStore({
       kafka: o.kafka,

@@ -73,6 +73,7 @@ export class LiveTail {
     this.copies = read === 'uncommitted' ? new IdentityWindow() : undefined;
     this.gate = new FrameGate<{ e: StreamEvent; offset: bigint }>((h) => this.handOver(h.e), {
       startedLate: (k) => this.startedLate.has(k),
+      kinds: new Set(kinds.values()),
       get slotPartitions() {
         return slotPartitions.n;
       },
@@ -87,9 +88,17 @@ export class LiveTail {
     this.timer.unref();
   }
 
-  static async start(o: { kafka: Kafka; topics: TopicNames; sink: TailSink; log: Logger; read?: LiveRead }): Promise<LiveTail> {
+  static async start(o: {
+    kafka: Kafka;
+    topics: TopicNames;
+    /** The topics it reads; default every stream topic. */
+    kinds?: readonly TopicKind[];
+    sink: TailSink;
+    log: Logger;
+    read?: LiveRead;
+  }): Promise<LiveTail> {
     const read = o.read ?? 'uncommitted';
-    const t = new LiveTail(streamTopics(o.topics), o.sink, o.log, read);
+    const t = new LiveTail(streamTopics(o.topics, o.kinds), o.sink, o.log, read);
     t.reader = await o.kafka.partitionReader({
       topics: [...t.kinds.keys()],
       purpose: 'api-live',
@@ -103,6 +112,17 @@ export class LiveTail {
     for (const [topic, partition, at] of positions) if (at > 0n) t.startedLate.add(`${t.kinds.get(topic)}:${partition}`);
     for (const topic of positions.topics()) if (t.kinds.get(topic) === 'slots') t.slotPartitions.n = positions.partitions(topic).size;
     return t;
+  }
+
+  /** Whether the tail reads topic `kind` (LiveLayerOptions.kinds). */
+  reads(kind: TopicKind): boolean {
+    for (const k of this.kinds.values()) if (k === kind) return true;
+    return false;
+  }
+
+  /** The topics it reads, by kind. */
+  get readKinds(): TopicKind[] {
+    return [...this.kinds.values()];
   }
 
   /** Events handed to the sink so far: a session registered now got every later one, none before. */

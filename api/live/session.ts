@@ -159,9 +159,22 @@ export class LiveSession implements LiveSubscriber {
     return this.sub;
   }
 
+  /** A subscription that needs a topic the tail does not read (LiveLayerOptions.kinds, `--live-topics`) ends the
+   * stream, naming the topic: this replica cannot serve it. */
+  private refusedUnread(sub: CompiledSubscription): boolean {
+    const missing = readKinds(sub).find((k) => !this.d.tail.reads(k));
+    if (missing === undefined) return false;
+    const read = this.d.tail.readKinds.filter((k) => k !== 'slots');
+    this.sink.fail(
+      'SLOTSTREAM_LIVE_UNAVAILABLE',
+      `this server's streams do not read the ${missing} topic (--live-topics ${read.join(',') || '(none)'}): use a replica that reads it`,
+    );
+    return true;
+  }
+
   /** Replaces the whole registration; starts a replay when the subscription has `fromSlot`. */
   apply(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
-    if (this.closed) return;
+    if (this.closed || this.refusedUnread(sub)) return;
     if (sub.fromSlot !== undefined && !this.holdReplayPermit()) return;
     const gen = this.reset();
     this.sub = sub;
@@ -198,7 +211,7 @@ export class LiveSession implements LiveSubscriber {
    * after the snapshot (a durable cursor is the transport's to refuse: see api/live/README.md).
    */
   applySnapshot(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
-    if (this.closed || !this.holdReplayPermit()) return;
+    if (this.closed || this.refusedUnread(sub) || !this.holdReplayPermit()) return;
     const gen = this.reset();
     this.sub = sub;
     this.opts = opts;

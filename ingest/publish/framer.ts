@@ -9,6 +9,7 @@
 import { partitionForKey } from '../../platform/kafka/murmur2.js';
 import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../../schemas/codec.js';
 import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
+import { encodeMessage } from '../../schemas/proto-writer.js';
 import { u64Key, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
@@ -131,7 +132,7 @@ export class SlotFramer {
 
   private parsedRecord(p: ParsedTransactionEvent, batchSlot: bigint): FramedRecord {
     const key = u64Key(p.slot);
-    const value = Buffer.from(ParsedTransactionEvent.encode(p).finish());
+    const value = encodeMessage(ParsedTransactionEvent, p);
     const partition = partitionForKey(key, this.partitions.get('parsed')!);
     const dead = oversizedRecord('parsed', this.topics.parsed, batchSlot, key, value);
     return dead ? { kind: 'parsed', partition, key, value, batchSlot, dead } : { kind: 'parsed', partition, key, value, batchSlot };

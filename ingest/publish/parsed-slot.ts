@@ -10,6 +10,7 @@ import { encodeParsed } from '../../schemas/pumpfun/encode-parsed.js';
 import { PUMP_PROGRAMS } from '../../schemas/pumpfun/decoder.js';
 import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
 import { scanParsedTransaction } from '../../schemas/pumpfun/parsed-scan.js';
+import { encodeMessage } from '../../schemas/proto-writer.js';
 
 const EMPTY = Buffer.alloc(0);
 const id = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
@@ -44,7 +45,7 @@ export class ParsedSlot {
         update: encodeParsed(tx, scan, curve, pool),
         failed: scan.failed,
         hasInstruction: scan.instructions.length > 0,
-        facts: Buffer.from(ParsedFacts.encode(parsedFactsOf(tx, scan)).finish()),
+        facts: encodeMessage(ParsedFacts, parsedFactsOf(tx, scan)),
       });
     }
     this.txs = [];

@@ -4,6 +4,7 @@
 // account update the same transaction wrote (wherever it sits in the slot), or without it when there is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
+import * as grpc from '@grpc/grpc-js';
 import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
 import { topicNames } from '../../../schemas/topics.js';
@@ -187,5 +188,53 @@ describe('gRPC SubscribeParsed', () => {
       expect(Buffer.from(got[i].account.account.data).toString()).toBe(`c${i}`);
     }
     call.cancel();
+  });
+
+  it('a replica whose live layer reads only the slots and parsed topics serves SubscribeParsed and refuses what it cannot', async () => {
+    const parsedOnly = await startTestGrpc({
+      kafka,
+      topics,
+      database: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      pingIntervalMs: 10_000,
+      queueSize: 1000,
+      liveKinds: ['slots', 'parsed'],
+      log: silentLogger,
+    });
+    const c = newClient(parsedOnly.port);
+    try {
+      await waitFor(async () => (await parsedStreams()) === 0, { what: 'the earlier tests’ streams closed on the server' });
+      const call = c.SubscribeParsed();
+      const got: Msg[] = [];
+      call.on('data', (m: Msg) => got.push(m));
+      call.on('error', () => undefined);
+      await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+      const curve = key();
+      const buy = txEvent(700n, pumpKeys(curve), {
+        instructions: [
+          { programIdIndex: 4, accounts: Buffer.from([3, 3, 1, 2]), data: Buffer.concat([PUMP_DISCRIMINATORS.buy, u64(5n), u64(6n)]) },
+        ],
+      });
+      await pub.publishSlots([
+        { kind: 'transactions', event: buy },
+        { kind: 'accounts', event: accountEvent(700n, curve, PUMP, Buffer.from('c700'), { txnSignature: buy.signatures[0] }) },
+      ]);
+      await waitFor(() => got.length === 1, { what: 'the buy from the parsed-only replica' });
+      expect(Buffer.from(got[0].account.account.data).toString()).toBe('c700');
+      call.cancel();
+
+      // Subscribe for transactions needs the transactions topic: UNAVAILABLE naming it.
+      const sub = c.Subscribe();
+      const error = new Promise<Msg>((resolve) => sub.on('error', resolve));
+      sub.on('data', () => undefined);
+      sub.write({ transactions: { t: { account_include: [PUMP_PROGRAM_ID] } } });
+      const err = await error;
+      expect(err.code).toBe(grpc.status.UNAVAILABLE);
+      expect(err.details).toContain('do not read the transactions topic (--live-topics parsed)');
+    } finally {
+      c.close();
+      await parsedOnly.close();
+    }
   });
 });

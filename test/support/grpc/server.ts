@@ -11,7 +11,7 @@ import { startGrpc } from '../../../api/grpc/server.js';
 import { streamService } from '../../../api/grpc/stream/service.js';
 import { LiveLayer, type LiveRead } from '../../../api/live/index.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
-import type { TopicNames } from '../../../schemas/topics.js';
+import type { TopicKind, TopicNames } from '../../../schemas/topics.js';
 
 export interface TestGrpcOptions {
   kafka: Kafka;
@@ -27,6 +27,8 @@ export interface TestGrpcOptions {
   geyserLimits?: GeyserFilterLimits;
   queueSize: number;
   liveRead?: LiveRead;
+  /** The topics the live layer reads (LiveLayerOptions.kinds); default every stream topic. */
+  liveKinds?: readonly TopicKind[];
   maxReplays?: number;
   /** Response compression (the host's default: 'zstd'). */
   compress?: CompressionPolicy;
@@ -52,6 +54,7 @@ export async function startTestGrpc(o: TestGrpcOptions): Promise<TestGrpc> {
     database: o.database,
     pingIntervalMs: o.pingIntervalMs,
     read: o.liveRead,
+    kinds: o.liveKinds,
     maxReplays: o.maxReplays,
     log: o.log,
   });
