@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import * as grpc from '@grpc/grpc-js';
 import { createKafka, type Kafka } from '../../../platform/kafka/index.js';
 import { silentLogger } from '../../../platform/log.js';
-import { topicNames } from '../../../schemas/topics.js';
+import { topicNames, type TopicKind } from '../../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../../test/support/harness/kafka.js';
 import { PUMP_PROGRAM_ID } from '../../../schemas/pumpfun/decode.js';
 import { PUMP_DISCRIMINATORS } from '../../../schemas/pumpfun/discriminators.js';
@@ -45,11 +45,9 @@ describe('gRPC SubscribeParsed', () => {
   let pub: TestPublisher;
   let client: Msg;
 
-  beforeAll(async () => {
-    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-parsed-test' });
-    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    pub = await TestPublisher.start(kafka, topics);
-    server = await startTestGrpc({
+  /** A gRPC host on the test's topics; `liveKinds`: the topics its live layer reads (default all). */
+  const startServer = (liveKinds?: TopicKind[]): Promise<TestGrpc> =>
+    startTestGrpc({
       kafka,
       topics,
       database: 'unused',
@@ -57,8 +55,15 @@ describe('gRPC SubscribeParsed', () => {
       port: 0,
       pingIntervalMs: 10_000,
       queueSize: 1000,
+      liveKinds,
       log: silentLogger,
     });
+
+  beforeAll(async () => {
+    kafka = createKafka({ brokers: testBrokers(), clientId: 'grpc-parsed-test' });
+    await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
+    pub = await TestPublisher.start(kafka, topics);
+    server = await startServer();
     client = newClient(server.port);
   });
 
@@ -191,17 +196,7 @@ describe('gRPC SubscribeParsed', () => {
   });
 
   it('a replica whose live layer reads only the slots and parsed topics serves SubscribeParsed and refuses what it cannot', async () => {
-    const parsedOnly = await startTestGrpc({
-      kafka,
-      topics,
-      database: 'unused',
-      host: '127.0.0.1',
-      port: 0,
-      pingIntervalMs: 10_000,
-      queueSize: 1000,
-      liveKinds: ['slots', 'parsed'],
-      log: silentLogger,
-    });
+    const parsedOnly = await startServer(['slots', 'parsed']);
     const c = newClient(parsedOnly.port);
     try {
       await waitFor(async () => (await parsedStreams()) === 0, { what: 'the earlier tests’ streams closed on the server' });
