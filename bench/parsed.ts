@@ -29,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';
 import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../ingest/publish/framer.js';
-import { ownSlotOf } from '../ingest/publish/identity.js';
+import { frameSlotRuns } from '../test/support/ingest/framed-slot.js';
 import { scanParsedTransaction } from '../schemas/pumpfun/parsed-scan.js';
 import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -165,16 +165,8 @@ function frameBacklog(
   topics: TopicNames,
   events: readonly ChainEvent[],
 ): { records: FramedRecord[]; cpuS: number } {
-  const framer = new SlotFramer(partitions, topics);
   const cpu0 = process.cpuUsage();
-  const records: FramedRecord[] = [];
-  for (let i = 0; i < events.length;) {
-    const slot = ownSlotOf(events[i]!)!;
-    let j = i;
-    while (j < events.length && ownSlotOf(events[j]!) === slot) j++;
-    records.push(...framer.frame({ slot, events: events.slice(i, j), partial: false }));
-    i = j;
-  }
+  const records = frameSlotRuns(new SlotFramer(partitions, topics), events);
   const cpu = process.cpuUsage(cpu0);
   return { records, cpuS: (cpu.user + cpu.system) / 1e6 };
 }

@@ -57,6 +57,9 @@ export class Hub implements TailSink {
   private readonly statusListeners = new Set<LiveSubscriber>();
   /** Sessions with slot, blocks_meta or entry filters, with their subscription. */
   private readonly chainSubs = new Map<LiveSubscriber, CompiledSubscription>();
+  /** Sessions with parsed filters (SubscribeParsed), with their filter names: every parsed record goes to each, so the
+   * names are made once, not per record, and other chain subscribers (slot streams) are not walked for it. */
+  private readonly parsedSubs = new Map<LiveSubscriber, string[]>();
   /** Sessions with blocks filters, and the assembler that runs only while there are any. */
   private readonly blockSubs = new Map<LiveSubscriber, CompiledSubscription>();
   private blocks: BlockAssembler | undefined;
@@ -96,8 +99,10 @@ export class Hub implements TailSink {
     else this.statusListeners.delete(s);
     if (sub.commitment !== Commitment.processed && sub.accounts.length > 0) this.gatedAccounts.add(s);
     else this.gatedAccounts.delete(s);
-    if (sub.slots.length + sub.blocksMeta.length + sub.entry.length + sub.parsed.length > 0) this.chainSubs.set(s, sub);
+    if (sub.slots.length + sub.blocksMeta.length + sub.entry.length > 0) this.chainSubs.set(s, sub);
     else this.chainSubs.delete(s);
+    if (sub.parsed.length > 0) this.parsedSubs.set(s, matchParsedUpdates(sub));
+    else this.parsedSubs.delete(s);
     if (sub.blocks.length > 0) {
       this.blockSubs.set(s, sub);
       this.blocks ??= new BlockAssembler((b) => this.onBlock(b));
@@ -126,6 +131,7 @@ export class Hub implements TailSink {
     this.statusListeners.delete(s);
     this.gatedAccounts.delete(s);
     this.chainSubs.delete(s);
+    this.parsedSubs.delete(s);
     this.dropBlocks(s);
   }
 
@@ -182,16 +188,20 @@ export class Hub implements TailSink {
         for (const [s, names] of hits) if (!only || only(s)) s.onLive(u, names);
         return;
       }
-      case 'entry':
-      case 'parsed': {
+      case 'entry': {
         if (this.chainSubs.size === 0) return;
-        const match = e.kind === 'entry' ? matchEntry : matchParsedUpdates;
         let u: SharedEvent | undefined;
         for (const [s, sub] of this.chainSubs) {
           if (only && !only(s)) continue;
-          const names = match(sub);
+          const names = matchEntry(sub);
           if (names.length > 0) s.onLive((u ??= recordUpdate(e)), names);
         }
+        return;
+      }
+      case 'parsed': {
+        if (this.parsedSubs.size === 0) return;
+        let u: SharedEvent | undefined;
+        for (const [s, names] of this.parsedSubs) if (!only || only(s)) s.onLive((u ??= recordUpdate(e)), names);
         return;
       }
     }
@@ -249,6 +259,7 @@ export class Hub implements TailSink {
     this.statusListeners.clear();
     this.gatedAccounts.clear();
     this.chainSubs.clear();
+    this.parsedSubs.clear();
     this.observers.clear();
   }
 }

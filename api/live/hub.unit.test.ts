@@ -3,7 +3,8 @@ import { CommitmentLevel, SubscribeRequest } from '../../proto/gen/stream.js';
 import { SlotEvent, SlotStatus } from '../../schemas/codec.js';
 import { Commitment, compileSubscribeRequest, compileSubscription, EMPTY_SUBSCRIPTION } from '../filters/index.js';
 import { Hub, type LiveSubscriber } from './hub.js';
-import { slotRecord } from './stream-event.js';
+import { ChainRecord, entryRecord, slotRecord } from './stream-event.js';
+import { EntryEvent, ParsedTransactionEvent } from '../../schemas/gen/events.js';
 
 const slot = (n: bigint, status: SlotStatus) => slotRecord(SlotEvent.fromPartial({ slot: n, status }), 0);
 
@@ -83,5 +84,32 @@ describe('Hub slot statuses', () => {
       'update slot 3 2',
     ]);
     expect(hub.statusOf(9n)).toBe(SlotStatus.SLOT_STATUS_FINALIZED);
+  });
+});
+
+describe('Hub parsed records', () => {
+  it('go to the sessions with parsed filters only, under their names, and to none once the filter is gone', () => {
+    const hub = new Hub({ pingIntervalMs: 60_000 });
+    try {
+      const got = new Map<string, [string, string[]][]>();
+      const session = (id: string): LiveSubscriber => ({
+        onLive: (u, names) => got.set(id, [...(got.get(id) ?? []), [u.live.kind, [...names]]]),
+        onSlotStatus: () => undefined,
+        onPing: () => undefined,
+      });
+      const parsed = session('parsed');
+      const entries = session('entries');
+      hub.register(parsed, compileSubscription({ ...EMPTY_SUBSCRIPTION, parsed: [{ name: 'p' }] }), false, 0);
+      hub.register(entries, compileSubscription({ ...EMPTY_SUBSCRIPTION, entry: [{ name: 'e' }] }), false, 0);
+      hub.onEvent(new ChainRecord('parsed', ParsedTransactionEvent.fromPartial({ slot: 5n }), 0));
+      hub.onEvent(entryRecord(EntryEvent.fromPartial({ slot: 5n }), 0));
+      expect(got.get('parsed')).toEqual([['parsed', ['p']]]);
+      expect(got.get('entries')).toEqual([['entry', ['e']]]);
+      hub.register(parsed, compileSubscription({ ...EMPTY_SUBSCRIPTION, entry: [{ name: 'e2' }] }), false, 0);
+      hub.onEvent(new ChainRecord('parsed', ParsedTransactionEvent.fromPartial({ slot: 6n }), 0));
+      expect(got.get('parsed')).toEqual([['parsed', ['p']]]);
+    } finally {
+      hub.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
-import { slotRecord } from './stream-event.js';
+import { ChainRecord, slotRecord } from './stream-event.js';
+import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
 import { accountRecord, txRecord } from '../../test/support/live/records.js';
 
 const sig = (n: number) => Buffer.alloc(64, n);
@@ -54,5 +55,13 @@ describe('liveIdentity', () => {
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_CONFIRMED)));
     expect(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED, true))).not.toBe(liveIdentity(slot(SlotStatus.SLOT_STATUS_PROCESSED)));
+  });
+
+  it("is the signature for parsed records (its transaction's), never equal to the transaction record's", () => {
+    const parsed = (n: number, index: number) =>
+      new ChainRecord('parsed', ParsedTransactionEvent.fromPartial({ slot: 5n, index, signature: sig(n) }), 0);
+    expect(liveIdentity(parsed(1, 0))).toBe(liveIdentity(parsed(1, 3)));
+    expect(liveIdentity(parsed(1, 0))).not.toBe(liveIdentity(parsed(2, 0)));
+    expect(liveIdentity(parsed(1, 0))).not.toBe(liveIdentity(tx(1, 5n)));
   });
 });

@@ -114,13 +114,7 @@ export class LiveTail {
     return t;
   }
 
-  /** Whether the tail reads topic `kind` (LiveLayerOptions.kinds). */
-  reads(kind: TopicKind): boolean {
-    for (const k of this.kinds.values()) if (k === kind) return true;
-    return false;
-  }
-
-  /** The topics it reads, by kind. */
+  /** The topics it reads, by kind (LiveLayerOptions.kinds). */
   get readKinds(): TopicKind[] {
     return [...this.kinds.values()];
   }

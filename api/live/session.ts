@@ -162,12 +162,12 @@ export class LiveSession implements LiveSubscriber {
   /** A subscription that needs a topic the tail does not read (LiveLayerOptions.kinds, `--live-topics`) ends the
    * stream, naming the topic: this replica cannot serve it. */
   private refusedUnread(sub: CompiledSubscription): boolean {
-    const missing = readKinds(sub).find((k) => !this.d.tail.reads(k));
+    const read = this.d.tail.readKinds;
+    const missing = readKinds(sub).find((k) => !read.includes(k));
     if (missing === undefined) return false;
-    const read = this.d.tail.readKinds.filter((k) => k !== 'slots');
     this.sink.fail(
       'SLOTSTREAM_LIVE_UNAVAILABLE',
-      `this server's streams do not read the ${missing} topic (--live-topics ${read.join(',') || '(none)'}): use a replica that reads it`,
+      `this server's streams do not read the ${missing} topic (--live-topics ${read.filter((k) => k !== 'slots').join(',') || '(none)'}): use a replica that reads it`,
     );
     return true;
   }

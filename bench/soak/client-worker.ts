@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import WebSocket from 'ws';
 import { GEYSER_SERVICE, type SubscribeUpdate as GeyserUpdate } from '../../ingest/sources/yellowstone/geyser-service.js';
-import { PUMP } from '../../api/pumpfun/index.js';
+import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import {
   StreamService,
   SubscribeRequest,

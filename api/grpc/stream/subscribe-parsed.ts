@@ -28,7 +28,7 @@ export interface SubscribeParsedDeps extends SessionStreamDeps {
 
 /** The live layer's registration a SubscribeParsed request stands for: the parsed updates (filter name `parsed`)
  * at its commitment, from its from_slot; commitment and from_slot checked as Subscribe checks them. */
-export function parsedRegistration(r: Pick<SubscribeParsedRequest, 'commitment' | 'fromSlot'>, limits: FilterLimits): CompileResult {
+function parsedRegistration(r: Pick<SubscribeParsedRequest, 'commitment' | 'fromSlot'>, limits: FilterLimits): CompileResult {
   const c = compileSubscribeRequest(
     { ...SubscribeRequest.fromPartial({}), commitment: r.commitment ?? CommitmentLevel.PROCESSED, fromSlot: r.fromSlot },
     limits,
@@ -72,7 +72,7 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0 || u.live.kind !== 'parsed') return;
     const p: ParsedTransactionEvent = u.live.event;
     if (matchParsed(this.filter, p, () => u.encoded(FACTS, () => ParsedFacts.decode(p.facts))))
-      this.out.send({ slot: p.slot, bytes: p.update as Buffer });
+      this.out.send({ slot: p.slot, bytes: p.update });
   }
 }
 

@@ -6,14 +6,9 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
-import {
-  extractPumpTransaction,
-  keyAt,
-  scanPumpTransaction,
-  type Fields,
-  type PumpEventAt,
-  type PumpInstructionAt,
-} from '../../../api/pumpfun/index.js';
+import { extractPumpTransaction, keyAt, type PumpEventAt, type PumpInstructionAt } from '../../../schemas/pumpfun/extract.js';
+import type { Fields } from '../../../schemas/pumpfun/layout.js';
+import { scanPumpTransaction } from '../../../schemas/pumpfun/parse-transaction.js';
 import { collect } from '../../../test/support/sim/checks.js';
 import { NATIVE_MINT, PUMP_AMM_PROGRAM, PUMP_PROGRAM, SIM_ROUTER_PROGRAM } from './programs.js';
 

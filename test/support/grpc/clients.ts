@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../../../ingest/publish/framer.js';
-import { ownSlotOf } from '../../../ingest/publish/identity.js';
+import { frameSlotRuns } from '../ingest/framed-slot.js';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, TransactionEvent, decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
@@ -144,18 +144,7 @@ export class TestPublisher {
     this.partitions ??= new Map(
       await Promise.all(RECORD_KINDS.map(async (k) => [k, await this.kafka.admin().partitionCount(this.topics[k])] as const)),
     );
-    const framer = new SlotFramer(this.partitions, this.topics);
-    const records: FramedRecord[] = [];
-    let run: ChainEvent[] = [];
-    const flush = (): void => {
-      if (run.length > 0) records.push(...framer.frame({ slot: ownSlotOf(run[0]!) ?? 0n, events: run, partial: false }));
-      run = [];
-    };
-    for (const e of events) {
-      if (run.length > 0 && ownSlotOf(e) !== ownSlotOf(run[0]!)) flush();
-      run.push(e);
-    }
-    flush();
+    const records = frameSlotRuns(new SlotFramer(this.partitions, this.topics), events);
     await this.publishFramed(records);
   }
 

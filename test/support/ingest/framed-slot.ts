@@ -3,6 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeRecord, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../../../schemas/codec.js';
 import { ParsedTransactionEvent } from '../../../schemas/gen/events.js';
+import type { FramedRecord, SlotFramer } from '../../../ingest/publish/framer.js';
+import { ownSlotOf } from '../../../ingest/publish/identity.js';
 import type { TopicKind, TopicNames } from '../../../schemas/topics.js';
 import type { TopicContents } from '../kafka/read-topics.js';
 
@@ -173,4 +175,18 @@ export function checkMarkers(contents: TopicContents, topics: TopicNames, kinds:
     }
   });
   return check;
+}
+
+/** Events as the ingest frames them: each run of one slot's events handed to `framer` as that slot's only batch (its
+ * parsed records, and its end marker when the run holds its PROCESSED record, follow its data). */
+export function frameSlotRuns(framer: SlotFramer, events: readonly ChainEvent[]): FramedRecord[] {
+  const out: FramedRecord[] = [];
+  for (let i = 0; i < events.length;) {
+    const slot = ownSlotOf(events[i]!);
+    let j = i + 1;
+    while (j < events.length && ownSlotOf(events[j]!) === slot) j++;
+    out.push(...framer.frame({ slot: slot ?? 0n, events: events.slice(i, j), partial: false }));
+    i = j;
+  }
+  return out;
 }
