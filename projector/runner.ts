@@ -1,4 +1,4 @@
-// The runner: one consumer of the projector group over the four event topics. Each fetched partition
+// The runner: one consumer of the projector group over the event topics (TOPIC_KINDS). Each fetched partition
 // batch becomes a slice; slices are batched by count and age; a batch is inserted (one synchronous
 // insert per table, with a dedup token naming its record ranges), its dead letters published, and
 // only then its offsets committed. A crash at any point re-delivers from the last commit; the

@@ -1,7 +1,7 @@
 // A slice is what the runner takes from one fetched batch of one topic partition: the decoded and
 // projected rows, the records that could not be projected (dead letters), and the offset range.
 // Pure: the runner only moves slices between Kafka and ClickHouse.
-import { decodeRecord, type ChainEvent } from '../schemas/codec.js';
+import { decodeRecord, type RecordEvent } from '../schemas/codec.js';
 import type { TopicKind } from '../schemas/topics.js';
 import { projectInto, slotOf } from './projections/index.js';
 import { projectSlotOffsets, type PositionedSlot } from './projections/offsets.js';
@@ -58,7 +58,7 @@ export function projectSlice(
       deadLetters.push({ topic, partition, offset: r.offset, key: r.key, value: r.value, reason });
       continue;
     }
-    positioned.push({ offset: BigInt(r.offset), slot: slotOf((decoded as { value: ChainEvent }).value) });
+    positioned.push({ offset: BigInt(r.offset), slot: slotOf((decoded as { value: RecordEvent }).value) });
   }
   rows.slot_offsets = projectSlotOffsets(topic, partition, positioned);
   packRecords(rows.transaction_records);

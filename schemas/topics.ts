@@ -4,8 +4,9 @@ import { asBuffer } from './bytes.js';
 
 export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'parsed' | 'deadletter';
 
-/** The topics the projector reads (entries feed no view yet, so they are not among them). */
-export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs'];
+/** The topics the projector reads: every one the ingest publishes. Entries and parsed feed no view; the projector
+ * reads them for the replay index alone (slot_offsets), so a from_slot replay starts at its slot in them too. */
+export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs', 'entries', 'parsed'];
 
 /** Full topic names for a prefix (default `solana`): `<prefix>.<kind>.v1`. */
 export type TopicNames = Readonly<Record<TopicKind, string>>;

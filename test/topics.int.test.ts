@@ -12,7 +12,7 @@ import {
   type Kafka,
   type KafkaAdmin,
 } from '../platform/kafka/index.js';
-import { decodeRecord, encodeRecord, SlotStatus, type ChainEvent, type EpochEvent } from '../schemas/codec.js';
+import { decodeRecord, encodeRecord, SlotStatus, type ChainEvent, type EpochEvent, type RecordEvent } from '../schemas/codec.js';
 import { noTransactionMeta } from '../schemas/meta.js';
 import { topicNames, TOPIC_KINDS, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
@@ -265,7 +265,7 @@ describe('topics on a real broker', () => {
       if (!res.ok) throw new Error(res.reason);
       return { key: r.key, event: res.value };
     });
-    const find = (e: ChainEvent, key: Buffer): ChainEvent => {
+    const find = (e: ChainEvent, key: Buffer): RecordEvent => {
       const match = decoded.find((d) => d.key?.equals(key) && d.event.kind === e.kind);
       expect(match, `${e.kind} record keyed ${key.toString('hex')}`).toBeDefined();
       return match!.event;

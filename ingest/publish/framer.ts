@@ -7,10 +7,8 @@
 // The pure parts of the Kafka seam only: the framer also runs in the simulator's worker thread, where the
 // native client cannot load a second time.
 import { partitionForKey } from '../../platform/kafka/murmur2.js';
-import { encodeRecord, SlotStatus, type ChainEvent, type PartitionCount, type SlotEvent } from '../../schemas/codec.js';
-import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
-import { encodeMessage } from '../../schemas/proto-writer.js';
-import { u64Key, type TopicKind, type TopicNames } from '../../schemas/topics.js';
+import { encodeRecord, SlotStatus, type PartitionCount, type RecordEvent, type SlotEvent } from '../../schemas/codec.js';
+import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
 import { ParsedSlot } from './parsed-slot.js';
@@ -107,7 +105,7 @@ export class SlotFramer {
     // The slot is whole: its parsed updates go out before its end marker, which counts them.
     if (this.parsed) {
       for (const p of this.parsed.take()) {
-        const r = this.parsedRecord(p, batch.slot);
+        const r = this.record({ kind: 'parsed', event: p }, batch.slot);
         out.push(r);
         if (r.dead === undefined) this.count(open, r);
       }
@@ -121,21 +119,13 @@ export class SlotFramer {
     return out;
   }
 
-  private record(e: ChainEvent, batchSlot: bigint): FramedRecord {
+  private record(e: RecordEvent, batchSlot: bigint): FramedRecord {
     const kind = e.kind;
     const { key, value } = encodeRecord(e);
     const partition = partitionForKey(key, this.partitions.get(kind)!);
     const dead = oversizedRecord(kind, this.topics[kind], batchSlot, key, value);
     // The event itself is not kept: records wait in groups, and a resume decodes the few it checks.
     return dead ? { kind, partition, key, value, batchSlot, dead } : { kind, partition, key, value, batchSlot };
-  }
-
-  private parsedRecord(p: ParsedTransactionEvent, batchSlot: bigint): FramedRecord {
-    const key = u64Key(p.slot);
-    const value = encodeMessage(ParsedTransactionEvent, p);
-    const partition = partitionForKey(key, this.partitions.get('parsed')!);
-    const dead = oversizedRecord('parsed', this.topics.parsed, batchSlot, key, value);
-    return dead ? { kind: 'parsed', partition, key, value, batchSlot, dead } : { kind: 'parsed', partition, key, value, batchSlot };
   }
 
   private count(open: OpenSlot, r: FramedRecord): void {

@@ -15,7 +15,7 @@
 import { OffsetMap, tpKey, type InRecord, type Kafka } from '../../platform/kafka/index.js';
 import { decodeRecord, type ChainEvent } from '../../schemas/codec.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import { endsSlot, type RecordKind } from './framer.js';
+import { endsSlot } from './framer.js';
 import { identityOf, ownSlotOf } from './identity.js';
 
 export interface ResumePoint {
@@ -33,11 +33,13 @@ export interface ResumePointOptions {
 
 const FIRST_WINDOW = 256n;
 const WINDOW_GROWTH = 16n;
-const KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
+// Not the parsed topic: its records share the Kafka transaction of their slot's end marker, so none is ever
+// published after the newest whole slot.
+const KINDS: readonly ChainEvent['kind'][] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
 
 /** Call after the transactional producer fenced earlier instances, so no transaction is still open. */
 export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: ResumePointOptions = {}): Promise<ResumePoint> {
-  const kindOf = new Map<string, RecordKind>(KINDS.map((k) => [topics[k], k]));
+  const kindOf = new Map<string, ChainEvent['kind']>(KINDS.map((k) => [topics[k], k]));
   const decode = (r: InRecord): ChainEvent | undefined => {
     const d = decodeRecord(kindOf.get(r.topic)!, r.value);
     return d.ok ? d.value : undefined;

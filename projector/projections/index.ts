@@ -1,5 +1,5 @@
 // One entry point for every event kind: decoded event in, rows out. Pure.
-import type { ChainEvent } from '../../schemas/codec.js';
+import type { RecordEvent } from '../../schemas/codec.js';
 import { projectAccount } from './accounts.js';
 import { blockDetailRows, transactionBodyRows } from './bodies.js';
 import { projectEpoch } from './epochs.js';
@@ -14,7 +14,7 @@ export type { Projection } from './result.js';
 
 /** `raw`: the record value the event was decoded from, when at hand (stored as the transaction's body).
  * Every table is present in the rows (empty when the event adds none). */
-export function project(e: ChainEvent, raw?: Buffer): Projection {
+export function project(e: RecordEvent, raw?: Buffer): Projection {
   const rows = emptyRows();
   const reason = projectInto(rows, e, raw);
   return reason === undefined ? { ok: true, rows } : rejected(reason);
@@ -26,7 +26,7 @@ export function project(e: ChainEvent, raw?: Buffer): Projection {
  * to: no rows object per event and no pass over every view table per event (with the three tables of
  * 003 those two cost the projector ~8% of its thread, bench/README.md).
  */
-export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | undefined {
+export function projectInto(into: Rows, e: RecordEvent, raw?: Buffer): string | undefined {
   switch (e.kind) {
     case 'transactions': {
       const p = projectTransaction(e.event);
@@ -84,7 +84,8 @@ export function projectInto(into: Rows, e: ChainEvent, raw?: Buffer): string | u
       return undefined;
     }
     case 'entries':
-      // Entries feed no view yet (the projector does not read their topic); accepted, no rows.
+    case 'parsed':
+      // No view of their own: the projector reads these topics for their replay index (slot_offsets) only.
       return undefined;
   }
 }
@@ -94,12 +95,13 @@ function pushAll<T>(into: T[], from: readonly T[]): void {
 }
 
 /** The slot a record belongs to for replay (an epoch record belongs to the epoch's first slot). */
-export function slotOf(e: ChainEvent): bigint {
+export function slotOf(e: RecordEvent): bigint {
   switch (e.kind) {
     case 'transactions':
     case 'accounts':
     case 'slots':
     case 'entries':
+    case 'parsed':
       return e.event.slot;
     case 'epochs':
       return e.event.firstSlot;

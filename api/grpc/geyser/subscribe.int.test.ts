@@ -133,8 +133,9 @@ describe('geyser.Geyser Subscribe (real Yellowstone client)', () => {
     return r;
   }
 
+  /** The chain events in the topics (not the parsed topic's SubscribeParsed updates). */
   async function inTopics(): Promise<ChainEvent[]> {
-    return (await readTopics(kafka, topics)).map((r) => r.event);
+    return (await readTopics(kafka, topics)).flatMap((r) => (r.event.kind === 'parsed' ? [] : [r.event]));
   }
 
   async function transactionsInTopics(): Promise<TransactionEvent[]> {

@@ -12,7 +12,10 @@ export async function answerOrder(long: ClickHouseClient, short: () => Promise<u
     await rs.json();
     done.push('long');
   });
-  await new Promise((r) => setTimeout(r, 100));
+  // The long query must have reached the engine before the short call is made: with 100 ms the short read won
+  // once on one session, with the int tier's other files loading the cores (2026-11-27). The long query takes
+  // ~2 s, longer under load, so 500 ms still lands the short call while it runs.
+  await new Promise((r) => setTimeout(r, 500));
   await short();
   done.push('short');
   await running;

@@ -7,7 +7,15 @@ import * as protoLoader from '@grpc/proto-loader';
 import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../../../ingest/publish/framer.js';
 import { frameSlotRuns } from '../ingest/framed-slot.js';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
-import { AccountEvent, SlotEvent, TransactionEvent, decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
+import {
+  AccountEvent,
+  SlotEvent,
+  TransactionEvent,
+  decodeRecord,
+  encodeRecord,
+  type ChainEvent,
+  type RecordEvent,
+} from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import { stableEnds } from '../kafka/read-topics.js';
 import { streamTopics } from '../../../api/live/index.js';
@@ -174,7 +182,7 @@ export interface StoredRecord {
   offset: bigint;
   /** The record's Kafka timestamp (ms): when it was produced. */
   timestamp: number;
-  event: ChainEvent;
+  event: RecordEvent;
 }
 
 /** Everything the stream topics hold right now, read back through a real consumer (the topic's contents). */

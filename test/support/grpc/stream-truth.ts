@@ -3,7 +3,7 @@
 // predicates by the test; at confirmed only each account's last write of a slot, as Yellowstone), and whether
 // a slot is complete in Kafka (its end marker, or for a confirmed stream its confirmed status, is committed). Also the resume point of a cut stream: the
 // slot after the last one it received whole.
-import { SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../../schemas/codec.js';
+import { SlotStatus, type AccountEvent, type RecordEvent, type TransactionEvent } from '../../../schemas/codec.js';
 import { accountIdentity, txIdentity, type Received } from './resumable-stream.js';
 
 export interface StreamExpectation {
@@ -18,7 +18,7 @@ export interface PlacedEvent {
   topic: string;
   partition: number;
   offset: bigint;
-  event: ChainEvent;
+  event: RecordEvent;
 }
 
 export interface Place {

@@ -27,9 +27,8 @@ export const SIM = {
   retentionMs: 3_600_000,
 };
 
-/** Every topic the ingest writes records to: the projector's, the entries and the parsed topic (the dead-letter topic
- * stays empty). */
-export const INGEST_KINDS = [...TOPIC_KINDS, 'entries', 'parsed'] as Exclude<TopicKind, 'deadletter'>[];
+/** Every topic the ingest writes records to: the ones the projector reads (the dead-letter topic stays empty). */
+export const INGEST_KINDS = TOPIC_KINDS as Exclude<TopicKind, 'deadletter'>[];
 
 export type Topics = Record<Exclude<TopicKind, 'deadletter'>, ReadRecord[][]>;
 

@@ -1,13 +1,13 @@
 // The views computed straight from consumed events, independently of the projections (test code):
 // what every view must hold once the projector caught up. Shapes match dumpViews (dump.ts).
 import bs58 from 'bs58';
-import { SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
+import { SlotStatus, type RecordEvent } from '../../../schemas/codec.js';
 
 export interface ConsumedRecord {
   topic: string;
   partition: number;
   offset: bigint;
-  event: ChainEvent;
+  event: RecordEvent;
 }
 
 export type ViewDump = Record<string, string[]>;
@@ -81,6 +81,7 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
         break;
       }
       case 'entries':
+      case 'parsed':
         slot = e.event.slot;
         break;
       case 'epochs': {

@@ -44,7 +44,7 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
   return count;
 }
 
-/** Every committed, decodable record of the four topics, read to the current end. */
+/** Every committed, decodable record of the topics the projector reads, read to the current end. */
 export async function consumeAll(kafka: Kafka, topics: TopicNames): Promise<ConsumedRecord[]> {
   const contents = await readTopics(
     kafka,
