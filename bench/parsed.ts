@@ -28,13 +28,13 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { PUMP_PROGRAMS } from '../schemas/pumpfun/decoder.js';
-import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../ingest/publish/framer.js';
+import { SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
 import { frameSlotRuns } from '../test/support/ingest/framed-slot.js';
 import { scanParsedTransaction } from '../schemas/pumpfun/parsed-scan.js';
 import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { AccountEvent, ChainEvent, TransactionEvent } from '../schemas/codec.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { topicNames, type TopicNames, RECORD_KINDS, type RecordKind } from '../schemas/topics.js';
 import { collect } from '../test/support/sim/checks.js';
 import { realDecodeCost, simDecodeCost } from './parsed-decode.js';
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';

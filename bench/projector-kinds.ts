@@ -5,9 +5,9 @@
 // broker, no ClickHouse (fetching and inserting are not in these figures). Last line:
 //   projector_kinds transactions_us=<..> accounts_us=<..> slots_us=<..> entries_us=<..> parsed_us=<..>
 import { cpus, loadavg, totalmem } from 'node:os';
-import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../ingest/publish/framer.js';
+import { SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
 import { projectSlice } from '../projector/slice.js';
-import { topicNames } from '../schemas/topics.js';
+import { topicNames, RECORD_KINDS, type RecordKind } from '../schemas/topics.js';
 import { frameSlotRuns } from '../test/support/ingest/framed-slot.js';
 import { collect } from '../test/support/sim/checks.js';
 

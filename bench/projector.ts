@@ -11,7 +11,7 @@ import { makeConfig } from '../platform/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { createLogger, silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { TOPIC_KINDS, topicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, topicNames } from '../schemas/topics.js';
 import { endOffsets } from '../projector/offsets.js';
 import { catchUp } from '../projector/rebuild.js';
 import { rebuildViews } from '../projector/run.js';
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
 
     // Throughput: the projector from an empty group to the end of the log.
     const admin = kafka.admin();
-    const names = TOPIC_KINDS.map((k) => topics[k]);
+    const names = RECORD_KINDS.map((k) => topics[k]);
     const ends = await endOffsets(admin, names);
     // The clock starts when the first batch is stored (group join and engine warm-up excluded).
     let first: { at: number; events: number } | undefined;

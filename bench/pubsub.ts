@@ -39,11 +39,11 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import bs58 from 'bs58';
 import { benchBrokers } from './support/brokers.js';
-import { SlotFramer, type RecordKind } from '../ingest/publish/framer.js';
+import { SlotFramer } from '../ingest/publish/framer.js';
 import { createKafka, type OutRecord, type TransactionalProducer } from '../platform/kafka/index.js';
 import { AccountEvent, SlotEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
 import { TOKEN_PROGRAM } from '../schemas/programs.js';
-import { topicNames, type TopicNames } from '../schemas/topics.js';
+import { topicNames, type TopicNames, type RecordKind } from '../schemas/topics.js';
 
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
 const TPS = env('BENCH_TPS', 5000);

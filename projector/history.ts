@@ -7,7 +7,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { Gauge } from 'prom-client';
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { registry } from '../platform/metrics.js';
-import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
 import { queryRows, u64 } from '../api/views/query.js';
 import { readViewsState } from '../api/views/state.js';
 import { ACCOUNT_HISTORY_TABLES, TRANSACTION_TABLES } from './retention.js';
@@ -64,7 +64,7 @@ export async function readStoreHistory(
 
 async function kafkaHistory(ch: ClickHouseClient, database: string, admin: KafkaAdmin, topics: TopicNames): Promise<StoreHistory[]> {
   const out: StoreHistory[] = [];
-  for (const kind of TOPIC_KINDS) {
+  for (const kind of RECORD_KINDS) {
     const topic = topics[kind];
     const ranges = await admin.offsetRanges(topic);
     let rows = 0;

@@ -10,7 +10,7 @@
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { applyRetention, type RetentionWindows } from './retention.js';
-import { TOPIC_KINDS } from '../schemas/topics.js';
+import { RECORD_KINDS } from '../schemas/topics.js';
 import type { OffsetMap } from '../platform/kafka/index.js';
 import { caughtUp } from './heads.js';
 import { committedOffsets, endOffsets } from './offsets.js';
@@ -39,7 +39,7 @@ export async function rebuild(o: RebuildOptions): Promise<RebuildResult> {
   const started = Date.now();
   const shadow = `${o.database}_rebuild`;
   const group = `${o.groupId}-rebuild-${Date.now().toString(36)}`;
-  const topics = TOPIC_KINDS.map((k) => o.topics[k]);
+  const topics = RECORD_KINDS.map((k) => o.topics[k]);
   const admin = o.kafka.admin();
   let events = 0;
   try {

@@ -1,4 +1,4 @@
-// The runner: one consumer of the projector group over the event topics (TOPIC_KINDS). Each fetched partition
+// The runner: one consumer of the projector group over the event topics (RECORD_KINDS). Each fetched partition
 // batch becomes a slice; slices are batched by count and age; a batch is inserted (one synchronous
 // insert per table, with a dedup token naming its record ranges), its dead letters published, and
 // only then its offsets committed. A crash at any point re-delivers from the last commit; the
@@ -9,7 +9,7 @@ import { insertTabSeparated } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
 import { retry, type RetryPolicy } from '../platform/retry.js';
 import { isStop, StopError } from '../platform/stop.js';
-import { TOPIC_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.js';
 import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
 import { planBatch, type BatchPlan, type TableInsert } from './plan.js';
@@ -77,7 +77,7 @@ interface Pending {
 }
 
 export async function startRunner(o: RunnerOptions): Promise<Runner> {
-  const kindOf = new Map<string, TopicKind>(TOPIC_KINDS.map((k) => [o.topics[k], k]));
+  const kindOf = new Map<string, TopicKind>(RECORD_KINDS.map((k) => [o.topics[k], k]));
   const stats: RunnerStats = { events: 0, batches: 0, deadLetters: 0 };
   const state = { stopping: false, abandoned: false };
   // The flush commits through the consumer, which is opened after the batcher exists.
@@ -87,7 +87,7 @@ export async function startRunner(o: RunnerOptions): Promise<Runner> {
 
   const consumer = await o.kafka.groupConsumer({
     groupId: o.groupId,
-    topics: TOPIC_KINDS.map((k) => o.topics[k]),
+    topics: RECORD_KINDS.map((k) => o.topics[k]),
     sessionTimeoutMs: o.sessionTimeoutMs,
     // Short fetch waits keep stop() quick; records still arrive as soon as they exist.
     maxWaitMs: 500,

@@ -10,7 +10,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { OffsetMap, type KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
 
 export type ViewsVerdict =
   | { action: 'keep' }
@@ -63,7 +63,7 @@ export interface ReconcileOptions {
 
 /** Checks the pair and, when the topics are not the views', drops the views and creates them anew. */
 export async function reconcileViews(o: ReconcileOptions): Promise<ViewsVerdict> {
-  const names = TOPIC_KINDS.map((k) => o.topics[k]);
+  const names = RECORD_KINDS.map((k) => o.topics[k]);
   const [recorded, current, viewEnds, topicEnds] = await Promise.all([
     recordedIds(o.ch, o.database),
     o.admin.topicIds(names),

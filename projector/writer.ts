@@ -3,7 +3,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
-import { TOPIC_KINDS, type TopicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
 import { createDeadLetterSink } from './deadletter.js';
 import { HeadsTracker } from './heads-tracker.js';
 import type { BatchPlan } from './plan.js';
@@ -38,7 +38,7 @@ export async function startViewWriter(o: ViewWriterOptions): Promise<ViewWriter>
     database: o.database,
     admin,
     groupId: o.groupId,
-    topics: TOPIC_KINDS.map((k) => o.topics[k]),
+    topics: RECORD_KINDS.map((k) => o.topics[k]),
     intervalMs: Math.max(100, o.batchMs),
     log: o.log,
   });

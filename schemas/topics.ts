@@ -4,9 +4,13 @@ import { asBuffer } from './bytes.js';
 
 export type TopicKind = 'transactions' | 'accounts' | 'slots' | 'entries' | 'epochs' | 'parsed' | 'deadletter';
 
-/** The topics the projector reads: every one the ingest publishes. Entries and parsed feed no view; the projector
- * reads them for the replay index alone (slot_offsets), so a from_slot replay starts at its slot in them too. */
-export const TOPIC_KINDS: readonly TopicKind[] = ['transactions', 'accounts', 'slots', 'epochs', 'entries', 'parsed'];
+/** A topic of chain records: every one but the dead letters. */
+export type RecordKind = Exclude<TopicKind, 'deadletter'>;
+
+/** Every topic the ingest publishes records to, and so every one the projector reads. Entries and parsed feed no
+ * view; the projector reads them for the replay index alone (slot_offsets), so a from_slot replay starts at its slot
+ * in them too. */
+export const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'parsed'];
 
 /** Full topic names for a prefix (default `solana`): `<prefix>.<kind>.v1`. */
 export type TopicNames = Readonly<Record<TopicKind, string>>;

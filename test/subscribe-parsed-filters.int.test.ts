@@ -24,11 +24,10 @@ import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import type { ChainEvent, TransactionEvent } from '../schemas/codec.js';
-import { topicNames } from '../schemas/topics.js';
+import { RECORD_KINDS, topicNames } from '../schemas/topics.js';
 import { newClient, readTopics, slotEvent, slotOffsetRows, TestPublisher, type Msg } from './support/grpc/clients.js';
 import { startTestGrpc, type TestGrpc } from './support/grpc/server.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
-import { INGEST_KINDS } from './support/ingest/sim-chain.js';
 import { collect } from './support/sim/checks.js';
 
 const PUMP_ID = PUMP.programId;
@@ -291,7 +290,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     chain = batches.flatMap((b) => b.events);
     // Framed as the ingest frames them: a replay's frame gate then holds each slot's end marker until the slot's
     // records are read (unframed records would let a confirmed replay release a slot before all its writes came).
-    const framer = new SlotFramer(new Map(INGEST_KINDS.map((k) => [k, 1])), topics);
+    const framer = new SlotFramer(new Map(RECORD_KINDS.map((k) => [k, 1])), topics);
     framed = batches.flatMap((b) => framer.frame(b));
   }, 120_000);
 

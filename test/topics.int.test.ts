@@ -14,7 +14,7 @@ import {
 } from '../platform/kafka/index.js';
 import { decodeRecord, encodeRecord, SlotStatus, type ChainEvent, type EpochEvent, type RecordEvent } from '../schemas/codec.js';
 import { noTransactionMeta } from '../schemas/meta.js';
-import { topicNames, TOPIC_KINDS, type TopicKind } from '../schemas/topics.js';
+import { topicNames, RECORD_KINDS, type TopicKind } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 
@@ -242,7 +242,7 @@ describe('topics on a real broker', () => {
     // A new group starts at the beginning of each partition.
     const consumer = await kafka.groupConsumer({
       groupId: `${prefix}.group`,
-      topics: TOPIC_KINDS.map((k) => topics[k]),
+      topics: RECORD_KINDS.map((k) => topics[k]),
       maxBytesPerPartition: 8 * 1024 * 1024,
       onBatches: async (batches) => {
         for (const b of batches) for (const r of b.records) received.push({ topic: r.topic, key: r.key, value: r.value });

@@ -4,8 +4,7 @@
 // have such filters), wraps a matching event once (SharedEvent, encodings shared per wire format) and
 // hands it to the matching sessions. It also keeps the live slot statuses (the commitment gate's shared
 // lookup; each level of a slot announced once and in order, a level the source skipped filled in:
-// slot-statuses.ts) and the chain state, runs the server ping timer, and lets observers (the pump.fun join)
-// see every event.
+// slot-statuses.ts) and the chain state, and runs the server ping timer.
 import {
   Commitment,
   FilterIndex,
@@ -37,11 +36,6 @@ export interface LiveSubscriber {
   onPing(): void;
 }
 
-/** Sees every live event before matching (read-only). */
-export interface LiveObserver {
-  onEvent(e: StreamEvent): void;
-}
-
 /** Live slot statuses kept this many slots behind the newest. */
 const STATUS_WINDOW = 20_000n;
 /** Newest writes of watched accounts kept this many slots behind the newest (finalized comes ~32 slots after processed). */
@@ -63,7 +57,6 @@ export class Hub implements TailSink {
   /** Sessions with blocks filters, and the assembler that runs only while there are any. */
   private readonly blockSubs = new Map<LiveSubscriber, CompiledSubscription>();
   private blocks: BlockAssembler | undefined;
-  private readonly observers = new Set<LiveObserver>();
   private readonly statuses = new SlotStatuses(STATUS_WINDOW);
   /** Sessions above processed with account filters: their gates deduplicate writes per slot (newest-writes.ts). */
   private readonly gatedAccounts = new Set<LiveSubscriber>();
@@ -135,20 +128,11 @@ export class Hub implements TailSink {
     this.dropBlocks(s);
   }
 
-  addObserver(o: LiveObserver): void {
-    this.observers.add(o);
-  }
-
-  removeObserver(o: LiveObserver): void {
-    this.observers.delete(o);
-  }
-
   private ping(): void {
     for (const s of this.subscribers) s.onPing();
   }
 
   onEvent(e: StreamEvent): void {
-    for (const o of this.observers) o.onEvent(e);
     this.blocks?.onEvent(e);
     if (e.kind === 'slot') this.onSlot(e);
     else this.deliver(e);
@@ -157,8 +141,8 @@ export class Hub implements TailSink {
   /**
    * A second copy of a data record (read uncommitted: an aborted record, then its re-publication) goes
    * only to the sessions registered after the first copy was handed over (number `first`), and not to
-   * one whose from_slot is past the record's slot (it said it holds that slot); observers, blocks and
-   * everyone else had the first.
+   * one whose from_slot is past the record's slot (it said it holds that slot); blocks and everyone
+   * else had the first.
    */
   onCopy(e: StreamEvent, first: number): void {
     if (e.kind === 'slot') return;
@@ -260,6 +244,5 @@ export class Hub implements TailSink {
     this.gatedAccounts.clear();
     this.chainSubs.clear();
     this.parsedSubs.clear();
-    this.observers.clear();
   }
 }

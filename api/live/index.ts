@@ -4,7 +4,6 @@ export { LiveSession, type ApplyOptions, type LiveFailure, type SessionSink } fr
 export { CursorStore, type CursorPosition } from './cursor-store.js';
 export { boundsFromMetadata, cursorStart, streamBounds, GEYSER_METADATA, STREAM_FIELD_NAMES, type StreamBounds } from './stream-bounds.js';
 export { SharedEvent, type LiveEvent, type LiveKind } from './shared-event.js';
-export type { LiveObserver } from './hub.js';
 export type { LiveRead } from './live-tail.js';
 export type { StreamEvent } from './stream-event.js';
 export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';

@@ -7,7 +7,7 @@ import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
 import { cursorsTopic, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { CursorStore } from './cursor-store.js';
 import type { ChainState } from './chain-state.js';
-import { Hub, type LiveObserver } from './hub.js';
+import { Hub } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
 import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
 import { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
@@ -85,14 +85,6 @@ export class LiveLayer {
   /** ClickHouse with slot_offsets (when the process has it) and its database: SubscribeReplayInfo reads them. */
   get index(): { ch: ClickHouseClient | undefined; database: string } {
     return { ch: this.deps.ch, database: this.deps.database };
-  }
-
-  addObserver(o: LiveObserver): void {
-    this.hub.addObserver(o);
-  }
-
-  removeObserver(o: LiveObserver): void {
-    this.hub.removeObserver(o);
   }
 
   /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */

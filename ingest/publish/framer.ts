@@ -8,16 +8,11 @@
 // native client cannot load a second time.
 import { partitionForKey } from '../../platform/kafka/murmur2.js';
 import { encodeRecord, SlotStatus, type PartitionCount, type RecordEvent, type SlotEvent } from '../../schemas/codec.js';
-import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import type { RecordKind, TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
 import { ParsedSlot } from './parsed-slot.js';
 import type { SlotBatch } from '../source.js';
-
-export type RecordKind = Exclude<TopicKind, 'deadletter'>;
-
-/** Every topic the ingest publishes records to (the dead-letter topic aside). */
-export const RECORD_KINDS: readonly RecordKind[] = ['transactions', 'accounts', 'slots', 'entries', 'epochs', 'parsed'];
 
 export interface FramedRecord {
   kind: RecordKind;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, SlotStatus, type ChainEvent } from '../../schemas/codec.js';
 import { ParsedTransactionEvent } from '../../schemas/gen/events.js';
-import { topicNames } from '../../schemas/topics.js';
+import { topicNames, type RecordKind } from '../../schemas/topics.js';
 import { syntheticSlot } from '../../test/support/ingest/framed-slot.js';
 import { collect } from '../../test/support/sim/checks.js';
-import { endsSlot, SlotFramer, SlotFramingError, type FramedRecord, type RecordKind } from './framer.js';
+import { endsSlot, SlotFramer, SlotFramingError, type FramedRecord } from './framer.js';
 
 const partitions = new Map<RecordKind, number>([
   ['transactions', 3],

@@ -9,8 +9,8 @@ import type { Kafka, KafkaError, OutRecord, TransactionalProducer } from '../../
 import type { Logger } from '../../platform/log.js';
 import { retry, type RetryPolicy } from '../../platform/retry.js';
 import { isStop } from '../../platform/stop.js';
-import type { TopicNames } from '../../schemas/topics.js';
-import { RECORD_KINDS, type FramedRecord, type RecordKind } from './framer.js';
+import { RECORD_KINDS, type RecordKind, type TopicNames } from '../../schemas/topics.js';
+import type { FramedRecord } from './framer.js';
 import { identityOf } from './identity.js';
 import { decodeRecord } from '../../schemas/codec.js';
 import { ingestMetrics } from '../metrics.js';

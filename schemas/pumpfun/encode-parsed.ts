@@ -1,7 +1,7 @@
 // SubscribeParsed's update for one transaction, encoded: the contract's bytes (proto/stream.proto
 // SubscribeUpdateParsedTransaction) built from the transaction, its parsed content (parsed-scan.ts) and the
-// curve/pool writes joined with it. Below the roles so whoever builds the update (the api today, the ingest once
-// parsed updates have a topic of their own: docs/decisions.md, Issue 20) encodes the same bytes.
+// curve/pool writes joined with it. Built once per transaction by the ingest (ingest/publish/parsed-slot.ts) into
+// the parsed topic, whose records the api sends as they are (docs/decisions.md, Issue 20, "The parsed topic").
 import { SubscribeUpdateParsedTransaction, type Event, type Instruction } from '../../proto/gen/stream.js';
 import { accountUpdateOf } from '../account-update.js';
 import type { AccountEvent, TransactionEvent } from '../gen/events.js';

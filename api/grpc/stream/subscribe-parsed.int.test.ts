@@ -18,6 +18,16 @@ import { accountEvent, key, newClient, TestPublisher, txEvent, type Msg } from '
 const parsedStreams = async (): Promise<number> =>
   (await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0;
 
+/** A SubscribeParsed stream on `c` collecting what it receives, once the server counts it. */
+async function openParsed(c: Msg): Promise<{ call: Msg; got: Msg[] }> {
+  const call = c.SubscribeParsed();
+  const got: Msg[] = [];
+  call.on('data', (m: Msg) => got.push(m));
+  call.on('error', () => undefined);
+  await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+  return { call, got };
+}
+
 const PUMP = Buffer.from(bs58.decode(PUMP_PROGRAM_ID));
 const OTHER_PROGRAM = key();
 
@@ -75,12 +85,8 @@ describe('gRPC SubscribeParsed', () => {
   });
 
   it('sends decoded pump.fun transactions with their bonding-curve account update', async () => {
-    const call = client.SubscribeParsed();
-    const got: Msg[] = [];
-    call.on('data', (m: Msg) => got.push(m));
-    call.on('error', () => undefined);
+    const { call, got } = await openParsed(client);
     call.write({ ping: { id: 1 } }); // allowed, answered by nothing
-    await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
     const curveBuy = key();
     const buy = txEvent(500n, pumpKeys(curveBuy), {
       instructions: [
@@ -159,11 +165,7 @@ describe('gRPC SubscribeParsed', () => {
   });
 
   it("joins each trade of a hot curve with its own write, the slot's others' writes around it", async () => {
-    const call = client.SubscribeParsed();
-    const got: Msg[] = [];
-    call.on('data', (m: Msg) => got.push(m));
-    call.on('error', () => undefined);
-    await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+    const { call, got } = await openParsed(client);
     // Three buys of one curve in slot 600, each write after its transaction and before the next one's.
     const curve = key();
     const buys = [1n, 2n, 3n].map((n) =>
@@ -200,11 +202,7 @@ describe('gRPC SubscribeParsed', () => {
     const c = newClient(parsedOnly.port);
     try {
       await waitFor(async () => (await parsedStreams()) === 0, { what: 'the earlier tests’ streams closed on the server' });
-      const call = c.SubscribeParsed();
-      const got: Msg[] = [];
-      call.on('data', (m: Msg) => got.push(m));
-      call.on('error', () => undefined);
-      await waitFor(async () => (await parsedStreams()) === 1, { what: 'stream registered' });
+      const { call, got } = await openParsed(c);
       const curve = key();
       const buy = txEvent(700n, pumpKeys(curve), {
         instructions: [

@@ -4,9 +4,9 @@
 // publishing use two cores.
 import { Worker } from 'node:worker_threads';
 import { asBuffer } from '../../../schemas/bytes.js';
-import type { TopicNames } from '../../../schemas/topics.js';
+import type { TopicNames, RecordKind } from '../../../schemas/topics.js';
 import type { DeadLetterRecord } from '../../publish/dead-letter.js';
-import type { FramedRecord, RecordKind } from '../../publish/framer.js';
+import type { FramedRecord } from '../../publish/framer.js';
 import type { SimOptions } from './options.js';
 
 /** Batches built ahead of the publisher: enough to cover a hand-over, few enough to bound memory. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { topicNames } from '../../../schemas/topics.js';
-import { SlotFramer, type RecordKind } from '../../publish/framer.js';
+import { topicNames, type RecordKind } from '../../../schemas/topics.js';
+import { SlotFramer } from '../../publish/framer.js';
 import { createSimSource } from './createSimSource.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './options.js';
 import { simFramedBatches, SimThreadError } from './thread.js';

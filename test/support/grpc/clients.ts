@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { RECORD_KINDS, SlotFramer, type FramedRecord, type RecordKind } from '../../../ingest/publish/framer.js';
+import { SlotFramer, type FramedRecord } from '../../../ingest/publish/framer.js';
 import { frameSlotRuns } from '../ingest/framed-slot.js';
 import { OffsetMap, type Kafka, type Producer } from '../../../platform/kafka/index.js';
 import {
@@ -16,7 +16,7 @@ import {
   type ChainEvent,
   type RecordEvent,
 } from '../../../schemas/codec.js';
-import type { TopicNames } from '../../../schemas/topics.js';
+import { type TopicNames, RECORD_KINDS, type RecordKind } from '../../../schemas/topics.js';
 import { stableEnds } from '../kafka/read-topics.js';
 import { streamTopics } from '../../../api/live/index.js';
 import { PROTO_PATH } from '../../../api/grpc/stream/service.js';

@@ -7,7 +7,7 @@ import { makeConfig, type Config } from '../../../platform/config.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import type { Logger } from '../../../platform/log.js';
 import { decodeRecord, SlotStatus } from '../../../schemas/codec.js';
-import { TOPIC_KINDS, topicNames, type TopicKind } from '../../../schemas/topics.js';
+import { RECORD_KINDS, topicNames, type RecordKind } from '../../../schemas/topics.js';
 import { capturedLog } from '../harness/captured-log.js';
 import { testBrokers } from '../harness/kafka.js';
 import { readTopics, type ReadRecord, type TopicContents } from '../kafka/read-topics.js';
@@ -27,10 +27,7 @@ export const SIM = {
   retentionMs: 3_600_000,
 };
 
-/** Every topic the ingest writes records to: the ones the projector reads (the dead-letter topic stays empty). */
-export const INGEST_KINDS = TOPIC_KINDS as Exclude<TopicKind, 'deadletter'>[];
-
-export type Topics = Record<Exclude<TopicKind, 'deadletter'>, ReadRecord[][]>;
+export type Topics = Record<RecordKind, ReadRecord[][]>;
 
 /** A slot happened once: as a block (processed), a skipped slot or a dead fork. */
 export const ENDS_A_SLOT = new Set<number>([SlotStatus.SLOT_STATUS_PROCESSED, SlotStatus.SLOT_STATUS_SKIPPED, SlotStatus.SLOT_STATUS_DEAD]);
@@ -53,13 +50,13 @@ export async function readAll(kafka: Kafka, prefix: string): Promise<Topics> {
   const names = topicNames(prefix);
   const contents = await readTopics(
     kafka,
-    INGEST_KINDS.map((k) => names[k]),
+    RECORD_KINDS.map((k) => names[k]),
   );
-  return Object.fromEntries(INGEST_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
+  return Object.fromEntries(RECORD_KINDS.map((k) => [k, contents.get(names[k])!])) as Topics;
 }
 
 /** The same contents keyed by topic name (test/support/ingest/framed-slot.ts reads that shape). */
-export const toContents = (t: Topics, prefix: string): TopicContents => new Map(INGEST_KINDS.map((k) => [topicNames(prefix)[k], t[k]]));
+export const toContents = (t: Topics, prefix: string): TopicContents => new Map(RECORD_KINDS.map((k) => [topicNames(prefix)[k], t[k]]));
 
 export const count = (t: Topics): number => Object.values(t).reduce((n, parts) => n + parts.reduce((m, p) => m + p.length, 0), 0);
 

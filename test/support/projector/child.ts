@@ -7,7 +7,7 @@ import { createClickHouse } from '../../../platform/clickhouse.js';
 import { createKafka } from '../../../platform/kafka/index.js';
 import { createLogger } from '../../../platform/log.js';
 import { applyMigrations } from '../../../platform/migrations.js';
-import { TOPIC_KINDS, topicNames } from '../../../schemas/topics.js';
+import { RECORD_KINDS, topicNames } from '../../../schemas/topics.js';
 import { catchUp } from '../../../projector/rebuild.js';
 import { endOffsets } from '../../../projector/offsets.js';
 import { startViewWriter } from '../../../projector/writer.js';
@@ -48,7 +48,7 @@ const writer = await startViewWriter({
 const dump = process.env.DUMP;
 if (dump) {
   const admin = kafka.admin();
-  const names = TOPIC_KINDS.map((k) => topics[k]);
+  const names = RECORD_KINDS.map((k) => topics[k]);
   await catchUp(admin, groupId, names, await endOffsets(admin, names), 120_000);
   await writer.updateHeads();
   await writer.updateHeads();

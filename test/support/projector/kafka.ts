@@ -2,7 +2,7 @@
 // per group of slots) and read every committed record back, independently of the projector.
 import { partitionForKey, type Kafka } from '../../../platform/kafka/index.js';
 import { decodeRecord, encodeRecord } from '../../../schemas/codec.js';
-import { TOPIC_KINDS, type TopicNames } from '../../../schemas/topics.js';
+import { RECORD_KINDS, type TopicNames } from '../../../schemas/topics.js';
 import { readTopics } from '../kafka/read-topics.js';
 import type { SlotBatch } from './chain.js';
 import type { ConsumedRecord } from './expected.js';
@@ -48,10 +48,10 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
 export async function consumeAll(kafka: Kafka, topics: TopicNames): Promise<ConsumedRecord[]> {
   const contents = await readTopics(
     kafka,
-    TOPIC_KINDS.map((k) => topics[k]),
+    RECORD_KINDS.map((k) => topics[k]),
   );
   const out: ConsumedRecord[] = [];
-  for (const kind of TOPIC_KINDS) {
+  for (const kind of RECORD_KINDS) {
     const topic = topics[kind];
     contents.get(topic)!.forEach((records, partition) => {
       for (const r of records) {
