@@ -193,6 +193,11 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: Error) => res.writeHead(500).end(e.message));
   });
+  // The server never closes an idle connection itself; the clients close theirs. With Node's default (5 s) a client
+  // sending on a pooled socket just as the server's timer closes it gets ECONNRESET: undici's global dispatcher is
+  // shared by the rpc source and @solana/web3.js in one test file, so a socket the source left idle ~5 s could meet
+  // web3.js's request (a CI run failed so).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   state.close = async () => {
