@@ -13,9 +13,10 @@ import { parseGetRecentPerformanceSamples } from './getRecentPerformanceSamples.
 import { parseGetSignaturesForAddress } from './getSignaturesForAddress.js';
 import { zstdReady } from '../../solana-json/zstd.js';
 import { toJson } from '../../solana-json/json.js';
+import { TOKEN_PROGRAM } from '../../../schemas/programs.js';
 
 const KEY = '11111111111111111111111111111111';
-const KEY2 = 'TokenkegQfeZyiNwAJbNbGKPFXCWuvvf9ss623VQ5DA';
+const KEY2 = TOKEN_PROGRAM;
 const SIG = '1'.repeat(64);
 
 const err = rpcErrorOf;

@@ -7,7 +7,7 @@ import { createJsonlWriter } from './writer.js';
 
 const path = fileURLToPath(new URL('./example.jsonl', import.meta.url));
 const source = createSimSource({
-  seed: 3,
+  seed: 4,
   slotMs: 0,
   tps: 5,
   skipRate: 0.2,

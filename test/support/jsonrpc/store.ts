@@ -50,8 +50,8 @@ export function sig(n: number, tag = 9): string {
   return bs58.encode(b);
 }
 
-export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
-export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuvvf9ss623VQ5DA';
+// The ids are schemas/programs.ts's (one spelling in the repository: a copy here once misspelt SPL Token's, issue 32).
+export { SYSTEM_PROGRAM, TOKEN_PROGRAM } from '../../../schemas/programs.js';
 export const U64_MAX = 18446744073709551615n;
 
 export interface BlockRow {
