@@ -46,9 +46,14 @@ describe('@solana/web3.js 1.x Connection', () => {
     const first = await conn.getSignaturesForAddress(new PublicKey(ADDR_A), { limit: 3 });
     expect(first).toHaveLength(3);
     expect(first[0]!.slot).toBe(HEADS.confirmed);
-    const next = await conn.getSignaturesForAddress(new PublicKey(ADDR_A), { limit: 3, before: first[2]!.signature }, 'finalized');
-    expect(next[0]!.slot).toBeLessThanOrEqual(HEADS.finalized);
+    const next = await conn.getSignaturesForAddress(new PublicKey(ADDR_A), { limit: 3, before: first[2]!.signature });
+    expect(next[0]!.slot).toBeLessThanOrEqual(first[2]!.slot);
     expect(first.map((x) => x.signature)).not.toContain(next[0]!.signature);
+    // The same cursor at finalized: its transaction is above the finalized slot, so Agave 4.0's -32020 (issue 32).
+    expect(first[2]!.slot).toBeGreaterThan(HEADS.finalized);
+    await expect(
+      conn.getSignaturesForAddress(new PublicKey(ADDR_A), { limit: 3, before: first[2]!.signature }, 'finalized'),
+    ).rejects.toMatchObject({ code: -32020 });
   });
   it('getBlocks, getBlockHeight, getRecentPerformanceSamples, getLeaderSchedule', async () => {
     expect(await conn.getBlocks(1000, 1004)).toEqual([1000, 1001, 1002, 1004]);

@@ -242,15 +242,16 @@ describe('getSignaturesForAddress', () => {
     const page = await result('getSignaturesForAddress', [ADDR_A, { limit: 5, before: in1020[10]!.signature }]);
     expect(page.map((r: any) => r.signature)).toEqual(in1020.slice(11, 16).map((t) => t.signature));
   });
-  it('stops before until (exclusive); ignores an unknown until; an unknown before gives []', async () => {
+  it('stops before until (exclusive); an unknown until or before is -32020 (Agave 4.0)', async () => {
     const want = expected(ADDR_A, HEADS.finalized);
     const r = await result('getSignaturesForAddress', [ADDR_A, { until: want[4]!.signature }]);
     expect(r.map((x: any) => x.signature)).toEqual(want.slice(0, 4).map((t) => t.signature));
     const both = await result('getSignaturesForAddress', [ADDR_A, { before: want[2]!.signature, until: want[6]!.signature }]);
     expect(both.map((x: any) => x.signature)).toEqual(want.slice(3, 6).map((t) => t.signature));
     const unknown = bs58.encode(Buffer.alloc(64, 200));
-    expect((await result('getSignaturesForAddress', [ADDR_A, { until: unknown, limit: 3 }])).length).toBe(3);
-    expect(await result('getSignaturesForAddress', [ADDR_A, { before: unknown }])).toEqual([]);
+    const notFound = { code: -32020, message: `Transaction ${unknown} not found` };
+    expect(await error('getSignaturesForAddress', [ADDR_A, { until: unknown, limit: 3 }])).toMatchObject(notFound);
+    expect(await error('getSignaturesForAddress', [ADDR_A, { before: unknown }])).toMatchObject(notFound);
   });
   it('finds lookup-loaded addresses and answers [] for an address without transactions', async () => {
     const b = await result('getSignaturesForAddress', [ADDR_B]);

@@ -50,8 +50,9 @@ const METHODS = [
   'toString',
 ];
 // -32001/-32004 (getBlockTime of a cleaned-up or unavailable slot) and -32005 (getHealth) are Agave's own codes;
-// -32429: this one client over its share of the views' queries (admission.ts), possible with 16 batches at a time.
-const CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32004, -32005, -32007, -32016, -32429]);
+// -32429: this one client over its share of the views' queries (admission.ts), possible with 16 batches at a time;
+// -32020: a random `before`/`until` signature that names no transaction (Agave 4.0's answer, issue 32).
+const CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32004, -32005, -32007, -32016, -32020, -32429]);
 
 function generator(seed: number) {
   const r = seededRandom(seed);

@@ -26,6 +26,8 @@ export const UNAVAILABLE = -32007;
 export const TRANSACTION_HISTORY_NOT_AVAILABLE = -32011;
 export const SCAN_ERROR = -32012;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+/** Agave's FilterTransactionNotFound (since 4.0, PR #7937): a history cursor naming no transaction it can locate. */
+export const FILTER_TRANSACTION_NOT_FOUND = -32020;
 /** Helius's code for an account read older than the history held (getHistoricalAccountInfo). */
 export const ACCOUNT_HISTORY_NOT_AVAILABLE = -32018;
 
@@ -78,6 +80,13 @@ export const blockCleanedUp = (slot: bigint, firstAvailable: bigint): RpcError =
 export const blockNotAvailable = (slot: bigint): RpcError => new RpcError(BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
 export const slotSkipped = (slot: bigint): RpcError =>
   new RpcError(UNAVAILABLE, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+/**
+ * A history cursor (a `before`/`until` signature, a signature filter, a pagination token) that names no transaction
+ * the views hold at the request's commitment: Agave's code and message (`Transaction {signature} not found`), with
+ * `data` saying why (not held at all, above the commitment's newest slot, on a lost fork).
+ */
+export const filterTransactionNotFound = (cursor: string, why: string): RpcError =>
+  new RpcError(FILTER_TRANSACTION_NOT_FOUND, `Transaction ${cursor} not found`, why);
 /** Agave's TransactionHistoryNotAvailable; `data` says what is missing (views filled before their migration). */
 export const transactionHistoryNotAvailable = (data: string): RpcError =>
   new RpcError(TRANSACTION_HISTORY_NOT_AVAILABLE, 'Transaction history is not available from this node', data);

@@ -1,6 +1,7 @@
 // getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
-// the transactions table; an unknown `before` gives [], an unknown `until` is ignored (Agave).
+// the transactions table; one the request cannot see (not held, or above its commitment's newest slot) is
+// Agave 4.0's -32020 `Transaction {signature} not found` (../signature-cursors.ts).
 import { invalidParams } from '../../solana-json/errors.js';
 import { errValue, u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
@@ -14,7 +15,8 @@ import {
   positional,
   type ContextConfig,
 } from '../../solana-json/params.js';
-import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import { queryRows, u64 } from '../../views/query.js';
+import { locateSignatures } from '../signature-cursors.js';
 import type { ViewsState } from '../../views/state.js';
 
 export const MAX_SIGNATURES_LIMIT = 1000;
@@ -62,12 +64,6 @@ ORDER BY slot DESC, position DESC
 LIMIT 1 BY slot, position
 LIMIT {limit:UInt32}`;
 
-export const LOCATE_SQL = `
-SELECT signature, slot, position
-FROM {db:Identifier}.transactions
-WHERE signature IN {signatures:Array(String)}
-LIMIT 1 BY signature`;
-
 interface Row {
   signature: string;
   slot: string;
@@ -75,11 +71,6 @@ interface Row {
   err: string | null;
   memo: string | null;
   block_time: string | number | null;
-}
-
-async function locate(ch: QueryClient, db: string, signatures: string[]): Promise<Map<string, { slot: bigint; position: number }>> {
-  const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, { db, signatures });
-  return new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: Number(r.position) }]));
 }
 
 export function shapeSignature(r: Row, state: ViewsState): Record<string, unknown> {
@@ -108,22 +99,19 @@ export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParam
     let beforePos = 0;
     let untilSlot = 0n;
     let untilPos = -1;
-    const wanted = [p.before, p.until].filter((s): s is string => s !== undefined);
-    if (wanted.length > 0) {
-      const found = await locate(ctx.ch, ctx.db, wanted);
-      if (p.before !== undefined) {
-        const b = found.get(p.before);
-        if (b === undefined) return [];
-        beforeSlot = b.slot;
-        beforePos = b.position;
-      }
-      if (p.until !== undefined) {
-        const u = found.get(p.until);
-        if (u !== undefined) {
-          untilSlot = u.slot;
-          untilPos = u.position;
-        }
-      }
+    const cursors = { ch: ctx.ch, db: ctx.db, contextSlot: maxSlot, commitment: p.commitment, lostForkUnseen: false };
+    // One read for both; `before` is checked first, as Agave does.
+    const named = [p.before, p.until].filter((s): s is string => s !== undefined);
+    const located = await locateSignatures(cursors, named);
+    if (p.before !== undefined) {
+      const b = located[0]!;
+      beforeSlot = b.slot;
+      beforePos = Number(b.position);
+    }
+    if (p.until !== undefined) {
+      const u = located[named.length - 1]!;
+      untilSlot = u.slot;
+      untilPos = Number(u.position);
     }
     const rows = await queryRows<Row>(ctx.ch, SIGNATURES_SQL, {
       db: ctx.db,

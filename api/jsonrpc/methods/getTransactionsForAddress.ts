@@ -9,9 +9,9 @@
 // Transactions of slots marked skipped (a lost fork) are left out, as getTransaction leaves them out.
 import { TupleParam } from '@clickhouse/client';
 import { isTokenAccountData, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../../schemas/programs.js';
-import { invalidParams, transactionHistoryNotAvailable } from '../../solana-json/errors.js';
+import { transactionHistoryNotAvailable } from '../../solana-json/errors.js';
 import { decodeBody } from '../../solana-json/transactions.js';
-import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import { queryRows, u64 } from '../../views/query.js';
 import {
   after,
   formatPaginationToken,
@@ -25,7 +25,8 @@ import {
 import { contextSlot, defineMethod, type MethodContext } from '../method.js';
 import { parseGetTransactionsForAddress, type GetTransactionsForAddressParams } from '../transactions-for-address-params.js';
 import { encodeConfirmedTransaction, needsBlockTime, readBlockTimes } from './getTransaction.js';
-import { LOCATE_SQL, shapeSignature } from './getSignaturesForAddress.js';
+import { shapeSignature } from './getSignaturesForAddress.js';
+import { checkTokenPosition, locateSignatures, type CursorContext } from '../signature-cursors.js';
 import { newestWritesSql } from '../as-of.js';
 
 const COLUMNS = 'signature, slot, position, err, memo, block_time';
@@ -120,21 +121,19 @@ async function ownedTokenAccounts(ctx: MethodContext, wallet: string, slot: bigi
   return rows.filter((r) => isTokenAccountData(Buffer.from(r.data, 'base64'))).map((r) => r.pubkey);
 }
 
-/** filters.signature's transactions located (chronological bounds); an unknown one is -32602 naming it. */
-async function locateSignatures(ch: QueryClient, db: string, f: GetTransactionsForAddressParams['signatures']): Promise<SignatureBounds> {
-  const named = Object.entries(f).filter((e): e is [keyof SignatureBounds, string] => e[1] !== undefined);
-  if (named.length === 0) return {};
-  const rows = await queryRows<{ signature: string; slot: string; position: number }>(ch, LOCATE_SQL, {
-    db,
-    signatures: named.map((e) => e[1]),
-  });
-  const found = new Map(rows.map((r) => [r.signature, { slot: u64(r.slot), position: BigInt(r.position) }]));
+/**
+ * filters.signature's transactions located (chronological bounds), and the token's position checked: a cursor the
+ * request cannot see is -32020 (../signature-cursors.ts), never an empty page.
+ */
+async function locateCursors(c: CursorContext, p: GetTransactionsForAddressParams): Promise<SignatureBounds> {
+  const named = Object.entries(p.signatures).filter((e): e is [keyof SignatureBounds, string] => e[1] !== undefined);
+  const at = await locateSignatures(
+    c,
+    named.map((e) => e[1]),
+  );
+  if (p.after !== undefined) await checkTokenPosition(c, p.after);
   const out: SignatureBounds = {};
-  for (const [k, sig] of named) {
-    const at = found.get(sig);
-    if (at === undefined) throw invalidParams(`filters.signature.${k}: transaction ${sig} is not in the history this service holds`);
-    out[k] = at;
-  }
+  named.forEach(([k], i) => (out[k] = at[i]!));
   return out;
 }
 
@@ -194,7 +193,8 @@ export const getTransactionsForAddress = defineMethod<GetTransactionsForAddressP
   parse: parseGetTransactionsForAddress,
   run: async (ctx, p) => {
     const head = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
-    const range = pageRange(head, p, await locateSignatures(ctx.ch, ctx.db, p.signatures));
+    const cursors: CursorContext = { ch: ctx.ch, db: ctx.db, contextSlot: head, commitment: p.commitment, lostForkUnseen: true };
+    const range = pageRange(head, p, await locateCursors(cursors, p));
     const noTime = p.blockTime.min !== undefined && p.blockTime.max !== undefined && p.blockTime.min > p.blockTime.max;
     if (isEmpty(range) || noTime) return { data: [], paginationToken: null };
     const accounts = p.tokenAccounts === 'none' ? [] : await ownedTokenAccounts(ctx, p.address, head);
