@@ -5,7 +5,9 @@
 //   closed (1008) and its subscriptions end at once. Nothing waits for a socket, so a slow client costs
 //   the others nothing;
 // - a request without `id` (a JSON-RPC notification) is not answered and not run: a subscription whose id
-//   the client never learns could never be removed.
+//   the client never learns could never be removed;
+// - a subscribe identical to one the connection holds (subscription-key.ts: method, params, commitment) gets that
+//   subscription's id and adds nothing, so each notification goes out once; one unsubscribe ends it (Agave's rule).
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
@@ -16,6 +18,7 @@ import type { LiveFailure } from '../live/index.js';
 import { openSubscriptions, requestErrors, slowClientCloses } from './metrics.js';
 import { parseSubscribe, parseUnsubscribe, SUBSCRIBE_METHODS, UNSUBSCRIBE_METHODS } from './params.js';
 import { PubSubSubscription, type SubscriptionDeps, type SubscriptionOwner } from './subscription.js';
+import { subscriptionKey } from './subscription-key.js';
 
 export interface PubSubLimits {
   /** Subscriptions one connection may hold. */
@@ -50,6 +53,9 @@ let connectionCount = 0;
 export class PubSubConnection implements SubscriptionOwner {
   readonly client = `ws:${++connectionCount}`;
   private readonly subs = new Map<number, PubSubSubscription>();
+  /** The subscriptions of `subs` by subscription key, and each one's key (both hold exactly the entries of `subs`). */
+  private readonly byKey = new Map<string, PubSubSubscription>();
+  private readonly keys = new Map<number, string>();
   private closed = false;
   private corked = false;
   /** Server pings sent since the client last answered one (or sent anything). */
@@ -123,6 +129,9 @@ export class PubSubConnection implements SubscriptionOwner {
     const kind = SUBSCRIBE_METHODS.get(method);
     if (kind !== undefined) {
       const parsed = parseSubscribe(kind, params);
+      const key = subscriptionKey(kind, parsed);
+      const same = this.byKey.get(key);
+      if (same !== undefined) return same.id;
       if (this.subs.size >= this.d.limits.maxSubscriptions) {
         throw new RpcError(
           INTERNAL_ERROR,
@@ -134,6 +143,8 @@ export class PubSubConnection implements SubscriptionOwner {
       // Registered in the live layer before the answer goes out; notifications come in later steps.
       const sub = new PubSubSubscription(id, kind, parsed.request, parsed.view, parsed.options, this, this.d, parsed.snapshot === true);
       this.subs.set(id, sub);
+      this.byKey.set(key, sub);
+      this.keys.set(id, key);
       openSubscriptions.inc({ kind });
       return id;
     }
@@ -148,6 +159,9 @@ export class PubSubConnection implements SubscriptionOwner {
 
   private remove(sub: PubSubSubscription): void {
     if (!this.subs.delete(sub.id)) return;
+    const key = this.keys.get(sub.id);
+    this.keys.delete(sub.id);
+    if (key !== undefined) this.byKey.delete(key);
     sub.close();
     openSubscriptions.dec({ kind: sub.kind });
   }

@@ -39,6 +39,12 @@ export interface ParsedSubscribe {
   readonly snapshot?: boolean;
   /** Block and transaction subscriptions: how transactions are written. */
   readonly options?: BlockOptions;
+  /**
+   * Members that change nothing here but are part of the subscription's params in Agave (programSubscribe's
+   * `withContext`, signatureSubscribe's `enableReceivedNotification`), so two subscriptions that differ in them are
+   * not the same subscription (subscription-key.ts).
+   */
+  readonly inert?: Readonly<Record<string, boolean>>;
 }
 
 /** The config member asking for the current state first (other servers ignore unknown members). */
@@ -116,6 +122,7 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
         request: { kind, program, filters, commitment: rest.commitment },
         view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
         snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
+        inert: { withContext: rest.withContext },
       };
     }
     case 'logs': {
@@ -138,8 +145,8 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
       const signature = keyParam(p[0], 64, 'signature', 'signature');
       const config = parseConfig(p[1], 'config');
       // Accepted as Agave does; a read-only service never receives transactions, so it never fires.
-      optionalBool(config, 'enableReceivedNotification');
-      return { request: { kind, signature, commitment: commitmentOf(config) } };
+      const received = optionalBool(config, 'enableReceivedNotification') ?? false;
+      return { request: { kind, signature, commitment: commitmentOf(config) }, inert: { enableReceivedNotification: received } };
     }
     case 'slot':
     case 'root':

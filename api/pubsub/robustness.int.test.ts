@@ -171,7 +171,8 @@ describe('PubSub robustness', () => {
 
   it('limits: subscriptions per connection (-32603), message size (1009), connections (503)', async () => {
     const c = await RawClient.connect(url);
-    for (let i = 1; i <= MAX_SUBS + 1; i++) c.call(i, 'slotSubscribe');
+    // Distinct subscriptions: identical ones share one id and count once (issue 32), so the limit needs different keys.
+    for (let i = 1; i <= MAX_SUBS + 1; i++) c.call(i, 'accountSubscribe', [bs58.encode(key())]);
     await waitFor(() => c.answers.has(MAX_SUBS + 1), { what: 'subscribe answers' });
     expect(c.answers.get(MAX_SUBS).result).toEqual(expect.any(Number));
     expect(c.answers.get(MAX_SUBS + 1).error).toMatchObject({
