@@ -39,7 +39,14 @@ export async function wireApi(
 
   // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
   const admission = new QueryAdmission(api.admission);
-  const rpc = await startJsonRpc({ ...api.jsonrpc, ch, chainTip: () => live.chainTip(), admission, log });
+  const rpc = await startJsonRpc({
+    ...api.jsonrpc,
+    ch,
+    chainTip: () => live.chainTip(),
+    upstreamVersion: () => live.upstreamVersion(),
+    admission,
+    log,
+  });
   stops.add('jsonrpc', () => rpc.close());
   addHealthCheck(() => rpc.health());
 

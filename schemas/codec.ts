@@ -1,11 +1,19 @@
 // Record codecs: the event model (generated from events.proto) to Kafka key and value bytes and back.
 // Consumers decode through `decodeRecord`, which never throws: a poison record becomes a typed error
 // the caller can dead-letter.
-import { AccountEvent, EntryEvent, EpochEvent, ParsedTransactionEvent, SlotEvent, TransactionEvent } from './gen/events.js';
+import {
+  AccountEvent,
+  EntryEvent,
+  EpochEvent,
+  ParsedTransactionEvent,
+  SlotEvent,
+  TransactionEvent,
+  UpstreamVersion,
+} from './gen/events.js';
 import { encodeMessage } from './proto-writer.js';
 import { pubkeyKey, u64Key, type TopicKind } from './topics.js';
 
-export { AccountEvent, EntryEvent, EpochEvent, ParsedTransactionEvent, SlotEvent, TransactionEvent };
+export { AccountEvent, EntryEvent, EpochEvent, ParsedTransactionEvent, SlotEvent, TransactionEvent, UpstreamVersion };
 export {
   SlotStatus,
   BlockMeta,

@@ -1,5 +1,7 @@
 // From a request body to the response text: envelope, method lookup, params, freshness (-32007), run.
 // Every failure becomes a JSON-RPC error here; nothing below the envelope ever reaches HTTP as a 5xx.
+import type { UpstreamVersion } from '../../schemas/codec.js';
+import { nodeVersionOf } from './node-version.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { QueryAdmission } from '../views/admission.js';
@@ -21,7 +23,8 @@ export interface DispatchOptions {
   chainTip: () => bigint | undefined;
   maxSlotLag: number;
   maxBatch: number;
-  apiVersion: string;
+  /** The upstream's version as the live tail last read it (undefined: not known; the default answers). */
+  upstreamVersion: () => UpstreamVersion | undefined;
   limits: MethodLimits;
   log: Logger;
   /** getIdentity's and getGenesisHash's configured answers (default: none). */
@@ -70,11 +73,13 @@ export function createDispatch(o: DispatchOptions): Dispatch {
         if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
       }
       const ch = new AdmittedQueries(o.ch, o.admission, client);
+      const version = nodeVersionOf(o.upstreamVersion());
       const ctx: MethodContext = {
         ch,
         db: o.database,
         state,
-        apiVersion: o.apiVersion,
+        version,
+        apiVersion: version.solanaCore,
         health,
         limits: o.limits,
         chainTip: o.chainTip,

@@ -5,13 +5,16 @@ import { toJson, u64Json } from '../solana-json/json.js';
 import type { Commitment } from '../solana-json/params.js';
 import type { QueryClient } from '../views/query.js';
 import type { Health, ViewsState } from '../views/state.js';
+import type { NodeVersion } from './node-version.js';
 
 export interface MethodContext {
   /** The request's queries: admitted per client (admission.ts). */
   ch: QueryClient;
   db: string;
   state: ViewsState;
-  /** `apiVersion` of `withContext` answers. */
+  /** The node version this request answers with (node-version.ts): getVersion's. */
+  version: NodeVersion;
+  /** `apiVersion` of `withContext` answers: `version.solanaCore`, as Agave's context carries its solana-core. */
   apiVersion: string;
   /** getHealth's answer now (reads the views state itself; unreadable views are `unknown`). */
   health(): Promise<Health>;

@@ -2,7 +2,7 @@
 // application/json; every JSON-RPC answer is HTTP 200 application/json; other content type 415, other
 // method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
 // configured; GET /health answers ok, behind or unknown (always open).
-import { readFileSync } from 'node:fs';
+import type { UpstreamVersion } from '../../schemas/codec.js';
 import { Readable } from 'node:stream';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -30,6 +30,9 @@ export interface JsonRpcOptions {
   maxBatch: number;
   maxSlotLag: number;
   chainTip: () => bigint | undefined;
+  /** The upstream node's version as the api's live Kafka reader last read it (getVersion, contexts' apiVersion);
+   * absent or undefined: DEFAULT_SOLANA_CORE (node-version.ts). */
+  upstreamVersion?: () => UpstreamVersion | undefined;
   log: Logger;
   /** How long the views state (heads, block heights) is cached; default 200 ms. For 5 times as long again, the
    * last state answers at once while a refresh runs (`ViewsStateCache`). */
@@ -53,10 +56,6 @@ export interface JsonRpcServer {
   health(): Promise<HealthState>;
   close(): Promise<void>;
 }
-
-/** `apiVersion` of withContext answers: this package's version. */
-export const API_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
 
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
@@ -117,7 +116,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     chainTip: opts.chainTip,
     maxSlotLag: opts.maxSlotLag,
     maxBatch: opts.maxBatch,
-    apiVersion: API_VERSION,
+    upstreamVersion: opts.upstreamVersion ?? (() => undefined),
     limits: { maxProgramAccounts: opts.maxProgramAccounts ?? DEFAULT_MAX_PROGRAM_ACCOUNTS },
     log: opts.log,
     node: { identity: opts.identity, genesisHash: opts.genesisHash },

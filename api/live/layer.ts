@@ -5,6 +5,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
 import { cursorsTopic, type TopicKind, type TopicNames } from '../../schemas/topics.js';
+import type { UpstreamVersion } from '../../schemas/codec.js';
 import { CursorStore } from './cursor-store.js';
 import type { ChainState } from './chain-state.js';
 import { Hub } from './hub.js';
@@ -90,6 +91,11 @@ export class LiveLayer {
   /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */
   chainTip(): bigint | undefined {
     return this.tail.chainTip();
+  }
+
+  /** The upstream node's version as the live tail last read it (JSON-RPC's getVersion and contexts). */
+  upstreamVersion(): UpstreamVersion | undefined {
+    return this.tail.upstreamVersion();
   }
 
   /** The offsets the live tail hands over next. */

@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type OffsetMap, type PartitionReader } from '../../platform/kafka/index.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import type { UpstreamVersion } from '../../schemas/codec.js';
 import { FrameGate } from './frame-gate.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
 import { recordCopies } from './metrics.js';
@@ -51,6 +52,8 @@ export type LiveRead = 'committed' | 'uncommitted';
 
 export class LiveTail {
   private tip: bigint | undefined;
+  /** The upstream's version on the newest end marker that carried one (SlotEvent.upstream), and its slot. */
+  private upstream: { slot: bigint; version: UpstreamVersion } | undefined;
   private reader: PartitionReader | undefined;
   /** End markers go on after the records they count (frame-gate.ts): one reader hands partitions over in
    * no particular order, and geyser.Geyser's clients expect a block's data before its block meta. */
@@ -149,6 +152,8 @@ export class LiveTail {
         // A slot record's second copy is dropped: statuses and markers are facts the hub already has
         // (a session registered in between gets the slot's later statuses).
         if (first !== undefined) continue;
+        const v = e.event.upstream;
+        if (v !== undefined && (this.upstream === undefined || slot >= this.upstream.slot)) this.upstream = { slot, version: v };
         if (e.event.end === undefined && e.event.gap === undefined) this.gate.count(kind, r.partition, slot);
         this.gate.slotRecord(r.partition, { e, offset: r.offset }, e.event);
       } else if (first !== undefined) {
@@ -164,6 +169,11 @@ export class LiveTail {
 
   chainTip(): bigint | undefined {
     return this.tip;
+  }
+
+  /** The version of the node the ingest reads, as the newest slot that says so carries it (undefined until one). */
+  upstreamVersion(): UpstreamVersion | undefined {
+    return this.upstream?.version;
   }
 
   /**

@@ -107,7 +107,8 @@ export class SlotFramer {
     }
     if (open.marker) {
       const counts = [...open.counts.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.partition - b.partition));
-      const marker = this.record({ kind: 'slots', event: { ...open.marker, end: { counts } } }, batch.slot);
+      const upstream = batch.upstream === undefined ? {} : { upstream: batch.upstream };
+      const marker = this.record({ kind: 'slots', event: { ...open.marker, end: { counts }, ...upstream } }, batch.slot);
       marker.ends = batch.slot;
       out.push(marker);
     }

@@ -39,6 +39,20 @@ describe('SlotFramer', () => {
     }
   });
 
+  it("puts the batch's upstream version on the end marker only; a batch without one leaves the marker without", () => {
+    const upstream = { solanaCore: '4.2.3', featureSet: 7 };
+    const events = syntheticSlot(6n, 10);
+    const out = framer().frame({ slot: 6n, events, upstream });
+    expect(slotEvent(out.at(-1)!).upstream).toEqual(upstream);
+    expect(
+      out
+        .slice(0, -1)
+        .filter((r) => r.kind === 'slots')
+        .every((r) => slotEvent(r).upstream === undefined),
+    ).toBe(true);
+    expect(slotEvent(framer().frame({ slot: 6n, events }).at(-1)!).upstream).toBeUndefined();
+  });
+
   it('counts across the batches of a slot and ends it only with its last batch', () => {
     const events = syntheticSlot(8n, 30);
     const f = framer();

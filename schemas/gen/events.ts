@@ -337,7 +337,23 @@ export interface SlotEvent {
    * last record of its slot; later status changes of the slot (confirmed, finalized, dead) come after
    * it without one. Absent in records written before slot framing (a slot was then one Kafka transaction).
    */
-  end?: SlotEnd | undefined;
+  end?:
+    | SlotEnd
+    | undefined;
+  /**
+   * The version of the node the source read the slot from, where the source knows it (the rpc source asks the
+   * node's getVersion, the yellowstone source its GetVersion): set on end markers only. Absent from simulated and
+   * file-source chains and from records written before it existed.
+   */
+  upstream?: UpstreamVersion | undefined;
+}
+
+/** What an upstream node says it runs (Agave's getVersion: RpcVersionInfo). */
+export interface UpstreamVersion {
+  /** Agave's `solana-core`, e.g. "4.2.0". */
+  solanaCore: string;
+  /** Agave's `feature-set`: the id of the node's feature set; absent when the upstream does not say (Yellowstone). */
+  featureSet?: number | undefined;
 }
 
 /** What an end marker says about its slot. */
@@ -2485,6 +2501,7 @@ function createBaseSlotEvent(): SlotEvent {
     gap: undefined,
     parent: undefined,
     end: undefined,
+    upstream: undefined,
   };
 }
 
@@ -2516,6 +2533,9 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     }
     if (message.end !== undefined) {
       SlotEnd.encode(message.end, writer.uint32(58).fork()).join();
+    }
+    if (message.upstream !== undefined) {
+      UpstreamVersion.encode(message.upstream, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2589,6 +2609,14 @@ export const SlotEvent: MessageFns<SlotEvent> = {
             message.end = SlotEnd.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.upstream = UpstreamVersion.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2614,6 +2642,7 @@ export const SlotEvent: MessageFns<SlotEvent> = {
       gap: isSet(object.gap) ? SlotGap.fromJSON(object.gap) : undefined,
       parent: isSet(object.parent) ? BigInt(object.parent) : undefined,
       end: isSet(object.end) ? SlotEnd.fromJSON(object.end) : undefined,
+      upstream: isSet(object.upstream) ? UpstreamVersion.fromJSON(object.upstream) : undefined,
     };
   },
 
@@ -2640,6 +2669,9 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     if (message.end !== undefined) {
       obj.end = SlotEnd.toJSON(message.end);
     }
+    if (message.upstream !== undefined) {
+      obj.upstream = UpstreamVersion.toJSON(message.upstream);
+    }
     return obj;
   },
 
@@ -2657,6 +2689,102 @@ export const SlotEvent: MessageFns<SlotEvent> = {
     message.gap = (object.gap !== undefined && object.gap !== null) ? SlotGap.fromPartial(object.gap) : undefined;
     message.parent = (object.parent !== undefined && object.parent !== null) ? BigInt(object.parent) : undefined;
     message.end = (object.end !== undefined && object.end !== null) ? SlotEnd.fromPartial(object.end) : undefined;
+    message.upstream = (object.upstream !== undefined && object.upstream !== null)
+      ? UpstreamVersion.fromPartial(object.upstream)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpstreamVersion(): UpstreamVersion {
+  return { solanaCore: "", featureSet: undefined };
+}
+
+export const UpstreamVersion: MessageFns<UpstreamVersion> = {
+  encode(message: UpstreamVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.solanaCore !== "") {
+      writer.uint32(10).string(message.solanaCore);
+    }
+    if (message.featureSet !== undefined) {
+      writer.uint32(16).uint32(message.featureSet);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpstreamVersion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpstreamVersion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.solanaCore = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.featureSet = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpstreamVersion {
+    return {
+      solanaCore: isSet(object.solanaCore)
+        ? globalThis.String(object.solanaCore)
+        : isSet(object.solana_core)
+        ? globalThis.String(object.solana_core)
+        : "",
+      featureSet: isSet(object.featureSet)
+        ? globalThis.Number(object.featureSet)
+        : isSet(object.feature_set)
+        ? globalThis.Number(object.feature_set)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpstreamVersion): unknown {
+    const obj: any = {};
+    if (message.solanaCore !== "") {
+      obj.solanaCore = message.solanaCore;
+    }
+    if (message.featureSet !== undefined) {
+      obj.featureSet = Math.round(message.featureSet);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpstreamVersion>, I>>(base?: I): UpstreamVersion {
+    return UpstreamVersion.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpstreamVersion>, I>>(object: I): UpstreamVersion {
+    const message = createBaseUpstreamVersion();
+    message.solanaCore = object.solanaCore ?? "";
+    message.featureSet = object.featureSet ?? undefined;
     return message;
   },
 };

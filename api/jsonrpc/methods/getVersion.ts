@@ -1,13 +1,14 @@
-// getVersion: Agave's RpcVersionInfo. `solana-core` is slotstream's version, the same string every
-// context's `apiVersion` carries (as Agave's two agree); `feature-set` is left out: slotstream runs no
-// validator features, and a made-up number would tell clients something false.
+// getVersion: Agave's RpcVersionInfo, the upstream node's version and feature set as the ingest heard them (a
+// documented current Agave release when no upstream said), plus slotstream's own version under `slotstream`
+// (../node-version.ts). Every context's `apiVersion` is the same `solana-core`, as in Agave.
 import { defineMethod } from '../method.js';
 import { parseNoParams } from '../../solana-json/params.js';
+import { versionInfo } from '../node-version.js';
 
 export const getVersion = defineMethod<null>({
   name: 'getVersion',
   unavailableMessage: 'Version unavailable',
   answersWhileBehind: true,
   parse: parseNoParams('getVersion'),
-  run: async (ctx) => ({ 'solana-core': ctx.apiVersion }),
+  run: async (ctx) => versionInfo(ctx.version),
 });

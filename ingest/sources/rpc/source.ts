@@ -9,7 +9,8 @@ import { retry } from '../../../platform/retry.js';
 import { sleep } from '../../../platform/sleep.js';
 import { isStop } from '../../../platform/stop.js';
 import bs58 from 'bs58';
-import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent } from '../../../schemas/codec.js';
+import { SlotStatus, type AccountEvent, type ChainEvent, type SlotEvent, type UpstreamVersion } from '../../../schemas/codec.js';
+import { upstreamFromRpcVersion } from '../../../schemas/node-version.js';
 import type { DeadLetter, DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { ChainSource, SlotBatch } from '../../source.js';
 import { rpcRetryPolicy, RpcClient, UpstreamRpcError } from '../shared/rpc-client.js';
@@ -120,6 +121,9 @@ function firstSignatureOf(t: RpcTransaction): string | undefined {
   }
 }
 
+/** How long the node's answer to getVersion is taken as its version (a node upgraded under a long run shows). */
+const VERSION_TTL_MS = 10 * 60_000;
+
 class RpcRun {
   private readonly rpc: RpcClient;
   private math: EpochMath | undefined;
@@ -129,6 +133,9 @@ class RpcRun {
   /** Status records of earlier slots, for the next batch. */
   private later: ChainEvent[] = [];
   private lastEpoch: bigint | undefined;
+  /** The node's version (getVersion), put on every batch; asked at the start and again every VERSION_TTL_MS. */
+  private upstream: UpstreamVersion | undefined;
+  private versionAt = 0;
   /** The starting snapshot's writes, published with the first batch at or after its slot. */
   private snapshot: { slot: bigint; accounts: AccountEvent[] } | undefined;
 
@@ -147,8 +154,25 @@ class RpcRun {
     });
   }
 
+  /** The node's getVersion, at most once per VERSION_TTL_MS; a node without it (an error answer) leaves it unknown. */
+  private async askVersion(): Promise<void> {
+    if (Date.now() - this.versionAt < VERSION_TTL_MS) return;
+    this.versionAt = Date.now();
+    try {
+      const v = upstreamFromRpcVersion(await this.rpc.call<unknown>('getVersion'));
+      if (v === undefined)
+        this.o.log.warn("rpc source: the node's getVersion answer has no readable solana-core; its version stays unknown");
+      else if (v.solanaCore !== this.upstream?.solanaCore) this.o.log.info({ upstream: v }, `rpc source: the node runs ${v.solanaCore}`);
+      this.upstream = v;
+    } catch (e) {
+      if (!(e instanceof UpstreamRpcError)) throw e;
+      this.o.log.warn({ err: e.message }, 'rpc source: the node did not answer getVersion; its version stays unknown');
+    }
+  }
+
   async *run(afterSlot: bigint | undefined): AsyncGenerator<SlotBatch> {
     this.math = new EpochMath(await this.rpc.call<RpcEpochSchedule>('getEpochSchedule'));
+    await this.askVersion();
     let next = await this.startSlot(afterSlot);
     if (afterSlot !== undefined) this.lastEpoch = this.math.epochOf(afterSlot);
     if (afterSlot !== undefined && next > afterSlot + 1n) {
@@ -192,6 +216,8 @@ class RpcRun {
       const produced = new Set((await this.rpc.call<number[]>('getBlocks', [Number(next), Number(end), { commitment }])).map(BigInt));
       for await (const [slot, got] of this.fetchInOrder(next, end, produced)) {
         const batch = await this.batchOf(slot, got, slot <= finalized);
+        await this.askVersion();
+        if (this.upstream !== undefined) batch.upstream = this.upstream;
         if (this.snapshot && slot >= this.snapshot.slot) {
           for (const a of this.snapshot.accounts) batch.events.push({ kind: 'accounts', event: a });
           this.snapshot = undefined;

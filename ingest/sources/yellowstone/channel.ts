@@ -2,7 +2,15 @@
 // TLS or plaintext by URL scheme, keepalive, messages up to 1 GiB.
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../../platform/log.js';
-import { GEYSER_SERVICE, type SubscribeReplayInfoResponse, type SubscribeRequest, type SubscribeUpdate } from './geyser-service.js';
+import type { UpstreamVersion } from '../../../schemas/codec.js';
+import { upstreamFromYellowstoneVersion } from '../../../schemas/node-version.js';
+import {
+  GEYSER_SERVICE,
+  type GetVersionResponse,
+  type SubscribeReplayInfoResponse,
+  type SubscribeRequest,
+  type SubscribeUpdate,
+} from './geyser-service.js';
 
 const GiB = 1024 * 1024 * 1024;
 
@@ -23,6 +31,12 @@ export type GeyserClient = InstanceType<typeof GeyserClient> & {
     metadata: grpc.Metadata,
     options: grpc.CallOptions,
     callback: (err: grpc.ServiceError | null, res?: SubscribeReplayInfoResponse) => void,
+  ): grpc.ClientUnaryCall;
+  getVersion(
+    request: object,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: (err: grpc.ServiceError | null, res?: GetVersionResponse) => void,
   ): grpc.ClientUnaryCall;
 };
 
@@ -51,5 +65,25 @@ export async function firstAvailableSlot(client: GeyserClient, metadata: grpc.Me
       return undefined;
     }
     throw err;
+  }
+}
+
+/**
+ * The Solana version the upstream runs (GetVersion's `version.solana`); undefined when it does not say or has no
+ * GetVersion: never a reason not to stream.
+ */
+export async function upstreamVersion(client: GeyserClient, metadata: grpc.Metadata, log: Logger): Promise<UpstreamVersion | undefined> {
+  try {
+    const res = await new Promise<GetVersionResponse>((resolve, reject) => {
+      client.getVersion({}, metadata, { deadline: Date.now() + 10_000 }, (err, r) => (err ? reject(err) : resolve(r!)));
+    });
+    const v = upstreamFromYellowstoneVersion(res.version);
+    if (v === undefined) log.info({ version: res.version.slice(0, 200) }, 'yellowstone source: GetVersion names no Solana version');
+    return v;
+  } catch (err) {
+    const e = err as grpc.ServiceError;
+    const level = e.code === grpc.status.UNIMPLEMENTED ? 'info' : 'warn';
+    log[level]({ err: e.message }, "yellowstone source: GetVersion failed; the upstream's version stays unknown");
+    return undefined;
   }
 }

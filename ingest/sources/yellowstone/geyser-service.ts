@@ -7,11 +7,12 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 import { geyserMethod } from '../../../schemas/yellowstone/geyser-method.js';
 import { geyserCodecs as geyser } from '../../../schemas/yellowstone/storage.js';
 
-export type { SubscribeRequest, SubscribeReplayInfoResponse, SubscribeUpdate } from '@triton-one/yellowstone-grpc';
+export type { GetVersionResponse, SubscribeRequest, SubscribeReplayInfoResponse, SubscribeUpdate } from '@triton-one/yellowstone-grpc';
 
 export const SubscribeUpdateCodec = geyser.SubscribeUpdate;
 
 export const GEYSER_SERVICE = {
   subscribe: geyserMethod('Subscribe', geyser.SubscribeRequest, geyser.SubscribeUpdate, { request: true, response: true }),
   subscribeReplayInfo: geyserMethod('SubscribeReplayInfo', geyser.SubscribeReplayInfoRequest, geyser.SubscribeReplayInfoResponse),
+  getVersion: geyserMethod('GetVersion', geyser.GetVersionRequest, geyser.GetVersionResponse),
 } satisfies ServiceDefinition;

@@ -5,11 +5,11 @@
 // `subscribeOnce` (one subscription), `open`, `onUpdate`, `armIdle`, `close`.
 import * as grpc from '@grpc/grpc-js';
 import { sleep } from '../../../platform/sleep.js';
-import { SlotStatus } from '../../../schemas/codec.js';
+import { SlotStatus, type UpstreamVersion } from '../../../schemas/codec.js';
 import { RpcClient } from '../shared/rpc-client.js';
 import type { SlotBatch } from '../../source.js';
 import { SlotAssembler, STATUS_REPLAY_DEPTH } from './assembler.js';
-import { connectGeyser, firstAvailableSlot, type GeyserClient } from './channel.js';
+import { connectGeyser, firstAvailableSlot, upstreamVersion, type GeyserClient } from './channel.js';
 import type { SubscribeRequest, SubscribeUpdate } from './geyser-service.js';
 import { LeaderSchedules } from './leaders.js';
 import { yellowstoneMetrics, type YellowstoneMetrics } from './metrics.js';
@@ -47,6 +47,9 @@ export class SubscriptionLoop {
   private call: Call | undefined;
   private idle: NodeJS.Timeout | undefined;
   private pings = 0;
+
+  // The upstream's version (GetVersion at each connect), put on every batch.
+  private upstream: UpstreamVersion | undefined;
 
   // Highest slot the upstream announced, for the gauge; only `count` moves it.
   private tip = 0;
@@ -108,7 +111,9 @@ export class SubscriptionLoop {
       const call = await this.open();
       for await (const u of call as AsyncIterable<SubscribeUpdate>) {
         for (const b of await this.onUpdate(u)) {
-          yield await withLeader(b, this.leaders);
+          const out = await withLeader(b, this.leaders);
+          if (this.upstream !== undefined) out.upstream = this.upstream;
+          yield out;
           if (this.signal?.aborted) return 'stopped';
         }
       }
@@ -137,6 +142,7 @@ export class SubscriptionLoop {
   private async open(): Promise<Call> {
     const resumeFrom = this.reconnects.resumeFrom;
     const firstAvailable = await firstAvailableSlot(this.client, this.metadata, this.o.log);
+    this.upstream = await upstreamVersion(this.client, this.metadata, this.o.log);
     const plan = planSubscription(resumeFrom, resumeFrom === undefined ? undefined : this.asm.replayStartFor(resumeFrom), firstAvailable);
     this.asm.startSubscription(plan);
     this.o.log.info(

@@ -57,6 +57,8 @@ export interface TestChainOptions {
   /** getProgramAccounts answers (encoding base64, withContext) per program id: the context slot and the
    * entries as Agave writes them ({ pubkey, account: { lamports, owner, data: [b64, "base64"], ... } }). */
   programAccounts?: Map<string, { slot: number; accounts: unknown[] }>;
+  /** getVersion's answer (Agave's RpcVersionInfo); absent: getVersion is -32601, as for a node without it. */
+  version?: { 'solana-core': string; 'feature-set'?: number };
 }
 
 /** The rendered getBlock answer, for `mangle`. */
@@ -140,6 +142,9 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         if (program === undefined) return { result: JSON.stringify({ context: { slot: tipAt }, value: [] }) };
         return { result: JSON.stringify({ context: { slot: program.slot }, value: program.accounts }) };
       }
+      case 'getVersion':
+        if (o.version !== undefined) return { result: JSON.stringify(o.version) };
+        return { error: { code: -32601, message: 'Method not found' } };
       default:
         return { error: { code: -32601, message: 'Method not found' } };
     }
