@@ -18,7 +18,8 @@ DEBIAN_PACKAGES=(libssl-dev zlib1g-dev libzstd-dev libsasl2-dev liblz4-dev)
 # are checked with promtool and run in a Prometheus server by test/prometheus.int.test.ts). Its package's service is
 # not used: tests start their own server on a loopback port (where the package's init starts one, it takes :9090,
 # the default metrics port, which tests never use).
-DEBIAN_PACKAGES+=(prometheus)
+# SLOTSTREAM_SETUP_RUNTIME_ONLY=1 (deploy/Dockerfile's build stage) leaves them out.
+if [ "${SLOTSTREAM_SETUP_RUNTIME_ONLY:-}" != 1 ]; then DEBIAN_PACKAGES+=(prometheus); fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
