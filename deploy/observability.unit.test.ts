@@ -138,6 +138,14 @@ describe('deploy/prometheus/slotstream.rules.yml', () => {
   });
 });
 
+describe('the status page (api/status/snapshot.ts)', () => {
+  it('reads metrics slotstream exposes', () => {
+    const names = [...readFileSync(join(ROOT, 'api/status/snapshot.ts'), 'utf8').matchAll(/'(slotstream_\w+)'/g)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) expect(series.has(n), n).toBe(true);
+  });
+});
+
 describe('deploy/grafana dashboards', () => {
   it('are the ingest, Kafka, projector and api dashboards, each with its own uid', () => {
     expect(dashboards.map((d) => d.file).sort()).toEqual(['api.json', 'ingest.json', 'kafka.json', 'projector.json']);

@@ -19,7 +19,8 @@ DEBIAN_PACKAGES=(libssl-dev zlib1g-dev libzstd-dev libsasl2-dev liblz4-dev)
 # not used: tests start their own server on a loopback port (where the package's init starts one, it takes :9090,
 # the default metrics port, which tests never use).
 # SLOTSTREAM_SETUP_RUNTIME_ONLY=1 (deploy/Dockerfile's build stage) leaves them out.
-if [ "${SLOTSTREAM_SETUP_RUNTIME_ONLY:-}" != 1 ]; then DEBIAN_PACKAGES+=(prometheus); fi
+# Chromium: the headless browser of the status page's test (test/status-page.int.test.ts).
+if [ "${SLOTSTREAM_SETUP_RUNTIME_ONLY:-}" != 1 ]; then DEBIAN_PACKAGES+=(prometheus chromium); fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
@@ -27,7 +28,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ "${#missing[@]}" -gt 0 ]; then
-    echo "setup: installing Debian packages (the Kafka client's build, the tests' Prometheus): ${missing[*]}"
+    echo "setup: installing Debian packages (the Kafka client's build, the tests' Prometheus and Chromium): ${missing[*]}"
     if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
     "${SUDO[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
