@@ -166,6 +166,25 @@ describe('deploy/Dockerfile', () => {
     };
     for (const r of roots) if (r !== 'bin' && r !== 'patches' && r !== 'scripts') walk(r);
     expect([...outside]).toEqual([]);
+    // The image prunes devDependencies (npm prune --omit=dev): the run-time code imports only dependencies.
+    const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    const devImports = new Set<string>();
+    const scan = (dir: string): void => {
+      for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) scan(p);
+        else if (e.name.endsWith('.ts') && !e.name.includes('.test.')) {
+          for (const m of read(p).matchAll(/(?:from |import\()'([^'.][^']*)'/g)) {
+            if (m[1]!.startsWith('node:')) continue;
+            const parts = m[1]!.split('/');
+            const pkg = m[1]!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+            if (!(pkg in dependencies)) devImports.add(`${p} imports ${pkg}`);
+          }
+        }
+      }
+    };
+    for (const r of roots) if (r !== 'bin' && r !== 'patches' && r !== 'scripts') scan(r);
+    expect([...devImports]).toEqual([]);
     const ignored = read('deploy/Dockerfile.dockerignore')
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
