@@ -39,12 +39,20 @@ export async function wireApi(
 
   // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
   const admission = new QueryAdmission(api.admission);
+  const { processInputs, statusSource } = await import('../api/status/snapshot.js');
+  const { STATUS_PAGE } = await import('../api/status/page.js');
+  const { ViewsStateCache } = await import('../api/views/state.js');
+  const statusViews = new ViewsStateCache(ch, api.jsonrpc.database, 500);
+  const snapshot = statusSource(
+    processInputs({ ch, database: api.jsonrpc.database, chainTip: () => live.chainTip(), views: () => statusViews.get() }),
+  );
   const rpc = await startJsonRpc({
     ...api.jsonrpc,
     ch,
     chainTip: () => live.chainTip(),
     upstreamVersion: () => live.upstreamVersion(),
     admission,
+    status: { page: STATUS_PAGE, snapshot },
     log,
   });
   stops.add('jsonrpc', () => rpc.close());

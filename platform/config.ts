@@ -447,8 +447,9 @@ export const OPTIONS = {
     kind: 'string',
     env: 'API_HOST',
     default: '127.0.0.1',
-    roles: API,
-    help: 'Address the gRPC, JSON-RPC and metrics servers bind to.',
+    // Every service role: an ingest's or projector's metrics server must be reachable by Prometheus in a container.
+    roles: SERVICE,
+    help: 'Address the gRPC, JSON-RPC, PubSub and metrics servers bind to (ingest and projector: the metrics server).',
   }),
   grpcPort: opt({ kind: 'int', env: 'GRPC_PORT', default: 10000, min: 0, max: 65535, roles: API, help: 'gRPC port (0 = any free port).' }),
   rpcPort: opt({ kind: 'int', env: 'RPC_PORT', default: 8899, min: 0, max: 65535, roles: API, help: 'JSON-RPC port (0 = any free port).' }),

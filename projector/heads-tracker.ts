@@ -4,6 +4,7 @@ import type { KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import type { OffsetMap } from '../platform/kafka/index.js';
 import { advanceHeads, caughtUp, COMMITMENTS, lagOf, type Heads } from './heads.js';
+import { headSlot, kafkaLag } from './metrics.js';
 import { committedOffsets, endOffsets } from './offsets.js';
 
 export interface HeadsTrackerOptions {
@@ -62,6 +63,7 @@ export class HeadsTracker {
     const candidates = await this.candidates();
     const ends = await this.endOffsets();
     const lag = lagOf(ends, committed);
+    kafkaLag.set({ database: this.o.database }, Number(lag));
     if (lag !== this.lastLag) {
       await this.o.ch.insert({
         table: `${this.o.database}.heads`,
@@ -102,6 +104,10 @@ export class HeadsTracker {
       stored[r.commitment as keyof Heads] = BigInt(r.slot);
     }
     const next = advanceHeads(stored, found);
+    for (const c of COMMITMENTS) {
+      const slot = next[c] ?? stored[c];
+      if (slot !== undefined) headSlot.set({ database: this.o.database, commitment: c }, Number(slot));
+    }
     const finalized = next.finalized ?? stored.finalized;
     if (finalized !== undefined && finalized > this.floor) this.floor = finalized;
     const values = COMMITMENTS.filter((c) => next[c] !== undefined).map((c) => ({ commitment: c, slot: next[c]!.toString() }));

@@ -10,6 +10,7 @@ import { makeConfig, type Config } from '../platform/config.js';
 import { createKafka, OffsetMap, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
+import { registry } from '../platform/metrics.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../test/support/harness/kafka.js';
 import { rebuildViews, startProjector } from './run.js';
@@ -92,6 +93,20 @@ describe('projector', () => {
     try {
       const got = await caughtUpViews('v_one', want);
       expect(got).toEqual(want);
+      // What an operator's Prometheus reads (deploy/prometheus/): the heads and the lag as the heads table has them,
+      // the events stored and the one dead letter.
+      const metric = async (name: string) =>
+        (await registry.getSingleMetric(name)!.get()).values.filter((v) => v.labels.database === 'v_one');
+      await waitFor(
+        async () => {
+          const gauges = (await metric('slotstream_projector_head_slot')).map((v) => `${v.labels.commitment}|${v.value}`).sort();
+          const lag = (await metric('slotstream_projector_kafka_lag_records'))[0]?.value;
+          return lag === 0 && JSON.stringify(gauges) === JSON.stringify(want.heads);
+        },
+        { what: 'the projector gauges at the heads, lag 0', timeoutMs: 30_000 },
+      );
+      expect((await metric('slotstream_projector_dead_letters_total'))[0]?.value).toBe(1);
+      expect((await metric('slotstream_projector_events_total'))[0]?.value).toBeGreaterThan(want.transactions!.length);
     } finally {
       await projector.stop();
     }

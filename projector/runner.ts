@@ -14,6 +14,7 @@ import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
 import { planBatch, type BatchPlan, type TableInsert } from './plan.js';
 import { VIEW_COLUMNS, type TableRows } from './projections/rows.js';
+import { batchSeconds, deadLettered, eventsStored } from './metrics.js';
 import { markerSlice, projectSlice, type Slice } from './slice.js';
 import { sameRows, tabSeparatedRows } from './tsv.js';
 
@@ -198,6 +199,10 @@ function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, com
     stats.events += plan.events;
     stats.batches += 1;
     stats.deadLetters += plan.deadLetters.length;
+    const labels = { database: o.database };
+    eventsStored.inc(labels, plan.events);
+    if (plan.deadLetters.length > 0) deadLettered.inc(labels, plan.deadLetters.length);
+    batchSeconds.observe(labels, (Date.now() - started) / 1000);
     o.onBatch?.(plan, Date.now() - started);
     o.log.debug({ commits: plan.commits }, 'projector: committed');
   };

@@ -14,6 +14,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(libssl-dev zlib1g-dev libzstd-dev libsasl2-dev liblz4-dev)
+# The tests' real servers beside Kafka and ClickHouse: Prometheus and promtool (the alert rules in deploy/prometheus/
+# are checked with promtool and run in a Prometheus server by test/prometheus.int.test.ts). Its package's service is
+# not used: tests start their own server on a loopback port (where the package's init starts one, it takes :9090,
+# the default metrics port, which tests never use).
+# SLOTSTREAM_SETUP_RUNTIME_ONLY=1 (deploy/Dockerfile's build stage) leaves them out.
+# Chromium: the headless browser of the status page's test (test/status-page.int.test.ts).
+if [ "${SLOTSTREAM_SETUP_RUNTIME_ONLY:-}" != 1 ]; then DEBIAN_PACKAGES+=(prometheus chromium); fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
@@ -21,7 +28,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ "${#missing[@]}" -gt 0 ]; then
-    echo "setup: installing Debian packages the Kafka client builds against: ${missing[*]}"
+    echo "setup: installing Debian packages (the Kafka client's build, the tests' Prometheus and Chromium): ${missing[*]}"
     if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
     "${SUDO[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null

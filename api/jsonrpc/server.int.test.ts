@@ -232,3 +232,35 @@ describe('auth', () => {
     expect((await fetch(`${a.url}health`)).status).toBe(200);
   });
 });
+
+describe('the status page routes', () => {
+  let st: Served;
+  let plain: Served;
+  beforeAll(async () => {
+    const status = { page: '<!doctype html><title>status</title>', snapshot: () => Promise.resolve({ chain: { tip: '7' } }) };
+    st = await serve(store.ch, 'server_world', { authToken: 's3cret', status });
+    plain = await serve(store.ch, 'server_world', {});
+  });
+  afterAll(async () => {
+    await st?.server.close();
+    await plain?.server.close();
+  });
+  it('/status serves the page; /status.json the snapshot behind the token (header or ?token=)', async () => {
+    const page = await fetch(`${st.url}status`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toBe('<!doctype html><title>status</title>');
+    const noToken = await fetch(`${st.url}status.json`);
+    expect(noToken.status).toBe(401);
+    expect(await noToken.text()).toMatch(/\?token=/);
+    expect((await fetch(`${st.url}status.json?token=nope`)).status).toBe(401);
+    const viaQuery = await fetch(`${st.url}status.json?token=s3cret`);
+    expect(viaQuery.status).toBe(200);
+    expect(await viaQuery.json()).toEqual({ chain: { tip: '7' } });
+    expect((await fetch(`${st.url}status.json`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+  });
+  it('are absent (404) when the wiring gives no status source', async () => {
+    expect((await fetch(`${plain.url}status`)).status).toBe(404);
+    expect((await fetch(`${plain.url}status.json`)).status).toBe(404);
+  });
+});

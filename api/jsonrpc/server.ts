@@ -46,6 +46,9 @@ export interface JsonRpcOptions {
   identity?: string;
   /** getGenesisHash's answer (base-58); absent: the blockhash of slot 0 when the views hold it. */
   genesisHash?: string;
+  /** The live status page (api/status/, built by the wiring): GET /status serves `page`, GET /status.json the
+   * snapshot (behind the token like POST /, which a browser passes as `?token=`). */
+  status?: { page: string; snapshot: () => Promise<unknown> };
 }
 
 export const DEFAULT_MAX_PROGRAM_ACCOUNTS = 1_000_000;
@@ -153,6 +156,26 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     ctx.type = 'text/plain';
     ctx.body = await health();
   });
+  const status = opts.status;
+  if (status !== undefined) {
+    router.get('/status', (ctx) => {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('cache-control', 'no-store');
+      ctx.body = status.page;
+    });
+    router.get('/status.json', async (ctx) => {
+      const query = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
+      if (!authorized(presentedToken(ctx.req.headers) ?? query)) {
+        ctx.status = 401;
+        ctx.type = 'text/plain';
+        ctx.body = 'missing or wrong token (Authorization: Bearer <token>, x-token or ?token=)';
+        return;
+      }
+      ctx.type = 'application/json';
+      ctx.set('cache-control', 'no-store');
+      ctx.body = JSON.stringify(await status.snapshot());
+    });
+  }
   router.options('/', (ctx) => {
     ctx.set(CORS_PREFLIGHT);
     ctx.status = 200;

@@ -10,6 +10,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export interface ApiProcess {
   child: ChildProcess;
   grpcPort: number;
+  /** Its /metrics and /health port. */
+  metricsPort: number;
   output(): string;
   /** SIGKILL: no shutdown step runs (what a crash or an OOM kill does); resolves once it exited. */
   kill(): Promise<void>;
@@ -25,10 +27,11 @@ export async function startApi(o: { brokers: readonly string[]; topicPrefix: str
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const { grpc } = await untilServing(child, () => output, 'api');
+  const { grpc, metrics } = await untilServing(child, () => output, 'api');
   return {
     child,
     grpcPort: grpc,
+    metricsPort: metrics,
     output: () => output,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,0 +1,181 @@
+// What the status page shows (GET /status.json on the JSON-RPC port): the chain's tip as the api's live layer reads it
+// from Kafka and the views' heads at each commitment; the lag of every role (the ingest behind its upstream, the
+// projector behind Kafka in records and the views behind the tip in slots, the api's live tail behind the ingest);
+// throughput; open streams per interface; the upstream. Figures of a role running in another process are not
+// reachable from here except through the stores: the projector's lag is read from the heads table it writes, so it
+// shows wherever the api runs; the ingest's lag and upstream show when it runs in this process (`slotstream all`)
+// and say so otherwise (its own /metrics has them).
+import type { ClickHouseClient } from '@clickhouse/client';
+import { registry } from '../../platform/metrics.js';
+import { COMMITMENTS, type ViewsState } from '../views/state.js';
+import { queryRows, u64 } from '../views/query.js';
+import { RateTracker } from './rates.js';
+
+export interface MetricSample {
+  labels: Record<string, string | number>;
+  value: number;
+}
+
+export interface StatusInputs {
+  /** The newest slot the live layer has read from the slots topic. */
+  chainTip: () => bigint | undefined;
+  views: () => Promise<ViewsState>;
+  /** The projector group's lag in records (the heads table's kafka_lag); undefined before the projector wrote one. */
+  projectorLag: () => Promise<bigint | undefined>;
+  /** A registered metric's samples, or undefined when no part of this process registered it. */
+  metric: (name: string) => Promise<MetricSample[] | undefined>;
+  now: () => number;
+}
+
+export interface RoleLag {
+  role: 'ingest' | 'projector' | 'api';
+  /** Whether the figures come from this process (else from the stores, or not known here). */
+  here: boolean;
+  slots: number | null;
+  ms?: number | null;
+  records?: number | null;
+  behind?: boolean | null;
+  note: string;
+}
+
+export interface StatusSnapshot {
+  at: string;
+  chain: { tip: string | null; views: Record<string, string | null> };
+  lag: RoleLag[];
+  throughput: Record<'slotsPerSecond' | 'rpcRequestsPerSecond' | 'ingestRecordsPerSecond' | 'projectorEventsPerSecond', number | null>;
+  streams: { grpc: Record<string, number>; pubsubConnections: number; pubsubSubscriptions: Record<string, number>; replays: number };
+  upstreams: { source: string; tip: string | null; lagSlots: number | null; behind: boolean | null; reconnects: number | null }[];
+}
+
+const sum = (s: MetricSample[] | undefined): number | undefined => (s === undefined ? undefined : s.reduce((n, x) => n + x.value, 0));
+const first = (s: MetricSample[] | undefined): number | undefined => s?.[0]?.value;
+const byLabel = (s: MetricSample[] | undefined, label: string): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const x of s ?? []) if (x.value !== 0) out[String(x.labels[label])] = (out[String(x.labels[label])] ?? 0) + x.value;
+  return out;
+};
+const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 10) / 10);
+
+/** Builds snapshots; keeps the samples its rates need (one per process, shared by every page that polls). */
+export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot> {
+  const rates = new RateTracker();
+  return async () => {
+    const [views, projectorLag] = await Promise.all([inputs.views(), inputs.projectorLag().catch(() => undefined)]);
+    const m = async (name: string) => inputs.metric(name);
+    const [lastSlot, lagSlots, lagMs, behind, upstreamSlot, reconnects, rpcRetries, records, events, answers] = await Promise.all([
+      m('slotstream_ingest_last_slot'),
+      m('slotstream_ingest_lag_slots'),
+      m('slotstream_ingest_lag_ms'),
+      m('slotstream_ingest_behind'),
+      m('slotstream_ingest_upstream_slot'),
+      m('slotstream_ingest_yellowstone_reconnects_total'),
+      m('slotstream_ingest_rpc_retries_total'),
+      m('slotstream_ingest_records_total'),
+      m('slotstream_projector_events_total'),
+      m('slotstream_jsonrpc_answers_total'),
+    ]);
+    const [grpc, pubsubConnections, pubsubSubscriptions, replays] = await Promise.all([
+      m('slotstream_grpc_streams'),
+      m('slotstream_pubsub_connections'),
+      m('slotstream_pubsub_subscriptions'),
+      m('slotstream_live_replays_running'),
+    ]);
+    const tip = inputs.chainTip();
+    const ingestHere = lastSlot !== undefined;
+    const published = first(lastSlot);
+    const counters = new Map<string, number>();
+    if (tip !== undefined) counters.set('slots', Number(tip));
+    for (const [k, v] of [
+      ['rpc', sum(answers)],
+      ['records', sum(records)],
+      ['events', sum(events)],
+    ] as const)
+      if (v !== undefined) counters.set(k, v);
+    const r = rates.sample(inputs.now(), counters);
+    const processed = views.head.processed;
+    const lag: RoleLag[] = [
+      ingestHere
+        ? {
+            role: 'ingest',
+            here: true,
+            slots: first(lagSlots) ?? null,
+            ms: first(lagMs) ?? null,
+            behind: first(behind) === 1,
+            note: `published up to slot ${published ?? '-'}`,
+          }
+        : { role: 'ingest', here: false, slots: null, note: 'runs in another process: its /metrics has its lag' },
+      {
+        role: 'projector',
+        here: events !== undefined,
+        records: projectorLag === undefined ? null : Number(projectorLag),
+        slots: tip !== undefined && processed !== undefined ? Math.max(0, Number(tip - processed)) : null,
+        note: 'records still to store (heads table); slots: the views behind the chain tip',
+      },
+      {
+        role: 'api',
+        here: true,
+        slots: ingestHere && published !== undefined && tip !== undefined ? Math.max(0, published - Number(tip)) : null,
+        note: tip === undefined ? 'live tail has read no slot yet' : `live tail at slot ${tip}`,
+      },
+    ];
+    const upstreams: StatusSnapshot['upstreams'] = [];
+    if (ingestHere) {
+      const source = upstreamSlot !== undefined ? 'yellowstone' : rpcRetries !== undefined ? 'rpc' : 'simulator or file';
+      const upTip =
+        first(upstreamSlot) ?? (published !== undefined && first(lagSlots) !== undefined ? published + first(lagSlots)! : undefined);
+      upstreams.push({
+        source,
+        tip: upTip === undefined ? null : String(upTip),
+        lagSlots: first(lagSlots) ?? null,
+        behind: behind === undefined ? null : first(behind) === 1,
+        reconnects: sum(reconnects) ?? null,
+      });
+    }
+    return {
+      at: new Date(inputs.now()).toISOString(),
+      chain: {
+        tip: tip === undefined ? null : tip.toString(),
+        views: Object.fromEntries(COMMITMENTS.map((c) => [c, views.head[c]?.toString() ?? null])),
+      },
+      lag,
+      throughput: {
+        slotsPerSecond: round(r.get('slots')),
+        rpcRequestsPerSecond: round(r.get('rpc')),
+        ingestRecordsPerSecond: round(r.get('records')),
+        projectorEventsPerSecond: round(r.get('events')),
+      },
+      streams: {
+        grpc: byLabel(grpc, 'method'),
+        pubsubConnections: sum(pubsubConnections) ?? 0,
+        pubsubSubscriptions: byLabel(pubsubSubscriptions, 'kind'),
+        replays: sum(replays) ?? 0,
+      },
+      upstreams,
+    };
+  };
+}
+
+/** The inputs from this process: its registry, the views, the heads table. */
+export function processInputs(o: {
+  ch: ClickHouseClient;
+  database: string;
+  chainTip: () => bigint | undefined;
+  views: () => Promise<ViewsState>;
+}): StatusInputs {
+  return {
+    chainTip: o.chainTip,
+    views: o.views,
+    projectorLag: async () => {
+      const [row] = await queryRows<{ slot: string }>(o.ch, `SELECT slot FROM {db:Identifier}.heads FINAL WHERE commitment = 'kafka_lag'`, {
+        db: o.database,
+      });
+      return row === undefined ? undefined : u64(row.slot);
+    },
+    metric: async (name) => {
+      const metric = registry.getSingleMetric(name);
+      if (metric === undefined) return undefined;
+      return (await metric.get()).values.map((v) => ({ labels: v.labels as Record<string, string | number>, value: v.value }));
+    },
+    now: () => Date.now(),
+  };
+}
