@@ -266,6 +266,8 @@ describe('from_slot replays deliver every update their filters match, for every 
       const want = lines(liveGeyser[level]!.updates.map(geyserKey), FROM, TO, TO - 4n);
       expect(lines(got, FROM, TO, TO - 4n)).toEqual(want);
       expect(got.some((k) => k?.line.startsWith(`blockMeta ${TO} `))).toBe(true);
+      // ... and the end slot's status at the stream's level (Yellowstone numbers them as the levels).
+      expect(got.some((k) => k?.line.startsWith(`slot ${TO} ${level} `))).toBe(true);
       expect(got.some((k) => k !== undefined && k.slot > TO)).toBe(false);
     },
   );
