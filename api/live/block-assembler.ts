@@ -5,8 +5,13 @@
 // the sums per kind are compared (the topics hold each record once, so they match when the partitions' do). A marker without `end` (older data) falls back to the block meta's executed transaction
 // and entry counts, and its accounts are those read by then.
 // Accounts are Yellowstone's block accounts: the slot's last write of each pubkey (highest write_version).
-// A dead or skipped slot drops what was collected. Slots far behind the newest one seen are dropped
-// unfinished (a block whose records started before the assembler did can never complete).
+// A dead or skipped slot drops what was collected. Slots far behind the newest end marker are dropped
+// unfinished (a block whose records started before the assembler did can never complete). The window follows
+// the end markers, not the data: a replay reads the data topics ahead of the slots topic (a partition's chunks
+// come when the broker serves them), and a window on the newest record of any kind dropped the range's first
+// slots before their markers came (issue 32 item 7). Memory is then bounded by how far a reader reads ahead.
+// A replay's unfinished slots at its hand-over join the live assembler (`adopt`): a slot whose records straddle
+// the hand-over positions is whole in neither.
 import type { AccountEvent, EntryEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
 import { SlotStatus } from '../../schemas/gen/events.js';
 import type { StreamEvent } from './stream-event.js';
@@ -28,7 +33,8 @@ interface Pending {
   marker?: SlotEvent;
   transactions: TransactionEvent[];
   accounts: Map<string, AccountEvent>;
-  accountRecords: number;
+  /** Every account record read (pubkey and write_version): the count the marker's is compared with. */
+  accountIds: Set<string>;
   entries: EntryEvent[];
 }
 
@@ -37,6 +43,7 @@ export const BLOCK_WINDOW = 64n;
 
 export class BlockAssembler {
   private readonly pending = new Map<bigint, Pending>();
+  /** The newest end marker's slot. */
   private newest = 0n;
 
   constructor(private readonly onBlock: (b: AssembledBlock) => void) {}
@@ -52,8 +59,8 @@ export class BlockAssembler {
         const acc = e.event;
         const p = this.at(acc.slot);
         if (p) {
-          p.accountRecords++;
           const k = Buffer.from(acc.pubkey).toString('latin1');
+          p.accountIds.add(`${k}:${acc.writeVersion}`);
           const prev = p.accounts.get(k);
           if (!prev || acc.writeVersion >= prev.writeVersion) p.accounts.set(k, acc);
         }
@@ -70,37 +77,63 @@ export class BlockAssembler {
         }
         if (ev.status !== SlotStatus.SLOT_STATUS_PROCESSED || ev.block === undefined) return;
         const p = this.at(ev.slot);
-        if (p) p.marker = ev;
+        if (!p) return;
+        p.marker = ev;
+        if (ev.slot > this.newest) {
+          this.newest = ev.slot;
+          for (const s of this.pending.keys()) if (s + BLOCK_WINDOW < ev.slot) this.pending.delete(s);
+        }
         return this.check(ev.slot);
       }
     }
   }
 
-  /** The slot's collection; undefined for slots too far behind to be worth starting. */
+  /** The slot's collection; undefined for slots too far behind the newest end marker to be worth starting. */
   private at(slot: bigint): Pending | undefined {
     let p = this.pending.get(slot);
     if (p) return p;
     if (slot + BLOCK_WINDOW < this.newest) return undefined;
-    p = { transactions: [], accounts: new Map(), accountRecords: 0, entries: [] };
+    p = { transactions: [], accounts: new Map(), accountIds: new Set(), entries: [] };
     this.pending.set(slot, p);
-    if (slot > this.newest) {
-      this.newest = slot;
-      for (const s of this.pending.keys()) if (s + BLOCK_WINDOW < slot) this.pending.delete(s);
-    }
     return p;
   }
 
-  private check(slot: bigint): void {
+  /**
+   * Takes in what `other` (a replay's assembler, at its hand-over) collected of the slots it did not finish,
+   * leaving out the records this one has too (a transaction by signature and index, an entry by index, an account
+   * write by pubkey and write_version). A slot that is whole now goes to `onDone` instead of this assembler's
+   * callback: only the replaying stream lacked it (another stream replaying too may hold it from its own replay);
+   * one still waiting for its marker completes later as any live slot.
+   */
+  adopt(other: BlockAssembler, onDone: (b: AssembledBlock) => void): void {
+    for (const [slot, theirs] of other.pending) {
+      const p = this.at(slot);
+      if (!p) continue;
+      const txs = new Set(p.transactions.map(txId));
+      for (const t of theirs.transactions) if (!txs.has(txId(t))) p.transactions.push(t);
+      const entries = new Set(p.entries.map((e) => e.index));
+      for (const e of theirs.entries) if (!entries.has(e.index)) p.entries.push(e);
+      for (const id of theirs.accountIds) p.accountIds.add(id);
+      for (const [k, acc] of theirs.accounts) {
+        const mine = p.accounts.get(k);
+        if (!mine || acc.writeVersion > mine.writeVersion) p.accounts.set(k, acc);
+      }
+      if (!p.marker && theirs.marker) p.marker = theirs.marker;
+      this.check(slot, onDone);
+    }
+  }
+
+  private check(slot: bigint, emit: (b: AssembledBlock) => void = this.onBlock): void {
     const p = this.pending.get(slot);
     const marker = p?.marker;
     if (!p || !marker) return;
     const want = expected(marker);
     if (p.transactions.length < want.transactions || p.entries.length < want.entries) return;
-    if (want.accounts !== undefined && p.accountRecords < want.accounts) return;
+    if (want.accounts !== undefined && p.accountIds.size < want.accounts) return;
     this.pending.delete(slot);
     const byIndex = <T extends { index: bigint | number }>(a: T, b: T) =>
       BigInt(a.index) < BigInt(b.index) ? -1 : BigInt(a.index) > BigInt(b.index) ? 1 : 0;
-    this.onBlock({
+    emit({
       slot,
       marker,
       transactions: p.transactions.sort(byIndex),
@@ -108,6 +141,10 @@ export class BlockAssembler {
       entries: p.entries.sort(byIndex),
     });
   }
+}
+
+function txId(t: TransactionEvent): string {
+  return `${t.index}:${t.signatures[0] ? Buffer.from(t.signatures[0]).toString('hex') : ''}`;
 }
 
 /** What the marker says the slot holds; accounts undefined when it cannot say. */

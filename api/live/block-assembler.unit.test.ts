@@ -66,10 +66,46 @@ describe('BlockAssembler', () => {
     expect(run([marker(8n, { transactions: 1, accounts: 0, entries: 0 }), tx(8n, 0)])).toHaveLength(1);
   });
 
-  it('a dead slot drops what was collected; slots far behind the newest are never started', () => {
+  it('a dead slot drops what was collected; slots far behind the newest end marker are never started', () => {
     const dead: StreamEvent = slotRecord(SlotEvent.fromPartial({ slot: 9n, status: SlotStatus.SLOT_STATUS_DEAD }), 0);
     expect(run([tx(9n, 0), dead, marker(9n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);
     const far = 100n + BLOCK_WINDOW + 1n;
-    expect(run([tx(far, 0), tx(100n, 0), marker(100n, { transactions: 1, accounts: 0, entries: 0 })])).toEqual([]);
+    const one = { transactions: 1, accounts: 0, entries: 0 };
+    expect(run([marker(far, one), tx(far, 0), tx(100n, 0), marker(100n, one)]).map((b) => b.slot)).toEqual([far]);
+  });
+
+  it('data read far ahead of the slots topic (a replay): every slot still gets its block once its marker comes', () => {
+    // The replay's reader serves the transactions topic's chunks before the slots topic's first (issue 32 item 7:
+    // a window on the newest record of any kind dropped the range's first slots).
+    const counts = { transactions: 2, accounts: 1, entries: 1 };
+    const slots = Array.from({ length: Number(BLOCK_WINDOW) * 3 }, (_, i) => 1000n + BigInt(i));
+    const data = slots.flatMap((s) => [tx(s, 0), tx(s, 1), acc(s, 1, s), entry(s, 0n)]);
+    expect(run([...data, ...slots.map((s) => marker(s, counts))]).map((b) => b.slot)).toEqual(slots);
+  });
+
+  it("adopt: a slot straddling a replay's hand-over is whole from both parts, each record counted once", () => {
+    const counts = { transactions: 2, accounts: 3, entries: 2 };
+    const replayed: AssembledBlock[] = [];
+    const replay = new BlockAssembler((b) => replayed.push(b));
+    for (const e of [tx(5n, 0), acc(5n, 1, 1n), acc(5n, 1, 3n), entry(5n, 0n)]) replay.onEvent(e);
+    const live: AssembledBlock[] = [];
+    const hub = new BlockAssembler((b) => live.push(b));
+    // The live assembler read one of the replay's records too (it existed before), then the rest and the marker.
+    for (const e of [acc(5n, 1, 3n), tx(5n, 1), acc(5n, 2, 2n), entry(5n, 1n), marker(5n, counts)]) hub.onEvent(e);
+    expect(live).toEqual([]);
+    const adopted: AssembledBlock[] = [];
+    hub.adopt(replay, (b) => adopted.push(b));
+    expect(replayed).toEqual([]);
+    expect(live).toEqual([]); // only the adopting stream lacked it
+    expect(adopted.map((b) => [b.slot, b.transactions.length, b.entries.length, b.accounts.map((a) => a.writeVersion)])).toEqual([
+      [5n, 2, 2, [3n, 2n]],
+    ]);
+    // A slot still waiting for its marker completes later through the live callback, for every stream.
+    const replay2 = new BlockAssembler(() => undefined);
+    replay2.onEvent(tx(6n, 0));
+    hub.adopt(replay2, (b) => adopted.push(b));
+    hub.onEvent(marker(6n, { transactions: 1, accounts: 0, entries: 0 }));
+    expect(live.map((b) => b.slot)).toEqual([6n]);
+    expect(adopted).toHaveLength(1);
   });
 });

@@ -34,6 +34,12 @@ export interface LiveSubscriber {
   onSlotStatus(slot: bigint, status: number): void;
   /** The server ping tick. */
   onPing(): void;
+  /**
+   * Everything one slot record brought went out (its statuses, their updates, its block meta), for sessions that
+   * track statuses: what a slot's completion waits for (session.ts `settle`; the end slot's block meta went before
+   * the stream ends, issue 32 item 7).
+   */
+  onSlotDone?(): void;
 }
 
 /** Live slot statuses kept this many slots behind the newest. */
@@ -218,6 +224,16 @@ export class Hub implements TailSink {
       },
     );
     if (ev.block !== undefined && this.chainSubs.size > 0) this.matchMeta(e);
+    for (const s of this.statusListeners) s.onSlotDone?.();
+  }
+
+  /**
+   * A replay's blocks of the slots it left unfinished at its hand-over (their records straddle the live positions,
+   * so neither reader has them all) join the live assembler's; a block whole now goes to `onDone` (the replaying
+   * stream) only (block-assembler.ts `adopt`).
+   */
+  adoptBlocks(replayed: BlockAssembler, onDone: (u: SharedEvent) => void): void {
+    this.blocks?.adopt(replayed, (b) => onDone(blockUpdate(b)));
   }
 
   private matchStatus(e: SlotRecord, status: number): void {

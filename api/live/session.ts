@@ -9,7 +9,7 @@
 // - slot statuses, live (the hub) or replayed (here), go out each level once and in order, with the levels a
 //   source skipped filled in (slot-statuses.ts);
 // - options (issue 23): an end slot after which the stream ends, a replay pace, and news of each slot fully
-//   handed to the sink (what a durable cursor stores; see `completed`).
+//   handed to the sink (what a durable cursor stores; see `settle`).
 import type { SlotstreamErrorCode } from '../../schemas/errors.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
@@ -140,6 +140,15 @@ export class LiveSession implements LiveSubscriber {
   private opts: ApplyOptions = {};
   /** The newest slot reported to `SessionSink.delivered`. */
   private lastCompleted: bigint | undefined;
+  /**
+   * Slots that reached the stream's level and are not reported yet (`settle`): a slot waits here while an earlier
+   * slot's updates are held by the gate, or while part of it waits in the hand-over buffer, and is reported once
+   * that clears (before issue 32 item 8 such a slot was never reported, and the stored cursor stayed behind). Kept
+   * only when the stream ends at a slot or reports its slots (`tracksCompletion`).
+   */
+  private reachedSlots: bigint[] = [];
+  /** Slots the live statuses took to the level while a replay ran: they count from the hand-over on. */
+  private reachedLive: bigint[] = [];
   /** The lowest slot among the live updates waiting for the hand-over (a replayed status of it or a later slot
    * does not complete it: part of it is in the buffer). */
   private bufferMin: bigint | undefined;
@@ -180,6 +189,8 @@ export class LiveSession implements LiveSubscriber {
     this.sub = sub;
     this.opts = opts;
     this.lastCompleted = undefined;
+    this.reachedSlots = [];
+    this.reachedLive = [];
     this.gate =
       sub.commitment === Commitment.processed
         ? undefined
@@ -216,6 +227,8 @@ export class LiveSession implements LiveSubscriber {
     this.sub = sub;
     this.opts = opts;
     this.lastCompleted = undefined;
+    this.reachedSlots = [];
+    this.reachedLive = [];
     this.gate = undefined;
     this.d.hub.unregister(this);
     this.d.hub.addIdle(this);
@@ -316,7 +329,7 @@ export class LiveSession implements LiveSubscriber {
       this.replay = run;
       await run.done;
       if (!current()) return;
-      this.handOver(fromSlot);
+      this.handOver(sub, fromSlot);
     } catch (err) {
       if (!current()) return;
       if (err instanceof ReplayOutOfRange) this.sink.fail(err.code, err.message);
@@ -368,6 +381,8 @@ export class LiveSession implements LiveSubscriber {
           const meta = matchBlockMeta(sub);
           if (meta.length > 0) this.admit({ update: blockMetaUpdate(e), names: meta });
         }
+        // Only now, after the status updates and the block meta: the end slot's meta goes out before the stream ends.
+        this.settle();
         return;
       }
     }
@@ -380,7 +395,12 @@ export class LiveSession implements LiveSubscriber {
     return live === undefined || (replayed !== undefined && replayed > live) ? replayed : live;
   };
 
-  private handOver(fromSlot: bigint): void {
+  private handOver(sub: CompiledSubscription, fromSlot: bigint): void {
+    // A slot whose records straddle the live positions is whole in neither assembler: the replay's part joins the
+    // live one, and a block that completes goes to this stream only, through the buffer like any live update.
+    const blocks = this.replayBlocks;
+    if (blocks) this.d.hub.adoptBlocks(blocks, (u) => this.onLive(u, matchBlocks(sub)));
+    if (this.closed) return;
     const buffered = this.liveBuffer ?? [];
     this.liveBuffer = undefined;
     this.replay = undefined;
@@ -388,9 +408,13 @@ export class LiveSession implements LiveSubscriber {
     this.replayStatuses = undefined;
     this.bufferMin = undefined;
     const waiting = buffered.filter((p) => p.update.slot >= fromSlot);
+    // What the live statuses took to the level during the replay is complete now that its buffered updates went
+    // out or joined the gate (before issue 32 item 8 these slots were never reported).
+    this.reachedSlots.push(...this.reachedLive);
+    this.reachedLive = [];
     if (!this.gate) {
       for (const p of waiting) this.out(p);
-      this.endIfPassed();
+      this.settle();
       return;
     }
     // The buffered updates join their slots in the gate before it releases what reached the level (replayed
@@ -405,21 +429,13 @@ export class LiveSession implements LiveSubscriber {
     }
     for (const p of this.gate.replayDone(data)) this.out(p);
     for (const p of statuses) this.out(p);
-    this.endIfPassed();
+    this.settle();
   }
 
   /** Every update goes to the sink through here: none of a slot after the end slot. */
   private out(p: Pending): void {
     if (this.opts.toSlot !== undefined && p.update.slot > this.opts.toSlot) return;
     this.sink.deliver(p.update, p.names);
-  }
-
-  /** After the hand-over: the end slot may have reached the level while its updates waited in the buffer (its
-   * status came live meanwhile and comes no more). */
-  private endIfPassed(): void {
-    const to = this.opts.toSlot;
-    if (to === undefined || !this.sub || this.closed) return;
-    if (reached(this.d.hub.statusOf(to), this.sub.commitment) && this.gate?.oldestHeld() === undefined) this.completed(to, true);
   }
 
   private admit(p: Pending): void {
@@ -431,27 +447,45 @@ export class LiveSession implements LiveSubscriber {
     if (this.gate.admit(p.update.slot, p) === 'send') this.out(p);
   }
 
-  private status(slot: bigint, st: number, remember: boolean): void {
+  private status(slot: bigint, st: number, replayed: boolean): void {
     if (this.trackStatuses) this.sink.slotStatus?.(slot, st);
-    if (this.gate) for (const p of this.gate.onStatus(slot, st, remember)) this.out(p);
-    if (this.sub && reached(st, this.sub.commitment)) this.completed(slot, remember);
+    if (this.gate) for (const p of this.gate.onStatus(slot, st, replayed)) this.out(p);
+    if (this.sub && this.tracksCompletion() && reached(st, this.sub.commitment)) {
+      // While a replay runs the live statuses run ahead of it: their slots count once the replay handed over.
+      if (this.liveBuffer !== undefined && !replayed) this.reachedLive.push(slot);
+      else this.reachedSlots.push(slot);
+    }
+  }
+
+  private tracksCompletion(): boolean {
+    return this.opts.toSlot !== undefined || this.opts.reportDelivered === true;
   }
 
   /**
-   * `slot` reached the stream's level (`replayed`: a status the replay read, else a live one), and what that
-   * released went to the sink. The slot counts as fully delivered when no earlier slot's updates are still
-   * held by the gate and, while a replay runs, it was the replay's news about a slot none of whose updates wait
-   * in the live buffer (the live statuses run ahead of a replay). Frame gates hand a slot's status on after
-   * its records, so at processed every record of the slot went before. Ends the stream after the end slot.
+   * Reports the newest slot fully delivered, and ends the stream once it is at or past the end slot. Called once a
+   * slot record's news all went to the sink (its status updates, what they released, its block meta: the replay's
+   * records here, the live ones through the hub's `onSlotDone`) and after the hand-over. A slot that reached the
+   * stream's level (`reachedSlots`: at PROCESSED its end marker went on, after the records it counts; above, the
+   * gate released it) counts when no earlier or equal slot's updates are held by the gate and, while a replay runs,
+   * none of its updates wait in the live buffer (`bufferMin`). The position is the newest such slot, so a slot that
+   * reached the level behind a held one is reported as soon as the held one is released or dropped (issue 32 item 8).
    */
-  private completed(slot: bigint, replayed: boolean): void {
-    if (this.liveBuffer !== undefined && (!replayed || (this.bufferMin !== undefined && slot >= this.bufferMin))) return;
+  private settle(): void {
+    if (this.closed || !this.sub || this.reachedSlots.length === 0) return;
     const held = this.gate?.oldestHeld();
-    if (held !== undefined && held <= slot) return;
-    if (this.lastCompleted !== undefined && slot <= this.lastCompleted) return;
-    this.lastCompleted = slot;
-    if (this.opts.reportDelivered) this.sink.delivered?.(slot);
-    if (this.opts.toSlot !== undefined && slot >= this.opts.toSlot) {
+    const buffered = this.liveBuffer !== undefined ? this.bufferMin : undefined;
+    const last = this.lastCompleted;
+    let best: bigint | undefined;
+    for (const slot of this.reachedSlots) {
+      if ((held !== undefined && slot >= held) || (buffered !== undefined && slot >= buffered)) continue;
+      if (best === undefined || slot > best) best = slot;
+    }
+    const position = best !== undefined && (last === undefined || best > last) ? best : last;
+    if (position !== undefined) this.reachedSlots = this.reachedSlots.filter((slot) => slot > position);
+    if (position === undefined || position === last) return;
+    this.lastCompleted = position;
+    if (this.opts.reportDelivered) this.sink.delivered?.(position);
+    if (this.opts.toSlot !== undefined && position >= this.opts.toSlot) {
       this.sink.end?.();
       this.close();
     }
@@ -478,6 +512,10 @@ export class LiveSession implements LiveSubscriber {
 
   onSlotStatus(slot: bigint, st: number): void {
     if (!this.closed) this.status(slot, st, false);
+  }
+
+  onSlotDone(): void {
+    this.settle();
   }
 
   onPing(): void {
