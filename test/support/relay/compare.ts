@@ -99,3 +99,26 @@ function fieldDifference(kind: string, b: ReadRecord | undefined, a: ReadRecord 
   walk(db.value.event as unknown as Record<string, unknown>, da.value.event as unknown as Record<string, unknown>, '', 0);
   return out.length === 0 ? '' : `\n  fields: ${out.join('\n          ')}`;
 }
+
+/** A record's identity for `recordsAlsoIn`: its key and value (an epoch record by its key alone: B builds its epoch
+ * records from a JSON-RPC node, so their bytes are B's, compared by schedule in `relayDifference`). */
+const identity = (kind: string, r: ReadRecord): string =>
+  kind === 'epochs' ? `epochs:${r.key.toString('hex')}` : `${kind}:${r.key.toString('hex')}:${r.value.toString('hex')}`;
+
+/** The records of `c` that `ref` holds too (any partition of the same kind), per partition in order: B's topics cut
+ * down to what A had at some moment, for comparing with A's records of that moment while B has gone on. */
+export function recordsAlsoIn(c: RecordsByKind, ref: RecordsByKind): RecordsByKind {
+  const known = new Set<string>();
+  for (const [kind, parts] of Object.entries(ref)) for (const p of parts) for (const r of p) known.add(identity(kind, r));
+  return filterRecords(c, (kind, r) => known.has(identity(kind, r)));
+}
+
+/** `want`'s records that `c` does not hold, decoded (at most `max`), for messages. */
+export function missingRecords(c: RecordsByKind, want: RecordsByKind, max = 20): string[] {
+  const have = new Set<string>();
+  for (const [kind, parts] of Object.entries(c)) for (const p of parts) for (const r of p) have.add(identity(kind, r));
+  const out: string[] = [];
+  for (const [kind, parts] of Object.entries(want))
+    for (const p of parts) for (const r of p) if (!have.has(identity(kind, r)) && out.length < max) out.push(show(kind, r));
+  return out;
+}
