@@ -128,6 +128,6 @@ describe('slotstream all', () => {
     child.kill('SIGINT');
     const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))]);
     expect(code).toBe(0);
-    await waitFor(() => pids.every((p) => !alive(p)), { timeoutMs: 20_000, what: 'every child process to end' });
+    await waitFor(() => pids.every((p) => !alive(p)), { timeoutMs: 60_000, what: 'every child process to end' });
   });
 });
