@@ -21,7 +21,7 @@ import { topicNames, type TopicNames } from '../schemas/topics.js';
 import { connectGeyser } from './support/geyser/client.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
-import { recordCount } from './support/kafka/same-records.js';
+import { recordCount, type RecordsByKind } from './support/kafka/same-records.js';
 import { cleanEnd } from './support/relay/chain-plan.js';
 import {
   filterRecords,
@@ -32,7 +32,6 @@ import {
   slotOfRecord,
   slotStatusOf,
   withoutSkipped,
-  type RecordsByKind,
 } from './support/relay/compare.js';
 import { startEpochRpc, type EpochRpc } from './support/relay/epoch-rpc.js';
 import { spawnRelayIngest, type RelayIngest } from './support/relay/ingest-b.js';
@@ -136,7 +135,7 @@ async function startB(a: SlotstreamA, rpc: EpochRpc, prefix: string): Promise<Re
       if (!b.running()) throw new Error(`B's ingest exited: ${b.stderr()}`);
       return (await geyserStreams()) > before;
     },
-    { what: "B's subscription to A's geyser.Geyser", timeoutMs: 60_000, intervalMs: 50 },
+    { what: "B's subscription to A's geyser.Geyser", timeoutMs: CATCH_UP_MS, intervalMs: 50 },
   );
   return b;
 }

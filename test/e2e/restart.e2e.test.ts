@@ -25,7 +25,7 @@ const slotOf = async (p: AllProcess): Promise<number | undefined> => {
 
 it(
   'a second run against the same data folder answers the new chain’s tip once its views start afresh, never the old one',
-  { timeout: 600_000 },
+  { timeout: 900_000 },
   async () => {
     // 50 ms slots: the projector keeps the views within the api's lag limit (at 20 ms they trailed it for up to 40 s,
     // answering -32007, and the wait for slot 300 took most of the test). 150 slots leave the second chain (below)
@@ -37,7 +37,7 @@ it(
         const s = await slotOf(first);
         return s !== undefined && s >= 150 ? s : undefined;
       },
-      { timeoutMs: 180_000, intervalMs: 200, what: 'the first run to pass slot 150' },
+      { timeoutMs: 400_000, intervalMs: 200, what: 'the first run to pass slot 150' },
     );
 
     // Item 6: the real token program owns the simulated chain's token accounts, and jsonParsed reads them. The
