@@ -37,7 +37,8 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string; 
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // A deadline against a hang (node and tsx start in ~1-2 s when quiet; a busy machine takes longer).
+    const kill = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(kill);
@@ -46,7 +47,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string; 
   });
 }
 
-describe('slotstream with a config mistake', { timeout: 30_000 }, () => {
+describe('slotstream with a config mistake', { timeout: 150_000 }, () => {
   it.each([
     [['ingest', '--source', 'yellowstone'], /slotstream ingest: --source yellowstone needs --yellowstone-url/],
     [
@@ -58,10 +59,9 @@ describe('slotstream with a config mistake', { timeout: 30_000 }, () => {
   ])('%j fails fast with a clear message and starts no broker', async (args, message) => {
     const r = await runCli([...args, '--metrics-port', '0']);
     expect(r.stderr).toMatch(message);
-    expect(r.code).toBe(2);
-    // The marker below is what proves no broker was started; the time only bounds the start-up of node and
-    // tsx, generously, so a loaded machine does not fail it (~1-2 s when quiet).
-    expect(r.ms).toBeLessThan(15_000);
+    expect(r.code, `exit after ${r.ms} ms`).toBe(2);
+    // Fast means before any broker: the marker below proves none was started (a bound on the clock would measure
+    // the machine's load, issue 32).
     expect(existsSync(marker), 'java or mvn was started').toBe(false);
   });
 });

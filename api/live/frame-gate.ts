@@ -18,7 +18,12 @@
 // takes the clock's word for order: everything before its bound is in Kafka and will be read, so time waited
 // only says how far one partition's fetch ran ahead of another's (a replay reads history as fast as the
 // broker and the event loop allow, partitions chunks apart). There a record goes on out of slot order only
-// once every slots partition has a record waiting or was read to its bound (`partitionDone`).
+// once every slots partition has a record waiting or was read to its bound (`partitionDone`). Nor for a
+// marker's records: they are in Kafka before the bound and will be read, so a marker waits for them however long
+// (on a busy machine a replay read a marker seconds before a transaction it counts, on another partition, and a
+// relaying ingest that got the marker first gave the slot up as incomplete and dropped the transaction when it
+// came: issue 32); what never comes (an undecodable record) waits until the replay has read to its bound, and the
+// replay's end (`flush(true)`) hands on what still waits.
 import { SlotStatus, type PartitionCount, type SlotEvent } from '../../schemas/gen/events.js';
 
 interface Marker {
@@ -54,8 +59,9 @@ export interface FrameGateOptions {
   /** How many partitions the slots topic has: when each has a marker waiting, the lowest is next whatever
    * the slot before it did (nothing lower can come), without waiting `orderWaitMs`. */
   slotPartitions?: number;
-  /** The reader stops at known offsets (a replay): order never falls back on `orderWaitMs` (see above); the
-   * reader calls `partitionDone` for each slots partition read to its bound. */
+  /** The reader stops at known offsets (a replay): order never falls back on `orderWaitMs`, nor a marker's counts on
+   * `maxHoldMs` (see above); the reader calls `partitionDone` for each slots partition read to its bound, and
+   * `flush(true)` once every partition is. */
   bounded?: boolean;
   maxHoldMs: number;
   orderWaitMs: number;
@@ -177,7 +183,7 @@ export class FrameGate<T> {
   private ready(h: Held<T>, now: number, lowestOfAll: boolean): boolean {
     const m = h.marker;
     const waited = now - h.since;
-    const whole = !m || this.complete(m) || this.mayHaveBegunEarlier(m) || waited >= this.o.maxHoldMs;
+    const whole = !m || this.complete(m) || this.mayHaveBegunEarlier(m) || (!this.o.bounded && waited >= this.o.maxHoldMs);
     // A chain whose skipped slots have no records (a Yellowstone upstream's) cannot name its previous slot:
     // there a block whose parent has ended is next.
     const last = this.last;

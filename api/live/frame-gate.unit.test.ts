@@ -227,4 +227,46 @@ describe('FrameGate', () => {
     g.flush();
     expect(out.slice(7)).toEqual(['end 54']);
   });
+
+  // The relay test on a busy machine (issue 32): B's replay from A read a slot's end marker seconds before one of the
+  // transactions it counts, on another partition; after maxHoldMs the marker went on without it, B took the slot's
+  // block as announced but short of a transaction, sent the slot out incomplete once two later slots were whole,
+  // and dropped the transaction when it came ("data of slot 62 came after the slot went out").
+  it('a bounded reader (a replay) holds an end marker until the records it counts are read, however long that takes; the end of the replay lets it go', () => {
+    const { g, out, tick } = gate({ byKind: true, bounded: true, fromSlot: 10n, slotPartitions: 1 });
+    g.count('transactions', 0, 10n);
+    g.slotRecord(
+      0,
+      'end 10',
+      marker(10, [
+        ['transactions', 0, 1],
+        ['transactions', 1, 1],
+      ]),
+    );
+    g.flush();
+    tick(5_000); // far past maxHoldMs: the other partition is merely slow, and its record is before the bound
+    g.flush();
+    expect(out).toEqual([]);
+    g.count('transactions', 1, 10n);
+    g.flush();
+    expect(out).toEqual(['end 10']);
+    // A count that is never reached (a record read but not decodable) holds its marker until the replay has read
+    // everything up to its bound, which then hands on what waits.
+    g.slotRecord(0, 'end 11', marker(11, [['accounts', 0, 1]]));
+    tick(5_000);
+    g.flush();
+    expect(out).toEqual(['end 10']);
+    g.flush(true);
+    expect(out).toEqual(['end 10', 'end 11']);
+  });
+
+  it('a live reader lets an end marker go after maxHoldMs without the records it counts (one may never come)', () => {
+    const { g, out, tick } = gate({ slotPartitions: 1 });
+    g.slotRecord(0, 'end 10', marker(10, [['transactions', 1, 1]]));
+    g.flush();
+    expect(out).toEqual([]);
+    tick(1_000);
+    g.flush();
+    expect(out).toEqual(['end 10']);
+  });
 });

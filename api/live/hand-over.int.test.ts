@@ -85,19 +85,19 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     await producer.begin();
     // History for the replay: slot 500, written twice; the live tail reads it uncommitted.
     send(framedSlot(500n, [write(500n, 1n), write(500n, 2n)]));
-    await waitFor(() => watcher.got.length === 2, { what: 'slot 500 read uncommitted', timeoutMs: 10_000 });
+    await waitFor(() => watcher.got.length === 2, { what: 'slot 500 read uncommitted', timeoutMs: 60_000 });
     // The stream resumes at slot 500: its replay waits for the open transaction (read committed).
     const resumed = open(CommitmentLevel.CONFIRMED, 500n);
     // Slot 501 arrives live (into the session's buffer) and is confirmed while the replay still waits.
     send([...framedSlot(501n, [write(501n, 3n), write(501n, 4n)]), status(501n, SlotStatus.SLOT_STATUS_CONFIRMED)]);
     await waitFor(() => watcher.got.length === 4 && live.chain.slot(Commitment.confirmed) === 501n, {
       what: 'slot 501 confirmed live',
-      timeoutMs: 10_000,
+      timeoutMs: 60_000,
     });
     expect(resumed.got).toEqual([]);
     await producer.commit();
     // The replay ends at the commit and hands over: slot 501 is confirmed, slot 500 not yet.
-    await waitFor(() => resumed.got.length >= 1, { what: 'the hand-over', timeoutMs: 15_000 });
+    await waitFor(() => resumed.got.length >= 1, { what: 'the hand-over', timeoutMs: 60_000 });
     await producer.begin();
     send([
       status(500n, SlotStatus.SLOT_STATUS_CONFIRMED),
@@ -105,7 +105,7 @@ describe('live layer, from_slot hand-over at confirmed', () => {
       status(502n, SlotStatus.SLOT_STATUS_CONFIRMED),
     ]);
     await producer.commit();
-    await waitFor(() => resumed.got.includes('502:5'), { what: 'slot 502 on the resumed stream', timeoutMs: 10_000 });
+    await waitFor(() => resumed.got.includes('502:5'), { what: 'slot 502 on the resumed stream', timeoutMs: 60_000 });
     expect(resumed.failure).toBeUndefined();
     expect(resumed.got).toEqual(['501:4', '500:2', '502:5']);
     expect(watcher.got).toEqual(['500:1', '500:2', '501:3', '501:4', '502:5']);

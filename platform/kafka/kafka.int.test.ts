@@ -135,7 +135,7 @@ describe('partition reader', () => {
         await reader.seek(t, 0, from);
         await waitFor(() => got.length >= 21 - Number(from) && reader.position(t, 0) === end, {
           what: `re-read after seek ${round} to ${from}`,
-          timeoutMs: 10_000,
+          timeoutMs: 60_000,
         });
         expect(got).toEqual(Array.from({ length: 21 - Number(from) }, (_, i) => BigInt(i) + from));
       }

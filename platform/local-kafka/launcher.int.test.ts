@@ -221,8 +221,8 @@ describe('startLocalKafka', () => {
         expect(alive(pid)).toBe(true);
         child.kill('SIGKILL');
       }
-      await waitFor(() => !alive(pid), { timeoutMs: 12_000, what: `broker pid ${pid} to exit after its parent died` });
-      await waitFor(() => !existsSync(info.dataDir), { timeoutMs: 5_000, what: `${info.dataDir} to be removed` });
+      await waitFor(() => !alive(pid), { timeoutMs: 60_000, what: `broker pid ${pid} to exit after its parent died` });
+      await waitFor(() => !existsSync(info.dataDir), { timeoutMs: 60_000, what: `${info.dataDir} to be removed` });
     });
   }
 });

@@ -48,11 +48,11 @@ export function servedPorts(output: string): ServedPorts {
 }
 
 /** Waits until `child` (`slotstream <name>`) logs that its api serves, then its ports; SIGKILLs it if it never
- * does within 120 s, and throws with its output if it exited first. */
+ * does within 300 s (a deadline: a busy machine starts slowly), and throws with its output if it exited first. */
 export async function untilServing(child: ChildProcess, output: () => string, name: string): Promise<ServedPorts> {
   try {
     await waitFor(() => loggedPorts(output()).grpc !== undefined || child.exitCode !== null, {
-      timeoutMs: 120_000,
+      timeoutMs: 300_000,
       what: `slotstream ${name} to serve`,
     });
   } catch (err) {
