@@ -22,6 +22,10 @@ export async function wireApi(
   const { startPubSub } = await import('../api/pubsub/server.js');
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
   const { QueryAdmission } = await import('../api/views/admission.js');
+  const { openAccess } = await import('./wire-access.js');
+
+  // One access check (keys, limits, usage) for every interface.
+  const access = openAccess(api.access, stops, log);
 
   const live = await LiveLayer.start({ ...api.live, kafka, topics, ch, log });
   stops.add('live layer', () => live.close());
@@ -29,6 +33,7 @@ export async function wireApi(
   const { stream, geyser, queueSize, ...listener } = api.grpc;
   const grpc = await startGrpc({
     ...listener,
+    access,
     services: [
       streamService({ live, limits: stream.limits, queueSize, log }),
       geyserService({ live, limits: geyser.limits, queueSize, log }),
@@ -39,12 +44,12 @@ export async function wireApi(
 
   // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
   const admission = new QueryAdmission(api.admission);
-  const rpc = await startJsonRpc({ ...api.jsonrpc, ch, chainTip: () => live.chainTip(), admission, log });
+  const rpc = await startJsonRpc({ ...api.jsonrpc, access, ch, chainTip: () => live.chainTip(), admission, log });
   stops.add('jsonrpc', () => rpc.close());
   addHealthCheck(() => rpc.health());
 
   const lookupSignature = viewsSignatureLookup(ch, api.jsonrpc.database, admission);
-  const pubsub = await startPubSub({ ...api.pubsub, live, lookupSignature, log });
+  const pubsub = await startPubSub({ ...api.pubsub, access, live, lookupSignature, log });
   stops.add('pubsub', () => pubsub.close());
 
   const host = api.grpc.host;

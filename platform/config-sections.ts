@@ -61,7 +61,7 @@ export interface IngestSection {
 export type ProjectorSection = ProjectorOptions;
 
 /** What a transport's options hold besides the process's clients, live layer and logger. */
-type Listener = { host: string; port: number; authToken?: string };
+type Listener = { host: string; port: number };
 
 export interface ApiSection {
   /** The one live layer of the process (LiveLayer.start's options minus the injected clients). */
@@ -76,30 +76,22 @@ export interface ApiSection {
   };
   jsonrpc: Pick<
     JsonRpcOptions,
-    | 'host'
-    | 'port'
-    | 'authToken'
-    | 'database'
-    | 'maxBodyBytes'
-    | 'maxBatch'
-    | 'maxSlotLag'
-    | 'maxProgramAccounts'
-    | 'identity'
-    | 'genesisHash'
+    'host' | 'port' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts' | 'identity' | 'genesisHash'
   >;
   pubsub: Pick<
     PubSubOptions,
-    | 'host'
-    | 'port'
-    | 'authToken'
-    | 'maxConnections'
-    | 'maxSubscriptionsPerConnection'
-    | 'maxMessageBytes'
-    | 'maxBufferedBytes'
-    | 'pingIntervalMs'
+    'host' | 'port' | 'maxConnections' | 'maxSubscriptionsPerConnection' | 'maxMessageBytes' | 'maxBufferedBytes' | 'pingIntervalMs'
   >;
   /** Admission of the views' queries, shared by JSON-RPC and PubSub's look-ups. */
   admission: AdmissionOptions;
+  /** The one access check of every interface (api/access/): the shared token, the keys file, the usage records. */
+  access: AccessSection;
+}
+
+export interface AccessSection {
+  authToken?: string;
+  keysFile?: string;
+  usage?: { path: string; intervalMs: number };
 }
 
 export interface ConfigSections {
@@ -207,7 +199,7 @@ export function ingestSection(c: Config): IngestSection {
 }
 
 export function apiSection(c: Config): ApiSection {
-  const listener = (port: number): Listener => ({ host: c.host, port, ...(c.authToken !== '' ? { authToken: c.authToken } : {}) });
+  const listener = (port: number): Listener => ({ host: c.host, port });
   return {
     live: {
       database: c.clickhouseDatabase,
@@ -258,6 +250,11 @@ export function apiSection(c: Config): ApiSection {
       pingIntervalMs: c.pubsubPingMs,
     },
     admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
+    access: {
+      ...(c.authToken !== '' ? { authToken: c.authToken } : {}),
+      ...(c.keysFile !== '' ? { keysFile: c.keysFile } : {}),
+      ...(c.usageFile !== '' ? { usage: { path: c.usageFile, intervalMs: c.usageIntervalMs } } : {}),
+    },
   };
 }
 

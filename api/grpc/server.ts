@@ -7,7 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { authInterceptor, tokenCheck } from './auth.js';
+import { AccessControl } from '../access/index.js';
+import { accessInterceptor } from './auth.js';
 import { enableCompression, type CompressionPolicy } from './compression.js';
 import type { GrpcService } from './service.js';
 
@@ -20,7 +21,9 @@ export interface GrpcOptions {
   services: readonly GrpcService[];
   host: string;
   port: number;
-  /** With a token, every call to the services needs it in `x-token`; health and reflection stay open. */
+  /** The process's access check (keys, limits, usage), shared with JSON-RPC and PubSub; absent: one with `authToken`. */
+  access?: AccessControl;
+  /** Without `access`: with a token, every call to the services needs it in `x-token`; health and reflection stay open. */
   authToken?: string;
   /** Response compression for clients that accept it (zstd requests are accepted unless 'none'); default 'zstd'. */
   compress?: CompressionPolicy;
@@ -35,15 +38,17 @@ export interface GrpcServer {
 
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const names = o.services.map((s) => s.name);
+  const access = o.access ?? new AccessControl({ sharedToken: o.authToken });
   const compress = o.compress ?? 'zstd';
   const unavailable = await enableCompression(compress);
   if (unavailable) o.log.warn({ compress }, unavailable);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': Math.max(MAX_INBOUND_BYTES, ...o.services.map((s) => s.maxRequestBytes ?? 0)),
     'grpc.max_send_message_length': -1,
-    interceptors: o.authToken ? [authInterceptor(tokenCheck(o.authToken), names)] : [],
+    // Always installed, open or not: it also counts each call as a request of its key.
+    interceptors: [accessInterceptor(access, new Map(o.services.map((s) => [s.name, s.iface])))],
   });
-  for (const s of o.services) s.addTo(server);
+  for (const s of o.services) s.addTo(server, access);
   // Health stays open without a token (behaviour.md).
   const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...names.map((n) => [n, 'SERVING'])]));
   health.addToServer(server);

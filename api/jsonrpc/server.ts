@@ -1,7 +1,8 @@
 // The JSON-RPC HTTP server (koa + @koa/router). Transport rules of behaviour.md: POST / with
 // application/json; every JSON-RPC answer is HTTP 200 application/json; other content type 415, other
-// method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
-// configured; GET /health answers ok, behind or unknown (always open).
+// method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413; the key (header or ?api-key=) through the one
+// access check (api/access/): 401/403/429 with a JSON-RPC error naming the limit (api/solana-json/access-denial.ts);
+// GET /health answers ok, behind or unknown (always open).
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
@@ -12,7 +13,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { HealthState } from '../../platform/metrics.js';
-import { presentedToken, tokenCheck } from '../solana-json/auth.js';
+import { AccessControl, requestKey, type Tenant } from '../access/index.js';
+import { httpDenial } from '../solana-json/access-denial.js';
 import { DEFAULT_ADMISSION, QueryAdmission } from '../views/admission.js';
 import { createDispatch } from './dispatch.js';
 import { errorResponse } from '../solana-json/envelope.js';
@@ -25,6 +27,9 @@ export interface JsonRpcOptions {
   database: string;
   host: string;
   port: number;
+  /** The process's access check (keys, limits, usage), shared with gRPC and PubSub; absent: one with `authToken`. */
+  access?: AccessControl;
+  /** Without `access`: the shared token every request must present. */
   authToken?: string;
   maxBodyBytes: number;
   maxBatch: number;
@@ -98,6 +103,32 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
+/** Requests in a body, for the key's rate: a batch counts each (an unparsable one counts one; dispatch answers it). */
+function requestCount(text: string): number {
+  if (!/^\s*\[/.test(text)) return 1;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? Math.max(1, v.length) : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** A streamed answer's chunks, counted as the key's bytes as they go. */
+async function* counted(chunks: AsyncIterable<string | Uint8Array>, tenant: Tenant): AsyncIterable<string | Uint8Array> {
+  for await (const c of chunks) {
+    tenant.answered('jsonrpc', typeof c === 'string' ? Buffer.byteLength(c) : c.length);
+    yield c;
+  }
+}
+
+function deny(ctx: Koa.Context, d: Parameters<typeof httpDenial>[0]): void {
+  const r = httpDenial(d);
+  ctx.status = r.status;
+  ctx.set(r.headers);
+  ctx.body = r.body;
+}
+
 /** A configured node fact must be a 32-byte base-58 value: a wrong one fails at start, not per call. */
 function checkNodeFact(value: string | undefined, option: string): void {
   if (value === undefined) return;
@@ -122,7 +153,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     log: opts.log,
     node: { identity: opts.identity, genesisHash: opts.genesisHash },
   });
-  const authorized = tokenCheck(opts.authToken);
+  const access = opts.access ?? new AccessControl({ sharedToken: opts.authToken });
 
   const health = async (): Promise<HealthState> => {
     try {
@@ -161,13 +192,12 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
   });
 
   router.post('/', async (ctx) => {
-    if (!authorized(presentedToken(ctx.req.headers))) {
-      ctx.status = 401;
-      ctx.set('www-authenticate', 'Bearer');
-      ctx.type = 'text/plain';
-      ctx.body = 'missing or wrong token (Authorization: Bearer <token> or x-token)';
+    const admission = access.admit(requestKey(ctx.req.headers, ctx.req.url), 'jsonrpc');
+    if (!admission.ok) {
+      deny(ctx, admission.denial);
       return;
     }
+    const tenant = admission.tenant;
     if (!isJson(ctx.get('content-type') || undefined)) {
       ctx.status = 415;
       ctx.type = 'text/plain';
@@ -182,6 +212,11 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
       ctx.body = `request body over ${opts.maxBodyBytes} bytes`;
       return;
     }
+    const over = tenant.request('jsonrpc', requestCount(body.text));
+    if (over !== undefined) {
+      deny(ctx, over);
+      return;
+    }
     // One share per remote address: a client opening more connections gets no more of the views.
     const answer = await dispatch(body.text, `http:${ctx.req.socket.remoteAddress ?? ''}`);
     if (answer === undefined) {
@@ -191,12 +226,13 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     ctx.status = 200;
     ctx.type = 'application/json';
     if (typeof answer === 'string') {
+      tenant.answered('jsonrpc', Buffer.byteLength(answer));
       ctx.body = answer;
       return;
     }
     // A streamed answer: written as it is read, with backpressure. A failure after the first byte can no longer
     // become an error response: the connection is cut (the client sees a truncated answer, never a wrong one).
-    const stream = Readable.from(answer, { objectMode: false });
+    const stream = Readable.from(counted(answer, tenant), { objectMode: false });
     stream.on('error', (err) => opts.log.error({ err }, 'JSON-RPC streamed answer failed; connection cut'));
     ctx.body = stream;
   });
