@@ -23,6 +23,11 @@ export async function wireApi(
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
   const { QueryAdmission } = await import('../api/views/admission.js');
   const { openAccess } = await import('./wire-access.js');
+  const { TlsFiles } = await import('../platform/tls.js');
+
+  // One certificate and key for every listener, renewed in place.
+  const tls = api.tls ? new TlsFiles(api.tls, log) : undefined;
+  if (tls) stops.add('tls files', () => Promise.resolve(tls.close()));
 
   // One access check (keys, limits, usage) for every interface.
   const access = openAccess(api.access, stops, log);
@@ -34,6 +39,7 @@ export async function wireApi(
   const grpc = await startGrpc({
     ...listener,
     access,
+    tls,
     services: [
       streamService({ live, limits: stream.limits, queueSize, log }),
       geyserService({ live, limits: geyser.limits, queueSize, log }),
@@ -44,17 +50,21 @@ export async function wireApi(
 
   // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
   const admission = new QueryAdmission(api.admission);
-  const rpc = await startJsonRpc({ ...api.jsonrpc, access, ch, chainTip: () => live.chainTip(), admission, log });
+  const rpc = await startJsonRpc({ ...api.jsonrpc, access, tls, ch, chainTip: () => live.chainTip(), admission, log });
   stops.add('jsonrpc', () => rpc.close());
   addHealthCheck(() => rpc.health());
 
   const lookupSignature = viewsSignatureLookup(ch, api.jsonrpc.database, admission);
-  const pubsub = await startPubSub({ ...api.pubsub, access, live, lookupSignature, log });
+  const pubsub = await startPubSub({ ...api.pubsub, access, tls, live, lookupSignature, log });
   stops.add('pubsub', () => pubsub.close());
 
   const host = api.grpc.host;
   log.info(
-    { grpc: `${host}:${grpc.port}`, jsonrpc: `http://${host}:${rpc.port}/`, pubsub: `ws://${host}:${pubsub.port}/` },
+    {
+      grpc: `${host}:${grpc.port}${tls ? ' (TLS)' : ''}`,
+      jsonrpc: `${tls ? 'https' : 'http'}://${host}:${rpc.port}/`,
+      pubsub: `${tls ? 'wss' : 'ws'}://${host}:${pubsub.port}/`,
+    },
     'api is serving',
   );
 }

@@ -19,6 +19,7 @@ import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/sou
 import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
+import type { TlsFilesOptions } from './tls.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
 import type { TopicKind } from '../schemas/topics.js';
 import type { EnsureTopicsOptions } from './kafka/topics.js';
@@ -86,6 +87,8 @@ export interface ApiSection {
   admission: AdmissionOptions;
   /** The one access check of every interface (api/access/): the shared token, the keys file, the usage records. */
   access: AccessSection;
+  /** TLS on every listener (gRPC, JSON-RPC, PubSub); absent: plaintext. */
+  tls?: TlsFilesOptions;
 }
 
 export interface AccessSection {
@@ -198,6 +201,16 @@ export function ingestSection(c: Config): IngestSection {
   };
 }
 
+/** Both TLS files or neither. */
+function tlsOf(c: Config): { tls?: TlsFilesOptions } {
+  if (c.tlsCertFile === '' && c.tlsKeyFile === '') return {};
+  if (c.tlsCertFile === '' || c.tlsKeyFile === '')
+    throw new ConfigError(
+      `options ${flagOf('tlsCertFile')} and ${flagOf('tlsKeyFile')}: give both (the certificate and its key) or neither`,
+    );
+  return { tls: { certFile: c.tlsCertFile, keyFile: c.tlsKeyFile } };
+}
+
 export function apiSection(c: Config): ApiSection {
   const listener = (port: number): Listener => ({ host: c.host, port });
   return {
@@ -250,6 +263,7 @@ export function apiSection(c: Config): ApiSection {
       pingIntervalMs: c.pubsubPingMs,
     },
     admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
+    ...tlsOf(c),
     access: {
       ...(c.authToken !== '' ? { authToken: c.authToken } : {}),
       ...(c.keysFile !== '' ? { keysFile: c.keysFile } : {}),

@@ -60,6 +60,15 @@ describe('configSections', () => {
     expect(['authToken' in on.api.grpc, 'authToken' in on.api.jsonrpc, 'authToken' in on.api.pubsub]).toEqual([false, false, false]);
   });
 
+  it('takes TLS as both files or neither', () => {
+    expect(configSections(makeConfig('api')).api.tls).toBeUndefined();
+    expect(configSections(makeConfig('api', { tlsCertFile: '/c.pem', tlsKeyFile: '/k.pem' })).api.tls).toEqual({
+      certFile: '/c.pem',
+      keyFile: '/k.pem',
+    });
+    expect(() => configSections(makeConfig('api', { tlsCertFile: '/c.pem' }))).toThrow(/--tls-cert-file and --tls-key-file: give both/);
+  });
+
   it('maps the options\' "none" values (-1 slots, empty token) to absent ones', () => {
     const s = configSections(parseConfig('ingest', ['--source', 'rpc', '--from-slot', '5', '--to-slot', '9'], {}).config);
     expect([s.ingest.rpc.fromSlot, s.ingest.rpc.toSlot]).toEqual([5n, 9n]);

@@ -466,6 +466,20 @@ export const OPTIONS = {
     roles: API,
     help: 'API keys file (JSON: keys by SHA-256 with an id, interfaces and limits; api/access/README.md). Read again when it changes and on SIGHUP; open streams stay, those of removed keys end. Empty: no keys.',
   }),
+  tlsCertFile: opt({
+    kind: 'string',
+    env: 'TLS_CERT_FILE',
+    default: '',
+    roles: API,
+    help: 'TLS for gRPC, JSON-RPC (https) and PubSub (wss): the PEM certificate chain file, with --tls-key-file. Read again when either file changes (a renewed certificate is served to new connections without a restart). Empty: plaintext.',
+  }),
+  tlsKeyFile: opt({
+    kind: 'string',
+    env: 'TLS_KEY_FILE',
+    default: '',
+    roles: API,
+    help: "TLS: the PEM private key file of --tls-cert-file's certificate.",
+  }),
   usageFile: opt({
     kind: 'string',
     env: 'API_USAGE_FILE',

@@ -9,6 +9,8 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { AccessControl } from '../access/index.js';
 import { accessInterceptor } from './auth.js';
+import type { TlsSource } from '../../platform/tls.js';
+import { serverCredentials } from './tls.js';
 import { enableCompression, type CompressionPolicy } from './compression.js';
 import type { GrpcService } from './service.js';
 
@@ -25,6 +27,8 @@ export interface GrpcOptions {
   access?: AccessControl;
   /** Without `access`: with a token, every call to the services needs it in `x-token`; health and reflection stay open. */
   authToken?: string;
+  /** TLS (certificate and key, renewed in place); absent: plaintext. */
+  tls?: TlsSource;
   /** Response compression for clients that accept it (zstd requests are accepted unless 'none'); default 'zstd'. */
   compress?: CompressionPolicy;
   log: Logger;
@@ -55,11 +59,11 @@ export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   new ReflectionService(Object.assign({}, ...o.services.map((s) => s.reflection()))).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${o.host}:${o.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${o.host}:${o.port}`, serverCredentials(o.tls), (err, p) => (err ? reject(err) : resolve(p)));
   }).catch((err: Error) => {
     throw new Error(`gRPC server cannot listen on ${o.host}:${o.port}: ${err.message}`);
   });
-  o.log.info({ host: o.host, port, services: names }, 'gRPC listening');
+  o.log.info({ host: o.host, port, services: names, tls: o.tls !== undefined }, 'gRPC listening');
 
   let closed = false;
   return {

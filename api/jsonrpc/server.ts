@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { httpOrHttpsServer, type TlsSource } from '../../platform/tls.js';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouseClient } from '@clickhouse/client';
 import Router from '@koa/router';
@@ -31,6 +32,8 @@ export interface JsonRpcOptions {
   access?: AccessControl;
   /** Without `access`: the shared token every request must present. */
   authToken?: string;
+  /** HTTPS with this certificate and key (renewed in place); absent: HTTP. */
+  tls?: TlsSource;
   maxBodyBytes: number;
   maxBatch: number;
   maxSlotLag: number;
@@ -246,7 +249,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
 
   app.use(router.routes());
 
-  const server: Server = createServer(app.callback());
+  const server: Server = httpOrHttpsServer(app.callback(), opts.tls);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 60_000;
@@ -262,7 +265,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     else socket.destroy();
   });
   const port = (server.address() as AddressInfo).port;
-  opts.log.info({ host: opts.host, port }, 'JSON-RPC listening');
+  opts.log.info({ host: opts.host, port, tls: opts.tls !== undefined }, 'JSON-RPC listening');
   return {
     port,
     health,

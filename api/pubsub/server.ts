@@ -3,7 +3,8 @@
 // requests are checked here (the key through the one access check of api/access/, its connection limit, the
 // process's connection limit) before a WebSocket exists; each connection is a
 // PubSubConnection. One timer pings every connection and cuts those that did not answer the last ping.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { httpOrHttpsServer, type TlsSource } from '../../platform/tls.js';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -24,6 +25,8 @@ export interface PubSubOptions {
   access?: AccessControl;
   /** Without `access`: the shared token every connection must present. */
   authToken?: string;
+  /** WSS with this certificate and key (renewed in place); absent: plain WebSocket. */
+  tls?: TlsSource;
   maxConnections: number;
   maxSubscriptionsPerConnection: number;
   /** Largest message a client may send; beyond, `ws` closes the connection with 1009. */
@@ -84,10 +87,10 @@ export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
 
-  const http: Server = createServer((_req, res) => {
+  const http: Server = httpOrHttpsServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
     res.end('Solana PubSub: connect with a WebSocket client');
-  });
+  }, o.tls);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const admission = access.admit(requestKey(req.headers, req.url), 'pubsub');
