@@ -166,6 +166,18 @@ export default tseslint.config(
     [{ group: within('sources'), message: 'The publishing pipeline knows sources only through ingest/source.ts.' }],
     TEST_FILES,
   ),
+  // The one access check of every interface: pure key and limit logic that the transports call, never the reverse.
+  boundary(
+    'access',
+    ['api/access/**/*.ts'],
+    [
+      {
+        group: ['jsonrpc', 'pubsub', 'grpc', 'geyser', 'solana-json'].flatMap(within),
+        message: 'api/access/ serves every transport and imports none.',
+      },
+    ],
+    TEST_FILES,
+  ),
   boundary(
     'views',
     ['api/views/**/*.ts'],

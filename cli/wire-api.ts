@@ -22,6 +22,15 @@ export async function wireApi(
   const { startPubSub } = await import('../api/pubsub/server.js');
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
   const { QueryAdmission } = await import('../api/views/admission.js');
+  const { openAccess } = await import('./wire-access.js');
+  const { TlsFiles } = await import('../platform/tls.js');
+
+  // One certificate and key for every listener, renewed in place.
+  const tls = api.tls ? new TlsFiles(api.tls, log) : undefined;
+  if (tls) stops.add('tls files', () => Promise.resolve(tls.close()));
+
+  // One access check (keys, limits, usage) for every interface.
+  const access = openAccess(api.access, stops, log);
 
   const live = await LiveLayer.start({ ...api.live, kafka, topics, ch, log });
   stops.add('live layer', () => live.close());
@@ -29,6 +38,8 @@ export async function wireApi(
   const { stream, geyser, queueSize, ...listener } = api.grpc;
   const grpc = await startGrpc({
     ...listener,
+    access,
+    tls,
     services: [
       streamService({ live, limits: stream.limits, queueSize, log }),
       geyserService({ live, limits: geyser.limits, queueSize, log }),
@@ -48,6 +59,8 @@ export async function wireApi(
   );
   const rpc = await startJsonRpc({
     ...api.jsonrpc,
+    access,
+    tls,
     ch,
     chainTip: () => live.chainTip(),
     upstreamVersion: () => live.upstreamVersion(),
@@ -59,12 +72,16 @@ export async function wireApi(
   addHealthCheck(() => rpc.health());
 
   const lookupSignature = viewsSignatureLookup(ch, api.jsonrpc.database, admission);
-  const pubsub = await startPubSub({ ...api.pubsub, live, lookupSignature, log });
+  const pubsub = await startPubSub({ ...api.pubsub, access, tls, live, lookupSignature, log });
   stops.add('pubsub', () => pubsub.close());
 
   const host = api.grpc.host;
   log.info(
-    { grpc: `${host}:${grpc.port}`, jsonrpc: `http://${host}:${rpc.port}/`, pubsub: `ws://${host}:${pubsub.port}/` },
+    {
+      grpc: `${host}:${grpc.port}${tls ? ' (TLS)' : ''}`,
+      jsonrpc: `${tls ? 'https' : 'http'}://${host}:${rpc.port}/`,
+      pubsub: `${tls ? 'wss' : 'ws'}://${host}:${pubsub.port}/`,
+    },
     'api is serving',
   );
 }

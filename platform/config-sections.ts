@@ -19,6 +19,7 @@ import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/sou
 import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
+import type { TlsFilesOptions } from './tls.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
 import type { TopicKind } from '../schemas/topics.js';
 import type { EnsureTopicsOptions } from './kafka/topics.js';
@@ -61,7 +62,7 @@ export interface IngestSection {
 export type ProjectorSection = ProjectorOptions;
 
 /** What a transport's options hold besides the process's clients, live layer and logger. */
-type Listener = { host: string; port: number; authToken?: string };
+type Listener = { host: string; port: number };
 
 export interface ApiSection {
   /** The one live layer of the process (LiveLayer.start's options minus the injected clients). */
@@ -76,30 +77,24 @@ export interface ApiSection {
   };
   jsonrpc: Pick<
     JsonRpcOptions,
-    | 'host'
-    | 'port'
-    | 'authToken'
-    | 'database'
-    | 'maxBodyBytes'
-    | 'maxBatch'
-    | 'maxSlotLag'
-    | 'maxProgramAccounts'
-    | 'identity'
-    | 'genesisHash'
+    'host' | 'port' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts' | 'identity' | 'genesisHash'
   >;
   pubsub: Pick<
     PubSubOptions,
-    | 'host'
-    | 'port'
-    | 'authToken'
-    | 'maxConnections'
-    | 'maxSubscriptionsPerConnection'
-    | 'maxMessageBytes'
-    | 'maxBufferedBytes'
-    | 'pingIntervalMs'
+    'host' | 'port' | 'maxConnections' | 'maxSubscriptionsPerConnection' | 'maxMessageBytes' | 'maxBufferedBytes' | 'pingIntervalMs'
   >;
   /** Admission of the views' queries, shared by JSON-RPC and PubSub's look-ups. */
   admission: AdmissionOptions;
+  /** The one access check of every interface (api/access/): the shared token, the keys file, the usage records. */
+  access: AccessSection;
+  /** TLS on every listener (gRPC, JSON-RPC, PubSub); absent: plaintext. */
+  tls?: TlsFilesOptions;
+}
+
+export interface AccessSection {
+  authToken?: string;
+  keysFile?: string;
+  usage?: { path: string; intervalMs: number };
 }
 
 export interface ConfigSections {
@@ -206,8 +201,18 @@ export function ingestSection(c: Config): IngestSection {
   };
 }
 
+/** Both TLS files or neither. */
+function tlsOf(c: Config): { tls?: TlsFilesOptions } {
+  if (c.tlsCertFile === '' && c.tlsKeyFile === '') return {};
+  if (c.tlsCertFile === '' || c.tlsKeyFile === '')
+    throw new ConfigError(
+      `options ${flagOf('tlsCertFile')} and ${flagOf('tlsKeyFile')}: give both (the certificate and its key) or neither`,
+    );
+  return { tls: { certFile: c.tlsCertFile, keyFile: c.tlsKeyFile } };
+}
+
 export function apiSection(c: Config): ApiSection {
-  const listener = (port: number): Listener => ({ host: c.host, port, ...(c.authToken !== '' ? { authToken: c.authToken } : {}) });
+  const listener = (port: number): Listener => ({ host: c.host, port });
   return {
     live: {
       database: c.clickhouseDatabase,
@@ -258,6 +263,12 @@ export function apiSection(c: Config): ApiSection {
       pingIntervalMs: c.pubsubPingMs,
     },
     admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
+    ...tlsOf(c),
+    access: {
+      ...(c.authToken !== '' ? { authToken: c.authToken } : {}),
+      ...(c.keysFile !== '' ? { keysFile: c.keysFile } : {}),
+      ...(c.usageFile !== '' ? { usage: { path: c.usageFile, intervalMs: c.usageIntervalMs } } : {}),
+    },
   };
 }
 

@@ -53,15 +53,20 @@ describe('configSections', () => {
     expect(s.projector.retention).toEqual({ accountHistoryS: 86400, transactionsS: 3600 });
   });
 
-  it('leaves the token out of every listener when auth is off, and puts it in each when on', () => {
-    const off = configSections(makeConfig('api'));
-    expect('authToken' in off.api.grpc || 'authToken' in off.api.jsonrpc || 'authToken' in off.api.pubsub).toBe(false);
-    const on = configSections(makeConfig('api', { authToken: 't', grpcPort: 1, rpcPort: 2, pubsubPort: 3 }));
-    expect([on.api.grpc, on.api.jsonrpc, on.api.pubsub].map((l) => [l.authToken, l.port])).toEqual([
-      ['t', 1],
-      ['t', 2],
-      ['t', 3],
-    ]);
+  it('puts the token, the keys file and the usage records in the access section, absent when off', () => {
+    expect(configSections(makeConfig('api')).api.access).toEqual({});
+    const on = configSections(makeConfig('api', { authToken: 't', keysFile: '/k.json', usageFile: '/u.jsonl', usageIntervalMs: 5000 }));
+    expect(on.api.access).toEqual({ authToken: 't', keysFile: '/k.json', usage: { path: '/u.jsonl', intervalMs: 5000 } });
+    expect(['authToken' in on.api.grpc, 'authToken' in on.api.jsonrpc, 'authToken' in on.api.pubsub]).toEqual([false, false, false]);
+  });
+
+  it('takes TLS as both files or neither', () => {
+    expect(configSections(makeConfig('api')).api.tls).toBeUndefined();
+    expect(configSections(makeConfig('api', { tlsCertFile: '/c.pem', tlsKeyFile: '/k.pem' })).api.tls).toEqual({
+      certFile: '/c.pem',
+      keyFile: '/k.pem',
+    });
+    expect(() => configSections(makeConfig('api', { tlsCertFile: '/c.pem' }))).toThrow(/--tls-cert-file and --tls-key-file: give both/);
   });
 
   it('maps the options\' "none" values (-1 slots, empty token) to absent ones', () => {

@@ -65,7 +65,13 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
       /imports none/,
     ],
     ['the views from the Agave JSON vocabulary', 'api/solana-json/x.ts', "import { queryRows } from '../views/query.js';", /builds on it/],
-    ['a transport from the views', 'api/views/x.ts', "import { upgradeToken } from '../pubsub/auth.js';", /imports none/],
+    ['a transport from the views', 'api/views/x.ts', "import { startPubSub } from '../pubsub/server.js';", /imports none/],
+    [
+      'a transport from the access check',
+      'api/access/x.ts',
+      "import { metadataKey } from '../grpc/auth.js';",
+      /api\/access\/ serves every transport/,
+    ],
     [
       'a sibling source from a source',
       'ingest/sources/yellowstone/x.ts',

@@ -1,31 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { Metadata } from '@grpc/grpc-js';
-import { serviceOfPath, tokenCheck } from './auth.js';
+import { metadataKey, serviceOfPath } from './auth.js';
 
-const md = (...tokens: string[]): Metadata => {
+const md = (entries: [string, string][]): Metadata => {
   const m = new Metadata();
-  for (const t of tokens) m.add('x-token', t);
+  for (const [k, v] of entries) m.add(k, v);
   return m;
 };
 
-describe('tokenCheck', () => {
-  it('accepts everything without a configured token', () => {
-    expect(tokenCheck(undefined)(md())).toBe(true);
-    expect(tokenCheck('')(md('x'))).toBe(true);
-  });
-
-  it('accepts exactly the configured token', () => {
-    const check = tokenCheck('secret');
-    expect(check(md('secret'))).toBe(true);
-    expect(check(md())).toBe(false);
-    expect(check(md('secret!'))).toBe(false);
-    expect(check(md('Secret'))).toBe(false);
-    expect(check(md('secret', 'secret'))).toBe(false); // ambiguous: two tokens
+describe('metadataKey', () => {
+  it('reads one x-token (Yellowstone, LaserStream), else an authorization Bearer', () => {
+    expect(metadataKey(md([['x-token', 'secret']]))).toBe('secret');
+    expect(metadataKey(md([['authorization', 'Bearer k1']]))).toBe('k1');
+    expect(
+      metadataKey(
+        md([
+          ['x-token', 'a'],
+          ['authorization', 'Bearer b'],
+        ]),
+      ),
+    ).toBe('a');
+    expect(metadataKey(md([]))).toBeUndefined();
+    expect(metadataKey(md([['authorization', 'Basic zzz']]))).toBeUndefined();
+    expect(
+      metadataKey(
+        md([
+          ['x-token', 'a'],
+          ['x-token', 'a'],
+        ]),
+      ),
+    ).toBeUndefined(); // ambiguous: two keys
   });
 });
 
 describe('serviceOfPath', () => {
-  it("names the service of a method path, which decides whether the host's token check applies", () => {
+  it("names the service of a method path, which decides whether the host's access check applies", () => {
     expect(serviceOfPath('/stream.Stream/Subscribe')).toBe('stream.Stream');
     expect(serviceOfPath('/geyser.Geyser/GetSlot')).toBe('geyser.Geyser');
     expect(serviceOfPath('/grpc.health.v1.Health/Check')).toBe('grpc.health.v1.Health');

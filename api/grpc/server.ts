@@ -7,7 +7,10 @@ import * as grpc from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { authInterceptor, tokenCheck } from './auth.js';
+import { AccessControl } from '../access/index.js';
+import { accessInterceptor } from './auth.js';
+import type { TlsSource } from '../../platform/tls.js';
+import { serverCredentials } from './tls.js';
 import { enableCompression, type CompressionPolicy } from './compression.js';
 import type { GrpcService } from './service.js';
 
@@ -20,8 +23,12 @@ export interface GrpcOptions {
   services: readonly GrpcService[];
   host: string;
   port: number;
-  /** With a token, every call to the services needs it in `x-token`; health and reflection stay open. */
+  /** The process's access check (keys, limits, usage), shared with JSON-RPC and PubSub; absent: one with `authToken`. */
+  access?: AccessControl;
+  /** Without `access`: with a token, every call to the services needs it in `x-token`; health and reflection stay open. */
   authToken?: string;
+  /** TLS (certificate and key, renewed in place); absent: plaintext. */
+  tls?: TlsSource;
   /** Response compression for clients that accept it (zstd requests are accepted unless 'none'); default 'zstd'. */
   compress?: CompressionPolicy;
   log: Logger;
@@ -35,26 +42,28 @@ export interface GrpcServer {
 
 export async function startGrpc(o: GrpcOptions): Promise<GrpcServer> {
   const names = o.services.map((s) => s.name);
+  const access = o.access ?? new AccessControl({ sharedToken: o.authToken });
   const compress = o.compress ?? 'zstd';
   const unavailable = await enableCompression(compress);
   if (unavailable) o.log.warn({ compress }, unavailable);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': Math.max(MAX_INBOUND_BYTES, ...o.services.map((s) => s.maxRequestBytes ?? 0)),
     'grpc.max_send_message_length': -1,
-    interceptors: o.authToken ? [authInterceptor(tokenCheck(o.authToken), names)] : [],
+    // Always installed, open or not: it also counts each call as a request of its key.
+    interceptors: [accessInterceptor(access, new Map(o.services.map((s) => [s.name, s.iface])))],
   });
-  for (const s of o.services) s.addTo(server);
+  for (const s of o.services) s.addTo(server, access);
   // Health stays open without a token (behaviour.md).
   const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...names.map((n) => [n, 'SERVING'])]));
   health.addToServer(server);
   new ReflectionService(Object.assign({}, ...o.services.map((s) => s.reflection()))).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${o.host}:${o.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${o.host}:${o.port}`, serverCredentials(o.tls), (err, p) => (err ? reject(err) : resolve(p)));
   }).catch((err: Error) => {
     throw new Error(`gRPC server cannot listen on ${o.host}:${o.port}: ${err.message}`);
   });
-  o.log.info({ host: o.host, port, services: names }, 'gRPC listening');
+  o.log.info({ host: o.host, port, services: names, tls: o.tls !== undefined }, 'gRPC listening');
 
   let closed = false;
   return {

@@ -3,12 +3,16 @@
 // imports neither, and they never import each other (eslint.config.js's boundaries).
 import type { Server } from '@grpc/grpc-js';
 import type { PackageDefinition } from '@grpc/proto-loader';
+import type { AccessControl, AccessInterface } from '../access/index.js';
 
 export interface GrpcService {
   /** Full name ('stream.Stream'): its health status, and the methods the host's token check guards. */
   readonly name: string;
-  /** Registers the service's handlers (no auth of their own: the host checks every call first). */
-  addTo(server: Server): void;
+  /** The interface a key must allow to call it (api/access/). */
+  readonly iface: AccessInterface;
+  /** Registers the service's handlers on the host's access control: the host admits every call first (key and
+   * interface); the handlers take their streams' leases and limits from it. */
+  addTo(server: Server, access: AccessControl): void;
   /** Descriptors for server reflection (all services' are served together). */
   reflection(): PackageDefinition;
   /**

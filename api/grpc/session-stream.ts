@@ -17,6 +17,8 @@ import {
   type SharedEvent,
   type StreamBounds,
 } from '../live/index.js';
+import { subscriptionShape, type AccessControl, type AccessInterface, type Denial, type Lease, type Tenant } from '../access/index.js';
+import { admitCall, DENIAL_STATUS } from './auth.js';
 import { openStreams, slowClientCutoffs } from './metrics.js';
 import { PrefixCache } from './filters-prefix.js';
 import { Outbound, outgoing } from './outbound.js';
@@ -35,6 +37,12 @@ export interface SessionStreamDeps {
   log: Logger;
 }
 
+/** What a stream is admitted with: the host's access check and its service's interface. */
+export interface StreamAccess {
+  access: AccessControl;
+  iface: AccessInterface;
+}
+
 /** What a request asks for: an error, a pong to send, a subscription to apply (with its bounds, and a snapshot
  * first: issue 23), or nothing (SubscribeParsed's ping: its response type has no pong). A snapshot never comes with
  * a cursor (the adapters refuse the pair). */
@@ -50,12 +58,16 @@ export abstract class SessionStream<Req> implements SessionSink {
   private cursor: string | undefined;
   /** Bumped by every registration: a cursor look-up answered after a newer request is dropped. */
   private starts = 0;
+  /** The key the stream is served under (undefined: refused at open), and its open-stream lease. */
+  private readonly tenant: Tenant | undefined;
+  private readonly lease: Lease | undefined;
 
   constructor(
     call: ServerDuplexStream<Req, Buffer>,
     protected readonly d: SessionStreamDeps,
     /** The open-streams metric's label. */
     private readonly method: string,
+    private readonly a: StreamAccess,
   ) {
     this.out = new Outbound(call, d.queueSize, (details) => {
       slowClientCutoffs.inc();
@@ -70,6 +82,39 @@ export abstract class SessionStream<Req> implements SessionSink {
     call.on('cancelled', () => this.close(true));
     call.on('close', () => this.close(true));
     call.on('error', () => this.close(true));
+    // The host's interceptor admitted the call; a key revoked since reads as unknown here.
+    const admission = admitCall(a.access, call.metadata, a.iface);
+    if (!admission.ok) {
+      this.deny(admission.denial);
+      return;
+    }
+    const lease = admission.tenant.openStream(a.iface, (message) => this.deny({ kind: 'unauthenticated', reason: 'revoked', message }));
+    if (!('release' in lease)) {
+      this.deny(lease);
+      return;
+    }
+    this.tenant = admission.tenant;
+    this.lease = lease;
+  }
+
+  /** False once the stream ended (or was refused at open). */
+  protected get active(): boolean {
+    return !this.closed;
+  }
+
+  /** Ends the stream with the access denial's status (its message names the limit). */
+  private deny(d: Denial): void {
+    if (this.closed) return;
+    this.out.fail(DENIAL_STATUS[d.kind], d.message);
+    this.close();
+  }
+
+  /** Counts what the stream sent under its key; past the key's byte rate the stream ends. */
+  protected sendCounted(slot: bigint | undefined, o: Parameters<Outbound['send']>[0]): void {
+    if (this.closed) return;
+    this.out.send(o);
+    const over = this.tenant?.sent(this.a.iface, slot === undefined ? 0 : 1, (o.prefix?.length ?? 0) + o.bytes.length);
+    if (over !== undefined) this.deny(over);
   }
 
   /** Validates and compiles a request (and keeps whatever the transport needs to encode for it). */
@@ -88,8 +133,12 @@ export abstract class SessionStream<Req> implements SessionSink {
     if ('error' in a) {
       this.out.fail(status.INVALID_ARGUMENT, `failed to create filter: ${a.error}`);
       this.close();
-    } else if ('pong' in a) this.out.send({ slot: undefined, bytes: a.pong });
-    else if ('subscription' in a) this.startStream(a.subscription, a.bounds ?? {}, a.snapshot === true);
+    } else if ('pong' in a) this.sendCounted(undefined, { slot: undefined, bytes: a.pong });
+    else if ('subscription' in a) {
+      const over = this.tenant?.checkSubscription(subscriptionShape(a.subscription, this.d.live.chainTip()));
+      if (over !== undefined) this.deny(over);
+      else this.startStream(a.subscription, a.bounds ?? {}, a.snapshot === true);
+    }
   }
 
   /**
@@ -144,7 +193,7 @@ export abstract class SessionStream<Req> implements SessionSink {
 
   /** Sends a shared body behind this stream's `filters` prefix. */
   protected send(slot: bigint, names: readonly string[], body: Buffer | undefined): void {
-    if (body !== undefined && names.length > 0) this.out.send(outgoing(slot, this.prefixes.get(names), body));
+    if (body !== undefined && names.length > 0) this.sendCounted(slot, outgoing(slot, this.prefixes.get(names), body));
   }
 
   /** A snapshot waits on the outgoing queue (Outbound.ready). */
@@ -154,7 +203,7 @@ export abstract class SessionStream<Req> implements SessionSink {
 
   ping(): void {
     const bytes = this.pingBytes();
-    if (bytes !== undefined) this.out.send({ slot: undefined, bytes });
+    if (bytes !== undefined) this.sendCounted(undefined, { slot: undefined, bytes });
   }
 
   fail(reason: LiveFailure, message: string): void {
@@ -170,6 +219,7 @@ export abstract class SessionStream<Req> implements SessionSink {
     this.closed = true;
     if (abandoned) this.out.abandon();
     openStreams.dec({ method: this.method });
+    this.lease?.release();
     this.session.close();
   }
 }

@@ -1,18 +1,21 @@
 // The JSON-RPC HTTP server (koa + @koa/router). Transport rules of behaviour.md: POST / with
 // application/json; every JSON-RPC answer is HTTP 200 application/json; other content type 415, other
-// method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413, wrong or missing token 401 when one is
-// configured; GET /health answers ok, behind or unknown (always open).
+// method 405 (OPTIONS 200 with CORS), body over maxBodyBytes 413; the key (header or ?api-key=) through the one
+// access check (api/access/): 401/403/429 with a JSON-RPC error naming the limit (api/solana-json/access-denial.ts);
+// GET /health answers ok, behind or unknown (always open).
 import type { UpstreamVersion } from '../../schemas/codec.js';
 import { Readable } from 'node:stream';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { httpOrHttpsServer, type TlsSource } from '../../platform/tls.js';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouseClient } from '@clickhouse/client';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { HealthState } from '../../platform/metrics.js';
-import { presentedToken, tokenCheck } from '../solana-json/auth.js';
+import { AccessControl, requestKey, type Tenant } from '../access/index.js';
+import { httpDenial } from '../solana-json/access-denial.js';
 import { DEFAULT_ADMISSION, QueryAdmission } from '../views/admission.js';
 import { createDispatch } from './dispatch.js';
 import { errorResponse } from '../solana-json/envelope.js';
@@ -25,7 +28,12 @@ export interface JsonRpcOptions {
   database: string;
   host: string;
   port: number;
+  /** The process's access check (keys, limits, usage), shared with gRPC and PubSub; absent: one with `authToken`. */
+  access?: AccessControl;
+  /** Without `access`: the shared token every request must present. */
   authToken?: string;
+  /** HTTPS with this certificate and key (renewed in place); absent: HTTP. */
+  tls?: TlsSource;
   maxBodyBytes: number;
   maxBatch: number;
   maxSlotLag: number;
@@ -100,6 +108,32 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
+/** Requests in a body, for the key's rate: a batch counts each (an unparsable one counts one; dispatch answers it). */
+function requestCount(text: string): number {
+  if (!/^\s*\[/.test(text)) return 1;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? Math.max(1, v.length) : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** A streamed answer's chunks, counted as the key's bytes as they go. */
+async function* counted(chunks: AsyncIterable<string | Uint8Array>, tenant: Tenant): AsyncIterable<string | Uint8Array> {
+  for await (const c of chunks) {
+    tenant.answered('jsonrpc', typeof c === 'string' ? Buffer.byteLength(c) : c.length);
+    yield c;
+  }
+}
+
+function deny(ctx: Koa.Context, d: Parameters<typeof httpDenial>[0]): void {
+  const r = httpDenial(d);
+  ctx.status = r.status;
+  ctx.set(r.headers);
+  ctx.body = r.body;
+}
+
 /** A configured node fact must be a 32-byte base-58 value: a wrong one fails at start, not per call. */
 function checkNodeFact(value: string | undefined, option: string): void {
   if (value === undefined) return;
@@ -124,7 +158,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     log: opts.log,
     node: { identity: opts.identity, genesisHash: opts.genesisHash },
   });
-  const authorized = tokenCheck(opts.authToken);
+  const access = opts.access ?? new AccessControl({ sharedToken: opts.authToken });
 
   const health = async (): Promise<HealthState> => {
     try {
@@ -164,11 +198,10 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
       ctx.body = status.page;
     });
     router.get('/status.json', async (ctx) => {
-      const query = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
-      if (!authorized(presentedToken(ctx.req.headers) ?? query)) {
-        ctx.status = 401;
-        ctx.type = 'text/plain';
-        ctx.body = 'missing or wrong token (Authorization: Bearer <token>, x-token or ?token=)';
+      // The status page reads through the same key check as JSON-RPC (a key, or the shared token, in the header or URL).
+      const admission = access.admit(requestKey(ctx.req.headers, ctx.req.url), 'jsonrpc');
+      if (!admission.ok) {
+        deny(ctx, admission.denial);
         return;
       }
       ctx.type = 'application/json';
@@ -183,13 +216,12 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
   });
 
   router.post('/', async (ctx) => {
-    if (!authorized(presentedToken(ctx.req.headers))) {
-      ctx.status = 401;
-      ctx.set('www-authenticate', 'Bearer');
-      ctx.type = 'text/plain';
-      ctx.body = 'missing or wrong token (Authorization: Bearer <token> or x-token)';
+    const admission = access.admit(requestKey(ctx.req.headers, ctx.req.url), 'jsonrpc');
+    if (!admission.ok) {
+      deny(ctx, admission.denial);
       return;
     }
+    const tenant = admission.tenant;
     if (!isJson(ctx.get('content-type') || undefined)) {
       ctx.status = 415;
       ctx.type = 'text/plain';
@@ -204,6 +236,11 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
       ctx.body = `request body over ${opts.maxBodyBytes} bytes`;
       return;
     }
+    const over = tenant.request('jsonrpc', requestCount(body.text));
+    if (over !== undefined) {
+      deny(ctx, over);
+      return;
+    }
     // One share per remote address: a client opening more connections gets no more of the views.
     const answer = await dispatch(body.text, `http:${ctx.req.socket.remoteAddress ?? ''}`);
     if (answer === undefined) {
@@ -213,12 +250,13 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     ctx.status = 200;
     ctx.type = 'application/json';
     if (typeof answer === 'string') {
+      tenant.answered('jsonrpc', Buffer.byteLength(answer));
       ctx.body = answer;
       return;
     }
     // A streamed answer: written as it is read, with backpressure. A failure after the first byte can no longer
     // become an error response: the connection is cut (the client sees a truncated answer, never a wrong one).
-    const stream = Readable.from(answer, { objectMode: false });
+    const stream = Readable.from(counted(answer, tenant), { objectMode: false });
     stream.on('error', (err) => opts.log.error({ err }, 'JSON-RPC streamed answer failed; connection cut'));
     ctx.body = stream;
   });
@@ -232,7 +270,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
 
   app.use(router.routes());
 
-  const server: Server = createServer(app.callback());
+  const server: Server = httpOrHttpsServer(app.callback(), opts.tls);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 60_000;
@@ -248,7 +286,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     else socket.destroy();
   });
   const port = (server.address() as AddressInfo).port;
-  opts.log.info({ host: opts.host, port }, 'JSON-RPC listening');
+  opts.log.info({ host: opts.host, port, tls: opts.tls !== undefined }, 'JSON-RPC listening');
   return {
     port,
     health,

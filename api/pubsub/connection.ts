@@ -15,6 +15,7 @@ import { errorResponse, parseBody, resultResponse, type Entry, type Response } f
 import { RpcError, INTERNAL_ERROR, internalError, invalidParam, methodNotFound } from '../solana-json/errors.js';
 import { toJson } from '../solana-json/json.js';
 import type { LiveFailure } from '../live/index.js';
+import type { Denial, Tenant } from '../access/index.js';
 import { openSubscriptions, requestErrors, slowClientCloses } from './metrics.js';
 import { parseSubscribe, parseUnsubscribe, SUBSCRIBE_METHODS, UNSUBSCRIBE_METHODS } from './params.js';
 import { PubSubSubscription, type SubscriptionDeps, type SubscriptionOwner } from './subscription.js';
@@ -31,6 +32,9 @@ export interface PubSubLimits {
 
 export interface ConnectionDeps extends SubscriptionDeps {
   limits: PubSubLimits;
+  /** The key the connection was admitted with: its requests and notifications are counted on it, and its limits
+   * (subscriptions per connection, stream bytes per second) apply. */
+  tenant: Tenant;
   /** Subscription ids are unique in the server (as Agave's), not per connection. */
   nextId(): number;
   readAtDebug: boolean;
@@ -90,16 +94,18 @@ export class PubSubConnection implements SubscriptionOwner {
     switch (body.kind) {
       case 'fail':
         this.count(body.response);
-        this.send(toJson(body.response));
+        this.write(toJson(body.response));
         return;
       case 'single': {
+        this.d.tenant.request('pubsub');
         const r = this.answer(body.entry);
-        if (r) this.send(toJson(r));
+        if (r) this.write(toJson(r));
         return;
       }
       case 'batch': {
+        this.d.tenant.request('pubsub', body.entries.length);
         const rs = body.entries.map((e) => this.answer(e)).filter((r): r is Response => r !== undefined);
-        if (rs.length > 0) this.send(toJson(rs));
+        if (rs.length > 0) this.write(toJson(rs));
         return;
       }
     }
@@ -132,6 +138,8 @@ export class PubSubConnection implements SubscriptionOwner {
       const key = subscriptionKey(kind, parsed);
       const same = this.byKey.get(key);
       if (same !== undefined) return same.id;
+      const over = this.d.tenant.checkSubscriptionCount(this.subs.size);
+      if (over !== undefined) throw new RpcError(-32429, over.message);
       if (this.subs.size >= this.d.limits.maxSubscriptions) {
         throw new RpcError(
           INTERNAL_ERROR,
@@ -188,7 +196,20 @@ export class PubSubConnection implements SubscriptionOwner {
     });
   }
 
+  /** A notification: counted on the key, which may be over its byte rate (the connection then closes). */
   send(text: string): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.write(text);
+    const over = this.d.tenant.sent('pubsub', 1, Buffer.byteLength(text));
+    if (over !== undefined) this.deny(over);
+  }
+
+  private deny(d: Denial): void {
+    // A close reason holds at most 123 bytes.
+    this.close(CLOSE_POLICY, Buffer.from(d.message).subarray(0, 123).toString());
+  }
+
+  private write(text: string): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     const corked = this.cork();
     this.ws.send(text);

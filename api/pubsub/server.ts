@@ -1,16 +1,18 @@
 // The PubSub endpoint of the api role: Solana's JSON-RPC 2.0 subscriptions over WebSocket (`ws`), served
 // from the process's live layer (one Kafka read for every subscriber; see api/live/README.md). Upgrade
-// requests are checked here (token, connection limit) before a WebSocket exists; each connection is a
+// requests are checked here (the key through the one access check of api/access/, its connection limit, the
+// process's connection limit) before a WebSocket exists; each connection is a
 // PubSubConnection. One timer pings every connection and cuts those that did not answer the last ping.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { httpOrHttpsServer, type TlsSource } from '../../platform/tls.js';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { tokenCheck } from '../solana-json/auth.js';
+import { AccessControl, requestKey } from '../access/index.js';
+import { httpDenial } from '../solana-json/access-denial.js';
 import { zstdReady } from '../solana-json/zstd.js';
 import type { LiveLayer } from '../live/index.js';
-import { upgradeToken } from './auth.js';
-import { CLOSE_GOING_AWAY, PubSubConnection, type PubSubLimits } from './connection.js';
+import { CLOSE_GOING_AWAY, CLOSE_POLICY, PubSubConnection, type PubSubLimits } from './connection.js';
 import { openConnections } from './metrics.js';
 import type { SignatureLookup } from './subscription.js';
 
@@ -19,7 +21,12 @@ export interface PubSubOptions {
   host: string;
   /** 0 = any free port. */
   port: number;
+  /** The process's access check (keys, limits, usage), shared with gRPC and JSON-RPC; absent: one with `authToken`. */
+  access?: AccessControl;
+  /** Without `access`: the shared token every connection must present. */
   authToken?: string;
+  /** WSS with this certificate and key (renewed in place); absent: plain WebSocket. */
+  tls?: TlsSource;
   maxConnections: number;
   maxSubscriptionsPerConnection: number;
   /** Largest message a client may send; beyond, `ws` closes the connection with 1009. */
@@ -48,10 +55,21 @@ function refuse(socket: Duplex, status: number, text: string, extra = ''): void 
   );
 }
 
+function refuseDenial(socket: Duplex, d: ReturnType<typeof httpDenial>): void {
+  const text = { 401: 'Unauthorized', 403: 'Forbidden', 429: 'Too Many Requests' }[d.status] ?? 'Refused';
+  const head = Object.entries(d.headers)
+    .filter(([k]) => k !== 'content-type')
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${d.status} ${text}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(d.body)}\r\n${head}\r\n${d.body}`,
+  );
+}
+
 export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
   // base64+zstd encodes synchronously in notifications: the codec is loaded before the first client.
   await zstdReady();
-  const authorized = tokenCheck(o.authToken);
+  const access = o.access ?? new AccessControl({ sharedToken: o.authToken });
   const limits: PubSubLimits = {
     maxSubscriptions: o.maxSubscriptionsPerConnection,
     maxBufferedBytes: o.maxBufferedBytes,
@@ -69,20 +87,36 @@ export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
 
-  const http: Server = createServer((_req, res) => {
+  const http: Server = httpOrHttpsServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
     res.end('Solana PubSub: connect with a WebSocket client');
-  });
+  }, o.tls);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    if (!authorized(upgradeToken(req.headers, req.url))) return refuse(socket, 401, 'Unauthorized', 'www-authenticate: Bearer\r\n');
+    const admission = access.admit(requestKey(req.headers, req.url), 'pubsub');
+    if (!admission.ok) return refuseDenial(socket, httpDenial(admission.denial));
     if (connections.size >= o.maxConnections) return refuse(socket, 503, `Service Unavailable: at most ${o.maxConnections} connections`);
+    const tenant = admission.tenant;
+    let connection: PubSubConnection | undefined;
+    let revokedEarly: string | undefined;
+    const lease = tenant.openStream('pubsub', (message) => {
+      if (connection) connection.close(CLOSE_POLICY, message);
+      else revokedEarly = message;
+    });
+    if (!('release' in lease)) return refuseDenial(socket, httpDenial(lease));
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const c = new PubSubConnection(ws, deps, (gone) => {
+      const c = new PubSubConnection(ws, { ...deps, tenant }, (gone) => {
+        lease.release();
         if (connections.delete(gone)) openConnections.dec();
       });
       connections.add(c);
       openConnections.inc();
+      connection = c;
+      if (revokedEarly !== undefined) c.close(CLOSE_POLICY, revokedEarly);
+    });
+    // An upgrade ws refuses (a bad handshake) never calls back: its lease ends with the socket.
+    socket.once('close', () => {
+      if (connection === undefined) lease.release();
     });
   });
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { GEYSER_SERVICE_NAME } from '../../../schemas/yellowstone/geyser-method.js';
 import type { GeyserFilterLimits } from '../../filters/from-geyser.js';
 import type { LiveLayer } from '../../live/index.js';
+import type { AccessControl } from '../../access/index.js';
 import type { GrpcService } from '../service.js';
 import { GEYSER_SERVICE } from './codecs.js';
 import { geyserReflectionPackage } from './reflection.js';
@@ -26,8 +27,11 @@ export interface GeyserServiceDeps {
 const statusError = (code: grpc.status, details: string): Partial<grpc.StatusObject> & Error =>
   Object.assign(new Error(details), { code, details });
 
-function addHandlers(server: grpc.Server, d: GeyserServiceDeps): void {
-  const subscribe = handleGeyserSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
+function addHandlers(server: grpc.Server, d: GeyserServiceDeps, access: AccessControl): void {
+  const subscribe = handleGeyserSubscribe(
+    { live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log },
+    { access, iface: 'geyser' },
+  );
   const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, index: d.live.index });
 
   const unary =
@@ -65,7 +69,8 @@ const REQUEST_ROOM_BYTES = 1024 * 1024;
 export function geyserService(d: GeyserServiceDeps): GrpcService {
   return {
     name: GEYSER_SERVICE_NAME,
-    addTo: (server) => addHandlers(server, d),
+    iface: 'geyser',
+    addTo: (server, access) => addHandlers(server, d, access),
     reflection: geyserReflectionPackage,
     // A request carrying a cuckoo filter of the largest allowed size, plus room for the rest of the request.
     maxRequestBytes: d.limits.maxCuckooBytes + REQUEST_ROOM_BYTES,

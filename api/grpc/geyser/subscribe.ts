@@ -19,7 +19,7 @@ import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, t
 import type { CompiledBlocksFilter } from '../../filters/index.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
 import { outgoing } from '../outbound.js';
-import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
+import { SessionStream, type Accepted, type SessionStreamDeps, type StreamAccess } from '../session-stream.js';
 import { boundsFromMetadata, GEYSER_METADATA, type SharedEvent } from '../../live/index.js';
 import {
   accountBody,
@@ -58,8 +58,9 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
     private readonly deps: GeyserSubscribeDeps,
+    access: StreamAccess,
   ) {
-    super(call, deps, 'geyser.Subscribe');
+    super(call, deps, 'geyser.Subscribe', access);
     this.snapshotPending = call.metadata.get(SNAPSHOT_METADATA_KEY).length > 0;
     this.metadata = call.metadata;
   }
@@ -163,8 +164,8 @@ function takeOptIns(blocksMeta: SubscribeRequest['blocksMeta']): { found: Map<st
 
 const OPT_IN_KEYS: ReadonlySet<string> = new Set(Object.values(GEYSER_METADATA));
 
-export function handleGeyserSubscribe(d: GeyserSubscribeDeps) {
+export function handleGeyserSubscribe(d: GeyserSubscribeDeps, access: StreamAccess) {
   return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {
-    new GeyserStream(call, d);
+    new GeyserStream(call, d, access);
   };
 }

@@ -42,9 +42,11 @@ const unary =
 export function streamService(d: StreamServiceDeps): GrpcService {
   return {
     name: STREAM_SERVICE_NAME,
-    addTo: (server) => {
-      const subscribe = handleSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
-      const subscribeParsed = handleSubscribeParsed({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
+    iface: 'stream',
+    addTo: (server, access) => {
+      const a = { access, iface: 'stream' } as const;
+      const subscribe = handleSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log }, a);
+      const subscribeParsed = handleSubscribeParsed({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log }, a);
       server.addService(RawStreamService, {
         subscribe: (call: grpc.ServerDuplexStream<SubscribeRequest, Buffer>) => subscribe(call),
         subscribeParsed: (call: grpc.ServerDuplexStream<SubscribeParsedRequest, Buffer>) => subscribeParsed(call),

@@ -20,7 +20,7 @@ import {
   matchParsed,
   type ParsedFilter,
 } from '../../pumpfun/parsed-filter.js';
-import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
+import { SessionStream, type Accepted, type SessionStreamDeps, type StreamAccess } from '../session-stream.js';
 
 export interface SubscribeParsedDeps extends SessionStreamDeps {
   limits: FilterLimits;
@@ -44,8 +44,10 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
   constructor(
     call: ServerDuplexStream<SubscribeParsedRequest, Buffer>,
     private readonly deps: SubscribeParsedDeps,
+    access: StreamAccess,
   ) {
-    super(call, deps, 'SubscribeParsed');
+    super(call, deps, 'SubscribeParsed', access);
+    if (!this.active) return;
     const initial = parsedRegistration({}, deps.limits);
     if (!initial.ok) throw new Error(`SubscribeParsed's default registration does not compile: ${initial.error.message}`);
     this.session.apply(initial.value);
@@ -72,12 +74,12 @@ export class ParsedStream extends SessionStream<SubscribeParsedRequest> {
     if (names.length === 0 || u.live.kind !== 'parsed') return;
     const p: ParsedTransactionEvent = u.live.event;
     if (matchParsed(this.filter, p, () => u.encoded(FACTS, () => ParsedFacts.decode(p.facts))))
-      this.out.send({ slot: p.slot, bytes: p.update });
+      this.sendCounted(p.slot, { slot: p.slot, bytes: p.update });
   }
 }
 
-export function handleSubscribeParsed(d: SubscribeParsedDeps) {
+export function handleSubscribeParsed(d: SubscribeParsedDeps, access: StreamAccess) {
   return (call: ServerDuplexStream<SubscribeParsedRequest, Buffer>): void => {
-    new ParsedStream(call, d);
+    new ParsedStream(call, d, access);
   };
 }

@@ -6,7 +6,7 @@ import type { SubscribeRequest } from '../../../proto/gen/stream.js';
 import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../../filters/index.js';
 import { STREAM_FIELD_NAMES, streamBounds, type SharedEvent } from '../../live/index.js';
 import { encodePing, encodePong, sliceKey } from './encode.js';
-import { SessionStream, type Accepted, type SessionStreamDeps } from '../session-stream.js';
+import { SessionStream, type Accepted, type SessionStreamDeps, type StreamAccess } from '../session-stream.js';
 import { streamBody } from './stream-body.js';
 
 export interface SubscribeDeps extends SessionStreamDeps {
@@ -20,8 +20,9 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
   constructor(
     call: ServerDuplexStream<SubscribeRequest, Buffer>,
     private readonly deps: SubscribeDeps,
+    access: StreamAccess,
   ) {
-    super(call, deps, 'Subscribe');
+    super(call, deps, 'Subscribe', access);
   }
 
   protected accept(req: SubscribeRequest): Accepted {
@@ -52,8 +53,8 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
   }
 }
 
-export function handleSubscribe(d: SubscribeDeps) {
+export function handleSubscribe(d: SubscribeDeps, access: StreamAccess) {
   return (call: ServerDuplexStream<SubscribeRequest, Buffer>): void => {
-    new SubscribeStream(call, d);
+    new SubscribeStream(call, d, access);
   };
 }

@@ -34,6 +34,8 @@ export const PROBE_DEFINITION = {
 
 export class ProbeService implements GrpcService {
   readonly name = PROBE_SERVICE_NAME;
+  /** Its calls need a key that allows stream.Stream's interface. */
+  readonly iface = 'stream' as const;
   /** Calls that reached a handler (so passed the host's auth check). */
   handled = 0;
   /** Per Watch stream: whether Outbound found grpc-js's base call (its batched path) under the host's interceptors. */
