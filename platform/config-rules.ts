@@ -121,7 +121,6 @@ const YELLOWSTONE_ONLY = [
   'yellowstoneUrl',
   'xToken',
   'yellowstoneSubscribe',
-  'yellowstoneVotes',
   'yellowstoneTxAccountInclude',
   'yellowstoneTxAccountExclude',
   'yellowstoneTxAccountRequired',

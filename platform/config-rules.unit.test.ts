@@ -49,16 +49,7 @@ describe('checkConfigRules', () => {
     expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/--source yellowstone needs --yellowstone-url/);
     expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'grpc.example:443'])).toThrow(/needs --yellowstone-url/);
     expect(() =>
-      check('ingest', [
-        '--source',
-        'yellowstone',
-        '--yellowstone-url',
-        'https://grpc.example',
-        '--x-token',
-        't',
-        '--yellowstone-votes',
-        'false',
-      ]),
+      check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'https://grpc.example', '--x-token', 't', '--votes', 'exclude']),
     ).not.toThrow();
     expect(() =>
       check('ingest', [

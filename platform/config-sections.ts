@@ -14,6 +14,7 @@ import type { StartLocalKafkaOptions } from './local-kafka/launcher.js';
 import type { LagOptions } from '../ingest/sources/shared/lag.js';
 import type { RpcSourceOptions } from '../ingest/sources/rpc/source.js';
 import type { SimOptions } from '../ingest/sources/sim/options.js';
+import type { VoteSelection } from '../ingest/sources/shared/votes.js';
 import type { Filters } from '../ingest/sources/yellowstone/subscription.js';
 import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/source.js';
 import type { ProjectorOptions } from '../projector/run.js';
@@ -38,6 +39,8 @@ export interface KafkaSection {
 
 export interface IngestSection {
   source: Source;
+  /** Votes published or dropped (ingest/sources/shared/votes.ts); ingest/run.ts hands it to the simulator and maps it onto Yellowstone's filter. */
+  votes: VoteSelection;
   /** The topics the ingest publishes to (and its sources' dead letters go to), when it publishes to Kafka. */
   kafka: { brokers: readonly string[]; topicPrefix: string };
   /** Part of the Kafka transactional id (ingest/publish/name-claim.ts). */
@@ -46,7 +49,7 @@ export interface IngestSection {
   out: string;
   /** When /health says behind (yellowstone and rpc sources). */
   lag: LagOptions;
-  sim: SimOptions;
+  sim: Omit<SimOptions, 'votes'>;
   file: { path: string; strict: boolean };
   rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
   /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
@@ -162,6 +165,7 @@ export function projectorSection(c: Config): ProjectorSection {
 export function ingestSection(c: Config): IngestSection {
   return {
     source: c.source,
+    votes: c.votes,
     kafka: { brokers: c.kafkaBrokers, topicPrefix: c.topicPrefix },
     name: c.ingestName,
     out: c.out,
@@ -194,7 +198,7 @@ export function ingestSection(c: Config): IngestSection {
       backoffMs: c.yellowstoneBackoffMs,
       subscribe: c.yellowstoneSubscribe,
       filters: {
-        votes: c.yellowstoneVotes,
+        votes: c.votes === 'include',
         txAccountInclude: c.yellowstoneTxAccountInclude,
         txAccountExclude: c.yellowstoneTxAccountExclude,
         txAccountRequired: c.yellowstoneTxAccountRequired,

@@ -155,6 +155,13 @@ export const OPTIONS = {
     roles: INGEST,
     help: 'Chain source: sim (simulated chain), file (JSON lines), yellowstone, rpc; none (role all only): no ingest in this process, one runs apart (`slotstream ingest`) against the same brokers.',
   }),
+  votes: choice({
+    env: 'INGEST_VOTES',
+    default: 'include',
+    oneOf: ['include', 'exclude'],
+    roles: INGEST,
+    help: "Vote transactions and vote-account writes: include, or exclude before publishing (yellowstone: the upstream's vote: false too). See README 'Deployments without votes'.",
+  }),
   sourcePath: opt({
     kind: 'string',
     env: 'INGEST_FILE',
@@ -351,13 +358,6 @@ export const OPTIONS = {
     default: ['transactions', 'accounts', 'entries'],
     roles: INGEST,
     help: 'yellowstone source: update kinds besides slot statuses and block meta (always on): any of transactions, accounts, entries.',
-  }),
-  yellowstoneVotes: opt({
-    kind: 'bool',
-    env: 'YELLOWSTONE_VOTES',
-    default: true,
-    roles: INGEST,
-    help: 'yellowstone source: include vote transactions (false: excluded upstream; block vote counts are then 0).',
   }),
   yellowstoneTxAccountInclude: opt({
     kind: 'list',
