@@ -1,5 +1,10 @@
-// The api role: one live layer (one Kafka reader, one filter index) for every streaming transport of the
-// process, the gRPC host with its two services, JSON-RPC and PubSub. Each takes its config section as it is.
+// The api role's parts. Streams (wireStreams): one live layer (one Kafka reader, one filter index) for every
+// streaming transport of the process, the gRPC host with its two services and PubSub; what they need from the
+// views comes through one StreamViews (api/live/stream-views.ts): ClickHouse, the engine process's internal
+// endpoint, or none. JSON-RPC (wireRpc) reads ClickHouse. `api` and `all` put them together as configured
+// (cli/roles.ts): in one process, or the engine here and the streams in stream processes (cli/stream-workers.ts).
+import type { StreamViews } from '../api/live/index.js';
+import type { QueryAdmission } from '../api/views/admission.js';
 import type { ApiSection } from '../platform/config-sections.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
@@ -7,23 +12,27 @@ import { addHealthCheck } from '../platform/metrics.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
 
-export async function wireApi(
+export interface StreamPorts {
+  grpc: number;
+  pubsub: number;
+}
+
+/** The live layer, gRPC (stream.Stream, geyser.Geyser) and PubSub on `views`; returns the ports they serve on. */
+export async function wireStreams(
   api: ApiSection,
-  ch: ClickHouseClient,
+  views: StreamViews | undefined,
   { kafka, topics }: KafkaInfra,
   stops: StopList,
   log: Logger,
-): Promise<void> {
+): Promise<StreamPorts & { chainTip(): bigint | undefined }> {
   const { LiveLayer } = await import('../api/live/index.js');
   const { startGrpc } = await import('../api/grpc/server.js');
   const { streamService } = await import('../api/grpc/stream/service.js');
   const { geyserService } = await import('../api/grpc/geyser/service.js');
-  const { startJsonRpc } = await import('../api/jsonrpc/server.js');
   const { startPubSub } = await import('../api/pubsub/server.js');
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
-  const { QueryAdmission } = await import('../api/views/admission.js');
 
-  const live = await LiveLayer.start({ ...api.live, kafka, topics, ch, log });
+  const live = await LiveLayer.start({ ...api.live, kafka, topics, views, log });
   stops.add('live layer', () => live.close());
 
   const { stream, geyser, queueSize, ...listener } = api.grpc;
@@ -37,19 +46,71 @@ export async function wireApi(
   });
   stops.add('grpc', () => grpc.close());
 
-  // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
-  const admission = new QueryAdmission(api.admission);
-  const rpc = await startJsonRpc({ ...api.jsonrpc, ch, chainTip: () => live.chainTip(), admission, log });
-  stops.add('jsonrpc', () => rpc.close());
-  addHealthCheck(() => rpc.health());
-
-  const lookupSignature = viewsSignatureLookup(ch, api.jsonrpc.database, admission);
+  const lookupSignature = views ? viewsSignatureLookup(views) : undefined;
   const pubsub = await startPubSub({ ...api.pubsub, live, lookupSignature, log });
   stops.add('pubsub', () => pubsub.close());
+  return { grpc: grpc.port, pubsub: pubsub.port, chainTip: () => live.chainTip() };
+}
 
-  const host = api.grpc.host;
-  log.info(
-    { grpc: `${host}:${grpc.port}`, jsonrpc: `http://${host}:${rpc.port}/`, pubsub: `ws://${host}:${pubsub.port}/` },
-    'api is serving',
-  );
+/** JSON-RPC on ClickHouse; `chainTip` is the newest slot the process has read from Kafka (its freshness check). */
+export async function wireRpc(
+  api: ApiSection,
+  ch: ClickHouseClient,
+  admission: QueryAdmission,
+  chainTip: () => bigint | undefined,
+  stops: StopList,
+  log: Logger,
+): Promise<number> {
+  const { startJsonRpc } = await import('../api/jsonrpc/server.js');
+  const rpc = await startJsonRpc({ ...api.jsonrpc, ch, chainTip, admission, log });
+  stops.add('jsonrpc', () => rpc.close());
+  addHealthCheck(() => rpc.health());
+  return rpc.port;
+}
+
+/** The StreamViews of the engine process (ClickHouse, sharing JSON-RPC's admission), and its internal endpoint when
+ * stream processes need it (`port` -1: none). */
+export async function wireEngineViews(
+  api: ApiSection,
+  ch: ClickHouseClient,
+  admission: QueryAdmission,
+  endpoint: { host: string; port: number } | undefined,
+  stops: StopList,
+  log: Logger,
+): Promise<{ views: StreamViews; url: string | undefined }> {
+  const { clickHouseViews } = await import('../api/live/index.js');
+  const views = clickHouseViews(ch, api.jsonrpc.database, admission);
+  if (endpoint === undefined) return { views, url: undefined };
+  const { startViewsEndpoint } = await import('../api/live/views-endpoint.js');
+  const served = await startViewsEndpoint({ views, ...endpoint, token: api.grpc.authToken, log });
+  stops.add('views endpoint', () => served.close());
+  log.info({ views: served.url }, 'internal views endpoint for stream processes');
+  return { views, url: served.url };
+}
+
+/** The views a stream-only process reads: the engine's endpoint, else a ClickHouse server (no migrations: the
+ * process writes nothing), else none. */
+export async function wireStreamViews(
+  api: ApiSection,
+  clickhouse: { url?: string; database: string },
+  tag: string,
+  stops: StopList,
+  log: Logger,
+): Promise<StreamViews | undefined> {
+  if (api.views.url !== '') {
+    const { remoteViews } = await import('../api/live/views-remote.js');
+    log.info({ views: api.views.url }, 'streams only: the views through the engine process');
+    return remoteViews({ url: api.views.url, token: api.grpc.authToken, tag });
+  }
+  if (clickhouse.url !== undefined && clickhouse.url !== '') {
+    const { createClickHouse } = await import('../platform/clickhouse.js');
+    const { clickHouseViews } = await import('../api/live/index.js');
+    const { QueryAdmission } = await import('../api/views/admission.js');
+    const ch = await createClickHouse({ url: clickhouse.url, database: clickhouse.database, dataDir: '', sessions: 1 });
+    stops.add('clickhouse', () => ch.close());
+    log.info('streams only: the views from the ClickHouse server (CLICKHOUSE_URL)');
+    return clickHouseViews(ch, clickhouse.database, new QueryAdmission(api.admission));
+  }
+  log.warn('streams only, no --views-url and no CLICKHOUSE_URL: from_slot replays scan from the log start, snapshots are unavailable');
+  return undefined;
 }

@@ -67,8 +67,15 @@ export type ProjectorSection = ProjectorOptions;
 type Listener = { host: string; port: number; authToken?: string };
 
 export interface ApiSection {
+  /** What the process serves (`api --serve`; `all` serves all). */
+  serve: 'all' | 'streams' | 'rpc';
+  /** The internal views endpoint: where a stream-only process reads it ('' none), and the port an engine serves
+   * it on (-1 none). */
+  views: { url: string; port: number };
+  /** `all`: stream processes beside the engine (-1 auto, 0 none). */
+  streamProcesses: number;
   /** The one live layer of the process (LiveLayer.start's options minus the injected clients). */
-  live: Omit<LiveLayerOptions, 'kafka' | 'topics' | 'ch' | 'log'>;
+  live: Omit<LiveLayerOptions, 'kafka' | 'topics' | 'views' | 'log'>;
   grpc: Listener & {
     /** Updates queued per stream before a slow client is cut off. */
     queueSize: number;
@@ -213,8 +220,10 @@ export function ingestSection(c: Config): IngestSection {
 export function apiSection(c: Config): ApiSection {
   const listener = (port: number): Listener => ({ host: c.host, port, ...(c.authToken !== '' ? { authToken: c.authToken } : {}) });
   return {
+    serve: c.role === 'api' ? c.serve : 'all',
+    views: { url: c.viewsUrl, port: c.viewsPort },
+    streamProcesses: c.streamProcesses,
     live: {
-      database: c.clickhouseDatabase,
       pingIntervalMs: c.pingIntervalMs,
       read: c.liveRead,
       maxReplays: c.maxReplays,

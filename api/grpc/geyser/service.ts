@@ -28,7 +28,7 @@ const statusError = (code: grpc.status, details: string): Partial<grpc.StatusObj
 
 function addHandlers(server: grpc.Server, d: GeyserServiceDeps): void {
   const subscribe = handleGeyserSubscribe({ live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log });
-  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, index: d.live.index });
+  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, views: d.live.views });
 
   const unary =
     <Req, Res>(handler: (req: Req) => Res | Promise<Res>) =>
