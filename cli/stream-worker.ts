@@ -6,6 +6,7 @@
 import cluster from 'node:cluster';
 import type { Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
+import { startMetricsServer } from '../platform/metrics.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { startStreamProcess } from './stream-process.js';
 import { StopList } from './stop-list.js';
@@ -31,9 +32,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   try {
+    // Its own metrics and health port (any free one, not shared with the other workers): the primary logs it.
+    const metrics = await startMetricsServer(config.host, 0, true);
+    stops.add('metrics', () => metrics.close());
     const ports = await startStreamProcess(config, `w${id}-${process.pid}`, stops, log);
-    log.info({ pid: process.pid, ...ports }, 'stream process is serving');
-    process.send?.({ kind: 'serving', ...ports } satisfies WorkerMessage);
+    log.info({ pid: process.pid, ...ports, metricsPort: metrics.port }, 'stream process is serving');
+    process.send?.({ kind: 'serving', ...ports, metrics: metrics.port } satisfies WorkerMessage);
   } catch (err) {
     log.fatal({ err }, 'stream process failed to start');
     process.send?.({ kind: 'failed', message: (err as Error).message } satisfies WorkerMessage);

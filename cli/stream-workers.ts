@@ -13,7 +13,13 @@ import type { StreamPorts } from './wire-api.js';
 export const WORKER_CONFIG_ENV = 'SLOTSTREAM_STREAM_WORKER';
 
 /** What a worker tells the primary. */
-export type WorkerMessage = { kind: 'serving'; grpc: number; pubsub: number } | { kind: 'failed'; message: string };
+export type WorkerMessage = { kind: 'serving'; grpc: number; pubsub: number; metrics: number } | { kind: 'failed'; message: string };
+
+/** A serving worker: its process and its own metrics port. */
+interface Served extends StreamPorts {
+  pid: number | undefined;
+  metrics: number;
+}
 
 /** --stream-processes: -1 is one per core beyond the first (the engine's), at least one. */
 export function streamProcessCount(option: number, cores = availableParallelism()): number {
@@ -56,16 +62,16 @@ export async function startStreamWorkers(o: {
   let ports: StreamPorts | undefined;
 
   /** Forks one worker; resolves with its ports once it serves, rejects if it fails or exits first. */
-  function fork(): Promise<StreamPorts> {
+  function fork(): Promise<Served> {
     const started = Date.now();
     const w = cluster.fork(env);
     workers.add(w);
-    return new Promise<StreamPorts>((resolve, reject) => {
+    return new Promise<Served>((resolve, reject) => {
       let serving = false;
       w.on('message', (m: WorkerMessage) => {
         if (m.kind === 'serving') {
           serving = true;
-          resolve({ grpc: m.grpc, pubsub: m.pubsub });
+          resolve({ grpc: m.grpc, pubsub: m.pubsub, pid: w.process.pid, metrics: m.metrics });
         } else if (m.kind === 'failed') reject(new Error(`stream process ${w.id} failed to start: ${m.message}`));
       });
       w.once('exit', (code, signal) => {
@@ -78,7 +84,7 @@ export async function startStreamWorkers(o: {
         setTimeout(() => {
           if (stopping) return;
           fork().then(
-            (p) => log.info({ ...p }, 'stream process restarted'),
+            (p) => log.info({ pid: p.pid, metricsPort: p.metrics }, 'stream process restarted'),
             (err: unknown) => log.error({ err }, 'stream process could not be restarted'),
           );
         }, wait).unref();
@@ -104,11 +110,15 @@ export async function startStreamWorkers(o: {
 
   try {
     const all = await Promise.all(Array.from({ length: o.count }, () => fork()));
-    ports = all[0]!;
+    ports = { grpc: all[0]!.grpc, pubsub: all[0]!.pubsub };
+    // The pids and metrics ports in the same order (bench:soak scrapes each).
+    log.info(
+      { streamProcesses: o.count, pids: all.map((a) => a.pid), metricsPorts: all.map((a) => a.metrics) },
+      'stream processes are serving',
+    );
   } catch (err) {
     await stop();
     throw err;
   }
-  log.info({ streamProcesses: o.count, pids: [...workers].map((w) => w.process.pid) }, 'stream processes are serving');
   return { ports, pids: () => [...workers].flatMap((w) => (w.process.pid === undefined ? [] : [w.process.pid])), stop };
 }
