@@ -41,6 +41,11 @@ function checkServe(config: Config): void {
   if (config.viewsUrl !== '' && !/^https?:\/\/./.test(config.viewsUrl)) {
     throw new ConfigError(`option ${flagOf('viewsUrl')}: expected http(s)://host:port (got ${JSON.stringify(config.viewsUrl)})`);
   }
+  if (config.serve === 'streams' && config.kafkaBrokers.length === 0) {
+    throw new ConfigError(
+      `${flagOf('serve')} streams serves the chain an existing Kafka holds: give ${flagOf('kafkaBrokers')} (KAFKA_BROKERS); a local broker of its own would be empty`,
+    );
+  }
   if (config.viewsPort >= 0 && config.serve === 'streams') {
     throw new ConfigError(`option ${flagOf('viewsPort')} serves the views: a ${flagOf('serve')} streams process has none to serve`);
   }
