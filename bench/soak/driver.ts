@@ -436,10 +436,11 @@ async function measure(
     names.map((n) => [n, samples.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, samples.length)]),
   );
   const mainThreadBusy = meanOf(samples.map((s) => s.busy));
-  const [busiestName, busiestShare] = Object.entries(mainThreadBusy).reduce<[string, number]>(
-    (m, e) => (e[1] > m[1] ? e : m),
-    ['none', NaN],
+  const busiest = Object.entries(mainThreadBusy).reduce<[string, number] | undefined>(
+    (m, e) => (m === undefined || e[1] > m[1] ? e : m),
+    undefined,
   );
+  const [busiestName, busiestShare] = busiest ?? ['none', NaN];
   const rpcRefused = samples.reduce((a, s) => a + s.rpcRefused, 0);
   const rssSlopeMbPerHour = Object.fromEntries(
     names.map((n) => [n, slope(samples.map((s) => [(s.t - startedAt) / 3_600_000, s.rss[n] ?? 0]))]),
