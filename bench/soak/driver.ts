@@ -491,7 +491,11 @@ async function measure(
     ingestLagP99Slots: all99('ingest'),
     viewsLagP99Slots: all99('views'),
     e2eP99Ms: percentile(e2eAll, 99),
-    cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0) + (cpuCores.ingest ?? 0),
+    // slotstream's own processes: the engine, its stream processes, the broker, a split ingest.
+    cpuCores: Object.entries(cpuCores).reduce(
+      (a, [n, c]) => a + (n === 'service' || n === 'kafka' || n === 'ingest' || n.startsWith('stream_') ? c : 0),
+      0,
+    ),
     rssSlopeMbPerH: rssSlopeMbPerHour.service ?? 0,
     diskGbPerDay: kafkaGbPerDay + clickhouseGbPerDay,
     cutoffs: cutoffs.grpc + cutoffs.pubsub,
