@@ -35,7 +35,6 @@ async function main(): Promise<void> {
     const live = await LiveLayer.start({
       kafka,
       topics: topicNames(prefix),
-      database: 'unused',
       pingIntervalMs: 10_000,
       // BENCH_LIVE_READ=committed: the live tail waits for the ingest's commits (the baseline of the fast path).
       read: process.env.BENCH_LIVE_READ === 'committed' ? 'committed' : 'uncommitted',

@@ -22,7 +22,6 @@ async function api(): Promise<void> {
   const live = await LiveLayer.start({
     kafka,
     topics: topicNames(process.env.BENCH_PREFIX),
-    database: 'unused',
     pingIntervalMs: 10_000,
     log,
   });

@@ -11,10 +11,11 @@ type StartRole = typeof import('./roles.js').startRole;
 const USAGE = `usage: slotstream <role> [options]
 
 roles:
-  all        the whole service in one process (local Kafka when KAFKA_BROKERS is unset, embedded ClickHouse)
+  all        the whole service: the engine process and its stream processes (local Kafka when KAFKA_BROKERS is
+             unset, embedded ClickHouse; --stream-processes 0 for one process)
   ingest     read a chain source and publish events to Kafka
   projector  build the ClickHouse views from Kafka ("projector rebuild" replays history into fresh views)
-  api        serve gRPC streams and JSON-RPC
+  api        serve gRPC streams, PubSub and JSON-RPC (--serve streams: streams only, no ClickHouse opened)
   kafka      run the local Kafka broker alone
 
 slotstream <role> --help lists the role's options.`;

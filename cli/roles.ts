@@ -6,7 +6,11 @@ import { configSections } from '../platform/config-sections.js';
 import type { Logger } from '../platform/log.js';
 import { startMetricsServer } from '../platform/metrics.js';
 import { StopList } from './stop-list.js';
-import { wireApi } from './wire-api.js';
+import type { WiredKafka } from './wire-kafka.js';
+import type { ClickHouseClient } from '../platform/clickhouse.js';
+import type { ConfigSections } from '../platform/config-sections.js';
+import { startStreamWorkers, streamProcessCount } from './stream-workers.js';
+import { wireEdge, wireEngineViews, wireRpc, wireStreams, wireStreamViews, type ChainHead, type StreamPorts } from './wire-api.js';
 import { wireClickHouse } from './wire-clickhouse.js';
 import { wireIngest } from './wire-ingest.js';
 import { wireKafka, wireLocalKafka } from './wire-kafka.js';
@@ -48,6 +52,16 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       return { stop, ...(await wireIngest(ingest, infra, stops, log)) };
     }
 
+    if (role === 'api' && sections.api.serve === 'streams') {
+      // A stream process: Kafka and the views' interface, never ClickHouse's engine or migrations.
+      if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
+      const views = await wireStreamViews(sections.api, sections.clickhouse, `api-${process.pid}`, stops, log);
+      const s = await wireStreams(sections.api, views, infra, await wireEdge(sections.api, stops, log), stops, log);
+      const host = sections.api.grpc.host;
+      log.info({ grpc: `${host}:${s.grpc}`, pubsub: `ws://${host}:${s.pubsub}/` }, 'streams are serving');
+      return { stop, done: forever };
+    }
+
     const ch = await wireClickHouse(sections.clickhouse, role, stops, log);
     if (role === 'projector' || role === 'all') await reconcileWithTopics(sections.projector, ch, infra, log);
     if (role === 'projector' && positionals[0] === 'rebuild') {
@@ -55,7 +69,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     }
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
     if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
-    if (role === 'api' || role === 'all') await wireApi(sections.api, ch, infra, stops, log);
+    if (role === 'api' || role === 'all') await wireApiRole(config, sections, ch, { brokers, ...infra }, stops, log);
     // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here.
     if (role === 'all' && ingest.source !== 'none') await wireIngest(ingest, infra, stops, log);
     return { stop, done: forever };
@@ -67,3 +81,61 @@ export async function startRole(config: Config, positionals: string[], log: Logg
 
 /** The config rules reject these before anything starts; this is the guard of an embedding caller. */
 const unexpectedArgument = (arg: string, role: string): Error => new Error(`unexpected argument ${JSON.stringify(arg)} for role ${role}`);
+
+/**
+ * JSON-RPC and the streams of `api` (--serve all|rpc) and `all`. With stream processes (`all`, --stream-processes),
+ * this process is the engine: JSON-RPC, the views and their internal endpoint, and a live layer reading only slot
+ * statuses (JSON-RPC's freshness check); the workers serve the streams on the public ports. Without, the streams
+ * run here on the same views.
+ */
+async function wireApiRole(
+  config: Config,
+  sections: ConfigSections,
+  ch: ClickHouseClient,
+  { brokers, ...infra }: WiredKafka,
+  stops: StopList,
+  log: Logger,
+): Promise<void> {
+  const api = sections.api;
+  const { QueryAdmission } = await import('../api/views/admission.js');
+  // One admission control of the views' queries for JSON-RPC and the streams' look-ups (same ClickHouse).
+  const admission = new QueryAdmission(api.admission);
+  const workers = sections.role === 'all' ? streamProcessCount(api.streamProcesses) : 0;
+  const endpoint =
+    workers > 0 ? { host: '127.0.0.1', port: 0 } : api.views.port >= 0 ? { host: api.grpc.host, port: api.views.port } : undefined;
+  const { views, url } = await wireEngineViews(api, ch, admission, endpoint, stops, log);
+
+  const edge = await wireEdge(api, stops, log);
+  let streams: StreamPorts | undefined;
+  let head: ChainHead;
+  if (workers === 0 && api.serve !== 'rpc') {
+    const here = await wireStreams(api, views, infra, edge, stops, log);
+    streams = here;
+    head = here;
+  } else {
+    const { LiveLayer } = await import('../api/live/index.js');
+    const live = await LiveLayer.start({ ...api.live, kinds: ['slots'], ...infra, log });
+    stops.add('live layer (slots)', () => live.close());
+    head = live;
+  }
+  const rpc = await wireRpc(api, ch, admission, head, edge, stops, log);
+  if (workers > 0) {
+    const w = await startStreamWorkers({ count: workers, config, brokers, viewsUrl: url!, log });
+    stops.add('stream processes', () => w.stop());
+    streams = w.ports;
+  }
+  const host = api.grpc.host;
+  if (streams === undefined) {
+    log.info({ jsonrpc: `http://${host}:${rpc}/` }, 'json-rpc is serving');
+    return;
+  }
+  log.info(
+    {
+      grpc: `${host}:${streams.grpc}`,
+      jsonrpc: `http://${host}:${rpc}/`,
+      pubsub: `ws://${host}:${streams.pubsub}/`,
+      streamProcesses: workers,
+    },
+    'api is serving',
+  );
+}

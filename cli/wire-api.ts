@@ -1,38 +1,57 @@
-// The api role: one live layer (one Kafka reader, one filter index) for every streaming transport of the
-// process, the gRPC host with its two services, JSON-RPC and PubSub. Each takes its config section as it is.
+// The api role's parts. Streams (wireStreams): one live layer (one Kafka reader, one filter index) for every
+// streaming transport of the process, the gRPC host with its two services and PubSub; what they need from the
+// views comes through one StreamViews (api/live/stream-views.ts): ClickHouse, the engine process's internal
+// endpoint, or none. JSON-RPC (wireRpc) reads ClickHouse. `api` and `all` put them together as configured
+// (cli/roles.ts): in one process, or the engine here and the streams in stream processes (cli/stream-workers.ts).
+import type { AccessControl } from '../api/access/index.js';
+import type { StreamViews } from '../api/live/index.js';
+import type { QueryAdmission } from '../api/views/admission.js';
+import type { UpstreamVersion } from '../schemas/codec.js';
 import type { ApiSection } from '../platform/config-sections.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
 import { addHealthCheck } from '../platform/metrics.js';
+import type { TlsFiles } from '../platform/tls.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
 
-export async function wireApi(
+export interface StreamPorts {
+  grpc: number;
+  pubsub: number;
+}
+
+/** What every listener of a process shares: one access check (keys, limits, usage) and one certificate. */
+export interface Edge {
+  access: AccessControl;
+  tls: TlsFiles | undefined;
+}
+
+/** The process's access check and TLS files (renewed in place), once per process. */
+export async function wireEdge(api: ApiSection, stops: StopList, log: Logger): Promise<Edge> {
+  const { openAccess } = await import('./wire-access.js');
+  const { TlsFiles } = await import('../platform/tls.js');
+  const tls = api.tls ? new TlsFiles(api.tls, log) : undefined;
+  if (tls) stops.add('tls files', () => Promise.resolve(tls.close()));
+  return { access: openAccess(api.access, stops, log), tls };
+}
+
+/** The live layer, gRPC (stream.Stream, geyser.Geyser) and PubSub on `views`; returns the ports they serve on. */
+export async function wireStreams(
   api: ApiSection,
-  ch: ClickHouseClient,
+  views: StreamViews | undefined,
   { kafka, topics }: KafkaInfra,
+  { access, tls }: Edge,
   stops: StopList,
   log: Logger,
-): Promise<void> {
+): Promise<StreamPorts & ChainHead> {
   const { LiveLayer } = await import('../api/live/index.js');
   const { startGrpc } = await import('../api/grpc/server.js');
   const { streamService } = await import('../api/grpc/stream/service.js');
   const { geyserService } = await import('../api/grpc/geyser/service.js');
-  const { startJsonRpc } = await import('../api/jsonrpc/server.js');
   const { startPubSub } = await import('../api/pubsub/server.js');
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
-  const { QueryAdmission } = await import('../api/views/admission.js');
-  const { openAccess } = await import('./wire-access.js');
-  const { TlsFiles } = await import('../platform/tls.js');
 
-  // One certificate and key for every listener, renewed in place.
-  const tls = api.tls ? new TlsFiles(api.tls, log) : undefined;
-  if (tls) stops.add('tls files', () => Promise.resolve(tls.close()));
-
-  // One access check (keys, limits, usage) for every interface.
-  const access = openAccess(api.access, stops, log);
-
-  const live = await LiveLayer.start({ ...api.live, kafka, topics, ch, log });
+  const live = await LiveLayer.start({ ...api.live, kafka, topics, views, log });
   stops.add('live layer', () => live.close());
 
   const { stream, geyser, queueSize, ...listener } = api.grpc;
@@ -48,40 +67,94 @@ export async function wireApi(
   });
   stops.add('grpc', () => grpc.close());
 
-  // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
-  const admission = new QueryAdmission(api.admission);
+  const lookupSignature = views ? viewsSignatureLookup(views) : undefined;
+  const pubsub = await startPubSub({ ...api.pubsub, access, tls, live, lookupSignature, log });
+  stops.add('pubsub', () => pubsub.close());
+  return { grpc: grpc.port, pubsub: pubsub.port, chainTip: () => live.chainTip(), upstreamVersion: () => live.upstreamVersion() };
+}
+
+/** What JSON-RPC reads of the live read: the newest slot (its freshness check) and the upstream node's version. */
+export interface ChainHead {
+  chainTip(): bigint | undefined;
+  upstreamVersion(): UpstreamVersion | undefined;
+}
+
+/** JSON-RPC on ClickHouse, with the status page; returns its port. */
+export async function wireRpc(
+  api: ApiSection,
+  ch: ClickHouseClient,
+  admission: QueryAdmission,
+  head: ChainHead,
+  { access, tls }: Edge,
+  stops: StopList,
+  log: Logger,
+): Promise<number> {
+  const { startJsonRpc } = await import('../api/jsonrpc/server.js');
   const { processInputs, statusSource } = await import('../api/status/snapshot.js');
   const { STATUS_PAGE } = await import('../api/status/page.js');
   const { ViewsStateCache } = await import('../api/views/state.js');
   const statusViews = new ViewsStateCache(ch, api.jsonrpc.database, 500);
-  const snapshot = statusSource(
-    processInputs({ ch, database: api.jsonrpc.database, chainTip: () => live.chainTip(), views: () => statusViews.get() }),
-  );
+  const chainTip = (): bigint | undefined => head.chainTip();
+  const snapshot = statusSource(processInputs({ ch, database: api.jsonrpc.database, chainTip, views: () => statusViews.get() }));
   const rpc = await startJsonRpc({
     ...api.jsonrpc,
     access,
     tls,
     ch,
-    chainTip: () => live.chainTip(),
-    upstreamVersion: () => live.upstreamVersion(),
+    chainTip,
+    upstreamVersion: () => head.upstreamVersion(),
     admission,
     status: { page: STATUS_PAGE, snapshot },
     log,
   });
   stops.add('jsonrpc', () => rpc.close());
   addHealthCheck(() => rpc.health());
+  return rpc.port;
+}
 
-  const lookupSignature = viewsSignatureLookup(ch, api.jsonrpc.database, admission);
-  const pubsub = await startPubSub({ ...api.pubsub, access, tls, live, lookupSignature, log });
-  stops.add('pubsub', () => pubsub.close());
+/** The StreamViews of the engine process (ClickHouse, sharing JSON-RPC's admission), and its internal endpoint when
+ * stream processes need it (`port` -1: none). */
+export async function wireEngineViews(
+  api: ApiSection,
+  ch: ClickHouseClient,
+  admission: QueryAdmission,
+  endpoint: { host: string; port: number } | undefined,
+  stops: StopList,
+  log: Logger,
+): Promise<{ views: StreamViews; url: string | undefined }> {
+  const { clickHouseViews } = await import('../api/live/index.js');
+  const views = clickHouseViews(ch, api.jsonrpc.database, admission);
+  if (endpoint === undefined) return { views, url: undefined };
+  const { startViewsEndpoint } = await import('../api/live/views-endpoint.js');
+  const served = await startViewsEndpoint({ views, ...endpoint, token: api.access.authToken, log });
+  stops.add('views endpoint', () => served.close());
+  log.info({ views: served.url }, 'internal views endpoint for stream processes');
+  return { views, url: served.url };
+}
 
-  const host = api.grpc.host;
-  log.info(
-    {
-      grpc: `${host}:${grpc.port}${tls ? ' (TLS)' : ''}`,
-      jsonrpc: `${tls ? 'https' : 'http'}://${host}:${rpc.port}/`,
-      pubsub: `${tls ? 'wss' : 'ws'}://${host}:${pubsub.port}/`,
-    },
-    'api is serving',
-  );
+/** The views a stream-only process reads: the engine's endpoint, else a ClickHouse server (no migrations: the
+ * process writes nothing), else none. */
+export async function wireStreamViews(
+  api: ApiSection,
+  clickhouse: { url?: string; database: string },
+  tag: string,
+  stops: StopList,
+  log: Logger,
+): Promise<StreamViews | undefined> {
+  if (api.views.url !== '') {
+    const { remoteViews } = await import('../api/live/views-remote.js');
+    log.info({ views: api.views.url }, 'streams only: the views through the engine process');
+    return remoteViews({ url: api.views.url, token: api.access.authToken, tag });
+  }
+  if (clickhouse.url !== undefined && clickhouse.url !== '') {
+    const { createClickHouse } = await import('../platform/clickhouse.js');
+    const { clickHouseViews } = await import('../api/live/index.js');
+    const { QueryAdmission } = await import('../api/views/admission.js');
+    const ch = await createClickHouse({ url: clickhouse.url, database: clickhouse.database, dataDir: '', sessions: 1 });
+    stops.add('clickhouse', () => ch.close());
+    log.info('streams only: the views from the ClickHouse server (CLICKHOUSE_URL)');
+    return clickHouseViews(ch, clickhouse.database, new QueryAdmission(api.admission));
+  }
+  log.warn('streams only, no --views-url and no CLICKHOUSE_URL: from_slot replays scan from the log start, snapshots are unavailable');
+  return undefined;
 }

@@ -16,6 +16,7 @@ import { createRpcSourceFromConfig } from './sources/rpc/index.js';
 import { createSimSource } from './sources/sim/index.js';
 import { simFramedBatches } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
+import { selectVotes } from './sources/shared/votes.js';
 import { createYellowstoneSourceFromConfig } from './sources/yellowstone/index.js';
 
 export class IngestConfigError extends Error {
@@ -29,10 +30,15 @@ export interface IngestHandle {
   done: Promise<void>;
 }
 
+/** The configured source, its votes selected (--votes): the simulator does it in its own options (it runs
+ * in a worker thread of its own), the others here. */
 export function createSource(section: IngestSection, log: Logger): ChainSource {
+  if (section.source === 'sim') return createSimSource({ ...section.sim, votes: section.votes });
+  return selectVotes(createChainSource(section, log), section.votes);
+}
+
+function createChainSource(section: IngestSection, log: Logger): ChainSource {
   switch (section.source) {
-    case 'sim':
-      return createSimSource(section.sim);
     case 'file': {
       const bad = ingestMetrics().badLines;
       const { path, strict } = section.file;
@@ -112,7 +118,13 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
     const publish = (): Promise<PumpResult> => {
       if (section.source === 'sim') {
         return pump(
-          simFramedBatches({ sim: section.sim, afterSlot, partitions: publisher.partitionCounts, topics, signal }),
+          simFramedBatches({
+            sim: { ...section.sim, votes: section.votes },
+            afterSlot,
+            partitions: publisher.partitionCounts,
+            topics,
+            signal,
+          }),
           (b) => b.records,
           publisher,
           { signal },

@@ -28,7 +28,27 @@ export function checkConfigRules(config: Config, positionals: readonly string[])
   if (hasIngest(config.role)) checkIngest(config);
   if (config.role !== 'kafka') compressionOf(config);
   if (hasApi(config.role)) checkLiveTopics(config);
+  checkServe(config);
   checkPorts(config);
+}
+
+/** --views-url is where a stream-only api reads the views; with anything else it would be ignored. */
+function checkServe(config: Config): void {
+  if (config.role !== 'api') return;
+  if (config.viewsUrl !== '' && config.serve !== 'streams') {
+    throw new ConfigError(`option ${flagOf('viewsUrl')} applies only to ${flagOf('serve')} streams (serve is ${config.serve})`);
+  }
+  if (config.viewsUrl !== '' && !/^https?:\/\/./.test(config.viewsUrl)) {
+    throw new ConfigError(`option ${flagOf('viewsUrl')}: expected http(s)://host:port (got ${JSON.stringify(config.viewsUrl)})`);
+  }
+  if (config.serve === 'streams' && config.kafkaBrokers.length === 0) {
+    throw new ConfigError(
+      `${flagOf('serve')} streams serves the chain an existing Kafka holds: give ${flagOf('kafkaBrokers')} (KAFKA_BROKERS); a local broker of its own would be empty`,
+    );
+  }
+  if (config.viewsPort >= 0 && config.serve === 'streams') {
+    throw new ConfigError(`option ${flagOf('viewsPort')} serves the views: a ${flagOf('serve')} streams process has none to serve`);
+  }
 }
 
 function checkPositionals(role: Role, positionals: readonly string[]): void {
@@ -121,7 +141,6 @@ const YELLOWSTONE_ONLY = [
   'yellowstoneUrl',
   'xToken',
   'yellowstoneSubscribe',
-  'yellowstoneVotes',
   'yellowstoneTxAccountInclude',
   'yellowstoneTxAccountExclude',
   'yellowstoneTxAccountRequired',
@@ -175,6 +194,7 @@ function checkPorts(config: Config): void {
   if (config.role === 'kafka') return;
   const ports: [string, number][] = [['metricsPort', config.metricsPort]];
   if (hasApi(config.role)) ports.push(['grpcPort', config.grpcPort], ['rpcPort', config.rpcPort], ['pubsubPort', config.pubsubPort]);
+  if (config.role === 'api' && config.viewsPort > 0) ports.push(['viewsPort', config.viewsPort]);
   const seen = new Map<number, string>();
   for (const [name, port] of ports) {
     if (port === 0) continue;

@@ -49,16 +49,7 @@ describe('checkConfigRules', () => {
     expect(() => check('all', [], { INGEST_SOURCE: 'yellowstone' })).toThrow(/--source yellowstone needs --yellowstone-url/);
     expect(() => check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'grpc.example:443'])).toThrow(/needs --yellowstone-url/);
     expect(() =>
-      check('ingest', [
-        '--source',
-        'yellowstone',
-        '--yellowstone-url',
-        'https://grpc.example',
-        '--x-token',
-        't',
-        '--yellowstone-votes',
-        'false',
-      ]),
+      check('ingest', ['--source', 'yellowstone', '--yellowstone-url', 'https://grpc.example', '--x-token', 't', '--votes', 'exclude']),
     ).not.toThrow();
     expect(() =>
       check('ingest', [
@@ -165,5 +156,30 @@ describe('checkConfigRules', () => {
 
   it('throws ConfigError, which the CLI prints without a stack', () => {
     expect(() => check('ingest', ['--source', 'rpc'])).toThrow(ConfigError);
+  });
+});
+
+describe('api --serve and the views endpoint (issue 33)', () => {
+  const check = (role: 'api' | 'all', argv: string[]) => checkConfigRules(parseConfig(role, argv, {}).config, []);
+  it('takes a stream-only api on brokers, with or without a views URL, and an engine serving the endpoint', () => {
+    expect(() => check('api', ['--serve', 'streams', '--kafka-brokers', 'k:9092'])).not.toThrow();
+    expect(() => check('api', ['--serve', 'streams', '--kafka-brokers', 'k:9092', '--views-url', 'http://engine:8901'])).not.toThrow();
+    expect(() => check('api', ['--views-port', '8901'])).not.toThrow();
+    expect(() => check('all', ['--stream-processes', '0'])).not.toThrow();
+  });
+  it('refuses what would be ignored or cannot work, naming the options', () => {
+    expect(() => check('api', ['--serve', 'streams'])).toThrow(
+      /--serve streams serves the chain an existing Kafka holds: give --kafka-brokers/,
+    );
+    expect(() => check('api', ['--views-url', 'http://engine:8901'])).toThrow(/--views-url applies only to --serve streams/);
+    expect(() => check('api', ['--serve', 'streams', '--kafka-brokers', 'k:9092', '--views-url', 'engine:8901'])).toThrow(
+      /--views-url: expected http\(s\):\/\/host:port/,
+    );
+    expect(() => check('api', ['--serve', 'streams', '--kafka-brokers', 'k:9092', '--views-port', '8901'])).toThrow(
+      /--views-port serves the views/,
+    );
+    expect(() => check('api', ['--views-port', '9090'])).toThrow(/--metrics-port and --views-port both use port 9090/);
+    expect(() => parseConfig('api', ['--serve', 'everything'], {})).toThrow(/--serve/);
+    expect(() => parseConfig('api', ['--stream-processes', '2'], {})).toThrow(/--stream-processes/);
   });
 });

@@ -14,6 +14,7 @@ import type { StartLocalKafkaOptions } from './local-kafka/launcher.js';
 import type { LagOptions } from '../ingest/sources/shared/lag.js';
 import type { RpcSourceOptions } from '../ingest/sources/rpc/source.js';
 import type { SimOptions } from '../ingest/sources/sim/options.js';
+import type { VoteSelection } from '../ingest/sources/shared/votes.js';
 import type { Filters } from '../ingest/sources/yellowstone/subscription.js';
 import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/source.js';
 import type { ProjectorOptions } from '../projector/run.js';
@@ -39,6 +40,8 @@ export interface KafkaSection {
 
 export interface IngestSection {
   source: Source;
+  /** Votes published or dropped (ingest/sources/shared/votes.ts); ingest/run.ts hands it to the simulator and maps it onto Yellowstone's filter. */
+  votes: VoteSelection;
   /** The topics the ingest publishes to (and its sources' dead letters go to), when it publishes to Kafka. */
   kafka: { brokers: readonly string[]; topicPrefix: string };
   /** Part of the Kafka transactional id (ingest/publish/name-claim.ts). */
@@ -47,7 +50,7 @@ export interface IngestSection {
   out: string;
   /** When /health says behind (yellowstone and rpc sources). */
   lag: LagOptions;
-  sim: SimOptions;
+  sim: Omit<SimOptions, 'votes'>;
   file: { path: string; strict: boolean };
   rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
   /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
@@ -65,8 +68,15 @@ export type ProjectorSection = ProjectorOptions;
 type Listener = { host: string; port: number };
 
 export interface ApiSection {
+  /** What the process serves (`api --serve`; `all` serves all). */
+  serve: 'all' | 'streams' | 'rpc';
+  /** The internal views endpoint: where a stream-only process reads it ('' none), and the port an engine serves
+   * it on (-1 none). */
+  views: { url: string; port: number };
+  /** `all`: stream processes beside the engine (-1 auto, 0 none). */
+  streamProcesses: number;
   /** The one live layer of the process (LiveLayer.start's options minus the injected clients). */
-  live: Omit<LiveLayerOptions, 'kafka' | 'topics' | 'ch' | 'log'>;
+  live: Omit<LiveLayerOptions, 'kafka' | 'topics' | 'views' | 'log'>;
   grpc: Listener & {
     /** Updates queued per stream before a slow client is cut off. */
     queueSize: number;
@@ -157,6 +167,7 @@ export function projectorSection(c: Config): ProjectorSection {
 export function ingestSection(c: Config): IngestSection {
   return {
     source: c.source,
+    votes: c.votes,
     kafka: { brokers: c.kafkaBrokers, topicPrefix: c.topicPrefix },
     name: c.ingestName,
     out: c.out,
@@ -189,7 +200,7 @@ export function ingestSection(c: Config): IngestSection {
       backoffMs: c.yellowstoneBackoffMs,
       subscribe: c.yellowstoneSubscribe,
       filters: {
-        votes: c.yellowstoneVotes,
+        votes: c.votes === 'include',
         txAccountInclude: c.yellowstoneTxAccountInclude,
         txAccountExclude: c.yellowstoneTxAccountExclude,
         txAccountRequired: c.yellowstoneTxAccountRequired,
@@ -214,8 +225,10 @@ function tlsOf(c: Config): { tls?: TlsFilesOptions } {
 export function apiSection(c: Config): ApiSection {
   const listener = (port: number): Listener => ({ host: c.host, port });
   return {
+    serve: c.role === 'api' ? c.serve : 'all',
+    views: { url: c.viewsUrl, port: c.viewsPort },
+    streamProcesses: c.streamProcesses,
     live: {
-      database: c.clickhouseDatabase,
       pingIntervalMs: c.pingIntervalMs,
       read: c.liveRead,
       maxReplays: c.maxReplays,

@@ -23,13 +23,18 @@ describe('configSections', () => {
       maxCuckooBytes: 3 * 1024 * 1024,
     });
     expect(s.api.live).toEqual({
-      database: 'slotstream',
       pingIntervalMs: 10000,
       read: 'uncommitted',
       maxReplays: 8,
       kinds: ['slots', 'transactions', 'accounts', 'entries', 'parsed'],
     });
     expect(s.api.admission).toEqual({ maxRunning: 2, maxPerClient: 128 });
+    // Streams in their own processes beside the engine: one per core beyond the first by default (issue 33).
+    expect({ serve: s.api.serve, views: s.api.views, streamProcesses: s.api.streamProcesses }).toEqual({
+      serve: 'all',
+      views: { url: '', port: -1 },
+      streamProcesses: -1,
+    });
     expect(s.ingest.sim).toMatchObject({ seed: 1, slotMs: 400, entries: true, deadRate: 0.01 });
     expect(s.ingest.rpc).toMatchObject({ fromSlot: undefined, toSlot: undefined, concurrency: 8 });
     expect(s.log).toEqual({ level: 'info', format: 'auto' });

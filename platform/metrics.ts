@@ -2,10 +2,26 @@
 // registry; `/health` asks the checks the roles registered.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
+
+// The main thread's busy share (perf_hooks event-loop utilization) since the previous scrape: what decides a
+// process's capacity (issue 33: the one JS thread that every role of a process shares). bench:soak scrapes every
+// process once a second and reports it per minute.
+let eluAt: EventLoopUtilization = performance.eventLoopUtilization();
+new Gauge({
+  name: 'slotstream_event_loop_utilization',
+  help: 'Share of the time the main thread was busy (not waiting in the event loop) since the previous scrape, 0..1',
+  registers: [registry],
+  collect() {
+    const now = performance.eventLoopUtilization();
+    this.set(performance.eventLoopUtilization(now, eluAt).utilization);
+    eluAt = now;
+  },
+});
 
 export type HealthState = 'ok' | 'behind' | 'unknown';
 type HealthCheck = () => Promise<HealthState> | HealthState;
@@ -61,7 +77,8 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(host: string, port: number): Promise<MetricsServer> {
+/** `exclusive`: a cluster worker binds a port of its own rather than sharing the primary's (cli/stream-workers.ts). */
+export async function startMetricsServer(host: string, port: number, exclusive = false): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/metrics') {
       history()
@@ -80,7 +97,7 @@ export async function startMetricsServer(host: string, port: number): Promise<Me
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, resolve);
+    server.listen({ port, host, exclusive }, resolve);
   });
   return {
     port: (server.address() as AddressInfo).port,

@@ -18,3 +18,18 @@ it('answers /health/history with every source’s stores (u64 slots as strings),
   // /health keeps its one-word answer.
   expect(await (await fetch(`http://127.0.0.1:${server.port}/health`)).text()).toBe('ok');
 });
+
+it("reports the main thread's busy share since the previous scrape: near 1 after a busy spell, near 0 after an idle one", async () => {
+  server = await startMetricsServer('127.0.0.1', 0);
+  const busyShare = async (): Promise<number> => {
+    const text = await (await fetch(`http://127.0.0.1:${server!.port}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('slotstream_event_loop_utilization '));
+    return Number(line!.split(' ')[1]);
+  };
+  await busyShare();
+  const until = performance.now() + 300;
+  while (performance.now() < until); // the main thread busy, the loop blocked
+  expect(await busyShare()).toBeGreaterThan(0.5);
+  await new Promise((r) => setTimeout(r, 300)); // idle
+  expect(await busyShare()).toBeLessThan(0.5);
+});

@@ -101,7 +101,7 @@ describe('API keys on every interface', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     store = await openTestStore();
     const database = await store.database('access');
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 600_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 600_000, log: silentLogger });
     // The role wiring's own function: keys file, its watcher and SIGHUP, usage metrics and records.
     access = openAccess({ keysFile: keysPath, usage: { path: usagePath, intervalMs: 200 } }, stops, silentLogger);
     const log = silentLogger;

@@ -16,7 +16,7 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryAdmission } from '../api/views/admission.js';
 import { rpcDuration } from '../api/jsonrpc/metrics.js';
-import { LiveLayer } from '../api/live/index.js';
+import { clickHouseViews, LiveLayer } from '../api/live/index.js';
 import { startPubSub, type PubSubServer } from '../api/pubsub/server.js';
 import { viewsSignatureLookup } from '../api/pubsub/signature-lookup.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -45,7 +45,7 @@ describe('a query storm from one client (issue 18, item 9)', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'query-storm-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     store = await openTestStore();
     const db = await store.database('query_storm');
     await loadWorld(store.ch, db);
@@ -67,7 +67,7 @@ describe('a query storm from one client (issue 18, item 9)', () => {
       maxMessageBytes: 64 * 1024,
       maxBufferedBytes: 16 * 1024 * 1024,
       pingIntervalMs: 10_000,
-      lookupSignature: viewsSignatureLookup(store.ch, db, admission),
+      lookupSignature: viewsSignatureLookup(clickHouseViews(store.ch, db, admission)),
       log: silentLogger,
     });
   });

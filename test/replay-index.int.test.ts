@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { planReplay } from '../api/live/replay.js';
+import { clickHouseViews } from '../api/live/views-clickhouse.js';
 import { connectKafka } from '../cli/infrastructure.js';
 import { startIngest } from '../ingest/run.js';
 import { createClickHouse } from '../platform/clickhouse.js';
@@ -59,7 +60,7 @@ it('entries and parsed records are indexed: a replay starts at its slot in them,
       // Enough records on each side of from_slot for the start offsets to say something.
       expect(held.filter((r) => r.slot < fromSlot).length, `${kind} records before slot ${fromSlot}`).toBeGreaterThan(30);
       expect(held.filter((r) => r.slot >= fromSlot).length, `${kind} records from slot ${fromSlot}`).toBeGreaterThan(30);
-      const plan = await planReplay({ kafka, topics, kinds: [kind], ch, database: 'idx', fromSlot });
+      const plan = await planReplay({ kafka, topics, kinds: [kind], views: clickHouseViews(ch, 'idx'), fromSlot });
       expect(plan.scanned).toEqual([]);
       // Per partition: the first offset holding a slot >= from_slot (slots are published in order, so every
       // record before it belongs to an earlier slot).

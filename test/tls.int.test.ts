@@ -78,7 +78,7 @@ describe('TLS on gRPC, JSON-RPC and PubSub, renewed without a restart', () => {
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
     store = await openTestStore();
     const database = await store.database('tls');
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 600_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 600_000, log: silentLogger });
     const log = silentLogger;
     grpcServer = await startGrpc({
       services: [

@@ -48,7 +48,7 @@ describe('getVersion follows the upstream node', () => {
       tip: { confirmed: TO, finalized: TO },
       version: NODE,
     });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     store = await openTestStore();
     const db = await store.database('upstream_version');
     await setHeads(store.ch, db, { processed: TO, confirmed: TO, finalized: TO });

@@ -69,7 +69,7 @@ describe('live layer, from_slot hand-over at confirmed', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'live-hand-over-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 60_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 60_000, log: silentLogger });
     producer = await kafka.transactionalProducer({ transactionalId: `${topics.accounts}-writer` });
   });
 

@@ -11,3 +11,5 @@ export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
 export { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
 export { isLevel, isTerminal, reached, takesPart, combineStatus } from './slot-status.js';
 export { streamTopics, STREAM_KINDS } from './stream-event.js';
+export type { StreamViews, SlotOffsetRow, LogStart, ViewsSignatureStatus, ViewsCommitment } from './stream-views.js';
+export { clickHouseViews } from './views-clickhouse.js';

@@ -1,12 +1,12 @@
 // The live layer of one api process, built once by the role wiring and shared by every streaming
 // transport (stream.Stream, geyser.Geyser, PubSub): ONE Kafka reader (LiveTail), ONE hub (filter index,
 // statuses, chain state, ping timer), and sessions opened on them.
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
 import { cursorsTopic, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import type { UpstreamVersion } from '../../schemas/codec.js';
 import { CursorStore } from './cursor-store.js';
+import type { StreamViews } from './stream-views.js';
 import type { ChainState } from './chain-state.js';
 import { Hub } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
@@ -16,9 +16,9 @@ import { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
 export interface LiveLayerOptions {
   kafka: Kafka;
   topics: TopicNames;
-  /** ClickHouse with the projector's views (slot_offsets, for from_slot); without it replays scan from the log start. */
-  ch?: ClickHouseClient;
-  database: string;
+  /** The projector's views as streams need them (stream-views.ts: ClickHouse, or the engine process over its
+   * internal endpoint); without them replays scan from the log start and snapshots are unavailable. */
+  views?: StreamViews;
   pingIntervalMs: number;
   /** How the tail reads Kafka (live-tail.ts); default uncommitted. */
   read?: LiveRead;
@@ -58,12 +58,7 @@ export class LiveLayer {
       replicationFactor: o.cursorsReplication ?? 1,
       log: o.log,
     });
-    return new LiveLayer(
-      { hub, tail, kafka: o.kafka, topics: o.topics, ch: o.ch, database: o.database, replays, log: o.log },
-      hub,
-      tail,
-      cursors,
-    );
+    return new LiveLayer({ hub, tail, kafka: o.kafka, topics: o.topics, views: o.views, replays, log: o.log }, hub, tail, cursors);
   }
 
   /** A session for one stream or subscription; `bufferLimit` bounds the live updates waiting for a replay. */
@@ -83,9 +78,9 @@ export class LiveLayer {
     return this.deps.kafka;
   }
 
-  /** ClickHouse with slot_offsets (when the process has it) and its database: SubscribeReplayInfo reads them. */
-  get index(): { ch: ClickHouseClient | undefined; database: string } {
-    return { ch: this.deps.ch, database: this.deps.database };
+  /** The views (when the process has them): SubscribeReplayInfo reads slot_offsets through them. */
+  get views(): StreamViews | undefined {
+    return this.deps.views;
   }
 
   /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */

@@ -95,7 +95,7 @@ describe('a replay hands on what the live tail hands on', () => {
     await waitFor(() => live.length === data.length + 1, { what: 'the live tail reading the slot', timeoutMs: 60_000 });
 
     const replayed: StreamEvent[] = [];
-    const plan = await planReplay({ kafka, topics, database: 'unused', fromSlot: slot });
+    const plan = await planReplay({ kafka, topics, fromSlot: slot });
     const run = await ReplayRun.start({
       kafka,
       topics,

@@ -5,11 +5,10 @@
 // on (stream-event.ts: the same records, read the same way, with their partition; slots' end markers after
 // the records they count, frame-gate.ts), so one path downstream serves both.
 //
-// Start offsets come from the projector's `slot_offsets` view. A partition without a row for a slot
+// Start offsets come from the projector's `slot_offsets` view (through StreamViews: ClickHouse or the engine process). A partition without a row for a slot
 // >= from_slot starts after the last offset the view indexed for it (the projector may trail Kafka);
 // a topic the view knows nothing about (projector not running, or no ClickHouse) is scanned from the
 // log start, filtering slot >= from_slot.
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from 'pino';
 import { OffsetMap, tpKey, type InRecord, type Kafka, type OffsetRange, type PartitionReader } from '../../platform/kafka/index.js';
 import { SlotstreamError } from '../../schemas/errors.js';
@@ -18,6 +17,7 @@ import { FrameGate } from './frame-gate.js';
 import { Pacer } from './pacer.js';
 import { MARKER_HOLD_MS, MARKER_ORDER_WAIT_MS, READ_CHUNK, readError } from './live-tail.js';
 import { readRecord, streamTopics, TOPIC_KIND, type StreamEvent } from './stream-event.js';
+import type { LogStart, StreamViews } from './stream-views.js';
 
 /** Catalogue code SLOTSTREAM_REPLAY_OUT_OF_RANGE. */
 export class ReplayOutOfRange extends SlotstreamError<'SLOTSTREAM_REPLAY_OUT_OF_RANGE'> {
@@ -44,68 +44,27 @@ export interface ReplayPlan {
   scanned: string[];
 }
 
-interface OffsetRow {
-  topic: string;
-  partition: number;
-  start: string | null;
-  indexed: string;
-}
-
 export async function logRanges(kafka: Kafka, topics: string[]): Promise<Map<string, Map<number, OffsetRange>>> {
   const out = new Map<string, Map<number, OffsetRange>>();
   for (const topic of topics) out.set(topic, await kafka.admin().offsetRanges(topic));
   return out;
 }
 
-async function offsetRows(ch: ClickHouseClient, database: string, topics: string[], fromSlot: bigint): Promise<OffsetRow[]> {
-  const rs = await ch.query({
-    query: `SELECT topic, partition,
-              minIf(first_offset, slot >= {from:UInt64}) AS start_raw,
-              countIf(slot >= {from:UInt64}) AS n_from,
-              max(last_offset) AS indexed
-            FROM {db:Identifier}.slot_offsets
-            WHERE topic IN {topics:Array(String)}
-            GROUP BY topic, partition`,
-    query_params: { db: database, topics, from: fromSlot.toString() },
-    format: 'JSONEachRow',
-  });
-  const rows = await rs.json<{ topic: string; partition: number; start_raw: string; n_from: string; indexed: string }>();
-  return rows.map((r) => ({
-    topic: r.topic,
-    partition: Number(r.partition),
-    start: Number(r.n_from) > 0 ? String(r.start_raw) : null,
-    indexed: String(r.indexed),
-  }));
+/** The partitions whose log start moved (retention deleted records), as StreamViews.firstAvailable takes them. */
+export function movedStarts(ranges: Map<string, Map<number, OffsetRange>>): LogStart[] {
+  const out: LogStart[] = [];
+  for (const [topic, parts] of ranges) for (const [partition, r] of parts) if (r.low !== 0n) out.push({ topic, partition, low: r.low });
+  return out;
 }
 
 /**
- * The oldest slot whose history is complete in every partition: per partition whose log start moved
- * (retention deleted records), the slot of the first retained record, plus one when that slot's records
- * were cut. Undefined when nothing was deleted or the view cannot tell.
+ * The oldest slot whose history is complete in every partition: per partition whose log start moved, the slot
+ * of the first retained record, plus one when that slot's records were cut. Undefined when nothing was deleted
+ * or the views cannot tell.
  */
-export async function firstAvailableSlot(
-  ch: ClickHouseClient,
-  database: string,
-  ranges: Map<string, Map<number, OffsetRange>>,
-): Promise<bigint | undefined> {
-  let first: bigint | undefined;
-  for (const [topic, parts] of ranges) {
-    for (const [partition, r] of parts) {
-      if (r.low === 0n) continue;
-      const rs = await ch.query({
-        query: `SELECT slot, min(first_offset) AS first FROM {db:Identifier}.slot_offsets
-                WHERE topic = {topic:String} AND partition = {partition:UInt32} AND last_offset >= {low:UInt64}
-                GROUP BY slot ORDER BY slot LIMIT 1`,
-        query_params: { db: database, topic, partition, low: r.low.toString() },
-        format: 'JSONEachRow',
-      });
-      const [row] = await rs.json<{ slot: string; first: string }>();
-      if (!row) continue;
-      const slot = BigInt(row.slot) + (BigInt(row.first) < r.low ? 1n : 0n);
-      if (first === undefined || slot > first) first = slot;
-    }
-  }
-  return first;
+export async function firstAvailableSlot(views: StreamViews, ranges: Map<string, Map<number, OffsetRange>>): Promise<bigint | undefined> {
+  const starts = movedStarts(ranges);
+  return starts.length === 0 ? undefined : views.firstAvailable(starts);
 }
 
 export async function planReplay(o: {
@@ -113,15 +72,15 @@ export async function planReplay(o: {
   topics: TopicNames;
   /** The topic kinds the replay reads (readKinds); default: every stream kind. */
   kinds?: readonly TopicKind[];
-  ch?: ClickHouseClient;
-  database: string;
+  /** The views (slot_offsets); without them every topic is scanned from the log start. */
+  views?: StreamViews;
   fromSlot: bigint;
 }): Promise<ReplayPlan> {
   const names = [...streamTopics(o.topics, o.kinds).keys()];
   const ranges = await logRanges(o.kafka, names);
-  const rows = o.ch ? await offsetRows(o.ch, o.database, names, o.fromSlot) : [];
-  if (o.ch) {
-    const first = await firstAvailableSlot(o.ch, o.database, ranges);
+  const rows = o.views ? await o.views.replayOffsets(names, o.fromSlot) : [];
+  if (o.views) {
+    const first = await firstAvailableSlot(o.views, ranges);
     if (first !== undefined && o.fromSlot < first) throw new ReplayOutOfRange(o.fromSlot, first);
   }
   const start = new OffsetMap();

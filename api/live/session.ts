@@ -11,7 +11,7 @@
 // - options (issue 23): an end slot after which the stream ends, a replay pace, and news of each slot fully
 //   handed to the sink (what a durable cursor stores; see `settle`).
 import type { SlotstreamErrorCode } from '../../schemas/errors.js';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StreamViews } from './stream-views.js';
 import type { Logger } from 'pino';
 import type { Kafka } from '../../platform/kafka/index.js';
 import type { TopicNames } from '../../schemas/topics.js';
@@ -89,8 +89,8 @@ export interface SessionDeps {
   tail: LiveTail;
   kafka: Kafka;
   topics: TopicNames;
-  ch?: ClickHouseClient;
-  database: string;
+  /** What the stream needs from the views (stream-views.ts); undefined: none (replays scan, no snapshot). */
+  views?: StreamViews;
   /** The process's bound on concurrent from_slot replays. */
   replays: ReplayLimit;
   log: Logger;
@@ -240,8 +240,7 @@ export class LiveSession implements LiveSubscriber {
     const current = () => gen === this.generation && !this.closed;
     try {
       const slot = await runSnapshot({
-        ch: this.d.ch,
-        database: this.d.database,
+        views: this.d.views,
         sub,
         current,
         deliver: (update, names) => this.sink.deliver(update, names),
@@ -299,12 +298,12 @@ export class LiveSession implements LiveSubscriber {
     until: ReturnType<LiveTail['positions']>,
     gen: number,
   ): Promise<void> {
-    const { kafka, topics, ch, database, log } = this.d;
+    const { kafka, topics, views, log } = this.d;
     const current = () => gen === this.generation && !this.closed;
     let run: ReplayRun | undefined;
     try {
       const kinds = readKinds(sub);
-      const plan = await planReplay({ kafka, topics, kinds, ch, database, fromSlot });
+      const plan = await planReplay({ kafka, topics, kinds, views, fromSlot });
       if (!current()) return;
       if (plan.scanned.length > 0)
         log.info({ session: this.id, topics: plan.scanned }, 'replay: no slot_offsets for topic, scanning from the log start');

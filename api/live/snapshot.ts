@@ -11,10 +11,9 @@
 // the replay reads the difference from Kafka. When the views hold no slot at that level yet (a fresh chain), the
 // snapshot waits up to SNAPSHOT_WAIT_MS for one, then the session fails UNAVAILABLE.
 import bs58 from 'bs58';
-import type { ClickHouseClient } from '@clickhouse/client';
 import { matchAccountView, scannedAccountView, type CompiledSubscription } from '../filters/index.js';
-import { streamAccountSnapshot, type SnapshotCandidates } from '../views/account-snapshot.js';
-import { readViewsState } from '../views/state.js';
+import type { SnapshotCandidates } from '../views/account-snapshot.js';
+import type { StreamViews } from './stream-views.js';
 import { SharedEvent } from './shared-event.js';
 import { SnapshotRowDecoder } from './snapshot-records.js';
 
@@ -47,8 +46,8 @@ export function snapshotCandidates(sub: CompiledSubscription): SnapshotCandidate
 }
 
 export interface SnapshotOptions {
-  ch: ClickHouseClient | undefined;
-  database: string;
+  /** The views (stream-views.ts: ClickHouse or the engine process); undefined: no snapshot can be served. */
+  views: StreamViews | undefined;
   sub: CompiledSubscription;
   /** Hands one matched account update on (the session's sink, past any gate: S has reached the level). */
   deliver(update: SharedEvent, names: readonly string[]): void;
@@ -60,11 +59,11 @@ export interface SnapshotOptions {
 }
 
 /** The slot a snapshot is taken at: the views' newest at the commitment, waited for up to `waitMs`. */
-export async function snapshotSlot(o: Pick<SnapshotOptions, 'ch' | 'database' | 'sub' | 'current' | 'waitMs'>): Promise<bigint> {
-  if (o.ch === undefined) throw new SnapshotUnavailable('snapshot: this api process has no ClickHouse views to read accounts from');
+export async function snapshotSlot(o: Pick<SnapshotOptions, 'views' | 'sub' | 'current' | 'waitMs'>): Promise<bigint> {
+  if (o.views === undefined) throw new SnapshotUnavailable('snapshot: this api process has no ClickHouse views to read accounts from');
   const deadline = performance.now() + (o.waitMs ?? SNAPSHOT_WAIT_MS);
   for (;;) {
-    const head = (await readViewsState(o.ch, o.database)).head[o.sub.commitment];
+    const head = await o.views.head(o.sub.commitment);
     if (head !== undefined) return head;
     if (performance.now() >= deadline || !o.current())
       throw new SnapshotUnavailable(
@@ -83,7 +82,7 @@ export async function runSnapshot(o: SnapshotOptions): Promise<bigint | undefine
   const candidates = snapshotCandidates(o.sub);
   if (candidates === undefined || !o.current()) return o.current() ? slot : undefined;
   const rows = new SnapshotRowDecoder(slot);
-  const chunks = streamAccountSnapshot(o.ch!, o.database, candidates, slot)[Symbol.asyncIterator]();
+  const chunks = o.views!.accountSnapshot(candidates, slot)[Symbol.asyncIterator]();
   try {
     // The next chunk is asked for before this one is sent: the engine reads it (on its own threads) meanwhile.
     // A chunk asked for and then not awaited (the session moved on) may fail: marked handled, so it cannot end the process.

@@ -168,7 +168,7 @@ describe('accountSnapshotSql', () => {
 describe('snapshotSlot', () => {
   it('without ClickHouse views: SnapshotUnavailable saying so', async () => {
     const sub = compiled({ accounts: { x: { owner: [P] } } });
-    await expect(snapshotSlot({ ch: undefined, database: 'd', sub, current: () => true })).rejects.toThrow(SnapshotUnavailable);
-    await expect(snapshotSlot({ ch: undefined, database: 'd', sub, current: () => true })).rejects.toThrow(/no ClickHouse views/);
+    await expect(snapshotSlot({ views: undefined, sub, current: () => true })).rejects.toThrow(SnapshotUnavailable);
+    await expect(snapshotSlot({ views: undefined, sub, current: () => true })).rejects.toThrow(/no ClickHouse views/);
   });
 });

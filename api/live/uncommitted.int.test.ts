@@ -86,7 +86,7 @@ describe('live layer, read uncommitted', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'live-uncommitted-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 60_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 60_000, log: silentLogger });
     producer = await kafka.transactionalProducer({ transactionalId: `${topics.transactions}-writer` });
   });
 

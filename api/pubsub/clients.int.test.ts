@@ -21,7 +21,7 @@ import { topicNames } from '../../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { insertTransactions, openTestStore, setHeads, type TestStore } from '../../test/support/jsonrpc/store.js';
 import { key, lastStatePerSlot, PubSubChain, sig, transactionsMentioning, txEvent, write } from '../../test/support/pubsub/chain.js';
-import { LiveLayer } from '../live/index.js';
+import { clickHouseViews, LiveLayer } from '../live/index.js';
 import { startPubSub, type PubSubServer } from './server.js';
 import { QueryAdmission } from '../views/admission.js';
 import { viewsSignatureLookup } from './signature-lookup.js';
@@ -48,7 +48,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
     const db = await store.database('pubsub_clients');
     await setHeads(store.ch, db, { processed: 6010, confirmed: 6005, finalized: 6002 });
     await insertTransactions(store.ch, db, [{ signature: stored.signature, slot: stored.slot, position: 0, addresses: [], err: ERR }]);
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
       live,
       host: '127.0.0.1',
@@ -58,7 +58,7 @@ describe('PubSub with @solana/web3.js and @solana/kit', () => {
       maxMessageBytes: 65536,
       maxBufferedBytes: 1 << 24,
       pingIntervalMs: 10_000,
-      lookupSignature: viewsSignatureLookup(store.ch, db, new QueryAdmission()),
+      lookupSignature: viewsSignatureLookup(clickHouseViews(store.ch, db, new QueryAdmission())),
       log: silentLogger,
     });
     wsUrl = `ws://127.0.0.1:${server.port}/`;

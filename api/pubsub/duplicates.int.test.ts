@@ -36,7 +36,7 @@ describe('identical PubSub subscriptions on one connection', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'pubsub-duplicates-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
       live,
       host: '127.0.0.1',

@@ -25,7 +25,7 @@ describe('PubSub: deeply nested JSON', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'pubsub-deep-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 1, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: captured.log });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: captured.log });
     server = await startPubSub({
       live,
       host: '127.0.0.1',

@@ -46,7 +46,7 @@ describe('PubSub robustness', () => {
   beforeAll(async () => {
     kafka = createKafka({ brokers: testBrokers(), clientId: 'pubsub-robust-test' });
     await kafka.admin().ensureTopics(topics, { partitions: 2, retentionMs: -1, replicationFactor: 1 });
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub(serverOptions());
     url = `ws://127.0.0.1:${server.port}/?token=${TOKEN}`;
     chain = await PubSubChain.start(kafka, topics);

@@ -127,7 +127,7 @@ describe('PubSub streams: slotsUpdates, block, vote (Agave) and transaction (Hel
     const db = await store.database('pubsub_streams');
     await projectInto(store.ch, db, chain, TX_HEADS);
     rpc = await serve(store.ch, db);
-    live = await LiveLayer.start({ kafka, topics, database: 'unused', pingIntervalMs: 10_000, log: silentLogger });
+    live = await LiveLayer.start({ kafka, topics, pingIntervalMs: 10_000, log: silentLogger });
     server = await startPubSub({
       live,
       host: '127.0.0.1',

@@ -34,6 +34,9 @@ export interface ClientSample {
   errors: number;
   /** JSON-RPC answers saying the views trail too far (-32007, -32016), so far. */
   behind: number;
+  /** JSON-RPC refusals (-32429: over the client's share of the views' queries) since the last sample; counted as
+   * errors too. */
+  refused: number;
   /** The first few error messages of the run, for the report. */
   errorTexts: string[];
   /** Streams or subscriptions open now. */
@@ -50,7 +53,7 @@ const busy = index.busyAccounts.slice(0, 5);
 const send = (m: object): void => void process.send?.(m);
 
 let schedule: Schedule | undefined;
-const sample: ClientSample = { tip: -1, updates: 0, e2eMs: [], requestMs: [], errors: 0, behind: 0, errorTexts: [], open: 0 };
+const sample: ClientSample = { tip: -1, updates: 0, e2eMs: [], requestMs: [], errors: 0, behind: 0, refused: 0, errorTexts: [], open: 0 };
 const seen = (slot: number): void => {
   sample.updates++;
   if (slot > sample.tip) sample.tip = slot;
@@ -256,8 +259,10 @@ function jsonrpcClient(): void {
       // -32007 / -32016: the views trail the chain by more than the service allows (an answer the service
       // means, counted apart: the trail figures say why); anything else is an error.
       if (body.error && (body.error.code === -32007 || body.error.code === -32016)) sample.behind++;
-      else if (body.error) error(`jsonrpc ${method}: ${body.error.code} ${body.error.message}`);
-      else sample.updates++;
+      else if (body.error) {
+        if (body.error.code === -32429) sample.refused++;
+        error(`jsonrpc ${method}: ${body.error.code} ${body.error.message}`);
+      } else sample.updates++;
       return body.result;
     } catch (e) {
       error(`jsonrpc ${method}: ${(e as Error).message}`);
@@ -306,6 +311,7 @@ function main(): void {
       send({ sample: { ...sample } });
       sample.e2eMs = [];
       sample.requestMs = [];
+      sample.refused = 0;
       // errorTexts stay: the first few of the whole run, which the driver reports from the last sample.
       sample.updates = 0;
     } else if (m.cmd === 'stop') {

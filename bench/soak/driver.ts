@@ -57,6 +57,12 @@ export interface MinuteRow {
   upstreamLateP99Ms: number;
   /** The service's event loop lag (prom-client's p99 over its window), the largest sample of the minute. */
   eventLoopLagP99Ms: number;
+  /** Per Node process of the service (service, stream_<pid>, ingest): its main thread's busy share (perf_hooks
+   * event-loop utilization, the minute's mean) and its event loop lag p99 (the largest per-second p99). */
+  mainThreadBusy: Record<string, number>;
+  loopLagP99Ms: Record<string, number>;
+  /** JSON-RPC -32429 refusals in the minute. */
+  rpcRefused: number;
 }
 
 export interface SoakResult {
@@ -83,6 +89,10 @@ export interface SoakResult {
   warnings: number;
   /** JSON-RPC answers -32007/-32016 (the views trail too far). */
   rpcBehind: number;
+  /** JSON-RPC -32429 refusals over the run. */
+  rpcRefused: number;
+  /** Each Node process's main-thread busy share over the run. */
+  mainThreadBusy: Record<string, number>;
 }
 
 const CLIENT_ROLES = ['stream', 'geyser', 'pubsub', 'jsonrpc'] as const;
@@ -203,10 +213,39 @@ interface Sample {
   trail: Record<string, number>;
   e2e: Record<string, number[]>;
   rpcMs: number[];
+  rpcRefused: number;
   cpu: Record<string, number>;
   rss: Record<string, number>;
   lateMs: number[];
   loopLagMs: number;
+  /** Per Node process: main-thread busy share and event loop lag p99 (ms) of the second. */
+  busy: Record<string, number>;
+  lagMs: Record<string, number>;
+}
+
+/** The stream processes `slotstream all` runs (issue 33), from its log: pid -> own metrics port, alive ones. */
+export function streamProcessesOf(lines: readonly Record<string, unknown>[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const l of lines) {
+    if (l.msg === 'stream processes are serving') {
+      const pids = l.pids as number[];
+      (l.metricsPorts as number[]).forEach((port, i) => out.set(pids[i]!, port));
+    } else if (l.msg === 'stream process restarted') out.set(l.pid as number, l.metricsPort as number);
+    else if (l.msg === 'stream process died: starting another') out.delete(l.pid as number);
+  }
+  return out;
+}
+
+/** The JSON lines of a log text. */
+function jsonLines(text: string): Record<string, unknown>[] {
+  return text.split('\n').flatMap((l) => {
+    if (!l.startsWith('{')) return [];
+    try {
+      return [JSON.parse(l) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
 }
 
 async function measure(
@@ -218,9 +257,27 @@ async function measure(
   clients: Map<ClientRole, Worker>,
   dataDir: string,
 ): Promise<SoakResult> {
+  // The stream processes' log lines, read as they come (the output only grows).
+  let logRead = 0;
+  const workerLines: Record<string, unknown>[] = [];
+  const streamProcesses = (): Map<number, number> => {
+    const text = all.output();
+    const cut = text.lastIndexOf('\n') + 1;
+    if (cut > logRead) {
+      workerLines.push(...jsonLines(text.slice(logRead, cut)).filter((l) => String(l.msg).startsWith('stream process')));
+      logRead = cut;
+    }
+    return streamProcessesOf(workerLines);
+  };
   const pids = (): Record<string, number[]> => {
     const service = all.child.pid!;
-    const out: Record<string, number[]> = { service: [service], kafka: descendants(service), upstream: [up.proc.pid!] };
+    const workers = [...streamProcesses().keys()];
+    const out: Record<string, number[]> = {
+      service: [service],
+      kafka: descendants(service).filter((p) => !workers.includes(p)),
+      upstream: [up.proc.pid!],
+    };
+    for (const w of workers) out[`stream_${w}`] = [w];
     if (ingest) out.ingest = [ingest.child.pid!];
     for (const [role, w] of clients) out[`client_${role}`] = [w.proc.pid!];
     return out;
@@ -253,6 +310,22 @@ async function measure(
     } catch {
       return '';
     }
+  };
+  /** Each Node process's main-thread busy share and event loop lag p99 (ms) over the last second. */
+  const threads = async (serviceText: string): Promise<{ busy: Record<string, number>; lagMs: Record<string, number> }> => {
+    const texts: [string, string][] = [['service', serviceText.split(INGEST_METRICS)[0]!]];
+    if (ingest) texts.push(['ingest', serviceText.split(INGEST_METRICS)[1] ?? '']);
+    const workers = [...streamProcesses()];
+    const scraped = await Promise.all(workers.map(([, port]) => metricsOf(port)));
+    workers.forEach(([pid], i) => texts.push([`stream_${pid}`, scraped[i]!]));
+    const busy: Record<string, number> = {};
+    const lagMs: Record<string, number> = {};
+    for (const [name, text] of texts) {
+      if (text === '') continue;
+      busy[name] = metricSum(text, 'slotstream_event_loop_utilization');
+      lagMs[name] = metricSum(text, 'nodejs_eventloop_lag_p99_seconds') * 1000;
+    }
+    return { busy, lagMs };
   };
   const metrics = async (): Promise<string> => {
     const texts = await Promise.all([all.ports.metrics, ...(ingest ? [ingest.metricsPort] : [])].map(metricsOf));
@@ -292,6 +365,7 @@ async function measure(
       ingestSlot = metricSum(text, 'slotstream_ingest_last_slot');
     }
     lastClient = new Map(CLIENT_ROLES.map((r, i) => [r, clientSamples[i]!]));
+    const thread = await threads(text);
     const now = Date.now();
     const u = usage(pids());
     const cpu: Record<string, number> = {};
@@ -321,6 +395,9 @@ async function measure(
       trail,
       e2e: Object.fromEntries([...lastClient].filter(([r]) => r === 'geyser' || r === 'pubsub').map(([r, s]) => [r, s.e2eMs])),
       rpcMs: lastClient.get('jsonrpc')!.requestMs,
+      rpcRefused: lastClient.get('jsonrpc')!.refused,
+      busy: thread.busy,
+      lagMs: thread.lagMs,
       cpu,
       rss: u.rss,
       lateMs: upStats.lateMs,
@@ -354,10 +431,17 @@ async function measure(
       99,
     );
   const e2eAll = samples.flatMap((s) => Object.values(s.e2e).flat());
-  const names = Object.keys(samples[0]?.cpu ?? {});
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.cpu)))];
   const cpuCores = Object.fromEntries(
     names.map((n) => [n, samples.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, samples.length)]),
   );
+  const mainThreadBusy = meanOf(samples.map((s) => s.busy));
+  const busiest = Object.entries(mainThreadBusy).reduce<[string, number] | undefined>(
+    (m, e) => (m === undefined || e[1] > m[1] ? e : m),
+    undefined,
+  );
+  const [busiestName, busiestShare] = busiest ?? ['none', NaN];
+  const rpcRefused = samples.reduce((a, s) => a + s.rpcRefused, 0);
   const rssSlopeMbPerHour = Object.fromEntries(
     names.map((n) => [n, slope(samples.map((s) => [(s.t - startedAt) / 3_600_000, s.rss[n] ?? 0]))]),
   );
@@ -407,11 +491,20 @@ async function measure(
     ingestLagP99Slots: all99('ingest'),
     viewsLagP99Slots: all99('views'),
     e2eP99Ms: percentile(e2eAll, 99),
-    cpuCores: (cpuCores.service ?? 0) + (cpuCores.kafka ?? 0) + (cpuCores.ingest ?? 0),
+    // slotstream's own processes: the engine, its stream processes, the broker, a split ingest.
+    cpuCores: Object.entries(cpuCores).reduce(
+      (a, [n, c]) => a + (n === 'service' || n === 'kafka' || n === 'ingest' || n.startsWith('stream_') ? c : 0),
+      0,
+    ),
     rssSlopeMbPerH: rssSlopeMbPerHour.service ?? 0,
     diskGbPerDay: kafkaGbPerDay + clickhouseGbPerDay,
     cutoffs: cutoffs.grpc + cutoffs.pubsub,
     errors: errorLines.length + clientErrors + deadLetters + (exited ? 1 : 0),
+    rpcP99Ms: percentile(
+      samples.flatMap((s) => s.rpcMs),
+      99,
+    ),
+    busiestThread: { process: busiestName, share: busiestShare },
   };
   const line = summaryLine(summary);
   log(
@@ -421,7 +514,8 @@ async function measure(
       `clickhouse ${(d.clickhouse / 1e6).toFixed(0)} MB (+${(clickhouseGbPerHour * 24).toFixed(1)} GB per day of this run, ${clickhouseGbPerDay.toFixed(1)} GB per day of the chain); ` +
       `CPU s per published slot ${fmtMap(cpuSecondsPerSlot, 2)} (cores at the chain's pace ${fmtMap(coresAtPace, 2)}); dead letters ${deadLetters}; cutoffs grpc ${cutoffs.grpc} pubsub ${cutoffs.pubsub}; ` +
       `error lines ${errorLines.length}, client errors ${clientErrors}, ` +
-      `JSON-RPC answers saying the views trail too far ${rpcBehind}, warnings ${warnings}`,
+      `JSON-RPC answers saying the views trail too far ${rpcBehind}, refused (-32429) ${rpcRefused}, warnings ${warnings}; ` +
+      `main thread busy share ${fmtMap(mainThreadBusy, 2)}`,
   );
   for (const t of errorTexts.slice(0, 10)) log(`soak error: ${t.slice(0, 400)}`);
   log(line);
@@ -438,7 +532,22 @@ async function measure(
     errorTexts,
     warnings,
     rpcBehind,
+    rpcRefused,
+    mainThreadBusy,
   };
+}
+
+/** The mean of each key over the records that have it. */
+function meanOf(records: readonly Record<string, number>[]): Record<string, number> {
+  const sum = new Map<string, [number, number]>();
+  for (const r of records) {
+    for (const [k, v] of Object.entries(r)) {
+      if (!Number.isFinite(v)) continue;
+      const [a, n] = sum.get(k) ?? [0, 0];
+      sum.set(k, [a + v, n + 1]);
+    }
+  }
+  return Object.fromEntries([...sum].map(([k, [a, n]]) => [k, a / n]));
 }
 
 const fmtMap = (m: Record<string, number>, digits: number): string =>
@@ -462,7 +571,8 @@ function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
     }),
   );
   const rpc = ss.flatMap((s) => s.rpcMs);
-  const names = Object.keys(ss[0]?.cpu ?? {});
+  const names = [...new Set(ss.flatMap((s) => Object.keys(s.cpu)))];
+  const lagNames = [...new Set(ss.flatMap((s) => Object.keys(s.lagMs)))];
   return {
     minute,
     trail,
@@ -471,6 +581,11 @@ function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
     cpuCores: Object.fromEntries(names.map((n) => [n, ss.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, ss.length)])),
     rssMb: Object.fromEntries(names.map((n) => [n, ss.at(-1)?.rss[n] ?? 0])),
     eventLoopLagP99Ms: Math.max(...ss.map((s) => s.loopLagMs)),
+    mainThreadBusy: meanOf(ss.map((s) => s.busy)),
+    loopLagP99Ms: Object.fromEntries(
+      lagNames.map((n) => [n, Math.max(...ss.flatMap((s) => (s.lagMs[n] === undefined ? [] : [s.lagMs[n]!])))]),
+    ),
+    rpcRefused: ss.reduce((a, s) => a + s.rpcRefused, 0),
     upstreamLateP99Ms: percentile(
       ss.flatMap((s) => s.lateMs),
       99,
@@ -485,8 +600,9 @@ function minuteLine(r: MinuteRow): string {
       .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)}`)
       .join(', ')}; e2e ms p50/p99 ${Object.entries(r.e2e)
       .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)} (n=${v.n})`)
-      .join(', ')}; jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}); upstream late p99 ${p(r.upstreamLateP99Ms)} ms; ` +
-    `service event loop lag p99 ${p(r.eventLoopLagP99Ms)} ms; ` +
+      .join(', ')}; jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}, refused ${r.rpcRefused}); ` +
+    `upstream late p99 ${p(r.upstreamLateP99Ms)} ms; ` +
+    `main thread busy ${fmtMap(r.mainThreadBusy, 2)}; event loop lag p99 ms ${fmtMap(r.loopLagP99Ms, 0)}; ` +
     `cpu ${fmtMap(r.cpuCores, 2)}; rss MB ${fmtMap(r.rssMb, 0)}`
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricSum } from './driver.js';
+import { metricSum, streamProcessesOf } from './driver.js';
 import { localBrokers } from './ingest-process.js';
 import { Schedule, SPREAD } from './schedule.js';
 import { loadShape, MAINNET, slotsFor } from './shape.js';
@@ -32,11 +32,19 @@ describe('soak arithmetic', () => {
       diskGbPerDay: 512.34,
       cutoffs: 0,
       errors: 0,
+      rpcP99Ms: 87.6,
+      busiestThread: { process: 'stream_4242', share: 0.914 },
     });
     expect(line).toBe(
-      'soak multiple=2 minutes=3 ingest_lag_p99_slots=1 views_lag_p99_slots=2 e2e_p99_ms=150 cpu_cores=1.23 rss_slope_mb_per_h=-3 disk_gb_per_day=512.3 cutoffs=0 errors=0',
+      'soak multiple=2 minutes=3 ingest_lag_p99_slots=1 views_lag_p99_slots=2 e2e_p99_ms=150 cpu_cores=1.23 rss_slope_mb_per_h=-3 disk_gb_per_day=512.3 cutoffs=0 errors=0 rpc_p99_ms=88 busiest_thread=stream_4242:0.91',
     );
-    expect(parseSummaryLine(`x\n${line}\ny`)).toMatchObject({ multiple: 2, e2e_p99_ms: 150, errors: 0 });
+    expect(parseSummaryLine(`x\n${line}\ny`)).toMatchObject({
+      multiple: 2,
+      e2e_p99_ms: 150,
+      errors: 0,
+      rpc_p99_ms: 88,
+      busiest_thread: 0.91,
+    });
     expect(parseSummaryLine('nothing')).toBeUndefined();
   });
 
@@ -63,6 +71,20 @@ describe('soak arithmetic', () => {
     expect(() => loadShape(0, 10)).toThrow(/multiple must be a number in \(0, 20\], got 0/);
     expect(() => loadShape(1, 1.5)).toThrow(/slots must be an integer >= 2, got 1.5/);
     expect(slotsFor(2, 30)).toBe(375);
+  });
+
+  it("given slotstream all's log, when its stream processes are read, then the live ones with their metrics ports", () => {
+    const lines = [
+      { msg: 'stream processes are serving', pids: [11, 12, 13], metricsPorts: [9001, 9002, 9003] },
+      { msg: 'stream process died: starting another', pid: 12 },
+      { msg: 'stream process restarted', pid: 14, metricsPort: 9004 },
+    ];
+    expect([...streamProcessesOf(lines)]).toEqual([
+      [11, 9001],
+      [13, 9003],
+      [14, 9004],
+    ]);
+    expect(streamProcessesOf([{ msg: 'api is serving' }]).size).toBe(0);
   });
 
   it('given a /metrics text, when a metric is summed, then over its label sets only', () => {

@@ -34,21 +34,28 @@ export interface SoakSummary {
   diskGbPerDay: number;
   cutoffs: number;
   errors: number;
+  /** JSON-RPC answer time p99 over the run (ms). */
+  rpcP99Ms: number;
+  /** The Node process whose main thread was busiest (event-loop utilization, the run's mean). */
+  busiestThread: { process: string; share: number };
 }
 
 const fmt = (x: number, digits: number): string => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
 
 /** `soak multiple=<m> minutes=<n> ingest_lag_p99_slots=.. views_lag_p99_slots=.. e2e_p99_ms=.. cpu_cores=..
- * rss_slope_mb_per_h=.. disk_gb_per_day=.. cutoffs=.. errors=..` (issue 22). */
+ * rss_slope_mb_per_h=.. disk_gb_per_day=.. cutoffs=.. errors=.. rpc_p99_ms=.. busiest_thread=<process>:<share>`
+ * (issues 22 and 33). */
 export function summaryLine(s: SoakSummary): string {
   return (
     `soak multiple=${s.multiple} minutes=${s.minutes} ingest_lag_p99_slots=${fmt(s.ingestLagP99Slots, 0)} ` +
     `views_lag_p99_slots=${fmt(s.viewsLagP99Slots, 0)} e2e_p99_ms=${fmt(s.e2eP99Ms, 0)} cpu_cores=${fmt(s.cpuCores, 2)} ` +
-    `rss_slope_mb_per_h=${fmt(s.rssSlopeMbPerH, 0)} disk_gb_per_day=${fmt(s.diskGbPerDay, 1)} cutoffs=${s.cutoffs} errors=${s.errors}`
+    `rss_slope_mb_per_h=${fmt(s.rssSlopeMbPerH, 0)} disk_gb_per_day=${fmt(s.diskGbPerDay, 1)} cutoffs=${s.cutoffs} errors=${s.errors} ` +
+    `rpc_p99_ms=${fmt(s.rpcP99Ms, 0)} busiest_thread=${s.busiestThread.process}:${fmt(s.busiestThread.share, 2)}`
   );
 }
 
-/** Parses a summary line back (the soak test reads the driver's output with it); undefined when none. */
+/** Parses a summary line back (the soak test reads the driver's output with it); undefined when none. Numbers
+ * only: busiest_thread's share is read from its `<process>:<share>` form. */
 export function parseSummaryLine(text: string): Record<string, number> | undefined {
   const line = text.split('\n').find((l) => l.startsWith('soak multiple='));
   if (!line) return undefined;
@@ -58,7 +65,7 @@ export function parseSummaryLine(text: string): Record<string, number> | undefin
       .split(' ')
       .map((kv) => {
         const [k, v] = kv.split('=');
-        return [k!, Number(v)];
+        return [k!, Number(k === 'busiest_thread' ? v!.slice(v!.lastIndexOf(':') + 1) : v)];
       }),
   );
 }

@@ -41,9 +41,20 @@ describe('bench:soak', () => {
       'disk_gb_per_day',
       'cutoffs',
       'errors',
+      'rpc_p99_ms',
+      'busiest_thread',
     ]);
     expect(s!.multiple).toBe(0.05);
-    for (const k of ['ingest_lag_p99_slots', 'views_lag_p99_slots', 'e2e_p99_ms', 'cpu_cores', 'rss_slope_mb_per_h', 'disk_gb_per_day']) {
+    for (const k of [
+      'ingest_lag_p99_slots',
+      'views_lag_p99_slots',
+      'e2e_p99_ms',
+      'cpu_cores',
+      'rss_slope_mb_per_h',
+      'disk_gb_per_day',
+      'rpc_p99_ms',
+      'busiest_thread',
+    ]) {
       expect(Number.isFinite(s![k]), `${k} in ${out}`).toBe(true);
     }
     expect(s!.ingest_lag_p99_slots, out).toBeGreaterThanOrEqual(0);
@@ -59,5 +70,17 @@ describe('bench:soak', () => {
     });
     // Every interface saw the chain: a trail for each.
     expect(Object.keys(r.minutes[0]!.trail).sort(), out).toEqual(['geyser', 'ingest', 'pubsub', 'stream', 'views']);
+    // Every Node process of the service (the engine and its stream processes) has its main thread's busy share and
+    // its event loop lag, and CPU apart from the broker's (issue 33, item 5).
+    const streams = Object.keys(r.mainThreadBusy).filter((k) => k.startsWith('stream_'));
+    expect(streams.length, out).toBeGreaterThan(0);
+    for (const k of ['service', ...streams]) {
+      expect(r.mainThreadBusy[k], `${k} in ${out}`).toBeGreaterThan(0);
+      expect(r.mainThreadBusy[k], `${k} in ${out}`).toBeLessThanOrEqual(1);
+      expect(r.minutes[0]!.loopLagP99Ms[k], `${k} in ${out}`).toBeGreaterThan(0);
+      expect(r.cpuCores[k], `${k} in ${out}`).toBeGreaterThan(0);
+    }
+    expect(r.cpuCores.kafka, out).toBeGreaterThan(0);
+    expect(out).toMatch(/busiest_thread=(service|stream_\d+):\d\.\d\d/);
   }, 240_000);
 });

@@ -9,8 +9,7 @@
 import { OffsetMap, tpKey, type InRecord, type Kafka } from '../../../platform/kafka/index.js';
 import { decodeRecord } from '../../../schemas/codec.js';
 import type { TopicNames } from '../../../schemas/topics.js';
-import type { ClickHouseClient } from '@clickhouse/client';
-import { streamTopics } from '../../live/index.js';
+import { streamTopics, type StreamViews } from '../../live/index.js';
 import { firstAvailableSlot as indexedFirstAvailable, logRanges } from '../../live/replay.js';
 
 interface FirstRecord {
@@ -29,12 +28,12 @@ export function firstAvailableOf(firsts: readonly FirstRecord[]): bigint | undef
 export async function firstAvailableSlot(
   kafka: Kafka,
   topics: TopicNames,
-  index: { ch: ClickHouseClient | undefined; database: string },
+  views: StreamViews | undefined,
   timeoutMs = 10_000,
 ): Promise<bigint | undefined> {
   const kinds = streamTopics(topics);
-  if (index.ch) {
-    const exact = await indexedFirstAvailable(index.ch, index.database, await logRanges(kafka, [...kinds.keys()]));
+  if (views) {
+    const exact = await indexedFirstAvailable(views, await logRanges(kafka, [...kinds.keys()]));
     if (exact !== undefined) return exact;
   }
   const start = new OffsetMap();

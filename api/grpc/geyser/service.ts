@@ -32,7 +32,7 @@ function addHandlers(server: grpc.Server, d: GeyserServiceDeps, access: AccessCo
     { live: d.live, limits: d.limits, queueSize: d.queueSize, log: d.log },
     { access, iface: 'geyser' },
   );
-  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, index: d.live.index });
+  const calls = geyserUnary({ chain: d.live.chain, kafka: d.live.kafka, topics: d.live.topics, views: d.live.views });
 
   const unary =
     <Req, Res>(handler: (req: Req) => Res | Promise<Res>) =>

@@ -1,7 +1,6 @@
 // geyser.Geyser's unary calls, answered from the live layer's chain state (the same slot statuses the
 // commitment gate uses; behaviour.md "`geyser.Geyser`") and the topics. Each handler returns the response or
 // throws a GeyserCallError with the gRPC status to answer.
-import type { ClickHouseClient } from '@clickhouse/client';
 import { status } from '@grpc/grpc-js';
 import type * as G from '@triton-one/yellowstone-grpc';
 import bs58 from 'bs58';
@@ -11,7 +10,7 @@ import type { Kafka } from '../../../platform/kafka/index.js';
 import type { TopicNames } from '../../../schemas/topics.js';
 import { Commitment, commitmentOfLevelNumber } from '../../../schemas/commitment.js';
 import { versionString } from '../version.js';
-import { BLOCKHASH_VALID_BLOCKS, type ChainState } from '../../live/index.js';
+import { BLOCKHASH_VALID_BLOCKS, type ChainState, type StreamViews } from '../../live/index.js';
 import { firstAvailableSlot } from './replay-info.js';
 
 export class GeyserCallError extends Error {
@@ -35,8 +34,8 @@ export interface UnaryDeps {
   chain: ChainState;
   kafka: Kafka;
   topics: TopicNames;
-  /** slot_offsets, for SubscribeReplayInfo (see replay-info.ts). */
-  index: { ch: ClickHouseClient | undefined; database: string };
+  /** The views, when the process has them (SubscribeReplayInfo's exact answer). */
+  views: StreamViews | undefined;
 }
 
 function notYet(what: string, level: Commitment): GeyserCallError {
@@ -84,7 +83,7 @@ export function geyserUnary(d: UnaryDeps) {
       return { slot: slot.toString(), valid: d.chain.isBlockhashValid(hash.bytes, level) };
     },
     subscribeReplayInfo: async (): Promise<G.SubscribeReplayInfoResponse> => {
-      const first = await firstAvailableSlot(d.kafka, d.topics, d.index);
+      const first = await firstAvailableSlot(d.kafka, d.topics, d.views);
       return first === undefined ? {} : { firstAvailable: first.toString() };
     },
   };

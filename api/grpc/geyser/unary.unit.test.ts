@@ -24,8 +24,7 @@ function chain(): ChainState {
   c.onSlot(SlotEvent.fromPartial({ slot: 11n, status: SlotStatus.SLOT_STATUS_CONFIRMED }));
   return c;
 }
-const calls = (c: ChainState) =>
-  geyserUnary({ chain: c, kafka: undefined as never, topics: undefined as never, index: { ch: undefined, database: '' } });
+const calls = (c: ChainState) => geyserUnary({ chain: c, kafka: undefined as never, topics: undefined as never, views: undefined });
 function callError(f: () => unknown): GeyserCallError {
   try {
     f();

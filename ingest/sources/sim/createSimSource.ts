@@ -7,6 +7,7 @@ import type { ChainSource, SlotBatch } from '../../source.js';
 import { SimChain } from './chain.js';
 import { validateSimOptions, type SimOptions } from './options.js';
 import { piecesFor, spreadSlot } from './spread.js';
+import { selectVotes } from '../shared/votes.js';
 
 export function createSimSource(opts: SimOptions): ChainSource {
   const o = validateSimOptions({ ...opts });
@@ -18,10 +19,7 @@ export function createSimSource(opts: SimOptions): ChainSource {
       (o.maxSlots > 0 ? `, stopping after ${o.maxSlots} slots` : ''),
   ];
   if (o.fast) notes.push('FAST MODE: transaction signatures are seeded random bytes, NOT ed25519 signatures; they will not verify');
-  return {
-    notes,
-    batches: ({ afterSlot, signal }) => run(o, afterSlot, signal),
-  };
+  return selectVotes({ notes, batches: ({ afterSlot, signal }) => run(o, afterSlot, signal) }, o.votes ?? 'include');
 }
 
 async function* run(o: SimOptions, afterSlot: bigint | undefined, signal?: AbortSignal): AsyncGenerator<SlotBatch> {

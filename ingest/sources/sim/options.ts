@@ -1,4 +1,5 @@
 // Simulator options and their validation (the CLI maps its config onto these).
+import type { VoteSelection } from '../shared/votes.js';
 export interface SimOptions {
   /** Same seed, same chain (byte for byte). */
   seed: number;
@@ -20,6 +21,9 @@ export interface SimOptions {
   /** Share of slots that become a dead fork at processed (0..0.5; default 0.01). Drawn from its own seeded
    * stream: 0 leaves the chain exactly as without dead forks. */
   deadRate: number;
+  /** exclude: the chain is built as always (same blockhashes and signatures) and its votes are dropped
+   * before they are handed over (ingest/sources/shared/votes.ts); absent: include. */
+  votes?: VoteSelection;
 }
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
@@ -58,6 +62,9 @@ export function validateSimOptions(o: SimOptions): SimOptions {
   }
   if (typeof o.entries !== 'boolean') {
     throw new SimOptionError(`simulator option entries must be a boolean, got ${String(o.entries)}`);
+  }
+  if (o.votes !== undefined && o.votes !== 'include' && o.votes !== 'exclude') {
+    throw new SimOptionError(`simulator option votes must be include or exclude, got ${String(o.votes)}`);
   }
   if (typeof o.fast !== 'boolean') throw new SimOptionError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
   return o;

@@ -9,7 +9,7 @@ import { geyserService } from '../../../api/grpc/geyser/service.js';
 import type { CompressionPolicy } from '../../../api/grpc/compression.js';
 import { startGrpc } from '../../../api/grpc/server.js';
 import { streamService } from '../../../api/grpc/stream/service.js';
-import { LiveLayer, type LiveRead } from '../../../api/live/index.js';
+import { clickHouseViews, LiveLayer, type LiveRead } from '../../../api/live/index.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import type { TopicKind, TopicNames } from '../../../schemas/topics.js';
 
@@ -50,8 +50,7 @@ export async function startTestGrpc(o: TestGrpcOptions): Promise<TestGrpc> {
   const live = await LiveLayer.start({
     kafka: o.kafka,
     topics: o.topics,
-    ch: o.ch,
-    database: o.database,
+    views: o.ch ? clickHouseViews(o.ch, o.database) : undefined,
     pingIntervalMs: o.pingIntervalMs,
     read: o.liveRead,
     kinds: o.liveKinds,
