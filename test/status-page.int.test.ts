@@ -3,6 +3,8 @@
 // each commitment, the lag of every role, throughput, open streams and the upstream, and updates without a reload
 // (the tip moves, the page's load time stays). A PubSub client holds a slot subscription, which the page counts.
 // SLOTSTREAM_STATUS_SCREENSHOT=<file> keeps the screenshot (docs/status-page.png was made so).
+// One process (--stream-processes 0): the page counts the streams of the process that serves it, and with stream
+// processes those are in the workers (a known limit, README "Known limits").
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +30,8 @@ beforeAll(async () => {
     '200',
     '--tps',
     '40',
+    '--stream-processes',
+    '0',
   ]);
 });
 
