@@ -216,8 +216,8 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
   function config(prefix: string, server: ReplayServer): Config {
     return makeConfig('ingest', {
       source: 'yellowstone',
-      yellowstoneUrl: server.url,
-      xToken: 'test-token',
+      yellowstoneUrl: [server.url],
+      xToken: ['test-token'],
       yellowstoneSubscribe: ['entries'],
       yellowstoneBackoffMs: 20,
       rpcUrl: rpc.url,
