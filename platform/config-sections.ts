@@ -123,8 +123,6 @@ function localNodes(n: number): 1 | 3 {
 /** -1 (the option's "none") as undefined, a slot otherwise. */
 const slotOrNone = (n: number): bigint | undefined => (n >= 0 ? BigInt(n) : undefined);
 
-/** '' (the option's "none") as undefined. */
-
 /** The codec and level options checked together (a level the codec lacks or refuses fails naming both). */
 export function compressionOf(c: Config): KafkaCompression {
   try {
