@@ -181,6 +181,8 @@ export class MergedLoop {
         c.call?.cancel();
         c.call = undefined;
         this.m.upstreamConnected.set({ upstream: c.label }, 0);
+        // No lag while away: the series comes back with the upstream's first announced slot.
+        this.m.upstreamLag.remove({ upstream: c.label });
       }
       if (delivered) failures = 0;
       this.m.upstreamReconnects.inc({ upstream: c.label });
