@@ -336,6 +336,43 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     expect(await metricOf(DUPLICATES, dl)).toBeGreaterThan(0);
   });
 
+  it("two upstreams, one stalling mid-run: it falls behind, is dropped and resubscribed; the topics equal one clean upstream's", async () => {
+    // S starts first and goes silent after 10,000 updates (its stream stays open); C starts once S has had 2,000
+    // of its updates published, overtakes it, and S, more than 5 slots behind, is dropped and comes back.
+    let releaseC!: () => void;
+    const cStarts = new Promise<void>((r) => (releaseC = r));
+    const stalling = await serve({ firstAvailable: 398202772n, stallFirstStreamAfter: 10_000 });
+    const clean = await serve({ firstAvailable: 398202772n, hold: () => cStarts });
+    const prefix = uniquePrefix('ys-stall');
+    const cfg: Config = { ...config(prefix, stalling, clean), yellowstoneMaxLagSlots: 5 };
+    const sl = upstreamLabel(stalling.url);
+    const base = { won: await metricOf(WON, sl), reconnects: await metricOf(RECONNECTS, sl) };
+    const infra = await connectKafka(cfg, silent);
+    try {
+      const h = await startIngest(ingestSection(cfg), silent, infra);
+      handles.push(h);
+      await waitFor(async () => (await metricOf(WON, sl)) - base.won >= 2_000, { what: 'S wins 2,000 updates', timeoutMs: 60_000 });
+      releaseC();
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
+        what: `slot ${expected.last} in Kafka`,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
+      // Dropped for its lag (long before the 60 s of silence that would also drop it), and resubscribed.
+      await waitFor(() => stalling.requests.filter((r) => !r.ping).length >= 2, { what: "S's second subscription", timeoutMs: 30_000 });
+      await h.stop();
+    } finally {
+      await infra.kafka.close();
+    }
+    expect((await metricOf(RECONNECTS, sl)) - base.reconnects).toBeGreaterThanOrEqual(1);
+    expect(stalling.requests.filter((r) => !r.ping)[1]!.fromSlot).toBeDefined();
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expect(got.slots).toEqual(reference.slots);
+    expect(got.entries).toEqual(reference.entries);
+    expect(got.epochs).toBe(reference.epochs);
+  });
+
   it('reconnects after a cut stream with from_slot and continues with no gap and no duplicate', async () => {
     // This server also gzips its messages: the source accepts them.
     const server = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000, gzip: true });

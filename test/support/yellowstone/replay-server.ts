@@ -3,7 +3,7 @@
 // recorded SubscribeUpdate stream. A request with from_slot gets the recorded updates whose slot is at
 // least from_slot, in recorded order (Yellowstone replays whole slots from its store); without, the whole
 // recording. After the recording the stream stays open, as a live upstream's does. Knobs: how far back
-// SubscribeReplayInfo says the server can replay, a cut of the first stream after N updates, a limit that
+// SubscribeReplayInfo says the server can replay, a cut or a stall of the first stream after N updates, a limit that
 // stops the recording early, and a hold that keeps a stream silent until the test releases it. Instead of a
 // recording, a `feed` yields the updates' wire bytes as it likes (bench/soak/upstream.ts: a recording on disk
 // replayed at the chain's pace): they go out as they are, without a decode and re-encode.
@@ -42,6 +42,8 @@ export interface ReplayServerOptions {
   limit?: number;
   /** Compress every message with gzip (as providers that offer it do). */
   gzip?: boolean;
+  /** The first Subscribe stream goes silent (open, sending nothing, not even pings) after this many updates. */
+  stallFirstStreamAfter?: number;
   /** Subscribe stream n (from 1) sends nothing until the promise returned for it settles (undefined: at once):
    * an upstream that starts late, or one that stays away after a cut until the test lets it back. */
   hold?: (stream: number) => Promise<void> | undefined;
@@ -110,6 +112,10 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     let sent = 0;
     for await (const u of updates) {
       if (!open.has(call)) return;
+      if (stream === 1 && o.stallFirstStreamAfter !== undefined && sent >= o.stallFirstStreamAfter) {
+        await new Promise((resolve) => call.once('cancelled', resolve));
+        return;
+      }
       if (cutAfter !== undefined && sent >= cutAfter) {
         // grpc-js ends a server stream with a status when the call emits an error carrying a code.
         call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'test server: stream cut' });
