@@ -147,6 +147,7 @@ const YELLOWSTONE_ONLY = [
   'yellowstoneAccounts',
   'yellowstoneOwners',
   'yellowstoneBackoffMs',
+  'yellowstoneMaxLagSlots',
 ] as const;
 const YELLOWSTONE_STREAMS = ['transactions', 'accounts', 'entries'];
 
@@ -160,10 +161,22 @@ function checkYellowstoneSource(config: Config): void {
     }
     return;
   }
-  if (!/^https?:\/\/./.test(config.yellowstoneUrl)) {
+  const urls = config.yellowstoneUrl;
+  const badUrl = urls.length === 0 ? '' : urls.find((u) => !/^https?:\/\/./.test(u));
+  if (badUrl !== undefined) {
     throw new ConfigError(
-      `--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(config.yellowstoneUrl)})`,
+      `--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(badUrl)})`,
     );
+  }
+  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
+  if (twice !== undefined) throw new ConfigError(`option ${flagOf('yellowstoneUrl')}: ${twice} is given twice`);
+  if (config.xToken.length > 1 && config.xToken.length !== urls.length) {
+    throw new ConfigError(
+      `option ${flagOf('xToken')}: ${config.xToken.length} tokens for ${urls.length} endpoints: give one token for all, or one per endpoint in ${flagOf('yellowstoneUrl')}'s order`,
+    );
+  }
+  if (urls.length === 1 && config.yellowstoneMaxLagSlots !== OPTIONS.yellowstoneMaxLagSlots.default) {
+    throw new ConfigError(`option ${flagOf('yellowstoneMaxLagSlots')} applies only to several ${flagOf('yellowstoneUrl')} endpoints`);
   }
   const bad = config.yellowstoneSubscribe.find((s) => !YELLOWSTONE_STREAMS.includes(s));
   if (bad !== undefined) {

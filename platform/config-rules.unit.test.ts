@@ -67,6 +67,22 @@ describe('checkConfigRules', () => {
     expect(() => check('ingest', ['--yellowstone-owners', 'Vote111111111111111111111111111111111111111'])).toThrow(
       /option --yellowstone-owners applies only to --source yellowstone/,
     );
+    // Several endpoints: each checked, none twice, tokens one for all or one each, the lag limit only with several.
+    const ys = ['--source', 'yellowstone', '--yellowstone-url'];
+    expect(() => check('ingest', [...ys, 'https://a.example,http://127.0.0.1:1', '--x-token', 'a,b'])).not.toThrow();
+    expect(() => check('ingest', [...ys, 'https://a.example,grpc.example:443'])).toThrow(
+      /needs --yellowstone-url .*\(got "grpc.example:443"\)/,
+    );
+    expect(() => check('ingest', [...ys, 'https://a.example,https://a.example'])).toThrow(
+      /option --yellowstone-url: https:\/\/a.example is given twice/,
+    );
+    expect(() => check('ingest', [...ys, 'https://a.example,https://b.example', '--x-token', 'a,b,c'])).toThrow(
+      /option --x-token: 3 tokens for 2 endpoints/,
+    );
+    expect(() => check('ingest', [...ys, 'https://a.example', '--yellowstone-max-lag-slots', '9'])).toThrow(
+      /option --yellowstone-max-lag-slots applies only to several --yellowstone-url endpoints/,
+    );
+    expect(() => check('ingest', ['--yellowstone-max-lag-slots', '9'])).toThrow(/applies only to --source yellowstone/);
     // Roles without an ingest ignore the ingest's environment.
     expect(() => check('api', [], { INGEST_SOURCE: 'yellowstone' })).not.toThrow();
   });

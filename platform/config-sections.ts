@@ -54,7 +54,8 @@ export interface IngestSection {
   file: { path: string; strict: boolean };
   rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
   /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
-  yellowstone: Pick<YellowstoneSourceOptions, 'url' | 'xToken' | 'backoffMs'> & {
+  yellowstone: Pick<YellowstoneSourceOptions, 'upstreams' | 'backoffMs'> & {
+    maxLagSlots: number;
     subscribe: readonly string[];
     filters: Omit<Filters, 'streams'>;
     /** The JSON-RPC node that names leaders (--rpc-url), when one is given. */
@@ -127,9 +128,6 @@ function localNodes(n: number): 1 | 3 {
 /** -1 (the option's "none") as undefined, a slot otherwise. */
 const slotOrNone = (n: number): bigint | undefined => (n >= 0 ? BigInt(n) : undefined);
 
-/** '' (the option's "none") as undefined. */
-const orNone = (s: string): string | undefined => (s === '' ? undefined : s);
-
 /** The codec and level options checked together (a level the codec lacks or refuses fails naming both). */
 export function compressionOf(c: Config): KafkaCompression {
   try {
@@ -195,8 +193,12 @@ export function ingestSection(c: Config): IngestSection {
       snapshotPrograms: c.rpcSnapshotPrograms,
     },
     yellowstone: {
-      url: c.yellowstoneUrl,
-      xToken: orNone(c.xToken),
+      // One token for all endpoints, or one per endpoint (the config rules check the count).
+      upstreams: c.yellowstoneUrl.map((url, i) => {
+        const token = c.xToken.length === 1 ? c.xToken[0]! : (c.xToken[i] ?? '');
+        return token !== '' ? { url, xToken: token } : { url };
+      }),
+      maxLagSlots: c.yellowstoneMaxLagSlots,
       backoffMs: c.yellowstoneBackoffMs,
       subscribe: c.yellowstoneSubscribe,
       filters: {

@@ -77,7 +77,27 @@ describe('configSections', () => {
   it('maps the options\' "none" values (-1 slots, empty token) to absent ones', () => {
     const s = configSections(parseConfig('ingest', ['--source', 'rpc', '--from-slot', '5', '--to-slot', '9'], {}).config);
     expect([s.ingest.rpc.fromSlot, s.ingest.rpc.toSlot]).toEqual([5n, 9n]);
-    expect(configSections(makeConfig('ingest', { xToken: '' })).ingest.yellowstone.xToken).toBeUndefined();
+    expect(configSections(makeConfig('ingest', { yellowstoneUrl: ['http://a:1'], xToken: [] })).ingest.yellowstone.upstreams).toEqual([
+      { url: 'http://a:1' },
+    ]);
+  });
+
+  it('pairs --yellowstone-url endpoints with their tokens: one token for all, or one per endpoint', () => {
+    const of = (args: string[]) =>
+      configSections(parseConfig('ingest', ['--source', 'yellowstone', ...args], {}).config).ingest.yellowstone;
+    const two = ['--yellowstone-url', 'https://a.example,http://127.0.0.1:10000'];
+    expect(of([...two, '--x-token', 's']).upstreams).toEqual([
+      { url: 'https://a.example', xToken: 's' },
+      { url: 'http://127.0.0.1:10000', xToken: 's' },
+    ]);
+    expect(of([...two, '--x-token', 's1,s2', '--yellowstone-max-lag-slots', '8'])).toMatchObject({
+      upstreams: [
+        { url: 'https://a.example', xToken: 's1' },
+        { url: 'http://127.0.0.1:10000', xToken: 's2' },
+      ],
+      maxLagSlots: 8,
+    });
+    expect(of(two).upstreams).toEqual([{ url: 'https://a.example' }, { url: 'http://127.0.0.1:10000' }]);
   });
 
   it("keeps the local broker's data under --data-dir when asked, and takes 1 or 3 nodes only", () => {

@@ -339,18 +339,26 @@ export const OPTIONS = {
   }),
   // Ingest: --source yellowstone
   yellowstoneUrl: opt({
-    kind: 'string',
+    kind: 'list',
     env: 'YELLOWSTONE_URL',
-    default: '',
+    default: [],
     roles: INGEST,
-    help: 'yellowstone source: the Yellowstone gRPC endpoint, https://host[:port] (TLS) or http://host:port (plaintext).',
+    help: 'yellowstone source: the Yellowstone gRPC endpoint, https://host[:port] (TLS) or http://host:port (plaintext); several, comma separated, are merged (each update published once, from the first to deliver it; one that fails, stalls or lags is resubscribed while the others carry on).',
   }),
   xToken: opt({
-    kind: 'string',
+    kind: 'list',
     env: 'YELLOWSTONE_X_TOKEN',
-    default: '',
+    default: [],
     roles: INGEST,
-    help: "yellowstone source: the endpoint's access token, sent as x-token metadata. Empty: none.",
+    help: "yellowstone source: the endpoints' access token, sent as x-token metadata: one for every endpoint, or one per endpoint in --yellowstone-url's order (comma separated). Empty: none.",
+  }),
+  yellowstoneMaxLagSlots: opt({
+    kind: 'int',
+    env: 'YELLOWSTONE_MAX_LAG_SLOTS',
+    default: 64,
+    min: 1,
+    roles: INGEST,
+    help: 'yellowstone source with several --yellowstone-url: an upstream trailing the fastest by more slots than this is dropped and resubscribed.',
   }),
   yellowstoneSubscribe: opt({
     kind: 'list',

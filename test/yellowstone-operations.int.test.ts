@@ -87,7 +87,7 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
     const prefix = uniquePrefix('ys-ops');
     const cfg = makeConfig('ingest', {
       source: 'yellowstone',
-      yellowstoneUrl: server.url,
+      yellowstoneUrl: [server.url],
       yellowstoneBackoffMs: 20,
       kafkaBrokers: testBrokers(),
       topicPrefix: prefix,

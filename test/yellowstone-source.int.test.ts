@@ -26,6 +26,7 @@ import { readTopics } from './support/kafka/read-topics.js';
 import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
 import { decodeRecording, startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
 import { ingestSection } from '../platform/config-sections.js';
+import { upstreamLabel } from '../ingest/sources/yellowstone/merged-loop.js';
 
 const hasData = (() => {
   try {
@@ -38,6 +39,16 @@ const hasData = (() => {
 })();
 
 const silent = pino({ level: 'silent' });
+
+const WON = 'slotstream_ingest_yellowstone_upstream_updates_won_total';
+const DUPLICATES = 'slotstream_ingest_yellowstone_upstream_updates_duplicate_total';
+const RECONNECTS = 'slotstream_ingest_yellowstone_upstream_reconnects_total';
+
+/** A per-upstream metric's value (0 before the upstream has one). */
+async function metricOf(name: string, upstream: string): Promise<number> {
+  const m = await registry.getSingleMetric(name)?.get();
+  return Number(m?.values.find((v) => v.labels.upstream === upstream)?.value ?? 0);
+}
 
 /** Yellowstone's status numbers to the event model's, by name (SLOT_X -> SLOT_STATUS_X). */
 function statusOf(ys: number): SlotStatus {
@@ -213,11 +224,11 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     return s;
   };
 
-  function config(prefix: string, server: ReplayServer): Config {
+  function config(prefix: string, ...servers: ReplayServer[]): Config {
     return makeConfig('ingest', {
       source: 'yellowstone',
-      yellowstoneUrl: server.url,
-      xToken: 'test-token',
+      yellowstoneUrl: servers.map((s) => s.url),
+      xToken: ['test-token'],
       yellowstoneSubscribe: ['entries'],
       yellowstoneBackoffMs: 20,
       rpcUrl: rpc.url,
@@ -272,6 +283,94 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     expect(Object.keys(req.blocksMeta)).toHaveLength(1);
     expect(Object.values(req.slots)[0]!.interslotUpdates).toBe(true);
     expect(req.commitment).toBe(0);
+  });
+
+  it("two upstreams, one delayed and one dropping out mid-run: every record once, the topics equal one clean upstream's", async () => {
+    // F (fast) starts at once and is cut after 20,000 updates; its reconnects are held until D has carried the
+    // stream alone for a while. D (delayed) starts only once F has had 2,000 of its updates published.
+    let releaseD!: () => void;
+    let releaseF!: () => void;
+    const dStarts = new Promise<void>((r) => (releaseD = r));
+    const fBack = new Promise<void>((r) => (releaseF = r));
+    const f = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000, hold: (n) => (n > 1 ? fBack : undefined) });
+    const d = await serve({ firstAvailable: 398202772n, hold: () => dStarts });
+    const prefix = uniquePrefix('ys-two');
+    const cfg = config(prefix, f, d);
+    const [fl, dl] = [f, d].map((s) => upstreamLabel(s.url)) as [string, string];
+    const base = { won: { f: await metricOf(WON, fl), d: await metricOf(WON, dl) }, reconnects: await metricOf(RECONNECTS, fl) };
+    const infra = await connectKafka(cfg, silent);
+    try {
+      const h = await startIngest(ingestSection(cfg), silent, infra);
+      handles.push(h);
+      await waitFor(async () => (await metricOf(WON, fl)) - base.won.f >= 2_000, { what: 'F wins 2,000 updates', timeoutMs: 60_000 });
+      releaseD();
+      // F is cut; D alone carries the stream on.
+      await waitFor(async () => (await metricOf(RECONNECTS, fl)) > base.reconnects, { what: 'F dropped', timeoutMs: 60_000 });
+      await waitFor(async () => (await metricOf(WON, dl)) - base.won.d >= 2_000, { what: 'D carries the stream', timeoutMs: 60_000 });
+      releaseF();
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
+        what: `slot ${expected.last} in Kafka`,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
+      // F came back, resuming from where the merged history stood.
+      await waitFor(() => f.requests.filter((r) => !r.ping).length >= 2, { what: "F's second subscription" });
+      await h.stop();
+    } finally {
+      await infra.kafka.close();
+    }
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expect(got.slots).toEqual(reference.slots);
+    expect(got.entries).toEqual(reference.entries);
+    expect(got.epochs).toBe(reference.epochs);
+    expect(got.transactions + got.accounts).toBe(0);
+    const resubscribe = f.requests.filter((r) => !r.ping)[1]!;
+    expect(BigInt(resubscribe.fromSlot!)).toBeGreaterThanOrEqual(398202772n);
+    expect(BigInt(resubscribe.fromSlot!)).toBeLessThanOrEqual(expected.last);
+    expect(d.requests.filter((r) => !r.ping)[0]!.fromSlot).toBeUndefined();
+    // Both delivered, each update was published from one of them only.
+    const won = { f: (await metricOf(WON, fl)) - base.won.f, d: (await metricOf(WON, dl)) - base.won.d };
+    expect(won.f).toBeGreaterThanOrEqual(2_000);
+    expect(won.d).toBeGreaterThanOrEqual(2_000);
+    expect(await metricOf(DUPLICATES, dl)).toBeGreaterThan(0);
+  });
+
+  it("two upstreams, one stalling mid-run: it falls behind, is dropped and resubscribed; the topics equal one clean upstream's", async () => {
+    // S starts first and goes silent after 10,000 updates (its stream stays open); C starts once S has had 2,000
+    // of its updates published, overtakes it, and S, more than 5 slots behind, is dropped and comes back.
+    let releaseC!: () => void;
+    const cStarts = new Promise<void>((r) => (releaseC = r));
+    const stalling = await serve({ firstAvailable: 398202772n, stallFirstStreamAfter: 10_000 });
+    const clean = await serve({ firstAvailable: 398202772n, hold: () => cStarts });
+    const prefix = uniquePrefix('ys-stall');
+    const cfg: Config = { ...config(prefix, stalling, clean), yellowstoneMaxLagSlots: 5 };
+    const sl = upstreamLabel(stalling.url);
+    const base = { won: await metricOf(WON, sl), reconnects: await metricOf(RECONNECTS, sl) };
+    const infra = await connectKafka(cfg, silent);
+    try {
+      const h = await startIngest(ingestSection(cfg), silent, infra);
+      handles.push(h);
+      await waitFor(async () => (await metricOf(WON, sl)) - base.won >= 2_000, { what: 'S wins 2,000 updates', timeoutMs: 60_000 });
+      releaseC();
+      await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
+        what: `slot ${expected.last} in Kafka`,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
+      // Dropped for its lag (long before the 60 s of silence that would also drop it), and resubscribed.
+      await waitFor(() => stalling.requests.filter((r) => !r.ping).length >= 2, { what: "S's second subscription", timeoutMs: 30_000 });
+      await h.stop();
+    } finally {
+      await infra.kafka.close();
+    }
+    expect((await metricOf(RECONNECTS, sl)) - base.reconnects).toBeGreaterThanOrEqual(1);
+    expect(stalling.requests.filter((r) => !r.ping)[1]!.fromSlot).toBeDefined();
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expect(got.slots).toEqual(reference.slots);
+    expect(got.entries).toEqual(reference.entries);
+    expect(got.epochs).toBe(reference.epochs);
   });
 
   it('reconnects after a cut stream with from_slot and continues with no gap and no duplicate', async () => {

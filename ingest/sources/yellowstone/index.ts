@@ -29,8 +29,8 @@ export function createYellowstoneSourceFromConfig(section: IngestSection, log: L
   const lag = lagMonitor({ ...lagOptions, log, what: 'yellowstone source' });
   return lag.wrap(
     createYellowstoneSource({
-      url: yellowstone.url,
-      xToken: yellowstone.xToken,
+      upstreams: yellowstone.upstreams,
+      maxLagSlots: yellowstone.maxLagSlots,
       filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
       ...(yellowstone.leaders ? { rpc: yellowstone.leaders } : {}),
       backoffMs: yellowstone.backoffMs,

@@ -8,6 +8,12 @@ export interface YellowstoneMetrics {
   gapSlots: Counter;
   notices: Counter<'kind'>;
   upstreamSlot: Gauge;
+  /** Per upstream (label: its URL without query or credentials), with several merged (merged-loop.ts). */
+  upstreamWon: Counter<'upstream'>;
+  upstreamDuplicates: Counter<'upstream'>;
+  upstreamLag: Gauge<'upstream'>;
+  upstreamReconnects: Counter<'upstream'>;
+  upstreamConnected: Gauge<'upstream'>;
 }
 
 let metrics: YellowstoneMetrics | undefined;
@@ -39,6 +45,36 @@ export function yellowstoneMetrics(): YellowstoneMetrics {
     upstreamSlot: new Gauge({
       name: 'slotstream_ingest_upstream_slot',
       help: 'Highest slot the upstream has reported (any status).',
+      registers: [registry],
+    }),
+    upstreamWon: new Counter({
+      name: 'slotstream_ingest_yellowstone_upstream_updates_won_total',
+      help: 'Updates this upstream delivered first (published from it), with several upstreams merged.',
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    upstreamDuplicates: new Counter({
+      name: 'slotstream_ingest_yellowstone_upstream_updates_duplicate_total',
+      help: 'Updates this upstream delivered after another had (or of a slot already handed over): dropped.',
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    upstreamLag: new Gauge({
+      name: 'slotstream_ingest_yellowstone_upstream_lag_slots',
+      help: "Slots this upstream's tip trails the fastest upstream's by.",
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    upstreamReconnects: new Counter({
+      name: 'slotstream_ingest_yellowstone_upstream_reconnects_total',
+      help: 'Subscriptions to this upstream restarted after an error, its end, silence or lagging behind the fastest.',
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    upstreamConnected: new Gauge({
+      name: 'slotstream_ingest_yellowstone_upstream_connected',
+      help: '1 while a subscription to this upstream is open, 0 while it is being retried.',
+      labelNames: ['upstream'],
       registers: [registry],
     }),
   };

@@ -4,10 +4,18 @@ import type { SlotStatus } from '../../../schemas/codec.js';
 import type { DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { Filters } from './subscription.js';
 
-export interface YellowstoneSourceOptions {
+/** One Yellowstone endpoint and its token. */
+export interface Upstream {
   /** http://host:port (plaintext) or https://host[:port] (TLS). */
   url: string;
   xToken?: string;
+}
+
+export interface YellowstoneSourceOptions {
+  /** One endpoint, or several merged (merged-loop.ts): each update goes out once, from the first to deliver it. */
+  upstreams: readonly Upstream[];
+  /** With several upstreams: one more than this many slots behind the fastest is dropped and resubscribed. */
+  maxLagSlots?: number;
   filters: Filters;
   /** The upstream's JSON-RPC, for epochs and leaders; undefined: blocks without leader, no epoch records. */
   rpc?: { url: string; timeoutMs: number };

@@ -4,10 +4,12 @@
 // keepalive, gzip accepted) is grpc-js's generic client on Yellowstone's service definition (channel.ts); on
 // an error or the end of the stream it reconnects with backoff and resumes where history stops, asking
 // SubscribeReplayInfo how far back the upstream can go, and names any slots it cannot reach in a gap record
-// (subscription-loop.ts).
+// (subscription-loop.ts). With several upstreams, one subscription per upstream, merged by identity
+// (merged-loop.ts over merge.ts).
 import type { ChainSource, SlotBatch } from '../../source.js';
 import type { YellowstoneSourceOptions } from './options.js';
 import { receivesEveryTransaction } from './subscription.js';
+import { MergedLoop, upstreamLabel } from './merged-loop.js';
 import { SubscriptionLoop } from './subscription-loop.js';
 
 export { channelOf } from './channel.js';
@@ -15,7 +17,7 @@ export type { YellowstoneSourceOptions } from './options.js';
 
 export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSource {
   const notes = [
-    `yellowstone source: ${o.url}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`,
+    `yellowstone source: ${o.upstreams.map((u) => upstreamLabel(u.url)).join(', ')}${o.upstreams.length > 1 ? ' (merged: each update once, from the first to deliver it)' : ''}, subscribing to slots, block meta${o.filters.streams.map((s) => `, ${s}`).join('')} at processed`,
   ];
   if (!o.rpc) notes.push('yellowstone source: no --rpc-url: blocks go out without leader and no epoch records are published');
   if (!receivesEveryTransaction(o.filters)) {
@@ -32,5 +34,6 @@ export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSourc
 /** The loop (and its connection) is made at the first pull, as a generator's body runs: a source asked for
  * batches that are never read opens nothing. */
 async function* stream(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; signal?: AbortSignal }): AsyncGenerator<SlotBatch> {
-  yield* new SubscriptionLoop(o, opts.afterSlot, opts.signal).batches();
+  if (o.upstreams.length > 1) yield* new MergedLoop(o, opts.afterSlot, opts.signal).batches();
+  else yield* new SubscriptionLoop(o, opts.afterSlot, opts.signal).batches();
 }

@@ -69,8 +69,9 @@ export class SubscriptionLoop {
     });
     this.leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log: o.log, signal }) : undefined, o.log);
     if (afterSlot !== undefined) this.leaders.resumeAfter(afterSlot);
-    this.client = connectGeyser(o.url);
-    if (o.xToken) this.metadata.set('x-token', o.xToken);
+    this.client = connectGeyser(o.upstreams[0]!.url);
+    const token = o.upstreams[0]!.xToken;
+    if (token) this.metadata.set('x-token', token);
     this.idleMs = o.idleMs ?? 60_000;
     this.reconnects = new Reconnects(afterSlot, { initialMs: o.backoffMs ?? 500, maxMs: o.maxBackoffMs ?? 30_000 });
   }
@@ -147,7 +148,7 @@ export class SubscriptionLoop {
     this.asm.startSubscription(plan);
     this.o.log.info(
       {
-        url: this.o.url,
+        url: this.o.upstreams[0]!.url,
         resumeFrom: plan.resumeFrom?.toString() ?? null,
         fromSlot: plan.replayFrom?.toString() ?? null,
         firstAvailable: firstAvailable?.toString() ?? null,
@@ -194,18 +195,7 @@ export class SubscriptionLoop {
   }
 
   private count(u: SubscribeUpdate): void {
-    const kind = u.slot
-      ? 'slot'
-      : u.blockMeta
-        ? 'block_meta'
-        : u.transaction
-          ? 'transaction'
-          : u.account
-            ? 'account'
-            : u.entry
-              ? 'entry'
-              : 'other';
-    this.m.updates.inc({ kind });
+    this.m.updates.inc({ kind: updateKind(u) });
     if (u.slot && Number(u.slot.slot) > this.tip) {
       this.tip = Number(u.slot.slot);
       this.m.upstreamSlot.set(this.tip);
@@ -219,8 +209,18 @@ export class SubscriptionLoop {
   }
 }
 
+/** The `kind` label of slotstream_ingest_yellowstone_updates_total. */
+export function updateKind(u: SubscribeUpdate): string {
+  if (u.slot) return 'slot';
+  if (u.blockMeta) return 'block_meta';
+  if (u.transaction) return 'transaction';
+  if (u.account) return 'account';
+  if (u.entry) return 'entry';
+  return 'other';
+}
+
 /** Fills what Yellowstone does not carry: the epoch record before an epoch's first batch, and the leader. */
-async function withLeader(b: SlotBatch, leaders: LeaderSchedules): Promise<SlotBatch> {
+export async function withLeader(b: SlotBatch, leaders: LeaderSchedules): Promise<SlotBatch> {
   const { epoch, leader } = await leaders.forSlot(b.slot);
   for (const e of b.events) {
     if (e.kind === 'slots' && e.event.slot === b.slot && e.event.status === SlotStatus.SLOT_STATUS_PROCESSED && e.event.block)

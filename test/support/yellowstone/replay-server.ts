@@ -3,10 +3,10 @@
 // recorded SubscribeUpdate stream. A request with from_slot gets the recorded updates whose slot is at
 // least from_slot, in recorded order (Yellowstone replays whole slots from its store); without, the whole
 // recording. After the recording the stream stays open, as a live upstream's does. Knobs: how far back
-// SubscribeReplayInfo says the server can replay, a cut of the first stream after N updates, and a limit
-// that stops the recording early. Instead of a recording, a `feed` yields the updates' wire bytes as it likes
-// (bench/soak/upstream.ts: a recording on disk replayed at the chain's pace): they go out as they are, without
-// a decode and re-encode.
+// SubscribeReplayInfo says the server can replay, a cut or a stall of the first stream after N updates, a limit that
+// stops the recording early, and a hold that keeps a stream silent until the test releases it. Instead of a
+// recording, a `feed` yields the updates' wire bytes as it likes (bench/soak/upstream.ts: a recording on disk
+// replayed at the chain's pace): they go out as they are, without a decode and re-encode.
 import * as grpc from '@grpc/grpc-js';
 import {
   GEYSER_SERVICE,
@@ -42,6 +42,11 @@ export interface ReplayServerOptions {
   limit?: number;
   /** Compress every message with gzip (as providers that offer it do). */
   gzip?: boolean;
+  /** The first Subscribe stream goes silent (open, sending nothing, not even pings) after this many updates. */
+  stallFirstStreamAfter?: number;
+  /** Subscribe stream n (from 1) sends nothing until the promise returned for it settles (undefined: at once):
+   * an upstream that starts late, or one that stays away after a cut until the test lets it back. */
+  hold?: (stream: number) => Promise<void> | undefined;
 }
 
 export interface ReplayServer {
@@ -83,7 +88,7 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
         requests.push(req);
         if (started || req.ping) return;
         started = true;
-        void send(call, req, n === 1 ? o.cutFirstStreamAfter : undefined);
+        void send(call, req, n === 1 ? o.cutFirstStreamAfter : undefined, n);
       });
       call.on('error', () => open.delete(call));
       call.on('cancelled', () => open.delete(call));
@@ -94,7 +99,9 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     call: grpc.ServerDuplexStream<SubscribeRequest, SubscribeUpdate>,
     req: SubscribeRequest,
     cutAfter: number | undefined,
+    stream: number,
   ): Promise<void> {
+    await o.hold?.(stream);
     const from = req.fromSlot === undefined ? undefined : BigInt(req.fromSlot);
     const updates = o.feed
       ? o.feed(from)
@@ -105,6 +112,10 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     let sent = 0;
     for await (const u of updates) {
       if (!open.has(call)) return;
+      if (stream === 1 && o.stallFirstStreamAfter !== undefined && sent >= o.stallFirstStreamAfter) {
+        await new Promise((resolve) => call.once('cancelled', resolve));
+        return;
+      }
       if (cutAfter !== undefined && sent >= cutAfter) {
         // grpc-js ends a server stream with a status when the call emits an error carrying a code.
         call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'test server: stream cut' });
