@@ -65,7 +65,7 @@ describe('--votes exclude', () => {
 
   it("maps to Yellowstone's own filter: the subscription asks for vote: false", () => {
     const section = (votes: 'include' | 'exclude') =>
-      ingestSection(makeConfig('ingest', { source: 'yellowstone', yellowstoneUrl: 'http://127.0.0.1:1', votes }));
+      ingestSection(makeConfig('ingest', { source: 'yellowstone', yellowstoneUrl: ['http://127.0.0.1:1'], votes }));
     const request = (votes: 'include' | 'exclude') =>
       subscribeRequest({ ...section(votes).yellowstone.filters, streams: ['transactions'] }, undefined).transactions['slotstream']!;
     expect(request('exclude').vote).toBe(false);
