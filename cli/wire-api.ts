@@ -22,6 +22,7 @@ export async function wireApi(
   const { startPubSub } = await import('../api/pubsub/server.js');
   const { viewsSignatureLookup } = await import('../api/pubsub/signature-lookup.js');
   const { QueryAdmission } = await import('../api/views/admission.js');
+  const { HeadCache } = await import('../api/head/head-cache.js');
 
   const live = await LiveLayer.start({ ...api.live, kafka, topics, ch, log });
   stops.add('live layer', () => live.close());
@@ -39,7 +40,12 @@ export async function wireApi(
 
   // One admission control of the views' queries for JSON-RPC and PubSub's look-ups (same ClickHouse).
   const admission = new QueryAdmission(api.admission);
-  const rpc = await startJsonRpc({ ...api.jsonrpc, ch, chainTip: () => live.chainTip(), admission, log });
+  // The head cache: recent reads from the live read's own records (api/head/), added in the same synchronous
+  // step as it learns whether the tail has read anything yet.
+  const { headCacheSlots, ...jsonrpc } = api.jsonrpc;
+  const head = headCacheSlots > 0 ? new HeadCache({ slots: headCacheSlots, fromStart: live.readsFromStart() }) : undefined;
+  if (head) live.addConsumer(head);
+  const rpc = await startJsonRpc({ ...jsonrpc, ch, chainTip: () => live.chainTip(), admission, log, ...(head ? { head } : {}) });
   stops.add('jsonrpc', () => rpc.close());
   addHealthCheck(() => rpc.health());
 

@@ -86,7 +86,10 @@ export interface ApiSection {
     | 'maxProgramAccounts'
     | 'identity'
     | 'genesisHash'
-  >;
+  > & {
+    /** Slots the head cache holds (api/head/); 0: no cache. */
+    headCacheSlots: number;
+  };
   pubsub: Pick<
     PubSubOptions,
     | 'host'
@@ -248,6 +251,7 @@ export function apiSection(c: Config): ApiSection {
       maxProgramAccounts: c.rpcMaxProgramAccounts,
       identity: c.rpcIdentity || undefined,
       genesisHash: c.rpcGenesisHash || undefined,
+      headCacheSlots: c.rpcHeadCacheSlots,
     },
     pubsub: {
       ...listener(c.pubsubPort),

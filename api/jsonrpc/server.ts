@@ -15,6 +15,7 @@ import type { HealthState } from '../../platform/metrics.js';
 import { presentedToken, tokenCheck } from '../solana-json/auth.js';
 import { DEFAULT_ADMISSION, QueryAdmission } from '../views/admission.js';
 import { createDispatch } from './dispatch.js';
+import type { HeadCache } from '../head/head-cache.js';
 import { errorResponse } from '../solana-json/envelope.js';
 import { internalError } from '../solana-json/errors.js';
 import { toJson } from '../solana-json/json.js';
@@ -43,6 +44,8 @@ export interface JsonRpcOptions {
   identity?: string;
   /** getGenesisHash's answer (base-58); absent: the blockhash of slot 0 when the views hold it. */
   genesisHash?: string;
+  /** The head cache the process's live read fills (api/head/; cli/wire-api.ts): recent reads answer from it. */
+  head?: HeadCache;
 }
 
 export const DEFAULT_MAX_PROGRAM_ACCOUNTS = 1_000_000;
@@ -121,6 +124,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     limits: { maxProgramAccounts: opts.maxProgramAccounts ?? DEFAULT_MAX_PROGRAM_ACCOUNTS },
     log: opts.log,
     node: { identity: opts.identity, genesisHash: opts.genesisHash },
+    ...(opts.head === undefined ? {} : { head: opts.head }),
   });
   const authorized = tokenCheck(opts.authToken);
 

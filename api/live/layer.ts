@@ -7,7 +7,7 @@ import type { Kafka, OffsetMap } from '../../platform/kafka/index.js';
 import { cursorsTopic, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import { CursorStore } from './cursor-store.js';
 import type { ChainState } from './chain-state.js';
-import { Hub } from './hub.js';
+import { Hub, type LiveConsumer } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
 import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
 import { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
@@ -85,6 +85,21 @@ export class LiveLayer {
   /** ClickHouse with slot_offsets (when the process has it) and its database: SubscribeReplayInfo reads them. */
   get index(): { ch: ClickHouseClient | undefined; database: string } {
     return { ch: this.deps.ch, database: this.deps.database };
+  }
+
+  /** Hands every event the tail reads from now on to `c` as well (the JSON-RPC head cache). */
+  addConsumer(c: LiveConsumer): void {
+    this.hub.addConsumer(c);
+  }
+
+  /**
+   * The tail has handed over nothing yet and stands at the start of every topic: a consumer added in the same
+   * synchronous step sees every record there is.
+   */
+  readsFromStart(): boolean {
+    if (this.tail.handedOver > 0) return false;
+    for (const [, , at] of this.tail.positions()) if (at > 0n) return false;
+    return true;
   }
 
   /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */
