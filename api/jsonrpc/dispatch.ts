@@ -76,9 +76,13 @@ export function createDispatch(o: DispatchOptions): Dispatch {
       try {
         result = method.fromHead!(h, params);
       } catch (err) {
-        // An error the cache answers (-32016, -32004, ...) is a hit too.
-        headOutcomeOf(method.name, 'hit').inc();
-        throw err;
+        // An error the cache answers (-32016, -32004, ...) is a hit too; anything else is a fault of the cache,
+        // logged, and the views answer.
+        if (!(err instanceof RpcError)) o.log.error({ err, method: method.name }, 'JSON-RPC head cache failed; asking the views');
+        else {
+          headOutcomeOf(method.name, 'hit').inc();
+          throw err;
+        }
       }
     }
     headOutcomeOf(method.name, result === HEAD_MISS ? 'miss' : 'hit').inc();
