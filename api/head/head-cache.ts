@@ -18,6 +18,7 @@
 // at or above a floor is everything there is, and "not held" can be answered as "absent" only inside a floor.
 // Memory is bounded by slots: the newest `slots` slots keep their transactions, `slots + META_EXTRA_SLOTS`
 // their metas and statuses; the oldest go first.
+import bs58 from 'bs58';
 import type { BlockMeta, SlotEvent } from '../../schemas/gen/events.js';
 import { payload, readVarint64, scanFields, type TransactionScan } from '../../schemas/scan.js';
 import { slotStatusOf, type Commitment } from '../../schemas/commitment.js';
@@ -42,7 +43,12 @@ export interface HeldTransaction {
   /** The record's `err` (Agave's JSON text), null on success: the views' `transactions.err`. */
   readonly err: string | null;
   readonly bytes: Buffer;
+  /** The signature in base-58, made on first use (`base58Signature`): getBlock's signature lists ask for it. */
+  base58?: string;
 }
+
+/** The transaction's first signature in base-58, encoded once. */
+export const base58Signature = (t: HeldTransaction): string => (t.base58 ??= bs58.encode(Buffer.from(t.signature, 'latin1')));
 
 /** What the cache needs of a live record: the api/live StreamEvent's transaction and slot kinds. */
 export type HeadEvent =

@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { BlockMeta, TransactionEvent } from '../../../schemas/codec.js';
 import { base58Key } from '../../../schemas/base58.js';
-import type { HeadBlock } from '../../head/head-cache.js';
+import { base58Signature, type HeadBlock } from '../../head/head-cache.js';
 import { HEAD_MISS, type HeadContext } from '../head.js';
 import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
@@ -133,7 +133,7 @@ function blockFromHead(h: HeadContext, p: GetBlockParams): unknown {
     { encoding: p.encoding, transactionDetails: p.transactionDetails, rewards: p.rewards, maxSupportedVersion: p.maxSupportedVersion },
     header,
     () => txs.map((t) => TransactionEvent.decode(t.bytes)),
-    () => txs.map((t) => bs58.encode(Buffer.from(t.signature, 'latin1'))),
+    () => txs.map(base58Signature),
   );
 }
 
