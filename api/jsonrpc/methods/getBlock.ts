@@ -123,6 +123,8 @@ function blockFromHead(h: HeadContext, p: GetBlockParams): unknown {
   const b = h.cache.block(p.slot);
   if (b === undefined || b.dead) {
     if (!inFinalized) throw blockNotAvailable(p.slot);
+    // Skipped, unless older than every block there is (cleaned up, -32001): only the views know their oldest.
+    if (!(p.slot > (h.cache.oldestBlock()?.slot ?? p.slot))) return HEAD_MISS;
     throw slotSkipped(p.slot);
   }
   const txs = h.cache.transactions(p.slot);

@@ -52,6 +52,8 @@ export const getBlockTime = defineMethod<GetBlockTimeParams>({
     const time = b === undefined || b.dead ? undefined : b.meta.blockTime === undefined ? null : Number(b.meta.blockTime);
     if (finalized !== undefined && p.slot <= finalized) {
       if (time !== undefined) return time;
+      // Skipped, unless older than every block there is (cleaned up, -32001): only the views know their oldest.
+      if (!(p.slot > (h.cache.oldestBlock()?.slot ?? p.slot))) return HEAD_MISS;
       throw slotSkipped(p.slot);
     }
     if (time !== undefined && processed !== undefined && p.slot <= processed) return time;
