@@ -111,10 +111,12 @@ async function wireApiRole(
   if (workers === 0 && api.serve !== 'rpc') {
     const here = await wireStreams(api, views, infra, edge, stops, log);
     streams = here;
-    head = here;
+    head = here.live;
   } else {
     const { LiveLayer } = await import('../api/live/index.js');
-    const live = await LiveLayer.start({ ...api.live, kinds: ['slots'], ...infra, log });
+    // Slot statuses for JSON-RPC's freshness check, and transactions too when the head cache keeps them.
+    const kinds = api.jsonrpc.headCacheSlots > 0 ? (['slots', 'transactions'] as const) : (['slots'] as const);
+    const live = await LiveLayer.start({ ...api.live, kinds: [...kinds], ...infra, log });
     stops.add('live layer (slots)', () => live.close());
     head = live;
   }

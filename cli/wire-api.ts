@@ -4,9 +4,8 @@
 // endpoint, or none. JSON-RPC (wireRpc) reads ClickHouse. `api` and `all` put them together as configured
 // (cli/roles.ts): in one process, or the engine here and the streams in stream processes (cli/stream-workers.ts).
 import type { AccessControl } from '../api/access/index.js';
-import type { StreamViews } from '../api/live/index.js';
+import type { LiveLayer, StreamViews } from '../api/live/index.js';
 import type { QueryAdmission } from '../api/views/admission.js';
-import type { UpstreamVersion } from '../schemas/codec.js';
 import type { ApiSection } from '../platform/config-sections.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
@@ -43,7 +42,7 @@ export async function wireStreams(
   { access, tls }: Edge,
   stops: StopList,
   log: Logger,
-): Promise<StreamPorts & ChainHead> {
+): Promise<StreamPorts & { live: LiveLayer }> {
   const { LiveLayer } = await import('../api/live/index.js');
   const { startGrpc } = await import('../api/grpc/server.js');
   const { streamService } = await import('../api/grpc/stream/service.js');
@@ -70,14 +69,12 @@ export async function wireStreams(
   const lookupSignature = views ? viewsSignatureLookup(views) : undefined;
   const pubsub = await startPubSub({ ...api.pubsub, access, tls, live, lookupSignature, log });
   stops.add('pubsub', () => pubsub.close());
-  return { grpc: grpc.port, pubsub: pubsub.port, chainTip: () => live.chainTip(), upstreamVersion: () => live.upstreamVersion() };
+  return { grpc: grpc.port, pubsub: pubsub.port, live };
 }
 
-/** What JSON-RPC reads of the live read: the newest slot (its freshness check) and the upstream node's version. */
-export interface ChainHead {
-  chainTip(): bigint | undefined;
-  upstreamVersion(): UpstreamVersion | undefined;
-}
+/** What JSON-RPC reads of the process's live read: the newest slot (its freshness check), the upstream node's
+ * version, and the records the head cache keeps. */
+export type ChainHead = Pick<LiveLayer, 'chainTip' | 'upstreamVersion' | 'addConsumer' | 'readsFromStart'>;
 
 /** JSON-RPC on ClickHouse, with the status page; returns its port. */
 export async function wireRpc(
@@ -93,11 +90,18 @@ export async function wireRpc(
   const { processInputs, statusSource } = await import('../api/status/snapshot.js');
   const { STATUS_PAGE } = await import('../api/status/page.js');
   const { ViewsStateCache } = await import('../api/views/state.js');
+  const { HeadCache } = await import('../api/head/head-cache.js');
   const statusViews = new ViewsStateCache(ch, api.jsonrpc.database, 500);
   const chainTip = (): bigint | undefined => head.chainTip();
   const snapshot = statusSource(processInputs({ ch, database: api.jsonrpc.database, chainTip, views: () => statusViews.get() }));
+  // The head cache: recent reads from the live read's own records (api/head/); whether the tail has read anything
+  // yet is asked in the same synchronous step as the cache is added.
+  const { headCacheSlots, ...jsonrpc } = api.jsonrpc;
+  const cache = headCacheSlots > 0 ? new HeadCache({ slots: headCacheSlots, fromStart: head.readsFromStart() }) : undefined;
+  if (cache) head.addConsumer(cache);
   const rpc = await startJsonRpc({
-    ...api.jsonrpc,
+    ...jsonrpc,
+    ...(cache ? { head: cache } : {}),
     access,
     tls,
     ch,

@@ -89,7 +89,10 @@ export interface ApiSection {
   jsonrpc: Pick<
     JsonRpcOptions,
     'host' | 'port' | 'database' | 'maxBodyBytes' | 'maxBatch' | 'maxSlotLag' | 'maxProgramAccounts' | 'identity' | 'genesisHash'
-  >;
+  > & {
+    /** Slots the head cache holds (api/head/); 0: no cache. */
+    headCacheSlots: number;
+  };
   pubsub: Pick<
     PubSubOptions,
     'host' | 'port' | 'maxConnections' | 'maxSubscriptionsPerConnection' | 'maxMessageBytes' | 'maxBufferedBytes' | 'pingIntervalMs'
@@ -268,6 +271,7 @@ export function apiSection(c: Config): ApiSection {
       maxProgramAccounts: c.rpcMaxProgramAccounts,
       identity: c.rpcIdentity || undefined,
       genesisHash: c.rpcGenesisHash || undefined,
+      headCacheSlots: c.rpcHeadCacheSlots,
     },
     pubsub: {
       ...listener(c.pubsubPort),

@@ -706,6 +706,14 @@ export const OPTIONS = {
     roles: API,
     help: 'JSON-RPC: views trailing Kafka by more slots than this answer -32007 and /health says behind.',
   }),
+  rpcHeadCacheSlots: opt({
+    kind: 'int',
+    env: 'RPC_HEAD_CACHE_SLOTS',
+    default: 150,
+    min: 0,
+    roles: API,
+    help: 'JSON-RPC head cache: the newest slots whose transactions the api holds in memory from its live Kafka read, answering recent reads (getSlot, getLatestBlockhash, getTransaction, getBlock, ...) without ClickHouse; at least 150, 0 = off.',
+  }),
   // API: PubSub (WebSocket)
   pubsubPort: opt({
     kind: 'int',

@@ -90,7 +90,7 @@ export function scanFields(b: Buffer): FieldTable {
 }
 
 /** The payload of a length-delimited field whose value range is [start, end). */
-function payload(b: Buffer, start: number, end: number): Buffer {
+export function payload(b: Buffer, start: number, end: number): Buffer {
   const [, p] = readVarint32(b, start);
   return b.subarray(p, end);
 }

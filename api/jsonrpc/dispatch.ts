@@ -8,10 +8,12 @@ import type { QueryAdmission } from '../views/admission.js';
 import { errorResponse, parseBody, resultResponse, type Entry, type Response } from '../solana-json/envelope.js';
 import { RpcError, internalError, methodNotFound, unavailable } from '../solana-json/errors.js';
 import { RawJson, toJson } from '../solana-json/json.js';
-import { NO_STATE, StreamedResult, type MethodContext, type MethodLimits, type NodeFacts } from './method.js';
+import { NO_STATE, StreamedResult, type AnyMethod, type MethodContext, type MethodLimits, type NodeFacts } from './method.js';
 import { AdmittedQueries } from '../views/query.js';
 import { METHODS } from './methods/index.js';
-import { rpcAnswers, rpcDuration } from './metrics.js';
+import { headAnswers, rpcAnswers, rpcDuration } from './metrics.js';
+import type { HeadCache } from '../head/head-cache.js';
+import { HEAD_MISS, headIsCurrent, headState, type HeadContext } from './head.js';
 import { freshness, healthOf, type Health, type ViewsStateCache } from '../views/state.js';
 
 export interface DispatchOptions {
@@ -29,6 +31,8 @@ export interface DispatchOptions {
   log: Logger;
   /** getIdentity's and getGenesisHash's configured answers (default: none). */
   node?: NodeFacts;
+  /** The head cache fed by the process's live read (api/head/): recent reads answer from it first. */
+  head?: HeadCache;
 }
 
 /**
@@ -44,6 +48,11 @@ type Answer = Response | { kind: 'streamed'; id: Response['id']; first: string; 
 const durations = new Map<string, { observe(v: number): void }>();
 const answers = new Map<string, { inc(): void }>();
 const durationOf = (method: string) => durations.get(method) ?? durations.set(method, rpcDuration.labels(method)).get(method)!;
+const headOutcomes = new Map<string, { inc(): void }>();
+const headOutcomeOf = (method: string, outcome: 'hit' | 'miss') => {
+  const k = `${method}\u0000${outcome}`;
+  return headOutcomes.get(k) ?? headOutcomes.set(k, headAnswers.labels(method, outcome)).get(k)!;
+};
 const answersOf = (method: string, code: string) => {
   const k = `${method}\u0000${code}`;
   return answers.get(k) ?? answers.set(k, rpcAnswers.labels(method, code)).get(k)!;
@@ -59,6 +68,52 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     }
   };
 
+  /** The method's answer from the head cache, or HEAD_MISS (counted per method). */
+  function fromHead(method: AnyMethod, params: unknown): unknown {
+    const head = o.head!;
+    const state = headState(head);
+    let result: unknown = HEAD_MISS;
+    // The cache must not answer older than the views already do (their last state, no query).
+    if (state !== undefined && headIsCurrent(state, o.state.peek())) {
+      const h: HeadContext = { cache: head, state, apiVersion: nodeVersionOf(o.upstreamVersion()).solanaCore };
+      try {
+        result = method.fromHead!(h, params);
+      } catch (err) {
+        // An error the cache answers (-32016, -32004, ...) is a hit too; anything else is a fault of the cache,
+        // logged, and the views answer.
+        if (!(err instanceof RpcError)) o.log.error({ err, method: method.name }, 'JSON-RPC head cache failed; asking the views');
+        else {
+          headOutcomeOf(method.name, 'hit').inc();
+          throw err;
+        }
+      }
+    }
+    headOutcomeOf(method.name, result === HEAD_MISS ? 'miss' : 'hit').inc();
+    return result;
+  }
+
+  async function runOnViews(method: AnyMethod, params: unknown, client: string): Promise<unknown> {
+    let state = NO_STATE;
+    if (!method.answersWhileBehind) {
+      state = await o.state.get();
+      if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
+    }
+    const ch = new AdmittedQueries(o.ch, o.admission, client);
+    const version = nodeVersionOf(o.upstreamVersion());
+    const ctx: MethodContext = {
+      ch,
+      db: o.database,
+      state,
+      version,
+      apiVersion: version.solanaCore,
+      health,
+      limits: o.limits,
+      chainTip: o.chainTip,
+      node: o.node ?? {},
+    };
+    return method.run(ctx, params);
+  }
+
   async function call(e: Extract<Entry, { kind: 'call' }>, client: string, streaming: boolean): Promise<Answer> {
     const started = performance.now();
     const method = METHODS.get(e.method);
@@ -67,25 +122,8 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     try {
       if (!method) throw methodNotFound();
       const params = method.parse(e.params);
-      let state = NO_STATE;
-      if (!method.answersWhileBehind) {
-        state = await o.state.get();
-        if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
-      }
-      const ch = new AdmittedQueries(o.ch, o.admission, client);
-      const version = nodeVersionOf(o.upstreamVersion());
-      const ctx: MethodContext = {
-        ch,
-        db: o.database,
-        state,
-        version,
-        apiVersion: version.solanaCore,
-        health,
-        limits: o.limits,
-        chainTip: o.chainTip,
-        node: o.node ?? {},
-      };
-      const result = await method.run(ctx, params);
+      const cached = o.head !== undefined && method.fromHead !== undefined ? fromHead(method, params) : HEAD_MISS;
+      const result = cached !== HEAD_MISS ? cached : await runOnViews(method, params, client);
       if (!(result instanceof StreamedResult)) response = resultResponse(e.id, result);
       else if (!streaming) response = resultResponse(e.id, new RawJson(await joined(result.fragments)));
       else {

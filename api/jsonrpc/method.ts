@@ -5,6 +5,7 @@ import { toJson, u64Json } from '../solana-json/json.js';
 import type { Commitment } from '../solana-json/params.js';
 import type { QueryClient } from '../views/query.js';
 import type { Health, ViewsState } from '../views/state.js';
+import type { HeadContext } from './head.js';
 import type { NodeVersion } from './node-version.js';
 
 export interface MethodContext {
@@ -90,6 +91,12 @@ export interface Method<P> {
    * `ctx.state` is not read first (it holds no heads for them).
    */
   answersWhileBehind?: boolean;
+  /**
+   * Answers from the head cache (head.ts, api/head/) without a ClickHouse query and whatever the views' lag, or
+   * HEAD_MISS when the cache does not hold what the answer needs. Must answer exactly what `run` answers once
+   * the views hold the same slots (api/jsonrpc/head-cache.int.test.ts compares them byte for byte).
+   */
+  fromHead?(h: HeadContext, p: P): unknown;
 }
 
 /** Type-erased method, for the registry. */

@@ -22,3 +22,12 @@ export const rpcAnswers =
     labelNames: ['method', 'code'],
     registers: [registry],
   });
+
+export const headAnswers =
+  existing<Counter<'method' | 'outcome'>>('slotstream_jsonrpc_head_cache_total') ??
+  new Counter({
+    name: 'slotstream_jsonrpc_head_cache_total',
+    help: 'JSON-RPC calls of methods the head cache serves, by method and outcome: hit (answered from memory) or miss (asked the views).',
+    labelNames: ['method', 'outcome'],
+    registers: [registry],
+  });

@@ -18,6 +18,7 @@ import { AccessControl, requestKey, type Tenant } from '../access/index.js';
 import { httpDenial } from '../solana-json/access-denial.js';
 import { DEFAULT_ADMISSION, QueryAdmission } from '../views/admission.js';
 import { createDispatch } from './dispatch.js';
+import type { HeadCache } from '../head/head-cache.js';
 import { errorResponse } from '../solana-json/envelope.js';
 import { internalError } from '../solana-json/errors.js';
 import { toJson } from '../solana-json/json.js';
@@ -55,8 +56,10 @@ export interface JsonRpcOptions {
   /** getGenesisHash's answer (base-58); absent: the blockhash of slot 0 when the views hold it. */
   genesisHash?: string;
   /** The live status page (api/status/, built by the wiring): GET /status serves `page`, GET /status.json the
-   * snapshot (behind the token like POST /, which a browser passes as `?token=`). */
+   * snapshot (behind the same key check as POST /, which a browser passes in the URL). */
   status?: { page: string; snapshot: () => Promise<unknown> };
+  /** The head cache the process's live read fills (api/head/; cli/wire-api.ts): recent reads answer from it. */
+  head?: HeadCache;
 }
 
 export const DEFAULT_MAX_PROGRAM_ACCOUNTS = 1_000_000;
@@ -157,6 +160,7 @@ export async function startJsonRpc(opts: JsonRpcOptions): Promise<JsonRpcServer>
     limits: { maxProgramAccounts: opts.maxProgramAccounts ?? DEFAULT_MAX_PROGRAM_ACCOUNTS },
     log: opts.log,
     node: { identity: opts.identity, genesisHash: opts.genesisHash },
+    ...(opts.head === undefined ? {} : { head: opts.head }),
   });
   const access = opts.access ?? new AccessControl({ sharedToken: opts.authToken });
 

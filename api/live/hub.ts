@@ -42,6 +42,11 @@ export interface LiveSubscriber {
   onSlotDone?(): void;
 }
 
+/** Sees every live event, in the tail's order, before the sessions do; must not keep the loop long. */
+export interface LiveConsumer {
+  onEvent(e: StreamEvent): void;
+}
+
 /** Live slot statuses kept this many slots behind the newest. */
 const STATUS_WINDOW = 20_000n;
 /** Newest writes of watched accounts kept this many slots behind the newest (finalized comes ~32 slots after processed). */
@@ -69,6 +74,8 @@ export class Hub implements TailSink {
   private readonly writes = new NewestWrites(WRITES_WINDOW);
   private readonly timer: NodeJS.Timeout;
   readonly chain = new ChainState();
+  /** Read-only consumers of every event (the JSON-RPC head cache), told before any session. */
+  private readonly consumers = new Set<LiveConsumer>();
 
   constructor(o: { pingIntervalMs: number }) {
     this.timer = setInterval(() => this.ping(), o.pingIntervalMs);
@@ -138,7 +145,13 @@ export class Hub implements TailSink {
     for (const s of this.subscribers) s.onPing();
   }
 
+  /** Adds a read-only consumer of every live event the tail hands over (a second copy of a record not again). */
+  addConsumer(c: LiveConsumer): void {
+    this.consumers.add(c);
+  }
+
   onEvent(e: StreamEvent): void {
+    for (const c of this.consumers) c.onEvent(e);
     this.blocks?.onEvent(e);
     if (e.kind === 'slot') this.onSlot(e);
     else this.deliver(e);
@@ -260,5 +273,6 @@ export class Hub implements TailSink {
     this.gatedAccounts.clear();
     this.chainSubs.clear();
     this.parsedSubs.clear();
+    this.consumers.clear();
   }
 }

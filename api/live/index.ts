@@ -6,6 +6,7 @@ export { boundsFromMetadata, cursorStart, streamBounds, GEYSER_METADATA, STREAM_
 export { SharedEvent, type LiveEvent, type LiveKind } from './shared-event.js';
 export type { LiveRead } from './live-tail.js';
 export type { StreamEvent } from './stream-event.js';
+export type { LiveConsumer } from './hub.js';
 export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';
 export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
 export { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';

@@ -8,7 +8,7 @@ import type { UpstreamVersion } from '../../schemas/codec.js';
 import { CursorStore } from './cursor-store.js';
 import type { StreamViews } from './stream-views.js';
 import type { ChainState } from './chain-state.js';
-import { Hub } from './hub.js';
+import { Hub, type LiveConsumer } from './hub.js';
 import { LiveTail, type LiveRead } from './live-tail.js';
 import { LiveSession, type SessionDeps, type SessionSink } from './session.js';
 import { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
@@ -81,6 +81,21 @@ export class LiveLayer {
   /** The views (when the process has them): SubscribeReplayInfo reads slot_offsets through them. */
   get views(): StreamViews | undefined {
     return this.deps.views;
+  }
+
+  /** Hands every event the tail reads from now on to `c` as well (the JSON-RPC head cache). */
+  addConsumer(c: LiveConsumer): void {
+    this.hub.addConsumer(c);
+  }
+
+  /**
+   * The tail has handed over nothing yet and stands at the start of every topic: a consumer added in the same
+   * synchronous step sees every record there is.
+   */
+  readsFromStart(): boolean {
+    if (this.tail.handedOver > 0) return false;
+    for (const [, , at] of this.tail.positions()) if (at > 0n) return false;
+    return true;
   }
 
   /** The newest slot the live tail has seen (JSON-RPC's "are my views behind" check). */

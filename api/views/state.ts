@@ -187,6 +187,11 @@ export class ViewsStateCache {
     return p;
   }
 
+  /** The last state read, however old, without reading (the head cache compares its heads with it). */
+  peek(): ViewsState | undefined {
+    return this.value;
+  }
+
   /** Forgets the cached state (tests that change the views and must see it at once). */
   invalidate(): void {
     this.value = undefined;

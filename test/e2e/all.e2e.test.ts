@@ -64,12 +64,15 @@ afterAll(async () => {
 
 describe('slotstream all', () => {
   it('answers JSON-RPC from views the projector built from the simulated chain', async () => {
+    // getBlockHeight answers from the head cache (the live read) as soon as a block is finalized; the views-only
+    // getSignaturesForAddress answers once the projector has caught up.
     await waitFor(
       async () => {
         const r = await all.rpc('getBlockHeight', [{ commitment: 'finalized' }]);
-        return typeof r.result === 'number' && r.result > 0;
+        const s = await all.rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
+        return typeof r.result === 'number' && r.result > 0 && Array.isArray(s.result);
       },
-      { timeoutMs: 90_000, what: 'a finalized block height' },
+      { timeoutMs: 90_000, what: 'a finalized block height, and the views answering' },
     );
     const processed = (await all.rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
     const finalized = (await all.rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;

@@ -3,7 +3,11 @@
 // than the oldest block held is -32001 (cleaned up), one without a block -32007 (skipped); above it, with
 // commitment confirmed, a block up to the confirmed head answers; anything else is -32004 (not available).
 // Processed is refused. Slots marked skipped (a lost fork) have no block here.
-import { BlockMeta } from '../../../schemas/codec.js';
+import bs58 from 'bs58';
+import { BlockMeta, TransactionEvent } from '../../../schemas/codec.js';
+import { base58Key } from '../../../schemas/base58.js';
+import { base58Signature, type HeadBlock } from '../../head/head-cache.js';
+import { HEAD_MISS, type HeadContext } from '../head.js';
 import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
 import { optionalBool, parseContextConfig, parseU64, positional, type Commitment } from '../../solana-json/params.js';
@@ -101,7 +105,61 @@ export const getBlock = defineMethod<GetBlockParams>({
     if (!b.has_details) throw blockNotAvailable(p.slot);
     return shapeBlock(p, b, txRows);
   },
+  fromHead: (h, p) => blockFromHead(h, p),
 });
+
+/**
+ * getBlock from the head cache, by the rules of `run` on its heads. Only a slot at or above the cache's floor
+ * (every transaction of it the views could hold is held) is answered, and a produced block only once complete.
+ */
+function blockFromHead(h: HeadContext, p: GetBlockParams): unknown {
+  const { finalized, confirmed } = h.state.head;
+  if (finalized === undefined) return HEAD_MISS;
+  const inFinalized = p.slot <= finalized;
+  const inConfirmed = p.commitment === 'confirmed' && confirmed !== undefined && p.slot <= confirmed;
+  if (!inFinalized && !inConfirmed) throw blockNotAvailable(p.slot);
+  const floor = h.cache.floor;
+  if (floor === undefined || p.slot < floor) return HEAD_MISS;
+  const b = h.cache.block(p.slot);
+  if (b === undefined || b.dead) {
+    if (!inFinalized) throw blockNotAvailable(p.slot);
+    // Skipped, unless older than every block there is (cleaned up, -32001): only the views know their oldest.
+    if (!(p.slot > (h.cache.oldestBlock()?.slot ?? p.slot))) return HEAD_MISS;
+    throw slotSkipped(p.slot);
+  }
+  const txs = h.cache.transactions(p.slot);
+  if (txs === undefined) return HEAD_MISS;
+  const header = headHeader(h, b, p.rewards);
+  if (header === undefined) return HEAD_MISS;
+  return uiConfirmedBlock(
+    { encoding: p.encoding, transactionDetails: p.transactionDetails, rewards: p.rewards, maxSupportedVersion: p.maxSupportedVersion },
+    header,
+    () => txs.map((t) => TransactionEvent.decode(t.bytes)),
+    () => txs.map(base58Signature),
+  );
+}
+
+/** Pure: the header the views' rows make of a held block (blocks, block_details, the parent's blockhash). */
+function headHeader(h: HeadContext, b: HeadBlock, rewards: boolean): BlockHeader | undefined {
+  const m = b.meta;
+  let previousBlockhash = m.previousBlockhash.length === 32 ? base58Key(m.previousBlockhash) : '';
+  if (previousBlockhash === '') {
+    // The views take the parent's block row, if any: below the held metas that cannot be told.
+    if (h.cache.metaFloor === undefined || m.parentSlot < h.cache.metaFloor) return undefined;
+    const parent = h.cache.block(m.parentSlot);
+    previousBlockhash = parent === undefined ? '' : bs58.encode(parent.meta.blockhash);
+  }
+  return {
+    slot: b.slot,
+    parentSlot: m.parentSlot,
+    blockhash: bs58.encode(m.blockhash),
+    previousBlockhash,
+    blockHeight: m.blockHeight,
+    blockTime: m.blockTime === undefined ? null : m.blockTime,
+    rewards: rewards ? m.rewards : [],
+    numPartitions: m.numPartitions,
+  };
+}
 
 /** Pure: the stored block in Agave's UiConfirmedBlock (api/solana-json/block.ts, shared with blockSubscribe). */
 export function shapeBlock(

@@ -3,6 +3,7 @@
 import { unavailable } from '../../solana-json/errors.js';
 import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS } from '../head.js';
 import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
 
 export type GetBlockHeightParams = ContextConfig;
@@ -22,6 +23,12 @@ export const getBlockHeight = defineMethod<GetBlockHeightParams>({
     contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
     const height = ctx.state.height[p.commitment];
     if (height === undefined) throw unavailable(UNAVAILABLE);
+    return u64Json(height);
+  },
+  fromHead: (h, p) => {
+    const height = h.state.height[p.commitment];
+    if (h.state.head[p.commitment] === undefined || height === undefined) return HEAD_MISS;
+    contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot);
     return u64Json(height);
   },
 });

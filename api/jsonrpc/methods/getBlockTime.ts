@@ -4,6 +4,7 @@
 // else is -32004 (not available).
 import { blockCleanedUp, blockNotAvailable, slotSkipped } from '../../solana-json/errors.js';
 import { defineMethod } from '../method.js';
+import { HEAD_MISS } from '../head.js';
 import { parseU64, positional } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
 
@@ -37,6 +38,22 @@ export const getBlockTime = defineMethod<GetBlockTimeParams>({
       if (time !== undefined) return time;
       const oldest = ctx.state.oldestBlock;
       if (oldest !== undefined && p.slot < oldest) throw blockCleanedUp(p.slot, oldest);
+      throw slotSkipped(p.slot);
+    }
+    if (time !== undefined && processed !== undefined && p.slot <= processed) return time;
+    throw blockNotAvailable(p.slot);
+  },
+  // The same rules on the held block metas; a slot below them (or a block not held as finalized: the views may
+  // have dropped it) is the views'.
+  fromHead: (h, p) => {
+    const { finalized, processed } = h.state.head;
+    if (h.cache.metaFloor === undefined || p.slot < h.cache.metaFloor) return HEAD_MISS;
+    const b = h.cache.block(p.slot);
+    const time = b === undefined || b.dead ? undefined : b.meta.blockTime === undefined ? null : Number(b.meta.blockTime);
+    if (finalized !== undefined && p.slot <= finalized) {
+      if (time !== undefined) return time;
+      // Skipped, unless older than every block there is (cleaned up, -32001): only the views know their oldest.
+      if (!(p.slot > (h.cache.oldestBlock()?.slot ?? p.slot))) return HEAD_MISS;
       throw slotSkipped(p.slot);
     }
     if (time !== undefined && processed !== undefined && p.slot <= processed) return time;

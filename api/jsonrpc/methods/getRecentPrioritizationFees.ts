@@ -7,6 +7,7 @@ import { describeValue } from '../../../platform/describe-value.js';
 import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
 import { u64Json } from '../../solana-json/json.js';
 import { defineMethod } from '../method.js';
+import { HEAD_MISS } from '../head.js';
 import { parsePubkey, positional } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
 import { blockFees, feeFor, rawKey, type BlockFees } from './prioritization-fees.js';
@@ -74,5 +75,21 @@ export const getRecentPrioritizationFees = defineMethod<GetRecentPrioritizationF
     summaries.set(ctx.db, kept);
     const asked = p.accounts.map(rawKey);
     return window.map((b) => ({ slot: u64Json(b.slot), prioritizationFee: u64Json(feeFor(kept.get(b.key)!, asked)) }));
+  },
+  // The same window on the held blocks, each summarised once from its held records (the cache keeps the
+  // summary after it drops the records, once this method has been asked).
+  fromHead: (h, p) => {
+    const head = h.state.head.finalized;
+    if (head === undefined) return HEAD_MISS;
+    const window = h.cache.newestBlocks(head, MAX_NUM_RECENT_BLOCKS);
+    if (window === undefined) return HEAD_MISS;
+    const fees: BlockFees[] = [];
+    for (const b of window) {
+      const f = h.cache.summary(b.slot, 'prioritization-fees', blockFees);
+      if (f === undefined) return HEAD_MISS;
+      fees.push(f);
+    }
+    const asked = p.accounts.map(rawKey);
+    return window.map((b, i) => ({ slot: u64Json(b.slot), prioritizationFee: u64Json(feeFor(fees[i]!, asked)) }));
   },
 });

@@ -1,6 +1,7 @@
 // getSlot: the newest slot the views hold at the commitment (Agave's bank slot). From the cached state.
 import { u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS } from '../head.js';
 import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
 
 export type GetSlotParams = ContextConfig;
@@ -17,4 +18,8 @@ export const getSlot = defineMethod<GetSlotParams>({
   unavailableMessage: UNAVAILABLE,
   parse: parseGetSlot,
   run: async (ctx, p) => u64Json(contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot)),
+  fromHead: (h, p) =>
+    h.state.head[p.commitment] === undefined
+      ? HEAD_MISS
+      : u64Json(contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot)),
 });

@@ -4,7 +4,9 @@
 // transaction_records (the event's protobuf bytes, sent base64 by ClickHouse). null when unknown. maxSupportedTransactionVersion as Agave: -32015 for a v0 or v1
 // transaction without it (or, for v1, with 0).
 import { u64Json } from '../../solana-json/json.js';
+import { TransactionEvent as TransactionCodec } from '../../../schemas/codec.js';
 import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS, rawKeyOf } from '../head.js';
 import { optionalString, parseContextConfig, parseSignature, positional } from '../../solana-json/params.js';
 import { queryRows, u64, type QueryClient } from '../../views/query.js';
 import {
@@ -17,6 +19,7 @@ import {
 } from '../../solana-json/transactions.js';
 import type { Commitment } from '../../solana-json/params.js';
 import type { TransactionEvent } from '../../../schemas/codec.js';
+import type { HeldTransaction } from '../../head/head-cache.js';
 
 export interface GetTransactionParams {
   signature: string;
@@ -94,5 +97,31 @@ export const getTransaction = defineMethod<GetTransactionParams>({
     const e = decodeBody(rows[0]!.body);
     const blockTimes = needsBlockTime(e) ? await readBlockTimes(ctx.ch, ctx.db, [slot]) : new Map<bigint, bigint>();
     return encodeConfirmedTransaction(e, slot, blockTimes, p);
+  },
+  // The newest held landing at or below the head whose slot is not dead; one not held may be older than the
+  // cache: the views answer (as they do for a signature never seen).
+  fromHead: (h, p) => {
+    if (h.state.head[p.commitment] === undefined) return HEAD_MISS;
+    const head = contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment);
+    let t: HeldTransaction | undefined;
+    for (const l of h.cache.landings(rawKeyOf(p.signature))) {
+      if (l.slot <= head && !h.cache.isDead(l.slot) && (t === undefined || l.slot > t.slot)) t = l;
+    }
+    // None at or below the head: none there is, when the cache holds everything since the topics' start (the views
+    // hold no more: they are projected from the same topics),
+    // more: they are projected from the same topics), or when its landings held show where all of them can be.
+    if (t === undefined) {
+      const any = h.cache.landings(rawKeyOf(p.signature))[0];
+      const none = (h.cache.floor === 0n && h.cache.holdsAll(0n, head)) || (any !== undefined && h.cache.allLandingsHeld(any));
+      return none ? null : HEAD_MISS;
+    }
+    const e = TransactionCodec.decode(t.bytes);
+    const blockTimes = new Map<bigint, bigint>();
+    if (needsBlockTime(e)) {
+      const b = h.cache.block(t.slot);
+      if (b === undefined) return HEAD_MISS;
+      if (b.meta.blockTime !== undefined) blockTimes.set(t.slot, b.meta.blockTime);
+    }
+    return encodeConfirmedTransaction(e, t.slot, blockTimes, p);
   },
 });

@@ -4,6 +4,7 @@
 import { decodeBase58Exact } from '../../../schemas/decode-input.js';
 import { invalidParams } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod, withContext } from '../method.js';
+import { HEAD_MISS, rawKeyOf } from '../head.js';
 import { parseConfig, parseContextConfig, positional, type ContextConfig } from '../../solana-json/params.js';
 import { queryRows, u64 } from '../../views/query.js';
 import { MAX_PROCESSING_AGE } from './getLatestBlockhash.js';
@@ -30,6 +31,8 @@ ORDER BY slot DESC
 LIMIT 1`;
 
 const UNAVAILABLE = 'Block information unavailable';
+/** Blocks of height a fork below the cache's oldest block may run ahead of it (Agave's lockout depth). */
+const FORK_MARGIN = 32n;
 
 export const isBlockhashValid = defineMethod<IsBlockhashValidParams>({
   name: 'isBlockhashValid',
@@ -45,5 +48,20 @@ export const isBlockhashValid = defineMethod<IsBlockhashValidParams>({
     });
     const valid = height !== undefined && rows.length > 0 && height - u64(rows[0]!.block_height) <= MAX_PROCESSING_AGE;
     return withContext(slot, ctx.apiVersion, valid);
+  },
+  fromHead: (h, p) => {
+    const height = h.state.height[p.commitment];
+    if (h.state.head[p.commitment] === undefined || height === undefined) return HEAD_MISS;
+    const slot = contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot);
+    const at = h.cache.blockhashSlot(rawKeyOf(p.blockhash));
+    const b = at === undefined ? undefined : h.cache.block(at);
+    if (b !== undefined)
+      return withContext(slot, h.apiVersion, b.slot <= slot && !b.dead && height - b.meta.blockHeight <= MAX_PROCESSING_AGE);
+    // Not held: invalid when every block young enough to be valid is held (the read from the topics' start, or
+    // the oldest held block already too old, by a margin for forks whose heights run ahead of their slots).
+    const oldest = h.cache.oldestBlock();
+    const allHeld =
+      h.cache.metaFloor === 0n || (oldest !== undefined && oldest.meta.blockHeight + MAX_PROCESSING_AGE + FORK_MARGIN < height);
+    return allHeld ? withContext(slot, h.apiVersion, false) : HEAD_MISS;
   },
 });

@@ -1,0 +1,409 @@
+// The head cache (issue 33, item 2): the newest slots of the chain in memory, fed by the api's live Kafka read
+// (api/live's one tail, through the hub's consumer hook), so JSON-RPC answers recent reads without a ClickHouse
+// query and without waiting for the projector (Triton's Superbank does the same in front of ClickHouse). Pure: fed
+// one StreamEvent at a time; answers domain values, never JSON (the methods shape them with the same functions
+// their views path uses, so both answers are the same bytes).
+//
+// What it holds, and what it can prove:
+// - per slot: its status (levels and terminal, combined as api/live/slot-status.ts), its block meta (the record
+//   that carries it: the views' `blocks` and `block_details` rows), and its transactions' record bytes by
+//   position (the views' `transaction_records`, stored as read from Kafka), with a signature index;
+// - the newest slot per commitment level, as the views' heads rule (max slot per level, never moving back, a
+//   level implying the lower ones);
+// - `floor`: every transaction of a slot >= floor that the views could hold is held here (the slot's own
+//   completeness is checked against its end marker's counts); `metaFloor` the same for statuses and block
+//   metas. Slot records and metas are kept for more slots than transactions (they are small): blockhash
+//   validity and prioritization fees look further back than the bodies need.
+// Invariant: a slot below a floor has no entry (its data was evicted or predates the read), so what is found
+// at or above a floor is everything there is, and "not held" can be answered as "absent" only inside a floor.
+// Memory is bounded by slots: the newest `slots` slots keep their transactions, `slots + META_EXTRA_SLOTS`
+// their metas and statuses; the oldest go first.
+import bs58 from 'bs58';
+import type { BlockMeta, SlotEvent } from '../../schemas/gen/events.js';
+import { payload, readVarint64, scanFields, type TransactionScan } from '../../schemas/scan.js';
+import { slotStatusOf, type Commitment } from '../../schemas/commitment.js';
+import { combineStatus, isLevel, isTerminal } from '../live/slot-status.js';
+
+/** Yellowstone's replay depth: the least the cache holds. */
+export const MIN_HEAD_CACHE_SLOTS = 150;
+export const DEFAULT_HEAD_CACHE_SLOTS = 150;
+/** Slots whose statuses and block metas are kept beyond those with transactions (Agave's 300-block blockhash
+ * queue and status cache, the 150 finalized blocks of prioritization fees, and the finalization lag). */
+export const META_EXTRA_SLOTS = 512;
+/** A read that started inside a used log: slots this far past the first one seen may have had records before
+ * the start (a source interleaves neighbouring slots); coverage starts after them. */
+export const LATE_START_MARGIN = 64n;
+
+/** A held transaction: the Kafka record's bytes and what the indexes need from them (scanned, not decoded). */
+export interface HeldTransaction {
+  readonly slot: bigint;
+  readonly position: number;
+  /** The first signature, as a latin1 string of its 64 bytes (`rawSignature`). */
+  readonly signature: string;
+  /** The record's `err` (Agave's JSON text), null on success: the views' `transactions.err`. */
+  readonly err: string | null;
+  readonly bytes: Buffer;
+  /** The signature in base-58, made on first use (`base58Signature`): getBlock's signature lists ask for it. */
+  base58?: string;
+}
+
+/** The transaction's first signature in base-58, encoded once. */
+export const base58Signature = (t: HeldTransaction): string => (t.base58 ??= bs58.encode(Buffer.from(t.signature, 'latin1')));
+
+/** What the cache needs of a live record: the api/live StreamEvent's transaction and slot kinds. */
+export type HeadEvent =
+  | { readonly kind: 'transaction'; readonly scan: TransactionScan }
+  | { readonly kind: 'slot'; readonly event: SlotEvent }
+  | { readonly kind: 'account' | 'entry' | 'parsed' };
+
+export interface HeadBlock {
+  readonly slot: bigint;
+  readonly meta: BlockMeta;
+  /** Marked skipped or dead (a lost fork): the views leave such slots out of most reads, not out of `blocks`. */
+  readonly dead: boolean;
+}
+
+/** A signature as the cache keys it: the 64 bytes as latin1. */
+export const rawSignature = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+
+class HeldSlot {
+  status: number | undefined;
+  meta: BlockMeta | undefined;
+  /** The record that carried the meta (its `end` counts the slot's records). */
+  marker: SlotEvent | undefined;
+  /** By position; undefined once evicted (the slot keeps its meta and status for META_EXTRA_SLOTS more). */
+  txs: Map<number, HeldTransaction> | undefined = new Map();
+  /** Summaries made from the transactions before they were dropped (see `summary`). */
+  readonly summaries = new Map<string, unknown>();
+
+  constructor(readonly slot: bigint) {}
+
+  get dead(): boolean {
+    return isTerminal(this.status);
+  }
+
+  /** The marker read and the transactions it counts held. */
+  get complete(): boolean {
+    if (this.marker === undefined || this.txs === undefined) return false;
+    return this.txs.size >= expectedTransactions(this.marker);
+  }
+}
+
+/** How many transaction records the slot's marker says precede it (its counts; older records: the block meta's). */
+export function expectedTransactions(marker: SlotEvent): number {
+  const counts = marker.end?.counts;
+  if (counts !== undefined) return counts.reduce((n, c) => (c.kind === 'transactions' ? n + c.count : n), 0);
+  const b = marker.block!;
+  return Number(b.executedTransactionCount ?? BigInt(b.transactionCount));
+}
+
+/** The position, first signature and error of a scanned transaction record; undefined when it has no 64-byte
+ * signature (the projector dead-letters it: the views never hold it). */
+export function heldTransaction(scan: TransactionScan): HeldTransaction | undefined {
+  const sig = scan.signatures[0];
+  if (sig === undefined || sig.length !== 64) return undefined;
+  let position = 0;
+  let err: string | null = null;
+  const f = scan.fields;
+  for (let i = 0; i < f.length; i += 3) {
+    if (f[i] === 2) position = Number(readVarint64(scan.bytes, f[i + 1]!, f[i + 2]!));
+    else if (f[i] === 15) err = payload(scan.bytes, f[i + 1]!, f[i + 2]!).toString('utf8');
+  }
+  return { slot: scan.slot, position, signature: sig.toString('latin1'), err, bytes: scan.bytes };
+}
+
+export interface HeadCacheOptions {
+  /** Slots whose transactions are held (at least MIN_HEAD_CACHE_SLOTS). */
+  slots: number;
+  /** The read started at the start of the topics (nothing came before the first record): coverage from slot 0. */
+  fromStart: boolean;
+}
+
+export class HeadCache {
+  private readonly held = new Map<bigint, HeldSlot>();
+  /** Held slots, ascending. */
+  private readonly order: bigint[] = [];
+  /** Newest slot per level (index: the level's slot status). */
+  private readonly newest: (bigint | undefined)[] = [undefined, undefined, undefined];
+  private readonly bySignature = new Map<string, HeldTransaction | HeldTransaction[]>();
+  private readonly byHash = new Map<string, bigint>();
+  private readonly summarizers = new Map<string, (records: readonly Buffer[]) => unknown>();
+  private floorSlot: bigint | undefined;
+  private metaFloorSlot: bigint | undefined;
+
+  constructor(private readonly o: HeadCacheOptions) {
+    if (!Number.isInteger(o.slots) || o.slots < MIN_HEAD_CACHE_SLOTS) {
+      throw new Error(`head cache: slots must be an integer of at least ${MIN_HEAD_CACHE_SLOTS}, got ${o.slots}`);
+    }
+    if (o.fromStart) this.floorSlot = this.metaFloorSlot = 0n;
+  }
+
+  /** Every transaction of a slot at or above it that the views could hold is held (undefined: nothing yet). */
+  get floor(): bigint | undefined {
+    return this.floorSlot;
+  }
+
+  /** Statuses and block metas of every slot at or above it are held. */
+  get metaFloor(): bigint | undefined {
+    return this.metaFloorSlot;
+  }
+
+  /** Slots held (with or without their transactions). */
+  get size(): number {
+    return this.order.length;
+  }
+
+  onEvent(e: HeadEvent): void {
+    if (e.kind === 'transaction') this.onTransaction(e.scan);
+    else if (e.kind === 'slot') this.onSlot(e.event);
+  }
+
+  private start(slot: bigint): void {
+    if (this.floorSlot !== undefined) return;
+    this.floorSlot = this.metaFloorSlot = slot + LATE_START_MARGIN;
+  }
+
+  private onTransaction(scan: TransactionScan): void {
+    this.start(scan.slot);
+    if (scan.slot < this.floorSlot!) return;
+    const t = heldTransaction(scan);
+    if (t === undefined) return;
+    const s = this.slotAt(t.slot);
+    if (s === undefined || s.txs === undefined) return;
+    // Read uncommitted, an aborted record comes again identical: the same position replaces it.
+    const before = s.txs.get(t.position);
+    if (before !== undefined) this.unindex(before);
+    s.txs.set(t.position, t);
+    const known = this.bySignature.get(t.signature);
+    if (known === undefined) this.bySignature.set(t.signature, t);
+    else if (Array.isArray(known)) known.push(t);
+    else this.bySignature.set(t.signature, [known, t]);
+  }
+
+  private onSlot(ev: SlotEvent): void {
+    if (ev.gap !== undefined) return;
+    this.start(ev.slot);
+    // Heads take every level record, as the views' heads do (max slot per level, never moving back).
+    if (isLevel(ev.status)) {
+      const level = ev.status;
+      for (let l = 0; l <= level; l++) if (this.newest[l] === undefined || ev.slot > this.newest[l]!) this.newest[l] = ev.slot;
+    }
+    if (ev.slot < this.metaFloorSlot!) return;
+    const s = this.slotAt(ev.slot);
+    if (s === undefined) return;
+    s.status = combineStatus(s.status, ev.status);
+    if (ev.block !== undefined) {
+      if (s.meta !== undefined) this.byHash.delete(Buffer.from(s.meta.blockhash).toString('latin1'));
+      s.meta = ev.block;
+      s.marker = ev;
+      this.byHash.set(Buffer.from(ev.block.blockhash).toString('latin1'), ev.slot);
+    }
+  }
+
+  /** The slot's entry, made when new (and the oldest evicted past the bounds); undefined below the floors. */
+  private slotAt(slot: bigint): HeldSlot | undefined {
+    const s = this.held.get(slot);
+    if (s !== undefined) return s;
+    if (slot < this.metaFloorSlot!) return undefined;
+    const made = new HeldSlot(slot);
+    if (slot < this.floorSlot!) made.txs = undefined;
+    this.held.set(slot, made);
+    insertSorted(this.order, slot);
+    this.evict();
+    return this.held.get(slot);
+  }
+
+  private evict(): void {
+    const bodies = this.order.length - this.o.slots;
+    // Transactions first: the oldest slots beyond `slots` keep only their meta and status.
+    for (let i = 0; i < bodies; i++) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.txs === undefined) continue;
+      this.dropTransactions(s);
+      if (this.floorSlot! <= s.slot) this.floorSlot = s.slot + 1n;
+    }
+    const beyond = this.order.length - (this.o.slots + META_EXTRA_SLOTS);
+    if (beyond <= 0) return;
+    for (const slot of this.order.splice(0, beyond)) {
+      const s = this.held.get(slot)!;
+      this.held.delete(slot);
+      if (s.txs !== undefined) this.dropTransactions(s);
+      if (s.meta !== undefined) this.byHash.delete(Buffer.from(s.meta.blockhash).toString('latin1'));
+      if (this.metaFloorSlot! <= slot) this.metaFloorSlot = slot + 1n;
+      if (this.floorSlot! <= slot) this.floorSlot = slot + 1n;
+    }
+  }
+
+  private dropTransactions(s: HeldSlot): void {
+    if (s.complete && !s.dead) for (const [name, f] of this.summarizers) if (!s.summaries.has(name)) s.summaries.set(name, f(bodies(s)));
+    for (const t of s.txs!.values()) this.unindex(t);
+    s.txs = undefined;
+  }
+
+  private unindex(t: HeldTransaction): void {
+    const known = this.bySignature.get(t.signature);
+    if (known === t) this.bySignature.delete(t.signature);
+    else if (Array.isArray(known)) {
+      const rest = known.filter((k) => k !== t);
+      if (rest.length === 1) this.bySignature.set(t.signature, rest[0]!);
+      else this.bySignature.set(t.signature, rest);
+    }
+  }
+
+  /** The newest slot that reached `level` (a stronger level implies the weaker ones); undefined before any. */
+  head(level: Commitment): bigint | undefined {
+    return this.newest[slotStatusOf(level)];
+  }
+
+  /** The newest block at or below `slot` (dead or not, as the views' `blocks`); undefined when none is held,
+   * which proves nothing (it may be below the floor). */
+  blockAtOrBelow(slot: bigint): HeadBlock | undefined {
+    for (let i = upperIndex(this.order, slot); i >= 0; i--) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.meta !== undefined) return { slot: s.slot, meta: s.meta, dead: s.dead };
+    }
+    return undefined;
+  }
+
+  /** The block of a slot whose meta is held. */
+  block(slot: bigint): HeadBlock | undefined {
+    const s = this.held.get(slot);
+    return s?.meta === undefined ? undefined : { slot, meta: s.meta, dead: s.dead };
+  }
+
+  /** Marked skipped or dead (the views' status 3: left out of transactions, statuses and blocks). */
+  isDead(slot: bigint): boolean {
+    return this.held.get(slot)?.dead === true;
+  }
+
+  /** The slot's status as combined so far (a level or terminal), undefined when none is held. */
+  status(slot: bigint): number | undefined {
+    return this.held.get(slot)?.status;
+  }
+
+  /** The slot of the block with this blockhash (32 bytes as latin1), if held. */
+  blockhashSlot(hash: string): bigint | undefined {
+    return this.byHash.get(hash);
+  }
+
+  /** The oldest held block, for proofs that a block older than it cannot matter. */
+  oldestBlock(): HeadBlock | undefined {
+    for (const slot of this.order) {
+      const s = this.held.get(slot)!;
+      if (s.meta !== undefined) return { slot, meta: s.meta, dead: s.dead };
+    }
+    return undefined;
+  }
+
+  /** Produced, not dead blocks in (after, upTo], ascending; undefined when that range is not all held. */
+  blocksBetween(after: bigint, upTo: bigint): HeadBlock[] | undefined {
+    if (this.metaFloorSlot === undefined || after + 1n < this.metaFloorSlot) return undefined;
+    const out: HeadBlock[] = [];
+    for (let i = lowerIndex(this.order, after + 1n); i < this.order.length && this.order[i]! <= upTo; i++) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.meta !== undefined && !s.dead) out.push({ slot: s.slot, meta: s.meta, dead: false });
+    }
+    return out;
+  }
+
+  /** The newest `n` produced, not dead blocks at or below `upTo`, ascending; fewer only when the cache holds
+   * the chain from its start. Undefined when the held slots cannot tell. */
+  newestBlocks(upTo: bigint, n: number): HeadBlock[] | undefined {
+    const out: HeadBlock[] = [];
+    for (let i = upperIndex(this.order, upTo); i >= 0 && out.length < n; i--) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.meta !== undefined && !s.dead) out.push({ slot: s.slot, meta: s.meta, dead: false });
+    }
+    if (out.length < n && this.metaFloorSlot !== 0n) return undefined;
+    return out.reverse();
+  }
+
+  /** Every held landing of a signature (latin1 of its bytes), any order. */
+  landings(signature: string): readonly HeldTransaction[] {
+    const known = this.bySignature.get(signature);
+    return known === undefined ? [] : Array.isArray(known) ? known : [known];
+  }
+
+  /**
+   * Whether every landing there can be of the transaction `t` is held: its recent blockhash names a held block at
+   * or above the floor, and a transaction lands only in the 150 blocks after its blockhash's (a durable-nonce
+   * one names a nonce, no block: false).
+   */
+  allLandingsHeld(t: HeldTransaction): boolean {
+    if (this.floorSlot === undefined) return false;
+    const f = scanFields(t.bytes);
+    for (let i = 0; i < f.length; i += 3) {
+      if (f[i] !== 9) continue;
+      const at = this.byHash.get(payload(t.bytes, f[i + 1]!, f[i + 2]!).toString('latin1'));
+      return at !== undefined && at >= this.floorSlot;
+    }
+    return false;
+  }
+
+  /** The slot's transaction records in block order, when it is complete (marker and counted records held). */
+  transactions(slot: bigint): readonly HeldTransaction[] | undefined {
+    const s = this.held.get(slot);
+    if (s === undefined || !s.complete) return undefined;
+    return [...s.txs!.values()].sort((a, b) => a.position - b.position);
+  }
+
+  /** Whether every transaction the views could hold for slots in [from, to] is held (slots with a meta complete). */
+  holdsAll(from: bigint, to: bigint): boolean {
+    if (this.floorSlot === undefined || from < this.floorSlot) return false;
+    for (let i = lowerIndex(this.order, from); i < this.order.length && this.order[i]! <= to; i++) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.txs === undefined) return false;
+      if (s.marker !== undefined && !s.complete && !s.dead) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A summary of a complete, not dead block's records (getRecentPrioritizationFees' fee summary): made once,
+   * and, once asked for, made for every block before its transactions are dropped, so it outlives them.
+   * Undefined when the block's records are not held (and no summary was made).
+   */
+  summary<T>(slot: bigint, name: string, f: (records: readonly Buffer[]) => T): T | undefined {
+    if (!this.summarizers.has(name)) this.summarizers.set(name, f);
+    const s = this.held.get(slot);
+    if (s === undefined || s.dead) return undefined;
+    if (s.summaries.has(name)) return s.summaries.get(name) as T;
+    if (!s.complete) return undefined;
+    const made = f(bodies(s));
+    s.summaries.set(name, made);
+    return made;
+  }
+}
+
+const bodies = (s: HeldSlot): Buffer[] => [...s.txs!.values()].sort((a, b) => a.position - b.position).map((t) => t.bytes);
+
+/** Inserts into an ascending array (slots come mostly in order: the scan from the end is short). */
+function insertSorted(a: bigint[], v: bigint): void {
+  let i = a.length;
+  while (i > 0 && a[i - 1]! > v) i--;
+  a.splice(i, 0, v);
+}
+
+/** The index of the last element <= v (-1 when none). */
+function upperIndex(a: readonly bigint[], v: bigint): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The index of the first element >= v (a.length when none). */
+function lowerIndex(a: readonly bigint[], v: bigint): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { SlotStatus, TransactionEvent } from '../../schemas/codec.js';
+import { scanTransaction } from '../../schemas/scan.js';
+import { slotStatus } from '../../test/support/projector/events.js';
+import { transferTx, txSig } from '../../test/support/jsonrpc/tx-chain.js';
+import {
+  HeadCache,
+  LATE_START_MARGIN,
+  META_EXTRA_SLOTS,
+  expectedTransactions,
+  heldTransaction,
+  rawSignature,
+  type HeadEvent,
+} from './head-cache.js';
+
+const tx = (slot: number, index: number, sig = txSig(slot, index), err?: string): HeadEvent => {
+  const e = transferTx(slot, index, sig);
+  if (err !== undefined) e.err = err;
+  return { kind: 'transaction', scan: scanTransaction(Buffer.from(TransactionEvent.encode(e).finish())) };
+};
+const marker = (slot: number, txs: number, parent = slot - 1): HeadEvent => ({
+  kind: 'slot',
+  event: slotStatus(slot, SlotStatus.SLOT_STATUS_PROCESSED, { parent, height: 1000 + slot, time: 1_700_000_000 + slot, txs }),
+});
+const status = (slot: number, s: SlotStatus): HeadEvent => ({ kind: 'slot', event: slotStatus(slot, s) });
+/** A produced block of `n` transactions, then its marker. */
+const block = (c: HeadCache, slot: number, n = 2): void => {
+  for (let i = 0; i < n; i++) c.onEvent(tx(slot, i));
+  c.onEvent(marker(slot, n));
+};
+const sig = (slot: number, i: number): string => rawSignature(txSig(slot, i));
+
+describe('heldTransaction', () => {
+  it('reads the position, first signature and error from the scan, as the projector stores them', () => {
+    const e = tx(7, 3, txSig(7, 3), '{"InstructionError":[0,{"Custom":1}]}') as Extract<HeadEvent, { kind: 'transaction' }>;
+    const t = heldTransaction(e.scan)!;
+    expect(t).toMatchObject({ slot: 7n, position: 3, err: '{"InstructionError":[0,{"Custom":1}]}' });
+    expect(t.signature).toBe(sig(7, 3));
+    const ok = heldTransaction((tx(7, 0) as Extract<HeadEvent, { kind: 'transaction' }>).scan)!;
+    expect(ok).toMatchObject({ position: 0, err: null });
+  });
+
+  it('leaves out a transaction without a 64-byte signature (the views never hold it)', () => {
+    const e = transferTx(7, 0, txSig(7, 0));
+    e.signatures = [Buffer.alloc(10)];
+    expect(heldTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(e).finish())))).toBeUndefined();
+  });
+});
+
+describe('HeadCache', () => {
+  it('rejects fewer slots than Yellowstone holds', () => {
+    expect(() => new HeadCache({ slots: 149, fromStart: true })).toThrow(/at least 150, got 149/);
+  });
+
+  it('moves heads as the views do: per level, never back, a level implying the weaker ones', () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    expect(c.head('processed')).toBeUndefined();
+    block(c, 10);
+    block(c, 11);
+    c.onEvent(status(10, SlotStatus.SLOT_STATUS_FINALIZED));
+    expect([c.head('processed'), c.head('confirmed'), c.head('finalized')]).toEqual([11n, 10n, 10n]);
+    c.onEvent(status(9, SlotStatus.SLOT_STATUS_CONFIRMED));
+    expect(c.head('confirmed')).toBe(10n);
+    c.onEvent(status(11, SlotStatus.SLOT_STATUS_DEAD));
+    expect(c.head('processed')).toBe(11n);
+    expect(c.isDead(11n)).toBe(true);
+  });
+
+  it('finds the newest block at or below a slot, dead ones included (the views keep their block rows)', () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    block(c, 10);
+    c.onEvent(status(11, SlotStatus.SLOT_STATUS_SKIPPED));
+    block(c, 12);
+    c.onEvent(status(12, SlotStatus.SLOT_STATUS_DEAD));
+    expect(c.blockAtOrBelow(11n)?.slot).toBe(10n);
+    expect(c.blockAtOrBelow(13n)).toMatchObject({ slot: 12n, dead: true });
+    expect(c.blockAtOrBelow(9n)).toBeUndefined();
+    expect(c.blockhashSlot(Buffer.from(c.block(10n)!.meta.blockhash).toString('latin1'))).toBe(10n);
+    expect(c.blocksBetween(9n, 12n)!.map((b) => b.slot)).toEqual([10n]);
+  });
+
+  it("serves a slot's transactions only once its marker and every record it counts are held", () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    c.onEvent(tx(20, 1));
+    c.onEvent(marker(20, 2));
+    expect(c.transactions(20n)).toBeUndefined();
+    expect(c.holdsAll(0n, 20n)).toBe(false);
+    c.onEvent(tx(20, 0));
+    expect(c.transactions(20n)!.map((t) => t.position)).toEqual([0, 1]);
+    expect(c.holdsAll(0n, 20n)).toBe(true);
+    // A re-published copy (read uncommitted) replaces its first copy: one landing, not two.
+    c.onEvent(tx(20, 0));
+    expect(c.landings(sig(20, 0))).toHaveLength(1);
+    expect(c.transactions(20n)).toHaveLength(2);
+  });
+
+  it("counts a marker's records from its end counts when it has them", () => {
+    const ev = slotStatus(5, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 4, height: 1, txs: 9 });
+    expect(expectedTransactions(ev)).toBe(9);
+    ev.end = {
+      counts: [
+        { kind: 'transactions', partition: 0, count: 2 },
+        { kind: 'accounts', partition: 0, count: 5 },
+        { kind: 'transactions', partition: 1, count: 1 },
+      ],
+    };
+    expect(expectedTransactions(ev)).toBe(3);
+  });
+
+  it('keeps every landing of a signature (forks), until its slot is evicted', () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    c.onEvent(tx(30, 0, txSig(1, 1)));
+    c.onEvent(tx(31, 4, txSig(1, 1)));
+    expect(
+      c
+        .landings(sig(1, 1))
+        .map((t) => [t.slot, t.position])
+        .sort(),
+    ).toEqual([
+      [30n, 0],
+      [31n, 4],
+    ]);
+  });
+
+  it("holds the newest `slots` slots' transactions and more slots' metas, evicting the oldest and raising its floors", () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    expect([c.floor, c.metaFloor]).toEqual([0n, 0n]);
+    for (let s = 1; s <= 200; s++) block(c, s);
+    // 200 slots held: the oldest 50 kept their metas only.
+    expect(c.floor).toBe(51n);
+    expect(c.metaFloor).toBe(0n);
+    expect(c.landings(sig(50, 0))).toEqual([]);
+    expect(c.transactions(50n)).toBeUndefined();
+    expect(c.block(50n)).toBeDefined();
+    expect(c.transactions(51n)).toHaveLength(2);
+    expect(c.holdsAll(50n, 200n)).toBe(false);
+    expect(c.holdsAll(51n, 200n)).toBe(true);
+    for (let s = 201; s <= 150 + META_EXTRA_SLOTS + 10; s++) block(c, s);
+    expect(c.size).toBe(150 + META_EXTRA_SLOTS);
+    expect(c.metaFloor).toBe(11n);
+    expect(c.block(10n)).toBeUndefined();
+    expect(c.oldestBlock()?.slot).toBe(11n);
+    // Nothing below the floors comes back.
+    block(c, 5);
+    expect(c.block(5n)).toBeUndefined();
+  });
+
+  it('starting inside a used log, covers only slots past the first one seen by a margin', () => {
+    const c = new HeadCache({ slots: 150, fromStart: false });
+    expect(c.floor).toBeUndefined();
+    c.onEvent(tx(300, 0));
+    expect(c.floor).toBe(300n + LATE_START_MARGIN);
+    c.onEvent(marker(300, 1));
+    expect(c.block(300n)).toBeUndefined();
+    expect(c.head('processed')).toBe(300n);
+    const s = Number(300n + LATE_START_MARGIN);
+    block(c, s);
+    expect(c.transactions(BigInt(s))).toHaveLength(2);
+  });
+
+  it('answers the newest n blocks only when it holds n, or the chain from its start', () => {
+    const fromStart = new HeadCache({ slots: 150, fromStart: true });
+    for (let s = 1; s <= 5; s++) block(fromStart, s);
+    fromStart.onEvent(status(3, SlotStatus.SLOT_STATUS_DEAD));
+    expect(fromStart.newestBlocks(4n, 150)!.map((b) => b.slot)).toEqual([1n, 2n, 4n]);
+    const late = new HeadCache({ slots: 150, fromStart: false });
+    for (let s = 1; s <= 100; s++) block(late, s);
+    expect(late.newestBlocks(100n, 10)!.map((b) => b.slot)).toEqual([91n, 92n, 93n, 94n, 95n, 96n, 97n, 98n, 99n, 100n]);
+    expect(late.newestBlocks(100n, 50)).toBeUndefined();
+  });
+
+  it("makes a summary once, and once asked, before dropping a block's records, so it outlives them", () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    for (let s = 1; s <= 10; s++) block(c, s);
+    let made = 0;
+    const count = (records: readonly Buffer[]) => {
+      made++;
+      return records.length;
+    };
+    expect(c.summary(1n, 'n', count)).toBe(2);
+    expect(c.summary(1n, 'n', count)).toBe(2);
+    expect(made).toBe(1);
+    for (let s = 11; s <= 160; s++) block(c, s);
+    expect(c.transactions(2n)).toBeUndefined();
+    expect(c.summary(2n, 'n', count)).toBe(2);
+    c.onEvent(tx(161, 0));
+    c.onEvent(marker(161, 3));
+    expect(c.summary(161n, 'n', count)).toBeUndefined();
+  });
+});

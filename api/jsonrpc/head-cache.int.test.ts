@@ -1,0 +1,279 @@
+// The head cache (issue 33, item 2) on the real stack: a chain published to a real Kafka broker, read by the real
+// live tail into the cache, while the projector has not started (the views held back). Every read the cache serves
+// is asked then, and must be answered from memory (the hit metric counts each one; nothing is -32007); then the
+// projector fills embedded ClickHouse, and the server on the views alone must answer each request with the same
+// bytes. Three chains: the simulator through the real ingest (more slots than the cache holds: evictions, forks),
+// the hand-made chain of getTransaction/getBlock (skipped, dead and re-landed, rewards, partitions, blocks without a
+// previous blockhash, transactions without a time), and real mainnet blocks (../shared/data/mainnet).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bs58 from 'bs58';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngest } from '../../ingest/run.js';
+import { ingestSection } from '../../platform/config-sections.js';
+import { makeConfig } from '../../platform/config.js';
+import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
+import { silentLogger } from '../../platform/log.js';
+import { SlotStatus, type ChainEvent, type TransactionEvent } from '../../schemas/codec.js';
+import { blockFromConfirmedBlock, ConfirmedBlock } from '../../schemas/yellowstone/index.js';
+import { testBrokers } from '../../test/support/harness/kafka.js';
+import { headOutcomes, openHeadWorld, outcomesSince, type HeadWorld, type Heads } from '../../test/support/jsonrpc/head-world.js';
+import { buildTxChain, TX_DEAD, TX_FIRST, TX_HEADS, TX_SKIPPED } from '../../test/support/jsonrpc/tx-chain.js';
+import { MAINNET_BLOCKS, readMainnetBlock } from '../../test/support/mainnet/data.js';
+import type { SlotBatch } from '../../test/support/projector/chain.js';
+import { expectedViews, type ConsumedRecord } from '../../test/support/projector/expected.js';
+import { consumeAll, publishChain } from '../../test/support/projector/kafka.js';
+import { slotStatus } from '../../test/support/projector/events.js';
+
+type Request = readonly [method: string, params?: unknown];
+
+const COMMITMENTS = ['processed', 'confirmed', 'finalized'] as const;
+const ENCODINGS = ['json', 'jsonParsed', 'base64', 'base58'] as const;
+const DETAILS = ['full', 'signatures', 'accounts', 'none'] as const;
+const UNKNOWN_SIG = bs58.encode(Buffer.alloc(64, 7));
+const UNKNOWN_HASH = bs58.encode(Buffer.alloc(32, 7));
+
+/** What a chain's requests are made of, from its records. */
+interface Chain {
+  heads: Heads;
+  /** Produced blocks (slot, blockhash), ascending. */
+  blocks: { slot: bigint; hash: string }[];
+  /** Skipped and dead slots. */
+  gone: bigint[];
+  transactions: TransactionEvent[];
+}
+
+function chainOf(records: readonly ConsumedRecord[]): Chain {
+  const heads = Object.fromEntries(
+    (expectedViews(records, []).heads as string[]).map((r) => {
+      const [c, s] = r.split('|');
+      return [c, BigInt(s!)];
+    }),
+  ) as Heads;
+  const blocks: Chain['blocks'] = [];
+  const gone: bigint[] = [];
+  const transactions: TransactionEvent[] = [];
+  for (const r of records) {
+    const e = r.event;
+    if (e.kind === 'transactions') transactions.push(e.event);
+    if (e.kind !== 'slots') continue;
+    if (e.event.status === SlotStatus.SLOT_STATUS_SKIPPED || e.event.status === SlotStatus.SLOT_STATUS_DEAD) gone.push(e.event.slot);
+    if (e.event.block !== undefined) blocks.push({ slot: e.event.slot, hash: bs58.encode(e.event.block.blockhash) });
+  }
+  blocks.sort((a, b) => (a.slot < b.slot ? -1 : 1));
+  return { heads, blocks, gone, transactions };
+}
+
+const sigOf = (t: TransactionEvent): string => bs58.encode(t.signatures[0]!);
+/** Every `step`-th element, and the last. */
+const spread = <T>(a: readonly T[], n: number): T[] => {
+  if (a.length <= n) return [...a];
+  const step = a.length / n;
+  const out = Array.from({ length: n }, (_, i) => a[Math.floor(i * step)]!);
+  out.push(a[a.length - 1]!);
+  return out;
+};
+
+/**
+ * The reads the cache answers, over the slots from `from` (at or above its floor) of the chain, with a spread of
+ * params. `fullHistory`: the cache holds the chain from its start, so it also answers for signatures it never saw,
+ * and the fee window.
+ */
+function requests(c: Chain, o: { from: bigint; sample: number; fullHistory: boolean }): Request[] {
+  const h = c.heads;
+  const blocks = c.blocks.filter((b) => b.slot >= o.from);
+  const txs = c.transactions.filter((t) => t.slot >= o.from);
+  const r: Request[] = [['getSlot'], ['getBlockHeight'], ['getLatestBlockhash']];
+  for (const commitment of COMMITMENTS) {
+    r.push(['getSlot', [{ commitment }]], ['getBlockHeight', [{ commitment }]], ['getLatestBlockhash', [{ commitment }]]);
+    r.push(['getSlot', [{ commitment, minContextSlot: Number(h[commitment]) + 1 }]]); // -32016 with the context slot
+    r.push(['getBlockHeight', [{ commitment, minContextSlot: Number(h[commitment]) }]]);
+    r.push(['getLatestBlockhash', [{ commitment, minContextSlot: Number(h[commitment]) + 1 }]]);
+  }
+  for (const b of spread(blocks, o.sample)) {
+    for (const commitment of COMMITMENTS) r.push(['isBlockhashValid', [b.hash, { commitment }]]);
+    r.push(['getBlockTime', [Number(b.slot)]]);
+  }
+  r.push(['isBlockhashValid', [UNKNOWN_HASH]], ['isBlockhashValid', [UNKNOWN_HASH, { commitment: 'processed' }]]);
+  for (const s of [...c.gone.filter((g) => g >= o.from), h.processed + 1n, h.finalized + 1n]) r.push(['getBlockTime', [Number(s)]]);
+  const sigs = spread(txs, o.sample * 2).map(sigOf);
+  for (let i = 0; i < sigs.length; i += 8) {
+    const batch = sigs.slice(i, i + 8);
+    const searched = o.fullHistory ? [...batch, UNKNOWN_SIG] : batch;
+    r.push(['getSignatureStatuses', [batch]], ['getSignatureStatuses', [searched, { searchTransactionHistory: true }]]);
+  }
+  if (o.fullHistory) r.push(['getSignatureStatuses', [[UNKNOWN_SIG]]], ['getTransaction', [UNKNOWN_SIG, { commitment: 'confirmed' }]]);
+  for (const [i, t] of spread(txs, o.sample).entries()) {
+    const sig = sigOf(t);
+    for (const encoding of ENCODINGS) {
+      const commitment = i % 2 === 0 ? 'confirmed' : 'finalized';
+      r.push(['getTransaction', [sig, { encoding, commitment, maxSupportedTransactionVersion: 0 }]]);
+      if (encoding === 'json') r.push(['getTransaction', [sig, { encoding, commitment }]], ['getTransaction', [sig]]);
+    }
+  }
+  const blockSlots = [...spread(blocks, o.sample).map((b) => b.slot), ...c.gone.filter((g) => g >= o.from), h.confirmed, h.processed];
+  for (const [i, slot] of blockSlots.entries()) {
+    for (const commitment of ['confirmed', 'finalized'] as const) {
+      for (const [j, encoding] of ENCODINGS.entries()) {
+        const transactionDetails = DETAILS[(i + j) % DETAILS.length]!;
+        const rewards = (i + j) % 2 === 0;
+        r.push(['getBlock', [Number(slot), { encoding, transactionDetails, rewards, commitment, maxSupportedTransactionVersion: 0 }]]);
+      }
+      r.push(['getBlock', [Number(slot), { commitment }]]);
+    }
+  }
+  const accounts = [...new Set(spread(txs, o.sample).flatMap((t) => t.accountKeys.slice(0, 2).map((k) => bs58.encode(k))))].slice(0, 8);
+  if (o.fullHistory) r.push(['getRecentPrioritizationFees'], ['getRecentPrioritizationFees', [accounts]]);
+  return r;
+}
+
+/**
+ * Asks every request of the cache while the views are held back (each a hit), starts the projector, and checks
+ * the views' answers are the same bytes; then the misses, which both servers answer from the views.
+ */
+async function checkEqual(w: HeadWorld, c: Chain, hits: readonly Request[], misses: readonly Request[]): Promise<void> {
+  expect(JSON.parse(await w.views('getSlot')).error.code).toBe(-32007);
+  const early: string[] = [];
+  const missed: string[] = [];
+  for (const [method, params] of hits) {
+    const before = await headOutcomes();
+    early.push(await w.cached(method, params));
+    if (outcomesSince(before, await headOutcomes()).hit !== 1)
+      missed.push(`${method} ${JSON.stringify(params)}: ${early.at(-1)!.slice(0, 200)}`);
+  }
+  expect(missed.join('\n')).toBe('');
+  // No -32007 of the views' freshness (their messages: `... unavailable`); a skipped slot's -32007 is an answer.
+  const behind = early.filter((t) => JSON.parse(t).error?.code === -32007 && !/^Slot \d+ was skipped/.test(JSON.parse(t).error.message));
+  expect(behind).toEqual([]);
+
+  await w.startViews(c.heads);
+  const unequal: string[] = [];
+  for (const [i, [method, params]] of hits.entries()) {
+    const views = await w.views(method, params);
+    if (views !== early[i])
+      unequal.push(`${method} ${JSON.stringify(params)}\n cache: ${early[i]!.slice(0, 600)}\n views: ${views.slice(0, 600)}`);
+  }
+  expect(unequal.slice(0, 5).join('\n')).toBe('');
+  const beforeMisses = await headOutcomes();
+  for (const [method, params] of misses) expect(await w.cached(method, params)).toBe(await w.views(method, params));
+  expect(outcomesSince(beforeMisses, await headOutcomes())).toEqual({ hit: 0, miss: misses.length });
+}
+
+let dir: string;
+let ch: ClickHouseClient;
+const worlds: HeadWorld[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'head-cache-int-'));
+  ch = await createClickHouse({ dataDir: dir, database: 'default' });
+});
+afterAll(async () => {
+  for (const w of worlds) await w.close();
+  await ch?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const open = async (name: string, slots?: number): Promise<HeadWorld> => {
+  const w = await openHeadWorld(ch, name, slots);
+  worlds.push(w);
+  return w;
+};
+
+describe('head cache against the views', () => {
+  it('the simulator through the real ingest: more slots than the cache holds, forks', async () => {
+    const w = await open('head_sim');
+    const ingest = await startIngest(
+      ingestSection(
+        makeConfig('ingest', {
+          kafkaBrokers: testBrokers(),
+          topicPrefix: w.prefix,
+          partitions: 3,
+          logLevel: 'silent',
+          source: 'sim',
+          slotMs: 0,
+          maxSlots: 220,
+          validators: 8,
+          tps: 100,
+          fast: true,
+          deadRate: 0.05,
+          simEntries: false,
+        }),
+      ),
+      silentLogger,
+      { kafka: w.kafka, topics: w.topics },
+    );
+    await ingest.done;
+    const c = chainOf(await consumeAll(w.kafka, w.topics));
+    await w.cacheCaughtUp(
+      c.heads,
+      c.blocks.map((b) => b.slot),
+    );
+    // 220 slots in a cache of 150: the oldest were evicted, reads of them go to the views.
+    const floor = w.cache.floor!;
+    expect(floor).toBeGreaterThan(0n);
+    const old = c.transactions.find((t) => t.slot < floor)!;
+    const oldBlock = c.blocks.find((b) => b.slot < floor)!;
+    // Transactions a little past the floor: their recent blockhashes' blocks are held too, which bounds where else
+    // they can have landed (a dead fork's, or one above the finalized head, are then known not to be elsewhere).
+    await checkEqual(w, c, requests(c, { from: floor + 32n, sample: 12, fullHistory: false }), [
+      ['getTransaction', [sigOf(old), { commitment: 'confirmed' }]],
+      ['getBlock', [Number(oldBlock.slot), { transactionDetails: 'signatures' }]],
+      ['getSignatureStatuses', [[sigOf(old), UNKNOWN_SIG], { searchTransactionHistory: true }]],
+      ['getSignatureStatuses', [[UNKNOWN_SIG]]],
+      ['getTransaction', [UNKNOWN_SIG]],
+      // 150 finalized blocks, but the oldest were dropped before anyone asked for their fees.
+      ['getRecentPrioritizationFees'],
+    ]);
+  });
+
+  it('the hand-made chain: skipped, dead and re-landed, rewards, no previous blockhash, no transaction time', async () => {
+    const w = await open('head_tx');
+    await publishChain(w.kafka, w.topics, buildTxChain());
+    const c = chainOf(await consumeAll(w.kafka, w.topics));
+    expect(c.heads).toEqual({
+      processed: BigInt(TX_HEADS.processed),
+      confirmed: BigInt(TX_HEADS.confirmed),
+      finalized: BigInt(TX_HEADS.finalized),
+    });
+    expect(c.gone).toEqual(expect.arrayContaining([BigInt(TX_SKIPPED), BigInt(TX_DEAD)]));
+    await w.cacheCaughtUp(
+      c.heads,
+      c.blocks.map((b) => b.slot),
+    );
+    // Below the chain's first block the views answer (cleaned up, -32001: only they know their oldest block).
+    const before = TX_FIRST - 5;
+    await checkEqual(w, c, requests(c, { from: 0n, sample: 40, fullHistory: true }), [
+      ['getBlock', [before]],
+      ['getBlockTime', [before]],
+    ]);
+  });
+
+  it('real mainnet blocks', async () => {
+    const w = await open('head_mainnet');
+    const top = MAINNET_BLOCKS[MAINNET_BLOCKS.length - 1]!.slot;
+    const batches: SlotBatch[] = MAINNET_BLOCKS.map((f) => {
+      const ev = blockFromConfirmedBlock(f.slot, ConfirmedBlock.decode(readMainnetBlock(f.slot)), Buffer.alloc(32, 1));
+      const events: ChainEvent[] = [
+        ...ev.transactions.map((event) => ({ kind: 'transactions' as const, event })),
+        { kind: 'slots', event: ev.slot },
+        { kind: 'slots', event: slotStatus(Number(f.slot), SlotStatus.SLOT_STATUS_FINALIZED) },
+      ];
+      return { slot: f.slot, events };
+    });
+    await publishChain(w.kafka, w.topics, batches);
+    const c = chainOf(await consumeAll(w.kafka, w.topics));
+    expect(c.heads).toEqual({ processed: top, confirmed: top, finalized: top });
+    await w.cacheCaughtUp(
+      c.heads,
+      c.blocks.map((b) => b.slot),
+    );
+    const between = MAINNET_BLOCKS[0]!.slot + 1n;
+    await checkEqual(
+      w,
+      c,
+      [...requests(c, { from: 0n, sample: 30, fullHistory: true }), ['getBlock', [Number(between)]], ['getBlockTime', [Number(between)]]],
+      [],
+    );
+  });
+});
