@@ -81,6 +81,9 @@ export default defineConfig({
           // Pure tests share a worker's module cache: importing every file's graph again (isolation) was half of
           // the tier's CPU (npm run test:unit 84 s isolated, 62 s not, on a quiet machine).
           isolate: false,
+          // A generous deadline, not a bound: a unit test that builds a simulated chain takes well under a second on a
+          // quiet machine and took over 5 s (vitest's default) beside other test files and a running service.
+          testTimeout: 60_000,
           execArgv: GROUP1_EXEC_ARGV,
         },
       },
