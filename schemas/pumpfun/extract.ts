@@ -72,7 +72,10 @@ let tables: readonly ProgramTable[] = activeTables().all;
 
 function tableOf(key: Buffer | undefined): ProgramTable | null {
   if (key === undefined) return null;
-  for (const t of tables) if (key[0] === t.programIdBytes[0] && sameKey(key, t.programIdBytes)) return t;
+  for (let i = 0; i < tables.length; i++) {
+    const t = tables[i]!;
+    if (key[0] === t.programIdBytes[0] && sameKey(key, t.programIdBytes)) return t;
+  }
   return null;
 }
 
