@@ -9,7 +9,7 @@
 // - mints (issue 34): any account of an instruction that counts, or any pubkey field of an event that counts, is one
 //   of them, with or without event_kinds (a PumpSwap sweep names its coin only in SweepPoolFeeEvent.base_mint). Each
 //   condition holds for the transaction: the kind and the mint may be on different instructions/events.
-// - users: one of them signed the transaction, or (issue 34) appears as mints do. include_failed: failed ones too.
+// - users: one of them signed the transaction. include_failed: failed transactions pass too.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import type { ParsedFacts } from '../../schemas/gen/events.js';
@@ -189,8 +189,9 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
   const anyKind = f.instructionKinds === undefined && f.eventKinds === undefined;
   let kind = anyKind;
   let mint = f.mints === undefined;
-  // users: a signer, or (issue 34) any decoded account or event key, as for mints.
-  let user = f.users === undefined || facts.signers.some((k) => f.users!.has(id(k)));
+  // users: one of them signed (stream.proto; not any key: a creator or fee recipient named in every trade of a coin
+  // would match them all).
+  if (f.users && !facts.signers.some((k) => f.users!.has(id(k)))) return false;
   let counted = false;
   // Top-level indexes with an instruction passing program and level (an event counts under a level only then).
   let levelIndexes: Set<number> | undefined;
@@ -200,7 +201,6 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
     counted = true;
     if (!kind && f.instructionKinds?.has(x.name)) kind = true;
     if (!mint && hasKey(f.mints!, x.keys)) mint = true;
-    if (!user && hasKey(f.users!, x.keys)) user = true;
   }
   for (const e of facts.events) {
     if (!f.programs.has(e.program as PumpProgramName)) continue;
@@ -208,7 +208,6 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
     counted = true;
     if (!kind && f.eventKinds?.has(e.name)) kind = true;
     if (!mint && hasKey(f.mints!, e.keys)) mint = true;
-    if (!user && hasKey(f.users!, e.keys)) user = true;
   }
-  return counted && kind && mint && user;
+  return counted && kind && mint;
 }

@@ -125,7 +125,7 @@ describe('matchParsed', () => {
   });
 
   // Issue 34: the keys of every instruction and event that counts, for mints and users, with or without event_kinds.
-  it('mints and users match any decoded account or event pubkey field, the kind and the key on different entries', () => {
+  it('mints match any decoded account or event pubkey field, the kind and the key on different entries; users stay signers', () => {
     const coin = k(50);
     // A PumpSwap creator-fee sweep: the coin appears only in SweepPoolFeeEvent.base_mint (pump-2026-10.md §1.7).
     const sweep = scan(
@@ -137,9 +137,9 @@ describe('matchParsed', () => {
     expect(match(f({ mints: [bs58.encode(coin)], eventKinds: ['SweepPoolFeeEvent'] }), sweep, tx(k(9)))).toBe(true);
     expect(match(f({ mints: [bs58.encode(coin)], instructionKinds: ['buy_v2'] }), sweep, tx(k(9)))).toBe(false);
     expect(match(f({ mints: [bs58.encode(k(54))] }), sweep, tx(k(9)))).toBe(false);
-    // users: an account of an instruction, or an event key, not only a signer.
-    expect(match(f({ users: [bs58.encode(k(52))] }), sweep, tx(k(9)))).toBe(true);
-    expect(match(f({ users: [bs58.encode(k(53))] }), sweep, tx(k(9)))).toBe(true);
+    // users stay signers (stream.proto): an account or event key is not enough.
+    expect(match(f({ users: [bs58.encode(k(52))] }), sweep, tx(k(9)))).toBe(false);
+    expect(match(f({ users: [bs58.encode(k(9))], mints: [bs58.encode(coin)] }), sweep, tx(k(9)))).toBe(true);
     // An event outside the level's calls lends no key.
     expect(match(f({ mints: [bs58.encode(coin)], instructionLevel: ParsedInstructionLevel.INNER_ONLY }), sweep, tx(k(9)))).toBe(false);
   });
