@@ -35,6 +35,12 @@ export async function startRole(config: Config, positionals: string[], log: Logg
       await wireLocalKafka(sections.kafka, stops, log);
       return { stop, done: forever };
     }
+    if (role === 'ingest' || role === 'api' || role === 'all') {
+      // The decoder tables first: a file that does not load stops the start, naming it.
+      const { startPumpTables } = await import('../platform/pump-tables.js');
+      const tables = startPumpTables(sections.pumpTables, log);
+      stops.add('pump tables', async () => tables.stop());
+    }
     if (role === 'ingest' && sections.ingest.out !== '') {
       // Fixture mode writes a file: no broker, no metrics server.
       return { stop, ...(await wireIngest(sections.ingest, undefined, stops, log)) };

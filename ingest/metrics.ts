@@ -13,6 +13,7 @@ export interface IngestMetrics {
   badLines: Counter;
   deadLetters: Counter<'topic'>;
   unconvertible: Counter<'kind'>;
+  pumpUndecoded: Counter<'program' | 'entry' | 'kind'>;
   lagSlots: Gauge;
   lagMs: Gauge;
   behind: Gauge;
@@ -32,6 +33,12 @@ export function ingestMetrics(): IngestMetrics {
       name: 'slotstream_ingest_bytes_total',
       help: 'Key and value bytes published, per topic.',
       labelNames: ['topic'],
+      registers: [registry],
+    }),
+    pumpUndecoded: new Counter({
+      name: 'slotstream_ingest_pump_undecoded_total',
+      help: 'pump.fun / PumpSwap / Pump Fees instructions and events no loaded decoder table decodes (delivered as unknown), by program, entry (instruction/event) and kind (unknown discriminator, truncated, invalid). A rise of unknown is a program upgrade the tables do not have yet: load its IDL (--pump-idl & co.).',
+      labelNames: ['program', 'entry', 'kind'],
       registers: [registry],
     }),
     transactions: new Counter({

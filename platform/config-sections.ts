@@ -20,6 +20,7 @@ import type { YellowstoneSourceOptions } from '../ingest/sources/yellowstone/sou
 import type { ProjectorOptions } from '../projector/run.js';
 import { join } from 'node:path';
 import type { ClickHouseOptions } from './clickhouse.js';
+import type { PumpTableFiles } from './pump-tables.js';
 import type { TlsFilesOptions } from './tls.js';
 import { ConfigError, flagOf, type Config, type LogFormatOption, type LogLevel, type Role, type Source } from './config.js';
 import type { TopicKind } from '../schemas/topics.js';
@@ -116,6 +117,8 @@ export interface ConfigSections {
   kafka: KafkaSection;
   clickhouse: ClickHouseOptions;
   ingest: IngestSection;
+  /** The decoder tables' files (platform/pump-tables.ts; '' for the bundled ones). */
+  pumpTables: PumpTableFiles;
   projector: ProjectorSection;
   api: ApiSection;
   metrics: { host: string; port: number };
@@ -303,6 +306,7 @@ export function configSections(c: Config): ConfigSections {
       sessions: c.clickhouseSessions,
     },
     ingest: ingestSection(c),
+    pumpTables: { pump: c.pumpIdl, pump_amm: c.pumpAmmIdl, pump_fees: c.pumpFeesIdl },
     projector: projectorSection(c),
     api: apiSection(c),
     metrics: { host: c.host, port: c.metricsPort },

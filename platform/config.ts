@@ -27,6 +27,8 @@ const INGEST: readonly Role[] = ['ingest', 'all'];
 const PROJECTOR: readonly Role[] = ['projector', 'all'];
 const API: readonly Role[] = ['api', 'all'];
 const SERVICE: readonly Role[] = ['ingest', 'projector', 'api', 'all'];
+/** The roles that decode pump.fun (the ingest builds SubscribeParsed's updates; the api checks the request's kinds). */
+const DECODE: readonly Role[] = ['ingest', 'api', 'all'];
 
 const opt = <K extends Kind>(spec: OptionSpec<K>): OptionSpec<K> => spec;
 /** A one-of string option: its config value is typed as the union of its values, so no consumer casts it. */
@@ -542,6 +544,27 @@ export const OPTIONS = {
     oneOf: ['uncommitted', 'committed'],
     roles: API,
     help: "Streams (gRPC, PubSub) read Kafka uncommitted (updates as soon as the ingest produced them; a re-published copy of an aborted record is weeded out by identity) or committed (each update waits for the ingest's Kafka transaction to commit).",
+  }),
+  pumpIdl: opt({
+    kind: 'string',
+    env: 'PUMP_IDL',
+    default: '',
+    roles: DECODE,
+    help: "pump.fun's decoder table: an Anchor IDL file (pump-public-docs idl/pump.json) or a compact table (scripts/gen-pump-tables.ts); empty: the bundled one (October 2026). Reloaded on SIGHUP and when the file changes, without a restart.",
+  }),
+  pumpAmmIdl: opt({
+    kind: 'string',
+    env: 'PUMP_AMM_IDL',
+    default: '',
+    roles: DECODE,
+    help: "PumpSwap's decoder table (idl/pump_amm.json or a compact table), as --pump-idl.",
+  }),
+  pumpFeesIdl: opt({
+    kind: 'string',
+    env: 'PUMP_FEES_IDL',
+    default: '',
+    roles: DECODE,
+    help: "Pump Fees' decoder table (idl/pump_fees.json or a compact table), as --pump-idl.",
   }),
   liveTopics: opt({
     kind: 'list',

@@ -176,6 +176,8 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     invoked_by: [25, 'bytes'],
     extra_args: [26, 'DecodedField', 'repeated'],
     accounts: [27, 'bytes', 'repeated'],
+    // Issue 34: what no loaded decoder table decodes.
+    unknown: [28, 'UndecodedEntry', 'oneof:instruction_oneof'],
   },
   Initialize: {},
   SetParams: {
@@ -222,6 +224,14 @@ const CONTRACT: Record<string, Record<string, Field>> = {
     amm_sell: [14, 'AmmSellEvent', 'oneof:event_oneof'],
     amm_create_pool: [15, 'AmmCreatePoolEvent', 'oneof:event_oneof'],
     other: [16, 'GenericEvent', 'oneof:event_oneof'],
+    unknown: [17, 'UndecodedEntry', 'oneof:event_oneof'],
+  },
+  UndecodedEntry: {
+    kind: [1, 'string'],
+    discriminator: [2, 'bytes'],
+    data: [3, 'bytes'],
+    reason: [4, 'string'],
+    name: [5, 'string'],
   },
   Shareholder: {
     address: [1, 'bytes'],

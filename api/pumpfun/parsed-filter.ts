@@ -1,19 +1,23 @@
 // SubscribeParsed's request filters (proto SubscribeParsedRequest, fields 2-8), compiled once per request and
 // matched against what the ingest's parsed record says of a transaction (its summary, and its ParsedFacts when
 // the request's filters read them: schemas/pumpfun/parsed-facts.ts). Pure.
-// - No field set: both programs, top-level and inner, every kind, successful transactions; a transaction
-//   passes with at least one decoded instruction (behaviour.md "SubscribeParsed").
-// - programs / instruction_level / mints narrow which instructions count; instruction_kinds which kinds.
-// - event_kinds: events of these kinds count too. Only event_kinds set (no instruction_kinds): only events
-//   count; only instruction_kinds: only instructions; both: either. An event counts under a level only when an
-//   instruction of the same top-level index passes that level (an event belongs to the call that emitted it).
+// - No field set: the three programs (pump, PumpSwap, Pump Fees), top-level and inner, every kind, successful
+//   transactions; a transaction passes with at least one instruction (decoded or, issue 34, `unknown`).
+// - programs / instruction_level narrow which instructions and events count (an event counts under a level only
+//   when an instruction of the same top-level index passes that level: it belongs to the call that emitted it).
+// - instruction_kinds / event_kinds: an instruction or event of one of these kinds counts, whichever list names it.
+// - mints (issue 34): any account of an instruction that counts, or any pubkey field of an event that counts, is one
+//   of them, with or without event_kinds (a PumpSwap sweep names its coin only in SweepPoolFeeEvent.base_mint). Each
+//   condition holds for the transaction: the kind and the mint may be on different instructions/events.
 // - users: one of them signed the transaction. include_failed: failed transactions pass too.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import type { ParsedFacts } from '../../schemas/gen/events.js';
 import { decodeBase58Exact } from '../../schemas/decode-input.js';
+import { activeTables } from '../../schemas/pumpfun/active-tables.js';
 import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
+import { PUMP_FEES } from '../../schemas/pumpfun/pump-fees-table.js';
 import type { PumpProgramName } from '../../schemas/pumpfun/program-table.js';
 
 /** At most this many entries in each list field (a request is matched per transaction, per stream). */
@@ -30,7 +34,7 @@ export interface ParsedFilter {
 }
 
 export const DEFAULT_PARSED_FILTER: ParsedFilter = {
-  programs: new Set<PumpProgramName>(['pump', 'pump_amm']),
+  programs: new Set<PumpProgramName>(['pump', 'pump_amm', 'pump_fees']),
   instructionKinds: undefined,
   eventKinds: undefined,
   mints: undefined,
@@ -42,10 +46,13 @@ export const DEFAULT_PARSED_FILTER: ParsedFilter = {
 const PROGRAM_BY_ID: ReadonlyMap<string, PumpProgramName> = new Map([
   [PUMP.programId, 'pump'],
   [PUMP_AMM.programId, 'pump_amm'],
+  [PUMP_FEES.programId, 'pump_fees'],
 ]);
-// The seed decoded pump.fun's `withdraw`, which today's IDL no longer has: it still counts as a kind.
-const INSTRUCTION_NAMES = new Set(['withdraw', ...PUMP.instructions.map((d) => d.name), ...PUMP_AMM.instructions.map((d) => d.name)]);
-const EVENT_NAMES = new Set([...PUMP.events.map((d) => d.name), ...PUMP_AMM.events.map((d) => d.name)]);
+// The seed decoded pump.fun's `withdraw`, which today's IDL no longer has: it still counts as a kind; so does
+// `unknown` (issue 34: what no loaded table decodes). Names from the tables in use (a reload may add some).
+const instructionNames = (): Set<string> =>
+  new Set(['withdraw', 'unknown', ...activeTables().all.flatMap((t) => t.instructions.map((d) => d.name))]);
+const eventNames = (): Set<string> => new Set(['unknown', ...activeTables().all.flatMap((t) => t.events.map((d) => d.name))]);
 
 /** Whether a request sets any of the filter, commitment or replay fields (a ping alone sets none). */
 export function hasParsedOptions(r: SubscribeParsedRequest): boolean {
@@ -99,18 +106,20 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
     const p = PROGRAM_BY_ID.get(r.programs[i]!);
     if (p === undefined)
       return fail(
-        `programs[${i}]: ${JSON.stringify(r.programs[i]!.slice(0, 64))} is neither pump.fun (${PUMP.programId}) nor PumpSwap (${PUMP_AMM.programId})`,
+        `programs[${i}]: ${JSON.stringify(r.programs[i]!.slice(0, 64))} is not pump.fun (${PUMP.programId}), PumpSwap (${PUMP_AMM.programId}) or Pump Fees (${PUMP_FEES.programId})`,
       );
     programs.add(p);
   }
+  const INSTRUCTION_NAMES = r.instructionKinds.length > 0 ? instructionNames() : undefined;
   for (let i = 0; i < r.instructionKinds.length; i++) {
-    if (!INSTRUCTION_NAMES.has(r.instructionKinds[i]!))
+    if (!INSTRUCTION_NAMES!.has(r.instructionKinds[i]!))
       return fail(
         `instruction_kinds[${i}]: ${JSON.stringify(r.instructionKinds[i]!.slice(0, 64))} is no instruction of pump.fun or PumpSwap (IDL names, e.g. buy_v2)`,
       );
   }
+  const EVENT_NAMES = r.eventKinds.length > 0 ? eventNames() : undefined;
   for (let i = 0; i < r.eventKinds.length; i++) {
-    if (!EVENT_NAMES.has(r.eventKinds[i]!))
+    if (!EVENT_NAMES!.has(r.eventKinds[i]!))
       return fail(
         `event_kinds[${i}]: ${JSON.stringify(r.eventKinds[i]!.slice(0, 64))} is no event of pump.fun or PumpSwap (IDL names, e.g. TradeEvent)`,
       );
@@ -175,25 +184,30 @@ export function matchParsed(f: ParsedFilter, summary: ParsedSummary, facts: () =
 }
 
 function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
+  const hasKey = (set: ReadonlySet<string>, keys: readonly Uint8Array[]) => keys.some((k) => set.has(id(k)));
+  // Each condition holds for the transaction when any instruction or event that counts (program, level) meets it.
+  const anyKind = f.instructionKinds === undefined && f.eventKinds === undefined;
+  let kind = anyKind;
+  let mint = f.mints === undefined;
+  // users: one of them signed (stream.proto; not any key: a creator or fee recipient named in every trade of a coin
+  // would match them all).
   if (f.users && !facts.signers.some((k) => f.users!.has(id(k)))) return false;
-  const useInstructions = f.instructionKinds !== undefined || f.eventKinds === undefined;
-  const useEvents = f.eventKinds !== undefined;
-  // Top-level indexes with an instruction passing program and level (for events under a level).
+  let counted = false;
+  // Top-level indexes with an instruction passing program and level (an event counts under a level only then).
   let levelIndexes: Set<number> | undefined;
   for (const x of facts.instructions) {
     if (!f.programs.has(x.program as PumpProgramName) || !levelPasses(f.level, x.inner)) continue;
-    if (useEvents && f.level !== ParsedInstructionLevel.BOTH) (levelIndexes ??= new Set()).add(x.index);
-    if (!useInstructions) continue;
-    if (f.instructionKinds && !f.instructionKinds.has(x.name)) continue;
-    if (f.mints && !x.keys.some((a) => f.mints!.has(id(a)))) continue;
-    return true;
+    if (f.level !== ParsedInstructionLevel.BOTH) (levelIndexes ??= new Set()).add(x.index);
+    counted = true;
+    if (!kind && f.instructionKinds?.has(x.name)) kind = true;
+    if (!mint && hasKey(f.mints!, x.keys)) mint = true;
   }
-  if (!useEvents) return false;
   for (const e of facts.events) {
-    if (!f.programs.has(e.program as PumpProgramName) || !f.eventKinds!.has(e.name)) continue;
+    if (!f.programs.has(e.program as PumpProgramName)) continue;
     if (f.level !== ParsedInstructionLevel.BOTH && !levelIndexes?.has(e.index)) continue;
-    if (f.mints && !e.keys.some((k) => f.mints!.has(id(k)))) continue;
-    return true;
+    counted = true;
+    if (!kind && f.eventKinds?.has(e.name)) kind = true;
+    if (!mint && hasKey(f.mints!, e.keys)) mint = true;
   }
-  return false;
+  return counted && kind && mint;
 }

@@ -15,6 +15,7 @@ import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
 import type { ParsedScan } from '../../schemas/pumpfun/parsed-scan.js';
 import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
+import { PUMP_FEES } from '../../schemas/pumpfun/pump-fees-table.js';
 import type { TransactionEvent } from '../../schemas/gen/events.js';
 import bs58 from 'bs58';
 
@@ -23,7 +24,7 @@ const k = (n: number) => Buffer.alloc(32, n);
 
 describe('compileParsedFilter: invalid fields', () => {
   it.each([
-    [{ programs: ['11111111111111111111111111111111'] }, /^programs\[0\]: .* is neither pump\.fun/],
+    [{ programs: ['11111111111111111111111111111111'] }, /^programs\[0\]: .* is not pump\.fun/],
     [{ instructionKinds: ['buy', 'bogus'] }, /^instruction_kinds\[1\]: "bogus" is no instruction/],
     [{ eventKinds: ['TradeEvent', 'trade'] }, /^event_kinds\[1\]: "trade" is no event/],
     [{ mints: ['not-base58!'] }, /^mints\[0\]: .* is not a base58 pubkey/],
@@ -58,6 +59,7 @@ function scan(ixs: [string, string, boolean, number, Buffer[]][], evs: [string, 
     programs: [],
     failed,
     err: failed ? '{}' : undefined,
+    undecoded: [],
     curve: undefined,
     pool: undefined,
   };
@@ -82,7 +84,8 @@ describe('matchParsed', () => {
   it('default: inner and top-level of both programs, failed left out', () => {
     expect([router, amm, failed].map((s) => match(DEFAULT_PARSED_FILTER, s, tx(k(9))))).toEqual([true, true, false]);
     expect(match(f({ includeFailed: true }), failed, tx(k(9)))).toBe(true);
-    // Events alone (no decoded instruction) are not enough without event_kinds.
+    // Events alone (no instruction of the programs at all) are not enough without event_kinds. (An instruction no
+    // table decodes is still an instruction since issue 34: `unknown`.)
     const eventsOnly = scan([], [['pump', 'TradeEvent', 0, [mint]]]);
     expect(match(DEFAULT_PARSED_FILTER, eventsOnly, tx(k(9)))).toBe(false);
     expect(match(f({ eventKinds: ['TradeEvent'] }), eventsOnly, tx(k(9)))).toBe(true);
@@ -93,7 +96,8 @@ describe('matchParsed', () => {
     };
     expect(matchParsed(DEFAULT_PARSED_FILTER, { failed: false, hasInstruction: true }, never)).toBe(true);
     expect(matchParsed(f({ includeFailed: true }), { failed: true, hasInstruction: true }, never)).toBe(true);
-    expect(readsFacts(f({ programs: [PUMP.programId, PUMP_AMM.programId] }))).toBe(false);
+    expect(readsFacts(f({ programs: [PUMP.programId, PUMP_AMM.programId, PUMP_FEES.programId] }))).toBe(false);
+    expect(readsFacts(f({ programs: [PUMP.programId, PUMP_AMM.programId] }))).toBe(true);
     for (const p of [
       { programs: [PUMP.programId] },
       { instructionKinds: ['buy'] },
@@ -117,6 +121,34 @@ describe('matchParsed', () => {
     expect(match(f({ mints: [bs58.encode(mint)] }), router, tx(k(9)))).toBe(true);
     expect(match(f({ mints: [bs58.encode(mint)] }), amm, tx(k(9)))).toBe(false);
     expect(match(f({ users: [bs58.encode(k(9))] }), amm, tx(k(9)))).toBe(true);
-    expect(match(f({ users: [bs58.encode(k(200))] }), amm, tx(k(9)))).toBe(false); // a key, not a signer
+    expect(match(f({ users: [bs58.encode(k(200))] }), amm, tx(k(9)))).toBe(false); // a key no entry names, not a signer
+  });
+
+  // Issue 34: the keys of every instruction and event that counts, for mints and users, with or without event_kinds.
+  it('mints match any decoded account or event pubkey field, the kind and the key on different entries; users stay signers', () => {
+    const coin = k(50);
+    // A PumpSwap creator-fee sweep: the coin appears only in SweepPoolFeeEvent.base_mint (pump-2026-10.md §1.7).
+    const sweep = scan(
+      [['pump_amm', 'sweep_creator_fee', false, 0, [k(51), k(52)]]],
+      [['pump_amm', 'SweepPoolFeeEvent', 0, [coin, k(53)]]],
+    );
+    expect(match(f({ mints: [bs58.encode(coin)] }), sweep, tx(k(9)))).toBe(true);
+    expect(match(f({ mints: [bs58.encode(coin)], instructionKinds: ['sweep_creator_fee'] }), sweep, tx(k(9)))).toBe(true);
+    expect(match(f({ mints: [bs58.encode(coin)], eventKinds: ['SweepPoolFeeEvent'] }), sweep, tx(k(9)))).toBe(true);
+    expect(match(f({ mints: [bs58.encode(coin)], instructionKinds: ['buy_v2'] }), sweep, tx(k(9)))).toBe(false);
+    expect(match(f({ mints: [bs58.encode(k(54))] }), sweep, tx(k(9)))).toBe(false);
+    // users stay signers (stream.proto): an account or event key is not enough.
+    expect(match(f({ users: [bs58.encode(k(52))] }), sweep, tx(k(9)))).toBe(false);
+    expect(match(f({ users: [bs58.encode(k(9))], mints: [bs58.encode(coin)] }), sweep, tx(k(9)))).toBe(true);
+    // An event outside the level's calls lends no key.
+    expect(match(f({ mints: [bs58.encode(coin)], instructionLevel: ParsedInstructionLevel.INNER_ONLY }), sweep, tx(k(9)))).toBe(false);
+  });
+
+  it('unknown instructions and events (no loaded table decodes them) count and can be asked for by kind', () => {
+    const upgrade = scan([['pump', 'unknown', false, 0, [k(60)]]], [['pump', 'TradeEvent', 0, [k(61)]]]);
+    expect(match(DEFAULT_PARSED_FILTER, upgrade, tx(k(9)))).toBe(true);
+    expect(match(f({ instructionKinds: ['unknown'] }), upgrade, tx(k(9)))).toBe(true);
+    expect(match(f({ eventKinds: ['TradeEvent'] }), upgrade, tx(k(9)))).toBe(true);
+    expect(match(f({ mints: [bs58.encode(k(61))] }), upgrade, tx(k(9)))).toBe(true);
   });
 });

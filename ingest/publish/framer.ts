@@ -13,6 +13,11 @@ import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
 import { ParsedSlot } from './parsed-slot.js';
 import type { SlotBatch } from '../source.js';
+import { ingestMetrics } from '../metrics.js';
+import type { UndecodedAt } from '../../schemas/pumpfun/parsed-scan.js';
+
+/** An instruction or event no loaded pump table decodes: counted, so an operator sees a program upgrade land. */
+const countUndecoded = (u: UndecodedAt): void => ingestMetrics().pumpUndecoded.inc({ program: u.program, entry: u.entry, kind: u.kind });
 
 export interface FramedRecord {
   kind: RecordKind;
@@ -61,7 +66,7 @@ export class SlotFramer {
     private readonly partitions: ReadonlyMap<RecordKind, number>,
     private readonly topics: TopicNames,
   ) {
-    this.parsed = partitions.has('parsed') ? new ParsedSlot() : undefined;
+    this.parsed = partitions.has('parsed') ? new ParsedSlot(countUndecoded) : undefined;
   }
 
   /** The slot whose batches have started and not yet ended, if any. */

@@ -9,7 +9,7 @@ import { ParsedFacts, type ParsedTransactionEvent } from '../../schemas/gen/even
 import { encodeParsed } from '../../schemas/pumpfun/encode-parsed.js';
 import { PUMP_PROGRAMS } from '../../schemas/pumpfun/decoder.js';
 import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
-import { scanParsedTransaction } from '../../schemas/pumpfun/parsed-scan.js';
+import { scanParsedTransaction, type UndecodedAt } from '../../schemas/pumpfun/parsed-scan.js';
 import { encodeMessage } from '../../schemas/proto-writer.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -20,6 +20,9 @@ export class ParsedSlot {
   private txs: TransactionEvent[] = [];
   /** Writes of accounts either program owns, by `<signature><pubkey>` (latin1 ids). */
   private writes = new Map<string, AccountEvent>();
+
+  /** `onUndecoded`: told of each instruction or event no loaded table decodes (the ingest counts them). */
+  constructor(private readonly onUndecoded: (u: UndecodedAt) => void = () => {}) {}
 
   /** One event of the open slot (any kind; the ones that matter are kept). */
   add(e: ChainEvent): void {
@@ -33,6 +36,7 @@ export class ParsedSlot {
     const out: ParsedTransactionEvent[] = [];
     for (const tx of this.txs) {
       const scan = scanParsedTransaction(tx);
+      for (const u of scan.undecoded) this.onUndecoded(u);
       if (scan.instructions.length === 0 && scan.events.length === 0) continue;
       const signature = tx.signatures[0] ?? EMPTY;
       const sig = id(signature);

@@ -459,8 +459,15 @@ export interface Instruction {
     | //
     /** Every other instruction of either program: its name and decoded arguments. */
     { $case: "other"; value: GenericInstruction }
+    | //
+    /**
+     * Extension (issue 34): data no loaded table decodes (a discriminator no IDL knows: a program upgrade the
+     * tables do not have yet; or data that ends inside a field, or a value Borsh rejects). Delivered, never
+     * dropped, with its raw bytes.
+     */
+    { $case: "unknown"; value: UndecodedEntry }
     | undefined;
-  /** Extensions (issue 20): where the instruction sits. program: "pump" or "pump_amm". */
+  /** Extensions (issue 20): where the instruction sits. program: "pump", "pump_amm" or (issue 34) "pump_fees". */
   program: string;
   /**
    * The top-level instruction's index in the message; for an inner one, its position in that top-level
@@ -537,7 +544,27 @@ export interface Event {
     | { $case: "ammSell"; value: AmmSellEvent }
     | { $case: "ammCreatePool"; value: AmmCreatePoolEvent }
     | { $case: "other"; value: GenericEvent }
+    | //
+    /** Extension (issue 34): a self-CPI event no loaded table decodes (as Instruction.unknown). */
+    { $case: "unknown"; value: UndecodedEntry }
     | undefined;
+}
+
+/** Extension (issue 34): instruction data or event bytes no loaded decoder table decodes. */
+export interface UndecodedEntry {
+  /**
+   * "unknown" (no instruction/event of the program has the discriminator), "truncated" (the data ends before the
+   * discriminator or inside a field) or "invalid" (a value Borsh rejects: the program would have failed).
+   */
+  kind: string;
+  /** The first 8 bytes (fewer when the data is shorter). */
+  discriminator: Buffer;
+  /** The whole instruction data; for an event, its bytes after Anchor's event tag (discriminator included). */
+  data: Buffer;
+  /** Why, in words (names the field for truncated/invalid). */
+  reason: string;
+  /** truncated/invalid: the entry the discriminator names. */
+  name: string;
 }
 
 /** Extension (issue 20): TradeEvent's creator-fee shareholders. */
@@ -4812,6 +4839,9 @@ export const Instruction: MessageFns<Instruction> = {
       case "other":
         GenericInstruction.encode(message.instructionOneof.value, writer.uint32(154).fork()).join();
         break;
+      case "unknown":
+        UndecodedEntry.encode(message.instructionOneof.value, writer.uint32(226).fork()).join();
+        break;
     }
     if (message.program !== "") {
       writer.uint32(162).string(message.program);
@@ -5011,6 +5041,14 @@ export const Instruction: MessageFns<Instruction> = {
             message.instructionOneof = { $case: "other", value: GenericInstruction.decode(reader, reader.uint32()) };
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "unknown", value: UndecodedEntry.decode(reader, reader.uint32()) };
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -5151,6 +5189,8 @@ export const Instruction: MessageFns<Instruction> = {
         ? { $case: "ammWithdraw", value: AmmWithdraw.fromJSON(object.amm_withdraw) }
         : isSet(object.other)
         ? { $case: "other", value: GenericInstruction.fromJSON(object.other) }
+        : isSet(object.unknown)
+        ? { $case: "unknown", value: UndecodedEntry.fromJSON(object.unknown) }
         : undefined,
       program: isSet(object.program) ? globalThis.String(object.program) : "",
       index: isSet(object.index) ? globalThis.Number(object.index) : 0,
@@ -5221,6 +5261,8 @@ export const Instruction: MessageFns<Instruction> = {
       obj.ammWithdraw = AmmWithdraw.toJSON(message.instructionOneof.value);
     } else if (message.instructionOneof?.$case === "other") {
       obj.other = GenericInstruction.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "unknown") {
+      obj.unknown = UndecodedEntry.toJSON(message.instructionOneof.value);
     }
     if (message.program !== "") {
       obj.program = message.program;
@@ -5392,6 +5434,15 @@ export const Instruction: MessageFns<Instruction> = {
           message.instructionOneof = {
             $case: "other",
             value: GenericInstruction.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "unknown": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "unknown",
+            value: UndecodedEntry.fromPartial(object.instructionOneof.value),
           };
         }
         break;
@@ -5868,6 +5919,9 @@ export const Event: MessageFns<Event> = {
       case "other":
         GenericEvent.encode(message.eventOneof.value, writer.uint32(130).fork()).join();
         break;
+      case "unknown":
+        UndecodedEntry.encode(message.eventOneof.value, writer.uint32(138).fork()).join();
+        break;
     }
     return writer;
   },
@@ -5973,6 +6027,14 @@ export const Event: MessageFns<Event> = {
             message.eventOneof = { $case: "other", value: GenericEvent.decode(reader, reader.uint32()) };
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.eventOneof = { $case: "unknown", value: UndecodedEntry.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6019,6 +6081,8 @@ export const Event: MessageFns<Event> = {
         ? { $case: "ammCreatePool", value: AmmCreatePoolEvent.fromJSON(object.amm_create_pool) }
         : isSet(object.other)
         ? { $case: "other", value: GenericEvent.fromJSON(object.other) }
+        : isSet(object.unknown)
+        ? { $case: "unknown", value: UndecodedEntry.fromJSON(object.unknown) }
         : undefined,
     };
   },
@@ -6051,6 +6115,8 @@ export const Event: MessageFns<Event> = {
       obj.ammCreatePool = AmmCreatePoolEvent.toJSON(message.eventOneof.value);
     } else if (message.eventOneof?.$case === "other") {
       obj.other = GenericEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "unknown") {
+      obj.unknown = UndecodedEntry.toJSON(message.eventOneof.value);
     }
     return obj;
   },
@@ -6110,7 +6176,146 @@ export const Event: MessageFns<Event> = {
         }
         break;
       }
+      case "unknown": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = { $case: "unknown", value: UndecodedEntry.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseUndecodedEntry(): UndecodedEntry {
+  return { kind: "", discriminator: Buffer.alloc(0), data: Buffer.alloc(0), reason: "", name: "" };
+}
+
+export const UndecodedEntry: MessageFns<UndecodedEntry> = {
+  encode(message: UndecodedEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.discriminator.length !== 0) {
+      writer.uint32(18).bytes(message.discriminator);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(26).bytes(message.data);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.name !== "") {
+      writer.uint32(42).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UndecodedEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUndecodedEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.discriminator = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UndecodedEntry {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      discriminator: isSet(object.discriminator) ? Buffer.from(bytesFromBase64(object.discriminator)) : Buffer.alloc(0),
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: UndecodedEntry): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.discriminator.length !== 0) {
+      obj.discriminator = base64FromBytes(message.discriminator);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UndecodedEntry>, I>>(base?: I): UndecodedEntry {
+    return UndecodedEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UndecodedEntry>, I>>(object: I): UndecodedEntry {
+    const message = createBaseUndecodedEntry();
+    message.kind = object.kind ?? "";
+    message.discriminator = object.discriminator ?? Buffer.alloc(0);
+    message.data = object.data ?? Buffer.alloc(0);
+    message.reason = object.reason ?? "";
+    message.name = object.name ?? "";
     return message;
   },
 };

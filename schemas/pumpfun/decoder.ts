@@ -7,8 +7,7 @@
 //   truncated  shorter than the 8-byte discriminator, or ending inside a field (`field` names it).
 //   invalid    a value Borsh rejects (bool or option byte not 0/1, invalid UTF-8); the program would have failed.
 import { readFields, type Fields } from './layout.js';
-import { PUMP_AMM } from './pump-amm-table.js';
-import { PUMP } from './pump-table.js';
+import { BUNDLED_TABLES } from './active-tables.js';
 import {
   hasDiscriminator,
   lookupDiscriminator,
@@ -49,7 +48,8 @@ export type EventDecode = Decode<EventDef>;
 /** Anchor's EVENT_IX_TAG (sha256("anchor:event")[..8]): the data of a self-CPI event instruction starts with it. */
 export const EVENT_IX_TAG = Buffer.from('e445a52e51cb9a1d', 'hex');
 
-export const PUMP_PROGRAMS: readonly ProgramTable[] = [PUMP, PUMP_AMM];
+/** The bundled tables of the three programs (pump, pump_amm, pump_fees); the ones in use: activeTables(). */
+export const PUMP_PROGRAMS: readonly ProgramTable[] = BUNDLED_TABLES.all;
 
 const NONE: readonly string[] = Object.freeze([]);
 

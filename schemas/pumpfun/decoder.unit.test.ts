@@ -9,7 +9,8 @@ import {
   isEventInstruction,
   PUMP_PROGRAMS,
 } from './decoder.js';
-import { LayoutError, parseFields, readFields } from './layout.js';
+import { writeFields } from './borsh-writer.js';
+import { LayoutError, parseFields, readFields, type Field, type FieldType, type Value } from './layout.js';
 import { defineProgram, type ProgramTable } from './program-table.js';
 import { PUMP_AMM } from './pump-amm-table.js';
 import { PUMP } from './pump-table.js';
@@ -46,8 +47,19 @@ const disc = (table: ProgramTable, name: string) =>
 const MAX = 18446744073709551615n;
 
 describe('tables', () => {
-  it('pump: 40 instructions and 23 events; PumpSwap: 27 and 22 (the pinned IDLs)', () => {
-    expect([PUMP.instructions.length, PUMP.events.length, PUMP_AMM.instructions.length, PUMP_AMM.events.length]).toEqual([40, 23, 27, 22]);
+  it('pump: 56 instructions and 32 events, PumpSwap 38 and 27, Pump Fees 30 and 21 (the October 2026 IDLs), plus the retired ones', () => {
+    const counts = (t: ProgramTable) => [t.instructions.filter((d) => !d.retired).length, t.events.filter((d) => !d.retired).length];
+    expect(PUMP_PROGRAMS.map(counts)).toEqual([
+      [56, 32],
+      [38, 27],
+      [30, 21],
+    ]);
+    const retired = (t: ProgramTable) => [...t.instructions, ...t.events].filter((d) => d.retired).map((d) => d.name);
+    expect(PUMP_PROGRAMS.map(retired)).toEqual([
+      ['admin_set_creator', 'AdminSetCreatorEvent'],
+      ['admin_set_coin_creator', 'AdminSetCoinCreatorEvent'],
+      [],
+    ]);
   });
 
   it("every discriminator follows Anchor's rule (sha256 of global:<name> / event:<Name>, first 8 bytes)", () => {
@@ -58,17 +70,25 @@ describe('tables', () => {
     }
   });
 
-  it('the layouts newer than the pinned IDLs are appended after its fields (TradeEvent, BuyEvent)', () => {
-    const trade = PUMP.events.find((d) => d.name === 'TradeEvent')!;
-    expect([trade.idlFieldCount, trade.names.length]).toEqual([32, 35]);
-    const buy = PUMP_AMM.events.find((d) => d.name === 'BuyEvent')!;
-    expect([buy.idlFieldCount, buy.names.length]).toEqual([34, 40]);
+  it('the October 2026 layouts: TradeEvent 35 fields, BuyEvent 40, SellEvent ends at creator_fee_unclaimed, CreateEvent at depth', () => {
+    const ev = (t: ProgramTable, n: string) => t.events.find((d) => d.name === n)!.names;
+    expect(ev(PUMP, 'TradeEvent')).toHaveLength(35);
+    expect(ev(PUMP_AMM, 'BuyEvent')).toHaveLength(40);
+    expect(ev(PUMP_AMM, 'SellEvent').slice(-6)).toEqual([
+      'virtual_quote_reserves',
+      'can_boost',
+      'base_supply',
+      'holder_rewards_bps',
+      'holder_rewards',
+      'creator_fee_unclaimed',
+    ]);
+    expect(ev(PUMP, 'CreateEvent').slice(-3)).toEqual(['creator_fee_bps', 'is_holder_reward', 'depth']);
   });
 
   it('a bad table fails when it is built, naming the entry', () => {
     const spec = { name: 'pump' as const, programId: PUMP.programId, eventAuthority: PUMP.eventAuthority, types: {}, events: [] };
     expect(() => defineProgram({ ...spec, instructions: [['x', '0102030405060708', 'a:u65', '']] })).toThrow(
-      /pump instruction x: unknown type "u65"/,
+      /pump instruction x: field a: unknown type "u65"/,
     );
     expect(() => defineProgram({ ...spec, instructions: [['x', '01020304', '', '']] })).toThrow(/not 16 hex digits/);
     expect(() =>
@@ -266,20 +286,30 @@ describe('reading by prefix', () => {
 });
 
 describe('decodeInstruction / decodeEvent', () => {
-  it('pump buy in its three generations: no track_volume (absent), [false], [true]; and a newer tail (counted)', () => {
+  it('pump buy in its four generations: no track_volume (absent), [false], [true], then partial_fill; and a newer tail (counted)', () => {
     const base = cat(disc(PUMP, 'buy'), u64(5n), u64(MAX));
     expect(decodeInstruction(PUMP, base)).toMatchObject({
       kind: 'decoded',
       program: 'pump',
       name: 'buy',
       fields: { amount: 5n, max_sol_cost: MAX },
-      absent: ['track_volume'],
+      absent: ['track_volume', 'partial_fill'],
       trailingBytes: 0,
     });
-    expect(decodeInstruction(PUMP, cat(base, u8(0)))).toMatchObject({ kind: 'decoded', fields: { track_volume: [false] }, absent: [] });
-    expect(decodeInstruction(PUMP, cat(base, u8(1), Buffer.alloc(3)))).toMatchObject({
+    expect(decodeInstruction(PUMP, cat(base, u8(0)))).toMatchObject({
       kind: 'decoded',
-      fields: { track_volume: [true] },
+      fields: { track_volume: [false] },
+      absent: ['partial_fill'],
+    });
+    expect(decodeInstruction(PUMP, cat(base, u8(1), u8(1)))).toMatchObject({
+      kind: 'decoded',
+      fields: { track_volume: [true], partial_fill: [true] },
+      absent: [],
+      trailingBytes: 0,
+    });
+    expect(decodeInstruction(PUMP, cat(base, u8(1), u8(0), Buffer.alloc(3)))).toMatchObject({
+      kind: 'decoded',
+      fields: { track_volume: [true], partial_fill: [false] },
       trailingBytes: 3,
     });
     expect(Object.keys((decodeInstruction(PUMP, base) as { fields: object }).fields)).toEqual(['amount', 'max_sol_cost']);
@@ -349,26 +379,42 @@ describe('never throws (generated inputs)', () => {
     return seed / 2 ** 32;
   };
   const randomBytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(rand() * 256)));
-  // A plausible value for each field, so that mutations reach deep into real layouts.
-  const sample = (fields: readonly { typeText: string }[]) =>
-    cat(
-      ...fields.map((f) => {
-        const t = f.typeText;
-        if (t === 'string') return str('pump');
-        if (t === 'pubkey') return key(3);
-        if (t === 'bool' || t === 'OptionBool' || t === 'u8') return u8(1);
-        if (t === 'u16') return u16(7);
-        if (t === 'u32') return u32(7);
-        if (t.startsWith('option')) return cat(u8(1), u64(9n));
-        if (t.startsWith('vec')) return cat(u32(1), key(4), u16(5));
-        const arr = /^\[pubkey;(\d+)\]$/.exec(t);
-        if (arr) return Buffer.alloc(32 * Number(arr[1]), 6);
-        if (t.endsWith('128')) return Buffer.alloc(16, 2);
-        return u64(8n);
-      }),
-    );
+  // A plausible value for each field (the Borsh writer over a zero-ish value of each type), so that mutations reach
+  // deep into real layouts.
+  const plausible = (t: FieldType): Value => {
+    switch (t.k) {
+      case 'u8':
+      case 'u16':
+      case 'u32':
+        return 7;
+      case 'u64':
+      case 'i64':
+      case 'u128':
+      case 'i128':
+        return 9n;
+      case 'bool':
+        return true;
+      case 'pubkey':
+        return key(3);
+      case 'bytes':
+        return Buffer.from([1, 2]);
+      case 'string':
+        return 'pump';
+      case 'option':
+        return plausible(t.of!);
+      case 'vec':
+        return [plausible(t.of!)];
+      case 'array':
+        return Array.from({ length: t.len }, () => plausible(t.of!));
+      case 'enum':
+        return t.variants[t.variants.length - 1]!;
+      case 'struct':
+        return t.tuple ? t.fields.map((f) => plausible(f.type)) : Object.fromEntries(t.fields.map((f) => [f.name, plausible(f.type)]));
+    }
+  };
+  const sample = (fields: readonly Field[]) => writeFields(fields, Object.fromEntries(fields.map((f) => [f.name, plausible(f.type)])));
 
-  it('every instruction and event of both tables, at every length, with random tails and random mutations', () => {
+  it('every instruction and event of the three tables, at every length, with random tails and random mutations', () => {
     const kinds = new Map<string, number>();
     const count = (k: string) => kinds.set(k, (kinds.get(k) ?? 0) + 1);
     for (const t of PUMP_PROGRAMS) {
@@ -391,7 +437,7 @@ describe('never throws (generated inputs)', () => {
       }
     }
     for (let i = 0; i < 5000; i++) {
-      const t = PUMP_PROGRAMS[i % 2]!;
+      const t = PUMP_PROGRAMS[i % PUMP_PROGRAMS.length]!;
       const data = randomBytes(Math.floor(rand() * 200));
       count(decodeInstruction(t, data).kind);
       count(decodeEvent(t, data).kind);

@@ -11,14 +11,8 @@
 // - Program and account indexes address static keys, then loaded writable, then loaded readonly (v0 lookup
 //   order); an index past the end names no key (undefined), never a wrong one.
 import type { TransactionEvent } from '../gen/events.js';
-import {
-  decodeEventInstruction,
-  decodeInstruction,
-  isEventInstruction,
-  PUMP_PROGRAMS,
-  type EventDecode,
-  type InstructionDecode,
-} from './decoder.js';
+import { decodeEventInstruction, decodeInstruction, isEventInstruction, type EventDecode, type InstructionDecode } from './decoder.js';
+import { activeTables } from './active-tables.js';
 import type { ProgramTable, PumpProgramName } from './program-table.js';
 
 export interface PumpInstructionAt {
@@ -49,7 +43,7 @@ export interface PumpEventAt {
 export interface PumpTransaction {
   readonly instructions: readonly PumpInstructionAt[];
   readonly events: readonly PumpEventAt[];
-  /** The programs whose instructions (or events) the transaction carries, pump before pump_amm. */
+  /** The programs whose instructions (or events) the transaction carries: pump, pump_amm, pump_fees in that order. */
   readonly programs: readonly PumpProgramName[];
   readonly failed: boolean;
   /** The error in Agave's JSON form, when it failed. */
@@ -73,9 +67,15 @@ function sameKey(key: Buffer, id: Buffer): boolean {
   return true;
 }
 
+// The tables this transaction decodes with (read once per transaction: a reload applies from the next one).
+let tables: readonly ProgramTable[] = activeTables().all;
+
 function tableOf(key: Buffer | undefined): ProgramTable | null {
   if (key === undefined) return null;
-  for (const t of PUMP_PROGRAMS) if (key[0] === t.programIdBytes[0] && sameKey(key, t.programIdBytes)) return t;
+  for (let i = 0; i < tables.length; i++) {
+    const t = tables[i]!;
+    if (key[0] === t.programIdBytes[0] && sameKey(key, t.programIdBytes)) return t;
+  }
   return null;
 }
 
@@ -128,12 +128,11 @@ function nextStamp(n: number): number {
   return n >= 0xffffffff ? 1 : n + 1;
 }
 
-const PUMP_TABLE = PUMP_PROGRAMS[0]!;
-
-const BOTH: readonly PumpProgramName[] = Object.freeze(['pump', 'pump_amm'] as const);
-const PUMP_ONLY: readonly PumpProgramName[] = Object.freeze(['pump'] as const);
-const AMM_ONLY: readonly PumpProgramName[] = Object.freeze(['pump_amm'] as const);
-const NONE: readonly PumpProgramName[] = Object.freeze([]);
+// The programs a transaction involves, by bit (pump 1, pump_amm 2, pump_fees 4): one frozen list per set.
+const PROGRAM_BIT: Readonly<Record<PumpProgramName, number>> = { pump: 1, pump_amm: 2, pump_fees: 4 };
+const PROGRAM_SETS: readonly (readonly PumpProgramName[])[] = Array.from({ length: 8 }, (_, bits) =>
+  Object.freeze((['pump', 'pump_amm', 'pump_fees'] as const).filter((p) => (bits & PROGRAM_BIT[p]) !== 0)),
+);
 
 type InnerGroup = TransactionEvent['innerInstructions'][number];
 
@@ -150,16 +149,21 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
   const events: PumpEventAt[] = [];
   gen = nextStamp(gen);
   if (gen === 1) tableStamp.fill(0);
-  let pump = false;
-  let amm = false;
+  const t = activeTables().all;
+  if (t !== tables) {
+    // Reloaded tables: the per-index cache (stamped) must not hand out the old ones.
+    tables = t;
+    tableStamp.fill(0);
+    gen = 1;
+  }
+  let involved = 0;
   let nextGroup = 0;
   const groups = tx.innerInstructions;
   for (let index = 0; index < tx.instructions.length; index++) {
     const top = tx.instructions[index]!;
     const topTable = classify(tx, top.programIdIndex);
     if (topTable !== null) {
-      if (topTable === PUMP_TABLE) pump = true;
-      else amm = true;
+      involved |= PROGRAM_BIT[topTable.name];
       instructions.push({
         program: topTable.name,
         index,
@@ -185,8 +189,7 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
       const h = ix.stackHeight;
       if (h !== undefined) setCaller(h, table);
       if (table === null) continue;
-      if (table === PUMP_TABLE) pump = true;
-      else amm = true;
+      involved |= PROGRAM_BIT[table.name];
       if (isEventInstruction(ix.data)) {
         const caller = h === undefined ? table : callerAt(h - 1);
         if (caller === table) {
@@ -207,6 +210,5 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
       });
     }
   }
-  const programs = pump && amm ? BOTH : pump ? PUMP_ONLY : amm ? AMM_ONLY : NONE;
-  return { instructions, events, programs, failed: tx.err !== undefined, err: tx.err };
+  return { instructions, events, programs: PROGRAM_SETS[involved]!, failed: tx.err !== undefined, err: tx.err };
 }

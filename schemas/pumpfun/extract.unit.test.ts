@@ -33,8 +33,8 @@ const keys = [
   PUMP.programIdBytes,
   ROUTER,
   PUMP_AMM.programIdBytes,
-  Buffer.from(bs58.decode(PUMP.eventAuthority)),
-  Buffer.from(bs58.decode(PUMP_AMM.eventAuthority)),
+  Buffer.from(bs58.decode(PUMP.eventAuthority!)),
+  Buffer.from(bs58.decode(PUMP_AMM.eventAuthority!)),
 ];
 
 describe('extractPumpTransaction', () => {

@@ -1,7 +1,9 @@
 // Borsh-style layouts as the programs' tables declare them, and the one reader both programs use. Pure.
 // A layout is written as text, `name:type name:type …`, types in the IDLs' vocabulary: u8 u16 u32 u64 i64 u128
-// i128 bool pubkey string, option<T>, vec<T>, [T;N], and struct names the table defines (a struct whose fields
-// have no names is a tuple struct, e.g. OptionBool = `bool`). Parsed once when a table is built.
+// i128 bool pubkey string bytes, option<T>, vec<T>, [T;N], and the names the table defines: a struct (a struct whose
+// fields have no names is a tuple struct, e.g. OptionBool = `bool`) or an enum of unit variants, written
+// `enum Paused Active` (decoded to the variant's name). Parsed once when a table is built; any other type is
+// refused, naming the field.
 //
 // Reading follows how the programs' layouts grow (fields are only ever appended):
 // - the data may end at any field boundary: the fields from there on are ABSENT (left out, not zeroed);
@@ -14,9 +16,9 @@
 export type Value = number | bigint | boolean | string | Buffer | null | readonly Value[] | { readonly [field: string]: Value };
 export type Fields = Record<string, Value>;
 
-const SCALARS = ['u8', 'u16', 'u32', 'u64', 'i64', 'u128', 'i128', 'bool', 'pubkey', 'string'] as const;
+const SCALARS = ['u8', 'u16', 'u32', 'u64', 'i64', 'u128', 'i128', 'bool', 'pubkey', 'string', 'bytes'] as const;
 type Scalar = (typeof SCALARS)[number];
-export type TypeKind = Scalar | 'option' | 'vec' | 'array' | 'struct';
+export type TypeKind = Scalar | 'option' | 'vec' | 'array' | 'struct' | 'enum';
 
 // Every FieldType has the same shape (unused members empty) and a numeric code, so the reader's one switch
 // stays monomorphic: the decode budget is a few microseconds per transaction.
@@ -35,6 +37,8 @@ const CODES = {
   vec: 11,
   array: 12,
   struct: 13,
+  bytes: 14,
+  enum: 15,
 } as const;
 
 export interface FieldType {
@@ -48,6 +52,8 @@ export interface FieldType {
   readonly name: string;
   readonly fields: readonly Field[];
   readonly tuple: boolean;
+  /** enum: its variant names, in tag order (only unit variants: none of the programs' enums carries data). */
+  readonly variants: readonly string[];
 }
 
 const fieldType = (k: TypeKind, more: Partial<FieldType> = {}): FieldType => ({
@@ -58,6 +64,7 @@ const fieldType = (k: TypeKind, more: Partial<FieldType> = {}): FieldType => ({
   name: more.name ?? '',
   fields: more.fields ?? [],
   tuple: more.tuple ?? false,
+  variants: more.variants ?? [],
 });
 
 export interface Field {
@@ -73,7 +80,8 @@ export class LayoutError extends Error {
 
 const SCALAR_SET = new Set<string>(SCALARS);
 
-/** Struct definitions by name, as text (`address:pubkey share_bps:u16`, or `bool` for a tuple struct). */
+/** Struct definitions by name, as text (`address:pubkey share_bps:u16`, or `bool` for a tuple struct), and enums
+ * (`enum Paused Active`). */
 export type TypeDefs = Readonly<Record<string, string>>;
 
 export function parseType(text: string, defs: TypeDefs, seen: readonly string[] = []): FieldType {
@@ -86,6 +94,11 @@ export function parseType(text: string, defs: TypeDefs, seen: readonly string[] 
   if (def === undefined) throw new LayoutError(`unknown type ${JSON.stringify(text)}`);
   if (seen.includes(text)) throw new LayoutError(`type ${text} contains itself`);
   const tokens = def.split(/\s+/).filter(Boolean);
+  if (tokens[0] === 'enum') {
+    const variants = tokens.slice(1);
+    if (variants.length === 0 || variants.length > 256) throw new LayoutError(`enum ${text} has ${variants.length} variants`);
+    return fieldType('enum', { name: text, variants });
+  }
   if (tokens.length === 0) throw new LayoutError(`type ${text} has no fields`);
   const tuple = tokens.every((t) => !t.includes(':'));
   const fields = tuple
@@ -103,7 +116,12 @@ export function parseFields(text: string, defs: TypeDefs, seen: readonly string[
       const at = token.indexOf(':');
       if (at <= 0) throw new LayoutError(`field ${JSON.stringify(token)} is not name:type`);
       const typeText = token.slice(at + 1);
-      return { name: token.slice(0, at), typeText, type: parseType(typeText, defs, seen) };
+      const name = token.slice(0, at);
+      try {
+        return { name, typeText, type: parseType(typeText, defs, seen) };
+      } catch (e) {
+        throw new LayoutError(`field ${name}: ${(e as Error).message}`);
+      }
     });
   const names = fields.map((f) => f.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
@@ -117,12 +135,14 @@ export function minSize(t: FieldType): number {
     case 'u8':
     case 'bool':
     case 'option':
+    case 'enum':
       return 1;
     case 'u16':
       return 2;
     case 'u32':
     case 'string':
     case 'vec':
+    case 'bytes':
       return 4;
     case 'u64':
     case 'i64':
@@ -346,6 +366,21 @@ class Cursor {
       }
       case 11:
         return this.vec(t.of!, minSize(t.of!));
+      case 14: {
+        // bytes: u32 LE length, then the bytes (a copy)
+        const at = this.pos;
+        const len = this.u32At(this.need(4, 'bytes length'));
+        const start = this.need(len, `bytes of ${len} (length at offset ${at})`);
+        return Buffer.from(this.data.subarray(start, start + len));
+      }
+      case 15: {
+        // enum (unit variants): one tag byte
+        const at = this.need(1, 'enum tag');
+        const tag = this.data[at]!;
+        const name = t.variants[tag];
+        if (name === undefined) throw new Stop('invalid', `enum ${t.name} tag ${tag} at offset ${at} (${t.variants.length} variants)`);
+        return name;
+      }
       case 12: {
         // array
         const out: Value[] = new Array(t.len);

@@ -22,11 +22,19 @@ export interface ParsedScan {
   readonly err: string | undefined;
   readonly curve: Buffer | undefined;
   readonly pool: Buffer | undefined;
+  /** The instructions and events no loaded table decodes (delivered as `unknown`; the ingest counts them). */
+  readonly undecoded: readonly UndecodedAt[];
+}
+
+export interface UndecodedAt {
+  readonly program: PumpProgramName;
+  readonly entry: 'instruction' | 'event';
+  readonly kind: 'unknown' | 'truncated' | 'invalid';
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function dataOf(tx: TransactionEvent, x: PumpInstructionAt): Uint8Array {
+function dataOf(tx: TransactionEvent, x: { index: number; innerIndex: number | undefined }): Uint8Array {
   if (x.innerIndex === undefined) return tx.instructions[x.index]?.data ?? EMPTY;
   for (const g of tx.innerInstructions) if (g.index === x.index) return g.instructions[x.innerIndex]?.data ?? EMPTY;
   return EMPTY;
@@ -90,11 +98,14 @@ export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
   const instructionNames: string[] = [];
   let curve: Buffer | undefined;
   let pool: Buffer | undefined;
+  const undecoded: UndecodedAt[] = [];
   for (const x of p.instructions) {
     const m = toProtoInstruction(x, dataOf(tx, x));
-    if (m === undefined) continue;
     instructions.push(m);
-    instructionNames.push(x.decoded.kind === 'decoded' ? x.decoded.name : (m.instructionOneof?.$case ?? ''));
+    if (x.decoded.kind !== 'decoded' && m.instructionOneof?.$case === 'unknown')
+      undecoded.push({ program: x.program, entry: 'instruction', kind: x.decoded.kind });
+    // Undecodable: the seed's member name where the seed's decoder read it, else 'unknown'.
+    instructionNames.push(x.decoded.kind === 'decoded' ? x.decoded.name : (m.instructionOneof?.$case ?? 'unknown'));
     if (x.program === 'pump') curve ??= accountNamed(x, 'bonding_curve');
     else pool ??= accountNamed(x, 'pool');
   }
@@ -102,11 +113,28 @@ export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
   const eventNames: string[] = [];
   const eventKeys: Buffer[][] = [];
   for (const e of p.events) {
-    const m = toProtoEvent(e);
-    if (m === undefined || e.decoded.kind !== 'decoded') continue;
+    const d = e.decoded;
+    // The event's bytes after Anchor's 8-byte event tag (only read when it did not decode).
+    const m = toProtoEvent(e, d.kind === 'decoded' ? EMPTY : dataOf(tx, e).subarray(8));
     events.push(m);
-    eventNames.push(e.decoded.name);
+    if (d.kind === 'decoded') eventNames.push(d.name);
+    else {
+      eventNames.push('unknown');
+      undecoded.push({ program: e.program, entry: 'event', kind: d.kind });
+    }
     eventKeys.push(eventKeysOf(e));
   }
-  return { instructions, events, instructionNames, eventNames, eventKeys, programs: p.programs, failed: p.failed, err: p.err, curve, pool };
+  return {
+    instructions,
+    events,
+    instructionNames,
+    eventNames,
+    eventKeys,
+    programs: p.programs,
+    failed: p.failed,
+    err: p.err,
+    curve,
+    pool,
+    undecoded,
+  };
 }

@@ -5,7 +5,7 @@
 import bs58 from 'bs58';
 import { LayoutError, parseFields, type Field, type TypeDefs } from './layout.js';
 
-export type PumpProgramName = 'pump' | 'pump_amm';
+export type PumpProgramName = 'pump' | 'pump_amm' | 'pump_fees';
 
 interface DefBase {
   readonly program: PumpProgramName;
@@ -16,6 +16,8 @@ interface DefBase {
   readonly names: readonly string[];
   /** How many of `fields` the pinned IDL has (the rest were appended later). */
   readonly idlFieldCount: number;
+  /** Dropped by the newest IDL the table was made from (still decoded: history holds it). */
+  readonly retired: boolean;
 }
 
 export interface InstructionDef extends DefBase {
@@ -37,17 +39,19 @@ export interface ProgramSpec {
   readonly name: PumpProgramName;
   readonly programId: string;
   /** The program's Anchor `__event_authority` PDA (the one account of its self-CPI event instructions). */
-  readonly eventAuthority: string;
+  readonly eventAuthority?: string | undefined;
   readonly types: TypeDefs;
   readonly instructions: readonly InstructionRow[];
   readonly events: readonly EventRow[];
+  /** Entries the newest IDL dropped (kept: history holds them). */
+  readonly retired?: { readonly instructions: readonly string[]; readonly events: readonly string[] } | undefined;
 }
 
 export interface ProgramTable {
   readonly name: PumpProgramName;
   readonly programId: string;
   readonly programIdBytes: Buffer;
-  readonly eventAuthority: string;
+  readonly eventAuthority: string | undefined;
   readonly types: TypeDefs;
   readonly instructions: readonly InstructionDef[];
   readonly events: readonly EventDef[];
@@ -92,6 +96,7 @@ function base<K extends 'instruction' | 'event'>(
   idl: string,
   newer: string | undefined,
   types: TypeDefs,
+  retired: boolean,
 ) {
   const what = `${program} ${kind} ${name}`;
   try {
@@ -100,7 +105,7 @@ function base<K extends 'instruction' | 'event'>(
     const names = fields.map((f) => f.name);
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) throw new LayoutError(`field ${dup} appears twice`);
-    return { kind, program, name, discriminator: discriminator(hex, what), fields, names, idlFieldCount: idlFields.length };
+    return { kind, program, name, discriminator: discriminator(hex, what), fields, names, idlFieldCount: idlFields.length, retired };
   } catch (e) {
     throw new LayoutError(`${what}: ${(e as Error).message}`);
   }
@@ -119,12 +124,14 @@ function indexOf<D extends DefBase>(defs: readonly D[], what: string): Discrimin
 }
 
 export function defineProgram(spec: ProgramSpec): ProgramTable {
+  const retiredIx = new Set(spec.retired?.instructions ?? []);
+  const retiredEv = new Set(spec.retired?.events ?? []);
   const instructions: InstructionDef[] = spec.instructions.map(([name, hex, args, accounts, newer]) => ({
-    ...base('instruction', spec.name, name, hex, args, newer, spec.types),
+    ...base('instruction', spec.name, name, hex, args, newer, spec.types, retiredIx.has(name)),
     accounts: accounts.split(/\s+/).filter(Boolean),
   }));
   const events: EventDef[] = spec.events.map(([name, hex, fields, newer]) =>
-    base('event', spec.name, name, hex, fields, newer, spec.types),
+    base('event', spec.name, name, hex, fields, newer, spec.types, retiredEv.has(name)),
   );
   return {
     name: spec.name,

@@ -5,13 +5,15 @@
 //   by name (snake_case → the generated camelCase); every scalar is optional there, so a field an older layout
 //   lacks is absent, never zero. i128/u128 travel as decimal strings (proto has no 128-bit integer).
 // - Everything else goes out as `other`: name plus every decoded field (`DecodedField`).
-// - Undecodable data (unknown discriminator, truncated, invalid) is left out (behaviour.md "SubscribeParsed").
+// - Undecodable data (a discriminator no loaded table knows, truncated, invalid) goes out as `unknown` with its
+//   program, discriminator and raw bytes (issue 34: never dropped; an operator counts them, ingest/metrics.ts).
 import bs58 from 'bs58';
-import type { DecodedField, Event, Instruction } from '../../proto/gen/stream.js';
+import type { DecodedField, Event, Instruction, UndecodedEntry } from '../../proto/gen/stream.js';
 import { decodePumpInstruction } from './decode.js';
 import type { PumpEventAt, PumpInstructionAt } from './extract.js';
 import type { Field, Fields, Value } from './layout.js';
 import type { EventDef, InstructionDef } from './program-table.js';
+import type { EventDecode, InstructionDecode } from './decoder.js';
 
 type InstructionCase = NonNullable<Instruction['instructionOneof']>['$case'];
 type EventCase = NonNullable<Event['eventOneof']>['$case'];
@@ -176,8 +178,20 @@ function caseOf<D extends InstructionDef | EventDef, C>(
 
 const EMPTY = Buffer.alloc(0);
 
-/** SubscribeParsed's Instruction for a decoded instruction (`data`: its raw data, for the seed's decoding). */
-export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Instruction | undefined {
+/** An undecodable instruction's or event's message: what it was, its first 8 bytes and all its bytes (a copy). */
+function undecoded(d: Exclude<InstructionDecode | EventDecode, { kind: 'decoded' }>, data: Uint8Array): UndecodedEntry {
+  const bytes = Buffer.from(data);
+  return {
+    kind: d.kind,
+    discriminator: bytes.subarray(0, 8),
+    data: bytes,
+    reason: d.reason,
+    name: d.kind === 'unknown' ? '' : (d.name ?? ''),
+  };
+}
+
+/** SubscribeParsed's Instruction for an instruction (`data`: its raw data, for the seed's decoding and `unknown`). */
+export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Instruction {
   const d = x.decoded;
   const accounts: Buffer[] = new Array<Buffer>(x.accounts.length);
   for (let i = 0; i < accounts.length; i++) accounts[i] = x.accounts[i] ?? EMPTY;
@@ -202,7 +216,7 @@ export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Inst
       return message(seed, seed.$case === 'setParams' ? [] : extraArgs);
     }
   }
-  if (d.kind !== 'decoded') return undefined;
+  if (d.kind !== 'decoded') return message({ $case: 'unknown', value: undecoded(d, data) }, []);
   const typed = caseOf(instructionCases, INSTRUCTION_CASES, d.def);
   const instructionOneof = (
     typed === undefined
@@ -212,10 +226,17 @@ export function toProtoInstruction(x: PumpInstructionAt, data: Uint8Array): Inst
   return message(instructionOneof, []);
 }
 
-/** SubscribeParsed's Event for a decoded self-CPI event; undefined when it did not decode. */
-export function toProtoEvent(e: PumpEventAt): Event | undefined {
+/** SubscribeParsed's Event for a self-CPI event (`data`: its bytes after Anchor's event tag, for `unknown`). */
+export function toProtoEvent(e: PumpEventAt, data: Uint8Array): Event {
   const d = e.decoded;
-  if (d.kind !== 'decoded') return undefined;
+  if (d.kind !== 'decoded')
+    return {
+      program: e.program,
+      index: e.index,
+      innerIndex: e.innerIndex,
+      stackHeight: e.stackHeight,
+      eventOneof: { $case: 'unknown', value: undecoded(d, data) },
+    };
   const typed = caseOf(eventCases, EVENT_CASES, d.def);
   const eventOneof = (
     typed === undefined

@@ -91,12 +91,13 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
     // Top level (the rest goes through the router; pump-traffic.unit.test.ts checks every kind and layout).
     for (const k of ['create', 'createV2', 'buy', 'buyExactSolIn', 'buyV2', 'buyExactQuoteInV2', 'sell', 'sellV2'])
       expect(kinds).toContain(k);
-    // Today's account lists and argument layouts (the IDL's; buy and buy_exact_sol_in end with track_volume).
+    // Today's account lists and argument layouts (the October 2026 IDL's, pump-2026-10.md §1.4: buy and buy_exact_sol_in
+    // end with track_volume then partial_fill, 26 bytes; buy_v2 and buy_exact_quote_in_v2 with partial_fill, 25).
     const layout: Record<string, [accounts: number, dataLen: number]> = {
-      buy: [16, 25],
-      buyExactSolIn: [16, 25],
-      buyV2: [27, 24],
-      buyExactQuoteInV2: [27, 24],
+      buy: [16, 26],
+      buyExactSolIn: [16, 26],
+      buyV2: [27, 25],
+      buyExactQuoteInV2: [27, 25],
       sell: [14, 24],
       sellV2: [26, 24],
     };

@@ -111,7 +111,7 @@ export interface CreateEvent {
   tokenProgram: Key;
 }
 
-/** CreateEvent, the IDL's 17 fields (mainnet has appended 9 bytes since, whose names no published IDL gives). */
+/** CreateEvent, the October 2026 IDL's 20 fields (IDL-2293: the 17 of May, then creator_fee_bps, is_holder_reward, depth). */
 export function createEvent(e: CreateEvent): Buffer {
   return event(400, PUMP_EVENT.create)
     .string(e.name)
@@ -131,6 +131,9 @@ export function createEvent(e: CreateEvent): Buffer {
     .bool(false) // is_cashback_enabled
     .pubkey(ZERO_KEY) // quote_mint: SOL
     .u64(e.virtualSolReserves) // virtual_quote_reserves
+    .u64(0n) // creator_fee_bps: SOL quotes ignore it
+    .bool(false) // is_holder_reward
+    .u8(0) // depth: SOL-quoted
     .done();
 }
 
@@ -283,9 +286,10 @@ export interface SellEvent extends SwapEvent {
   quoteAmountOut: bigint;
   quoteAmountOutWithoutLpFee: bigint;
   userQuoteAmountOut: bigint;
+  baseSupply: bigint;
 }
 
-/** SellEvent, the IDL's 27 fields. */
+/** SellEvent, the October 2026 IDL's 33 fields (AMM-IDL-8cda: the 27 of May, then the six BuyEvent also gained). */
 export function sellEvent(e: SellEvent): Buffer {
   const w = event(512, PUMP_AMM_EVENT.sell)
     .i64(e.timestamp)
@@ -303,7 +307,9 @@ export function sellEvent(e: SellEvent): Buffer {
     .u64(e.quoteAmountOutWithoutLpFee)
     .u64(e.userQuoteAmountOut);
   swapMiddle(w, e);
-  return w.u64(0n).u64(0n).u64(0n).u64(0n).done(); // cashback and buyback: none
+  w.u64(0n).u64(0n).u64(0n).u64(0n); // cashback and buyback: none
+  // virtual_quote_reserves i128 (0: no boost), can_boost, base_supply, holder_rewards_bps, holder_rewards, creator_fee_unclaimed
+  return w.i128(0n).bool(false).u64(e.baseSupply).u64(0n).u64(0n).u64(0n).done();
 }
 
 export interface CreatePoolEvent {
@@ -326,7 +332,8 @@ export interface CreatePoolEvent {
   coinCreator: Key;
 }
 
-/** CreatePoolEvent, the IDL's 21 fields (index 0: the canonical pool; what went in is what the pool holds). */
+/** CreatePoolEvent, the October 2026 IDL's 24 fields (AMM-IDL-8cda: the 21 of May, then creator_fee_bps,
+ * can_edit_creator_fee, is_holder_reward; index 0: the canonical pool; what went in is what the pool holds). */
 export function createPoolEvent(e: CreatePoolEvent): Buffer {
   return event(512, PUMP_AMM_EVENT.createPool)
     .i64(e.timestamp)
@@ -350,5 +357,8 @@ export function createPoolEvent(e: CreatePoolEvent): Buffer {
     .pubkey(e.userQuoteTokenAccount)
     .pubkey(e.coinCreator)
     .bool(false) // is_mayhem_mode
+    .u64(0n) // creator_fee_bps
+    .bool(false) // can_edit_creator_fee
+    .bool(false) // is_holder_reward
     .done();
 }

@@ -86,9 +86,24 @@ export interface Idl {
   types: IdlType[];
 }
 
+/** The May 2026 IDL of pump or PumpSwap (pump-public-docs 1b822158). */
 export function readPumpIdl(program: 'pump' | 'pump_amm'): Idl {
-  const file = program === 'pump' ? 'idl-pump.json' : 'idl-pump-amm.json';
-  return JSON.parse(readFileSync(path.join(pumpDataDir(), file), 'utf8')) as Idl;
+  return readPumpIdlFile(program === 'pump' ? 'idl-pump.json' : 'idl-pump-amm.json');
+}
+
+/** Each program's IDL files in the data set, oldest first (the data README dates them). */
+export const PUMP_IDL_FILES = {
+  pump: ['idl-pump.json', 'idl-pump-2026-10.json'],
+  pump_amm: ['idl-pump-amm.json', 'idl-pump-amm-2026-10.json'],
+  pump_fees: ['idl-pump-fees-2026-10.json'],
+} as const;
+
+export function pumpIdlPath(file: string): string {
+  return path.join(pumpDataDir(), file);
+}
+
+export function readPumpIdlFile(file: string): Idl {
+  return JSON.parse(readFileSync(pumpIdlPath(file), 'utf8')) as Idl;
 }
 
 /** An IDL type in the tables' notation: u64, option<u64>, vec<Shareholder>, [pubkey;8], OptionBool. */

@@ -169,6 +169,10 @@ function runMigrate(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, c
     .pubkey(coin.creator.acct.key)
     .bool(false)
     .optionBool(false)
+    // October 2026 layout (AMM-IDL-8cda): creator_fee_bps OptionU64, can_edit_creator_fee OptionBool, is_holder_reward OptionBool.
+    .u64(0n)
+    .optionBool(false)
+    .optionBool(false)
     .done();
   const poolSteps = runCreatePool(ctx, coin, pool, a, tokens, sol);
   const event = (): Buffer =>

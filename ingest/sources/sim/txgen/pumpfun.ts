@@ -133,6 +133,8 @@ function buyData(o: BuyOrder): Buffer {
   else w.u64(o.spend!).u64(o.minTokensOut!);
   // Only the v1 forms carry track_volume (OptionBool); the v2 forms take it from the user's accumulator.
   if (o.kind === 'buy' || o.kind === 'buy_exact_sol_in') w.optionBool(o.trackVolume);
+  // partial_fill (OptionBool, October 2026 layout: IDL-2293): only read on mayhem coins, which are not simulated.
+  w.optionBool(false);
   return w.done();
 }
 
@@ -511,6 +513,9 @@ function createV2Ix(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: 
       .string(uri)
       .pubkey(coin.creator.acct.key)
       .bool(false)
+      .optionBool(false)
+      // October 2026 layout (IDL-2293): creator_fee_bps OptionU64 (ignored for SOL quotes), is_holder_reward OptionBool.
+      .u64(0n)
       .optionBool(false)
       .done(),
     run: () => runCreate(ctx, coin, name, symbol, uri),

@@ -182,6 +182,7 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
           quoteAmountOutWithoutLpFee: quote - fee.lp,
           userQuoteAmountOut: out,
           coinCreatorFee: fee.creator,
+          baseSupply: s.globalParams.tokenTotalSupply,
         });
       return [
         { program: p.token, accounts: [userBase, pool.baseAta, user.acct], data: tokenTransferData(baseIn) },
