@@ -43,7 +43,13 @@ const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
 // (slow clients, a query storm, a paced replay within 10%, a restart mid-stream) and the restart e2e's 15 s (paired,
 // it took 15.01 s in a CI run): one at a time, last. The heavy files that time nothing (the README's trades example,
 // cursor-restart's two api processes, ingest-kafka-away's broker of its own) share the first group's workers.
-const PAIRED = ['**/all.e2e.test.ts', '**/soak.e2e.test.ts', '**/relay.int.test.ts', '**/ingest-restart.int.test.ts'];
+const PAIRED = [
+  '**/all.e2e.test.ts',
+  '**/soak.e2e.test.ts',
+  '**/relay.int.test.ts',
+  '**/ingest-restart.int.test.ts',
+  '**/ingest-standby.int.test.ts',
+];
 const ALONE = [
   '**/restart.e2e.test.ts',
   '**/slow-client*.int.test.ts',
