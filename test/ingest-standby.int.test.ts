@@ -80,6 +80,22 @@ async function scenario(): Promise<void> {
         { what: 'the second ingest standing by', timeoutMs: DEADLINE_MS },
       );
     };
+    // When the new active logged its claim and its resume point (the child's log lines carry epoch ms), and now.
+    const timeline = async (p: IngestProcess, since: number): Promise<string> => {
+      const published = Date.now() - since;
+      const timeOf = async (part: string): Promise<number> =>
+        waitFor(
+          () => {
+            const log = p.stderr();
+            const i = log.lastIndexOf(part);
+            const end = log.indexOf('\n', i);
+            if (i < 0 || end < 0) return undefined;
+            return (JSON.parse(log.slice(log.lastIndexOf('\n', i) + 1, end)) as { time: number }).time - since;
+          },
+          { what: `the log line "${part}"`, timeoutMs: DEADLINE_MS },
+        );
+      return `${await timeOf(CLAIMED)}/${await timeOf('resuming after slot')}/${published}`;
+    };
     const publishedPast = async (slot: bigint, what: string): Promise<void> => {
       await waitFor(async () => (await last()) > slot, { what, timeoutMs: DEADLINE_MS, intervalMs: 20 });
     };
@@ -102,7 +118,7 @@ async function scenario(): Promise<void> {
     let t0 = Date.now();
     await waitFor(() => isActive(standby), { what: 'the standby taking over', timeoutMs: DEADLINE_MS });
     await publishedPast(before, 'the standby publishing after the takeover');
-    const takeovers: number[] = [Date.now() - t0];
+    const takeovers: string[] = [await timeline(standby, t0)];
     expect(standby.stderr()).toContain('stopped beating');
     // Woken, the frozen one is a zombie: fenced and superseded, it stands by instead of publishing.
     const zombie = active;
@@ -130,13 +146,14 @@ async function scenario(): Promise<void> {
         },
         { what: 'the active ingest publishing', timeoutMs: DEADLINE_MS },
       );
-      before = await last();
-      if (before >= BigInt(SLOTS - 40)) break;
+      if ((await last()) >= BigInt(SLOTS - 40)) break;
       t0 = Date.now();
       expect((await active.kill()).signal).toBe('SIGKILL');
+      // Read after the kill: what the killed copy committed is final then, and the standby has not taken over yet.
+      before = await last();
       await waitFor(() => isActive(standby), { what: 'the standby taking over', timeoutMs: DEADLINE_MS });
       await publishedPast(before, 'the standby publishing after the takeover');
-      takeovers.push(Date.now() - t0);
+      takeovers.push(await timeline(standby, t0));
       // Its log line may come after its records (the child's log is written asynchronously).
       const taker = standby;
       const resumed = await waitFor(
@@ -154,7 +171,9 @@ async function scenario(): Promise<void> {
       standby = spawn();
       await standingBy(standby);
     }
-    process.stderr.write(`[ingest-standby] takeover to first new slot published, ms: ${takeovers.join(', ')}\n`);
+    process.stderr.write(
+      `[ingest-standby] takeovers (ms from the fault to: the standby's claim / its resume point / the first new slot published): ${takeovers.join(', ')}\n`,
+    );
     expect(cut, 'no kill landed mid-slot in 4 tries').toBe(true);
 
     // The active finishes the chain and frees the name; the standby then takes it at once, finds the chain whole, ends.
