@@ -49,6 +49,7 @@ const PAIRED = [
   '**/soak.e2e.test.ts',
   '**/relay.int.test.ts',
   '**/ingest-restart.int.test.ts',
+  '**/ingest-standby.int.test.ts',
   '**/restart.e2e.test.ts',
 ];
 const ALONE = [

@@ -17,6 +17,8 @@ export interface IngestMetrics {
   lagSlots: Gauge;
   lagMs: Gauge;
   behind: Gauge;
+  active: Gauge;
+  takeovers: Counter;
 }
 
 let metrics: IngestMetrics | undefined;
@@ -92,6 +94,16 @@ export function ingestMetrics(): IngestMetrics {
     behind: new Gauge({
       name: 'slotstream_ingest_behind',
       help: "1 while /health says behind for the ingest (upstream's tip stalled, or lag over --ingest-max-lag-slots), else 0.",
+      registers: [registry],
+    }),
+    active: new Gauge({
+      name: 'slotstream_ingest_active',
+      help: '1 while this ingest holds its name and publishes, 0 while it stands by for another copy of the same name.',
+      registers: [registry],
+    }),
+    takeovers: new Counter({
+      name: 'slotstream_ingest_takeovers_total',
+      help: 'Times this ingest took over its name from a copy that stopped beating (killed, cut off from Kafka or fenced).',
       registers: [registry],
     }),
   };

@@ -8,8 +8,8 @@ import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './sources/file/source.js';
 import { createJsonlWriter } from './sources/file/writer.js';
 import { ingestMetrics } from './metrics.js';
-import { Publisher } from './publish/publisher.js';
-import { claimIngestName, ingestIdOf } from './publish/name-claim.js';
+import { Publisher, PublisherFencedError } from './publish/publisher.js';
+import { claimIngestName, ingestIdOf, type NameClaim } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
@@ -75,6 +75,7 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
   for (const note of source.notes) log.info({ source: section.source }, note);
   const controller = new AbortController();
   const signal = controller.signal;
+  let first = true;
   const fileStats = (): object => ('stats' in source ? { ...(source as FileSource).stats } : {});
 
   let done: Promise<void>;
@@ -96,10 +97,97 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
     })();
   } else {
     if (!out) throw new IngestConfigError('ingest: no Kafka to publish to (and no --out file)');
-    const { kafka, topics } = out;
-    const claim = await claimIngestName(kafka, topics, { prefix: section.kafka.topicPrefix, name: section.name, log, signal });
-    const publisher = new Publisher({ kafka, topics, transactionalId: transactionalIdOf(section), log, signal });
-    const resume = await publisher.open();
+    const kafka = out;
+    // Active while this copy holds the name; fenced by a copy that took over, it stands by again (name-claim.ts).
+    done = (async () => {
+      const metrics = ingestMetrics();
+      for (;;) {
+        let stood = false;
+        metrics.active.set(0);
+        let claim: NameClaim;
+        try {
+          claim = await claimIngestName(kafka.kafka, kafka.topics, {
+            prefix: section.kafka.topicPrefix,
+            name: section.name,
+            log,
+            signal,
+            onStandby: () => (stood = true),
+          });
+        } catch (err) {
+          if (isStop(err)) return;
+          throw err;
+        }
+        if (stood) metrics.takeovers.inc();
+        metrics.active.set(1);
+        // A term's source after the first: a fresh one, resuming where Kafka says.
+        const termSource = first ? source : createSource(section, log);
+        first = false;
+        let fenced = false;
+        try {
+          await publishTerm(section, log, kafka, termSource, signal, claim, fileStats);
+        } catch (err) {
+          if (!(err instanceof PublisherFencedError) || signal.aborted) {
+            await claim.release({ free: true });
+            throw err;
+          }
+          fenced = true;
+          log.warn({ err: err.message }, 'ingest: fenced by another copy of this ingest that took over');
+        } finally {
+          metrics.active.set(0);
+        }
+        if (signal.aborted || (!fenced && !claim.lost)) {
+          await claim.release({ free: true });
+          return;
+        }
+        // Fenced, or the heartbeat says another copy took over: that one publishes now; this one stands by.
+        await claim.release({ free: false });
+        log.warn('ingest: another copy of this ingest is active now; standing by');
+      }
+    })();
+  }
+  return {
+    done,
+    async stop() {
+      controller.abort();
+      await done.catch(() => {});
+    },
+  };
+}
+
+/** One term as the active copy: opens the publisher (fencing any older copy), resumes after what Kafka
+ * holds and publishes until the source ends or a stop. Rejects with PublisherFencedError when another copy
+ * took over. */
+async function publishTerm(
+  section: IngestSection,
+  log: Logger,
+  { kafka, topics }: IngestKafka,
+  source: ChainSource,
+  signal: AbortSignal,
+  claim: NameClaim,
+  fileStats: () => object,
+): Promise<void> {
+  // The term ends with a stop, or when the heartbeat shows another copy took over (its producer has fenced
+  // ours: nothing of ours commits any more, and the source stops at once instead of at the next commit).
+  const term = new AbortController();
+  const onStop = (): void => term.abort();
+  signal.addEventListener('abort', onStop, { once: true });
+  const watch = setInterval(() => void (claim.lost && term.abort()), 100);
+  const publisher = new Publisher({
+    kafka,
+    topics,
+    transactionalId: transactionalIdOf(section),
+    log,
+    signal: term.signal,
+    stillActive: () => claim.stillHeld(),
+  });
+  try {
+    let resume;
+    try {
+      resume = await publisher.open();
+    } catch (err) {
+      if (isStop(err)) return;
+      throw err;
+    }
     const { afterSlot, openSlot, held } = resume;
     log.info(
       {
@@ -123,40 +211,34 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
             afterSlot,
             partitions: publisher.partitionCounts,
             topics,
-            signal,
+            signal: term.signal,
           }),
           (b) => b.records,
           publisher,
-          { signal },
+          { signal: term.signal },
         );
       }
       const framer = new SlotFramer(publisher.partitionCounts, topics);
-      return pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
+      return pump(source.batches({ afterSlot, signal: term.signal }), (batch) => framer.frame(batch), publisher, { signal: term.signal });
     };
-    done = (async () => {
-      try {
-        const r = await publish();
-        log.info(
-          { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
-          'ingest: source finished',
-        );
-      } catch (err) {
-        if (!isStop(err)) throw err;
+    try {
+      const r = await publish();
+      log.info(
+        { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
+        'ingest: source finished',
+      );
+    } catch (err) {
+      if (!isStop(err)) throw err;
+      if (signal.aborted)
         log.warn(
           { lastSlot: publisher.lastSlot?.toString() ?? null },
           'ingest: stopped while Kafka was unreachable; the unpublished slots follow on the next start',
         );
-      } finally {
-        await publisher.close();
-        await claim.release().catch(() => {});
-      }
-    })();
+    }
+  } finally {
+    clearInterval(watch);
+    term.abort();
+    signal.removeEventListener('abort', onStop);
+    await publisher.close();
   }
-  return {
-    done,
-    async stop() {
-      controller.abort();
-      await done.catch(() => {});
-    },
-  };
 }

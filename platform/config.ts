@@ -265,7 +265,7 @@ export const OPTIONS = {
     env: 'INGEST_NAME',
     default: 'main',
     roles: INGEST,
-    help: 'Name of this ingest, part of its Kafka transactional id (slotstream-ingest-<prefix>-<name>): 1-64 of a-z 0-9 . _ -. Two ingests on one topic prefix with one name is a configuration error: the second exits.',
+    help: 'Name of this ingest, part of its Kafka transactional id (slotstream-ingest-<prefix>-<name>): 1-64 of a-z 0-9 . _ -. A second ingest with the same name on the same topic prefix stands by and takes over when the active one stops (ingest/publish/name-claim.ts).',
   }),
   ingestStallMs: opt({
     kind: 'int',

@@ -32,6 +32,9 @@ export interface PublisherOptions {
   retryMaxMs?: number;
   /** Kafka aborts a transaction left open this long (a hung producer). */
   transactionTimeoutMs?: number;
+  /** Asked before the producer is reopened after a failure: false when another copy of this ingest took over
+   * meanwhile (name-claim.ts), whose producer reopening would fence. The publisher then ends as fenced. */
+  stillActive?: () => Promise<boolean>;
 }
 
 // Another producer with our transactional id took over: retrying would fence it back and the two
@@ -127,6 +130,8 @@ export class Publisher {
         throw err;
       }
       if (!this.producer) {
+        if (this.opts.stillActive && !(await this.opts.stillActive()))
+          throw Object.assign(new Error('another copy of this ingest holds the name now'), { fenced: true });
         await this.connect();
         // The previous attempt's commit may have landed before the error: send only what is missing.
         const before = this.sent.length;

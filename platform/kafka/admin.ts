@@ -51,6 +51,9 @@ export interface KafkaAdmin {
   endOffsets(topics: readonly string[]): Promise<OffsetMap>;
   /** The group's committed offsets (0 where it has none). */
   committedOffsets(groupId: string, topics: readonly string[]): Promise<OffsetMap>;
+  /** Commits offsets for a group nobody has joined (Kafka takes a commit from outside only while the group
+   * has no members): small durable values keyed by group, such as the ingest's standby heartbeat. */
+  commitOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: bigint }[]): Promise<void>;
   deleteGroup(groupId: string): Promise<void>;
   /** The group's state (e.g. `Stable`) and member count. */
   describeGroup(groupId: string): Promise<{ state: string; members: number }>;
@@ -226,6 +229,18 @@ export class NativeAdmin implements KafkaAdmin {
     }
     for (const p of partitions) if (!out.has(p.topic, p.partition)) out.set(p.topic, p.partition, 0n);
     return out;
+  }
+
+  async commitOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: bigint }[]): Promise<void> {
+    const reader = await this.offsetReader(groupId);
+    // commitCb runs in librdkafka's background thread (commitSync would block the event loop while Kafka is away).
+    const withCb = reader as unknown as { commitCb(tps: TopicPartitionOffset[], cb: (err: unknown) => void): void };
+    await call('commit', (cb) =>
+      withCb.commitCb(
+        offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: Number(o.offset) })),
+        (err) => cb(err),
+      ),
+    );
   }
 
   private offsetReader(groupId: string): Promise<KafkaConsumer> {

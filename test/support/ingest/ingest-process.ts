@@ -22,6 +22,7 @@ const FLAGS = [
   'skipRate',
   'slotsPerEpoch',
   'validators',
+  'deadRate',
   'maxSlots',
   'fast',
   'logLevel',
