@@ -67,6 +67,7 @@ export const STATUS_PAGE = `<!doctype html>
     streams.push([cell('PubSub connections'), cell(s.streams.pubsubConnections, 'n')]);
     for (const [k, n] of Object.entries(s.streams.pubsubSubscriptions)) streams.push([cell('PubSub ' + k + ' subscriptions'), cell(n, 'n')]);
     streams.push([cell('from_slot replays'), cell(s.streams.replays, 'n')]);
+    for (const [k, n] of Object.entries(s.streams.perKey)) streams.push([cell('key ' + k), cell(n, 'n')]);
     rows(field('streams'), streams);
     rows(field('upstreams'), s.upstreams.length === 0 ? [[cell('no ingest in this process', 'muted')]] : s.upstreams.map((u) => [
       cell(u.source), cell(u.tip, 'n'), cell(u.lagSlots, 'n'), cell(u.behind === null ? '-' : u.behind ? 'behind' : 'ok', u.behind ? 'bad' : 'ok'), cell(u.reconnects, 'n'),

@@ -43,7 +43,14 @@ export interface StatusSnapshot {
   chain: { tip: string | null; views: Record<string, string | null> };
   lag: RoleLag[];
   throughput: Record<'slotsPerSecond' | 'rpcRequestsPerSecond' | 'ingestRecordsPerSecond' | 'projectorEventsPerSecond', number | null>;
-  streams: { grpc: Record<string, number>; pubsubConnections: number; pubsubSubscriptions: Record<string, number>; replays: number };
+  streams: {
+    grpc: Record<string, number>;
+    pubsubConnections: number;
+    pubsubSubscriptions: Record<string, number>;
+    replays: number;
+    /** Open gRPC streams and PubSub connections per API key id (api/access/), every interface together. */
+    perKey: Record<string, number>;
+  };
   upstreams: { source: string; tip: string | null; lagSlots: number | null; behind: boolean | null; reconnects: number | null }[];
 }
 
@@ -74,11 +81,12 @@ export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot
       m('slotstream_projector_events_total'),
       m('slotstream_jsonrpc_answers_total'),
     ]);
-    const [grpc, pubsubConnections, pubsubSubscriptions, replays] = await Promise.all([
+    const [grpc, pubsubConnections, pubsubSubscriptions, replays, perKey] = await Promise.all([
       m('slotstream_grpc_streams'),
       m('slotstream_pubsub_connections'),
       m('slotstream_pubsub_subscriptions'),
       m('slotstream_live_replays_running'),
+      m('slotstream_key_open_streams'),
     ]);
     const tip = inputs.chainTip();
     const ingestHere = lastSlot !== undefined;
@@ -149,6 +157,7 @@ export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot
         pubsubConnections: sum(pubsubConnections) ?? 0,
         pubsubSubscriptions: byLabel(pubsubSubscriptions, 'kind'),
         replays: sum(replays) ?? 0,
+        perKey: byLabel(perKey, 'key'),
       },
       upstreams,
     };

@@ -29,6 +29,11 @@ describe('statusSource', () => {
       slotstream_pubsub_connections: [{ labels: {}, value: 2 }],
       slotstream_pubsub_subscriptions: [{ labels: { kind: 'logs' }, value: 5 }],
       slotstream_live_replays_running: [{ labels: {}, value: 1 }],
+      slotstream_key_open_streams: [
+        { labels: { key: 'bot-a', interface: 'geyser' }, value: 2 },
+        { labels: { key: 'bot-a', interface: 'pubsub' }, value: 1 },
+        { labels: { key: 'wallet', interface: 'stream' }, value: 0 },
+      ],
       slotstream_jsonrpc_answers_total: [
         { labels: { method: 'getSlot', code: '0' }, value: 10 },
         { labels: { method: 'getBlock', code: '-32007' }, value: 2 },
@@ -48,6 +53,7 @@ describe('statusSource', () => {
       pubsubConnections: 2,
       pubsubSubscriptions: { logs: 5 },
       replays: 1,
+      perKey: { 'bot-a': 3 },
     });
     expect(a.upstreams).toEqual([]);
     expect(a.throughput.slotsPerSecond).toBeNull();
