@@ -303,6 +303,25 @@ describe('deploy/compose.yaml', () => {
     expect(await probe('/health')).toBe(200);
   });
 
+  it('runs the ingest as active + standby: one name, one topic prefix', () => {
+    const [a, b] = [configOfService(services.ingest!, MAINNET), configOfService(services['ingest-standby']!, MAINNET)];
+    expect([b.ingestName, b.topicPrefix]).toEqual([a.ingestName, a.topicPrefix]);
+  });
+
+  it("runs the stream replicas stream-only, reading the views from the engine api's views port, publishing no JSON-RPC", () => {
+    const engine = configOfService(services.api!);
+    expect(engine.serve).toBe('all');
+    expect(engine.viewsPort).toBeGreaterThan(0);
+    expect(services.api!.ports!.map((p) => Number(p.split(':').at(-1)))).not.toContain(engine.viewsPort);
+    for (const name of ['api-stream-1', 'api-stream-2']) {
+      const c = configOfService(services[name]!);
+      expect(c.serve, name).toBe('streams');
+      expect(new URL(c.viewsUrl).host, name).toBe(`api:${engine.viewsPort}`);
+      for (const p of services[name]!.ports!)
+        expect([c.grpcPort, c.pubsubPort], `${name} publishes ${p}`).toContain(Number(p.split(':').at(-1)));
+    }
+  });
+
   it('scrapes every slotstream service on its metrics port, with the rules (promtool check config)', () => {
     const prom = parse(read('deploy/prometheus/prometheus.yml')) as {
       rule_files: string[];
@@ -343,7 +362,7 @@ interface Component {
   serve?: string[];
 }
 interface Values {
-  ports: { grpc: number; jsonrpc: number; pubsub: number; metrics: number };
+  ports: { grpc: number; jsonrpc: number; pubsub: number; metrics: number; views: number };
   env: Record<string, string>;
   secretEnv: Record<string, { secret: string; key: string }>;
   [component: string]: unknown;
@@ -356,20 +375,24 @@ describe('deploy/helm/slotstream', () => {
   const templateFiles = readdirSync(join(ROOT, CHART, 'templates'));
   const templates = templateFiles.map((f) => read(`${CHART}/templates/${f}`));
   const helpers = read(`${CHART}/templates/_helpers.tpl`);
-  // What the templates set besides values' env (the workload helper's literal variables), per role.
-  const literalEnv = (role: string): Record<string, string> => ({
+  // What the templates set besides values' env (the workload helper's literal variables), per component; the
+  // release's prefix as `helm install slotstream` makes it.
+  const API_SERVICE = 'slotstream-slotstream-api';
+  const literalEnv = (c: Component): Record<string, string> => ({
     API_HOST: '0.0.0.0',
     METRICS_PORT: String(values.ports.metrics),
-    ...(role === 'api'
+    ...(c.role === 'api'
       ? { GRPC_PORT: String(values.ports.grpc), RPC_PORT: String(values.ports.jsonrpc), PUBSUB_PORT: String(values.ports.pubsub) }
       : {}),
+    ...(c.role === 'api' && c.env.API_SERVE === 'streams' ? { VIEWS_URL: `http://${API_SERVICE}:${values.ports.views}` } : {}),
+    ...(c.role === 'api' && c.env.API_SERVE !== 'streams' ? { VIEWS_PORT: String(values.ports.views) } : {}),
   });
   const SECRET_SAMPLE: Record<string, string> = { CLICKHOUSE_URL: 'http://slotstream:pw@clickhouse:8123' };
   const envOf = (c: Component): Record<string, string> => ({
     ...values.env,
     ...c.env,
     ...Object.fromEntries(Object.keys({ ...values.secretEnv, ...c.secretEnv }).map((k) => [k, SECRET_SAMPLE[k] ?? 'secret'])),
-    ...literalEnv(c.role),
+    ...literalEnv(c),
   });
 
   it('Chart.yaml and values.yaml parse', () => {
@@ -391,6 +414,25 @@ describe('deploy/helm/slotstream', () => {
       expect([config.grpcPort, config.rpcPort, config.pubsubPort]).toEqual([values.ports.grpc, values.ports.jsonrpc, values.ports.pubsub]);
     for (const s of c.serve ?? []) expect(Object.keys(values.ports), `${name} serves ${s}`).toContain(s);
     if (c.serve?.length) expect(c.role).toBe('api');
+  });
+
+  it("runs the ingest as active + standby, and the stream replicas stream-only from the api Service's views port", () => {
+    const ingest = values.ingest as Component;
+    expect(ingest.replicas).toBeGreaterThanOrEqual(2);
+    expect(ingest.pdb).toMatchObject({ enabled: true, minAvailable: 1 });
+    expect(helpers).not.toMatch(/Recreate/);
+    const [api, stream] = [values.api as Component, values.apiStream as Component];
+    const engine = configOf('api', [], envOf(api));
+    expect(engine.serve).toBe('all');
+    expect(engine.viewsPort).toBe(values.ports.views);
+    expect(api.serve).toContain('views');
+    const c = configOf('api', [], envOf(stream));
+    expect(c.serve).toBe('streams');
+    expect(c.viewsUrl).toBe(`http://${API_SERVICE}:${engine.viewsPort}`);
+    expect(stream.serve).not.toContain('jsonrpc');
+    // The helper names the api's Service as the Service helper does: fullname-api.
+    expect(helpers).toContain('printf "http://%s-api:%v" (include "slotstream.fullname" $root) $root.Values.ports.views');
+    expect(helpers).toMatch(/name: \{\{ include "slotstream\.fullname" \.root \}\}-\{\{ \.component \}\}/);
   });
 
   it.each(components)('%s: a disruption budget that lets a drain proceed', (name) => {

@@ -125,6 +125,10 @@ describe('deploy/prometheus/slotstream.rules.yml', () => {
       'SlotstreamViewsBehind',
       'SlotstreamSlowClientCutoffs',
       'SlotstreamDeadLetters',
+      'SlotstreamKeyLimitsHit',
+      'SlotstreamUpstreamOneDown',
+      'SlotstreamNoActiveIngest',
+      'SlotstreamPumpUndecoded',
     ])
       expect(names).toContain(a);
     for (const r of rules) {
@@ -147,8 +151,8 @@ describe('the status page (api/status/snapshot.ts)', () => {
 });
 
 describe('deploy/grafana dashboards', () => {
-  it('are the ingest, Kafka, projector and api dashboards, each with its own uid', () => {
-    expect(dashboards.map((d) => d.file).sort()).toEqual(['api.json', 'ingest.json', 'kafka.json', 'projector.json']);
+  it('are the ingest, Kafka, projector, api and tenants dashboards, each with its own uid', () => {
+    expect(dashboards.map((d) => d.file).sort()).toEqual(['api.json', 'ingest.json', 'kafka.json', 'projector.json', 'tenants.json']);
     expect(new Set(dashboards.map((d) => d.dashboard.uid)).size).toBe(dashboards.length);
   });
 

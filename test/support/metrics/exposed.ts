@@ -16,6 +16,8 @@ export const METRIC_MODULES = [
   'api/views/metrics.ts',
   'api/pubsub/metrics.ts',
   'api/live/metrics.ts',
+  'api/access/usage.ts',
+  'platform/pump-tables.ts',
 ] as const;
 
 export interface ExposedMetric {
@@ -39,6 +41,8 @@ export async function exposedMetrics(): Promise<Map<string, ExposedMetric>> {
   await import('../../../api/views/metrics.js');
   await import('../../../api/pubsub/metrics.js');
   await import('../../../api/live/metrics.js');
+  await import('../../../api/access/usage.js');
+  await import('../../../platform/pump-tables.js');
   const out = new Map<string, ExposedMetric>();
   for (const m of registry.getMetricsAsArray()) {
     const { name, type, labelNames } = m as unknown as { name: string; type: string; labelNames: string[] };

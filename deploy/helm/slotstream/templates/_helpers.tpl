@@ -29,10 +29,6 @@ metadata:
     {{- include "slotstream.labels" . | nindent 4 }}
 spec:
   replicas: {{ $v.replicas }}
-  {{- if eq $v.role "ingest" }}
-  strategy:
-    type: Recreate
-  {{- end }}
   selector:
     matchLabels:
       {{- include "slotstream.selector" . | nindent 6 }}
@@ -43,6 +39,18 @@ spec:
     spec:
       securityContext:
         {{- toYaml $root.Values.podSecurityContext | nindent 8 }}
+      {{- if gt (int $v.replicas) 1 }}
+      # Copies on different nodes where possible: an ingest's standby must outlive the active one's node.
+      affinity:
+        podAntiAffinity:
+          preferredDuringSchedulingIgnoredDuringExecution:
+            - weight: 100
+              podAffinityTerm:
+                topologyKey: kubernetes.io/hostname
+                labelSelector:
+                  matchLabels:
+                    {{- include "slotstream.selector" . | nindent 20 }}
+      {{- end }}
       containers:
         - name: slotstream
           image: "{{ $root.Values.image.repository }}:{{ $root.Values.image.tag }}"
@@ -62,6 +70,14 @@ spec:
               value: {{ $root.Values.ports.jsonrpc | quote }}
             - name: PUBSUB_PORT
               value: {{ $root.Values.ports.pubsub | quote }}
+            {{- if eq (default "all" $v.env.API_SERVE) "streams" }}
+            # A stream-only api reads its views from the engine api's internal views endpoint (its Service).
+            - name: VIEWS_URL
+              value: {{ printf "http://%s-api:%v" (include "slotstream.fullname" $root) $root.Values.ports.views | quote }}
+            {{- else }}
+            - name: VIEWS_PORT
+              value: {{ $root.Values.ports.views | quote }}
+            {{- end }}
             {{- end }}
             {{- range $name, $value := merge (dict) $v.env $root.Values.env }}
             - name: {{ $name }}
@@ -84,6 +100,10 @@ spec:
               containerPort: {{ $root.Values.ports.jsonrpc }}
             - name: pubsub
               containerPort: {{ $root.Values.ports.pubsub }}
+            {{- if ne (default "all" $v.env.API_SERVE) "streams" }}
+            - name: views
+              containerPort: {{ $root.Values.ports.views }}
+            {{- end }}
             {{- end }}
           livenessProbe:
             httpGet:
