@@ -28,7 +28,7 @@ function boundary(name, files, groups, ignores = []) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'proto/gen/**', 'schemas/gen/**', '.cache/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'proto/gen/**', 'schemas/gen/**', '.cache/**', 'dist/**', '.data/**', '.scratch*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
