@@ -142,15 +142,22 @@ describe('gRPC SubscribeParsed', () => {
       { kind: 'accounts', event: createAccount },
       { kind: 'transactions', event: lonelySell },
     ]);
-    await waitFor(() => got.length >= 2, { what: 'create and lonely sell' });
+    await waitFor(() => got.length >= 3, { what: 'create, the undecodable call and lonely sell' });
 
+    // Pump instructions no table decodes go out as `unknown` with their bytes (issue 34: never dropped silently);
+    // the other program's transaction does not.
     const bySig = new Map(got.map((m) => [Buffer.from(m.signature).toString('hex'), m]));
-    expect(bySig.size).toBe(2);
+    expect(bySig.size).toBe(3);
     const c = bySig.get(create.signatures[0]!.toString('hex'))!;
     expect(c.slot).toBe('501');
-    expect(c.instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['create', 'sell']);
+    expect(c.instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['create', 'unknown', 'sell']);
     expect(c.instructions[0].create).toEqual({ name: 'Token', symbol: 'TKN', uri: 'https://x/y' });
-    expect(c.instructions[1].sell).toEqual({ amount: '7', min_sol_output: '8' });
+    expect(Buffer.from(c.instructions[1].unknown.data).toString()).toBe('not a pump instruction');
+    expect(c.instructions[2].sell).toEqual({ amount: '7', min_sol_output: '8' });
+    const u = bySig.get(undecodable.signatures[0]!.toString('hex'))!;
+    expect(u.instructions.map((i: Msg) => i.instruction_oneof)).toEqual(['unknown']);
+    expect(u.instructions[0].unknown).toMatchObject({ kind: 'truncated' });
+    expect([...Buffer.from(u.instructions[0].unknown.data)]).toEqual([1, 2, 3]);
     expect(Buffer.from(c.account.account.pubkey).equals(curveCreate)).toBe(true);
     expect(Buffer.from(c.account.account.data).toString()).toBe('fresh-curve');
     expect(Buffer.from(c.account.account.txn_signature).equals(create.signatures[0]!)).toBe(true);
