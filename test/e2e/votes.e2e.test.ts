@@ -106,7 +106,14 @@ describe('slotstream all --votes exclude', () => {
       },
       { timeoutMs: 90_000, what: 'a confirmed slot in the views' },
     );
-    const blocks = (await rpc('getBlocks', [slot - 10, slot, { commitment: 'confirmed' }])).result as number[];
+    // getSlot answers from the head cache, ahead of the views; getBlocks reads the views, so it waits for them.
+    const blocks = await waitFor(
+      async () => {
+        const r = (await rpc('getBlocks', [slot - 10, slot, { commitment: 'confirmed' }])).result;
+        return Array.isArray(r) ? (r as number[]) : undefined;
+      },
+      { timeoutMs: 90_000, what: 'the views holding the confirmed slots' },
+    );
     let transactions = 0;
     for (const b of blocks) {
       const block = (await rpc('getBlock', [b, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, rewards: false }])).result as {

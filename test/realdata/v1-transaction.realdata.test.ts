@@ -159,7 +159,14 @@ describe('the mainnet v1 transaction through the file source', () => {
     expect(sigs.signatures).toEqual([record.signature]);
     const accounts = (await rpc('getBlock', [SLOT, { transactionDetails: 'accounts', maxSupportedTransactionVersion: 1 }])).result;
     expect(accounts.transactions[0].version).toBe(1);
-    const history = (await rpc('getSignaturesForAddress', [payer])).result;
+    // getBlock may answer from the head cache before the views hold the slot; the history read is the views'.
+    const history = await waitFor(
+      async () => {
+        const r = (await rpc('getSignaturesForAddress', [payer])).result;
+        return Array.isArray(r) && r.length > 0 ? r : undefined;
+      },
+      { timeoutMs: 60_000, what: "the views listing the payer's signature" },
+    );
     expect(history).toEqual([
       {
         signature: record.signature,
