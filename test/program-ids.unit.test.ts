@@ -14,7 +14,8 @@
 // checked against the official IDLs by test/realdata/program-ids.realdata.test.ts).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import {
@@ -194,10 +195,20 @@ export function checkJsonLines(file: string, text: string): Finding[] {
   return out;
 }
 
-const trackedFiles = (): string[] =>
-  execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' })
-    .split('\0')
-    .filter((f) => f !== '' && !f.endsWith('package-lock.json'));
+// The files git tracks; outside a git checkout (scripts/node-tier.sh runs the tests in a copy of exactly those
+// files, without .git) every file of the tree but the installed and generated folders.
+const UNTRACKED_DIRS = new Set(['node_modules', '.cache', '.data', '.git']);
+const listed = (): string[] => {
+  try {
+    return execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0');
+  } catch {
+    return (readdirSync('.', { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative('.', join(d.parentPath, d.name)))
+      .filter((f) => !UNTRACKED_DIRS.has(f.split(sep)[0]!));
+  }
+};
+const trackedFiles = (): string[] => listed().filter((f) => f !== '' && !f.endsWith('package-lock.json'));
 
 describe('program ids in the repository', () => {
   it('the ids written once in schemas/programs.ts equal the published ones', () => {
