@@ -18,7 +18,7 @@ import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/k
 import { framedSlot } from '../../test/support/ingest/framed-slot.js';
 import { Commitment, compileSubscribeRequest } from '../filters/index.js';
 import { LiveLayer } from './layer.js';
-import type { LiveSession, SessionSink } from './session.js';
+import type { ApplyOptions, LiveSession, SessionSink } from './session.js';
 import type { SharedEvent } from './shared-event.js';
 
 /** What one session was handed, in order: `<slot>:<write_version>` per account write. */
@@ -26,6 +26,15 @@ class Writes implements SessionSink {
   readonly got: string[] = [];
   failure: string | undefined;
   lastSlot: bigint | undefined;
+  /** What `delivered` reported (a durable cursor's positions) and whether the end slot ended the stream. */
+  readonly positions: bigint[] = [];
+  ended = false;
+  delivered(slot: bigint): void {
+    this.positions.push(slot);
+  }
+  end(): void {
+    this.ended = true;
+  }
   deliver(u: SharedEvent): void {
     if (u.live.kind === 'account') this.got.push(`${u.slot}:${u.live.event.writeVersion}`);
     this.lastSlot = u.slot;
@@ -45,7 +54,7 @@ describe('live layer, from_slot hand-over at confirmed', () => {
   const watched = key();
   const owner = key();
 
-  const open = (commitment: CommitmentLevel, fromSlot?: bigint): Writes => {
+  const open = (commitment: CommitmentLevel, fromSlot?: bigint, opts: ApplyOptions = {}): Writes => {
     const w = new Writes();
     const compiled = compileSubscribeRequest(
       streamRequest({ accounts: { a: { account: [bs58.encode(watched)] } }, commitment, ...(fromSlot === undefined ? {} : { fromSlot }) }),
@@ -54,7 +63,7 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     if (!compiled.ok) throw new Error(compiled.error.message);
     const s = live.openSession(w, { bufferLimit: 10_000 });
     sessions.push(s);
-    s.apply(compiled.value);
+    s.apply(compiled.value, opts);
     return w;
   };
   const write = (slot: bigint, writeVersion: bigint): ChainEvent => ({
@@ -109,5 +118,23 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     expect(resumed.failure).toBeUndefined();
     expect(resumed.got).toEqual(['501:4', '500:2', '502:5']);
     expect(watcher.got).toEqual(['500:1', '500:2', '501:3', '501:4', '502:5']);
+  });
+  it('a bounded stream on a cursor reports no position past its end slot, though later slots reached it live during the replay', async () => {
+    const watcher = open(CommitmentLevel.PROCESSED);
+    await producer.begin();
+    send(framedSlot(600n, [write(600n, 10n)]));
+    await waitFor(() => watcher.got.includes('600:10'), { what: 'slot 600 read uncommitted', timeoutMs: 60_000 });
+    // Replays 600..601 and ends; its replay waits for the open transaction, so 601..603 reach it live meanwhile.
+    const bounded = open(CommitmentLevel.PROCESSED, 600n, { toSlot: 601n, reportDelivered: true });
+    send([...framedSlot(601n, [write(601n, 11n)]), ...framedSlot(602n, [write(602n, 12n)]), ...framedSlot(603n, [write(603n, 13n)])]);
+    await waitFor(() => watcher.got.includes('603:13'), { what: 'slots 601..603 live', timeoutMs: 60_000 });
+    expect(bounded.got).toEqual([]);
+    await producer.commit();
+    await waitFor(() => bounded.ended || bounded.failure !== undefined, { what: 'the bounded stream to end', timeoutMs: 60_000 });
+    expect(bounded.failure).toBeUndefined();
+    expect(bounded.got).toEqual(['600:10', '601:11']);
+    // The cursor stops at the end slot: the next stream on it starts at 602, which this one never sent.
+    expect(bounded.positions.at(-1)).toBe(601n);
+    expect(bounded.positions.every((slot) => slot <= 601n)).toBe(true);
   });
 });

@@ -479,6 +479,11 @@ export class LiveSession implements LiveSubscriber {
       if ((held !== undefined && slot >= held) || (buffered !== undefined && slot >= buffered)) continue;
       if (best === undefined || slot > best) best = slot;
     }
+    // A slot past the end slot reached the level (its status rode in with the live tail, or the hand-over released
+    // it): everything up to the end slot went out, and no more. Reporting the later slot would move a durable
+    // cursor past updates this stream never sent (the next stream on it would skip them).
+    const end = this.opts.toSlot;
+    if (best !== undefined && end !== undefined && best > end) best = end;
     const position = best !== undefined && (last === undefined || best > last) ? best : last;
     if (position !== undefined) this.reachedSlots = this.reachedSlots.filter((slot) => slot > position);
     if (position === undefined || position === last) return;
