@@ -2,15 +2,16 @@
 // from the primary (SLOTSTREAM_STREAM_WORKER, the primary's config as a stream-only api: brokers and the views
 // endpoint filled in), its listening sockets are shared with the other workers through the primary (Node's
 // cluster: the public gRPC and PubSub ports, connections handed round-robin). It tells the primary its ports once
-// serving, stops on the primary's word or a signal, and leaves when the primary is gone (its IPC channel closes).
+// serving, answers its metrics when the primary asks (the engine's /metrics merges them), stops on the primary's
+// word or a signal, and leaves when the primary is gone (its IPC channel closes).
 import cluster from 'node:cluster';
 import type { Config } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
-import { startMetricsServer } from '../platform/metrics.js';
+import { registry, startMetricsServer } from '../platform/metrics.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { startStreamProcess } from './stream-process.js';
 import { StopList } from './stop-list.js';
-import { WORKER_CONFIG_ENV, type WorkerMessage } from './stream-workers.js';
+import { WORKER_CONFIG_ENV, type PrimaryMessage, type WorkerMessage } from './stream-workers.js';
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env[WORKER_CONFIG_ENV] ?? 'null') as Config | null;
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
     log.info({ why }, 'stream process stopping');
     void stops.stopAll().finally(() => process.exit(0));
   };
-  process.on('message', (m: { kind?: string }) => m?.kind === 'stop' && stop('primary'));
+  process.on('message', (m: PrimaryMessage) => {
+    if (m?.kind === 'stop') stop('primary');
+    else if (m?.kind === 'metrics')
+      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ kind: 'metrics', id: m.id, metrics } satisfies WorkerMessage));
+  });
   process.once('disconnect', () => stop('primary gone'));
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

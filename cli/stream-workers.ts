@@ -8,12 +8,18 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/log.js';
+import { addMetricsSource, type MetricsJson } from '../platform/metrics.js';
 import type { StreamPorts } from './wire-api.js';
 
 export const WORKER_CONFIG_ENV = 'SLOTSTREAM_STREAM_WORKER';
 
 /** What a worker tells the primary. */
-export type WorkerMessage = { kind: 'serving'; grpc: number; pubsub: number; metrics: number } | { kind: 'failed'; message: string };
+export type WorkerMessage =
+  | { kind: 'serving'; grpc: number; pubsub: number; metrics: number }
+  | { kind: 'failed'; message: string }
+  | { kind: 'metrics'; id: number; metrics: MetricsJson };
+/** What the primary tells a worker: stop, or send its metrics (answered with the same id). */
+export type PrimaryMessage = { kind: 'stop' } | { kind: 'metrics'; id: number };
 
 /** A serving worker: its process and its own metrics port. */
 interface Served extends StreamPorts {
@@ -29,6 +35,8 @@ export function streamProcessCount(option: number, cores = availableParallelism(
 /** A worker restarted sooner than this after its start waits before the next one (a crash loop costs no CPU). */
 const RESTART_BACKOFF_MS = 1_000;
 const STOP_WAIT_MS = 20_000;
+/** A worker that does not answer a metrics request within this is left out of that scrape (busy or dying). */
+const METRICS_WAIT_MS = 2_000;
 
 export interface StreamWorkers {
   ports: StreamPorts;
@@ -60,6 +68,29 @@ export async function startStreamWorkers(o: {
   let stopping = false;
   const workers = new Set<Worker>();
   let ports: StreamPorts | undefined;
+  let metricsRequests = 0;
+
+  /** One worker's metrics, or none when it does not answer in time. */
+  function metricsOf(w: Worker): Promise<MetricsJson[]> {
+    if (!w.isConnected()) return Promise.resolve([]);
+    const id = ++metricsRequests;
+    return new Promise((resolve) => {
+      const done = (answer: MetricsJson[]) => {
+        clearTimeout(timer);
+        w.off('message', onMessage);
+        w.off('exit', onExit);
+        resolve(answer);
+      };
+      const onMessage = (m: WorkerMessage) => m.kind === 'metrics' && m.id === id && done([m.metrics]);
+      const onExit = () => done([]);
+      const timer = setTimeout(() => done([]), METRICS_WAIT_MS);
+      w.on('message', onMessage);
+      w.once('exit', onExit);
+      w.send({ kind: 'metrics', id } satisfies PrimaryMessage);
+    });
+  }
+  // The engine's /metrics and status page count every stream process's streams and connections too.
+  const removeMetricsSource = addMetricsSource(async () => (await Promise.all([...workers].map(metricsOf))).flat());
 
   /** Forks one worker; resolves with its ports once it serves, rejects if it fails or exits first. */
   function fork(): Promise<Served> {
@@ -94,6 +125,7 @@ export async function startStreamWorkers(o: {
 
   const stop = async (): Promise<void> => {
     stopping = true;
+    removeMetricsSource();
     await Promise.all(
       [...workers].map(
         (w) =>
@@ -101,7 +133,7 @@ export async function startStreamWorkers(o: {
             if (w.isDead()) return resolve();
             const timer = setTimeout(() => w.process.kill('SIGKILL'), STOP_WAIT_MS);
             w.once('exit', () => (clearTimeout(timer), resolve()));
-            if (w.isConnected()) w.send({ kind: 'stop' });
+            if (w.isConnected()) w.send({ kind: 'stop' } satisfies PrimaryMessage);
             else w.process.kill('SIGTERM');
           }),
       ),

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Gauge, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -16,6 +16,8 @@ new Gauge({
   name: 'slotstream_event_loop_utilization',
   help: 'Share of the time the main thread was busy (not waiting in the event loop) since the previous scrape, 0..1',
   registers: [registry],
+  // Merged over a primary's stream processes (processMetrics): the busiest thread, which is the ceiling.
+  aggregator: 'max',
   collect() {
     const now = performance.eventLoopUtilization();
     this.set(performance.eventLoopUtilization(now, eluAt).utilization);
@@ -69,6 +71,34 @@ export async function history(): Promise<object[]> {
   return all.flat();
 }
 
+/** One process's samples, as prom-client's `getMetricsAsJSON` gives them (and a cluster worker sends them). */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+/** Other processes' metrics to merge into this one's (a primary's stream processes, cli/stream-workers.ts). */
+export type MetricsSource = () => Promise<readonly MetricsJson[]>;
+const metricsSources: MetricsSource[] = [];
+
+/** Registers a source of other processes' metrics; the returned function removes it. */
+export function addMetricsSource(source: MetricsSource): () => void {
+  metricsSources.push(source);
+  return () => {
+    const i = metricsSources.indexOf(source);
+    if (i >= 0) metricsSources.splice(i, 1);
+  };
+}
+
+/**
+ * What /metrics and the status page read: this process's registry, merged with the registered sources' (with
+ * stream processes, the engine answers for all of them, as Prometheus scrapes one port). prom-client's cluster
+ * aggregation merges them: counters, histograms and gauges summed per label set (open streams, connections),
+ * except where a metric names another `aggregator` (the event-loop share: the busiest). A source that fails is
+ * left out: the figures are for operators, never a gate.
+ */
+export async function processMetrics(): Promise<Registry> {
+  if (metricsSources.length === 0) return registry;
+  const others = await Promise.all(metricsSources.map((s) => s().catch((): readonly MetricsJson[] => [])));
+  return AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...others.flat()]);
+}
+
 /** JSON with bigints as decimal strings (slots are u64). */
 const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 
@@ -82,7 +112,8 @@ export async function startMetricsServer(host: string, port: number, exclusive =
   const server: Server = createServer((req, res) => {
     if (req.url === '/metrics') {
       history()
-        .then(() => registry.metrics())
+        .then(() => processMetrics())
+        .then((merged) => merged.metrics())
         .then(
           (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
           (err: Error) => res.writeHead(500).end(err.message),

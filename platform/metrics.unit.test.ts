@@ -1,5 +1,6 @@
+import { Counter, Gauge, Registry } from 'prom-client';
 import { afterEach, expect, it } from 'vitest';
-import { addHistorySource, startMetricsServer, type MetricsServer } from './metrics.js';
+import { addHistorySource, addMetricsSource, registry, startMetricsServer, type MetricsServer } from './metrics.js';
 
 let server: MetricsServer | undefined;
 const removes: (() => void)[] = [];
@@ -32,4 +33,35 @@ it("reports the main thread's busy share since the previous scrape: near 1 after
   expect(await busyShare()).toBeGreaterThan(0.5);
   await new Promise((r) => setTimeout(r, 300)); // idle
   expect(await busyShare()).toBeLessThan(0.5);
+});
+
+it("merges the registered sources' metrics into /metrics: summed per label set, the event-loop share the busiest", async () => {
+  // Here and in two other "processes" (a primary's stream processes send what getMetricsAsJSON gives).
+  const streams = (r: Registry) =>
+    new Gauge({ name: 'test_merge_streams', help: 'open streams', labelNames: ['method'] as const, registers: [r] });
+  const sent = (r: Registry) => new Counter({ name: 'test_merge_sent_total', help: 'sent', registers: [r] });
+  streams(registry).set({ method: 'Subscribe' }, 1);
+  sent(registry).inc(10);
+  const other = (open: number, elu: number) => {
+    const r = new Registry();
+    const g = streams(r);
+    g.set({ method: 'Subscribe' }, open);
+    g.set({ method: 'SubscribeParsed' }, 1);
+    sent(r).inc(5);
+    new Gauge({ name: 'slotstream_event_loop_utilization', help: 'busy share', registers: [r], aggregator: 'max' }).set(elu);
+    return r;
+  };
+  const workers = [other(2, 0.97), other(3, 0.2)];
+  removes.push(addMetricsSource(() => Promise.all(workers.map((w) => w.getMetricsAsJSON()))));
+  removes.push(addMetricsSource(() => Promise.reject(new Error('a worker gone'))));
+  removes.push(() => ['test_merge_streams', 'test_merge_sent_total'].forEach((n) => registry.removeSingleMetric(n)));
+  server = await startMetricsServer('127.0.0.1', 0);
+  const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+  expect(text).toMatch(/^test_merge_streams\{method="Subscribe"\} 6$/m);
+  expect(text).toMatch(/^test_merge_streams\{method="SubscribeParsed"\} 2$/m);
+  expect(text).toMatch(/^test_merge_sent_total 20$/m);
+  // The busiest of the three (this one's own share is whatever the test run left: at most 1); summed it would be over 1.
+  const elu = Number(/^slotstream_event_loop_utilization (\S+)$/m.exec(text)?.[1]);
+  expect(elu).toBeGreaterThanOrEqual(0.97);
+  expect(elu).toBeLessThanOrEqual(1);
 });

@@ -5,7 +5,7 @@
 //   live chain. One stream process is SIGKILLed: only its clients are dropped; each resumes with from_slot at the
 //   last slot it saw, on a new connection (a survivor or the restarted process), and over both streams receives every
 //   matching update exactly once; the other clients' streams run on untouched, complete. The primary restarts the
-//   dead process.
+//   dead process. The engine's /metrics and status page count the streams of every stream process.
 // - `slotstream api --serve streams` with no ClickHouse anywhere (no CLICKHOUSE_URL, no --views-url): serves a
 //   complete from_slot stream (scanned from the log start) and never opens an engine (no data folder is made).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -138,6 +138,22 @@ describe('stream processes', () => {
         what: 'every client live at the newest slot',
         timeoutMs: 120_000,
       });
+
+      // The engine answers for its stream processes: its /metrics and status page count every process's streams.
+      const metricsPort = Number((await all.line('metrics and health on /metrics and /health')).port);
+      const rpcPort = portOf(serving.jsonrpc);
+      const openOnEngine = async (): Promise<number> => {
+        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        return Number(/^slotstream_grpc_streams\{method="Subscribe"\} (\d+)$/m.exec(text)?.[1] ?? -1);
+      };
+      await waitFor(async () => (await openOnEngine()) === first.length, {
+        what: `the engine's /metrics to count the ${first.length} streams of its stream processes`,
+        timeoutMs: 60_000,
+      });
+      const status = (await (await fetch(`http://127.0.0.1:${rpcPort}/status.json`)).json()) as {
+        streams: { grpc: Record<string, number> };
+      };
+      expect(status.streams.grpc.Subscribe).toBe(first.length);
 
       process.kill(pids[0]!, 'SIGKILL');
       await waitFor(() => first.some((r) => r.error !== undefined), {

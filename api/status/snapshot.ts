@@ -6,7 +6,7 @@
 // shows wherever the api runs; the ingest's lag and upstream show when it runs in this process (`slotstream all`)
 // and say so otherwise (its own /metrics has them).
 import type { ClickHouseClient } from '@clickhouse/client';
-import { registry } from '../../platform/metrics.js';
+import { processMetrics } from '../../platform/metrics.js';
 import { COMMITMENTS, type ViewsState } from '../views/state.js';
 import { queryRows, u64 } from '../views/query.js';
 import { RateTracker } from './rates.js';
@@ -22,8 +22,11 @@ export interface StatusInputs {
   views: () => Promise<ViewsState>;
   /** The projector group's lag in records (the heads table's kafka_lag); undefined before the projector wrote one. */
   projectorLag: () => Promise<bigint | undefined>;
-  /** A registered metric's samples, or undefined when no part of this process registered it. */
-  metric: (name: string) => Promise<MetricSample[] | undefined>;
+  /**
+   * One reading of the metrics (this process's, merged with its stream processes'): a metric's samples by name,
+   * undefined when no part registered it. Read once per snapshot, so every figure comes from the same moment.
+   */
+  metrics: () => Promise<(name: string) => Promise<MetricSample[] | undefined>>;
   now: () => number;
 }
 
@@ -68,7 +71,7 @@ export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot
   const rates = new RateTracker();
   return async () => {
     const [views, projectorLag] = await Promise.all([inputs.views(), inputs.projectorLag().catch(() => undefined)]);
-    const m = async (name: string) => inputs.metric(name);
+    const m = await inputs.metrics();
     const [lastSlot, lagSlots, lagMs, behind, upstreamSlot, reconnects, rpcRetries, records, events, answers] = await Promise.all([
       m('slotstream_ingest_last_slot'),
       m('slotstream_ingest_lag_slots'),
@@ -164,7 +167,7 @@ export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot
   };
 }
 
-/** The inputs from this process: its registry, the views, the heads table. */
+/** The inputs from this process: its metrics (with its stream processes'), the views, the heads table. */
 export function processInputs(o: {
   ch: ClickHouseClient;
   database: string;
@@ -180,10 +183,13 @@ export function processInputs(o: {
       });
       return row === undefined ? undefined : u64(row.slot);
     },
-    metric: async (name) => {
-      const metric = registry.getSingleMetric(name);
-      if (metric === undefined) return undefined;
-      return (await metric.get()).values.map((v) => ({ labels: v.labels as Record<string, string | number>, value: v.value }));
+    metrics: async () => {
+      const merged = await processMetrics();
+      return async (name) => {
+        const metric = merged.getSingleMetric(name);
+        if (metric === undefined) return undefined;
+        return (await metric.get()).values.map((v) => ({ labels: v.labels as Record<string, string | number>, value: v.value }));
+      };
     },
     now: () => Date.now(),
   };

@@ -13,7 +13,7 @@ function inputs(o: { tip: bigint; metrics: Record<string, MetricSample[]>; clock
     chainTip: () => o.tip,
     views: () => Promise.resolve(views(o.tip - 10n, o.tip - 12n, o.tip - 40n)),
     projectorLag: () => Promise.resolve(o.lag),
-    metric: (name) => Promise.resolve(o.metrics[name]),
+    metrics: () => Promise.resolve((name: string) => Promise.resolve(o.metrics[name])),
     now: () => o.clock.now,
   };
 }
