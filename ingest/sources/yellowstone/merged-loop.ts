@@ -13,15 +13,15 @@ import { sleep } from '../../../platform/sleep.js';
 import type { UpstreamVersion } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../source.js';
 import { RpcClient } from '../shared/rpc-client.js';
-import { SlotAssembler, STATUS_REPLAY_DEPTH } from './assembler.js';
+import { STATUS_REPLAY_DEPTH, type SlotAssembler } from './assembler.js';
+import { sourceAssembler } from './source-assembler.js';
 import { connectGeyser, firstAvailableSlot, upstreamVersion, type GeyserClient } from './channel.js';
 import type { SubscribeRequest, SubscribeUpdate } from './geyser-service.js';
 import { LeaderSchedules } from './leaders.js';
 import { UpstreamMerge } from './merge.js';
 import { yellowstoneMetrics, type YellowstoneMetrics } from './metrics.js';
-import { deadLetterOf, notice } from './notices.js';
 import type { Upstream, YellowstoneSourceOptions } from './options.js';
-import { planSubscription, receivesEveryTransaction, subscribeRequest } from './subscription.js';
+import { planSubscription, subscribeRequest } from './subscription.js';
 import { updateKind, withLeader } from './subscription-loop.js';
 import { UpdateQueue } from './update-queue.js';
 
@@ -76,14 +76,7 @@ export class MergedLoop {
     afterSlot: bigint | undefined,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.asm = new SlotAssembler({
-      countTransactions: receivesEveryTransaction(o.filters),
-      countEntries: o.filters.streams.includes('entries'),
-      onNotice: (n) => {
-        if (n.kind === 'unconvertible' && o.deadLetters) this.dead.push(o.deadLetters.send(deadLetterOf(n)));
-        else notice(n, o.log);
-      },
-    });
+    this.asm = sourceAssembler(o, () => this.dead);
     this.merge = new UpstreamMerge(o.upstreams.length, o.maxLagSlots ?? 64);
     this.leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log: o.log, signal }) : undefined, o.log);
     if (afterSlot !== undefined) this.leaders.resumeAfter(afterSlot);

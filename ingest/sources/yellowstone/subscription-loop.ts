@@ -8,15 +8,15 @@ import { sleep } from '../../../platform/sleep.js';
 import { SlotStatus, type UpstreamVersion } from '../../../schemas/codec.js';
 import { RpcClient } from '../shared/rpc-client.js';
 import type { SlotBatch } from '../../source.js';
-import { SlotAssembler, STATUS_REPLAY_DEPTH } from './assembler.js';
+import { STATUS_REPLAY_DEPTH, type SlotAssembler } from './assembler.js';
+import { sourceAssembler } from './source-assembler.js';
 import { connectGeyser, firstAvailableSlot, upstreamVersion, type GeyserClient } from './channel.js';
 import type { SubscribeRequest, SubscribeUpdate } from './geyser-service.js';
 import { LeaderSchedules } from './leaders.js';
 import { yellowstoneMetrics, type YellowstoneMetrics } from './metrics.js';
-import { deadLetterOf, notice } from './notices.js';
 import type { YellowstoneSourceOptions } from './options.js';
 import { Reconnects } from './reconnects.js';
-import { planSubscription, receivesEveryTransaction, subscribeRequest } from './subscription.js';
+import { planSubscription, subscribeRequest } from './subscription.js';
 
 type Call = grpc.ClientDuplexStream<SubscribeRequest, SubscribeUpdate>;
 
@@ -59,14 +59,7 @@ export class SubscriptionLoop {
     afterSlot: bigint | undefined,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.asm = new SlotAssembler({
-      countTransactions: receivesEveryTransaction(o.filters),
-      countEntries: o.filters.streams.includes('entries'),
-      onNotice: (n) => {
-        if (n.kind === 'unconvertible' && o.deadLetters) this.dead.push(o.deadLetters.send(deadLetterOf(n)));
-        else notice(n, o.log);
-      },
-    });
+    this.asm = sourceAssembler(o, () => this.dead);
     this.leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log: o.log, signal }) : undefined, o.log);
     if (afterSlot !== undefined) this.leaders.resumeAfter(afterSlot);
     this.client = connectGeyser(o.upstreams[0]!.url);
