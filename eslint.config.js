@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Import boundaries of ../shared/ARCHITECTURE.md, checked by lint (test/lint-boundaries.unit.test.ts shows each
+// Import boundaries of docs/architecture.md ("Rules the build enforces, and why"), checked by lint (test/lint-boundaries.unit.test.ts shows each
 // kind of forbidden import failing). Patterns match the import string, so relative and absolute forms are listed.
 const ROLE_FOLDERS = ['api', 'ingest', 'projector', 'cli', 'platform', 'deploy', 'bench', 'test'];
 const KAFKA_LIBRARIES = ['@confluentinc/kafka-javascript', 'node-rdkafka', 'kafkajs'];

@@ -1,7 +1,7 @@
-// examples/parsed-trades.ts, the README's SubscribeParsed example, run as written (`npx tsx`, from the
+// examples/parsed-trades.ts, the SubscribeParsed example of docs/clients.md, run as written (`npx tsx`, from the
 // repository's folder) against `slotstream all` (what `npm start` runs: the simulator, whose traffic trades
 // pump.fun curves and, once they complete and migrate, PumpSwap pools): it prints pump.fun and PumpSwap
-// trades with a mint, a side, a SOL amount and a price. The README shows the same file, checked here too.
+// trades with a mint, a side, a SOL amount and a price. docs/clients.md shows the same file, checked here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = 'examples/parsed-trades.ts';
 const LINE = /^(pump\.fun|PumpSwap) (buy |sell) mint=([1-9A-HJ-NP-Za-km-z]{32,44}) sol=(\S+) price=(\S+)$/;
 
-describe('the README SubscribeParsed example', () => {
+describe('the SubscribeParsed example of docs/clients.md', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parsed-example-'));
   let all: AllProcess | undefined;
   let example: ChildProcess | undefined;
@@ -26,13 +26,13 @@ describe('the README SubscribeParsed example', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is in the README as the file is', () => {
+  it('is in docs/clients.md as the file is', () => {
     const body = readFileSync(join(ROOT, EXAMPLE), 'utf8')
       .split('\n')
       .filter((l) => !l.startsWith('//'))
       .join('\n')
       .trim();
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(body);
+    expect(readFileSync(join(ROOT, 'docs/clients.md'), 'utf8')).toContain(body);
   });
 
   it('prints pump.fun and PumpSwap trades from a running service', async () => {
