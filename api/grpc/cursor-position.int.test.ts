@@ -1,5 +1,5 @@
 // A durable cursor's stored position is the last slot whose updates were all written to the stream (issue 32 item 8;
-// docs/decisions.md "Issue 32"), whenever the client stops: on both services (stream.Stream through grpc-js on
+// docs/decisions.md "Durable cursors"), whenever the client stops: on both services (stream.Stream through grpc-js on
 // stream.proto, geyser.Geyser through the real @triton-one/yellowstone-grpc client), at PROCESSED and CONFIRMED.
 // The chain is stopped at moments where the cursor used to stay behind: right after the replay → live hand-over
 // (statuses that came live while a paced replay ran), a slot confirmed while an earlier one is still held, and a
