@@ -40,6 +40,21 @@ export async function publishPaced(
   }
 }
 
+/**
+ * A publishPaced `each` that waits until the reading client holds everything published so far: on a starved machine
+ * (the servers and that client share the test's process) a backlog fetched at once would otherwise fill the reading
+ * client's queue too and cut it off as well. The slow client, which reads nothing, still backs up: a reader that
+ * stops is cut off, not one that is merely slower.
+ */
+export const caughtUp =
+  (received: () => number) =>
+  async (published: number): Promise<void> => {
+    await waitFor(() => received() >= published, {
+      what: `the reading client to hold the ${published} updates published`,
+      timeoutMs: 120_000,
+    });
+  };
+
 /** p50, p99 and max of `xs` (ms). */
 export function percentiles(xs: number[]): { p50: number; p99: number; max: number } {
   const sorted = [...xs].sort((x, y) => x - y);
@@ -88,7 +103,7 @@ export async function streamSlowClient(port: number, pub: TestPublisher): Promis
 
     const before = await cutoffs();
     const n = 3_000;
-    await publishPaced(pub, bigTransactions(a, 10_000n, n));
+    await publishPaced(pub, bigTransactions(a, 10_000n, n), { batch: 100, each: caughtUp(() => fast.of('transaction').length) });
     await waitFor(() => fast.of('transaction').length === n, { what: 'fast client got everything', timeoutMs: 120_000 }).catch((e) => {
       throw new Error(`${e.message}: fast got ${fast.of('transaction').length}, slow ${slow.updates.length}, err ${fast.error?.message}`);
     });
