@@ -16,7 +16,7 @@ import { defineConfig } from 'vitest/config';
 const WORKERS = 4;
 // The first group's workers get a young generation of 64 MB semi-spaces (Node's default is 16): the tests allocate
 // fast (simulated chains, decoded records, JSON answers) and scavenge less often with it: npm run test:unit 105 -> 95
-// CPU s. Not for the files run alone, which time the latency of servers running in their worker.
+// CPU s. Not for the paired files (whole services and killed processes, run with Node's defaults).
 const GROUP1_EXEC_ARGV = ['--max-semi-space-size=64'];
 const mainnetData = process.env.SLOTSTREAM_MAINNET_DATA ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/data/mainnet');
 const realdata =
@@ -36,14 +36,15 @@ const realdata =
     : [];
 
 const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
-// After the first group (four files at a time), the files another file's load could fail, in two groups. PAIRED:
-// whole services and killed processes (a kill landing inside a slot in one of six tries, the soak's cut-offs and
-// errors at 0.05x, two `slotstream all` runs one after the other): two at a time, where three workers' load made every
-// kill land between slots. ALONE: the files that bound a latency or a pace in tens of milliseconds (slow clients, a
-// query storm, a paced replay within 10%, streams open within 200 ms): one at a time, last. The heavy files that
-// time nothing (the README's trades example, cursor-restart's two api processes, ingest-kafka-away's broker of its
-// own) share the first group's workers. Every wait elsewhere is a deadline on a condition (issue 32: the restart
-// e2e's 15 s and the quick start's minute were clock bounds, and failed beside a running `slotstream all`).
+// After the first group (four files at a time), the files another file's load could fail: PAIRED, whole services
+// and killed processes (a kill landing inside a slot in one of six tries, the soak's cut-offs and errors at 0.05x,
+// two `slotstream all` runs one after the other), two at a time, where three workers' load made every kill land
+// between slots. The heavy files that time nothing (the README's trades example, cursor-restart's two api processes,
+// ingest-kafka-away's broker of its own) share the first group's workers. No test bounds a latency or a pace on the
+// clock: every wait is a deadline on a condition (issue 32: the restart e2e's 15 s and the quick start's minute
+// failed beside a running `slotstream all`). The latency and pace bounds that once ran alone and last (slow clients,
+// the query storm, a paced replay within 10%, streams open within 200 ms) are benches: npm run bench:stream-latency
+// and bench:query-storm (bench/README.md); their files now assert behaviour in the first group.
 const PAIRED = [
   '**/all.e2e.test.ts',
   '**/soak.e2e.test.ts',
@@ -51,13 +52,6 @@ const PAIRED = [
   '**/ingest-restart.int.test.ts',
   '**/ingest-standby.int.test.ts',
   '**/restart.e2e.test.ts',
-];
-const ALONE = [
-  '**/slow-client*.int.test.ts',
-  '**/open-headers.int.test.ts',
-  '**/laserstream.int.test.ts',
-  '**/query-storm.int.test.ts',
-  '**/bounded-replay.int.test.ts',
 ];
 const intOptions = {
   // One real Kafka broker for the whole run (test/support/harness/global-setup.ts).
@@ -92,7 +86,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: INT,
-          exclude: ['node_modules/**', ...PAIRED, ...ALONE],
+          exclude: ['node_modules/**', ...PAIRED],
           ...intOptions,
           // Several files at a time: most of an integration test's time is waiting (for the broker, a group join, a
           // slot); each file has its own process, topic prefix and ClickHouse folder, and the broker is the one of
@@ -111,17 +105,6 @@ export default defineConfig({
           maxWorkers: 2,
           fileParallelism: true,
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        test: {
-          name: 'int-alone',
-          include: ALONE,
-          exclude: ['node_modules/**'],
-          ...intOptions,
-          maxWorkers: 1,
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
         },
       },
     ],
