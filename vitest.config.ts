@@ -39,7 +39,7 @@ const INT = ['**/*.int.test.ts', '**/*.e2e.test.ts'];
 // After the first group (four files at a time), the files another file's load could fail: PAIRED, whole services
 // and killed processes (a kill landing inside a slot in one of six tries, the soak's cut-offs and errors at 0.05x,
 // two `slotstream all` runs one after the other), two at a time, where three workers' load made every kill land
-// between slots. The heavy files that time nothing (the README's trades example, cursor-restart's two api processes,
+// between slots. The heavy files that time nothing (docs/clients.md's trades example, cursor-restart's two api processes,
 // ingest-kafka-away's broker of its own) share the first group's workers. No test bounds a latency or a pace on the
 // clock: every wait is a deadline on a condition (issue 32: the restart e2e's 15 s and the quick start's minute
 // failed beside a running `slotstream all`). The latency and pace bounds that once ran alone and last (slow clients,
