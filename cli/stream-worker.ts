@@ -4,7 +4,7 @@
 // cluster: the public gRPC and PubSub ports, connections handed round-robin). It tells the primary its ports once
 // serving, stops on the primary's word or a signal, and leaves when the primary is gone (its IPC channel closes).
 import cluster from 'node:cluster';
-import type { Config } from '../platform/config.js';
+import type { Config } from './config.js';
 import { createLogger } from '../platform/log.js';
 import { startMetricsServer } from '../platform/metrics.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';

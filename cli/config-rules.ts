@@ -2,8 +2,8 @@
 // with the file checks of cli/validate.ts, before it starts anything, so a mistake costs a second and
 // not a broker start (issue 10: "config errors that can be known before starting anything").
 import { decodeBase58Exact } from '../schemas/decode-input.js';
+import { compressionOf } from '../platform/kafka/options.js';
 import { ConfigError, flagOf, OPTIONS, type Config, type Role } from './config.js';
-import { compressionOf } from './config-sections.js';
 
 /** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
 export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone', 'none'];
