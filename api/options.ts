@@ -406,8 +406,11 @@ function tlsOf(c: ApiValues): { tls?: TlsFilesOptions } {
   return { tls: { certFile: c.tlsCertFile, keyFile: c.tlsKeyFile } };
 }
 
-/** Besides its own: the role (only `api` chooses what it serves) and the views' database (platform/clickhouse-options.ts). */
-export const API_SECTION = defineSection(API_OPTIONS, (c: ApiValues & { role: Role; clickhouseDatabase: string }): ApiSection => {
+/** Besides its own: the role (only `api` chooses what it serves), the views' database
+ * (platform/clickhouse-options.ts) and the Kafka brokers (platform/kafka/options.ts). */
+type ApiConfig = ApiValues & { role: Role; clickhouseDatabase: string; kafkaBrokers: readonly string[] };
+
+function apiSection(c: ApiConfig): ApiSection {
   const listener = (port: number): Listener => ({ host: c.host, port });
   return {
     serve: c.role === 'api' ? c.serve : 'all',
@@ -469,4 +472,41 @@ export const API_SECTION = defineSection(API_OPTIONS, (c: ApiValues & { role: Ro
       ...(c.usageFile !== '' ? { usage: { path: c.usageFile, intervalMs: c.usageIntervalMs } } : {}),
     },
   };
+}
+
+/** --views-url is where a stream-only api reads the views; with anything else it would be ignored. */
+function checkServe(config: ApiConfig): void {
+  if (config.role !== 'api') return;
+  if (config.viewsUrl !== '' && config.serve !== 'streams') {
+    throw new ConfigError(`option ${flagOf('viewsUrl')} applies only to ${flagOf('serve')} streams (serve is ${config.serve})`);
+  }
+  if (config.viewsUrl !== '' && !/^https?:\/\/./.test(config.viewsUrl)) {
+    throw new ConfigError(`option ${flagOf('viewsUrl')}: expected http(s)://host:port (got ${JSON.stringify(config.viewsUrl)})`);
+  }
+  if (config.serve === 'streams' && config.kafkaBrokers.length === 0) {
+    throw new ConfigError(
+      `${flagOf('serve')} streams serves the chain an existing Kafka holds: give ${flagOf('kafkaBrokers')} (KAFKA_BROKERS); a local broker of its own would be empty`,
+    );
+  }
+  if (config.viewsPort >= 0 && config.serve === 'streams') {
+    throw new ConfigError(`option ${flagOf('viewsPort')} serves the views: a ${flagOf('serve')} streams process has none to serve`);
+  }
+}
+
+const LIVE_TOPICS = ['transactions', 'accounts', 'entries', 'parsed'];
+
+/** --live-topics names data topics the live layer can read, each once (the slots topic is always read). */
+function checkLiveTopics(config: ApiConfig): void {
+  const bad = config.liveTopics.find((t) => !LIVE_TOPICS.includes(t));
+  if (bad !== undefined)
+    throw new ConfigError(
+      `option ${flagOf('liveTopics')}: ${JSON.stringify(bad)} is not one of ${LIVE_TOPICS.join(', ')} (the slots topic is always read)`,
+    );
+  const twice = config.liveTopics.find((t, i) => config.liveTopics.indexOf(t) !== i);
+  if (twice !== undefined) throw new ConfigError(`option ${flagOf('liveTopics')}: ${twice} is named twice`);
+}
+
+export const API_SECTION = defineSection(API_OPTIONS, apiSection, (c: ApiConfig) => {
+  checkLiveTopics(c);
+  checkServe(c);
 });

@@ -1,7 +1,7 @@
 // The ingest's section of the config: the source and what every source shares (votes, the name, --out, the lag
 // limits), with each source's own section (ingest/sources/<name>/options.ts) composed in; the typed value is
 // what ingest/run.ts takes.
-import { choice, composeOptions, defineSection, opt, type Role, type ValuesOf } from '../platform/options.js';
+import { choice, composeOptions, ConfigError, defineSection, flagOf, opt, type Role, type ValuesOf } from '../platform/options.js';
 import type { LagOptions } from './sources/shared/lag.js';
 import type { VoteSelection } from './sources/shared/votes.js';
 import { RPC_SOURCE_OPTIONS, RPC_SOURCE_SECTION, type RpcSection } from './sources/rpc/options.js';
@@ -104,18 +104,78 @@ export interface IngestSection {
   yellowstone: YellowstoneSection;
 }
 
-/** Besides its own: the Kafka section's brokers and topic prefix (platform/kafka/options.ts). */
-export const INGEST_SECTION = defineSection(INGEST_OPTIONS, (c: IngestValues & IngestKafkaTargetValues): IngestSection => ({
-  source: c.source,
-  votes: c.votes,
-  kafka: { brokers: c.kafkaBrokers, topicPrefix: c.topicPrefix },
-  name: c.ingestName,
-  out: c.out,
-  lag: { stallMs: c.ingestStallMs, maxLagSlots: c.ingestMaxLagSlots },
-  sim: SIM_SECTION.value(c),
-  file: { path: c.sourcePath, strict: c.strict },
-  rpc: RPC_SOURCE_SECTION.value(c),
-  yellowstone: YELLOWSTONE_SOURCE_SECTION.value(c),
-}));
+/** Sources the ingest can run today; the others are accepted names that fail here, not after a broker start. */
+export const IMPLEMENTED_SOURCES: readonly string[] = ['sim', 'file', 'rpc', 'yellowstone', 'none'];
 
-type IngestKafkaTargetValues = { kafkaBrokers: readonly string[]; topicPrefix: string };
+/** Besides its own: the role and the Kafka section's brokers and topic prefix (platform/kafka/options.ts). */
+type IngestConfig = IngestValues & { role: Role; kafkaBrokers: readonly string[]; topicPrefix: string };
+
+function checkIngest(config: IngestConfig): void {
+  if (!IMPLEMENTED_SOURCES.includes(config.source)) {
+    throw new ConfigError(`ingest source ${config.source} is not implemented yet (available: ${IMPLEMENTED_SOURCES.join(', ')})`);
+  }
+  // `all` without its ingest: the projector and the api share one process (one embedded ClickHouse) while the
+  // ingest, the CPU-heaviest role on a mainnet-shaped load (issue 22's soak), runs in a process of its own.
+  if (config.source === 'none' && config.role !== 'all') {
+    throw new ConfigError(
+      `--source none applies only to role all (it runs the projector and the api without an ingest); role ${config.role} needs a source`,
+    );
+  }
+  if (config.source === 'file' && config.sourcePath === '') {
+    throw new ConfigError(`--source file needs ${flagOf('sourcePath')} <file> (or - for standard input)`);
+  }
+  // A path or --strict given with another source would be silently ignored: almost surely a mistake.
+  if (config.source !== 'file' && config.sourcePath !== '') {
+    throw new ConfigError(`option ${flagOf('sourcePath')} applies only to --source file (source is ${config.source})`);
+  }
+  if (config.source !== 'file' && config.strict) {
+    throw new ConfigError(`option ${flagOf('strict')} applies only to --source file (source is ${config.source})`);
+  }
+  checkIngestName(config.ingestName);
+  RPC_SOURCE_SECTION.check(config);
+  YELLOWSTONE_SOURCE_SECTION.check(config);
+  checkUpstreamOptions(config);
+  if (config.out !== '' && config.role !== 'ingest') {
+    throw new ConfigError(`option ${flagOf('out')} writes events to a file instead of Kafka: use it with the ingest role`);
+  }
+  if (config.out !== '' && config.out !== '-' && config.out === config.sourcePath) {
+    throw new ConfigError(`options ${flagOf('out')} and ${flagOf('sourcePath')} name the same file (${config.out})`);
+  }
+}
+
+/** Lowercase, so the transactional id and the claim's group name are the same however it is typed. */
+const INGEST_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+function checkIngestName(name: string): void {
+  if (!INGEST_NAME.test(name)) {
+    throw new ConfigError(
+      `option ${flagOf('ingestName')}: must be 1-64 characters of a-z, 0-9, '.', '_', '-', starting with a letter or digit (got ${JSON.stringify(name)})`,
+    );
+  }
+}
+
+/** Lag and stall limits are about an upstream: the simulator and a file have none. */
+function checkUpstreamOptions(config: IngestConfig): void {
+  if (config.source === 'rpc' || config.source === 'yellowstone') return;
+  for (const name of ['ingestStallMs', 'ingestMaxLagSlots'] as const) {
+    if (config[name] !== PUBLISH_OPTIONS[name].default)
+      throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc and yellowstone (source is ${config.source})`);
+  }
+}
+
+export const INGEST_SECTION = defineSection(
+  INGEST_OPTIONS,
+  (c: IngestConfig): IngestSection => ({
+    source: c.source,
+    votes: c.votes,
+    kafka: { brokers: c.kafkaBrokers, topicPrefix: c.topicPrefix },
+    name: c.ingestName,
+    out: c.out,
+    lag: { stallMs: c.ingestStallMs, maxLagSlots: c.ingestMaxLagSlots },
+    sim: SIM_SECTION.value(c),
+    file: { path: c.sourcePath, strict: c.strict },
+    rpc: RPC_SOURCE_SECTION.value(c),
+    yellowstone: YELLOWSTONE_SOURCE_SECTION.value(c),
+  }),
+  checkIngest,
+);

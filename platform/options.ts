@@ -53,22 +53,27 @@ export type ValueOf<S> =
 export type ValuesOf<O extends OptionTable> = Readonly<{ [N in keyof O]: ValueOf<O[N]> }>;
 
 /**
- * A part's options and how their values (with `C`, whatever else of the config it reads: another section's
- * values, the role) become the typed section its consumer takes. The part declares it beside its Options type;
- * cli/ composes every section's options into one table and calls `value` on the parsed config.
+ * A part's options, how their values (with `C`, whatever else of the config it reads: another section's
+ * values, the role) become the typed section its consumer takes, and the rules that span them (each option
+ * alone is checked by parseOptions; `check` throws a ConfigError naming the options). The part declares it
+ * beside its Options type; cli/ composes every section's options into one table, runs the checks of the
+ * role's sections before anything starts, and calls `value` on the parsed config.
  */
 export interface Section<O extends OptionTable, C, T> {
   readonly options: O;
   readonly value: (config: C) => T;
+  readonly check: (config: C) => void;
 }
 
 export const defineSection = <const O extends OptionTable, C extends ValuesOf<O>, T>(
   options: O,
   value: (config: C) => T,
-): Section<O, C, T> => ({
-  options,
-  value,
-});
+  check: (config: C) => void = () => undefined,
+): Section<O, C, T> => ({ options, value, check });
+
+/** The defaults of a table, as its values. */
+export const defaultsOf = <O extends OptionTable>(options: O): ValuesOf<O> =>
+  Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, spec.default])) as ValuesOf<O>;
 
 /** Several tables as one, in order; a name or environment variable declared twice fails at load. */
 export function composeOptions<const T extends readonly OptionTable[]>(...tables: T): UnionToIntersection<T[number]> {

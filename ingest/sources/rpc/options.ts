@@ -1,6 +1,7 @@
 // The rpc source's section of the config: a Solana JSON-RPC node read block by block (--rpc-url is also where
 // the other sources read epochs and leader schedules from).
-import { defineSection, opt, type Role, type ValuesOf } from '../../../platform/options.js';
+import { ConfigError, defineSection, flagOf, opt, type Role, type ValuesOf } from '../../../platform/options.js';
+import { decodeBase58Exact } from '../../../schemas/decode-input.js';
 import type { RpcSourceOptions } from './source.js';
 
 const INGEST: readonly Role[] = ['ingest', 'all'];
@@ -71,12 +72,44 @@ export type RpcSection = Pick<
 /** -1 (the option's "none") as undefined, a slot otherwise. */
 const slotOrNone = (n: number): bigint | undefined => (n >= 0 ? BigInt(n) : undefined);
 
-export const RPC_SOURCE_SECTION = defineSection(RPC_SOURCE_OPTIONS, (c: ValuesOf<typeof RPC_SOURCE_OPTIONS>): RpcSection => ({
-  url: c.rpcUrl,
-  fromSlot: slotOrNone(c.fromSlot),
-  toSlot: slotOrNone(c.toSlot),
-  concurrency: c.rpcConcurrency,
-  timeoutMs: c.rpcTimeoutMs,
-  pollMs: c.rpcPollMs,
-  snapshotPrograms: c.rpcSnapshotPrograms,
-}));
+/** Besides its own: the ingest's --source (its options mean nothing to other sources). */
+type RpcConfig = ValuesOf<typeof RPC_SOURCE_OPTIONS> & { source: string };
+
+/** 32 bytes in base58 (the one strict decoder of outside input). */
+const isPubkey = (s: string): boolean => decodeBase58Exact(s, 32).ok;
+
+/** --source rpc needs a node; its range options mean nothing to other sources. */
+function checkRpcSource(config: RpcConfig): void {
+  if (config.source === 'rpc') {
+    if (!/^https?:\/\/./.test(config.rpcUrl)) {
+      throw new ConfigError(`--source rpc needs ${flagOf('rpcUrl')} http(s)://<node> (got ${JSON.stringify(config.rpcUrl)})`);
+    }
+    if (config.toSlot >= 0 && config.fromSlot >= 0 && config.toSlot < config.fromSlot) {
+      throw new ConfigError(`option ${flagOf('toSlot')} ${config.toSlot} is before ${flagOf('fromSlot')} ${config.fromSlot}`);
+    }
+    const bad = config.rpcSnapshotPrograms.find((p) => !isPubkey(p));
+    if (bad !== undefined)
+      throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')}: ${JSON.stringify(bad)} is not a base58 program id`);
+    return;
+  }
+  for (const name of ['fromSlot', 'toSlot'] as const) {
+    if (config[name] !== -1) throw new ConfigError(`option ${flagOf(name)} applies only to --source rpc (source is ${config.source})`);
+  }
+  if (config.rpcSnapshotPrograms.length > 0) {
+    throw new ConfigError(`option ${flagOf('rpcSnapshotPrograms')} applies only to --source rpc (source is ${config.source})`);
+  }
+}
+
+export const RPC_SOURCE_SECTION = defineSection(
+  RPC_SOURCE_OPTIONS,
+  (c: RpcConfig): RpcSection => ({
+    url: c.rpcUrl,
+    fromSlot: slotOrNone(c.fromSlot),
+    toSlot: slotOrNone(c.toSlot),
+    concurrency: c.rpcConcurrency,
+    timeoutMs: c.rpcTimeoutMs,
+    pollMs: c.rpcPollMs,
+    snapshotPrograms: c.rpcSnapshotPrograms,
+  }),
+  checkRpcSource,
+);

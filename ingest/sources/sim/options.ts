@@ -1,6 +1,6 @@
 // Simulator options: their type, their section of the config (flag, environment variable, default, bounds,
 // help: declared once, here) and the validation of options handed over in code, against the same bounds.
-import { ConfigError, defineSection, opt, type OptionSpec, type Role, type ValuesOf } from '../../../platform/options.js';
+import { ConfigError, defaultsOf, defineSection, opt, type OptionSpec, type Role, type ValuesOf } from '../../../platform/options.js';
 import type { VoteSelection } from '../shared/votes.js';
 export interface SimOptions {
   /** Same seed, same chain (byte for byte). */
@@ -130,8 +130,7 @@ export const SIM_SECTION = defineSection(SIM_OPTIONS, (c: ValuesOf<typeof SIM_OP
   deadRate: c.deadRate,
 }));
 
-const defaults = Object.fromEntries(Object.entries(SIM_OPTIONS).map(([name, spec]) => [name, spec.default]));
-export const DEFAULT_SIM_OPTIONS: SimOptions = SIM_SECTION.value(defaults as ValuesOf<typeof SIM_OPTIONS>);
+export const DEFAULT_SIM_OPTIONS: SimOptions = SIM_SECTION.value(defaultsOf(SIM_OPTIONS));
 
 /** Options handed over in code are checked against the section's bounds (a config mistake: exit 2 at the CLI). */
 export function validateSimOptions(o: SimOptions): SimOptions {

@@ -1,6 +1,6 @@
 // The yellowstone source's options and its section of the config (index.ts builds the options from it).
 import type { Logger } from '../../../platform/log.js';
-import { defineSection, opt, type Role, type ValuesOf } from '../../../platform/options.js';
+import { ConfigError, defineSection, flagOf, opt, type Role, type ValuesOf } from '../../../platform/options.js';
 import type { SlotStatus } from '../../../schemas/codec.js';
 import type { DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { Filters } from './subscription.js';
@@ -121,29 +121,74 @@ export type YellowstoneSection = Pick<YellowstoneSourceOptions, 'upstreams' | 'b
   leaders: YellowstoneSourceOptions['rpc'];
 };
 
-/** Besides its own: the ingest's --votes and the rpc source's node (ingest/sources/rpc/options.ts), for leaders. */
+/** Besides its own: the ingest's --source and --votes, and the rpc source's node (ingest/sources/rpc/options.ts), for leaders. */
 type YellowstoneConfig = ValuesOf<typeof YELLOWSTONE_SOURCE_OPTIONS> & {
+  source: string;
   votes: 'include' | 'exclude';
   rpcUrl: string;
   rpcTimeoutMs: number;
 };
 
-export const YELLOWSTONE_SOURCE_SECTION = defineSection(YELLOWSTONE_SOURCE_OPTIONS, (c: YellowstoneConfig): YellowstoneSection => ({
-  // One token for all endpoints, or one per endpoint (the config rules check the count).
-  upstreams: c.yellowstoneUrl.map((url, i) => {
-    const token = c.xToken.length === 1 ? c.xToken[0]! : (c.xToken[i] ?? '');
-    return token !== '' ? { url, xToken: token } : { url };
+const YELLOWSTONE_STREAMS = ['transactions', 'accounts', 'entries'];
+
+/** --source yellowstone needs an endpoint; its options given with another source would be ignored. */
+function checkYellowstoneSource(config: YellowstoneConfig): void {
+  if (config.source !== 'yellowstone') {
+    for (const [name, spec] of Object.entries(YELLOWSTONE_SOURCE_OPTIONS)) {
+      if (JSON.stringify(config[name as keyof typeof YELLOWSTONE_SOURCE_OPTIONS]) !== JSON.stringify(spec.default)) {
+        throw new ConfigError(`option ${flagOf(name)} applies only to --source yellowstone (source is ${config.source})`);
+      }
+    }
+    return;
+  }
+  const urls = config.yellowstoneUrl;
+  const badUrl = urls.length === 0 ? '' : urls.find((u) => !/^https?:\/\/./.test(u));
+  if (badUrl !== undefined) {
+    throw new ConfigError(
+      `--source yellowstone needs ${flagOf('yellowstoneUrl')} https://<host>[:port] or http://<host>:<port> (got ${JSON.stringify(badUrl)})`,
+    );
+  }
+  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
+  if (twice !== undefined) throw new ConfigError(`option ${flagOf('yellowstoneUrl')}: ${twice} is given twice`);
+  if (config.xToken.length > 1 && config.xToken.length !== urls.length) {
+    throw new ConfigError(
+      `option ${flagOf('xToken')}: ${config.xToken.length} tokens for ${urls.length} endpoints: give one token for all, or one per endpoint in ${flagOf('yellowstoneUrl')}'s order`,
+    );
+  }
+  if (urls.length === 1 && config.yellowstoneMaxLagSlots !== YELLOWSTONE_SOURCE_OPTIONS.yellowstoneMaxLagSlots.default) {
+    throw new ConfigError(`option ${flagOf('yellowstoneMaxLagSlots')} applies only to several ${flagOf('yellowstoneUrl')} endpoints`);
+  }
+  const bad = config.yellowstoneSubscribe.find((s) => !YELLOWSTONE_STREAMS.includes(s));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `option ${flagOf('yellowstoneSubscribe')}: ${JSON.stringify(bad)} is not one of ${YELLOWSTONE_STREAMS.join(', ')}`,
+    );
+  }
+  if (config.rpcUrl !== '' && !/^https?:\/\/./.test(config.rpcUrl)) {
+    throw new ConfigError(`option ${flagOf('rpcUrl')} must be an http(s):// URL (got ${JSON.stringify(config.rpcUrl)})`);
+  }
+}
+
+export const YELLOWSTONE_SOURCE_SECTION = defineSection(
+  YELLOWSTONE_SOURCE_OPTIONS,
+  (c: YellowstoneConfig): YellowstoneSection => ({
+    // One token for all endpoints, or one per endpoint (the config rules check the count).
+    upstreams: c.yellowstoneUrl.map((url, i) => {
+      const token = c.xToken.length === 1 ? c.xToken[0]! : (c.xToken[i] ?? '');
+      return token !== '' ? { url, xToken: token } : { url };
+    }),
+    maxLagSlots: c.yellowstoneMaxLagSlots,
+    backoffMs: c.yellowstoneBackoffMs,
+    subscribe: c.yellowstoneSubscribe,
+    filters: {
+      votes: c.votes === 'include',
+      txAccountInclude: c.yellowstoneTxAccountInclude,
+      txAccountExclude: c.yellowstoneTxAccountExclude,
+      txAccountRequired: c.yellowstoneTxAccountRequired,
+      accounts: c.yellowstoneAccounts,
+      owners: c.yellowstoneOwners,
+    },
+    leaders: c.rpcUrl !== '' ? { url: c.rpcUrl, timeoutMs: c.rpcTimeoutMs } : undefined,
   }),
-  maxLagSlots: c.yellowstoneMaxLagSlots,
-  backoffMs: c.yellowstoneBackoffMs,
-  subscribe: c.yellowstoneSubscribe,
-  filters: {
-    votes: c.votes === 'include',
-    txAccountInclude: c.yellowstoneTxAccountInclude,
-    txAccountExclude: c.yellowstoneTxAccountExclude,
-    txAccountRequired: c.yellowstoneTxAccountRequired,
-    accounts: c.yellowstoneAccounts,
-    owners: c.yellowstoneOwners,
-  },
-  leaders: c.rpcUrl !== '' ? { url: c.rpcUrl, timeoutMs: c.rpcTimeoutMs } : undefined,
-}));
+  checkYellowstoneSource,
+);
