@@ -178,6 +178,26 @@ export default tseslint.config(
     ],
     TEST_FILES,
   ),
+  // platform/ is the generic machinery every role builds on (Kafka and ClickHouse seams, config, logs, metrics):
+  // it never imports a role, tests included. Each role declares its own options and cli/ composes them.
+  boundary(
+    'platform',
+    ['platform/**/*.ts'],
+    [
+      {
+        group: ['api', 'ingest', 'projector', 'cli'].flatMap(within),
+        message:
+          'platform/ is generic machinery and never imports a role (api/, ingest/, projector/, cli/); the wiring in cli/ composes them.',
+      },
+    ],
+  ),
+  // The projector builds the views the api reads: it never imports the api (what both need sits in platform/ or
+  // schemas/; the wiring hands the rest in). Its tests included: a test of both sits in test/.
+  boundary(
+    'projector',
+    ['projector/**/*.ts'],
+    [{ group: within('api'), message: 'The projector never imports the api; the wiring (cli/) hands in what it needs.' }],
+  ),
   boundary(
     'views',
     ['api/views/**/*.ts'],

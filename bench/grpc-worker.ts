@@ -13,12 +13,12 @@ import { startGrpc } from '../api/grpc/server.js';
 import { streamService } from '../api/grpc/stream/service.js';
 import { LiveLayer } from '../api/live/index.js';
 import { startIngest } from '../ingest/run.js';
-import { makeConfig } from '../platform/config.js';
-import { apiSection } from '../platform/config-sections.js';
+import { makeConfig } from '../cli/config.js';
+import { apiSection } from '../cli/config-sections.js';
 import { createKafka } from '../platform/kafka/index.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const role = process.argv[2];
 const brokers = (process.env.BENCH_BROKERS ?? '').split(',');

@@ -20,12 +20,12 @@ import { ingestMetrics } from '../ingest/metrics.js';
 import { SlotFramer, type FramedRecord } from '../ingest/publish/framer.js';
 import { Publisher } from '../ingest/publish/publisher.js';
 import { createSource, startIngest } from '../ingest/run.js';
-import { makeConfig, type Config } from '../platform/config.js';
+import { makeConfig, type Config } from '../cli/config.js';
 import { createLogger } from '../platform/log.js';
 import { topicNames } from '../schemas/topics.js';
 import { calibratedProducerPerformance } from './producer-performance.js';
 import { describeConversion, yellowstoneConversionPhase } from './yellowstone-convert.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const env = (name: string, def: number): number => (process.env[name] ? Number(process.env[name]) : def);
 const FAST_S = env('BENCH_SECONDS', 20);

@@ -7,7 +7,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { createClickHouse } from '../platform/clickhouse.js';
-import { makeConfig } from '../platform/config.js';
+import { makeConfig } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { createLogger, silentLogger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
@@ -18,7 +18,7 @@ import { rebuildViews } from '../projector/run.js';
 import { makeChain, type SlotBatch } from '../test/support/projector/chain.js';
 import { publishChain } from '../test/support/projector/kafka.js';
 import { startViewWriter } from '../projector/writer.js';
-import { projectorSection } from '../platform/config-sections.js';
+import { projectorSection } from '../cli/config-sections.js';
 
 const TXS = Number(process.env.BENCH_TXS ?? 1_000_000);
 const TX_PER_SLOT = 400; // 200 on average

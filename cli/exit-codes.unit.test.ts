@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../platform/config.js';
+import { ConfigError, parseConfig } from './config.js';
 import { SlotstreamError } from '../schemas/errors.js';
 import { exitCodeOf } from './exit-codes.js';
 

@@ -1,7 +1,8 @@
 // The shared infrastructure of a process, built once in the role wiring and handed to each role:
 // one Kafka client set (with the topics created) per process.
-import type { Config } from '../platform/config.js';
-import { kafkaSection, type KafkaSection } from '../platform/config-sections.js';
+import type { Config } from './config.js';
+import type { KafkaSection } from '../platform/kafka/options.js';
+import { kafkaSection } from './config-sections.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { cursorsTopic, topicNames, type TopicNames } from '../schemas/topics.js';

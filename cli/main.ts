@@ -1,7 +1,7 @@
 // slotstream <role> [options]: the one command-line program. It only wires: parse config, start the
 // role's parts, and stop them in reverse order on SIGINT/SIGTERM.
 import { exitCodeOf } from './exit-codes.js';
-import { helpText, isRole, parseConfig } from '../platform/config.js';
+import { helpText, isRole, parseConfig } from './config.js';
 import { createLogger } from '../platform/log.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { validateBeforeStart } from './validate.js';

@@ -1,14 +1,14 @@
 // Starts the parts of a role in dependency order and stops them in reverse. Each part is wired by its own
 // function (cli/wire-*.ts) from its config section; role modules load on demand, so a role pays only for
 // what it runs.
-import type { Config } from '../platform/config.js';
-import { configSections } from '../platform/config-sections.js';
+import type { Config } from './config.js';
+import { configSections } from './config-sections.js';
 import type { Logger } from '../platform/log.js';
 import { startMetricsServer } from '../platform/metrics.js';
 import { StopList } from './stop-list.js';
 import type { WiredKafka } from './wire-kafka.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
-import type { ConfigSections } from '../platform/config-sections.js';
+import type { ConfigSections } from './config-sections.js';
 import { startStreamWorkers, streamProcessCount } from './stream-workers.js';
 import { wireEdge, wireEngineViews, wireRpc, wireStreams, wireStreamViews, type ChainHead, type StreamPorts } from './wire-api.js';
 import { wireClickHouse } from './wire-clickhouse.js';

@@ -2,8 +2,8 @@
 // Kafka itself and never opening the engine: the views come from the engine's internal endpoint, a ClickHouse
 // server, or nowhere (cli/wire-api.ts wireStreamViews). `slotstream api --serve streams` runs one; `slotstream all`
 // runs N as cluster workers (cli/stream-workers.ts).
-import type { Config } from '../platform/config.js';
-import { configSections } from '../platform/config-sections.js';
+import type { Config } from './config.js';
+import { configSections } from './config-sections.js';
 import type { Logger } from '../platform/log.js';
 import { connectKafkaSection } from './infrastructure.js';
 import type { StopList } from './stop-list.js';

@@ -5,7 +5,7 @@
 // serving, answers its metrics when the primary asks (the engine's /metrics merges them), stops on the primary's
 // word or a signal, and leaves when the primary is gone (its IPC channel closes).
 import cluster from 'node:cluster';
-import type { Config } from '../platform/config.js';
+import type { Config } from './config.js';
 import { createLogger } from '../platform/log.js';
 import { registry, startMetricsServer } from '../platform/metrics.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';

@@ -6,7 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../platform/config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../platform/log.js';
 import { addMetricsSource, type MetricsJson } from '../platform/metrics.js';
 import type { StreamPorts } from './wire-api.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeConfig } from '../platform/config.js';
-import { configSections } from '../platform/config-sections.js';
+import { makeConfig } from './config.js';
+import { configSections } from './config-sections.js';
 import { streamProcessCount, workerConfig } from './stream-workers.js';
 
 describe('stream processes', () => {

@@ -1,10 +1,10 @@
 // Everything about a role's config that can be known before anything starts: the cross-option rules
-// (platform/config-rules.ts) and the files the options name. main.ts runs it before startRole, so a typo
+// (cli/config-rules.ts) and the files the options name. main.ts runs it before startRole, so a typo
 // fails in a second with a message naming the option, before a local Kafka broker (a JVM) is started.
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, flagOf, type Config } from '../platform/config.js';
-import { checkConfigRules } from '../platform/config-rules.js';
+import { ConfigError, flagOf, type Config } from './config.js';
+import { checkConfigRules } from './config-rules.js';
 
 export function validateBeforeStart(config: Config, positionals: readonly string[]): void {
   checkConfigRules(config, positionals);

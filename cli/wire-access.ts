@@ -2,7 +2,7 @@
 // the keys file read again on change and on SIGHUP, the usage metrics, and the usage records when asked for.
 // Stopped after the transports (the stop list runs newest first), so the last usage line counts everything.
 import { AccessControl, addUsageMetrics, KeysSource, UsageRecorder } from '../api/access/index.js';
-import type { AccessSection } from '../platform/config-sections.js';
+import type { AccessSection } from '../api/options.js';
 import type { Logger } from '../platform/log.js';
 import type { StopList } from './stop-list.js';
 

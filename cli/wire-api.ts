@@ -6,7 +6,7 @@
 import type { AccessControl } from '../api/access/index.js';
 import type { LiveLayer, StreamViews } from '../api/live/index.js';
 import type { QueryAdmission } from '../api/views/admission.js';
-import type { ApiSection } from '../platform/config-sections.js';
+import type { ApiSection } from '../api/options.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
 import { addHealthCheck } from '../platform/metrics.js';

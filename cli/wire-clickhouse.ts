@@ -1,7 +1,7 @@
 // ClickHouse for a role that reads or writes the views: the client, then the migrations.
 import type { ClickHouseClient, ClickHouseOptions } from '../platform/clickhouse.js';
 import { createClickHouse, isEmbedded } from '../platform/clickhouse.js';
-import type { Role } from '../platform/config.js';
+import type { Role } from './config.js';
 import type { Logger } from '../platform/log.js';
 import { applyMigrations } from '../platform/migrations.js';
 import type { StopList } from './stop-list.js';

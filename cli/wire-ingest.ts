@@ -1,5 +1,5 @@
 // The ingest role: one source into Kafka, or into a file in fixture mode (no Kafka then).
-import type { IngestSection } from '../platform/config-sections.js';
+import type { IngestSection } from '../ingest/options.js';
 import type { Logger } from '../platform/log.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';

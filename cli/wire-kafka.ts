@@ -1,8 +1,8 @@
 // Kafka for a role: the configured brokers, or a local broker started for this process when there are
 // none, then one Kafka client set with the topics created.
 import { startLocalKafka } from '../platform/local-kafka/launcher.js';
-import type { Role } from '../platform/config.js';
-import type { KafkaSection } from '../platform/config-sections.js';
+import type { Role } from './config.js';
+import type { KafkaSection } from '../platform/kafka/options.js';
 import type { Logger } from '../platform/log.js';
 import { connectKafkaSection, type KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';

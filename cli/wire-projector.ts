@@ -1,6 +1,6 @@
 // The projector role: the views checked against the topics first, then the projector or a rebuild.
 import type { ClickHouseClient } from '../platform/clickhouse.js';
-import type { ProjectorSection } from '../platform/config-sections.js';
+import type { ProjectorSection } from '../projector/options.js';
 import type { Logger } from '../platform/log.js';
 import type { KafkaInfra } from './infrastructure.js';
 import type { StopList } from './stop-list.js';
@@ -34,7 +34,10 @@ export async function wireProjector(
   stops.add('projector', () => projector.stop());
   const { historyReader, readStoreHistory } = await import('../projector/history.js');
   const { addHistorySource } = await import('../platform/metrics.js');
-  const read = historyReader(() => readStoreHistory(ch, section.database, { admin: infra.kafka.admin(), topics: infra.topics }));
+  const { readViewsState } = await import('../api/views/state.js');
+  const read = historyReader(() =>
+    readStoreHistory(ch, section.database, readViewsState, { admin: infra.kafka.admin(), topics: infra.topics }),
+  );
   const remove = addHistorySource(read);
   stops.add('history', () => Promise.resolve(remove()));
 }

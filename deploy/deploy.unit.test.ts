@@ -1,6 +1,6 @@
 // The deployment files (deploy/Dockerfile, deploy/compose.yaml, deploy/helm/slotstream) checked as far as a machine
 // without a container engine, Kubernetes or Helm allows: the YAML parses; every environment variable set for a role
-// is one of that role's options (platform/config.ts) and the whole set passes the config's parsing and rules as the
+// is one of that role's options (each part's options file, composed in cli/config.ts) and the whole set passes the config's parsing and rules as the
 // CLI would run them; every port is the one the role's config then serves; every probe path answers on a real
 // metrics server; every command is a role the CLI (bin/slotstream, the image's entrypoint) starts with --help; the
 // image copies every folder the code imports at run time.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { validateBeforeStart } from '../cli/validate.js';
-import { OPTIONS, parseConfig, ROLES, type Config, type Role } from '../platform/config.js';
+import { OPTIONS, parseConfig, ROLES, type Config, type Role } from '../cli/config.js';
 import { startMetricsServer, type MetricsServer } from '../platform/metrics.js';
 import { prometheusBinary } from '../test/support/prometheus/server.js';
 

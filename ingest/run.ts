@@ -1,8 +1,9 @@
 // The ingest role: one chain source into the Kafka topics (or, with --out, into a JSON-lines file).
 // Only wiring: sources, the pump, the publisher and the resume point live in their own files.
-import type { IngestSection } from '../platform/config-sections.js';
+import type { IngestSection } from './options.js';
 import type { Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
+import { ConfigError } from '../platform/options.js';
 import { isStop } from '../platform/stop.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './sources/file/source.js';
@@ -18,10 +19,6 @@ import { simFramedBatches } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
 import { selectVotes } from './sources/shared/votes.js';
 import { createYellowstoneSourceFromConfig } from './sources/yellowstone/index.js';
-
-export class IngestConfigError extends Error {
-  override name = 'IngestConfigError';
-}
 
 export interface IngestHandle {
   /** Stops pulling from the source, publishes what is in hand, disconnects. */
@@ -55,7 +52,7 @@ function createChainSource(section: IngestSection, log: Logger): ChainSource {
     case 'yellowstone':
       return createYellowstoneSourceFromConfig(section, log);
     default:
-      throw new IngestConfigError(`unknown ingest source ${JSON.stringify(section.source)}`);
+      throw new ConfigError(`unknown ingest source ${JSON.stringify(section.source)}`);
   }
 }
 
@@ -69,7 +66,7 @@ export interface IngestKafka {
 export const transactionalIdOf = (section: Pick<IngestSection, 'kafka' | 'name'>): string =>
   ingestIdOf(section.kafka.topicPrefix, section.name);
 
-/** `section`: the config's ingest section (platform/config-sections.ts `ingestSection`). */
+/** `section`: the config's ingest section (ingest/options.ts `INGEST_SECTION`). */
 export async function startIngest(section: IngestSection, log: Logger, out?: IngestKafka): Promise<IngestHandle> {
   const source = createSource(section, log);
   for (const note of source.notes) log.info({ source: section.source }, note);
@@ -96,7 +93,7 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
       log.info({ out: section.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
     })();
   } else {
-    if (!out) throw new IngestConfigError('ingest: no Kafka to publish to (and no --out file)');
+    if (!out) throw new ConfigError('ingest: no Kafka to publish to (and no --out file)');
     const kafka = out;
     // Active while this copy holds the name; fenced by a copy that took over, it stands by again (name-claim.ts).
     done = (async () => {

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { makeConfig } from '../platform/config.js';
+import { makeConfig } from '../cli/config.js';
 import { createSource } from './run.js';
 import { DEFAULT_SIM_OPTIONS } from './sources/sim/index.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const log = pino({ level: 'silent' });
 

@@ -8,8 +8,6 @@ import { Gauge } from 'prom-client';
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import { registry } from '../platform/metrics.js';
 import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
-import { queryRows, u64 } from '../api/views/query.js';
-import { readViewsState } from '../api/views/state.js';
 import { ACCOUNT_HISTORY_TABLES, TRANSACTION_TABLES } from './retention.js';
 
 export interface StoreHistory {
@@ -27,10 +25,20 @@ interface PartsRow {
   bytes: string;
 }
 
+/**
+ * The first slots the views answer in full: the api's views state (api/views/state.ts readViewsState), handed
+ * in by the wiring so that the projector never imports the api.
+ */
+export type ViewsWindowReader = (
+  ch: ClickHouseClient,
+  database: string,
+) => Promise<{ oldestBlock: bigint | undefined; accountHistoryFrom?: bigint | undefined }>;
+
 /** The figures of the two ClickHouse stores and, with an admin, of the Kafka topics. */
 export async function readStoreHistory(
   ch: ClickHouseClient,
   database: string,
+  readViewsWindow: ViewsWindowReader,
   kafka?: { admin: KafkaAdmin; topics: TopicNames },
 ): Promise<StoreHistory[]> {
   const tables = [...Object.keys(ACCOUNT_HISTORY_TABLES), ...TRANSACTION_TABLES];
@@ -42,7 +50,7 @@ export async function readStoreHistory(
   });
   const parts = new Map((await rs.json<PartsRow>()).map((r) => [r.table, r]));
   const sum = (names: readonly string[], k: 'rows' | 'bytes') => names.reduce((n, t) => n + Number(parts.get(t)?.[k] ?? 0), 0);
-  const state = await readViewsState(ch, database);
+  const state = await readViewsWindow(ch, database);
   const accountTables = Object.keys(ACCOUNT_HISTORY_TABLES);
   const out: StoreHistory[] = [
     {
@@ -75,14 +83,16 @@ async function kafkaHistory(ch: ClickHouseClient, database: string, admin: Kafka
     if (kind === 'slots') {
       for (const [partition, r] of ranges) {
         if (r.high <= r.low) continue;
-        const [row] = await queryRows<{ first: string; n: string }>(
-          ch,
-          `SELECT min(slot) AS first, count() AS n FROM {db:Identifier}.slot_offsets
+        const rs = await ch.query({
+          query: `SELECT min(slot) AS first, count() AS n FROM {db:Identifier}.slot_offsets
            WHERE topic = {topic:String} AND partition = {partition:UInt32} AND first_offset >= {low:UInt64}`,
-          { db: database, topic, partition, low: r.low },
-        );
-        if (row === undefined || u64(row.n) === 0n) continue;
-        const first = u64(row.first);
+          query_params: { db: database, topic, partition, low: r.low },
+          format: 'JSONEachRow',
+        });
+        const [row] = await rs.json<{ first: string; n: string }>();
+        // UInt64 cells come quoted (platform/clickhouse.ts): exact text.
+        if (row === undefined || BigInt(row.n) === 0n) continue;
+        const first = BigInt(row.first);
         if (firstSlot === undefined || first > firstSlot) firstSlot = first;
       }
     }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
-import { makeConfig, type Config } from '../platform/config.js';
+import { makeConfig, type Config } from '../cli/config.js';
 import { createKafka, OffsetMap, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
@@ -19,7 +19,7 @@ import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
 import { b58 } from '../test/support/projector/events.js';
 import { expectedViews, type ViewDump } from '../test/support/projector/expected.js';
 import { consumeAll, publishChain } from '../test/support/projector/kafka.js';
-import { projectorSection } from '../platform/config-sections.js';
+import { projectorSection } from '../cli/config-sections.js';
 
 const programs = PROGRAMS.map((p) => b58(p));
 let dir: string;

@@ -9,7 +9,7 @@ import { startViewWriter } from './writer.js';
 import { rebuild } from './rebuild.js';
 import { applyRetention, type RetentionWindows } from './retention.js';
 
-/** The projector's config section (platform/config-sections.ts `projectorSection`). */
+/** The projector's config section (projector/options.ts `PROJECTOR_SECTION`). */
 export interface ProjectorOptions {
   /** The views' database (the migrations applied to it). */
   database: string;

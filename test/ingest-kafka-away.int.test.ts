@@ -10,12 +10,12 @@ import { afterAll, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
 import { startLocalKafka, type LocalKafka } from '../platform/local-kafka/launcher.js';
 import { startIngest } from '../ingest/run.js';
-import { makeConfig } from '../platform/config.js';
+import { makeConfig } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { decodeRecord, SlotStatus } from '../schemas/codec.js';
 import { uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const started: LocalKafka[] = [];
 const clients: Kafka[] = [];

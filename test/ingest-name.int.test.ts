@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
 import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
-import { makeConfig, type Config } from '../platform/config.js';
+import { makeConfig, type Config } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const silent = pino({ level: 'silent' });
 

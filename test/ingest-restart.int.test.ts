@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumePoint } from '../ingest/publish/resume-point.js';
-import { flagOf } from '../platform/config.js';
+import { flagOf } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix } from './support/harness/kafka.js';

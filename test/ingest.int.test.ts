@@ -17,7 +17,7 @@ import { RECORD_KINDS, topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { firstDifference } from './support/kafka/read-topics.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 import { capturedLog } from './support/harness/captured-log.js';
 import { config, count, ENDS_A_SLOT, ingestToEnd, readAll, slotRecords, toContents, SIM, type Topics } from './support/ingest/sim-chain.js';
 

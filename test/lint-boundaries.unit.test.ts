@@ -33,7 +33,7 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
       /never imports tests/,
     ],
     ['a role from a contract (schemas/)', 'schemas/x.ts', "import { LiveLayer } from '../api/live/index.js';", /Contracts are leaves/],
-    ['a role from a contract (proto/)', 'proto/x.ts', "import { config } from '../platform/config.js';", /Contracts are leaves/],
+    ['a role from a contract (proto/)', 'proto/x.ts', "import { config } from '../cli/config.js';", /Contracts are leaves/],
     ['a sibling transport from JSON-RPC', 'api/jsonrpc/x.ts', "import { PubSubServer } from '../pubsub/server.js';", /sibling transport/],
     ['PubSub from the gRPC host', 'api/grpc/x.ts', "import { PubSubServer } from '../pubsub/server.js';", /sibling transport/],
     ['PubSub from a gRPC service', 'api/grpc/geyser/x.ts', "import { startPubSub } from '../../pubsub/server.js';", /sibling transport/],
@@ -90,6 +90,37 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
       "import { createSimSource } from '../sources/sim/index.js';",
       /only through ingest\/source.ts/,
     ],
+    [
+      'a role from platform/',
+      'platform/x.ts',
+      "import { SimOptions } from '../ingest/sources/sim/options.js';",
+      /platform\/ is generic machinery/,
+    ],
+    [
+      'the api from platform/',
+      'platform/kafka/x.ts',
+      "import { JsonRpcOptions } from '../../api/jsonrpc/server.js';",
+      /never imports a role/,
+    ],
+    ['the wiring from platform/', 'platform/x.ts', "import { wireApi } from '../cli/wire-api.js';", /never imports a role/],
+    [
+      'a role from a platform test',
+      'platform/x.unit.test.ts',
+      "import { ParsedSlot } from '../ingest/publish/parsed-slot.js';",
+      /never imports a role/,
+    ],
+    [
+      'the api from the projector',
+      'projector/x.ts',
+      "import { queryRows } from '../api/views/query.js';",
+      /projector never imports the api/,
+    ],
+    [
+      'the api from a projector test',
+      'projector/x.int.test.ts',
+      "import { startJsonRpc } from '../api/jsonrpc/server.js';",
+      /projector never imports the api/,
+    ],
   ])('fails on %s', async (_kind, filePath, code, message) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toHaveLength(1);
@@ -126,6 +157,10 @@ describe('lint import boundaries', { timeout: 60_000 }, () => {
       "import { SlotFramer } from '../../publish/framer.js';",
     ],
     ['the source contract from the publishing pipeline', 'ingest/publish/x.ts', "import { ChainSource } from '../source.js';"],
+    ['a contract from platform/', 'platform/x.ts', "import { SlotstreamError } from '../schemas/errors.js';"],
+    ['a test helper from a platform test', 'platform/x.int.test.ts', "import { waitFor } from '../test/support/harness/kafka.js';"],
+    ['platform/ from the projector', 'projector/x.ts', "import { registry } from '../platform/metrics.js';"],
+    ['a role declaring its options with the machinery', 'ingest/x.ts', "import { defineSection } from '../platform/options.js';"],
   ])('passes %s', async (_kind, filePath, code) => {
     const errors = await boundaryErrors(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`);
     expect(errors).toEqual([]);

@@ -14,7 +14,7 @@ import { connectKafka } from '../cli/infrastructure.js';
 import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
-import { makeConfig, type Config } from '../platform/config.js';
+import { makeConfig, type Config } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { registry, startMetricsServer, type MetricsServer } from '../platform/metrics.js';
 import { decodeRecord, SlotStatus, type AccountEvent, type SlotEvent, type TransactionEvent } from '../schemas/codec.js';
@@ -24,7 +24,7 @@ import type { ConfirmedBlock } from '../schemas/yellowstone/storage.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const silent = pino({ level: 'silent' });
 const identities = [1, 2, 3].map((i) => Buffer.alloc(32, i));

@@ -19,7 +19,7 @@ import { createRpcSource } from '../ingest/sources/rpc/source.js';
 import { startIngest } from '../ingest/run.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/index.js';
 import type { SlotBatch } from '../ingest/source.js';
-import { flagOf, makeConfig, type Config } from '../platform/config.js';
+import { flagOf, makeConfig, type Config } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import { SlotStatus, type ChainEvent, type SlotEvent } from '../schemas/codec.js';
@@ -30,7 +30,7 @@ import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startTestRpcServer, testLeaderOf, type Fault, type TestRpcServer, type TestSlot } from './support/rpc/test-server.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');

@@ -15,7 +15,7 @@ import { createSimSource, DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/inde
 import type { SlotBatch } from '../ingest/source.js';
 import { SubscribeUpdateCodec } from '../ingest/sources/yellowstone/geyser-service.js';
 import { subscribeUpdatesOf } from './support/yellowstone/updates-of.js';
-import { makeConfig } from '../platform/config.js';
+import { makeConfig } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { registry, startMetricsServer, type MetricsServer } from '../platform/metrics.js';
 import { decodeRecord, type TransactionEvent } from '../schemas/codec.js';
@@ -23,7 +23,7 @@ import { readU64Key, topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 
 function captureLog(): { log: Logger; entries: Record<string, unknown>[] } {
   const entries: Record<string, unknown>[] = [];

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectKafka } from '../cli/infrastructure.js';
 import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { startIngest, type IngestHandle } from '../ingest/run.js';
-import { makeConfig, type Config } from '../platform/config.js';
+import { makeConfig, type Config } from '../cli/config.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { registry } from '../platform/metrics.js';
 import { decodeRecord, SlotStatus, type EntryEvent, type SlotEvent } from '../schemas/codec.js';
@@ -25,7 +25,7 @@ import { mainnetDataDir, readMainnetStream } from './support/mainnet/data.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
 import { decodeRecording, startReplayServer, type RecordedUpdate, type ReplayServer } from './support/yellowstone/replay-server.js';
-import { ingestSection } from '../platform/config-sections.js';
+import { ingestSection } from '../cli/config-sections.js';
 import { upstreamLabel } from '../ingest/sources/yellowstone/merged-loop.js';
 
 const hasData = (() => {

@@ -15,7 +15,7 @@ import { address, createSolanaRpc } from '@solana/kit';
 import { connectKafka } from '../../cli/infrastructure.js';
 import { startIngest } from '../../ingest/run.js';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { makeConfig } from '../../platform/config.js';
+import { makeConfig } from '../../cli/config.js';
 import type { Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
@@ -48,7 +48,7 @@ import {
   type SimChain,
 } from '../../test/support/jsonrpc/agave-chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
-import { ingestSection, projectorSection } from '../../platform/config-sections.js';
+import { ingestSection, projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'agave_methods';
 const IDENTITY = bs58.encode(Buffer.alloc(32, 7));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc } from '@solana/kit';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { makeConfig, type Config } from '../../platform/config.js';
+import { makeConfig, type Config } from '../../cli/config.js';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
@@ -20,7 +20,7 @@ import { publishChain } from '../../test/support/projector/kafka.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { ACC, HEADS, WALLET, buildChain, projectInto } from '../../test/support/jsonrpc/chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
-import { projectorSection } from '../../platform/config-sections.js';
+import { projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'read_pipeline';
 const EXPECTED_DB = 'read_pipeline_expected';

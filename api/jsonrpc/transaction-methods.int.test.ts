@@ -13,7 +13,7 @@ import bs58 from 'bs58';
 import { Connection, VersionedTransaction } from '@solana/web3.js';
 import { createSolanaRpc, signature as kitSignature } from '@solana/kit';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { makeConfig, type Config } from '../../platform/config.js';
+import { makeConfig, type Config } from '../../cli/config.js';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { silentLogger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
@@ -52,7 +52,7 @@ import {
   txSig,
 } from '../../test/support/jsonrpc/tx-chain.js';
 import { startJsonRpc, type JsonRpcServer } from './server.js';
-import { projectorSection } from '../../platform/config-sections.js';
+import { projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'tx_pipeline';
 const EXPECTED_DB = 'tx_pipeline_expected';

@@ -28,7 +28,7 @@ import { startIngest } from '../../ingest/run.js';
 import { MEMO_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from '../../ingest/sources/sim/programs.js';
 import { BONDING_CURVE_LEN, TOKEN_ACCOUNT_LEN } from '../../ingest/sources/sim/layouts.js';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
-import { makeConfig, type Config } from '../../platform/config.js';
+import { makeConfig, type Config } from '../../cli/config.js';
 import type { Logger } from '../../platform/log.js';
 import { applyMigrations } from '../../platform/migrations.js';
 import { startProjector, type Projector } from '../../projector/run.js';
@@ -53,8 +53,8 @@ import { spawnIngest, type IngestProcess } from '../support/ingest/ingest-proces
 import { brokerMetadata } from '../support/kafka/broker-metadata.js';
 import { readKinds, recordCount, recordsDifference } from '../support/kafka/same-records.js';
 import { snapshotTopics } from '../support/kafka/snapshot.js';
-import { projectorSection } from '../../platform/config-sections.js';
-import { ingestSection } from '../../platform/config-sections.js';
+import { projectorSection } from '../../cli/config-sections.js';
+import { ingestSection } from '../../cli/config-sections.js';
 
 // The chain: ~45 records a slot. Paced at 50 ms a slot the fault run lasts about 150 s, long enough for
 // the ingest to be killed and restarted mid-run, and then for a broker to be killed, fenced and restarted

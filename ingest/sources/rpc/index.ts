@@ -1,5 +1,5 @@
 // --source rpc from the role's config: options, logs and metrics wired to the source.
-import type { IngestSection } from '../../../platform/config-sections.js';
+import type { IngestSection } from '../../options.js';
 import type { Logger } from '../../../platform/log.js';
 import { deadLetterSink } from '../shared/dead-letter-sink.js';
 import { lagMonitor } from '../shared/lag-monitor.js';

@@ -3,8 +3,8 @@
 // server as Agave's getBlock, read through the ingest's own source selection (ingest/run.ts createSource).
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestSection } from '../../../platform/config-sections.js';
-import { makeConfig } from '../../../platform/config.js';
+import { ingestSection } from '../../../cli/config-sections.js';
+import { makeConfig } from '../../../cli/config.js';
 import type { ChainEvent } from '../../../schemas/codec.js';
 import { ConfirmedBlock } from '../../../schemas/yellowstone/index.js';
 import { MAINNET_BLOCKS, readMainnetBlock } from '../../../test/support/mainnet/data.js';

@@ -1,7 +1,7 @@
 import { getBase58Encoder } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { ingestSection } from '../../../platform/config-sections.js';
-import { makeConfig, parseConfig } from '../../../platform/config.js';
+import { ingestSection } from '../../../cli/config-sections.js';
+import { makeConfig, parseConfig } from '../../../cli/config.js';
 import type { ChainEvent } from '../../../schemas/codec.js';
 import { VOTE_PROGRAM } from '../../../schemas/programs.js';
 import type { SlotBatch } from '../../source.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../source.js';
 import { createSimSource } from './createSimSource.js';
-import { SimOptionError } from './options.js';
+import { ConfigError } from '../../../platform/options.js';
 import { collect, testOptions } from '../../../test/support/sim/checks.js';
 
 const encodedBatch = (b: SlotBatch): Buffer[] =>
@@ -136,7 +136,7 @@ describe('createSimSource', { timeout: 120_000 }, () => {
   it('rejects bad options naming the option', () => {
     expect(() => createSimSource(testOptions({ deadRate: 0.6 }))).toThrow(/deadRate/);
     expect(() => createSimSource(testOptions({ entries: undefined as never }))).toThrow(/entries/);
-    expect(() => createSimSource(testOptions({ skipRate: 1.5 }))).toThrow(SimOptionError);
+    expect(() => createSimSource(testOptions({ skipRate: 1.5 }))).toThrow(ConfigError);
     expect(() => createSimSource(testOptions({ validators: 0 }))).toThrow(/validators/);
     expect(() => createSimSource(testOptions({ tps: 1.5 }))).toThrow(/tps/);
   });

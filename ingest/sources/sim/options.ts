@@ -1,4 +1,6 @@
-// Simulator options and their validation (the CLI maps its config onto these).
+// Simulator options: their type, their section of the config (flag, environment variable, default, bounds,
+// help: declared once, here) and the validation of options handed over in code, against the same bounds.
+import { ConfigError, defaultsOf, defineSection, opt, type OptionSpec, type Role, type ValuesOf } from '../../../platform/options.js';
 import type { VoteSelection } from '../shared/votes.js';
 export interface SimOptions {
   /** Same seed, same chain (byte for byte). */
@@ -26,46 +28,136 @@ export interface SimOptions {
   votes?: VoteSelection;
 }
 
-export const DEFAULT_SIM_OPTIONS: SimOptions = {
-  seed: 1,
-  slotMs: 400,
-  tps: 200,
-  skipRate: 0.05,
-  slotsPerEpoch: 8192,
-  validators: 50,
-  fast: false,
-  maxSlots: 0,
-  entries: true,
-  deadRate: 0.01,
+const INGEST: readonly Role[] = ['ingest', 'all'];
+
+export const SIM_OPTIONS = {
+  seed: opt({
+    kind: 'int',
+    env: 'SIM_SEED',
+    default: 1,
+    min: 0,
+    roles: INGEST,
+    help: 'Simulator: seed; the same seed gives the same chain.',
+  }),
+  slotMs: opt({
+    kind: 'int',
+    env: 'SIM_SLOT_MS',
+    default: 400,
+    min: 0,
+    roles: INGEST,
+    help: 'Simulator: slot duration in ms; 0 = as fast as possible.',
+  }),
+  tps: opt({
+    kind: 'int',
+    env: 'SIM_TPS',
+    default: 200,
+    min: 0,
+    max: 1_000_000,
+    roles: INGEST,
+    help: 'Simulator: transactions per second of chain time.',
+  }),
+  skipRate: opt({
+    kind: 'number',
+    env: 'SIM_SKIP_RATE',
+    default: 0.05,
+    min: 0,
+    max: 0.9,
+    roles: INGEST,
+    help: 'Simulator: share of skipped slots.',
+  }),
+  slotsPerEpoch: opt({
+    kind: 'int',
+    env: 'SIM_SLOTS_PER_EPOCH',
+    default: 8192,
+    min: 32,
+    max: 432000,
+    roles: INGEST,
+    help: 'Simulator: slots per epoch (432000 as on mainnet).',
+  }),
+  validators: opt({
+    kind: 'int',
+    env: 'SIM_VALIDATORS',
+    default: 50,
+    min: 1,
+    max: 5000,
+    roles: INGEST,
+    help: 'Simulator: number of validators.',
+  }),
+  fast: opt({
+    kind: 'bool',
+    env: 'SIM_FAST',
+    default: false,
+    roles: INGEST,
+    help: 'Simulator: random unsigned signatures instead of ed25519 (benchmarks only; logged).',
+  }),
+  maxSlots: opt({
+    kind: 'int',
+    env: 'SIM_MAX_SLOTS',
+    default: 0,
+    min: 0,
+    roles: INGEST,
+    help: 'Simulator: stop after this many slots (0 = run forever).',
+  }),
+  simEntries: opt({
+    kind: 'bool',
+    env: 'SIM_ENTRIES',
+    default: true,
+    roles: INGEST,
+    help: "Simulator: publish each block's PoH entries to <prefix>.entries.v1 (--sim-entries false: none; blockhashes stay the same).",
+  }),
+  deadRate: opt({
+    kind: 'number',
+    env: 'SIM_DEAD_RATE',
+    default: 0.01,
+    min: 0,
+    max: 0.5,
+    roles: INGEST,
+    help: 'Simulator: share of slots that become a dead fork at processed instead of a block (0 = none).',
+  }),
 };
 
-export class SimOptionError extends Error {}
+/** The simulator's options from the config (votes come from the ingest's --votes: ingest/options.ts). */
+export const SIM_SECTION = defineSection(SIM_OPTIONS, (c: ValuesOf<typeof SIM_OPTIONS>): Omit<SimOptions, 'votes'> => ({
+  seed: c.seed,
+  slotMs: c.slotMs,
+  tps: c.tps,
+  skipRate: c.skipRate,
+  slotsPerEpoch: c.slotsPerEpoch,
+  validators: c.validators,
+  fast: c.fast,
+  maxSlots: c.maxSlots,
+  entries: c.simEntries,
+  deadRate: c.deadRate,
+}));
 
+export const DEFAULT_SIM_OPTIONS: SimOptions = SIM_SECTION.value(defaultsOf(SIM_OPTIONS));
+
+/** Options handed over in code are checked against the section's bounds (a config mistake: exit 2 at the CLI). */
 export function validateSimOptions(o: SimOptions): SimOptions {
-  const int = (name: keyof SimOptions, min: number, max = Number.MAX_SAFE_INTEGER): void => {
+  const bounds = (spec: OptionSpec) => [spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER] as const;
+  const int = (name: 'seed' | 'slotMs' | 'tps' | 'slotsPerEpoch' | 'validators' | 'maxSlots'): void => {
     const v = o[name];
+    const [min, max] = bounds(SIM_OPTIONS[name]);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new SimOptionError(`simulator option ${name} must be an integer in [${min}, ${max}], got ${String(v)}`);
+      throw new ConfigError(`simulator option ${name} must be an integer in [${min}, ${max}], got ${String(v)}`);
     }
   };
-  int('seed', 0);
-  int('slotMs', 0);
-  int('tps', 0, 1_000_000);
-  int('slotsPerEpoch', 32, 10_000_000);
-  int('validators', 1, 5000);
-  int('maxSlots', 0);
-  if (typeof o.skipRate !== 'number' || !(o.skipRate >= 0 && o.skipRate <= 0.9)) {
-    throw new SimOptionError(`simulator option skipRate must be a number in [0, 0.9], got ${String(o.skipRate)}`);
-  }
-  if (typeof o.deadRate !== 'number' || !(o.deadRate >= 0 && o.deadRate <= 0.5)) {
-    throw new SimOptionError(`simulator option deadRate must be a number in [0, 0.5], got ${String(o.deadRate)}`);
-  }
+  const share = (name: 'skipRate' | 'deadRate'): void => {
+    const v = o[name];
+    const [min, max] = bounds(SIM_OPTIONS[name]);
+    if (typeof v !== 'number' || !(v >= min && v <= max)) {
+      throw new ConfigError(`simulator option ${name} must be a number in [${min}, ${max}], got ${String(v)}`);
+    }
+  };
+  for (const name of ['seed', 'slotMs', 'tps', 'slotsPerEpoch', 'validators', 'maxSlots'] as const) int(name);
+  share('skipRate');
+  share('deadRate');
   if (typeof o.entries !== 'boolean') {
-    throw new SimOptionError(`simulator option entries must be a boolean, got ${String(o.entries)}`);
+    throw new ConfigError(`simulator option entries must be a boolean, got ${String(o.entries)}`);
   }
   if (o.votes !== undefined && o.votes !== 'include' && o.votes !== 'exclude') {
-    throw new SimOptionError(`simulator option votes must be include or exclude, got ${String(o.votes)}`);
+    throw new ConfigError(`simulator option votes must be include or exclude, got ${String(o.votes)}`);
   }
-  if (typeof o.fast !== 'boolean') throw new SimOptionError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
+  if (typeof o.fast !== 'boolean') throw new ConfigError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
   return o;
 }

@@ -1,6 +1,6 @@
 // --source yellowstone from the role's config: the endpoint, its filters, and the JSON-RPC node that
 // names leaders (--rpc-url, optional).
-import type { IngestSection } from '../../../platform/config-sections.js';
+import type { IngestSection } from '../../options.js';
 import type { Logger } from '../../../platform/log.js';
 import { deadLetterSink } from '../shared/dead-letter-sink.js';
 import { lagMonitor } from '../shared/lag-monitor.js';

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flagOf, type Config } from '../../../platform/config.js';
+import { flagOf, type Config } from '../../../cli/config.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const CHILD = join(ROOT, 'test', 'support', 'ingest', 'child.ts');

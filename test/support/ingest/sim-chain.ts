@@ -2,8 +2,8 @@
 // test/ingest-restart.int.test.ts), and reading what the ingest published back from the broker.
 import { connectKafka } from '../../../cli/infrastructure.js';
 import { startIngest } from '../../../ingest/run.js';
-import { ingestSection } from '../../../platform/config-sections.js';
-import { makeConfig, type Config } from '../../../platform/config.js';
+import { ingestSection } from '../../../cli/config-sections.js';
+import { makeConfig, type Config } from '../../../cli/config.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import type { Logger } from '../../../platform/log.js';
 import { decodeRecord, SlotStatus } from '../../../schemas/codec.js';

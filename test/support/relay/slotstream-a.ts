@@ -5,11 +5,11 @@ import type { Logger } from 'pino';
 import { connectKafka } from '../../../cli/infrastructure.js';
 import { startTestGrpc, type TestGrpc } from '../grpc/server.js';
 import { startIngest } from '../../../ingest/run.js';
-import { makeConfig, type Config } from '../../../platform/config.js';
+import { makeConfig, type Config } from '../../../cli/config.js';
 import type { Kafka } from '../../../platform/kafka/index.js';
 import { topicNames, type TopicNames } from '../../../schemas/topics.js';
 import { testBrokers } from '../harness/kafka.js';
-import { ingestSection } from '../../../platform/config-sections.js';
+import { ingestSection } from '../../../cli/config-sections.js';
 
 /** The simulator's options in the config's names (everything but maxSlots, which each run sets). */
 export type SimConfig = Pick<

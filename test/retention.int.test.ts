@@ -12,22 +12,23 @@ import { join } from 'node:path';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
+import { readViewsState } from '../api/views/state.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { createKafka, kafkaCompression, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { AccountEvent, TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../test/support/harness/kafka.js';
-import { makeChain, PROGRAMS, type SlotBatch } from '../test/support/projector/chain.js';
-import { dumpViews, heads, kafkaLag } from '../test/support/projector/dump.js';
-import { b58 } from '../test/support/projector/events.js';
-import { expectedViews } from '../test/support/projector/expected.js';
-import { consumeAll, publishChain } from '../test/support/projector/kafka.js';
-import { readStoreHistory } from './history.js';
-import { rebuild } from './rebuild.js';
-import { ACCOUNT_HISTORY_TABLES, TRANSACTION_TABLES, type RetentionWindows } from './retention.js';
-import { startProjector, type Projector } from './run.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { makeChain, PROGRAMS, type SlotBatch } from './support/projector/chain.js';
+import { dumpViews, heads, kafkaLag } from './support/projector/dump.js';
+import { b58 } from './support/projector/events.js';
+import { expectedViews } from './support/projector/expected.js';
+import { consumeAll, publishChain } from './support/projector/kafka.js';
+import { readStoreHistory } from '../projector/history.js';
+import { rebuild } from '../projector/rebuild.js';
+import { ACCOUNT_HISTORY_TABLES, TRANSACTION_TABLES, type RetentionWindows } from '../projector/retention.js';
+import { startProjector, type Projector } from '../projector/run.js';
 
 const DB = 'retention_int';
 const WINDOWS: RetentionWindows = { accountHistoryS: 600, transactionsS: 600 };
@@ -228,7 +229,7 @@ it('moves the window: views, first available block, old transactions, as-of read
   expect(refused.error?.code).toBe(-32018);
 
   // /health/history's figures.
-  const history = await readStoreHistory(ch, DB, { admin: kafka.admin(), topics });
+  const history = await readStoreHistory(ch, DB, readViewsState, { admin: kafka.admin(), topics });
   const store = (name: string) => history.find((h) => h.store === name)!;
   expect(store('clickhouse.transactions').firstSlot).toBe(first);
   expect(store('clickhouse.account_history').firstSlot).toBe(first);

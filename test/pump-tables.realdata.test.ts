@@ -17,9 +17,9 @@ import { activeTables, BUNDLED_TABLES, resetActiveTables } from '../schemas/pump
 import { encodeEventInstruction, encodeInstruction } from '../schemas/pumpfun/borsh-writer.js';
 import type { Value } from '../schemas/pumpfun/layout.js';
 import { scanParsedTransaction, type UndecodedAt } from '../schemas/pumpfun/parsed-scan.js';
-import { pumpIdlPath } from '../test/support/mainnet/pump.js';
-import { silentLogger } from './log.js';
-import { startPumpTables, type PumpTablesHandle } from './pump-tables.js';
+import { pumpIdlPath } from './support/mainnet/pump.js';
+import { silentLogger } from '../platform/log.js';
+import { startPumpTables, type PumpTablesHandle } from '../platform/pump-tables.js';
 
 const MAY = pumpIdlPath('idl-pump.json');
 const OCTOBER = pumpIdlPath('idl-pump-2026-10.json');

@@ -15,12 +15,12 @@ import { applyMigrations } from '../platform/migrations.js';
 import { silentLogger } from '../platform/log.js';
 import { SlotStatus, type ChainEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames } from '../schemas/topics.js';
-import { testBrokers, uniquePrefix, waitFor } from '../test/support/harness/kafka.js';
-import type { Commitment } from './heads.js';
-import { startProjector, type Projector } from './run.js';
-import { heads, kafkaLag } from '../test/support/projector/dump.js';
-import { account, b58, slotStatus } from '../test/support/projector/events.js';
-import { publishChain } from '../test/support/projector/kafka.js';
+import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import type { Commitment } from '../projector/heads.js';
+import { startProjector, type Projector } from '../projector/run.js';
+import { heads, kafkaLag } from './support/projector/dump.js';
+import { account, b58, slotStatus } from './support/projector/events.js';
+import { publishChain } from './support/projector/kafka.js';
 
 const DB = 'accounts_int';
 let dir: string;
