@@ -8,7 +8,7 @@
 // their updates are dropped.
 // A slot's updates go out together when it reaches the level, and of its account writes only the last of
 // each account, and none when the account's last write of the slot did not match the stream's filters
-// (latest-writes.ts, newest-writes.ts: Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
+// (newest-writes.ts: Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
 // slot's status records follow its records (frame-gate.ts), so the slot is whole when it is released; a
 // record read after its slot was released goes out at once, on its own. While a from_slot replay runs
 // (`replaying`), the live statuses know old slots at the level before the replay has read their records:
@@ -16,7 +16,7 @@
 // what is left when the replay ends is released by `replayDone`.
 import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
-import { latestWritesOnly, type Write } from './latest-writes.js';
+import { NewestWrites, type Write } from './newest-writes.js';
 import { combineStatus, isTerminal, reached, takesPart } from './slot-status.js';
 
 export const PRUNE_MARGIN = 1024n;
@@ -25,6 +25,9 @@ export type StatusLookup = (slot: bigint) => number | undefined;
 
 export class CommitmentGate<T> {
   private readonly pending = new Map<bigint, T[]>();
+  /** The newest held write of each account per slot, by its place in the slot's list (newest-writes.ts): what a
+   * slot's release keeps of its writes. */
+  private readonly writes = new NewestWrites<number>();
   private readonly own = new Map<bigint, number>();
   private held = 0;
   private newestFinalized = -1n;
@@ -67,11 +70,17 @@ export class CommitmentGate<T> {
     const status = this.statusOf(slot);
     if (isTerminal(status)) return 'dropped';
     if (reached(status, this.level) && this.whole(slot)) return 'send';
-    const list = this.pending.get(slot);
-    if (list) list.push(item);
-    else this.pending.set(slot, [item]);
-    this.held++;
+    this.hold(slot, item);
     return 'held';
+  }
+
+  private hold(slot: bigint, item: T): void {
+    let list = this.pending.get(slot);
+    if (!list) this.pending.set(slot, (list = []));
+    const w = this.writeOf(item);
+    if (w !== undefined) this.writes.note(slot, w.key, w.version, list.length);
+    list.push(item);
+    this.held++;
   }
 
   /**
@@ -91,6 +100,7 @@ export class CommitmentGate<T> {
     const effective = combineStatus(this.statusOf(slot), status);
     if (isTerminal(effective)) {
       this.pending.delete(slot);
+      this.writes.forget(slot);
       this.held -= list.length;
       return [];
     }
@@ -107,11 +117,7 @@ export class CommitmentGate<T> {
    */
   replayDone(waiting: readonly (readonly [bigint, T])[] = []): T[] {
     for (const [slot, item] of waiting) {
-      if (isTerminal(this.statusOf(slot))) continue;
-      const list = this.pending.get(slot);
-      if (list) list.push(item);
-      else this.pending.set(slot, [item]);
-      this.held++;
+      if (!isTerminal(this.statusOf(slot))) this.hold(slot, item);
     }
     this.replaying = false;
     const out: T[] = [];
@@ -126,13 +132,28 @@ export class CommitmentGate<T> {
     return !this.replaying || this.own.has(slot);
   }
 
+  /**
+   * The slot's held updates without the writes superseded, in arrival order: a write goes when a later write of its
+   * account in the slot was held too (a higher version, or a copy of the same one), or when the reader saw a higher
+   * version of it (`newestWrite`: a later write the stream's filters did not match). Every other update stays.
+   */
   private release(slot: bigint, list: T[]): T[] {
     this.pending.delete(slot);
     this.held -= list.length;
-    return latestWritesOnly(list, this.writeOf, (key) => this.newestWrite(slot, key));
+    const writes = this.writes.take(slot);
+    if (writes === undefined) return list;
+    const kept = new Set<number>();
+    for (const [key, w] of writes.byKey) {
+      const newer = this.newestWrite(slot, key);
+      if (newer === undefined || newer <= w.version) kept.add(w.value);
+    }
+    // Most slots write each account once and nothing later: nothing to drop, no copy.
+    if (kept.size === writes.noted) return list;
+    return list.filter((item, at) => kept.has(at) || this.writeOf(item) === undefined);
   }
 
   private prune(below: bigint): void {
+    this.writes.forgetBefore(below);
     for (const [slot, list] of this.pending) {
       if (slot < below) {
         this.pending.delete(slot);
@@ -144,6 +165,7 @@ export class CommitmentGate<T> {
 
   clear(): void {
     this.pending.clear();
+    this.writes.clear();
     this.own.clear();
     this.held = 0;
   }

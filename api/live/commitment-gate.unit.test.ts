@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { CommitmentGate, PRUNE_MARGIN } from './commitment-gate.js';
-import type { Write } from './latest-writes.js';
+import type { Write } from './newest-writes.js';
 
 /** 'P@5' is account P written at write version 5; anything else is not a write. */
 const writeOf = (item: string): Write | undefined => {
@@ -141,6 +141,26 @@ describe('CommitmentGate', () => {
     expect(g.onStatus(32n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['Q@1']);
     const p = new CommitmentGate<string>(Commitment.processed, undefined, writeOf);
     expect(['P@1360', 'P@1361'].map((i) => p.admit(30n, i))).toEqual(['send', 'send']);
+  });
+
+  // Yellowstone's processing_slot_into_block_deduplicates_independently_per_pubkey and ..._keeps_all_transactions,
+  // through the gate: survivors keep their place, whatever order the versions came in; of two copies of one write,
+  // one goes; a slot that writes each account once goes out as it came.
+  it("releases each account's highest version in its place, independently per account; one of two copies of a write", () => {
+    const g = new CommitmentGate<string>(Commitment.confirmed, undefined, writeOf);
+    for (const item of ['A@1', 'B@9', 'tx', 'A@4', 'C@2', 'C@1', 'A@4']) g.admit(60n, item);
+    expect(g.onStatus(60n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['B@9', 'tx', 'C@2', 'A@4']);
+    const once = ['A@1', 'tx', 'B@1'];
+    for (const item of once) g.admit(61n, item);
+    expect(g.onStatus(61n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(once);
+    // A dead slot's writes are forgotten with it: the slot's next life holds only its own.
+    g.admit(62n, 'A@9');
+    expect(g.onStatus(62n, SlotStatus.SLOT_STATUS_DEAD, true)).toEqual([]);
+    const h = new CommitmentGate<string>(Commitment.confirmed, undefined, writeOf);
+    h.admit(62n, 'A@9');
+    h.clear();
+    h.admit(62n, 'A@1');
+    expect(h.onStatus(62n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['A@1']);
   });
 
   it("during a replay, a slot the live statuses know at the level waits for the replay's own status of it, so its writes go out deduplicated", () => {

@@ -1,5 +1,5 @@
 // A confirmed stream's from_slot replay hands over to live with Yellowstone's per-slot account deduplication
-// (latest-writes.ts) on both sides of the hand-over, against a real broker: a slot whose records reached the
+// (newest-writes.ts) on both sides of the hand-over, against a real broker: a slot whose records reached the
 // session live while its replay still ran, and which the live statuses confirmed meanwhile, goes out with each
 // account's last write only, as it would live or replayed (the fault test's confirmed stream got every write).
 // The replay is held deterministically: it reads committed records up to the live positions, and those include

@@ -10,6 +10,7 @@ export type { LiveConsumer } from './hub.js';
 export { ChainState, BLOCKHASH_VALID_BLOCKS, type BlockAt } from './chain-state.js';
 export { planReplay, ReplayOutOfRange, type ReplayPlan } from './replay.js';
 export { DEFAULT_MAX_REPLAYS, ReplayLimit } from './replay-limit.js';
+export { NewestWrites, type Newest, type SlotWrites, type Write } from './newest-writes.js';
 export { isLevel, isTerminal, reached, takesPart, combineStatus } from './slot-status.js';
 export { streamTopics, STREAM_KINDS } from './stream-event.js';
 export type { StreamViews, SlotOffsetRow, LogStart, ViewsSignatureStatus, ViewsCommitment } from './stream-views.js';

@@ -1,38 +1,89 @@
-// The newest write version a reader saw of an account in a slot, for the accounts a gated stream matched
-// there. Yellowstone deduplicates a slot's writes before its filters (block_reconstruction.rs: the frozen
-// block's messages, then each client's filter), so a stream at confirmed gets an account's write only when
-// it is the slot's last one, even if the last one does not match the stream's filters (a memcmp, datasize or
-// lamports filter that an earlier write of the slot met and the last one does not). A session only ever sees
-// the writes it matched; this index also remembers the later writes of those accounts that did not match.
-// Pure; kept only for the accounts someone watches (`watch`), so its size follows what the gates hold.
+// The newest write of each account in a slot: the one structure the live layer keeps it in (issue 33). Yellowstone
+// deduplicates a slot's account writes (block_reconstruction.rs, ProcessingSlot::seal; grpc.rs: "must not be
+// bypassed"): of one slot's writes of an account only the one with the highest write_version goes out, and it does
+// so before its filters, so a stream at confirmed gets an account's write only when it is the slot's last one, even
+// if the last one does not match the stream's filters. Three readers keep it:
+// - the hub and each replay: the later writes of the accounts a gated stream matched, matched or not (`watch`);
+// - the commitment gate: the writes it holds per slot, released as each account's newest only (commitment-gate.ts);
+// - PubSub's account and program subscriptions: the write per account and slot to notify (api/pubsub/subscription.ts).
+// Pure. Of two writes with the same version the later one is kept (a copy of the same write).
 
-export class NewestWrites {
-  private readonly bySlot = new Map<bigint, Map<string, bigint>>();
+/** An account write: the account (any string identity) and its write version. */
+export interface Write {
+  readonly key: string;
+  readonly version: bigint;
+}
+
+/** The newest write of one account in one slot, and what its reader keeps with it. */
+export interface Newest<T> {
+  version: bigint;
+  value: T;
+}
+
+/** One slot's newest writes, per account in the order the accounts were first written, and how many writes came in. */
+export interface SlotWrites<T> {
+  readonly byKey: Map<string, Newest<T>>;
+  noted: number;
+}
+
+export class NewestWrites<T = undefined> {
+  private readonly bySlot = new Map<bigint, SlotWrites<T>>();
   private newestSlot = -1n;
 
-  /** `window`: slots kept behind the newest slot noted (a gate holding a slot longer dedups it on its own). */
-  constructor(private readonly window: bigint) {}
+  /** `window`: slots kept behind the newest slot noted; undefined: until the reader forgets them. */
+  constructor(private readonly window?: bigint) {}
 
   /**
-   * A write the reader read. `watch`: a gated stream matched it (its account is now remembered in the slot);
-   * otherwise it only moves an account already remembered.
+   * A write the reader read. `watch` false: only moves an account already kept in the slot (a later write of an
+   * account a gated stream matched, which the stream's filters did not match).
    */
-  note(slot: bigint, key: string, version: bigint, watch: boolean): void {
-    let m = this.bySlot.get(slot);
-    if (m === undefined) {
+  note(slot: bigint, key: string, version: bigint, value: T, watch = true): void {
+    let w = this.bySlot.get(slot);
+    if (w === undefined) {
       if (!watch) return;
-      this.bySlot.set(slot, (m = new Map()));
+      this.bySlot.set(slot, (w = { byKey: new Map(), noted: 0 }));
       if (slot > this.newestSlot) {
         this.newestSlot = slot;
-        for (const s of this.bySlot.keys()) if (s < slot - this.window) this.bySlot.delete(s);
+        if (this.window !== undefined) this.forgetBefore(slot - this.window);
       }
     }
-    const prev = m.get(key);
-    if (prev === undefined ? watch : version > prev) m.set(key, version);
+    const prev = w.byKey.get(key);
+    if (prev === undefined) {
+      if (!watch) return;
+      w.byKey.set(key, { version, value });
+    } else if (version >= prev.version) {
+      prev.version = version;
+      prev.value = value;
+    }
+    w.noted++;
   }
 
-  /** The newest version seen of a remembered account in the slot. */
+  /** The newest version kept of an account in the slot. */
   newest(slot: bigint, key: string): bigint | undefined {
-    return this.bySlot.get(slot)?.get(key);
+    return this.bySlot.get(slot)?.byKey.get(key)?.version;
+  }
+
+  has(slot: bigint): boolean {
+    return this.bySlot.has(slot);
+  }
+
+  /** The slot's newest writes, forgotten here; undefined when none was kept. */
+  take(slot: bigint): SlotWrites<T> | undefined {
+    const w = this.bySlot.get(slot);
+    if (w !== undefined) this.bySlot.delete(slot);
+    return w;
+  }
+
+  forget(slot: bigint): void {
+    this.bySlot.delete(slot);
+  }
+
+  /** Forgets every slot below `slot`. */
+  forgetBefore(slot: bigint): void {
+    for (const s of this.bySlot.keys()) if (s < slot) this.bySlot.delete(s);
+  }
+
+  clear(): void {
+    this.bySlot.clear();
   }
 }

@@ -15,33 +15,19 @@ import type { StreamViews } from './stream-views.js';
 import type { Logger } from 'pino';
 import type { Kafka } from '../../platform/kafka/index.js';
 import type { TopicNames } from '../../schemas/topics.js';
-import {
-  Commitment,
-  keyId,
-  matchAccountView,
-  matchBlockMeta,
-  matchEntry,
-  matchParsedUpdates,
-  matchSlotStatus,
-  matchTransactionView,
-  scannedAccountView,
-  scannedTransactionView,
-  type CompiledSubscription,
-} from '../filters/index.js';
+import { Commitment, keyId, type CompiledSubscription } from '../filters/index.js';
 import { matchBlocks } from '../filters/match-chain.js';
-import { BlockAssembler } from './block-assembler.js';
 import { CommitmentGate } from './commitment-gate.js';
-import { WRITES_WINDOW, type Hub, type LiveSubscriber } from './hub.js';
+import { Dispatcher } from './dispatcher.js';
+import type { Hub, LiveSubscriber } from './hub.js';
 import type { LiveTail } from './live-tail.js';
 import { planReplay, ReplayOutOfRange, ReplayRun } from './replay.js';
 import { readKinds } from './read-kinds.js';
 import { runSnapshot, SnapshotUnavailable } from './snapshot.js';
 import type { ReplayLimit } from './replay-limit.js';
-import { blockMetaUpdate, blockUpdate, recordUpdate, statusUpdate, type SharedEvent } from './shared-event.js';
-import type { Write } from './latest-writes.js';
-import { SlotStatuses } from './slot-statuses.js';
+import type { SharedEvent } from './shared-event.js';
 import { reached } from './slot-status.js';
-import { NewestWrites } from './newest-writes.js';
+import type { NewestWrites, Write } from './newest-writes.js';
 import type { StreamEvent } from './stream-event.js';
 
 /** Why a session cannot go on: a catalogue code (schemas/errors.ts); each transport maps it to its own status. */
@@ -109,9 +95,6 @@ function writeOf(p: Pending): Write | undefined {
   return { key: keyId(w.pubkey), version: w.writeVersion };
 }
 
-/** Statuses a replay remembers, in slots behind the newest it read (a slot's statuses come within a few hundred). */
-const REPLAY_STATUS_WINDOW = 20_000n;
-
 let nextId = 1;
 
 export class LiveSession implements LiveSubscriber {
@@ -121,10 +104,12 @@ export class LiveSession implements LiveSubscriber {
   /** Live updates that arrived while a replay runs; undefined when no replay runs. */
   private liveBuffer: Pending[] | undefined;
   private replay: ReplayRun | undefined;
-  /** Blocks of the replayed history (blocks filters with from_slot); live blocks come from the hub. */
-  private replayBlocks: BlockAssembler | undefined;
-  /** The slot statuses the replay read (its own news: the hub's are the live tail's). */
-  private replayStatuses: SlotStatuses | undefined;
+  /**
+   * The replay's dispatcher (dispatcher.ts, the hub's for live records), with this session as its one subscription:
+   * the replayed records' matching, their slot statuses (its own news: the hub's are the live tail's) and blocks
+   * (live blocks come from the hub). Dropped at the hand-over.
+   */
+  private replayDispatch: Dispatcher<LiveSession> | undefined;
   /** The replay's newest writes of the accounts it matched (kept past the hand-over for slots still held). */
   private replayWrites: NewestWrites | undefined;
   /** Bumped by every filter change, so a stale replay's late events are ignored. */
@@ -202,13 +187,11 @@ export class LiveSession implements LiveSubscriber {
     // after these positions reaches onLive, every record before them is read by the replay.
     const until = this.d.tail.positions();
     this.liveBuffer = [];
-    this.replayStatuses = new SlotStatuses(REPLAY_STATUS_WINDOW);
-    if (this.gate && sub.accounts.length > 0) this.replayWrites = new NewestWrites(WRITES_WINDOW);
+    const replayed = new Dispatcher<LiveSession>((_, update, names) => this.admit({ update, names }));
+    replayed.register(this, sub);
+    this.replayDispatch = replayed;
+    this.replayWrites = replayed.writes;
     this.gate?.startReplay();
-    if (sub.blocks.length > 0) {
-      const names = matchBlocks(sub);
-      this.replayBlocks = new BlockAssembler((b) => this.admit({ update: blockUpdate(b), names }));
-    }
     this.replaysInFlight++;
     void this.startReplay(sub, sub.fromSlot, until, gen).finally(() => this.replayEnded());
   }
@@ -283,8 +266,7 @@ export class LiveSession implements LiveSubscriber {
     this.generation++;
     void this.replay?.cancel();
     this.replay = undefined;
-    this.replayBlocks = undefined;
-    this.replayStatuses = undefined;
+    this.replayDispatch = undefined;
     this.replayWrites = undefined;
     this.liveBuffer = undefined;
     this.bufferMin = undefined;
@@ -318,7 +300,7 @@ export class LiveSession implements LiveSubscriber {
         log,
         pace: this.opts.pace,
         onEvent: (e) => {
-          if (current()) this.onReplayEvent(sub, e);
+          if (current()) this.onReplayEvent(e);
         },
       });
       if (!current()) {
@@ -343,49 +325,18 @@ export class LiveSession implements LiveSubscriber {
     }
   }
 
-  /** A replayed record: matched here (the hub only sees live ones), mapped to updates as the hub maps live ones. */
-  private onReplayEvent(sub: CompiledSubscription, e: StreamEvent): void {
-    this.replayBlocks?.onEvent(e);
-    switch (e.kind) {
-      case 'transaction': {
-        const names = sub.transactions.length === 0 ? [] : matchTransactionView(sub, scannedTransactionView(e.scan));
-        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
-        return;
-      }
-      case 'account': {
-        const names = sub.accounts.length === 0 ? [] : matchAccountView(sub, scannedAccountView(e.scan));
-        this.replayWrites?.note(e.slot, keyId(e.scan.pubkey), e.scan.writeVersion, names.length > 0);
-        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
-        return;
-      }
-      case 'entry':
-      case 'parsed': {
-        const names = e.kind === 'entry' ? matchEntry(sub) : matchParsedUpdates(sub);
-        if (names.length > 0) this.admit({ update: recordUpdate(e), names });
-        return;
-      }
-      case 'slot': {
-        // As the hub does live (SlotStatuses.take): each status the record adds (a skipped level filled in
-        // first), the updates it releases before the status update itself; the block meta after the processed status.
-        const ev = e.event;
-        this.replayStatuses!.take(
-          ev,
-          (now) => this.status(ev.slot, now, true),
-          (st) => {
-            const names = matchSlotStatus(sub, st);
-            if (names.length > 0) this.admit({ update: statusUpdate(e, st), names });
-          },
-        );
-        if (ev.block !== undefined) {
-          const meta = matchBlockMeta(sub);
-          if (meta.length > 0) this.admit({ update: blockMetaUpdate(e), names: meta });
-        }
-        // Only now, after the status updates and the block meta: the end slot's meta goes out before the stream ends.
-        this.settle();
-        return;
-      }
-    }
+  /**
+   * A replayed record, through the replay's own dispatcher as the hub takes a live one: each status a slot record
+   * adds (a skipped level filled in first), the updates it releases before the status update itself, the block meta
+   * after the processed status; only then, once its news all went to the sink, the slot may count as delivered
+   * (the end slot's meta goes out before the stream ends).
+   */
+  private onReplayEvent(e: StreamEvent): void {
+    this.replayDispatch!.event(e, this.replayLevel);
+    if (e.kind === 'slot') this.settle();
   }
+
+  private readonly replayLevel = (slot: bigint, now: number): void => this.status(slot, now, true);
 
   /** The newest write of an account in a slot, live or replayed, for the gate's deduplication. */
   private readonly newestWrite = (slot: bigint, key: string): bigint | undefined => {
@@ -397,14 +348,13 @@ export class LiveSession implements LiveSubscriber {
   private handOver(sub: CompiledSubscription, fromSlot: bigint): void {
     // A slot whose records straddle the live positions is whole in neither assembler: the replay's part joins the
     // live one, and a block that completes goes to this stream only, through the buffer like any live update.
-    const blocks = this.replayBlocks;
+    const blocks = this.replayDispatch?.blocks;
     if (blocks) this.d.hub.adoptBlocks(blocks, (u) => this.onLive(u, matchBlocks(sub)));
     if (this.closed) return;
     const buffered = this.liveBuffer ?? [];
     this.liveBuffer = undefined;
     this.replay = undefined;
-    this.replayBlocks = undefined;
-    this.replayStatuses = undefined;
+    this.replayDispatch = undefined;
     this.bufferMin = undefined;
     const waiting = buffered.filter((p) => p.update.slot >= fromSlot);
     // What the live statuses took to the level during the replay is complete now that its buffered updates went

@@ -21,6 +21,7 @@ import {
   type LiveFailure,
   type LiveLayer,
   type LiveSession,
+  NewestWrites,
   type SessionSink,
   type SharedEvent,
 } from '../live/index.js';
@@ -104,8 +105,8 @@ export class PubSubSubscription implements SessionSink {
   private readonly prefix: string;
   private readonly suffix: string;
   private readonly level: Commitment;
-  /** Account and program: the last write per account in each slot not yet sent. */
-  private readonly pending = new Map<bigint, Map<string, SharedEvent>>();
+  /** Account and program: the last write per account in each slot not yet sent (newest-writes.ts). */
+  private readonly pending = new NewestWrites<SharedEvent>();
   private readonly flushSoon = new Set<bigint>();
   private flushScheduled = false;
   /** Signature: the slot the views placed the transaction in, while it waits for the commitment. */
@@ -203,11 +204,7 @@ export class PubSubSubscription implements SessionSink {
   }
 
   private gather(u: SharedEvent, e: AccountEvent): void {
-    let bySlot = this.pending.get(u.slot);
-    if (!bySlot) this.pending.set(u.slot, (bySlot = new Map()));
-    const k = keyId(e.pubkey);
-    const prev = bySlot.get(k);
-    if (prev === undefined || (prev.live.event as AccountEvent).writeVersion <= e.writeVersion) bySlot.set(k, u);
+    this.pending.note(u.slot, keyId(e.pubkey), e.writeVersion, u);
     // Above processed the gate hands over a slot's writes right after its status; at processed a write
     // may come after its slot's status (a record read late): both are flushed once this step is over.
     if (reached(this.d.live.hub.statusOf(u.slot), this.level)) this.scheduleFlush(u.slot);
@@ -226,12 +223,11 @@ export class PubSubSubscription implements SessionSink {
   }
 
   private flush(slot: bigint): void {
-    const bySlot = this.pending.get(slot);
-    if (!bySlot) return;
-    this.pending.delete(slot);
+    const writes = this.pending.take(slot);
+    if (!writes) return;
     const view = this.view!;
     const key = `pubsub/${this.kind}/${viewKey(view)}`;
-    for (const u of bySlot.values()) {
+    for (const { value: u } of writes.byKey.values()) {
       const e = u.live.event as AccountEvent;
       const value = this.kind === 'program' ? () => keyedAccountJson(e, view) : () => uiAccountJson(e, view);
       this.emit(
@@ -239,7 +235,7 @@ export class PubSubSubscription implements SessionSink {
         u.readAt,
       );
     }
-    if (this.pending.size > 0) for (const s of this.pending.keys()) if (s + PENDING_SLOTS < slot) this.pending.delete(s);
+    this.pending.forgetBefore(slot - PENDING_SLOTS);
   }
 
   slotStatus(slot: bigint, status: number): void {
@@ -248,7 +244,7 @@ export class PubSubSubscription implements SessionSink {
       if (this.awaiting?.slot === slot && reached(status, this.level)) this.signatureDone(slot, this.awaiting.err, Date.now());
       return;
     }
-    if (isTerminal(status)) this.pending.delete(slot);
+    if (isTerminal(status)) this.pending.forget(slot);
     else if (reached(status, this.level) && this.pending.has(slot)) this.scheduleFlush(slot);
   }
 
