@@ -7,22 +7,15 @@ import { longFunctions, longFunctionsIn, MAX_FUNCTION_LINES } from './long-funct
 /** Documented algorithms, kept whole so they read as their reference does. */
 const ALGORITHMS = new Set(['api/filters/siphash.ts:sipHash24']);
 
-/** Functions over the bound when the check was written (issue 35, item 3), with their length then: split them and
- * take them off. Never add to this list. */
+/** Functions over the bound when the check was written (issue 35, item 3: 37 with sipHash24 at first, these 25 left after the
+ * first splits), with their length then: split them and take them off. Never add to this list. */
 const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'api/live/snapshot-records.ts:SnapshotRowDecoder.row': 118,
-  'api/jsonrpc/dispatch.ts:createDispatch': 106,
-  'api/status/snapshot.ts:statusSource': 99,
   'schemas/wire.ts:decodeV1': 98,
-  'ingest/sources/file/format.ts:eventToJson': 97,
-  'api/status/snapshot.ts:(anonymous)': 96,
   'api/solana-json/instructions.ts:parseSystem': 93,
   'schemas/wire.ts:decodeTransactionWire': 93,
-  'ingest/metrics.ts:ingestMetrics': 86,
   'ingest/run.ts:publishTerm': 85,
-  'api/pubsub/server.ts:startPubSub': 83,
   'ingest/run.ts:startIngest': 83,
-  'api/filters/from-pubsub.ts:specFromPubSub': 82,
   'schemas/pumpfun/layout.ts:Cursor.read': 81,
   'cli/stream-workers.ts:startStreamWorkers': 80,
   'platform/local-kafka/launcher.ts:startCluster': 78,
