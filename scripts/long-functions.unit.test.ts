@@ -7,7 +7,7 @@ import { longFunctions, longFunctionsIn, MAX_FUNCTION_LINES } from './long-funct
 /** Documented algorithms, kept whole so they read as their reference does. */
 const ALGORITHMS = new Set(['api/filters/siphash.ts:sipHash24']);
 
-/** Functions over the bound when the check was written (issue 35, item 3: 37 with sipHash24 at first, these 25 left after the
+/** Functions over the bound when the check was written (issue 35, item 3: 37 with sipHash24 at first, these 24 left after the
  * first splits), with their length then: split them and take them off. Never add to this list. */
 const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'api/live/snapshot-records.ts:SnapshotRowDecoder.row': 118,
@@ -34,7 +34,6 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'ingest/sources/sim/compile.ts:compileMessage': 62,
   'ingest/sources/yellowstone/metrics.ts:yellowstoneMetrics': 62,
   'api/live/views-clickhouse.ts:clickHouseViews': 61,
-  'api/live/views-remote.ts:remoteViews': 61,
 };
 
 describe('long functions', () => {
