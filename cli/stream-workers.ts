@@ -50,53 +50,106 @@ export function workerConfig(config: Config, brokers: readonly string[], viewsUr
   return { ...config, role: 'api', serve: 'streams', kafkaBrokers: [...brokers], viewsUrl, viewsPort: -1, streamProcesses: 0 };
 }
 
-export async function startStreamWorkers(o: {
+export interface StreamWorkersOptions {
   count: number;
   config: Config;
   brokers: readonly string[];
   viewsUrl: string;
   log: Logger;
-}): Promise<StreamWorkers> {
-  const { log } = o;
-  const self = import.meta.url;
-  cluster.setupPrimary({
-    exec: fileURLToPath(new URL(self.endsWith('.ts') ? './stream-worker.ts' : './stream-worker.js', self)),
-    execArgv: process.execArgv,
-    args: [],
-  });
-  const env = { [WORKER_CONFIG_ENV]: JSON.stringify(workerConfig(o.config, o.brokers, o.viewsUrl)) };
-  let stopping = false;
-  const workers = new Set<Worker>();
-  let ports: StreamPorts | undefined;
-  let metricsRequests = 0;
+}
 
-  /** One worker's metrics, or none when it does not answer in time. */
-  function metricsOf(w: Worker): Promise<MetricsJson[]> {
-    if (!w.isConnected()) return Promise.resolve([]);
-    const id = ++metricsRequests;
-    return new Promise((resolve) => {
-      const done = (answer: MetricsJson[]) => {
-        clearTimeout(timer);
-        w.off('message', onMessage);
-        w.off('exit', onExit);
-        resolve(answer);
-      };
-      const onMessage = (m: WorkerMessage) => m.kind === 'metrics' && m.id === id && done([m.metrics]);
-      const onExit = () => done([]);
-      const timer = setTimeout(() => done([]), METRICS_WAIT_MS);
-      w.on('message', onMessage);
-      w.once('exit', onExit);
-      w.send({ kind: 'metrics', id } satisfies PrimaryMessage);
+export function startStreamWorkers(o: StreamWorkersOptions): Promise<StreamWorkers> {
+  return StreamWorkerPool.open(o);
+}
+
+/** Asks one worker for its metrics; none when it is gone or does not answer in time. */
+function askMetrics(w: Worker, id: number): Promise<MetricsJson[]> {
+  if (!w.isConnected()) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const done = (answer: MetricsJson[]) => {
+      clearTimeout(timer);
+      w.off('message', onMessage);
+      w.off('exit', onExit);
+      resolve(answer);
+    };
+    const onMessage = (m: WorkerMessage) => m.kind === 'metrics' && m.id === id && done([m.metrics]);
+    const onExit = () => done([]);
+    const timer = setTimeout(() => done([]), METRICS_WAIT_MS);
+    w.on('message', onMessage);
+    w.once('exit', onExit);
+    w.send({ kind: 'metrics', id } satisfies PrimaryMessage);
+  });
+}
+
+/** Stops one worker: its own shutdown on the primary's word (or SIGTERM without a channel), SIGKILL after a wait. */
+function stopWorker(w: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (w.isDead()) return resolve();
+    const timer = setTimeout(() => w.process.kill('SIGKILL'), STOP_WAIT_MS);
+    w.once('exit', () => (clearTimeout(timer), resolve()));
+    if (w.isConnected()) w.send({ kind: 'stop' } satisfies PrimaryMessage);
+    else w.process.kill('SIGTERM');
+  });
+}
+
+/**
+ * The primary's pool of stream processes. Invariants: `workers` holds every forked worker not yet exited; once
+ * `stopping` is set no worker is forked again; the metrics source is registered from `open` until `stop`.
+ */
+class StreamWorkerPool implements StreamWorkers {
+  private readonly workers = new Set<Worker>();
+  private stopping = false;
+  private metricsRequests = 0;
+  private readonly env: Record<string, string>;
+  private readonly removeMetricsSource: () => void;
+  ports: StreamPorts = { grpc: 0, pubsub: 0 };
+
+  private constructor(private readonly o: StreamWorkersOptions) {
+    const self = import.meta.url;
+    cluster.setupPrimary({
+      exec: fileURLToPath(new URL(self.endsWith('.ts') ? './stream-worker.ts' : './stream-worker.js', self)),
+      execArgv: process.execArgv,
+      args: [],
     });
+    this.env = { [WORKER_CONFIG_ENV]: JSON.stringify(workerConfig(o.config, o.brokers, o.viewsUrl)) };
+    // The engine's /metrics and status page count every stream process's streams and connections too.
+    this.removeMetricsSource = addMetricsSource(async () =>
+      (await Promise.all([...this.workers].map((w) => askMetrics(w, ++this.metricsRequests)))).flat(),
+    );
   }
-  // The engine's /metrics and status page count every stream process's streams and connections too.
-  const removeMetricsSource = addMetricsSource(async () => (await Promise.all([...workers].map(metricsOf))).flat());
+
+  static async open(o: StreamWorkersOptions): Promise<StreamWorkerPool> {
+    const pool = new StreamWorkerPool(o);
+    try {
+      const all = await Promise.all(Array.from({ length: o.count }, () => pool.fork()));
+      pool.ports = { grpc: all[0]!.grpc, pubsub: all[0]!.pubsub };
+      // The pids and metrics ports in the same order (bench:soak scrapes each).
+      o.log.info(
+        { streamProcesses: o.count, pids: all.map((a) => a.pid), metricsPorts: all.map((a) => a.metrics) },
+        'stream processes are serving',
+      );
+    } catch (err) {
+      await pool.stop();
+      throw err;
+    }
+    return pool;
+  }
+
+  pids(): number[] {
+    return [...this.workers].flatMap((w) => (w.process.pid === undefined ? [] : [w.process.pid]));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.removeMetricsSource();
+    await Promise.all([...this.workers].map(stopWorker));
+  }
 
   /** Forks one worker; resolves with its ports once it serves, rejects if it fails or exits first. */
-  function fork(): Promise<Served> {
+  private fork(): Promise<Served> {
     const started = Date.now();
-    const w = cluster.fork(env);
-    workers.add(w);
+    const w = cluster.fork(this.env);
+    this.workers.add(w);
     return new Promise<Served>((resolve, reject) => {
       let serving = false;
       w.on('message', (m: WorkerMessage) => {
@@ -106,51 +159,23 @@ export async function startStreamWorkers(o: {
         } else if (m.kind === 'failed') reject(new Error(`stream process ${w.id} failed to start: ${m.message}`));
       });
       w.once('exit', (code, signal) => {
-        workers.delete(w);
+        this.workers.delete(w);
         if (!serving) reject(new Error(`stream process ${w.id} exited (${signal ?? code}) before serving`));
-        if (stopping || !serving) return;
-        // Its clients were dropped with it; they reconnect (to the survivors) and resume with from_slot.
-        log.warn({ streamProcess: w.id, pid: w.process.pid, code, signal }, 'stream process died: starting another');
-        const wait = Date.now() - started < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
-        setTimeout(() => {
-          if (stopping) return;
-          fork().then(
-            (p) => log.info({ pid: p.pid, metricsPort: p.metrics }, 'stream process restarted'),
-            (err: unknown) => log.error({ err }, 'stream process could not be restarted'),
-          );
-        }, wait).unref();
+        else if (!this.stopping) this.restart(w, started, code, signal);
       });
     });
   }
 
-  const stop = async (): Promise<void> => {
-    stopping = true;
-    removeMetricsSource();
-    await Promise.all(
-      [...workers].map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            if (w.isDead()) return resolve();
-            const timer = setTimeout(() => w.process.kill('SIGKILL'), STOP_WAIT_MS);
-            w.once('exit', () => (clearTimeout(timer), resolve()));
-            if (w.isConnected()) w.send({ kind: 'stop' } satisfies PrimaryMessage);
-            else w.process.kill('SIGTERM');
-          }),
-      ),
-    );
-  };
-
-  try {
-    const all = await Promise.all(Array.from({ length: o.count }, () => fork()));
-    ports = { grpc: all[0]!.grpc, pubsub: all[0]!.pubsub };
-    // The pids and metrics ports in the same order (bench:soak scrapes each).
-    log.info(
-      { streamProcesses: o.count, pids: all.map((a) => a.pid), metricsPorts: all.map((a) => a.metrics) },
-      'stream processes are serving',
-    );
-  } catch (err) {
-    await stop();
-    throw err;
+  /** A serving worker died: its clients were dropped with it and reconnect (to the survivors), resuming with from_slot. */
+  private restart(w: Worker, started: number, code: number, signal: string): void {
+    this.o.log.warn({ streamProcess: w.id, pid: w.process.pid, code, signal }, 'stream process died: starting another');
+    const wait = Date.now() - started < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
+    setTimeout(() => {
+      if (this.stopping) return;
+      this.fork().then(
+        (p) => this.o.log.info({ pid: p.pid, metricsPort: p.metrics }, 'stream process restarted'),
+        (err: unknown) => this.o.log.error({ err }, 'stream process could not be restarted'),
+      );
+    }, wait).unref();
   }
-  return { ports, pids: () => [...workers].flatMap((w) => (w.process.pid === undefined ? [] : [w.process.pid])), stop };
 }

@@ -86,7 +86,7 @@ export async function wireRpc(
   stops: StopList,
   log: Logger,
 ): Promise<number> {
-  const { startJsonRpc } = await import('../api/jsonrpc/server.js');
+  const { JsonRpcServer } = await import('../api/jsonrpc/server.js');
   const { processInputs, statusSource } = await import('../api/status/snapshot.js');
   const { STATUS_PAGE } = await import('../api/status/page.js');
   const { ViewsStateCache } = await import('../api/views/state.js');
@@ -99,7 +99,7 @@ export async function wireRpc(
   const { headCacheSlots, ...jsonrpc } = api.jsonrpc;
   const cache = headCacheSlots > 0 ? new HeadCache({ slots: headCacheSlots, fromStart: head.readsFromStart() }) : undefined;
   if (cache) head.addConsumer(cache);
-  const rpc = await startJsonRpc({
+  const rpc = await JsonRpcServer.open({
     ...jsonrpc,
     ...(cache ? { head: cache } : {}),
     access,

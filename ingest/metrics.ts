@@ -24,7 +24,13 @@ export interface IngestMetrics {
 let metrics: IngestMetrics | undefined;
 
 export function ingestMetrics(): IngestMetrics {
-  metrics ??= {
+  metrics ??= { ...publishMetrics(), ...sourceMetrics() };
+  return metrics;
+}
+
+/** What the publisher counts: records, bytes, transactions, retries, the last slot, dead letters. */
+function publishMetrics() {
+  return {
     records: new Counter({
       name: 'slotstream_ingest_records_total',
       help: 'Records published, per topic.',
@@ -64,15 +70,21 @@ export function ingestMetrics(): IngestMetrics {
       help: 'Highest slot committed to Kafka by this process.',
       registers: [registry],
     }),
-    badLines: new Counter({
-      name: 'slotstream_ingest_file_bad_lines_total',
-      help: 'File source lines skipped as bad.',
-      registers: [registry],
-    }),
     deadLetters: new Counter({
       name: 'slotstream_ingest_dead_letters_total',
       help: 'Records sent to the dead-letter topic instead of their own (too large), per intended topic.',
       labelNames: ['topic'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** What the sources and the name claim report: bad input, lag, the name's holder. */
+function sourceMetrics() {
+  return {
+    badLines: new Counter({
+      name: 'slotstream_ingest_file_bad_lines_total',
+      help: 'File source lines skipped as bad.',
       registers: [registry],
     }),
     unconvertible: new Counter({
@@ -107,5 +119,4 @@ export function ingestMetrics(): IngestMetrics {
       registers: [registry],
     }),
   };
-  return metrics;
 }

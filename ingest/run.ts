@@ -10,7 +10,7 @@ import { createFileSource, type FileSource } from './sources/file/source.js';
 import { createJsonlWriter } from './sources/file/writer.js';
 import { ingestMetrics } from './metrics.js';
 import { Publisher, PublisherFencedError } from './publish/publisher.js';
-import { claimIngestName, ingestIdOf, type NameClaim } from './publish/name-claim.js';
+import { IngestNameClaim, ingestIdOf, type NameClaim } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
@@ -103,7 +103,7 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
         metrics.active.set(0);
         let claim: NameClaim;
         try {
-          claim = await claimIngestName(kafka.kafka, kafka.topics, {
+          claim = await IngestNameClaim.open(kafka.kafka, kafka.topics, {
             prefix: section.kafka.topicPrefix,
             name: section.name,
             log,

@@ -1,9 +1,9 @@
 // Prometheus metrics and health on one HTTP port. Every role registers its metrics on the shared
 // registry; `/health` asks the checks the roles registered.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { AggregatorRegistry, Gauge, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { HttpListener } from './http-listen.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -107,31 +107,30 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+type Answer = (res: ServerResponse) => Promise<unknown>;
+
+/** The metrics port's routes (exact paths); any other path is a 404. */
+export const METRICS_ROUTES: Readonly<Record<string, Answer>> = {
+  '/metrics': (res) =>
+    history()
+      .then(() => processMetrics())
+      .then((merged) => merged.metrics())
+      .then(
+        (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+        (err: Error) => res.writeHead(500).end(err.message),
+      ),
+  '/health/history': (res) => history().then((stores) => res.writeHead(200, { 'content-type': 'application/json' }).end(json({ stores }))),
+  '/health': (res) => health().then((state) => res.writeHead(state === 'unknown' ? 503 : 200, { 'content-type': 'text/plain' }).end(state)),
+};
+
+/** The request handler of the metrics port: METRICS_ROUTES by path. */
+export function metricsHandler(req: IncomingMessage, res: ServerResponse): void {
+  const answer = METRICS_ROUTES[req.url ?? ''];
+  if (answer === undefined) res.writeHead(404).end();
+  else void answer(res);
+}
+
 /** `exclusive`: a cluster worker binds a port of its own rather than sharing the primary's (cli/stream-workers.ts). */
-export async function startMetricsServer(host: string, port: number, exclusive = false): Promise<MetricsServer> {
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/metrics') {
-      history()
-        .then(() => processMetrics())
-        .then((merged) => merged.metrics())
-        .then(
-          (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
-          (err: Error) => res.writeHead(500).end(err.message),
-        );
-    } else if (req.url === '/health/history') {
-      history().then((stores) => res.writeHead(200, { 'content-type': 'application/json' }).end(json({ stores })));
-    } else if (req.url === '/health') {
-      health().then((state) => res.writeHead(state === 'unknown' ? 503 : 200, { 'content-type': 'text/plain' }).end(state));
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, exclusive }, resolve);
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+export function startMetricsServer(host: string, port: number, exclusive = false): Promise<MetricsServer> {
+  return HttpListener.open(metricsHandler, { host, port, exclusive });
 }

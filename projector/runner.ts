@@ -42,11 +42,6 @@ export interface RunnerStats {
   deadLetters: number;
 }
 
-export interface Runner {
-  stats(): RunnerStats;
-  stop(): Promise<void>;
-}
-
 /** TabSeparated: ClickHouse parses it faster than JSON and the embedded engine takes it without a
  * copy (bench/README.md, Projector). */
 function tabSeparatedOf(ins: TableInsert): Buffer {
@@ -77,41 +72,60 @@ interface Pending {
   slice: Slice;
 }
 
-export async function startRunner(o: RunnerOptions): Promise<Runner> {
-  const kindOf = new Map<string, TopicKind>(RECORD_KINDS.map((k) => [o.topics[k], k]));
-  const stats: RunnerStats = { events: 0, batches: 0, deadLetters: 0 };
-  const state = { stopping: false, abandoned: false };
-  // The flush commits through the consumer, which is opened after the batcher exists.
-  const member: { consumer?: GroupConsumer } = {};
-  const flush = makeFlush(o, stats, state, (offsets) => member.consumer!.commit(offsets));
-  const batcher = new Batcher<Pending>({ maxEvents: o.batchRows, maxMs: o.batchMs, sizeOf: (p) => p.slice.events, flush });
+/** The runner. Open with `Runner.open`; `stop` is idempotent. */
+export class Runner {
+  // Invariants: `consumer` is set by `open` before any fetch is taken, and the batcher flushes (and commits through
+  // it) only slices taken from a fetch, so every flush finds it set. `state.stopping` is set once, by `stop`; from
+  // then on fetches are dropped. `counts` counts committed batches only.
+  private readonly counts: RunnerStats = { events: 0, batches: 0, deadLetters: 0 };
+  private readonly state: RunnerState = { stopping: false, abandoned: false };
+  private readonly kindOf: ReadonlyMap<string, TopicKind>;
+  private readonly batcher: Batcher<Pending>;
+  private consumer!: GroupConsumer;
+  private stopping: Promise<void> | undefined;
 
-  const consumer = await o.kafka.groupConsumer({
-    groupId: o.groupId,
-    topics: RECORD_KINDS.map((k) => o.topics[k]),
-    sessionTimeoutMs: o.sessionTimeoutMs,
-    // Short fetch waits keep stop() quick; records still arrive as soon as they exist.
-    maxWaitMs: 500,
-    // Small fetches (about 3,500 records per partition) keep the pipeline fine-grained: the next
-    // fetch is decoded and projected while ClickHouse inserts the previous one (bench/README.md).
-    maxBytesPerPartition: 1024 * 1024,
-    onBatches: (batches) => takeFetch(o, kindOf, batcher, state, batches),
-    onError: (err) => o.log.warn({ err: err.message }, 'projector: Kafka fetch failed; retrying'),
-  });
+  private constructor(private readonly o: RunnerOptions) {
+    this.kindOf = new Map<string, TopicKind>(RECORD_KINDS.map((k) => [o.topics[k], k]));
+    const flush = makeFlush(o, this.counts, this.state, (offsets) => this.consumer.commit(offsets));
+    this.batcher = new Batcher<Pending>({ maxEvents: o.batchRows, maxMs: o.batchMs, sizeOf: (p) => p.slice.events, flush });
+  }
 
-  member.consumer = consumer;
-  return {
-    stats: () => ({ ...stats }),
-    async stop() {
-      // Store and commit what was taken while still a group member, then leave. Fetches arriving
-      // meanwhile are dropped (takeFetch): uncommitted, so they are re-delivered to the next owner.
-      state.stopping = true;
-      batcher.hurry();
-      await batcher.idle();
-      await consumer.stop();
-      await batcher.idle();
-    },
-  };
+  /** Joins the projector group over the event topics and starts storing what it fetches. */
+  static async open(o: RunnerOptions): Promise<Runner> {
+    const runner = new Runner(o);
+    runner.consumer = await o.kafka.groupConsumer({
+      groupId: o.groupId,
+      topics: RECORD_KINDS.map((k) => o.topics[k]),
+      sessionTimeoutMs: o.sessionTimeoutMs,
+      // Short fetch waits keep stop() quick; records still arrive as soon as they exist.
+      maxWaitMs: 500,
+      // Small fetches (about 3,500 records per partition) keep the pipeline fine-grained: the next
+      // fetch is decoded and projected while ClickHouse inserts the previous one (bench/README.md).
+      maxBytesPerPartition: 1024 * 1024,
+      onBatches: (batches) => takeFetch(o, runner.kindOf, runner.batcher, runner.state, batches),
+      onError: (err) => o.log.warn({ err: err.message }, 'projector: Kafka fetch failed; retrying'),
+    });
+    return runner;
+  }
+
+  stats(): RunnerStats {
+    return { ...this.counts };
+  }
+
+  /** Stores and commits what was taken while still a group member, then leaves. Fetches arriving meanwhile are
+   * dropped (takeFetch): uncommitted, so they are re-delivered to the next owner. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.leave();
+    return this.stopping;
+  }
+
+  private async leave(): Promise<void> {
+    this.state.stopping = true;
+    this.batcher.hurry();
+    await this.batcher.idle();
+    await this.consumer.stop();
+    await this.batcher.idle();
+  }
 }
 
 interface RunnerState {

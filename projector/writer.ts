@@ -7,7 +7,7 @@ import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
 import { createDeadLetterSink } from './deadletter.js';
 import { HeadsTracker } from './heads-tracker.js';
 import type { BatchPlan } from './plan.js';
-import { startRunner, type RunnerStats } from './runner.js';
+import { Runner, type RunnerStats } from './runner.js';
 
 export interface ViewWriterOptions {
   kafka: Kafka;
@@ -44,7 +44,7 @@ export async function startViewWriter(o: ViewWriterOptions): Promise<ViewWriter>
   });
   let runner;
   try {
-    runner = await startRunner({ ...o, deadLetters });
+    runner = await Runner.open({ ...o, deadLetters });
   } catch (err) {
     await deadLetters.close();
     throw err;

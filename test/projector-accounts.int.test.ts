@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
+import { JsonRpcServer } from '../api/jsonrpc/server.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { applyMigrations } from '../platform/migrations.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     topics,
   });
   // stateTtlMs 0: every request reads the heads as they are now, so an answer follows the step just awaited.
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

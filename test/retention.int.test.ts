@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
+import { JsonRpcServer } from '../api/jsonrpc/server.js';
 import { readViewsState } from '../api/views/state.js';
 import { createClickHouse, type ClickHouseClient } from '../platform/clickhouse.js';
 import { createKafka, kafkaCompression, type Kafka } from '../platform/kafka/index.js';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await applyMigrations(ch, DB);
   projector = await startProjector(OPTIONS, silentLogger, { ch, kafka, topics });
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
 import { afterAll, expect, it } from 'vitest';
-import { startJsonRpc } from '../api/jsonrpc/server.js';
+import { JsonRpcServer } from '../api/jsonrpc/server.js';
 import { connectKafka } from '../cli/infrastructure.js';
 import { startIngest } from '../ingest/run.js';
 import { createClickHouse } from '../platform/clickhouse.js';
@@ -49,7 +49,7 @@ it(
     });
     const { kafka, topics } = await connectKafka(projectorConfig, silentLogger);
     const projector = await startProjector(projectorSection(projectorConfig), silentLogger, { ch, kafka, topics });
-    const rpc = await startJsonRpc({
+    const rpc = await JsonRpcServer.open({
       ch,
       database: DB,
       host: '127.0.0.1',

@@ -19,7 +19,7 @@ import { DEFAULT_FILTER_LIMITS } from '../api/filters/index.js';
 import { geyserService } from '../api/grpc/geyser/service.js';
 import { startGrpc, type GrpcServer } from '../api/grpc/server.js';
 import { streamService } from '../api/grpc/stream/service.js';
-import { startJsonRpc, type JsonRpcServer } from '../api/jsonrpc/server.js';
+import { JsonRpcServer } from '../api/jsonrpc/server.js';
 import { LiveLayer } from '../api/live/index.js';
 import { startPubSub, type PubSubServer } from '../api/pubsub/server.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -90,7 +90,7 @@ describe('TLS on gRPC, JSON-RPC and PubSub, renewed without a restart', () => {
       tls,
       log,
     });
-    rpc = await startJsonRpc({
+    rpc = await JsonRpcServer.open({
       ch: store.ch,
       database,
       host: '127.0.0.1',

@@ -50,6 +50,11 @@ const dataFilter = (f: PubSubProgramFilter): AccountDataFilter =>
 export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
   const name = PUBSUB_FILTER_NAME;
   switch (r.kind) {
+    case 'logs':
+    case 'signature':
+    case 'vote':
+    case 'transaction':
+      return transactionsSpec(r);
     case 'account':
       return { ...EMPTY_SUBSCRIPTION, commitment: r.commitment, accounts: [{ name, account: [r.pubkey], owner: [], filters: [] }] };
     case 'program':
@@ -57,27 +62,6 @@ export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
         ...EMPTY_SUBSCRIPTION,
         commitment: r.commitment,
         accounts: [{ name, account: [], owner: [r.program], filters: r.filters.map(dataFilter) }],
-      };
-    case 'logs':
-      return {
-        ...EMPTY_SUBSCRIPTION,
-        commitment: r.commitment,
-        transactions: [
-          {
-            name,
-            accountInclude: r.mentions === undefined ? [] : [r.mentions],
-            accountExclude: [],
-            accountRequired: [],
-            // Agave's `all` leaves votes out; `allWithVotes` and `mentions` take every transaction.
-            vote: r.mentions === undefined && !r.votes ? false : undefined,
-          },
-        ],
-      };
-    case 'signature':
-      return {
-        ...EMPTY_SUBSCRIPTION,
-        commitment: r.commitment,
-        transactions: [{ name, accountInclude: [], accountExclude: [], accountRequired: [], signature: r.signature }],
       };
     case 'slot':
       // Slot status updates are never held by the gate, so the level only selects which status is sent.
@@ -104,6 +88,34 @@ export function specFromPubSub(r: PubSubRequest): SubscriptionSpec {
         ...EMPTY_SUBSCRIPTION,
         commitment: r.commitment,
         blocks: [{ name, accountInclude: [], includeTransactions: true, includeAccounts: false, includeEntries: false }],
+      };
+  }
+}
+
+/** The requests a transaction filter answers. */
+function transactionsSpec(r: Extract<PubSubRequest, { kind: 'logs' | 'signature' | 'vote' | 'transaction' }>): SubscriptionSpec {
+  const name = PUBSUB_FILTER_NAME;
+  switch (r.kind) {
+    case 'logs':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        transactions: [
+          {
+            name,
+            accountInclude: r.mentions === undefined ? [] : [r.mentions],
+            accountExclude: [],
+            accountRequired: [],
+            // Agave's `all` leaves votes out; `allWithVotes` and `mentions` take every transaction.
+            vote: r.mentions === undefined && !r.votes ? false : undefined,
+          },
+        ],
+      };
+    case 'signature':
+      return {
+        ...EMPTY_SUBSCRIPTION,
+        commitment: r.commitment,
+        transactions: [{ name, accountInclude: [], accountExclude: [], accountRequired: [], signature: r.signature }],
       };
     case 'vote':
       return {

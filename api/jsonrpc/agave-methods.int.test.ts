@@ -47,7 +47,7 @@ import {
   simChain,
   type SimChain,
 } from '../../test/support/jsonrpc/agave-chain.js';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 import { ingestSection, projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'agave_methods';
@@ -118,8 +118,8 @@ beforeAll(async () => {
     log: silentLogger,
     stateTtlMs: 0,
   };
-  rpc = await startJsonRpc({ ...rpcOptions, identity: IDENTITY });
-  bare = await startJsonRpc(rpcOptions);
+  rpc = await JsonRpcServer.open({ ...rpcOptions, identity: IDENTITY });
+  bare = await JsonRpcServer.open(rpcOptions);
   url = `http://127.0.0.1:${rpc.port}/`;
   conn = new Connection(url, { commitment: 'finalized', disableRetryOnRateLimit: true });
   kit = createSolanaRpc(url);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
 import { createKafka, type Kafka } from '../../platform/kafka/index.js';
 import { applyMigrations } from '../../platform/migrations.js';
@@ -62,7 +62,7 @@ beforeAll(async () => {
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await applyMigrations(ch, DB);
   projector = await startProjector({ database: DB, groupId: 'g-as-of', batchRows: 400, batchMs: 50 }, silentLogger, { ch, kafka, topics });
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

@@ -59,29 +59,96 @@ const answersOf = (method: string, code: string) => {
 };
 
 export function createDispatch(o: DispatchOptions): Dispatch {
-  const health = async (): Promise<Health> => {
+  const d = new Dispatcher(o);
+  return (text, client) => d.dispatch(text, client);
+}
+
+/** The dispatch's steps: `dispatch` (the body: one call or a batch), `answer` (one entry), `call` (a method's
+ * answer, timed and counted), `fromHead` (the head cache's answer) or `runOnViews`, and `health` (getHealth). */
+class Dispatcher {
+  constructor(private readonly o: DispatchOptions) {}
+
+  async dispatch(text: string, client: string): Promise<string | AsyncIterable<string> | undefined> {
+    const body = parseBody(text, this.o.maxBatch);
+    if (body.kind === 'fail') return toJson(body.response);
+    if (body.kind === 'single') {
+      const r = this.answer(body.entry, client, true);
+      if (r === undefined) return undefined;
+      const a = await r;
+      return 'kind' in a ? streamedResponse(a) : toJson(a);
+    }
+    // In a batch a streamed result is joined (bounded by the method's own limit), then the batch is one text.
+    const answers = (await Promise.all(body.entries.map((e) => this.answer(e, client, false)))).filter(
+      (r): r is Response => r !== undefined,
+    );
+    return answers.length === 0 ? undefined : toJson(answers);
+  }
+
+  /** Notifications get no answer; the methods are read-only, so they are not run at all. */
+  private answer(e: Entry, client: string, streaming: boolean): Promise<Answer> | undefined {
+    if (e.kind === 'call') return this.call(e, client, streaming);
+    return e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
+  }
+
+  private readonly health = async (): Promise<Health> => {
     try {
-      return healthOf(await o.state.get(), o.chainTip(), o.maxSlotLag);
+      return healthOf(await this.o.state.get(), this.o.chainTip(), this.o.maxSlotLag);
     } catch (err) {
-      o.log.warn({ err }, 'JSON-RPC getHealth: views state unreadable');
+      this.o.log.warn({ err }, 'JSON-RPC getHealth: views state unreadable');
       return { kind: 'unknown' };
     }
   };
 
+  private async call(e: Extract<Entry, { kind: 'call' }>, client: string, streaming: boolean): Promise<Answer> {
+    const started = performance.now();
+    const method = METHODS.get(e.method);
+    const label = method ? method.name : 'other';
+    let response: Answer;
+    try {
+      if (!method) throw methodNotFound();
+      response = await this.resultOf(method, e, client, streaming);
+    } catch (err) {
+      if (err instanceof RpcError) {
+        response = errorResponse(e.id, err);
+      } else {
+        // Internals (ClickHouse messages, stack traces) go to the log, never to the client.
+        this.o.log.error({ err, method: e.method }, 'JSON-RPC call failed');
+        response = errorResponse(e.id, internalError());
+      }
+    }
+    // A streamed answer is timed to its first fragment (the rest goes at the client's pace).
+    durationOf(label).observe((performance.now() - started) / 1000);
+    answersOf(label, 'error' in response ? String(response.error.code) : '0').inc();
+    return response;
+  }
+
+  /** The method's result as an answer: from the head cache when it has it, else from the views; a streamed result
+   * is joined in a batch and starts streaming with its first fragment otherwise. */
+  private async resultOf(method: AnyMethod, e: Extract<Entry, { kind: 'call' }>, client: string, streaming: boolean): Promise<Answer> {
+    const params = method.parse(e.params);
+    const cached = this.o.head !== undefined && method.fromHead !== undefined ? this.fromHead(method, params) : HEAD_MISS;
+    const result = cached !== HEAD_MISS ? cached : await this.runOnViews(method, params, client);
+    if (!(result instanceof StreamedResult)) return resultResponse(e.id, result);
+    if (!streaming) return resultResponse(e.id, new RawJson(await joined(result.fragments)));
+    const rest = result.fragments[Symbol.asyncIterator]();
+    const first = await rest.next();
+    return { kind: 'streamed', id: e.id, first: first.done ? '' : first.value, rest };
+  }
+
   /** The method's answer from the head cache, or HEAD_MISS (counted per method). */
-  function fromHead(method: AnyMethod, params: unknown): unknown {
-    const head = o.head!;
+  private fromHead(method: AnyMethod, params: unknown): unknown {
+    const head = this.o.head!;
     const state = headState(head);
     let result: unknown = HEAD_MISS;
     // The cache must not answer older than the views already do (their last state, no query).
-    if (state !== undefined && headIsCurrent(state, o.state.peek())) {
-      const h: HeadContext = { cache: head, state, apiVersion: nodeVersionOf(o.upstreamVersion()).solanaCore };
+    if (state !== undefined && headIsCurrent(state, this.o.state.peek())) {
+      const h: HeadContext = { cache: head, state, apiVersion: nodeVersionOf(this.o.upstreamVersion()).solanaCore };
       try {
         result = method.fromHead!(h, params);
       } catch (err) {
         // An error the cache answers (-32016, -32004, ...) is a hit too; anything else is a fault of the cache,
         // logged, and the views answer.
-        if (!(err instanceof RpcError)) o.log.error({ err, method: method.name }, 'JSON-RPC head cache failed; asking the views');
+        if (!(err instanceof RpcError)) this.o.log.error({ err, method: method.name }, 'JSON-RPC head cache failed; asking the views');
         else {
           headOutcomeOf(method.name, 'hit').inc();
           throw err;
@@ -92,77 +159,27 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     return result;
   }
 
-  async function runOnViews(method: AnyMethod, params: unknown, client: string): Promise<unknown> {
+  private async runOnViews(method: AnyMethod, params: unknown, client: string): Promise<unknown> {
+    const o = this.o;
     let state = NO_STATE;
     if (!method.answersWhileBehind) {
       state = await o.state.get();
       if (freshness(state, o.chainTip(), o.maxSlotLag) === 'behind') throw unavailable(method.unavailableMessage);
     }
-    const ch = new AdmittedQueries(o.ch, o.admission, client);
     const version = nodeVersionOf(o.upstreamVersion());
     const ctx: MethodContext = {
-      ch,
+      ch: new AdmittedQueries(o.ch, o.admission, client),
       db: o.database,
       state,
       version,
       apiVersion: version.solanaCore,
-      health,
+      health: this.health,
       limits: o.limits,
       chainTip: o.chainTip,
       node: o.node ?? {},
     };
     return method.run(ctx, params);
   }
-
-  async function call(e: Extract<Entry, { kind: 'call' }>, client: string, streaming: boolean): Promise<Answer> {
-    const started = performance.now();
-    const method = METHODS.get(e.method);
-    const label = method ? method.name : 'other';
-    let response: Answer;
-    try {
-      if (!method) throw methodNotFound();
-      const params = method.parse(e.params);
-      const cached = o.head !== undefined && method.fromHead !== undefined ? fromHead(method, params) : HEAD_MISS;
-      const result = cached !== HEAD_MISS ? cached : await runOnViews(method, params, client);
-      if (!(result instanceof StreamedResult)) response = resultResponse(e.id, result);
-      else if (!streaming) response = resultResponse(e.id, new RawJson(await joined(result.fragments)));
-      else {
-        const rest = result.fragments[Symbol.asyncIterator]();
-        const first = await rest.next();
-        response = { kind: 'streamed', id: e.id, first: first.done ? '' : first.value, rest };
-      }
-    } catch (err) {
-      if (err instanceof RpcError) {
-        response = errorResponse(e.id, err);
-      } else {
-        // Internals (ClickHouse messages, stack traces) go to the log, never to the client.
-        o.log.error({ err, method: e.method }, 'JSON-RPC call failed');
-        response = errorResponse(e.id, internalError());
-      }
-    }
-    // A streamed answer is timed to its first fragment (the rest goes at the client's pace).
-    durationOf(label).observe((performance.now() - started) / 1000);
-    answersOf(label, 'error' in response ? String(response.error.code) : '0').inc();
-    return response;
-  }
-
-  // Notifications get no answer; the methods are read-only, so they are not run at all.
-  const answer = (e: Entry, client: string, streaming: boolean): Promise<Answer> | undefined =>
-    e.kind === 'call' ? call(e, client, streaming) : e.kind === 'invalid' ? Promise.resolve(errorResponse(e.id, e.error)) : undefined;
-
-  return async (text, client) => {
-    const body = parseBody(text, o.maxBatch);
-    if (body.kind === 'fail') return toJson(body.response);
-    if (body.kind === 'single') {
-      const r = answer(body.entry, client, true);
-      if (r === undefined) return undefined;
-      const a = await r;
-      return 'kind' in a ? streamedResponse(a) : toJson(a);
-    }
-    // In a batch a streamed result is joined (bounded by the method's own limit), then the batch is one text.
-    const answers = (await Promise.all(body.entries.map((e) => answer(e, client, false)))).filter((r): r is Response => r !== undefined);
-    return answers.length === 0 ? undefined : toJson(answers);
-  };
 }
 
 async function joined(fragments: AsyncIterable<string>): Promise<string> {

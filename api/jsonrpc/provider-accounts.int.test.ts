@@ -34,7 +34,7 @@ import {
   stateAt,
 } from '../../test/support/jsonrpc/program-chain.js';
 import { RECENT_SLOTS } from '../views/program-accounts.js';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 
 const DB = 'provider_accounts';
 let dir: string;
@@ -49,7 +49,7 @@ const chain: SlotBatch[] = buildProgramChain();
 let tip = LAST;
 
 const startRpc = (maxProgramAccounts?: number) =>
-  startJsonRpc({
+  JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

@@ -19,7 +19,7 @@ import { rebuildViews, startProjector, type Projector } from '../../projector/ru
 import { publishChain } from '../../test/support/projector/kafka.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { ACC, HEADS, WALLET, buildChain, projectInto } from '../../test/support/jsonrpc/chain.js';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 import { projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'read_pipeline';
@@ -76,7 +76,7 @@ beforeAll(async () => {
     timeoutMs: 60_000,
     intervalMs: 200,
   });
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

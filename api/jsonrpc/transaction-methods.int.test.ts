@@ -51,7 +51,7 @@ import {
   txBlockTime,
   txSig,
 } from '../../test/support/jsonrpc/tx-chain.js';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 import { projectorSection } from '../../cli/config-sections.js';
 
 const DB = 'tx_pipeline';
@@ -121,7 +121,7 @@ beforeAll(async () => {
     timeoutMs: 60_000,
     intervalMs: 200,
   });
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

@@ -35,7 +35,7 @@ import {
   hSig,
   slotTransactions,
 } from '../../test/support/jsonrpc/history-chain.js';
-import { startJsonRpc, type JsonRpcServer } from './server.js';
+import { JsonRpcServer } from './server.js';
 
 const DB = 'gtfa_pipeline';
 const EXPECTED_DB = 'gtfa_pipeline_expected';
@@ -102,7 +102,7 @@ beforeAll(async () => {
     timeoutMs: 60_000,
     intervalMs: 200,
   });
-  rpc = await startJsonRpc({
+  rpc = await JsonRpcServer.open({
     ch,
     database: DB,
     host: '127.0.0.1',

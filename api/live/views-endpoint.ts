@@ -4,8 +4,8 @@
 // (application/octet-stream, the same RowBinary bytes), with the engine's back-pressure, and a client that goes
 // away cancels the read. Internal: bind it to loopback or a private network (it has no authentication of its own
 // beyond an optional bearer token).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { HttpListener } from '../../platform/http-listen.js';
 import type { Logger } from 'pino';
 import type { LogStart, SnapshotCandidates, StreamViews, ViewsCommitment } from './stream-views.js';
 
@@ -64,86 +64,87 @@ const json = (res: ServerResponse, status: number, v: unknown): void => {
   res.end(text);
 };
 
-export async function startViewsEndpoint(o: {
+/** One call: the request's JSON object in, the answer written to `res`; `signal` aborts when the client goes away. */
+type Call = (views: StreamViews, b: Record<string, unknown>, res: ServerResponse, signal: AbortSignal) => Promise<void>;
+
+function startsOf(v: unknown): LogStart[] {
+  if (!Array.isArray(v)) throw new BadRequest('starts must be an array');
+  return (v as Record<string, unknown>[]).map((s, i) => {
+    if (typeof s?.topic !== 'string' || !Number.isInteger(s.partition)) throw new BadRequest(`starts[${i}] needs topic and partition`);
+    return { topic: s.topic, partition: s.partition as number, low: u64(s.low, `starts[${i}].low`) };
+  });
+}
+
+/** A snapshot's rows as the engine reads them, with the client's back-pressure; a client gone cancels the read. */
+async function streamSnapshot(chunks: AsyncIterator<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  try {
+    let next = await chunks.next();
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    while (!next.done && !signal.aborted) {
+      if (!res.write(next.value)) await new Promise<void>((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      next = await chunks.next();
+    }
+    res.end();
+  } finally {
+    await chunks.return?.(undefined).catch(() => undefined);
+  }
+}
+
+/** The endpoint's route table: path = StreamViews method. */
+export const VIEWS_CALLS: Readonly<Record<string, Call>> = {
+  '/replayOffsets': async (views, b, res) =>
+    json(res, 200, { rows: await views.replayOffsets(strings(b.topics, 'topics'), u64(b.fromSlot, 'fromSlot')) }),
+  '/firstAvailable': async (views, b, res) => {
+    const slot = await views.firstAvailable(startsOf(b.starts));
+    json(res, 200, { slot: slot?.toString() ?? null });
+  },
+  '/head': async (views, b, res) => {
+    const c = b.commitment as ViewsCommitment;
+    if (!COMMITMENTS.includes(c)) throw new BadRequest('commitment must be processed, confirmed or finalized');
+    const slot = await views.head(c);
+    json(res, 200, { slot: slot?.toString() ?? null });
+  },
+  '/signatureStatus': async (views, b, res, signal) => {
+    if (typeof b.signature !== 'string' || typeof b.client !== 'string') throw new BadRequest('signature and client must be strings');
+    const s = await views.signatureStatus(b.signature, b.client, signal);
+    json(res, 200, { status: s === undefined ? null : { slot: s.slot.toString(), err: s.err, level: s.level } });
+  },
+  '/accountSnapshot': (views, b, res, signal) =>
+    streamSnapshot(views.accountSnapshot(candidatesOf(b.candidates), u64(b.slot, 'slot'))[Symbol.asyncIterator](), res, signal),
+};
+
+export interface ViewsEndpointOptions {
   views: StreamViews;
   host: string;
   port: number;
   /** When set, every request must carry `authorization: Bearer <token>`. */
   token?: string;
   log: Logger;
-}): Promise<ViewsEndpoint> {
-  const { views } = o;
+}
 
+/** The endpoint's request handler (no socket: `startViewsEndpoint` listens with it). */
+export function viewsHandler(o: ViewsEndpointOptions): RequestListener {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (o.token !== undefined && req.headers.authorization !== `Bearer ${o.token}`) return json(res, 401, { error: 'unauthorized' });
     if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     const b = await body(req);
-    switch (req.url) {
-      case '/replayOffsets':
-        return json(res, 200, { rows: await views.replayOffsets(strings(b.topics, 'topics'), u64(b.fromSlot, 'fromSlot')) });
-      case '/firstAvailable': {
-        if (!Array.isArray(b.starts)) throw new BadRequest('starts must be an array');
-        const starts: LogStart[] = (b.starts as Record<string, unknown>[]).map((s, i) => {
-          if (typeof s?.topic !== 'string' || !Number.isInteger(s.partition))
-            throw new BadRequest(`starts[${i}] needs topic and partition`);
-          return { topic: s.topic, partition: s.partition as number, low: u64(s.low, `starts[${i}].low`) };
-        });
-        const slot = await views.firstAvailable(starts);
-        return json(res, 200, { slot: slot?.toString() ?? null });
-      }
-      case '/head': {
-        const c = b.commitment as ViewsCommitment;
-        if (!COMMITMENTS.includes(c)) throw new BadRequest('commitment must be processed, confirmed or finalized');
-        const slot = await views.head(c);
-        return json(res, 200, { slot: slot?.toString() ?? null });
-      }
-      case '/signatureStatus': {
-        if (typeof b.signature !== 'string' || typeof b.client !== 'string') throw new BadRequest('signature and client must be strings');
-        const s = await views.signatureStatus(b.signature, b.client, abort.signal);
-        return json(res, 200, { status: s === undefined ? null : { slot: s.slot.toString(), err: s.err, level: s.level } });
-      }
-      case '/accountSnapshot': {
-        const chunks = views.accountSnapshot(candidatesOf(b.candidates), u64(b.slot, 'slot'))[Symbol.asyncIterator]();
-        try {
-          let first = await chunks.next();
-          res.writeHead(200, { 'content-type': 'application/octet-stream' });
-          while (!first.done && !abort.signal.aborted) {
-            if (!res.write(first.value)) await new Promise<void>((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
-            first = await chunks.next();
-          }
-          res.end();
-        } finally {
-          await chunks.return?.(undefined).catch(() => undefined); // a client gone cancels the read
-        }
-        return;
-      }
-      default:
-        return json(res, 404, { error: `no such call ${req.url ?? ''}` });
-    }
+    const call = Object.hasOwn(VIEWS_CALLS, req.url ?? '') ? VIEWS_CALLS[req.url!] : undefined;
+    if (call === undefined) return json(res, 404, { error: `no such call ${req.url ?? ''}` });
+    return call(o.views, b, res, abort.signal);
   }
-
-  const server: Server = createServer((req, res) => {
+  return (req, res) => {
     handle(req, res).catch((err: unknown) => {
       const bad = err instanceof BadRequest;
       if (!bad) o.log.warn({ err, call: req.url }, 'views endpoint: call failed');
       if (res.headersSent) res.destroy(err as Error);
       else json(res, bad ? 400 : 500, { error: (err as Error).message, code: (err as { code?: unknown }).code });
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
+}
+
+export async function startViewsEndpoint(o: ViewsEndpointOptions): Promise<ViewsEndpoint> {
+  const listener = await HttpListener.open(viewsHandler(o), { host: o.host, port: o.port });
+  return { port: listener.port, url: listener.url, close: () => listener.close() };
 }

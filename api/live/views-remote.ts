@@ -8,6 +8,18 @@ export class ViewsCallError extends Error {
   override name = 'ViewsCallError';
 }
 
+/** A failed call's error, with the engine's message (its JSON `error`, or the text as it is). */
+async function callError(call: string, res: Response): Promise<ViewsCallError> {
+  const text = await res.text().catch(() => '');
+  let message = text;
+  try {
+    message = (JSON.parse(text) as { error?: string }).error ?? text;
+  } catch {
+    // not JSON: the text as it is
+  }
+  return new ViewsCallError(`views endpoint ${call}: HTTP ${res.status}: ${message}`);
+}
+
 /** `url`: the endpoint (http://host:port); `tag` names this process in the engine's per-client admission. */
 export function remoteViews(o: { url: string; token?: string; tag: string }): StreamViews {
   const base = o.url.replace(/\/+$/, '');
@@ -21,16 +33,7 @@ export function remoteViews(o: { url: string; token?: string; tag: string }): St
     } catch (err) {
       throw new ViewsCallError(`views endpoint ${base} unreachable (${call}): ${(err as Error).message}`, { cause: err });
     }
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { error?: string }).error ?? text;
-      } catch {
-        // not JSON: the text as it is
-      }
-      throw new ViewsCallError(`views endpoint ${call}: HTTP ${res.status}: ${message}`);
-    }
+    if (!res.ok) throw await callError(call, res);
     return res;
   }
   const call = async <T>(name: string, payload: unknown, signal?: AbortSignal): Promise<T> =>

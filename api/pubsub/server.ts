@@ -3,11 +3,12 @@
 // requests are checked here (the key through the one access check of api/access/, its connection limit, the
 // process's connection limit) before a WebSocket exists; each connection is a
 // PubSubConnection. One timer pings every connection and cuts those that did not answer the last ping.
-import type { IncomingMessage, Server } from 'node:http';
-import { httpOrHttpsServer, type TlsSource } from '../../platform/tls.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpListener } from '../../platform/http-listen.js';
+import type { TlsSource } from '../../platform/tls.js';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { AccessControl, requestKey } from '../access/index.js';
 import { httpDenial } from '../solana-json/access-denial.js';
 import { zstdReady } from '../solana-json/zstd.js';
@@ -15,6 +16,8 @@ import type { LiveLayer } from '../live/index.js';
 import { CLOSE_GOING_AWAY, CLOSE_POLICY, PubSubConnection, type PubSubLimits } from './connection.js';
 import { openConnections } from './metrics.js';
 import type { SignatureLookup } from './subscription.js';
+
+type ConnectionDeps = ConstructorParameters<typeof PubSubConnection>[1];
 
 export interface PubSubOptions {
   live: LiveLayer;
@@ -66,36 +69,86 @@ function refuseDenial(socket: Duplex, d: ReturnType<typeof httpDenial>): void {
   );
 }
 
+/** Answers a plain HTTP request on the PubSub port: this port only takes WebSocket upgrades. */
+function upgradeRequired(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
+  res.end('Solana PubSub: connect with a WebSocket client');
+}
+
 export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
   // base64+zstd encodes synchronously in notifications: the codec is loaded before the first client.
   await zstdReady();
-  const access = o.access ?? new AccessControl({ sharedToken: o.authToken });
-  const limits: PubSubLimits = {
-    maxSubscriptions: o.maxSubscriptionsPerConnection,
-    maxBufferedBytes: o.maxBufferedBytes,
-    maxBatch: o.maxBatch ?? 100,
-  };
-  const connections = new Set<PubSubConnection>();
-  let nextId = 1;
-  const deps = {
-    live: o.live,
-    lookupSignature: o.lookupSignature,
-    limits,
-    nextId: () => nextId++,
-    readAtDebug: o.readAtDebug ?? false,
-    log: o.log,
-  };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
+  const endpoint = new PubSubEndpoint(o);
+  try {
+    endpoint.listener = await HttpListener.open(upgradeRequired, {
+      host: o.host,
+      port: o.port,
+      tls: o.tls,
+      onUpgrade: (req, socket, head) => endpoint.upgrade(req, socket, head),
+    });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  o.log.debug({ port: endpoint.port }, 'pubsub listening');
+  return endpoint;
+}
 
-  const http: Server = httpOrHttpsServer((_req, res) => {
-    res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
-    res.end('Solana PubSub: connect with a WebSocket client');
-  }, o.tls);
-  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+/** The endpoint's connections: upgrades admitted (`upgrade`), pinged, and closed with the listener (idempotent). */
+class PubSubEndpoint implements PubSubServer {
+  // Invariants: every PubSubConnection in `live` holds a lease of its key's stream limit, released when it goes;
+  // `listener` is set by startPubSub before any upgrade can arrive; `closing` is set by the first `close`.
+  private readonly live = new Set<PubSubConnection>();
+  private readonly access: AccessControl;
+  private readonly deps: Omit<ConnectionDeps, 'tenant'>;
+  private readonly wss: WebSocketServer;
+  private readonly timer: NodeJS.Timeout;
+  private nextId = 1;
+  listener: HttpListener | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly o: PubSubOptions) {
+    this.access = o.access ?? new AccessControl({ sharedToken: o.authToken });
+    const limits: PubSubLimits = {
+      maxSubscriptions: o.maxSubscriptionsPerConnection,
+      maxBufferedBytes: o.maxBufferedBytes,
+      maxBatch: o.maxBatch ?? 100,
+    };
+    this.deps = {
+      live: o.live,
+      lookupSignature: o.lookupSignature,
+      limits,
+      nextId: () => this.nextId++,
+      readAtDebug: o.readAtDebug ?? false,
+      log: o.log,
+    };
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
+    this.timer = setInterval(() => {
+      for (const c of this.live) c.ping();
+    }, o.pingIntervalMs);
+    this.timer.unref();
+  }
+
+  get port(): number {
+    return this.listener?.port ?? this.o.port;
+  }
+
+  connections(): number {
+    return this.live.size;
+  }
+
+  subscriptions(): number {
+    return [...this.live].reduce((n, c) => n + c.subscriptionCount, 0);
+  }
+
+  /** An upgrade request: the key's admission, the process's connection limit, the key's stream lease, then the
+   * WebSocket. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const admission = access.admit(requestKey(req.headers, req.url), 'pubsub');
+    const admission = this.access.admit(requestKey(req.headers, req.url), 'pubsub');
     if (!admission.ok) return refuseDenial(socket, httpDenial(admission.denial));
-    if (connections.size >= o.maxConnections) return refuse(socket, 503, `Service Unavailable: at most ${o.maxConnections} connections`);
+    const max = this.o.maxConnections;
+    if (this.live.size >= max) return refuse(socket, 503, `Service Unavailable: at most ${max} connections`);
     const tenant = admission.tenant;
     let connection: PubSubConnection | undefined;
     let revokedEarly: string | undefined;
@@ -104,48 +157,36 @@ export async function startPubSub(o: PubSubOptions): Promise<PubSubServer> {
       else revokedEarly = message;
     });
     if (!('release' in lease)) return refuseDenial(socket, httpDenial(lease));
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const c = new PubSubConnection(ws, { ...deps, tenant }, (gone) => {
-        lease.release();
-        if (connections.delete(gone)) openConnections.dec();
-      });
-      connections.add(c);
-      openConnections.inc();
-      connection = c;
-      if (revokedEarly !== undefined) c.close(CLOSE_POLICY, revokedEarly);
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      connection = this.connect(ws, tenant, () => lease.release());
+      if (revokedEarly !== undefined) connection.close(CLOSE_POLICY, revokedEarly);
     });
     // An upgrade ws refuses (a bad handshake) never calls back: its lease ends with the socket.
     socket.once('close', () => {
       if (connection === undefined) lease.release();
     });
-  });
+  }
 
-  const timer = setInterval(() => {
-    for (const c of connections) c.ping();
-  }, o.pingIntervalMs);
-  timer.unref();
-
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(o.port, o.host, () => {
-      http.off('error', reject);
-      resolve();
+  private connect(ws: WebSocket, tenant: ConnectionDeps['tenant'], release: () => void): PubSubConnection {
+    const c = new PubSubConnection(ws, { ...this.deps, tenant }, (gone) => {
+      release();
+      if (this.live.delete(gone)) openConnections.dec();
     });
-  });
-  const address = http.address();
-  const port = typeof address === 'object' && address !== null ? address.port : o.port;
-  o.log.debug({ port }, 'pubsub listening');
+    this.live.add(c);
+    openConnections.inc();
+    return c;
+  }
 
-  return {
-    port,
-    connections: () => connections.size,
-    subscriptions: () => [...connections].reduce((n, c) => n + c.subscriptionCount, 0),
-    async close() {
-      clearInterval(timer);
-      for (const c of [...connections]) c.close(CLOSE_GOING_AWAY, 'server shutting down');
-      wss.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  /** Closes every connection (going away) and the listener; idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    clearInterval(this.timer);
+    for (const c of [...this.live]) c.close(CLOSE_GOING_AWAY, 'server shutting down');
+    this.wss.close();
+    await this.listener?.close();
+  }
 }

@@ -66,104 +66,140 @@ const byLabel = (s: MetricSample[] | undefined, label: string): Record<string, n
 };
 const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 10) / 10);
 
+/** The metrics a snapshot reads, by the short name the snapshot's steps use. */
+const METRICS = {
+  lastSlot: 'slotstream_ingest_last_slot',
+  lagSlots: 'slotstream_ingest_lag_slots',
+  lagMs: 'slotstream_ingest_lag_ms',
+  behind: 'slotstream_ingest_behind',
+  upstreamSlot: 'slotstream_ingest_upstream_slot',
+  reconnects: 'slotstream_ingest_yellowstone_reconnects_total',
+  rpcRetries: 'slotstream_ingest_rpc_retries_total',
+  records: 'slotstream_ingest_records_total',
+  events: 'slotstream_projector_events_total',
+  answers: 'slotstream_jsonrpc_answers_total',
+  grpc: 'slotstream_grpc_streams',
+  pubsubConnections: 'slotstream_pubsub_connections',
+  pubsubSubscriptions: 'slotstream_pubsub_subscriptions',
+  replays: 'slotstream_live_replays_running',
+  perKey: 'slotstream_key_open_streams',
+} as const;
+
+type Samples = { [K in keyof typeof METRICS]: MetricSample[] | undefined };
+
+/** What one snapshot is built from (read by `readState`; the rest of the steps are pure). */
+interface Read {
+  views: ViewsState;
+  projectorLag: bigint | undefined;
+  samples: Samples;
+  tip: bigint | undefined;
+}
+
+async function readState(inputs: StatusInputs): Promise<Read> {
+  const [views, projectorLag] = await Promise.all([inputs.views(), inputs.projectorLag().catch(() => undefined)]);
+  const names = Object.keys(METRICS) as (keyof typeof METRICS)[];
+  const metric = await inputs.metrics();
+  const values = await Promise.all(names.map((n) => metric(METRICS[n])));
+  const samples = Object.fromEntries(names.map((n, i) => [n, values[i]])) as Samples;
+  return { views, projectorLag, samples, tip: inputs.chainTip() };
+}
+
+/** Each role's lag: the ingest's own figures when it runs here, the projector's records to store, the live tail. */
+function lagOf({ samples: s, tip, views, projectorLag }: Read): RoleLag[] {
+  const ingestHere = s.lastSlot !== undefined;
+  const published = first(s.lastSlot);
+  const processed = views.head.processed;
+  return [
+    ingestHere
+      ? {
+          role: 'ingest',
+          here: true,
+          slots: first(s.lagSlots) ?? null,
+          ms: first(s.lagMs) ?? null,
+          behind: first(s.behind) === 1,
+          note: `published up to slot ${published ?? '-'}`,
+        }
+      : { role: 'ingest', here: false, slots: null, note: 'runs in another process: its /metrics has its lag' },
+    {
+      role: 'projector',
+      here: s.events !== undefined,
+      records: projectorLag === undefined ? null : Number(projectorLag),
+      slots: tip !== undefined && processed !== undefined ? Math.max(0, Number(tip - processed)) : null,
+      note: 'records still to store (heads table); slots: the views behind the chain tip',
+    },
+    {
+      role: 'api',
+      here: true,
+      slots: ingestHere && published !== undefined && tip !== undefined ? Math.max(0, published - Number(tip)) : null,
+      note: tip === undefined ? 'live tail has read no slot yet' : `live tail at slot ${tip}`,
+    },
+  ];
+}
+
+/** The ingest's upstream, when the ingest runs in this process. */
+function upstreamsOf({ samples: s }: Read): StatusSnapshot['upstreams'] {
+  if (s.lastSlot === undefined) return [];
+  const published = first(s.lastSlot);
+  const source = s.upstreamSlot !== undefined ? 'yellowstone' : s.rpcRetries !== undefined ? 'rpc' : 'simulator or file';
+  const lagSlots = first(s.lagSlots);
+  const upTip = first(s.upstreamSlot) ?? (published !== undefined && lagSlots !== undefined ? published + lagSlots : undefined);
+  return [
+    {
+      source,
+      tip: upTip === undefined ? null : String(upTip),
+      lagSlots: lagSlots ?? null,
+      behind: s.behind === undefined ? null : first(s.behind) === 1,
+      reconnects: sum(s.reconnects) ?? null,
+    },
+  ];
+}
+
+/** The counters whose rates the page shows, for the rate tracker. */
+function countersOf({ samples: s, tip }: Read): Map<string, number> {
+  const counters = new Map<string, number>();
+  if (tip !== undefined) counters.set('slots', Number(tip));
+  for (const [k, v] of [
+    ['rpc', sum(s.answers)],
+    ['records', sum(s.records)],
+    ['events', sum(s.events)],
+  ] as const)
+    if (v !== undefined) counters.set(k, v);
+  return counters;
+}
+
+function snapshotOf(read: Read, at: number, r: ReturnType<RateTracker['sample']>): StatusSnapshot {
+  const { samples: s, tip, views } = read;
+  return {
+    at: new Date(at).toISOString(),
+    chain: {
+      tip: tip === undefined ? null : tip.toString(),
+      views: Object.fromEntries(COMMITMENTS.map((c) => [c, views.head[c]?.toString() ?? null])),
+    },
+    lag: lagOf(read),
+    throughput: {
+      slotsPerSecond: round(r.get('slots')),
+      rpcRequestsPerSecond: round(r.get('rpc')),
+      ingestRecordsPerSecond: round(r.get('records')),
+      projectorEventsPerSecond: round(r.get('events')),
+    },
+    streams: {
+      grpc: byLabel(s.grpc, 'method'),
+      pubsubConnections: sum(s.pubsubConnections) ?? 0,
+      pubsubSubscriptions: byLabel(s.pubsubSubscriptions, 'kind'),
+      replays: sum(s.replays) ?? 0,
+      perKey: byLabel(s.perKey, 'key'),
+    },
+    upstreams: upstreamsOf(read),
+  };
+}
+
 /** Builds snapshots; keeps the samples its rates need (one per process, shared by every page that polls). */
 export function statusSource(inputs: StatusInputs): () => Promise<StatusSnapshot> {
   const rates = new RateTracker();
   return async () => {
-    const [views, projectorLag] = await Promise.all([inputs.views(), inputs.projectorLag().catch(() => undefined)]);
-    const m = await inputs.metrics();
-    const [lastSlot, lagSlots, lagMs, behind, upstreamSlot, reconnects, rpcRetries, records, events, answers] = await Promise.all([
-      m('slotstream_ingest_last_slot'),
-      m('slotstream_ingest_lag_slots'),
-      m('slotstream_ingest_lag_ms'),
-      m('slotstream_ingest_behind'),
-      m('slotstream_ingest_upstream_slot'),
-      m('slotstream_ingest_yellowstone_reconnects_total'),
-      m('slotstream_ingest_rpc_retries_total'),
-      m('slotstream_ingest_records_total'),
-      m('slotstream_projector_events_total'),
-      m('slotstream_jsonrpc_answers_total'),
-    ]);
-    const [grpc, pubsubConnections, pubsubSubscriptions, replays, perKey] = await Promise.all([
-      m('slotstream_grpc_streams'),
-      m('slotstream_pubsub_connections'),
-      m('slotstream_pubsub_subscriptions'),
-      m('slotstream_live_replays_running'),
-      m('slotstream_key_open_streams'),
-    ]);
-    const tip = inputs.chainTip();
-    const ingestHere = lastSlot !== undefined;
-    const published = first(lastSlot);
-    const counters = new Map<string, number>();
-    if (tip !== undefined) counters.set('slots', Number(tip));
-    for (const [k, v] of [
-      ['rpc', sum(answers)],
-      ['records', sum(records)],
-      ['events', sum(events)],
-    ] as const)
-      if (v !== undefined) counters.set(k, v);
-    const r = rates.sample(inputs.now(), counters);
-    const processed = views.head.processed;
-    const lag: RoleLag[] = [
-      ingestHere
-        ? {
-            role: 'ingest',
-            here: true,
-            slots: first(lagSlots) ?? null,
-            ms: first(lagMs) ?? null,
-            behind: first(behind) === 1,
-            note: `published up to slot ${published ?? '-'}`,
-          }
-        : { role: 'ingest', here: false, slots: null, note: 'runs in another process: its /metrics has its lag' },
-      {
-        role: 'projector',
-        here: events !== undefined,
-        records: projectorLag === undefined ? null : Number(projectorLag),
-        slots: tip !== undefined && processed !== undefined ? Math.max(0, Number(tip - processed)) : null,
-        note: 'records still to store (heads table); slots: the views behind the chain tip',
-      },
-      {
-        role: 'api',
-        here: true,
-        slots: ingestHere && published !== undefined && tip !== undefined ? Math.max(0, published - Number(tip)) : null,
-        note: tip === undefined ? 'live tail has read no slot yet' : `live tail at slot ${tip}`,
-      },
-    ];
-    const upstreams: StatusSnapshot['upstreams'] = [];
-    if (ingestHere) {
-      const source = upstreamSlot !== undefined ? 'yellowstone' : rpcRetries !== undefined ? 'rpc' : 'simulator or file';
-      const upTip =
-        first(upstreamSlot) ?? (published !== undefined && first(lagSlots) !== undefined ? published + first(lagSlots)! : undefined);
-      upstreams.push({
-        source,
-        tip: upTip === undefined ? null : String(upTip),
-        lagSlots: first(lagSlots) ?? null,
-        behind: behind === undefined ? null : first(behind) === 1,
-        reconnects: sum(reconnects) ?? null,
-      });
-    }
-    return {
-      at: new Date(inputs.now()).toISOString(),
-      chain: {
-        tip: tip === undefined ? null : tip.toString(),
-        views: Object.fromEntries(COMMITMENTS.map((c) => [c, views.head[c]?.toString() ?? null])),
-      },
-      lag,
-      throughput: {
-        slotsPerSecond: round(r.get('slots')),
-        rpcRequestsPerSecond: round(r.get('rpc')),
-        ingestRecordsPerSecond: round(r.get('records')),
-        projectorEventsPerSecond: round(r.get('events')),
-      },
-      streams: {
-        grpc: byLabel(grpc, 'method'),
-        pubsubConnections: sum(pubsubConnections) ?? 0,
-        pubsubSubscriptions: byLabel(pubsubSubscriptions, 'kind'),
-        replays: sum(replays) ?? 0,
-        perKey: byLabel(perKey, 'key'),
-      },
-      upstreams,
-    };
+    const read = await readState(inputs);
+    const at = inputs.now();
+    return snapshotOf(read, at, rates.sample(at, countersOf(read)));
   };
 }
 

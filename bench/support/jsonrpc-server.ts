@@ -1,6 +1,6 @@
-// The JSON-RPC benches' server: startJsonRpc over a bench's views with the options every one of them uses (a
+// The JSON-RPC benches' server: JsonRpcServer.open over a bench's views with the options every one of them uses (a
 // loopback port, 50 KiB bodies, the views at most 150 slots behind the given tip), plus what a bench sets itself.
-import { startJsonRpc, type JsonRpcOptions, type JsonRpcServer } from '../../api/jsonrpc/server.js';
+import { JsonRpcServer, type JsonRpcOptions } from '../../api/jsonrpc/server.js';
 import type { ClickHouseClient } from '../../platform/clickhouse.js';
 import { silentLogger } from '../../platform/log.js';
 
@@ -16,7 +16,7 @@ export async function startBenchRpc(
   extra: Partial<JsonRpcOptions> = {},
 ): Promise<BenchRpc> {
   const tip = BigInt(tipSlot);
-  const rpc = await startJsonRpc({
+  const rpc = await JsonRpcServer.open({
     ch,
     database,
     host: '127.0.0.1',

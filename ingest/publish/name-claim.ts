@@ -11,7 +11,7 @@
 import type { Kafka } from '../../platform/kafka/index.js';
 import type { Logger } from '../../platform/log.js';
 import { retry, type RetryPolicy } from '../../platform/retry.js';
-import { sleep } from '../../platform/sleep.js';
+import { pollUntil } from '../../platform/poll.js';
 import type { TopicNames } from '../../schemas/topics.js';
 
 export interface NameClaim {
@@ -53,121 +53,177 @@ export const ingestIdOf = (prefix: string, name: string): string => `slotstream-
 const FREE = 0n;
 
 /**
- * Waits as a standby while another copy of this ingest beats, then takes the name and starts beating.
- * Resolves when this copy is to be active; rejects only with a stop (the signal).
+ * This copy's hold on an ingest name. `IngestNameClaim.open` waits as a standby while another copy beats, then takes
+ * the name and starts beating; the steps: `read` (the heartbeat, outlasting Kafka outages), `standBy` (until the
+ * heartbeat is silent or free), `beat` (one write), `schedule` (the next beat), `check` (whether another copy took
+ * over). `release` is idempotent.
  */
-export async function claimIngestName(kafka: Kafka, topics: TopicNames, o: ClaimOptions): Promise<NameClaim> {
-  const group = ingestIdOf(o.prefix, o.name);
-  const heartbeatMs = o.heartbeatMs ?? 500;
-  const silentMs = o.silentMs ?? 2_500;
-  const pollMs = o.pollMs ?? 250;
-  const admin = kafka.admin();
+export class IngestNameClaim implements NameClaim {
+  readonly group: string;
   // The dead-letter topic's partition 0 carries the value: any partition of the prefix would do, that one always exists.
-  const at = { topic: topics.deadletter, partition: 0 };
-  // Kafka away at start: wait for it, as the publisher does, instead of failing the start.
-  const read = (): Promise<bigint> =>
-    retry(async () => (await admin.committedOffsets(group, [at.topic])).get(at.topic, at.partition) ?? FREE, {
+  private readonly at: { topic: string; partition: number };
+  private readonly admin: ReturnType<Kafka['admin']>;
+  // The last value seen or written: a read that differs from it and from `mine` means another copy wrote.
+  private last = FREE;
+  // Every value this copy tried to write lately: one whose commit timed out may have landed all the same.
+  private readonly mine: bigint[] = [];
+  // The beat under way (or the last one, settled): `release` waits for it so that "free" lands last.
+  private beating: Promise<unknown> = Promise.resolve();
+  // `stopped`: no further beat is scheduled (released, or lost); `lost` implies `stopped`. `timer`: the next beat.
+  private stopped = false;
+  private failing = false;
+  private lostTo = false;
+  private timer: NodeJS.Timeout | undefined;
+  private releasing: Promise<void> | undefined;
+
+  private constructor(
+    kafka: Kafka,
+    topics: TopicNames,
+    private readonly o: ClaimOptions,
+  ) {
+    this.group = ingestIdOf(o.prefix, o.name);
+    this.admin = kafka.admin();
+    this.at = { topic: topics.deadletter, partition: 0 };
+  }
+
+  /** Resolves when this copy is to be active; rejects only with a stop (the signal). */
+  static async open(kafka: Kafka, topics: TopicNames, o: ClaimOptions): Promise<IngestNameClaim> {
+    const claim = new IngestNameClaim(kafka, topics, o);
+    claim.last = await claim.standBy();
+    // Beating now: a standby that started before this copy sees the value move and stays one.
+    await retry(() => claim.beat(), { policy: CLAIM_RETRY, signal: o.signal });
+    claim.schedule();
+    o.log.info({ group: claim.group }, `ingest: name ${o.name} claimed on topic prefix ${o.prefix}; active`);
+    return claim;
+  }
+
+  /** Another copy wrote the heartbeat since this one last did: it took over (and fenced this copy's producer). */
+  get lost(): boolean {
+    return this.lostTo;
+  }
+
+  /** The heartbeat now (FREE when nobody ever wrote it). */
+  private async current(): Promise<bigint> {
+    return (await this.admin.committedOffsets(this.group, [this.at.topic])).get(this.at.topic, this.at.partition) ?? FREE;
+  }
+
+  /** The heartbeat, waiting for Kafka when it is away (as the publisher does) instead of failing the start. */
+  private read(): Promise<bigint> {
+    return retry(() => this.current(), {
       policy: CLAIM_RETRY,
-      signal: o.signal,
+      signal: this.o.signal,
       onRetry: (err, n, delay) =>
-        o.log.warn(
-          { group, attempt: n + 1, retryInMs: delay, err: (err as Error).message },
+        this.o.log.warn(
+          { group: this.group, attempt: n + 1, retryInMs: delay, err: (err as Error).message },
           'ingest: reading the heartbeat failed; retrying',
         ),
     });
-
-  let seen = await read();
-  let changedAt = Date.now();
-  let standing = false;
-  while (seen !== FREE) {
-    if (!standing) {
-      standing = true;
-      o.onStandby?.();
-      o.log.info({ group, silentMs }, `ingest: another ingest named ${o.name} is active; standing by to take over when it stops`);
-    }
-    await sleep(pollMs, o.signal);
-    const now = await read();
-    if (now !== seen) {
-      seen = now;
-      changedAt = Date.now();
-      continue;
-    }
-    const silent = Date.now() - changedAt;
-    if (silent >= silentMs) {
-      o.log.warn({ group, silentMs: silent }, `ingest: the active ingest named ${o.name} stopped beating ${silent} ms ago; taking over`);
-      break;
-    }
   }
 
-  // Beating now: a standby that started before this copy sees the value move and stays one.
-  let last = seen;
-  // Every value this copy tried to write lately: one whose commit timed out may have landed all the same.
-  const mine: bigint[] = [];
-  let beating: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  let failing = false;
-  let lost = false;
-  let timer: NodeJS.Timeout | undefined;
-  const current = async (): Promise<bigint> => (await admin.committedOffsets(group, [at.topic])).get(at.topic, at.partition) ?? FREE;
-  const check = async (): Promise<boolean> => {
-    const now = await current();
-    if (!lost && now !== last && !mine.includes(now)) {
-      lost = true;
-      stopped = true;
-      clearTimeout(timer);
-      o.log.warn({ group }, `ingest: another ingest named ${o.name} took over the name; this one stops publishing`);
-      o.onLost?.();
+  /** Reads the heartbeat every `pollMs` until it says free or has not moved for `silentMs`; returns the last value. */
+  private async standBy(): Promise<bigint> {
+    const silentMs = this.o.silentMs ?? 2_500;
+    let seen: bigint | undefined;
+    let changedAt = 0;
+    await pollUntil(
+      async () => {
+        const now = await this.read();
+        if (now === FREE) return true;
+        if (now !== seen) {
+          if (seen === undefined) this.announceStandby(silentMs);
+          seen = now;
+          changedAt = Date.now();
+          return false;
+        }
+        const silent = Date.now() - changedAt;
+        if (silent < silentMs) return false;
+        this.o.log.warn(
+          { group: this.group, silentMs: silent },
+          `ingest: the active ingest named ${this.o.name} stopped beating ${silent} ms ago; taking over`,
+        );
+        return true;
+      },
+      { intervalMs: this.o.pollMs ?? 250, signal: this.o.signal },
+    );
+    return seen ?? FREE;
+  }
+
+  private announceStandby(silentMs: number): void {
+    this.o.onStandby?.();
+    this.o.log.info(
+      { group: this.group, silentMs },
+      `ingest: another ingest named ${this.o.name} is active; standing by to take over when it stops`,
+    );
+  }
+
+  /** Reads the heartbeat now and returns whether this copy still holds the name (a publisher asks before it
+   * reopens its producer, which would fence a copy that took over meanwhile). */
+  stillHeld(): Promise<boolean> {
+    return this.check();
+  }
+
+  private async check(): Promise<boolean> {
+    const now = await this.current();
+    if (!this.lostTo && now !== this.last && !this.mine.includes(now)) {
+      this.lostTo = true;
+      this.stopped = true;
+      clearTimeout(this.timer);
+      this.o.log.warn({ group: this.group }, `ingest: another ingest named ${this.o.name} took over the name; this one stops publishing`);
+      this.o.onLost?.();
     }
-    return !lost;
-  };
-  const beat = async (value?: bigint): Promise<void> => {
-    // Never the same value twice: a standby reads "unchanged" as "gone".
-    const v = value ?? (BigInt(Date.now()) > last ? BigInt(Date.now()) : last + 1n);
-    mine.push(v);
-    if (mine.length > 20) mine.shift();
-    last = v;
-    await admin.commitOffsets(group, [{ ...at, offset: v }]);
-  };
-  const schedule = (): void => {
-    timer = setTimeout(() => {
-      beating = check()
-        .then((held) => (held && !stopped ? beat() : undefined))
+    return !this.lostTo;
+  }
+
+  /** Writes `value`, or else the next timestamp: never the same value twice (a standby reads "unchanged" as "gone"). */
+  private async beat(value?: bigint): Promise<void> {
+    const now = BigInt(Date.now());
+    const v = value ?? (now > this.last ? now : this.last + 1n);
+    this.mine.push(v);
+    if (this.mine.length > 20) this.mine.shift();
+    this.last = v;
+    await this.admin.commitOffsets(this.group, [{ ...this.at, offset: v }]);
+  }
+
+  /** The next beat in `heartbeatMs`, after checking nobody took over; then the one after, until stopped. */
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.beating = this.check()
+        .then((held) => (held && !this.stopped ? this.beat() : undefined))
         .then(() => {
-          if (failing) o.log.info({ group }, 'ingest: heartbeat recovered');
-          failing = false;
+          if (this.failing) this.o.log.info({ group: this.group }, 'ingest: heartbeat recovered');
+          this.failing = false;
         })
         .catch((err: unknown) => {
           // Kafka away: the publisher's retries say so too. A standby may take over meanwhile; this copy's
           // next commit is then fenced and it stands by in turn.
-          if (!failing) o.log.warn({ group, err: (err as Error).message }, 'ingest: heartbeat failed; retrying');
-          failing = true;
+          if (!this.failing) this.o.log.warn({ group: this.group, err: (err as Error).message }, 'ingest: heartbeat failed; retrying');
+          this.failing = true;
         })
         .finally(() => {
-          if (!stopped) schedule();
+          if (!this.stopped) this.schedule();
         });
-    }, heartbeatMs);
-  };
-  await retry(() => beat(), { policy: CLAIM_RETRY, signal: o.signal });
-  schedule();
-  o.log.info({ group }, `ingest: name ${o.name} claimed on topic prefix ${o.prefix}; active`);
-  return {
-    group,
-    get lost() {
-      return lost;
-    },
-    stillHeld: check,
-    async release({ free }) {
-      stopped = true;
-      clearTimeout(timer);
-      // A beat under way would land after the "free" below and read as a live holder.
-      await beating;
-      if (free && !lost)
-        await beat(FREE).catch((err: unknown) =>
-          o.log.warn(
-            { group, err: (err as Error).message },
-            'ingest: could not mark the name free; a standby takes over once the heartbeat is silent',
-          ),
-        );
-    },
-  };
+    }, this.o.heartbeatMs ?? 500);
+  }
+
+  /** Stops the heartbeat. `free`: says the name is free, so a standby takes over at once (a clean stop); without it
+   * (fenced: another copy is active now) the heartbeat is left to its new writer. Idempotent: later calls return
+   * the first one's promise (whatever their `free`). */
+  release(o: { free: boolean }): Promise<void> {
+    this.releasing ??= this.stopBeating(o.free);
+    return this.releasing;
+  }
+
+  private async stopBeating(free: boolean): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    // A beat under way would land after the "free" below and read as a live holder.
+    await this.beating;
+    if (free && !this.lostTo)
+      await this.beat(FREE).catch((err: unknown) =>
+        this.o.log.warn(
+          { group: this.group, err: (err as Error).message },
+          'ingest: could not mark the name free; a standby takes over once the heartbeat is silent',
+        ),
+      );
+  }
 }

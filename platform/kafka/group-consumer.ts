@@ -1,7 +1,7 @@
 // A member of a consumer group that commits explicitly: the projector commits a batch's offsets
 // only after ClickHouse acknowledged it. Partitions are spread over the members by Kafka; what a
 // member had taken but not committed before a rebalance is re-delivered to the new owner.
-import type { KafkaConsumer } from '@confluentinc/kafka-javascript';
+import type { ConsumerGlobalConfig, KafkaConsumer, Message } from '@confluentinc/kafka-javascript';
 import { kafkaError, type KafkaOptions } from './client.js';
 import { tpKey } from './offset-map.js';
 import {
@@ -50,86 +50,121 @@ export interface GroupConsumer {
   stop(): Promise<void>;
 }
 
-export async function openGroupConsumer(k: KafkaOptions, o: GroupConsumerOptions): Promise<GroupConsumer> {
-  const consumer: KafkaConsumer = await connectConsumer(
-    k,
-    consumerConfig(k, {
+type Eof = { topic: string; partition: number; offset: number };
+
+/**
+ * One fetch's records grouped into partition batches, in fetch order, each with the partition's position after it;
+ * a partition that only reached its end (past transaction markers) gets an empty batch when its position moved past
+ * `handed` (the last position handed over per partition), which is updated.
+ */
+export function partitionBatches(messages: readonly Message[], eofs: readonly Eof[], handed: Map<string, bigint>): PartitionBatch[] {
+  const byTp = new Map<string, PartitionBatch>();
+  // A fetch holds runs of records of one partition: the key string is built once per run, not per record.
+  let b: PartitionBatch | undefined;
+  for (const m of messages) {
+    if (!b || b.partition !== m.partition || b.topic !== m.topic) {
+      const key = tpKey(m.topic, m.partition);
+      b = byTp.get(key);
+      if (!b) byTp.set(key, (b = { topic: m.topic, partition: m.partition, records: [], nextOffset: 0n }));
+    }
+    const r = toInRecord(m);
+    b.records.push(r);
+    b.nextOffset = r.offset + 1n;
+  }
+  for (const e of eofs) {
+    if (e.offset < 0) continue;
+    const key = tpKey(e.topic, e.partition);
+    const batch = byTp.get(key);
+    const next = BigInt(e.offset);
+    if (batch) {
+      if (next > batch.nextOffset) batch.nextOffset = next;
+    } else if ((handed.get(key) ?? -1n) < next) {
+      byTp.set(key, { topic: e.topic, partition: e.partition, records: [], nextOffset: next });
+    }
+  }
+  for (const [key, batch] of byTp) handed.set(key, batch.nextOffset);
+  return [...byTp.values()];
+}
+
+/** The group member over the native binding. Open with `NativeGroupConsumer.open`; `stop` is idempotent. */
+export class NativeGroupConsumer implements GroupConsumer {
+  // Invariants: `consumer` is connected and subscribed from `open` until `stop`; `loop` is the one fetch loop over
+  // it. `handed` holds the last position handed over per partition, so an EOF past markers only yields a batch when
+  // it moves. `stopping` is set by the first `stop` and returned by every later one.
+  private readonly handed = new Map<string, bigint>();
+  private readonly loop: FetchLoop;
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    private readonly consumer: KafkaConsumer,
+    private readonly o: GroupConsumerOptions,
+  ) {
+    this.loop = startFetchLoop(consumer, 10_000, {
+      onMessages: (messages, eofs) => this.hand(messages, eofs),
+      onError: (err) => o.onError?.(err),
+    });
+  }
+
+  /** Connects a member of `o.groupId`, subscribes to `o.topics` and starts fetching. */
+  static async open(k: KafkaOptions, o: GroupConsumerOptions): Promise<NativeGroupConsumer> {
+    const consumer = await connectConsumer(k, NativeGroupConsumer.config(k, o));
+    consumer.subscribe([...o.topics]);
+    return new NativeGroupConsumer(consumer, o);
+  }
+
+  private static config(k: KafkaOptions, o: GroupConsumerOptions): ConsumerGlobalConfig {
+    const sessionTimeoutMs = o.sessionTimeoutMs ?? 30_000;
+    return consumerConfig(k, {
       groupId: o.groupId,
       maxWaitMs: o.maxWaitMs ?? 500,
       maxBytesPerPartition: o.maxBytesPerPartition,
       extra: {
-        'session.timeout.ms': o.sessionTimeoutMs ?? 30_000,
-        'heartbeat.interval.ms': Math.min(3_000, Math.floor((o.sessionTimeoutMs ?? 30_000) / 3)),
+        'session.timeout.ms': sessionTimeoutMs,
+        'heartbeat.interval.ms': Math.min(3_000, Math.floor(sessionTimeoutMs / 3)),
         'max.poll.interval.ms': o.maxPollIntervalMs ?? 600_000,
         // Offsets committed after the store; the binding's rebalance callback assigns what Kafka gives.
         rebalance_cb: true,
       },
-    }),
-  );
-  consumer.subscribe([...o.topics]);
-  // Last position handed over per partition, so an EOF past markers only yields a batch when it moves.
-  const handed = new Map<string, bigint>();
-  const loop: FetchLoop = startFetchLoop(consumer, 10_000, {
-    async onMessages(messages, eofs) {
-      const byTp = new Map<string, PartitionBatch>();
-      // A fetch holds runs of records of one partition: the key string is built once per run, not per record.
-      let b: PartitionBatch | undefined;
-      for (const m of messages) {
-        if (!b || b.partition !== m.partition || b.topic !== m.topic) {
-          const key = tpKey(m.topic, m.partition);
-          b = byTp.get(key);
-          if (!b) byTp.set(key, (b = { topic: m.topic, partition: m.partition, records: [], nextOffset: 0n }));
-        }
-        const r = toInRecord(m);
-        b.records.push(r);
-        b.nextOffset = r.offset + 1n;
-      }
-      for (const e of eofs) {
-        if (e.offset < 0) continue;
-        const key = tpKey(e.topic, e.partition);
-        const b = byTp.get(key);
-        const next = BigInt(e.offset);
-        if (b) {
-          if (next > b.nextOffset) b.nextOffset = next;
-        } else if ((handed.get(key) ?? -1n) < next) {
-          byTp.set(key, { topic: e.topic, partition: e.partition, records: [], nextOffset: next });
-        }
-      }
-      if (byTp.size === 0) return;
-      for (const [key, b] of byTp) handed.set(key, b.nextOffset);
-      await o.onBatches([...byTp.values()]);
-    },
-    onError: (err) => o.onError?.(err),
-  });
+    });
+  }
 
-  let stopping: Promise<void> | undefined;
-  return {
-    commit(offsets) {
-      if (offsets.length === 0) return;
-      try {
-        consumer.commitSync(offsets.map((c) => ({ topic: c.topic, partition: c.partition, offset: Number(c.offset) })));
-      } catch (err) {
-        throw kafkaError('commit offsets', err);
-      }
-    },
-    pauseAll() {
-      try {
-        consumer.pause(consumer.assignments());
-      } catch {
-        // not assigned yet: nothing to pause
-      }
-    },
-    // Once: librdkafka never answers a second disconnect made while the first is running.
-    // Leaving the group first: a disconnect that lands in the middle of a group join crashes the
-    // native binding (its rebalance callback runs on a closing handle).
-    stop: () =>
-      (stopping ??= loop.stop().then(async () => {
-        try {
-          consumer.unsubscribe();
-        } catch {
-          // not subscribed any more
-        }
-        await disconnectConsumer(consumer);
-      })),
-  };
+  /** One fetch, as partition batches, to `onBatches` (whose promise holds the next fetch back). */
+  private async hand(messages: Message[], eofs: Eof[]): Promise<void> {
+    const batches = partitionBatches(messages, eofs, this.handed);
+    if (batches.length > 0) await this.o.onBatches(batches);
+  }
+
+  commit(offsets: readonly CommitOffset[]): void {
+    if (offsets.length === 0) return;
+    try {
+      this.consumer.commitSync(offsets.map((c) => ({ topic: c.topic, partition: c.partition, offset: Number(c.offset) })));
+    } catch (err) {
+      throw kafkaError('commit offsets', err);
+    }
+  }
+
+  pauseAll(): void {
+    try {
+      this.consumer.pause(this.consumer.assignments());
+    } catch {
+      // not assigned yet: nothing to pause
+    }
+  }
+
+  /** Once: librdkafka never answers a second disconnect made while the first is running. Leaving the group first:
+   * a disconnect that lands in the middle of a group join crashes the native binding (its rebalance callback runs
+   * on a closing handle). */
+  stop(): Promise<void> {
+    this.stopping ??= this.loop.stop().then(() => this.leave());
+    return this.stopping;
+  }
+
+  private async leave(): Promise<void> {
+    try {
+      this.consumer.unsubscribe();
+    } catch {
+      // not subscribed any more
+    }
+    await disconnectConsumer(this.consumer);
+  }
 }

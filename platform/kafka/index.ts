@@ -3,7 +3,7 @@
 // (@confluentinc/kafka-javascript's native API).
 import { createAdmin, type KafkaAdmin } from './admin.js';
 import type { KafkaOptions } from './client.js';
-import { openGroupConsumer, type GroupConsumer, type GroupConsumerOptions } from './group-consumer.js';
+import { NativeGroupConsumer, type GroupConsumer, type GroupConsumerOptions } from './group-consumer.js';
 import { openPartitionReader, type PartitionReader, type PartitionReaderOptions } from './partition-reader.js';
 import { openProducer, type Producer } from './producer.js';
 import { openTransactionalProducer, type TransactionalProducer, type TransactionalProducerOptions } from './transactional-producer.js';
@@ -49,7 +49,7 @@ export function createKafka(options: KafkaOptions): Kafka {
     transactionalProducer: (o) => openTransactionalProducer(options, o),
     producer: () => openProducer(options, (topic) => kafka.admin().partitionCount(topic)),
     partitionReader: (o) => openPartitionReader(options, kafka.admin(), o),
-    groupConsumer: (o) => openGroupConsumer(options, o),
+    groupConsumer: (o) => NativeGroupConsumer.open(options, o),
     async close() {
       const a = admin;
       admin = undefined;

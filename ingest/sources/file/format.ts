@@ -91,100 +91,112 @@ export function eventToLine(e: ChainEvent): string {
 
 export function eventToJson(e: ChainEvent): Record<string, unknown> {
   switch (e.kind) {
-    case 'transactions': {
-      const t = e.event;
-      let err: unknown = null;
-      if (t.err !== undefined) {
-        try {
-          err = JSON.parse(t.err);
-        } catch {
-          throw new Error(`transaction ${t.slot}/${t.index}: err is not JSON (${JSON.stringify(t.err)})`);
-        }
-        if (JSON.stringify(err) !== t.err) {
-          throw new Error(`transaction ${t.slot}/${t.index}: err is not compact JSON (${JSON.stringify(t.err)})`);
-        }
-      }
-      return {
-        type: 'transaction',
-        slot: int(t.slot),
-        index: t.index,
-        tx: b64(encodeTransactionWire(t)),
-        err,
-        fee: int(t.fee),
-        blockTime: t.blockTime === undefined ? null : int(t.blockTime),
-        loadedWritable: t.loadedWritable.map(b58),
-        loadedReadonly: t.loadedReadonly.map(b58),
-        ...metaToJson(t),
-      };
+    case 'transactions':
+      return transactionToJson(e.event);
+    case 'accounts':
+      return accountToJson(e.event);
+    case 'slots':
+      return slotToJson(e.event);
+    case 'entries':
+      return entryToJson(e.event);
+    case 'epochs':
+      return epochToJson(e.event);
+  }
+}
+
+type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>['event'];
+
+function transactionToJson(t: EventOf<'transactions'>): Record<string, unknown> {
+  let err: unknown = null;
+  if (t.err !== undefined) {
+    try {
+      err = JSON.parse(t.err);
+    } catch {
+      throw new Error(`transaction ${t.slot}/${t.index}: err is not JSON (${JSON.stringify(t.err)})`);
     }
-    case 'accounts': {
-      const a = e.event;
-      return {
-        type: 'account',
-        slot: int(a.slot),
-        pubkey: b58(a.pubkey),
-        lamports: int(a.lamports),
-        owner: b58(a.owner),
-        executable: a.executable,
-        rentEpoch: int(a.rentEpoch),
-        data: b64(a.data),
-        writeVersion: int(a.writeVersion),
-        txnSignature: a.txnSignature === undefined ? null : b58(a.txnSignature),
-        isStartup: a.isStartup,
-      };
-    }
-    case 'slots': {
-      const s = e.event;
-      const status = Object.keys(STATUS_NAMES).find((k) => STATUS_NAMES[k] === s.status);
-      if (status === undefined) throw new Error(`slot ${s.slot}: unknown status ${s.status}`);
-      const out: Record<string, unknown> = { type: 'slot', slot: int(s.slot), status };
-      if (s.block !== undefined) {
-        const b = s.block;
-        out.block = {
-          parentSlot: int(b.parentSlot),
-          blockhash: b58(b.blockhash),
-          blockHeight: int(b.blockHeight),
-          blockTime: b.blockTime === undefined ? null : int(b.blockTime),
-          leader: b58(b.leader),
-          transactionCount: b.transactionCount,
-          voteTransactionCount: b.voteTransactionCount,
-          previousBlockhash: b.previousBlockhash.length === 0 ? null : b58(b.previousBlockhash),
-          rewards: b.rewards.map(rewardToJson),
-          executedTransactionCount: b.executedTransactionCount === undefined ? null : int(b.executedTransactionCount),
-          entryCount: b.entryCount === undefined ? null : int(b.entryCount),
-          numPartitions: b.numPartitions === undefined ? null : int(b.numPartitions),
-        };
-      }
-      if (s.deadError !== undefined) out.deadError = s.deadError;
-      if (s.parent !== undefined) out.parent = int(s.parent);
-      if (s.gap !== undefined) out.gap = { firstSlot: int(s.gap.firstSlot), lastSlot: int(s.gap.lastSlot), reason: s.gap.reason };
-      return out;
-    }
-    case 'entries': {
-      const n = e.event;
-      return {
-        type: 'entry',
-        slot: int(n.slot),
-        index: int(n.index),
-        numHashes: int(n.numHashes),
-        hash: b58(n.hash),
-        executedTransactionCount: int(n.executedTransactionCount),
-        startingTransactionIndex: int(n.startingTransactionIndex),
-      };
-    }
-    case 'epochs': {
-      const p = e.event;
-      return {
-        type: 'epoch',
-        epoch: int(p.epoch),
-        firstSlot: int(p.firstSlot),
-        slotsPerEpoch: int(p.slotsPerEpoch),
-        slotsPerLeader: p.slotsPerLeader,
-        identities: p.identities.map(b58),
-        schedule: p.schedule,
-      };
+    if (JSON.stringify(err) !== t.err) {
+      throw new Error(`transaction ${t.slot}/${t.index}: err is not compact JSON (${JSON.stringify(t.err)})`);
     }
   }
+  return {
+    type: 'transaction',
+    slot: int(t.slot),
+    index: t.index,
+    tx: b64(encodeTransactionWire(t)),
+    err,
+    fee: int(t.fee),
+    blockTime: t.blockTime === undefined ? null : int(t.blockTime),
+    loadedWritable: t.loadedWritable.map(b58),
+    loadedReadonly: t.loadedReadonly.map(b58),
+    ...metaToJson(t),
+  };
+}
+
+function accountToJson(a: EventOf<'accounts'>): Record<string, unknown> {
+  return {
+    type: 'account',
+    slot: int(a.slot),
+    pubkey: b58(a.pubkey),
+    lamports: int(a.lamports),
+    owner: b58(a.owner),
+    executable: a.executable,
+    rentEpoch: int(a.rentEpoch),
+    data: b64(a.data),
+    writeVersion: int(a.writeVersion),
+    txnSignature: a.txnSignature === undefined ? null : b58(a.txnSignature),
+    isStartup: a.isStartup,
+  };
+}
+
+function slotToJson(s: EventOf<'slots'>): Record<string, unknown> {
+  const status = Object.keys(STATUS_NAMES).find((k) => STATUS_NAMES[k] === s.status);
+  if (status === undefined) throw new Error(`slot ${s.slot}: unknown status ${s.status}`);
+  const out: Record<string, unknown> = { type: 'slot', slot: int(s.slot), status };
+  if (s.block !== undefined) {
+    const b = s.block;
+    out.block = {
+      parentSlot: int(b.parentSlot),
+      blockhash: b58(b.blockhash),
+      blockHeight: int(b.blockHeight),
+      blockTime: b.blockTime === undefined ? null : int(b.blockTime),
+      leader: b58(b.leader),
+      transactionCount: b.transactionCount,
+      voteTransactionCount: b.voteTransactionCount,
+      previousBlockhash: b.previousBlockhash.length === 0 ? null : b58(b.previousBlockhash),
+      rewards: b.rewards.map(rewardToJson),
+      executedTransactionCount: b.executedTransactionCount === undefined ? null : int(b.executedTransactionCount),
+      entryCount: b.entryCount === undefined ? null : int(b.entryCount),
+      numPartitions: b.numPartitions === undefined ? null : int(b.numPartitions),
+    };
+  }
+  if (s.deadError !== undefined) out.deadError = s.deadError;
+  if (s.parent !== undefined) out.parent = int(s.parent);
+  if (s.gap !== undefined) out.gap = { firstSlot: int(s.gap.firstSlot), lastSlot: int(s.gap.lastSlot), reason: s.gap.reason };
+  return out;
+}
+
+function entryToJson(n: EventOf<'entries'>): Record<string, unknown> {
+  return {
+    type: 'entry',
+    slot: int(n.slot),
+    index: int(n.index),
+    numHashes: int(n.numHashes),
+    hash: b58(n.hash),
+    executedTransactionCount: int(n.executedTransactionCount),
+    startingTransactionIndex: int(n.startingTransactionIndex),
+  };
+}
+
+function epochToJson(p: EventOf<'epochs'>): Record<string, unknown> {
+  return {
+    type: 'epoch',
+    epoch: int(p.epoch),
+    firstSlot: int(p.firstSlot),
+    slotsPerEpoch: int(p.slotsPerEpoch),
+    slotsPerLeader: p.slotsPerLeader,
+    identities: p.identities.map(b58),
+    schedule: p.schedule,
+  };
 }
 
 const REWARD_NAMES = new Map<RewardType, string>(Object.entries(AGAVE_REWARD_TYPES).map(([k, v]) => [v, k]));

@@ -5,7 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { HeadCache } from '../../../api/head/head-cache.js';
 import { headAnswers } from '../../../api/jsonrpc/metrics.js';
-import { startJsonRpc, type JsonRpcServer } from '../../../api/jsonrpc/server.js';
+import { JsonRpcServer } from '../../../api/jsonrpc/server.js';
 import { LiveLayer } from '../../../api/live/index.js';
 import { projectorSection } from '../../../cli/config-sections.js';
 import { makeConfig } from '../../../cli/config.js';
@@ -67,8 +67,8 @@ export async function openHeadWorld(ch: ClickHouseClient, name: string, slots = 
     log: silentLogger,
     stateTtlMs: 0,
   };
-  const withCache: JsonRpcServer = await startJsonRpc({ ...options, head: cache });
-  const viewsOnly: JsonRpcServer = await startJsonRpc(options);
+  const withCache: JsonRpcServer = await JsonRpcServer.open({ ...options, head: cache });
+  const viewsOnly: JsonRpcServer = await JsonRpcServer.open(options);
   let projector: Projector | undefined;
   const headsText = (h: Heads) => JSON.stringify((['confirmed', 'finalized', 'processed'] as const).map((c) => `${c}|${h[c]}`));
   return {

@@ -4,7 +4,7 @@
 // in one slot, accounts that change, close and change owner between the commitments, and one epoch.
 import type { ClickHouseClient } from '@clickhouse/client';
 import bs58 from 'bs58';
-import { startJsonRpc, type JsonRpcServer } from '../../../api/jsonrpc/server.js';
+import { JsonRpcServer, type JsonRpcOptions } from '../../../api/jsonrpc/server.js';
 import {
   chainBlocks,
   insertAccountWrites,
@@ -165,8 +165,8 @@ export interface Served {
   post(body: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
 }
 
-export async function serve(ch: ClickHouseClient, database: string, o: Partial<Parameters<typeof startJsonRpc>[0]> = {}): Promise<Served> {
-  const server = await startJsonRpc({
+export async function serve(ch: ClickHouseClient, database: string, o: Partial<JsonRpcOptions> = {}): Promise<Served> {
+  const server = await JsonRpcServer.open({
     ch,
     database,
     host: '127.0.0.1',
