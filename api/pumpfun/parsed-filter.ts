@@ -10,6 +10,9 @@
 //   of them, with or without event_kinds (a PumpSwap sweep names its coin only in SweepPoolFeeEvent.base_mint). Each
 //   condition holds for the transaction: the kind and the mint may be on different instructions/events.
 // - users: one of them signed the transaction. include_failed: failed transactions pass too.
+// - Trade filters (issue 34: trade_kinds, traders, min_quote_amount, min_base_amount) act on the transaction's trades
+//   (schemas/pumpfun/trades.ts): one trade of a counted program meets them all, and `mints` (when set) on that same
+//   trade (its coin or its quote mint) instead of on the instructions and events.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import type { ParsedFacts } from '../../schemas/gen/events.js';
@@ -31,7 +34,19 @@ export interface ParsedFilter {
   readonly users: ReadonlySet<string> | undefined;
   readonly includeFailed: boolean;
   readonly level: ParsedInstructionLevel;
+  /** Issue 34: trade filters (undefined: none set). */
+  readonly trade?: TradeFilter;
 }
+
+export interface TradeFilter {
+  readonly kinds: ReadonlySet<string> | undefined;
+  readonly traders: ReadonlySet<string> | undefined;
+  readonly minQuoteAmount: bigint;
+  readonly minBaseAmount: bigint;
+}
+
+/** The trade kinds (stream.proto ParsedTrade.kind). */
+export const TRADE_KINDS: readonly string[] = ['buy', 'sell', 'fee_sweep'];
 
 export const DEFAULT_PARSED_FILTER: ParsedFilter = {
   programs: new Set<PumpProgramName>(['pump', 'pump_amm', 'pump_fees']),
@@ -64,6 +79,10 @@ export function hasParsedOptions(r: SubscribeParsedRequest): boolean {
     r.users.length > 0 ||
     r.includeFailed !== undefined ||
     r.instructionLevel !== undefined ||
+    r.tradeKinds.length > 0 ||
+    r.traders.length > 0 ||
+    r.minQuoteAmount !== undefined ||
+    r.minBaseAmount !== undefined ||
     r.commitment !== undefined ||
     r.fromSlot !== undefined ||
     r.cursor !== undefined ||
@@ -97,6 +116,7 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
     ['programs', r.programs],
     ['instruction_kinds', r.instructionKinds],
     ['event_kinds', r.eventKinds],
+    ['trade_kinds', r.tradeKinds],
   ] as const) {
     const over = tooMany(field, list);
     if (over) return fail(over);
@@ -128,6 +148,12 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
   if ('error' in mints) return fail(mints.error);
   const users = keySet('users', r.users);
   if ('error' in users) return fail(users.error);
+  for (let i = 0; i < r.tradeKinds.length; i++)
+    if (!TRADE_KINDS.includes(r.tradeKinds[i]!))
+      return fail(`trade_kinds[${i}]: ${JSON.stringify(r.tradeKinds[i]!.slice(0, 64))} is not one of ${TRADE_KINDS.join(', ')}`);
+  const traders = keySet('traders', r.traders);
+  if ('error' in traders) return fail(traders.error);
+  const tradeSet = r.tradeKinds.length > 0 || r.traders.length > 0 || r.minQuoteAmount !== undefined || r.minBaseAmount !== undefined;
   const level = r.instructionLevel ?? ParsedInstructionLevel.BOTH;
   if (
     level !== ParsedInstructionLevel.BOTH &&
@@ -146,6 +172,16 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
       users: users.set,
       includeFailed: r.includeFailed ?? false,
       level,
+      ...(tradeSet
+        ? {
+            trade: {
+              kinds: r.tradeKinds.length === 0 ? undefined : new Set(r.tradeKinds),
+              traders: traders.set,
+              minQuoteAmount: r.minQuoteAmount ?? 0n,
+              minBaseAmount: r.minBaseAmount ?? 0n,
+            },
+          }
+        : {}),
     },
   };
 }
@@ -166,7 +202,8 @@ export function readsFacts(f: ParsedFilter): boolean {
     f.mints === undefined &&
     f.users === undefined &&
     f.level === ParsedInstructionLevel.BOTH &&
-    f.programs.size === DEFAULT_PARSED_FILTER.programs.size
+    f.programs.size === DEFAULT_PARSED_FILTER.programs.size &&
+    f.trade === undefined
   );
 }
 
@@ -188,7 +225,9 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
   // Each condition holds for the transaction when any instruction or event that counts (program, level) meets it.
   const anyKind = f.instructionKinds === undefined && f.eventKinds === undefined;
   let kind = anyKind;
-  let mint = f.mints === undefined;
+  // With trade filters, `mints` is tested on the trade that meets them (below), not on instructions and events.
+  let mint = f.mints === undefined || f.trade !== undefined;
+  if (f.trade !== undefined && !matchTrade(f, f.trade, facts)) return false;
   // users: one of them signed (stream.proto; not any key: a creator or fee recipient named in every trade of a coin
   // would match them all).
   if (f.users && !facts.signers.some((k) => f.users!.has(id(k)))) return false;
@@ -210,4 +249,17 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
     if (!mint && hasKey(f.mints!, e.keys)) mint = true;
   }
   return counted && kind && mint;
+}
+
+/** Whether one trade of a counted program meets every trade filter, and `mints` (its coin or quote mint). */
+function matchTrade(f: ParsedFilter, t: TradeFilter, facts: ParsedFacts): boolean {
+  for (const x of facts.trades) {
+    if (!f.programs.has(x.program as PumpProgramName)) continue;
+    if (t.kinds !== undefined && !t.kinds.has(x.kind)) continue;
+    if (t.traders !== undefined && !t.traders.has(id(x.trader))) continue;
+    if (x.quoteAmount < t.minQuoteAmount || x.baseAmount < t.minBaseAmount) continue;
+    if (f.mints !== undefined && !f.mints.has(id(x.mint)) && !f.mints.has(id(x.quoteMint))) continue;
+    return true;
+  }
+  return false;
 }
