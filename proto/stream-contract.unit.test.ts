@@ -457,6 +457,173 @@ const CONTRACT: Record<string, Record<string, Field>> = {
   GetSlotResponse: { slot: [1, 'uint64'] },
 };
 
+// Issue 34's additions (new numbers and messages only), frozen as published: merged over the entries above.
+const ISSUE_34: Record<string, Record<string, Field>> = {
+  SubscribeParsedRequest: {
+    trade_kinds: [33, 'string', 'repeated'],
+    traders: [34, 'string', 'repeated'],
+    min_quote_amount: [35, 'uint64', 'optional'],
+    min_base_amount: [36, 'uint64', 'optional'],
+  },
+  SubscribeUpdateParsedTransaction: {
+    trades: [12, 'ParsedTrade', 'repeated'],
+  },
+  ParsedTrade: {
+    kind: [1, 'string'],
+    program: [2, 'string'],
+    venue: [3, 'string'],
+    index: [4, 'uint32'],
+    events: [5, 'uint32', 'repeated'],
+    mint: [6, 'bytes'],
+    trader: [7, 'bytes'],
+    base_amount: [8, 'uint64'],
+    quote_amount: [9, 'uint64'],
+    quote_mint: [10, 'bytes'],
+    quote: [11, 'string'],
+    market: [12, 'bytes'],
+    protocol_fee: [13, 'uint64'],
+    creator_fee: [14, 'uint64'],
+    lp_fee: [15, 'uint64'],
+    buyback_fee: [16, 'uint64'],
+    fees_kept: [17, 'bool'],
+    synthetic_migration: [18, 'bool'],
+    hop: [19, 'uint32', 'optional'],
+    hops: [20, 'uint32'],
+    fee_bucket: [21, 'string'],
+  },
+  Instruction: {
+    buy_v3: [29, 'BuyV3', 'oneof:instruction_oneof'],
+    sell_v3: [30, 'SellV3', 'oneof:instruction_oneof'],
+    buy_exact_quote_in_v3: [31, 'BuyExactQuoteInV3', 'oneof:instruction_oneof'],
+    amm_buy_v2: [32, 'AmmBuyV2', 'oneof:instruction_oneof'],
+    amm_sell_v2: [33, 'AmmSellV2', 'oneof:instruction_oneof'],
+    amm_buy_exact_quote_in_v2: [34, 'AmmBuyExactQuoteInV2', 'oneof:instruction_oneof'],
+    amm_multi_hop_swap: [35, 'AmmMultiHopSwap', 'oneof:instruction_oneof'],
+    multi_hop_curve_swap: [36, 'MultiHopCurveSwap', 'oneof:instruction_oneof'],
+    sweep_protocol_fee: [37, 'SweepProtocolFee', 'oneof:instruction_oneof'],
+    sweep_creator_fee: [38, 'SweepCreatorFee', 'oneof:instruction_oneof'],
+    amm_sweep_protocol_fee: [39, 'AmmSweepProtocolFee', 'oneof:instruction_oneof'],
+    amm_sweep_creator_fee: [40, 'AmmSweepCreatorFee', 'oneof:instruction_oneof'],
+  },
+  Event: {
+    post_complete_buy: [18, 'PostCompleteBuyEvent', 'oneof:event_oneof'],
+    sweep_bonding_curve_fee: [19, 'SweepBondingCurveFeeEvent', 'oneof:event_oneof'],
+    amm_sweep_pool_fee: [20, 'AmmSweepPoolFeeEvent', 'oneof:event_oneof'],
+  },
+  CreateV2: {
+    creator_fee_bps: [7, 'uint64', 'optional'],
+    is_holder_reward: [8, 'bool', 'optional'],
+  },
+  BuyV2: {
+    partial_fill: [3, 'bool', 'optional'],
+  },
+  BuyExactSolIn: {
+    partial_fill: [4, 'bool', 'optional'],
+  },
+  BuyExactQuoteInV2: {
+    partial_fill: [3, 'bool', 'optional'],
+  },
+  AmmCreatePool: {
+    creator_fee_bps: [7, 'uint64', 'optional'],
+    can_edit_creator_fee: [8, 'bool', 'optional'],
+    is_holder_reward: [9, 'bool', 'optional'],
+  },
+  CreateEvent: {
+    creator_fee_bps: [18, 'uint64', 'optional'],
+    is_holder_reward: [19, 'bool', 'optional'],
+    depth: [20, 'uint32', 'optional'],
+  },
+  AmmSellEvent: {
+    virtual_quote_reserves: [28, 'string', 'optional'],
+    can_boost: [29, 'bool', 'optional'],
+    base_supply: [30, 'uint64', 'optional'],
+    holder_rewards_bps: [31, 'uint64', 'optional'],
+    holder_rewards: [32, 'uint64', 'optional'],
+    creator_fee_unclaimed: [33, 'uint64', 'optional'],
+  },
+  AmmCreatePoolEvent: {
+    creator_fee_bps: [22, 'uint64', 'optional'],
+    can_edit_creator_fee: [23, 'bool', 'optional'],
+    is_holder_reward: [24, 'bool', 'optional'],
+  },
+  BuyV3: {
+    amount: [1, 'uint64', 'optional'],
+    max_sol_cost: [2, 'uint64', 'optional'],
+    partial_fill: [3, 'bool', 'optional'],
+  },
+  SellV3: {
+    amount: [1, 'uint64', 'optional'],
+    min_sol_output: [2, 'uint64', 'optional'],
+  },
+  BuyExactQuoteInV3: {
+    spendable_quote_in: [1, 'uint64', 'optional'],
+    min_tokens_out: [2, 'uint64', 'optional'],
+    partial_fill: [3, 'bool', 'optional'],
+  },
+  AmmBuyV2: {
+    base_amount_out: [1, 'uint64', 'optional'],
+    max_quote_amount_in: [2, 'uint64', 'optional'],
+  },
+  AmmSellV2: {
+    base_amount_in: [1, 'uint64', 'optional'],
+    min_quote_amount_out: [2, 'uint64', 'optional'],
+  },
+  AmmBuyExactQuoteInV2: {
+    spendable_quote_in: [1, 'uint64', 'optional'],
+    min_base_amount_out: [2, 'uint64', 'optional'],
+  },
+  AmmMultiHopSwap: {
+    amount_in: [1, 'uint64', 'optional'],
+    min_amount_out: [2, 'uint64', 'optional'],
+  },
+  MultiHopCurveSwap: {
+    amount_in: [1, 'uint64', 'optional'],
+    hop_fees: [2, 'bytes', 'optional'],
+  },
+  SweepProtocolFee: {},
+  SweepCreatorFee: {},
+  AmmSweepProtocolFee: {},
+  AmmSweepCreatorFee: {},
+  PostCompleteBuyEvent: {
+    user: [1, 'bytes', 'optional'],
+    mint: [2, 'bytes', 'optional'],
+    bonding_curve: [3, 'bytes', 'optional'],
+    quote_mint: [4, 'bytes', 'optional'],
+    timestamp: [5, 'int64', 'optional'],
+    base_out: [6, 'uint64', 'optional'],
+    quote_in: [7, 'uint64', 'optional'],
+    fee_basis_points: [8, 'uint64', 'optional'],
+    fee: [9, 'uint64', 'optional'],
+    creator_fee_basis_points: [10, 'uint64', 'optional'],
+    creator_fee: [11, 'uint64', 'optional'],
+    buyback_fee: [12, 'uint64', 'optional'],
+    pool_base_reserves_before: [13, 'uint64', 'optional'],
+    pool_quote_reserves_before: [14, 'uint64', 'optional'],
+    pool_base_reserves_after: [15, 'uint64', 'optional'],
+    pool_quote_reserves_after: [16, 'uint64', 'optional'],
+  },
+  SweepBondingCurveFeeEvent: {
+    timestamp: [1, 'int64', 'optional'],
+    mint: [2, 'bytes', 'optional'],
+    bonding_curve: [3, 'bytes', 'optional'],
+    quote_mint: [4, 'bytes', 'optional'],
+    recipient: [5, 'bytes', 'optional'],
+    amount: [6, 'uint64', 'optional'],
+    bucket: [7, 'uint32', 'optional'],
+  },
+  AmmSweepPoolFeeEvent: {
+    timestamp: [1, 'int64', 'optional'],
+    pool: [2, 'bytes', 'optional'],
+    base_mint: [3, 'bytes', 'optional'],
+    quote_mint: [4, 'bytes', 'optional'],
+    recipient: [5, 'bytes', 'optional'],
+    payer: [6, 'bytes', 'optional'],
+    amount: [7, 'uint64', 'optional'],
+    bucket: [8, 'uint32', 'optional'],
+  },
+};
+for (const [message, fields] of Object.entries(ISSUE_34)) CONTRACT[message] = { ...CONTRACT[message], ...fields };
+
 function describeField(f: protobuf.Field): Field {
   const type = f.type.replace(/^(\.?stream\.)/, '');
   if (f instanceof protobuf.MapField) return [f.id, type, `map<${f.keyType},${type}>`];

@@ -10,6 +10,9 @@
 //   of them, with or without event_kinds (a PumpSwap sweep names its coin only in SweepPoolFeeEvent.base_mint). Each
 //   condition holds for the transaction: the kind and the mint may be on different instructions/events.
 // - users: one of them signed the transaction. include_failed: failed transactions pass too.
+// - Trade filters (issue 34: trade_kinds, traders, min_quote_amount, min_base_amount) act on the transaction's trades
+//   (schemas/pumpfun/trades.ts): one trade of a counted program meets them all, and `mints` (when set) on that same
+//   trade (its coin or its quote mint) instead of on the instructions and events.
 // Invalid fields give an error naming the field and the entry (the stream ends with INVALID_ARGUMENT).
 import { ParsedInstructionLevel, type SubscribeParsedRequest } from '../../proto/gen/stream.js';
 import type { ParsedFacts } from '../../schemas/gen/events.js';
@@ -31,7 +34,19 @@ export interface ParsedFilter {
   readonly users: ReadonlySet<string> | undefined;
   readonly includeFailed: boolean;
   readonly level: ParsedInstructionLevel;
+  /** Issue 34: trade filters (undefined: none set). */
+  readonly trade?: TradeFilter;
 }
+
+export interface TradeFilter {
+  readonly kinds: ReadonlySet<string> | undefined;
+  readonly traders: ReadonlySet<string> | undefined;
+  readonly minQuoteAmount: bigint;
+  readonly minBaseAmount: bigint;
+}
+
+/** The trade kinds (stream.proto ParsedTrade.kind). */
+export const TRADE_KINDS: readonly string[] = ['buy', 'sell', 'fee_sweep'];
 
 export const DEFAULT_PARSED_FILTER: ParsedFilter = {
   programs: new Set<PumpProgramName>(['pump', 'pump_amm', 'pump_fees']),
@@ -64,6 +79,10 @@ export function hasParsedOptions(r: SubscribeParsedRequest): boolean {
     r.users.length > 0 ||
     r.includeFailed !== undefined ||
     r.instructionLevel !== undefined ||
+    r.tradeKinds.length > 0 ||
+    r.traders.length > 0 ||
+    r.minQuoteAmount !== undefined ||
+    r.minBaseAmount !== undefined ||
     r.commitment !== undefined ||
     r.fromSlot !== undefined ||
     r.cursor !== undefined ||
@@ -97,45 +116,33 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
     ['programs', r.programs],
     ['instruction_kinds', r.instructionKinds],
     ['event_kinds', r.eventKinds],
+    ['trade_kinds', r.tradeKinds],
   ] as const) {
     const over = tooMany(field, list);
     if (over) return fail(over);
   }
-  const programs = new Set<PumpProgramName>();
-  for (let i = 0; i < r.programs.length; i++) {
-    const p = PROGRAM_BY_ID.get(r.programs[i]!);
-    if (p === undefined)
-      return fail(
-        `programs[${i}]: ${JSON.stringify(r.programs[i]!.slice(0, 64))} is not pump.fun (${PUMP.programId}), PumpSwap (${PUMP_AMM.programId}) or Pump Fees (${PUMP_FEES.programId})`,
-      );
-    programs.add(p);
-  }
-  const INSTRUCTION_NAMES = r.instructionKinds.length > 0 ? instructionNames() : undefined;
-  for (let i = 0; i < r.instructionKinds.length; i++) {
-    if (!INSTRUCTION_NAMES!.has(r.instructionKinds[i]!))
-      return fail(
-        `instruction_kinds[${i}]: ${JSON.stringify(r.instructionKinds[i]!.slice(0, 64))} is no instruction of pump.fun or PumpSwap (IDL names, e.g. buy_v2)`,
-      );
-  }
-  const EVENT_NAMES = r.eventKinds.length > 0 ? eventNames() : undefined;
-  for (let i = 0; i < r.eventKinds.length; i++) {
-    if (!EVENT_NAMES!.has(r.eventKinds[i]!))
-      return fail(
-        `event_kinds[${i}]: ${JSON.stringify(r.eventKinds[i]!.slice(0, 64))} is no event of pump.fun or PumpSwap (IDL names, e.g. TradeEvent)`,
-      );
-  }
+  const programs = programsOf(r.programs);
+  if (typeof programs === 'string') return fail(programs);
+  const kindError =
+    unknownName(
+      'instruction_kinds',
+      r.instructionKinds,
+      instructionNames,
+      'is no instruction of pump.fun or PumpSwap (IDL names, e.g. buy_v2)',
+    ) ??
+    unknownName('event_kinds', r.eventKinds, eventNames, 'is no event of pump.fun or PumpSwap (IDL names, e.g. TradeEvent)') ??
+    unknownName('trade_kinds', r.tradeKinds, () => new Set<string>(TRADE_KINDS), `is not one of ${TRADE_KINDS.join(', ')}`);
+  if (kindError !== undefined) return fail(kindError);
   const mints = keySet('mints', r.mints);
   if ('error' in mints) return fail(mints.error);
   const users = keySet('users', r.users);
   if ('error' in users) return fail(users.error);
+  const traders = keySet('traders', r.traders);
+  if ('error' in traders) return fail(traders.error);
+  const tradeSet = r.tradeKinds.length > 0 || r.traders.length > 0 || r.minQuoteAmount !== undefined || r.minBaseAmount !== undefined;
   const level = r.instructionLevel ?? ParsedInstructionLevel.BOTH;
-  if (
-    level !== ParsedInstructionLevel.BOTH &&
-    level !== ParsedInstructionLevel.TOP_LEVEL_ONLY &&
-    level !== ParsedInstructionLevel.INNER_ONLY
-  ) {
+  if (!LEVELS.has(level))
     return fail(`instruction_level: ${String(r.instructionLevel)} is not BOTH (0), TOP_LEVEL_ONLY (1) or INNER_ONLY (2)`);
-  }
   return {
     ok: true,
     filter: {
@@ -146,8 +153,44 @@ export function compileParsedFilter(r: SubscribeParsedRequest): ParsedFilterResu
       users: users.set,
       includeFailed: r.includeFailed ?? false,
       level,
+      ...(tradeSet
+        ? {
+            trade: {
+              kinds: r.tradeKinds.length === 0 ? undefined : new Set(r.tradeKinds),
+              traders: traders.set,
+              minQuoteAmount: r.minQuoteAmount ?? 0n,
+              minBaseAmount: r.minBaseAmount ?? 0n,
+            },
+          }
+        : {}),
     },
   };
+}
+
+const LEVELS: ReadonlySet<ParsedInstructionLevel> = new Set([
+  ParsedInstructionLevel.BOTH,
+  ParsedInstructionLevel.TOP_LEVEL_ONLY,
+  ParsedInstructionLevel.INNER_ONLY,
+]);
+
+/** The request's programs by name; a message naming the entry that is none of the three. */
+function programsOf(ids: readonly string[]): Set<PumpProgramName> | string {
+  const programs = new Set<PumpProgramName>();
+  for (let i = 0; i < ids.length; i++) {
+    const p = PROGRAM_BY_ID.get(ids[i]!);
+    if (p === undefined)
+      return `programs[${i}]: ${JSON.stringify(ids[i]!.slice(0, 64))} is not pump.fun (${PUMP.programId}), PumpSwap (${PUMP_AMM.programId}) or Pump Fees (${PUMP_FEES.programId})`;
+    programs.add(p);
+  }
+  return programs;
+}
+
+/** A message naming the first entry of `list` that `known` (read only when the list has entries) lacks. */
+function unknownName(field: string, list: readonly string[], known: () => ReadonlySet<string>, why: string): string | undefined {
+  if (list.length === 0) return undefined;
+  const names = known();
+  const i = list.findIndex((name) => !names.has(name));
+  return i < 0 ? undefined : `${field}[${i}]: ${JSON.stringify(list[i]!.slice(0, 64))} ${why}`;
 }
 
 const id = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
@@ -166,7 +209,8 @@ export function readsFacts(f: ParsedFilter): boolean {
     f.mints === undefined &&
     f.users === undefined &&
     f.level === ParsedInstructionLevel.BOTH &&
-    f.programs.size === DEFAULT_PARSED_FILTER.programs.size
+    f.programs.size === DEFAULT_PARSED_FILTER.programs.size &&
+    f.trade === undefined
   );
 }
 
@@ -188,7 +232,9 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
   // Each condition holds for the transaction when any instruction or event that counts (program, level) meets it.
   const anyKind = f.instructionKinds === undefined && f.eventKinds === undefined;
   let kind = anyKind;
-  let mint = f.mints === undefined;
+  // With trade filters, `mints` is tested on the trade that meets them (below), not on instructions and events.
+  let mint = f.mints === undefined || f.trade !== undefined;
+  if (f.trade !== undefined && !matchTrade(f, f.trade, facts)) return false;
   // users: one of them signed (stream.proto; not any key: a creator or fee recipient named in every trade of a coin
   // would match them all).
   if (f.users && !facts.signers.some((k) => f.users!.has(id(k)))) return false;
@@ -210,4 +256,17 @@ function matchFacts(f: ParsedFilter, facts: ParsedFacts): boolean {
     if (!mint && hasKey(f.mints!, e.keys)) mint = true;
   }
   return counted && kind && mint;
+}
+
+/** Whether one trade of a counted program meets every trade filter, and `mints` (its coin or quote mint). */
+function matchTrade(f: ParsedFilter, t: TradeFilter, facts: ParsedFacts): boolean {
+  for (const x of facts.trades) {
+    if (!f.programs.has(x.program as PumpProgramName)) continue;
+    if (t.kinds !== undefined && !t.kinds.has(x.kind)) continue;
+    if (t.traders !== undefined && !t.traders.has(id(x.trader))) continue;
+    if (x.quoteAmount < t.minQuoteAmount || x.baseAmount < t.minBaseAmount) continue;
+    if (f.mints !== undefined && !f.mints.has(id(x.mint)) && !f.mints.has(id(x.quoteMint))) continue;
+    return true;
+  }
+  return false;
 }

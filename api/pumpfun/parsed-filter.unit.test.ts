@@ -62,6 +62,7 @@ function scan(ixs: [string, string, boolean, number, Buffer[]][], evs: [string, 
     undecoded: [],
     curve: undefined,
     pool: undefined,
+    trades: [],
   };
 }
 const tx = (signer: Buffer) => ({ numRequiredSignatures: 1, accountKeys: [signer, k(200)] }) as unknown as TransactionEvent;

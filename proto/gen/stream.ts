@@ -297,6 +297,18 @@ export interface SubscribeParsedRequest {
   instructionLevel?:
     | ParsedInstructionLevel
     | undefined;
+  /**
+   * Extension (issue 34): filters on the update's trades (ParsedTrade). When any is set, a transaction passes only
+   * when one of its trades meets all of them, and `mints` (when set) on that same trade (its mint or quote mint).
+   * Kinds: "buy", "sell", "fee_sweep". Traders: base58, the trade's user. Sizes in base units (quote: the trade's
+   * quote mint's, so pair min_quote_amount with mints naming the quote mint to compare like with like).
+   */
+  tradeKinds: string[];
+  traders: string[];
+  minQuoteAmount?: bigint | undefined;
+  minBaseAmount?:
+    | bigint
+    | undefined;
   /** As SubscribeRequest.commitment and SubscribeRequest.from_slot: same semantics, same errors. */
   commitment?: CommitmentLevel | undefined;
   fromSlot?:
@@ -431,7 +443,64 @@ export interface SubscribeUpdateParsedTransaction {
    * instruction). `account` is the bonding curve for pump.fun; when the transaction has no pump.fun
    * curve, `account` carries the pool too, so an old client sees it.
    */
-  pool: SubscribeUpdateAccount | undefined;
+  pool:
+    | SubscribeUpdateAccount
+    | undefined;
+  /**
+   * Extension (issue 34): the trades and fee sweeps as a trader counts them (docs/decisions.md, "Trades as a
+   * trader counts them"). A request's trade filters (trade_kinds, traders, min_*_amount) act on these.
+   */
+  trades: ParsedTrade[];
+}
+
+/**
+ * Extension (issue 34): one trade (or fee sweep) of a parsed transaction, built from its events.
+ * - A synthetic-migration buy (TradeEvent, CompleteEvent, PostCompleteBuyEvent) is ONE trade: venue
+ *   "curve+pool", amounts and fees the sum of the curve part and the pool part.
+ * - A multi-hop route (multi_hop_swap) is one trade per hop, in route order, each with `hop` and `hops`.
+ * - A fee kept on the curve or pool (v3 and PumpSwap v2 trades, multi-hop hops: `fees_kept`) is not income
+ *   at the trade: it is paid out, and counts, at its sweep (kind "fee_sweep").
+ * - Quote amounts are in the quote mint's base units (lamports for SOL), with the quote mint named.
+ */
+export interface ParsedTrade {
+  /** "buy", "sell" or "fee_sweep". */
+  kind: string;
+  /** "pump" or "pump_amm" (of the trade's first event). */
+  program: string;
+  /** "curve" (pump bonding curve), "pool" (PumpSwap) or "curve+pool" (a synthetic-migration buy). */
+  venue: string;
+  /** The top-level instruction it is in, and the positions in `events` it is built from. */
+  index: number;
+  events: number[];
+  /** The coin traded (a sweep: the coin whose fees are swept). */
+  mint: Buffer;
+  /** Who traded (the event's user); a sweep: its recipient. */
+  trader: Buffer;
+  /** Base tokens bought or sold, in the coin's base units. */
+  baseAmount: bigint;
+  /** Quote at the curve's or pool's price, fees apart (a sweep: the amount paid out), in quote_mint's base units. */
+  quoteAmount: bigint;
+  /**
+   * The quote mint (wrapped SOL for SOL-paired coins, whatever the event wrote: zero key or WSOL) and its name:
+   * "SOL", "USDC", or "TOKEN" (another mint: a pump coin or a quote-control mint; quote_mint names it).
+   */
+  quoteMint: Buffer;
+  quote: string;
+  /** The bonding curve or pool. */
+  market: Buffer;
+  /** Fees charged, in quote units: protocol, coin creator, LP (PumpSwap), buyback (paid in the trade). */
+  protocolFee: bigint;
+  creatorFee: bigint;
+  lpFee: bigint;
+  buybackFee: bigint;
+  /** The protocol and creator fees stay on the curve or pool (paid out by a later sweep: count them there). */
+  feesKept: boolean;
+  syntheticMigration: boolean;
+  /** A hop of a multi-hop route: its place (0-based) and the route's hop count. */
+  hop?: number | undefined;
+  hops: number;
+  /** fee_sweep: "protocol" or "creator". */
+  feeBucket: string;
 }
 
 export interface Instruction {
@@ -466,6 +535,20 @@ export interface Instruction {
      * dropped, with its raw bytes.
      */
     { $case: "unknown"; value: UndecodedEntry }
+    | //
+    /** Extensions (issue 34): the October 2026 trades and sweeps (pump-2026-10.md §1). An old client skips them. */
+    { $case: "buyV3"; value: BuyV3 }
+    | { $case: "sellV3"; value: SellV3 }
+    | { $case: "buyExactQuoteInV3"; value: BuyExactQuoteInV3 }
+    | { $case: "ammBuyV2"; value: AmmBuyV2 }
+    | { $case: "ammSellV2"; value: AmmSellV2 }
+    | { $case: "ammBuyExactQuoteInV2"; value: AmmBuyExactQuoteInV2 }
+    | { $case: "ammMultiHopSwap"; value: AmmMultiHopSwap }
+    | { $case: "multiHopCurveSwap"; value: MultiHopCurveSwap }
+    | { $case: "sweepProtocolFee"; value: SweepProtocolFee }
+    | { $case: "sweepCreatorFee"; value: SweepCreatorFee }
+    | { $case: "ammSweepProtocolFee"; value: AmmSweepProtocolFee }
+    | { $case: "ammSweepCreatorFee"; value: AmmSweepCreatorFee }
     | undefined;
   /** Extensions (issue 20): where the instruction sits. program: "pump", "pump_amm" or (issue 34) "pump_fees". */
   program: string;
@@ -547,6 +630,11 @@ export interface Event {
     | //
     /** Extension (issue 34): a self-CPI event no loaded table decodes (as Instruction.unknown). */
     { $case: "unknown"; value: UndecodedEntry }
+    | //
+    /** Extensions (issue 34): the October 2026 events (pump-2026-10.md §2). An old client skips them. */
+    { $case: "postCompleteBuy"; value: PostCompleteBuyEvent }
+    | { $case: "sweepBondingCurveFee"; value: SweepBondingCurveFeeEvent }
+    | { $case: "ammSweepPoolFee"; value: AmmSweepPoolFeeEvent }
     | undefined;
 }
 
@@ -584,26 +672,43 @@ export interface CreateV2 {
   uri?: string | undefined;
   creator?: Buffer | undefined;
   isMayhemMode?: boolean | undefined;
-  isCashbackEnabled?: boolean | undefined;
+  isCashbackEnabled?:
+    | boolean
+    | undefined;
+  /** Extensions (issue 34). */
+  creatorFeeBps?: bigint | undefined;
+  isHolderReward?: boolean | undefined;
 }
 
 /** pump `buy_v2` arguments (absent: an older layout without the field). */
 export interface BuyV2 {
   amount?: bigint | undefined;
-  maxSolCost?: bigint | undefined;
+  maxSolCost?:
+    | bigint
+    | undefined;
+  /** Extension (issue 34). */
+  partialFill?: boolean | undefined;
 }
 
 /** pump `buy_exact_sol_in` arguments (absent: an older layout without the field). */
 export interface BuyExactSolIn {
   spendableSolIn?: bigint | undefined;
   minTokensOut?: bigint | undefined;
-  trackVolume?: boolean | undefined;
+  trackVolume?:
+    | boolean
+    | undefined;
+  /** Extension (issue 34). */
+  partialFill?: boolean | undefined;
 }
 
 /** pump `buy_exact_quote_in_v2` arguments (absent: an older layout without the field). */
 export interface BuyExactQuoteInV2 {
   spendableQuoteIn?: bigint | undefined;
-  minTokensOut?: bigint | undefined;
+  minTokensOut?:
+    | bigint
+    | undefined;
+  /** Extension (issue 34). */
+  partialFill?: boolean | undefined;
 }
 
 /** pump `sell_v2` arguments (absent: an older layout without the field). */
@@ -643,7 +748,13 @@ export interface AmmCreatePool {
   quoteAmountIn?: bigint | undefined;
   coinCreator?: Buffer | undefined;
   isMayhemMode?: boolean | undefined;
-  isCashbackCoin?: boolean | undefined;
+  isCashbackCoin?:
+    | boolean
+    | undefined;
+  /** Extensions (issue 34). */
+  creatorFeeBps?: bigint | undefined;
+  canEditCreatorFee?: boolean | undefined;
+  isHolderReward?: boolean | undefined;
 }
 
 /** pump_amm `deposit` arguments (absent: an older layout without the field). */
@@ -717,7 +828,13 @@ export interface CreateEvent {
   isMayhemMode?: boolean | undefined;
   isCashbackEnabled?: boolean | undefined;
   quoteMint?: Buffer | undefined;
-  virtualQuoteReserves?: bigint | undefined;
+  virtualQuoteReserves?:
+    | bigint
+    | undefined;
+  /** Extensions (issue 34). */
+  creatorFeeBps?: bigint | undefined;
+  isHolderReward?: boolean | undefined;
+  depth?: number | undefined;
 }
 
 /** pump `CompleteEvent` (absent: an older layout without the field). */
@@ -801,7 +918,16 @@ export interface AmmSellEvent {
   cashbackFeeBasisPoints?: bigint | undefined;
   cashback?: bigint | undefined;
   buybackFeeBasisPoints?: bigint | undefined;
-  buybackFee?: bigint | undefined;
+  buybackFee?:
+    | bigint
+    | undefined;
+  /** Extensions (issue 34): i128, signed (may be negative), as decimal. */
+  virtualQuoteReserves?: string | undefined;
+  canBoost?: boolean | undefined;
+  baseSupply?: bigint | undefined;
+  holderRewardsBps?: bigint | undefined;
+  holderRewards?: bigint | undefined;
+  creatorFeeUnclaimed?: bigint | undefined;
 }
 
 /** pump_amm `CreatePoolEvent` (absent: an older layout without the field). */
@@ -826,7 +952,122 @@ export interface AmmCreatePoolEvent {
   userBaseTokenAccount?: Buffer | undefined;
   userQuoteTokenAccount?: Buffer | undefined;
   coinCreator?: Buffer | undefined;
-  isMayhemMode?: boolean | undefined;
+  isMayhemMode?:
+    | boolean
+    | undefined;
+  /** Extensions (issue 34). */
+  creatorFeeBps?: bigint | undefined;
+  canEditCreatorFee?: boolean | undefined;
+  isHolderReward?: boolean | undefined;
+}
+
+/**
+ * Extension (issue 34): the October 2026 instructions and events (pump-2026-10.md §1-2). Every scalar optional
+ * as above. pump `buy_v3` arguments.
+ */
+export interface BuyV3 {
+  amount?: bigint | undefined;
+  maxSolCost?: bigint | undefined;
+  partialFill?: boolean | undefined;
+}
+
+/** pump `sell_v3` arguments. */
+export interface SellV3 {
+  amount?: bigint | undefined;
+  minSolOutput?: bigint | undefined;
+}
+
+/** pump `buy_exact_quote_in_v3` arguments. */
+export interface BuyExactQuoteInV3 {
+  spendableQuoteIn?: bigint | undefined;
+  minTokensOut?: bigint | undefined;
+  partialFill?: boolean | undefined;
+}
+
+/** pump_amm `buy_v2` arguments. */
+export interface AmmBuyV2 {
+  baseAmountOut?: bigint | undefined;
+  maxQuoteAmountIn?: bigint | undefined;
+}
+
+/** pump_amm `sell_v2` arguments. */
+export interface AmmSellV2 {
+  baseAmountIn?: bigint | undefined;
+  minQuoteAmountOut?: bigint | undefined;
+}
+
+/** pump_amm `buy_exact_quote_in_v2` arguments. */
+export interface AmmBuyExactQuoteInV2 {
+  spendableQuoteIn?: bigint | undefined;
+  minBaseAmountOut?: bigint | undefined;
+}
+
+/** pump_amm `multi_hop_swap` arguments (the hops are its remaining accounts, 5 per hop). */
+export interface AmmMultiHopSwap {
+  amountIn?: bigint | undefined;
+  minAmountOut?: bigint | undefined;
+}
+
+/** pump `multi_hop_curve_swap` arguments (PumpSwap's CPI for a curve hop). */
+export interface MultiHopCurveSwap {
+  amountIn?: bigint | undefined;
+  hopFees?: Buffer | undefined;
+}
+
+/** pump `sweep_protocol_fee`, `sweep_creator_fee` and PumpSwap's: no arguments (the accounts say what is swept). */
+export interface SweepProtocolFee {
+}
+
+export interface SweepCreatorFee {
+}
+
+export interface AmmSweepProtocolFee {
+}
+
+export interface AmmSweepCreatorFee {
+}
+
+/** pump `PostCompleteBuyEvent`: the pool part of a synthetic-migration buy. */
+export interface PostCompleteBuyEvent {
+  user?: Buffer | undefined;
+  mint?: Buffer | undefined;
+  bondingCurve?: Buffer | undefined;
+  quoteMint?: Buffer | undefined;
+  timestamp?: bigint | undefined;
+  baseOut?: bigint | undefined;
+  quoteIn?: bigint | undefined;
+  feeBasisPoints?: bigint | undefined;
+  fee?: bigint | undefined;
+  creatorFeeBasisPoints?: bigint | undefined;
+  creatorFee?: bigint | undefined;
+  buybackFee?: bigint | undefined;
+  poolBaseReservesBefore?: bigint | undefined;
+  poolQuoteReservesBefore?: bigint | undefined;
+  poolBaseReservesAfter?: bigint | undefined;
+  poolQuoteReservesAfter?: bigint | undefined;
+}
+
+/** pump `SweepBondingCurveFeeEvent` (bucket 0 protocol, 1 creator). */
+export interface SweepBondingCurveFeeEvent {
+  timestamp?: bigint | undefined;
+  mint?: Buffer | undefined;
+  bondingCurve?: Buffer | undefined;
+  quoteMint?: Buffer | undefined;
+  recipient?: Buffer | undefined;
+  amount?: bigint | undefined;
+  bucket?: number | undefined;
+}
+
+/** pump_amm `SweepPoolFeeEvent` (bucket 0 protocol, 1 creator). */
+export interface AmmSweepPoolFeeEvent {
+  timestamp?: bigint | undefined;
+  pool?: Buffer | undefined;
+  baseMint?: Buffer | undefined;
+  quoteMint?: Buffer | undefined;
+  recipient?: Buffer | undefined;
+  payer?: Buffer | undefined;
+  amount?: bigint | undefined;
+  bucket?: number | undefined;
 }
 
 export interface Initialize {
@@ -2510,6 +2751,10 @@ function createBaseSubscribeParsedRequest(): SubscribeParsedRequest {
     users: [],
     includeFailed: undefined,
     instructionLevel: undefined,
+    tradeKinds: [],
+    traders: [],
+    minQuoteAmount: undefined,
+    minBaseAmount: undefined,
     commitment: undefined,
     fromSlot: undefined,
     cursor: undefined,
@@ -2543,6 +2788,24 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     }
     if (message.instructionLevel !== undefined) {
       writer.uint32(64).int32(message.instructionLevel);
+    }
+    for (const v of message.tradeKinds) {
+      writer.uint32(266).string(v!);
+    }
+    for (const v of message.traders) {
+      writer.uint32(274).string(v!);
+    }
+    if (message.minQuoteAmount !== undefined) {
+      if (BigInt.asUintN(64, message.minQuoteAmount) !== message.minQuoteAmount) {
+        throw new globalThis.Error("value provided for field message.minQuoteAmount of type uint64 too large");
+      }
+      writer.uint32(280).uint64(message.minQuoteAmount);
+    }
+    if (message.minBaseAmount !== undefined) {
+      if (BigInt.asUintN(64, message.minBaseAmount) !== message.minBaseAmount) {
+        throw new globalThis.Error("value provided for field message.minBaseAmount of type uint64 too large");
+      }
+      writer.uint32(288).uint64(message.minBaseAmount);
     }
     if (message.commitment !== undefined) {
       writer.uint32(72).int32(message.commitment);
@@ -2645,6 +2908,38 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
             message.instructionLevel = reader.int32() as any;
             continue;
           }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.tradeKinds.push(reader.string());
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.traders.push(reader.string());
+            continue;
+          }
+          case 35: {
+            if (tag !== 280) {
+              break;
+            }
+
+            message.minQuoteAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.minBaseAmount = reader.uint64() as bigint;
+            continue;
+          }
           case 9: {
             if (tag !== 72) {
               break;
@@ -2723,6 +3018,22 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
         : isSet(object.instruction_level)
         ? parsedInstructionLevelFromJSON(object.instruction_level)
         : undefined,
+      tradeKinds: globalThis.Array.isArray(object?.tradeKinds)
+        ? object.tradeKinds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.trade_kinds)
+        ? object.trade_kinds.map((e: any) => globalThis.String(e))
+        : [],
+      traders: globalThis.Array.isArray(object?.traders) ? object.traders.map((e: any) => globalThis.String(e)) : [],
+      minQuoteAmount: isSet(object.minQuoteAmount)
+        ? BigInt(object.minQuoteAmount)
+        : isSet(object.min_quote_amount)
+        ? BigInt(object.min_quote_amount)
+        : undefined,
+      minBaseAmount: isSet(object.minBaseAmount)
+        ? BigInt(object.minBaseAmount)
+        : isSet(object.min_base_amount)
+        ? BigInt(object.min_base_amount)
+        : undefined,
       commitment: isSet(object.commitment) ? commitmentLevelFromJSON(object.commitment) : undefined,
       fromSlot: isSet(object.fromSlot)
         ? BigInt(object.fromSlot)
@@ -2761,6 +3072,18 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     if (message.instructionLevel !== undefined) {
       obj.instructionLevel = parsedInstructionLevelToJSON(message.instructionLevel);
     }
+    if (message.tradeKinds?.length) {
+      obj.tradeKinds = message.tradeKinds;
+    }
+    if (message.traders?.length) {
+      obj.traders = message.traders;
+    }
+    if (message.minQuoteAmount !== undefined) {
+      obj.minQuoteAmount = message.minQuoteAmount.toString();
+    }
+    if (message.minBaseAmount !== undefined) {
+      obj.minBaseAmount = message.minBaseAmount.toString();
+    }
     if (message.commitment !== undefined) {
       obj.commitment = commitmentLevelToJSON(message.commitment);
     }
@@ -2794,6 +3117,14 @@ export const SubscribeParsedRequest: MessageFns<SubscribeParsedRequest> = {
     message.users = object.users?.map((e) => e) || [];
     message.includeFailed = object.includeFailed ?? undefined;
     message.instructionLevel = object.instructionLevel ?? undefined;
+    message.tradeKinds = object.tradeKinds?.map((e) => e) || [];
+    message.traders = object.traders?.map((e) => e) || [];
+    message.minQuoteAmount = (object.minQuoteAmount !== undefined && object.minQuoteAmount !== null)
+      ? BigInt(object.minQuoteAmount)
+      : undefined;
+    message.minBaseAmount = (object.minBaseAmount !== undefined && object.minBaseAmount !== null)
+      ? BigInt(object.minBaseAmount)
+      : undefined;
     message.commitment = object.commitment ?? undefined;
     message.fromSlot = (object.fromSlot !== undefined && object.fromSlot !== null)
       ? BigInt(object.fromSlot)
@@ -4518,6 +4849,7 @@ function createBaseSubscribeUpdateParsedTransaction(): SubscribeUpdateParsedTran
     failed: false,
     err: undefined,
     pool: undefined,
+    trades: [],
   };
 }
 
@@ -4558,6 +4890,9 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     }
     if (message.pool !== undefined) {
       SubscribeUpdateAccount.encode(message.pool, writer.uint32(90).fork()).join();
+    }
+    for (const v of message.trades) {
+      ParsedTrade.encode(v!, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -4663,6 +4998,14 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
             message.pool = SubscribeUpdateAccount.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.trades.push(ParsedTrade.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4696,6 +5039,7 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
       failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
       err: isSet(object.err) ? globalThis.String(object.err) : undefined,
       pool: isSet(object.pool) ? SubscribeUpdateAccount.fromJSON(object.pool) : undefined,
+      trades: globalThis.Array.isArray(object?.trades) ? object.trades.map((e: any) => ParsedTrade.fromJSON(e)) : [],
     };
   },
 
@@ -4734,6 +5078,9 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     if (message.pool !== undefined) {
       obj.pool = SubscribeUpdateAccount.toJSON(message.pool);
     }
+    if (message.trades?.length) {
+      obj.trades = message.trades.map((e) => ParsedTrade.toJSON(e));
+    }
     return obj;
   },
 
@@ -4761,6 +5108,496 @@ export const SubscribeUpdateParsedTransaction: MessageFns<SubscribeUpdateParsedT
     message.pool = (object.pool !== undefined && object.pool !== null)
       ? SubscribeUpdateAccount.fromPartial(object.pool)
       : undefined;
+    message.trades = object.trades?.map((e) => ParsedTrade.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseParsedTrade(): ParsedTrade {
+  return {
+    kind: "",
+    program: "",
+    venue: "",
+    index: 0,
+    events: [],
+    mint: Buffer.alloc(0),
+    trader: Buffer.alloc(0),
+    baseAmount: 0n,
+    quoteAmount: 0n,
+    quoteMint: Buffer.alloc(0),
+    quote: "",
+    market: Buffer.alloc(0),
+    protocolFee: 0n,
+    creatorFee: 0n,
+    lpFee: 0n,
+    buybackFee: 0n,
+    feesKept: false,
+    syntheticMigration: false,
+    hop: undefined,
+    hops: 0,
+    feeBucket: "",
+  };
+}
+
+export const ParsedTrade: MessageFns<ParsedTrade> = {
+  encode(message: ParsedTrade, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.program !== "") {
+      writer.uint32(18).string(message.program);
+    }
+    if (message.venue !== "") {
+      writer.uint32(26).string(message.venue);
+    }
+    if (message.index !== 0) {
+      writer.uint32(32).uint32(message.index);
+    }
+    if (message.events.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.events) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    if (message.mint.length !== 0) {
+      writer.uint32(50).bytes(message.mint);
+    }
+    if (message.trader.length !== 0) {
+      writer.uint32(58).bytes(message.trader);
+    }
+    if (message.baseAmount !== 0n) {
+      if (BigInt.asUintN(64, message.baseAmount) !== message.baseAmount) {
+        throw new globalThis.Error("value provided for field message.baseAmount of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.baseAmount);
+    }
+    if (message.quoteAmount !== 0n) {
+      if (BigInt.asUintN(64, message.quoteAmount) !== message.quoteAmount) {
+        throw new globalThis.Error("value provided for field message.quoteAmount of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.quoteAmount);
+    }
+    if (message.quoteMint.length !== 0) {
+      writer.uint32(82).bytes(message.quoteMint);
+    }
+    if (message.quote !== "") {
+      writer.uint32(90).string(message.quote);
+    }
+    if (message.market.length !== 0) {
+      writer.uint32(98).bytes(message.market);
+    }
+    if (message.protocolFee !== 0n) {
+      if (BigInt.asUintN(64, message.protocolFee) !== message.protocolFee) {
+        throw new globalThis.Error("value provided for field message.protocolFee of type uint64 too large");
+      }
+      writer.uint32(104).uint64(message.protocolFee);
+    }
+    if (message.creatorFee !== 0n) {
+      if (BigInt.asUintN(64, message.creatorFee) !== message.creatorFee) {
+        throw new globalThis.Error("value provided for field message.creatorFee of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.creatorFee);
+    }
+    if (message.lpFee !== 0n) {
+      if (BigInt.asUintN(64, message.lpFee) !== message.lpFee) {
+        throw new globalThis.Error("value provided for field message.lpFee of type uint64 too large");
+      }
+      writer.uint32(120).uint64(message.lpFee);
+    }
+    if (message.buybackFee !== 0n) {
+      if (BigInt.asUintN(64, message.buybackFee) !== message.buybackFee) {
+        throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
+      }
+      writer.uint32(128).uint64(message.buybackFee);
+    }
+    if (message.feesKept !== false) {
+      writer.uint32(136).bool(message.feesKept);
+    }
+    if (message.syntheticMigration !== false) {
+      writer.uint32(144).bool(message.syntheticMigration);
+    }
+    if (message.hop !== undefined) {
+      writer.uint32(152).uint32(message.hop);
+    }
+    if (message.hops !== 0) {
+      writer.uint32(160).uint32(message.hops);
+    }
+    if (message.feeBucket !== "") {
+      writer.uint32(170).string(message.feeBucket);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParsedTrade {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParsedTrade();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.program = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.venue = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag === 40) {
+              message.events.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.events.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.trader = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.baseAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.quoteAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.quote = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.market = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.protocolFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.creatorFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.lpFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.buybackFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.feesKept = reader.bool();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.syntheticMigration = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.hop = reader.uint32();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.hops = reader.uint32();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.feeBucket = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParsedTrade {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      program: isSet(object.program) ? globalThis.String(object.program) : "",
+      venue: isSet(object.venue) ? globalThis.String(object.venue) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.Number(e)) : [],
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : Buffer.alloc(0),
+      trader: isSet(object.trader) ? Buffer.from(bytesFromBase64(object.trader)) : Buffer.alloc(0),
+      baseAmount: isSet(object.baseAmount)
+        ? BigInt(object.baseAmount)
+        : isSet(object.base_amount)
+        ? BigInt(object.base_amount)
+        : 0n,
+      quoteAmount: isSet(object.quoteAmount)
+        ? BigInt(object.quoteAmount)
+        : isSet(object.quote_amount)
+        ? BigInt(object.quote_amount)
+        : 0n,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : Buffer.alloc(0),
+      quote: isSet(object.quote) ? globalThis.String(object.quote) : "",
+      market: isSet(object.market) ? Buffer.from(bytesFromBase64(object.market)) : Buffer.alloc(0),
+      protocolFee: isSet(object.protocolFee)
+        ? BigInt(object.protocolFee)
+        : isSet(object.protocol_fee)
+        ? BigInt(object.protocol_fee)
+        : 0n,
+      creatorFee: isSet(object.creatorFee)
+        ? BigInt(object.creatorFee)
+        : isSet(object.creator_fee)
+        ? BigInt(object.creator_fee)
+        : 0n,
+      lpFee: isSet(object.lpFee) ? BigInt(object.lpFee) : isSet(object.lp_fee) ? BigInt(object.lp_fee) : 0n,
+      buybackFee: isSet(object.buybackFee)
+        ? BigInt(object.buybackFee)
+        : isSet(object.buyback_fee)
+        ? BigInt(object.buyback_fee)
+        : 0n,
+      feesKept: isSet(object.feesKept)
+        ? globalThis.Boolean(object.feesKept)
+        : isSet(object.fees_kept)
+        ? globalThis.Boolean(object.fees_kept)
+        : false,
+      syntheticMigration: isSet(object.syntheticMigration)
+        ? globalThis.Boolean(object.syntheticMigration)
+        : isSet(object.synthetic_migration)
+        ? globalThis.Boolean(object.synthetic_migration)
+        : false,
+      hop: isSet(object.hop) ? globalThis.Number(object.hop) : undefined,
+      hops: isSet(object.hops) ? globalThis.Number(object.hops) : 0,
+      feeBucket: isSet(object.feeBucket)
+        ? globalThis.String(object.feeBucket)
+        : isSet(object.fee_bucket)
+        ? globalThis.String(object.fee_bucket)
+        : "",
+    };
+  },
+
+  toJSON(message: ParsedTrade): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.program !== "") {
+      obj.program = message.program;
+    }
+    if (message.venue !== "") {
+      obj.venue = message.venue;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => Math.round(e));
+    }
+    if (message.mint.length !== 0) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.trader.length !== 0) {
+      obj.trader = base64FromBytes(message.trader);
+    }
+    if (message.baseAmount !== 0n) {
+      obj.baseAmount = message.baseAmount.toString();
+    }
+    if (message.quoteAmount !== 0n) {
+      obj.quoteAmount = message.quoteAmount.toString();
+    }
+    if (message.quoteMint.length !== 0) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.quote !== "") {
+      obj.quote = message.quote;
+    }
+    if (message.market.length !== 0) {
+      obj.market = base64FromBytes(message.market);
+    }
+    if (message.protocolFee !== 0n) {
+      obj.protocolFee = message.protocolFee.toString();
+    }
+    if (message.creatorFee !== 0n) {
+      obj.creatorFee = message.creatorFee.toString();
+    }
+    if (message.lpFee !== 0n) {
+      obj.lpFee = message.lpFee.toString();
+    }
+    if (message.buybackFee !== 0n) {
+      obj.buybackFee = message.buybackFee.toString();
+    }
+    if (message.feesKept !== false) {
+      obj.feesKept = message.feesKept;
+    }
+    if (message.syntheticMigration !== false) {
+      obj.syntheticMigration = message.syntheticMigration;
+    }
+    if (message.hop !== undefined) {
+      obj.hop = Math.round(message.hop);
+    }
+    if (message.hops !== 0) {
+      obj.hops = Math.round(message.hops);
+    }
+    if (message.feeBucket !== "") {
+      obj.feeBucket = message.feeBucket;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParsedTrade>, I>>(base?: I): ParsedTrade {
+    return ParsedTrade.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParsedTrade>, I>>(object: I): ParsedTrade {
+    const message = createBaseParsedTrade();
+    message.kind = object.kind ?? "";
+    message.program = object.program ?? "";
+    message.venue = object.venue ?? "";
+    message.index = object.index ?? 0;
+    message.events = object.events?.map((e) => e) || [];
+    message.mint = object.mint ?? Buffer.alloc(0);
+    message.trader = object.trader ?? Buffer.alloc(0);
+    message.baseAmount = (object.baseAmount !== undefined && object.baseAmount !== null)
+      ? BigInt(object.baseAmount)
+      : 0n;
+    message.quoteAmount = (object.quoteAmount !== undefined && object.quoteAmount !== null)
+      ? BigInt(object.quoteAmount)
+      : 0n;
+    message.quoteMint = object.quoteMint ?? Buffer.alloc(0);
+    message.quote = object.quote ?? "";
+    message.market = object.market ?? Buffer.alloc(0);
+    message.protocolFee = (object.protocolFee !== undefined && object.protocolFee !== null)
+      ? BigInt(object.protocolFee)
+      : 0n;
+    message.creatorFee = (object.creatorFee !== undefined && object.creatorFee !== null)
+      ? BigInt(object.creatorFee)
+      : 0n;
+    message.lpFee = (object.lpFee !== undefined && object.lpFee !== null) ? BigInt(object.lpFee) : 0n;
+    message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
+      ? BigInt(object.buybackFee)
+      : 0n;
+    message.feesKept = object.feesKept ?? false;
+    message.syntheticMigration = object.syntheticMigration ?? false;
+    message.hop = object.hop ?? undefined;
+    message.hops = object.hops ?? 0;
+    message.feeBucket = object.feeBucket ?? "";
     return message;
   },
 };
@@ -4841,6 +5678,42 @@ export const Instruction: MessageFns<Instruction> = {
         break;
       case "unknown":
         UndecodedEntry.encode(message.instructionOneof.value, writer.uint32(226).fork()).join();
+        break;
+      case "buyV3":
+        BuyV3.encode(message.instructionOneof.value, writer.uint32(234).fork()).join();
+        break;
+      case "sellV3":
+        SellV3.encode(message.instructionOneof.value, writer.uint32(242).fork()).join();
+        break;
+      case "buyExactQuoteInV3":
+        BuyExactQuoteInV3.encode(message.instructionOneof.value, writer.uint32(250).fork()).join();
+        break;
+      case "ammBuyV2":
+        AmmBuyV2.encode(message.instructionOneof.value, writer.uint32(258).fork()).join();
+        break;
+      case "ammSellV2":
+        AmmSellV2.encode(message.instructionOneof.value, writer.uint32(266).fork()).join();
+        break;
+      case "ammBuyExactQuoteInV2":
+        AmmBuyExactQuoteInV2.encode(message.instructionOneof.value, writer.uint32(274).fork()).join();
+        break;
+      case "ammMultiHopSwap":
+        AmmMultiHopSwap.encode(message.instructionOneof.value, writer.uint32(282).fork()).join();
+        break;
+      case "multiHopCurveSwap":
+        MultiHopCurveSwap.encode(message.instructionOneof.value, writer.uint32(290).fork()).join();
+        break;
+      case "sweepProtocolFee":
+        SweepProtocolFee.encode(message.instructionOneof.value, writer.uint32(298).fork()).join();
+        break;
+      case "sweepCreatorFee":
+        SweepCreatorFee.encode(message.instructionOneof.value, writer.uint32(306).fork()).join();
+        break;
+      case "ammSweepProtocolFee":
+        AmmSweepProtocolFee.encode(message.instructionOneof.value, writer.uint32(314).fork()).join();
+        break;
+      case "ammSweepCreatorFee":
+        AmmSweepCreatorFee.encode(message.instructionOneof.value, writer.uint32(322).fork()).join();
         break;
     }
     if (message.program !== "") {
@@ -5049,6 +5922,126 @@ export const Instruction: MessageFns<Instruction> = {
             message.instructionOneof = { $case: "unknown", value: UndecodedEntry.decode(reader, reader.uint32()) };
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "buyV3", value: BuyV3.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "sellV3", value: SellV3.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "buyExactQuoteInV3",
+              value: BuyExactQuoteInV3.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammBuyV2", value: AmmBuyV2.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.instructionOneof = { $case: "ammSellV2", value: AmmSellV2.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "ammBuyExactQuoteInV2",
+              value: AmmBuyExactQuoteInV2.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "ammMultiHopSwap",
+              value: AmmMultiHopSwap.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "multiHopCurveSwap",
+              value: MultiHopCurveSwap.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 37: {
+            if (tag !== 298) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "sweepProtocolFee",
+              value: SweepProtocolFee.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 38: {
+            if (tag !== 306) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "sweepCreatorFee",
+              value: SweepCreatorFee.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 39: {
+            if (tag !== 314) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "ammSweepProtocolFee",
+              value: AmmSweepProtocolFee.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.instructionOneof = {
+              $case: "ammSweepCreatorFee",
+              value: AmmSweepCreatorFee.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -5191,6 +6184,54 @@ export const Instruction: MessageFns<Instruction> = {
         ? { $case: "other", value: GenericInstruction.fromJSON(object.other) }
         : isSet(object.unknown)
         ? { $case: "unknown", value: UndecodedEntry.fromJSON(object.unknown) }
+        : isSet(object.buyV3)
+        ? { $case: "buyV3", value: BuyV3.fromJSON(object.buyV3) }
+        : isSet(object.buy_v3)
+        ? { $case: "buyV3", value: BuyV3.fromJSON(object.buy_v3) }
+        : isSet(object.sellV3)
+        ? { $case: "sellV3", value: SellV3.fromJSON(object.sellV3) }
+        : isSet(object.sell_v3)
+        ? { $case: "sellV3", value: SellV3.fromJSON(object.sell_v3) }
+        : isSet(object.buyExactQuoteInV3)
+        ? { $case: "buyExactQuoteInV3", value: BuyExactQuoteInV3.fromJSON(object.buyExactQuoteInV3) }
+        : isSet(object.buy_exact_quote_in_v3)
+        ? { $case: "buyExactQuoteInV3", value: BuyExactQuoteInV3.fromJSON(object.buy_exact_quote_in_v3) }
+        : isSet(object.ammBuyV2)
+        ? { $case: "ammBuyV2", value: AmmBuyV2.fromJSON(object.ammBuyV2) }
+        : isSet(object.amm_buy_v2)
+        ? { $case: "ammBuyV2", value: AmmBuyV2.fromJSON(object.amm_buy_v2) }
+        : isSet(object.ammSellV2)
+        ? { $case: "ammSellV2", value: AmmSellV2.fromJSON(object.ammSellV2) }
+        : isSet(object.amm_sell_v2)
+        ? { $case: "ammSellV2", value: AmmSellV2.fromJSON(object.amm_sell_v2) }
+        : isSet(object.ammBuyExactQuoteInV2)
+        ? { $case: "ammBuyExactQuoteInV2", value: AmmBuyExactQuoteInV2.fromJSON(object.ammBuyExactQuoteInV2) }
+        : isSet(object.amm_buy_exact_quote_in_v2)
+        ? { $case: "ammBuyExactQuoteInV2", value: AmmBuyExactQuoteInV2.fromJSON(object.amm_buy_exact_quote_in_v2) }
+        : isSet(object.ammMultiHopSwap)
+        ? { $case: "ammMultiHopSwap", value: AmmMultiHopSwap.fromJSON(object.ammMultiHopSwap) }
+        : isSet(object.amm_multi_hop_swap)
+        ? { $case: "ammMultiHopSwap", value: AmmMultiHopSwap.fromJSON(object.amm_multi_hop_swap) }
+        : isSet(object.multiHopCurveSwap)
+        ? { $case: "multiHopCurveSwap", value: MultiHopCurveSwap.fromJSON(object.multiHopCurveSwap) }
+        : isSet(object.multi_hop_curve_swap)
+        ? { $case: "multiHopCurveSwap", value: MultiHopCurveSwap.fromJSON(object.multi_hop_curve_swap) }
+        : isSet(object.sweepProtocolFee)
+        ? { $case: "sweepProtocolFee", value: SweepProtocolFee.fromJSON(object.sweepProtocolFee) }
+        : isSet(object.sweep_protocol_fee)
+        ? { $case: "sweepProtocolFee", value: SweepProtocolFee.fromJSON(object.sweep_protocol_fee) }
+        : isSet(object.sweepCreatorFee)
+        ? { $case: "sweepCreatorFee", value: SweepCreatorFee.fromJSON(object.sweepCreatorFee) }
+        : isSet(object.sweep_creator_fee)
+        ? { $case: "sweepCreatorFee", value: SweepCreatorFee.fromJSON(object.sweep_creator_fee) }
+        : isSet(object.ammSweepProtocolFee)
+        ? { $case: "ammSweepProtocolFee", value: AmmSweepProtocolFee.fromJSON(object.ammSweepProtocolFee) }
+        : isSet(object.amm_sweep_protocol_fee)
+        ? { $case: "ammSweepProtocolFee", value: AmmSweepProtocolFee.fromJSON(object.amm_sweep_protocol_fee) }
+        : isSet(object.ammSweepCreatorFee)
+        ? { $case: "ammSweepCreatorFee", value: AmmSweepCreatorFee.fromJSON(object.ammSweepCreatorFee) }
+        : isSet(object.amm_sweep_creator_fee)
+        ? { $case: "ammSweepCreatorFee", value: AmmSweepCreatorFee.fromJSON(object.amm_sweep_creator_fee) }
         : undefined,
       program: isSet(object.program) ? globalThis.String(object.program) : "",
       index: isSet(object.index) ? globalThis.Number(object.index) : 0,
@@ -5263,6 +6304,30 @@ export const Instruction: MessageFns<Instruction> = {
       obj.other = GenericInstruction.toJSON(message.instructionOneof.value);
     } else if (message.instructionOneof?.$case === "unknown") {
       obj.unknown = UndecodedEntry.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "buyV3") {
+      obj.buyV3 = BuyV3.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "sellV3") {
+      obj.sellV3 = SellV3.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "buyExactQuoteInV3") {
+      obj.buyExactQuoteInV3 = BuyExactQuoteInV3.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammBuyV2") {
+      obj.ammBuyV2 = AmmBuyV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammSellV2") {
+      obj.ammSellV2 = AmmSellV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammBuyExactQuoteInV2") {
+      obj.ammBuyExactQuoteInV2 = AmmBuyExactQuoteInV2.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammMultiHopSwap") {
+      obj.ammMultiHopSwap = AmmMultiHopSwap.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "multiHopCurveSwap") {
+      obj.multiHopCurveSwap = MultiHopCurveSwap.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "sweepProtocolFee") {
+      obj.sweepProtocolFee = SweepProtocolFee.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "sweepCreatorFee") {
+      obj.sweepCreatorFee = SweepCreatorFee.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammSweepProtocolFee") {
+      obj.ammSweepProtocolFee = AmmSweepProtocolFee.toJSON(message.instructionOneof.value);
+    } else if (message.instructionOneof?.$case === "ammSweepCreatorFee") {
+      obj.ammSweepCreatorFee = AmmSweepCreatorFee.toJSON(message.instructionOneof.value);
     }
     if (message.program !== "") {
       obj.program = message.program;
@@ -5443,6 +6508,105 @@ export const Instruction: MessageFns<Instruction> = {
           message.instructionOneof = {
             $case: "unknown",
             value: UndecodedEntry.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "buyV3": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "buyV3", value: BuyV3.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "sellV3": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "sellV3", value: SellV3.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "buyExactQuoteInV3": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "buyExactQuoteInV3",
+            value: BuyExactQuoteInV3.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammBuyV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = { $case: "ammBuyV2", value: AmmBuyV2.fromPartial(object.instructionOneof.value) };
+        }
+        break;
+      }
+      case "ammSellV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammSellV2",
+            value: AmmSellV2.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammBuyExactQuoteInV2": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammBuyExactQuoteInV2",
+            value: AmmBuyExactQuoteInV2.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammMultiHopSwap": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammMultiHopSwap",
+            value: AmmMultiHopSwap.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "multiHopCurveSwap": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "multiHopCurveSwap",
+            value: MultiHopCurveSwap.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "sweepProtocolFee": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "sweepProtocolFee",
+            value: SweepProtocolFee.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "sweepCreatorFee": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "sweepCreatorFee",
+            value: SweepCreatorFee.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammSweepProtocolFee": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammSweepProtocolFee",
+            value: AmmSweepProtocolFee.fromPartial(object.instructionOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammSweepCreatorFee": {
+        if (object.instructionOneof?.value !== undefined && object.instructionOneof?.value !== null) {
+          message.instructionOneof = {
+            $case: "ammSweepCreatorFee",
+            value: AmmSweepCreatorFee.fromPartial(object.instructionOneof.value),
           };
         }
         break;
@@ -5922,6 +7086,15 @@ export const Event: MessageFns<Event> = {
       case "unknown":
         UndecodedEntry.encode(message.eventOneof.value, writer.uint32(138).fork()).join();
         break;
+      case "postCompleteBuy":
+        PostCompleteBuyEvent.encode(message.eventOneof.value, writer.uint32(146).fork()).join();
+        break;
+      case "sweepBondingCurveFee":
+        SweepBondingCurveFeeEvent.encode(message.eventOneof.value, writer.uint32(154).fork()).join();
+        break;
+      case "ammSweepPoolFee":
+        AmmSweepPoolFeeEvent.encode(message.eventOneof.value, writer.uint32(162).fork()).join();
+        break;
     }
     return writer;
   },
@@ -6035,6 +7208,39 @@ export const Event: MessageFns<Event> = {
             message.eventOneof = { $case: "unknown", value: UndecodedEntry.decode(reader, reader.uint32()) };
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.eventOneof = {
+              $case: "postCompleteBuy",
+              value: PostCompleteBuyEvent.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.eventOneof = {
+              $case: "sweepBondingCurveFee",
+              value: SweepBondingCurveFeeEvent.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.eventOneof = {
+              $case: "ammSweepPoolFee",
+              value: AmmSweepPoolFeeEvent.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6083,6 +7289,18 @@ export const Event: MessageFns<Event> = {
         ? { $case: "other", value: GenericEvent.fromJSON(object.other) }
         : isSet(object.unknown)
         ? { $case: "unknown", value: UndecodedEntry.fromJSON(object.unknown) }
+        : isSet(object.postCompleteBuy)
+        ? { $case: "postCompleteBuy", value: PostCompleteBuyEvent.fromJSON(object.postCompleteBuy) }
+        : isSet(object.post_complete_buy)
+        ? { $case: "postCompleteBuy", value: PostCompleteBuyEvent.fromJSON(object.post_complete_buy) }
+        : isSet(object.sweepBondingCurveFee)
+        ? { $case: "sweepBondingCurveFee", value: SweepBondingCurveFeeEvent.fromJSON(object.sweepBondingCurveFee) }
+        : isSet(object.sweep_bonding_curve_fee)
+        ? { $case: "sweepBondingCurveFee", value: SweepBondingCurveFeeEvent.fromJSON(object.sweep_bonding_curve_fee) }
+        : isSet(object.ammSweepPoolFee)
+        ? { $case: "ammSweepPoolFee", value: AmmSweepPoolFeeEvent.fromJSON(object.ammSweepPoolFee) }
+        : isSet(object.amm_sweep_pool_fee)
+        ? { $case: "ammSweepPoolFee", value: AmmSweepPoolFeeEvent.fromJSON(object.amm_sweep_pool_fee) }
         : undefined,
     };
   },
@@ -6117,6 +7335,12 @@ export const Event: MessageFns<Event> = {
       obj.other = GenericEvent.toJSON(message.eventOneof.value);
     } else if (message.eventOneof?.$case === "unknown") {
       obj.unknown = UndecodedEntry.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "postCompleteBuy") {
+      obj.postCompleteBuy = PostCompleteBuyEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "sweepBondingCurveFee") {
+      obj.sweepBondingCurveFee = SweepBondingCurveFeeEvent.toJSON(message.eventOneof.value);
+    } else if (message.eventOneof?.$case === "ammSweepPoolFee") {
+      obj.ammSweepPoolFee = AmmSweepPoolFeeEvent.toJSON(message.eventOneof.value);
     }
     return obj;
   },
@@ -6179,6 +7403,33 @@ export const Event: MessageFns<Event> = {
       case "unknown": {
         if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
           message.eventOneof = { $case: "unknown", value: UndecodedEntry.fromPartial(object.eventOneof.value) };
+        }
+        break;
+      }
+      case "postCompleteBuy": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = {
+            $case: "postCompleteBuy",
+            value: PostCompleteBuyEvent.fromPartial(object.eventOneof.value),
+          };
+        }
+        break;
+      }
+      case "sweepBondingCurveFee": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = {
+            $case: "sweepBondingCurveFee",
+            value: SweepBondingCurveFeeEvent.fromPartial(object.eventOneof.value),
+          };
+        }
+        break;
+      }
+      case "ammSweepPoolFee": {
+        if (object.eventOneof?.value !== undefined && object.eventOneof?.value !== null) {
+          message.eventOneof = {
+            $case: "ammSweepPoolFee",
+            value: AmmSweepPoolFeeEvent.fromPartial(object.eventOneof.value),
+          };
         }
         break;
       }
@@ -6417,6 +7668,8 @@ function createBaseCreateV2(): CreateV2 {
     creator: undefined,
     isMayhemMode: undefined,
     isCashbackEnabled: undefined,
+    creatorFeeBps: undefined,
+    isHolderReward: undefined,
   };
 }
 
@@ -6439,6 +7692,15 @@ export const CreateV2: MessageFns<CreateV2> = {
     }
     if (message.isCashbackEnabled !== undefined) {
       writer.uint32(48).bool(message.isCashbackEnabled);
+    }
+    if (message.creatorFeeBps !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBps) !== message.creatorFeeBps) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBps of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.creatorFeeBps);
+    }
+    if (message.isHolderReward !== undefined) {
+      writer.uint32(64).bool(message.isHolderReward);
     }
     return writer;
   },
@@ -6504,6 +7766,22 @@ export const CreateV2: MessageFns<CreateV2> = {
             message.isCashbackEnabled = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.creatorFeeBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isHolderReward = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6532,6 +7810,16 @@ export const CreateV2: MessageFns<CreateV2> = {
         : isSet(object.is_cashback_enabled)
         ? globalThis.Boolean(object.is_cashback_enabled)
         : undefined,
+      creatorFeeBps: isSet(object.creatorFeeBps)
+        ? BigInt(object.creatorFeeBps)
+        : isSet(object.creator_fee_bps)
+        ? BigInt(object.creator_fee_bps)
+        : undefined,
+      isHolderReward: isSet(object.isHolderReward)
+        ? globalThis.Boolean(object.isHolderReward)
+        : isSet(object.is_holder_reward)
+        ? globalThis.Boolean(object.is_holder_reward)
+        : undefined,
     };
   },
 
@@ -6555,6 +7843,12 @@ export const CreateV2: MessageFns<CreateV2> = {
     if (message.isCashbackEnabled !== undefined) {
       obj.isCashbackEnabled = message.isCashbackEnabled;
     }
+    if (message.creatorFeeBps !== undefined) {
+      obj.creatorFeeBps = message.creatorFeeBps.toString();
+    }
+    if (message.isHolderReward !== undefined) {
+      obj.isHolderReward = message.isHolderReward;
+    }
     return obj;
   },
 
@@ -6569,12 +7863,16 @@ export const CreateV2: MessageFns<CreateV2> = {
     message.creator = object.creator ?? undefined;
     message.isMayhemMode = object.isMayhemMode ?? undefined;
     message.isCashbackEnabled = object.isCashbackEnabled ?? undefined;
+    message.creatorFeeBps = (object.creatorFeeBps !== undefined && object.creatorFeeBps !== null)
+      ? BigInt(object.creatorFeeBps)
+      : undefined;
+    message.isHolderReward = object.isHolderReward ?? undefined;
     return message;
   },
 };
 
 function createBaseBuyV2(): BuyV2 {
-  return { amount: undefined, maxSolCost: undefined };
+  return { amount: undefined, maxSolCost: undefined, partialFill: undefined };
 }
 
 export const BuyV2: MessageFns<BuyV2> = {
@@ -6590,6 +7888,9 @@ export const BuyV2: MessageFns<BuyV2> = {
         throw new globalThis.Error("value provided for field message.maxSolCost of type uint64 too large");
       }
       writer.uint32(16).uint64(message.maxSolCost);
+    }
+    if (message.partialFill !== undefined) {
+      writer.uint32(24).bool(message.partialFill);
     }
     return writer;
   },
@@ -6623,6 +7924,14 @@ export const BuyV2: MessageFns<BuyV2> = {
             message.maxSolCost = reader.uint64() as bigint;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.partialFill = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6643,6 +7952,11 @@ export const BuyV2: MessageFns<BuyV2> = {
         : isSet(object.max_sol_cost)
         ? BigInt(object.max_sol_cost)
         : undefined,
+      partialFill: isSet(object.partialFill)
+        ? globalThis.Boolean(object.partialFill)
+        : isSet(object.partial_fill)
+        ? globalThis.Boolean(object.partial_fill)
+        : undefined,
     };
   },
 
@@ -6653,6 +7967,9 @@ export const BuyV2: MessageFns<BuyV2> = {
     }
     if (message.maxSolCost !== undefined) {
       obj.maxSolCost = message.maxSolCost.toString();
+    }
+    if (message.partialFill !== undefined) {
+      obj.partialFill = message.partialFill;
     }
     return obj;
   },
@@ -6666,12 +7983,13 @@ export const BuyV2: MessageFns<BuyV2> = {
     message.maxSolCost = (object.maxSolCost !== undefined && object.maxSolCost !== null)
       ? BigInt(object.maxSolCost)
       : undefined;
+    message.partialFill = object.partialFill ?? undefined;
     return message;
   },
 };
 
 function createBaseBuyExactSolIn(): BuyExactSolIn {
-  return { spendableSolIn: undefined, minTokensOut: undefined, trackVolume: undefined };
+  return { spendableSolIn: undefined, minTokensOut: undefined, trackVolume: undefined, partialFill: undefined };
 }
 
 export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
@@ -6690,6 +8008,9 @@ export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
     }
     if (message.trackVolume !== undefined) {
       writer.uint32(24).bool(message.trackVolume);
+    }
+    if (message.partialFill !== undefined) {
+      writer.uint32(32).bool(message.partialFill);
     }
     return writer;
   },
@@ -6731,6 +8052,14 @@ export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
             message.trackVolume = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.partialFill = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6760,6 +8089,11 @@ export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
         : isSet(object.track_volume)
         ? globalThis.Boolean(object.track_volume)
         : undefined,
+      partialFill: isSet(object.partialFill)
+        ? globalThis.Boolean(object.partialFill)
+        : isSet(object.partial_fill)
+        ? globalThis.Boolean(object.partial_fill)
+        : undefined,
     };
   },
 
@@ -6773,6 +8107,9 @@ export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
     }
     if (message.trackVolume !== undefined) {
       obj.trackVolume = message.trackVolume;
+    }
+    if (message.partialFill !== undefined) {
+      obj.partialFill = message.partialFill;
     }
     return obj;
   },
@@ -6789,12 +8126,13 @@ export const BuyExactSolIn: MessageFns<BuyExactSolIn> = {
       ? BigInt(object.minTokensOut)
       : undefined;
     message.trackVolume = object.trackVolume ?? undefined;
+    message.partialFill = object.partialFill ?? undefined;
     return message;
   },
 };
 
 function createBaseBuyExactQuoteInV2(): BuyExactQuoteInV2 {
-  return { spendableQuoteIn: undefined, minTokensOut: undefined };
+  return { spendableQuoteIn: undefined, minTokensOut: undefined, partialFill: undefined };
 }
 
 export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
@@ -6810,6 +8148,9 @@ export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
         throw new globalThis.Error("value provided for field message.minTokensOut of type uint64 too large");
       }
       writer.uint32(16).uint64(message.minTokensOut);
+    }
+    if (message.partialFill !== undefined) {
+      writer.uint32(24).bool(message.partialFill);
     }
     return writer;
   },
@@ -6843,6 +8184,14 @@ export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
             message.minTokensOut = reader.uint64() as bigint;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.partialFill = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6867,6 +8216,11 @@ export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
         : isSet(object.min_tokens_out)
         ? BigInt(object.min_tokens_out)
         : undefined,
+      partialFill: isSet(object.partialFill)
+        ? globalThis.Boolean(object.partialFill)
+        : isSet(object.partial_fill)
+        ? globalThis.Boolean(object.partial_fill)
+        : undefined,
     };
   },
 
@@ -6877,6 +8231,9 @@ export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
     }
     if (message.minTokensOut !== undefined) {
       obj.minTokensOut = message.minTokensOut.toString();
+    }
+    if (message.partialFill !== undefined) {
+      obj.partialFill = message.partialFill;
     }
     return obj;
   },
@@ -6892,6 +8249,7 @@ export const BuyExactQuoteInV2: MessageFns<BuyExactQuoteInV2> = {
     message.minTokensOut = (object.minTokensOut !== undefined && object.minTokensOut !== null)
       ? BigInt(object.minTokensOut)
       : undefined;
+    message.partialFill = object.partialFill ?? undefined;
     return message;
   },
 };
@@ -7402,6 +8760,9 @@ function createBaseAmmCreatePool(): AmmCreatePool {
     coinCreator: undefined,
     isMayhemMode: undefined,
     isCashbackCoin: undefined,
+    creatorFeeBps: undefined,
+    canEditCreatorFee: undefined,
+    isHolderReward: undefined,
   };
 }
 
@@ -7430,6 +8791,18 @@ export const AmmCreatePool: MessageFns<AmmCreatePool> = {
     }
     if (message.isCashbackCoin !== undefined) {
       writer.uint32(48).bool(message.isCashbackCoin);
+    }
+    if (message.creatorFeeBps !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBps) !== message.creatorFeeBps) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBps of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.creatorFeeBps);
+    }
+    if (message.canEditCreatorFee !== undefined) {
+      writer.uint32(64).bool(message.canEditCreatorFee);
+    }
+    if (message.isHolderReward !== undefined) {
+      writer.uint32(72).bool(message.isHolderReward);
     }
     return writer;
   },
@@ -7495,6 +8868,30 @@ export const AmmCreatePool: MessageFns<AmmCreatePool> = {
             message.isCashbackCoin = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.creatorFeeBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.canEditCreatorFee = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.isHolderReward = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7535,6 +8932,21 @@ export const AmmCreatePool: MessageFns<AmmCreatePool> = {
         : isSet(object.is_cashback_coin)
         ? globalThis.Boolean(object.is_cashback_coin)
         : undefined,
+      creatorFeeBps: isSet(object.creatorFeeBps)
+        ? BigInt(object.creatorFeeBps)
+        : isSet(object.creator_fee_bps)
+        ? BigInt(object.creator_fee_bps)
+        : undefined,
+      canEditCreatorFee: isSet(object.canEditCreatorFee)
+        ? globalThis.Boolean(object.canEditCreatorFee)
+        : isSet(object.can_edit_creator_fee)
+        ? globalThis.Boolean(object.can_edit_creator_fee)
+        : undefined,
+      isHolderReward: isSet(object.isHolderReward)
+        ? globalThis.Boolean(object.isHolderReward)
+        : isSet(object.is_holder_reward)
+        ? globalThis.Boolean(object.is_holder_reward)
+        : undefined,
     };
   },
 
@@ -7558,6 +8970,15 @@ export const AmmCreatePool: MessageFns<AmmCreatePool> = {
     if (message.isCashbackCoin !== undefined) {
       obj.isCashbackCoin = message.isCashbackCoin;
     }
+    if (message.creatorFeeBps !== undefined) {
+      obj.creatorFeeBps = message.creatorFeeBps.toString();
+    }
+    if (message.canEditCreatorFee !== undefined) {
+      obj.canEditCreatorFee = message.canEditCreatorFee;
+    }
+    if (message.isHolderReward !== undefined) {
+      obj.isHolderReward = message.isHolderReward;
+    }
     return obj;
   },
 
@@ -7576,6 +8997,11 @@ export const AmmCreatePool: MessageFns<AmmCreatePool> = {
     message.coinCreator = object.coinCreator ?? undefined;
     message.isMayhemMode = object.isMayhemMode ?? undefined;
     message.isCashbackCoin = object.isCashbackCoin ?? undefined;
+    message.creatorFeeBps = (object.creatorFeeBps !== undefined && object.creatorFeeBps !== null)
+      ? BigInt(object.creatorFeeBps)
+      : undefined;
+    message.canEditCreatorFee = object.canEditCreatorFee ?? undefined;
+    message.isHolderReward = object.isHolderReward ?? undefined;
     return message;
   },
 };
@@ -8744,6 +10170,9 @@ function createBaseCreateEvent(): CreateEvent {
     isCashbackEnabled: undefined,
     quoteMint: undefined,
     virtualQuoteReserves: undefined,
+    creatorFeeBps: undefined,
+    isHolderReward: undefined,
+    depth: undefined,
   };
 }
 
@@ -8817,6 +10246,18 @@ export const CreateEvent: MessageFns<CreateEvent> = {
         throw new globalThis.Error("value provided for field message.virtualQuoteReserves of type uint64 too large");
       }
       writer.uint32(136).uint64(message.virtualQuoteReserves);
+    }
+    if (message.creatorFeeBps !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBps) !== message.creatorFeeBps) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBps of type uint64 too large");
+      }
+      writer.uint32(144).uint64(message.creatorFeeBps);
+    }
+    if (message.isHolderReward !== undefined) {
+      writer.uint32(152).bool(message.isHolderReward);
+    }
+    if (message.depth !== undefined) {
+      writer.uint32(160).uint32(message.depth);
     }
     return writer;
   },
@@ -8970,6 +10411,30 @@ export const CreateEvent: MessageFns<CreateEvent> = {
             message.virtualQuoteReserves = reader.uint64() as bigint;
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.creatorFeeBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.isHolderReward = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.depth = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9041,6 +10506,17 @@ export const CreateEvent: MessageFns<CreateEvent> = {
         : isSet(object.virtual_quote_reserves)
         ? BigInt(object.virtual_quote_reserves)
         : undefined,
+      creatorFeeBps: isSet(object.creatorFeeBps)
+        ? BigInt(object.creatorFeeBps)
+        : isSet(object.creator_fee_bps)
+        ? BigInt(object.creator_fee_bps)
+        : undefined,
+      isHolderReward: isSet(object.isHolderReward)
+        ? globalThis.Boolean(object.isHolderReward)
+        : isSet(object.is_holder_reward)
+        ? globalThis.Boolean(object.is_holder_reward)
+        : undefined,
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : undefined,
     };
   },
 
@@ -9097,6 +10573,15 @@ export const CreateEvent: MessageFns<CreateEvent> = {
     if (message.virtualQuoteReserves !== undefined) {
       obj.virtualQuoteReserves = message.virtualQuoteReserves.toString();
     }
+    if (message.creatorFeeBps !== undefined) {
+      obj.creatorFeeBps = message.creatorFeeBps.toString();
+    }
+    if (message.isHolderReward !== undefined) {
+      obj.isHolderReward = message.isHolderReward;
+    }
+    if (message.depth !== undefined) {
+      obj.depth = Math.round(message.depth);
+    }
     return obj;
   },
 
@@ -9134,6 +10619,11 @@ export const CreateEvent: MessageFns<CreateEvent> = {
     message.virtualQuoteReserves = (object.virtualQuoteReserves !== undefined && object.virtualQuoteReserves !== null)
       ? BigInt(object.virtualQuoteReserves)
       : undefined;
+    message.creatorFeeBps = (object.creatorFeeBps !== undefined && object.creatorFeeBps !== null)
+      ? BigInt(object.creatorFeeBps)
+      : undefined;
+    message.isHolderReward = object.isHolderReward ?? undefined;
+    message.depth = object.depth ?? undefined;
     return message;
   },
 };
@@ -10341,6 +11831,12 @@ function createBaseAmmSellEvent(): AmmSellEvent {
     cashback: undefined,
     buybackFeeBasisPoints: undefined,
     buybackFee: undefined,
+    virtualQuoteReserves: undefined,
+    canBoost: undefined,
+    baseSupply: undefined,
+    holderRewardsBps: undefined,
+    holderRewards: undefined,
+    creatorFeeUnclaimed: undefined,
   };
 }
 
@@ -10490,6 +11986,36 @@ export const AmmSellEvent: MessageFns<AmmSellEvent> = {
         throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
       }
       writer.uint32(216).uint64(message.buybackFee);
+    }
+    if (message.virtualQuoteReserves !== undefined) {
+      writer.uint32(226).string(message.virtualQuoteReserves);
+    }
+    if (message.canBoost !== undefined) {
+      writer.uint32(232).bool(message.canBoost);
+    }
+    if (message.baseSupply !== undefined) {
+      if (BigInt.asUintN(64, message.baseSupply) !== message.baseSupply) {
+        throw new globalThis.Error("value provided for field message.baseSupply of type uint64 too large");
+      }
+      writer.uint32(240).uint64(message.baseSupply);
+    }
+    if (message.holderRewardsBps !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewardsBps) !== message.holderRewardsBps) {
+        throw new globalThis.Error("value provided for field message.holderRewardsBps of type uint64 too large");
+      }
+      writer.uint32(248).uint64(message.holderRewardsBps);
+    }
+    if (message.holderRewards !== undefined) {
+      if (BigInt.asUintN(64, message.holderRewards) !== message.holderRewards) {
+        throw new globalThis.Error("value provided for field message.holderRewards of type uint64 too large");
+      }
+      writer.uint32(256).uint64(message.holderRewards);
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeUnclaimed) !== message.creatorFeeUnclaimed) {
+        throw new globalThis.Error("value provided for field message.creatorFeeUnclaimed of type uint64 too large");
+      }
+      writer.uint32(264).uint64(message.creatorFeeUnclaimed);
     }
     return writer;
   },
@@ -10723,6 +12249,54 @@ export const AmmSellEvent: MessageFns<AmmSellEvent> = {
             message.buybackFee = reader.uint64() as bigint;
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.virtualQuoteReserves = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.canBoost = reader.bool();
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.baseSupply = reader.uint64() as bigint;
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.holderRewardsBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.holderRewards = reader.uint64() as bigint;
+            continue;
+          }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.creatorFeeUnclaimed = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -10852,6 +12426,36 @@ export const AmmSellEvent: MessageFns<AmmSellEvent> = {
         : isSet(object.buyback_fee)
         ? BigInt(object.buyback_fee)
         : undefined,
+      virtualQuoteReserves: isSet(object.virtualQuoteReserves)
+        ? globalThis.String(object.virtualQuoteReserves)
+        : isSet(object.virtual_quote_reserves)
+        ? globalThis.String(object.virtual_quote_reserves)
+        : undefined,
+      canBoost: isSet(object.canBoost)
+        ? globalThis.Boolean(object.canBoost)
+        : isSet(object.can_boost)
+        ? globalThis.Boolean(object.can_boost)
+        : undefined,
+      baseSupply: isSet(object.baseSupply)
+        ? BigInt(object.baseSupply)
+        : isSet(object.base_supply)
+        ? BigInt(object.base_supply)
+        : undefined,
+      holderRewardsBps: isSet(object.holderRewardsBps)
+        ? BigInt(object.holderRewardsBps)
+        : isSet(object.holder_rewards_bps)
+        ? BigInt(object.holder_rewards_bps)
+        : undefined,
+      holderRewards: isSet(object.holderRewards)
+        ? BigInt(object.holderRewards)
+        : isSet(object.holder_rewards)
+        ? BigInt(object.holder_rewards)
+        : undefined,
+      creatorFeeUnclaimed: isSet(object.creatorFeeUnclaimed)
+        ? BigInt(object.creatorFeeUnclaimed)
+        : isSet(object.creator_fee_unclaimed)
+        ? BigInt(object.creator_fee_unclaimed)
+        : undefined,
     };
   },
 
@@ -10938,6 +12542,24 @@ export const AmmSellEvent: MessageFns<AmmSellEvent> = {
     if (message.buybackFee !== undefined) {
       obj.buybackFee = message.buybackFee.toString();
     }
+    if (message.virtualQuoteReserves !== undefined) {
+      obj.virtualQuoteReserves = message.virtualQuoteReserves;
+    }
+    if (message.canBoost !== undefined) {
+      obj.canBoost = message.canBoost;
+    }
+    if (message.baseSupply !== undefined) {
+      obj.baseSupply = message.baseSupply.toString();
+    }
+    if (message.holderRewardsBps !== undefined) {
+      obj.holderRewardsBps = message.holderRewardsBps.toString();
+    }
+    if (message.holderRewards !== undefined) {
+      obj.holderRewards = message.holderRewards.toString();
+    }
+    if (message.creatorFeeUnclaimed !== undefined) {
+      obj.creatorFeeUnclaimed = message.creatorFeeUnclaimed.toString();
+    }
     return obj;
   },
 
@@ -11020,6 +12642,20 @@ export const AmmSellEvent: MessageFns<AmmSellEvent> = {
     message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
       ? BigInt(object.buybackFee)
       : undefined;
+    message.virtualQuoteReserves = object.virtualQuoteReserves ?? undefined;
+    message.canBoost = object.canBoost ?? undefined;
+    message.baseSupply = (object.baseSupply !== undefined && object.baseSupply !== null)
+      ? BigInt(object.baseSupply)
+      : undefined;
+    message.holderRewardsBps = (object.holderRewardsBps !== undefined && object.holderRewardsBps !== null)
+      ? BigInt(object.holderRewardsBps)
+      : undefined;
+    message.holderRewards = (object.holderRewards !== undefined && object.holderRewards !== null)
+      ? BigInt(object.holderRewards)
+      : undefined;
+    message.creatorFeeUnclaimed = (object.creatorFeeUnclaimed !== undefined && object.creatorFeeUnclaimed !== null)
+      ? BigInt(object.creatorFeeUnclaimed)
+      : undefined;
     return message;
   },
 };
@@ -11047,6 +12683,9 @@ function createBaseAmmCreatePoolEvent(): AmmCreatePoolEvent {
     userQuoteTokenAccount: undefined,
     coinCreator: undefined,
     isMayhemMode: undefined,
+    creatorFeeBps: undefined,
+    canEditCreatorFee: undefined,
+    isHolderReward: undefined,
   };
 }
 
@@ -11138,6 +12777,18 @@ export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
     }
     if (message.isMayhemMode !== undefined) {
       writer.uint32(168).bool(message.isMayhemMode);
+    }
+    if (message.creatorFeeBps !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBps) !== message.creatorFeeBps) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBps of type uint64 too large");
+      }
+      writer.uint32(176).uint64(message.creatorFeeBps);
+    }
+    if (message.canEditCreatorFee !== undefined) {
+      writer.uint32(184).bool(message.canEditCreatorFee);
+    }
+    if (message.isHolderReward !== undefined) {
+      writer.uint32(192).bool(message.isHolderReward);
     }
     return writer;
   },
@@ -11323,6 +12974,30 @@ export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
             message.isMayhemMode = reader.bool();
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.creatorFeeBps = reader.uint64() as bigint;
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.canEditCreatorFee = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.isHolderReward = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -11426,6 +13101,21 @@ export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
         : isSet(object.is_mayhem_mode)
         ? globalThis.Boolean(object.is_mayhem_mode)
         : undefined,
+      creatorFeeBps: isSet(object.creatorFeeBps)
+        ? BigInt(object.creatorFeeBps)
+        : isSet(object.creator_fee_bps)
+        ? BigInt(object.creator_fee_bps)
+        : undefined,
+      canEditCreatorFee: isSet(object.canEditCreatorFee)
+        ? globalThis.Boolean(object.canEditCreatorFee)
+        : isSet(object.can_edit_creator_fee)
+        ? globalThis.Boolean(object.can_edit_creator_fee)
+        : undefined,
+      isHolderReward: isSet(object.isHolderReward)
+        ? globalThis.Boolean(object.isHolderReward)
+        : isSet(object.is_holder_reward)
+        ? globalThis.Boolean(object.is_holder_reward)
+        : undefined,
     };
   },
 
@@ -11494,6 +13184,15 @@ export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
     if (message.isMayhemMode !== undefined) {
       obj.isMayhemMode = message.isMayhemMode;
     }
+    if (message.creatorFeeBps !== undefined) {
+      obj.creatorFeeBps = message.creatorFeeBps.toString();
+    }
+    if (message.canEditCreatorFee !== undefined) {
+      obj.canEditCreatorFee = message.canEditCreatorFee;
+    }
+    if (message.isHolderReward !== undefined) {
+      obj.isHolderReward = message.isHolderReward;
+    }
     return obj;
   },
 
@@ -11539,6 +13238,1894 @@ export const AmmCreatePoolEvent: MessageFns<AmmCreatePoolEvent> = {
     message.userQuoteTokenAccount = object.userQuoteTokenAccount ?? undefined;
     message.coinCreator = object.coinCreator ?? undefined;
     message.isMayhemMode = object.isMayhemMode ?? undefined;
+    message.creatorFeeBps = (object.creatorFeeBps !== undefined && object.creatorFeeBps !== null)
+      ? BigInt(object.creatorFeeBps)
+      : undefined;
+    message.canEditCreatorFee = object.canEditCreatorFee ?? undefined;
+    message.isHolderReward = object.isHolderReward ?? undefined;
+    return message;
+  },
+};
+
+function createBaseBuyV3(): BuyV3 {
+  return { amount: undefined, maxSolCost: undefined, partialFill: undefined };
+}
+
+export const BuyV3: MessageFns<BuyV3> = {
+  encode(message: BuyV3, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amount);
+    }
+    if (message.maxSolCost !== undefined) {
+      if (BigInt.asUintN(64, message.maxSolCost) !== message.maxSolCost) {
+        throw new globalThis.Error("value provided for field message.maxSolCost of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.maxSolCost);
+    }
+    if (message.partialFill !== undefined) {
+      writer.uint32(24).bool(message.partialFill);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuyV3 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuyV3();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxSolCost = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.partialFill = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuyV3 {
+    return {
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      maxSolCost: isSet(object.maxSolCost)
+        ? BigInt(object.maxSolCost)
+        : isSet(object.max_sol_cost)
+        ? BigInt(object.max_sol_cost)
+        : undefined,
+      partialFill: isSet(object.partialFill)
+        ? globalThis.Boolean(object.partialFill)
+        : isSet(object.partial_fill)
+        ? globalThis.Boolean(object.partial_fill)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BuyV3): unknown {
+    const obj: any = {};
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.maxSolCost !== undefined) {
+      obj.maxSolCost = message.maxSolCost.toString();
+    }
+    if (message.partialFill !== undefined) {
+      obj.partialFill = message.partialFill;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BuyV3>, I>>(base?: I): BuyV3 {
+    return BuyV3.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BuyV3>, I>>(object: I): BuyV3 {
+    const message = createBaseBuyV3();
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.maxSolCost = (object.maxSolCost !== undefined && object.maxSolCost !== null)
+      ? BigInt(object.maxSolCost)
+      : undefined;
+    message.partialFill = object.partialFill ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSellV3(): SellV3 {
+  return { amount: undefined, minSolOutput: undefined };
+}
+
+export const SellV3: MessageFns<SellV3> = {
+  encode(message: SellV3, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amount);
+    }
+    if (message.minSolOutput !== undefined) {
+      if (BigInt.asUintN(64, message.minSolOutput) !== message.minSolOutput) {
+        throw new globalThis.Error("value provided for field message.minSolOutput of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minSolOutput);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SellV3 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSellV3();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minSolOutput = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SellV3 {
+    return {
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      minSolOutput: isSet(object.minSolOutput)
+        ? BigInt(object.minSolOutput)
+        : isSet(object.min_sol_output)
+        ? BigInt(object.min_sol_output)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SellV3): unknown {
+    const obj: any = {};
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.minSolOutput !== undefined) {
+      obj.minSolOutput = message.minSolOutput.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SellV3>, I>>(base?: I): SellV3 {
+    return SellV3.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SellV3>, I>>(object: I): SellV3 {
+    const message = createBaseSellV3();
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.minSolOutput = (object.minSolOutput !== undefined && object.minSolOutput !== null)
+      ? BigInt(object.minSolOutput)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBuyExactQuoteInV3(): BuyExactQuoteInV3 {
+  return { spendableQuoteIn: undefined, minTokensOut: undefined, partialFill: undefined };
+}
+
+export const BuyExactQuoteInV3: MessageFns<BuyExactQuoteInV3> = {
+  encode(message: BuyExactQuoteInV3, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.spendableQuoteIn !== undefined) {
+      if (BigInt.asUintN(64, message.spendableQuoteIn) !== message.spendableQuoteIn) {
+        throw new globalThis.Error("value provided for field message.spendableQuoteIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.spendableQuoteIn);
+    }
+    if (message.minTokensOut !== undefined) {
+      if (BigInt.asUintN(64, message.minTokensOut) !== message.minTokensOut) {
+        throw new globalThis.Error("value provided for field message.minTokensOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minTokensOut);
+    }
+    if (message.partialFill !== undefined) {
+      writer.uint32(24).bool(message.partialFill);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuyExactQuoteInV3 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuyExactQuoteInV3();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.spendableQuoteIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minTokensOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.partialFill = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuyExactQuoteInV3 {
+    return {
+      spendableQuoteIn: isSet(object.spendableQuoteIn)
+        ? BigInt(object.spendableQuoteIn)
+        : isSet(object.spendable_quote_in)
+        ? BigInt(object.spendable_quote_in)
+        : undefined,
+      minTokensOut: isSet(object.minTokensOut)
+        ? BigInt(object.minTokensOut)
+        : isSet(object.min_tokens_out)
+        ? BigInt(object.min_tokens_out)
+        : undefined,
+      partialFill: isSet(object.partialFill)
+        ? globalThis.Boolean(object.partialFill)
+        : isSet(object.partial_fill)
+        ? globalThis.Boolean(object.partial_fill)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BuyExactQuoteInV3): unknown {
+    const obj: any = {};
+    if (message.spendableQuoteIn !== undefined) {
+      obj.spendableQuoteIn = message.spendableQuoteIn.toString();
+    }
+    if (message.minTokensOut !== undefined) {
+      obj.minTokensOut = message.minTokensOut.toString();
+    }
+    if (message.partialFill !== undefined) {
+      obj.partialFill = message.partialFill;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BuyExactQuoteInV3>, I>>(base?: I): BuyExactQuoteInV3 {
+    return BuyExactQuoteInV3.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BuyExactQuoteInV3>, I>>(object: I): BuyExactQuoteInV3 {
+    const message = createBaseBuyExactQuoteInV3();
+    message.spendableQuoteIn = (object.spendableQuoteIn !== undefined && object.spendableQuoteIn !== null)
+      ? BigInt(object.spendableQuoteIn)
+      : undefined;
+    message.minTokensOut = (object.minTokensOut !== undefined && object.minTokensOut !== null)
+      ? BigInt(object.minTokensOut)
+      : undefined;
+    message.partialFill = object.partialFill ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmBuyV2(): AmmBuyV2 {
+  return { baseAmountOut: undefined, maxQuoteAmountIn: undefined };
+}
+
+export const AmmBuyV2: MessageFns<AmmBuyV2> = {
+  encode(message: AmmBuyV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountOut) !== message.baseAmountOut) {
+        throw new globalThis.Error("value provided for field message.baseAmountOut of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.baseAmountOut);
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.maxQuoteAmountIn) !== message.maxQuoteAmountIn) {
+        throw new globalThis.Error("value provided for field message.maxQuoteAmountIn of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.maxQuoteAmountIn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmBuyV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmBuyV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.baseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxQuoteAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmBuyV2 {
+    return {
+      baseAmountOut: isSet(object.baseAmountOut)
+        ? BigInt(object.baseAmountOut)
+        : isSet(object.base_amount_out)
+        ? BigInt(object.base_amount_out)
+        : undefined,
+      maxQuoteAmountIn: isSet(object.maxQuoteAmountIn)
+        ? BigInt(object.maxQuoteAmountIn)
+        : isSet(object.max_quote_amount_in)
+        ? BigInt(object.max_quote_amount_in)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmBuyV2): unknown {
+    const obj: any = {};
+    if (message.baseAmountOut !== undefined) {
+      obj.baseAmountOut = message.baseAmountOut.toString();
+    }
+    if (message.maxQuoteAmountIn !== undefined) {
+      obj.maxQuoteAmountIn = message.maxQuoteAmountIn.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmBuyV2>, I>>(base?: I): AmmBuyV2 {
+    return AmmBuyV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmBuyV2>, I>>(object: I): AmmBuyV2 {
+    const message = createBaseAmmBuyV2();
+    message.baseAmountOut = (object.baseAmountOut !== undefined && object.baseAmountOut !== null)
+      ? BigInt(object.baseAmountOut)
+      : undefined;
+    message.maxQuoteAmountIn = (object.maxQuoteAmountIn !== undefined && object.maxQuoteAmountIn !== null)
+      ? BigInt(object.maxQuoteAmountIn)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmSellV2(): AmmSellV2 {
+  return { baseAmountIn: undefined, minQuoteAmountOut: undefined };
+}
+
+export const AmmSellV2: MessageFns<AmmSellV2> = {
+  encode(message: AmmSellV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseAmountIn !== undefined) {
+      if (BigInt.asUintN(64, message.baseAmountIn) !== message.baseAmountIn) {
+        throw new globalThis.Error("value provided for field message.baseAmountIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.baseAmountIn);
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minQuoteAmountOut) !== message.minQuoteAmountOut) {
+        throw new globalThis.Error("value provided for field message.minQuoteAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minQuoteAmountOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSellV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSellV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.baseAmountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minQuoteAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmSellV2 {
+    return {
+      baseAmountIn: isSet(object.baseAmountIn)
+        ? BigInt(object.baseAmountIn)
+        : isSet(object.base_amount_in)
+        ? BigInt(object.base_amount_in)
+        : undefined,
+      minQuoteAmountOut: isSet(object.minQuoteAmountOut)
+        ? BigInt(object.minQuoteAmountOut)
+        : isSet(object.min_quote_amount_out)
+        ? BigInt(object.min_quote_amount_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmSellV2): unknown {
+    const obj: any = {};
+    if (message.baseAmountIn !== undefined) {
+      obj.baseAmountIn = message.baseAmountIn.toString();
+    }
+    if (message.minQuoteAmountOut !== undefined) {
+      obj.minQuoteAmountOut = message.minQuoteAmountOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSellV2>, I>>(base?: I): AmmSellV2 {
+    return AmmSellV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSellV2>, I>>(object: I): AmmSellV2 {
+    const message = createBaseAmmSellV2();
+    message.baseAmountIn = (object.baseAmountIn !== undefined && object.baseAmountIn !== null)
+      ? BigInt(object.baseAmountIn)
+      : undefined;
+    message.minQuoteAmountOut = (object.minQuoteAmountOut !== undefined && object.minQuoteAmountOut !== null)
+      ? BigInt(object.minQuoteAmountOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmBuyExactQuoteInV2(): AmmBuyExactQuoteInV2 {
+  return { spendableQuoteIn: undefined, minBaseAmountOut: undefined };
+}
+
+export const AmmBuyExactQuoteInV2: MessageFns<AmmBuyExactQuoteInV2> = {
+  encode(message: AmmBuyExactQuoteInV2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.spendableQuoteIn !== undefined) {
+      if (BigInt.asUintN(64, message.spendableQuoteIn) !== message.spendableQuoteIn) {
+        throw new globalThis.Error("value provided for field message.spendableQuoteIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.spendableQuoteIn);
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minBaseAmountOut) !== message.minBaseAmountOut) {
+        throw new globalThis.Error("value provided for field message.minBaseAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minBaseAmountOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmBuyExactQuoteInV2 {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmBuyExactQuoteInV2();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.spendableQuoteIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minBaseAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmBuyExactQuoteInV2 {
+    return {
+      spendableQuoteIn: isSet(object.spendableQuoteIn)
+        ? BigInt(object.spendableQuoteIn)
+        : isSet(object.spendable_quote_in)
+        ? BigInt(object.spendable_quote_in)
+        : undefined,
+      minBaseAmountOut: isSet(object.minBaseAmountOut)
+        ? BigInt(object.minBaseAmountOut)
+        : isSet(object.min_base_amount_out)
+        ? BigInt(object.min_base_amount_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmBuyExactQuoteInV2): unknown {
+    const obj: any = {};
+    if (message.spendableQuoteIn !== undefined) {
+      obj.spendableQuoteIn = message.spendableQuoteIn.toString();
+    }
+    if (message.minBaseAmountOut !== undefined) {
+      obj.minBaseAmountOut = message.minBaseAmountOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmBuyExactQuoteInV2>, I>>(base?: I): AmmBuyExactQuoteInV2 {
+    return AmmBuyExactQuoteInV2.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmBuyExactQuoteInV2>, I>>(object: I): AmmBuyExactQuoteInV2 {
+    const message = createBaseAmmBuyExactQuoteInV2();
+    message.spendableQuoteIn = (object.spendableQuoteIn !== undefined && object.spendableQuoteIn !== null)
+      ? BigInt(object.spendableQuoteIn)
+      : undefined;
+    message.minBaseAmountOut = (object.minBaseAmountOut !== undefined && object.minBaseAmountOut !== null)
+      ? BigInt(object.minBaseAmountOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAmmMultiHopSwap(): AmmMultiHopSwap {
+  return { amountIn: undefined, minAmountOut: undefined };
+}
+
+export const AmmMultiHopSwap: MessageFns<AmmMultiHopSwap> = {
+  encode(message: AmmMultiHopSwap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amountIn !== undefined) {
+      if (BigInt.asUintN(64, message.amountIn) !== message.amountIn) {
+        throw new globalThis.Error("value provided for field message.amountIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amountIn);
+    }
+    if (message.minAmountOut !== undefined) {
+      if (BigInt.asUintN(64, message.minAmountOut) !== message.minAmountOut) {
+        throw new globalThis.Error("value provided for field message.minAmountOut of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.minAmountOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmMultiHopSwap {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmMultiHopSwap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.minAmountOut = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmMultiHopSwap {
+    return {
+      amountIn: isSet(object.amountIn)
+        ? BigInt(object.amountIn)
+        : isSet(object.amount_in)
+        ? BigInt(object.amount_in)
+        : undefined,
+      minAmountOut: isSet(object.minAmountOut)
+        ? BigInt(object.minAmountOut)
+        : isSet(object.min_amount_out)
+        ? BigInt(object.min_amount_out)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AmmMultiHopSwap): unknown {
+    const obj: any = {};
+    if (message.amountIn !== undefined) {
+      obj.amountIn = message.amountIn.toString();
+    }
+    if (message.minAmountOut !== undefined) {
+      obj.minAmountOut = message.minAmountOut.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmMultiHopSwap>, I>>(base?: I): AmmMultiHopSwap {
+    return AmmMultiHopSwap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmMultiHopSwap>, I>>(object: I): AmmMultiHopSwap {
+    const message = createBaseAmmMultiHopSwap();
+    message.amountIn = (object.amountIn !== undefined && object.amountIn !== null)
+      ? BigInt(object.amountIn)
+      : undefined;
+    message.minAmountOut = (object.minAmountOut !== undefined && object.minAmountOut !== null)
+      ? BigInt(object.minAmountOut)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMultiHopCurveSwap(): MultiHopCurveSwap {
+  return { amountIn: undefined, hopFees: undefined };
+}
+
+export const MultiHopCurveSwap: MessageFns<MultiHopCurveSwap> = {
+  encode(message: MultiHopCurveSwap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amountIn !== undefined) {
+      if (BigInt.asUintN(64, message.amountIn) !== message.amountIn) {
+        throw new globalThis.Error("value provided for field message.amountIn of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.amountIn);
+    }
+    if (message.hopFees !== undefined) {
+      writer.uint32(18).bytes(message.hopFees);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MultiHopCurveSwap {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMultiHopCurveSwap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amountIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hopFees = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MultiHopCurveSwap {
+    return {
+      amountIn: isSet(object.amountIn)
+        ? BigInt(object.amountIn)
+        : isSet(object.amount_in)
+        ? BigInt(object.amount_in)
+        : undefined,
+      hopFees: isSet(object.hopFees)
+        ? Buffer.from(bytesFromBase64(object.hopFees))
+        : isSet(object.hop_fees)
+        ? Buffer.from(bytesFromBase64(object.hop_fees))
+        : undefined,
+    };
+  },
+
+  toJSON(message: MultiHopCurveSwap): unknown {
+    const obj: any = {};
+    if (message.amountIn !== undefined) {
+      obj.amountIn = message.amountIn.toString();
+    }
+    if (message.hopFees !== undefined) {
+      obj.hopFees = base64FromBytes(message.hopFees);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MultiHopCurveSwap>, I>>(base?: I): MultiHopCurveSwap {
+    return MultiHopCurveSwap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MultiHopCurveSwap>, I>>(object: I): MultiHopCurveSwap {
+    const message = createBaseMultiHopCurveSwap();
+    message.amountIn = (object.amountIn !== undefined && object.amountIn !== null)
+      ? BigInt(object.amountIn)
+      : undefined;
+    message.hopFees = object.hopFees ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSweepProtocolFee(): SweepProtocolFee {
+  return {};
+}
+
+export const SweepProtocolFee: MessageFns<SweepProtocolFee> = {
+  encode(_: SweepProtocolFee, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SweepProtocolFee {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSweepProtocolFee();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SweepProtocolFee {
+    return {};
+  },
+
+  toJSON(_: SweepProtocolFee): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SweepProtocolFee>, I>>(base?: I): SweepProtocolFee {
+    return SweepProtocolFee.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SweepProtocolFee>, I>>(_: I): SweepProtocolFee {
+    const message = createBaseSweepProtocolFee();
+    return message;
+  },
+};
+
+function createBaseSweepCreatorFee(): SweepCreatorFee {
+  return {};
+}
+
+export const SweepCreatorFee: MessageFns<SweepCreatorFee> = {
+  encode(_: SweepCreatorFee, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SweepCreatorFee {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSweepCreatorFee();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SweepCreatorFee {
+    return {};
+  },
+
+  toJSON(_: SweepCreatorFee): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SweepCreatorFee>, I>>(base?: I): SweepCreatorFee {
+    return SweepCreatorFee.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SweepCreatorFee>, I>>(_: I): SweepCreatorFee {
+    const message = createBaseSweepCreatorFee();
+    return message;
+  },
+};
+
+function createBaseAmmSweepProtocolFee(): AmmSweepProtocolFee {
+  return {};
+}
+
+export const AmmSweepProtocolFee: MessageFns<AmmSweepProtocolFee> = {
+  encode(_: AmmSweepProtocolFee, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSweepProtocolFee {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSweepProtocolFee();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AmmSweepProtocolFee {
+    return {};
+  },
+
+  toJSON(_: AmmSweepProtocolFee): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSweepProtocolFee>, I>>(base?: I): AmmSweepProtocolFee {
+    return AmmSweepProtocolFee.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSweepProtocolFee>, I>>(_: I): AmmSweepProtocolFee {
+    const message = createBaseAmmSweepProtocolFee();
+    return message;
+  },
+};
+
+function createBaseAmmSweepCreatorFee(): AmmSweepCreatorFee {
+  return {};
+}
+
+export const AmmSweepCreatorFee: MessageFns<AmmSweepCreatorFee> = {
+  encode(_: AmmSweepCreatorFee, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSweepCreatorFee {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSweepCreatorFee();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AmmSweepCreatorFee {
+    return {};
+  },
+
+  toJSON(_: AmmSweepCreatorFee): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSweepCreatorFee>, I>>(base?: I): AmmSweepCreatorFee {
+    return AmmSweepCreatorFee.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSweepCreatorFee>, I>>(_: I): AmmSweepCreatorFee {
+    const message = createBaseAmmSweepCreatorFee();
+    return message;
+  },
+};
+
+function createBasePostCompleteBuyEvent(): PostCompleteBuyEvent {
+  return {
+    user: undefined,
+    mint: undefined,
+    bondingCurve: undefined,
+    quoteMint: undefined,
+    timestamp: undefined,
+    baseOut: undefined,
+    quoteIn: undefined,
+    feeBasisPoints: undefined,
+    fee: undefined,
+    creatorFeeBasisPoints: undefined,
+    creatorFee: undefined,
+    buybackFee: undefined,
+    poolBaseReservesBefore: undefined,
+    poolQuoteReservesBefore: undefined,
+    poolBaseReservesAfter: undefined,
+    poolQuoteReservesAfter: undefined,
+  };
+}
+
+export const PostCompleteBuyEvent: MessageFns<PostCompleteBuyEvent> = {
+  encode(message: PostCompleteBuyEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      writer.uint32(10).bytes(message.user);
+    }
+    if (message.mint !== undefined) {
+      writer.uint32(18).bytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      writer.uint32(26).bytes(message.bondingCurve);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(34).bytes(message.quoteMint);
+    }
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(40).int64(message.timestamp);
+    }
+    if (message.baseOut !== undefined) {
+      if (BigInt.asUintN(64, message.baseOut) !== message.baseOut) {
+        throw new globalThis.Error("value provided for field message.baseOut of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.baseOut);
+    }
+    if (message.quoteIn !== undefined) {
+      if (BigInt.asUintN(64, message.quoteIn) !== message.quoteIn) {
+        throw new globalThis.Error("value provided for field message.quoteIn of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.quoteIn);
+    }
+    if (message.feeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.feeBasisPoints) !== message.feeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.feeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.feeBasisPoints);
+    }
+    if (message.fee !== undefined) {
+      if (BigInt.asUintN(64, message.fee) !== message.fee) {
+        throw new globalThis.Error("value provided for field message.fee of type uint64 too large");
+      }
+      writer.uint32(72).uint64(message.fee);
+    }
+    if (message.creatorFeeBasisPoints !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFeeBasisPoints) !== message.creatorFeeBasisPoints) {
+        throw new globalThis.Error("value provided for field message.creatorFeeBasisPoints of type uint64 too large");
+      }
+      writer.uint32(80).uint64(message.creatorFeeBasisPoints);
+    }
+    if (message.creatorFee !== undefined) {
+      if (BigInt.asUintN(64, message.creatorFee) !== message.creatorFee) {
+        throw new globalThis.Error("value provided for field message.creatorFee of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.creatorFee);
+    }
+    if (message.buybackFee !== undefined) {
+      if (BigInt.asUintN(64, message.buybackFee) !== message.buybackFee) {
+        throw new globalThis.Error("value provided for field message.buybackFee of type uint64 too large");
+      }
+      writer.uint32(96).uint64(message.buybackFee);
+    }
+    if (message.poolBaseReservesBefore !== undefined) {
+      if (BigInt.asUintN(64, message.poolBaseReservesBefore) !== message.poolBaseReservesBefore) {
+        throw new globalThis.Error("value provided for field message.poolBaseReservesBefore of type uint64 too large");
+      }
+      writer.uint32(104).uint64(message.poolBaseReservesBefore);
+    }
+    if (message.poolQuoteReservesBefore !== undefined) {
+      if (BigInt.asUintN(64, message.poolQuoteReservesBefore) !== message.poolQuoteReservesBefore) {
+        throw new globalThis.Error("value provided for field message.poolQuoteReservesBefore of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.poolQuoteReservesBefore);
+    }
+    if (message.poolBaseReservesAfter !== undefined) {
+      if (BigInt.asUintN(64, message.poolBaseReservesAfter) !== message.poolBaseReservesAfter) {
+        throw new globalThis.Error("value provided for field message.poolBaseReservesAfter of type uint64 too large");
+      }
+      writer.uint32(120).uint64(message.poolBaseReservesAfter);
+    }
+    if (message.poolQuoteReservesAfter !== undefined) {
+      if (BigInt.asUintN(64, message.poolQuoteReservesAfter) !== message.poolQuoteReservesAfter) {
+        throw new globalThis.Error("value provided for field message.poolQuoteReservesAfter of type uint64 too large");
+      }
+      writer.uint32(128).uint64(message.poolQuoteReservesAfter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostCompleteBuyEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostCompleteBuyEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bondingCurve = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.baseOut = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.quoteIn = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.feeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.fee = reader.uint64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.creatorFeeBasisPoints = reader.uint64() as bigint;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.creatorFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.buybackFee = reader.uint64() as bigint;
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.poolBaseReservesBefore = reader.uint64() as bigint;
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.poolQuoteReservesBefore = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.poolBaseReservesAfter = reader.uint64() as bigint;
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.poolQuoteReservesAfter = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostCompleteBuyEvent {
+    return {
+      user: isSet(object.user) ? Buffer.from(bytesFromBase64(object.user)) : undefined,
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : undefined,
+      bondingCurve: isSet(object.bondingCurve)
+        ? Buffer.from(bytesFromBase64(object.bondingCurve))
+        : isSet(object.bonding_curve)
+        ? Buffer.from(bytesFromBase64(object.bonding_curve))
+        : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      baseOut: isSet(object.baseOut)
+        ? BigInt(object.baseOut)
+        : isSet(object.base_out)
+        ? BigInt(object.base_out)
+        : undefined,
+      quoteIn: isSet(object.quoteIn)
+        ? BigInt(object.quoteIn)
+        : isSet(object.quote_in)
+        ? BigInt(object.quote_in)
+        : undefined,
+      feeBasisPoints: isSet(object.feeBasisPoints)
+        ? BigInt(object.feeBasisPoints)
+        : isSet(object.fee_basis_points)
+        ? BigInt(object.fee_basis_points)
+        : undefined,
+      fee: isSet(object.fee) ? BigInt(object.fee) : undefined,
+      creatorFeeBasisPoints: isSet(object.creatorFeeBasisPoints)
+        ? BigInt(object.creatorFeeBasisPoints)
+        : isSet(object.creator_fee_basis_points)
+        ? BigInt(object.creator_fee_basis_points)
+        : undefined,
+      creatorFee: isSet(object.creatorFee)
+        ? BigInt(object.creatorFee)
+        : isSet(object.creator_fee)
+        ? BigInt(object.creator_fee)
+        : undefined,
+      buybackFee: isSet(object.buybackFee)
+        ? BigInt(object.buybackFee)
+        : isSet(object.buyback_fee)
+        ? BigInt(object.buyback_fee)
+        : undefined,
+      poolBaseReservesBefore: isSet(object.poolBaseReservesBefore)
+        ? BigInt(object.poolBaseReservesBefore)
+        : isSet(object.pool_base_reserves_before)
+        ? BigInt(object.pool_base_reserves_before)
+        : undefined,
+      poolQuoteReservesBefore: isSet(object.poolQuoteReservesBefore)
+        ? BigInt(object.poolQuoteReservesBefore)
+        : isSet(object.pool_quote_reserves_before)
+        ? BigInt(object.pool_quote_reserves_before)
+        : undefined,
+      poolBaseReservesAfter: isSet(object.poolBaseReservesAfter)
+        ? BigInt(object.poolBaseReservesAfter)
+        : isSet(object.pool_base_reserves_after)
+        ? BigInt(object.pool_base_reserves_after)
+        : undefined,
+      poolQuoteReservesAfter: isSet(object.poolQuoteReservesAfter)
+        ? BigInt(object.poolQuoteReservesAfter)
+        : isSet(object.pool_quote_reserves_after)
+        ? BigInt(object.pool_quote_reserves_after)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PostCompleteBuyEvent): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = base64FromBytes(message.user);
+    }
+    if (message.mint !== undefined) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      obj.bondingCurve = base64FromBytes(message.bondingCurve);
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.baseOut !== undefined) {
+      obj.baseOut = message.baseOut.toString();
+    }
+    if (message.quoteIn !== undefined) {
+      obj.quoteIn = message.quoteIn.toString();
+    }
+    if (message.feeBasisPoints !== undefined) {
+      obj.feeBasisPoints = message.feeBasisPoints.toString();
+    }
+    if (message.fee !== undefined) {
+      obj.fee = message.fee.toString();
+    }
+    if (message.creatorFeeBasisPoints !== undefined) {
+      obj.creatorFeeBasisPoints = message.creatorFeeBasisPoints.toString();
+    }
+    if (message.creatorFee !== undefined) {
+      obj.creatorFee = message.creatorFee.toString();
+    }
+    if (message.buybackFee !== undefined) {
+      obj.buybackFee = message.buybackFee.toString();
+    }
+    if (message.poolBaseReservesBefore !== undefined) {
+      obj.poolBaseReservesBefore = message.poolBaseReservesBefore.toString();
+    }
+    if (message.poolQuoteReservesBefore !== undefined) {
+      obj.poolQuoteReservesBefore = message.poolQuoteReservesBefore.toString();
+    }
+    if (message.poolBaseReservesAfter !== undefined) {
+      obj.poolBaseReservesAfter = message.poolBaseReservesAfter.toString();
+    }
+    if (message.poolQuoteReservesAfter !== undefined) {
+      obj.poolQuoteReservesAfter = message.poolQuoteReservesAfter.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostCompleteBuyEvent>, I>>(base?: I): PostCompleteBuyEvent {
+    return PostCompleteBuyEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostCompleteBuyEvent>, I>>(object: I): PostCompleteBuyEvent {
+    const message = createBasePostCompleteBuyEvent();
+    message.user = object.user ?? undefined;
+    message.mint = object.mint ?? undefined;
+    message.bondingCurve = object.bondingCurve ?? undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.baseOut = (object.baseOut !== undefined && object.baseOut !== null) ? BigInt(object.baseOut) : undefined;
+    message.quoteIn = (object.quoteIn !== undefined && object.quoteIn !== null) ? BigInt(object.quoteIn) : undefined;
+    message.feeBasisPoints = (object.feeBasisPoints !== undefined && object.feeBasisPoints !== null)
+      ? BigInt(object.feeBasisPoints)
+      : undefined;
+    message.fee = (object.fee !== undefined && object.fee !== null) ? BigInt(object.fee) : undefined;
+    message.creatorFeeBasisPoints =
+      (object.creatorFeeBasisPoints !== undefined && object.creatorFeeBasisPoints !== null)
+        ? BigInt(object.creatorFeeBasisPoints)
+        : undefined;
+    message.creatorFee = (object.creatorFee !== undefined && object.creatorFee !== null)
+      ? BigInt(object.creatorFee)
+      : undefined;
+    message.buybackFee = (object.buybackFee !== undefined && object.buybackFee !== null)
+      ? BigInt(object.buybackFee)
+      : undefined;
+    message.poolBaseReservesBefore =
+      (object.poolBaseReservesBefore !== undefined && object.poolBaseReservesBefore !== null)
+        ? BigInt(object.poolBaseReservesBefore)
+        : undefined;
+    message.poolQuoteReservesBefore =
+      (object.poolQuoteReservesBefore !== undefined && object.poolQuoteReservesBefore !== null)
+        ? BigInt(object.poolQuoteReservesBefore)
+        : undefined;
+    message.poolBaseReservesAfter =
+      (object.poolBaseReservesAfter !== undefined && object.poolBaseReservesAfter !== null)
+        ? BigInt(object.poolBaseReservesAfter)
+        : undefined;
+    message.poolQuoteReservesAfter =
+      (object.poolQuoteReservesAfter !== undefined && object.poolQuoteReservesAfter !== null)
+        ? BigInt(object.poolQuoteReservesAfter)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseSweepBondingCurveFeeEvent(): SweepBondingCurveFeeEvent {
+  return {
+    timestamp: undefined,
+    mint: undefined,
+    bondingCurve: undefined,
+    quoteMint: undefined,
+    recipient: undefined,
+    amount: undefined,
+    bucket: undefined,
+  };
+}
+
+export const SweepBondingCurveFeeEvent: MessageFns<SweepBondingCurveFeeEvent> = {
+  encode(message: SweepBondingCurveFeeEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(8).int64(message.timestamp);
+    }
+    if (message.mint !== undefined) {
+      writer.uint32(18).bytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      writer.uint32(26).bytes(message.bondingCurve);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(34).bytes(message.quoteMint);
+    }
+    if (message.recipient !== undefined) {
+      writer.uint32(42).bytes(message.recipient);
+    }
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.amount);
+    }
+    if (message.bucket !== undefined) {
+      writer.uint32(56).uint32(message.bucket);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SweepBondingCurveFeeEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSweepBondingCurveFeeEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bondingCurve = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.recipient = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.bucket = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SweepBondingCurveFeeEvent {
+    return {
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : undefined,
+      bondingCurve: isSet(object.bondingCurve)
+        ? Buffer.from(bytesFromBase64(object.bondingCurve))
+        : isSet(object.bonding_curve)
+        ? Buffer.from(bytesFromBase64(object.bonding_curve))
+        : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      recipient: isSet(object.recipient) ? Buffer.from(bytesFromBase64(object.recipient)) : undefined,
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      bucket: isSet(object.bucket) ? globalThis.Number(object.bucket) : undefined,
+    };
+  },
+
+  toJSON(message: SweepBondingCurveFeeEvent): unknown {
+    const obj: any = {};
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.mint !== undefined) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.bondingCurve !== undefined) {
+      obj.bondingCurve = base64FromBytes(message.bondingCurve);
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.recipient !== undefined) {
+      obj.recipient = base64FromBytes(message.recipient);
+    }
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.bucket !== undefined) {
+      obj.bucket = Math.round(message.bucket);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SweepBondingCurveFeeEvent>, I>>(base?: I): SweepBondingCurveFeeEvent {
+    return SweepBondingCurveFeeEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SweepBondingCurveFeeEvent>, I>>(object: I): SweepBondingCurveFeeEvent {
+    const message = createBaseSweepBondingCurveFeeEvent();
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.mint = object.mint ?? undefined;
+    message.bondingCurve = object.bondingCurve ?? undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.recipient = object.recipient ?? undefined;
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.bucket = object.bucket ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAmmSweepPoolFeeEvent(): AmmSweepPoolFeeEvent {
+  return {
+    timestamp: undefined,
+    pool: undefined,
+    baseMint: undefined,
+    quoteMint: undefined,
+    recipient: undefined,
+    payer: undefined,
+    amount: undefined,
+    bucket: undefined,
+  };
+}
+
+export const AmmSweepPoolFeeEvent: MessageFns<AmmSweepPoolFeeEvent> = {
+  encode(message: AmmSweepPoolFeeEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== undefined) {
+      if (BigInt.asIntN(64, message.timestamp) !== message.timestamp) {
+        throw new globalThis.Error("value provided for field message.timestamp of type int64 too large");
+      }
+      writer.uint32(8).int64(message.timestamp);
+    }
+    if (message.pool !== undefined) {
+      writer.uint32(18).bytes(message.pool);
+    }
+    if (message.baseMint !== undefined) {
+      writer.uint32(26).bytes(message.baseMint);
+    }
+    if (message.quoteMint !== undefined) {
+      writer.uint32(34).bytes(message.quoteMint);
+    }
+    if (message.recipient !== undefined) {
+      writer.uint32(42).bytes(message.recipient);
+    }
+    if (message.payer !== undefined) {
+      writer.uint32(50).bytes(message.payer);
+    }
+    if (message.amount !== undefined) {
+      if (BigInt.asUintN(64, message.amount) !== message.amount) {
+        throw new globalThis.Error("value provided for field message.amount of type uint64 too large");
+      }
+      writer.uint32(56).uint64(message.amount);
+    }
+    if (message.bucket !== undefined) {
+      writer.uint32(64).uint32(message.bucket);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AmmSweepPoolFeeEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAmmSweepPoolFeeEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pool = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.baseMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.recipient = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.payer = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amount = reader.uint64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.bucket = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AmmSweepPoolFeeEvent {
+    return {
+      timestamp: isSet(object.timestamp) ? BigInt(object.timestamp) : undefined,
+      pool: isSet(object.pool) ? Buffer.from(bytesFromBase64(object.pool)) : undefined,
+      baseMint: isSet(object.baseMint)
+        ? Buffer.from(bytesFromBase64(object.baseMint))
+        : isSet(object.base_mint)
+        ? Buffer.from(bytesFromBase64(object.base_mint))
+        : undefined,
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : undefined,
+      recipient: isSet(object.recipient) ? Buffer.from(bytesFromBase64(object.recipient)) : undefined,
+      payer: isSet(object.payer) ? Buffer.from(bytesFromBase64(object.payer)) : undefined,
+      amount: isSet(object.amount) ? BigInt(object.amount) : undefined,
+      bucket: isSet(object.bucket) ? globalThis.Number(object.bucket) : undefined,
+    };
+  },
+
+  toJSON(message: AmmSweepPoolFeeEvent): unknown {
+    const obj: any = {};
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toString();
+    }
+    if (message.pool !== undefined) {
+      obj.pool = base64FromBytes(message.pool);
+    }
+    if (message.baseMint !== undefined) {
+      obj.baseMint = base64FromBytes(message.baseMint);
+    }
+    if (message.quoteMint !== undefined) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.recipient !== undefined) {
+      obj.recipient = base64FromBytes(message.recipient);
+    }
+    if (message.payer !== undefined) {
+      obj.payer = base64FromBytes(message.payer);
+    }
+    if (message.amount !== undefined) {
+      obj.amount = message.amount.toString();
+    }
+    if (message.bucket !== undefined) {
+      obj.bucket = Math.round(message.bucket);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AmmSweepPoolFeeEvent>, I>>(base?: I): AmmSweepPoolFeeEvent {
+    return AmmSweepPoolFeeEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AmmSweepPoolFeeEvent>, I>>(object: I): AmmSweepPoolFeeEvent {
+    const message = createBaseAmmSweepPoolFeeEvent();
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? BigInt(object.timestamp)
+      : undefined;
+    message.pool = object.pool ?? undefined;
+    message.baseMint = object.baseMint ?? undefined;
+    message.quoteMint = object.quoteMint ?? undefined;
+    message.recipient = object.recipient ?? undefined;
+    message.payer = object.payer ?? undefined;
+    message.amount = (object.amount !== undefined && object.amount !== null) ? BigInt(object.amount) : undefined;
+    message.bucket = object.bucket ?? undefined;
     return message;
   },
 };

@@ -464,6 +464,21 @@ export interface ParsedFacts {
   signers: Buffer[];
   instructions: ParsedItem[];
   events: ParsedItem[];
+  /** Extension (issue 34): its trades (stream.proto ParsedTrade), for the request's trade filters. */
+  trades: ParsedTradeFact[];
+}
+
+/** A trade as the trade filters see it. */
+export interface ParsedTradeFact {
+  /** "buy", "sell" or "fee_sweep". */
+  kind: string;
+  mint: Buffer;
+  quoteMint: Buffer;
+  trader: Buffer;
+  baseAmount: bigint;
+  quoteAmount: bigint;
+  /** "pump" or "pump_amm". */
+  program: string;
 }
 
 /** A decoded instruction or event, as the filters see it. */
@@ -3965,7 +3980,7 @@ export const ParsedTransactionEvent: MessageFns<ParsedTransactionEvent> = {
 };
 
 function createBaseParsedFacts(): ParsedFacts {
-  return { signers: [], instructions: [], events: [] };
+  return { signers: [], instructions: [], events: [], trades: [] };
 }
 
 export const ParsedFacts: MessageFns<ParsedFacts> = {
@@ -3978,6 +3993,9 @@ export const ParsedFacts: MessageFns<ParsedFacts> = {
     }
     for (const v of message.events) {
       ParsedItem.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.trades) {
+      ParsedTradeFact.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -4019,6 +4037,14 @@ export const ParsedFacts: MessageFns<ParsedFacts> = {
             message.events.push(ParsedItem.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.trades.push(ParsedTradeFact.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4040,6 +4066,9 @@ export const ParsedFacts: MessageFns<ParsedFacts> = {
         ? object.instructions.map((e: any) => ParsedItem.fromJSON(e))
         : [],
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ParsedItem.fromJSON(e)) : [],
+      trades: globalThis.Array.isArray(object?.trades)
+        ? object.trades.map((e: any) => ParsedTradeFact.fromJSON(e))
+        : [],
     };
   },
 
@@ -4054,6 +4083,9 @@ export const ParsedFacts: MessageFns<ParsedFacts> = {
     if (message.events?.length) {
       obj.events = message.events.map((e) => ParsedItem.toJSON(e));
     }
+    if (message.trades?.length) {
+      obj.trades = message.trades.map((e) => ParsedTradeFact.toJSON(e));
+    }
     return obj;
   },
 
@@ -4065,6 +4097,202 @@ export const ParsedFacts: MessageFns<ParsedFacts> = {
     message.signers = object.signers?.map((e) => e) || [];
     message.instructions = object.instructions?.map((e) => ParsedItem.fromPartial(e)) || [];
     message.events = object.events?.map((e) => ParsedItem.fromPartial(e)) || [];
+    message.trades = object.trades?.map((e) => ParsedTradeFact.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseParsedTradeFact(): ParsedTradeFact {
+  return {
+    kind: "",
+    mint: Buffer.alloc(0),
+    quoteMint: Buffer.alloc(0),
+    trader: Buffer.alloc(0),
+    baseAmount: 0n,
+    quoteAmount: 0n,
+    program: "",
+  };
+}
+
+export const ParsedTradeFact: MessageFns<ParsedTradeFact> = {
+  encode(message: ParsedTradeFact, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.mint.length !== 0) {
+      writer.uint32(18).bytes(message.mint);
+    }
+    if (message.quoteMint.length !== 0) {
+      writer.uint32(26).bytes(message.quoteMint);
+    }
+    if (message.trader.length !== 0) {
+      writer.uint32(34).bytes(message.trader);
+    }
+    if (message.baseAmount !== 0n) {
+      if (BigInt.asUintN(64, message.baseAmount) !== message.baseAmount) {
+        throw new globalThis.Error("value provided for field message.baseAmount of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.baseAmount);
+    }
+    if (message.quoteAmount !== 0n) {
+      if (BigInt.asUintN(64, message.quoteAmount) !== message.quoteAmount) {
+        throw new globalThis.Error("value provided for field message.quoteAmount of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.quoteAmount);
+    }
+    if (message.program !== "") {
+      writer.uint32(58).string(message.program);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParsedTradeFact {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParsedTradeFact();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.quoteMint = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.trader = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.baseAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.quoteAmount = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.program = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParsedTradeFact {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      mint: isSet(object.mint) ? Buffer.from(bytesFromBase64(object.mint)) : Buffer.alloc(0),
+      quoteMint: isSet(object.quoteMint)
+        ? Buffer.from(bytesFromBase64(object.quoteMint))
+        : isSet(object.quote_mint)
+        ? Buffer.from(bytesFromBase64(object.quote_mint))
+        : Buffer.alloc(0),
+      trader: isSet(object.trader) ? Buffer.from(bytesFromBase64(object.trader)) : Buffer.alloc(0),
+      baseAmount: isSet(object.baseAmount)
+        ? BigInt(object.baseAmount)
+        : isSet(object.base_amount)
+        ? BigInt(object.base_amount)
+        : 0n,
+      quoteAmount: isSet(object.quoteAmount)
+        ? BigInt(object.quoteAmount)
+        : isSet(object.quote_amount)
+        ? BigInt(object.quote_amount)
+        : 0n,
+      program: isSet(object.program) ? globalThis.String(object.program) : "",
+    };
+  },
+
+  toJSON(message: ParsedTradeFact): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.mint.length !== 0) {
+      obj.mint = base64FromBytes(message.mint);
+    }
+    if (message.quoteMint.length !== 0) {
+      obj.quoteMint = base64FromBytes(message.quoteMint);
+    }
+    if (message.trader.length !== 0) {
+      obj.trader = base64FromBytes(message.trader);
+    }
+    if (message.baseAmount !== 0n) {
+      obj.baseAmount = message.baseAmount.toString();
+    }
+    if (message.quoteAmount !== 0n) {
+      obj.quoteAmount = message.quoteAmount.toString();
+    }
+    if (message.program !== "") {
+      obj.program = message.program;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParsedTradeFact>, I>>(base?: I): ParsedTradeFact {
+    return ParsedTradeFact.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParsedTradeFact>, I>>(object: I): ParsedTradeFact {
+    const message = createBaseParsedTradeFact();
+    message.kind = object.kind ?? "";
+    message.mint = object.mint ?? Buffer.alloc(0);
+    message.quoteMint = object.quoteMint ?? Buffer.alloc(0);
+    message.trader = object.trader ?? Buffer.alloc(0);
+    message.baseAmount = (object.baseAmount !== undefined && object.baseAmount !== null)
+      ? BigInt(object.baseAmount)
+      : 0n;
+    message.quoteAmount = (object.quoteAmount !== undefined && object.quoteAmount !== null)
+      ? BigInt(object.quoteAmount)
+      : 0n;
+    message.program = object.program ?? "";
     return message;
   },
 };

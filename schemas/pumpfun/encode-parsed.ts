@@ -2,7 +2,7 @@
 // SubscribeUpdateParsedTransaction) built from the transaction, its parsed content (parsed-scan.ts) and the
 // curve/pool writes joined with it. Built once per transaction by the ingest (ingest/publish/parsed-slot.ts) into
 // the parsed topic, whose records the api sends as they are (docs/decisions.md, Issue 20, "The parsed topic").
-import { SubscribeUpdateParsedTransaction, type Event, type Instruction } from '../../proto/gen/stream.js';
+import { SubscribeUpdateParsedTransaction, type Event, type Instruction, type ParsedTrade } from '../../proto/gen/stream.js';
 import { accountUpdateOf } from '../account-update.js';
 import type { AccountEvent, TransactionEvent } from '../gen/events.js';
 import { encodeMessage } from '../proto-writer.js';
@@ -30,6 +30,7 @@ export function encodeParsed(
     failed: scan.failed,
     err: scan.err,
     pool: poolUpdate,
+    trades: scan.trades ?? [],
   });
 }
 
@@ -40,4 +41,6 @@ export interface ParsedContent {
   readonly programs: readonly string[];
   readonly failed: boolean;
   readonly err: string | undefined;
+  /** Issue 34: the trades (absent: none). */
+  readonly trades?: ParsedTrade[];
 }

@@ -4,6 +4,7 @@
 // update (api/pumpfun/parsed-filter.ts). Pure.
 import type { ParsedFacts, TransactionEvent } from '../gen/events.js';
 import type { ParsedScan } from './parsed-scan.js';
+import { tradeFactOf } from './trades.js';
 
 /** The facts of a transaction and its parsed content. */
 export function parsedFactsOf(tx: TransactionEvent, scan: ParsedScan): ParsedFacts {
@@ -24,5 +25,6 @@ export function parsedFactsOf(tx: TransactionEvent, scan: ParsedScan): ParsedFac
       inner: false,
       keys: scan.eventKeys[i]!,
     })),
+    trades: scan.trades.map(tradeFactOf),
   };
 }

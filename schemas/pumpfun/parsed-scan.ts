@@ -2,12 +2,13 @@
 // inner) and self-CPI event as proto messages, the programs involved, whether it failed, and the accounts the
 // server joins the update with (the first pump.fun instruction's bonding curve, the first PumpSwap
 // instruction's pool). Pure.
-import type { Event, Instruction } from '../../proto/gen/stream.js';
+import type { Event, Instruction, ParsedTrade } from '../../proto/gen/stream.js';
 import type { TransactionEvent } from '../gen/events.js';
 import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from './extract.js';
 import type { Field } from './layout.js';
 import type { PumpProgramName } from './program-table.js';
 import { toProtoEvent, toProtoInstruction } from './to-proto.js';
+import { tradesOf } from './trades.js';
 
 export interface ParsedScan {
   readonly instructions: Instruction[];
@@ -24,6 +25,8 @@ export interface ParsedScan {
   readonly pool: Buffer | undefined;
   /** The instructions and events no loaded table decodes (delivered as `unknown`; the ingest counts them). */
   readonly undecoded: readonly UndecodedAt[];
+  /** The trades and fee sweeps as a trader counts them (trades.ts). */
+  readonly trades: ParsedTrade[];
 }
 
 export interface UndecodedAt {
@@ -136,5 +139,6 @@ export function scanParsedTransaction(tx: TransactionEvent): ParsedScan {
     curve,
     pool,
     undecoded,
+    trades: p.events.length === 0 ? [] : tradesOf(p.instructions, p.events),
   };
 }

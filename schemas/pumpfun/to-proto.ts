@@ -32,6 +32,19 @@ const INSTRUCTION_CASES: Readonly<Record<string, InstructionCase>> = {
   'pump_amm/create_pool': 'ammCreatePool',
   'pump_amm/deposit': 'ammDeposit',
   'pump_amm/withdraw': 'ammWithdraw',
+  // Issue 34: the October 2026 trades and sweeps (same discriminators in both programs: the program decides).
+  'pump/buy_v3': 'buyV3',
+  'pump/sell_v3': 'sellV3',
+  'pump/buy_exact_quote_in_v3': 'buyExactQuoteInV3',
+  'pump/multi_hop_curve_swap': 'multiHopCurveSwap',
+  'pump/sweep_protocol_fee': 'sweepProtocolFee',
+  'pump/sweep_creator_fee': 'sweepCreatorFee',
+  'pump_amm/buy_v2': 'ammBuyV2',
+  'pump_amm/sell_v2': 'ammSellV2',
+  'pump_amm/buy_exact_quote_in_v2': 'ammBuyExactQuoteInV2',
+  'pump_amm/multi_hop_swap': 'ammMultiHopSwap',
+  'pump_amm/sweep_protocol_fee': 'ammSweepProtocolFee',
+  'pump_amm/sweep_creator_fee': 'ammSweepCreatorFee',
 };
 
 const EVENT_CASES: Readonly<Record<string, EventCase>> = {
@@ -41,6 +54,10 @@ const EVENT_CASES: Readonly<Record<string, EventCase>> = {
   'pump_amm/BuyEvent': 'ammBuy',
   'pump_amm/SellEvent': 'ammSell',
   'pump_amm/CreatePoolEvent': 'ammCreatePool',
+  // Issue 34.
+  'pump/PostCompleteBuyEvent': 'postCompleteBuy',
+  'pump/SweepBondingCurveFeeEvent': 'sweepBondingCurveFee',
+  'pump_amm/SweepPoolFeeEvent': 'ammSweepPoolFee',
 };
 
 /** The seed's pump.fun instructions and the argument names their messages carry. */

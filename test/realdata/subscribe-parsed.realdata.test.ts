@@ -313,10 +313,29 @@ function eventJson(e: any, want: any): any {
       amm_buy: 'BuyEvent',
       amm_sell: 'SellEvent',
       amm_create_pool: 'CreatePoolEvent',
+      post_complete_buy: 'PostCompleteBuyEvent',
+      sweep_bonding_curve_fee: 'SweepBondingCurveFeeEvent',
+      amm_sweep_pool_fee: 'SweepPoolFeeEvent',
     }[c]!;
     fields = typedJson(e[c], table.events.find((d) => d.name === name)!.fields, want?.absent_newer_fields ?? []);
   }
   return { index: e.index ?? 0, inner_index: e.inner_index ?? 0, program: e.program, name, fields };
+}
+
+/**
+ * `ours` without what the October 2026 layouts add on top of the record (made with the May 2026 tables): where the
+ * record counted undecoded trailing bytes, the newer layout's appended fields are decoded from exactly those bytes
+ * (issue 34: carried by the typed members now; schemas/pumpfun/extract.realdata.test.ts checks their values). Only
+ * fields after the record's last one may come on top.
+ */
+function withoutOctoberAdditions(ours: any, rec: any): any {
+  const key = 'args' in rec ? 'args' : 'fields';
+  if (!rec.undecoded_trailing_bytes) return ours;
+  const recKeys = Object.keys(rec[key]);
+  const ourKeys = Object.keys(ours[key]);
+  expect(ourKeys.slice(0, recKeys.length), `${rec.name}: the record's fields first`).toEqual(recKeys);
+  expect(ourKeys.length, `${rec.name}: the trailing bytes decoded`).toBeGreaterThan(recKeys.length);
+  return { ...ours, [key]: Object.fromEntries(recKeys.map((k) => [k, ours[key][k]])) };
 }
 
 const bySignature = (rec: Recorder, sig: string) => rec.updates.filter((u) => b58(u.signature) === sig);
@@ -343,8 +362,12 @@ describe.each<[Source]>([['file'], ['rpc']])(
         const fees = u.instructions.filter((x: any) => x.program === 'pump_fees');
         for (const x of fees) expect([x.inner, x.instruction_oneof]).toEqual([true, 'other']);
         const ours = u.instructions.filter((x: any) => x.program !== 'pump_fees');
-        expect(ours.map((x: any, i: number) => instructionJson(x, want.instructions[i]))).toStrictEqual(want.instructions.map(recordShape));
-        expect(u.events.map((e: any, i: number) => eventJson(e, want.events[i]))).toStrictEqual(want.events.map(recordShape));
+        expect(
+          ours.map((x: any, i: number) => withoutOctoberAdditions(instructionJson(x, want.instructions[i]), want.instructions[i])),
+        ).toStrictEqual(want.instructions.map(recordShape));
+        expect(u.events.map((e: any, i: number) => withoutOctoberAdditions(eventJson(e, want.events[i]), want.events[i]))).toStrictEqual(
+          want.events.map(recordShape),
+        );
         expect(u.programs).toEqual(fees.length > 0 ? [...r.programs_involved, 'pump_fees'] : r.programs_involved);
         expect(u.failed ?? false).toBe(false);
       });
