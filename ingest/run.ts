@@ -14,6 +14,8 @@ import { pump, type PumpResult } from './publish/pump.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
 import { createSimSource } from './sources/sim/index.js';
+import { SimOptionError, type SimOptions } from './sources/sim/options.js';
+import { parsePumpMix, PumpMixError } from './sources/sim/pump-mix.js';
 import { simFramedBatches } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
 import { selectVotes } from './sources/shared/votes.js';
@@ -33,8 +35,20 @@ export interface IngestHandle {
 /** The configured source, its votes selected (--votes): the simulator does it in its own options (it runs
  * in a worker thread of its own), the others here. */
 export function createSource(section: IngestSection, log: Logger): ChainSource {
-  if (section.source === 'sim') return createSimSource({ ...section.sim, votes: section.votes });
+  if (section.source === 'sim') return createSimSource(simOptionsOf(section));
   return selectVotes(createChainSource(section, log), section.votes);
+}
+
+/** The simulator's options from the config: --sim-pump-mix parsed (a bad one fails naming the option). */
+function simOptionsOf(section: IngestSection): SimOptions {
+  let pumpMix;
+  try {
+    pumpMix = parsePumpMix(section.sim.pumpMix);
+  } catch (e) {
+    if (e instanceof PumpMixError) throw new SimOptionError(`--sim-pump-mix / SIM_PUMP_MIX: ${e.message}`);
+    throw e;
+  }
+  return { ...section.sim, pumpMix, votes: section.votes };
 }
 
 function createChainSource(section: IngestSection, log: Logger): ChainSource {
@@ -207,7 +221,7 @@ async function publishTerm(
       if (section.source === 'sim') {
         return pump(
           simFramedBatches({
-            sim: { ...section.sim, votes: section.votes },
+            sim: simOptionsOf(section),
             afterSlot,
             partitions: publisher.partitionCounts,
             topics,

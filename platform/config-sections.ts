@@ -51,7 +51,8 @@ export interface IngestSection {
   out: string;
   /** When /health says behind (yellowstone and rpc sources). */
   lag: LagOptions;
-  sim: Omit<SimOptions, 'votes'>;
+  /** pumpMix: the --sim-pump-mix text, parsed by the ingest when it starts the simulator (sim/pump-mix.ts). */
+  sim: Omit<SimOptions, 'votes' | 'pumpMix'> & { pumpMix: string };
   file: { path: string; strict: boolean };
   rpc: Pick<RpcSourceOptions, 'url' | 'fromSlot' | 'toSlot' | 'concurrency' | 'timeoutMs' | 'pollMs' | 'snapshotPrograms'>;
   /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by the source. */
@@ -187,6 +188,7 @@ export function ingestSection(c: Config): IngestSection {
       maxSlots: c.maxSlots,
       entries: c.simEntries,
       deadRate: c.deadRate,
+      pumpMix: c.simPumpMix,
     },
     file: { path: c.sourcePath, strict: c.strict },
     rpc: {

@@ -260,6 +260,13 @@ export const OPTIONS = {
     roles: INGEST,
     help: 'Simulator: share of slots that become a dead fork at processed instead of a block (0 = none).',
   }),
+  simPumpMix: opt({
+    kind: 'string',
+    env: 'SIM_PUMP_MIX',
+    default: '',
+    roles: INGEST,
+    help: "Simulator: shares of the October 2026 pump shapes, e.g. 'curve_v3=0.6,pool_v2=0.6,sweep=0.03,graduate=0.004' (v3 curve trades, PumpSwap v2 trades, fee sweeps, synthetic-migration buys; keys left out and '' keep today's mix, ingest/sources/sim/pump-mix.ts).",
+  }),
   ingestName: opt({
     kind: 'string',
     env: 'INGEST_NAME',

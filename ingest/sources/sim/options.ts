@@ -1,5 +1,6 @@
 // Simulator options and their validation (the CLI maps its config onto these).
 import type { VoteSelection } from '../shared/votes.js';
+import { PumpMixError, validatePumpMix, type PumpMix } from './pump-mix.js';
 export interface SimOptions {
   /** Same seed, same chain (byte for byte). */
   seed: number;
@@ -24,6 +25,8 @@ export interface SimOptions {
   /** exclude: the chain is built as always (same blockhashes and signatures) and its votes are dropped
    * before they are handed over (ingest/sources/shared/votes.ts); absent: include. */
   votes?: VoteSelection;
+  /** Shares of the October 2026 pump shapes (pump-mix.ts); absent: DEFAULT_PUMP_MIX (today's). */
+  pumpMix?: PumpMix;
 }
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
@@ -65,6 +68,14 @@ export function validateSimOptions(o: SimOptions): SimOptions {
   }
   if (o.votes !== undefined && o.votes !== 'include' && o.votes !== 'exclude') {
     throw new SimOptionError(`simulator option votes must be include or exclude, got ${String(o.votes)}`);
+  }
+  if (o.pumpMix !== undefined) {
+    try {
+      validatePumpMix(o.pumpMix);
+    } catch (e) {
+      if (e instanceof PumpMixError) throw new SimOptionError(`simulator option ${e.message}`);
+      throw e;
+    }
   }
   if (typeof o.fast !== 'boolean') throw new SimOptionError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
   return o;
