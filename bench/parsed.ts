@@ -19,7 +19,8 @@
 // Last line: parsed real_decode_us=<r> sim_decode_us=<d> sim_parsed_us=<s> sim_encode_us=<e> floor_us_per_tx=<f>
 //   floor_us_per_record=<g> ingest_parsed_us=<i> one_stream_replay_per_s=<p> one_stream_per_s=<o> streams100_per_s=<h>
 // Env: BENCH_PHASE (`decode`, `max`, `max.1`, `max.100`, `replay`, `floor`; default all), BENCH_SIM_SLOTS (simulated
-// slots the templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_BACKLOG (pump
+// slots the templates come from, default 30), BENCH_SIM_TPS (their rate, default 1,000), BENCH_SIM_PUMP_MIX (the
+// simulator's pump mix, --sim-pump-mix syntax; default today's), BENCH_BACKLOG (pump
 // transactions for one stream, default 100,000; a tenth of it for 100 streams), BENCH_REPEAT (max and replay runs,
 // default 1; the best is reported), BENCH_PUMP_ROUNDS (7), BENCH_PUMP_PASSES (real: 20,000 passes over the 19
 // transactions per round; sim: as many transactions per round), BENCH_KAFKA_BROKERS, BENCH_API_PROFILE (a folder:
@@ -36,6 +37,7 @@ import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import type { AccountEvent, ChainEvent, TransactionEvent } from '../schemas/codec.js';
 import { topicNames, type TopicNames, RECORD_KINDS, type RecordKind } from '../schemas/topics.js';
 import { collect } from '../test/support/sim/checks.js';
+import { parsePumpMix } from '../ingest/sources/sim/pump-mix.js';
 import { realDecodeCost, simDecodeCost } from './parsed-decode.js';
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 
@@ -43,6 +45,8 @@ const env = (name: string, def: number): number => (process.env[name] ? Number(p
 const PHASE = process.env.BENCH_PHASE ?? 'all';
 const SIM_SLOTS = env('BENCH_SIM_SLOTS', 30);
 const SIM_TPS = env('BENCH_SIM_TPS', 1_000);
+/** The simulator's pump mix (--sim-pump-mix syntax; '' today's default; `curve_v3=0,pool_v2=0,sweep=0,graduate=0`: the traffic before October 2026). */
+const SIM_PUMP_MIX = process.env.BENCH_SIM_PUMP_MIX ?? '';
 const BACKLOG = env('BENCH_BACKLOG', 100_000);
 const REPEAT = env('BENCH_REPEAT', 1);
 const ROUNDS = env('BENCH_PUMP_ROUNDS', 7);
@@ -65,7 +69,7 @@ interface Template {
 
 async function simTemplates(): Promise<Template[]> {
   // At 1,000 tx/s curves complete within a few slots: PumpSwap pools are created and traded in the sample too.
-  const batches = await collect({ seed: 7, maxSlots: SIM_SLOTS, fast: true, tps: SIM_TPS });
+  const batches = await collect({ seed: 7, maxSlots: SIM_SLOTS, fast: true, tps: SIM_TPS, pumpMix: parsePumpMix(SIM_PUMP_MIX) });
   const events = batches.flatMap((b) => b.events);
   const bySig = new Map<string, Template>();
   for (const e of events) {

@@ -22,4 +22,11 @@ describe('createSource (sim)', () => {
       /dead-fork rate 0\.2, no entries/,
     );
   });
+
+  it('passes --sim-pump-mix on (keys left out keep the default) and refuses a bad one, naming the option', () => {
+    const notes = (mix: string) => createSource(ingestSection(makeConfig('ingest', { simPumpMix: mix })), log).notes.join('\n');
+    expect(notes('')).toMatch(/v3 curve trades 0\.6, PumpSwap v2 trades 0\.6, sweeps 0\.03, synthetic-migration buys 0\.004/);
+    expect(notes('curve_v3=0.2,sweep=0')).toMatch(/v3 curve trades 0\.2, PumpSwap v2 trades 0\.6, sweeps 0,/);
+    expect(() => notes('curve_v4=1')).toThrow(/--sim-pump-mix \/ SIM_PUMP_MIX: pump mix: unknown share "curve_v4"/);
+  });
 });

@@ -18,6 +18,9 @@ import { poolSellTx, swapTx } from './txgen/pumpswap.js';
 import { memoTx, systemTransferTx, tokenTransferTx } from './txgen/transfers.js';
 import { voteTx } from './txgen/votes.js';
 import { ProcessedMessages } from './processed.js';
+import { DEFAULT_PUMP_MIX } from './pump-mix.js';
+import { poolSweepTx } from './txgen/pumpswap-v2.js';
+import { curveSweepTx } from './txgen/pump-v3.js';
 import { leaderSchedule, SLOTS_PER_LEADER } from './validators.js';
 
 /** Chain time of slot 0 (2025-01-01T00:00:00Z); block time advances 400 ms per slot. */
@@ -188,7 +191,7 @@ export class SimChain {
       this.processed,
     );
     if (slot === 0) return { b }; // the genesis block carries no transactions
-    const ctx: GenCtx = { s: this.s, b, rng: this.rng, slot, parent: this.parent };
+    const ctx: GenCtx = { s: this.s, b, rng: this.rng, slot, parent: this.parent, mix: this.opts.pumpMix ?? DEFAULT_PUMP_MIX };
     const mean = (this.opts.tps * SLOT_CHAIN_MS) / 1000 / (1 - this.opts.skipRate);
     const total = Math.round(mean * (0.8 + 0.4 * this.rng.float()));
     // At most one vote per validator in a block: a second vote of the same validator for the same parent is
@@ -216,7 +219,13 @@ export class SimChain {
   }
 
   private nonVote(ctx: GenCtx): void {
-    switch (this.rng.weighted(NON_VOTE_MIX)) {
+    const kind = this.rng.weighted(NON_VOTE_MIX);
+    // A share of the pump trades' slots goes to permissionless fee sweeps (October 2026; drawn only when the
+    // share is set, so a mix without sweeps is the chain it was). Falls back to the trade when nothing waits.
+    if ((kind === 'buy' || kind === 'sell' || kind === 'swap') && ctx.mix.sweep > 0 && this.rng.chance(ctx.mix.sweep)) {
+      if (this.rng.chance(0.5) ? curveSweepTx(ctx) || poolSweepTx(ctx) : poolSweepTx(ctx) || curveSweepTx(ctx)) return;
+    }
+    switch (kind) {
       case 'transfer':
         return systemTransferTx(ctx);
       case 'token':

@@ -6,6 +6,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import type { ChainSource, SlotBatch } from '../../source.js';
 import { SimChain } from './chain.js';
 import { validateSimOptions, type SimOptions } from './options.js';
+import { DEFAULT_PUMP_MIX } from './pump-mix.js';
 import { piecesFor, spreadSlot } from './spread.js';
 import { selectVotes } from '../shared/votes.js';
 
@@ -18,6 +19,11 @@ export function createSimSource(opts: SimOptions): ChainSource {
       (o.slotMs === 0 ? 'unpaced (as fast as possible)' : `${o.slotMs} ms per slot`) +
       (o.maxSlots > 0 ? `, stopping after ${o.maxSlots} slots` : ''),
   ];
+  const m = o.pumpMix ?? DEFAULT_PUMP_MIX;
+  notes.push(
+    `pump mix (October 2026 shapes): v3 curve trades ${m.curveV3}, PumpSwap v2 trades ${m.poolV2}, sweeps ${m.sweep}, ` +
+      `synthetic-migration buys ${m.graduate}`,
+  );
   if (o.fast) notes.push('FAST MODE: transaction signatures are seeded random bytes, NOT ed25519 signatures; they will not verify');
   return selectVotes({ notes, batches: ({ afterSlot, signal }) => run(o, afterSlot, signal) }, o.votes ?? 'include');
 }

@@ -268,3 +268,79 @@ export function ammGlobalConfigData(admin: Uint8Array, fees: AmmFees, protocolFe
 }
 
 export const ZERO_KEY = Buffer.alloc(32);
+
+/**
+ * The October 2026 BondingCurve (IDL-2293, pump-2026-10.md §3.1) ends at 166: after quote_mint (83..115) come
+ * creator_fee_bps, can_edit_creator_fee, is_holder_reward, then the fees v3 trades keep on the curve until a sweep
+ * (creator_fee @125, protocol_fees @133), depth @141, initial_virtual_quote_reserves @142 and the synthetic
+ * migration's pool part (post_complete_base_out @150, post_complete_quote_in @158). Older, shorter curves read
+ * the missing fields as 0 and grow on their first v3 trade or sweep (rent top-up from the payer), as mainnet's do.
+ */
+export const BONDING_CURVE_2026_10_LEN = 166;
+
+export interface CurveFees {
+  creatorFee: bigint;
+  protocolFees: bigint;
+  postCompleteBaseOut: bigint;
+  postCompleteQuoteIn: bigint;
+}
+
+const u64At = (d: Buffer, at: number): bigint => (d.length >= at + 8 ? d.readBigUInt64LE(at) : 0n);
+
+export function readCurveFees(d: Buffer): CurveFees {
+  return { creatorFee: u64At(d, 125), protocolFees: u64At(d, 133), postCompleteBaseOut: u64At(d, 150), postCompleteQuoteIn: u64At(d, 158) };
+}
+
+/** Writes the fee fields of a curve already grown to BONDING_CURVE_2026_10_LEN. */
+export function writeCurveFees(d: Buffer, f: CurveFees): void {
+  d.writeBigUInt64LE(f.creatorFee, 125);
+  d.writeBigUInt64LE(f.protocolFees, 133);
+  d.writeBigUInt64LE(f.postCompleteBaseOut, 150);
+  d.writeBigUInt64LE(f.postCompleteQuoteIn, 158);
+}
+
+/** An older curve's data at the October 2026 length, initial_virtual_quote_reserves set (the rest 0). */
+export function grownCurveData(d: Buffer, initialVirtualQuoteReserves: bigint): Buffer {
+  if (d.length >= BONDING_CURVE_2026_10_LEN) return d;
+  const out = Buffer.alloc(BONDING_CURVE_2026_10_LEN);
+  d.copy(out);
+  out.writeBigUInt64LE(initialVirtualQuoteReserves, 142);
+  return out;
+}
+
+/**
+ * The October 2026 Pool (AMM-IDL-8cda, pump-2026-10.md §3.2) ends at 287: after is_cashback_coin (244) come the
+ * signed virtual_quote_reserves (i128 @245), creator_fee_bps @261, can_edit_creator_fee, is_holder_reward, and the
+ * fees v2 trades keep in the quote vault until a sweep (protocol_fees @271, creator_fees @279). Effective quote
+ * reserves = vault amount + virtual_quote_reserves; v2 trades subtract the fees they keep, sweeps add them back.
+ */
+export const POOL_2026_10_LEN = 287;
+
+export interface PoolFees {
+  virtualQuoteReserves: bigint;
+  protocolFees: bigint;
+  creatorFees: bigint;
+}
+
+export function readPoolFees(d: Buffer): PoolFees {
+  if (d.length < POOL_2026_10_LEN) return { virtualQuoteReserves: 0n, protocolFees: 0n, creatorFees: 0n };
+  const lo = d.readBigUInt64LE(245);
+  const hi = d.readBigInt64LE(253);
+  return { virtualQuoteReserves: (hi << 64n) | lo, protocolFees: d.readBigUInt64LE(271), creatorFees: d.readBigUInt64LE(279) };
+}
+
+export function writePoolFees(d: Buffer, f: PoolFees): void {
+  const v = BigInt.asUintN(128, f.virtualQuoteReserves);
+  d.writeBigUInt64LE(v & 0xffff_ffff_ffff_ffffn, 245);
+  d.writeBigUInt64LE(v >> 64n, 253);
+  d.writeBigUInt64LE(f.protocolFees, 271);
+  d.writeBigUInt64LE(f.creatorFees, 279);
+}
+
+/** An older pool's data at the October 2026 length (the new fields 0). */
+export function grownPoolData(d: Buffer): Buffer {
+  if (d.length >= POOL_2026_10_LEN) return d;
+  const out = Buffer.alloc(POOL_2026_10_LEN);
+  d.copy(out);
+  return out;
+}

@@ -2,6 +2,7 @@
 // help: declared once, here) and the validation of options handed over in code, against the same bounds.
 import { ConfigError, defaultsOf, defineSection, opt, type OptionSpec, type Role, type ValuesOf } from '../../../platform/options.js';
 import type { VoteSelection } from '../shared/votes.js';
+import { parsePumpMix, PumpMixError, validatePumpMix, type PumpMix } from './pump-mix.js';
 export interface SimOptions {
   /** Same seed, same chain (byte for byte). */
   seed: number;
@@ -26,6 +27,8 @@ export interface SimOptions {
   /** exclude: the chain is built as always (same blockhashes and signatures) and its votes are dropped
    * before they are handed over (ingest/sources/shared/votes.ts); absent: include. */
   votes?: VoteSelection;
+  /** Shares of the October 2026 pump shapes (pump-mix.ts); absent: DEFAULT_PUMP_MIX (today's). */
+  pumpMix?: PumpMix;
 }
 
 const INGEST: readonly Role[] = ['ingest', 'all'];
@@ -114,7 +117,24 @@ export const SIM_OPTIONS = {
     roles: INGEST,
     help: 'Simulator: share of slots that become a dead fork at processed instead of a block (0 = none).',
   }),
+  simPumpMix: opt({
+    kind: 'string',
+    env: 'SIM_PUMP_MIX',
+    default: '',
+    roles: INGEST,
+    help: "Simulator: shares of the October 2026 pump shapes, e.g. 'curve_v3=0.6,pool_v2=0.6,sweep=0.03,graduate=0.004' (v3 curve trades, PumpSwap v2 trades, fee sweeps, synthetic-migration buys; keys left out and '' keep today's mix, ingest/sources/sim/pump-mix.ts).",
+  }),
 };
+
+/** --sim-pump-mix's text as shares; a mistake is a config error naming the option. */
+function pumpMixOption(text: string): PumpMix {
+  try {
+    return parsePumpMix(text);
+  } catch (e) {
+    if (e instanceof PumpMixError) throw new ConfigError(`--sim-pump-mix / SIM_PUMP_MIX: ${e.message}`);
+    throw e;
+  }
+}
 
 /** The simulator's options from the config (votes come from the ingest's --votes: ingest/options.ts). */
 export const SIM_SECTION = defineSection(SIM_OPTIONS, (c: ValuesOf<typeof SIM_OPTIONS>): Omit<SimOptions, 'votes'> => ({
@@ -128,6 +148,7 @@ export const SIM_SECTION = defineSection(SIM_OPTIONS, (c: ValuesOf<typeof SIM_OP
   maxSlots: c.maxSlots,
   entries: c.simEntries,
   deadRate: c.deadRate,
+  pumpMix: pumpMixOption(c.simPumpMix),
 }));
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = SIM_SECTION.value(defaultsOf(SIM_OPTIONS));
@@ -157,6 +178,14 @@ export function validateSimOptions(o: SimOptions): SimOptions {
   }
   if (o.votes !== undefined && o.votes !== 'include' && o.votes !== 'exclude') {
     throw new ConfigError(`simulator option votes must be include or exclude, got ${String(o.votes)}`);
+  }
+  if (o.pumpMix !== undefined) {
+    try {
+      validatePumpMix(o.pumpMix);
+    } catch (e) {
+      if (e instanceof PumpMixError) throw new ConfigError(`simulator option ${e.message}`);
+      throw e;
+    }
   }
   if (typeof o.fast !== 'boolean') throw new ConfigError(`simulator option fast must be a boolean, got ${String(o.fast)}`);
   return o;

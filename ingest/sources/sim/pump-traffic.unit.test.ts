@@ -3,6 +3,8 @@
 // unknown, truncated, invalid, absent or trailing bytes) with the values the chain meant. The values are checked
 // against the chain itself, never against the simulator's code: the constant-product math written here, the
 // token balances and lamports in the transaction's meta, the account writes the transaction caused.
+// This file checks the shapes of before October 2026 (the mix pinned to PRE_2026_10_PUMP_MIX); the October 2026
+// shapes (v3 and PumpSwap v2 trades, sweeps, synthetic migrations) are checked in pump-2026-10.unit.test.ts.
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
@@ -11,6 +13,7 @@ import type { Fields } from '../../../schemas/pumpfun/layout.js';
 import { scanPumpTransaction } from '../../../schemas/pumpfun/parse-transaction.js';
 import { collect } from '../../../test/support/sim/checks.js';
 import { NATIVE_MINT, PUMP_AMM_PROGRAM, PUMP_PROGRAM, SIM_ROUTER_PROGRAM } from './programs.js';
+import { PRE_2026_10_PUMP_MIX } from './pump-mix.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const b58 = (b: Uint8Array): string => bs58.encode(b);
@@ -173,7 +176,7 @@ function checkSwap(tx: TransactionEvent, ix: PumpInstructionAt, ev: Decoded): vo
 }
 
 describe('simulated pump.fun and PumpSwap traffic, through the project decoder', { timeout: 300_000 }, async () => {
-  const batches = await collect({ maxSlots: 260, tps: 600, fast: true, seed: 3, validators: 400 });
+  const batches = await collect({ maxSlots: 260, tps: 600, fast: true, seed: 3, validators: 400, pumpMix: PRE_2026_10_PUMP_MIX });
   const kinds = new Map<string, number>();
   const note = (k: string): void => void kinds.set(k, (kinds.get(k) ?? 0) + 1);
   let pumpTxs = 0;

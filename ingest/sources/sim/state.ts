@@ -146,6 +146,9 @@ export class SimState {
   readonly pendingMigrate: Coin[] = [];
   /** The most recent PumpSwap pools (the ones that trade). */
   readonly pools: Pool[] = [];
+  /** Curves and pools holding fees that v3 / v2 trades kept, waiting for a sweep (October 2026; bounded). */
+  readonly feeCurves: Coin[] = [];
+  readonly feePools: Pool[] = [];
   exchange!: User;
   pumpAuthority!: User;
   feeRecipient!: Acct;

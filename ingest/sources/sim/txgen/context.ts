@@ -2,6 +2,7 @@
 import type { BlockBuilder } from '../block.js';
 import type { Ix } from '../compile.js';
 import { setComputeUnitLimit, setComputeUnitPrice } from '../instructions.js';
+import type { PumpMix } from '../pump-mix.js';
 import type { Rng } from '../rng.js';
 import type { SimState, User } from '../state.js';
 
@@ -12,6 +13,8 @@ export interface GenCtx {
   slot: number;
   /** The block this one builds on (votes vote for it). */
   parent: { slot: bigint; blockhash: Buffer };
+  /** Shares of the October 2026 pump shapes (options.pumpMix or today's default). */
+  mix: PumpMix;
 }
 
 const UNIT_PRICES = [1_000n, 10_000n, 50_000n, 200_000n, 1_000_000n, 5_000_000n];

@@ -39,6 +39,7 @@ import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.
 import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
 import { buyAccounts, meta, sellAccounts, v2Accounts } from './pump-accounts.js';
+import { BUY_V3_KINDS, graduationBuyTx, v3BuyIx, v3BuyOrder, v3SellIx } from './pump-v3.js';
 import { viaRouter } from './router.js';
 
 const HOT_COINS = 64;
@@ -100,7 +101,7 @@ export function tokensForSol(c: CurveState, net: bigint): bigint {
 export const feeOf = (sol: bigint, bps: bigint): bigint => (sol * bps + 9_999n) / 10_000n;
 
 /** Protocol and creator fee on `sol`. */
-function fees(s: SimState, sol: bigint): { fee: bigint; creatorFee: bigint } {
+export function fees(s: SimState, sol: bigint): { fee: bigint; creatorFee: bigint } {
   const g = s.globalParams;
   return { fee: feeOf(sol, g.feeBasisPoints), creatorFee: feeOf(sol, g.creatorFeeBasisPoints) };
 }
@@ -142,7 +143,7 @@ function buyData(o: BuyOrder): Buffer {
 const unclaimed = (vault: Acct): bigint => (vault.lamports > rentExempt(0) ? vault.lamports - rentExempt(0) : 0n);
 
 /** The user's volume accumulator, created on first tracked trade (rent from the user). */
-function volumeAccumulator(s: SimState, user: User): Acct {
+export function volumeAccumulator(s: SimState, user: User): Acct {
   const acc = s.pumpAccountsOf(user).volume;
   if (!acc.exists) {
     debit(user.acct, rentExempt(USER_VOLUME_ACCUMULATOR_LEN));
@@ -220,7 +221,7 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
   return steps;
 }
 
-function tradeBase(s: SimState, coin: Coin, c: CurveState, user: User, ts: bigint) {
+export function tradeBase(s: SimState, coin: Coin, c: CurveState, user: User, ts: bigint) {
   const g = s.globalParams;
   return {
     mint: coin.mint.key,
@@ -295,7 +296,7 @@ function sellIx(ctx: GenCtx, kind: SellKind, coin: Coin, user: User, ata: Acct, 
   };
 }
 
-function pickTolerance(ctx: GenCtx): bigint {
+export function pickTolerance(ctx: GenCtx): bigint {
   return BigInt(ctx.rng.weighted(TOLERANCE_BPS));
 }
 
@@ -313,7 +314,7 @@ export function registerPosition(s: SimState, user: User, coin: Coin, ata: Acct)
   if (coin.holders.length < 256) coin.holders.push(user);
 }
 
-function noteCompletion(ctx: GenCtx, coin: Coin): void {
+export function noteCompletion(ctx: GenCtx, coin: Coin): void {
   if (coin.completedAt === undefined && readCurve(coin.curve.data).complete) {
     coin.completedAt = ctx.slot;
     ctx.s.pendingMigrate.push(coin);
@@ -345,7 +346,7 @@ function buyOrder(ctx: GenCtx, kind: BuyKind, c: CurveState, budget: bigint): Bu
  * (they have momentum, so some fill up and complete). Now and then a stale client picks a curve that
  * already completed and gets 6005.
  */
-function hotCoin(ctx: GenCtx): Coin | undefined {
+export function hotCoin(ctx: GenCtx): Coin | undefined {
   const { openCoins, completedCoins } = ctx.s;
   if (completedCoins.length > 0 && ctx.rng.chance(0.01)) return ctx.rng.pick(completedCoins);
   if (openCoins.length === 0) return undefined;
@@ -360,6 +361,8 @@ export function maybeRouted(ctx: GenCtx, user: User, ix: Ix, tradeSol: bigint): 
 }
 
 export function buyTx(ctx: GenCtx): void {
+  // October 2026 shapes (pump-mix.ts): drawn only when their share is set, so a mix without them is the chain it was.
+  if (ctx.mix.graduate > 0 && ctx.rng.chance(ctx.mix.graduate) && graduationBuyTx(ctx)) return;
   const coin = hotCoin(ctx);
   if (!coin) return createTx(ctx);
   // Most buyers already hold the coin (adding to a position), the rest are new to it.
@@ -369,10 +372,15 @@ export function buyTx(ctx: GenCtx): void {
   const spend = ctx.s.spendable(user) / 2n;
   const budget = lamportsBetween(ctx, LAMPORTS_PER_SOL / 100n, spend < 3n * LAMPORTS_PER_SOL ? spend : 3n * LAMPORTS_PER_SOL);
   const { s } = ctx;
-  const kind = ctx.rng.weighted(BUY_KINDS);
-  const order = buyOrder(ctx, kind, readCurve(coin.curve.data), budget);
   const ata = s.ataOf(user, coin.mint);
-  const buy = buyIx(ctx, coin, user, ata, order, () => registerPosition(s, user, coin, ata));
+  const onDone = (): void => registerPosition(s, user, coin, ata);
+  let buy: Ix;
+  if (ctx.mix.curveV3 > 0 && ctx.rng.chance(ctx.mix.curveV3)) {
+    buy = v3BuyIx(ctx, coin, user, ata, v3BuyOrder(ctx, ctx.rng.weighted(BUY_V3_KINDS), readCurve(coin.curve.data), budget), onDone);
+  } else {
+    const kind = ctx.rng.weighted(BUY_KINDS);
+    buy = buyIx(ctx, coin, user, ata, buyOrder(ctx, kind, readCurve(coin.curve.data), budget), onDone);
+  }
   const tx = ctx.b.submit({
     payer: user.acct,
     ixs: withBudget(ctx, [createAtaIdempotent(s.programs, user.acct, ata, user.acct, coin.mint), maybeRouted(ctx, user, buy, budget)], 0.9),
@@ -403,7 +411,10 @@ export function sellTx(ctx: GenCtx, poolSell: (pos: { user: User; coin: Coin; at
     const proceeds = sellProceeds(c, amount);
     const f = fees(s, proceeds);
     const minOut = quoteLimits(ctx, proceeds - f.fee - f.creatorFee, false);
-    const ix = sellIx(ctx, rng.weighted(SELL_KINDS), pos.coin, pos.user, pos.ata, amount, minOut);
+    const ix =
+      ctx.mix.curveV3 > 0 && rng.chance(ctx.mix.curveV3)
+        ? v3SellIx(ctx, pos.coin, pos.user, pos.ata, amount, minOut)
+        : sellIx(ctx, rng.weighted(SELL_KINDS), pos.coin, pos.user, pos.ata, amount, minOut);
     ctx.b.submit({
       payer: pos.user.acct,
       ixs: withBudget(ctx, [maybeRouted(ctx, pos.user, ix, proceeds)], 0.9),

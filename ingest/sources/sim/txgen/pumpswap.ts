@@ -15,13 +15,14 @@ import {
   systemTransfer,
   tokenTransferData,
 } from '../instructions.js';
-import { tokenAmount } from '../layouts.js';
+import { readPoolFees, tokenAmount } from '../layouts.js';
 import { buyEvent, emitEvent, sellEvent } from '../pump-events.js';
 import { PUMP_AMM_ERR, PUMP_AMM_IX } from '../programs.js';
 import { LAMPORTS_PER_SOL, type Coin, type Pool, type SimState, type User } from '../state.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
 import { meta } from './pump-accounts.js';
 import { maybeRouted, quoteLimits, registerPosition } from './pumpfun.js';
+import { v2BuyIx, v2SellIx } from './pumpswap-v2.js';
 
 const ceilBps = (v: bigint, bps: bigint): bigint => (v * bps + 9_999n) / 10_000n;
 
@@ -55,11 +56,19 @@ function swapAccounts(s: SimState, pool: Pool, user: User, userBase: Acct, buy: 
   ];
 }
 
-interface Reserves {
+export interface Reserves {
   base: bigint;
   quote: bigint;
 }
-const reservesOf = (pool: Pool): Reserves => ({ base: tokenAmount(pool.baseAta.data), quote: tokenAmount(pool.quoteAta.data) });
+/**
+ * What a pool trades on: the base vault, and the quote vault plus the pool's signed virtual_quote_reserves (0 on a
+ * pool no v2 trade touched; v2 trades keep their protocol and creator fees in the vault and subtract them there,
+ * pump-2026-10.md §3.2), so fees waiting for a sweep never price a trade.
+ */
+export const reservesOf = (pool: Pool): Reserves => ({
+  base: tokenAmount(pool.baseAta.data),
+  quote: tokenAmount(pool.quoteAta.data) + readPoolFees(pool.acct.data).virtualQuoteReserves,
+});
 
 /** Quote (before fees) a buy of `baseOut` costs: ceil(baseOut*quote/(base-baseOut)). */
 export function ammBuyQuote(r: Reserves, baseOut: bigint): bigint {
@@ -72,12 +81,12 @@ export function ammSellQuote(r: Reserves, baseIn: bigint): bigint {
 }
 
 /** The coin creator's wrapped SOL fee account, created by the first trade that pays into it (rent from the user). */
-function creatorVaultAta(s: SimState, pool: Pool, payer: Acct): Acct {
+export function creatorVaultAta(s: SimState, pool: Pool, payer: Acct): Acct {
   if (!pool.creatorVaultAta.exists) createTokenAccount(payer, pool.creatorVaultAta, s.nativeMint, pool.creatorVaultAuthority);
   return pool.creatorVaultAta;
 }
 
-function ammFees(s: SimState, quote: bigint): { lp: bigint; protocol: bigint; creator: bigint } {
+export function ammFees(s: SimState, quote: bigint): { lp: bigint; protocol: bigint; creator: bigint } {
   const f = s.amm.fees;
   return {
     lp: ceilBps(quote, f.lpFeeBasisPoints),
@@ -86,7 +95,7 @@ function ammFees(s: SimState, quote: bigint): { lp: bigint; protocol: bigint; cr
   };
 }
 
-function swapBase(s: SimState, pool: Pool, user: User, userBase: Acct, r: Reserves, ts: bigint) {
+export function swapBase(s: SimState, pool: Pool, user: User, userBase: Acct, r: Reserves, ts: bigint) {
   const f = s.amm.fees;
   return {
     timestamp: ts,
@@ -215,7 +224,16 @@ function poolBuyTx(ctx: GenCtx, pool: Pool): void {
   const userBase = s.ataOf(user, pool.coin.mint);
   const wsol = s.pumpAccountsOf(user).wsol;
   const p = s.programs;
-  const buy = ammBuyIx(ctx, pool, user, userBase, baseOut, maxQuoteIn, ctx.rng.chance(0.7));
+  const v2 = ctx.mix.poolV2 > 0 && ctx.rng.chance(ctx.mix.poolV2);
+  const buy = v2
+    ? v2BuyIx(
+        ctx,
+        pool,
+        user,
+        userBase,
+        ctx.rng.chance(0.5) ? { baseOut, maxQuoteIn } : { spend: maxQuoteIn, minBaseOut: quoteLimits(ctx, baseOut, false) },
+      )
+    : ammBuyIx(ctx, pool, user, userBase, baseOut, maxQuoteIn, ctx.rng.chance(0.7));
   const tx = ctx.b.submit({
     payer: user.acct,
     ixs: withBudget(
@@ -247,7 +265,10 @@ export function poolSellTx(ctx: GenCtx, pos: { user: User; coin: Coin; ata: Acct
   const minOut = quoteLimits(ctx, quote - fee.lp - fee.protocol - fee.creator, false);
   const wsol = s.pumpAccountsOf(pos.user).wsol;
   const p = s.programs;
-  const sell = ammSellIx(ctx, pool, pos.user, pos.ata, amount, minOut);
+  const sell =
+    ctx.mix.poolV2 > 0 && rng.chance(ctx.mix.poolV2)
+      ? v2SellIx(ctx, pool, pos.user, pos.ata, amount, minOut)
+      : ammSellIx(ctx, pool, pos.user, pos.ata, amount, minOut);
   ctx.b.submit({
     payer: pos.user.acct,
     ixs: withBudget(

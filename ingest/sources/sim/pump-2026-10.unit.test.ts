@@ -1,0 +1,391 @@
+// The simulator's October 2026 pump shapes (issue 34, item 5): v3 curve trades, PumpSwap v2 trades, fee sweeps and
+// synthetic migrations, in the shares the pump mix sets, every pump transaction decoding whole through the project's
+// decoder (schemas/pumpfun), and the curve and pool state consistent across trades, sweeps and migration. The values
+// are checked against the chain: the account writes (BondingCurve and Pool layouts of pump-2026-10.md §3.1/§3.2),
+// balances in the meta and the constant-product math written here, never against the simulator's code. Facts used:
+// v3 fees kept on the curve (TRADE_V3.md), sweeps pay them out and zero the bucket (SWEEP_FEES.md), a synthetic
+// migration's events in order TradeEvent, CompleteEvent, PostCompleteBuyEvent and migrate opening the pool at
+// `*_after` (SYNTHETIC_MIGRATION.md), v2 fees kept in the pool vault and subtracted from virtual_quote_reserves
+// (PUMP_SWAP_TRADE_V2.md, VIRTUAL_QUOTE_RESERVES_FEE_ADJUSTMENT.md).
+import { describe, expect, it } from 'vitest';
+import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
+import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from '../../../schemas/pumpfun/extract.js';
+import type { Fields } from '../../../schemas/pumpfun/layout.js';
+import type { SlotBatch } from '../../source.js';
+import { collect } from '../../../test/support/sim/checks.js';
+import { DEFAULT_PUMP_MIX, parsePumpMix, type PumpMix } from './pump-mix.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const ceilBps = (v: bigint, bps: bigint): bigint => (v * bps + 9_999n) / 10_000n;
+const ZERO_KEY = Buffer.alloc(32);
+const CURVE_V3 = new Set(['buy_v3', 'buy_exact_quote_in_v3', 'sell_v3']);
+const CURVE_OLD = new Set(['buy', 'buy_exact_sol_in', 'buy_v2', 'buy_exact_quote_in_v2', 'sell', 'sell_v2']);
+const POOL_V2 = new Set(['buy_v2', 'buy_exact_quote_in_v2', 'sell_v2']);
+const POOL_OLD = new Set(['buy', 'sell']);
+
+interface Named {
+  name: string;
+  fields: Fields;
+}
+
+function whole(x: PumpInstructionAt | PumpEventAt): Named {
+  const d = x.decoded;
+  expect(d.kind, `${x.program} ${d.kind === 'decoded' ? d.name : d.reason}`).toBe('decoded');
+  if (d.kind !== 'decoded') throw new Error('unreachable');
+  expect(d.absent, `${d.name} lacks fields`).toEqual([]);
+  expect(d.trailingBytes, `${d.name} has trailing bytes`).toBe(0);
+  return { name: d.name, fields: d.fields };
+}
+
+function account(ix: PumpInstructionAt, name: string): Buffer {
+  if (ix.decoded.kind !== 'decoded') throw new Error('not decoded');
+  const names = ix.decoded.def.accounts;
+  expect(ix.accounts.length, `${ix.decoded.name} account count`).toBe(names.length);
+  return ix.accounts[names.indexOf(name)]!;
+}
+
+const keysOf = (tx: TransactionEvent): Buffer[] => [...tx.accountKeys, ...tx.loadedWritable, ...tx.loadedReadonly];
+function lamportDelta(tx: TransactionEvent, key: Buffer): bigint {
+  const i = keysOf(tx).findIndex((k) => k.equals(key));
+  return tx.postBalances[i]! - tx.preBalances[i]!;
+}
+function tokens(tx: TransactionEvent, key: Buffer): { pre: bigint; post: bigint } {
+  const i = keysOf(tx).findIndex((k) => k.equals(key));
+  const at = (l: TransactionEvent['preTokenBalances']) => l.find((b) => b.accountIndex === i)?.amount ?? 0n;
+  return { pre: at(tx.preTokenBalances), post: at(tx.postTokenBalances) };
+}
+
+/** BondingCurve fields (pump-2026-10.md §3.1); missing trailing fields read as 0. */
+function curveOf(d: Buffer) {
+  const u64 = (at: number): bigint => (d.length >= at + 8 ? d.readBigUInt64LE(at) : 0n);
+  return {
+    vT: u64(8),
+    vS: u64(16),
+    rT: u64(24),
+    rS: u64(32),
+    complete: d[48] === 1,
+    creatorFee: u64(125),
+    protocolFees: u64(133),
+    len: d.length,
+  };
+}
+/** Pool fields (pump-2026-10.md §3.2). */
+function poolOf(d: Buffer) {
+  if (d.length < 287) return { virtual: 0n, protocolFees: 0n, creatorFees: 0n };
+  return {
+    virtual: (d.readBigInt64LE(253) << 64n) | d.readBigUInt64LE(245),
+    protocolFees: d.readBigUInt64LE(271),
+    creatorFees: d.readBigUInt64LE(279),
+  };
+}
+
+interface Tally {
+  curveTrades: number;
+  curveV3: number;
+  poolTrades: number;
+  poolV2: number;
+  /** Transactions that trade on a curve or pool, or sweep (the slots the mix's sweep share is drawn on). */
+  tradeOrSweepTxs: number;
+  sweepTxs: number;
+  curveBuyTxs: number;
+  graduations: number;
+  kinds: Set<string>;
+  checkedV3: number;
+  checkedV2: number;
+  checkedSweeps: number;
+  checkedMigrations: number;
+}
+
+/** Walks the traffic, checking each pump transaction; returns what it counted. */
+function walk(batches: SlotBatch[]): Tally {
+  const t: Tally = {
+    curveTrades: 0,
+    curveV3: 0,
+    poolTrades: 0,
+    poolV2: 0,
+    tradeOrSweepTxs: 0,
+    sweepTxs: 0,
+    curveBuyTxs: 0,
+    graduations: 0,
+    kinds: new Set(),
+    checkedV3: 0,
+    checkedV2: 0,
+    checkedSweeps: 0,
+    checkedMigrations: 0,
+  };
+  // The last write of every account (the chain's state as the transactions left it).
+  const state = new Map<string, AccountEvent>();
+  // What synthetic migrations said the pool will open with, by mint.
+  const promised = new Map<string, { base: bigint; quote: bigint }>();
+  for (const batch of batches) {
+    const writesBySig = new Map<string, AccountEvent[]>();
+    for (const e of batch.events)
+      if (e.kind === 'accounts' && e.event.txnSignature) {
+        const k = hex(e.event.txnSignature);
+        writesBySig.set(k, [...(writesBySig.get(k) ?? []), e.event]);
+      }
+    for (const e of batch.events) {
+      if (e.kind !== 'transactions') continue;
+      const tx = e.event;
+      const writes = writesBySig.get(hex(tx.signatures[0]!)) ?? [];
+      const x = extractPumpTransaction(tx);
+      if (x.programs.length > 0) {
+        const ixs = x.instructions.map((ix) => ({ ix, d: whole(ix) }));
+        const evs = x.events.map((ev) => ({ ev, d: whole(ev) }));
+        for (const { ix, d } of ixs) t.kinds.add(`${ix.program}:${d.name}`);
+        for (const { ev, d } of evs) t.kinds.add(`${ev.program}:${d.name}`);
+        const curveTrades = ixs.filter(({ ix, d }) => ix.program === 'pump' && (CURVE_V3.has(d.name) || CURVE_OLD.has(d.name)));
+        const poolTrades = ixs.filter(({ ix, d }) => ix.program === 'pump_amm' && (POOL_V2.has(d.name) || POOL_OLD.has(d.name)));
+        const sweeps = ixs.filter(({ d }) => d.name === 'sweep_protocol_fee' || d.name === 'sweep_creator_fee');
+        const isCreate = ixs.some(({ d }) => d.name === 'create' || d.name === 'create_v2');
+        if (!isCreate) {
+          t.curveTrades += curveTrades.length;
+          t.curveV3 += curveTrades.filter(({ d }) => CURVE_V3.has(d.name)).length;
+          if (curveTrades.some(({ d }) => d.name.startsWith('buy'))) t.curveBuyTxs++;
+        }
+        t.poolTrades += poolTrades.length;
+        t.poolV2 += poolTrades.filter(({ d }) => POOL_V2.has(d.name)).length;
+        if ((curveTrades.length > 0 && !isCreate) || poolTrades.length > 0 || sweeps.length > 0) t.tradeOrSweepTxs++;
+        if (sweeps.length > 0) t.sweepTxs++;
+        if (evs.some(({ d }) => d.name === 'PostCompleteBuyEvent')) t.graduations++;
+        if (!tx.err) check(tx, ixs, evs, writes, state, promised, t);
+      }
+      for (const w of writes) state.set(hex(w.pubkey), w);
+    }
+  }
+  return t;
+}
+
+type Ixs = { ix: PumpInstructionAt; d: Named }[];
+type Evs = { ev: PumpEventAt; d: Named }[];
+
+function check(
+  tx: TransactionEvent,
+  ixs: Ixs,
+  evs: Evs,
+  writes: AccountEvent[],
+  state: Map<string, AccountEvent>,
+  promised: Map<string, { base: bigint; quote: bigint }>,
+  t: Tally,
+): void {
+  const written = (k: Buffer) => writes.findLast((w) => w.pubkey.equals(k))!;
+  const before = (k: Buffer) => state.get(hex(k));
+  for (const { ix, d } of ixs) {
+    const mine = evs.filter(({ ev }) => ev.index === ix.index && ev.program === ix.program && (ix.innerIndex ?? -1) < ev.innerIndex);
+    if (ix.program === 'pump' && CURVE_V3.has(d.name)) {
+      const trade = mine.find((m) => m.d.name === 'TradeEvent')!.d.fields;
+      const curveKey = account(ix, 'bonding_curve');
+      const pre = before(curveKey) ? curveOf(before(curveKey)!.data) : undefined;
+      const post = curveOf(written(curveKey).data);
+      const sol = trade.sol_amount as bigint;
+      const fee = trade.fee as bigint;
+      const cfee = trade.creator_fee as bigint;
+      expect(trade.ix_name).toBe(d.name);
+      expect(trade.fee_recipient).toEqual(ZERO_KEY);
+      expect(fee).toBe(ceilBps(sol, trade.fee_basis_points as bigint));
+      expect(cfee).toBe(ceilBps(sol, trade.creator_fee_basis_points as bigint));
+      expect(post.len).toBe(166);
+      expect([post.vT, post.vS, post.rT]).toEqual([trade.virtual_token_reserves, trade.virtual_sol_reserves, trade.real_token_reserves]);
+      expect(trade.creator_fee_unclaimed).toBe(post.creatorFee);
+      // The constant-product curve, from the reserves before the trade.
+      if (pre) {
+        const tok = trade.token_amount as bigint;
+        // An older, shorter curve grows to 166 bytes on its first v3 trade; the trader tops up the rent.
+        const topUp = BigInt(166 - pre.len) * 6960n;
+        if (d.name === 'sell_v3') {
+          expect(sol).toBe((tok * pre.vS) / (pre.vT + tok));
+          expect(post.rS).toBe(pre.rS - sol);
+          // The fees stay on the curve: only the seller's part leaves it.
+          expect(lamportDelta(tx, curveKey)).toBe(-(sol - fee - cfee) + topUp);
+        }
+        const pc = mine.find((m) => m.d.name === 'PostCompleteBuyEvent')?.d.fields;
+        if (d.name !== 'sell_v3') {
+          expect(sol).toBe((tok * pre.vS) / (pre.vT - tok) + 1n);
+          // Price and both fees of both parts go to the curve (the fees kept there until a sweep).
+          const pcTotal = pc ? (pc.quote_in as bigint) + (pc.fee as bigint) + (pc.creator_fee as bigint) : 0n;
+          expect(lamportDelta(tx, curveKey)).toBe(sol + fee + cfee + pcTotal + topUp);
+        }
+        expect(post.creatorFee).toBe(pre.creatorFee + cfee + ((pc?.creator_fee as bigint | undefined) ?? 0n));
+        expect(post.protocolFees).toBe(pre.protocolFees + fee + ((pc?.fee as bigint | undefined) ?? 0n));
+      }
+      const names = mine.map((m) => m.d.name);
+      if (post.rT === 0n) {
+        expect(names.slice(0, 2)).toEqual(['TradeEvent', 'CompleteEvent']);
+        const pc = mine.find((m) => m.d.name === 'PostCompleteBuyEvent')?.d.fields;
+        if (pc) {
+          expect(names).toEqual(['TradeEvent', 'CompleteEvent', 'PostCompleteBuyEvent']);
+          const out = pc.base_out as bigint;
+          const qin = pc.quote_in as bigint;
+          const B = pc.pool_base_reserves_before as bigint;
+          const Q = pc.pool_quote_reserves_before as bigint;
+          // Priced constant-product on the would-be pool (SYNTHETIC_MIGRATION.md's formulas).
+          if (d.name === 'buy_v3') expect(qin).toBe((Q * out + (B - out) - 1n) / (B - out));
+          else expect(out).toBe(((qin - 1n) * B) / (Q + qin - 1n));
+          expect([pc.pool_base_reserves_after, pc.pool_quote_reserves_after]).toEqual([B - out, Q + qin]);
+          expect(pc.fee).toBe(ceilBps(qin, pc.fee_basis_points as bigint));
+          // What the buyer got: the curve's last tokens plus the pool part.
+          expect(tokens(tx, account(ix, 'associated_base_user')).post - tokens(tx, account(ix, 'associated_base_user')).pre).toBe(
+            (trade.token_amount as bigint) + out,
+          );
+          expect(tokens(tx, account(ix, 'associated_base_bonding_curve')).post).toBe(B - out);
+          promised.set(hex(trade.mint as Buffer), { base: B - out, quote: Q + qin });
+        }
+      } else expect(names).toEqual(['TradeEvent']);
+      t.checkedV3++;
+    }
+    if (ix.program === 'pump' && (d.name === 'sweep_protocol_fee' || d.name === 'sweep_creator_fee')) {
+      const ev = mine.find((m) => m.d.name === 'SweepBondingCurveFeeEvent')?.d.fields;
+      const curveKey = account(ix, 'bonding_curve');
+      const pre = curveOf(before(curveKey)!.data);
+      const waiting = d.name === 'sweep_creator_fee' ? pre.creatorFee : pre.protocolFees;
+      if (waiting === 0n) expect(ev).toBeUndefined();
+      else {
+        expect(ev!.amount).toBe(waiting);
+        expect(ev!.bucket).toBe(d.name === 'sweep_creator_fee' ? 1 : 0);
+        expect(ev!.recipient).toEqual(account(ix, 'recipient'));
+        const post = curveOf(written(curveKey).data);
+        expect(d.name === 'sweep_creator_fee' ? post.creatorFee : post.protocolFees).toBe(0n);
+        // The reserves are untouched; the curve's lamports pay the recipient.
+        expect([post.vT, post.vS, post.rT, post.rS]).toEqual([pre.vT, pre.vS, pre.rT, pre.rS]);
+        expect(lamportDelta(tx, curveKey)).toBe(-waiting);
+        expect(lamportDelta(tx, account(ix, 'recipient'))).toBe(waiting);
+        t.checkedSweeps++;
+      }
+    }
+    if (ix.program === 'pump_amm' && POOL_V2.has(d.name)) {
+      const ev = mine.find((m) => m.d.name === 'BuyEvent' || m.d.name === 'SellEvent')!.d.fields;
+      const poolKey = account(ix, 'pool');
+      const pre = poolOf(before(poolKey)!.data);
+      const post = poolOf(written(poolKey).data);
+      const vault = tokens(tx, account(ix, 'pool_quote_token_account'));
+      const base = tokens(tx, account(ix, 'pool_base_token_account'));
+      // Reserves it was priced on: the vault plus the signed virtual reserves (fees waiting never price a trade).
+      expect(ev.pool_quote_token_reserves).toBe(vault.pre + pre.virtual);
+      expect(ev.pool_base_token_reserves).toBe(base.pre);
+      expect(ev.protocol_fee_recipient).toEqual(ZERO_KEY);
+      const protocol = ev.protocol_fee as bigint;
+      const creator = ev.coin_creator_fee as bigint;
+      expect([post.protocolFees, post.creatorFees]).toEqual([pre.protocolFees + protocol, pre.creatorFees + creator]);
+      expect(post.virtual).toBe(pre.virtual - protocol - creator);
+      expect(post.virtual).toBe(-(post.protocolFees + post.creatorFees));
+      expect(ev.virtual_quote_reserves).toBe(post.virtual);
+      expect(ev.creator_fee_unclaimed).toBe(post.creatorFees);
+      const B = base.pre;
+      const Q = vault.pre + pre.virtual;
+      if (d.name === 'sell_v2') {
+        const q = ev.quote_amount_out as bigint;
+        expect(q).toBe(((ev.base_amount_in as bigint) * Q) / (B + (ev.base_amount_in as bigint)));
+        expect(vault.pre - vault.post).toBe(ev.user_quote_amount_out);
+      } else {
+        expect(ev.ix_name).toBe(d.name);
+        const out = ev.base_amount_out as bigint;
+        expect(ev.quote_amount_in).toBe((out * Q + (B - out) - 1n) / (B - out));
+        expect(vault.post - vault.pre).toBe(ev.user_quote_amount_in);
+      }
+      t.checkedV2++;
+    }
+    if (ix.program === 'pump_amm' && (d.name === 'sweep_protocol_fee' || d.name === 'sweep_creator_fee')) {
+      const ev = mine.find((m) => m.d.name === 'SweepPoolFeeEvent')?.d.fields;
+      const poolKey = account(ix, 'pool');
+      const pre = poolOf(before(poolKey)!.data);
+      const waiting = d.name === 'sweep_creator_fee' ? pre.creatorFees : pre.protocolFees;
+      if (waiting === 0n) expect(ev).toBeUndefined();
+      else {
+        expect(ev!.amount).toBe(waiting);
+        const post = poolOf(written(poolKey).data);
+        expect(d.name === 'sweep_creator_fee' ? post.creatorFees : post.protocolFees).toBe(0n);
+        expect(post.virtual).toBe(pre.virtual + waiting);
+        const v = tokens(tx, account(ix, 'pool_quote_token_account'));
+        expect(v.pre - v.post).toBe(waiting);
+        const r = tokens(tx, account(ix, 'recipient_token_account'));
+        expect(r.post - r.pre).toBe(waiting);
+        t.checkedSweeps++;
+      }
+    }
+    if (d.name === 'create_pool') {
+      const mint = hex(account(ix, 'base_mint'));
+      const p = promised.get(mint);
+      // A synthetic migration's promise: the pool opens with exactly the reserves PostCompleteBuyEvent named.
+      if (p) {
+        expect([d.fields.base_amount_in, d.fields.quote_amount_in]).toEqual([p.base, p.quote]);
+        promised.delete(mint);
+        t.checkedMigrations++;
+      }
+    }
+  }
+}
+
+const near = (got: number, want: number, tol: number): void => {
+  expect(got).toBeGreaterThan(want - tol);
+  expect(got).toBeLessThan(want + tol);
+};
+
+describe('the simulator trades like October 2026 pump (issue 34, item 5)', { timeout: 600_000 }, () => {
+  it('default mix: v3 and v2 trades lead, sweeps and synthetic migrations occur; all decodes whole and the state adds up', async () => {
+    const t = walk(await collect({ maxSlots: 200, tps: 600, fast: true, seed: 3, validators: 400 }));
+    const m = DEFAULT_PUMP_MIX;
+    near(t.curveV3 / t.curveTrades, m.curveV3, 0.05);
+    near(t.poolV2 / t.poolTrades, m.poolV2, 0.06);
+    near(t.sweepTxs / t.tradeOrSweepTxs, m.sweep, 0.015);
+    expect(t.graduations).toBeGreaterThan(0);
+    expect(t.graduations / t.curveBuyTxs).toBeLessThan(m.graduate * 2);
+    for (const k of [
+      'pump:buy_v3',
+      'pump:buy_exact_quote_in_v3',
+      'pump:sell_v3',
+      'pump:sweep_protocol_fee',
+      'pump:sweep_creator_fee',
+      'pump:SweepBondingCurveFeeEvent',
+      'pump:PostCompleteBuyEvent',
+      'pump_amm:buy_v2',
+      'pump_amm:buy_exact_quote_in_v2',
+      'pump_amm:sell_v2',
+      'pump_amm:sweep_protocol_fee',
+      'pump_amm:sweep_creator_fee',
+      'pump_amm:SweepPoolFeeEvent',
+      // The older forms keep their share.
+      'pump:buy',
+      'pump:sell',
+      'pump_amm:buy',
+      'pump_amm:sell',
+    ])
+      expect(t.kinds.has(k), k).toBe(true);
+    expect(t.checkedV3).toBeGreaterThan(1000);
+    expect(t.checkedV2).toBeGreaterThan(100);
+    expect(t.checkedSweeps).toBeGreaterThan(50);
+    expect(t.checkedMigrations).toBeGreaterThan(0);
+  });
+
+  it('an operator-set mix changes the shares (same seed)', async () => {
+    const mix: PumpMix = parsePumpMix('curve_v3=0.2,pool_v2=0.9,sweep=0.1,graduate=0.02');
+    const t = walk(await collect({ maxSlots: 120, tps: 600, fast: true, seed: 3, validators: 400, pumpMix: mix }));
+    near(t.curveV3 / t.curveTrades, 0.2, 0.05);
+    near(t.poolV2 / t.poolTrades, 0.9, 0.06);
+    near(t.sweepTxs / t.tradeOrSweepTxs, 0.1, 0.03);
+    near(t.graduations / t.curveBuyTxs, 0.02, 0.012);
+  });
+
+  it('a mix without the October 2026 shapes emits none of them', async () => {
+    const t = walk(
+      await collect({
+        maxSlots: 60,
+        tps: 600,
+        fast: true,
+        seed: 3,
+        validators: 400,
+        pumpMix: parsePumpMix('curve_v3=0,pool_v2=0,sweep=0,graduate=0'),
+      }),
+    );
+    expect(t.curveTrades).toBeGreaterThan(100);
+    expect([t.curveV3, t.poolV2, t.sweepTxs, t.graduations]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('the mix option refuses unknown shares and out-of-range numbers, naming them', () => {
+    expect(parsePumpMix('')).toEqual(DEFAULT_PUMP_MIX);
+    expect(parsePumpMix('sweep=0.1')).toEqual({ ...DEFAULT_PUMP_MIX, sweep: 0.1 });
+    expect(() => parsePumpMix('v4=0.1')).toThrow(/unknown share "v4"/);
+    expect(() => parsePumpMix('curve_v3=x')).toThrow(/curve_v3="x" is not a number/);
+    expect(() => parsePumpMix('curve_v3=1.5')).toThrow(/curveV3 must be a number in \[0, 1\]/);
+    expect(() => parsePumpMix('sweep=0.5')).toThrow(/sweep must be a number in \[0, 0.25\]/);
+  });
+});
