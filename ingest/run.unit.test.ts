@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../cli/config.js';
 import { createSource } from './run.js';
 import { DEFAULT_SIM_OPTIONS } from './sources/sim/index.js';
+import { DEFAULT_PUMP_MIX } from './sources/sim/pump-mix.js';
 import { ingestSection } from '../cli/config-sections.js';
 
 const log = pino({ level: 'silent' });
@@ -11,9 +12,20 @@ describe('createSource (sim)', () => {
   it("the CLI defaults of the simulator are the simulator's own", () => {
     const c = makeConfig('ingest');
     const { seed, slotMs, tps, skipRate, slotsPerEpoch, validators, fast, maxSlots, simEntries, deadRate } = c;
-    expect({ seed, slotMs, tps, skipRate, slotsPerEpoch, validators, fast, maxSlots, entries: simEntries, deadRate }).toEqual(
-      DEFAULT_SIM_OPTIONS,
-    );
+    expect({
+      seed,
+      slotMs,
+      tps,
+      skipRate,
+      slotsPerEpoch,
+      validators,
+      fast,
+      maxSlots,
+      entries: simEntries,
+      deadRate,
+      pumpMix: DEFAULT_PUMP_MIX, // --sim-pump-mix '' is the simulator's own default mix
+    }).toEqual(DEFAULT_SIM_OPTIONS);
+    expect(ingestSection(c).sim).toEqual(DEFAULT_SIM_OPTIONS);
   });
 
   it('passes entries and the dead-fork rate on', () => {
