@@ -47,7 +47,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string; 
   });
 }
 
-describe('slotstream with a config mistake', { timeout: 150_000 }, () => {
+describe('slotstream with a config mistake', () => {
   it.each([
     [['ingest', '--source', 'yellowstone'], /slotstream ingest: --source yellowstone needs --yellowstone-url/],
     [

@@ -66,7 +66,7 @@ describe('the checks themselves', () => {
 });
 
 // A node process with tsx each: seconds on a loaded machine.
-describe('the roles the deployments run', { timeout: 60_000 }, () => {
+describe('the roles the deployments run', () => {
   const roles = ['ingest', 'projector', 'api'] as const;
   it.each(roles)('bin/slotstream %s --help starts the CLI for that role', (role) => {
     const r = spawnSync(join(ROOT, 'bin/slotstream'), [role, '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });

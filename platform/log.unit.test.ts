@@ -24,7 +24,7 @@ function stderrOf(format: 'json' | 'pretty'): Promise<string> {
   });
 }
 
-describe('createLogger', { timeout: 20_000 }, () => {
+describe('createLogger', () => {
   it('pretty: readable lines on stderr, the last one kept although the process exits at once', async () => {
     const lines = (await stderrOf('pretty')).split('\n');
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}Z INFO {2}serving port=9090$/);

@@ -53,7 +53,7 @@ const metaOf = (tx: TransactionEvent) => ({
   fee: tx.fee,
 });
 
-describe('wire format', { timeout: 60_000 }, async () => {
+describe('wire format', async () => {
   const batches = await collect({ maxSlots: 8, tps: 600 });
   const txs = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'transactions' ? [e.event] : [])));
   const legacy = txs.filter((t) => !t.versioned);

@@ -26,6 +26,12 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'api/solana-json/instructions.ts:parseToken': 67,
   'ingest/sources/sim/txgen/pump-migrate.ts:runCreatePool': 65,
   'ingest/sources/sim/txgen/pumpfun.ts:runBuy': 65,
+  // Written in parallel with this check (issue 34's simulator traffic, merged after it): split them next.
+  'ingest/sources/sim/txgen/pump-v3.ts:runV3Buy': 120,
+  'ingest/sources/sim/txgen/pumpswap-v2.ts:v2BuyIx': 90,
+  'ingest/sources/sim/txgen/pumpswap-v2.ts:run': 76,
+  'ingest/sources/sim/txgen/pumpswap-v2.ts:poolSweepTx': 72,
+  'ingest/sources/sim/txgen/pumpswap-v2.ts:v2SellIx': 65,
   'api/pubsub/params.ts:parseSubscribe': 64,
   'ingest/sources/rpc/source.ts:RpcRun.run': 64,
   'projector/projections/index.ts:projectInto': 63,

@@ -6,7 +6,7 @@ import { SlotStatus } from '../schemas/codec.js';
 import { collect } from './support/sim/checks.js';
 import { project } from '../projector/projections/index.js';
 
-describe('dead forks through the projections', { timeout: 60_000 }, () => {
+describe('dead forks through the projections', () => {
   it('are stored as lost forks and leave no data behind', async () => {
     const batches = await collect({ maxSlots: 120, seed: 4, tps: 60, fast: true, deadRate: 0.1, entries: true });
     const events = batches.flatMap((b) => b.events);

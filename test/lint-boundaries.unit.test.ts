@@ -16,7 +16,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 const KAFKA_IMPORT = `import { KafkaJS } from '${['@confluentinc', ['kafka', 'javascript'].join('-')].join('/')}';`;
 
 // ESLint's first lint loads the typescript parser and every config (seconds on a loaded machine).
-describe('lint import boundaries', { timeout: 60_000 }, () => {
+describe('lint import boundaries', () => {
   it.each([
     ['a Kafka library outside platform/kafka/', 'api/live/x.ts', KAFKA_IMPORT, /platform\/kafka/],
     ['a Kafka library from a transport with its own boundary', 'api/jsonrpc/x.ts', KAFKA_IMPORT, /platform\/kafka/],

@@ -50,7 +50,7 @@ function relay(e: ChainEvent): ChainEvent | undefined {
   }
 }
 
-describe('simulator records through the Yellowstone conversions', { timeout: 60_000 }, () => {
+describe('simulator records through the Yellowstone conversions', () => {
   it('come back byte for byte; only skipped slots and epochs have no Yellowstone form', async () => {
     // skipRate 0.2: skipped slots in 60 whatever the seed's traffic draws (at 0.05 a chain can have none).
     const batches = await collect({ maxSlots: 60, seed: 9, tps: 300, fast: true, entries: true, deadRate: 0.05, skipRate: 0.2 });

@@ -81,7 +81,7 @@ describe('CuckooSet', () => {
       if (set.has(k)) fp++;
     }
     expect(fp / 5_000).toBeLessThan(0.01);
-  }, 30_000);
+  });
 
   it('base58 keys inserted into the helper match their bytes; a key removed from the helper no longer matches', () => {
     const built = new CompressedAccountFilterSet(100);
@@ -121,7 +121,7 @@ describe('CuckooSet', () => {
     // Cache misses (and a loaded machine) make the big one somewhat slower; a lookup that walked the set
     // would be thousands of times slower.
     expect(ratio).toBeLessThan(20);
-  }, 30_000);
+  });
 
   const good = (): CuckooFilterMessage => new CompressedAccountFilterSet(10).toProto();
   it.each<[string, Partial<CuckooFilterMessage>, string]>([

@@ -65,5 +65,5 @@ describe('ParsedSlot', () => {
     }
     expect(joined).toBeGreaterThan(500);
     expect(Math.max(...perCurveSlot.values())).toBeGreaterThan(1);
-  }, 120_000);
+  });
 });

@@ -21,7 +21,7 @@ const reframed = (tx: TransactionEvent, ms: number) =>
 // (Both decoded from plain Uint8Arrays: the reader hands out views of its input's type.)
 
 // A simulated chain built and compared whole: CPU-bound, seconds on a loaded machine.
-describe('reframeYellowstoneTransaction', { timeout: 60_000 }, () => {
+describe('reframeYellowstoneTransaction', () => {
   it('decodes to what the converted message encodes to, for every simulated transaction', () => {
     const chain = new SimChain({ ...DEFAULT_SIM_OPTIONS, tps: 400, slotMs: 0, fast: true });
     let n = 0;
@@ -37,7 +37,7 @@ describe('reframeYellowstoneTransaction', { timeout: 60_000 }, () => {
     }
     expect(n).toBeGreaterThan(100);
     expect(failed).toBeGreaterThan(0);
-  }, 30_000); // six slots of today's simulated pump.fun meta (nested CPIs, events): seconds on a loaded machine
+  });
 
   it('carries token balances, rewards, return data, errors and the None flags like the converter', () => {
     const tx = TransactionEvent.fromPartial({

@@ -23,7 +23,7 @@ function simRecords(slots: number): { txs: Buffer[]; accounts: Buffer[] } {
 }
 
 // Simulated chains built and compared whole: CPU-bound, seconds on a loaded machine.
-describe('reframe', { timeout: 60_000 }, () => {
+describe('reframe', () => {
   const { txs, accounts } = simRecords(6);
 
   it('writes the same transaction bodies as encoding the decoded event', () => {

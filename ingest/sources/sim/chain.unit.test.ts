@@ -4,7 +4,7 @@ import { CONFIRM_DELAYS, FINALIZE_DELAY, GENESIS_UNIX } from './chain.js';
 import { collect } from '../../../test/support/sim/checks.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
 
-describe('slots, blocks and commitment', { timeout: 120_000 }, async () => {
+describe('slots, blocks and commitment', async () => {
   // No transactions: only slot structure, so thousands of slots stay cheap.
   const SLOTS = 4000;
   const batches = await collect({ tps: 0, maxSlots: SLOTS, slotsPerEpoch: 1024, skipRate: 0.05, seed: 11 });

@@ -26,7 +26,7 @@ async function digestFirst(n: number, seed: number): Promise<{ digest: string; c
   throw new Error('run ended early');
 }
 
-describe('createSimSource', { timeout: 120_000 }, () => {
+describe('createSimSource', () => {
   it('the same seed gives byte-identical first 10,000 records; another seed differs', async () => {
     const a = await digestFirst(10_000, 7);
     const b = await digestFirst(10_000, 7);

@@ -6,7 +6,7 @@ import { rngFor } from './rng.js';
 
 const b58 = getBase58Decoder();
 
-describe('isOnCurve', { timeout: 60_000 }, () => {
+describe('isOnCurve', () => {
   it('agrees with @solana/kit isOffCurveAddress on random bytes (both outcomes occur)', () => {
     const rng = rngFor(1, 'curve-test');
     let on = 0;

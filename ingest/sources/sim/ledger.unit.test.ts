@@ -20,7 +20,7 @@ async function run(o: Parameters<typeof collect>[0]) {
   return { txs, writes };
 }
 
-describe('ledger consistency', { timeout: 180_000 }, async () => {
+describe('ledger consistency', async () => {
   // Enough validators for 2/3 of 1,500 tps to be votes: each votes at most once a block (~420 votes).
   const { txs, writes } = await run({ maxSlots: 120, tps: 1500, fast: true, seed: 5, validators: 500 });
   const finalState = latestAccounts(writes);
@@ -114,7 +114,7 @@ describe('ledger consistency', { timeout: 180_000 }, async () => {
   });
 });
 
-describe('signatures', { timeout: 180_000 }, () => {
+describe('signatures', () => {
   it('every signature verifies against encodeMessage when not in fast mode', async () => {
     const { txs } = await run({ maxSlots: 10, tps: 300, seed: 9 });
     expect(txs.length).toBeGreaterThan(50);

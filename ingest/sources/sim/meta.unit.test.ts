@@ -11,7 +11,7 @@ import { collect } from '../../../test/support/sim/checks.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-describe('simulator meta', { timeout: 120_000 }, () => {
+describe('simulator meta', () => {
   it('balances, token balances and account writes agree; pre minus post is the fee', async () => {
     const batches = await collect({ maxSlots: 40, seed: 5, tps: 400, fast: true });
     let checked = 0;
@@ -101,7 +101,7 @@ describe('simulator meta', { timeout: 120_000 }, () => {
   });
 });
 
-describe('simulator entries and dead forks', { timeout: 120_000 }, () => {
+describe('simulator entries and dead forks', () => {
   const run = (deadRate = 0, entries = true) => collect({ maxSlots: 80, seed: 11, tps: 100, fast: true, entries, deadRate });
   const bytes = (bs: Awaited<ReturnType<typeof run>>, keep: (kind: string) => boolean = () => true) =>
     Buffer.concat(bs.flatMap((b) => b.events.filter((e) => keep(e.kind)).map((e) => encodeRecord(e).value)));

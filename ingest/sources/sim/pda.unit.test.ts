@@ -7,7 +7,7 @@ import { rngFor } from './rng.js';
 const b58 = getBase58Decoder();
 const addr = (b: Uint8Array): Address => b58.decode(b) as Address;
 
-describe('program derived addresses', { timeout: 60_000 }, () => {
+describe('program derived addresses', () => {
   it('match @solana/kit getProgramDerivedAddress (address and bump) for ATAs and bonding curves', async () => {
     const rng = rngFor(1, 'pda-test');
     const enc = getAddressEncoder();

@@ -320,7 +320,7 @@ const near = (got: number, want: number, tol: number): void => {
   expect(got).toBeLessThan(want + tol);
 };
 
-describe('the simulator trades like October 2026 pump (issue 34, item 5)', { timeout: 600_000 }, () => {
+describe('the simulator trades like October 2026 pump (issue 34, item 5)', () => {
   it('default mix: v3 and v2 trades lead, sweeps and synthetic migrations occur; all decodes whole and the state adds up', async () => {
     const t = walk(await collect({ maxSlots: 200, tps: 600, fast: true, seed: 3, validators: 400 }));
     const m = DEFAULT_PUMP_MIX;

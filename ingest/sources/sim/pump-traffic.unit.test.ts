@@ -175,7 +175,7 @@ function checkSwap(tx: TransactionEvent, ix: PumpInstructionAt, ev: Decoded): vo
   );
 }
 
-describe('simulated pump.fun and PumpSwap traffic, through the project decoder', { timeout: 300_000 }, async () => {
+describe('simulated pump.fun and PumpSwap traffic, through the project decoder', async () => {
   const batches = await collect({ maxSlots: 260, tps: 600, fast: true, seed: 3, validators: 400, pumpMix: PRE_2026_10_PUMP_MIX });
   const kinds = new Map<string, number>();
   const note = (k: string): void => void kinds.set(k, (kinds.get(k) ?? 0) + 1);

@@ -25,7 +25,7 @@ const repeated = (xs: string[]): string[] => {
   return xs.filter((x) => seen.size === seen.add(x).size);
 };
 
-describe('simulated signatures', { timeout: 120_000 }, () => {
+describe('simulated signatures', () => {
   it('no signature repeats over 150 slots of the default chain (50 validators, 200 tps: ~55 votes a block)', async () => {
     const { all, votes } = await signatures({ fast: false, maxSlots: 150 });
     expect(votes).toBeGreaterThan(5000);

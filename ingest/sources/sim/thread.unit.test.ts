@@ -35,7 +35,7 @@ describe('the simulator in a worker thread', () => {
       expectEqual(there, here);
       expect(there.filter((r) => r.ends !== undefined).length).toBeGreaterThan(10);
     }
-  }, 120_000);
+  });
 
   it('stops the thread when the caller stops early, and names a failure in it', async () => {
     let n = 0;
@@ -46,5 +46,5 @@ describe('the simulator in a worker thread', () => {
     const bad = simFramedBatches({ sim, afterSlot: -5n, partitions, topics }).next();
     await expect(bad).rejects.toThrow(SimThreadError);
     await expect(bad).rejects.toThrow(/afterSlot out of range/);
-  }, 120_000);
+  });
 });

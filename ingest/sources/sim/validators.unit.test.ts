@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chiSquare, CRITICAL_49_DF } from '../../../test/support/sim/checks.js';
 import { leaderSchedule, validatorStakes } from './validators.js';
 
-describe('stake-weighted leader schedule', { timeout: 60_000 }, () => {
+describe('stake-weighted leader schedule', () => {
   const stakes = validatorStakes(1, 50);
 
   it('stakes are heavy-tailed and deterministic', () => {
