@@ -214,7 +214,7 @@ export interface WireMeta {
   fee: bigint;
 }
 
-class ByteReader {
+export class ByteReader {
   pos = 0;
   constructor(private readonly b: Uint8Array) {}
   u8(what: string): number {

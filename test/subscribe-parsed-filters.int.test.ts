@@ -129,17 +129,18 @@ function refMatches(r: Req, t: TransactionEvent): boolean {
   const ixKinds = r.instruction_kinds?.length ? r.instruction_kinds : undefined;
   const evKinds = r.event_kinds?.length ? r.event_kinds : undefined;
   const mints = r.mints?.length ? r.mints : undefined;
-  const useIx = ixKinds !== undefined || evKinds === undefined;
-  if (useIx && passing.some((x) => (!ixKinds || ixKinds.includes(x.name)) && (!mints || x.keys.some((k) => mints.includes(k)))))
-    return true;
-  if (!evKinds) return false;
-  return events.some(
-    (e) =>
-      programs.includes(e.program) &&
-      evKinds.includes(e.name) &&
-      (level === 'BOTH' || passing.some((x) => x.index === e.index)) &&
-      (!mints || mints.some((m) => e.data.includes(Buffer.from(bs58.decode(m))))),
-  );
+  // Kinds and mints are per transaction (docs/decisions.md, "SubscribeParsed's messages and filters"): over the
+  // instructions that count and the events that count (their program passing, under a passing instruction unless BOTH),
+  // one of them must be of a kind asked for and one (the same or another) must name a mint asked for, with or without
+  // event_kinds (a PumpSwap sweep names its coin only in SweepPoolFeeEvent.base_mint).
+  const counted = events.filter((e) => programs.includes(e.program) && (level === 'BOTH' || passing.some((x) => x.index === e.index)));
+  if (passing.length === 0 && counted.length === 0) return false;
+  const kind = (!ixKinds && !evKinds) || passing.some((x) => ixKinds?.includes(x.name)) || counted.some((e) => evKinds?.includes(e.name));
+  const mint =
+    !mints ||
+    passing.some((x) => x.keys.some((k) => mints.includes(k))) ||
+    counted.some((e) => mints.some((m) => e.data.includes(Buffer.from(bs58.decode(m)))));
+  return kind && mint;
 }
 
 const parsedStreams = async (): Promise<number> =>

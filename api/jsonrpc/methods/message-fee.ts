@@ -10,7 +10,7 @@
 // its priority fee in lamports in its config instead.
 import { COMPUTE_BUDGET_PROGRAM } from '../../../schemas/programs.js';
 import type { TransactionEvent } from '../../../schemas/codec.js';
-import { decodeTransactionWire, V1_PREFIX } from '../../../schemas/wire.js';
+import { ByteReader, decodeTransactionWire, V1_PREFIX, WireError } from '../../../schemas/wire.js';
 import { accountKeysOf } from '../../solana-json/transactions.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
@@ -60,7 +60,40 @@ export function decodeMessage(message: Uint8Array): TransactionEvent {
   const signatures = Buffer.alloc(64 * n);
   const count = n < 0x80 ? Buffer.from([n]) : Buffer.from([(n & 0x7f) | 0x80, n >> 7]);
   const wire = v1 ? Buffer.concat([message, signatures]) : Buffer.concat([count, signatures, message]);
-  return decodeTransactionWire(wire, { slot: 0n, index: 0, loadedWritable: [], loadedReadonly: [], fee: 0n });
+  // A v0 message's lookups load addresses the fee does not depend on: placeholders of the counts it names (Agave
+  // resolves them from the tables; the transaction wire decoder wants them as a transaction's meta gives them).
+  const [writable, readonly] = versioned ? lookupCounts(message) : [0, 0];
+  const zeros = (n: number) => Array.from({ length: n }, () => Buffer.alloc(32));
+  return decodeTransactionWire(wire, { slot: 0n, index: 0, loadedWritable: zeros(writable), loadedReadonly: zeros(readonly), fee: 0n });
+}
+
+/** How many writable and readonly addresses a v0 message's lookups load; [0, 0] when it ends early (the decoder says why). */
+function lookupCounts(message: Uint8Array): [number, number] {
+  try {
+    const r = new ByteReader(message);
+    r.u8('version');
+    r.bytes(3, 'message header');
+    r.bytes(32 * r.shortU16('account key count'), 'account keys');
+    r.bytes(32, 'recent blockhash');
+    const nix = r.shortU16('instruction count');
+    for (let i = 0; i < nix; i++) {
+      r.u8('program id index');
+      r.vec('instruction accounts');
+      r.vec('instruction data');
+    }
+    let writable = 0;
+    let readonly = 0;
+    const nl = r.shortU16('lookup count');
+    for (let i = 0; i < nl; i++) {
+      r.bytes(32, 'lookup table address');
+      writable += r.vec('lookup writable indexes').length;
+      readonly += r.vec('lookup readonly indexes').length;
+    }
+    return [writable, readonly];
+  } catch (err) {
+    if (err instanceof WireError) return [0, 0];
+    throw err;
+  }
 }
 
 /** Agave's sanitize of instruction indexes: programs among the static keys and not the fee payer, accounts in range. */
