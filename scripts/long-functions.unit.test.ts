@@ -31,7 +31,6 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'ingest/sources/sim/txgen/pumpswap-v2.ts:v2BuyIx': 90,
   'ingest/sources/sim/txgen/pumpswap-v2.ts:run': 76,
   'ingest/sources/sim/txgen/pumpswap-v2.ts:poolSweepTx': 72,
-  'ingest/sources/sim/txgen/pumpswap-v2.ts:v2SellIx': 65,
   'api/pubsub/params.ts:parseSubscribe': 64,
   'ingest/sources/rpc/source.ts:RpcRun.run': 64,
   'projector/projections/index.ts:projectInto': 63,

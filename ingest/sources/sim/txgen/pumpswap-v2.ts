@@ -71,6 +71,22 @@ function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: bigint): {
 }
 
 /** What BuyEvent and SellEvent share, in the table's field names (reserves before the trade, as v1 reports them). */
+/** The October 2026 tail of BuyEvent and SellEvent: no cashback, buyback or holder rewards simulated; the kept fees. */
+function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
+  return {
+    cashback_fee_basis_points: 0n,
+    cashback: 0n,
+    buyback_fee_basis_points: 0n,
+    buyback_fee: 0n,
+    virtual_quote_reserves: kept.virtual,
+    can_boost: false,
+    base_supply: s.globalParams.tokenTotalSupply,
+    holder_rewards_bps: 0n,
+    holder_rewards: 0n,
+    creator_fee_unclaimed: kept.creatorFees,
+  };
+}
+
 function commonFields(s: SimState, pool: Pool, user: User, userBase: Acct, ts: bigint) {
   const b = swapBase(s, pool, user, userBase, reservesOf(pool), ts);
   return {
@@ -166,16 +182,7 @@ export function v2BuyIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, o: 
           last_update_timestamp: 0n,
           min_base_amount_out: exact ? o.minBaseOut : 0n,
           ix_name: name,
-          cashback_fee_basis_points: 0n,
-          cashback: 0n,
-          buyback_fee_basis_points: 0n,
-          buyback_fee: 0n,
-          virtual_quote_reserves: kept.virtual,
-          can_boost: false,
-          base_supply: s.globalParams.tokenTotalSupply,
-          holder_rewards_bps: 0n,
-          holder_rewards: 0n,
-          creator_fee_unclaimed: kept.creatorFees,
+          ...octoberTail(s, kept),
         });
       return [
         { program: p.token, accounts: [pool.baseAta, userBase, pool.acct], data: tokenTransferData(baseOut) },
@@ -232,16 +239,7 @@ export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, ba
           coin_creator: common.coin_creator,
           coin_creator_fee_basis_points: common.coin_creator_fee_basis_points,
           coin_creator_fee: fee.creator,
-          cashback_fee_basis_points: 0n,
-          cashback: 0n,
-          buyback_fee_basis_points: 0n,
-          buyback_fee: 0n,
-          virtual_quote_reserves: kept.virtual,
-          can_boost: false,
-          base_supply: s.globalParams.tokenTotalSupply,
-          holder_rewards_bps: 0n,
-          holder_rewards: 0n,
-          creator_fee_unclaimed: kept.creatorFees,
+          ...octoberTail(s, kept),
         });
       return [
         { program: p.token, accounts: [userBase, pool.baseAta, user.acct], data: tokenTransferData(baseIn) },
