@@ -4,11 +4,11 @@
 // last (the signature through the closing brace), counted once per function: a function nested in a long one
 // is measured on its own and also counts towards its parent. Run: `npx tsx scripts/long-functions.ts [max]`;
 // scripts/long-functions.unit.test.ts runs it against the allow-list.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { repoFiles } from './repo-files.js';
 
 export const MAX_FUNCTION_LINES = 60;
 
@@ -78,9 +78,7 @@ export function longFunctionsIn(file: string, text: string, max = MAX_FUNCTION_L
 
 /** Every product function over `max` lines in the repository's tracked files, longest first. */
 export function longFunctions(max = MAX_FUNCTION_LINES, root = ROOT): LongFunction[] {
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts'], { cwd: root, encoding: 'utf8' })
-    .split('\n')
-    .filter(isProductFile);
+  const files = repoFiles(root).filter(isProductFile);
   const out: LongFunction[] = [];
   for (const f of files) {
     let text: string;

@@ -1,32 +1,17 @@
 // Every repository path the Markdown pages name exists, and every folder the architecture page names is in the
 // tree (issue 35 item 4). What counts as a path: test/support/docs/md-paths.ts and docs/architecture.md.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { repoFiles, UNTRACKED_DIRS } from '../scripts/repo-files.js';
 import { architectureFolders, deadPaths, RepoTree } from './support/docs/md-paths.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-// Installed, generated or run-time folders (.gitignore): pages may name them, a clone does not hold them.
-const IGNORED = new Set(['node_modules', '.cache', '.data', '.git', 'dist', 'coverage']);
 
-// The files git tracks; outside a git checkout (scripts/node-tier.sh's copy of exactly those files) every file of
-// the tree but the ignored folders.
-function files(): string[] {
-  try {
-    return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\0')
-      .filter((f) => f !== '');
-  } catch {
-    return (readdirSync(ROOT, { recursive: true, withFileTypes: true }) as Dirent[])
-      .filter((d) => d.isFile())
-      .map((d) => relative(ROOT, join(d.parentPath, d.name)).split(sep).join('/'))
-      .filter((f) => !IGNORED.has(f.split('/')[0]!));
-  }
-}
+const files = (): string[] => repoFiles(ROOT);
 
-const tree = (list: string[]) => new RepoTree(list, IGNORED);
+const tree = (list: string[]) => new RepoTree(list, UNTRACKED_DIRS);
 const TOY = tree(['README.md', 'api/live/hub.ts', 'api/live/README.md', 'docs/decisions.md', 'schemas/events.proto']);
 
 describe('what counts as a path', () => {

@@ -12,10 +12,8 @@
 // sysvars, @solana/web3.js), else from the one place this repository writes them (schemas/programs.ts,
 // checked against web3.js and the simulator by ingest/sources/sim/programs.unit.test.ts; the pump tables,
 // checked against the official IDLs by test/realdata/program-ids.realdata.test.ts).
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import {
@@ -46,6 +44,7 @@ import * as ids from '../schemas/programs.js';
 import { MEMO_PROGRAM_V1 } from '../schemas/wire.js';
 import { PUMP } from '../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../schemas/pumpfun/pump-amm-table.js';
+import { repoFiles } from '../scripts/repo-files.js';
 import { decodeBase58Exact } from '../schemas/decode-input.js';
 import { PUMP_FEE_PROGRAM, PUMP_MAYHEM_PROGRAM } from '../ingest/sources/sim/programs.js';
 import { parseLine } from '../ingest/sources/file/format.js';
@@ -195,19 +194,7 @@ export function checkJsonLines(file: string, text: string): Finding[] {
   return out;
 }
 
-// The files git tracks; outside a git checkout (scripts/node-tier.sh runs the tests in a copy of exactly those
-// files, without .git) every file of the tree but the installed and generated folders.
-const UNTRACKED_DIRS = new Set(['node_modules', '.cache', '.data', '.git']);
-const listed = (): string[] => {
-  try {
-    return execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0');
-  } catch {
-    return (readdirSync('.', { recursive: true, withFileTypes: true }) as Dirent[])
-      .filter((d) => d.isFile())
-      .map((d) => relative('.', join(d.parentPath, d.name)))
-      .filter((f) => !UNTRACKED_DIRS.has(f.split(sep)[0]!));
-  }
-};
+const listed = (): string[] => repoFiles('.');
 const trackedFiles = (): string[] => listed().filter((f) => f !== '' && !f.endsWith('package-lock.json'));
 
 describe('program ids in the repository', () => {

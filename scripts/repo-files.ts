@@ -1,0 +1,26 @@
+// The repository's files, as paths relative to its root with `/` separators: the files git tracks plus untracked ones
+// not ignored, or, outside a git checkout (CI's Node 24 tier runs in scripts/node-tier.sh's copy of exactly those
+// files, without .git), every file of the tree but the installed, generated and run-time folders (.gitignore).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** Top-level folders a clone does not hold (installed, generated or written at run time). */
+export const UNTRACKED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.cache', '.data', '.git', 'dist', 'coverage']);
+
+export function repoFiles(root: string): string[] {
+  try {
+    return execFileSync('git', ['ls-files', '-z', '-co', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .split('\0')
+      .filter((f) => f !== '');
+  } catch {
+    return (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative(root, join(d.parentPath, d.name)).split(sep).join('/'))
+      .filter((f) => !UNTRACKED_DIRS.has(f.split('/')[0]!));
+  }
+}
