@@ -22,7 +22,7 @@ import { ingestSection } from '../cli/config-sections.js';
 const dir = mkdtempSync(join(tmpdir(), 'projector-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('after the simulator ran, every view equals an independent computation from the same events', { timeout: 300_000 }, async () => {
+it('after the simulator ran, every view equals an independent computation from the same events', async () => {
   const prefix = uniquePrefix('projector-sim');
   const common = { kafkaBrokers: testBrokers(), topicPrefix: prefix, partitions: 3, logLevel: 'silent' } as const;
   const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: 'sim' });

@@ -95,76 +95,72 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-it(
-  'a client on a cursor, after a SIGKILL of its api and of itself, resumes on another api with every update exactly once',
-  { timeout: 300_000 },
-  async () => {
-    const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
-    await publishSlots(20); // history before the first client: 100..119
+it('a client on a cursor, after a SIGKILL of its api and of itself, resumes on another api with every update exactly once', async () => {
+  const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
+  await publishSlots(20); // history before the first client: 100..119
 
-    const first = await startApi({ brokers: testBrokers(), topicPrefix: prefix, dataDir: dirs[0]! });
-    apis.push(first);
-    const c1 = newClient(first.grpcPort);
-    clients.push(c1);
-    const r1 = subscribe(c1);
-    open.push(r1);
-    r1.send({ ...filters, from_slot: '100', cursor: 'c' });
+  const first = await startApi({ brokers: testBrokers(), topicPrefix: prefix, dataDir: dirs[0]! });
+  apis.push(first);
+  const c1 = newClient(first.grpcPort);
+  clients.push(c1);
+  const r1 = subscribe(c1);
+  open.push(r1);
+  r1.send({ ...filters, from_slot: '100', cursor: 'c' });
 
-    // The chain moves while the first client streams (replay of 100..119, then live).
-    await publishSlots(30); // 120..149
-    const lastBeforeKill = nextSlot - 1n;
-    const received = (r: Recorder) => r.updates.filter((u) => u.update_oneof === 'transaction' || u.update_oneof === 'account');
-    await waitFor(() => received(r1).some((u) => BigInt(u.transaction?.slot ?? u.account?.slot) === lastBeforeKill), {
-      what: `the first client to reach slot ${lastBeforeKill}`,
-      timeoutMs: 60_000,
-    });
-    // The api stores the position once HTTP/2 took a slot's updates: wait for the last one, then kill both sides.
-    const listed = (c: Msg): Promise<{ name: string; slot: string }[]> =>
-      new Promise((resolve, reject) =>
-        c.ListCursors({ prefix: '' }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res.cursors))),
-      );
-    await waitFor(async () => (await listed(c1)).find((x) => x.name === 'c')?.slot === lastBeforeKill.toString(), {
-      what: `cursor c at slot ${lastBeforeKill}`,
-      timeoutMs: 30_000,
-    });
-    await first.kill();
-    r1.cancel();
-    const got1 = received(r1).map(idOf);
+  // The chain moves while the first client streams (replay of 100..119, then live).
+  await publishSlots(30); // 120..149
+  const lastBeforeKill = nextSlot - 1n;
+  const received = (r: Recorder) => r.updates.filter((u) => u.update_oneof === 'transaction' || u.update_oneof === 'account');
+  await waitFor(() => received(r1).some((u) => BigInt(u.transaction?.slot ?? u.account?.slot) === lastBeforeKill), {
+    what: `the first client to reach slot ${lastBeforeKill}`,
+    timeoutMs: 60_000,
+  });
+  // The api stores the position once HTTP/2 took a slot's updates: wait for the last one, then kill both sides.
+  const listed = (c: Msg): Promise<{ name: string; slot: string }[]> =>
+    new Promise((resolve, reject) =>
+      c.ListCursors({ prefix: '' }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res.cursors))),
+    );
+  await waitFor(async () => (await listed(c1)).find((x) => x.name === 'c')?.slot === lastBeforeKill.toString(), {
+    what: `cursor c at slot ${lastBeforeKill}`,
+    timeoutMs: 30_000,
+  });
+  await first.kill();
+  r1.cancel();
+  const got1 = received(r1).map(idOf);
 
-    // The chain goes on with no api at all.
-    await publishSlots(20); // 150..169
-    const second = await startApi({ brokers: testBrokers(), topicPrefix: prefix, dataDir: dirs[1]! });
-    apis.push(second);
-    const c2 = newClient(second.grpcPort);
-    clients.push(c2);
-    const r2 = subscribe(c2);
-    open.push(r2);
-    const end = nextSlot + 9n; // 179: live by then
-    // from_slot 100 would replay everything: the cursor overrides it.
-    r2.send({ ...filters, from_slot: '100', cursor: 'c', to_slot: end.toString() });
-    await publishSlots(15); // 170..184: beyond the end slot too
-    await waitFor(() => r2.ended || r2.error !== undefined, { what: 'the second stream to end after its end slot', timeoutMs: 60_000 });
-    expect(r2.error).toBeUndefined();
-    const got2 = received(r2).map(idOf);
+  // The chain goes on with no api at all.
+  await publishSlots(20); // 150..169
+  const second = await startApi({ brokers: testBrokers(), topicPrefix: prefix, dataDir: dirs[1]! });
+  apis.push(second);
+  const c2 = newClient(second.grpcPort);
+  clients.push(c2);
+  const r2 = subscribe(c2);
+  open.push(r2);
+  const end = nextSlot + 9n; // 179: live by then
+  // from_slot 100 would replay everything: the cursor overrides it.
+  r2.send({ ...filters, from_slot: '100', cursor: 'c', to_slot: end.toString() });
+  await publishSlots(15); // 170..184: beyond the end slot too
+  await waitFor(() => r2.ended || r2.error !== undefined, { what: 'the second stream to end after its end slot', timeoutMs: 60_000 });
+  expect(r2.error).toBeUndefined();
+  const got2 = received(r2).map(idOf);
 
-    const contents = await readTopics(kafka, topics);
-    const want = expectedIds(contents, 100n, end);
-    const all = [...got1, ...got2];
-    expect(got1.length).toBeGreaterThan(0);
-    expect(got2.length).toBeGreaterThan(0);
-    expect(new Set(all).size).toBe(all.length); // no update twice, across both clients
-    expect(all.sort()).toEqual(want); // none missing, none past the end slot
+  const contents = await readTopics(kafka, topics);
+  const want = expectedIds(contents, 100n, end);
+  const all = [...got1, ...got2];
+  expect(got1.length).toBeGreaterThan(0);
+  expect(got2.length).toBeGreaterThan(0);
+  expect(new Set(all).size).toBe(all.length); // no update twice, across both clients
+  expect(all.sort()).toEqual(want); // none missing, none past the end slot
 
-    // The cursor is shared by the replicas: listed on the second api at the end slot, then deleted.
-    await waitFor(async () => (await listed(c2)).find((x) => x.name === 'c')?.slot === end.toString(), {
-      what: `cursor c at the end slot ${end}`,
-      timeoutMs: 30_000,
-    });
-    const del = (name: string): Promise<Msg> =>
-      new Promise((resolve, reject) => c2.DeleteCursor({ name }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res))));
-    expect((await del('c')).deleted).toBe(true);
-    expect((await listed(c2)).some((x) => x.name === 'c')).toBe(false);
-    expect((await del('c')).deleted).toBe(false);
-    await expect(del('no spaces allowed')).rejects.toThrow(/name: cursor name must be/);
-  },
-);
+  // The cursor is shared by the replicas: listed on the second api at the end slot, then deleted.
+  await waitFor(async () => (await listed(c2)).find((x) => x.name === 'c')?.slot === end.toString(), {
+    what: `cursor c at the end slot ${end}`,
+    timeoutMs: 30_000,
+  });
+  const del = (name: string): Promise<Msg> =>
+    new Promise((resolve, reject) => c2.DeleteCursor({ name }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res))));
+  expect((await del('c')).deleted).toBe(true);
+  expect((await listed(c2)).some((x) => x.name === 'c')).toBe(false);
+  expect((await del('c')).deleted).toBe(false);
+  await expect(del('no spaces allowed')).rejects.toThrow(/name: cursor name must be/);
+});

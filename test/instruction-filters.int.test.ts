@@ -110,7 +110,7 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     client = newClient(server.port);
     const batches = await collect({ seed: 7, maxSlots: 30, fast: true });
     txs = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'transactions' ? [e.event] : [])));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const r of open) r.cancel();
@@ -177,7 +177,7 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     expect(count(one!, 'token_transfer_any')).toBeGreaterThan(count(one!, 'token_transfer_top') + 10);
     expect(count(two!, 'sells')).toBeGreaterThan(10);
     expect(recorders.every((r) => r.error === undefined)).toBe(true);
-  }, 180_000);
+  });
 
   it('from_slot replays the history with the same conditions (matched on decoded events), then goes live', async () => {
     // Runs after the live test: the topic holds the simulator's transactions and that test's sentinel.
@@ -198,7 +198,7 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     expect(received(r)).toEqual(expected);
     expect(r.of('transaction')).toHaveLength(expected.size); // no duplicate at the hand-over
     expect([...expected.values()].filter((n) => n.includes('buys')).length).toBeGreaterThan(5);
-  }, 120_000);
+  });
 
   it('rejects invalid conditions with INVALID_ARGUMENT naming the field', async () => {
     const five = Array.from({ length: 5 }, () => ({ program_id: PUMP }));

@@ -46,7 +46,7 @@ function moveTip(): void {
       rpcServer.tip.confirmed += 1;
       rpcServer.tip.finalized = Math.max(1, rpcServer.tip.confirmed - 2);
     }
-  }, 200);
+  });
 }
 function stopTip(): void {
   clearInterval(ticker);
@@ -93,7 +93,7 @@ afterAll(async () => {
 
 describe('deploy/prometheus rules in a real Prometheus', () => {
   // Its waits add up to more than the default 180 s on a loaded machine (each is on a condition, none on the clock).
-  it('SlotstreamIngestBehind fires when the upstream stalls and clears when it moves on', { timeout: 480_000 }, async () => {
+  it('SlotstreamIngestBehind fires when the upstream stalls and clears when it moves on', async () => {
     const prefix = uniquePrefix('prometheus');
     moveTip();
     ingest = await startIngestCli(testBrokers(), [

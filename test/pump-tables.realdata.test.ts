@@ -127,7 +127,7 @@ describe('--pump-idl: the decoder tables follow the file', () => {
     expectUnknownBuyV3(build());
     copyFileSync(OCTOBER, file);
     await vi.waitFor(() => expect(activeTables().pump.instructions.some((d) => d.name === 'buy_v3')).toBe(true), {
-      timeout: 60_000,
+      timeout: 300_000,
       interval: 20,
     });
     expectDecodedBuyV3(build());

@@ -72,7 +72,7 @@ beforeAll(async () => {
     pingIntervalMs: 10_000,
     log: silentLogger,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await pubsub?.close();

@@ -69,7 +69,7 @@ const READ_PAGE = `(() => {
 })()`;
 
 describe('the status page', () => {
-  it('shows tips, lags, throughput, streams and the upstream, and updates without a reload', { timeout: 300_000 }, async () => {
+  it('shows tips, lags, throughput, streams and the upstream, and updates without a reload', async () => {
     const p = all!.ports;
     // A PubSub client with a slot subscription: an open stream the page must count.
     pubsub = new WebSocket(`ws://127.0.0.1:${p.pubsub}/`);

@@ -105,130 +105,119 @@ afterAll(async () => {
 const env = { KAFKA_BROKERS: testBrokers().join(','), CLICKHOUSE_URL: undefined };
 
 describe('stream processes', () => {
-  it(
-    'behind one port: a SIGKILLed one drops only its clients, who resume with from_slot and lose nothing; the others run on; it is restarted',
-    { timeout: 420_000 },
-    async () => {
-      const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
-      const all = await startSlotstream(
-        ['all', '--source', 'none', '--stream-processes', '3', '--topic-prefix', prefix, '--data-dir', dir, ...ANY_PORTS],
-        env,
-      );
-      procs.push(all);
-      const serving = await all.line('api is serving');
-      expect(serving.streamProcesses).toBe(3);
-      const port = portOf(serving.grpc);
-      const pids = (await all.line('stream processes are serving')).pids as number[];
-      expect(new Set(pids).size).toBe(3);
-      expect(pids).not.toContain(all.child.pid);
+  it('behind one port: a SIGKILLed one drops only its clients, who resume with from_slot and lose nothing; the others run on; it is restarted', async () => {
+    const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
+    const all = await startSlotstream(
+      ['all', '--source', 'none', '--stream-processes', '3', '--topic-prefix', prefix, '--data-dir', dir, ...ANY_PORTS],
+      env,
+    );
+    procs.push(all);
+    const serving = await all.line('api is serving');
+    expect(serving.streamProcesses).toBe(3);
+    const port = portOf(serving.grpc);
+    const pids = (await all.line('stream processes are serving')).pids as number[];
+    expect(new Set(pids).size).toBe(3);
+    expect(pids).not.toContain(all.child.pid);
 
-      const end = nextSlot + 59n; // 179
-      const subscribeFrom = (from: bigint): Recorder => {
-        const c = newClient(port); // its own connection (local subchannel pool): the cluster hands it to a process
-        clients.push(c);
-        const r = subscribe(c);
-        open.push(r);
-        r.send({ ...filters, from_slot: from.toString(), to_slot: end.toString() });
-        return r;
-      };
-      const first = Array.from({ length: 6 }, () => subscribeFrom(100n));
-      await publishSlots(20); // 120..139 while they stream
-      const reached = (r: Recorder, slot: bigint) => r.updates.some((u) => isData(u) && slotOf(u) >= slot);
-      await waitFor(() => first.every((r) => reached(r, nextSlot - 1n)), {
-        what: 'every client live at the newest slot',
-        timeoutMs: 120_000,
-      });
-
-      // The engine answers for its stream processes: its /metrics and status page count every process's streams.
-      const metricsPort = Number((await all.line('metrics and health on /metrics and /health')).port);
-      const rpcPort = portOf(serving.jsonrpc);
-      const openOnEngine = async (): Promise<number> => {
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-        return Number(/^slotstream_grpc_streams\{method="Subscribe"\} (\d+)$/m.exec(text)?.[1] ?? -1);
-      };
-      await waitFor(async () => (await openOnEngine()) === first.length, {
-        what: `the engine's /metrics to count the ${first.length} streams of its stream processes`,
-        timeoutMs: 60_000,
-      });
-      const status = (await (await fetch(`http://127.0.0.1:${rpcPort}/status.json`)).json()) as {
-        streams: { grpc: Record<string, number> };
-      };
-      expect(status.streams.grpc.Subscribe).toBe(first.length);
-
-      process.kill(pids[0]!, 'SIGKILL');
-      await waitFor(() => first.some((r) => r.error !== undefined), {
-        what: 'the killed process’s clients to see their stream end',
-        timeoutMs: 60_000,
-      });
-      await publishSlots(10); // 140..149: the chain moves on meanwhile
-      const dropped = first.filter((r) => r.error !== undefined);
-      const kept = first.filter((r) => r.error === undefined);
-      // Spread: the killed process had clients, and the others had theirs.
-      expect(dropped.length).toBeGreaterThan(0);
-      expect(kept.length).toBeGreaterThan(0);
-
-      // Each dropped client resumes at the last slot it saw (its updates of that slot are taken again from there).
-      const resumed = dropped.map((r) => {
-        const data = r.updates.filter(isData);
-        const last = data.reduce((m, u) => (slotOf(u) > m ? slotOf(u) : m), 0n);
-        return { before: data.filter((u) => slotOf(u) < last), after: subscribeFrom(last) };
-      });
-      await publishSlots(35); // 150..184: past the end slot
-      const streams = [...kept, ...resumed.map((x) => x.after)];
-      await waitFor(() => streams.every((r) => r.ended || r.error !== undefined), {
-        what: 'every stream to end at its end slot',
-        timeoutMs: 180_000,
-      });
-
-      const want = expectedIds(await readTopics(kafka, topics), 100n, end);
-      expect(want.length).toBeGreaterThan(100);
-      for (const r of kept) {
-        expect(r.error).toBeUndefined();
-        const got = r.updates.filter(isData).map(idOf);
-        expect(new Set(got).size).toBe(got.length);
-        expect(got.sort()).toEqual(want);
-      }
-      for (const { before, after } of resumed) {
-        expect(after.error).toBeUndefined();
-        const got = [...before, ...after.updates.filter(isData)].map(idOf);
-        expect(new Set(got).size).toBe(got.length);
-        expect(got.sort()).toEqual(want);
-      }
-      // The primary started another in the dead one's place.
-      await all.line('stream process restarted');
-      expect(
-        all
-          .lines()
-          .filter((l) => l.msg === 'stream process died: starting another')
-          .map((l) => l.pid),
-      ).toEqual([pids[0]]);
-    },
-  );
-
-  it(
-    'api --serve streams runs with no ClickHouse: a from_slot stream is complete, no engine folder is made',
-    { timeout: 240_000 },
-    async () => {
-      const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
-      const api = await startSlotstream(
-        ['api', '--serve', 'streams', '--topic-prefix', prefix, '--data-dir', streamsDir, ...ANY_PORTS],
-        env,
-      );
-      procs.push(api);
-      const serving = await api.line('streams are serving');
-      const c = newClient(portOf(serving.grpc));
+    const end = nextSlot + 59n; // 179
+    const subscribeFrom = (from: bigint): Recorder => {
+      const c = newClient(port); // its own connection (local subchannel pool): the cluster hands it to a process
       clients.push(c);
       const r = subscribe(c);
       open.push(r);
-      const end = nextSlot + 4n;
-      r.send({ ...filters, from_slot: '110', to_slot: end.toString() });
-      await publishSlots(10);
-      await waitFor(() => r.ended || r.error !== undefined, { what: 'the stream to end at its end slot', timeoutMs: 120_000 });
+      r.send({ ...filters, from_slot: from.toString(), to_slot: end.toString() });
+      return r;
+    };
+    const first = Array.from({ length: 6 }, () => subscribeFrom(100n));
+    await publishSlots(20); // 120..139 while they stream
+    const reached = (r: Recorder, slot: bigint) => r.updates.some((u) => isData(u) && slotOf(u) >= slot);
+    await waitFor(() => first.every((r) => reached(r, nextSlot - 1n)), {
+      what: 'every client live at the newest slot',
+      timeoutMs: 120_000,
+    });
+
+    // The engine answers for its stream processes: its /metrics and status page count every process's streams.
+    const metricsPort = Number((await all.line('metrics and health on /metrics and /health')).port);
+    const rpcPort = portOf(serving.jsonrpc);
+    const openOnEngine = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return Number(/^slotstream_grpc_streams\{method="Subscribe"\} (\d+)$/m.exec(text)?.[1] ?? -1);
+    };
+    await waitFor(async () => (await openOnEngine()) === first.length, {
+      what: `the engine's /metrics to count the ${first.length} streams of its stream processes`,
+      timeoutMs: 60_000,
+    });
+    const status = (await (await fetch(`http://127.0.0.1:${rpcPort}/status.json`)).json()) as {
+      streams: { grpc: Record<string, number> };
+    };
+    expect(status.streams.grpc.Subscribe).toBe(first.length);
+
+    process.kill(pids[0]!, 'SIGKILL');
+    await waitFor(() => first.some((r) => r.error !== undefined), {
+      what: 'the killed process’s clients to see their stream end',
+      timeoutMs: 60_000,
+    });
+    await publishSlots(10); // 140..149: the chain moves on meanwhile
+    const dropped = first.filter((r) => r.error !== undefined);
+    const kept = first.filter((r) => r.error === undefined);
+    // Spread: the killed process had clients, and the others had theirs.
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(kept.length).toBeGreaterThan(0);
+
+    // Each dropped client resumes at the last slot it saw (its updates of that slot are taken again from there).
+    const resumed = dropped.map((r) => {
+      const data = r.updates.filter(isData);
+      const last = data.reduce((m, u) => (slotOf(u) > m ? slotOf(u) : m), 0n);
+      return { before: data.filter((u) => slotOf(u) < last), after: subscribeFrom(last) };
+    });
+    await publishSlots(35); // 150..184: past the end slot
+    const streams = [...kept, ...resumed.map((x) => x.after)];
+    await waitFor(() => streams.every((r) => r.ended || r.error !== undefined), {
+      what: 'every stream to end at its end slot',
+      timeoutMs: 180_000,
+    });
+
+    const want = expectedIds(await readTopics(kafka, topics), 100n, end);
+    expect(want.length).toBeGreaterThan(100);
+    for (const r of kept) {
       expect(r.error).toBeUndefined();
       const got = r.updates.filter(isData).map(idOf);
-      expect(got.sort()).toEqual(expectedIds(await readTopics(kafka, topics), 110n, end));
-      expect(existsSync(join(streamsDir, 'clickhouse'))).toBe(false);
-      expect(api.output()).toMatch(/no --views-url and no CLICKHOUSE_URL/);
-    },
-  );
+      expect(new Set(got).size).toBe(got.length);
+      expect(got.sort()).toEqual(want);
+    }
+    for (const { before, after } of resumed) {
+      expect(after.error).toBeUndefined();
+      const got = [...before, ...after.updates.filter(isData)].map(idOf);
+      expect(new Set(got).size).toBe(got.length);
+      expect(got.sort()).toEqual(want);
+    }
+    // The primary started another in the dead one's place.
+    await all.line('stream process restarted');
+    expect(
+      all
+        .lines()
+        .filter((l) => l.msg === 'stream process died: starting another')
+        .map((l) => l.pid),
+    ).toEqual([pids[0]]);
+  });
+
+  it('api --serve streams runs with no ClickHouse: a from_slot stream is complete, no engine folder is made', async () => {
+    const filters = { transactions: { a: { account_include: [await b58(A)] } }, accounts: { o: { owner: [await b58(OWNER)] } } };
+    const api = await startSlotstream(['api', '--serve', 'streams', '--topic-prefix', prefix, '--data-dir', streamsDir, ...ANY_PORTS], env);
+    procs.push(api);
+    const serving = await api.line('streams are serving');
+    const c = newClient(portOf(serving.grpc));
+    clients.push(c);
+    const r = subscribe(c);
+    open.push(r);
+    const end = nextSlot + 4n;
+    r.send({ ...filters, from_slot: '110', to_slot: end.toString() });
+    await publishSlots(10);
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the stream to end at its end slot', timeoutMs: 120_000 });
+    expect(r.error).toBeUndefined();
+    const got = r.updates.filter(isData).map(idOf);
+    expect(got.sort()).toEqual(expectedIds(await readTopics(kafka, topics), 110n, end));
+    expect(existsSync(join(streamsDir, 'clickhouse'))).toBe(false);
+    expect(api.output()).toMatch(/no --views-url and no CLICKHOUSE_URL/);
+  });
 });

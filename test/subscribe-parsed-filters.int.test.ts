@@ -293,7 +293,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     // records are read (unframed records would let a confirmed replay release a slot before all its writes came).
     const framer = new SlotFramer(new Map(RECORD_KINDS.map((k) => [k, 1])), topics);
     framed = batches.flatMap((b) => framer.frame(b));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const p of open) p.call.cancel();
@@ -373,7 +373,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     expect(confirmed.signatures).not.toContain(hex(held.signatures[0]!));
     await publish([{ kind: 'slots', event: slotEvent(9_000n, 1) }]);
     await waitFor(() => confirmed.signatures.includes(hex(held.signatures[0]!)), { what: 'released at confirmed' });
-  }, 240_000);
+  });
 
   it('rejects invalid fields with INVALID_ARGUMENT naming the field', async () => {
     const cases: [Msg, string][] = [
@@ -421,7 +421,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
       'from_slot 8 at CONFIRMED',
     ]);
     expectOwnWrites(atConfirmed, 'from_slot 8 at CONFIRMED');
-  }, 120_000);
+  });
 
   it('answers OUT_OF_RANGE naming the first available slot once retention removed from_slot', async () => {
     ch = await createClickHouse({ dataDir, database });
@@ -472,5 +472,5 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     } finally {
       c.close();
     }
-  }, 120_000);
+  });
 });

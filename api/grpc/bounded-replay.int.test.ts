@@ -60,7 +60,7 @@ describe('bounded and paced replays', () => {
       log: silentLogger,
     });
     client = newClient(server.port);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const r of open) r.cancel();

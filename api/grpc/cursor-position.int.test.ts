@@ -240,7 +240,7 @@ describe('a durable cursor stores the last slot whose updates were all written',
 
   let base = 1000n;
   describe.each(['stream', 'geyser'] as const)('%s', (service) => {
-    it.each(['PROCESSED', 'CONFIRMED'] as const)('at %s', { timeout: 240_000 }, async (level) => {
+    it.each(['PROCESSED', 'CONFIRMED'] as const)('at %s', async (level) => {
       const b = (base += 100n);
       const name = `pos-${service}-${level.toLowerCase()}`;
       const chain = new Chain(pub, partitions, topics);

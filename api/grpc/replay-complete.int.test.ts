@@ -229,7 +229,7 @@ describe('from_slot replays deliver every update their filters match, for every 
       });
     const lastTx = (r: Recorder) => r.updates.some((u) => u.update_oneof === 'transaction' && BigInt(u.transaction.slot) === HISTORY_END);
     for (const r of liveStream) await waitFor(() => lastTx(r), { what: 'the live streams to hold the history', timeoutMs: 120_000 });
-  }, 240_000);
+  });
 
   afterAll(async () => {
     for (const r of geyserStreams) r.close();

@@ -156,7 +156,7 @@ beforeAll(async () => {
   await publishChain(kafka, topics, extension(sim));
   records = await consumeAll(kafka, topics);
   await waitHeads('the views to catch up with the extension');
-}, 400_000);
+});
 
 afterAll(async () => {
   await rpc?.close();

@@ -99,7 +99,7 @@ beforeAll(async () => {
     }
   }
   fold = new FoldedWrites(events);
-}, 120_000);
+});
 
 afterAll(async () => {
   await rpc?.close();

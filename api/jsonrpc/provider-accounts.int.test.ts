@@ -127,7 +127,7 @@ beforeAll(async () => {
   await waitForSlot(LAST);
   rpc = await startRpc();
   small = await startRpc(100);
-}, 180_000);
+});
 
 afterAll(async () => {
   await small?.close();
@@ -199,7 +199,7 @@ describe('getProgramAccountsV2', () => {
       expectSameList(seen, pubkeys(agave), `limit ${limit}`);
       expect(seen.length).toBeGreaterThan(100);
     }
-  }, 300_000);
+  });
 
   it('carries filters, dataSlice and encodings over, and wraps pages in a context with withContext', async () => {
     const filters = [{ dataSize: 16 }, { memcmp: { offset: 6, bytes: bs58.encode(Buffer.from([0, 0])) } }];
@@ -260,7 +260,7 @@ describe('getProgramAccountsV2', () => {
     // Nothing returned that was never the program's.
     const ever = new Set([...before, ...after, ...touched]);
     expect(seen.filter((k) => !ever.has(k))).toEqual([]);
-  }, 120_000);
+  });
 
   it('answers -32602 naming the member for a bad limit, paginationKey or changedSinceSlot, and -32600 for base58 data over 128 bytes', async () => {
     const bad: [object, RegExp][] = [
@@ -444,5 +444,5 @@ describe('projector rebuild', () => {
       before.filter((a: any) => slotOf.get(a.pubkey)! >= 36),
     );
     expect(changed.length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

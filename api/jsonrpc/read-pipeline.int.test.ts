@@ -88,7 +88,7 @@ beforeAll(async () => {
     log: silentLogger,
     stateTtlMs: 0,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await rpc?.close();
@@ -125,5 +125,5 @@ describe('projector rebuild', () => {
     await ch.command({ query: `TRUNCATE TABLE ${DB}.blockhashes` });
     await rebuildViews(projectorSection(config), silentLogger, { ch, kafka, topics });
     expect(await lookupViews(DB)).toEqual(await lookupViews(EXPECTED_DB));
-  }, 120_000);
+  });
 });

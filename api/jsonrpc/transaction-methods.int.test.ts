@@ -135,7 +135,7 @@ beforeAll(async () => {
   });
   url = `http://127.0.0.1:${rpc.port}/`;
   conn = new Connection(url, { commitment: 'confirmed', disableRetryOnRateLimit: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await rpc?.close();
@@ -431,5 +431,5 @@ describe('projector rebuild', () => {
     const t = (await call('getTransaction', [sigText(TX_HEADS.finalized, 0)])).result;
     expect(t.meta.fee).toBe(Number(FEE));
     expect((await call('getBlock', [TX_HEADS.finalized, { maxSupportedTransactionVersion: 0 }])).result.transactions).toHaveLength(2);
-  }, 120_000);
+  });
 });

@@ -122,7 +122,7 @@ beforeAll(async () => {
       return lastAnswer;
     },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await rpc?.close();
@@ -460,5 +460,5 @@ describe('projector rebuild', () => {
     const full = await walk({ commitment: 'finalized', limit: 100, transactionDetails: 'full', maxSupportedTransactionVersion: 0 });
     const signatures = await walk({ commitment: 'finalized', limit: 1000 });
     expect(full.items.map(sigOfFull)).toEqual(signatures.items.map((s) => s.signature));
-  }, 120_000);
+  });
 });

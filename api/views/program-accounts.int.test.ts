@@ -29,7 +29,7 @@ beforeAll(async () => {
       SELECT pubkey, slot, write_version, owner, 1, false, 0, 0, '' FROM {db:Identifier}.owner_writes`,
     query_params: { db },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await store?.close();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   db = await store.database('views_state');
   await addBlocks(100, 200);
   await setHeads(200);
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();

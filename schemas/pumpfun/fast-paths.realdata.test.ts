@@ -69,7 +69,7 @@ describe('the generated layout reader against the field-by-field reader', () => 
     const all = pumpData(await simTxs());
     expect(all.length).toBeGreaterThan(500);
     for (const [table, data] of all) expectSameRead(table, data);
-  }, 120_000);
+  });
 });
 
 describe("SubscribeParsed's messages: generated against field by field", () => {
@@ -97,5 +97,5 @@ describe("SubscribeParsed's messages: generated against field by field", () => {
 
   it('a simulated batch', async () => {
     expect(same(await simTxs())).toBeGreaterThan(500);
-  }, 120_000);
+  });
 });

@@ -68,5 +68,5 @@ describe('the SubscribeParsed example of docs/clients.md', () => {
         .every((l) => !l.includes('mint=?')),
     ).toBe(true);
     expect(err).toBe('');
-  }, 240_000);
+  });
 });

@@ -91,12 +91,12 @@ beforeAll(async () => {
     timeoutMs: 90_000,
     what: `the v1 transaction in the views (output so far:\n${all.output().slice(-3000)})`,
   });
-}, 240_000);
+});
 
 afterAll(async () => {
   await all?.stop(30_000);
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe('the mainnet v1 transaction through the file source', () => {
   it('getTransaction json: version 1, the message with transactionConfig and no lookups, the recorded meta', async () => {

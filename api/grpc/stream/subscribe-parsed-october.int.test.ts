@@ -172,5 +172,5 @@ describe('gRPC SubscribeParsed: the October 2026 trades (issue 34)', () => {
     // Nothing more arrived on the filtered streams (the other four transactions do not meet their filters).
     expect(big.got).toHaveLength(1);
     expect(sweeps.got).toHaveLength(1);
-  }, 120_000);
+  });
 });

@@ -24,6 +24,8 @@ export function uniquePrefix(name: string): string {
 }
 
 export interface WaitForOptions {
+  /** A deadline against a hang, not an expected duration (default 2 minutes: beside a running `slotstream all` on two
+   * cores, waits took 3-10 times as long as on a quiet machine, issue 32). */
   timeoutMs?: number;
   /** What is awaited, for the timeout message. */
   what: string;
@@ -34,7 +36,7 @@ export interface WaitForOptions {
  * count as "not yet"; the last one is quoted if the wait times out. Use instead of sleeps. */
 export async function waitFor<T>(
   cond: () => T | Promise<T>,
-  { timeoutMs = 30_000, what, intervalMs = 50 }: WaitForOptions,
+  { timeoutMs = 120_000, what, intervalMs = 50 }: WaitForOptions,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
