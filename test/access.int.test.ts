@@ -51,6 +51,7 @@ const KEYS: Record<string, KeySpec> = {
   thin: { id: 'thin', key: 'key-thin-0008', limits: { streamBytesPerSecond: 100 } },
   thinGeyser: { id: 'thin-geyser', key: 'key-thin-geyser-0011', limits: { streamBytesPerSecond: 100 } },
   thinWs: { id: 'thin-ws', key: 'key-thin-ws-0012', limits: { streamBytesPerSecond: 100 } },
+  narrowWs: { id: 'narrow-ws', key: 'key-narrow-ws-0013', limits: { filtersPerStream: 1 } },
   keeper: { id: 'keeper', key: 'key-keeper-0010' },
 };
 const sha = (k: string): string => createHash('sha256').update(k).digest('hex');
@@ -364,6 +365,19 @@ describe('API keys on every interface', () => {
       await conn.removeOnLogsListener(id);
       abort.abort();
     });
+  });
+
+  it("answers a PubSub subscription past the key's filtersPerStream with -32429 naming the limit; the connection stays", async () => {
+    const p = await RawClient.connect(`${wsUrl}?api-key=${KEYS.narrowWs!.key}`);
+    p.call(1, 'slotSubscribe', []);
+    p.call(2, 'logsSubscribe', [{ mentions: [bs58.encode(key())] }, { commitment: 'processed' }]);
+    await waitFor(() => p.answers.get(1) && p.answers.get(2), { what: 'both answers' });
+    expect(p.answers.get(1)).toHaveProperty('result');
+    expect(p.answers.get(2)).toMatchObject({
+      error: { code: -32429, message: 'API key narrow-ws: at most 1 subscriptions on one connection (limit filtersPerStream)' },
+    });
+    expect(p.closed).toBeUndefined();
+    p.close();
   });
 
   it("closes a PubSub connection past the key's outbound bytes per second with 1008 naming the limit", async () => {
