@@ -405,26 +405,31 @@ describe('API keys on every interface', () => {
     s.send({ transactions: { t: { account_include: [bs58.encode(k)] } } });
     const p = await RawClient.connect(`${wsUrl}?api-key=${doomed}`);
     p.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
-    // A kept key's stream, open across the reload.
+    // A kept key's streams on the three streaming interfaces, open across the reload (which also changes its limits).
     const kept = await GeyserRecorder.open(await geyser(KEYS.keeper!.key));
     await kept.request(
       geyserRequest({ transactions: { t: { accountInclude: [bs58.encode(k)], accountExclude: [], accountRequired: [] } } }),
     );
+    const keptStream = subscribe(newClient(grpcServer.port), md({ authorization: `Bearer ${KEYS.keeper!.key}` }));
+    keptStream.send({ transactions: { t: { account_include: [bs58.encode(k)] } } });
+    const keptWs = await RawClient.connect(`${wsUrl}?api-key=${KEYS.keeper!.key}`);
+    keptWs.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
+    const keptCounts = (): number[] => [kept.of('transaction').length, keptStream.of('transaction').length, keptWs.notifications.length];
     await waitFor(
       async () => {
         await chain.slot(++slot, { txs: [txEvent(slot, [k, key()])] });
         return (
-          g.of('transaction').length > 0 &&
-          s.of('transaction').length > 0 &&
-          p.notifications.length > 0 &&
-          kept.of('transaction').length > 0
+          g.of('transaction').length > 0 && s.of('transaction').length > 0 && p.notifications.length > 0 && keptCounts().every((n) => n > 0)
         );
       },
-      { what: 'every stream of the doomed key serving' },
+      { what: 'every stream of the doomed and the kept key serving' },
     );
-    const keptBefore = kept.of('transaction').length;
+    const keptBefore = keptCounts();
 
-    writeFileSync(keysPath, keysFile(Object.values(KEYS).filter((x) => x.id !== 'doomed')));
+    const reloaded = Object.values(KEYS)
+      .filter((x) => x.id !== 'doomed')
+      .map((x) => (x.id === 'keeper' ? { ...x, limits: { streams: 5, connections: 5 } } : x));
+    writeFileSync(keysPath, keysFile(reloaded));
     await waitFor(() => g.error && s.error && p.closed, { what: 'the doomed streams ended' });
     expect(errorText(g.error)).toMatch(/authentication credentials.*API key doomed was revoked/);
     expect([s.error!.code, s.error!.details]).toEqual([grpc.status.UNAUTHENTICATED, 'API key doomed was revoked']);
@@ -433,10 +438,13 @@ describe('API keys on every interface', () => {
     await expect(new Connection(rpcUrl, { httpHeaders: { 'x-token': doomed } }).getVersion()).rejects.toThrow(/401/);
     expect(await (await geyser(doomed)).getSlot(0).then(() => 'ok', errorText)).toMatch(/missing or invalid x-token/);
 
+    await waitFor(() => [...access.all()].find((t) => t.id === 'keeper')?.limits.streams === 5, { what: "the keeper's new limits" });
     await chain.slot(++slot, { txs: [txEvent(slot, [k, key()])] });
-    await waitFor(() => kept.of('transaction').length > keptBefore, { what: 'the kept stream after the reload' });
-    expect(kept.error).toBeUndefined();
+    await waitFor(() => keptCounts().every((n, i) => n > keptBefore[i]!), { what: 'the kept streams after the reload' });
+    expect([kept.error, keptStream.error, keptWs.closed]).toEqual([undefined, undefined, undefined]);
     kept.close();
+    keptStream.cancel();
+    keptWs.close();
   });
 
   it('SIGHUP reads the keys file again (a rewrite the file watcher cannot see: same size and times)', async () => {
