@@ -15,6 +15,13 @@ const RawService = { subscribe: { ...StreamService.subscribe, responseDeserializ
 const CLIENT_WINDOW = process.env.BENCH_CLIENT_WINDOW === undefined ? 8 * 1024 * 1024 : Number(process.env.BENCH_CLIENT_WINDOW);
 const RawClient = grpc.makeGenericClientConstructor(RawService, 'stream.Stream');
 
+/** BENCH_API_KEY (bench/grpc.ts under BENCH_KEYS=1): the key the counting streams present, as x-token. */
+function apiKeyMetadata(): grpc.Metadata {
+  const m = new grpc.Metadata();
+  if (process.env.BENCH_API_KEY) m.set('x-token', process.env.BENCH_API_KEY);
+  return m;
+}
+
 export interface CountStats {
   n: number;
   /** Epoch ms (fractional) of the first and last counted update. */
@@ -39,7 +46,9 @@ export function openCounting(port: number, streams: number): { ready: Promise<vo
       // BENCH_CLIENT_WINDOW=0 keeps grpc-js's default.
       ...(CLIENT_WINDOW > 0 ? { 'grpc-node.flow_control_window': CLIENT_WINDOW } : {}),
     });
-    const call = (client as unknown as { subscribe(): grpc.ClientDuplexStream<SubscribeRequest, Buffer> }).subscribe();
+    const call = (client as unknown as { subscribe(m?: grpc.Metadata): grpc.ClientDuplexStream<SubscribeRequest, Buffer> }).subscribe(
+      apiKeyMetadata(),
+    );
     call.on('data', (m: Buffer) => {
       if (m[0] !== 0x0a) {
         // Not an update carrying `filters`: a server ping, or the pong to our ping (decoded, it is rare).

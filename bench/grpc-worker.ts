@@ -13,6 +13,8 @@ import { startGrpc } from '../api/grpc/server.js';
 import { streamService } from '../api/grpc/stream/service.js';
 import { LiveLayer } from '../api/live/index.js';
 import { startIngest } from '../ingest/run.js';
+import { openAccess } from '../cli/wire-access.js';
+import { StopList } from '../cli/stop-list.js';
 import { makeConfig } from '../cli/config.js';
 import { apiSection } from '../cli/config-sections.js';
 import { createKafka } from '../platform/kafka/index.js';
@@ -45,6 +47,11 @@ async function main(): Promise<void> {
         : undefined,
       log,
     });
+    // BENCH_KEYS_FILE (set by bench/grpc.ts under BENCH_KEYS=1): the access check of `--keys-file`, wired as the api
+    // role wires it (keys file watcher, usage metrics); clients then send BENCH_API_KEY as x-token.
+    const accessStops = new StopList(log);
+    const keysFile = process.env.BENCH_KEYS_FILE;
+    const access = keysFile ? openAccess({ keysFile }, accessStops, log) : undefined;
     const server = await startGrpc({
       services: [
         streamService({ live, limits: DEFAULT_FILTER_LIMITS, queueSize, log }),
@@ -52,6 +59,7 @@ async function main(): Promise<void> {
       ],
       host: '127.0.0.1',
       port: 0,
+      ...(access ? { access } : {}),
       log,
     });
     pause = (p) => live.setPaused(p);
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
     });
     stop = async () => {
       await server.close();
+      await accessStops.stopAll();
       await live.close();
       await kafka.close();
     };

@@ -31,11 +31,15 @@
 // one-stream run; the summary line then holds only what ran), BENCH_REPEAT (phase 3 runs, default 1; each
 // reported, the summary takes the best), BENCH_API_PROFILE / BENCH_CLIENT_PROFILE (a folder: V8 CPU profiles
 // of the api / the phase-3 client processes, written there when they stop), BENCH_API_NODE_ARGS (extra node
-// flags for the api process, space-separated).
+// flags for the api process, space-separated), BENCH_KEYS=1 (phase 3 only: the api checks keys from a keys file,
+// `--keys-file`, one key with a streams and a streamBytesPerSecond limit it never reaches, and the counting streams
+// present it as x-token: run with and without, same session, for the access check's per-update cost).
 import { startWorker as startChild, stopWorker, type Worker } from './support/workers.js';
 import { readSamplesFile, writeSamplesFile } from './support/samples-file.js';
-import { randomBytes } from 'node:crypto';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import bs58 from 'bs58';
 import { benchBrokers } from './support/brokers.js';
 import { createKafka, type Kafka } from '../platform/kafka/index.js';
@@ -423,7 +427,23 @@ async function bareCyclePhase(kafka: Kafka, prefix: string) {
   return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? NaN, cycles: ms.length };
 }
 
+/** BENCH_KEYS=1: a keys file with one key, its path and the key in the environment the workers inherit. */
+function keysFileForWorkers(): boolean {
+  if (process.env.BENCH_KEYS !== '1') return false;
+  if (!PHASE.startsWith('3')) throw new Error('BENCH_KEYS=1 runs with BENCH_PHASE=3 (only the counting clients present a key)');
+  const key = randomBytes(24).toString('base64url');
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-grpc-keys-')), 'keys.json');
+  // Limits that apply on every update (the byte bucket) and every stream, set far above what the run reaches.
+  const limits = { streams: 10_000, streamBytesPerSecond: 1e15 };
+  const sha256 = createHash('sha256').update(key).digest('hex');
+  writeFileSync(file, JSON.stringify({ keys: [{ id: 'bench', sha256, limits }] }));
+  process.env.BENCH_KEYS_FILE = file;
+  process.env.BENCH_API_KEY = key;
+  return true;
+}
+
 async function main(): Promise<void> {
+  const keys = keysFileForWorkers();
   const { brokers, local } = await benchBrokers(say);
   const prefix = `bench.grpc.${Date.now().toString(36)}`;
   const topics = topicNames(prefix);
@@ -461,10 +481,13 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(' ')}`,
       );
+      // The api's CPU per update delivered to the 100 streams (or the one): what the access check adds per update.
+      const cpuRun = many ?? one!;
       console.log(
-        `grpc` +
+        `grpc keys=${keys ? 'on' : 'off'}` +
           (many ? ` max_delivered_per_s=${Math.round(Math.max(many.perS, one?.perS ?? 0))}` : '') +
-          (one ? ` one_stream_per_s=${Math.round(one.perS)}` : ''),
+          (one ? ` one_stream_per_s=${Math.round(one.perS)}` : '') +
+          ` api_cpu_us_per_update=${((cpuRun.apiCpuS / cpuRun.delivered) * 1e6).toFixed(2)}`,
       );
       return;
     }

@@ -2,8 +2,11 @@
 // @triton-one/yellowstone-grpc (x-token), stream.Stream through grpc-js (authorization: Bearer), JSON-RPC through
 // @solana/web3.js (Authorization header) and @solana/kit (?api-key= in the URL), PubSub through web3.js, kit and a
 // bare WebSocket (?api-key=). For each: a missing, a wrong, a forbidden, an over-limit and a revoked key (the file
-// rewritten while streams are open: the revoked key's streams end, the others carry on), then the usage records
-// add up to what the clients received. The real broker and live layer; JSON-RPC on real embedded ClickHouse.
+// rewritten while streams are open: the revoked key's streams end, the others carry on); the outbound bytes limit
+// ends a stream on all three streaming interfaces. Then the usage records add up to what the clients received, on
+// every interface: updates, and bytes counted by each client (gRPC clients that count every message's bytes,
+// test/support/grpc/byte-counting.ts; web3.js with a counting fetch; the WebSocket's frames). The real broker and
+// live layer; JSON-RPC on real embedded ClickHouse.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +32,8 @@ import { silentLogger } from '../platform/log.js';
 import { registry } from '../platform/metrics.js';
 import { topicNames } from '../schemas/topics.js';
 import { connectGeyser, errorText, geyserRequest, GeyserRecorder, type GeyserClient } from './support/geyser/client.js';
-import { newClient, subscribe } from './support/grpc/clients.js';
+import { byteCountingGeyser, byteCountingStream } from './support/grpc/byte-counting.js';
+import { newClient, subscribe, type Msg } from './support/grpc/clients.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { openTestStore, type TestStore } from './support/jsonrpc/store.js';
 import { key, PubSubChain, txEvent } from './support/pubsub/chain.js';
@@ -45,6 +49,9 @@ const KEYS: Record<string, KeySpec> = {
   doomed: { id: 'doomed', key: 'key-doomed-0006' },
   meter: { id: 'meter', key: 'key-meter-0007' },
   thin: { id: 'thin', key: 'key-thin-0008', limits: { streamBytesPerSecond: 100 } },
+  thinGeyser: { id: 'thin-geyser', key: 'key-thin-geyser-0011', limits: { streamBytesPerSecond: 100 } },
+  thinWs: { id: 'thin-ws', key: 'key-thin-ws-0012', limits: { streamBytesPerSecond: 100 } },
+  narrowWs: { id: 'narrow-ws', key: 'key-narrow-ws-0013', limits: { filtersPerStream: 1 } },
   keeper: { id: 'keeper', key: 'key-keeper-0010' },
 };
 const sha = (k: string): string => createHash('sha256').update(k).digest('hex');
@@ -197,6 +204,21 @@ describe('API keys on every interface', () => {
     });
   });
 
+  it("ends a Yellowstone stream past the key's outbound bytes per second with RESOURCE_EXHAUSTED", async () => {
+    const k = key();
+    const g = await GeyserRecorder.open(await geyser(KEYS.thinGeyser!.key));
+    g.write(geyserRequest({ transactions: { t: { accountInclude: [bs58.encode(k)], accountExclude: [], accountRequired: [] } } }));
+    await waitFor(
+      async () => {
+        await chain.slot(++slot, { txs: [txEvent(slot, [k, key()]), txEvent(slot, [k, key()], { index: 1 })] });
+        return g.error;
+      },
+      { what: 'the thin-geyser key cut off' },
+    );
+    expect(errorText(g.error)).toMatch(/exhausted.*API key thin-geyser: streams over 100 bytes per second \(limit streamBytesPerSecond\)/);
+    g.close();
+  });
+
   describe('stream.Stream (grpc-js, authorization: Bearer)', () => {
     const refusal = async (metadata: grpc.Metadata, req?: object): Promise<[number, string]> => {
       const r = subscribe(newClient(grpcServer.port), metadata);
@@ -345,6 +367,35 @@ describe('API keys on every interface', () => {
     });
   });
 
+  it("answers a PubSub subscription past the key's filtersPerStream with -32429 naming the limit; the connection stays", async () => {
+    const p = await RawClient.connect(`${wsUrl}?api-key=${KEYS.narrowWs!.key}`);
+    p.call(1, 'slotSubscribe', []);
+    p.call(2, 'logsSubscribe', [{ mentions: [bs58.encode(key())] }, { commitment: 'processed' }]);
+    await waitFor(() => p.answers.get(1) && p.answers.get(2), { what: 'both answers' });
+    expect(p.answers.get(1)).toHaveProperty('result');
+    expect(p.answers.get(2)).toMatchObject({
+      error: { code: -32429, message: 'API key narrow-ws: at most 1 subscriptions on one connection (limit filtersPerStream)' },
+    });
+    expect(p.closed).toBeUndefined();
+    p.close();
+  });
+
+  it("closes a PubSub connection past the key's outbound bytes per second with 1008 naming the limit", async () => {
+    const k = key();
+    const p = await RawClient.connect(`${wsUrl}?api-key=${KEYS.thinWs!.key}`);
+    p.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
+    await waitFor(() => p.answers.get(1), { what: 'the logs subscription' });
+    await waitFor(
+      async () => {
+        await chain.slot(++slot, { txs: [txEvent(slot, [k, key()]), txEvent(slot, [k, key()], { index: 1 })] });
+        return p.closed;
+      },
+      { what: 'the thin-ws connection closed' },
+    );
+    expect(p.notifications.length).toBeGreaterThan(0); // served until over, then closed
+    expect(p.closed).toEqual({ code: 1008, reason: 'API key thin-ws: streams over 100 bytes per second (limit streamBytesPerSecond)' });
+  });
+
   it('a revoked key (the file rewritten) ends its streams on every interface and is refused; other streams carry on', async () => {
     const k = key();
     const doomed = KEYS.doomed!.key;
@@ -354,26 +405,31 @@ describe('API keys on every interface', () => {
     s.send({ transactions: { t: { account_include: [bs58.encode(k)] } } });
     const p = await RawClient.connect(`${wsUrl}?api-key=${doomed}`);
     p.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
-    // A kept key's stream, open across the reload.
+    // A kept key's streams on the three streaming interfaces, open across the reload (which also changes its limits).
     const kept = await GeyserRecorder.open(await geyser(KEYS.keeper!.key));
     await kept.request(
       geyserRequest({ transactions: { t: { accountInclude: [bs58.encode(k)], accountExclude: [], accountRequired: [] } } }),
     );
+    const keptStream = subscribe(newClient(grpcServer.port), md({ authorization: `Bearer ${KEYS.keeper!.key}` }));
+    keptStream.send({ transactions: { t: { account_include: [bs58.encode(k)] } } });
+    const keptWs = await RawClient.connect(`${wsUrl}?api-key=${KEYS.keeper!.key}`);
+    keptWs.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
+    const keptCounts = (): number[] => [kept.of('transaction').length, keptStream.of('transaction').length, keptWs.notifications.length];
     await waitFor(
       async () => {
         await chain.slot(++slot, { txs: [txEvent(slot, [k, key()])] });
         return (
-          g.of('transaction').length > 0 &&
-          s.of('transaction').length > 0 &&
-          p.notifications.length > 0 &&
-          kept.of('transaction').length > 0
+          g.of('transaction').length > 0 && s.of('transaction').length > 0 && p.notifications.length > 0 && keptCounts().every((n) => n > 0)
         );
       },
-      { what: 'every stream of the doomed key serving' },
+      { what: 'every stream of the doomed and the kept key serving' },
     );
-    const keptBefore = kept.of('transaction').length;
+    const keptBefore = keptCounts();
 
-    writeFileSync(keysPath, keysFile(Object.values(KEYS).filter((x) => x.id !== 'doomed')));
+    const reloaded = Object.values(KEYS)
+      .filter((x) => x.id !== 'doomed')
+      .map((x) => (x.id === 'keeper' ? { ...x, limits: { streams: 5, connections: 5 } } : x));
+    writeFileSync(keysPath, keysFile(reloaded));
     await waitFor(() => g.error && s.error && p.closed, { what: 'the doomed streams ended' });
     expect(errorText(g.error)).toMatch(/authentication credentials.*API key doomed was revoked/);
     expect([s.error!.code, s.error!.details]).toEqual([grpc.status.UNAUTHENTICATED, 'API key doomed was revoked']);
@@ -382,10 +438,13 @@ describe('API keys on every interface', () => {
     await expect(new Connection(rpcUrl, { httpHeaders: { 'x-token': doomed } }).getVersion()).rejects.toThrow(/401/);
     expect(await (await geyser(doomed)).getSlot(0).then(() => 'ok', errorText)).toMatch(/missing or invalid x-token/);
 
+    await waitFor(() => [...access.all()].find((t) => t.id === 'keeper')?.limits.streams === 5, { what: "the keeper's new limits" });
     await chain.slot(++slot, { txs: [txEvent(slot, [k, key()])] });
-    await waitFor(() => kept.of('transaction').length > keptBefore, { what: 'the kept stream after the reload' });
-    expect(kept.error).toBeUndefined();
+    await waitFor(() => keptCounts().every((n, i) => n > keptBefore[i]!), { what: 'the kept streams after the reload' });
+    expect([kept.error, keptStream.error, keptWs.closed]).toEqual([undefined, undefined, undefined]);
     kept.close();
+    keptStream.cancel();
+    keptWs.close();
   });
 
   it('SIGHUP reads the keys file again (a rewrite the file watcher cannot see: same size and times)', async () => {
@@ -409,8 +468,17 @@ describe('API keys on every interface', () => {
   it("the usage records and metrics add up to what the meter key's clients received", async () => {
     const k = key();
     const meter = KEYS.meter!.key;
-    const g = await GeyserRecorder.open(await geyser(meter));
-    await g.request(geyserRequest({ transactions: { t: { accountInclude: [bs58.encode(k)], accountExclude: [], accountRequired: [] } } }));
+    // The gRPC streams count the bytes of every message they receive; a ping after the filter is answered once it applies.
+    const pong = (r: { updates: Msg[] }): boolean => r.updates.some((u: Msg) => u.pong !== undefined && u.pong !== null);
+    const gb = byteCountingGeyser(grpcServer.port, md({ 'x-token': meter }));
+    const g = gb.recorder;
+    g.send(geyserRequest({ transactions: { t: { accountInclude: [bs58.encode(k)], accountExclude: [], accountRequired: [] } } }));
+    g.send(geyserRequest({ ping: { id: 1 } }));
+    const sb = byteCountingStream(grpcServer.port, md({ authorization: `Bearer ${meter}` }));
+    const s = sb.recorder;
+    s.send({ transactions: { t: { account_include: [bs58.encode(k)] } } });
+    s.send({ ping: { id: 1 } });
+    await waitFor(() => pong(g) && pong(s), { what: 'the pongs of both gRPC streams' });
     const p = await RawClient.connect(`${wsUrl}?api-key=${meter}`);
     let notificationBytes = 0;
     p.ws.on('message', (data: Buffer) => {
@@ -418,15 +486,27 @@ describe('API keys on every interface', () => {
     });
     p.call(1, 'logsSubscribe', [{ mentions: [bs58.encode(k)] }, { commitment: 'processed' }]);
     await waitFor(() => p.answers.get(1), { what: 'the logs subscription' });
+    // JSON-RPC: web3.js with a fetch that counts the bytes of each answer's body (kit cannot be given one).
+    let answerBytes = 0;
+    const countingFetch: typeof fetch = async (input, init) => {
+      const r = await fetch(input, init);
+      answerBytes += (await r.clone().arrayBuffer()).byteLength;
+      return r;
+    };
+    const web3 = new Connection(rpcUrl, { httpHeaders: { Authorization: `Bearer ${meter}` }, fetch: countingFetch });
     const rpcCalls = 3;
-    for (let i = 0; i < rpcCalls; i++) await createSolanaRpc(`${rpcUrl}?api-key=${meter}`).getVersion().send();
+    for (let i = 0; i < rpcCalls; i++) await web3.getVersion();
     for (let i = 0; i < 5; i++) await chain.slot(++slot, { txs: [txEvent(slot, [k, key()]), txEvent(slot, [k, key()], { index: 1 })] });
-    await waitFor(() => g.of('transaction').length === 10 && p.notifications.length === 10, { what: '10 transactions on each stream' });
+    // Geyser updates as the package decodes them: the update is the field present.
+    const geyserTxs = (): number => g.updates.filter((u: Msg) => u.transaction !== undefined).length;
+    await waitFor(() => geyserTxs() === 10 && p.notifications.length === 10 && s.of('transaction').length === 10, {
+      what: '10 transactions on each stream',
+    });
     p.close();
+    s.cancel();
+    g.cancel();
     const tenant = [...access.all()].find((t) => t.id === 'meter')!;
-    // Nothing more is published and no server ping comes for 10 minutes: the Yellowstone stream, left open (its client
-    // half-closes only), sends nothing more.
-    await waitFor(() => tenant.open.pubsub === 0, { what: 'the meter connection closed' });
+    await waitFor(() => tenant.open.pubsub + tenant.open.stream + tenant.open.geyser === 0, { what: 'the meter streams closed' });
     const metrics = await registry.getSingleMetricAsString('slotstream_key_updates_total');
     await stops.stopAll(); // the recorder writes its last interval
 
@@ -435,17 +515,21 @@ describe('API keys on every interface', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as UsageRecord)
       .filter((r) => r.key === 'meter');
-    const sum = (iface: 'geyser' | 'pubsub' | 'jsonrpc', f: 'requests' | 'updates' | 'bytes') =>
+    const sum = (iface: 'stream' | 'geyser' | 'pubsub' | 'jsonrpc', f: 'requests' | 'updates' | 'bytes') =>
       records.reduce((n, r) => n + (r.interfaces[iface]?.[f] ?? 0), 0);
-    // Geyser: every update the client decoded but the pong of its request's sync (no server ping comes in 10 minutes).
-    const geyserUpdates = g.updates.filter((u) => u.ping === undefined && u.pong === undefined).length;
-    expect(geyserUpdates).toBe(10);
-    expect(sum('geyser', 'updates')).toBe(geyserUpdates);
+    // gRPC: every update each client decoded but the pong of its ping (bytes, not an update; no server ping comes in
+    // 10 minutes); and every byte each received.
+    const updatesOf = (r: { updates: Msg[] }): number => r.updates.filter((u: Msg) => !u.pong && !u.ping).length;
+    expect([updatesOf(g), updatesOf(s)]).toEqual([10, 10]);
+    expect(sum('geyser', 'updates')).toBe(updatesOf(g));
+    expect(sum('geyser', 'bytes')).toBe(gb.bytes());
+    expect(sum('stream', 'updates')).toBe(updatesOf(s));
+    expect(sum('stream', 'bytes')).toBe(sb.bytes());
     expect(sum('pubsub', 'updates')).toBe(p.notifications.length);
     expect(sum('pubsub', 'bytes')).toBe(notificationBytes);
     expect(sum('jsonrpc', 'requests')).toBe(rpcCalls);
+    expect(sum('jsonrpc', 'bytes')).toBe(answerBytes);
     expect(records.every((r) => r.requests === Object.values(r.interfaces).reduce((n, u) => n + u.requests, 0))).toBe(true);
     expect(metrics).toContain(`slotstream_key_updates_total{key="meter",interface="pubsub"} ${p.notifications.length}`);
-    g.close();
   });
 });

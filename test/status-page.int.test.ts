@@ -69,7 +69,7 @@ const READ_PAGE = `(() => {
 })()`;
 
 describe('the status page', () => {
-  it('shows tips, lags, throughput, streams and the upstream, and updates without a reload', async () => {
+  it('shows tips, lags, throughput, streams (per key too) and the upstream, and updates without a reload', async () => {
     const p = all!.ports;
     // A PubSub client with a slot subscription: an open stream the page must count.
     pubsub = new WebSocket(`ws://127.0.0.1:${p.pubsub}/`);
@@ -103,6 +103,8 @@ describe('the status page', () => {
     expect(Number(later.rates.slotsPerSecond)).toBeGreaterThan(0);
     expect(later.streams).toContain('PubSub connections | 1');
     expect(later.streams).toContain('PubSub slot subscriptions | 1');
+    // Open streams per key (no keys file here: the one tenant is `anonymous`).
+    expect(later.streams).toContain('key anonymous | 1');
     expect(later.upstreams).toHaveLength(1);
     expect(later.upstreams[0]).toMatch(/^simulator or file \| /);
     // What the page shows is what /status.json says (one poll apart at most: the JSON's tip is at least the page's).

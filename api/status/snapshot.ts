@@ -54,6 +54,8 @@ export interface StatusSnapshot {
     /** Open gRPC streams and PubSub connections per API key id (api/access/), every interface together. */
     perKey: Record<string, number>;
   };
+  /** The ingest's upstream; with several Yellowstone upstreams merged, then one row per upstream (`yellowstone
+   * <endpoint>`): its lag behind the fastest upstream, `behind` while it is being retried, its reconnects. */
   upstreams: { source: string; tip: string | null; lagSlots: number | null; behind: boolean | null; reconnects: number | null }[];
 }
 
@@ -74,6 +76,9 @@ const METRICS = {
   behind: 'slotstream_ingest_behind',
   upstreamSlot: 'slotstream_ingest_upstream_slot',
   reconnects: 'slotstream_ingest_yellowstone_reconnects_total',
+  eachConnected: 'slotstream_ingest_yellowstone_upstream_connected',
+  eachLag: 'slotstream_ingest_yellowstone_upstream_lag_slots',
+  eachReconnects: 'slotstream_ingest_yellowstone_upstream_reconnects_total',
   rpcRetries: 'slotstream_ingest_rpc_retries_total',
   records: 'slotstream_ingest_records_total',
   events: 'slotstream_projector_events_total',
@@ -151,7 +156,26 @@ function upstreamsOf({ samples: s }: Read): StatusSnapshot['upstreams'] {
       behind: s.behind === undefined ? null : first(s.behind) === 1,
       reconnects: sum(s.reconnects) ?? null,
     },
+    ...eachUpstream(s),
   ];
+}
+
+/** One row per Yellowstone upstream when several are merged (by the `upstream` label of their metrics). */
+function eachUpstream(s: Samples): StatusSnapshot['upstreams'] {
+  const at = (samples: MetricSample[] | undefined, name: string): number | undefined =>
+    samples?.find((x) => String(x.labels['upstream']) === name)?.value;
+  const names = [...new Set((s.eachConnected ?? []).map((x) => String(x.labels['upstream'])))];
+  if (names.length < 2) return [];
+  return names.map((name) => {
+    const connected = at(s.eachConnected, name);
+    return {
+      source: `yellowstone ${name}`,
+      tip: null,
+      lagSlots: at(s.eachLag, name) ?? null,
+      behind: connected === undefined ? null : connected === 0,
+      reconnects: at(s.eachReconnects, name) ?? null,
+    };
+  });
 }
 
 /** The counters whose rates the page shows, for the rate tracker. */

@@ -86,4 +86,29 @@ describe('statusSource', () => {
     expect(s.lag[1]).toMatchObject({ records: null });
     expect(s.upstreams).toEqual([{ source: 'yellowstone', tip: '1002', lagSlots: 7, behind: true, reconnects: 4 }]);
   });
+
+  it('several Yellowstone upstreams: a row for each, its lag behind the fastest, down while retried, its reconnects', async () => {
+    const each = (a: number, b: number): MetricSample[] => [
+      { labels: { upstream: 'https://a.example' }, value: a },
+      { labels: { upstream: 'http://10.0.0.5:10000' }, value: b },
+    ];
+    const metrics: Record<string, MetricSample[]> = {
+      slotstream_ingest_last_slot: [{ labels: {}, value: 995 }],
+      slotstream_ingest_lag_slots: [{ labels: {}, value: 1 }],
+      slotstream_ingest_upstream_slot: [{ labels: {}, value: 996 }],
+      slotstream_ingest_yellowstone_reconnects_total: [{ labels: {}, value: 3 }],
+      slotstream_ingest_yellowstone_upstream_connected: each(1, 0),
+      slotstream_ingest_yellowstone_upstream_lag_slots: each(0, 12),
+      slotstream_ingest_yellowstone_upstream_reconnects_total: each(0, 3),
+    };
+    const s = await statusSource(inputs({ tip: 996n, metrics, clock: { now: 0 } }))();
+    expect(s.upstreams).toEqual([
+      { source: 'yellowstone', tip: '996', lagSlots: 1, behind: null, reconnects: 3 },
+      { source: 'yellowstone https://a.example', tip: null, lagSlots: 0, behind: false, reconnects: 0 },
+      { source: 'yellowstone http://10.0.0.5:10000', tip: null, lagSlots: 12, behind: true, reconnects: 3 },
+    ]);
+    // One upstream: its own row only (the per-upstream metrics say nothing the ingest's row does not).
+    metrics['slotstream_ingest_yellowstone_upstream_connected'] = [{ labels: { upstream: 'https://a.example' }, value: 1 }];
+    expect((await statusSource(inputs({ tip: 996n, metrics, clock: { now: 0 } }))()).upstreams).toHaveLength(1);
+  });
 });
