@@ -75,11 +75,7 @@ export class MergedLoop {
     afterSlot: bigint | undefined,
     private readonly signal: AbortSignal | undefined,
   ) {
-    const parts = loopParts(o, afterSlot, signal, () => this.dead);
-    this.asm = parts.asm;
-    this.leaders = parts.leaders;
-    this.idleMs = parts.idleMs;
-    this.policy = parts.policy;
+    ({ asm: this.asm, leaders: this.leaders, idleMs: this.idleMs, policy: this.policy } = loopParts(o, afterSlot, signal, () => this.dead));
     this.merge = new UpstreamMerge(o.upstreams.length, o.maxLagSlots ?? 64);
     this.initialResume = afterSlot === undefined ? undefined : afterSlot + 1n;
     this.conns = o.upstreams.map((u: Upstream, index) => {

@@ -59,9 +59,7 @@ export class SubscriptionLoop {
     private readonly signal: AbortSignal | undefined,
   ) {
     const parts = loopParts(o, afterSlot, signal, () => this.dead);
-    this.asm = parts.asm;
-    this.leaders = parts.leaders;
-    this.idleMs = parts.idleMs;
+    ({ asm: this.asm, leaders: this.leaders, idleMs: this.idleMs } = parts);
     this.reconnects = new Reconnects(afterSlot, parts.policy);
     this.client = connectGeyser(o.upstreams[0]!.url);
     const token = o.upstreams[0]!.xToken;
