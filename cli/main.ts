@@ -1,8 +1,8 @@
 // slotstream <role> [options]: the one command-line program. It only wires: parse config, start the
 // role's parts, and stop them in reverse order on SIGINT/SIGTERM.
 import { exitCodeOf } from './exit-codes.js';
-import { helpText, isRole, parseConfig } from './config.js';
-import { createLogger } from '../platform/log.js';
+import { helpText, isRole, parseConfig, type ParsedArgs, type Role } from './config.js';
+import { createLogger, type Logger } from '../platform/log.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { validateBeforeStart } from './validate.js';
 
@@ -20,6 +20,8 @@ roles:
 
 slotstream <role> --help lists the role's options.`;
 
+type Running = Awaited<ReturnType<StartRole>>;
+
 async function main(argv: string[]): Promise<number> {
   const [role, ...rest] = argv;
   if (role === undefined || role === '--help' || role === '-h' || role === 'help') {
@@ -30,29 +32,39 @@ async function main(argv: string[]): Promise<number> {
     console.error(`slotstream: unknown role ${JSON.stringify(role)}\n\n${USAGE}`);
     return 2;
   }
-  let parsed;
-  try {
-    parsed = parseConfig(role, rest);
-    // Before anything starts (a local broker is a JVM): a config mistake fails here, in a second.
-    if (!parsed.help) validateBeforeStart(parsed.config, parsed.positionals);
-  } catch (err) {
-    const code = exitCodeOf(err);
-    if (code !== undefined) {
-      console.error(`slotstream ${role}: ${(err as Error).message}`);
-      return code;
-    }
-    throw err;
-  }
+  const parsed = parseArgs(role, rest);
+  if (typeof parsed === 'number') return parsed;
   if (parsed.help) {
     console.log(helpText(role));
     return 0;
   }
   const log = createLogger(parsed.config.logLevel, 'slotstream', resolveLogFormat(parsed.config.logFormat, process.stderr.isTTY === true));
-  let running: Awaited<ReturnType<StartRole>>;
+  const running = await start(role, parsed, log);
+  if (typeof running === 'number') return running;
+  return runUntilStopped(role, running, log);
+}
+
+/** The role's config, or the exit code of a config mistake (told on stderr). */
+function parseArgs(role: Role, rest: string[]): ParsedArgs | number {
+  try {
+    const parsed = parseConfig(role, rest);
+    // Before anything starts (a local broker is a JVM): a config mistake fails here, in a second.
+    if (!parsed.help) validateBeforeStart(parsed.config, parsed.positionals);
+    return parsed;
+  } catch (err) {
+    const code = exitCodeOf(err);
+    if (code === undefined) throw err;
+    console.error(`slotstream ${role}: ${(err as Error).message}`);
+    return code;
+  }
+}
+
+/** The role's running parts, or the exit code when they failed to start (logged). */
+async function start(role: Role, parsed: ParsedArgs, log: Logger): Promise<Running | number> {
   try {
     // Loaded only now: a config error or --help never loads the Kafka and ClickHouse clients.
     const { startRole } = await import('./roles.js');
-    running = await startRole(parsed.config, parsed.positionals, log);
+    return await startRole(parsed.config, parsed.positionals, log);
   } catch (err) {
     // Config errors only found against the running system (an ingest name already in use) read as the others do.
     const code = exitCodeOf(err);
@@ -63,6 +75,10 @@ async function main(argv: string[]): Promise<number> {
     log.fatal({ err }, `${role} failed to start`);
     return 1;
   }
+}
+
+/** Stops the parts once, on SIGINT/SIGTERM or when the role finishes or fails; resolves to the exit code. */
+function runUntilStopped(role: Role, running: Running, log: Logger): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (why: string, code: number) => {

@@ -7,11 +7,12 @@ import { ConfigError } from '../platform/options.js';
 import { isStop } from '../platform/stop.js';
 import type { TopicNames } from '../schemas/topics.js';
 import { createFileSource, type FileSource } from './sources/file/source.js';
-import { createJsonlWriter } from './sources/file/writer.js';
+import { createJsonlWriter, type JsonlWriter } from './sources/file/writer.js';
 import { ingestMetrics } from './metrics.js';
 import { Publisher, PublisherFencedError } from './publish/publisher.js';
 import { IngestNameClaim, ingestIdOf, type NameClaim } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
+import type { ResumePoint } from './publish/resume-point.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
 import { createSimSource } from './sources/sim/index.js';
@@ -71,76 +72,14 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
   const source = createSource(section, log);
   for (const note of source.notes) log.info({ source: section.source }, note);
   const controller = new AbortController();
-  const signal = controller.signal;
-  let first = true;
   const fileStats = (): object => ('stats' in source ? { ...(source as FileSource).stats } : {});
-
   let done: Promise<void>;
   if (section.out !== '') {
     // Fixture mode: no Kafka, the whole source goes to the file (resume does not apply).
-    const writer = createJsonlWriter(section.out);
-    done = (async () => {
-      let batches = 0;
-      try {
-        for await (const batch of source.batches({ signal })) {
-          await writer.write(batch);
-          batches++;
-          if (signal.aborted) break;
-        }
-      } finally {
-        await writer.close();
-      }
-      log.info({ out: section.out, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
-    })();
+    done = writeToFile(section.out, createJsonlWriter(section.out), source, controller.signal, log, fileStats);
   } else {
     if (!out) throw new ConfigError('ingest: no Kafka to publish to (and no --out file)');
-    const kafka = out;
-    // Active while this copy holds the name; fenced by a copy that took over, it stands by again (name-claim.ts).
-    done = (async () => {
-      const metrics = ingestMetrics();
-      for (;;) {
-        let stood = false;
-        metrics.active.set(0);
-        let claim: NameClaim;
-        try {
-          claim = await IngestNameClaim.open(kafka.kafka, kafka.topics, {
-            prefix: section.kafka.topicPrefix,
-            name: section.name,
-            log,
-            signal,
-            onStandby: () => (stood = true),
-          });
-        } catch (err) {
-          if (isStop(err)) return;
-          throw err;
-        }
-        if (stood) metrics.takeovers.inc();
-        metrics.active.set(1);
-        // A term's source after the first: a fresh one, resuming where Kafka says.
-        const termSource = first ? source : createSource(section, log);
-        first = false;
-        let fenced = false;
-        try {
-          await publishTerm(section, log, kafka, termSource, signal, claim, fileStats);
-        } catch (err) {
-          if (!(err instanceof PublisherFencedError) || signal.aborted) {
-            await claim.release({ free: true });
-            throw err;
-          }
-          fenced = true;
-          log.warn({ err: err.message }, 'ingest: fenced by another copy of this ingest that took over');
-        } finally {
-          metrics.active.set(0);
-        }
-        if (signal.aborted || (!fenced && !claim.lost)) {
-          await claim.release({ free: true });
-          return;
-        }
-        // Fenced, or the heartbeat says another copy took over: that one publishes now; this one stands by.
-        await claim.release({ free: false });
-        log.warn('ingest: another copy of this ingest is active now; standing by');
-      }
-    })();
+    done = publishTerms(section, log, out, source, controller.signal, fileStats);
   }
   return {
     done,
@@ -149,6 +88,100 @@ export async function startIngest(section: IngestSection, log: Logger, out?: Ing
       await done.catch(() => {});
     },
   };
+}
+
+async function writeToFile(
+  path: string,
+  writer: JsonlWriter,
+  source: ChainSource,
+  signal: AbortSignal,
+  log: Logger,
+  fileStats: () => object,
+): Promise<void> {
+  let batches = 0;
+  try {
+    for await (const batch of source.batches({ signal })) {
+      await writer.write(batch);
+      batches++;
+      if (signal.aborted) break;
+    }
+  } finally {
+    await writer.close();
+  }
+  log.info({ out: path, batches, lines: writer.lines, ...fileStats() }, 'ingest: written');
+}
+
+/** Active while this copy holds the name; fenced by a copy that took over, it stands by again (name-claim.ts). */
+async function publishTerms(
+  section: IngestSection,
+  log: Logger,
+  kafka: IngestKafka,
+  source: ChainSource,
+  signal: AbortSignal,
+  fileStats: () => object,
+): Promise<void> {
+  const metrics = ingestMetrics();
+  for (let first = true; ; first = false) {
+    metrics.active.set(0);
+    const claim = await claimName(section, log, kafka, signal);
+    if (claim === undefined) return;
+    metrics.active.set(1);
+    // A term's source after the first: a fresh one, resuming where Kafka says.
+    const termSource = first ? source : createSource(section, log);
+    const fenced = await termUntilFenced(section, log, kafka, termSource, signal, claim, fileStats);
+    if (signal.aborted || (!fenced && !claim.lost)) {
+      await claim.release({ free: true });
+      return;
+    }
+    // Fenced, or the heartbeat says another copy took over: that one publishes now; this one stands by.
+    await claim.release({ free: false });
+    log.warn('ingest: another copy of this ingest is active now; standing by');
+  }
+}
+
+/** The ingest name, once this copy holds it (standing by while another copy does); undefined: stopped first. */
+async function claimName(section: IngestSection, log: Logger, out: IngestKafka, signal: AbortSignal): Promise<NameClaim | undefined> {
+  let stood = false;
+  let claim: NameClaim;
+  try {
+    claim = await IngestNameClaim.open(out.kafka, out.topics, {
+      prefix: section.kafka.topicPrefix,
+      name: section.name,
+      log,
+      signal,
+      onStandby: () => (stood = true),
+    });
+  } catch (err) {
+    if (isStop(err)) return undefined;
+    throw err;
+  }
+  if (stood) ingestMetrics().takeovers.inc();
+  return claim;
+}
+
+/** One term; true when another copy fenced this one. Any other failure frees the name and rejects. */
+async function termUntilFenced(
+  section: IngestSection,
+  log: Logger,
+  kafka: IngestKafka,
+  source: ChainSource,
+  signal: AbortSignal,
+  claim: NameClaim,
+  fileStats: () => object,
+): Promise<boolean> {
+  try {
+    await publishTerm(section, log, kafka, source, signal, claim, fileStats);
+    return false;
+  } catch (err) {
+    if (!(err instanceof PublisherFencedError) || signal.aborted) {
+      await claim.release({ free: true });
+      throw err;
+    }
+    log.warn({ err: err.message }, 'ingest: fenced by another copy of this ingest that took over');
+    return true;
+  } finally {
+    ingestMetrics().active.set(0);
+  }
 }
 
 /** One term as the active copy: opens the publisher (fencing any older copy), resumes after what Kafka
@@ -185,41 +218,9 @@ async function publishTerm(
       if (isStop(err)) return;
       throw err;
     }
-    const { afterSlot, openSlot, held } = resume;
-    log.info(
-      {
-        afterSlot: afterSlot?.toString() ?? null,
-        openSlot: openSlot?.toString() ?? null,
-        alreadyInKafka: held.size,
-        topicPrefix: section.kafka.topicPrefix,
-      },
-      afterSlot === undefined && held.size === 0
-        ? 'ingest: topics empty, starting from genesis'
-        : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` +
-            (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
-    );
-    // The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
-    // I/O-bound and are framed here.
-    const publish = (): Promise<PumpResult> => {
-      if (section.source === 'sim') {
-        return pump(
-          simFramedBatches({
-            sim: { ...section.sim, votes: section.votes },
-            afterSlot,
-            partitions: publisher.partitionCounts,
-            topics,
-            signal: term.signal,
-          }),
-          (b) => b.records,
-          publisher,
-          { signal: term.signal },
-        );
-      }
-      const framer = new SlotFramer(publisher.partitionCounts, topics);
-      return pump(source.batches({ afterSlot, signal: term.signal }), (batch) => framer.frame(batch), publisher, { signal: term.signal });
-    };
+    logResume(log, section, resume);
     try {
-      const r = await publish();
+      const r = await publishFrom(section, source, publisher, topics, resume.afterSlot, term.signal);
       log.info(
         { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
         'ingest: source finished',
@@ -238,4 +239,41 @@ async function publishTerm(
     signal.removeEventListener('abort', onStop);
     await publisher.close();
   }
+}
+
+function logResume(log: Logger, section: IngestSection, { afterSlot, openSlot, held }: ResumePoint): void {
+  log.info(
+    {
+      afterSlot: afterSlot?.toString() ?? null,
+      openSlot: openSlot?.toString() ?? null,
+      alreadyInKafka: held.size,
+      topicPrefix: section.kafka.topicPrefix,
+    },
+    afterSlot === undefined && held.size === 0
+      ? 'ingest: topics empty, starting from genesis'
+      : `ingest: resuming after slot ${afterSlot ?? 'none'}, the newest one Kafka holds whole` +
+          (held.size > 0 ? `; ${held.size} records published after it are skipped by identity` : ''),
+  );
+}
+
+/** The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
+ * I/O-bound and are framed here. */
+function publishFrom(
+  section: IngestSection,
+  source: ChainSource,
+  publisher: Publisher,
+  topics: TopicNames,
+  afterSlot: bigint | undefined,
+  signal: AbortSignal,
+): Promise<PumpResult> {
+  if (section.source === 'sim') {
+    return pump(
+      simFramedBatches({ sim: { ...section.sim, votes: section.votes }, afterSlot, partitions: publisher.partitionCounts, topics, signal }),
+      (b) => b.records,
+      publisher,
+      { signal },
+    );
+  }
+  const framer = new SlotFramer(publisher.partitionCounts, topics);
+  return pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });
 }

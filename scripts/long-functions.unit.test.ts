@@ -14,14 +14,9 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'schemas/wire.ts:decodeV1': 98,
   'api/solana-json/instructions.ts:parseSystem': 93,
   'schemas/wire.ts:decodeTransactionWire': 93,
-  'ingest/run.ts:publishTerm': 85,
-  'ingest/run.ts:startIngest': 83,
   'schemas/pumpfun/layout.ts:Cursor.read': 81,
-  'platform/local-kafka/launcher.ts:startCluster': 78,
-  'ingest/publish/resume-point.ts:scanBack': 77,
   'ingest/sources/sim/txgen/pump-migrate.ts:migrateTx': 74,
   'ingest/sources/sim/chain.ts:SimChain.next': 70,
-  'cli/main.ts:main': 68,
   'schemas/pumpfun/extract.ts:extractPumpTransaction': 68,
   'api/solana-json/instructions.ts:parseToken': 67,
   'ingest/sources/sim/txgen/pump-migrate.ts:runCreatePool': 65,
@@ -31,12 +26,7 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'ingest/sources/sim/txgen/pumpswap-v2.ts:v2BuyIx': 90,
   'ingest/sources/sim/txgen/pumpswap-v2.ts:run': 76,
   'ingest/sources/sim/txgen/pumpswap-v2.ts:poolSweepTx': 72,
-  'api/pubsub/params.ts:parseSubscribe': 64,
-  'ingest/sources/rpc/source.ts:RpcRun.run': 64,
-  'projector/projections/index.ts:projectInto': 63,
   'ingest/sources/sim/compile.ts:compileMessage': 62,
-  'ingest/sources/yellowstone/metrics.ts:yellowstoneMetrics': 62,
-  'api/live/views-clickhouse.ts:clickHouseViews': 61,
 };
 
 describe('long functions', () => {

@@ -104,6 +104,19 @@ export type AnyMethod = Method<unknown>;
 
 export const defineMethod = <P>(m: Method<P>): AnyMethod => m;
 
+/** A method answered at once with `error`, whatever the params and however far behind the views are
+ * (methods/readOnly.ts, methods/notServed.ts). */
+export const refusedMethod = (name: string, error: () => Error): AnyMethod =>
+  defineMethod<null>({
+    name,
+    unavailableMessage: '',
+    answersWhileBehind: true,
+    parse: () => null,
+    run: async () => {
+      throw error();
+    },
+  });
+
 /**
  * The slot an answer at `commitment` is computed at, after the minContextSlot check: -32016 with the
  * context slot when the views have not reached it.

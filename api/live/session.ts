@@ -170,12 +170,7 @@ export class LiveSession implements LiveSubscriber {
   apply(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
     if (this.closed || this.refusedUnread(sub)) return;
     if (sub.fromSlot !== undefined && !this.holdReplayPermit()) return;
-    const gen = this.reset();
-    this.sub = sub;
-    this.opts = opts;
-    this.lastCompleted = undefined;
-    this.reachedSlots = [];
-    this.reachedLive = [];
+    const gen = this.replaceWith(sub, opts);
     this.gate =
       sub.commitment === Commitment.processed
         ? undefined
@@ -206,12 +201,7 @@ export class LiveSession implements LiveSubscriber {
    */
   applySnapshot(sub: CompiledSubscription, opts: ApplyOptions = {}): void {
     if (this.closed || this.refusedUnread(sub) || !this.holdReplayPermit()) return;
-    const gen = this.reset();
-    this.sub = sub;
-    this.opts = opts;
-    this.lastCompleted = undefined;
-    this.reachedSlots = [];
-    this.reachedLive = [];
+    const gen = this.replaceWith(sub, opts);
     this.gate = undefined;
     this.d.hub.unregister(this);
     this.d.hub.addIdle(this);
@@ -262,6 +252,17 @@ export class LiveSession implements LiveSubscriber {
   }
 
   /** Drops the registration's replay, buffer and held updates; returns the new generation. */
+  /** A new registration in place of the old one (apply, applySnapshot): nothing of the old one's progress counts. */
+  private replaceWith(sub: CompiledSubscription, opts: ApplyOptions): number {
+    const gen = this.reset();
+    this.sub = sub;
+    this.opts = opts;
+    this.lastCompleted = undefined;
+    this.reachedSlots = [];
+    this.reachedLive = [];
+    return gen;
+  }
+
   private reset(): number {
     this.generation++;
     void this.replay?.cancel();

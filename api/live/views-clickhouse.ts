@@ -24,38 +24,8 @@ const FIRST_SLOT_SQL = `SELECT slot, min(first_offset) AS first FROM {db:Identif
 export function clickHouseViews(ch: ClickHouseClient, database: string, admission?: QueryAdmission): StreamViews {
   let signatureState: ViewsStateCache | undefined;
   return {
-    async replayOffsets(topics, fromSlot): Promise<SlotOffsetRow[]> {
-      const rs = await ch.query({
-        query: OFFSETS_SQL,
-        query_params: { db: database, topics: [...topics], from: fromSlot.toString() },
-        format: 'JSONEachRow',
-      });
-      const rows = await rs.json<{ topic: string; partition: number; start_raw: string; n_from: string; indexed: string }>();
-      return rows.map((r) => ({
-        topic: r.topic,
-        partition: Number(r.partition),
-        start: Number(r.n_from) > 0 ? String(r.start_raw) : null,
-        indexed: String(r.indexed),
-      }));
-    },
-
-    // Per partition whose log start moved, the slot of the first retained record, plus one when that slot's
-    // records were cut; the newest of those.
-    async firstAvailable(starts: readonly LogStart[]): Promise<bigint | undefined> {
-      let first: bigint | undefined;
-      for (const { topic, partition, low } of starts) {
-        const rs = await ch.query({
-          query: FIRST_SLOT_SQL,
-          query_params: { db: database, topic, partition, low: low.toString() },
-          format: 'JSONEachRow',
-        });
-        const [row] = await rs.json<{ slot: string; first: string }>();
-        if (!row) continue;
-        const slot = BigInt(row.slot) + (BigInt(row.first) < low ? 1n : 0n);
-        if (first === undefined || slot > first) first = slot;
-      }
-      return first;
-    },
+    replayOffsets: (topics, fromSlot) => readReplayOffsets(ch, database, topics, fromSlot),
+    firstAvailable: (starts) => readFirstAvailable(ch, database, starts),
 
     async head(commitment) {
       return (await readViewsState(ch, database)).head[commitment];
@@ -81,4 +51,42 @@ export function clickHouseViews(ch: ClickHouseClient, database: string, admissio
       }
     },
   };
+}
+
+async function readReplayOffsets(
+  ch: ClickHouseClient,
+  database: string,
+  topics: readonly string[],
+  fromSlot: bigint,
+): Promise<SlotOffsetRow[]> {
+  const rs = await ch.query({
+    query: OFFSETS_SQL,
+    query_params: { db: database, topics: [...topics], from: fromSlot.toString() },
+    format: 'JSONEachRow',
+  });
+  const rows = await rs.json<{ topic: string; partition: number; start_raw: string; n_from: string; indexed: string }>();
+  return rows.map((r) => ({
+    topic: r.topic,
+    partition: Number(r.partition),
+    start: Number(r.n_from) > 0 ? String(r.start_raw) : null,
+    indexed: String(r.indexed),
+  }));
+}
+
+// Per partition whose log start moved, the slot of the first retained record, plus one when that slot's
+// records were cut; the newest of those.
+async function readFirstAvailable(ch: ClickHouseClient, database: string, starts: readonly LogStart[]): Promise<bigint | undefined> {
+  let first: bigint | undefined;
+  for (const { topic, partition, low } of starts) {
+    const rs = await ch.query({
+      query: FIRST_SLOT_SQL,
+      query_params: { db: database, topic, partition, low: low.toString() },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ slot: string; first: string }>();
+    if (!row) continue;
+    const slot = BigInt(row.slot) + (BigInt(row.first) < low ? 1n : 0n);
+    if (first === undefined || slot > first) first = slot;
+  }
+  return first;
 }

@@ -98,56 +98,14 @@ const noParams = {
 
 export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedSubscribe {
   switch (kind) {
-    case 'account': {
-      const p = positional(params, 1, 2);
-      const pubkey = keyParam(p[0], 32, 'pubkey', 'pubkey');
-      const config = parseConfig(p[1], 'config');
-      return {
-        request: { kind, pubkey, commitment: commitmentOf(config) },
-        view: { encoding: parseEncoding(config, 'binary'), dataSlice: parseDataSlice(config) },
-        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
-      };
-    }
-    case 'program': {
-      const p = positional(params, 1, 2);
-      const program = keyParam(p[0], 32, 'pubkey', 'pubkey');
-      const config = parseConfig(p[1], 'config');
-      // Agave's RpcProgramAccountsConfig, as getProgramAccounts reads it (filter rules: at most 4,
-      // dataSize/memcmp, memcmp limits); the encoding is PubSub's own (legacy `binary` allowed and the default).
-      const rest = parseProgramAccountsConfig(config);
-      const filters: PubSubProgramFilter[] = rest.filters.map((f) =>
-        f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes },
-      );
-      return {
-        request: { kind, program, filters, commitment: rest.commitment },
-        view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
-        snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
-        inert: { withContext: rest.withContext },
-      };
-    }
-    case 'logs': {
-      const p = positional(params, 1, 2);
-      const config = parseConfig(p[1], 'config');
-      const commitment = commitmentOf(config);
-      if (p[0] === 'all' || p[0] === 'allWithVotes')
-        return { request: { kind, mentions: undefined, votes: p[0] === 'allWithVotes', commitment } };
-      const f = p[0];
-      if (typeof f !== 'object' || f === null || Array.isArray(f) || !Object.hasOwn(f, 'mentions')) {
-        throw invalidParams('filter: expected "all", "allWithVotes" or {"mentions": [<address>]}');
-      }
-      const mentions = (f as ParamsConfig).mentions;
-      if (!Array.isArray(mentions)) throw invalidParams('filter.mentions: expected an array holding one base-58 address');
-      if (mentions.length !== 1) throw invalidParam('Invalid Request: Only 1 address supported');
-      return { request: { kind, mentions: keyParam(mentions[0], 32, 'mentions', 'filter.mentions[0]'), votes: true, commitment } };
-    }
-    case 'signature': {
-      const p = positional(params, 1, 2);
-      const signature = keyParam(p[0], 64, 'signature', 'signature');
-      const config = parseConfig(p[1], 'config');
-      // Accepted as Agave does; a read-only service never receives transactions, so it never fires.
-      const received = optionalBool(config, 'enableReceivedNotification') ?? false;
-      return { request: { kind, signature, commitment: commitmentOf(config) }, inert: { enableReceivedNotification: received } };
-    }
+    case 'account':
+      return parseAccountSubscribe(params);
+    case 'program':
+      return parseProgramSubscribe(params);
+    case 'logs':
+      return parseLogsSubscribe(params);
+    case 'signature':
+      return parseSignatureSubscribe(params);
     case 'slot':
     case 'root':
     case 'slotsUpdates':
@@ -159,6 +117,65 @@ export function parseSubscribe(kind: SubscriptionKind, params: unknown): ParsedS
     case 'transaction':
       return parseTransactionSubscribe(params);
   }
+}
+
+function parseAccountSubscribe(params: unknown): ParsedSubscribe {
+  const p = positional(params, 1, 2);
+  const pubkey = keyParam(p[0], 32, 'pubkey', 'pubkey');
+  const config = parseConfig(p[1], 'config');
+  return {
+    request: { kind: 'account', pubkey, commitment: commitmentOf(config) },
+    view: { encoding: parseEncoding(config, 'binary'), dataSlice: parseDataSlice(config) },
+    snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
+  };
+}
+
+function parseProgramSubscribe(params: unknown): ParsedSubscribe {
+  const p = positional(params, 1, 2);
+  const program = keyParam(p[0], 32, 'pubkey', 'pubkey');
+  const config = parseConfig(p[1], 'config');
+  // Agave's RpcProgramAccountsConfig, as getProgramAccounts reads it (filter rules: at most 4,
+  // dataSize/memcmp, memcmp limits); the encoding is PubSub's own (legacy `binary` allowed and the default).
+  const rest = parseProgramAccountsConfig(config);
+  const filters: PubSubProgramFilter[] = rest.filters.map((f) =>
+    f.kind === 'dataSize' ? { kind: 'dataSize', size: f.size } : { kind: 'memcmp', offset: f.offset, bytes: f.bytes },
+  );
+  return {
+    request: { kind: 'program', program, filters, commitment: rest.commitment },
+    view: { encoding: parseEncoding(config, 'binary'), dataSlice: rest.dataSlice },
+    snapshot: optionalBool(config, SNAPSHOT_MEMBER) === true,
+    inert: { withContext: rest.withContext },
+  };
+}
+
+function parseLogsSubscribe(params: unknown): ParsedSubscribe {
+  const p = positional(params, 1, 2);
+  const config = parseConfig(p[1], 'config');
+  const commitment = commitmentOf(config);
+  if (p[0] === 'all' || p[0] === 'allWithVotes')
+    return { request: { kind: 'logs', mentions: undefined, votes: p[0] === 'allWithVotes', commitment } };
+  const f = p[0];
+  if (typeof f !== 'object' || f === null || Array.isArray(f) || !Object.hasOwn(f, 'mentions')) {
+    throw invalidParams('filter: expected "all", "allWithVotes" or {"mentions": [<address>]}');
+  }
+  const mentions = (f as ParamsConfig).mentions;
+  if (!Array.isArray(mentions)) throw invalidParams('filter.mentions: expected an array holding one base-58 address');
+  if (mentions.length !== 1) throw invalidParam('Invalid Request: Only 1 address supported');
+  return {
+    request: { kind: 'logs', mentions: keyParam(mentions[0], 32, 'mentions', 'filter.mentions[0]'), votes: true, commitment },
+  };
+}
+
+function parseSignatureSubscribe(params: unknown): ParsedSubscribe {
+  const p = positional(params, 1, 2);
+  const signature = keyParam(p[0], 64, 'signature', 'signature');
+  const config = parseConfig(p[1], 'config');
+  // Accepted as Agave does; a read-only service never receives transactions, so it never fires.
+  const received = optionalBool(config, 'enableReceivedNotification') ?? false;
+  return {
+    request: { kind: 'signature', signature, commitment: commitmentOf(config) },
+    inert: { enableReceivedNotification: received },
+  };
 }
 
 /** The subscription id of an `…Unsubscribe`. */

@@ -117,14 +117,7 @@ export async function scanBack(
   isBoundary: (r: InRecord) => boolean,
   opts: ResumePointOptions,
 ): Promise<PartitionTail[]> {
-  const scans = new Map<string, Scan>();
-  for (const topic of names) {
-    for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topic)) {
-      if (high <= low) continue;
-      const start = high - FIRST_WINDOW > low ? high - FIRST_WINDOW : low;
-      scans.set(tpKey(topic, partition), { topic, partition, low, high, start, window: [], boundary: undefined, after: [], done: false });
-    }
-  }
+  const scans = await openScans(kafka, names);
   if (scans.size === 0) return [];
   let finish!: () => void;
   let fail!: (err: Error) => void;
@@ -133,53 +126,26 @@ export async function scanBack(
     fail = reject;
   });
   finished.catch(() => {});
-  const start = OffsetMap.of([...scans.values()].map((s) => [s.topic, s.partition, s.start] as const));
-  const settle = (s: Scan): boolean => {
-    let last = -1;
-    for (let i = s.window.length - 1; i >= 0; i--) {
-      if (isBoundary(s.window[i]!)) {
-        last = i;
-        break;
-      }
-    }
-    if (last < 0 && s.start > s.low) return false;
-    s.boundary = last >= 0 ? s.window[last] : undefined;
-    s.after = s.window.slice(last + 1);
-    s.done = true;
-    return true;
-  };
   const reader = await kafka.partitionReader({
     topics: names,
-    start,
+    start: OffsetMap.of([...scans.values()].map((s) => [s.topic, s.partition, s.start] as const)),
     purpose: 'ingest-resume',
     isolation: 'read_committed',
-    onRecords(records) {
-      for (const r of records) {
-        const s = scans.get(tpKey(r.topic, r.partition));
-        if (!s || s.done || r.offset < s.start || r.offset >= s.high) continue;
-        s.window.push(r);
-      }
-    },
+    onRecords: (records) => collect(scans, records),
     onPosition(topic, partition, next) {
       const s = scans.get(tpKey(topic, partition));
+      // Only once the reader has passed the window's end is the window whole.
       if (!s || s.done || next < s.high) return;
-      if (settle(s)) {
+      if (settle(s, isBoundary)) {
         if ([...scans.values()].every((x) => x.done)) finish();
         return;
       }
-      // No boundary in the window: read a larger one.
-      const width = (s.high - s.start) * WINDOW_GROWTH;
-      s.start = s.high - width > s.low ? s.high - width : s.low;
-      s.window = [];
+      widen(s);
       reader.seek(topic, partition, s.start).catch((err: Error) => fail(err));
     },
     onError: (err) => fail(new Error(`resume scan failed: ${err.message}`)),
   });
-  const timeoutMs = opts.timeoutMs ?? 60_000;
-  const timer = setTimeout(() => {
-    const pending = [...scans.values()].filter((s) => !s.done).map((s) => `${s.topic}/${s.partition}`);
-    fail(new Error(`resume scan: no answer from Kafka within ${timeoutMs} ms for ${pending.join(', ')}`));
-  }, timeoutMs);
+  const timer = failAfter(scans, opts.timeoutMs ?? 60_000, fail);
   try {
     await finished;
   } finally {
@@ -187,4 +153,58 @@ export async function scanBack(
     await reader.stop();
   }
   return [...scans.values()].map(({ topic, partition, boundary, after }) => ({ topic, partition, boundary, after }));
+}
+
+/** A scan per non-empty partition, its first window the last FIRST_WINDOW records (or all, when fewer). */
+async function openScans(kafka: Kafka, names: readonly string[]): Promise<Map<string, Scan>> {
+  const scans = new Map<string, Scan>();
+  for (const topic of names) {
+    for (const [partition, { low, high }] of await kafka.admin().offsetRanges(topic)) {
+      if (high <= low) continue;
+      const start = high - FIRST_WINDOW > low ? high - FIRST_WINDOW : low;
+      scans.set(tpKey(topic, partition), { topic, partition, low, high, start, window: [], boundary: undefined, after: [], done: false });
+    }
+  }
+  return scans;
+}
+
+/** Keeps the records inside an open scan's window: records past the end measured at the start, or of a settled
+ * partition, are no part of the scan. */
+function collect(scans: ReadonlyMap<string, Scan>, records: readonly InRecord[]): void {
+  for (const r of records) {
+    const s = scans.get(tpKey(r.topic, r.partition));
+    if (!s || s.done || r.offset < s.start || r.offset >= s.high) continue;
+    s.window.push(r);
+  }
+}
+
+/** Finishes the scan when its whole window holds a boundary or reaches the log start; false: read a larger one. */
+function settle(s: Scan, isBoundary: (r: InRecord) => boolean): boolean {
+  let last = -1;
+  for (let i = s.window.length - 1; i >= 0; i--) {
+    if (isBoundary(s.window[i]!)) {
+      last = i;
+      break;
+    }
+  }
+  if (last < 0 && s.start > s.low) return false;
+  s.boundary = last >= 0 ? s.window[last] : undefined;
+  s.after = s.window.slice(last + 1);
+  s.done = true;
+  return true;
+}
+
+/** No boundary in the window: the next one is WINDOW_GROWTH times as wide, back from the same end. */
+function widen(s: Scan): void {
+  const width = (s.high - s.start) * WINDOW_GROWTH;
+  s.start = s.high - width > s.low ? s.high - width : s.low;
+  s.window = [];
+}
+
+/** Fails the scan, naming the partitions still open, when Kafka has not answered for them in time. */
+function failAfter(scans: ReadonlyMap<string, Scan>, timeoutMs: number, fail: (err: Error) => void): NodeJS.Timeout {
+  return setTimeout(() => {
+    const pending = [...scans.values()].filter((s) => !s.done).map((s) => `${s.topic}/${s.partition}`);
+    fail(new Error(`resume scan: no answer from Kafka within ${timeoutMs} ms for ${pending.join(', ')}`));
+  }, timeoutMs);
 }

@@ -222,68 +222,108 @@ async function startCluster(
   };
   const started = Date.now();
   const nodes: RunningNode[] = [];
-  const onExit = (): void => {
-    // The parent is going away: ask the JVMs to stop now; the supervisors finish the job.
-    for (const n of nodes) if (isRunning(n)) safeKill(n.pid, 'SIGTERM');
-  };
-  process.on('exit', onExit);
-  const removeExitHook = (): void => {
-    process.off('exit', onExit);
-  };
+  const removeExitHook = termOnExit(nodes);
+  const launch: Launch = { libs, dataDir, ownDir, deleteData: !opts.keepData, jvm };
   try {
-    await Promise.all(state.nodes.map((a) => formatNode(libs, dataDir, state, a)));
-    const formatMs = Date.now() - started;
-    const makeArchive = cdsEnabled() && !existsSync(cdsArchive(libs));
-    if (makeArchive) await removeStaleArchives(libs);
-    for (const address of state.nodes) {
-      const dump = makeArchive && nodes.length === 0 ? `${cdsArchive(libs)}.tmp-${process.pid}-${address.id}` : undefined;
-      nodes.push(await spawnNode(libs, dataDir, ownDir, !opts.keepData, jvm, address, dump));
-    }
+    const formatMs = await spawnNodes(launch, state, nodes);
     const brokers = state.nodes.map((a) => `127.0.0.1:${a.brokerPort}`);
     const readyTimeoutMs = opts.readyTimeoutMs ?? 180_000;
     await waitUntilReady(brokers, nodes, readyTimeoutMs);
     log('kafka ready', { brokers, nodes: count, ms: Date.now() - started, formatMs, dataDir });
-    let stopping: Promise<void> | undefined;
-    const pids = nodes.map((n) => n.pid);
-    const nodeAt = (index: number): RunningNode => {
-      const n = nodes[index];
-      if (!n) throw new Error(`no Kafka node at index ${index}: the cluster has ${nodes.length}`);
-      if (stopping) throw new Error('the Kafka cluster is stopped');
-      return n;
-    };
-    return {
-      brokers,
-      pids,
-      dataDir,
-      stop: () => {
-        stopping ??= stopNodes(libs, nodes, dataDir, !opts.keepData).finally(removeExitHook);
-        return stopping;
-      },
-      stopNode: async (index, signal = 'SIGTERM') => {
-        const n = nodeAt(index);
-        if (isRunning(n)) safeKill(n.pid, signal);
-        if (!(await settlesWithin(n.exited, stopTimeoutMs(n)))) {
-          safeKill(n.pid, 'SIGKILL');
-          await n.exited;
-        }
-        n.child.stdin?.destroy();
-        await finishArchive(libs, n);
-      },
-      startNode: async (index) => {
-        const old = nodeAt(index);
-        if (isRunning(old)) throw new Error(`Kafka node at index ${index} is still running (pid ${old.pid})`);
-        const fresh = await spawnNode(libs, dataDir, ownDir, !opts.keepData, jvm, old.address);
-        nodes[index] = fresh;
-        pids[index] = fresh.pid;
-        await waitUntilReady([brokers[index]!], [fresh], readyTimeoutMs);
-        log('kafka node restarted', { broker: brokers[index], pid: fresh.pid });
-      },
-    };
+    return clusterHandle(launch, { nodes, brokers, readyTimeoutMs, removeExitHook, log });
   } catch (err) {
     await stopNodes(libs, nodes, dataDir, false);
     removeExitHook();
     throw err;
   }
+}
+
+/** How every node of one cluster is started: jars, data folder, and whether stopping deletes the data. */
+interface Launch {
+  libs: string;
+  dataDir: string;
+  ownDir: boolean;
+  deleteData: boolean;
+  jvm: JvmChoice;
+}
+
+/** The parent going away asks the JVMs to stop now (the supervisors finish the job); returns the hook's removal. */
+function termOnExit(nodes: readonly RunningNode[]): () => void {
+  const onExit = (): void => {
+    for (const n of nodes) if (isRunning(n)) safeKill(n.pid, 'SIGTERM');
+  };
+  process.on('exit', onExit);
+  return () => {
+    process.off('exit', onExit);
+  };
+}
+
+/** Formats every node's storage, then starts the JVMs one by one, each pushed into `nodes` once running (so a
+ * failure stops the ones started); the first also dumps the class-data archive when there is none. Returns the
+ * milliseconds formatting took. */
+async function spawnNodes(launch: Launch, state: ClusterState, nodes: RunningNode[]): Promise<number> {
+  const { libs, dataDir, ownDir, deleteData, jvm } = launch;
+  const started = Date.now();
+  await Promise.all(state.nodes.map((a) => formatNode(libs, dataDir, state, a)));
+  const formatMs = Date.now() - started;
+  const makeArchive = cdsEnabled() && !existsSync(cdsArchive(libs));
+  if (makeArchive) await removeStaleArchives(libs);
+  for (const address of state.nodes) {
+    const dump = makeArchive && nodes.length === 0 ? `${cdsArchive(libs)}.tmp-${process.pid}-${address.id}` : undefined;
+    nodes.push(await spawnNode(libs, dataDir, ownDir, deleteData, jvm, address, dump));
+  }
+  return formatMs;
+}
+
+interface Running {
+  /** Replaced in place when a node is restarted (startNode). */
+  nodes: RunningNode[];
+  brokers: string[];
+  readyTimeoutMs: number;
+  removeExitHook: () => void;
+  log: LaunchLog;
+}
+
+/** The started cluster's handle: `stop` runs once (later calls share it), and no node is touched after it. */
+function clusterHandle(launch: Launch, run: Running): LocalKafka {
+  const { libs, dataDir, ownDir, deleteData, jvm } = launch;
+  const { nodes, brokers, readyTimeoutMs, removeExitHook, log } = run;
+  let stopping: Promise<void> | undefined;
+  const pids = nodes.map((n) => n.pid);
+  const nodeAt = (index: number): RunningNode => {
+    const n = nodes[index];
+    if (!n) throw new Error(`no Kafka node at index ${index}: the cluster has ${nodes.length}`);
+    if (stopping) throw new Error('the Kafka cluster is stopped');
+    return n;
+  };
+  return {
+    brokers,
+    pids,
+    dataDir,
+    stop: () => {
+      stopping ??= stopNodes(libs, nodes, dataDir, deleteData).finally(removeExitHook);
+      return stopping;
+    },
+    stopNode: async (index, signal = 'SIGTERM') => {
+      const n = nodeAt(index);
+      if (isRunning(n)) safeKill(n.pid, signal);
+      if (!(await settlesWithin(n.exited, stopTimeoutMs(n)))) {
+        safeKill(n.pid, 'SIGKILL');
+        await n.exited;
+      }
+      n.child.stdin?.destroy();
+      await finishArchive(libs, n);
+    },
+    startNode: async (index) => {
+      const old = nodeAt(index);
+      if (isRunning(old)) throw new Error(`Kafka node at index ${index} is still running (pid ${old.pid})`);
+      const fresh = await spawnNode(libs, dataDir, ownDir, deleteData, jvm, old.address);
+      nodes[index] = fresh;
+      pids[index] = fresh.pid;
+      await waitUntilReady([brokers[index]!], [fresh], readyTimeoutMs);
+      log('kafka node restarted', { broker: brokers[index], pid: fresh.pid });
+    },
+  };
 }
 
 async function loadOrCreateState(dataDir: string, count: number): Promise<ClusterState> {

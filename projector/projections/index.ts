@@ -1,5 +1,5 @@
 // One entry point for every event kind: decoded event in, rows out. Pure.
-import type { RecordEvent } from '../../schemas/codec.js';
+import type { EventOf, RecordEvent } from '../../schemas/codec.js';
 import { projectAccount } from './accounts.js';
 import { blockDetailRows, transactionBodyRows } from './bodies.js';
 import { projectEpoch } from './epochs.js';
@@ -28,55 +28,12 @@ export function project(e: RecordEvent, raw?: Buffer): Projection {
  */
 export function projectInto(into: Rows, e: RecordEvent, raw?: Buffer): string | undefined {
   switch (e.kind) {
-    case 'transactions': {
-      const p = projectTransaction(e.event);
-      if (!p.ok) return p.reason;
-      const tx = p.rows.transactions![0]!;
-      const changes = tokenBalanceChangeRows(e.event, {
-        slot: tx.slot,
-        position: tx.position,
-        signature: tx.signature,
-        err: tx.err,
-        memo: tx.memo,
-        block_time: tx.block_time,
-      });
-      if (!changes.ok) return changes.reason;
-      into.transactions.push(tx);
-      pushAll(into.signatures_by_address, p.rows.signatures_by_address!);
-      // The whole record and the signature index row (004_transaction_records.sql, 003_transaction_bodies.sql).
-      const { body, index } = transactionBodyRows(e.event, tx.signature, raw);
-      into.transaction_records.push(body);
-      into.transaction_index.push(index);
-      // The token-account history of getTransactionsForAddress (007_address_history.sql).
-      pushAll(into.token_balance_changes, changes.rows.token_balance_changes!);
-      return undefined;
-    }
-    case 'accounts': {
-      const p = projectAccount(e.event);
-      if (!p.ok) return p.reason;
-      const w = p.rows.account_writes![0]!;
-      into.account_writes.push(w);
-      // Its owner alone, for the ownership check of the paged program reads (011_owner_writes.sql): the same row.
-      into.owner_writes.push(w);
-      // The same row in the owner-first orders of the paged program reads (006_program_accounts.sql).
-      into.program_accounts.push(w);
-      into.program_account_changes.push(w);
-      // The wallet index row (keys as the accounts view stored them).
-      pushAll(into.token_accounts_by_owner, tokenOwnerRows(e.event, w.pubkey, w.owner));
-      // The mint and delegate index rows (008_token_account_keys.sql).
-      pushAll(into.token_accounts_by_mint, tokenMintRows(e.event, w.pubkey, w.owner));
-      pushAll(into.token_accounts_by_delegate, tokenDelegateRows(e.event, w.pubkey, w.owner));
-      return undefined;
-    }
-    case 'slots': {
-      const p = projectSlot(e.event);
-      if (!p.ok) return p.reason;
-      pushAll(into.slot_status, p.rows.slot_status!);
-      pushAll(into.blocks, p.rows.blocks!);
-      pushAll(into.blockhashes, blockhashRows(e.event));
-      pushAll(into.block_details, blockDetailRows(e.event));
-      return undefined;
-    }
+    case 'transactions':
+      return transactionInto(into, e.event, raw);
+    case 'accounts':
+      return accountInto(into, e.event);
+    case 'slots':
+      return slotInto(into, e.event);
     case 'epochs': {
       const p = projectEpoch(e.event);
       if (!p.ok) return p.reason;
@@ -88,6 +45,59 @@ export function projectInto(into: Rows, e: RecordEvent, raw?: Buffer): string | 
       // No view of their own: the projector reads these topics for their replay index (slot_offsets) only.
       return undefined;
   }
+}
+
+function transactionInto(into: Rows, event: EventOf<'transactions'>, raw: Buffer | undefined): string | undefined {
+  const p = projectTransaction(event);
+  if (!p.ok) return p.reason;
+  const tx = p.rows.transactions![0]!;
+  // Both projections are checked before anything is appended: a rejected event adds no rows.
+  const changes = tokenBalanceChangeRows(event, {
+    slot: tx.slot,
+    position: tx.position,
+    signature: tx.signature,
+    err: tx.err,
+    memo: tx.memo,
+    block_time: tx.block_time,
+  });
+  if (!changes.ok) return changes.reason;
+  into.transactions.push(tx);
+  pushAll(into.signatures_by_address, p.rows.signatures_by_address!);
+  // The whole record and the signature index row (004_transaction_records.sql, 003_transaction_bodies.sql).
+  const { body, index } = transactionBodyRows(event, tx.signature, raw);
+  into.transaction_records.push(body);
+  into.transaction_index.push(index);
+  // The token-account history of getTransactionsForAddress (007_address_history.sql).
+  pushAll(into.token_balance_changes, changes.rows.token_balance_changes!);
+  return undefined;
+}
+
+function accountInto(into: Rows, event: EventOf<'accounts'>): string | undefined {
+  const p = projectAccount(event);
+  if (!p.ok) return p.reason;
+  const w = p.rows.account_writes![0]!;
+  into.account_writes.push(w);
+  // Its owner alone, for the ownership check of the paged program reads (011_owner_writes.sql): the same row.
+  into.owner_writes.push(w);
+  // The same row in the owner-first orders of the paged program reads (006_program_accounts.sql).
+  into.program_accounts.push(w);
+  into.program_account_changes.push(w);
+  // The wallet index row (keys as the accounts view stored them).
+  pushAll(into.token_accounts_by_owner, tokenOwnerRows(event, w.pubkey, w.owner));
+  // The mint and delegate index rows (008_token_account_keys.sql).
+  pushAll(into.token_accounts_by_mint, tokenMintRows(event, w.pubkey, w.owner));
+  pushAll(into.token_accounts_by_delegate, tokenDelegateRows(event, w.pubkey, w.owner));
+  return undefined;
+}
+
+function slotInto(into: Rows, event: EventOf<'slots'>): string | undefined {
+  const p = projectSlot(event);
+  if (!p.ok) return p.reason;
+  pushAll(into.slot_status, p.rows.slot_status!);
+  pushAll(into.blocks, p.rows.blocks!);
+  pushAll(into.blockhashes, blockhashRows(event));
+  pushAll(into.block_details, blockDetailRows(event));
+  return undefined;
 }
 
 function pushAll<T>(into: T[], from: readonly T[]): void {

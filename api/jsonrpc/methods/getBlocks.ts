@@ -6,6 +6,7 @@ import { contextSlot, defineMethod } from '../method.js';
 import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
 import { u64Json } from '../../solana-json/json.js';
 import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import type { ViewsState } from '../../views/state.js';
 
 export const MAX_SLOT_RANGE = 500_000n;
 
@@ -76,14 +77,21 @@ export async function blocksInRange(ctx: { ch: QueryClient; db: string }, start:
   return out;
 }
 
+/** getBlocks and getBlocksWithLimit: the newest slot at the commitment, once the views reach back to `start`
+ * (a start before the oldest block they hold is unavailable). */
+export function blocksHead(state: ViewsState, p: ContextConfig & { start: bigint }): bigint {
+  const head = contextSlot({ unavailableMessage: UNAVAILABLE }, state, p.commitment, p.minContextSlot);
+  const oldest = state.oldestBlock;
+  if (oldest === undefined || p.start < oldest) throw unavailable(UNAVAILABLE);
+  return head;
+}
+
 export const getBlocks = defineMethod<GetBlocksParams>({
   name: 'getBlocks',
   unavailableMessage: UNAVAILABLE,
   parse: parseGetBlocks,
   run: async (ctx, p) => {
-    const head = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
-    const oldest = ctx.state.oldestBlock;
-    if (oldest === undefined || p.start < oldest) throw unavailable(UNAVAILABLE);
+    const head = blocksHead(ctx.state, p);
     const end = p.end === undefined || p.end > head ? head : p.end;
     if (end < p.start) return [];
     if (end - p.start > MAX_SLOT_RANGE) throw invalidParam('Invalid param: slot range too large');

@@ -1,10 +1,10 @@
 // getBlocksWithLimit: at most `limit` produced slots >= start, ascending, up to the newest slot at the
 // commitment (confirmed or finalized).
-import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
-import { contextSlot, defineMethod } from '../method.js';
+import { invalidParam, invalidParams } from '../../solana-json/errors.js';
+import { defineMethod } from '../method.js';
 import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
 import { u64Json } from '../../solana-json/json.js';
-import { blocksInRange } from './getBlocks.js';
+import { blocksHead, blocksInRange } from './getBlocks.js';
 
 export const MAX_BLOCKS_LIMIT = 500_000n;
 
@@ -32,9 +32,7 @@ export const getBlocksWithLimit = defineMethod<GetBlocksWithLimitParams>({
   unavailableMessage: UNAVAILABLE,
   parse: parseGetBlocksWithLimit,
   run: async (ctx, p) => {
-    const head = contextSlot({ unavailableMessage: UNAVAILABLE }, ctx.state, p.commitment, p.minContextSlot);
-    const oldest = ctx.state.oldestBlock;
-    if (oldest === undefined || p.start < oldest) throw unavailable(UNAVAILABLE);
+    const head = blocksHead(ctx.state, p);
     if (p.start > head) return [];
     return (await blocksInRange(ctx, p.start, head, p.limit)).map(u64Json);
   },

@@ -19,6 +19,7 @@ import { parseConfig, parseContextConfig, positional, type ContextConfig } from 
 import { queryRows, u64 } from '../../views/query.js';
 import { base58 } from '../../../schemas/base58.js';
 import { decodeMessage, LAMPORTS_PER_SIGNATURE, messageFee, sanitizeError } from './message-fee.js';
+import { BLOCKHASH_SQL } from './isBlockhashValid.js';
 
 const TYPE = 'solana_message::versioned::VersionedMessage';
 /** Agave's golden limits (rpc.rs MAX_BASE64_SIZE, PACKET_DATA_SIZE). */
@@ -54,15 +55,6 @@ export function parseGetFeeForMessage(params: unknown): GetFeeForMessageParams {
   if (bad !== undefined) throw invalidParam(`invalid transaction message: ${bad}`);
   return { message, ...parseContextConfig(parseConfig(p[1], 'config')) };
 }
-
-const BLOCKHASH_SQL = `
-SELECT block_height FROM {db:Identifier}.blockhashes
-WHERE blockhash = {blockhash:String} AND slot <= {slot:UInt64}
-  AND slot NOT IN (
-    SELECT slot FROM {db:Identifier}.slot_status
-    WHERE status = 3 AND slot IN (SELECT slot FROM {db:Identifier}.blockhashes WHERE blockhash = {blockhash:String}))
-ORDER BY slot DESC
-LIMIT 1`;
 
 /** Pure: a nonce account's (Versions: u32 version, u32 state 1 = initialized, authority, durable nonce, fee
  * calculator) lamports per signature when its durable nonce is `blockhash`. */

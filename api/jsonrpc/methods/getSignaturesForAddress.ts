@@ -64,7 +64,8 @@ ORDER BY slot DESC, position DESC
 LIMIT 1 BY slot, position
 LIMIT {limit:UInt32}`;
 
-interface Row {
+/** A signature row as the signature queries read it (getTransactionsForAddress reads the same columns). */
+export interface SignatureRow {
   signature: string;
   slot: string;
   position: number;
@@ -73,7 +74,7 @@ interface Row {
   block_time: string | number | null;
 }
 
-export function shapeSignature(r: Row, state: ViewsState): Record<string, unknown> {
+export function shapeSignature(r: SignatureRow, state: ViewsState): Record<string, unknown> {
   const slot = u64(r.slot);
   const finalized = state.head.finalized;
   return {
@@ -113,7 +114,7 @@ export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParam
       untilSlot = u.slot;
       untilPos = Number(u.position);
     }
-    const rows = await queryRows<Row>(ctx.ch, SIGNATURES_SQL, {
+    const rows = await queryRows<SignatureRow>(ctx.ch, SIGNATURES_SQL, {
       db: ctx.db,
       address: p.address,
       maxSlot,

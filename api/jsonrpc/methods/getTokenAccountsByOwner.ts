@@ -101,6 +101,17 @@ export async function programAndMint(
   return { program: mint.owner, mint: filter.mint };
 }
 
+/** Both versions' first steps: the slot the answer is at, the program and mint to search, the encoding loaded. */
+export async function tokenAccountsScope(
+  ctx: MethodContext,
+  p: GetTokenAccountsByOwnerParams,
+): Promise<{ slot: bigint; program: string; mint: string }> {
+  const slot = readSlot(UNAVAILABLE, ctx.state, p);
+  const { program, mint } = await programAndMint(ctx, p.filter, slot);
+  await encodingReady(p.encoding);
+  return { slot, program, mint };
+}
+
 /**
  * Agave's keyed token accounts of stored rows: token-account data only; jsonParsed leaves out what it cannot
  * parse. The rows' mints are read for jsonParsed's decimals.
@@ -127,9 +138,7 @@ export const getTokenAccountsByOwner = defineMethod<GetTokenAccountsByOwnerParam
   unavailableMessage: UNAVAILABLE,
   parse: parseGetTokenAccountsByOwner,
   run: async (ctx, p) => {
-    const slot = readSlot(UNAVAILABLE, ctx.state, p);
-    const { program, mint } = await programAndMint(ctx, p.filter, slot);
-    await encodingReady(p.encoding);
+    const { slot, program, mint } = await tokenAccountsScope(ctx, p);
     const rows = await queryRows<AccountRow>(ctx.ch, TOKEN_ACCOUNTS_SQL, { db: ctx.db, wallet: p.owner, program, mint, slot });
     return withContext(slot, ctx.apiVersion, await shapeTokenAccounts(ctx, p, rows, slot));
   },

@@ -6,16 +6,15 @@
 // helius-sdk's getAllTokenAccountsByOwner reads). A wallet's token accounts are few, so the candidates come from
 // the wallet index (token_accounts_by_owner) and totalResults, the count of the whole filtered set, is cheap.
 import bs58 from 'bs58';
-import { encodingReady, type AccountRow } from '../../solana-json/accounts.js';
+import type { AccountRow } from '../../solana-json/accounts.js';
 import { parsePageConfig, type PageConfig } from '../../solana-json/page-config.js';
 import { optionalBool } from '../../solana-json/params.js';
 import { queryRows } from '../../views/query.js';
-import { readSlot } from '../as-of.js';
 import { defineMethod, withContext } from '../method.js';
 import {
   parseTokenAccountsByOwnerParams,
-  programAndMint,
   shapeTokenAccounts,
+  tokenAccountsScope,
   tokenAccountsSql,
   UNAVAILABLE,
   type GetTokenAccountsByOwnerParams,
@@ -42,9 +41,7 @@ export const getTokenAccountsByOwnerV2 = defineMethod<GetTokenAccountsByOwnerV2P
   unavailableMessage: UNAVAILABLE,
   parse: parseGetTokenAccountsByOwnerV2,
   run: async (ctx, p) => {
-    const slot = readSlot(UNAVAILABLE, ctx.state, p);
-    const { program, mint } = await programAndMint(ctx, p.filter, slot);
-    await encodingReady(p.encoding);
+    const { slot, program, mint } = await tokenAccountsScope(ctx, p);
     const base = { db: ctx.db, wallet: p.owner, program, mint, slot, since: p.page.changedSinceSlot ?? 0n };
     const hex = (k: Uint8Array | undefined) => (k === undefined ? '' : Buffer.from(k).toString('hex'));
     // Rows jsonParsed cannot parse are left out after the read: a page emptied that way is followed by the next.

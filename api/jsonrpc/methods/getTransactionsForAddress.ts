@@ -25,7 +25,7 @@ import {
 import { contextSlot, defineMethod, type MethodContext } from '../method.js';
 import { parseGetTransactionsForAddress, type GetTransactionsForAddressParams } from '../transactions-for-address-params.js';
 import { encodeConfirmedTransaction, needsBlockTime, readBlockTimes } from './getTransaction.js';
-import { shapeSignature } from './getSignaturesForAddress.js';
+import { shapeSignature, type SignatureRow } from './getSignaturesForAddress.js';
 import { checkTokenPosition, locateSignatures, type CursorContext } from '../signature-cursors.js';
 import { newestWritesSql } from '../as-of.js';
 
@@ -98,15 +98,6 @@ SELECT slot, position, base64Encode(record) AS body FROM {db:Identifier}.transac
 WHERE slot IN {slots:Array(UInt64)} AND (slot, position) IN {keys:Array(Tuple(UInt64, UInt32))}
 LIMIT 1 BY slot, position`;
 
-interface HistoryRow {
-  signature: string;
-  slot: string;
-  position: number;
-  err: string | null;
-  memo: string | null;
-  block_time: string | number | null;
-}
-
 const UNAVAILABLE = 'Signature information unavailable';
 const STATUS_CODE = { any: 0, succeeded: 1, failed: 2 } as const;
 
@@ -144,7 +135,7 @@ export function pageRange(head: bigint, p: GetTransactionsForAddressParams, sign
   return r;
 }
 
-async function fullItems(ctx: MethodContext, rows: readonly HistoryRow[], p: GetTransactionsForAddressParams): Promise<unknown[]> {
+async function fullItems(ctx: MethodContext, rows: readonly SignatureRow[], p: GetTransactionsForAddressParams): Promise<unknown[]> {
   if (rows.length === 0) return [];
   const keys = rows.map((r) => new TupleParam([u64(r.slot), Number(r.position)]));
   const bodies = await queryRows<{ slot: string; position: number; body: string }>(ctx.ch, RECORDS_SQL, {
@@ -177,9 +168,9 @@ async function fullItems(ctx: MethodContext, rows: readonly HistoryRow[], p: Get
  * page follows. The window leaves room for rows pageOf drops; when it drops so many that the page comes out short
  * while the window was full, a window four times larger is read.
  */
-async function readWindow(ctx: MethodContext, sql: string, params: Record<string, unknown>, wanted: number): Promise<HistoryRow[]> {
+async function readWindow(ctx: MethodContext, sql: string, params: Record<string, unknown>, wanted: number): Promise<SignatureRow[]> {
   for (let window = 2 * wanted; ; window *= 4) {
-    const raw = await queryRows<HistoryRow>(ctx.ch, sql, { ...params, window });
+    const raw = await queryRows<SignatureRow>(ctx.ch, sql, { ...params, window });
     const slots = [...new Set(raw.map((r) => u64(r.slot)))];
     const skipped = slots.length === 0 ? [] : await queryRows<{ slot: string }>(ctx.ch, SKIPPED_SQL, { db: ctx.db, slots });
     const rows = pageOf(raw, new Set(skipped.map((r) => String(r.slot))));

@@ -21,7 +21,9 @@ export function parseIsBlockhashValid(params: unknown): IsBlockhashValidParams {
   return { blockhash: p[0], ...parseContextConfig(parseConfig(p[1], 'config')) };
 }
 
-const BLOCKHASH_SQL = `
+/** The newest block up to `slot` with this blockhash, leaving out slots the views hold as skipped (status 3);
+ * getFeeForMessage asks it too. */
+export const BLOCKHASH_SQL = `
 SELECT slot, block_height FROM {db:Identifier}.blockhashes
 WHERE blockhash = {blockhash:String} AND slot <= {slot:UInt64}
   AND slot NOT IN (

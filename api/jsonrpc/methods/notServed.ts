@@ -4,7 +4,7 @@
 // the ones whose answer lives only in a validator's bank, vote state or gossip. The methods Agave 2.0 removed
 // are listed with their replacement, since old clients still call them.
 import { notServed } from '../../solana-json/errors.js';
-import { defineMethod, type AnyMethod } from '../method.js';
+import { refusedMethod, type AnyMethod } from '../method.js';
 
 export const NOT_SERVED: Readonly<Record<string, string>> = {
   getVoteAccounts:
@@ -30,15 +30,6 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   getStakeActivation: 'Agave 2.0 removed it; read the stake account (getAccountInfo) and the StakeHistory sysvar',
 };
 
-const refuse = (name: string, why: string): AnyMethod =>
-  defineMethod<null>({
-    name,
-    unavailableMessage: '',
-    answersWhileBehind: true,
-    parse: () => null,
-    run: async () => {
-      throw notServed(name, why);
-    },
-  });
-
-export const NOT_SERVED_METHODS: readonly AnyMethod[] = Object.entries(NOT_SERVED).map(([name, why]) => refuse(name, why));
+export const NOT_SERVED_METHODS: readonly AnyMethod[] = Object.entries(NOT_SERVED).map(([name, why]) =>
+  refusedMethod(name, () => notServed(name, why)),
+);

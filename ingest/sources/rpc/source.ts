@@ -175,64 +175,84 @@ class RpcRun {
     await this.askVersion();
     let next = await this.startSlot(afterSlot);
     if (afterSlot !== undefined) this.lastEpoch = this.math.epochOf(afterSlot);
-    if (afterSlot !== undefined && next > afterSlot + 1n) {
-      // --from-slot beyond what Kafka holds: the slots between are not published, and say so.
-      const reason = `--from-slot ${next}: slots after ${afterSlot}, the last in Kafka, are not ingested`;
-      this.o.log.warn(
-        { firstSlot: String(afterSlot + 1n), lastSlot: String(next - 1n) },
-        `rpc source: gap ${afterSlot + 1n}..${next - 1n}: ${reason}`,
-      );
-      this.o.onGap?.(afterSlot + 1n, reason);
-      yield {
-        slot: afterSlot + 1n,
-        events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })],
-      };
-    }
+    if (afterSlot !== undefined && next > afterSlot + 1n) yield this.startGap(afterSlot, next);
     const bounded = this.o.toSlot !== undefined;
     if (!bounded && afterSlot !== undefined) await this.resumeUnrooted(afterSlot);
-    if ((this.o.snapshotPrograms ?? []).length > 0) {
-      if (afterSlot === undefined) await this.takeSnapshot(bounded ? 'finalized' : 'confirmed');
-      else
-        this.o.log.info(
-          { afterSlot: String(afterSlot) },
-          'rpc source: resuming: the getProgramAccounts snapshot was published when history started; not taken again',
-        );
-    }
+    await this.snapshotAtStart(afterSlot, bounded);
     for (;;) {
       if (this.signal?.aborted) return;
       if (bounded && next > this.o.toSlot!) return;
-      // A bounded run publishes rooted slots only; following the tip runs at confirmed.
-      const commitment = bounded ? 'finalized' : 'confirmed';
-      let tip = await this.rpc.call<number>('getSlot', [{ commitment }]).then(BigInt);
-      if (bounded && tip > this.o.toSlot!) tip = this.o.toSlot!;
-      const finalized = bounded ? tip : await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }]).then(BigInt);
-      this.o.onTip?.(tip, next - 1n);
-      if (!bounded) await this.root(finalized);
+      const { tip, finalized } = await this.pollTip(bounded, next);
       if (next > tip) {
         await sleep(this.o.pollMs, this.signal).catch(() => {});
         continue;
       }
       const end = next + BigInt(this.o.window ?? 1000) - 1n < tip ? next + BigInt(this.o.window ?? 1000) - 1n : tip;
+      const commitment = bounded ? 'finalized' : 'confirmed';
       const produced = new Set((await this.rpc.call<number[]>('getBlocks', [Number(next), Number(end), { commitment }])).map(BigInt));
       for await (const [slot, got] of this.fetchInOrder(next, end, produced)) {
-        const batch = await this.batchOf(slot, got, slot <= finalized);
-        await this.askVersion();
-        if (this.upstream !== undefined) batch.upstream = this.upstream;
-        if (this.snapshot && slot >= this.snapshot.slot) {
-          for (const a of this.snapshot.accounts) batch.events.push({ kind: 'accounts', event: a });
-          this.snapshot = undefined;
-        }
-        yield batch;
+        yield await this.finishBatch(slot, got, slot <= finalized);
         next = slot + 1n;
         if (this.signal?.aborted) return;
       }
-      if (bounded && next > this.o.toSlot! && this.snapshot) {
-        this.o.log.warn(
-          { snapshotSlot: String(this.snapshot.slot), toSlot: String(this.o.toSlot) },
-          `rpc source: the getProgramAccounts snapshot is of slot ${this.snapshot.slot}, after --to-slot ${this.o.toSlot}: not published`,
-        );
-      }
+      if (bounded && next > this.o.toSlot! && this.snapshot) this.warnSnapshotAfterEnd(this.snapshot.slot);
     }
+  }
+
+  /** --from-slot beyond what Kafka holds: the slots between are not published, and the gap record says so. */
+  private startGap(afterSlot: bigint, next: bigint): SlotBatch {
+    const reason = `--from-slot ${next}: slots after ${afterSlot}, the last in Kafka, are not ingested`;
+    this.o.log.warn(
+      { firstSlot: String(afterSlot + 1n), lastSlot: String(next - 1n) },
+      `rpc source: gap ${afterSlot + 1n}..${next - 1n}: ${reason}`,
+    );
+    this.o.onGap?.(afterSlot + 1n, reason);
+    return {
+      slot: afterSlot + 1n,
+      events: [status(afterSlot + 1n, SlotStatus.SLOT_STATUS_GAP, { gap: { firstSlot: afterSlot + 1n, lastSlot: next - 1n, reason } })],
+    };
+  }
+
+  /** The snapshot is taken when history starts only: a resumed run published it already. */
+  private async snapshotAtStart(afterSlot: bigint | undefined, bounded: boolean): Promise<void> {
+    if ((this.o.snapshotPrograms ?? []).length === 0) return;
+    if (afterSlot === undefined) await this.takeSnapshot(bounded ? 'finalized' : 'confirmed');
+    else
+      this.o.log.info(
+        { afterSlot: String(afterSlot) },
+        'rpc source: resuming: the getProgramAccounts snapshot was published when history started; not taken again',
+      );
+  }
+
+  /** The tip to publish up to and the node's finalized slot; following the tip, roots what the node rooted since. */
+  private async pollTip(bounded: boolean, next: bigint): Promise<{ tip: bigint; finalized: bigint }> {
+    // A bounded run publishes rooted slots only; following the tip runs at confirmed.
+    const commitment = bounded ? 'finalized' : 'confirmed';
+    let tip = await this.rpc.call<number>('getSlot', [{ commitment }]).then(BigInt);
+    if (bounded && tip > this.o.toSlot!) tip = this.o.toSlot!;
+    const finalized = bounded ? tip : await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }]).then(BigInt);
+    this.o.onTip?.(tip, next - 1n);
+    if (!bounded) await this.root(finalized);
+    return { tip, finalized };
+  }
+
+  /** The slot's batch with the node's version and, at or after its slot, the starting snapshot's writes. */
+  private async finishBatch(slot: bigint, got: Fetched, rooted: boolean): Promise<SlotBatch> {
+    const batch = await this.batchOf(slot, got, rooted);
+    await this.askVersion();
+    if (this.upstream !== undefined) batch.upstream = this.upstream;
+    if (this.snapshot && slot >= this.snapshot.slot) {
+      for (const a of this.snapshot.accounts) batch.events.push({ kind: 'accounts', event: a });
+      this.snapshot = undefined;
+    }
+    return batch;
+  }
+
+  private warnSnapshotAfterEnd(snapshotSlot: bigint): void {
+    this.o.log.warn(
+      { snapshotSlot: String(snapshotSlot), toSlot: String(this.o.toSlot) },
+      `rpc source: the getProgramAccounts snapshot is of slot ${snapshotSlot}, after --to-slot ${this.o.toSlot}: not published`,
+    );
   }
 
   /** getProgramAccounts of each listed program at one commitment; the writes go out at the newest

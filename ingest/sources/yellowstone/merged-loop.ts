@@ -12,12 +12,11 @@ import { retryDelay, type RetryPolicy } from '../../../platform/retry.js';
 import { sleep } from '../../../platform/sleep.js';
 import type { UpstreamVersion } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../source.js';
-import { RpcClient } from '../shared/rpc-client.js';
 import { STATUS_REPLAY_DEPTH, type SlotAssembler } from './assembler.js';
-import { sourceAssembler } from './source-assembler.js';
+import { loopParts } from './loop-parts.js';
 import { connectGeyser, firstAvailableSlot, upstreamVersion, type GeyserClient } from './channel.js';
 import type { SubscribeRequest, SubscribeUpdate } from './geyser-service.js';
-import { LeaderSchedules } from './leaders.js';
+import type { LeaderSchedules } from './leaders.js';
 import { UpstreamMerge } from './merge.js';
 import { yellowstoneMetrics, type YellowstoneMetrics } from './metrics.js';
 import type { Upstream, YellowstoneSourceOptions } from './options.js';
@@ -76,13 +75,9 @@ export class MergedLoop {
     afterSlot: bigint | undefined,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.asm = sourceAssembler(o, () => this.dead);
+    ({ asm: this.asm, leaders: this.leaders, idleMs: this.idleMs, policy: this.policy } = loopParts(o, afterSlot, signal, () => this.dead));
     this.merge = new UpstreamMerge(o.upstreams.length, o.maxLagSlots ?? 64);
-    this.leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log: o.log, signal }) : undefined, o.log);
-    if (afterSlot !== undefined) this.leaders.resumeAfter(afterSlot);
     this.initialResume = afterSlot === undefined ? undefined : afterSlot + 1n;
-    this.idleMs = o.idleMs ?? 60_000;
-    this.policy = { initialMs: o.backoffMs ?? 500, maxMs: o.maxBackoffMs ?? 30_000 };
     this.conns = o.upstreams.map((u: Upstream, index) => {
       const metadata = new grpc.Metadata();
       if (u.xToken) metadata.set('x-token', u.xToken);

@@ -19,7 +19,18 @@ export interface YellowstoneMetrics {
 let metrics: YellowstoneMetrics | undefined;
 
 export function yellowstoneMetrics(): YellowstoneMetrics {
-  metrics ??= {
+  metrics ??= { ...sourceMetrics(), ...upstreamMetrics() };
+  return metrics;
+}
+
+type UpstreamMetrics = Pick<
+  YellowstoneMetrics,
+  'upstreamWon' | 'upstreamDuplicates' | 'upstreamLag' | 'upstreamReconnects' | 'upstreamConnected'
+>;
+
+/** The source's own, whichever upstreams it reads. */
+function sourceMetrics(): Omit<YellowstoneMetrics, keyof UpstreamMetrics> {
+  return {
     updates: new Counter({
       name: 'slotstream_ingest_yellowstone_updates_total',
       help: 'Yellowstone updates received, per kind.',
@@ -47,6 +58,12 @@ export function yellowstoneMetrics(): YellowstoneMetrics {
       help: 'Highest slot the upstream has reported (any status).',
       registers: [registry],
     }),
+  };
+}
+
+/** Per upstream, labelled with its URL (merged-loop.ts). */
+function upstreamMetrics(): UpstreamMetrics {
+  return {
     upstreamWon: new Counter({
       name: 'slotstream_ingest_yellowstone_upstream_updates_won_total',
       help: 'Updates this upstream delivered first (published from it), with several upstreams merged.',
@@ -78,5 +95,4 @@ export function yellowstoneMetrics(): YellowstoneMetrics {
       registers: [registry],
     }),
   };
-  return metrics;
 }

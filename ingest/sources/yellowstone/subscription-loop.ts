@@ -6,13 +6,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { sleep } from '../../../platform/sleep.js';
 import { SlotStatus, type UpstreamVersion } from '../../../schemas/codec.js';
-import { RpcClient } from '../shared/rpc-client.js';
 import type { SlotBatch } from '../../source.js';
 import { STATUS_REPLAY_DEPTH, type SlotAssembler } from './assembler.js';
-import { sourceAssembler } from './source-assembler.js';
+import { loopParts } from './loop-parts.js';
 import { connectGeyser, firstAvailableSlot, upstreamVersion, type GeyserClient } from './channel.js';
 import type { SubscribeRequest, SubscribeUpdate } from './geyser-service.js';
-import { LeaderSchedules } from './leaders.js';
+import type { LeaderSchedules } from './leaders.js';
 import { yellowstoneMetrics, type YellowstoneMetrics } from './metrics.js';
 import type { YellowstoneSourceOptions } from './options.js';
 import { Reconnects } from './reconnects.js';
@@ -59,14 +58,12 @@ export class SubscriptionLoop {
     afterSlot: bigint | undefined,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.asm = sourceAssembler(o, () => this.dead);
-    this.leaders = new LeaderSchedules(o.rpc ? new RpcClient({ ...o.rpc, log: o.log, signal }) : undefined, o.log);
-    if (afterSlot !== undefined) this.leaders.resumeAfter(afterSlot);
+    const parts = loopParts(o, afterSlot, signal, () => this.dead);
+    ({ asm: this.asm, leaders: this.leaders, idleMs: this.idleMs } = parts);
+    this.reconnects = new Reconnects(afterSlot, parts.policy);
     this.client = connectGeyser(o.upstreams[0]!.url);
     const token = o.upstreams[0]!.xToken;
     if (token) this.metadata.set('x-token', token);
-    this.idleMs = o.idleMs ?? 60_000;
-    this.reconnects = new Reconnects(afterSlot, { initialMs: o.backoffMs ?? 500, maxMs: o.maxBackoffMs ?? 30_000 });
   }
 
   /** Batches in slot order until stopped, reconnecting after every end or failure. */
