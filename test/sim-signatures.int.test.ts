@@ -32,11 +32,11 @@ const repeated = (xs: readonly string[]): string[] => {
 };
 
 it(
-  'no signature repeats in the topics or in any getBlock answer over 250 slots of the signed simulated chain',
+  'no signature repeats in the topics or in any getBlock answer over 150 slots of the signed simulated chain',
   { timeout: 600_000 },
   async () => {
     const DB = 'simsigs';
-    const SLOTS = 250;
+    const SLOTS = 150;
     const common = { kafkaBrokers: testBrokers(), topicPrefix: uniquePrefix('sim-signatures'), partitions: 3, logLevel: 'silent' } as const;
     const ch = await createClickHouse({ dataDir: join(dir, 'ch'), database: DB });
     await applyMigrations(ch, DB);

@@ -134,12 +134,13 @@ afterAll(async () => {
 
 // ---- the Agave side: what getSignaturesForAddress, getTokenAccountsByOwner and getTransaction answer ----
 
-/** Every getSignaturesForAddress element of an address, newest first, walked with `before`. */
+/** Every getSignaturesForAddress element of an address, newest first, walked with `before` (pages of Agave's
+ * largest limit: the reference's own paging is getSignaturesForAddress's tests' subject, not this file's). */
 async function signaturesOf(address: string, commitment: Commitment): Promise<any[]> {
   const out: any[] = [];
   for (;;) {
     const before = out.length === 0 ? undefined : out[out.length - 1].signature;
-    const page = await result('getSignaturesForAddress', [address, { commitment, limit: 4, before }]);
+    const page = await result('getSignaturesForAddress', [address, { commitment, limit: 1000, before }]);
     if (page.length === 0) return out;
     out.push(...page);
   }
