@@ -1,6 +1,7 @@
 // Projector benchmark: events/s from Kafka into embedded ClickHouse, and the time to rebuild the views
 // from a history of BENCH_TXS transactions (default 1,000,000) with their account writes.
-// Uses KAFKA_BROKERS when set, otherwise starts a local broker. Last line:
+// Uses KAFKA_BROKERS when set, otherwise starts a local broker. BENCH_INSERT_FORMAT (RowBinary, the default, or
+// TabSeparated) picks the measured writer's insert format (the rebuild uses the default). Last line:
 //   projector events_per_s=<N> rebuild_1m_s=<S>
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
