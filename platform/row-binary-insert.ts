@@ -5,7 +5,7 @@
 // entry behind the raw insert, tried, passes the bytes but the engine reads inline data only up to the first empty
 // line: a UInt64 0x0a0a (two line feeds) ended the data there and the rows after it were dropped without an error (a
 // TabSeparated body never holds an empty line; a binary one does, in any u64 or record). So the body goes through a
-// file of this process (on tmpfs when /dev/shm exists), read by `INSERT INTO t (...) FROM INFILE path SETTINGS ...
+// file of this process (on tmpfs when /dev/shm exists and has room, else the temp folder), read by `INSERT INTO t (...) FROM INFILE path SETTINGS ...
 // FORMAT RowBinary` (the engine's own insert of a file: ~1 ms less CPU per insert than a SELECT from file()) on the
 // client's own sessions, then removed. The settings go into the statement: the client would send them as session-wide
 // SETs, and a dedup token left on a session would drop a later insert. projector/row-binary.int.test.ts inserts the
@@ -54,15 +54,37 @@ export function fileInsertQuery(i: RowBinaryInsert, path: string): string {
   );
 }
 
-let folder: string | undefined;
+const folders = new Map<string, string>();
 let seq = 0;
 
-/** This process's folder for insert bodies, removed at exit. */
-function bodyFolder(): string {
-  if (folder !== undefined) return folder;
-  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'slotstream-insert-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return (folder = dir);
+/** This process's folder for insert bodies under `base`, removed at exit. */
+function bodyFolder(base: string): string {
+  let dir = folders.get(base);
+  if (dir !== undefined) return dir;
+  dir = mkdtempSync(join(base, 'slotstream-insert-'));
+  const made = dir;
+  process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  folders.set(base, dir);
+  return dir;
+}
+
+/** Writes a body to a file: tmpfs first (no disk write), the temp folder when tmpfs cannot take it (a container's
+ * /dev/shm is often 64 MB). Returns the file's path. */
+async function writeBody(body: Buffer): Promise<string> {
+  const name = `${process.pid}-${++seq}.rowbinary`;
+  if (existsSync('/dev/shm')) {
+    let path: string | undefined;
+    try {
+      path = join(bodyFolder('/dev/shm'), name);
+      await writeFile(path, body);
+      return path;
+    } catch {
+      if (path !== undefined) await unlink(path).catch(() => undefined);
+    }
+  }
+  const path = join(bodyFolder(tmpdir()), name);
+  await writeFile(path, body);
+  return path;
 }
 
 /** Inserts RowBinary rows synchronously (resolved = stored). */
@@ -77,9 +99,8 @@ export async function insertRowBinary(ch: ClickHouseClient, i: RowBinaryInsert):
     rs.stream.resume();
     return;
   }
-  const path = join(bodyFolder(), `${process.pid}-${++seq}.rowbinary`);
+  const path = await writeBody(i.body);
   const query = fileInsertQuery(i, path);
-  await writeFile(path, i.body);
   try {
     await ch.command({ query });
   } finally {
