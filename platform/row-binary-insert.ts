@@ -10,7 +10,7 @@
 // client's own sessions, then removed. The settings go into the statement: the client would send them as session-wide
 // SETs, and a dedup token left on a session would drop a later insert. projector/row-binary.int.test.ts inserts the
 // bytes that broke the inline path.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,12 +56,45 @@ export function fileInsertQuery(i: RowBinaryInsert, path: string): string {
 
 const folders = new Map<string, string>();
 let seq = 0;
+const FOLDER_PREFIX = 'slotstream-insert-';
 
-/** This process's folder for insert bodies under `base`, removed at exit. */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // someone else's process: alive, not ours to judge
+  }
+};
+
+/**
+ * Removes the body folders under `base` of processes that are gone. A folder is removed at exit, but a SIGKILLed
+ * process (a crash test, an OOM kill) leaves its folder and the body of the insert it was in; on tmpfs that is
+ * memory held until reboot, so each process clears the ones of dead processes when it makes its own.
+ */
+export function sweepBodyFolders(base: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = Number(/^slotstream-insert-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    rmSync(join(base, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** This process's folder for insert bodies under `base` (named after its pid), removed at exit. */
 function bodyFolder(base: string): string {
   let dir = folders.get(base);
   if (dir !== undefined) return dir;
-  dir = mkdtempSync(join(base, 'slotstream-insert-'));
+  sweepBodyFolders(base);
+  dir = mkdtempSync(join(base, `${FOLDER_PREFIX}${process.pid}-`));
   const made = dir;
   process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   folders.set(base, dir);
