@@ -1,6 +1,7 @@
 // Projector benchmark: events/s from Kafka into embedded ClickHouse, and the time to rebuild the views
 // from a history of BENCH_TXS transactions (default 1,000,000) with their account writes.
-// Uses KAFKA_BROKERS when set, otherwise starts a local broker. Last line:
+// Uses KAFKA_BROKERS when set, otherwise starts a local broker. BENCH_INSERT_FORMAT (RowBinary, the default, or
+// TabSeparated) picks the measured writer's insert format (the rebuild uses the default). Last line:
 //   projector events_per_s=<N> rebuild_1m_s=<S>
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -18,12 +19,17 @@ import { rebuildViews } from '../projector/run.js';
 import { makeChain, type SlotBatch } from '../test/support/projector/chain.js';
 import { publishChain } from '../test/support/projector/kafka.js';
 import { startViewWriter } from '../projector/writer.js';
+import { INSERT_FORMAT, type InsertFormat } from '../projector/runner.js';
 import { projectorSection } from '../cli/config-sections.js';
 
 const TXS = Number(process.env.BENCH_TXS ?? 1_000_000);
 const TX_PER_SLOT = 400; // 200 on average
 const WRITES_PER_TX = 2;
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 4);
+/** The inserts' format for the measured writer (A/B: BENCH_INSERT_FORMAT=TabSeparated | RowBinary). */
+const FORMAT = (process.env.BENCH_INSERT_FORMAT ?? INSERT_FORMAT) as InsertFormat;
+if (FORMAT !== 'RowBinary' && FORMAT !== 'TabSeparated')
+  throw new Error(`BENCH_INSERT_FORMAT: RowBinary or TabSeparated, not ${String(FORMAT)}`);
 
 const say = (msg: string) => process.stderr.write(`[bench:projector] ${msg}\n`);
 
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
       batchRows: config.batchRows,
       batchMs: config.batchMs,
       log: silentLogger,
+      insertFormat: FORMAT,
       onBatch: (plan, ms) => {
         first ??= { at: Date.now(), events: plan.events };
         flushMs += ms;
@@ -108,7 +115,7 @@ async function main(): Promise<void> {
     const eventsPerS = Math.round(consumed / projectSeconds);
     say(
       `projected ${consumed} events in ${projectSeconds.toFixed(1)} s: ${eventsPerS} events/s ` +
-        `(${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
+        `(${FORMAT}, ${batches} batches, ${(flushMs / 1000).toFixed(1)} s inside ClickHouse inserts and commits; ` +
         `${Math.round(totalEvents / ((cpu.user + cpu.system) / 1e6))} events per CPU second of the process, embedded ClickHouse included)`,
     );
 

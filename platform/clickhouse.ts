@@ -18,6 +18,9 @@ export interface ClickHouseOptions {
   sessions?: number;
 }
 
+/** Whether a client was made by createClickHouse for the embedded engine. */
+export const isEmbeddedClient = (ch: ClickHouseClient): boolean => embedded.has(ch);
+
 /** Whether this process talks to the embedded engine. */
 export const isEmbedded = (o: ClickHouseOptions): boolean => !o.url;
 

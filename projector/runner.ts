@@ -6,16 +6,18 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { CommitOffset, GroupConsumer, Kafka, PartitionBatch } from '../platform/kafka/index.js';
 import { insertTabSeparated } from '../platform/clickhouse.js';
+import { insertRowBinary } from '../platform/row-binary-insert.js';
 import type { Logger } from '../platform/log.js';
 import { retry, type RetryPolicy } from '../platform/retry.js';
 import { isStop, StopError } from '../platform/stop.js';
 import { RECORD_KINDS, type TopicKind, type TopicNames } from '../schemas/topics.js';
 import { Batcher } from './batcher.js';
 import type { DeadLetterSink } from './deadletter.js';
-import { planBatch, type BatchPlan, type TableInsert } from './plan.js';
+import { planBatch, type BatchPlan } from './plan.js';
 import { VIEW_COLUMNS, type TableRows } from './projections/rows.js';
 import { batchSeconds, deadLettered, eventsStored } from './metrics.js';
 import { markerSlice, projectSlice, type Slice } from './slice.js';
+import { rowBinaryRows } from './row-binary.js';
 import { sameRows, tabSeparatedRows } from './tsv.js';
 
 export interface RunnerOptions {
@@ -34,7 +36,15 @@ export interface RunnerOptions {
   afterInsert?: (table: string) => void;
   /** Group session timeout (default 30 s): how long a crashed member holds its partitions. */
   sessionTimeoutMs?: number;
+  /** The inserts' format (default INSERT_FORMAT); the other is kept for the A/B bench (bench/projector.ts). */
+  insertFormat?: InsertFormat;
 }
+
+export type InsertFormat = 'RowBinary' | 'TabSeparated';
+
+/** RowBinary: ClickHouse stores it for about half the CPU of TabSeparated, and it costs the same to build
+ * (bench/README.md, "Insert formats"; decisions.md). */
+export const INSERT_FORMAT: InsertFormat = 'RowBinary';
 
 export interface RunnerStats {
   events: number;
@@ -42,23 +52,18 @@ export interface RunnerStats {
   deadLetters: number;
 }
 
-/** TabSeparated: ClickHouse parses it faster than JSON and the embedded engine takes it without a
- * copy (bench/README.md, Projector). */
-function tabSeparatedOf(ins: TableInsert): Buffer {
-  return tabSeparatedRows(ins.table, ins.rows as TableRows[typeof ins.table][]);
-}
-
 /** The bodies of a batch's inserts, each built once for tables holding the same rows in the same columns:
  * account_writes, program_accounts and program_account_changes get the same row objects (projections/index.ts),
  * and their text was built three times (5-8% of the busy main thread in the soak's profiles, issue 22). */
-function bodiesOf(plan: BatchPlan): (i: number) => Buffer {
+function bodiesOf(plan: BatchPlan, format: InsertFormat): (i: number) => Buffer {
   const built = new Map<string, { rows: readonly unknown[]; body: Buffer }>();
   return (i) => {
     const ins = plan.inserts[i]!;
     const columns = VIEW_COLUMNS[ins.table].join('\t');
     const prev = built.get(columns);
     if (prev !== undefined && sameRows(prev.rows, ins.rows)) return prev.body;
-    const body = tabSeparatedOf(ins);
+    const rows = ins.rows as TableRows[typeof ins.table][];
+    const body = format === 'RowBinary' ? rowBinaryRows(ins.table, rows) : tabSeparatedRows(ins.table, rows);
     built.set(columns, { rows: ins.rows, body });
     return body;
   };
@@ -226,19 +231,20 @@ function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, com
  * token), and on one engine session (the default) they would run one at a time anyway. The engine
  * inserts off the event loop, so the next table's body is built meanwhile. */
 async function insertTables(o: RunnerOptions, state: RunnerState, plan: BatchPlan): Promise<void> {
-  const bodyOf = bodiesOf(plan);
+  const format = o.insertFormat ?? INSERT_FORMAT;
+  const bodyOf = bodiesOf(plan, format);
   let next = plan.inserts.length > 0 ? bodyOf(0) : undefined;
   for (let i = 0; i < plan.inserts.length; i++) {
     const ins = plan.inserts[i]!;
     const body = next!;
+    const table = `${o.database}.${ins.table}`;
+    const columns = VIEW_COLUMNS[ins.table];
+    // optimize_on_insert=0: no replacing pass at insert time; merges and FINAL converge anyway.
+    const settings = { insert_deduplication_token: ins.token, async_insert: 0, optimize_on_insert: 0 } as const;
     const inserted = retrying(o, state, `insert into ${ins.table}`, () =>
-      insertTabSeparated(o.ch, {
-        table: `${o.database}.${ins.table}`,
-        columns: VIEW_COLUMNS[ins.table],
-        body,
-        // optimize_on_insert=0: no replacing pass at insert time; merges and FINAL converge anyway.
-        settings: { insert_deduplication_token: ins.token, async_insert: 0, optimize_on_insert: 0 },
-      }),
+      format === 'RowBinary'
+        ? insertRowBinary(o.ch, { table, columns, body, settings })
+        : insertTabSeparated(o.ch, { table, columns, body, settings }),
     );
     next = i + 1 < plan.inserts.length ? bodyOf(i + 1) : undefined;
     await inserted;

@@ -7,7 +7,7 @@ import { RECORD_KINDS, type TopicNames } from '../schemas/topics.js';
 import { createDeadLetterSink } from './deadletter.js';
 import { HeadsTracker } from './heads-tracker.js';
 import type { BatchPlan } from './plan.js';
-import { Runner, type RunnerStats } from './runner.js';
+import { Runner, type InsertFormat, type RunnerStats } from './runner.js';
 
 export interface ViewWriterOptions {
   kafka: Kafka;
@@ -21,6 +21,7 @@ export interface ViewWriterOptions {
   onBatch?: (plan: BatchPlan, ms: number) => void;
   afterInsert?: (table: string) => void;
   sessionTimeoutMs?: number;
+  insertFormat?: InsertFormat;
 }
 
 export interface ViewWriter {

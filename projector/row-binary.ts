@@ -1,0 +1,405 @@
+// Each table's insert body in ClickHouse's RowBinary format: the same rows and columns as projector/tsv.ts's
+// TabSeparated, value for value (projector/row-binary.int.test.ts reads both back from chdb and compares).
+// RowBinary (https://clickhouse.com/docs/interfaces/formats/RowBinary): fixed-width numbers little-endian, a String
+// as its byte length (unsigned LEB128) and bytes, Nullable as one byte (1 = NULL) before the value, an Array as its
+// length (LEB128) and its elements, Bool as one byte. LowCardinality(String) is written as a String.
+// Measured against TabSeparated in bench/projector-formats.ts (bench/README.md, "Insert formats").
+import { VIEW_COLUMNS, type AccountWriteRow, type SignatureByAddressRow, type TableRows, type ViewTable } from './projections/rows.js';
+
+/** The ClickHouse types of the columns each insert lists (schemas/clickhouse/*.sql), in RowBinary's terms. */
+export type ColumnType =
+  | 'String' // ASCII text: base58, base64, decimal digits, a topic name
+  | 'Text' // free text (err, memo): written as its UTF-8 bytes
+  | 'Bytes' // a Buffer, as it is
+  | 'UInt8'
+  | 'UInt32'
+  | 'UInt64' // a decimal string
+  | 'Int64' // a decimal string
+  | 'Bool'
+  | 'Nullable(Text)'
+  | 'Nullable(Int64)'
+  | 'Nullable(UInt64)'
+  | 'Array(String)'
+  | 'Array(UInt32)';
+
+const TWO_32 = 2 ** 32;
+/** Strings shorter than this are copied by a loop. */
+const LOOP_COPY_MAX = 64;
+/** Decimal strings this short are below 2^53: Number() reads them exactly. */
+const EXACT_DIGITS = 15;
+
+/** A growing byte buffer with RowBinary's field writers. */
+export class RowBinaryOut {
+  private buf: Buffer;
+  private at = 0;
+
+  constructor(sizeHint: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(256, sizeHint));
+  }
+
+  /** The bytes written so far (a view of the buffer, not a copy). */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.at);
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+
+  private leb(n: number): void {
+    while (n >= 0x80) {
+      this.buf[this.at++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[this.at++] = n;
+  }
+
+  u8(v: number): void {
+    this.room(1);
+    this.buf[this.at++] = v;
+  }
+
+  bool(v: boolean): void {
+    this.u8(v ? 1 : 0);
+  }
+
+  u32(v: number): void {
+    if (!Number.isInteger(v) || v < 0 || v >= TWO_32) throw new Error(`RowBinary: ${v} is not a UInt32`);
+    this.room(4);
+    this.buf.writeUInt32LE(v, this.at);
+    this.at += 4;
+  }
+
+  /** A UInt64 held as a decimal string (rows keep u64s as strings: nothing past 2^53 is rounded). */
+  u64(s: string): void {
+    this.room(8);
+    const n = s.length <= EXACT_DIGITS ? Number(s) : NaN;
+    if (n >= 0 && Number.isInteger(n) && s !== '') {
+      const lo = n % TWO_32;
+      this.buf.writeUInt32LE(lo, this.at);
+      this.buf.writeUInt32LE((n - lo) / TWO_32, this.at + 4);
+    } else {
+      this.buf.writeBigUInt64LE(decimal(s, 'UInt64'), this.at);
+    }
+    this.at += 8;
+  }
+
+  i64(s: string): void {
+    this.room(8);
+    const n = s.length <= EXACT_DIGITS ? Number(s) : NaN;
+    if (Number.isInteger(n) && s !== '') {
+      const hi = Math.floor(n / TWO_32);
+      this.buf.writeUInt32LE(n - hi * TWO_32, this.at);
+      this.buf.writeInt32LE(hi, this.at + 4);
+    } else {
+      this.buf.writeBigInt64LE(decimal(s, 'Int64'), this.at);
+    }
+    this.at += 8;
+  }
+
+  /**
+   * Text of one-byte characters (base58, base64, digits, topic names) as latin1, one byte per character: the bytes
+   * tsv.ts writes for these columns. Short strings by a loop (a native write costs more than it copies).
+   */
+  ascii(s: string): void {
+    const n = s.length;
+    this.room(n + 5);
+    this.leb(n);
+    if (n >= LOOP_COPY_MAX) {
+      this.at += this.buf.write(s, this.at, n, 'latin1');
+      return;
+    }
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** Free text as its UTF-8 bytes. */
+  text(s: string): void {
+    const n = Buffer.byteLength(s, 'utf8');
+    this.room(n + 5);
+    this.leb(n);
+    this.at += this.buf.write(s, this.at, 'utf8');
+  }
+
+  nullableText(s: string | null | undefined): void {
+    if (s === null || s === undefined) return this.u8(1);
+    this.u8(0);
+    this.text(s);
+  }
+
+  nullableI64(s: string | null | undefined): void {
+    if (s === null || s === undefined) return this.u8(1);
+    this.u8(0);
+    this.i64(s);
+  }
+
+  nullableU64(s: string | null | undefined): void {
+    if (s === null || s === undefined) return this.u8(1);
+    this.u8(0);
+    this.u64(s);
+  }
+
+  bytesField(b: Uint8Array): void {
+    this.room(b.length + 5);
+    this.leb(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
+  }
+
+  arrayLength(n: number): void {
+    this.room(5);
+    this.leb(n);
+  }
+}
+
+function decimal(s: string, type: string): bigint {
+  if (!/^-?[0-9]+$/.test(s)) throw new Error(`RowBinary: ${JSON.stringify(s)} is not a decimal ${type}`);
+  return BigInt(s);
+}
+
+/** Writes one value of `type` (the generic path, for the small tables). */
+function writeValue(o: RowBinaryOut, type: ColumnType, v: unknown): void {
+  switch (type) {
+    case 'String':
+      return o.ascii(v as string);
+    case 'Text':
+      return o.text(v as string);
+    case 'Bytes':
+      return o.bytesField(v as Uint8Array);
+    case 'UInt8':
+      return o.u8(v as number);
+    case 'UInt32':
+      return o.u32(v as number);
+    case 'UInt64':
+      return o.u64(v as string);
+    case 'Int64':
+      return o.i64(v as string);
+    case 'Bool':
+      return o.bool(v as boolean);
+    case 'Nullable(Text)':
+      return o.nullableText(v as string | null);
+    case 'Nullable(Int64)':
+      return o.nullableI64(v as string | null);
+    case 'Nullable(UInt64)':
+      return o.nullableU64(v as string | null);
+    case 'Array(String)': {
+      const a = v as readonly string[];
+      o.arrayLength(a.length);
+      for (const s of a) o.ascii(s);
+      return;
+    }
+    case 'Array(UInt32)': {
+      const a = v as readonly number[];
+      o.arrayLength(a.length);
+      for (const n of a) o.u32(n);
+      return;
+    }
+  }
+}
+
+const ACCOUNT_WRITE: Record<keyof AccountWriteRow, ColumnType> = {
+  pubkey: 'String',
+  slot: 'UInt64',
+  write_version: 'UInt64',
+  owner: 'String',
+  lamports: 'UInt64',
+  executable: 'Bool',
+  rent_epoch: 'UInt64',
+  space: 'UInt32',
+  data: 'String',
+};
+
+const SIGNATURE_ROW: Record<keyof Omit<SignatureByAddressRow, 'address'>, ColumnType> = {
+  slot: 'UInt64',
+  position: 'UInt32',
+  signature: 'String',
+  err: 'Nullable(Text)',
+  memo: 'Nullable(Text)',
+  block_time: 'Nullable(Int64)',
+};
+
+/** Every inserted column's type, per table (the int test checks them against the tables' own). */
+export const COLUMN_TYPES: { readonly [T in ViewTable]: Readonly<Record<keyof TableRows[T], ColumnType>> } = {
+  transactions: {
+    signature: 'String',
+    slot: 'UInt64',
+    position: 'UInt32',
+    err: 'Nullable(Text)',
+    memo: 'Nullable(Text)',
+    block_time: 'Nullable(Int64)',
+    is_vote: 'Bool',
+    fee: 'UInt64',
+  },
+  signatures_by_address: { address: 'String', ...SIGNATURE_ROW },
+  blocks: {
+    slot: 'UInt64',
+    parent_slot: 'UInt64',
+    blockhash: 'String',
+    block_height: 'UInt64',
+    block_time: 'Nullable(Int64)',
+    leader: 'String',
+    transaction_count: 'UInt32',
+    vote_transaction_count: 'UInt32',
+  },
+  slot_status: { slot: 'UInt64', status: 'UInt8' },
+  account_writes: ACCOUNT_WRITE,
+  owner_writes: ACCOUNT_WRITE,
+  program_accounts: ACCOUNT_WRITE,
+  program_account_changes: ACCOUNT_WRITE,
+  epochs: {
+    epoch: 'UInt64',
+    first_slot: 'UInt64',
+    slots_per_epoch: 'UInt64',
+    slots_per_leader: 'UInt32',
+    identities: 'Array(String)',
+    schedule: 'Array(UInt32)',
+  },
+  slot_offsets: { topic: 'String', partition: 'UInt32', slot: 'UInt64', first_offset: 'UInt64', last_offset: 'UInt64' },
+  token_accounts_by_owner: { owner: 'String', program: 'String', mint: 'String', pubkey: 'String' },
+  blockhashes: { blockhash: 'String', slot: 'UInt64', block_height: 'UInt64' },
+  transaction_index: { signature: 'String', slot: 'UInt64', position: 'UInt32' },
+  transaction_records: { slot: 'UInt64', position: 'UInt32', signature: 'String', record: 'Bytes' },
+  block_details: { slot: 'UInt64', previous_blockhash: 'String', rewards: 'String', num_partitions: 'Nullable(UInt64)' },
+  token_balance_changes: { account: 'String', ...SIGNATURE_ROW },
+  token_accounts_by_mint: { mint: 'String', program: 'String', pubkey: 'String' },
+  token_accounts_by_delegate: { delegate: 'String', program: 'String', mint: 'String', pubkey: 'String' },
+};
+
+type Writer<T extends ViewTable> = (o: RowBinaryOut, rows: readonly TableRows[T][]) => void;
+
+function accountWrites(o: RowBinaryOut, rows: readonly AccountWriteRow[]): void {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    o.ascii(r.pubkey);
+    o.u64(r.slot);
+    o.u64(r.write_version);
+    o.ascii(r.owner);
+    o.u64(r.lamports);
+    o.bool(r.executable);
+    o.u64(r.rent_epoch);
+    o.u32(r.space);
+    o.ascii(r.data);
+  }
+}
+
+/** A signature row after its key column (signatures_by_address, token_balance_changes). */
+function signatureTail(o: RowBinaryOut, r: Omit<SignatureByAddressRow, 'address'>): void {
+  o.u64(r.slot);
+  o.u32(r.position);
+  o.ascii(r.signature);
+  o.nullableText(r.err);
+  o.nullableText(r.memo);
+  o.nullableI64(r.block_time);
+}
+
+/** The large tables, fields read by name (a keyed read per field is the generic path's cost). */
+const WRITERS: { [T in ViewTable]?: Writer<T> } = {
+  transactions: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      o.ascii(r.signature);
+      o.u64(r.slot);
+      o.u32(r.position);
+      o.nullableText(r.err);
+      o.nullableText(r.memo);
+      o.nullableI64(r.block_time);
+      o.bool(r.is_vote);
+      o.u64(r.fee);
+    }
+  },
+  signatures_by_address: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      o.ascii(rows[i]!.address);
+      signatureTail(o, rows[i]!);
+    }
+  },
+  token_balance_changes: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      o.ascii(rows[i]!.account);
+      signatureTail(o, rows[i]!);
+    }
+  },
+  account_writes: accountWrites,
+  program_accounts: accountWrites,
+  program_account_changes: accountWrites,
+  owner_writes: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      o.ascii(r.pubkey);
+      o.u64(r.slot);
+      o.u64(r.write_version);
+      o.ascii(r.owner);
+    }
+  },
+  transaction_index: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      o.ascii(r.signature);
+      o.u64(r.slot);
+      o.u32(r.position);
+    }
+  },
+  transaction_records: (o, rows) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      o.u64(r.slot);
+      o.u32(r.position);
+      o.ascii(r.signature);
+      o.bytesField(r.record);
+    }
+  },
+};
+
+/** A first guess at a body's size (it grows when short). */
+function sizeHint(table: ViewTable, rows: readonly unknown[]): number {
+  if (table === 'transaction_records') {
+    let n = 0;
+    for (const r of rows as readonly TableRows['transaction_records'][]) n += 120 + r.record.length;
+    return n;
+  }
+  return rows.length * (table.includes('account') ? 256 : 160);
+}
+
+/** The RowBinary insert body of `rows` for `table`, columns as VIEW_COLUMNS lists them (as tabSeparatedRows). */
+export function rowBinaryRows<T extends ViewTable>(table: T, rows: readonly TableRows[T][]): Buffer {
+  const o = new RowBinaryOut(sizeHint(table, rows));
+  const own = WRITERS[table];
+  if (own !== undefined) {
+    own(o, rows);
+    return o.bytes();
+  }
+  const types = COLUMN_TYPES[table] as Readonly<Record<string, ColumnType>>;
+  const cols = VIEW_COLUMNS[table] as readonly string[];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as unknown as Record<string, unknown>;
+    for (let c = 0; c < cols.length; c++) writeValue(o, types[cols[c]!]!, r[cols[c]!]);
+  }
+  return o.bytes();
+}
+
+const CLICKHOUSE_TYPE: Record<ColumnType, string> = {
+  String: 'String',
+  Text: 'String',
+  Bytes: 'String',
+  UInt8: 'UInt8',
+  UInt32: 'UInt32',
+  UInt64: 'UInt64',
+  Int64: 'Int64',
+  Bool: 'Bool',
+  'Nullable(Text)': 'Nullable(String)',
+  'Nullable(Int64)': 'Nullable(Int64)',
+  'Nullable(UInt64)': 'Nullable(UInt64)',
+  'Array(String)': 'Array(String)',
+  'Array(UInt32)': 'Array(UInt32)',
+};
+
+/** The ClickHouse type of each column `rowBinaryRows` writes for `table`, in order. */
+export function rowBinaryTypes(table: ViewTable): string[] {
+  const types = COLUMN_TYPES[table] as Readonly<Record<string, ColumnType>>;
+  return (VIEW_COLUMNS[table] as readonly string[]).map((c) => CLICKHOUSE_TYPE[types[c]!]);
+}
