@@ -117,6 +117,22 @@ export function netOfFees(s: SimState, spend: bigint): bigint {
   }
 }
 
+/**
+ * The curve part of a buy (any form): the tokens bought and their price before fees, capped at what the curve has
+ * left (`capped`). Exact-in forms (`spend`, fees included) buy what the net buys; the others ask for `amount`.
+ */
+export function curveBuyPart(
+  s: SimState,
+  c: CurveState,
+  o: { amount?: bigint; spend?: bigint },
+): { tokens: bigint; cost: bigint; capped: boolean } {
+  let tokens = o.spend !== undefined ? tokensForSol(c, netOfFees(s, o.spend)) : o.amount!;
+  const capped = tokens >= c.realTokenReserves;
+  if (capped) tokens = c.realTokenReserves;
+  const cost = o.spend !== undefined && !capped ? netOfFees(s, o.spend) : buyCost(c, tokens);
+  return { tokens, cost, capped };
+}
+
 interface BuyOrder {
   kind: BuyKind;
   /** buy, buy_v2: tokens wanted and the most SOL (fees included) to pay. */
@@ -160,20 +176,8 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
   const p = s.programs;
   const c = readCurve(coin.curve.data);
   if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
-  let tokens: bigint;
-  let cost: bigint;
-  if (o.spend !== undefined) {
-    cost = netOfFees(s, o.spend);
-    tokens = tokensForSol(c, cost);
-    if (tokens >= c.realTokenReserves) {
-      tokens = c.realTokenReserves;
-      cost = buyCost(c, tokens);
-    }
-    if (tokens < o.minTokensOut!) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
-  } else {
-    tokens = o.amount! < c.realTokenReserves ? o.amount! : c.realTokenReserves;
-    cost = buyCost(c, tokens);
-  }
+  const { tokens, cost } = curveBuyPart(s, c, o);
+  if (o.spend !== undefined && tokens < o.minTokensOut!) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
   const { fee, creatorFee } = fees(s, cost);
   if (o.maxSolCost !== undefined && cost + fee + creatorFee > o.maxSolCost) throw CUSTOM(PUMP_ERR.tooMuchSolRequired);
   debit(user.acct, cost + fee + creatorFee);
