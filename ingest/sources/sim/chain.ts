@@ -19,8 +19,7 @@ import { memoTx, systemTransferTx, tokenTransferTx } from './txgen/transfers.js'
 import { voteTx } from './txgen/votes.js';
 import { ProcessedMessages } from './processed.js';
 import { DEFAULT_PUMP_MIX } from './pump-mix.js';
-import { poolSweepTx } from './txgen/pumpswap-v2.js';
-import { curveSweepTx } from './txgen/pump-v3.js';
+import { octoberCreateTx, octoberTradeTx } from './txgen/october.js';
 import { leaderSchedule, SLOTS_PER_LEADER } from './validators.js';
 
 /** Chain time of slot 0 (2025-01-01T00:00:00Z); block time advances 400 ms per slot. */
@@ -220,11 +219,9 @@ export class SimChain {
 
   private nonVote(ctx: GenCtx): void {
     const kind = this.rng.weighted(NON_VOTE_MIX);
-    // A share of the pump trades' slots goes to permissionless fee sweeps (October 2026; drawn only when the
-    // share is set, so a mix without sweeps is the chain it was). Falls back to the trade when nothing waits.
-    if ((kind === 'buy' || kind === 'sell' || kind === 'swap') && ctx.mix.sweep > 0 && this.rng.chance(ctx.mix.sweep)) {
-      if (this.rng.chance(0.5) ? curveSweepTx(ctx) || poolSweepTx(ctx) : poolSweepTx(ctx) || curveSweepTx(ctx)) return;
-    }
+    // October 2026 shapes (txgen/october.ts) take a share of the pump trades' and creates' slots.
+    if ((kind === 'buy' || kind === 'sell' || kind === 'swap') && octoberTradeTx(ctx)) return;
+    if (kind === 'create' && octoberCreateTx(ctx)) return;
     switch (kind) {
       case 'transfer':
         return systemTransferTx(ctx);
