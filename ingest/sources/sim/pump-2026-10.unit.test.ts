@@ -528,7 +528,10 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
     near(t.graduations / t.curveBuyTxs, 0.02, 0.012);
     near(t.routes / t.tradeOrSweepTxs, 0.12 * (1 - 0.1), 0.03);
     near(t.usdcCurveTrades / t.curveTrades, 0.15, 0.04);
-    near((t.usdcCreates + t.coinCreates) / t.creates, 0.45, 0.1);
+    // At least their share of creates: a route or USDC trade that finds no such coin trading launches one instead.
+    const quoted = (t.usdcCreates + t.coinCreates) / t.creates;
+    expect(quoted).toBeGreaterThan(0.45 - 0.1);
+    expect(quoted).toBeLessThan(0.45 + 0.2);
     expect(t.checkedRoutes).toBeGreaterThan(50);
   });
 

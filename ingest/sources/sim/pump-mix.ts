@@ -18,9 +18,12 @@ export interface PumpMix {
    * back), each curve hop a `multi_hop_curve_swap` CPI into pump (pump-2026-10.md §1.3, §1.7).
    */
   multiHop: number;
-  /** Share of new coins, and of curve trades, quoted in USDC (v3 trades paid in USDC; pump-2026-10.md §4). */
+  /**
+   * Share of new coins, and of curve trades, quoted in USDC (v3 trades paid in USDC; pump-2026-10.md §4). A USDC
+   * trade drawn while no USDC coin trades launches one instead, so the share of creates is a floor.
+   */
   usdcQuote: number;
-  /** Share of new coins quoted in another pump coin (depth 1; traded through multi-hop routes). */
+  /** Share of new coins quoted in another pump coin (depth 1; traded through multi-hop routes, which launch one likewise). */
   coinQuote: number;
 }
 
@@ -56,7 +59,7 @@ const KEYS: Record<string, keyof PumpMix> = {
 };
 /**
  * Upper bounds: sweeps, graduation buys and routes each take pump traffic away from the plain trades, at most a
- * quarter; quoted coins at most half of new coins (two quotes together at most all of them, checked below).
+ * quarter; each quote at most half of new coins (so the two together at most all of them).
  */
 const MAX: Record<keyof PumpMix, number> = {
   curveV3: 1,
