@@ -17,7 +17,7 @@ import type { Step } from '../trace.js';
 import { pickUser, withBudget, type GenCtx } from './context.js';
 import { pickFeeHolder } from './pump-v3.js';
 import { meta } from './pump-accounts.js';
-import { ammBuyQuote, ammFees, ammSellQuote, creatorVaultAta, reservesOf, swapBase } from './pumpswap.js';
+import { ammBuyQuote, ammFees, ammSellQuote, creatorVaultAta, poolTradeHead, reservesOf, swapBase } from './pumpswap.js';
 
 /** Most pools the sweeps look at (the ones with fees waiting). */
 const FEE_POOLS = 128;
@@ -27,15 +27,7 @@ function v2Accounts(s: SimState, pool: Pool, user: User, userBase: Acct): Accoun
   const p = s.programs;
   const u = s.pumpAccountsOf(user);
   return [
-    meta(pool.acct, true),
-    meta(user.acct, true, true),
-    meta(s.amm.globalConfig),
-    meta(pool.coin.mint),
-    meta(s.nativeMint),
-    meta(userBase, true),
-    meta(u.wsol, true),
-    meta(pool.baseAta, true),
-    meta(pool.quoteAta, true),
+    ...poolTradeHead(s, pool, user, userBase),
     meta(p.token),
     meta(p.token),
     meta(p.system),
