@@ -32,7 +32,6 @@ export const PUMP_EVENT_AUTHORITY = pk('Ce6TQqeHC9p8KetsN6JsjHK7UTZk7nasjjnr7XxX
 export const PUMP_MINT_AUTHORITY = pk('TSLvdd1pWpHVjahSpsvCXUbgwsL3JAcvokwaKt1eokM');
 export const TOKEN_2022_PROGRAM = pk(ids.TOKEN_2022_PROGRAM);
 export const NATIVE_MINT = pk(ids.NATIVE_MINT);
-export const USDC_MINT = pk('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
 /** PumpSwap, pump.fun's AMM, where completed curves migrate; and its event authority PDA. */
 export const PUMP_AMM_PROGRAM = pk('pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA');
 export const PUMP_AMM_EVENT_AUTHORITY = pk('GS4CU59F31iL7aR2Q8zVS8DRrcRnXX1yjQ66TqNVQnaR');

@@ -40,6 +40,8 @@ import { validatorStakes } from './validators.js';
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 const GENESIS_USERS = 1000;
 const SYSVAR_OWNER = P.pk('Sysvar1111111111111111111111111111111111111');
+/** USDC's mainnet mint (the quote of USDC-quoted pump coins, pump-2026-10.md §4). */
+const USDC_MINT = P.pk('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
 
 export interface Validator {
   identity: Acct;
@@ -399,7 +401,7 @@ function genesisUsersAndTokens(s: SimState): void {
   s.genesisOrder.push(s.exchange.acct);
   const mints = [6, 5].map((decimals, i) => {
     // The 6-decimal one is USDC at its mainnet address (USDC-quoted coins, pump-2026-10.md §4).
-    const mint = i === 0 ? s.world.at(P.USDC_MINT) : s.keyed('stable-mint', i, 0n);
+    const mint = i === 0 ? s.world.at(USDC_MINT) : s.keyed('stable-mint', i, 0n);
     mint.lamports = P.rentExempt(MINT_LEN);
     mint.owner = P.TOKEN_PROGRAM;
     return { mint, decimals };
