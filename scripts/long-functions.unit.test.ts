@@ -15,18 +15,8 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'api/solana-json/instructions.ts:parseSystem': 93,
   'schemas/wire.ts:decodeTransactionWire': 93,
   'schemas/pumpfun/layout.ts:Cursor.read': 81,
-  'ingest/sources/sim/txgen/pump-migrate.ts:migrateTx': 74,
-  'ingest/sources/sim/chain.ts:SimChain.next': 70,
   'schemas/pumpfun/extract.ts:extractPumpTransaction': 68,
   'api/solana-json/instructions.ts:parseToken': 67,
-  'ingest/sources/sim/txgen/pump-migrate.ts:runCreatePool': 65,
-  'ingest/sources/sim/txgen/pumpfun.ts:runBuy': 65,
-  // Written in parallel with this check (issue 34's simulator traffic, merged after it): split them next.
-  'ingest/sources/sim/txgen/pump-v3.ts:runV3Buy': 120,
-  'ingest/sources/sim/txgen/pumpswap-v2.ts:v2BuyIx': 90,
-  'ingest/sources/sim/txgen/pumpswap-v2.ts:run': 76,
-  'ingest/sources/sim/txgen/pumpswap-v2.ts:poolSweepTx': 72,
-  'ingest/sources/sim/compile.ts:compileMessage': 62,
 };
 
 describe('long functions', () => {

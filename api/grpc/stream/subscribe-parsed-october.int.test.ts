@@ -1,8 +1,9 @@
 // SubscribeParsed and the October 2026 pump programs (issue 34) against the real broker, fed as the ingest
 // publishes (each slot framed whole, its parsed records built by the framer): a client of today's proto
 // (proto-loader on proto/stream.proto) sees a v3 trade, a PumpSwap v2 trade, a multi-hop route, a sweep and a
-// synthetic migration with their typed members and trades (ParsedTrade), live at PROCESSED and at CONFIRMED, and
-// again on a from_slot replay; a stream with trade filters gets only the transaction whose trade meets them.
+// synthetic migration with their typed members and trades (ParsedTrade; the route one per hop, the USDC-quoted trade
+// and sweep with USDC named), live at every commitment (PROCESSED, CONFIRMED, FINALIZED) and again on from_slot
+// replays at every commitment; a stream with trade filters gets only the transaction whose trade meets them.
 // The transactions are built from the tables' layouts (test/support/pump/october-trades.ts says what facts they rest on).
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
@@ -23,6 +24,7 @@ import {
   syntheticMigration,
   USDC,
   v3Buy,
+  WSOL,
 } from '../../../test/support/pump/october-trades.js';
 
 const SLOT = 900n;
@@ -115,9 +117,10 @@ describe('gRPC SubscribeParsed: the October 2026 trades (issue 34)', () => {
 
     const hop = u('hop');
     expect(hop.instructions.map((x: Msg) => x.instruction_oneof)).toEqual(['amm_multi_hop_swap', 'multi_hop_curve_swap']);
-    expect(hop.trades.map((t: Msg) => [t.venue, t.hop, t.hops, b58(t.mint), t.quote])).toEqual([
-      ['pool', 0, 2, b58(hopA.mint), 'SOL'],
-      ['curve', 1, 2, b58(hopB.mint), 'TOKEN'],
+    // One ParsedTrade per hop, each with its own quote mint: SOL (as wrapped SOL) into A, then A itself into B.
+    expect(hop.trades.map((t: Msg) => [t.venue, t.hop, t.hops, b58(t.mint), t.quote, b58(t.quote_mint)])).toEqual([
+      ['pool', 0, 2, b58(hopA.mint), 'SOL', b58(WSOL)],
+      ['curve', 1, 2, b58(hopB.mint), 'TOKEN', b58(hopA.mint)],
     ]);
 
     const sweep = u('sweep');
@@ -139,16 +142,17 @@ describe('gRPC SubscribeParsed: the October 2026 trades (issue 34)', () => {
     });
   }
 
-  it('live at PROCESSED and CONFIRMED, and on a from_slot replay, with typed members and trades; trade filters on the trades', async () => {
+  it('live and on from_slot replays at every commitment, with typed members and trades; trade filters on the trades', async () => {
     const live = open(client, {});
     const confirmed = open(client, { commitment: 'CONFIRMED' });
+    const finalized = open(client, { commitment: 'FINALIZED' });
     // Trade filters: buys of the migrating coin of at least 2,000,000,000 lamports' quote (the summed trade only).
     const big = open(client, { trade_kinds: ['buy'], mints: [b58(migrating.mint)], min_quote_amount: '2000000001' });
     const sweeps = open(client, { trade_kinds: ['fee_sweep'], traders: [b58(vault)] });
     // The streams are open once the server counts them (a live stream starts at the tip).
     const { openStreams } = await import('../metrics.js');
-    await waitFor(async () => ((await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0) === 4, {
-      what: 'four streams registered',
+    await waitFor(async () => ((await openStreams.get()).values.find((v) => v.labels.method === 'SubscribeParsed')?.value ?? 0) === 5, {
+      what: 'five streams registered',
     });
     await pub.publishSlots([
       ...Object.values(txs).map((event) => ({ kind: 'transactions' as const, event })),
@@ -160,15 +164,32 @@ describe('gRPC SubscribeParsed: the October 2026 trades (issue 34)', () => {
     expect(big.got.map((m) => hex(m.signature))).toEqual([hex(txs.migration.signatures[0]!)]);
     expect(sweeps.got.map((m) => hex(m.signature))).toEqual([hex(txs.sweep.signatures[0]!)]);
 
-    expect(confirmed.got).toHaveLength(0); // held until the slot is confirmed
+    // Held until the slot is confirmed (the processed stream, served from the same records, already has them).
+    expect(confirmed.got).toHaveLength(0);
+    expect(finalized.got).toHaveLength(0);
     await pub.publishSlots([{ kind: 'slots', event: slotEvent(SLOT, 1) }]);
     await waitFor(() => confirmed.got.length >= 5, { what: 'the five transactions at CONFIRMED' });
     expectOctober(confirmed.got, 'live CONFIRMED');
 
+    // Replays from the slot at PROCESSED and CONFIRMED (the slot is confirmed); one at FINALIZED waits for it.
     const replay = open(client, { from_slot: String(SLOT) });
-    await waitFor(() => replay.got.length >= 5, { what: 'the five transactions replayed from_slot' });
-    expectOctober(replay.got, 'from_slot');
-    for (const s of [live, confirmed, big, sweeps, replay]) s.call.cancel();
+    const replayConfirmed = open(client, { from_slot: String(SLOT), commitment: 'CONFIRMED' });
+    const replayFinalized = open(client, { from_slot: String(SLOT), commitment: 'FINALIZED' });
+    await waitFor(() => replay.got.length >= 5 && replayConfirmed.got.length >= 5, { what: 'the five transactions replayed from_slot' });
+    expectOctober(replay.got, 'from_slot PROCESSED');
+    expectOctober(replayConfirmed.got, 'from_slot CONFIRMED');
+    expect(finalized.got).toHaveLength(0);
+    expect(replayFinalized.got).toHaveLength(0);
+
+    await pub.publishSlots([{ kind: 'slots', event: slotEvent(SLOT, 2) }]);
+    await waitFor(() => finalized.got.length >= 5 && replayFinalized.got.length >= 5, { what: 'the five transactions at FINALIZED' });
+    expectOctober(finalized.got, 'live FINALIZED');
+    expectOctober(replayFinalized.got, 'from_slot FINALIZED (opened before the slot was final)');
+    // A replay opened once the slot is final gets them at once.
+    const lateFinalized = open(client, { from_slot: String(SLOT), commitment: 'FINALIZED' });
+    await waitFor(() => lateFinalized.got.length >= 5, { what: 'the five transactions replayed at FINALIZED' });
+    expectOctober(lateFinalized.got, 'from_slot FINALIZED');
+    for (const s of [live, confirmed, finalized, big, sweeps, replay, replayConfirmed, replayFinalized, lateFinalized]) s.call.cancel();
     // Nothing more arrived on the filtered streams (the other four transactions do not meet their filters).
     expect(big.got).toHaveLength(1);
     expect(sweeps.got).toHaveLength(1);

@@ -19,8 +19,7 @@ import { memoTx, systemTransferTx, tokenTransferTx } from './txgen/transfers.js'
 import { voteTx } from './txgen/votes.js';
 import { ProcessedMessages } from './processed.js';
 import { DEFAULT_PUMP_MIX } from './pump-mix.js';
-import { poolSweepTx } from './txgen/pumpswap-v2.js';
-import { curveSweepTx } from './txgen/pump-v3.js';
+import { octoberCreateTx, octoberTradeTx } from './txgen/october.js';
 import { leaderSchedule, SLOTS_PER_LEADER } from './validators.js';
 
 /** Chain time of slot 0 (2025-01-01T00:00:00Z); block time advances 400 ms per slot. */
@@ -95,41 +94,7 @@ export class SimChain {
     const block = this.buildBlock(slot, sign);
     const entries = blockEntries(this.opts.seed, BigInt(slot), this.parent.blockhash, block.b.txs.length);
     const blockhash = entries.at(-1)!.hash;
-    const leader = this.leaderOf(slot).identity;
-    const processed: SlotEvent = {
-      slot: BigInt(slot),
-      status: SlotStatus.SLOT_STATUS_PROCESSED,
-      block: {
-        parentSlot: slot === 0 ? 0n : this.parent.slot,
-        blockhash,
-        blockHeight: this.blockHeight,
-        blockTime: block.b.blockTime,
-        leader: leader.key,
-        transactionCount: block.b.txs.length,
-        voteTransactionCount: block.b.votes,
-        previousBlockhash: this.parent.blockhash,
-        // The leader's share of the fees, credited at the end of the block (Agave's "fee" reward).
-        rewards:
-          block.b.collected > 0n
-            ? [
-                {
-                  pubkey: leader.key,
-                  lamports: block.b.collected,
-                  postBalance: leader.lamports,
-                  rewardType: RewardType.REWARD_TYPE_FEE,
-                  commission: undefined,
-                  commissionBps: undefined,
-                },
-              ]
-            : [],
-        executedTransactionCount: BigInt(block.b.txs.length),
-        entryCount: BigInt(entries.length),
-        numPartitions: undefined,
-      },
-      deadError: undefined,
-      gap: undefined,
-      parent: undefined,
-    };
+    const processed = this.processedStatus(slot, block.b, blockhash, entries.length);
     events.push({ kind: 'slots', event: processed });
     for (const e of statusLater) events.push({ kind: 'slots', event: e });
     for (const tx of block.b.txs) events.push({ kind: 'transactions', event: tx });
@@ -150,6 +115,45 @@ export class SimChain {
    * view ever holds data of it), then marked it dead. The DEAD record ends the slot; the next block
    * builds on the last live one, and the bank is untouched.
    */
+  /** The block's PROCESSED status: its header, and the leader's share of the fees (Agave's "fee" reward). */
+  private processedStatus(slot: number, b: BlockBuilder, blockhash: Buffer, entryCount: number): SlotEvent {
+    const leader = this.leaderOf(slot).identity;
+    return {
+      slot: BigInt(slot),
+      status: SlotStatus.SLOT_STATUS_PROCESSED,
+      block: {
+        parentSlot: slot === 0 ? 0n : this.parent.slot,
+        blockhash,
+        blockHeight: this.blockHeight,
+        blockTime: b.blockTime,
+        leader: leader.key,
+        transactionCount: b.txs.length,
+        voteTransactionCount: b.votes,
+        previousBlockhash: this.parent.blockhash,
+        // Credited at the end of the block.
+        rewards:
+          b.collected > 0n
+            ? [
+                {
+                  pubkey: leader.key,
+                  lamports: b.collected,
+                  postBalance: leader.lamports,
+                  rewardType: RewardType.REWARD_TYPE_FEE,
+                  commission: undefined,
+                  commissionBps: undefined,
+                },
+              ]
+            : [],
+        executedTransactionCount: BigInt(b.txs.length),
+        entryCount: BigInt(entryCount),
+        numPartitions: undefined,
+      },
+      deadError: undefined,
+      gap: undefined,
+      parent: undefined,
+    };
+  }
+
   private deadSlot(slot: number, statusLater: SlotEvent[], events: ChainEvent[]): SlotBatch {
     const s = BigInt(slot);
     const progress = (st: SlotStatus): ChainEvent => ({ kind: 'slots', event: { ...status(slot, st).event, parent: this.parent.slot } });
@@ -220,11 +224,9 @@ export class SimChain {
 
   private nonVote(ctx: GenCtx): void {
     const kind = this.rng.weighted(NON_VOTE_MIX);
-    // A share of the pump trades' slots goes to permissionless fee sweeps (October 2026; drawn only when the
-    // share is set, so a mix without sweeps is the chain it was). Falls back to the trade when nothing waits.
-    if ((kind === 'buy' || kind === 'sell' || kind === 'swap') && ctx.mix.sweep > 0 && this.rng.chance(ctx.mix.sweep)) {
-      if (this.rng.chance(0.5) ? curveSweepTx(ctx) || poolSweepTx(ctx) : poolSweepTx(ctx) || curveSweepTx(ctx)) return;
-    }
+    // October 2026 shapes (txgen/october.ts) take a share of the pump trades' and creates' slots.
+    if ((kind === 'buy' || kind === 'sell' || kind === 'swap') && octoberTradeTx(ctx)) return;
+    if (kind === 'create' && octoberCreateTx(ctx)) return;
     switch (kind) {
       case 'transfer':
         return systemTransferTx(ctx);

@@ -51,7 +51,8 @@ interface Flags {
 
 export class CompileError extends Error {}
 
-export function compileMessage(payer: Acct, ixs: readonly Ix[], opts: { versioned: boolean; table?: LookupTable }): CompiledMessage {
+/** Every account the message names, with its merged flags, in first-mention order (the payer first). */
+function accountFlags(payer: Acct, ixs: readonly Ix[]): Map<Acct, Flags> {
   const flags = new Map<Acct, Flags>();
   const note = (acct: Acct, signer: boolean, writable: boolean, invoked: boolean): void => {
     const f = flags.get(acct);
@@ -66,6 +67,23 @@ export function compileMessage(payer: Acct, ixs: readonly Ix[], opts: { versione
     for (const m of ix.accounts) note(m.acct, m.signer ?? false, m.writable ?? false, false);
     note(ix.program, false, false, true);
   }
+  return flags;
+}
+
+/** The table's lookups of the loaded accounts (none when nothing is loaded). */
+function lookupsOf(table: LookupTable | undefined, loadedW: [number, Acct][], loadedR: [number, Acct][]): AddressTableLookup[] {
+  if (!table || loadedW.length + loadedR.length === 0) return [];
+  return [
+    {
+      accountKey: table.acct.key,
+      writableIndexes: Buffer.from(loadedW.map((e) => e[0])),
+      readonlyIndexes: Buffer.from(loadedR.map((e) => e[0])),
+    },
+  ];
+}
+
+export function compileMessage(payer: Acct, ixs: readonly Ix[], opts: { versioned: boolean; table?: LookupTable }): CompiledMessage {
+  const flags = accountFlags(payer, ixs);
   const table = opts.versioned ? opts.table : undefined;
   const groups: Acct[][] = [[], [], [], []];
   const loadedW: [number, Acct][] = [];
@@ -88,16 +106,6 @@ export function compileMessage(payer: Acct, ixs: readonly Ix[], opts: { versione
     accounts: Buffer.from(ix.accounts.map((m) => pos.get(m.acct)!)),
     data: ix.data,
   }));
-  const lookups: AddressTableLookup[] =
-    table && loadedW.length + loadedR.length > 0
-      ? [
-          {
-            accountKey: table.acct.key,
-            writableIndexes: Buffer.from(loadedW.map((e) => e[0])),
-            readonlyIndexes: Buffer.from(loadedR.map((e) => e[0])),
-          },
-        ]
-      : [];
   const signers = [...groups[0]!, ...groups[1]!];
   return {
     versioned: opts.versioned,
@@ -108,7 +116,7 @@ export function compileMessage(payer: Acct, ixs: readonly Ix[], opts: { versione
     loadedWritable: loadedW.map((e) => e[1]),
     loadedReadonly: loadedR.map((e) => e[1]),
     instructions,
-    lookups,
+    lookups: lookupsOf(table, loadedW, loadedR),
     writable: [...groups[0]!, ...groups[2]!, ...loadedW.map((e) => e[1])],
     signers,
   };

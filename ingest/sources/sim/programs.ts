@@ -110,6 +110,7 @@ export const PUMP_ERR = {
   tooLittleSolReceived: 6003,
   bondingCurveComplete: 6005,
   bondingCurveNotComplete: 6006,
+  notEnoughTokensToBuy: 6021,
   buySlippageBelowMinTokensOut: 6042,
 } as const;
 

@@ -6,10 +6,15 @@
 // v3 fees kept on the curve (TRADE_V3.md), sweeps pay them out and zero the bucket (SWEEP_FEES.md), a synthetic
 // migration's events in order TradeEvent, CompleteEvent, PostCompleteBuyEvent and migrate opening the pool at
 // `*_after` (SYNTHETIC_MIGRATION.md), v2 fees kept in the pool vault and subtracted from virtual_quote_reserves
-// (PUMP_SWAP_TRADE_V2.md, VIRTUAL_QUOTE_RESERVES_FEE_ADJUSTMENT.md).
+// (PUMP_SWAP_TRADE_V2.md, VIRTUAL_QUOTE_RESERVES_FEE_ADJUSTMENT.md); a quoted coin's curve holds its quote in its
+// associated_quote_bonding_curve token account and names the quote mint in BondingCurve.quote_mint, its events and
+// `create_v2`'s remaining accounts (pump-2026-10.md §1.4, §3.1, §4); a multi-hop route is a PumpSwap multi_hop_swap
+// whose curve hops are pump multi_hop_curve_swap CPIs, each emitting a TradeEvent with ix_name multi_hop_swap, the
+// protocol fee charged once on the SOL hop and the creator fee once on the far-end coin's hop (MULTI_HOP_SWAP.md).
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
 import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from '../../../schemas/pumpfun/extract.js';
+import { tradesOf, USDC, WSOL } from '../../../schemas/pumpfun/trades.js';
 import type { Fields } from '../../../schemas/pumpfun/layout.js';
 import type { SlotBatch } from '../../source.js';
 import { collect } from '../../../test/support/sim/checks.js';
@@ -64,7 +69,9 @@ function curveOf(d: Buffer) {
     rT: u64(24),
     rS: u64(32),
     complete: d[48] === 1,
+    quoteMint: d.subarray(83, 115),
     creatorFee: u64(125),
+    depth: d.length > 141 ? d[141]! : 0,
     protocolFees: u64(133),
     len: d.length,
   };
@@ -94,6 +101,13 @@ interface Tally {
   checkedV2: number;
   checkedSweeps: number;
   checkedMigrations: number;
+  routes: number;
+  usdcCurveTrades: number;
+  creates: number;
+  usdcCreates: number;
+  coinCreates: number;
+  checkedRoutes: number;
+  checkedQuoted: number;
 }
 
 /** Walks the traffic, checking each pump transaction; returns what it counted. */
@@ -112,6 +126,13 @@ function walk(batches: SlotBatch[]): Tally {
     checkedV2: 0,
     checkedSweeps: 0,
     checkedMigrations: 0,
+    routes: 0,
+    usdcCurveTrades: 0,
+    creates: 0,
+    usdcCreates: 0,
+    coinCreates: 0,
+    checkedRoutes: 0,
+    checkedQuoted: 0,
   };
   // The last write of every account (the chain's state as the transactions left it).
   const state = new Map<string, AccountEvent>();
@@ -138,17 +159,26 @@ function walk(batches: SlotBatch[]): Tally {
         const poolTrades = ixs.filter(({ ix, d }) => ix.program === 'pump_amm' && (POOL_V2.has(d.name) || POOL_OLD.has(d.name)));
         const sweeps = ixs.filter(({ d }) => d.name === 'sweep_protocol_fee' || d.name === 'sweep_creator_fee');
         const isCreate = ixs.some(({ d }) => d.name === 'create' || d.name === 'create_v2');
+        const isRoute = ixs.some(({ ix, d }) => ix.program === 'pump_amm' && d.name === 'multi_hop_swap');
+        if (isCreate) countCreate(evs, t);
+        if (isRoute) t.routes++;
         if (!isCreate) {
+          const usdc = curveTrades.filter(({ ix, d }) => CURVE_V3.has(d.name) && account(ix, 'quote_mint').equals(USDC)).length;
+          t.usdcCurveTrades += usdc;
           t.curveTrades += curveTrades.length;
-          t.curveV3 += curveTrades.filter(({ d }) => CURVE_V3.has(d.name)).length;
+          // The v3 share is of SOL coins' trades (a USDC coin trades only with v3).
+          t.curveV3 += curveTrades.filter(({ d }) => CURVE_V3.has(d.name)).length - usdc;
           if (curveTrades.some(({ d }) => d.name.startsWith('buy'))) t.curveBuyTxs++;
         }
         t.poolTrades += poolTrades.length;
         t.poolV2 += poolTrades.filter(({ d }) => POOL_V2.has(d.name)).length;
-        if ((curveTrades.length > 0 && !isCreate) || poolTrades.length > 0 || sweeps.length > 0) t.tradeOrSweepTxs++;
+        if ((curveTrades.length > 0 && !isCreate) || poolTrades.length > 0 || sweeps.length > 0 || isRoute) t.tradeOrSweepTxs++;
         if (sweeps.length > 0) t.sweepTxs++;
         if (evs.some(({ d }) => d.name === 'PostCompleteBuyEvent')) t.graduations++;
         if (!tx.err) check(tx, ixs, evs, writes, state, promised, t);
+        if (!tx.err && isRoute) checkRoute(tx, x, ixs, evs, writes, state, t);
+        if (!tx.err && isCreate) checkQuotedCreate(ixs, evs, writes);
+        if (!tx.err) checkUsdcParsed(x, ixs, t);
       }
       for (const w of writes) state.set(hex(w.pubkey), w);
     }
@@ -180,6 +210,17 @@ function check(
       const sol = trade.sol_amount as bigint;
       const fee = trade.fee as bigint;
       const cfee = trade.creator_fee as bigint;
+      // The quote: SOL (instructions name wrapped SOL, the curve and events the zero key) or the coin's quote mint.
+      const quoteMint = account(ix, 'quote_mint');
+      const isSol = quoteMint.equals(WSOL);
+      expect(trade.quote_mint).toEqual(isSol ? ZERO_KEY : quoteMint);
+      expect(curveOf(written(curveKey).data).quoteMint).toEqual(isSol ? ZERO_KEY : quoteMint);
+      const quoteIn = (topUp: bigint): bigint => {
+        if (isSol) return lamportDelta(tx, curveKey) - topUp;
+        const q = tokens(tx, account(ix, 'associated_quote_bonding_curve'));
+        return q.post - q.pre;
+      };
+      if (!isSol) t.checkedQuoted++;
       expect(trade.ix_name).toBe(d.name);
       expect(trade.fee_recipient).toEqual(ZERO_KEY);
       expect(fee).toBe(ceilBps(sol, trade.fee_basis_points as bigint));
@@ -196,14 +237,14 @@ function check(
           expect(sol).toBe((tok * pre.vS) / (pre.vT + tok));
           expect(post.rS).toBe(pre.rS - sol);
           // The fees stay on the curve: only the seller's part leaves it.
-          expect(lamportDelta(tx, curveKey)).toBe(-(sol - fee - cfee) + topUp);
+          expect(quoteIn(topUp)).toBe(-(sol - fee - cfee));
         }
         const pc = mine.find((m) => m.d.name === 'PostCompleteBuyEvent')?.d.fields;
         if (d.name !== 'sell_v3') {
           expect(sol).toBe((tok * pre.vS) / (pre.vT - tok) + 1n);
           // Price and both fees of both parts go to the curve (the fees kept there until a sweep).
           const pcTotal = pc ? (pc.quote_in as bigint) + (pc.fee as bigint) + (pc.creator_fee as bigint) : 0n;
-          expect(lamportDelta(tx, curveKey)).toBe(sol + fee + cfee + pcTotal + topUp);
+          expect(quoteIn(topUp)).toBe(sol + fee + cfee + pcTotal);
         }
         expect(post.creatorFee).toBe(pre.creatorFee + cfee + ((pc?.creator_fee as bigint | undefined) ?? 0n));
         expect(post.protocolFees).toBe(pre.protocolFees + fee + ((pc?.fee as bigint | undefined) ?? 0n));
@@ -247,8 +288,17 @@ function check(
         expect(d.name === 'sweep_creator_fee' ? post.creatorFee : post.protocolFees).toBe(0n);
         // The reserves are untouched; the curve's lamports pay the recipient.
         expect([post.vT, post.vS, post.rT, post.rS]).toEqual([pre.vT, pre.vS, pre.rT, pre.rS]);
-        expect(lamportDelta(tx, curveKey)).toBe(-waiting);
-        expect(lamportDelta(tx, account(ix, 'recipient'))).toBe(waiting);
+        expect(ev!.quote_mint).toEqual(post.quoteMint);
+        if (post.quoteMint.equals(ZERO_KEY)) {
+          expect(lamportDelta(tx, curveKey)).toBe(-waiting);
+          expect(lamportDelta(tx, account(ix, 'recipient'))).toBe(waiting);
+        } else {
+          // A quoted coin's fees leave the curve's quote token account for the recipient's.
+          const from = tokens(tx, account(ix, 'associated_quote_bonding_curve'));
+          const to = tokens(tx, account(ix, 'associated_quote_recipient'));
+          expect([from.post - from.pre, to.post - to.pre]).toEqual([-waiting, waiting]);
+          t.checkedQuoted++;
+        }
         t.checkedSweeps++;
       }
     }
@@ -315,6 +365,111 @@ function check(
   }
 }
 
+/** A creation's quote: SOL (no or the zero quote mint), USDC, or another pump coin. */
+function countCreate(evs: Evs, t: Tally): void {
+  const ev = evs.find(({ d }) => d.name === 'CreateEvent');
+  if (!ev) return;
+  t.creates++;
+  const q = ev.d.fields.quote_mint as Buffer | undefined;
+  if (q?.equals(USDC)) t.usdcCreates++;
+  else if (q && !q.equals(ZERO_KEY)) t.coinCreates++;
+}
+
+/** A quoted create_v2: its remaining accounts name the quote, and the curve, its quote account and CreateEvent agree. */
+function checkQuotedCreate(ixs: Ixs, evs: Evs, writes: AccountEvent[]): void {
+  const create = ixs.find(({ ix, d }) => d.name === 'create_v2' && ix.accounts.length > 16);
+  if (!create) return;
+  const quoteMint = create.ix.accounts[16]!;
+  const curveKey = create.ix.accounts[2]!;
+  const ev = evs.find(({ d }) => d.name === 'CreateEvent')!.d.fields;
+  // A pump coin as quote adds the quote-control PDA and its bonding curve (CREATE_WITH_PUMP_COIN_QUOTE.md): depth 1.
+  const depth = create.ix.accounts.length === 21 ? 1 : 0;
+  expect(create.ix.accounts.length).toBe(depth ? 21 : 19);
+  expect([ev.quote_mint, ev.depth]).toEqual([quoteMint, depth]);
+  const curve = curveOf(writes.findLast((w) => w.pubkey.equals(curveKey))!.data);
+  expect([curve.quoteMint, curve.depth, curve.len, curve.vS]).toEqual([quoteMint, depth, 166, ev.virtual_quote_reserves]);
+  // The curve's token account for the quote: that mint, owned by the curve.
+  const quoteAta = writes.findLast((w) => w.pubkey.equals(create.ix.accounts[17]!))!.data;
+  expect([quoteAta.subarray(0, 32), quoteAta.subarray(32, 64)]).toEqual([quoteMint, curveKey]);
+}
+
+/**
+ * A multi-hop route: one multi_hop_curve_swap CPI and one TradeEvent (ix_name multi_hop_swap) per hop, each hop fed
+ * with the previous hop's output and priced on its curve, the protocol and creator fees charged once each, the middle
+ * coin netting to zero, and the parsed trades one per hop with the hop's quote mint.
+ */
+function checkRoute(
+  tx: TransactionEvent,
+  x: ReturnType<typeof extractPumpTransaction>,
+  ixs: Ixs,
+  evs: Evs,
+  writes: AccountEvent[],
+  state: Map<string, AccountEvent>,
+  t: Tally,
+): void {
+  const route = ixs.find(({ ix, d }) => ix.program === 'pump_amm' && d.name === 'multi_hop_swap')!;
+  const at = route.ix.index;
+  const hops = ixs.filter(({ ix, d }) => ix.index === at && ix.program === 'pump' && d.name === 'multi_hop_curve_swap');
+  const trades = evs.filter(({ ev, d }) => ev.index === at && ev.program === 'pump' && d.name === 'TradeEvent').map((e) => e.d.fields);
+  expect(hops.length).toBe((route.ix.accounts.length - 16) / 5);
+  expect(trades.length).toBe(hops.length);
+  let amount = route.d.fields.amount_in as bigint;
+  let dust = 0n;
+  const charged = { protocol: 0, creator: 0 };
+  hops.forEach(({ ix, d }, i) => {
+    const f = trades[i]!;
+    const hop = route.ix.accounts.slice(16 + 5 * i, 21 + 5 * i);
+    expect(ix.accounts.slice(13)).toEqual(hop);
+    expect(f.ix_name).toBe('multi_hop_swap');
+    expect(d.fields.amount_in).toBe(amount);
+    expect(f.mint).toEqual(hop[0]);
+    expect(f.quote_mint).toEqual(hop[1]!.equals(WSOL) ? ZERO_KEY : hop[1]);
+    const pre = curveOf(state.get(hex(hop[2]!))!.data);
+    const post = curveOf(writes.findLast((w) => w.pubkey.equals(hop[2]!))!.data);
+    const [q, tok, fee, cfee] = [f.sol_amount, f.token_amount, f.fee, f.creator_fee] as bigint[];
+    if (fee! > 0n) charged.protocol++;
+    if (cfee! > 0n) charged.creator++;
+    expect(fee).toBe(fee! > 0n ? ceilBps(q!, f.fee_basis_points as bigint) : 0n);
+    expect(cfee).toBe(cfee! > 0n ? ceilBps(q!, f.creator_fee_basis_points as bigint) : 0n);
+    if (f.is_buy) {
+      expect(tok).toBe((q! * pre.vT) / (pre.vS + q!));
+      expect(q! + fee! + cfee!).toBeLessThanOrEqual(amount);
+      // What the fees' rounding leaves of a later hop's input stays with the user (a few base units at most).
+      if (i > 0) dust = amount - q! - fee! - cfee!;
+      amount = tok!;
+    } else {
+      expect(tok).toBe(amount);
+      expect(q).toBe((tok! * pre.vS) / (pre.vT + tok!));
+      amount = q! - fee! - cfee!;
+    }
+    expect([post.vT, post.vS, post.rT]).toEqual([f.virtual_token_reserves, f.virtual_sol_reserves, f.real_token_reserves]);
+    expect([post.creatorFee, post.protocolFees]).toEqual([pre.creatorFee + cfee!, pre.protocolFees + fee!]);
+  });
+  expect(charged).toEqual({ protocol: 1, creator: 1 });
+  expect(amount).toBeGreaterThanOrEqual(route.d.fields.min_amount_out as bigint);
+  // The middle coin passes through the user's account for it and nets to zero (but for the rounding dust).
+  const mid = tokens(tx, hops[0]!.ix.accounts[6]!);
+  expect(dust).toBeLessThan(4n);
+  expect(mid.post - mid.pre).toBe(dust);
+  const parsed = tradesOf(x.instructions, x.events).filter((p) => p.index === at);
+  expect(parsed.map((p) => [p.kind, p.hop, p.hops])).toEqual(trades.map((f, i) => [f.is_buy ? 'buy' : 'sell', i, hops.length]));
+  parsed.forEach((p, i) => {
+    const quote = route.ix.accounts[17 + 5 * i]!;
+    expect([p.quoteMint, p.quote, p.mint]).toEqual([quote, quote.equals(WSOL) ? 'SOL' : 'TOKEN', route.ix.accounts[16 + 5 * i]]);
+  });
+  t.checkedRoutes++;
+}
+
+/** A USDC-quoted v3 trade's parsed trade names USDC as its quote. */
+function checkUsdcParsed(x: ReturnType<typeof extractPumpTransaction>, ixs: Ixs, t: Tally): void {
+  for (const { ix, d } of ixs) {
+    if (ix.program !== 'pump' || !CURVE_V3.has(d.name) || !account(ix, 'quote_mint').equals(USDC)) continue;
+    const p = tradesOf(x.instructions, x.events).find((p) => p.index === ix.index && p.venue === 'curve')!;
+    expect([p.quoteMint, p.quote, p.mint]).toEqual([USDC, 'USDC', account(ix, 'base_mint')]);
+    t.checkedQuoted++;
+  }
+}
+
 const near = (got: number, want: number, tol: number): void => {
   expect(got).toBeGreaterThan(want - tol);
   expect(got).toBeLessThan(want + tol);
@@ -324,7 +479,7 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
   it('default mix: v3 and v2 trades lead, sweeps and synthetic migrations occur; all decodes whole and the state adds up', async () => {
     const t = walk(await collect({ maxSlots: 200, tps: 600, fast: true, seed: 3, validators: 400 }));
     const m = DEFAULT_PUMP_MIX;
-    near(t.curveV3 / t.curveTrades, m.curveV3, 0.05);
+    near(t.curveV3 / (t.curveTrades - t.usdcCurveTrades), m.curveV3, 0.05);
     near(t.poolV2 / t.poolTrades, m.poolV2, 0.06);
     near(t.sweepTxs / t.tradeOrSweepTxs, m.sweep, 0.015);
     expect(t.graduations).toBeGreaterThan(0);
@@ -354,15 +509,30 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
     expect(t.checkedV2).toBeGreaterThan(100);
     expect(t.checkedSweeps).toBeGreaterThan(50);
     expect(t.checkedMigrations).toBeGreaterThan(0);
+    // Multi-hop routes and quoted coins (created in their shares of creates; USDC coins traded in theirs).
+    near(t.routes / t.tradeOrSweepTxs, m.multiHop, 0.015);
+    near(t.usdcCurveTrades / t.curveTrades, m.usdcQuote, 0.02);
+    near(t.usdcCreates / t.creates, m.usdcQuote, 0.05);
+    near(t.coinCreates / t.creates, m.coinQuote, 0.05);
+    for (const k of ['pump_amm:multi_hop_swap', 'pump:multi_hop_curve_swap']) expect(t.kinds.has(k), k).toBe(true);
+    expect(t.checkedRoutes).toBeGreaterThan(20);
+    expect(t.checkedQuoted).toBeGreaterThan(50);
   });
 
   it('an operator-set mix changes the shares (same seed)', async () => {
-    const mix: PumpMix = parsePumpMix('curve_v3=0.2,pool_v2=0.9,sweep=0.1,graduate=0.02');
+    const mix: PumpMix = parsePumpMix('curve_v3=0.2,pool_v2=0.9,sweep=0.1,graduate=0.02,multi_hop=0.12,usdc_quote=0.15,coin_quote=0.3');
     const t = walk(await collect({ maxSlots: 120, tps: 600, fast: true, seed: 3, validators: 400, pumpMix: mix }));
-    near(t.curveV3 / t.curveTrades, 0.2, 0.05);
+    near(t.curveV3 / (t.curveTrades - t.usdcCurveTrades), 0.2, 0.05);
     near(t.poolV2 / t.poolTrades, 0.9, 0.06);
     near(t.sweepTxs / t.tradeOrSweepTxs, 0.1, 0.03);
     near(t.graduations / t.curveBuyTxs, 0.02, 0.012);
+    near(t.routes / t.tradeOrSweepTxs, 0.12 * (1 - 0.1), 0.03);
+    near(t.usdcCurveTrades / t.curveTrades, 0.15, 0.04);
+    // At least their share of creates: a route or USDC trade that finds no such coin trading launches one instead.
+    const quoted = (t.usdcCreates + t.coinCreates) / t.creates;
+    expect(quoted).toBeGreaterThan(0.45 - 0.1);
+    expect(quoted).toBeLessThan(0.45 + 0.2);
+    expect(t.checkedRoutes).toBeGreaterThan(50);
   });
 
   it('a mix without the October 2026 shapes emits none of them', async () => {
@@ -373,11 +543,12 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
         fast: true,
         seed: 3,
         validators: 400,
-        pumpMix: parsePumpMix('curve_v3=0,pool_v2=0,sweep=0,graduate=0'),
+        pumpMix: parsePumpMix('curve_v3=0,pool_v2=0,sweep=0,graduate=0,multi_hop=0,usdc_quote=0,coin_quote=0'),
       }),
     );
     expect(t.curveTrades).toBeGreaterThan(100);
     expect([t.curveV3, t.poolV2, t.sweepTxs, t.graduations]).toEqual([0, 0, 0, 0]);
+    expect([t.routes, t.usdcCurveTrades, t.usdcCreates, t.coinCreates]).toEqual([0, 0, 0, 0]);
   });
 
   it('the mix option refuses unknown shares and out-of-range numbers, naming them', () => {
@@ -387,5 +558,14 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
     expect(() => parsePumpMix('curve_v3=x')).toThrow(/curve_v3="x" is not a number/);
     expect(() => parsePumpMix('curve_v3=1.5')).toThrow(/curveV3 must be a number in \[0, 1\]/);
     expect(() => parsePumpMix('sweep=0.5')).toThrow(/sweep must be a number in \[0, 0.25\]/);
+    expect(parsePumpMix('multi_hop=0.1,usdc_quote=0.2,coin_quote=0')).toEqual({
+      ...DEFAULT_PUMP_MIX,
+      multiHop: 0.1,
+      usdcQuote: 0.2,
+      coinQuote: 0,
+    });
+    expect(() => parsePumpMix('multi_hop=0.5')).toThrow(/multiHop must be a number in \[0, 0.25\]/);
+    expect(() => parsePumpMix('usdc_quote=-0.1')).toThrow(/usdcQuote must be a number in \[0, 0.5\]/);
+    expect(() => parsePumpMix('coin_quote=')).toThrow(/coin_quote="" is not a number/);
   });
 });

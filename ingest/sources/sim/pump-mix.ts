@@ -1,5 +1,6 @@
 // How the simulator's pump traffic uses the October 2026 instructions (issue 34, item 5): shares an operator sets
-// with `--sim-pump-mix` / SIM_PUMP_MIX (`curve_v3=0.6,pool_v2=0.6,sweep=0.03,graduate=0.004`; keys left out keep
+// with `--sim-pump-mix` / SIM_PUMP_MIX (`curve_v3=0.6,pool_v2=0.6,sweep=0.03,graduate=0.004,multi_hop=0.04,
+// usdc_quote=0.05,coin_quote=0.05`; keys left out keep
 // their default). Defaults are today's mix as far as anything public says: bots moved to the v3 / PumpSwap v2 trades
 // (pump-2026-10.md §5, third-party), so they lead; the older forms keep the rest. None of these shares is measured
 // anywhere public.
@@ -12,16 +13,63 @@ export interface PumpMix {
   sweep: number;
   /** Share of curve buys that are graduation buys: a v3 buy larger than what the curve has left (synthetic migration). */
   graduate: number;
+  /**
+   * Share of pump trades sent as PumpSwap `multi_hop_swap` routes: SOL -> a pump coin -> a coin quoted in it (and
+   * back), each curve hop a `multi_hop_curve_swap` CPI into pump (pump-2026-10.md §1.3, §1.7).
+   */
+  multiHop: number;
+  /**
+   * Share of new coins, and of curve trades, quoted in USDC (v3 trades paid in USDC; pump-2026-10.md §4). A USDC
+   * trade drawn while no USDC coin trades launches one instead, so the share of creates is a floor.
+   */
+  usdcQuote: number;
+  /** Share of new coins quoted in another pump coin (depth 1; traded through multi-hop routes, which launch one likewise). */
+  coinQuote: number;
 }
 
-export const DEFAULT_PUMP_MIX: Readonly<PumpMix> = Object.freeze({ curveV3: 0.6, poolV2: 0.6, sweep: 0.03, graduate: 0.004 });
+export const DEFAULT_PUMP_MIX: Readonly<PumpMix> = Object.freeze({
+  curveV3: 0.6,
+  poolV2: 0.6,
+  sweep: 0.03,
+  graduate: 0.004,
+  multiHop: 0.04,
+  usdcQuote: 0.05,
+  coinQuote: 0.05,
+});
 
 /** The mix before issue 34: none of the October 2026 shapes (what the older traffic tests pin). */
-export const PRE_2026_10_PUMP_MIX: Readonly<PumpMix> = Object.freeze({ curveV3: 0, poolV2: 0, sweep: 0, graduate: 0 });
+export const PRE_2026_10_PUMP_MIX: Readonly<PumpMix> = Object.freeze({
+  curveV3: 0,
+  poolV2: 0,
+  sweep: 0,
+  graduate: 0,
+  multiHop: 0,
+  usdcQuote: 0,
+  coinQuote: 0,
+});
 
-const KEYS: Record<string, keyof PumpMix> = { curve_v3: 'curveV3', pool_v2: 'poolV2', sweep: 'sweep', graduate: 'graduate' };
-/** Upper bounds: sweeps and graduation buys each take pump traffic away from trades; at most a quarter. */
-const MAX: Record<keyof PumpMix, number> = { curveV3: 1, poolV2: 1, sweep: 0.25, graduate: 0.25 };
+const KEYS: Record<string, keyof PumpMix> = {
+  curve_v3: 'curveV3',
+  pool_v2: 'poolV2',
+  sweep: 'sweep',
+  graduate: 'graduate',
+  multi_hop: 'multiHop',
+  usdc_quote: 'usdcQuote',
+  coin_quote: 'coinQuote',
+};
+/**
+ * Upper bounds: sweeps, graduation buys and routes each take pump traffic away from the plain trades, at most a
+ * quarter; each quote at most half of new coins (so the two together at most all of them).
+ */
+const MAX: Record<keyof PumpMix, number> = {
+  curveV3: 1,
+  poolV2: 1,
+  sweep: 0.25,
+  graduate: 0.25,
+  multiHop: 0.25,
+  usdcQuote: 0.5,
+  coinQuote: 0.5,
+};
 
 export class PumpMixError extends Error {}
 

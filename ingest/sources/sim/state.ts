@@ -40,6 +40,8 @@ import { validatorStakes } from './validators.js';
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 const GENESIS_USERS = 1000;
 const SYSVAR_OWNER = P.pk('Sysvar1111111111111111111111111111111111111');
+/** USDC's mainnet mint (the quote of USDC-quoted pump coins, pump-2026-10.md §4). */
+const USDC_MINT = P.pk('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
 
 export interface Validator {
   identity: Acct;
@@ -106,6 +108,16 @@ export interface Coin {
   pool?: Pool;
   /** Some users who bought it (repeat buyers need no new token account). */
   holders: User[];
+  /** A coin quoted in USDC or in another pump coin (pump-2026-10.md §4); absent: SOL. */
+  quote?: CoinQuote;
+}
+
+/** A non-SOL quote: its mint, the curve's token account for it, and (pump-coin quote) the quote coin. */
+export interface CoinQuote {
+  mint: Acct;
+  curveAta: Acct;
+  /** The pump coin the curve is quoted in (depth 1), or undefined for USDC. */
+  coin?: Coin;
 }
 
 /** A PumpSwap pool (a migrated coin's canonical pool, quoted in wrapped SOL). */
@@ -149,6 +161,9 @@ export class SimState {
   /** Curves and pools holding fees that v3 / v2 trades kept, waiting for a sweep (October 2026; bounded). */
   readonly feeCurves: Coin[] = [];
   readonly feePools: Pool[] = [];
+  /** Open curves quoted in USDC, and in another pump coin (traded with v3 / through multi-hop routes; bounded). */
+  readonly usdcCoins: Coin[] = [];
+  readonly coinQuotedCoins: Coin[] = [];
   exchange!: User;
   pumpAuthority!: User;
   feeRecipient!: Acct;
@@ -239,6 +254,11 @@ export class SimState {
 
   get nativeMint(): Acct {
     return this.pumpFixed.nativeMint;
+  }
+
+  /** USDC at its mainnet address: the genesis stable mint of 6 decimals. */
+  get usdc(): Acct {
+    return this.stableMints[0]!.mint;
   }
 
   /** SOL a user can spend while keeping a rent-exempt balance and fees for a few transactions. */
@@ -380,7 +400,9 @@ function genesisUsersAndTokens(s: SimState): void {
   s.exchange = { acct: s.keyed('exchange', 0, 10_000_000n * LAMPORTS_PER_SOL), tokens: new Map() };
   s.genesisOrder.push(s.exchange.acct);
   const mints = [6, 5].map((decimals, i) => {
-    const mint = s.keyed('stable-mint', i, P.rentExempt(MINT_LEN));
+    // The 6-decimal one is USDC at its mainnet address (USDC-quoted coins, pump-2026-10.md §4).
+    const mint = i === 0 ? s.world.at(USDC_MINT) : s.keyed('stable-mint', i, 0n);
+    mint.lamports = P.rentExempt(MINT_LEN);
     mint.owner = P.TOKEN_PROGRAM;
     return { mint, decimals };
   });

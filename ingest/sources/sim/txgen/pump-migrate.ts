@@ -3,7 +3,7 @@
 // writes the pool account (the IDL's Pool layout), mints the LP tokens and emits CreatePoolEvent; pump then emits
 // CompletePumpAmmMigrationEvent. Accounts: migrate's 25 of today's IDL.
 import type { Acct } from '../accounts.js';
-import type { Ix } from '../compile.js';
+import type { AccountMeta, Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
 import { createTokenAccount, CUSTOM, debit, moveTokens, syncNative, tokenTransferData } from '../instructions.js';
 import { MINT_LEN, mintData, poolData, readCurve, tokenAmount, writeCurve } from '../layouts.js';
@@ -57,77 +57,87 @@ function poolFor(s: SimState, coin: Coin): Pool {
 /** pump's migrate of a completed curve, by the migration authority, a slot or more after it completed. */
 export function migrateTx(ctx: GenCtx, coin: Coin): void {
   const { s } = ctx;
-  const p = s.programs;
-  const f = s.pumpFixed;
-  const user = s.pumpAuthority;
   const pool = poolFor(s, coin);
-  const paMint = s.world.at(associatedTokenAddress(pool.authority.key, coin.mint.key));
-  const paWsol = s.world.at(associatedTokenAddress(pool.authority.key, s.nativeMint.key));
-  const paLp = s.world.at(associatedTokenAddress(pool.authority.key, pool.lpMint.key));
-  const pumpEvents = s.pumpFixed.eventAuthority;
+  const pa: AuthorityAccounts = {
+    paMint: s.world.at(associatedTokenAddress(pool.authority.key, coin.mint.key)),
+    paWsol: s.world.at(associatedTokenAddress(pool.authority.key, s.nativeMint.key)),
+    paLp: s.world.at(associatedTokenAddress(pool.authority.key, pool.lpMint.key)),
+  };
   // create_pool's list, as migrate passes it on (the pool authority, a PDA, signs the CPI).
   const createPool: Ix = {
-    program: p.pumpAmm,
-    accounts: [
-      meta(pool.acct, true),
-      meta(s.amm.globalConfig),
-      meta(pool.authority, true, true),
-      meta(coin.mint),
-      meta(s.nativeMint),
-      meta(pool.lpMint, true),
-      meta(paMint, true),
-      meta(paWsol, true),
-      meta(paLp, true),
-      meta(pool.baseAta, true),
-      meta(pool.quoteAta, true),
-      meta(p.system),
-      meta(p.token2022),
-      meta(p.token),
-      meta(p.token),
-      meta(p.ata),
-      meta(s.amm.eventAuthority),
-      meta(p.pumpAmm),
-    ],
+    program: s.programs.pumpAmm,
+    accounts: createPoolAccounts(s, coin, pool, pa),
     data: Buffer.alloc(0), // set below, once the amounts are known
   };
   const migrate: Ix = {
-    program: p.pump,
-    accounts: [
-      meta(s.pumpGlobal),
-      meta(f.withdrawAuthority, true),
-      meta(coin.mint),
-      meta(coin.curve, true),
-      meta(coin.curveAta, true),
-      meta(user.acct, false, true),
-      meta(p.system),
-      meta(p.token),
-      meta(p.pumpAmm),
-      meta(pool.acct, true),
-      meta(pool.authority, true),
-      meta(paMint, true),
-      meta(paWsol, true),
-      meta(s.amm.globalConfig),
-      meta(s.nativeMint),
-      meta(pool.lpMint, true),
-      meta(paLp, true),
-      meta(pool.baseAta, true),
-      meta(pool.quoteAta, true),
-      meta(p.token2022),
-      meta(p.ata),
-      meta(s.amm.eventAuthority),
-      meta(pumpEvents),
-      meta(p.pump),
-      meta(p.rent),
-    ],
+    program: s.programs.pump,
+    accounts: migrateAccounts(s, coin, pool, pa),
     data: Buffer.from(PUMP_IX.migrate),
-    run: () => runMigrate(ctx, coin, pool, { paMint, paWsol, paLp }, createPool),
+    run: () => runMigrate(ctx, coin, pool, pa, createPool),
   };
-  const tx = ctx.b.submit({ payer: user.acct, ixs: withBudget(ctx, [migrate], 0.9) });
+  const tx = ctx.b.submit({ payer: s.pumpAuthority.acct, ixs: withBudget(ctx, [migrate], 0.9) });
   if (tx && tx.err === undefined) {
     coin.pool = pool;
     s.pools.push(pool);
     if (s.pools.length > HOT_POOLS) s.pools.shift();
   }
+}
+
+/** create_pool's 18 accounts. */
+function createPoolAccounts(s: SimState, coin: Coin, pool: Pool, pa: AuthorityAccounts): AccountMeta[] {
+  const p = s.programs;
+  return [
+    meta(pool.acct, true),
+    meta(s.amm.globalConfig),
+    meta(pool.authority, true, true),
+    meta(coin.mint),
+    meta(s.nativeMint),
+    meta(pool.lpMint, true),
+    meta(pa.paMint, true),
+    meta(pa.paWsol, true),
+    meta(pa.paLp, true),
+    meta(pool.baseAta, true),
+    meta(pool.quoteAta, true),
+    meta(p.system),
+    meta(p.token2022),
+    meta(p.token),
+    meta(p.token),
+    meta(p.ata),
+    meta(s.amm.eventAuthority),
+    meta(p.pumpAmm),
+  ];
+}
+
+/** migrate's 25 accounts. */
+function migrateAccounts(s: SimState, coin: Coin, pool: Pool, pa: AuthorityAccounts): AccountMeta[] {
+  const p = s.programs;
+  return [
+    meta(s.pumpGlobal),
+    meta(s.pumpFixed.withdrawAuthority, true),
+    meta(coin.mint),
+    meta(coin.curve, true),
+    meta(coin.curveAta, true),
+    meta(s.pumpAuthority.acct, false, true),
+    meta(p.system),
+    meta(p.token),
+    meta(p.pumpAmm),
+    meta(pool.acct, true),
+    meta(pool.authority, true),
+    meta(pa.paMint, true),
+    meta(pa.paWsol, true),
+    meta(s.amm.globalConfig),
+    meta(s.nativeMint),
+    meta(pool.lpMint, true),
+    meta(pa.paLp, true),
+    meta(pool.baseAta, true),
+    meta(pool.quoteAta, true),
+    meta(p.token2022),
+    meta(p.ata),
+    meta(s.amm.eventAuthority),
+    meta(s.pumpFixed.eventAuthority),
+    meta(p.pump),
+    meta(p.rent),
+  ];
 }
 
 interface AuthorityAccounts {
@@ -195,6 +205,32 @@ function runMigrate(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, c
 }
 
 /** PumpSwap create_pool (invoked by migrate): the pool, its token accounts, the LP mint, CreatePoolEvent. */
+/** The pool's LP mint with `lpOut` minted to the pool authority's LP account (created if missing). */
+function openLp(s: SimState, pool: Pool, a: AuthorityAccounts, lpOut: bigint): void {
+  const payer = s.pumpAuthority.acct;
+  pool.lpMint.lamports += rentExempt(MINT_LEN);
+  pool.lpMint.owner = s.programs.token.key;
+  pool.lpMint.data = mintData(pool.acct.key, lpOut, 9);
+  if (!a.paLp.exists) createTokenAccount(payer, a.paLp, pool.lpMint, pool.authority);
+  a.paLp.data.writeBigUInt64LE(lpOut, 64);
+}
+
+/** The canonical pool's account data as create_pool writes it (quoted in wrapped SOL, the pool authority its creator). */
+function newPoolData(s: SimState, coin: Coin, pool: Pool, lpOut: bigint): Buffer {
+  return poolData({
+    bump: pool.bump,
+    index: 0,
+    creator: pool.authority.key,
+    baseMint: coin.mint.key,
+    quoteMint: s.nativeMint.key,
+    lpMint: pool.lpMint.key,
+    poolBaseTokenAccount: pool.baseAta.key,
+    poolQuoteTokenAccount: pool.quoteAta.key,
+    lpSupply: lpOut,
+    coinCreator: coin.creator.acct.key,
+  });
+}
+
 function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts, base: bigint, quote: bigint): Step[] {
   const { s } = ctx;
   const p = s.programs;
@@ -213,23 +249,8 @@ function runCreatePool(ctx: GenCtx, coin: Coin, pool: Pool, a: AuthorityAccounts
   // LP tokens: sqrt(base x quote), less the locked minimum, to the pool authority.
   const initialLiquidity = isqrt(base * quote);
   const lpOut = initialLiquidity - MINIMUM_LIQUIDITY;
-  pool.lpMint.lamports += rentExempt(MINT_LEN);
-  pool.lpMint.owner = p.token.key;
-  pool.lpMint.data = mintData(pool.acct.key, lpOut, 9);
-  if (!a.paLp.exists) createTokenAccount(payer, a.paLp, pool.lpMint, pool.authority);
-  a.paLp.data.writeBigUInt64LE(lpOut, 64);
-  pool.acct.data = poolData({
-    bump: pool.bump,
-    index: 0,
-    creator: pool.authority.key,
-    baseMint: coin.mint.key,
-    quoteMint: s.nativeMint.key,
-    lpMint: pool.lpMint.key,
-    poolBaseTokenAccount: pool.baseAta.key,
-    poolQuoteTokenAccount: pool.quoteAta.key,
-    lpSupply: lpOut,
-    coinCreator: coin.creator.acct.key,
-  });
+  openLp(s, pool, a, lpOut);
+  pool.acct.data = newPoolData(s, coin, pool, lpOut);
   const mintTo = Buffer.alloc(9);
   mintTo[0] = 7;
   mintTo.writeBigUInt64LE(lpOut, 1);

@@ -5,10 +5,11 @@
 // than what the curve has left completes it and buys the rest from the would-be pool: TradeEvent, CompleteEvent,
 // PostCompleteBuyEvent), and the permissionless sweeps that pay the kept fees out (`sweep_protocol_fee`,
 // `sweep_creator_fee`, 13 accounts, SweepBondingCurveFeeEvent). Instruction data and the new events come from the
-// decoder's tables (pump-tables.ts). SOL-quoted coins only; no buyback fee (the simulator charges none).
+// decoder's tables (pump-tables.ts). SOL, USDC and pump-coin quotes (curve-quote.ts moves the quote); no buyback
+// fee (the simulator charges none).
 import type { Acct } from '../accounts.js';
 import type { AccountMeta, Ix } from '../compile.js';
-import { createAtaIdempotent, CUSTOM, debit, moveTokens, systemTransferData, tokenTransferData } from '../instructions.js';
+import { createAtaIdempotent, CUSTOM, debit, moveTokens, tokenTransferData } from '../instructions.js';
 import {
   BONDING_CURVE_2026_10_LEN,
   grownCurveData,
@@ -21,16 +22,27 @@ import {
   ZERO_KEY,
   type CurveState,
 } from '../layouts.js';
-import { associatedTokenAddress } from '../pda.js';
 import { emitEvent } from '../pump-events.js';
 import { tableEventData, tableIxData } from '../pump-tables.js';
 import { PUMP_ERR, rentExempt } from '../programs.js';
 import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.js';
 import type { Step } from '../trace.js';
 import { pickUser, withBudget, type GenCtx } from './context.js';
+import {
+  ataFor,
+  buybackRecipient,
+  curveQuoteAccount,
+  ensureTokenAccount,
+  quoteIntoCurve,
+  quoteMintAcct,
+  quoteMintKey,
+  quoteOutOfCurve,
+  userQuoteAccount,
+} from './curve-quote.js';
 import { meta } from './pump-accounts.js';
 import {
   buyCost,
+  curveBuyPart,
   fees,
   maybeRouted,
   netOfFees,
@@ -62,43 +74,30 @@ export interface V3BuyOrder {
 /** The v3 list (IDL-2293, 17 accounts). A SOL-quoted coin passes wrapped SOL and its derived, unused token accounts. */
 export function v3Accounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
   const p = s.programs;
-  const f = s.pumpFixed;
   const u = s.pumpAccountsOf(user);
   return [
     meta(s.pumpGlobal),
     meta(coin.mint),
-    meta(f.nativeMint),
+    meta(quoteMintAcct(s, coin)),
     meta(p.token),
     meta(p.token),
     meta(coin.curve, true),
     meta(coin.curveAta, true),
-    meta(curveWsol(s, coin), true),
+    meta(curveQuoteAccount(s, coin), true),
     meta(user.acct, true, true),
     meta(ata, true),
-    meta(u.wsol, true),
+    meta(userQuoteAccount(s, coin, user), true),
     meta(u.volume, true),
-    meta(f.feeConfig),
-    // SOL-paired coin: one of the buyback wallets itself (TRADE_V3.md).
-    meta(f.buybackFeeRecipient, true),
+    meta(s.pumpFixed.feeConfig),
+    meta(buybackRecipient(s, coin), true),
     meta(p.system),
-    meta(f.eventAuthority),
+    meta(s.pumpFixed.eventAuthority),
     meta(p.pump),
   ];
 }
 
-const wsolCache = new WeakMap<Coin, Acct>();
-/** The curve's derived wrapped SOL account (named by v3 trades and sweeps of SOL coins; never used). */
-function curveWsol(s: SimState, coin: Coin): Acct {
-  let a = wsolCache.get(coin);
-  if (a === undefined) {
-    a = s.world.at(associatedTokenAddress(coin.curve.key, s.nativeMint.key));
-    wsolCache.set(coin, a);
-  }
-  return a;
-}
-
 /** An older curve grows to the October 2026 layout on its first v3 trade or sweep; the payer tops up the rent. */
-function growCurve(s: SimState, coin: Coin, payer: Acct): void {
+export function growCurve(s: SimState, coin: Coin, payer: Acct): void {
   const d = coin.curve.data;
   if (d.length >= BONDING_CURVE_2026_10_LEN) return;
   const topUp = rentExempt(BONDING_CURVE_2026_10_LEN) - rentExempt(d.length);
@@ -107,21 +106,37 @@ function growCurve(s: SimState, coin: Coin, payer: Acct): void {
   coin.curve.data = grownCurveData(d, s.globalParams.initialVirtualSolReserves);
 }
 
-function noteFees(s: SimState, coin: Coin): void {
-  if (s.feeCurves.includes(coin)) return;
-  s.feeCurves.push(coin);
-  if (s.feeCurves.length > FEE_CURVES) s.feeCurves.shift();
+/** Fees kept on the curve until a sweep (both buckets); returns the creator fee now waiting. */
+export function keepCurveFees(s: SimState, coin: Coin, fee: bigint, creatorFee: bigint, post?: PostPart): bigint {
+  const kept = readCurveFees(coin.curve.data);
+  kept.creatorFee += creatorFee + (post?.creatorFee ?? 0n);
+  kept.protocolFees += fee + (post?.fee ?? 0n);
+  if (post) {
+    kept.postCompleteBaseOut = post.out;
+    kept.postCompleteQuoteIn = post.quoteIn;
+  }
+  writeCurveFees(coin.curve.data, kept);
+  if (!s.feeCurves.includes(coin)) {
+    s.feeCurves.push(coin);
+    if (s.feeCurves.length > FEE_CURVES) s.feeCurves.shift();
+  }
+  return kept.creatorFee;
 }
 
-/** TradeEvent in the October 2026 layout (35 fields), as a v3 trade writes it. */
-function v3TradeEvent(
-  s: SimState,
-  coin: Coin,
-  c: CurveState,
-  user: User,
-  ts: bigint,
-  t: { sol: bigint; tokens: bigint; isBuy: boolean; fee: bigint; creatorFee: bigint; volume: bigint; ixName: string; unclaimed: bigint },
-): Buffer {
+/** What a TradeEvent of the October 2026 layout says of one trade (amounts in the quote mint's units). */
+export interface V3Trade {
+  sol: bigint;
+  tokens: bigint;
+  isBuy: boolean;
+  fee: bigint;
+  creatorFee: bigint;
+  volume: bigint;
+  ixName: string;
+  unclaimed: bigint;
+}
+
+/** TradeEvent in the October 2026 layout (35 fields), as a v3 trade or a multi-hop curve hop writes it. */
+export function v3TradeEvent(s: SimState, coin: Coin, c: CurveState, user: User, ts: bigint, t: V3Trade): Buffer {
   const b = tradeBase(s, coin, c, user, ts);
   return tableEventData('pump', 'TradeEvent', {
     mint: coin.mint.key,
@@ -147,14 +162,10 @@ function v3TradeEvent(
     current_sol_volume: t.volume,
     last_update_timestamp: t.isBuy ? ts : 0n,
     ix_name: t.ixName,
-    mayhem_mode: false,
-    cashback_fee_basis_points: 0n,
-    cashback: 0n,
-    buyback_fee_basis_points: 0n,
-    buyback_fee: 0n,
-    shareholders: [],
-    // SOL-quoted: the zero key, the SOL figures repeated as the quote ones (as the older layouts here and record 23).
-    quote_mint: ZERO_KEY,
+    ...NO_EXTRAS,
+    // The quote side: the zero key for SOL with the SOL figures repeated (as record 23), or the quote mint with the
+    // same figures in its units (what `sol_amount` holds for other quotes is undocumented, pump-2026-10.md §6.4).
+    quote_mint: quoteMintKey(coin),
     quote_amount: t.sol,
     virtual_quote_reserves: c.virtualSolReserves,
     real_quote_reserves: c.realSolReserves,
@@ -163,6 +174,16 @@ function v3TradeEvent(
     creator_fee_unclaimed: t.unclaimed,
   });
 }
+
+/** No mayhem, cashback, buyback fee or shareholders: the simulator runs none of them. */
+const NO_EXTRAS = {
+  mayhem_mode: false,
+  cashback_fee_basis_points: 0n,
+  cashback: 0n,
+  buyback_fee_basis_points: 0n,
+  buyback_fee: 0n,
+  shareholders: [],
+} as const;
 
 /**
  * The pool part of a synthetic migration (SYNTHETIC_MIGRATION.md's off-chain formula, SOL-paired): priced
@@ -179,125 +200,131 @@ export function postCompleteQuote(
   return { out: ((o.quoteIn - 1n) * poolBase) / (poolQuote + o.quoteIn - 1n), quoteIn: o.quoteIn };
 }
 
-function runV3Buy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: V3BuyOrder, onDone: () => void): Step[] {
-  const { s } = ctx;
-  const p = s.programs;
-  const g = s.globalParams;
-  const c = readCurve(coin.curve.data);
-  if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
-  // The curve part.
-  let tokens: bigint;
-  let cost: bigint;
-  let extraOut = 0n;
-  let restSpend = 0n;
-  if (o.spend !== undefined) {
-    cost = netOfFees(s, o.spend);
-    tokens = tokensForSol(c, cost);
-    if (tokens >= c.realTokenReserves) {
-      tokens = c.realTokenReserves;
-      cost = buyCost(c, tokens);
-      const f = fees(s, cost);
-      restSpend = o.spend - cost - f.fee - f.creatorFee;
-    }
-  } else {
-    tokens = o.amount! < c.realTokenReserves ? o.amount! : c.realTokenReserves;
-    extraOut = o.amount! - tokens;
-    cost = buyCost(c, tokens);
-  }
+/** The pool part of a synthetic migration with its fees and the reserves it was priced on. */
+interface PostPart {
+  out: bigint;
+  quoteIn: bigint;
+  fee: bigint;
+  creatorFee: bigint;
+  base: bigint;
+  quote: bigint;
+}
+
+/** A v3 buy's fill: the curve part, its fees, and the pool part when the buy empties the curve and wants more. */
+interface V3Fill {
+  tokens: bigint;
+  cost: bigint;
+  fee: bigint;
+  creatorFee: bigint;
+  post?: PostPart;
+  /** Everything the buyer pays (both parts, fees included). */
+  total: bigint;
+  /** Everything the buyer gets. */
+  out: bigint;
+}
+
+function v3Fill(s: SimState, coin: Coin, c: CurveState, o: V3BuyOrder): V3Fill {
+  const { tokens, cost, capped } = curveBuyPart(s, c, o);
   const { fee, creatorFee } = fees(s, cost);
-  // The pool part, when the buy empties the curve and wants more (non-mayhem: whatever partial_fill says).
-  const completes = tokens === c.realTokenReserves;
-  let post: { out: bigint; quoteIn: bigint; fee: bigint; creatorFee: bigint; base: bigint; quote: bigint } | undefined;
-  if (completes && (extraOut > 0n || restSpend > 0n)) {
+  const extraOut = o.amount !== undefined ? o.amount - tokens : 0n;
+  const restSpend = o.spend !== undefined && capped ? o.spend - cost - fee - creatorFee : 0n;
+  let post: PostPart | undefined;
+  // The pool part (non-mayhem: whatever partial_fill says). The simulator migrates SOL coins only; its traders leave
+  // quoted coins long before they fill (quoted-coins.ts), so a quoted curve that would complete refuses.
+  if (capped && (extraOut > 0n || restSpend > 0n)) {
+    if (coin.quote) throw CUSTOM(PUMP_ERR.notEnoughTokensToBuy);
     const base = tokenAmount(coin.curveAta.data) - tokens;
-    const quote = c.realSolReserves + cost - g.poolMigrationFee;
+    const quote = c.realSolReserves + cost - s.globalParams.poolMigrationFee;
     const q =
       extraOut > 0n
         ? postCompleteQuote(base, quote, { out: extraOut })
         : postCompleteQuote(base, quote, { quoteIn: netOfFees(s, restSpend) });
     if (q.out > 0n) post = { ...q, ...fees(s, q.quoteIn), base, quote };
   }
-  const postTotal = post ? post.quoteIn + post.fee + post.creatorFee : 0n;
-  const total = cost + fee + creatorFee + postTotal;
+  const total = cost + fee + creatorFee + (post ? post.quoteIn + post.fee + post.creatorFee : 0n);
   if (o.maxSolCost !== undefined && total > o.maxSolCost) throw CUSTOM(PUMP_ERR.tooMuchSolRequired);
-  if (o.minTokensOut !== undefined && tokens + (post?.out ?? 0n) < o.minTokensOut) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
-  growCurve(s, coin, user.acct);
-  debit(user.acct, total);
-  // Everything goes to the curve: the price into its reserves, both fees kept in its lamports until a sweep.
-  coin.curve.lamports += total;
-  moveTokens(coin.curveAta, ata, tokens + (post?.out ?? 0n));
-  c.virtualTokenReserves -= tokens;
-  c.virtualSolReserves += cost;
-  c.realTokenReserves -= tokens;
-  // The pool part's quote joins what migration moves to the pool (pool_quote_reserves_after).
-  c.realSolReserves += cost + (post?.quoteIn ?? 0n);
+  const out = tokens + (post?.out ?? 0n);
+  if (o.minTokensOut !== undefined && out < o.minTokensOut) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
+  return { tokens, cost, fee, creatorFee, post, total, out };
+}
+
+/** The curve after a v3 buy; the pool part's quote joins what migration moves to the pool (pool_quote_reserves_after). */
+function applyV3Buy(coin: Coin, c: CurveState, f: V3Fill): void {
+  c.virtualTokenReserves -= f.tokens;
+  c.virtualSolReserves += f.cost;
+  c.realTokenReserves -= f.tokens;
+  c.realSolReserves += f.cost + (f.post?.quoteIn ?? 0n);
   c.complete = c.realTokenReserves === 0n;
   writeCurve(coin.curve.data, c);
-  const kept = readCurveFees(coin.curve.data);
-  kept.creatorFee += creatorFee + (post?.creatorFee ?? 0n);
-  kept.protocolFees += fee + (post?.fee ?? 0n);
-  if (post) {
-    kept.postCompleteBaseOut = post.out;
-    kept.postCompleteQuoteIn = post.quoteIn;
-  }
-  writeCurveFees(coin.curve.data, kept);
-  noteFees(s, coin);
+}
+
+function runV3Buy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: V3BuyOrder, onDone: () => void): Step[] {
+  const { s } = ctx;
+  const p = s.programs;
+  const c = readCurve(coin.curve.data);
+  if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
+  const f = v3Fill(s, coin, c, o);
+  growCurve(s, coin, user.acct);
+  // Everything goes to the curve: the price into its reserves, both fees kept there until a sweep.
+  const pay = quoteIntoCurve(s, coin, user.acct, userQuoteAccount(s, coin, user), f.total);
+  moveTokens(coin.curveAta, ata, f.out);
+  applyV3Buy(coin, c, f);
+  const unclaimed = keepCurveFees(s, coin, f.fee, f.creatorFee, f.post);
   const ts = ctx.b.blockTime;
-  const volume = trackVolume(volumeAccumulator(s, user).data, cost, ts);
+  const volume = trackVolume(volumeAccumulator(s, user).data, f.cost, ts);
   onDone();
   // The event reports the curve as the curve part left it (real_quote_reserves without the pool part).
-  const reported: CurveState = { ...c, realSolReserves: c.realSolReserves - (post?.quoteIn ?? 0n) };
-  const steps: Step[] = [
-    { program: p.token, accounts: [coin.curveAta, ata, coin.curve], data: tokenTransferData(tokens + (post?.out ?? 0n)) },
-    { program: p.system, accounts: [user.acct, coin.curve], data: systemTransferData(total) },
+  const reported: CurveState = { ...c, realSolReserves: c.realSolReserves - (f.post?.quoteIn ?? 0n) };
+  const trade: V3Trade = {
+    sol: f.cost,
+    tokens: f.tokens,
+    isBuy: true,
+    fee: f.fee,
+    creatorFee: f.creatorFee,
+    volume,
+    ixName: o.kind,
+    unclaimed,
+  };
+  const emit = (encode: () => Buffer): Step[] => emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, encode);
+  return [
+    { program: p.token, accounts: [coin.curveAta, ata, coin.curve], data: tokenTransferData(f.out) },
+    pay,
+    ...emit(() => v3TradeEvent(s, coin, reported, user, ts, trade)),
+    ...(c.complete ? emit(() => completeEventData(coin, user, ts)) : []),
+    ...(f.post ? emit(() => postCompleteBuyEventData(s, coin, user, ts, f.post!)) : []),
   ];
-  const auth = s.pumpFixed.eventAuthority;
-  // The creator fee waiting on the curve after this instruction (pool part included).
-  const unclaimed = kept.creatorFee;
-  steps.push(
-    ...emitEvent(ctx.b.recording, p.pump, auth, () =>
-      v3TradeEvent(s, coin, reported, user, ts, { sol: cost, tokens, isBuy: true, fee, creatorFee, volume, ixName: o.kind, unclaimed }),
-    ),
-  );
-  if (c.complete) {
-    steps.push(
-      ...emitEvent(ctx.b.recording, p.pump, auth, () =>
-        tableEventData('pump', 'CompleteEvent', {
-          user: user.acct.key,
-          mint: coin.mint.key,
-          bonding_curve: coin.curve.key,
-          timestamp: ts,
-          quote_mint: ZERO_KEY,
-        }),
-      ),
-    );
-  }
-  if (post) {
-    const pc = post;
-    steps.push(
-      ...emitEvent(ctx.b.recording, p.pump, auth, () =>
-        tableEventData('pump', 'PostCompleteBuyEvent', {
-          user: user.acct.key,
-          mint: coin.mint.key,
-          bonding_curve: coin.curve.key,
-          quote_mint: ZERO_KEY,
-          timestamp: ts,
-          base_out: pc.out,
-          quote_in: pc.quoteIn,
-          fee_basis_points: g.feeBasisPoints,
-          fee: pc.fee,
-          creator_fee_basis_points: g.creatorFeeBasisPoints,
-          creator_fee: pc.creatorFee,
-          buyback_fee: 0n,
-          pool_base_reserves_before: pc.base,
-          pool_quote_reserves_before: pc.quote,
-          pool_base_reserves_after: pc.base - pc.out,
-          pool_quote_reserves_after: pc.quote + pc.quoteIn,
-        }),
-      ),
-    );
-  }
-  return steps;
+}
+
+function completeEventData(coin: Coin, user: User, ts: bigint): Buffer {
+  return tableEventData('pump', 'CompleteEvent', {
+    user: user.acct.key,
+    mint: coin.mint.key,
+    bonding_curve: coin.curve.key,
+    timestamp: ts,
+    quote_mint: quoteMintKey(coin),
+  });
+}
+
+function postCompleteBuyEventData(s: SimState, coin: Coin, user: User, ts: bigint, pc: PostPart): Buffer {
+  const g = s.globalParams;
+  return tableEventData('pump', 'PostCompleteBuyEvent', {
+    user: user.acct.key,
+    mint: coin.mint.key,
+    bonding_curve: coin.curve.key,
+    quote_mint: quoteMintKey(coin),
+    timestamp: ts,
+    base_out: pc.out,
+    quote_in: pc.quoteIn,
+    fee_basis_points: g.feeBasisPoints,
+    fee: pc.fee,
+    creator_fee_basis_points: g.creatorFeeBasisPoints,
+    creator_fee: pc.creatorFee,
+    buyback_fee: 0n,
+    pool_base_reserves_before: pc.base,
+    pool_quote_reserves_before: pc.quote,
+    pool_base_reserves_after: pc.base - pc.out,
+    pool_quote_reserves_after: pc.quote + pc.quoteIn,
+  });
 }
 
 function v3BuyData(o: V3BuyOrder): Buffer {
@@ -336,50 +363,39 @@ export function v3BuyOrder(ctx: GenCtx, kind: V3BuyKind, c: CurveState, budget: 
 
 export function v3SellIx(ctx: GenCtx, coin: Coin, user: User, ata: Acct, amount: bigint, minSolOutput: bigint): Ix {
   const { s } = ctx;
-  const p = s.programs;
   return {
-    program: p.pump,
+    program: s.programs.pump,
     accounts: v3Accounts(s, coin, user, ata),
     data: tableIxData('pump', 'sell_v3', { amount, min_sol_output: minSolOutput }),
-    run: () => {
-      const c = readCurve(coin.curve.data);
-      if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
-      const out = sellProceeds(c, amount);
-      const { fee, creatorFee } = fees(s, out);
-      if (out - fee - creatorFee < minSolOutput) throw CUSTOM(PUMP_ERR.tooLittleSolReceived);
-      growCurve(s, coin, user.acct);
-      moveTokens(ata, coin.curveAta, amount);
-      // The fees stay on the curve: only the seller's part leaves it.
-      coin.curve.lamports -= out - fee - creatorFee;
-      user.acct.lamports += out - fee - creatorFee;
-      c.virtualTokenReserves += amount;
-      c.virtualSolReserves -= out;
-      c.realTokenReserves += amount;
-      c.realSolReserves -= out;
-      writeCurve(coin.curve.data, c);
-      const kept = readCurveFees(coin.curve.data);
-      kept.creatorFee += creatorFee;
-      kept.protocolFees += fee;
-      writeCurveFees(coin.curve.data, kept);
-      noteFees(s, coin);
-      const ts = ctx.b.blockTime;
-      return [
-        { program: p.token, accounts: [ata, coin.curveAta, user.acct], data: tokenTransferData(amount) },
-        ...emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, () =>
-          v3TradeEvent(s, coin, c, user, ts, {
-            sol: out,
-            tokens: amount,
-            isBuy: false,
-            fee,
-            creatorFee,
-            volume: 0n,
-            ixName: 'sell_v3',
-            unclaimed: kept.creatorFee,
-          }),
-        ),
-      ];
-    },
+    run: () => runV3Sell(ctx, coin, user, ata, amount, minSolOutput),
   };
+}
+
+function runV3Sell(ctx: GenCtx, coin: Coin, user: User, ata: Acct, amount: bigint, minSolOutput: bigint): Step[] {
+  const { s } = ctx;
+  const p = s.programs;
+  const c = readCurve(coin.curve.data);
+  if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
+  const out = sellProceeds(c, amount);
+  const { fee, creatorFee } = fees(s, out);
+  if (out - fee - creatorFee < minSolOutput) throw CUSTOM(PUMP_ERR.tooLittleSolReceived);
+  growCurve(s, coin, user.acct);
+  moveTokens(ata, coin.curveAta, amount);
+  // The fees stay on the curve: only the seller's part leaves it.
+  const paid = quoteOutOfCurve(s, coin, user.acct, userQuoteAccount(s, coin, user), out - fee - creatorFee);
+  c.virtualTokenReserves += amount;
+  c.virtualSolReserves -= out;
+  c.realTokenReserves += amount;
+  c.realSolReserves -= out;
+  writeCurve(coin.curve.data, c);
+  const unclaimed = keepCurveFees(s, coin, fee, creatorFee);
+  const ts = ctx.b.blockTime;
+  const trade: V3Trade = { sol: out, tokens: amount, isBuy: false, fee, creatorFee, volume: 0n, ixName: 'sell_v3', unclaimed };
+  return [
+    { program: p.token, accounts: [ata, coin.curveAta, user.acct], data: tokenTransferData(amount) },
+    ...paid,
+    ...emitEvent(ctx.b.recording, p.pump, s.pumpFixed.eventAuthority, () => v3TradeEvent(s, coin, c, user, ts, trade)),
+  ];
 }
 
 /**
@@ -434,70 +450,87 @@ function sweepAccounts(s: SimState, coin: Coin, payer: Acct, recipient: Acct): A
     meta(payer, true, true),
     meta(s.pumpGlobal),
     meta(coin.mint),
-    meta(s.nativeMint),
+    meta(quoteMintAcct(s, coin)),
     meta(p.token),
     meta(p.ata),
     meta(p.system),
     meta(coin.curve, true),
-    meta(curveWsol(s, coin), true),
+    meta(curveQuoteAccount(s, coin), true),
     meta(recipient, true),
-    meta(s.world.at(associatedTokenAddress(recipient.key, s.nativeMint.key)), true),
+    meta(ataFor(s, recipient, quoteMintAcct(s, coin)), true),
     meta(s.pumpFixed.eventAuthority),
     meta(p.pump),
   ];
 }
 
-/**
- * A permissionless sweep of fees v3 trades kept on a curve: `sweep_creator_fee` to the creator's vault (usually
- * sent by the creator) or `sweep_protocol_fee` to the fee recipient (by anyone). False when no curve has fees waiting.
- */
-export function curveSweepTx(ctx: GenCtx): boolean {
-  const { s, rng } = ctx;
-  for (let tries = 0; tries < 4 && s.feeCurves.length > 0; tries++) {
-    const i = rng.int(s.feeCurves.length);
-    const coin = s.feeCurves[i]!;
-    const waiting = readCurveFees(coin.curve.data);
-    if (waiting.creatorFee === 0n && waiting.protocolFees === 0n) {
-      s.feeCurves.splice(i, 1);
+/** A fee holder with fees waiting (a curve or pool; up to four tries), dropping from `list` the ones swept empty. */
+export function pickFeeHolder<T>(ctx: GenCtx, list: T[], waiting: (x: T) => { creator: bigint; protocol: bigint }) {
+  for (let tries = 0; tries < 4 && list.length > 0; tries++) {
+    const i = ctx.rng.int(list.length);
+    const x = list[i]!;
+    const w = waiting(x);
+    if (w.creator === 0n && w.protocol === 0n) {
+      list.splice(i, 1);
       continue;
     }
-    const creator = waiting.creatorFee > 0n && (waiting.protocolFees === 0n || rng.chance(0.6));
-    const payer = creator && s.spendable(coin.creator) > 1_000_000n ? coin.creator : pickUser(ctx, 1_000_000n);
-    if (!payer) return false;
-    const recipient = creator ? coin.creatorVault : s.feeRecipient;
-    const name = creator ? 'sweep_creator_fee' : 'sweep_protocol_fee';
-    const ix: Ix = {
-      program: s.programs.pump,
-      accounts: sweepAccounts(s, coin, payer.acct, recipient),
-      data: tableIxData('pump', name),
-      run: () => {
-        growCurve(s, coin, payer.acct);
-        const kept = readCurveFees(coin.curve.data);
-        const amount = creator ? kept.creatorFee : kept.protocolFees;
-        if (creator) kept.creatorFee = 0n;
-        else kept.protocolFees = 0n;
-        writeCurveFees(coin.curve.data, kept);
-        // Nothing waiting (a sweep already landed in this block): a no-op, no event.
-        if (amount === 0n) return [];
-        // The curve is pump's own account: its lamports move without a CPI.
-        coin.curve.lamports -= amount;
-        recipient.lamports += amount;
-        const ts = ctx.b.blockTime;
-        return emitEvent(ctx.b.recording, s.programs.pump, s.pumpFixed.eventAuthority, () =>
-          tableEventData('pump', 'SweepBondingCurveFeeEvent', {
-            timestamp: ts,
-            mint: coin.mint.key,
-            bonding_curve: coin.curve.key,
-            quote_mint: ZERO_KEY,
-            recipient: recipient.key,
-            amount,
-            bucket: creator ? 1 : 0,
-          }),
-        );
-      },
-    };
-    ctx.b.submit({ payer: payer.acct, ixs: withBudget(ctx, [ix], 0.6) });
-    return true;
+    // Creators sweep their own fees more often than anyone sweeps the protocol's.
+    return { x, creator: w.creator > 0n && (w.protocol === 0n || ctx.rng.chance(0.6)) };
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * A permissionless sweep of fees v3 trades kept on a curve: `sweep_creator_fee` to the creator's vault (usually
+ * sent by the creator) or `sweep_protocol_fee` to the fee recipient (by anyone); a quoted coin's fees go to the
+ * recipient's token account for the quote (created if missing). False when no curve has fees waiting.
+ */
+export function curveSweepTx(ctx: GenCtx): boolean {
+  const { s } = ctx;
+  const pick = pickFeeHolder(ctx, s.feeCurves, (coin) => {
+    const w = readCurveFees(coin.curve.data);
+    return { creator: w.creatorFee, protocol: w.protocolFees };
+  });
+  if (!pick) return false;
+  const { x: coin, creator } = pick;
+  const payer = creator && s.spendable(coin.creator) > 1_000_000n ? coin.creator : pickUser(ctx, 1_000_000n);
+  if (!payer) return false;
+  const recipient = creator ? coin.creatorVault : s.feeRecipient;
+  const ix: Ix = {
+    program: s.programs.pump,
+    accounts: sweepAccounts(s, coin, payer.acct, recipient),
+    data: tableIxData('pump', creator ? 'sweep_creator_fee' : 'sweep_protocol_fee'),
+    run: () => runCurveSweep(ctx, coin, payer.acct, recipient, creator),
+  };
+  ctx.b.submit({ payer: payer.acct, ixs: withBudget(ctx, [ix], 0.6) });
+  return true;
+}
+
+function runCurveSweep(ctx: GenCtx, coin: Coin, payer: Acct, recipient: Acct, creator: boolean): Step[] {
+  const { s } = ctx;
+  growCurve(s, coin, payer);
+  const kept = readCurveFees(coin.curve.data);
+  const amount = creator ? kept.creatorFee : kept.protocolFees;
+  if (creator) kept.creatorFee = 0n;
+  else kept.protocolFees = 0n;
+  writeCurveFees(coin.curve.data, kept);
+  // Nothing waiting (a sweep already landed in this block): a no-op, no event.
+  if (amount === 0n) return [];
+  const to = ataFor(s, recipient, quoteMintAcct(s, coin));
+  if (coin.quote) ensureTokenAccount(payer, to, coin.quote.mint, recipient);
+  const paid = quoteOutOfCurve(s, coin, recipient, to, amount);
+  const ts = ctx.b.blockTime;
+  return [
+    ...paid,
+    ...emitEvent(ctx.b.recording, s.programs.pump, s.pumpFixed.eventAuthority, () =>
+      tableEventData('pump', 'SweepBondingCurveFeeEvent', {
+        timestamp: ts,
+        mint: coin.mint.key,
+        bonding_curve: coin.curve.key,
+        quote_mint: quoteMintKey(coin),
+        recipient: recipient.key,
+        amount,
+        bucket: creator ? 1 : 0,
+      }),
+    ),
+  ];
 }

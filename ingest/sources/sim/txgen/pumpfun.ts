@@ -5,7 +5,7 @@
 // today's layouts (as `Program data:` logs and self-CPIs), and a share of trades through the simulated router.
 // A curve that sells its last token completes; pump-migrate.ts migrates it.
 import type { Acct } from '../accounts.js';
-import type { Ix } from '../compile.js';
+import type { AccountMeta, Ix } from '../compile.js';
 import { borsh } from '../borsh.js';
 import {
   createAtaIdempotent,
@@ -40,6 +40,7 @@ import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
 import { buyAccounts, meta, sellAccounts, v2Accounts } from './pump-accounts.js';
 import { BUY_V3_KINDS, graduationBuyTx, v3BuyIx, v3BuyOrder, v3SellIx } from './pump-v3.js';
+import { usdcInsteadTx } from './october.js';
 import { viaRouter } from './router.js';
 
 const HOT_COINS = 64;
@@ -117,6 +118,22 @@ export function netOfFees(s: SimState, spend: bigint): bigint {
   }
 }
 
+/**
+ * The curve part of a buy (any form): the tokens bought and their price before fees, capped at what the curve has
+ * left (`capped`). Exact-in forms (`spend`, fees included) buy what the net buys; the others ask for `amount`.
+ */
+export function curveBuyPart(
+  s: SimState,
+  c: CurveState,
+  o: { amount?: bigint; spend?: bigint },
+): { tokens: bigint; cost: bigint; capped: boolean } {
+  let tokens = o.spend !== undefined ? tokensForSol(c, netOfFees(s, o.spend)) : o.amount!;
+  const capped = tokens >= c.realTokenReserves;
+  if (capped) tokens = c.realTokenReserves;
+  const cost = o.spend !== undefined && !capped ? netOfFees(s, o.spend) : buyCost(c, tokens);
+  return { tokens, cost, capped };
+}
+
 interface BuyOrder {
   kind: BuyKind;
   /** buy, buy_v2: tokens wanted and the most SOL (fees included) to pay. */
@@ -160,20 +177,8 @@ function runBuy(ctx: GenCtx, coin: Coin, user: User, ata: Acct, o: BuyOrder, onD
   const p = s.programs;
   const c = readCurve(coin.curve.data);
   if (c.complete) throw CUSTOM(PUMP_ERR.bondingCurveComplete);
-  let tokens: bigint;
-  let cost: bigint;
-  if (o.spend !== undefined) {
-    cost = netOfFees(s, o.spend);
-    tokens = tokensForSol(c, cost);
-    if (tokens >= c.realTokenReserves) {
-      tokens = c.realTokenReserves;
-      cost = buyCost(c, tokens);
-    }
-    if (tokens < o.minTokensOut!) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
-  } else {
-    tokens = o.amount! < c.realTokenReserves ? o.amount! : c.realTokenReserves;
-    cost = buyCost(c, tokens);
-  }
+  const { tokens, cost } = curveBuyPart(s, c, o);
+  if (o.spend !== undefined && tokens < o.minTokensOut!) throw CUSTOM(PUMP_ERR.buySlippageBelowMinTokensOut);
   const { fee, creatorFee } = fees(s, cost);
   if (o.maxSolCost !== undefined && cost + fee + creatorFee > o.maxSolCost) throw CUSTOM(PUMP_ERR.tooMuchSolRequired);
   debit(user.acct, cost + fee + creatorFee);
@@ -361,6 +366,7 @@ export function maybeRouted(ctx: GenCtx, user: User, ix: Ix, tradeSol: bigint): 
 }
 
 export function buyTx(ctx: GenCtx): void {
+  if (usdcInsteadTx(ctx)) return;
   // October 2026 shapes (pump-mix.ts): drawn only when their share is set, so a mix without them is the chain it was.
   if (ctx.mix.graduate > 0 && ctx.rng.chance(ctx.mix.graduate) && graduationBuyTx(ctx)) return;
   const coin = hotCoin(ctx);
@@ -405,6 +411,8 @@ export function sellTx(ctx: GenCtx, poolSell: (pos: { user: User; coin: Coin; at
     }
     if (s.spendable(pos.user) < 1_000_000n) continue;
     if (pos.coin.pool) return poolSell(pos);
+    // A share of curve trades is on USDC-quoted coins (pump-mix.ts usdcQuote).
+    if (usdcInsteadTx(ctx)) return;
     const share = rng.weighted(SELL_SHARES);
     const amount = share === 'all' ? have : share === 'half' ? have / 2n + 1n : 1n + (have * BigInt(rng.range(1, 40))) / 100n;
     const c = readCurve(pos.coin.curve.data);
@@ -429,18 +437,29 @@ const WORDS = ['PEPE', 'DOGE', 'CAT', 'MOON', 'FROG', 'WIF', 'BONK', 'CHAD', 'GI
 /** Share of coins created with `create_v2` (today's default in pump.fun's UI); the rest use `create`. */
 const CREATE_V2_SHARE = 0.8;
 
-export function createTx(ctx: GenCtx): void {
-  const { s, rng } = ctx;
-  const creator = pickUser(ctx, LAMPORTS_PER_SOL / 10n);
-  if (!creator) return;
+/** A new coin of `creator` (its mint, curve and their PDAs; nothing exists until its create runs). */
+export function newCoin(s: SimState, creator: User): Coin {
   const mint = s.keyed('mint', s.mintCounter++, 0n);
   const curve = s.world.at(bondingCurveAddress(mint.key));
   const curveAta = s.world.at(associatedTokenAddress(curve.key, mint.key));
   const creatorVault = s.world.at(creatorVaultAddress(creator.acct.key));
-  const coin: Coin = { mint, curve, curveAta, creator, creatorVault, holders: [] };
+  return { mint, curve, curveAta, creator, creatorVault, holders: [] };
+}
+
+/** A coin's name, symbol and metadata URI, as launch pages make them up. */
+export function coinNames(ctx: GenCtx): { name: string; symbol: string; uri: string } {
+  const { rng } = ctx;
   const symbol = `${rng.pick(WORDS)}${rng.chance(0.5) ? rng.pick(WORDS) : ''}`;
   const name = `${symbol.charAt(0)}${symbol.slice(1).toLowerCase()} ${rng.pick(['Coin', 'Token', 'Inu', 'on Solana', 'Classic'])}`;
-  const uri = `https://ipfs.io/ipfs/Qm${rng.bytes(22).toString('hex')}`;
+  return { name, symbol, uri: `https://ipfs.io/ipfs/Qm${rng.bytes(22).toString('hex')}` };
+}
+
+export function createTx(ctx: GenCtx): void {
+  const { s, rng } = ctx;
+  const creator = pickUser(ctx, LAMPORTS_PER_SOL / 10n);
+  if (!creator) return;
+  const coin = newCoin(s, creator);
+  const { name, symbol, uri } = coinNames(ctx);
   const v2 = rng.chance(CREATE_V2_SHARE);
   const ixs = [v2 ? createV2Ix(ctx, coin, name, symbol, uri) : createIx(ctx, coin, name, symbol, uri)];
   // Most creators buy first in the same transaction.
@@ -493,30 +512,9 @@ function createIx(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: st
  * in balances), so `token_program` names SPL Token here.
  */
 function createV2Ix(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: string): Ix {
-  const { s } = ctx;
-  const p = s.programs;
-  const f = s.pumpFixed;
-  const mayhemState = s.world.at(mayhemStateAddress(coin.mint.key));
   return {
-    program: p.pump,
-    accounts: [
-      meta(coin.mint, true, true),
-      meta(s.world.at(PUMP_MINT_AUTHORITY)),
-      meta(coin.curve, true),
-      meta(coin.curveAta, true),
-      meta(s.pumpGlobal),
-      meta(coin.creator.acct, true, true),
-      meta(p.system),
-      meta(p.token),
-      meta(p.ata),
-      meta(p.mayhem),
-      meta(f.mayhemGlobalParams),
-      meta(f.mayhemSolVault, true),
-      meta(mayhemState, true),
-      meta(s.world.at(associatedTokenAddress(f.mayhemSolVault.key, coin.mint.key)), true),
-      meta(s.pumpFixed.eventAuthority),
-      meta(p.pump),
-    ],
+    program: ctx.s.programs.pump,
+    accounts: createV2Accounts(ctx.s, coin),
     data: borsh(256)
       .bytes(PUMP_IX.createV2)
       .string(name)
@@ -533,29 +531,66 @@ function createV2Ix(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: 
   };
 }
 
-/** The mint (whole supply to the curve, mint authority revoked), the curve, its token account, CreateEvent. */
-function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: string): Step[] {
-  const { s } = ctx;
+/** create_v2's 16 accounts (IDL-2293). */
+export function createV2Accounts(s: SimState, coin: Coin): AccountMeta[] {
   const p = s.programs;
-  const g = s.globalParams;
+  const f = s.pumpFixed;
+  const mayhemState = s.world.at(mayhemStateAddress(coin.mint.key));
+  return [
+    meta(coin.mint, true, true),
+    meta(s.world.at(PUMP_MINT_AUTHORITY)),
+    meta(coin.curve, true),
+    meta(coin.curveAta, true),
+    meta(s.pumpGlobal),
+    meta(coin.creator.acct, true, true),
+    meta(p.system),
+    meta(p.token),
+    meta(p.ata),
+    meta(p.mayhem),
+    meta(f.mayhemGlobalParams),
+    meta(f.mayhemSolVault, true),
+    meta(mayhemState, true),
+    meta(s.world.at(associatedTokenAddress(f.mayhemSolVault.key, coin.mint.key)), true),
+    meta(f.eventAuthority),
+    meta(p.pump),
+  ];
+}
+
+/** The coin's mint (whole supply to the curve, mint authority revoked), its curve of `curveLen` and its token account. */
+export function openCurve(ctx: GenCtx, coin: Coin, state: CurveState, curveLen: number): void {
+  const { s } = ctx;
   const { mint, curve, curveAta, creator } = coin;
-  debit(creator.acct, rentExempt(MINT_LEN) + rentExempt(BONDING_CURVE_LEN));
+  debit(creator.acct, rentExempt(MINT_LEN) + rentExempt(curveLen));
   mint.lamports += rentExempt(MINT_LEN);
   mint.owner = TOKEN_PROGRAM;
-  mint.data = mintData(null, g.tokenTotalSupply, 6);
-  curve.lamports += rentExempt(BONDING_CURVE_LEN);
-  curve.owner = p.pump.key;
-  const state: CurveState = {
+  mint.data = mintData(null, state.tokenTotalSupply, 6);
+  curve.lamports += rentExempt(curveLen);
+  curve.owner = s.programs.pump.key;
+  curve.data = bondingCurveData(state, creator.acct.key);
+  createTokenAccount(creator.acct, curveAta, mint, curve);
+  curveAta.data.writeBigUInt64LE(state.tokenTotalSupply, 64);
+}
+
+/** A new curve's state: the Global's initial reserves, `virtualQuote` its virtual quote reserves. */
+export function initialCurve(s: SimState, virtualQuote: bigint): CurveState {
+  const g = s.globalParams;
+  return {
     virtualTokenReserves: g.initialVirtualTokenReserves,
-    virtualSolReserves: g.initialVirtualSolReserves,
+    virtualSolReserves: virtualQuote,
     realTokenReserves: g.initialRealTokenReserves,
     realSolReserves: 0n,
     tokenTotalSupply: g.tokenTotalSupply,
     complete: false,
   };
-  curve.data = bondingCurveData(state, creator.acct.key);
-  createTokenAccount(creator.acct, curveAta, mint, curve);
-  curveAta.data.writeBigUInt64LE(g.tokenTotalSupply, 64);
+}
+
+/** The mint (whole supply to the curve, mint authority revoked), the curve, its token account, CreateEvent. */
+function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: string): Step[] {
+  const { s } = ctx;
+  const p = s.programs;
+  const { mint, curve, creator } = coin;
+  const state = initialCurve(s, s.globalParams.initialVirtualSolReserves);
+  openCurve(ctx, coin, state, BONDING_CURVE_LEN);
   const event = (): Buffer =>
     createEvent({
       name,
@@ -578,15 +613,7 @@ function runCreate(ctx: GenCtx, coin: Coin, name: string, symbol: string, uri: s
 /** The creator's first buy (`buy`, top level): quoted from the initial curve (the create has not run yet). */
 function buyIxsAfterCreate(ctx: GenCtx, coin: Coin, creator: User): Ix[] {
   const { s } = ctx;
-  const g = s.globalParams;
-  const c: CurveState = {
-    virtualTokenReserves: g.initialVirtualTokenReserves,
-    virtualSolReserves: g.initialVirtualSolReserves,
-    realTokenReserves: g.initialRealTokenReserves,
-    realSolReserves: 0n,
-    tokenTotalSupply: g.tokenTotalSupply,
-    complete: false,
-  };
+  const c = initialCurve(s, s.globalParams.initialVirtualSolReserves);
   const budget = lamportsBetween(ctx, LAMPORTS_PER_SOL / 100n, LAMPORTS_PER_SOL / 20n);
   const amount = tokensForSol(c, netOfFees(s, budget));
   const cost = buyCost(c, amount);

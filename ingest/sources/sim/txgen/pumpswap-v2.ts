@@ -15,8 +15,9 @@ import { PUMP_AMM_ERR, rentExempt } from '../programs.js';
 import type { Pool, SimState, User } from '../state.js';
 import type { Step } from '../trace.js';
 import { pickUser, withBudget, type GenCtx } from './context.js';
+import { pickFeeHolder } from './pump-v3.js';
 import { meta } from './pump-accounts.js';
-import { ammBuyQuote, ammFees, ammSellQuote, creatorVaultAta, reservesOf, swapBase } from './pumpswap.js';
+import { ammBuyQuote, ammFees, ammSellQuote, creatorVaultAta, poolTradeHead, reservesOf, swapBase } from './pumpswap.js';
 
 /** Most pools the sweeps look at (the ones with fees waiting). */
 const FEE_POOLS = 128;
@@ -26,15 +27,7 @@ function v2Accounts(s: SimState, pool: Pool, user: User, userBase: Acct): Accoun
   const p = s.programs;
   const u = s.pumpAccountsOf(user);
   return [
-    meta(pool.acct, true),
-    meta(user.acct, true, true),
-    meta(s.amm.globalConfig),
-    meta(pool.coin.mint),
-    meta(s.nativeMint),
-    meta(userBase, true),
-    meta(u.wsol, true),
-    meta(pool.baseAta, true),
-    meta(pool.quoteAta, true),
+    ...poolTradeHead(s, pool, user, userBase),
     meta(p.token),
     meta(p.token),
     meta(p.system),
@@ -70,7 +63,6 @@ function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: bigint): {
   return { virtual: f.virtualQuoteReserves, creatorFees: f.creatorFees };
 }
 
-/** What BuyEvent and SellEvent share, in the table's field names (reserves before the trade, as v1 reports them). */
 /** The October 2026 tail of BuyEvent and SellEvent: no cashback, buyback or holder rewards simulated; the kept fees. */
 function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
   return {
@@ -87,6 +79,7 @@ function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }
   };
 }
 
+/** What BuyEvent and SellEvent share, in the table's field names (reserves before the trade, as v1 reports them). */
 function commonFields(s: SimState, pool: Pool, user: User, userBase: Acct, ts: bigint) {
   const b = swapBase(s, pool, user, userBase, reservesOf(pool), ts);
   return {
@@ -113,84 +106,76 @@ export type V2BuyOrder = { baseOut: bigint; maxQuoteIn: bigint } | { spend: bigi
 
 export function v2BuyIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, o: V2BuyOrder): Ix {
   const { s } = ctx;
-  const p = s.programs;
-  const wsol = s.pumpAccountsOf(user).wsol;
   const exact = 'spend' in o;
   const name = exact ? 'buy_exact_quote_in_v2' : 'buy_v2';
   return {
-    program: p.pumpAmm,
+    program: s.programs.pumpAmm,
     accounts: v2Accounts(s, pool, user, userBase),
     data: exact
       ? tableIxData('pump_amm', name, { spendable_quote_in: o.spend, min_base_amount_out: o.minBaseOut })
       : tableIxData('pump_amm', name, { base_amount_out: o.baseOut, max_quote_amount_in: o.maxQuoteIn }),
-    run: () => {
-      const r = reservesOf(pool);
-      const f = s.amm.fees;
-      let baseOut: bigint;
-      if (exact) {
-        // The most base the spend buys once the three fees are added on top of the price.
-        let net = (o.spend * 10_000n) / (10_000n + f.lpFeeBasisPoints + f.protocolFeeBasisPoints + f.coinCreatorFeeBasisPoints);
-        for (;;) {
-          baseOut = (net * r.base) / (r.quote + net);
-          const q = baseOut > 0n ? ammBuyQuote(r, baseOut) : 0n;
-          const fee = ammFees(s, q);
-          if (q + fee.lp + fee.protocol + fee.creator <= o.spend || net === 0n) break;
-          net--;
-        }
-        if (baseOut < o.minBaseOut || baseOut <= 0n) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
-      } else baseOut = o.baseOut;
-      if (baseOut >= r.base) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
-      const quote = ammBuyQuote(r, baseOut);
-      const fee = ammFees(s, quote);
-      const total = quote + fee.lp + fee.protocol + fee.creator;
-      if (!exact && total > o.maxQuoteIn) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
-      const ts = ctx.b.blockTime;
-      const common = commonFields(s, pool, user, userBase, ts);
-      growPool(pool, user.acct);
-      moveTokens(pool.baseAta, userBase, baseOut);
-      moveTokens(wsol, pool.quoteAta, total);
-      const kept = keepFees(s, pool, fee.protocol, fee.creator);
-      const event = (): Buffer =>
-        tableEventData('pump_amm', 'BuyEvent', {
-          timestamp: ts,
-          base_amount_out: baseOut,
-          max_quote_amount_in: exact ? o.spend : o.maxQuoteIn,
-          user_base_token_reserves: common.user_base_token_reserves,
-          user_quote_token_reserves: common.user_quote_token_reserves,
-          pool_base_token_reserves: common.pool_base_token_reserves,
-          pool_quote_token_reserves: common.pool_quote_token_reserves,
-          quote_amount_in: quote,
-          lp_fee_basis_points: common.lp_fee_basis_points,
-          lp_fee: fee.lp,
-          protocol_fee_basis_points: common.protocol_fee_basis_points,
-          protocol_fee: fee.protocol,
-          quote_amount_in_with_lp_fee: quote + fee.lp,
-          user_quote_amount_in: total,
-          pool: common.pool,
-          user: common.user,
-          user_base_token_account: common.user_base_token_account,
-          user_quote_token_account: common.user_quote_token_account,
-          protocol_fee_recipient: ZERO_KEY,
-          protocol_fee_recipient_token_account: ZERO_KEY,
-          coin_creator: common.coin_creator,
-          coin_creator_fee_basis_points: common.coin_creator_fee_basis_points,
-          coin_creator_fee: fee.creator,
-          track_volume: false,
-          total_unclaimed_tokens: 0n,
-          total_claimed_tokens: 0n,
-          current_sol_volume: 0n,
-          last_update_timestamp: 0n,
-          min_base_amount_out: exact ? o.minBaseOut : 0n,
-          ix_name: name,
-          ...octoberTail(s, kept),
-        });
-      return [
-        { program: p.token, accounts: [pool.baseAta, userBase, pool.acct], data: tokenTransferData(baseOut) },
-        { program: p.token, accounts: [wsol, pool.quoteAta, user.acct], data: tokenTransferData(total) },
-        ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
-      ];
-    },
+    run: () => runV2Buy(ctx, pool, user, userBase, o),
   };
+}
+
+/** The most base an exact-quote-in spend buys once the three fees are added on top of the price. */
+function baseForSpend(s: SimState, pool: Pool, spend: bigint): bigint {
+  const r = reservesOf(pool);
+  const f = s.amm.fees;
+  let net = (spend * 10_000n) / (10_000n + f.lpFeeBasisPoints + f.protocolFeeBasisPoints + f.coinCreatorFeeBasisPoints);
+  for (;;) {
+    const baseOut = (net * r.base) / (r.quote + net);
+    const q = baseOut > 0n ? ammBuyQuote(r, baseOut) : 0n;
+    const fee = ammFees(s, q);
+    if (q + fee.lp + fee.protocol + fee.creator <= spend || net === 0n) return baseOut;
+    net--;
+  }
+}
+
+function runV2Buy(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, o: V2BuyOrder): Step[] {
+  const { s } = ctx;
+  const p = s.programs;
+  const wsol = s.pumpAccountsOf(user).wsol;
+  const exact = 'spend' in o;
+  const baseOut = exact ? baseForSpend(s, pool, o.spend) : o.baseOut;
+  if (exact && (baseOut < o.minBaseOut || baseOut <= 0n)) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+  const r = reservesOf(pool);
+  if (baseOut >= r.base) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+  const quote = ammBuyQuote(r, baseOut);
+  const fee = ammFees(s, quote);
+  const total = quote + fee.lp + fee.protocol + fee.creator;
+  if (!exact && total > o.maxQuoteIn) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+  const ts = ctx.b.blockTime;
+  const common = commonFields(s, pool, user, userBase, ts);
+  growPool(pool, user.acct);
+  moveTokens(pool.baseAta, userBase, baseOut);
+  moveTokens(wsol, pool.quoteAta, total);
+  const kept = keepFees(s, pool, fee.protocol, fee.creator);
+  const event = (): Buffer =>
+    tableEventData('pump_amm', 'BuyEvent', {
+      ...common,
+      base_amount_out: baseOut,
+      max_quote_amount_in: exact ? o.spend : o.maxQuoteIn,
+      quote_amount_in: quote,
+      lp_fee: fee.lp,
+      protocol_fee: fee.protocol,
+      quote_amount_in_with_lp_fee: quote + fee.lp,
+      user_quote_amount_in: total,
+      coin_creator_fee: fee.creator,
+      track_volume: false,
+      total_unclaimed_tokens: 0n,
+      total_claimed_tokens: 0n,
+      current_sol_volume: 0n,
+      last_update_timestamp: 0n,
+      min_base_amount_out: exact ? o.minBaseOut : 0n,
+      ix_name: exact ? 'buy_exact_quote_in_v2' : 'buy_v2',
+      ...octoberTail(s, kept),
+    });
+  return [
+    { program: p.token, accounts: [pool.baseAta, userBase, pool.acct], data: tokenTransferData(baseOut) },
+    { program: p.token, accounts: [wsol, pool.quoteAta, user.acct], data: tokenTransferData(total) },
+    ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, event),
+  ];
 }
 
 export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: bigint, minQuoteOut: bigint): Ix {
@@ -216,28 +201,14 @@ export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, ba
       const kept = keepFees(s, pool, fee.protocol, fee.creator);
       const event = (): Buffer =>
         tableEventData('pump_amm', 'SellEvent', {
-          timestamp: ts,
+          ...common,
           base_amount_in: baseIn,
           min_quote_amount_out: minQuoteOut,
-          user_base_token_reserves: common.user_base_token_reserves,
-          user_quote_token_reserves: common.user_quote_token_reserves,
-          pool_base_token_reserves: common.pool_base_token_reserves,
-          pool_quote_token_reserves: common.pool_quote_token_reserves,
           quote_amount_out: quote,
-          lp_fee_basis_points: common.lp_fee_basis_points,
           lp_fee: fee.lp,
-          protocol_fee_basis_points: common.protocol_fee_basis_points,
           protocol_fee: fee.protocol,
           quote_amount_out_without_lp_fee: quote - fee.lp,
           user_quote_amount_out: out,
-          pool: common.pool,
-          user: common.user,
-          user_base_token_account: common.user_base_token_account,
-          user_quote_token_account: common.user_quote_token_account,
-          protocol_fee_recipient: ZERO_KEY,
-          protocol_fee_recipient_token_account: ZERO_KEY,
-          coin_creator: common.coin_creator,
-          coin_creator_fee_basis_points: common.coin_creator_fee_basis_points,
           coin_creator_fee: fee.creator,
           ...octoberTail(s, kept),
         });
@@ -250,80 +221,80 @@ export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, ba
   };
 }
 
+/** The pool sweeps' list (AMM-IDL-8cda, 12 accounts). */
+function poolSweepAccounts(s: SimState, pool: Pool, payer: Acct, recipient: Acct, recipientTokens: Acct): AccountMeta[] {
+  const p = s.programs;
+  return [
+    meta(payer, true, true),
+    meta(s.amm.globalConfig),
+    meta(pool.acct, true),
+    meta(s.nativeMint),
+    meta(p.token),
+    meta(pool.quoteAta, true),
+    meta(recipient),
+    meta(recipientTokens, true),
+    meta(p.system),
+    meta(p.ata),
+    meta(s.amm.eventAuthority),
+    meta(p.pumpAmm),
+  ];
+}
+
 /**
  * A permissionless sweep of fees v2 trades kept in a pool: `sweep_creator_fee` to the coin creator's vault
  * authority's wrapped SOL account (created if missing, rent from the payer) or `sweep_protocol_fee` to the protocol
  * fee recipient's. False when no pool has fees waiting.
  */
 export function poolSweepTx(ctx: GenCtx): boolean {
-  const { s, rng } = ctx;
-  for (let tries = 0; tries < 4 && s.feePools.length > 0; tries++) {
-    const i = rng.int(s.feePools.length);
-    const pool = s.feePools[i]!;
-    const waiting = readPoolFees(pool.acct.data);
-    if (waiting.creatorFees === 0n && waiting.protocolFees === 0n) {
-      s.feePools.splice(i, 1);
-      continue;
-    }
-    const creator = waiting.creatorFees > 0n && (waiting.protocolFees === 0n || rng.chance(0.6));
-    const coinCreator = pool.coin.creator;
-    const payer = creator && s.spendable(coinCreator) > 1_000_000n ? coinCreator : pickUser(ctx, 1_000_000n);
-    if (!payer) return false;
-    const recipient = creator ? pool.creatorVaultAuthority : s.amm.protocolFeeRecipient;
-    const recipientTokens = creator ? pool.creatorVaultAta : s.amm.protocolFeeRecipientWsol;
-    const name = creator ? 'sweep_creator_fee' : 'sweep_protocol_fee';
-    const p = s.programs;
-    const ix: Ix = {
-      program: p.pumpAmm,
-      accounts: [
-        meta(payer.acct, true, true),
-        meta(s.amm.globalConfig),
-        meta(pool.acct, true),
-        meta(s.nativeMint),
-        meta(p.token),
-        meta(pool.quoteAta, true),
-        meta(recipient),
-        meta(recipientTokens, true),
-        meta(p.system),
-        meta(p.ata),
-        meta(s.amm.eventAuthority),
-        meta(p.pumpAmm),
-      ],
-      data: tableIxData('pump_amm', name),
-      run: () => {
-        const f = readPoolFees(pool.acct.data);
-        const amount = creator ? f.creatorFees : f.protocolFees;
-        if (amount === 0n) return []; // already swept in this block: a no-op
-        if (creator) {
-          creatorVaultAta(s, pool, payer.acct);
-          f.creatorFees = 0n;
-        } else f.protocolFees = 0n;
-        f.virtualQuoteReserves += amount;
-        writePoolFees(pool.acct.data, f);
-        moveTokens(pool.quoteAta, recipientTokens, amount);
-        const ts = ctx.b.blockTime;
-        const steps: Step[] = [
-          { program: p.token, accounts: [pool.quoteAta, recipientTokens, pool.acct], data: tokenTransferData(amount) },
-        ];
-        steps.push(
-          ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, () =>
-            tableEventData('pump_amm', 'SweepPoolFeeEvent', {
-              timestamp: ts,
-              pool: pool.acct.key,
-              base_mint: pool.coin.mint.key,
-              quote_mint: s.nativeMint.key,
-              recipient: recipient.key,
-              payer: payer.acct.key,
-              amount,
-              bucket: creator ? 1 : 0,
-            }),
-          ),
-        );
-        return steps;
-      },
-    };
-    ctx.b.submit({ payer: payer.acct, ixs: withBudget(ctx, [ix], 0.6) });
-    return true;
-  }
-  return false;
+  const { s } = ctx;
+  const pick = pickFeeHolder(ctx, s.feePools, (pool) => {
+    const w = readPoolFees(pool.acct.data);
+    return { creator: w.creatorFees, protocol: w.protocolFees };
+  });
+  if (!pick) return false;
+  const { x: pool, creator } = pick;
+  const coinCreator = pool.coin.creator;
+  const payer = creator && s.spendable(coinCreator) > 1_000_000n ? coinCreator : pickUser(ctx, 1_000_000n);
+  if (!payer) return false;
+  const recipient = creator ? pool.creatorVaultAuthority : s.amm.protocolFeeRecipient;
+  const recipientTokens = creator ? pool.creatorVaultAta : s.amm.protocolFeeRecipientWsol;
+  const ix: Ix = {
+    program: s.programs.pumpAmm,
+    accounts: poolSweepAccounts(s, pool, payer.acct, recipient, recipientTokens),
+    data: tableIxData('pump_amm', creator ? 'sweep_creator_fee' : 'sweep_protocol_fee'),
+    run: () => runPoolSweep(ctx, pool, payer.acct, { creator, recipient, recipientTokens }),
+  };
+  ctx.b.submit({ payer: payer.acct, ixs: withBudget(ctx, [ix], 0.6) });
+  return true;
+}
+
+function runPoolSweep(ctx: GenCtx, pool: Pool, payer: Acct, to: { creator: boolean; recipient: Acct; recipientTokens: Acct }): Step[] {
+  const { s } = ctx;
+  const p = s.programs;
+  const f = readPoolFees(pool.acct.data);
+  const amount = to.creator ? f.creatorFees : f.protocolFees;
+  if (amount === 0n) return []; // already swept in this block: a no-op
+  if (to.creator) {
+    creatorVaultAta(s, pool, payer);
+    f.creatorFees = 0n;
+  } else f.protocolFees = 0n;
+  f.virtualQuoteReserves += amount;
+  writePoolFees(pool.acct.data, f);
+  moveTokens(pool.quoteAta, to.recipientTokens, amount);
+  const ts = ctx.b.blockTime;
+  return [
+    { program: p.token, accounts: [pool.quoteAta, to.recipientTokens, pool.acct], data: tokenTransferData(amount) },
+    ...emitEvent(ctx.b.recording, p.pumpAmm, s.amm.eventAuthority, () =>
+      tableEventData('pump_amm', 'SweepPoolFeeEvent', {
+        timestamp: ts,
+        pool: pool.acct.key,
+        base_mint: pool.coin.mint.key,
+        quote_mint: s.nativeMint.key,
+        recipient: to.recipient.key,
+        payer: payer.key,
+        amount,
+        bucket: to.creator ? 1 : 0,
+      }),
+    ),
+  ];
 }

@@ -26,9 +26,8 @@ import { v2BuyIx, v2SellIx } from './pumpswap-v2.js';
 
 const ceilBps = (v: bigint, bps: bigint): bigint => (v * bps + 9_999n) / 10_000n;
 
-/** The accounts of PumpSwap buy (23) and sell (21: no volume accumulators). */
-function swapAccounts(s: SimState, pool: Pool, user: User, userBase: Acct, buy: boolean): AccountMeta[] {
-  const p = s.programs;
+/** The first 9 accounts of every PumpSwap trade (v1 and v2): pool, user, config, mints, the five token accounts. */
+export function poolTradeHead(s: SimState, pool: Pool, user: User, userBase: Acct): AccountMeta[] {
   const u = s.pumpAccountsOf(user);
   return [
     meta(pool.acct, true),
@@ -40,6 +39,15 @@ function swapAccounts(s: SimState, pool: Pool, user: User, userBase: Acct, buy: 
     meta(u.wsol, true),
     meta(pool.baseAta, true),
     meta(pool.quoteAta, true),
+  ];
+}
+
+/** The accounts of PumpSwap buy (23) and sell (21: no volume accumulators). */
+function swapAccounts(s: SimState, pool: Pool, user: User, userBase: Acct, buy: boolean): AccountMeta[] {
+  const p = s.programs;
+  const u = s.pumpAccountsOf(user);
+  return [
+    ...poolTradeHead(s, pool, user, userBase),
     meta(s.amm.protocolFeeRecipient),
     meta(s.amm.protocolFeeRecipientWsol, true),
     meta(p.token),
