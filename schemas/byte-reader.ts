@@ -192,6 +192,19 @@ export class ByteReader {
     }
     return byteError('invalid', this.pos - 1, `compact-u16 longer than 3 bytes for ${what}`);
   }
+  /** A LEB128 length as a number (ClickHouse RowBinary's String length): at most 5 bytes. */
+  leb32(what = 'length'): number {
+    const at = this.pos;
+    let v = 0;
+    let mul = 1;
+    for (let i = 0; i < 5; i++) {
+      const byte = this.u8(what);
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) return v;
+      mul *= 128;
+    }
+    return byteError('invalid', at, `${what} at byte ${at} is longer than 5 bytes`);
+  }
   /** A u64 LEB128 varint (serde_varint; protobuf's varint), at most 10 bytes. */
   varint(what = 'varint'): bigint {
     const at = this.pos;
