@@ -17,7 +17,6 @@ const LONG_FUNCTIONS_ALLOWED: Readonly<Record<string, number>> = {
   'ingest/sources/sim/txgen/pump-migrate.ts:migrateTx': 74,
   'ingest/sources/sim/chain.ts:SimChain.next': 70,
   'cli/main.ts:main': 68,
-  'schemas/pumpfun/extract.ts:extractPumpTransaction': 68,
   'ingest/sources/sim/txgen/pump-migrate.ts:runCreatePool': 65,
   'ingest/sources/sim/txgen/pumpfun.ts:runBuy': 65,
   // Written in parallel with this check (issue 34's simulator traffic, merged after it): split them next.
