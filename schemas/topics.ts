@@ -53,3 +53,7 @@ export function pubkeyKey(pubkey: Uint8Array): Buffer {
   if (pubkey.length !== 32) throw new Error(`expected a 32-byte pubkey key, got ${pubkey.length} bytes`);
   return asBuffer(pubkey);
 }
+
+/** The key of one partition of one kind's topic (`kind:partition`): the framer counts a slot's records by it, and the
+ * api's readers match those counts and note where they started late under the same key. */
+export const kindPartitionKey = (kind: string, partition: number): string => `${kind}:${partition}`;

@@ -29,7 +29,7 @@ export {
   scannedTransactionView,
 } from './match.js';
 export { FilterIndex } from './filter-index.js';
-export { applyDataSlices } from './slice.js';
+export { applyDataSlices, dataSliceKey } from './slice.js';
 export { keyId } from './key-id.js';
 export {
   DEFAULT_FILTER_LIMITS,

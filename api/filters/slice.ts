@@ -17,3 +17,8 @@ export function applyDataSlices(data: Uint8Array, slices: readonly DataSlice[]):
   });
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
+
+/** Cache key of a slice set: streams with equal slices share one account encoding (both gRPC services). */
+export function dataSliceKey(slices: readonly DataSlice[]): string {
+  return slices.map((s) => `${s.offset}:${s.length}`).join(',');
+}

@@ -25,6 +25,7 @@
 // came: issue 32); what never comes (an undecodable record) waits until the replay has read to its bound, and the
 // replay's end (`flush(true)`) hands on what still waits.
 import { SlotStatus, type PartitionCount, type SlotEvent } from '../../schemas/gen/events.js';
+import { kindPartitionKey } from '../../schemas/topics.js';
 
 interface Marker {
   slot: bigint;
@@ -99,7 +100,7 @@ export class FrameGate<T> {
   private partitionKey(kind: string, partition: number): string {
     let keys = this.keys.get(kind);
     if (!keys) this.keys.set(kind, (keys = []));
-    return (keys[partition] ??= `${kind}:${partition}`);
+    return (keys[partition] ??= kindPartitionKey(kind, partition));
   }
 
   /** A record of slot `slot` read from a partition of a topic kind (data, or a slot's own status record). */

@@ -10,7 +10,7 @@
 // never got the first.
 import type { Logger } from 'pino';
 import { KafkaError, type InRecord, type Kafka, type OffsetMap, type PartitionReader } from '../../platform/kafka/index.js';
-import type { TopicKind, TopicNames } from '../../schemas/topics.js';
+import { kindPartitionKey, type TopicKind, type TopicNames } from '../../schemas/topics.js';
 import type { UpstreamVersion } from '../../schemas/codec.js';
 import { FrameGate } from './frame-gate.js';
 import { IdentityWindow, liveIdentity } from './identity-window.js';
@@ -112,7 +112,7 @@ export class LiveTail {
       onError: (err) => readError(o.log, 'live tail', err),
     });
     const positions = t.reader.positions();
-    for (const [topic, partition, at] of positions) if (at > 0n) t.startedLate.add(`${t.kinds.get(topic)}:${partition}`);
+    for (const [topic, partition, at] of positions) if (at > 0n) t.startedLate.add(kindPartitionKey(t.kinds.get(topic)!, partition));
     for (const topic of positions.topics()) if (t.kinds.get(topic) === 'slots') t.slotPartitions.n = positions.partitions(topic).size;
     return t;
   }

@@ -7,6 +7,7 @@ import { base58 } from '../../schemas/base58.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { uiTokenAmount } from './token.js';
 import { asBuffer } from '../../schemas/bytes.js';
+import { ByteReader } from '../../schemas/byte-reader.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
@@ -21,43 +22,12 @@ interface Parsed {
   parsed: unknown;
 }
 
+/** An instruction Agave's parser rejects (too few accounts, unknown tag): it then stays partially decoded, as
+ * does one whose data ends early (the byte reader's ByteError). */
 class Short extends Error {}
 
-/** Little-endian reader that throws Short past the end (the instruction then stays partially decoded). */
-class Reader {
-  private at = 0;
-  constructor(private readonly d: Buffer) {}
-  u8(): number {
-    if (this.at + 1 > this.d.length) throw new Short();
-    return this.d[this.at++]!;
-  }
-  u32(): number {
-    if (this.at + 4 > this.d.length) throw new Short();
-    const v = this.d.readUInt32LE(this.at);
-    this.at += 4;
-    return v;
-  }
-  u64(): bigint {
-    if (this.at + 8 > this.d.length) throw new Short();
-    const v = this.d.readBigUInt64LE(this.at);
-    this.at += 8;
-    return v;
-  }
-  key(): string {
-    if (this.at + 32 > this.d.length) throw new Short();
-    const v = base58(this.d.subarray(this.at, this.at + 32));
-    this.at += 32;
-    return v;
-  }
-  /** bincode String: u64 length, UTF-8 bytes. */
-  string(): string {
-    const n = Number(this.u64());
-    if (this.at + n > this.d.length) throw new Short();
-    const v = this.d.subarray(this.at, this.at + n).toString('utf8');
-    this.at += n;
-    return v;
-  }
-}
+/** A base-58 address read from the data. */
+const key = (r: ByteReader): string => base58(r.view(32, 'pubkey'));
 
 /** Agave's check_num_accounts: fewer accounts than the instruction needs is a parse error. */
 function need(accounts: readonly string[], n: number): void {
@@ -67,98 +37,72 @@ function need(accounts: readonly string[], n: number): void {
 // Lamports, space and the like are u64 in Agave's parsed JSON numbers (serde_json's u64).
 const num = (v: bigint): number | bigint => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);
 
+/** One instruction of a program: its type and info, from the data after the tag and the accounts. */
+type Handler = (r: ByteReader, a: readonly string[]) => [type: string, info: Info];
+
+/** The system program's instructions by their u32 tag (Agave's parse_system). */
+const SYSTEM: readonly Handler[] = [
+  (r, a) => {
+    need(a, 2);
+    const lamports = r.u64(),
+      space = r.u64(),
+      owner = key(r);
+    return ['createAccount', { source: a[0], newAccount: a[1], lamports: num(lamports), space: num(space), owner }];
+  },
+  (r, a) => (need(a, 1), ['assign', { account: a[0], owner: key(r) }]),
+  (r, a) => (need(a, 2), ['transfer', { source: a[0], destination: a[1], lamports: num(r.u64()) }]),
+  (r, a) => {
+    need(a, 2);
+    const base = key(r),
+      seed = r.bincodeString('seed'),
+      lamports = r.u64(),
+      space = r.u64(),
+      owner = key(r);
+    return ['createAccountWithSeed', { source: a[0], newAccount: a[1], base, seed, lamports: num(lamports), space: num(space), owner }];
+  },
+  (_, a) => (need(a, 3), ['advanceNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], nonceAuthority: a[2] }]),
+  (r, a) => {
+    need(a, 5);
+    const info = { nonceAccount: a[0], destination: a[1], recentBlockhashesSysvar: a[2], rentSysvar: a[3], nonceAuthority: a[4] };
+    return ['withdrawFromNonce', { ...info, lamports: num(r.u64()) }];
+  },
+  (r, a) => {
+    need(a, 3);
+    return ['initializeNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], rentSysvar: a[2], nonceAuthority: key(r) }];
+  },
+  (r, a) => (need(a, 2), ['authorizeNonce', { nonceAccount: a[0], nonceAuthority: a[1], newAuthorized: key(r) }]),
+  (r, a) => (need(a, 1), ['allocate', { account: a[0], space: num(r.u64()) }]),
+  (r, a) => {
+    need(a, 2);
+    const base = key(r),
+      seed = r.bincodeString('seed'),
+      space = r.u64(),
+      owner = key(r);
+    return ['allocateWithSeed', { account: a[0], base, seed, space: num(space), owner }];
+  },
+  (r, a) => {
+    need(a, 2);
+    const base = key(r),
+      seed = r.bincodeString('seed'),
+      owner = key(r);
+    return ['assignWithSeed', { account: a[0], base, seed, owner }];
+  },
+  (r, a) => {
+    need(a, 3);
+    const lamports = r.u64(),
+      sourceSeed = r.bincodeString('seed'),
+      sourceOwner = key(r);
+    return ['transferWithSeed', { source: a[0], sourceBase: a[1], destination: a[2], lamports: num(lamports), sourceSeed, sourceOwner }];
+  },
+  (_, a) => (need(a, 1), ['upgradeNonce', { nonceAccount: a[0] }]),
+];
+
 function parseSystem(d: Buffer, a: readonly string[]): Parsed {
-  const r = new Reader(d);
-  const tag = r.u32();
-  const out = (type: string, info: Info): Parsed => ({ program: 'system', parsed: { type, info } });
-  switch (tag) {
-    case 0: {
-      need(a, 2);
-      const lamports = r.u64(),
-        space = r.u64(),
-        owner = r.key();
-      return out('createAccount', { source: a[0], newAccount: a[1], lamports: num(lamports), space: num(space), owner });
-    }
-    case 1:
-      need(a, 1);
-      return out('assign', { account: a[0], owner: r.key() });
-    case 2:
-      need(a, 2);
-      return out('transfer', { source: a[0], destination: a[1], lamports: num(r.u64()) });
-    case 3: {
-      need(a, 2);
-      const base = r.key(),
-        seed = r.string(),
-        lamports = r.u64(),
-        space = r.u64(),
-        owner = r.key();
-      return out('createAccountWithSeed', {
-        source: a[0],
-        newAccount: a[1],
-        base,
-        seed,
-        lamports: num(lamports),
-        space: num(space),
-        owner,
-      });
-    }
-    case 4:
-      need(a, 3);
-      return out('advanceNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], nonceAuthority: a[2] });
-    case 5:
-      need(a, 5);
-      return out('withdrawFromNonce', {
-        nonceAccount: a[0],
-        destination: a[1],
-        recentBlockhashesSysvar: a[2],
-        rentSysvar: a[3],
-        nonceAuthority: a[4],
-        lamports: num(r.u64()),
-      });
-    case 6:
-      need(a, 3);
-      return out('initializeNonce', { nonceAccount: a[0], recentBlockhashesSysvar: a[1], rentSysvar: a[2], nonceAuthority: r.key() });
-    case 7:
-      need(a, 2);
-      return out('authorizeNonce', { nonceAccount: a[0], nonceAuthority: a[1], newAuthorized: r.key() });
-    case 8:
-      need(a, 1);
-      return out('allocate', { account: a[0], space: num(r.u64()) });
-    case 9: {
-      need(a, 2);
-      const base = r.key(),
-        seed = r.string(),
-        space = r.u64(),
-        owner = r.key();
-      return out('allocateWithSeed', { account: a[0], base, seed, space: num(space), owner });
-    }
-    case 10: {
-      need(a, 2);
-      const base = r.key(),
-        seed = r.string(),
-        owner = r.key();
-      return out('assignWithSeed', { account: a[0], base, seed, owner });
-    }
-    case 11: {
-      need(a, 3);
-      const lamports = r.u64(),
-        sourceSeed = r.string(),
-        sourceOwner = r.key();
-      return out('transferWithSeed', {
-        source: a[0],
-        sourceBase: a[1],
-        destination: a[2],
-        lamports: num(lamports),
-        sourceSeed,
-        sourceOwner,
-      });
-    }
-    case 12:
-      need(a, 1);
-      return out('upgradeNonce', { nonceAccount: a[0] });
-    default:
-      throw new Short();
-  }
+  const r = new ByteReader(d);
+  const handler = SYSTEM[r.u32('instruction tag')];
+  if (handler === undefined) throw new Short();
+  const [type, info] = handler(r, a);
+  return { program: 'system', parsed: { type, info } };
 }
 
 /** An authority that may be a multisig: Agave's parse_signers (`<name>` or `multisig<Name>` plus `signers`). */
@@ -172,72 +116,41 @@ function signers(info: Info, name: string, a: readonly string[], at: number): In
   return info;
 }
 
+/** A token amount with its decimals (the `...Checked` instructions). */
+const checked = (r: ByteReader): unknown => {
+  const amount = r.u64(),
+    decimals = r.u8();
+  return uiTokenAmount(amount, decimals);
+};
+
+/** SPL Token's (and Token-2022's) instructions by their u8 tag, those parsed here (Agave's parse_token). */
+const TOKEN: Readonly<Record<number, Handler>> = {
+  1: (_, a) => (need(a, 4), ['initializeAccount', { account: a[0], mint: a[1], owner: a[2], rentSysvar: a[3] }]),
+  3: (r, a) => (need(a, 3), ['transfer', signers({ source: a[0], destination: a[1], amount: r.u64().toString() }, 'authority', a, 2)]),
+  4: (r, a) => (need(a, 3), ['approve', signers({ source: a[0], delegate: a[1], amount: r.u64().toString() }, 'owner', a, 2)]),
+  5: (_, a) => (need(a, 2), ['revoke', signers({ source: a[0] }, 'owner', a, 1)]),
+  7: (r, a) => (need(a, 3), ['mintTo', signers({ mint: a[0], account: a[1], amount: r.u64().toString() }, 'mintAuthority', a, 2)]),
+  8: (r, a) => (need(a, 3), ['burn', signers({ account: a[0], mint: a[1], amount: r.u64().toString() }, 'authority', a, 2)]),
+  9: (_, a) => (need(a, 3), ['closeAccount', signers({ account: a[0], destination: a[1] }, 'owner', a, 2)]),
+  12: (r, a) => {
+    need(a, 4);
+    return ['transferChecked', signers({ source: a[0], mint: a[1], destination: a[2], tokenAmount: checked(r) }, 'authority', a, 3)];
+  },
+  14: (r, a) => (need(a, 3), ['mintToChecked', signers({ mint: a[0], account: a[1], tokenAmount: checked(r) }, 'mintAuthority', a, 2)]),
+  15: (r, a) => (need(a, 3), ['burnChecked', signers({ account: a[0], mint: a[1], tokenAmount: checked(r) }, 'authority', a, 2)]),
+  16: (r, a) => (need(a, 3), ['initializeAccount2', { account: a[0], mint: a[1], rentSysvar: a[2], owner: key(r) }]),
+  17: (_, a) => (need(a, 1), ['syncNative', { account: a[0] }]),
+  18: (r, a) => (need(a, 2), ['initializeAccount3', { account: a[0], mint: a[1], owner: key(r) }]),
+  22: (_, a) => (need(a, 1), ['initializeImmutableOwner', { account: a[0] }]),
+};
+
 function parseToken(d: Buffer, a: readonly string[], program: string): Parsed {
-  const r = new Reader(d);
-  const tag = r.u8();
-  const out = (type: string, info: Info): Parsed => ({ program, parsed: { type, info } });
-  switch (tag) {
-    case 1:
-      need(a, 4);
-      return out('initializeAccount', { account: a[0], mint: a[1], owner: a[2], rentSysvar: a[3] });
-    case 3: {
-      need(a, 3);
-      return out('transfer', signers({ source: a[0], destination: a[1], amount: r.u64().toString() }, 'authority', a, 2));
-    }
-    case 4:
-      need(a, 3);
-      return out('approve', signers({ source: a[0], delegate: a[1], amount: r.u64().toString() }, 'owner', a, 2));
-    case 5:
-      need(a, 2);
-      return out('revoke', signers({ source: a[0] }, 'owner', a, 1));
-    case 7:
-      need(a, 3);
-      return out('mintTo', signers({ mint: a[0], account: a[1], amount: r.u64().toString() }, 'mintAuthority', a, 2));
-    case 8:
-      need(a, 3);
-      return out('burn', signers({ account: a[0], mint: a[1], amount: r.u64().toString() }, 'authority', a, 2));
-    case 9:
-      need(a, 3);
-      return out('closeAccount', signers({ account: a[0], destination: a[1] }, 'owner', a, 2));
-    case 12: {
-      need(a, 4);
-      const amount = r.u64(),
-        decimals = r.u8();
-      return out(
-        'transferChecked',
-        signers({ source: a[0], mint: a[1], destination: a[2], tokenAmount: uiTokenAmount(amount, decimals) }, 'authority', a, 3),
-      );
-    }
-    case 14: {
-      need(a, 3);
-      const amount = r.u64(),
-        decimals = r.u8();
-      return out(
-        'mintToChecked',
-        signers({ mint: a[0], account: a[1], tokenAmount: uiTokenAmount(amount, decimals) }, 'mintAuthority', a, 2),
-      );
-    }
-    case 15: {
-      need(a, 3);
-      const amount = r.u64(),
-        decimals = r.u8();
-      return out('burnChecked', signers({ account: a[0], mint: a[1], tokenAmount: uiTokenAmount(amount, decimals) }, 'authority', a, 2));
-    }
-    case 16:
-      need(a, 3);
-      return out('initializeAccount2', { account: a[0], mint: a[1], rentSysvar: a[2], owner: r.key() });
-    case 17:
-      need(a, 1);
-      return out('syncNative', { account: a[0] });
-    case 18:
-      need(a, 2);
-      return out('initializeAccount3', { account: a[0], mint: a[1], owner: r.key() });
-    case 22:
-      need(a, 1);
-      return out('initializeImmutableOwner', { account: a[0] });
-    default:
-      throw new Short();
-  }
+  const r = new ByteReader(d);
+  const tag = r.u8('instruction tag');
+  const handler = Object.hasOwn(TOKEN, tag) ? TOKEN[tag] : undefined;
+  if (handler === undefined) throw new Short();
+  const [type, info] = handler(r, a);
+  return { program, parsed: { type, info } };
 }
 
 function parseAssociatedTokenAccount(d: Buffer, a: readonly string[]): Parsed {

@@ -13,6 +13,7 @@
 // Anything else (another program first, a truncated or unknown instruction) is no vote: undefined, never a throw.
 import type { TransactionEvent } from '../../schemas/codec.js';
 import { base58 } from '../../schemas/base58.js';
+import { ByteReader } from '../../schemas/byte-reader.js';
 
 export const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
 
@@ -27,110 +28,49 @@ export interface ParsedVote {
   readonly signature: string;
 }
 
-class Reader {
-  constructor(
-    private readonly b: Uint8Array,
-    public p = 0,
-  ) {}
-  private need(n: number): void {
-    if (this.p + n > this.b.length) throw new RangeError('truncated vote instruction');
-  }
-  u8(): number {
-    this.need(1);
-    return this.b[this.p++]!;
-  }
-  u32(): number {
-    this.need(4);
-    const v = Buffer.from(this.b.buffer, this.b.byteOffset + this.p, 4).readUInt32LE(0);
-    this.p += 4;
-    return v;
-  }
-  u64(): bigint {
-    this.need(8);
-    const v = Buffer.from(this.b.buffer, this.b.byteOffset + this.p, 8).readBigUInt64LE(0);
-    this.p += 8;
-    return v;
-  }
-  i64(): bigint {
-    return BigInt.asIntN(64, this.u64());
-  }
-  hash(): Uint8Array {
-    this.need(32);
-    const h = this.b.subarray(this.p, this.p + 32);
-    this.p += 32;
-    return h;
-  }
-  /** serde_varint: 7 bits per byte, low first. */
-  varint(): bigint {
-    let v = 0n;
-    for (let shift = 0n; shift < 70n; shift += 7n) {
-      const byte = this.u8();
-      v |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return v;
-    }
-    throw new RangeError('varint too long');
-  }
-  /** solana short_vec length (compact-u16). */
-  shortLen(): number {
-    let v = 0;
-    for (let shift = 0; shift < 21; shift += 7) {
-      const byte = this.u8();
-      v |= (byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return v;
-    }
-    throw new RangeError('short_vec length too long');
-  }
-  optionI64(): bigint | null {
-    return this.u8() === 0 ? null : this.i64();
-  }
-  /** A length that cannot exceed what is left at `size` bytes per item (a hostile length allocates nothing). */
-  count(n: bigint | number, size: number): number {
-    const c = Number(n);
-    if (c * size > this.b.length - this.p) throw new RangeError('vote instruction length beyond its data');
-    return c;
-  }
-}
+/** A bincode `Option<i64>` (the vote's timestamp). */
+const optionI64 = (r: ByteReader): bigint | null => (r.option('timestamp') ? r.i64('timestamp') : null);
 
 const NO_ROOT = 0xffff_ffff_ffff_ffffn;
 
 /** The vote of the instruction data, or undefined when it is not one of the vote forms. */
 export function parseVoteInstruction(data: Uint8Array): { slots: bigint[]; hash: Uint8Array; timestamp: bigint | null } | undefined {
-  const r = new Reader(data);
+  const r = new ByteReader(data);
   try {
-    const variant = r.u32();
+    const variant = r.u32('vote instruction');
     switch (variant) {
       case 2:
       case 6: {
-        const n = r.count(r.u64(), 8);
+        const n = r.count(r.u64('slot count'), 8, 'slots');
         const slots: bigint[] = [];
-        for (let i = 0; i < n; i++) slots.push(r.u64());
-        return { slots, hash: r.hash(), timestamp: r.optionI64() };
+        for (let i = 0; i < n; i++) slots.push(r.u64('slot'));
+        return { slots, hash: r.view(32, 'hash'), timestamp: optionI64(r) };
       }
       case 8:
       case 9: {
-        const n = r.count(r.u64(), 12);
+        const n = r.count(r.u64('lockout count'), 12, 'lockouts');
         const slots: bigint[] = [];
         for (let i = 0; i < n; i++) {
-          slots.push(r.u64());
-          r.u32();
+          slots.push(r.u64('lockout slot'));
+          r.u32('confirmation count');
         }
-        if (r.u8() !== 0) r.u64(); // root
-        return { slots, hash: r.hash(), timestamp: r.optionI64() };
+        if (r.option('root')) r.u64('root');
+        return { slots, hash: r.view(32, 'hash'), timestamp: optionI64(r) };
       }
       case 12:
       case 13:
       case 14:
       case 15: {
-        const root = r.u64();
-        const n = r.count(r.shortLen(), 2);
+        const root = r.u64('root');
+        const n = r.count(r.shortU16('lockout count'), 2, 'lockouts');
         const slots: bigint[] = [];
         let slot = root === NO_ROOT ? 0n : root;
         for (let i = 0; i < n; i++) {
-          slot += r.varint();
-          r.u8();
+          slot += r.varint('lockout offset');
+          r.u8('confirmation count');
           slots.push(slot);
         }
-        return { slots, hash: r.hash(), timestamp: r.optionI64() };
+        return { slots, hash: r.view(32, 'hash'), timestamp: optionI64(r) };
       }
       default:
         return undefined;

@@ -8,7 +8,7 @@
 // native client cannot load a second time.
 import { partitionForKey } from '../../platform/kafka/murmur2.js';
 import { encodeRecord, SlotStatus, type PartitionCount, type RecordEvent, type SlotEvent } from '../../schemas/codec.js';
-import type { RecordKind, TopicNames } from '../../schemas/topics.js';
+import { kindPartitionKey, type RecordKind, type TopicNames } from '../../schemas/topics.js';
 import { oversizedRecord, type DeadLetterRecord } from './dead-letter.js';
 import { ownSlotOf } from './identity.js';
 import { ParsedSlot } from './parsed-slot.js';
@@ -130,7 +130,7 @@ export class SlotFramer {
   }
 
   private count(open: OpenSlot, r: FramedRecord): void {
-    const k = `${r.kind}:${r.partition}`;
+    const k = kindPartitionKey(r.kind, r.partition);
     const c = open.counts.get(k);
     if (c) c.count++;
     else open.counts.set(k, { kind: r.kind, partition: r.partition, count: 1 });

@@ -144,9 +144,8 @@ function groupAt(groups: readonly InnerGroup[], index: number, hint: number): nu
   return -1;
 }
 
-export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
-  const instructions: PumpInstructionAt[] = [];
-  const events: PumpEventAt[] = [];
+/** A new generation of the per-index caches (stamped), for one transaction; reloaded tables reset them. */
+function nextTransaction(): void {
   gen = nextStamp(gen);
   if (gen === 1) tableStamp.fill(0);
   const t = activeTables().all;
@@ -156,6 +155,56 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
     tableStamp.fill(0);
     gen = 1;
   }
+}
+
+/** The pump instructions and self-CPI events among the inner instructions of top-level instruction `index`; returns
+ * the programs involved (bits). */
+function extractInner(
+  tx: TransactionEvent,
+  index: number,
+  topTable: ProgramTable | null,
+  group: NonNullable<TransactionEvent['innerInstructions']>[number],
+  instructions: PumpInstructionAt[],
+  events: PumpEventAt[],
+): number {
+  groupGen = nextStamp(groupGen);
+  if (groupGen === 1) callerStamp.fill(0);
+  setCaller(1, topTable);
+  let involved = 0;
+  let invokedBy: Buffer | undefined;
+  for (let innerIndex = 0; innerIndex < group.instructions.length; innerIndex++) {
+    const ix = group.instructions[innerIndex]!;
+    const table = classify(tx, ix.programIdIndex);
+    const h = ix.stackHeight;
+    if (h !== undefined) setCaller(h, table);
+    if (table === null) continue;
+    involved |= PROGRAM_BIT[table.name];
+    if (isEventInstruction(ix.data)) {
+      const caller = h === undefined ? table : callerAt(h - 1);
+      if (caller === table) {
+        events.push({ program: table.name, index, innerIndex, stackHeight: h, decoded: decodeEventInstruction(table, ix.data) });
+        continue;
+      }
+    }
+    invokedBy ??= keyAt(tx, tx.instructions[index]!.programIdIndex);
+    instructions.push({
+      program: table.name,
+      index,
+      innerIndex,
+      inner: true,
+      stackHeight: h,
+      invokedBy,
+      accounts: accountsOf(tx, ix.accounts),
+      decoded: decodeInstruction(table, ix.data),
+    });
+  }
+  return involved;
+}
+
+export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
+  const instructions: PumpInstructionAt[] = [];
+  const events: PumpEventAt[] = [];
+  nextTransaction();
   let involved = 0;
   let nextGroup = 0;
   const groups = tx.innerInstructions;
@@ -178,37 +227,7 @@ export function extractPumpTransaction(tx: TransactionEvent): PumpTransaction {
     const at = groups.length === 0 ? -1 : groupAt(groups, index, nextGroup);
     if (at < 0) continue;
     nextGroup = at + 1;
-    const group = groups[at]!;
-    groupGen = nextStamp(groupGen);
-    if (groupGen === 1) callerStamp.fill(0);
-    setCaller(1, topTable);
-    let invokedBy: Buffer | undefined;
-    for (let innerIndex = 0; innerIndex < group.instructions.length; innerIndex++) {
-      const ix = group.instructions[innerIndex]!;
-      const table = classify(tx, ix.programIdIndex);
-      const h = ix.stackHeight;
-      if (h !== undefined) setCaller(h, table);
-      if (table === null) continue;
-      involved |= PROGRAM_BIT[table.name];
-      if (isEventInstruction(ix.data)) {
-        const caller = h === undefined ? table : callerAt(h - 1);
-        if (caller === table) {
-          events.push({ program: table.name, index, innerIndex, stackHeight: h, decoded: decodeEventInstruction(table, ix.data) });
-          continue;
-        }
-      }
-      invokedBy ??= keyAt(tx, top.programIdIndex);
-      instructions.push({
-        program: table.name,
-        index,
-        innerIndex,
-        inner: true,
-        stackHeight: h,
-        invokedBy,
-        accounts: accountsOf(tx, ix.accounts),
-        decoded: decodeInstruction(table, ix.data),
-      });
-    }
+    involved |= extractInner(tx, index, topTable, groups[at]!, instructions, events);
   }
   return { instructions, events, programs: PROGRAM_SETS[involved]!, failed: tx.err !== undefined, err: tx.err };
 }

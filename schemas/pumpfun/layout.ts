@@ -1,4 +1,4 @@
-// Borsh-style layouts as the programs' tables declare them, and the one reader both programs use. Pure.
+// Borsh-style layouts as the programs' tables declare them, read with the one byte reader (schemas/byte-reader.ts). Pure.
 // A layout is written as text, `name:type name:type …`, types in the IDLs' vocabulary: u8 u16 u32 u64 i64 u128
 // i128 bool pubkey string bytes, option<T>, vec<T>, [T;N], and the names the table defines: a struct (a struct whose
 // fields have no names is a tuple struct, e.g. OptionBool = `bool`) or an enum of unit variants, written
@@ -12,6 +12,8 @@
 // - bytes after the last known field are counted (`trailingBytes`), not read.
 // u64/i64/u128/i128 are bigint, u8/u16/u32 numbers, pubkeys 32-byte Buffers (copies: a decoded value never
 // aliases the input).
+
+import { ByteError, ByteReader, byteError } from '../byte-reader.js';
 
 export type Value = number | bigint | boolean | string | Buffer | null | readonly Value[] | { readonly [field: string]: Value };
 export type Fields = Record<string, Value>;
@@ -172,242 +174,88 @@ export type LayoutRead =
       readonly reason: string;
     };
 
-/** Thrown inside a read only; readFields turns it into its result, so nothing escapes. */
-class Stop {
-  constructor(
-    readonly kind: 'truncated' | 'invalid',
-    readonly reason: string,
-  ) {}
+// One reader for every read (reset per call; reads never nest across calls): no object per decode. A read that
+// fails throws ByteError (`truncated` or `invalid`), which readFields turns into its result.
+const cursor = new ByteReader();
+
+/** A vec of `of`, whose items take at least `least` bytes each (the generated readers pass it computed once). */
+function readVec(c: ByteReader, of: FieldType, least: number): Value[] {
+  const n = c.count(c.u32('vec length'), least, 'vec');
+  const out: Value[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = readValue(c, of);
+  return out;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const EMPTY_BYTES = new Uint8Array(0);
+/** An enum of unit variants: one tag byte, decoded to the variant's name. */
+function readEnum(c: ByteReader, t: FieldType): string {
+  const at = c.need(1, 'enum tag');
+  const tag = c.data[at]!;
+  const name = t.variants[tag];
+  if (name === undefined) byteError('invalid', at, `enum ${t.name} tag ${tag} at byte ${at} (${t.variants.length} variants)`);
+  return name;
+}
 
-// u64/i64 go through an 8-byte scratch under 64-bit views: no DataView over the input. A DataView is bound to
-// one ArrayBuffer and costs ~130 ns to make; the simulator's (and a router's) instruction data and event bytes
-// of one transaction sit in different pool slabs, so one per decode was a measurable share of the budget.
-const SCRATCH = new Uint8Array(8);
-const SCRATCH_U64 = new BigUint64Array(SCRATCH.buffer);
-const SCRATCH_I64 = new BigInt64Array(SCRATCH.buffer);
-/** The views read in the platform's byte order; Borsh is little-endian. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** ASCII strings up to this length are built char by char (TradeEvent's ix_name "buy"/"sell"); longer ASCII ones
- * in a Buffer are sliced as latin1 (the same text for bytes below 0x80); the rest go through the validating
- * TextDecoder, whose call and subarray cost more than both for short text. */
-const SHORT_ASCII = 8;
-
-// One cursor for every read (reset per call; reads never nest across calls): no object per decode.
-class Cursor {
-  pos = 0;
-  data: Uint8Array = EMPTY_BYTES;
-
-  reset(data: Uint8Array, start: number): this {
-    this.data = data;
-    this.pos = start;
-    return this;
-  }
-
-  // The scalar reads on their own: small enough to be inlined into a layout's generated reader (below).
-  u8(): number {
-    return this.data[this.need(1, 'u8')]!;
-  }
-  u16(): number {
-    const at = this.need(2, 'u16');
-    const d = this.data;
-    return d[at]! | (d[at + 1]! << 8);
-  }
-  u32(): number {
-    return this.u32At(this.need(4, 'u32'));
-  }
-  u32At(at: number): number {
-    const d = this.data;
-    return (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
-  }
-  /** The 8 bytes at `at` into SCRATCH, in the platform's order. */
-  load8(at: number): void {
-    const d = this.data;
-    const s = SCRATCH;
-    if (LITTLE_ENDIAN) {
-      s[0] = d[at]!;
-      s[1] = d[at + 1]!;
-      s[2] = d[at + 2]!;
-      s[3] = d[at + 3]!;
-      s[4] = d[at + 4]!;
-      s[5] = d[at + 5]!;
-      s[6] = d[at + 6]!;
-      s[7] = d[at + 7]!;
-    } else {
-      for (let i = 0; i < 8; i++) s[7 - i] = d[at + i]!;
-    }
-  }
-  u64(): bigint {
-    this.load8(this.need(8, 'u64'));
-    return SCRATCH_U64[0]!;
-  }
-  i64(): bigint {
-    this.load8(this.need(8, 'i64'));
-    return SCRATCH_I64[0]!;
-  }
-  bool(): boolean {
-    const at = this.need(1, 'bool');
-    const b = this.data[at]!;
-    if (b > 1) throw new Stop('invalid', `bool byte ${b} at offset ${at} (Borsh takes only 0 or 1)`);
-    return b === 1;
-  }
-  pubkey(): Buffer {
-    const at = this.need(32, 'pubkey');
-    const key = Buffer.allocUnsafe(32);
-    const d = this.data;
-    // Four bytes a step: a quarter of the loop's compares and jumps (~25% of a pubkey's cost).
-    for (let i = 0; i < 32; i += 4) {
-      key[i] = d[at + i]!;
-      key[i + 1] = d[at + i + 1]!;
-      key[i + 2] = d[at + i + 2]!;
-      key[i + 3] = d[at + i + 3]!;
-    }
-    return key;
-  }
-  string(): string {
-    const at = this.pos;
-    const len = this.u32At(this.need(4, 'string length'));
-    const start = this.pos;
-    // The message is built only when it is thrown (a template per read cost as much as a short string).
-    if (this.data.length - start < len) this.need(len, `string of ${len} bytes (length at offset ${at})`);
-    this.pos = start + len;
-    const d = this.data;
-    const end = start + len;
-    if (len <= SHORT_ASCII) {
-      let s = '';
-      let i = start;
-      for (; i < end; i++) {
-        const b = d[i]!;
-        if (b > 0x7f) break;
-        s += String.fromCharCode(b);
-      }
-      if (i === end) return s;
-    } else if (Buffer.isBuffer(d)) {
-      let i = start;
-      while (i < end && d[i]! <= 0x7f) i++;
-      if (i === end) return d.toString('latin1', start, end);
-    }
-    try {
-      return utf8.decode(d.subarray(start, end));
-    } catch {
-      throw new Stop('invalid', `string at offset ${at} is not valid UTF-8 (Borsh rejects it)`);
-    }
-  }
-
-  /** A vec of `of`, whose items take at least `least` bytes each (the generated readers pass it computed once). */
-  vec(of: FieldType, least: number): Value[] {
-    const at = this.pos;
-    const n = this.u32At(this.need(4, 'vec length'));
-    // A length the remaining bytes cannot hold is refused before allocating for it.
-    if (n * least > this.data.length - this.pos) {
-      throw new Stop(
-        'truncated',
-        `vec of ${n} items at offset ${at} needs at least ${n * least} bytes, ${this.data.length - this.pos} left`,
-      );
-    }
-    const out: Value[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.read(of);
+function readStruct(c: ByteReader, t: FieldType): Value {
+  const fs = t.fields;
+  if (t.tuple) {
+    const out: Value[] = [];
+    for (let i = 0; i < fs.length; i++) out.push(readValue(c, fs[i]!.type));
     return out;
   }
+  const o: Fields = {};
+  for (let i = 0; i < fs.length; i++) o[fs[i]!.name] = readValue(c, fs[i]!.type);
+  return o;
+}
 
-  need(n: number, what: string): number {
-    const at = this.pos;
-    if (this.data.length - at < n) throw new Stop('truncated', `${what} needs ${n} bytes at offset ${at}, ${this.data.length - at} left`);
-    this.pos = at + n;
-    return at;
-  }
+function readArray(c: ByteReader, t: FieldType): Value[] {
+  const out: Value[] = new Array(t.len);
+  for (let i = 0; i < t.len; i++) out[i] = readValue(c, t.of!);
+  return out;
+}
 
-  read(t: FieldType): Value {
-    // Literal case labels (CODES' values: u8 u16 u32 u64 i64 u128 i128 bool pubkey string option vec array, then
-    // struct): a jump table, not a chain of property loads and compares.
-    switch (t.code) {
-      case 0:
-        return this.u8();
-      case 1:
-        return this.u16();
-      case 2:
-        return this.u32();
-      case 3:
-        return this.u64();
-      case 4:
-        return this.i64();
-      case 5: {
-        // u128
-        const at = this.need(16, 'u128');
-        this.load8(at + 8);
-        const hi = SCRATCH_U64[0]!;
-        this.load8(at);
-        return (hi << 64n) | SCRATCH_U64[0]!;
-      }
-      case 6: {
-        // i128
-        const at = this.need(16, 'i128');
-        this.load8(at + 8);
-        const hi = SCRATCH_I64[0]!;
-        this.load8(at);
-        return (hi << 64n) | SCRATCH_U64[0]!;
-      }
-      case 7:
-        return this.bool();
-      case 8:
-        return this.pubkey();
-      case 9:
-        return this.string();
-      case 10: {
-        // option
-        const at = this.need(1, 'option tag');
-        const tag = this.data[at]!;
-        if (tag === 0) return null;
-        if (tag !== 1) throw new Stop('invalid', `option tag ${tag} at offset ${at} (Borsh takes only 0 or 1)`);
-        return this.read(t.of!);
-      }
-      case 11:
-        return this.vec(t.of!, minSize(t.of!));
-      case 14: {
-        // bytes: u32 LE length, then the bytes (a copy)
-        const at = this.pos;
-        const len = this.u32At(this.need(4, 'bytes length'));
-        const start = this.need(len, `bytes of ${len} (length at offset ${at})`);
-        return Buffer.from(this.data.subarray(start, start + len));
-      }
-      case 15: {
-        // enum (unit variants): one tag byte
-        const at = this.need(1, 'enum tag');
-        const tag = this.data[at]!;
-        const name = t.variants[tag];
-        if (name === undefined) throw new Stop('invalid', `enum ${t.name} tag ${tag} at offset ${at} (${t.variants.length} variants)`);
-        return name;
-      }
-      case 12: {
-        // array
-        const out: Value[] = new Array(t.len);
-        for (let i = 0; i < t.len; i++) out[i] = this.read(t.of!);
-        return out;
-      }
-      default: {
-        // struct
-        const fs = t.fields;
-        if (t.tuple) {
-          const out: Value[] = [];
-          for (let i = 0; i < fs.length; i++) out.push(this.read(fs[i]!.type));
-          return out;
-        }
-        const o: Fields = {};
-        for (let i = 0; i < fs.length; i++) o[fs[i]!.name] = this.read(fs[i]!.type);
-        return o;
-      }
-    }
+function readValue(c: ByteReader, t: FieldType): Value {
+  // Literal case labels (CODES' values): a jump table, not a chain of property loads and compares.
+  switch (t.code) {
+    case 0:
+      return c.u8();
+    case 1:
+      return c.u16();
+    case 2:
+      return c.u32();
+    case 3:
+      return c.u64();
+    case 4:
+      return c.i64();
+    case 5:
+      return c.u128();
+    case 6:
+      return c.i128();
+    case 7:
+      return c.bool();
+    case 8:
+      return c.pubkey();
+    case 9:
+      return c.string();
+    case 10:
+      return c.option() ? readValue(c, t.of!) : null;
+    case 11:
+      return readVec(c, t.of!, minSize(t.of!));
+    case 12:
+      return readArray(c, t);
+    case 14:
+      return c.borshBytes();
+    case 15:
+      return readEnum(c, t);
+    default:
+      return readStruct(c, t);
   }
 }
 
 /** A layout's reader: the fields read in order into object literals, one shape per prefix length, generated
  * once per layout (the generic loop's `out[name] = v` stores cost more than the reads). Where the data ends
  * before a field (an older layout) it returns the fields so far, the rest absent, as the generic loop does;
- * throws Stop as `read` does (then the generic loop names the field). */
-type FastReader = (c: Cursor) => LayoutRead;
+ * throws ByteError as `readValue` does (then the generic loop names the field). */
+type FastReader = (c: ByteReader) => LayoutRead;
 
 const fastReaders = new WeakMap<readonly Field[], FastReader>();
 
@@ -433,18 +281,24 @@ function fastReaderOf(fields: readonly Field[]): FastReader {
   };
   fields.forEach((f, i) => {
     const m = SCALAR_READS[f.type.k];
-    const read = m ? `c.${m}()` : f.type.k === 'vec' ? `c.vec(t[${i}].of, ${minSize(f.type.of!)})` : `c.read(t[${i}])`;
+    const read = m ? `c.${m}()` : f.type.k === 'vec' ? `vec(c, t[${i}].of, ${minSize(f.type.of!)})` : `read(c, t[${i}])`;
     lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, `const v${i} = ${read};`);
   });
   lines.push(`return ${literal(fields.length)};`);
   // Generated from the table's own field list (names and types parsed above), once per layout.
-  const make = new Function('t', `return function read(c) {\n${lines.join('\n')}\n};`) as (t: readonly FieldType[]) => FastReader;
-  r = make(fields.map((f) => f.type));
+  const make = new Function('t', 'read', 'vec', `return function readLayout(c) {\n${lines.join('\n')}\n};`) as (
+    t: readonly FieldType[],
+    read: typeof readValue,
+    vec: typeof readVec,
+  ) => FastReader;
+  r = make(
+    fields.map((f) => f.type),
+    readValue,
+    readVec,
+  );
   fastReaders.set(fields, r);
   return r;
 }
-
-const cursor = new Cursor();
 
 /**
  * Reads `fields` from `data` starting at `offset`, by prefix (see the header). Never throws.
@@ -455,7 +309,7 @@ export function readFields(fields: readonly Field[], data: Uint8Array, offset: n
     try {
       return fastReaderOf(fields)(c);
     } catch (e) {
-      if (!(e instanceof Stop)) throw e;
+      if (!(e instanceof ByteError)) throw e;
       // The generic loop below names the field and keeps those before it.
     }
   }
@@ -471,10 +325,10 @@ function readPrefix(fields: readonly Field[], data: Uint8Array, offset: number):
     if (c.pos >= data.length) break;
     const f = fields[present]!;
     try {
-      out[f.name] = c.read(f.type);
+      out[f.name] = readValue(c, f.type);
     } catch (e) {
-      if (!(e instanceof Stop)) throw e;
-      return { ok: false, kind: e.kind, fields: out, present, field: f.name, reason: `${f.name} (${f.typeText}): ${e.reason}` };
+      if (!(e instanceof ByteError) || e.kind === 'out-of-range') throw e;
+      return { ok: false, kind: e.kind, fields: out, present, field: f.name, reason: `${f.name} (${f.typeText}): ${e.message}` };
     }
   }
   return { ok: true, fields: out, present, trailingBytes: Math.max(0, data.length - c.pos) };

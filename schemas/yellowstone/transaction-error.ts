@@ -8,6 +8,9 @@
 // a struct variant {"Name": {"field": value}}. Variant order is Agave's (solana-sdk crates
 // `transaction-error` and `instruction-error`); new variants are only ever appended there.
 
+import { ByteError, ByteReader } from '../byte-reader.js';
+import { ByteWriter } from '../byte-writer.js';
+
 /** Unit variants of TransactionError by index; payload-carrying ones are null and handled by name. */
 const TX_VARIANTS: readonly string[] = [
   'AccountInUse',
@@ -120,55 +123,37 @@ export class TransactionErrorCodecError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Binary (bincode) to JSON
 
-class Reader {
-  private at = 0;
-  constructor(private readonly b: Uint8Array) {}
-  u8(): number {
-    if (this.at + 1 > this.b.length) throw new TransactionErrorCodecError('transaction error bytes end early');
-    return this.b[this.at++]!;
-  }
-  u32(): number {
-    if (this.at + 4 > this.b.length) throw new TransactionErrorCodecError('transaction error bytes end early');
-    const v = (this.b[this.at]! | (this.b[this.at + 1]! << 8) | (this.b[this.at + 2]! << 16)) + this.b[this.at + 3]! * 0x1000000;
-    this.at += 4;
-    return v;
-  }
-  string(): string {
-    const lo = this.u32();
-    const hi = this.u32();
-    if (hi !== 0 || this.at + lo > this.b.length) throw new TransactionErrorCodecError('transaction error string length out of range');
-    const s = Buffer.from(this.b.subarray(this.at, this.at + lo)).toString('utf8');
-    this.at += lo;
-    return s;
-  }
-  get remaining(): number {
-    return this.b.length - this.at;
-  }
-}
-
-function instructionErrorJson(r: Reader): unknown {
-  const i = r.u32();
+function instructionErrorJson(r: ByteReader): unknown {
+  const i = r.u32('InstructionError variant');
   const name = IX_VARIANTS[i];
   if (name === undefined) throw new TransactionErrorCodecError(`unknown InstructionError variant ${i}`);
-  if (name === 'Custom') return { Custom: r.u32() };
+  if (name === 'Custom') return { Custom: r.u32('Custom code') };
   // The old String payload is recognizable: the variant is the last thing in the error.
-  if (name === 'BorshIoError' && r.remaining >= 8) return { BorshIoError: r.string() };
+  if (name === 'BorshIoError' && r.remaining >= 8) return { BorshIoError: r.bincodeString('BorshIoError message') };
   return name;
 }
 
 /** Yellowstone's `TransactionError.err` bytes to Agave's compact JSON text. Throws
  * TransactionErrorCodecError on bytes that are not a known error (unknown variant, short, trailing). */
 export function transactionErrorToJson(bytes: Uint8Array): string {
-  const r = new Reader(bytes);
-  const i = r.u32();
+  try {
+    return errorJson(new ByteReader(bytes));
+  } catch (err) {
+    if (err instanceof ByteError) throw new TransactionErrorCodecError(`transaction error bytes: ${err.message}`);
+    throw err;
+  }
+}
+
+function errorJson(r: ByteReader): string {
+  const i = r.u32('TransactionError variant');
   const name = TX_VARIANTS[i];
   if (name === undefined) throw new TransactionErrorCodecError(`unknown TransactionError variant ${i}`);
   let value: unknown;
   if (name === 'InstructionError') {
-    const index = r.u8();
+    const index = r.u8('instruction index');
     value = { InstructionError: [index, instructionErrorJson(r)] };
-  } else if (name === 'DuplicateInstruction') value = { DuplicateInstruction: r.u8() };
-  else if (STRUCT_VARIANTS.has(name)) value = { [name]: { account_index: r.u8() } };
+  } else if (name === 'DuplicateInstruction') value = { DuplicateInstruction: r.u8('instruction index') };
+  else if (STRUCT_VARIANTS.has(name)) value = { [name]: { account_index: r.u8('account index') } };
   else value = name;
   if (r.remaining !== 0) throw new TransactionErrorCodecError(`${r.remaining} trailing bytes after ${name}`);
   return JSON.stringify(value);
@@ -176,22 +161,6 @@ export function transactionErrorToJson(bytes: Uint8Array): string {
 
 // ---------------------------------------------------------------------------------------------
 // JSON to binary
-
-class Writer {
-  readonly bytes: number[] = [];
-  u8(v: number): void {
-    this.bytes.push(v);
-  }
-  u32(v: number): void {
-    this.bytes.push(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
-  }
-  string(s: string): void {
-    const b = Buffer.from(s, 'utf8');
-    this.u32(b.length);
-    this.u32(0);
-    for (const x of b) this.bytes.push(x);
-  }
-}
 
 function isInt(v: unknown, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
@@ -204,7 +173,7 @@ function only(v: unknown): [string, unknown] | undefined {
   return keys.length === 1 ? [keys[0]!, (v as Record<string, unknown>)[keys[0]!]] : undefined;
 }
 
-function writeInstructionError(w: Writer, v: unknown, text: string): void {
+function writeInstructionError(w: ByteWriter, v: unknown, text: string): void {
   if (typeof v === 'string') {
     const i = IX_INDEX.get(v);
     if (i === undefined || v === 'Custom') throw new TransactionErrorCodecError(`unknown InstructionError ${JSON.stringify(v)} in ${text}`);
@@ -219,7 +188,7 @@ function writeInstructionError(w: Writer, v: unknown, text: string): void {
   }
   if (kv?.[0] === 'BorshIoError' && typeof kv[1] === 'string') {
     w.u32(IX_INDEX.get('BorshIoError')!);
-    w.string(kv[1]);
+    w.bincodeString(kv[1]);
     return;
   }
   throw new TransactionErrorCodecError(`not an InstructionError: ${JSON.stringify(v)} in ${text}`);
@@ -234,14 +203,14 @@ export function transactionErrorFromJson(text: string): Uint8Array {
   } catch {
     throw new TransactionErrorCodecError(`transaction error is not JSON: ${text}`);
   }
-  const w = new Writer();
+  const w = new ByteWriter(16);
   if (typeof v === 'string') {
     const i = TX_INDEX.get(v);
     if (i === undefined || v === 'InstructionError' || v === 'DuplicateInstruction' || STRUCT_VARIANTS.has(v)) {
       throw new TransactionErrorCodecError(`unknown or incomplete TransactionError ${text}`);
     }
     w.u32(i);
-    return Uint8Array.from(w.bytes);
+    return new Uint8Array(w.done());
   }
   const kv = only(v);
   if (kv === undefined) throw new TransactionErrorCodecError(`not a TransactionError: ${text}`);
@@ -262,7 +231,7 @@ export function transactionErrorFromJson(text: string): Uint8Array {
   } else {
     throw new TransactionErrorCodecError(`not a TransactionError: ${text}`);
   }
-  return Uint8Array.from(w.bytes);
+  return new Uint8Array(w.done());
 }
 
 /** Every variant name, for tests that cover each shape. */

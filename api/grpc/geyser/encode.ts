@@ -14,12 +14,12 @@ import {
 } from '../../../schemas/yellowstone/index.js';
 import { reframeYellowstoneTransaction } from '../../../schemas/yellowstone/reframe-transaction.js';
 import { transactionErrorFromJson } from '../../../schemas/yellowstone/transaction-error.js';
-import { keyId, type CompiledBlocksFilter, type DataSlice } from '../../filters/index.js';
+import { dataSliceKey, keyId, type CompiledBlocksFilter, type DataSlice } from '../../filters/index.js';
 import { transactionView } from '../../filters/match.js';
 import type { AssembledBlock } from '../../live/block-assembler.js';
 import type { SharedEvent } from '../../live/index.js';
 import { SubscribeUpdateCodec } from './codecs.js';
-import { slicesKey, yellowstoneSlice } from './slices.js';
+import { yellowstoneSlice } from './slices.js';
 import { asBuffer } from '../../../schemas/bytes.js';
 
 type Body = Omit<Partial<SubscribeUpdate>, 'filters'>;
@@ -94,7 +94,7 @@ export const entryBody = (u: SharedEvent): Buffer =>
 export function blocksFilterKey(f: CompiledBlocksFilter, slices: readonly DataSlice[]): string {
   const keys = [...f.accountInclude].sort().map((k) => Buffer.from(k, 'latin1').toString('hex'));
   const cuckoo = f.accountIncludeCuckoo === undefined ? '' : `cuckoo${f.accountIncludeCuckoo.id}`;
-  return `${+f.includeTransactions}${+f.includeAccounts}${+f.includeEntries}/${keys.join(',')}/${cuckoo}/${slicesKey(slices)}`;
+  return `${+f.includeTransactions}${+f.includeAccounts}${+f.includeEntries}/${keys.join(',')}/${cuckoo}/${dataSliceKey(slices)}`;
 }
 
 /** Yellowstone's FilterBlocks: transactions touching account_include or its cuckoo set (all when neither is

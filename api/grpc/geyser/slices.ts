@@ -9,8 +9,3 @@ export function yellowstoneSlice(data: Uint8Array, slices: readonly DataSlice[])
   for (const s of slices) if (s.offset + s.length <= data.length) parts.push(data.subarray(s.offset, s.offset + s.length));
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
-
-/** Cache key of a slice set: streams with equal slices share one account encoding. */
-export function slicesKey(slices: readonly DataSlice[]): string {
-  return slices.map((s) => `${s.offset}:${s.length}`).join(',');
-}

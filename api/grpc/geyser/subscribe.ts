@@ -16,7 +16,7 @@
 import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '@triton-one/yellowstone-grpc';
 import { compileGeyserRequest, splitTransactionNames, type GeyserFilterLimits, type GeyserRequest } from '../../filters/from-geyser.js';
-import type { CompiledBlocksFilter } from '../../filters/index.js';
+import { dataSliceKey, type CompiledBlocksFilter } from '../../filters/index.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
 import { outgoing } from '../outbound.js';
 import { SessionStream, type Accepted, type SessionStreamDeps, type StreamAccess } from '../session-stream.js';
@@ -33,7 +33,6 @@ import {
   transactionBody,
   transactionStatusBody,
 } from './encode.js';
-import { slicesKey } from './slices.js';
 
 export interface GeyserSubscribeDeps extends SessionStreamDeps {
   limits: GeyserFilterLimits;
@@ -81,7 +80,7 @@ export class GeyserStream extends SessionStream<SubscribeRequest> {
     if (!bounds.ok) return { error: bounds.error };
     this.req = r;
     const slices = r.compiled.accountsDataSlice;
-    this.slicesKey = slicesKey(slices);
+    this.slicesKey = dataSliceKey(slices);
     this.blocks = new Map(r.compiled.blocks.map((f) => [f.name, { filter: f, key: blocksFilterKey(f, slices) }]));
     // The first request with accounts filters takes the snapshot (the client may open the stream with an empty one).
     const snapshot = this.snapshotPending && r.compiled.accounts.length > 0 && r.compiled.fromSlot === undefined;

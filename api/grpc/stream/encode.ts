@@ -66,8 +66,3 @@ export function encodePing(createdAt: Timestamp = timestampNow()): Buffer {
 export function encodePong(id: number, createdAt: Timestamp = timestampNow()): Buffer {
   return encodeMessage(SubscribeUpdate, { filters: [], createdAt, updateOneof: { $case: 'pong', value: { id } } });
 }
-
-/** Cache key of a data-slice set: streams with equal slices share one account encoding. */
-export function sliceKey(slices: readonly DataSlice[]): string {
-  return slices.map((s) => `${s.offset}:${s.length}`).join(',');
-}

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SubscribeUpdate } from '../../../proto/gen/stream.js';
 import { AccountEvent, TransactionEvent } from '../../../schemas/gen/events.js';
 import { encodeFiltersPrefix } from '../filters-prefix.js';
-import { encodeAccountBody, encodePing, encodePong, encodeTransactionBody, sliceKey } from './encode.js';
+import { dataSliceKey } from '../../filters/index.js';
+import { encodeAccountBody, encodePing, encodePong, encodeTransactionBody } from './encode.js';
 
 const ts = { seconds: 1_700_000_000n, nanos: 5_000_000 };
 const tx = TransactionEvent.fromPartial({
@@ -52,7 +53,7 @@ describe('encode once, prefix filters per stream', () => {
     expect(a.account.rentEpoch).toBe(18446744073709551615n);
     expect(a.slot).toBe(43n);
     expect(a.account.txnSignature?.equals(acc.txnSignature!)).toBe(true);
-    expect(sliceKey([{ offset: 1, length: 2 }])).not.toBe(sliceKey([{ offset: 12, length: 0 }]));
+    expect(dataSliceKey([{ offset: 1, length: 2 }])).not.toBe(dataSliceKey([{ offset: 12, length: 0 }]));
   });
 
   it('encodes ping and pong with empty filters', () => {

@@ -4,7 +4,7 @@ import { DEFAULT_SIM_OPTIONS } from '../../../ingest/sources/sim/options.js';
 import { AccountEvent, TransactionEvent, encodeRecord } from '../../../schemas/codec.js';
 import { scanAccount, scanFields, scanTransaction } from '../../../schemas/scan.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';
-import { reframeAccount, reframeTransaction } from './reframe.js';
+import { reframeAccount, reframeTransaction } from '../../../schemas/reframe-stream.js';
 import { expectEqual } from '../../../test/support/harness/expect-equal.js';
 
 const timestamp = (ms: number) => ({ seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 });

@@ -5,7 +5,7 @@ import type { Timestamp } from '../../../proto/gen/google/protobuf/timestamp.js'
 import type { DataSlice } from '../../filters/index.js';
 import type { SharedEvent } from '../../live/index.js';
 import { encodeAccountBody, encodeTransactionBody } from './encode.js';
-import { reframeAccount, reframeTransaction } from './reframe.js';
+import { reframeAccount, reframeTransaction } from '../../../schemas/reframe-stream.js';
 
 function timestampOf(ms: number): Timestamp {
   return { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };

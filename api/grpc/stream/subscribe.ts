@@ -3,9 +3,9 @@
 // `filters prefix + shared body` (./stream-body.ts). stream.proto carries no other update kinds.
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { SubscribeRequest } from '../../../proto/gen/stream.js';
-import { compileSubscribeRequest, type DataSlice, type FilterLimits } from '../../filters/index.js';
+import { compileSubscribeRequest, dataSliceKey, type DataSlice, type FilterLimits } from '../../filters/index.js';
 import { STREAM_FIELD_NAMES, streamBounds, type SharedEvent } from '../../live/index.js';
-import { encodePing, encodePong, sliceKey } from './encode.js';
+import { encodePing, encodePong } from './encode.js';
 import { SessionStream, type Accepted, type SessionStreamDeps, type StreamAccess } from '../session-stream.js';
 import { streamBody } from './stream-body.js';
 
@@ -40,7 +40,7 @@ export class SubscribeStream extends SessionStream<SubscribeRequest> {
     const bounds = streamBounds({ cursor: req.cursor, toSlot: req.toSlot, pace: req.pace, fromSlot: req.fromSlot }, STREAM_FIELD_NAMES);
     if (!bounds.ok) return { error: bounds.error };
     this.slices = compiled.value.accountsDataSlice;
-    this.slicesKey = sliceKey(compiled.value.accountsDataSlice);
+    this.slicesKey = dataSliceKey(compiled.value.accountsDataSlice);
     return { subscription: compiled.value, bounds: bounds.value, snapshot: req.snapshot === true };
   }
 

@@ -10,7 +10,9 @@
 // its priority fee in lamports in its config instead.
 import { COMPUTE_BUDGET_PROGRAM } from '../../../schemas/programs.js';
 import type { TransactionEvent } from '../../../schemas/codec.js';
-import { ByteReader, decodeTransactionWire, V1_PREFIX, WireError } from '../../../schemas/wire.js';
+import { ByteError, ByteReader } from '../../../schemas/byte-reader.js';
+import { ByteWriter } from '../../../schemas/byte-writer.js';
+import { decodeTransactionWire, V1_PREFIX } from '../../../schemas/wire.js';
 import { accountKeysOf } from '../../solana-json/transactions.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
@@ -58,7 +60,7 @@ export function decodeMessage(message: Uint8Array): TransactionEvent {
   const versioned = !v1 && message[0] !== undefined && (message[0] & 0x80) !== 0;
   const n = message[v1 || versioned ? 1 : 0] ?? 0;
   const signatures = Buffer.alloc(64 * n);
-  const count = n < 0x80 ? Buffer.from([n]) : Buffer.from([(n & 0x7f) | 0x80, n >> 7]);
+  const count = new ByteWriter(3).shortU16(n).done();
   const wire = v1 ? Buffer.concat([message, signatures]) : Buffer.concat([count, signatures, message]);
   // A v0 message's lookups load addresses the fee does not depend on: placeholders of the counts it names (Agave
   // resolves them from the tables; the transaction wire decoder wants them as a transaction's meta gives them).
@@ -72,26 +74,30 @@ function lookupCounts(message: Uint8Array): [number, number] {
   try {
     const r = new ByteReader(message);
     r.u8('version');
-    r.bytes(3, 'message header');
-    r.bytes(32 * r.shortU16('account key count'), 'account keys');
-    r.bytes(32, 'recent blockhash');
+    r.need(3, 'message header');
+    r.need(32 * r.shortU16('account key count'), 'account keys');
+    r.need(32, 'recent blockhash');
     const nix = r.shortU16('instruction count');
     for (let i = 0; i < nix; i++) {
       r.u8('program id index');
-      r.vec('instruction accounts');
-      r.vec('instruction data');
+      r.need(r.shortU16('instruction accounts'), 'instruction accounts');
+      r.need(r.shortU16('instruction data'), 'instruction data');
     }
     let writable = 0;
     let readonly = 0;
     const nl = r.shortU16('lookup count');
     for (let i = 0; i < nl; i++) {
-      r.bytes(32, 'lookup table address');
-      writable += r.vec('lookup writable indexes').length;
-      readonly += r.vec('lookup readonly indexes').length;
+      r.need(32, 'lookup table address');
+      const w = r.shortU16('lookup writable indexes');
+      r.need(w, 'lookup writable indexes');
+      const ro = r.shortU16('lookup readonly indexes');
+      r.need(ro, 'lookup readonly indexes');
+      writable += w;
+      readonly += ro;
     }
     return [writable, readonly];
   } catch (err) {
-    if (err instanceof WireError) return [0, 0];
+    if (err instanceof ByteError) return [0, 0];
     throw err;
   }
 }

@@ -1,16 +1,28 @@
 // stream.Stream update bodies re-framed from the records' own bytes: the event model's transaction and
 // account messages hold the same sub-messages (CompiledInstruction, address table lookups) and scalars as
 // stream.proto's update messages, under other field numbers. Given the record's field table
-// (schemas/scan.ts), a body is written by emitting each target field's tag and copying the source value
+// (scan.ts), a body is written by emitting each target field's tag and copying the source value
 // bytes: no decode, no object, no re-encode. Fields come out in stream.proto's field order, the same bytes
-// ts-proto writes for the decoded event (unit-tested against encode.ts).
+// ts-proto writes for the decoded event (api/grpc/stream/reframe.unit.test.ts checks it against the encoder).
 //
 // This runs once per live update (the hot path to every stream): a repeated field's elements, written
 // next to each other in the record, are copied in one go with their tag bytes and the tags then set to
 // the target's (a copy per element cost ~40 ns each, and a transaction has dozens: keys, instructions), and
 // created_at is written in place rather than built apart.
-import type { AccountScan, FieldTable, TransactionScan } from '../../../schemas/scan.js';
-import { varintSize, writeVarint } from '../../../schemas/varint.js';
+import {
+  ACCOUNT_EVENT as A,
+  SUBSCRIBE_UPDATE,
+  SUBSCRIBE_UPDATE_ACCOUNT,
+  SUBSCRIBE_UPDATE_ACCOUNT_INFO as AI,
+  SUBSCRIBE_UPDATE_TRANSACTION,
+  SUBSCRIBE_UPDATE_TRANSACTION_INFO as TI,
+  tag,
+  TIMESTAMP,
+  TRANSACTION_EVENT as T,
+  WIRE,
+} from './proto-fields.js';
+import type { AccountScan, FieldTable, TransactionScan } from './scan.js';
+import { varintSize, writeVarint } from './varint.js';
 
 /** Target tag bytes and source field numbers in target order (every field < 16: one-byte tags on both
  * sides), and which source fields are mapped at all. */
@@ -20,36 +32,53 @@ interface Mapping {
   readonly mapped: Uint8Array;
 }
 
-function mapping(pairs: readonly (readonly [tag: number, source: number])[]): Mapping {
+/** `[target field, source field, wire type]` in target order. */
+function mapping(pairs: readonly (readonly [target: number, source: number, wire: number])[]): Mapping {
   const mapped = new Uint8Array(16);
   for (const [, source] of pairs) mapped[source] = 1;
-  return { tags: pairs.map(([tag]) => tag), sources: pairs.map(([, source]) => source), mapped };
+  return { tags: pairs.map(([target, , wire]) => tag(target, wire)), sources: pairs.map(([, source]) => source), mapped };
 }
+
+const { varint: VARINT, len: LEN } = WIRE;
 
 // SubscribeUpdateTransactionInfo <- TransactionEvent. `signature` (1) is handled apart (first signature only).
 const TX_INFO = mapping([
-  [0x10, 1], // slot (varint)
-  [0x18, 5], // num_required_signatures
-  [0x20, 6], // num_readonly_signed_accounts
-  [0x28, 7], // num_readonly_unsigned_accounts
-  [0x32, 9], // recent_blockhash
-  [0x3a, 3], // signatures
-  [0x42, 8], // account_keys
-  [0x4a, 10], // instructions
-  [0x52, 11], // address_table_lookups
+  [TI.slot, T.slot, VARINT],
+  [TI.num_required_signatures, T.num_required_signatures, VARINT],
+  [TI.num_readonly_signed_accounts, T.num_readonly_signed_accounts, VARINT],
+  [TI.num_readonly_unsigned_accounts, T.num_readonly_unsigned_accounts, VARINT],
+  [TI.recent_blockhash, T.recent_blockhash, LEN],
+  [TI.signatures, T.signatures, LEN],
+  [TI.account_keys, T.account_keys, LEN],
+  [TI.instructions, T.instructions, LEN],
+  [TI.address_table_lookups, T.address_table_lookups, LEN],
 ]);
 
 // SubscribeUpdateAccountInfo <- AccountEvent: fields 1-7 keep their numbers, txn_signature 9 -> 8.
 const ACCOUNT_INFO = mapping([
-  [0x0a, 1],
-  [0x10, 2],
-  [0x1a, 3],
-  [0x20, 4],
-  [0x28, 5],
-  [0x32, 6],
-  [0x38, 7],
-  [0x42, 9],
+  [AI.pubkey, A.pubkey, LEN],
+  [AI.lamports, A.lamports, VARINT],
+  [AI.owner, A.owner, LEN],
+  [AI.executable, A.executable, VARINT],
+  [AI.rent_epoch, A.rent_epoch, VARINT],
+  [AI.data, A.data, LEN],
+  [AI.write_version, A.write_version, VARINT],
+  [AI.txn_signature, A.txn_signature, LEN],
 ]);
+
+/** The tags `frame` writes. */
+const CREATED_AT = tag(SUBSCRIBE_UPDATE.created_at, LEN);
+const SECONDS = tag(TIMESTAMP.seconds, VARINT);
+const NANOS = tag(TIMESTAMP.nanos, VARINT);
+/** The info sub-message of either oneof member (SubscribeUpdateTransaction.transaction, SubscribeUpdateAccount.account). */
+const INFO = tag(SUBSCRIBE_UPDATE_TRANSACTION.transaction, LEN);
+const SIGNATURE = tag(TI.signature, LEN);
+const UPDATE_SLOT = tag(SUBSCRIBE_UPDATE_TRANSACTION.slot, VARINT);
+const TRANSACTION_UPDATE = tag(SUBSCRIBE_UPDATE.transaction, LEN);
+const ACCOUNT_UPDATE = tag(SUBSCRIBE_UPDATE.account, LEN);
+if (tag(SUBSCRIBE_UPDATE_ACCOUNT.account, LEN) !== INFO || tag(SUBSCRIBE_UPDATE_ACCOUNT.slot, VARINT) !== UPDATE_SLOT) {
+  throw new Error('stream.proto: SubscribeUpdateAccount and SubscribeUpdateTransaction no longer share their info and slot fields');
+}
 
 function mappedSize(fields: FieldTable, map: Mapping): number {
   let size = 0;
@@ -89,7 +118,7 @@ function first(fields: FieldTable, field: number): [number, number] | undefined 
 
 /**
  * SubscribeUpdate { created_at = 2; <oneof field> = { <info field 1> = info; slot = 2 } }, the info being
- * the first signature under tag 0x0a (transactions) and the mapped fields; `tail` is written after the
+ * the first signature as the info's `signature` (transactions) and the mapped fields; `tail` is written after the
  * slot (is_startup).
  */
 function frame(
@@ -111,27 +140,27 @@ function frame(
   const total = 1 + varintSize(tsSize) + tsSize + 1 + varintSize(innerSize) + innerSize;
   const out = Buffer.allocUnsafe(total);
   let pos = 0;
-  out[pos++] = 0x12; // created_at
+  out[pos++] = CREATED_AT;
   pos = writeVarint(out, pos, tsSize);
   if (seconds) {
-    out[pos++] = 0x08;
+    out[pos++] = SECONDS;
     pos = writeVarint(out, pos, seconds);
   }
   if (nanos) {
-    out[pos++] = 0x10;
+    out[pos++] = NANOS;
     pos = writeVarint(out, pos, nanos);
   }
   out[pos++] = oneofTag;
   pos = writeVarint(out, pos, innerSize);
-  out[pos++] = 0x0a; // transaction / account info
+  out[pos++] = INFO;
   pos = writeVarint(out, pos, infoSize);
   if (sig) {
-    out[pos++] = 0x0a;
+    out[pos++] = SIGNATURE;
     pos += src.copy(out, pos, sig[0], sig[1]);
   }
   pos = writeMapped(out, pos, src, fields, map);
   if (slotRange) {
-    out[pos++] = 0x10;
+    out[pos++] = UPDATE_SLOT;
     pos += src.copy(out, pos, slotRange[0], slotRange[1]);
   }
   if (tail) pos += tail.copy(out, pos);
@@ -141,14 +170,23 @@ function frame(
 
 /** The SubscribeUpdate body (no `filters`) of a scanned transaction record. */
 export function reframeTransaction(s: TransactionScan, createdAtMs: number): Buffer {
-  return frame(createdAtMs, 0x1a, s.bytes, s.fields, first(s.fields, 3), TX_INFO, first(s.fields, 1), undefined);
+  return frame(
+    createdAtMs,
+    TRANSACTION_UPDATE,
+    s.bytes,
+    s.fields,
+    first(s.fields, T.signatures),
+    TX_INFO,
+    first(s.fields, T.slot),
+    undefined,
+  );
 }
 
-const STARTUP = Buffer.from([0x18, 0x01]); // is_startup = true
+const STARTUP = Buffer.from([tag(SUBSCRIBE_UPDATE_ACCOUNT.is_startup, VARINT), 1]); // is_startup = true
 
 /** The SubscribeUpdate body (no `filters`) of a scanned account record with its full data. */
 export function reframeAccount(s: AccountScan, createdAtMs: number): Buffer {
-  const startup = first(s.fields, 10);
+  const startup = first(s.fields, A.is_startup);
   const tail = startup && s.bytes[startup[0]] !== 0 ? STARTUP : undefined;
-  return frame(createdAtMs, 0x22, s.bytes, s.fields, undefined, ACCOUNT_INFO, first(s.fields, 8), tail);
+  return frame(createdAtMs, ACCOUNT_UPDATE, s.bytes, s.fields, undefined, ACCOUNT_INFO, first(s.fields, A.slot), tail);
 }
