@@ -11,7 +11,25 @@ import { piecesFor, spreadSlot } from './spread.js';
 import { selectVotes } from '../shared/votes.js';
 
 export function createSimSource(opts: SimOptions): ChainSource {
+  return simSource(validateSimOptions({ ...opts }), () => undefined);
+}
+
+/**
+ * The simulator with its chain built now (keys, validators, programs: the warm-up), used by its first `batches`
+ * call; later calls build their own. The simulator's worker thread prepares one while an ingest stands by, so that
+ * a takeover only fast-forwards to its resume slot.
+ */
+export function prepareSimSource(opts: SimOptions): ChainSource {
   const o = validateSimOptions({ ...opts });
+  let ready: SimChain | undefined = new SimChain(o);
+  return simSource(o, () => {
+    const chain = ready;
+    ready = undefined;
+    return chain;
+  });
+}
+
+function simSource(o: SimOptions, takeReady: () => SimChain | undefined): ChainSource {
   const notes = [
     `simulated chain: seed ${o.seed}, ${o.tps} tps of chain time, ${o.validators} validators, ` +
       `${o.slotsPerEpoch} slots per epoch, skip rate ${o.skipRate}, dead-fork rate ${o.deadRate}, ` +
@@ -25,11 +43,16 @@ export function createSimSource(opts: SimOptions): ChainSource {
       `synthetic-migration buys ${m.graduate}`,
   );
   if (o.fast) notes.push('FAST MODE: transaction signatures are seeded random bytes, NOT ed25519 signatures; they will not verify');
-  return selectVotes({ notes, batches: ({ afterSlot, signal }) => run(o, afterSlot, signal) }, o.votes ?? 'include');
+  return selectVotes({ notes, batches: ({ afterSlot, signal }) => run(o, takeReady(), afterSlot, signal) }, o.votes ?? 'include');
 }
 
-async function* run(o: SimOptions, afterSlot: bigint | undefined, signal?: AbortSignal): AsyncGenerator<SlotBatch> {
-  const chain = new SimChain(o);
+async function* run(
+  o: SimOptions,
+  ready: SimChain | undefined,
+  afterSlot: bigint | undefined,
+  signal?: AbortSignal,
+): AsyncGenerator<SlotBatch> {
+  const chain = ready ?? new SimChain(o);
   const first = afterSlot === undefined ? 0 : Number(afterSlot) + 1;
   if (afterSlot !== undefined && (afterSlot < 0n || afterSlot > BigInt(Number.MAX_SAFE_INTEGER))) {
     throw new RangeError(`afterSlot out of range: ${afterSlot}`);
