@@ -12,7 +12,8 @@ import { ingestMetrics } from './metrics.js';
 import { Publisher, PublisherFencedError } from './publish/publisher.js';
 import { IngestNameClaim, ingestIdOf, type NameClaim } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
-import type { ResumePoint } from './publish/resume-point.js';
+import { newestCompleteSlot, type ResumePoint } from './publish/resume-point.js';
+import { sleep } from '../platform/sleep.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
 import { createSimSource } from './sources/sim/index.js';
@@ -124,10 +125,14 @@ async function publishTerms(
   for (let first = true; ; first = false) {
     metrics.active.set(0);
     const sim = prepareSim(section, log);
-    const claim = await claimName(section, log, kafka, signal).catch(async (err: unknown) => {
-      await sim?.close();
-      throw err;
-    });
+    const following = sim && followActive(sim, kafka, signal);
+    const claim = await claimName(section, log, kafka, signal)
+      .catch(async (err: unknown) => {
+        await sim?.close();
+        throw err;
+      })
+      .finally(() => following?.stop());
+    // (A scan under way ends on its own, within its timeout; the takeover does not wait for it.)
     if (claim === undefined) {
       await sim?.close();
       return;
@@ -158,6 +163,28 @@ function prepareSim(section: IngestSection, log: Logger): SimThread | undefined 
   const sim = SimThread.start({ ...section.sim, votes: section.votes });
   void sim.ready.then(() => log.info('ingest: simulator thread ready (modules loaded, chain built); it starts at the resume point'));
   return sim;
+}
+
+/** How often a standby's simulator reads the newest whole slot in Kafka to fast-forward to it. */
+const FOLLOW_MS = 1_000;
+
+/**
+ * While this copy waits for the name: fast-forwards `sim`'s chain through the newest slot whose end marker Kafka
+ * holds in committed records (a read-only scan of the slots topic, newestCompleteSlot), so that a takeover only
+ * builds the few slots between that and its resume point, which can never be before it. A failed or slow read is
+ * skipped (this only saves time). `stop` ends it (the claim is in: the resume point is read next).
+ */
+function followActive(sim: SimThread, { kafka, topics }: IngestKafka, signal: AbortSignal): { stop(): void } {
+  const stop = new AbortController();
+  const stopped = AbortSignal.any([signal, stop.signal]);
+  void (async () => {
+    while (!stopped.aborted) {
+      const slot = await newestCompleteSlot(kafka, topics, { timeoutMs: 3_000 }).catch(() => undefined);
+      if (slot !== undefined && !stopped.aborted) sim.advance(slot);
+      await sleep(FOLLOW_MS, stopped).catch(() => undefined);
+    }
+  })();
+  return { stop: () => stop.abort() };
 }
 
 /** The ingest name, once this copy holds it (standing by while another copy does); undefined: stopped first. */

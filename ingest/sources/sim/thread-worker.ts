@@ -17,8 +17,10 @@ let credits = 0;
 let started: ((s: SimThreadStart) => void) | undefined;
 const start = new Promise<SimThreadStart>((resolve) => (started = resolve));
 let wake: (() => void) | undefined;
-port.on('message', (m: { credit: number } | SimThreadStart) => {
+let advance: ((slot: bigint) => Promise<void>) | undefined;
+port.on('message', (m: { credit: number } | { advance: bigint } | SimThreadStart) => {
   if ('start' in m) return started?.(m);
+  if ('advance' in m) return void advance?.(m.advance);
   credits += m.credit;
   wake?.();
 });
@@ -55,9 +57,12 @@ function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
 }
 
 try {
-  const source = prepareSimSource(init.sim);
+  const prepared = prepareSimSource(init.sim);
+  advance = (slot) => prepared.advance(slot);
   port.postMessage({ kind: 'ready' } satisfies SimThreadMessage);
   const { afterSlot, partitions, topics } = await start;
+  await prepared.advance(-1n); // the fast-forwards asked for so far are done (this one adds nothing)
+  const source = prepared.source;
   const framer = new SlotFramer(new Map(partitions), topics);
   for await (const batch of source.batches({ afterSlot })) {
     // Where end-to-end latency starts (spec/behaviour.md): the source handing the batch over, here.

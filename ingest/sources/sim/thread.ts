@@ -162,6 +162,12 @@ export class SimThread {
     }
   }
 
+  /** While it waits for `batches`: fast-forward the chain through `slot`, which must be a slot the resume point
+   * cannot precede (one whose end marker Kafka holds in committed records). */
+  advance(slot: bigint): void {
+    if (!this.used) this.worker.postMessage({ advance: slot });
+  }
+
   /** Stops the thread (idempotent). */
   close(): Promise<void> {
     this.closing ??= (async () => {
