@@ -12,11 +12,12 @@ import { ingestMetrics } from './metrics.js';
 import { Publisher, PublisherFencedError } from './publish/publisher.js';
 import { IngestNameClaim, ingestIdOf, type NameClaim } from './publish/name-claim.js';
 import { pump, type PumpResult } from './publish/pump.js';
-import type { ResumePoint } from './publish/resume-point.js';
+import { newestCompleteSlot, type ResumePoint } from './publish/resume-point.js';
+import { sleep } from '../platform/sleep.js';
 import { SlotFramer } from './publish/framer.js';
 import { createRpcSourceFromConfig } from './sources/rpc/index.js';
 import { createSimSource } from './sources/sim/index.js';
-import { simFramedBatches } from './sources/sim/thread.js';
+import { SimThread } from './sources/sim/thread.js';
 import type { ChainSource } from './source.js';
 import { selectVotes } from './sources/shared/votes.js';
 import { createYellowstoneSourceFromConfig } from './sources/yellowstone/index.js';
@@ -123,12 +124,23 @@ async function publishTerms(
   const metrics = ingestMetrics();
   for (let first = true; ; first = false) {
     metrics.active.set(0);
-    const claim = await claimName(section, log, kafka, signal);
-    if (claim === undefined) return;
+    const sim = prepareSim(section, log);
+    const following = sim && followActive(sim, kafka, signal);
+    const claim = await claimName(section, log, kafka, signal)
+      .catch(async (err: unknown) => {
+        await sim?.close();
+        throw err;
+      })
+      .finally(() => following?.stop());
+    // (A scan under way ends on its own, within its timeout; the takeover does not wait for it.)
+    if (claim === undefined) {
+      await sim?.close();
+      return;
+    }
     metrics.active.set(1);
     // A term's source after the first: a fresh one, resuming where Kafka says.
     const termSource = first ? source : createSource(section, log);
-    const fenced = await termUntilFenced(section, log, kafka, termSource, signal, claim, fileStats);
+    const fenced = await termUntilFenced(section, log, kafka, { source: termSource, sim }, signal, claim, fileStats);
     if (signal.aborted || (!fenced && !claim.lost)) {
       await claim.release({ free: true });
       return;
@@ -137,6 +149,42 @@ async function publishTerms(
     await claim.release({ free: false });
     log.warn('ingest: another copy of this ingest is active now; standing by');
   }
+}
+
+/**
+ * The simulator's worker thread, started before the claim so that its module loading and chain warm-up (seconds on a
+ * busy machine) overlap the wait as a standby (or, for the first copy, the claim and the producer's opening) instead
+ * of following a takeover. It holds no Kafka client, publishes nothing and only idles until the term tells it where to
+ * resume (the resume point, read once this copy is active); a copy stopped while standing by closes it. The other
+ * sources keep nothing open while standing by: they connect and subscribe when the term starts (docs/decisions.md).
+ */
+function prepareSim(section: IngestSection, log: Logger): SimThread | undefined {
+  if (section.source !== 'sim') return undefined;
+  const sim = SimThread.start({ ...section.sim, votes: section.votes });
+  void sim.ready.then(() => log.info('ingest: simulator thread ready (modules loaded, chain built); it starts at the resume point'));
+  return sim;
+}
+
+/** How often a standby's simulator reads the newest whole slot in Kafka to fast-forward to it. */
+const FOLLOW_MS = 1_000;
+
+/**
+ * While this copy waits for the name: fast-forwards `sim`'s chain through the newest slot whose end marker Kafka
+ * holds in committed records (a read-only scan of the slots topic, newestCompleteSlot), so that a takeover only
+ * builds the few slots between that and its resume point, which can never be before it. A failed or slow read is
+ * skipped (this only saves time). `stop` ends it (the claim is in: the resume point is read next).
+ */
+function followActive(sim: SimThread, { kafka, topics }: IngestKafka, signal: AbortSignal): { stop(): void } {
+  const stop = new AbortController();
+  const stopped = AbortSignal.any([signal, stop.signal]);
+  void (async () => {
+    while (!stopped.aborted) {
+      const slot = await newestCompleteSlot(kafka, topics, { timeoutMs: 3_000 }).catch(() => undefined);
+      if (slot !== undefined && !stopped.aborted) sim.advance(slot);
+      await sleep(FOLLOW_MS, stopped).catch(() => undefined);
+    }
+  })();
+  return { stop: () => stop.abort() };
 }
 
 /** The ingest name, once this copy holds it (standing by while another copy does); undefined: stopped first. */
@@ -164,7 +212,7 @@ async function termUntilFenced(
   section: IngestSection,
   log: Logger,
   kafka: IngestKafka,
-  source: ChainSource,
+  source: TermSource,
   signal: AbortSignal,
   claim: NameClaim,
   fileStats: () => object,
@@ -191,7 +239,7 @@ async function publishTerm(
   section: IngestSection,
   log: Logger,
   { kafka, topics }: IngestKafka,
-  source: ChainSource,
+  source: TermSource,
   signal: AbortSignal,
   claim: NameClaim,
   fileStats: () => object,
@@ -220,7 +268,7 @@ async function publishTerm(
     }
     logResume(log, section, resume);
     try {
-      const r = await publishFrom(section, source, publisher, topics, resume.afterSlot, term.signal);
+      const r = await publishFrom(source, publisher, topics, resume.afterSlot, term.signal);
       log.info(
         { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
         'ingest: source finished',
@@ -237,6 +285,7 @@ async function publishTerm(
     clearInterval(watch);
     term.abort();
     signal.removeEventListener('abort', onStop);
+    await source.sim?.close();
     await publisher.close();
   }
 }
@@ -256,23 +305,23 @@ function logResume(log: Logger, section: IngestSection, { afterSlot, openSlot, h
   );
 }
 
+/** What a term reads: the source, and for the simulator its worker thread started ahead (prepareSim). */
+interface TermSource {
+  source: ChainSource;
+  sim: SimThread | undefined;
+}
+
 /** The simulator builds and frames its slots in a worker thread (sim/thread.ts); other sources are
  * I/O-bound and are framed here. */
 function publishFrom(
-  section: IngestSection,
-  source: ChainSource,
+  { source, sim }: TermSource,
   publisher: Publisher,
   topics: TopicNames,
   afterSlot: bigint | undefined,
   signal: AbortSignal,
 ): Promise<PumpResult> {
-  if (section.source === 'sim') {
-    return pump(
-      simFramedBatches({ sim: { ...section.sim, votes: section.votes }, afterSlot, partitions: publisher.partitionCounts, topics, signal }),
-      (b) => b.records,
-      publisher,
-      { signal },
-    );
+  if (sim) {
+    return pump(sim.batches({ afterSlot, partitions: publisher.partitionCounts, topics, signal }), (b) => b.records, publisher, { signal });
   }
   const framer = new SlotFramer(publisher.partitionCounts, topics);
   return pump(source.batches({ afterSlot, signal }), (batch) => framer.frame(batch), publisher, { signal });

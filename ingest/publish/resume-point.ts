@@ -37,14 +37,17 @@ const WINDOW_GROWTH = 16n;
 // published after the newest whole slot.
 const KINDS: readonly ChainEvent['kind'][] = ['transactions', 'accounts', 'slots', 'entries', 'epochs'];
 
-/** Call after the transactional producer fenced earlier instances, so no transaction is still open. */
-export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: ResumePointOptions = {}): Promise<ResumePoint> {
-  const kindOf = new Map<string, ChainEvent['kind']>(KINDS.map((k) => [topics[k], k]));
+/**
+ * The newest slot whose end marker Kafka holds in committed records (undefined: none). A resume point is never
+ * before it, as committed records stay; called while another copy publishes, it waits (up to `timeoutMs`) for the
+ * transactions open when it starts to end, and is a lower bound of the resume point (a standby's sim source
+ * fast-forwards to it: ingest/run.ts).
+ */
+export async function newestCompleteSlot(kafka: Kafka, topics: TopicNames, opts: ResumePointOptions = {}): Promise<bigint | undefined> {
   const decode = (r: InRecord): ChainEvent | undefined => {
-    const d = decodeRecord(kindOf.get(r.topic)!, r.value);
+    const d = decodeRecord('slots', r.value);
     return d.ok ? d.value : undefined;
   };
-  // 1. The newest complete slot.
   const markers = await scanBack(
     kafka,
     [topics.slots],
@@ -59,6 +62,18 @@ export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: Resume
     const e = p.boundary ? decode(p.boundary) : undefined;
     if (e?.kind === 'slots' && (afterSlot === undefined || e.event.slot > afterSlot)) afterSlot = e.event.slot;
   }
+  return afterSlot;
+}
+
+/** Call after the transactional producer fenced earlier instances, so no transaction is still open. */
+export async function resumePoint(kafka: Kafka, topics: TopicNames, opts: ResumePointOptions = {}): Promise<ResumePoint> {
+  const kindOf = new Map<string, ChainEvent['kind']>(KINDS.map((k) => [topics[k], k]));
+  const decode = (r: InRecord): ChainEvent | undefined => {
+    const d = decodeRecord(kindOf.get(r.topic)!, r.value);
+    return d.ok ? d.value : undefined;
+  };
+  // 1. The newest complete slot.
+  const afterSlot = await newestCompleteSlot(kafka, topics, opts);
   // 2. Everything published after it.
   const before = (e: ChainEvent | undefined): boolean => {
     if (e === undefined || afterSlot === undefined) return false;

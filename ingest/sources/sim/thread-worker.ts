@@ -4,20 +4,26 @@
 // capped the full ingest at half the simulator's speed.
 // Each framed batch goes out as one message: the records' key and value bytes packed in one transferred
 // buffer, their fields in plain arrays. Credits from the main thread bound the batches in flight.
+// The thread is started ahead of its resume point (thread.ts SimThread): it loads its modules and builds the chain
+// first, says `ready`, then waits for the start message (where to resume, the partitions and topics to frame for).
 import { parentPort, workerData } from 'node:worker_threads';
 import { SlotFramer, type FramedRecord } from '../../publish/framer.js';
-import { createSimSource } from './createSimSource.js';
-import type { SimThreadInit, SimThreadMessage } from './thread.js';
+import { prepareSimSource } from './createSimSource.js';
+import type { SimThreadInit, SimThreadMessage, SimThreadStart } from './thread.js';
 
 const init = workerData as SimThreadInit;
 const port = parentPort!;
 let credits = 0;
+let started: ((s: SimThreadStart) => void) | undefined;
+const start = new Promise<SimThreadStart>((resolve) => (started = resolve));
 let wake: (() => void) | undefined;
-port.on('message', (m: { credit: number }) => {
+let advance: ((slot: bigint) => Promise<void>) | undefined;
+port.on('message', (m: { credit: number } | { advance: bigint } | SimThreadStart) => {
+  if ('start' in m) return started?.(m);
+  if ('advance' in m) return void advance?.(m.advance);
   credits += m.credit;
   wake?.();
 });
-
 function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
   let bytes = 0;
   for (const r of records) bytes += r.key.length + r.value.length;
@@ -50,9 +56,15 @@ function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
   port.postMessage(fields, [packed.buffer]);
 }
 
-const framer = new SlotFramer(new Map(init.partitions), init.topics);
 try {
-  for await (const batch of createSimSource(init.sim).batches({ afterSlot: init.afterSlot })) {
+  const prepared = prepareSimSource(init.sim);
+  advance = (slot) => prepared.advance(slot);
+  port.postMessage({ kind: 'ready' } satisfies SimThreadMessage);
+  const { afterSlot, partitions, topics } = await start;
+  await prepared.advance(-1n); // the fast-forwards asked for so far are done (this one adds nothing)
+  const source = prepared.source;
+  const framer = new SlotFramer(new Map(partitions), topics);
+  for await (const batch of source.batches({ afterSlot })) {
     // Where end-to-end latency starts (spec/behaviour.md): the source handing the batch over, here.
     const handedAt = Date.now();
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));

@@ -17,10 +17,16 @@ export interface FramedBatch {
   records: FramedRecord[];
 }
 
-/** What the worker starts with (structured-cloned). */
+/** What the worker starts with (structured-cloned): it loads its modules and builds the chain, then waits for
+ * a `SimThreadStart`. */
 export interface SimThreadInit {
   entry: string;
   sim: SimOptions;
+}
+
+/** What the worker is told to produce, once the resume point is known (posted once). */
+export interface SimThreadStart {
+  start: true;
   afterSlot: bigint | undefined;
   partitions: [RecordKind, number][];
   topics: TopicNames;
@@ -43,6 +49,7 @@ export type SimThreadMessage =
       /** [record index, dead letter] of records too large for their topic. */
       dead: [number, DeadLetterRecord][];
     }
+  | { kind: 'ready' }
   | { kind: 'done' }
   | { kind: 'failed'; name: string; message: string };
 
@@ -74,63 +81,113 @@ export class SimThreadError extends Error {
 }
 
 /**
- * The simulator's slots after `afterSlot`, framed for `partitions` and `topics`. Stops the worker when the
- * caller stops iterating or `signal` aborts.
+ * The simulator's worker thread, started ahead of the resume point: from `start` on, it loads its modules and
+ * builds the chain (seconds on a busy machine) and then waits, idle, for `batches` to say where to resume. A
+ * standby ingest starts one while it stands by, so that a takeover does not wait for that. One `batches` call
+ * per thread; `close` (or the end of `batches`) stops it.
  */
-export async function* simFramedBatches(o: {
+export class SimThread {
+  private readonly worker: Worker;
+  private readonly queue: SimThreadMessage[] = [];
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+  private used = false;
+  private closing: Promise<void> | undefined;
+  /** Resolves once the modules are loaded and the chain built (or the thread failed: `batches` says how). */
+  readonly ready: Promise<void>;
+  private onReady!: () => void;
+
+  private constructor(sim: SimOptions) {
+    this.ready = new Promise((resolve) => (this.onReady = resolve));
+    const init: SimThreadInit = { entry: new URL('./thread-worker.ts', import.meta.url).href, sim };
+    this.worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: init });
+    this.worker.on('message', (m: SimThreadMessage) => {
+      if (m.kind === 'ready') return this.onReady();
+      this.queue.push(m);
+      this.wakeUp();
+    });
+    this.worker.on('error', (err) => {
+      this.failure ??= new SimThreadError(`simulator thread failed: ${err.message}`);
+      this.wakeUp();
+    });
+    this.worker.on('exit', (code) => {
+      this.failure ??= new SimThreadError(`simulator thread exited (code ${code}) before the chain ended`);
+      this.wakeUp();
+    });
+  }
+
+  static start(sim: SimOptions): SimThread {
+    return new SimThread(sim);
+  }
+
+  private wakeUp(): void {
+    this.onReady(); // a failure is ready too: `batches` reports it
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  /** The slots after `afterSlot`, framed for `partitions` and `topics`; stops the thread when the caller stops
+   * iterating or `signal` aborts. */
+  async *batches(o: {
+    afterSlot: bigint | undefined;
+    partitions: ReadonlyMap<RecordKind, number>;
+    topics: TopicNames;
+    signal?: AbortSignal;
+  }): AsyncGenerator<FramedBatch> {
+    if (this.used) throw new Error('SimThread.batches: one run per thread');
+    this.used = true;
+    const onAbort = (): void => this.wakeUp();
+    o.signal?.addEventListener('abort', onAbort);
+    try {
+      const start: SimThreadStart = { start: true, afterSlot: o.afterSlot, partitions: [...o.partitions], topics: o.topics };
+      this.worker.postMessage(start);
+      this.worker.postMessage({ credit: BATCHES_IN_FLIGHT });
+      for (;;) {
+        if (o.signal?.aborted) return;
+        const m = this.queue.shift();
+        if (m === undefined) {
+          if (this.failure) throw this.failure;
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          continue;
+        }
+        if (m.kind === 'done') return;
+        if (m.kind === 'failed') throw new SimThreadError(`simulator thread: ${m.name}: ${m.message}`);
+        if (m.kind !== 'batch') continue;
+        this.worker.postMessage({ credit: 1 });
+        yield unpack(m);
+      }
+    } finally {
+      o.signal?.removeEventListener('abort', onAbort);
+      await this.close();
+    }
+  }
+
+  /** While it waits for `batches`: fast-forward the chain through `slot`, which must be a slot the resume point
+   * cannot precede (one whose end marker Kafka holds in committed records). */
+  advance(slot: bigint): void {
+    if (!this.used) this.worker.postMessage({ advance: slot });
+  }
+
+  /** Stops the thread (idempotent). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.worker.removeAllListeners('exit');
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+}
+
+/**
+ * The simulator's slots after `afterSlot`, framed for `partitions` and `topics`, from a thread started now. Stops
+ * the worker when the caller stops iterating or `signal` aborts.
+ */
+export function simFramedBatches(o: {
   sim: SimOptions;
   afterSlot: bigint | undefined;
   partitions: ReadonlyMap<RecordKind, number>;
   topics: TopicNames;
   signal?: AbortSignal;
 }): AsyncGenerator<FramedBatch> {
-  const init: SimThreadInit = {
-    entry: new URL('./thread-worker.ts', import.meta.url).href,
-    sim: o.sim,
-    afterSlot: o.afterSlot,
-    partitions: [...o.partitions],
-    topics: o.topics,
-  };
-  const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: init });
-  const queue: SimThreadMessage[] = [];
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const wakeUp = () => {
-    wake?.();
-    wake = undefined;
-  };
-  worker.on('message', (m: SimThreadMessage) => {
-    queue.push(m);
-    wakeUp();
-  });
-  worker.on('error', (err) => {
-    failure ??= new SimThreadError(`simulator thread failed: ${err.message}`);
-    wakeUp();
-  });
-  worker.on('exit', (code) => {
-    failure ??= new SimThreadError(`simulator thread exited (code ${code}) before the chain ended`);
-    wakeUp();
-  });
-  const onAbort = () => wakeUp();
-  o.signal?.addEventListener('abort', onAbort);
-  worker.postMessage({ credit: BATCHES_IN_FLIGHT });
-  try {
-    for (;;) {
-      if (o.signal?.aborted) return;
-      const m = queue.shift();
-      if (m === undefined) {
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      if (m.kind === 'done') return;
-      if (m.kind === 'failed') throw new SimThreadError(`simulator thread: ${m.name}: ${m.message}`);
-      worker.postMessage({ credit: 1 });
-      yield unpack(m);
-    }
-  } finally {
-    o.signal?.removeEventListener('abort', onAbort);
-    worker.removeAllListeners('exit');
-    await worker.terminate();
-  }
+  return SimThread.start(o.sim).batches(o);
 }
