@@ -4,6 +4,7 @@
 // as its byte length (unsigned LEB128) and bytes, Nullable as one byte (1 = NULL) before the value, an Array as its
 // length (LEB128) and its elements, Bool as one byte. LowCardinality(String) is written as a String.
 // Measured against TabSeparated in bench/projector-formats.ts (bench/README.md, "Insert formats").
+import { ByteWriter } from '../schemas/byte-writer.js';
 import { VIEW_COLUMNS, type AccountWriteRow, type SignatureByAddressRow, type TableRows, type ViewTable } from './projections/rows.js';
 
 /** The ClickHouse types of the columns each insert lists (schemas/clickhouse/*.sql), in RowBinary's terms. */
@@ -23,107 +24,66 @@ export type ColumnType =
   | 'Array(UInt32)';
 
 const TWO_32 = 2 ** 32;
-/** Strings shorter than this are copied by a loop. */
-const LOOP_COPY_MAX = 64;
 /** Decimal strings this short are below 2^53: Number() reads them exactly. */
 const EXACT_DIGITS = 15;
 
-/** A growing byte buffer with RowBinary's field writers. */
+/** RowBinary's field writers over the product's one byte writer (schemas/byte-writer.ts). Rows keep u64s as decimal
+ * strings (nothing past 2^53 rounded), written without a BigInt when they fit a double exactly. */
 export class RowBinaryOut {
-  private buf: Buffer;
-  private at = 0;
+  private readonly w: ByteWriter;
 
   constructor(sizeHint: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(256, sizeHint));
+    this.w = new ByteWriter(Math.max(256, sizeHint));
   }
 
   /** The bytes written so far (a view of the buffer, not a copy). */
   bytes(): Buffer {
-    return this.buf.subarray(0, this.at);
-  }
-
-  private room(n: number): void {
-    if (this.at + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
-    this.buf.copy(next, 0, 0, this.at);
-    this.buf = next;
-  }
-
-  private leb(n: number): void {
-    while (n >= 0x80) {
-      this.buf[this.at++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    this.buf[this.at++] = n;
+    return this.w.done();
   }
 
   u8(v: number): void {
-    this.room(1);
-    this.buf[this.at++] = v;
+    this.w.u8(v);
   }
 
   bool(v: boolean): void {
-    this.u8(v ? 1 : 0);
+    this.w.bool(v);
   }
 
   u32(v: number): void {
     if (!Number.isInteger(v) || v < 0 || v >= TWO_32) throw new Error(`RowBinary: ${v} is not a UInt32`);
-    this.room(4);
-    this.buf.writeUInt32LE(v, this.at);
-    this.at += 4;
+    this.w.u32(v);
   }
 
-  /** A UInt64 held as a decimal string (rows keep u64s as strings: nothing past 2^53 is rounded). */
+  /** A UInt64 held as a decimal string. */
   u64(s: string): void {
-    this.room(8);
     const n = s.length <= EXACT_DIGITS ? Number(s) : NaN;
     if (n >= 0 && Number.isInteger(n) && s !== '') {
       const lo = n % TWO_32;
-      this.buf.writeUInt32LE(lo, this.at);
-      this.buf.writeUInt32LE((n - lo) / TWO_32, this.at + 4);
+      this.w.u32(lo).u32((n - lo) / TWO_32);
     } else {
-      this.buf.writeBigUInt64LE(decimal(s, 'UInt64'), this.at);
+      this.w.u64(decimal(s, 'UInt64'));
     }
-    this.at += 8;
   }
 
   i64(s: string): void {
-    this.room(8);
     const n = s.length <= EXACT_DIGITS ? Number(s) : NaN;
     if (Number.isInteger(n) && s !== '') {
       const hi = Math.floor(n / TWO_32);
-      this.buf.writeUInt32LE(n - hi * TWO_32, this.at);
-      this.buf.writeInt32LE(hi, this.at + 4);
+      this.w.u32(n - hi * TWO_32).i32(hi);
     } else {
-      this.buf.writeBigInt64LE(decimal(s, 'Int64'), this.at);
+      this.w.i64(decimal(s, 'Int64'));
     }
-    this.at += 8;
   }
 
-  /**
-   * Text of one-byte characters (base58, base64, digits, topic names) as latin1, one byte per character: the bytes
-   * tsv.ts writes for these columns. Short strings by a loop (a native write costs more than it copies).
-   */
+  /** Text of one-byte characters (base58, base64, digits, topic names) as latin1: the bytes tsv.ts writes for them. */
   ascii(s: string): void {
-    const n = s.length;
-    this.room(n + 5);
-    this.leb(n);
-    if (n >= LOOP_COPY_MAX) {
-      this.at += this.buf.write(s, this.at, n, 'latin1');
-      return;
-    }
-    const buf = this.buf;
-    let at = this.at;
-    for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
-    this.at = at;
+    this.w.leb128(s.length).latin1(s);
   }
 
   /** Free text as its UTF-8 bytes. */
   text(s: string): void {
     const n = Buffer.byteLength(s, 'utf8');
-    this.room(n + 5);
-    this.leb(n);
-    this.at += this.buf.write(s, this.at, 'utf8');
+    this.w.leb128(n).utf8(s, n);
   }
 
   nullableText(s: string | null | undefined): void {
@@ -145,15 +105,11 @@ export class RowBinaryOut {
   }
 
   bytesField(b: Uint8Array): void {
-    this.room(b.length + 5);
-    this.leb(b.length);
-    this.buf.set(b, this.at);
-    this.at += b.length;
+    this.w.leb128(b.length).bytes(b);
   }
 
   arrayLength(n: number): void {
-    this.room(5);
-    this.leb(n);
+    this.w.leb128(n);
   }
 }
 

@@ -67,6 +67,11 @@ export class ByteWriter {
     this.buf.writeUInt32LE(v, at);
     return this;
   }
+  i32(v: number): this {
+    const at = this.room(4);
+    this.buf.writeInt32LE(v, at);
+    return this;
+  }
   u64(v: bigint): this {
     const at = this.room(8);
     this.buf.writeBigUInt64LE(v, at);
@@ -96,6 +101,40 @@ export class ByteWriter {
       rest >>= 7;
     }
     return this.u8(rest);
+  }
+  /** An unsigned LEB128 number (7 value bits a byte, low group first): ClickHouse's lengths in RowBinary. */
+  leb128(v: number): this {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffff_ffff) byteError('out-of-range', this.at, `LEB128 out of range: ${v}`);
+    const at = this.room(v < 0x80 ? 1 : 5);
+    const buf = this.buf;
+    let i = at;
+    let rest = v;
+    while (rest >= 0x80) {
+      buf[i++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    buf[i++] = rest;
+    this.at = i;
+    return this;
+  }
+  /** Text of one-byte characters (base58, base64, digits) as latin1, one byte each, no length. Short strings by a
+   * loop: a native write costs more than it copies. */
+  latin1(s: string): this {
+    const n = s.length;
+    const at = this.room(n);
+    if (n >= 64) {
+      this.buf.write(s, at, n, 'latin1');
+      return this;
+    }
+    const buf = this.buf;
+    for (let i = 0; i < n; i++) buf[at + i] = s.charCodeAt(i);
+    return this;
+  }
+  /** `s` as UTF-8, `byteLength` bytes (its Buffer.byteLength), no length. */
+  utf8(s: string, byteLength: number): this {
+    const at = this.room(byteLength);
+    this.buf.write(s, at, byteLength, 'utf8');
+    return this;
   }
   /** A Borsh string: u32 length, UTF-8. */
   string(s: string): this {
