@@ -31,6 +31,7 @@ const realdata =
             include: ['**/*.realdata.test.ts'],
             exclude: ['node_modules/**'],
             testTimeout: 600_000,
+            hookTimeout: 600_000,
             maxWorkers: WORKERS,
             execArgv: GROUP1_EXEC_ARGV,
             ...CPU_LOG,
@@ -69,10 +70,6 @@ const intOptions = {
 
 export default defineConfig({
   test: {
-    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content), so the ~150
-    // integration files' processes, each of which imports most of the tree, transform it once per install, not once
-    // each: eight int files' transform 15 -> 3.5 s and import 28 -> 17 s of their time.
-    experimental: { fsModuleCache: true },
     projects: [
       ...realdata,
       {
@@ -88,6 +85,7 @@ export default defineConfig({
           // a simulated chain takes seconds on a quiet machine and took 140 s beside other test files, a running
           // service and other sessions' suites (load 30-36; 60 s and the files' own 30-120 s deadlines failed).
           testTimeout: 600_000,
+          hookTimeout: 600_000,
           execArgv: GROUP1_EXEC_ARGV,
           ...CPU_LOG,
         },
