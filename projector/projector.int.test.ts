@@ -52,7 +52,7 @@ async function caughtUpViews(database: string, want: ViewDump): Promise<ViewDump
       const got = await heads(ch, database);
       return lag === 0n && JSON.stringify(got) === JSON.stringify(want.heads);
     },
-    { what: `views of ${database} caught up`, timeoutMs: 60_000, intervalMs: 200 },
+    { what: `views of ${database} caught up`, timeoutMs: 300_000, intervalMs: 200 },
   );
   return dumpViews(ch, database, programs);
 }
@@ -103,7 +103,7 @@ describe('projector', () => {
           const lag = (await metric('slotstream_projector_kafka_lag_records'))[0]?.value;
           return lag === 0 && JSON.stringify(gauges) === JSON.stringify(want.heads);
         },
-        { what: 'the projector gauges at the heads, lag 0', timeoutMs: 30_000 },
+        { what: 'the projector gauges at the heads, lag 0', timeoutMs: 300_000 },
       );
       expect((await metric('slotstream_projector_dead_letters_total'))[0]?.value).toBe(1);
       expect((await metric('slotstream_projector_events_total'))[0]?.value).toBeGreaterThan(want.transactions!.length);
@@ -144,7 +144,7 @@ describe('projector', () => {
           const g = await kafka.admin().describeGroup('g-two');
           return g.state === 'Stable' && g.members === 2;
         },
-        { what: 'two members in the group', timeoutMs: 60_000 },
+        { what: 'two members in the group', timeoutMs: 300_000 },
       );
       const want = await expected();
       expect(await caughtUpViews('v_two', want)).toEqual(want);
@@ -170,7 +170,7 @@ async function consumeDeadLetters(): Promise<{ reason: string; topic: string; va
         });
     },
   });
-  await waitFor(() => out.length >= 1, { what: 'the dead letter', timeoutMs: 30_000 });
+  await waitFor(() => out.length >= 1, { what: 'the dead letter', timeoutMs: 300_000 });
   await reader.stop();
   return out;
 }

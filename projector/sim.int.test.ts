@@ -68,7 +68,7 @@ it('after the simulator ran, every view equals an independent computation from t
         async () => (await kafkaLag(ch, 'sim')) === 0n && JSON.stringify(await heads(ch, 'sim')) === JSON.stringify(want.heads),
         {
           what: 'the views to catch up with the simulator',
-          timeoutMs: 120_000,
+          timeoutMs: 300_000,
           intervalMs: 200,
         },
       );

@@ -113,7 +113,7 @@ it('a client on a cursor, after a SIGKILL of its api and of itself, resumes on a
   const received = (r: Recorder) => r.updates.filter((u) => u.update_oneof === 'transaction' || u.update_oneof === 'account');
   await waitFor(() => received(r1).some((u) => BigInt(u.transaction?.slot ?? u.account?.slot) === lastBeforeKill), {
     what: `the first client to reach slot ${lastBeforeKill}`,
-    timeoutMs: 60_000,
+    timeoutMs: 300_000,
   });
   // The api stores the position once HTTP/2 took a slot's updates: wait for the last one, then kill both sides.
   const listed = (c: Msg): Promise<{ name: string; slot: string }[]> =>
@@ -122,7 +122,7 @@ it('a client on a cursor, after a SIGKILL of its api and of itself, resumes on a
     );
   await waitFor(async () => (await listed(c1)).find((x) => x.name === 'c')?.slot === lastBeforeKill.toString(), {
     what: `cursor c at slot ${lastBeforeKill}`,
-    timeoutMs: 30_000,
+    timeoutMs: 300_000,
   });
   await first.kill();
   r1.cancel();
@@ -140,7 +140,7 @@ it('a client on a cursor, after a SIGKILL of its api and of itself, resumes on a
   // from_slot 100 would replay everything: the cursor overrides it.
   r2.send({ ...filters, from_slot: '100', cursor: 'c', to_slot: end.toString() });
   await publishSlots(15); // 170..184: beyond the end slot too
-  await waitFor(() => r2.ended || r2.error !== undefined, { what: 'the second stream to end after its end slot', timeoutMs: 60_000 });
+  await waitFor(() => r2.ended || r2.error !== undefined, { what: 'the second stream to end after its end slot', timeoutMs: 300_000 });
   expect(r2.error).toBeUndefined();
   const got2 = received(r2).map(idOf);
 
@@ -155,7 +155,7 @@ it('a client on a cursor, after a SIGKILL of its api and of itself, resumes on a
   // The cursor is shared by the replicas: listed on the second api at the end slot, then deleted.
   await waitFor(async () => (await listed(c2)).find((x) => x.name === 'c')?.slot === end.toString(), {
     what: `cursor c at the end slot ${end}`,
-    timeoutMs: 30_000,
+    timeoutMs: 300_000,
   });
   const del = (name: string): Promise<Msg> =>
     new Promise((resolve, reject) => c2.DeleteCursor({ name }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res))));

@@ -65,7 +65,7 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
   try {
     await waitFor(async () => [...(await probe.admin().offsetRanges(slotsTopic)).values()].reduce((n, r) => n + Number(r.high), 0) >= 60, {
       what: 'ingest to publish some slots',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
   } finally {
     await probe.close();
@@ -74,7 +74,7 @@ it('keeps every slot, exactly once, across a broker restart', async () => {
   await first.stop();
   await waitFor(() => entries.some((e) => e.msg === 'ingest: Kafka publish failed; retrying'), {
     what: 'ingest to notice the broker is gone and retry',
-    timeoutMs: 60_000,
+    timeoutMs: 300_000,
   });
   const second = await startLocalKafka({ nodes: 1, dataDir, keepData: false });
   started.push(second);

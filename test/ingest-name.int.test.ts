@@ -57,18 +57,18 @@ describe('ingest name', () => {
     const prefix = uniquePrefix('ingest-name');
     const firstLog = capturedLog();
     const first = await startWith(config(prefix), firstLog.log);
-    await waitFor(async () => (await last(prefix)) >= 5n, { what: 'the first ingest publishing', timeoutMs: 60_000 });
+    await waitFor(async () => (await last(prefix)) >= 5n, { what: 'the first ingest publishing', timeoutMs: 300_000 });
 
     const standby = capturedLog();
     const second = await startWith(config(prefix), standby.log);
     await waitFor(() => saw(standby, 'standing by to take over'), {
       what: 'the second ingest standing by',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
 
     // The first is never fenced: it goes on committing, and the standby publishes nothing.
     const at = await last(prefix);
-    await waitFor(async () => (await last(prefix)) > at + 5n, { what: 'the first ingest still publishing', timeoutMs: 30_000 });
+    await waitFor(async () => (await last(prefix)) > at + 5n, { what: 'the first ingest still publishing', timeoutMs: 300_000 });
     let failed: unknown;
     void first.done.catch((e: unknown) => (failed = e));
     void second.done.catch((e: unknown) => (failed = e));
@@ -78,13 +78,13 @@ describe('ingest name', () => {
     // Another name on another prefix is no conflict.
     const other = uniquePrefix('ingest-name-other');
     await start(config(other, 'backfill-1'));
-    await waitFor(async () => (await last(other)) >= 0n, { what: 'an ingest of another prefix publishing', timeoutMs: 60_000 });
+    await waitFor(async () => (await last(other)) >= 0n, { what: 'an ingest of another prefix publishing', timeoutMs: 300_000 });
 
     // A clean stop says the name is free: the standby takes it without waiting for a silent heartbeat, and resumes.
     await first.stop();
     const stoppedAt = await last(prefix);
-    await waitFor(() => saw(standby, 'name main claimed'), { what: 'the standby taking over', timeoutMs: 60_000 });
+    await waitFor(() => saw(standby, 'name main claimed'), { what: 'the standby taking over', timeoutMs: 300_000 });
     expect(saw(standby, 'stopped beating'), JSON.stringify(firstLog.lines.slice(-5))).toBe(false);
-    await waitFor(async () => (await last(prefix)) > stoppedAt, { what: 'the standby publishing', timeoutMs: 60_000 });
+    await waitFor(async () => (await last(prefix)) > stoppedAt, { what: 'the standby publishing', timeoutMs: 300_000 });
   });
 });

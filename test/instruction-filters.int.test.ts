@@ -164,7 +164,7 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
     const recorders = await Promise.all(streams.map((filters) => opened({ transactions: filters })));
     await pub.publish([...txs.map((event) => ({ kind: 'transactions' as const, event })), { kind: 'transactions', event: sentinel }]);
     const endHex = sentinel.signatures[0]!.toString('hex');
-    for (const r of recorders) await waitFor(() => received(r).has(endHex), { what: 'the sentinel', timeoutMs: 60_000 });
+    for (const r of recorders) await waitFor(() => received(r).has(endHex), { what: 'the sentinel', timeoutMs: 300_000 });
 
     const [one, two] = streams.map((filters) => refStream(filters, [...txs, sentinel]));
     expect(received(recorders[0]!)).toEqual(one);
@@ -191,9 +191,9 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
       instructions: [{ programIdIndex: 1, accounts: Buffer.from([0]), data: Buffer.from([3, 1, 0, 0, 0, 0, 0, 0, 0]) }],
     });
     const laterHex = later.signatures[0]!.toString('hex');
-    await waitFor(() => r.of('transaction').length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
+    await waitFor(() => r.of('transaction').length > 0, { what: 'the replay under way', timeoutMs: 300_000 });
     await pub.publish([{ kind: 'transactions', event: later }]);
-    await waitFor(() => received(r).has(laterHex), { what: 'the live transaction after the replay', timeoutMs: 60_000 });
+    await waitFor(() => received(r).has(laterHex), { what: 'the live transaction after the replay', timeoutMs: 300_000 });
     const expected = refStream(filters, [...txs.filter((t) => t.slot >= fromSlot), later]);
     expect(received(r)).toEqual(expected);
     expect(r.of('transaction')).toHaveLength(expected.size); // no duplicate at the hand-over

@@ -103,7 +103,7 @@ async function caughtUp(p: number, c: number, f: number): Promise<void> {
   const want = [`confirmed|${c}`, `finalized|${f}`, `processed|${p}`];
   await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === JSON.stringify(want), {
     what: `heads processed ${p}, confirmed ${c}, finalized ${f} with no lag`,
-    timeoutMs: 60_000,
+    timeoutMs: 300_000,
     intervalMs: 50,
   });
 }

@@ -133,17 +133,17 @@ describe('deploy/prometheus rules in a real Prometheus', () => {
     // Both roles scraped; the ingest publishes and is not behind: no alert.
     await waitFor(async () => (await p.targets()).filter((t) => t.health === 'up').length === 2, {
       what: 'both targets up',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       intervalMs: 250,
     });
     await waitFor(async () => ((await p.query('slotstream_ingest_last_slot'))[0]?.value ?? 0) > 10, {
       what: 'the ingest publishing (as Prometheus sees it)',
-      timeoutMs: 120_000,
+      timeoutMs: 300_000,
       intervalMs: 250,
     });
     await waitFor(async () => (await p.query('slotstream_ingest_behind == 0')).length === 1, {
       what: 'behind 0 scraped',
-      timeoutMs: 30_000,
+      timeoutMs: 300_000,
       intervalMs: 250,
     });
     expect(await behindAlert()).toBeUndefined();
@@ -155,7 +155,7 @@ describe('deploy/prometheus rules in a real Prometheus', () => {
     const stalledAt = rpcServer.tip.confirmed;
     const firing = await waitFor(async () => ((await behindAlert())?.state === 'firing' ? await behindAlert() : undefined), {
       what: `${ALERT} firing`,
-      timeoutMs: 90_000,
+      timeoutMs: 300_000,
       intervalMs: 250,
     });
     expect(firing.labels).toMatchObject({ severity: 'page', instance: ingestInstance });
@@ -166,7 +166,7 @@ describe('deploy/prometheus rules in a real Prometheus', () => {
 
     // The upstream moves on: the ingest catches up, behind returns to 0, the alert clears.
     moveTip();
-    await waitFor(async () => (await behindAlert()) === undefined, { what: `${ALERT} cleared`, timeoutMs: 90_000, intervalMs: 250 });
+    await waitFor(async () => (await behindAlert()) === undefined, { what: `${ALERT} cleared`, timeoutMs: 300_000, intervalMs: 250 });
     expect(rpcServer.tip.confirmed).toBeGreaterThan(stalledAt);
     expect((await p.query(`slotstream_ingest_behind{instance="${ingestInstance}"}`))[0]?.value).toBe(0);
   });

@@ -42,7 +42,7 @@ it('entries and parsed records are indexed: a replay starts at its slot in them,
       await ingest.done;
       await waitFor(async () => (await kafkaLag(ch, 'idx')) === 0n, {
         what: 'the projector to catch up',
-        timeoutMs: 120_000,
+        timeoutMs: 300_000,
         intervalMs: 200,
       });
     } finally {

@@ -89,7 +89,7 @@ async function result<T>(method: string, params: unknown[]): Promise<T> {
 async function caughtUp(slot: bigint): Promise<void> {
   await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && (await heads(ch, DB)).includes(`processed|${slot}`), {
     what: `processed head ${slot} with no lag`,
-    timeoutMs: 30_000,
+    timeoutMs: 300_000,
   });
 }
 
@@ -244,7 +244,7 @@ it('moves the window: views, first available block, old transactions, as-of read
   // A replay of the compressed topics into fresh views (with the same windows): every record exactly once.
   await projector!.stop();
   projector = undefined;
-  await rebuild({ kafka, ch, topics, log: silentLogger, ...OPTIONS, timeoutMs: 60_000 });
+  await rebuild({ kafka, ch, topics, log: silentLogger, ...OPTIONS, timeoutMs: 300_000 });
   const records = await consumeAll(kafka, topics);
   expect(records.length).toBe(total);
   const programs = PROGRAMS.map((p) => b58(p));

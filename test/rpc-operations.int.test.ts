@@ -216,23 +216,23 @@ describe('--source rpc: lag and /health', () => {
     const prefix = uniquePrefix('rpc-lag');
     const h = await ingest(config(prefix, server.url, { fromSlot: 40, ingestStallMs: 4_000, ingestMaxLagSlots: 3 }));
     const last = () => lastPublishedSlot(kafka, topicNames(prefix));
-    await waitFor(async () => (await last()) === 45n, { what: 'slot 45 in Kafka', timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(async () => (await last()) === 45n, { what: 'slot 45 in Kafka', timeoutMs: 300_000, intervalMs: 100 });
     // The tip moves on (a live node): caught up again within the stall limit, /health ok, nothing behind.
     server.tip.confirmed = 50;
     server.tip.finalized = 45;
-    await waitFor(async () => (await last()) === 50n, { what: 'slot 50 in Kafka', timeoutMs: 60_000, intervalMs: 50 });
+    await waitFor(async () => (await last()) === 50n, { what: 'slot 50 in Kafka', timeoutMs: 300_000, intervalMs: 50 });
     expect(await health()).toBe('ok');
     await waitFor(async () => (await gauge('slotstream_ingest_lag_slots')) === 0 && (await gauge('slotstream_ingest_lag_ms')) === 0, {
       what: 'lag gauges at 0',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
     // The node's tip stays at 50: after 4 s the upstream counts as stalled.
-    await waitFor(async () => (await health()) === 'behind', { what: '/health behind', timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(async () => (await health()) === 'behind', { what: '/health behind', timeoutMs: 300_000, intervalMs: 100 });
     expect(await gauge('slotstream_ingest_behind')).toBe(1);
     server.tip.confirmed = 58;
     server.tip.finalized = 50;
-    await waitFor(async () => (await last()) === 58n, { what: 'slot 58 in Kafka', timeoutMs: 60_000, intervalMs: 100 });
-    await waitFor(async () => (await health()) === 'ok', { what: '/health ok again', timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(async () => (await last()) === 58n, { what: 'slot 58 in Kafka', timeoutMs: 300_000, intervalMs: 100 });
+    await waitFor(async () => (await health()) === 'ok', { what: '/health ok again', timeoutMs: 300_000, intervalMs: 100 });
     await h.stop();
   });
 });

@@ -115,19 +115,19 @@ async function scenario(
   const chain = await SnapshotChain.start(kafka, topics, tag, first);
   try {
     for (let i = 0; i < 20; i++) await chain.slot();
-    await waitFor(async () => ((await confirmedHead()) ?? 0n) >= first + 15n, { what: 'the views hold the history', timeoutMs: 30_000 });
+    await waitFor(async () => ((await confirmedHead()) ?? 0n) >= first + 15n, { what: 'the views hold the history', timeoutMs: 300_000 });
     chain.run();
     const client = await open(chain);
     try {
       await waitFor(() => client.seen().filter((u) => !u.startup).length >= 20, {
         what: 'live updates after the snapshot',
-        timeoutMs: 30_000,
+        timeoutMs: 300_000,
       });
       const last = await chain.stop();
       await chain.confirm(last);
       // The first watched account is written in every slot: the last slot's write closes the stream's part of it.
-      await waitFor(() => client.seen().some((u) => u.slot === last), { what: `slot ${last} on the stream`, timeoutMs: 30_000 });
-      await waitFor(async () => (await confirmedHead()) === last, { what: `the views at slot ${last}`, timeoutMs: 30_000 });
+      await waitFor(() => client.seen().some((u) => u.slot === last), { what: `slot ${last} on the stream`, timeoutMs: 300_000 });
+      await waitFor(async () => (await confirmedHead()) === last, { what: `the views at slot ${last}`, timeoutMs: 300_000 });
       const seen = client.seen();
       const startup = seen.filter((u) => u.startup);
       const live = seen.filter((u) => !u.startup);
@@ -346,7 +346,7 @@ describe('snapshot, then stream', () => {
       const after = open(S + 2n);
       await waitFor(() => after.seen().length >= chain.stateAt(S).size, { what: 'the snapshot' });
       for (let i = 0; i < 4; i++) await chain.slot(); // S + 1 .. S + 4, confirming S + 3 on the way
-      await waitFor(() => after.r.ended || after.r.error !== undefined, { what: 'the stream to end after to_slot', timeoutMs: 30_000 });
+      await waitFor(() => after.r.ended || after.r.error !== undefined, { what: 'the stream to end after to_slot', timeoutMs: 300_000 });
       expect(after.r.error).toBeUndefined();
       const seen = after.seen();
       expect(sortedIds(seen.filter((u) => u.startup))).toEqual(sortedIds([...chain.stateAt(S).values()]));

@@ -84,7 +84,7 @@ describe('the status page', () => {
         const s = await read().catch(() => undefined);
         return s !== undefined && /^\d+$/.test(s.tip) && /^\d+$/.test(s.views.finalized ?? '') ? s : undefined;
       },
-      { what: 'the page showing the chain tip and the finalized head', timeoutMs: 120_000, intervalMs: 250 },
+      { what: 'the page showing the chain tip and the finalized head', timeoutMs: 300_000, intervalMs: 250 },
     );
     // The chain moves on; the page follows by polling, without loading again.
     const later = await waitFor(
@@ -92,7 +92,7 @@ describe('the status page', () => {
         const s = await read();
         return BigInt(s.tip) > BigInt(first.tip) && s.polls > first.polls && /^\d/.test(s.rates.slotsPerSecond ?? '') ? s : undefined;
       },
-      { what: 'the tip to move on the page', timeoutMs: 60_000, intervalMs: 250 },
+      { what: 'the tip to move on the page', timeoutMs: 300_000, intervalMs: 250 },
     );
     expect(later.loadedAt).toBe(first.loadedAt);
     // The views trail the tip and never lead it; every role has its row (all roles run in this process).

@@ -133,7 +133,7 @@ describe('stream processes', () => {
     const reached = (r: Recorder, slot: bigint) => r.updates.some((u) => isData(u) && slotOf(u) >= slot);
     await waitFor(() => first.every((r) => reached(r, nextSlot - 1n)), {
       what: 'every client live at the newest slot',
-      timeoutMs: 120_000,
+      timeoutMs: 300_000,
     });
 
     // The engine answers for its stream processes: its /metrics and status page count every process's streams.
@@ -145,7 +145,7 @@ describe('stream processes', () => {
     };
     await waitFor(async () => (await openOnEngine()) === first.length, {
       what: `the engine's /metrics to count the ${first.length} streams of its stream processes`,
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
     const status = (await (await fetch(`http://127.0.0.1:${rpcPort}/status.json`)).json()) as {
       streams: { grpc: Record<string, number> };
@@ -155,7 +155,7 @@ describe('stream processes', () => {
     process.kill(pids[0]!, 'SIGKILL');
     await waitFor(() => first.some((r) => r.error !== undefined), {
       what: 'the killed process’s clients to see their stream end',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
     await publishSlots(10); // 140..149: the chain moves on meanwhile
     const dropped = first.filter((r) => r.error !== undefined);
@@ -213,7 +213,7 @@ describe('stream processes', () => {
     const end = nextSlot + 4n;
     r.send({ ...filters, from_slot: '110', to_slot: end.toString() });
     await publishSlots(10);
-    await waitFor(() => r.ended || r.error !== undefined, { what: 'the stream to end at its end slot', timeoutMs: 120_000 });
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the stream to end at its end slot', timeoutMs: 300_000 });
     expect(r.error).toBeUndefined();
     const got = r.updates.filter(isData).map(idOf);
     expect(got.sort()).toEqual(expectedIds(await readTopics(kafka, topics), 110n, end));

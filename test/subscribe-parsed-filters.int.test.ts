@@ -208,7 +208,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
   /** Waits until every stream has its `want` (and, a moment later, nothing more), then compares each. */
   async function expectExactly(...checks: [p: Parsed, want: string[], what: string][]): Promise<void> {
     for (const [p, want, what] of checks)
-      await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 60_000 });
+      await waitFor(() => p.signatures.length >= want.length || p.error, { what: `${what}: ${want.length} updates`, timeoutMs: 300_000 });
     // One more wait for all of them: anything extra would be in by now.
     await new Promise((r) => setTimeout(r, 1_500));
     for (const [p, want, what] of checks) {
@@ -401,7 +401,7 @@ describe('SubscribeParsed filters, commitment and from_slot (simulator traffic, 
     // its own curve/pool write (joined in the ingest, whatever the commitment).
     const atConfirmed = parsed({ commitment: 'CONFIRMED', from_slot: '8' });
     const confirmedSet = confirmedSlots(9_000n);
-    await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 60_000 });
+    await waitFor(() => p.updates.length > 0, { what: 'the replay under way', timeoutMs: 300_000 });
     const later = freshCopy(10_000n);
     await publish([{ kind: 'transactions', event: later }]);
     const want = expected(

@@ -146,7 +146,7 @@ describe('TLS on gRPC, JSON-RPC and PubSub, renewed without a restart', () => {
           if (result === undefined) await chain.slot(++slot);
           return result;
         },
-        { what: 'the clients in the child', intervalMs: 200, timeoutMs: 120_000 },
+        { what: 'the clients in the child', intervalMs: 200, timeoutMs: 300_000 },
       );
     } finally {
       child.kill();

@@ -249,7 +249,7 @@ describe('topics on a real broker', () => {
       },
     });
     try {
-      await waitFor(() => received.length >= sent.length, { timeoutMs: 60_000, what: `${sent.length} records` });
+      await waitFor(() => received.length >= sent.length, { timeoutMs: 300_000, what: `${sent.length} records` });
     } finally {
       await consumer.stop();
     }

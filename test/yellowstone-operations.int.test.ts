@@ -103,7 +103,7 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
       const last = batches.at(-1)!.slot;
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === last, {
         what: `slot ${last} in Kafka`,
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
         intervalMs: 100,
       });
       // Caught up: /health ok (the stall limit is 3 s; the last update came just now), nothing behind (the
@@ -155,7 +155,7 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
       // The server has sent everything and stays silent: after 3 s the upstream counts as stalled.
       await waitFor(async () => (await (await fetch(`http://127.0.0.1:${metrics.port}/health`)).text()) === 'behind', {
         what: '/health behind',
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
         intervalMs: 200,
       });
       expect(await gauge('slotstream_ingest_behind')).toBe(1);
@@ -167,7 +167,7 @@ describe('--source yellowstone: dead letters, lag and /health', () => {
       );
       await waitFor(() => entries.some((e) => typeof e.msg === 'string' && stalled.test(e.msg)), {
         what: 'the log line naming the stalled tip',
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
         intervalMs: 100,
       });
     } finally {

@@ -247,7 +247,7 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
       handles.push(h);
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, {
         what: `slot ${until} in Kafka`,
-        timeoutMs: 90_000,
+        timeoutMs: 300_000,
         intervalMs: 200,
       });
       await h.stop();
@@ -302,15 +302,15 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     try {
       const h = await startIngest(ingestSection(cfg), silent, infra);
       handles.push(h);
-      await waitFor(async () => (await metricOf(WON, fl)) - base.won.f >= 2_000, { what: 'F wins 2,000 updates', timeoutMs: 60_000 });
+      await waitFor(async () => (await metricOf(WON, fl)) - base.won.f >= 2_000, { what: 'F wins 2,000 updates', timeoutMs: 300_000 });
       releaseD();
       // F is cut; D alone carries the stream on.
-      await waitFor(async () => (await metricOf(RECONNECTS, fl)) > base.reconnects, { what: 'F dropped', timeoutMs: 60_000 });
-      await waitFor(async () => (await metricOf(WON, dl)) - base.won.d >= 2_000, { what: 'D carries the stream', timeoutMs: 60_000 });
+      await waitFor(async () => (await metricOf(RECONNECTS, fl)) > base.reconnects, { what: 'F dropped', timeoutMs: 300_000 });
+      await waitFor(async () => (await metricOf(WON, dl)) - base.won.d >= 2_000, { what: 'D carries the stream', timeoutMs: 300_000 });
       releaseF();
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
         what: `slot ${expected.last} in Kafka`,
-        timeoutMs: 90_000,
+        timeoutMs: 300_000,
         intervalMs: 200,
       });
       // F came back, resuming from where the merged history stood.
@@ -351,15 +351,15 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     try {
       const h = await startIngest(ingestSection(cfg), silent, infra);
       handles.push(h);
-      await waitFor(async () => (await metricOf(WON, sl)) - base.won >= 2_000, { what: 'S wins 2,000 updates', timeoutMs: 60_000 });
+      await waitFor(async () => (await metricOf(WON, sl)) - base.won >= 2_000, { what: 'S wins 2,000 updates', timeoutMs: 300_000 });
       releaseC();
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
         what: `slot ${expected.last} in Kafka`,
-        timeoutMs: 90_000,
+        timeoutMs: 300_000,
         intervalMs: 200,
       });
       // Dropped for its lag (long before the 60 s of silence that would also drop it), and resubscribed.
-      await waitFor(() => stalling.requests.filter((r) => !r.ping).length >= 2, { what: "S's second subscription", timeoutMs: 30_000 });
+      await waitFor(() => stalling.requests.filter((r) => !r.ping).length >= 2, { what: "S's second subscription", timeoutMs: 300_000 });
       await h.stop();
     } finally {
       await infra.kafka.close();

@@ -79,7 +79,7 @@ describe('bounded and paced replays', () => {
     const r = subscribe(client);
     open.push(r);
     r.send({ ...(await filters()), from_slot: '120', to_slot: '160' });
-    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded stream to end', timeoutMs: 60_000 });
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded stream to end', timeoutMs: 300_000 });
     expect(r.error).toBeUndefined();
     const got = dataOf(r).map(idOf);
     expect(new Set(got).size).toBe(got.length);
@@ -90,7 +90,7 @@ describe('bounded and paced replays', () => {
     const r = new Recorder(client.SubscribeParsed());
     open.push(r);
     r.send({ from_slot: '120', to_slot: '160' });
-    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded SubscribeParsed stream to end', timeoutMs: 60_000 });
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded SubscribeParsed stream to end', timeoutMs: 300_000 });
     expect(r.error).toBeUndefined();
     expect(r.updates).toEqual([]);
   });
@@ -134,7 +134,7 @@ describe('bounded and paced replays', () => {
         fromSlot: '120',
       }),
     );
-    await waitFor(() => ended || error !== undefined, { what: 'the bounded geyser stream to end', timeoutMs: 60_000 });
+    await waitFor(() => ended || error !== undefined, { what: 'the bounded geyser stream to end', timeoutMs: 300_000 });
     expect(error).toBeUndefined();
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual([...expected(contents, 120n, 160n).keys()].sort());
@@ -165,7 +165,7 @@ describe('bounded and paced replays', () => {
           fromSlot: '120',
         }),
       );
-      await waitFor(() => ended || error !== undefined, { what: 'the geyser stream on a cursor to end', timeoutMs: 60_000 });
+      await waitFor(() => ended || error !== undefined, { what: 'the geyser stream on a cursor to end', timeoutMs: 300_000 });
       expect(error).toBeUndefined();
       return ids;
     };

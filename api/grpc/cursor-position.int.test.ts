@@ -245,9 +245,9 @@ describe('a durable cursor stores the last slot whose updates were all written',
       const name = `pos-${service}-${level.toLowerCase()}`;
       const chain = new Chain(pub, partitions, topics);
       const holds = async (s: CursorStream, what: string) =>
-        waitFor(() => chain.deliverable(level).every((id) => s.ids().includes(id)), { what, timeoutMs: 60_000 });
+        waitFor(() => chain.deliverable(level).every((id) => s.ids().includes(id)), { what, timeoutMs: 300_000 });
       const at = async (want: bigint | undefined, what: string) => {
-        await waitFor(async () => (await stored(name)) === want, { what: `cursor ${name} at ${want} (${what})`, timeoutMs: 30_000 });
+        await waitFor(async () => (await stored(name)) === want, { what: `cursor ${name} at ${want} (${what})`, timeoutMs: 300_000 });
       };
 
       // History whose records span ~2 s of recorded time, so that a replay of it at pace 1 still runs when the
@@ -256,7 +256,7 @@ describe('a durable cursor stores the last slot whose updates were all written',
       await new Promise((r) => setTimeout(r, 2_000));
       await chain.slotsOf(b + 5n, b + 9n);
       const first = await streamOn(service, level, name, b, 1);
-      await waitFor(() => first.ids().length > 0, { what: 'the replay to start', timeoutMs: 60_000 });
+      await waitFor(() => first.ids().length > 0, { what: 'the replay to start', timeoutMs: 300_000 });
 
       // 1. Right after the hand-over: b+9's confirmation and b+10 came live while the replay ran.
       await chain.confirm(b + 9n);
@@ -297,7 +297,7 @@ describe('a durable cursor stores the last slot whose updates were all written',
           .deliverable(level)
           .filter((id) => !first.ids().includes(id) && !second.ids().includes(id))
           .join(' ')}; cursor ${String(await stored(name))}`,
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
       });
       await at(b + 14n, 'the second stream at the end of the chain');
       const beyond = (id: string) => BigInt(id.split(':')[0]!) > b + 12n;

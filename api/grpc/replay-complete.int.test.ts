@@ -225,10 +225,10 @@ describe('from_slot replays deliver every update their filters match, for every 
     for (const r of liveGeyser)
       await waitFor(() => r.of('slot').some((u) => BigInt(u.slot.slot) === HISTORY_END && u.slot.status === 2), {
         what: 'the live geyser streams to hold the history',
-        timeoutMs: 120_000,
+        timeoutMs: 300_000,
       });
     const lastTx = (r: Recorder) => r.updates.some((u) => u.update_oneof === 'transaction' && BigInt(u.transaction.slot) === HISTORY_END);
-    for (const r of liveStream) await waitFor(() => lastTx(r), { what: 'the live streams to hold the history', timeoutMs: 120_000 });
+    for (const r of liveStream) await waitFor(() => lastTx(r), { what: 'the live streams to hold the history', timeoutMs: 300_000 });
   });
 
   afterAll(async () => {
@@ -259,7 +259,7 @@ describe('from_slot replays deliver every update their filters match, for every 
     "geyser.Geyser at level %i, bounded (to_slot): every update of from_slot..to_slot, the end slot's block meta included",
     async (level) => {
       const r = await openGeyser(level, { fromSlot: FROM.toString(), blocksMeta: { [`x-slotstream-to-slot=${TO}`]: {} } });
-      await waitFor(() => ended.has(r) || r.error !== undefined, { what: 'the bounded geyser stream to end', timeoutMs: 120_000 });
+      await waitFor(() => ended.has(r) || r.error !== undefined, { what: 'the bounded geyser stream to end', timeoutMs: 300_000 });
       expect(r.error).toBeUndefined();
       const got = r.updates.map(geyserKey);
       // Slot statuses: those of slots whose levels all came before the end slot's (finalized three slots behind).
@@ -274,7 +274,7 @@ describe('from_slot replays deliver every update their filters match, for every 
 
   it.each(LEVELS)('stream.Stream at level %i, bounded (to_slot): every update of from_slot..to_slot', async (level) => {
     const r = openStream(level, { from_slot: FROM.toString(), to_slot: TO.toString() });
-    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded stream to end', timeoutMs: 120_000 });
+    await waitFor(() => r.ended || r.error !== undefined, { what: 'the bounded stream to end', timeoutMs: 300_000 });
     expect(r.error).toBeUndefined();
     expect(lines(r.updates.map(streamKey), FROM, TO)).toEqual(lines(liveStream[level]!.updates.map(streamKey), FROM, TO));
   });
@@ -287,7 +287,7 @@ describe('from_slot replays deliver every update their filters match, for every 
     await pub.publishSlots([...chain(HISTORY_END + 1n, LIVE_END), ...tail(LIVE_END)]);
     const done = (r: GeyserRecorder) => r.of('slot').some((u) => BigInt(u.slot.slot) === LIVE_END && u.slot.status === 2);
     for (const r of [...liveGeyser, ...replays.map((x) => x.g)])
-      await waitFor(() => done(r), { what: 'every geyser stream to reach the end of the chain', timeoutMs: 120_000 });
+      await waitFor(() => done(r), { what: 'every geyser stream to reach the end of the chain', timeoutMs: 300_000 });
     for (const { level, g } of replays) {
       const want = lines(liveGeyser[level]!.updates.map(geyserKey), FROM, LIVE_END);
       expect(lines(g.updates.map(geyserKey), FROM, LIVE_END), `level ${level}`).toEqual(want);
@@ -299,7 +299,7 @@ describe('from_slot replays deliver every update their filters match, for every 
       const want = () => lines(live.updates.map(streamKey), FROM, LIVE_END);
       await waitFor(() => lastTx(live) && lastTx(s) && lines(s.updates.map(streamKey), FROM, LIVE_END).length >= want().length, {
         what: `the stream.Stream replay at level ${level} to reach the end of the chain`,
-        timeoutMs: 120_000,
+        timeoutMs: 300_000,
       });
       expect(lines(s.updates.map(streamKey), FROM, LIVE_END), `level ${level}`).toEqual(want());
     }
@@ -365,7 +365,7 @@ describe('a slot whose records straddle the replay hand-over', () => {
         levels.push(status(s, SlotStatus.SLOT_STATUS_CONFIRMED), status(s, SlotStatus.SLOT_STATUS_FINALIZED));
       await pub.publishSlots([...slotRun(straddle + 1n), ...levels]);
       const blocks = () => r.of('block').map((u) => BigInt(u.block.slot));
-      await waitFor(() => blocks().includes(straddle + 1n), { what: 'the block after the straddling slot', timeoutMs: 120_000 });
+      await waitFor(() => blocks().includes(straddle + 1n), { what: 'the block after the straddling slot', timeoutMs: 300_000 });
       await r.sync();
       const want = Array.from({ length: 12 }, (_, i) => first + BigInt(i));
       expect(blocks().sort((a, b) => (a < b ? -1 : 1))).toEqual(want);

@@ -63,7 +63,7 @@ describe('bounded concurrent from_slot replays (--max-replays 1)', () => {
     const e: ChainEvent = { kind: 'transactions', event: txEvent(slot, [watched, key()]) };
     await producer.begin();
     producer.send({ topic: topics.transactions, partition: 0, ...encodeRecord(e) });
-    await waitFor(() => (server.chainTip() ?? 0n) >= slot, { what: `the live tail read slot ${slot} uncommitted`, timeoutMs: 60_000 });
+    await waitFor(() => (server.chainTip() ?? 0n) >= slot, { what: `the live tail read slot ${slot} uncommitted`, timeoutMs: 300_000 });
     return bs58.encode(e.event.signatures[0]!);
   }
 

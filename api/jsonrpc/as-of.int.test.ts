@@ -85,7 +85,7 @@ beforeAll(async () => {
   const want = JSON.stringify([`confirmed|${LAST}`, `finalized|${LAST}`, `processed|${PROCESSED_HEAD}`]);
   await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === want, {
     what: `heads processed ${PROCESSED_HEAD}, confirmed and finalized ${LAST}, no lag`,
-    timeoutMs: 30_000,
+    timeoutMs: 300_000,
   });
 
   // The independent reconstruction: the accounts topic as Kafka holds it, folded here.

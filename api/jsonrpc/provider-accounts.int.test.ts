@@ -68,7 +68,7 @@ const finalizedHead = async (): Promise<number> => {
   return Number((await rs.json<{ s: string }>())[0]?.s ?? 0);
 };
 const waitForSlot = (slot: number) =>
-  waitFor(async () => (await finalizedHead()) >= slot, { what: `finalized head at ${slot}`, timeoutMs: 60_000, intervalMs: 100 });
+  waitFor(async () => (await finalizedHead()) >= slot, { what: `finalized head at ${slot}`, timeoutMs: 300_000, intervalMs: 100 });
 
 /** Publishes one more slot and waits until the views answer at it. */
 async function advance(fresh: number): Promise<Set<string>> {

@@ -118,7 +118,7 @@ beforeAll(async () => {
   projector = await startProjector(projectorSection(config), silentLogger, { ch, kafka, topics });
   await waitFor(async () => JSON.stringify(await headsNow()) === JSON.stringify(WANT_HEADS), {
     what: 'heads of the projected chain',
-    timeoutMs: 60_000,
+    timeoutMs: 300_000,
     intervalMs: 200,
   });
   rpc = await JsonRpcServer.open({

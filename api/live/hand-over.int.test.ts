@@ -94,19 +94,19 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     await producer.begin();
     // History for the replay: slot 500, written twice; the live tail reads it uncommitted.
     send(framedSlot(500n, [write(500n, 1n), write(500n, 2n)]));
-    await waitFor(() => watcher.got.length === 2, { what: 'slot 500 read uncommitted', timeoutMs: 60_000 });
+    await waitFor(() => watcher.got.length === 2, { what: 'slot 500 read uncommitted', timeoutMs: 300_000 });
     // The stream resumes at slot 500: its replay waits for the open transaction (read committed).
     const resumed = open(CommitmentLevel.CONFIRMED, 500n);
     // Slot 501 arrives live (into the session's buffer) and is confirmed while the replay still waits.
     send([...framedSlot(501n, [write(501n, 3n), write(501n, 4n)]), status(501n, SlotStatus.SLOT_STATUS_CONFIRMED)]);
     await waitFor(() => watcher.got.length === 4 && live.chain.slot(Commitment.confirmed) === 501n, {
       what: 'slot 501 confirmed live',
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
     expect(resumed.got).toEqual([]);
     await producer.commit();
     // The replay ends at the commit and hands over: slot 501 is confirmed, slot 500 not yet.
-    await waitFor(() => resumed.got.length >= 1, { what: 'the hand-over', timeoutMs: 60_000 });
+    await waitFor(() => resumed.got.length >= 1, { what: 'the hand-over', timeoutMs: 300_000 });
     await producer.begin();
     send([
       status(500n, SlotStatus.SLOT_STATUS_CONFIRMED),
@@ -114,7 +114,7 @@ describe('live layer, from_slot hand-over at confirmed', () => {
       status(502n, SlotStatus.SLOT_STATUS_CONFIRMED),
     ]);
     await producer.commit();
-    await waitFor(() => resumed.got.includes('502:5'), { what: 'slot 502 on the resumed stream', timeoutMs: 60_000 });
+    await waitFor(() => resumed.got.includes('502:5'), { what: 'slot 502 on the resumed stream', timeoutMs: 300_000 });
     expect(resumed.failure).toBeUndefined();
     expect(resumed.got).toEqual(['501:4', '500:2', '502:5']);
     expect(watcher.got).toEqual(['500:1', '500:2', '501:3', '501:4', '502:5']);
@@ -123,14 +123,14 @@ describe('live layer, from_slot hand-over at confirmed', () => {
     const watcher = open(CommitmentLevel.PROCESSED);
     await producer.begin();
     send(framedSlot(600n, [write(600n, 10n)]));
-    await waitFor(() => watcher.got.includes('600:10'), { what: 'slot 600 read uncommitted', timeoutMs: 60_000 });
+    await waitFor(() => watcher.got.includes('600:10'), { what: 'slot 600 read uncommitted', timeoutMs: 300_000 });
     // Replays 600..601 and ends; its replay waits for the open transaction, so 601..603 reach it live meanwhile.
     const bounded = open(CommitmentLevel.PROCESSED, 600n, { toSlot: 601n, reportDelivered: true });
     send([...framedSlot(601n, [write(601n, 11n)]), ...framedSlot(602n, [write(602n, 12n)]), ...framedSlot(603n, [write(603n, 13n)])]);
-    await waitFor(() => watcher.got.includes('603:13'), { what: 'slots 601..603 live', timeoutMs: 60_000 });
+    await waitFor(() => watcher.got.includes('603:13'), { what: 'slots 601..603 live', timeoutMs: 300_000 });
     expect(bounded.got).toEqual([]);
     await producer.commit();
-    await waitFor(() => bounded.ended || bounded.failure !== undefined, { what: 'the bounded stream to end', timeoutMs: 60_000 });
+    await waitFor(() => bounded.ended || bounded.failure !== undefined, { what: 'the bounded stream to end', timeoutMs: 300_000 });
     expect(bounded.failure).toBeUndefined();
     expect(bounded.got).toEqual(['600:10', '601:11']);
     // The cursor stops at the end slot: the next stream on it starts at 602, which this one never sent.

@@ -92,7 +92,7 @@ describe('a replay hands on what the live tail hands on', () => {
     // and with the partition it was read from.
     await producer.send([{ topic: topics.slots, partition: 1, ...encodeRecord(marker) }]);
     await producer.send(data.map(([e, partition]) => ({ topic: topics[e.kind], partition, ...encodeRecord(e) })));
-    await waitFor(() => live.length === data.length + 1, { what: 'the live tail reading the slot', timeoutMs: 60_000 });
+    await waitFor(() => live.length === data.length + 1, { what: 'the live tail reading the slot', timeoutMs: 300_000 });
 
     const replayed: StreamEvent[] = [];
     const plan = await planReplay({ kafka, topics, fromSlot: slot });

@@ -103,13 +103,13 @@ describe('live layer, read uncommitted', () => {
     await producer.begin();
     send(events);
     // Not committed: a read_committed reader could not see these yet.
-    await waitFor(has(r, events), { what: 'uncommitted records on the stream', timeoutMs: 60_000 });
+    await waitFor(has(r, events), { what: 'uncommitted records on the stream', timeoutMs: 300_000 });
     await producer.commit();
     const after = [tx(101n), write(101n)];
     await producer.begin();
     send(after);
     await producer.commit();
-    await waitFor(has(r, after), { what: 'the next transaction', timeoutMs: 60_000 });
+    await waitFor(has(r, after), { what: 'the next transaction', timeoutMs: 300_000 });
     once(r, [...events, ...after]);
   });
 
@@ -118,7 +118,7 @@ describe('live layer, read uncommitted', () => {
     const aborted = [tx(200n), write(200n), tx(200n)];
     await producer.begin();
     send(aborted);
-    await waitFor(has(early, aborted), { what: 'the aborted transaction read uncommitted', timeoutMs: 60_000 });
+    await waitFor(has(early, aborted), { what: 'the aborted transaction read uncommitted', timeoutMs: 300_000 });
     await producer.abort();
 
     // Opened after the first copies went by: live only, and with a replay from their slot (the replay reads
@@ -133,7 +133,7 @@ describe('live layer, read uncommitted', () => {
     await producer.begin();
     send(newer);
     await producer.commit();
-    for (const r of [early, between, replaying, ahead]) await waitFor(has(r, newer), { what: 'slot 201 everywhere', timeoutMs: 60_000 });
+    for (const r of [early, between, replaying, ahead]) await waitFor(has(r, newer), { what: 'slot 201 everywhere', timeoutMs: 300_000 });
 
     // The restarted ingest publishes the same records again, then goes on.
     const next = [tx(201n), write(201n)];
@@ -141,10 +141,10 @@ describe('live layer, read uncommitted', () => {
     send([...aborted, ...next]);
     await producer.commit();
     const all = [...aborted, ...newer, ...next];
-    for (const r of [early, between, replaying]) await waitFor(has(r, all), { what: 'every record', timeoutMs: 60_000 });
+    for (const r of [early, between, replaying]) await waitFor(has(r, all), { what: 'every record', timeoutMs: 300_000 });
     // One partition: once the last record arrived, no copy is still on its way.
     for (const r of [early, between, replaying]) once(r, all);
-    await waitFor(has(ahead, next), { what: 'slot 201 on the stream resuming there', timeoutMs: 60_000 });
+    await waitFor(has(ahead, next), { what: 'slot 201 on the stream resuming there', timeoutMs: 300_000 });
     once(ahead, [...newer, ...next]);
   });
 
@@ -154,14 +154,14 @@ describe('live layer, read uncommitted', () => {
     await producer.begin();
     send(committed);
     const watcher = open();
-    await waitFor(has(watcher, committed), { what: 'the open transaction read uncommitted', timeoutMs: 60_000 });
+    await waitFor(has(watcher, committed), { what: 'the open transaction read uncommitted', timeoutMs: 300_000 });
     const r1 = open(300n);
     await producer.commit();
     // Aborts and comes again.
     const retried = [tx(301n), write(301n)];
     await producer.begin();
     send(retried);
-    await waitFor(has(watcher, retried), { what: 'the second open transaction', timeoutMs: 60_000 });
+    await waitFor(has(watcher, retried), { what: 'the second open transaction', timeoutMs: 300_000 });
     const r2 = open(301n);
     await producer.abort();
     await producer.begin();
@@ -169,7 +169,7 @@ describe('live layer, read uncommitted', () => {
     const tail = [tx(302n), write(302n)];
     send(tail);
     await producer.commit();
-    for (const r of [r1, r2, watcher]) await waitFor(has(r, tail), { what: 'the last record', timeoutMs: 60_000 });
+    for (const r of [r1, r2, watcher]) await waitFor(has(r, tail), { what: 'the last record', timeoutMs: 300_000 });
     once(r1, [...committed, ...retried, ...tail]);
     once(r2, [...retried, ...tail]);
     once(watcher, [...committed, ...retried, ...tail]);

@@ -135,7 +135,7 @@ describe('partition reader', () => {
         await reader.seek(t, 0, from);
         await waitFor(() => got.length >= 21 - Number(from) && reader.position(t, 0) === end, {
           what: `re-read after seek ${round} to ${from}`,
-          timeoutMs: 60_000,
+          timeoutMs: 300_000,
         });
         expect(got).toEqual(Array.from({ length: 21 - Number(from) }, (_, i) => BigInt(i) + from));
       }
@@ -190,11 +190,11 @@ describe('group consumer', () => {
           sent.push(...round);
           return false;
         },
-        { what: 'both members with work', timeoutMs: 60_000, intervalMs: 500 },
+        { what: 'both members with work', timeoutMs: 300_000, intervalMs: 500 },
       );
       await waitFor(() => seen.get('m1')!.length + seen.get('m2')!.length >= sent.length, {
         what: 'every record consumed',
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
       });
       await waitFor(
         async () => {
@@ -202,7 +202,7 @@ describe('group consumer', () => {
           const ends = await kafka.admin().endOffsets([t]);
           return [...ends].every(([topic, partition, v]) => committed.get(topic, partition) === v);
         },
-        { what: 'commits at the end', timeoutMs: 30_000 },
+        { what: 'commits at the end', timeoutMs: 300_000 },
       );
       const all = [...seen.get('m1')!, ...seen.get('m2')!].sort();
       // Every record once, over both members.

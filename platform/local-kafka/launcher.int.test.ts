@@ -108,7 +108,7 @@ describe('startLocalKafka', () => {
     // Every broker learns of the topic on its own schedule; ask each one.
     for (const broker of kafka.brokers) {
       await waitFor(() => partitionsSeenBy(broker, (p) => p.replicas.length === 3 && p.isr.length === 3), {
-        timeoutMs: 60_000,
+        timeoutMs: 300_000,
         what: `${broker} to report rf3 fully replicated`,
       });
     }
@@ -128,7 +128,7 @@ describe('startLocalKafka', () => {
       onBatches: async (batches) => void got.push(...batches.flatMap((b) => b.records.map((r) => String(r.value)))),
     });
     try {
-      await waitFor(() => got.length >= 10, { timeoutMs: 60_000, what: '10 records from the 3-node cluster' });
+      await waitFor(() => got.length >= 10, { timeoutMs: 300_000, what: '10 records from the 3-node cluster' });
     } finally {
       await consumer.stop();
       await client.close();
@@ -141,7 +141,7 @@ describe('startLocalKafka', () => {
     expect(alive(crashed)).toBe(false);
     // The controller fences the dead node after its session times out and moves leadership away.
     await waitFor(() => partitionsSeenBy(kafka.brokers[0]!, (p) => p.leader !== 2 && p.leader >= 0), {
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       what: 'leadership to move off the crashed node',
     });
     const survivor = createKafka({ brokers: [kafka.brokers[0]!, kafka.brokers[2]!], clientId: 'launcher-test-3b' });
@@ -159,7 +159,7 @@ describe('startLocalKafka', () => {
     expect(kafka.pids[1]).not.toBe(crashed);
     expect(alive(kafka.pids[1]!)).toBe(true);
     await waitFor(() => partitionsSeenBy(kafka.brokers[1]!, (p) => p.isr.length === 3), {
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       what: 'the restarted node back in every ISR',
     });
 
@@ -221,8 +221,8 @@ describe('startLocalKafka', () => {
         expect(alive(pid)).toBe(true);
         child.kill('SIGKILL');
       }
-      await waitFor(() => !alive(pid), { timeoutMs: 60_000, what: `broker pid ${pid} to exit after its parent died` });
-      await waitFor(() => !existsSync(info.dataDir), { timeoutMs: 60_000, what: `${info.dataDir} to be removed` });
+      await waitFor(() => !alive(pid), { timeoutMs: 300_000, what: `broker pid ${pid} to exit after its parent died` });
+      await waitFor(() => !existsSync(info.dataDir), { timeoutMs: 300_000, what: `${info.dataDir} to be removed` });
     });
   }
 });

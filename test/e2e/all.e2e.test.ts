@@ -72,7 +72,7 @@ describe('slotstream all', () => {
         const s = await all.rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
         return typeof r.result === 'number' && r.result > 0 && Array.isArray(s.result);
       },
-      { timeoutMs: 90_000, what: 'a finalized block height, and the views answering' },
+      { timeoutMs: 300_000, what: 'a finalized block height, and the views answering' },
     );
     const processed = (await all.rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
     const finalized = (await all.rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
@@ -91,7 +91,7 @@ describe('slotstream all', () => {
     call.on('data', (u) => got.push(u));
     call.on('error', () => {});
     call.write({ transactions: { pump: { account_include: [PUMP] } }, accounts: {} });
-    await waitFor(() => got.some((u) => u.transaction), { timeoutMs: 60_000, what: 'a pump.fun transaction update' });
+    await waitFor(() => got.some((u) => u.transaction), { timeoutMs: 300_000, what: 'a pump.fun transaction update' });
     expect(got.find((u) => u.transaction)!.filters).toEqual(['pump']);
     call.cancel();
     client.close();
@@ -107,7 +107,7 @@ describe('slotstream all', () => {
     );
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'slotSubscribe' }));
     await waitFor(() => got.some((m) => m.method === 'logsNotification') && got.some((m) => m.method === 'slotNotification'), {
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       what: 'logs and slot notifications',
     });
     expect(got.find((m) => m.method === 'logsNotification')!.params!.result.value!.signature).toEqual(expect.any(String));
@@ -121,7 +121,7 @@ describe('slotstream all', () => {
       const m = /^slotstream_ingest_records_total\{topic="solana\.entries\.v1"\} (\d+)/m.exec(text);
       return m ? Number(m[1]) : 0;
     };
-    await waitFor(async () => (await entries()) > 0, { timeoutMs: 30_000, what: 'entries records published' });
+    await waitFor(async () => (await entries()) > 0, { timeoutMs: 300_000, what: 'entries records published' });
   });
 
   it('stops on SIGINT and leaves no process behind', async () => {
@@ -130,6 +130,6 @@ describe('slotstream all', () => {
     child.kill('SIGINT');
     const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))]);
     expect(code).toBe(0);
-    await waitFor(() => pids.every((p) => !alive(p)), { timeoutMs: 60_000, what: 'every child process to end' });
+    await waitFor(() => pids.every((p) => !alive(p)), { timeoutMs: 300_000, what: 'every child process to end' });
   });
 });

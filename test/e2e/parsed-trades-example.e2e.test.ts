@@ -48,7 +48,7 @@ describe('the SubscribeParsed example of docs/clients.md', () => {
     const KINDS = ['pump.fun buy ', 'pump.fun sell', 'PumpSwap buy '];
     await waitFor(() => KINDS.every((kind) => lines().some((l) => l.startsWith(kind))), {
       what: `pump.fun buys and sells and PumpSwap buys (stdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)})`,
-      timeoutMs: 120_000,
+      timeoutMs: 300_000,
     });
     for (const l of lines().slice(0, -1)) {
       const m = LINE.exec(l);

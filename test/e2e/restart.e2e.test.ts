@@ -48,7 +48,7 @@ it(
           const a = await first.rpc(method, params);
           return a.error?.code === -32007 ? undefined : a;
         },
-        { timeoutMs: 60_000, intervalMs: 200, what: `${method} to answer within the lag limit` },
+        { timeoutMs: 300_000, intervalMs: 200, what: `${method} to answer within the lag limit` },
       );
     const accounts = (
       await answered('getProgramAccounts', [
@@ -98,7 +98,7 @@ it(
     );
     expect(answers.filter((s) => s >= oldTip)).toEqual([]);
     // It follows the new chain: it moves, and nothing of the old chain above it is served.
-    await waitFor(async () => ((await slotOf(second)) ?? 0) > newTip, { timeoutMs: 60_000, what: 'getSlot to move with the new chain' });
+    await waitFor(async () => ((await slotOf(second)) ?? 0) > newTip, { timeoutMs: 300_000, what: 'getSlot to move with the new chain' });
     const old = await second.rpc('getBlock', [
       oldTip - 1,
       { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'signatures' },

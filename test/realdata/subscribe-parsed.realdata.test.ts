@@ -207,7 +207,7 @@ class Run {
         this.dflt.updates.length >= records.length &&
         this.old.updates.length >= records.length,
       {
-        timeoutMs: 90_000,
+        timeoutMs: 300_000,
         what: `every record out of SubscribeParsed (old ${this.old.updates.length}, default ${this.dflt.updates.length}, failed ${this.withFailed.updates.length}; output:\n${this.output.slice(-3000)})`,
       },
     );
@@ -221,7 +221,7 @@ class Run {
     if (child && child.exitCode === null) {
       child.stdin!.end();
       child.kill('SIGINT');
-      await waitFor(() => child.exitCode !== null, { timeoutMs: 30_000, what: 'slotstream all to stop' }).catch(() =>
+      await waitFor(() => child.exitCode !== null, { timeoutMs: 300_000, what: 'slotstream all to stop' }).catch(() =>
         child.kill('SIGKILL'),
       );
     }

@@ -88,7 +88,7 @@ beforeAll(async () => {
   all = await startAll(join(dir, 'data'), ['--source', 'file', '--source-path', join(dir, 'chain.jsonl')]);
   ports = all.ports;
   await waitFor(async () => (await rpc('getTransaction', [record.signature, { maxSupportedTransactionVersion: 1 }])).result != null, {
-    timeoutMs: 90_000,
+    timeoutMs: 300_000,
     what: `the v1 transaction in the views (output so far:\n${all.output().slice(-3000)})`,
   });
 });
@@ -165,7 +165,7 @@ describe('the mainnet v1 transaction through the file source', () => {
         const r = (await rpc('getSignaturesForAddress', [payer])).result;
         return Array.isArray(r) && r.length > 0 ? r : undefined;
       },
-      { timeoutMs: 60_000, what: "the views listing the payer's signature" },
+      { timeoutMs: 300_000, what: "the views listing the payer's signature" },
     );
     expect(history).toEqual([
       {
@@ -188,7 +188,7 @@ describe('the mainnet v1 transaction through the file source', () => {
     ws.send(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'signatureSubscribe', params: [record.signature, { commitment: 'finalized' }] }),
     );
-    await waitFor(() => got.some((m) => m.method === 'signatureNotification'), { timeoutMs: 30_000, what: 'a signature notification' });
+    await waitFor(() => got.some((m) => m.method === 'signatureNotification'), { timeoutMs: 300_000, what: 'a signature notification' });
     expect(got.find((m) => m.method === 'signatureNotification').params.result.value).toEqual({ err: null });
     ws.close();
   });
@@ -204,7 +204,7 @@ describe('the mainnet v1 transaction through the file source', () => {
       }),
     );
     await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, {
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       what: 'the v1 transaction on geyser.Geyser',
     });
     expect(rec.error).toBeUndefined();
@@ -228,7 +228,7 @@ describe('the mainnet v1 transaction through the file source', () => {
     const rec = subscribe(client);
     rec.send({ transactions: { pump: { account_include: [payer] } }, accounts: {}, from_slot: String(SLOT) });
     await waitFor(() => rec.of('transaction').length > 0 || rec.error !== undefined, {
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
       what: 'the v1 transaction on stream.Stream',
     });
     expect(rec.error).toBeUndefined();

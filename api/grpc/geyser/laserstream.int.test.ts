@@ -128,7 +128,7 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
     const beforeRestart = s;
     await waitFor(() => sawSlot(A, beforeRestart) && sawSlot(B, beforeRestart), {
       what: `slot ${beforeRestart} on both streams`,
-      timeoutMs: 60_000,
+      timeoutMs: 300_000,
     });
 
     // Restart: the server goes away (streams cut), 10 slots are published while it is down, and a new
@@ -147,7 +147,7 @@ describe('geyser.Geyser with helius-laserstream reconnection (real SDK)', () => 
       const ids = new Set(r.updates.map((u) => u.id));
       return [...expected].every((id) => ids.has(id)) && sawSlot(r, last);
     };
-    await waitFor(() => complete(B) && complete(A), { what: 'every update on both streams', timeoutMs: 90_000 }).catch((e: Error) => {
+    await waitFor(() => complete(B) && complete(A), { what: 'every update on both streams', timeoutMs: 300_000 }).catch((e: Error) => {
       throw new Error(`${e.message}: A ${A.updates.length} (${A.errors.map((x) => x.message).join('; ')}), B ${B.updates.length}`);
     });
 

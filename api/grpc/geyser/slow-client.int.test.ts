@@ -57,7 +57,7 @@ describe('geyser.Geyser slow client', () => {
     const before = await cutoffs();
     const n = 4_000;
     await publishPaced(pub, bigTransactions(a, 30_000n, n), { batch: 100, each: caughtUp(() => fast.of('transaction').length) });
-    await waitFor(() => fast.of('transaction').length === n, { what: 'the reading client got everything', timeoutMs: 120_000 }).catch(
+    await waitFor(() => fast.of('transaction').length === n, { what: 'the reading client got everything', timeoutMs: 300_000 }).catch(
       (e: Error) => {
         throw new Error(`${e.message}: fast got ${fast.of('transaction').length} (${errorText(fast.error)}), slow ${slow.updates.length}`);
       },
@@ -65,10 +65,10 @@ describe('geyser.Geyser slow client', () => {
     // Every update once (one slot each), and the stream still open.
     expect(new Set(fast.of('transaction').map((u) => u.transaction.slot)).size).toBe(n);
     expect(fast.error).toBeUndefined();
-    await waitFor(async () => (await cutoffs()) > before, { what: 'slow client cut off on the server', timeoutMs: 120_000 });
+    await waitFor(async () => (await cutoffs()) > before, { what: 'slow client cut off on the server', timeoutMs: 300_000 });
 
     slow.stream.resume(); // reads what reached it, then the status
-    await waitFor(() => slow.error !== undefined, { what: 'the slow client sees the status', timeoutMs: 120_000 });
+    await waitFor(() => slow.error !== undefined, { what: 'the slow client sees the status', timeoutMs: 300_000 });
     const got = slow.of('transaction');
     expect(got.length).toBeGreaterThan(0);
     expect(got.length).toBeLessThan(n);

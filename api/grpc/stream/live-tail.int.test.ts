@@ -63,7 +63,7 @@ describe('gRPC live tail', () => {
       await pub.publish(batch);
     }
     server.setLivePaused(false);
-    await waitFor(() => r.of('transaction').length >= n, { what: `${n} transactions`, timeoutMs: 120_000 });
+    await waitFor(() => r.of('transaction').length >= n, { what: `${n} transactions`, timeoutMs: 300_000 });
     const got = r.of('transaction').map((u) => Buffer.from(u.transaction.transaction.signature).toString('hex'));
     expect(got).toHaveLength(n);
     expect(new Set(got)).toEqual(sigs);

@@ -157,7 +157,7 @@ describe('gRPC Subscribe from_slot replay', () => {
         () => streams.every(([r]) => r.updates.some((u) => u.update_oneof === 'transaction' && BigInt(u.transaction.slot) >= liveMark)),
         {
           what: 'streams live past the hand-over',
-          timeoutMs: 60_000,
+          timeoutMs: 300_000,
         },
       );
     } finally {

@@ -52,7 +52,7 @@ describe('gRPC slow client', () => {
 
     // The slow client, reading again, gets what was already sent, then the status naming its last slot.
     slow.call.resume();
-    await waitFor(() => slow.error, { what: 'RESOURCE_EXHAUSTED on the slow client', timeoutMs: 60_000 });
+    await waitFor(() => slow.error, { what: 'RESOURCE_EXHAUSTED on the slow client', timeoutMs: 300_000 });
     expect(slow.error!.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     const sent = slow.of('transaction');
     expect(sent.length).toBeGreaterThan(0);

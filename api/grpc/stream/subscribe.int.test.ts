@@ -152,7 +152,7 @@ describe('gRPC Subscribe (live)', () => {
 
   it('sends a server ping on every stream, even before any filter', async () => {
     const r = stream();
-    await waitFor(() => r.of('ping').length >= 2, { what: 'two server pings', timeoutMs: 60_000 });
+    await waitFor(() => r.of('ping').length >= 2, { what: 'two server pings', timeoutMs: 300_000 });
     expect(r.of('ping')[0].filters).toEqual([]);
     expect(r.updates.every((u) => u.update_oneof === 'ping')).toBe(true);
   });

@@ -67,7 +67,7 @@ export async function launchChromium(): Promise<Browser> {
         if (child.exitCode !== null) throw new Error(`chromium exited (${child.exitCode}): ${stderr.slice(-2000)}`);
         return /DevTools listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
       },
-      { what: 'chromium to listen for DevTools', timeoutMs: 60_000, intervalMs: 50 },
+      { what: 'chromium to listen for DevTools', timeoutMs: 300_000, intervalMs: 50 },
     );
   } catch (err) {
     await stop();

@@ -46,7 +46,7 @@ export async function startIngestCli(brokers: readonly string[], args: readonly 
   try {
     await waitFor(() => loggedPorts(output).metrics !== undefined || child.exitCode !== null, {
       what: 'slotstream ingest to serve its metrics',
-      timeoutMs: 120_000,
+      timeoutMs: 300_000,
     });
   } catch (err) {
     child.kill('SIGKILL');

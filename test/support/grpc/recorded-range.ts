@@ -98,7 +98,7 @@ export async function pacedReplay(client: Msg, contents: StoredRecord[], pace: n
   const filters = await rangeFilters();
   const sent = performance.now();
   r.send({ ...filters, from_slot: FIRST.toString(), to_slot: LAST.toString(), pace });
-  await waitFor(() => r.ended || r.error !== undefined, { what: 'the paced stream to end', timeoutMs: 120_000 });
+  await waitFor(() => r.ended || r.error !== undefined, { what: 'the paced stream to end', timeoutMs: 300_000 });
   const data = dataOf(r);
   const got = data.map(idOf);
   if (data.length === 0) return { r, want, got, recorded: 0, taken: 0, sinceRequest: 0 };

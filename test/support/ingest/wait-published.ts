@@ -21,6 +21,6 @@ export async function waitForSlotRecords(
         .catch(() => new Map<number, { high: bigint }>());
       return [...ranges.values()].reduce((n, r) => n + Number(r.high), 0) >= atLeast;
     },
-    { what, timeoutMs: 120_000 },
+    { what, timeoutMs: 300_000 },
   );
 }

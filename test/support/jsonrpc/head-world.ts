@@ -101,7 +101,7 @@ export async function openHeadWorld(ch: ClickHouseClient, name: string, slots = 
         () =>
           (['processed', 'confirmed', 'finalized'] as const).every((c) => cache.head(c) === want[c]) &&
           blockSlots.every((s) => s < (cache.floor ?? 0n) || cache.transactions(s) !== undefined),
-        { what: `the head cache of ${name} to reach heads ${headsText(want)} with every block whole`, timeoutMs: 120_000, intervalMs: 50 },
+        { what: `the head cache of ${name} to reach heads ${headsText(want)} with every block whole`, timeoutMs: 300_000, intervalMs: 50 },
       );
     },
     async close() {

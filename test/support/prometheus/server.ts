@@ -105,7 +105,7 @@ export async function startPrometheus(o: {
         const res = await fetch(`${url}/-/ready`);
         return res.ok ? 'ready' : undefined;
       },
-      { what: 'prometheus to be ready', timeoutMs: 60_000, intervalMs: 100 },
+      { what: 'prometheus to be ready', timeoutMs: 300_000, intervalMs: 100 },
     ).catch(async (err: Error) => {
       await stop();
       throw new Error(`${err.message}\n${output.slice(-4000)}`);

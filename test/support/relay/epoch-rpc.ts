@@ -42,7 +42,7 @@ export async function startEpochRpc(kafka: Kafka, epochsTopic: string, slotsPerE
           .map((r) => EpochEvent.decode(r.value))
           .find((e) => e.firstSlot === firstSlot);
       },
-      { what: `A's epoch record starting at slot ${firstSlot}`, timeoutMs: 60_000, intervalMs: 100 },
+      { what: `A's epoch record starting at slot ${firstSlot}`, timeoutMs: 300_000, intervalMs: 100 },
     );
   const answer = async (method: string, params: unknown[]): Promise<unknown> => {
     if (method === 'getEpochSchedule') {
