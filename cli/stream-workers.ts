@@ -161,6 +161,9 @@ class StreamWorkerPool implements StreamWorkers {
       w.once('exit', (code, signal) => {
         this.workers.delete(w);
         if (!serving) reject(new Error(`stream process ${w.id} exited (${signal ?? code}) before serving`));
+        // A clean exit was asked for: Ctrl-C signals the whole process group, so the workers stop on their own SIGINT
+        // before the primary's stop sets `stopping` (they were restarted mid-shutdown). Only a crash is replaced.
+        else if (code === 0 && signal === null) this.o.log.info({ streamProcess: w.id, pid: w.process.pid }, 'stream process stopped');
         else if (!this.stopping) this.restart(w, started, code, signal);
       });
     });

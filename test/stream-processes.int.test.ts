@@ -199,6 +199,10 @@ describe('stream processes', () => {
         .filter((l) => l.msg === 'stream process died: starting another')
         .map((l) => l.pid),
     ).toEqual([pids[0]]);
+    // One stopped on purpose (SIGTERM, or the SIGINT Ctrl-C sends the whole group) is not replaced: only a crash is.
+    process.kill(pids[1]!, 'SIGTERM');
+    expect((await all.line('stream process stopped')).pid).toBe(pids[1]);
+    expect(all.lines().filter((l) => l.msg === 'stream process died: starting another')).toHaveLength(1);
   });
 
   it('api --serve streams runs with no ClickHouse: a from_slot stream is complete, no engine folder is made', async () => {
