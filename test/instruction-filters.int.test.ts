@@ -108,7 +108,8 @@ describe('Subscribe with instruction conditions (simulator traffic, real broker)
       limits: { maxFiltersPerKind: 100, maxKeysPerList: 100, maxInstructionConditions: 4 },
     });
     client = newClient(server.port);
-    const batches = await collect({ seed: 7, maxSlots: 30, fast: true });
+    // 50 slots: the October 2026 shapes (v3 trades, routes, quoted coins) leave the first-generation sell fewer than 10 in 30.
+    const batches = await collect({ seed: 7, maxSlots: 50, fast: true });
     txs = batches.flatMap((b) => b.events.flatMap((e) => (e.kind === 'transactions' ? [e.event] : [])));
   });
 
