@@ -129,7 +129,7 @@ it(
         answered.push(...sigs);
         blocks++;
       }
-      expect(blocks).toBeGreaterThan(200);
+      expect(blocks).toBeGreaterThan(SLOTS * 0.8); // all but the skipped and dead slots
       expect(repeated(answered)).toEqual([]);
     } finally {
       await rpc.close();
