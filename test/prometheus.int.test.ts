@@ -46,7 +46,7 @@ function moveTip(): void {
       rpcServer.tip.confirmed += 1;
       rpcServer.tip.finalized = Math.max(1, rpcServer.tip.confirmed - 2);
     }
-  });
+  }, 200);
 }
 function stopTip(): void {
   clearInterval(ticker);
