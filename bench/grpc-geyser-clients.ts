@@ -2,36 +2,12 @@
 // with the codecs published in @triton-one/yellowstone-grpc (its generated geyser.js; the package ships no
 // service definition, so the path is Yellowstone's /geyser.Geyser/Subscribe), the same filters as the
 // stream.Stream clients of bench/grpc-clients.ts, and the same record of each transaction update.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { SubscribeRequest, SubscribeUpdate } from '@triton-one/yellowstone-grpc';
 import type { Received } from './grpc-clients.js';
+import { GEYSER_SUBSCRIBE, geyserCodecs } from '../test/support/grpc/geyser-codecs.js';
 
-interface Codec<T> {
-  encode(message: T): { finish(): Uint8Array };
-  decode(input: Uint8Array): T;
-  fromPartial(object: unknown): T;
-}
-// The package's entry point loads its native client; the codecs are plain CommonJS beside it.
-const require = createRequire(import.meta.url);
-const codecs = require(path.join(path.dirname(require.resolve('@triton-one/yellowstone-grpc')), 'grpc', 'geyser.js')) as {
-  SubscribeRequest: Codec<SubscribeRequest>;
-  SubscribeUpdate: Codec<SubscribeUpdate>;
-};
-
-const GeyserSubscribe = {
-  subscribe: {
-    path: '/geyser.Geyser/Subscribe',
-    requestStream: true,
-    responseStream: true,
-    requestSerialize: (r: SubscribeRequest) => Buffer.from(codecs.SubscribeRequest.encode(r).finish()),
-    requestDeserialize: (b: Buffer) => codecs.SubscribeRequest.decode(b),
-    responseSerialize: (u: SubscribeUpdate) => Buffer.from(codecs.SubscribeUpdate.encode(u).finish()),
-    responseDeserialize: (b: Buffer) => codecs.SubscribeUpdate.decode(b),
-  },
-};
-const GeyserClient = grpc.makeGenericClientConstructor(GeyserSubscribe, 'geyser.Geyser');
+const GeyserClient = grpc.makeGenericClientConstructor(GEYSER_SUBSCRIBE, 'geyser.Geyser');
 
 /** One Subscribe stream per entry of `filters` (base58 keys): transactions including any of the keys, and
  * the account writes of the same keys, at processed. Decoded in the receive callback, which stamps them. */
@@ -66,7 +42,7 @@ export function openFiltered(
       if (e.code !== grpc.status.CANCELLED) process.stderr.write(`[bench:grpc geyser clients] stream error: ${e.message}\n`);
     });
     call.write(
-      codecs.SubscribeRequest.fromPartial({
+      geyserCodecs.SubscribeRequest.fromPartial({
         transactions: { [`tx${i}`]: { accountInclude: mine, accountExclude: [], accountRequired: [] } },
         accounts: { [`acc${i}`]: { account: mine, owner: [], filters: [] } },
       }),

@@ -3,12 +3,10 @@
 // third party builds one), geyser.Geyser with the codecs published in @triton-one/yellowstone-grpc (its native
 // client decodes out of reach, so bytes cannot be counted there). For tests that check usage against what a
 // client received.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { SubscribeRequest, SubscribeUpdate } from '@triton-one/yellowstone-grpc';
 import { PROTO_PATH } from '../../../api/grpc/stream/service.js';
+import { GEYSER_SUBSCRIBE } from './geyser-codecs.js';
 import { LOADER_OPTIONS, Recorder, type Msg } from './clients.js';
 
 export interface ByteCountingStream {
@@ -43,31 +41,6 @@ export function byteCountingStream(port: number, metadata: grpc.Metadata): ByteC
   const client = countingClient(pkg.stream.Stream.service as grpc.ServiceDefinition, 'stream.Stream', port, counter);
   return { recorder: new Recorder(client.Subscribe(metadata)), bytes: () => counter.bytes };
 }
-
-interface Codec<T> {
-  encode(message: T): { finish(): Uint8Array };
-  decode(input: Uint8Array): T;
-}
-// The package's entry point loads its native client; the codecs are plain CommonJS beside it.
-const require = createRequire(import.meta.url);
-const codecs = require(path.join(path.dirname(require.resolve('@triton-one/yellowstone-grpc')), 'grpc', 'geyser.js')) as {
-  SubscribeRequest: Codec<SubscribeRequest>;
-  SubscribeUpdate: Codec<SubscribeUpdate>;
-};
-
-// The package ships no service definition: the path is Yellowstone's.
-const GEYSER_SUBSCRIBE: grpc.ServiceDefinition = {
-  subscribe: {
-    path: '/geyser.Geyser/Subscribe',
-    requestStream: true,
-    responseStream: true,
-    requestSerialize: (r: SubscribeRequest) => Buffer.from(codecs.SubscribeRequest.encode(r).finish()),
-    requestDeserialize: (b: Buffer) => codecs.SubscribeRequest.decode(b),
-    responseSerialize: (u: SubscribeUpdate) => Buffer.from(codecs.SubscribeUpdate.encode(u).finish()),
-    responseDeserialize: (b: Buffer) => codecs.SubscribeUpdate.decode(b),
-    originalName: 'subscribe',
-  },
-};
 
 /** A geyser.Geyser Subscribe with `metadata` (the key); the recorder holds the package's decoded SubscribeUpdates. */
 export function byteCountingGeyser(port: number, metadata: grpc.Metadata): ByteCountingStream {
