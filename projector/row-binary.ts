@@ -5,7 +5,14 @@
 // length (LEB128) and its elements, Bool as one byte. LowCardinality(String) is written as a String.
 // Measured against TabSeparated in bench/projector-formats.ts (bench/README.md, "Insert formats").
 import { ByteWriter } from '../schemas/byte-writer.js';
-import { VIEW_COLUMNS, type AccountWriteRow, type SignatureByAddressRow, type TableRows, type ViewTable } from './projections/rows.js';
+import {
+  VIEW_COLUMNS,
+  type AccountWriteRow,
+  type SignatureByAddressRow,
+  type TableRows,
+  type TransactionIndexRow,
+  type ViewTable,
+} from './projections/rows.js';
 
 /** The ClickHouse types of the columns each insert lists (schemas/clickhouse/*.sql), in RowBinary's terms. */
 export type ColumnType =
@@ -118,45 +125,28 @@ function decimal(s: string, type: string): bigint {
   return BigInt(s);
 }
 
-/** Writes one value of `type` (the generic path, for the small tables). */
-function writeValue(o: RowBinaryOut, type: ColumnType, v: unknown): void {
-  switch (type) {
-    case 'String':
-      return o.ascii(v as string);
-    case 'Text':
-      return o.text(v as string);
-    case 'Bytes':
-      return o.bytesField(v as Uint8Array);
-    case 'UInt8':
-      return o.u8(v as number);
-    case 'UInt32':
-      return o.u32(v as number);
-    case 'UInt64':
-      return o.u64(v as string);
-    case 'Int64':
-      return o.i64(v as string);
-    case 'Bool':
-      return o.bool(v as boolean);
-    case 'Nullable(Text)':
-      return o.nullableText(v as string | null);
-    case 'Nullable(Int64)':
-      return o.nullableI64(v as string | null);
-    case 'Nullable(UInt64)':
-      return o.nullableU64(v as string | null);
-    case 'Array(String)': {
-      const a = v as readonly string[];
-      o.arrayLength(a.length);
-      for (const s of a) o.ascii(s);
-      return;
-    }
-    case 'Array(UInt32)': {
-      const a = v as readonly number[];
-      o.arrayLength(a.length);
-      for (const n of a) o.u32(n);
-      return;
-    }
-  }
-}
+/** Each column type's value writer (the generic path, for the small tables). */
+const WRITE_VALUE: { readonly [K in ColumnType]: (o: RowBinaryOut, v: never) => void } = {
+  String: (o, v: string) => o.ascii(v),
+  Text: (o, v: string) => o.text(v),
+  Bytes: (o, v: Uint8Array) => o.bytesField(v),
+  UInt8: (o, v: number) => o.u8(v),
+  UInt32: (o, v: number) => o.u32(v),
+  UInt64: (o, v: string) => o.u64(v),
+  Int64: (o, v: string) => o.i64(v),
+  Bool: (o, v: boolean) => o.bool(v),
+  'Nullable(Text)': (o, v: string | null) => o.nullableText(v),
+  'Nullable(Int64)': (o, v: string | null) => o.nullableI64(v),
+  'Nullable(UInt64)': (o, v: string | null) => o.nullableU64(v),
+  'Array(String)': (o, v: readonly string[]) => {
+    o.arrayLength(v.length);
+    for (const s of v) o.ascii(s);
+  },
+  'Array(UInt32)': (o, v: readonly number[]) => {
+    o.arrayLength(v.length);
+    for (const n of v) o.u32(n);
+  },
+};
 
 const ACCOUNT_WRITE: Record<keyof AccountWriteRow, ColumnType> = {
   pubkey: 'String',
@@ -228,13 +218,19 @@ export const COLUMN_TYPES: { readonly [T in ViewTable]: Readonly<Record<keyof Ta
 
 type Writer<T extends ViewTable> = (o: RowBinaryOut, rows: readonly TableRows[T][]) => void;
 
+/** owner_writes' columns, and account_writes' first four. */
+function accountKey(o: RowBinaryOut, r: AccountWriteRow): void {
+  o.ascii(r.pubkey);
+  o.u64(r.slot);
+  o.u64(r.write_version);
+  o.ascii(r.owner);
+}
+
+/** account_writes and its owner-keyed copies (006_program_accounts.sql): one row shape, one column list. */
 function accountWrites(o: RowBinaryOut, rows: readonly AccountWriteRow[]): void {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    o.ascii(r.pubkey);
-    o.u64(r.slot);
-    o.u64(r.write_version);
-    o.ascii(r.owner);
+    accountKey(o, r);
     o.u64(r.lamports);
     o.bool(r.executable);
     o.u64(r.rent_epoch);
@@ -243,27 +239,41 @@ function accountWrites(o: RowBinaryOut, rows: readonly AccountWriteRow[]): void 
   }
 }
 
-/** A signature row after its key column (signatures_by_address, token_balance_changes). */
-function signatureTail(o: RowBinaryOut, r: Omit<SignatureByAddressRow, 'address'>): void {
+/** transaction_index's columns, and transactions' first three. */
+function transactionKey(o: RowBinaryOut, r: TransactionIndexRow): void {
+  o.ascii(r.signature);
+  o.u64(r.slot);
+  o.u32(r.position);
+}
+
+/** slot, position, signature: transaction_records' first three columns, and a signature row's after its key. */
+function transactionAt(o: RowBinaryOut, r: TransactionIndexRow): void {
   o.u64(r.slot);
   o.u32(r.position);
   o.ascii(r.signature);
+}
+
+/** err, memo, block_time: what a transaction row and a signature row both carry after its position. */
+function outcome(o: RowBinaryOut, r: Pick<SignatureByAddressRow, 'err' | 'memo' | 'block_time'>): void {
   o.nullableText(r.err);
   o.nullableText(r.memo);
   o.nullableI64(r.block_time);
 }
 
-/** The large tables, fields read by name (a keyed read per field is the generic path's cost). */
+/** A signature row after its key column (signatures_by_address, token_balance_changes). */
+function signatureTail(o: RowBinaryOut, r: Omit<SignatureByAddressRow, 'address'>): void {
+  transactionAt(o, r);
+  outcome(o, r);
+}
+
+/** The large tables, fields read by name (a keyed read per field is the generic path's cost), each table's loop its
+ * own (one shared loop calling a row writer per table cost ~20% more encode CPU: docs/decisions.md). */
 const WRITERS: { [T in ViewTable]?: Writer<T> } = {
   transactions: (o, rows) => {
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
-      o.ascii(r.signature);
-      o.u64(r.slot);
-      o.u32(r.position);
-      o.nullableText(r.err);
-      o.nullableText(r.memo);
-      o.nullableI64(r.block_time);
+      transactionKey(o, r);
+      outcome(o, r);
       o.bool(r.is_vote);
       o.u64(r.fee);
     }
@@ -284,29 +294,15 @@ const WRITERS: { [T in ViewTable]?: Writer<T> } = {
   program_accounts: accountWrites,
   program_account_changes: accountWrites,
   owner_writes: (o, rows) => {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      o.ascii(r.pubkey);
-      o.u64(r.slot);
-      o.u64(r.write_version);
-      o.ascii(r.owner);
-    }
+    for (let i = 0; i < rows.length; i++) accountKey(o, rows[i]!);
   },
   transaction_index: (o, rows) => {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      o.ascii(r.signature);
-      o.u64(r.slot);
-      o.u32(r.position);
-    }
+    for (let i = 0; i < rows.length; i++) transactionKey(o, rows[i]!);
   },
   transaction_records: (o, rows) => {
     for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      o.u64(r.slot);
-      o.u32(r.position);
-      o.ascii(r.signature);
-      o.bytesField(r.record);
+      transactionAt(o, rows[i]!);
+      o.bytesField(rows[i]!.record);
     }
   },
 };
@@ -333,7 +329,7 @@ export function rowBinaryRows<T extends ViewTable>(table: T, rows: readonly Tabl
   const cols = VIEW_COLUMNS[table] as readonly string[];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as unknown as Record<string, unknown>;
-    for (let c = 0; c < cols.length; c++) writeValue(o, types[cols[c]!]!, r[cols[c]!]);
+    for (let c = 0; c < cols.length; c++) WRITE_VALUE[types[cols[c]!]!](o, r[cols[c]!] as never);
   }
   return o.bytes();
 }
