@@ -34,6 +34,7 @@ import {
   type TransactionFilterSpec,
 } from './model.js';
 import { Reject, asFilterError, quote } from './reject.js';
+import { transactionFilterBase } from './transaction-filter-base.js';
 import type { CompiledSubscription, FilterError } from './types.js';
 
 /** Operator limits of geyser.Geyser (Yellowstone's FilterLimits, reduced to the ones we make configurable). */
@@ -199,12 +200,7 @@ function transactionFilter(
     signature = d.bytes;
   }
   return {
-    name,
-    accountInclude: keyList(`${path}.account_include`, f.accountInclude, limits),
-    accountExclude: keyList(`${path}.account_exclude`, f.accountExclude, limits),
-    accountRequired: keyList(`${path}.account_required`, f.accountRequired, limits),
-    vote: f.vote,
-    failed: f.failed,
+    ...transactionFilterBase(path, name, f, (at, list) => keyList(at, list, limits)),
     signature,
     accountIncludeCuckoo: cuckoo(`${path}.cuckoo_account_include`, f.cuckooAccountInclude, limits),
     tokenAccounts: tokenAccountsMode(`${path}.token_accounts`, f.tokenAccounts),

@@ -25,6 +25,7 @@ import {
   type TransactionFilterSpec,
 } from './model.js';
 import { Reject, asFilterError, quote } from './reject.js';
+import { transactionFilterBase } from './transaction-filter-base.js';
 import {
   DEFAULT_MAX_INSTRUCTION_CONDITIONS,
   MAX_DATA_SLICES,
@@ -114,12 +115,7 @@ function transactionFilter(path: string, name: string, f: SubscribeRequestFilter
     signature = decoded.bytes;
   }
   return {
-    name,
-    accountInclude: keyList(`${path}.account_include`, f.accountInclude, limits),
-    accountExclude: keyList(`${path}.account_exclude`, f.accountExclude, limits),
-    accountRequired: keyList(`${path}.account_required`, f.accountRequired, limits),
-    vote: f.vote,
-    failed: f.failed,
+    ...transactionFilterBase(path, name, f, (at, list) => keyList(at, list, limits)),
     signature,
     instructions: instructionConditions(`${path}.instructions`, f.instructions ?? [], limits),
   };

@@ -9,6 +9,7 @@
 // which is what resuming after the last slot in Kafka needs; head lines before the first home
 // slot join the first batch, lines after the last join the last.
 import { SlotStatus, type ChainEvent } from '../../../schemas/codec.js';
+import { ownSlotOf } from '../../publish/identity.js';
 import type { SlotBatch } from '../../source.js';
 
 /** Statuses a slot gets while it is the slot in hand; confirmed/finalized come later, a gap names a range. */
@@ -21,17 +22,10 @@ const HOME_STATUSES = new Set<SlotStatus>([
   SlotStatus.SLOT_STATUS_COMPLETED,
 ]);
 
+/** A slot record is home only with a status of the slot in hand; every other record's own slot (ownSlotOf: none
+ * for epochs and gaps) is its home. */
 function homeSlot(e: ChainEvent): bigint | undefined {
-  switch (e.kind) {
-    case 'transactions':
-    case 'accounts':
-    case 'entries':
-      return e.event.slot;
-    case 'slots':
-      return HOME_STATUSES.has(e.event.status) ? e.event.slot : undefined;
-    case 'epochs':
-      return undefined;
-  }
+  return e.kind === 'slots' && !HOME_STATUSES.has(e.event.status) ? undefined : ownSlotOf(e);
 }
 
 function ownSlot(e: ChainEvent): bigint {

@@ -5,7 +5,7 @@
 import bs58 from 'bs58';
 import type { ChainEvent, InnerInstructions, Reward, TokenBalance, TransactionEvent } from '../../../schemas/codec.js';
 import { RewardType, SlotStatus, type BlockMeta, type SlotGap } from '../../../schemas/codec.js';
-import { noTransactionMeta, type TransactionMeta } from '../../../schemas/meta.js';
+import { TRANSACTION_META_FIELDS, noTransactionMeta, type TransactionMeta } from '../../../schemas/meta.js';
 import { AGAVE_REWARD_TYPES } from '../../../schemas/reward-types.js';
 import { decodeTransactionWire, encodeTransactionWire } from '../../../schemas/wire.js';
 import { asBuffer } from '../../../schemas/bytes.js';
@@ -30,18 +30,8 @@ const STATUS_NAMES: Readonly<Record<string, SlotStatus>> = {
   gap: SlotStatus.SLOT_STATUS_GAP,
 };
 
-const META_FIELDS = [
-  'preBalances',
-  'postBalances',
-  'preTokenBalances',
-  'postTokenBalances',
-  'innerInstructions',
-  'logMessages',
-  'computeUnitsConsumed',
-  'returnData',
-  'rewards',
-  'costUnits',
-] as const;
+/** The event's meta fields; a line says "none recorded" by a null, not by the event's `...None` flags. */
+const META_FIELDS = TRANSACTION_META_FIELDS.filter((f) => !f.endsWith('None'));
 
 const FIELDS = {
   transaction: ['type', 'slot', 'index', 'tx', 'err', 'fee', 'blockTime', 'loadedWritable', 'loadedReadonly', ...META_FIELDS],

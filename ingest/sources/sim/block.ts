@@ -222,19 +222,24 @@ export class BlockBuilder {
   write(a: Acct, signature?: Buffer): void {
     const wv = this.nextWriteVersion();
     if (this.sign === 'skip') return; // fast-forward: only the write version counter must advance
-    this.writes.push({
-      pubkey: a.key,
-      lamports: a.lamports,
-      owner: a.owner,
-      executable: a.executable,
-      rentEpoch: a.rentEpoch,
-      data: Buffer.from(a.data),
-      writeVersion: wv,
-      slot: this.slot,
-      txnSignature: signature,
-      isStartup: false,
-    });
+    this.writes.push(accountWrite(a, wv, this.slot, signature, false));
   }
+}
+
+/** The account's current state as a write (its data copied): a transaction's, or the genesis' (`isStartup`). */
+export function accountWrite(a: Acct, writeVersion: bigint, slot: bigint, signature: Buffer | undefined, isStartup: boolean): AccountEvent {
+  return {
+    pubkey: a.key,
+    lamports: a.lamports,
+    owner: a.owner,
+    executable: a.executable,
+    rentEpoch: a.rentEpoch,
+    data: Buffer.from(a.data),
+    writeVersion,
+    slot,
+    txnSignature: signature,
+    isStartup,
+  };
 }
 
 const ZERO_SIG = Buffer.alloc(64);

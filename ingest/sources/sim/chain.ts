@@ -5,7 +5,7 @@
 import type { ChainEvent, EpochEvent, SlotEvent } from '../../../schemas/codec.js';
 import { RewardType, SlotStatus } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../source.js';
-import { BlockBuilder, type SignMode } from './block.js';
+import { accountWrite, BlockBuilder, type SignMode } from './block.js';
 import { blockEntries, TICKS_PER_SLOT } from './entries.js';
 import type { SimOptions } from './options.js';
 import { rngFor, type Rng } from './rng.js';
@@ -294,21 +294,7 @@ export class SimChain {
   }
 
   private genesisAccounts(): ChainEvent[] {
-    return this.s.genesisOrder.map((a) => ({
-      kind: 'accounts',
-      event: {
-        pubkey: a.key,
-        lamports: a.lamports,
-        owner: a.owner,
-        executable: a.executable,
-        rentEpoch: a.rentEpoch,
-        data: Buffer.from(a.data),
-        writeVersion: ++this.writeVersion,
-        slot: 0n,
-        txnSignature: undefined,
-        isStartup: true,
-      },
-    }));
+    return this.s.genesisOrder.map((a) => ({ kind: 'accounts', event: accountWrite(a, ++this.writeVersion, 0n, undefined, true) }));
   }
 }
 

@@ -20,9 +20,9 @@ function pumpAccounts(s: SimState, user: User) {
   };
 }
 
-/** buy, buy_exact_sol_in: 16 accounts. */
-export function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
-  const a = pumpAccounts(s, user);
+/** The first seven accounts of buy and sell: global, fee recipient, mint, curve and its token account, the user's token
+ * account and the user. */
+function tradeHead(s: SimState, coin: Coin, ata: Acct, a: ReturnType<typeof pumpAccounts>): AccountMeta[] {
   return [
     meta(a.global),
     meta(s.feeRecipient, true),
@@ -31,6 +31,14 @@ export function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): Acc
     meta(coin.curveAta, true),
     meta(ata, true),
     meta(a.user, true, true),
+  ];
+}
+
+/** buy, buy_exact_sol_in: 16 accounts. */
+export function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
+  const a = pumpAccounts(s, user);
+  return [
+    ...tradeHead(s, coin, ata, a),
     meta(a.p.system),
     meta(a.p.token),
     meta(coin.creatorVault, true),
@@ -47,13 +55,7 @@ export function buyAccounts(s: SimState, coin: Coin, user: User, ata: Acct): Acc
 export function sellAccounts(s: SimState, coin: Coin, user: User, ata: Acct): AccountMeta[] {
   const a = pumpAccounts(s, user);
   return [
-    meta(a.global),
-    meta(s.feeRecipient, true),
-    meta(coin.mint),
-    meta(coin.curve, true),
-    meta(coin.curveAta, true),
-    meta(ata, true),
-    meta(a.user, true, true),
+    ...tradeHead(s, coin, ata, a),
     meta(a.p.system),
     meta(coin.creatorVault, true),
     meta(a.p.token),

@@ -17,7 +17,7 @@ import type { Step } from '../trace.js';
 import { pickUser, withBudget, type GenCtx } from './context.js';
 import { pickFeeHolder } from './pump-v3.js';
 import { meta } from './pump-accounts.js';
-import { ammBuyQuote, ammFees, ammSellQuote, creatorVaultAta, poolTradeHead, reservesOf, swapBase } from './pumpswap.js';
+import { ammBuyQuote, ammFees, ammSell, creatorVaultAta, poolTradeHead, reservesOf, swapBase } from './pumpswap.js';
 
 /** Most pools the sweeps look at (the ones with fees waiting). */
 const FEE_POOLS = 128;
@@ -188,10 +188,7 @@ export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, ba
     data: tableIxData('pump_amm', 'sell_v2', { base_amount_in: baseIn, min_quote_amount_out: minQuoteOut }),
     run: () => {
       const r = reservesOf(pool);
-      const quote = ammSellQuote(r, baseIn);
-      const fee = ammFees(s, quote);
-      const out = quote - fee.lp - fee.protocol - fee.creator;
-      if (out < minQuoteOut || out <= 0n) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+      const { quote, fee, out } = ammSell(s, r, baseIn, minQuoteOut);
       const ts = ctx.b.blockTime;
       const common = commonFields(s, pool, user, userBase, ts);
       growPool(pool, user.acct);

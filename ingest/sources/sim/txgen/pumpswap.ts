@@ -88,6 +88,16 @@ export function ammSellQuote(r: Reserves, baseIn: bigint): bigint {
   return (baseIn * r.quote) / (r.base + baseIn);
 }
 
+/** A sell of `baseIn` against reserves `r` (sell and sell_v2): the quote before fees, the fees and what the seller
+ * gets, or the program's slippage error when that is below `minQuoteOut`. */
+export function ammSell(s: SimState, r: Reserves, baseIn: bigint, minQuoteOut: bigint) {
+  const quote = ammSellQuote(r, baseIn);
+  const fee = ammFees(s, quote);
+  const out = quote - fee.lp - fee.protocol - fee.creator;
+  if (out < minQuoteOut || out <= 0n) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+  return { quote, fee, out };
+}
+
 /** The coin creator's wrapped SOL fee account, created by the first trade that pays into it (rent from the user). */
 export function creatorVaultAta(s: SimState, pool: Pool, payer: Acct): Acct {
   if (!pool.creatorVaultAta.exists) createTokenAccount(payer, pool.creatorVaultAta, s.nativeMint, pool.creatorVaultAuthority);
@@ -179,10 +189,7 @@ function ammSellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, baseIn: 
     data: borsh(24).bytes(PUMP_AMM_IX.sell).u64(baseIn).u64(minQuoteOut).done(),
     run: () => {
       const r = reservesOf(pool);
-      const quote = ammSellQuote(r, baseIn);
-      const fee = ammFees(s, quote);
-      const out = quote - fee.lp - fee.protocol - fee.creator;
-      if (out < minQuoteOut || out <= 0n) throw CUSTOM(PUMP_AMM_ERR.exceededSlippage);
+      const { quote, fee, out } = ammSell(s, r, baseIn, minQuoteOut);
       const base = swapBase(s, pool, user, userBase, r, ctx.b.blockTime);
       moveTokens(userBase, pool.baseAta, baseIn);
       moveTokens(pool.quoteAta, wsol, out);
