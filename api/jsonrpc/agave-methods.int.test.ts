@@ -133,9 +133,7 @@ beforeAll(async () => {
         maxSlots: SIM_SLOTS,
         slotsPerEpoch: SLOTS_PER_EPOCH,
         validators: 8,
-        // 75 transactions a second (30 a block) are thousands in the range the counts cover and still busy mints
-        // and fee payers; 150 gave the simulator and the projector twice the work for no case more.
-        tps: 75,
+        tps: 150,
         fast: true,
         deadRate: 0,
         simEntries: false,
