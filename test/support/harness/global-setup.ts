@@ -38,7 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /** With SLOTSTREAM_TEST_CPU_LOG (test/support/harness/cpu-log.ts), the CPU spent outside the test files' own lines: vitest's
  * main process (it transforms every file's modules and gathers the results), the processes it has reaped (the test
- * files' workers whole, module loading and their own children included) and the broker's JVMs. */
+ * files' workers whole, module loading and their own children included; not the last ones, still running when
+ * vitest calls this) and the broker's JVMs. */
 function logOutsideCpu(projectName: string, brokerPids: number[]): void {
   const log = process.env.SLOTSTREAM_TEST_CPU_LOG;
   if (log === undefined) return;
