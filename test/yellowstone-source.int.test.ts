@@ -248,8 +248,7 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(cfg.topicPrefix))) === until, {
         what: `slot ${until} in Kafka`,
         timeoutMs: 300_000,
-        // Each look opens a reader on three topics: twice a second is enough for a wait of tens of seconds.
-        intervalMs: 500,
+        intervalMs: 200,
       });
       await h.stop();
     } finally {
@@ -312,8 +311,7 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
         what: `slot ${expected.last} in Kafka`,
         timeoutMs: 300_000,
-        // Each look opens a reader on three topics: twice a second is enough for a wait of tens of seconds.
-        intervalMs: 500,
+        intervalMs: 200,
       });
       // F came back, resuming from where the merged history stood.
       await waitFor(() => f.requests.filter((r) => !r.ping).length >= 2, { what: "F's second subscription" });
@@ -358,8 +356,7 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
       await waitFor(async () => (await lastPublishedSlot(kafka, topicNames(prefix))) === expected.last, {
         what: `slot ${expected.last} in Kafka`,
         timeoutMs: 300_000,
-        // Each look opens a reader on three topics: twice a second is enough for a wait of tens of seconds.
-        intervalMs: 500,
+        intervalMs: 200,
       });
       // Dropped for its lag (long before the 60 s of silence that would also drop it), and resubscribed.
       await waitFor(() => stalling.requests.filter((r) => !r.ping).length >= 2, { what: "S's second subscription", timeoutMs: 300_000 });

@@ -199,8 +199,7 @@ describe('head cache against the views', () => {
           slotMs: 0,
           maxSlots: 190,
           validators: 8,
-          // 10 transactions a block: the reads sample a dozen of them; the cache's bound is in slots, not transactions.
-          tps: 25,
+          tps: 50,
           fast: true,
           deadRate: 0.05,
           simEntries: false,

@@ -19,16 +19,13 @@ export interface RecordedUpdate {
   /** The update's own slot (status, block meta, entry, ...); undefined for pings. */
   slot: bigint | undefined;
   update: SubscribeUpdate;
-  /** The update's recorded wire bytes, when it was decoded from them: sent as they are, as the upstream sent them
-   * (not encoded again on every replay: test/yellowstone-source.int.test.ts replays it about ten times). */
-  wire?: Uint8Array;
 }
 
 export function decodeRecording(records: readonly Buffer[]): RecordedUpdate[] {
   return records.map((r) => {
     const update = SubscribeUpdateCodec.decode(r);
     const s = update.slot?.slot ?? update.blockMeta?.slot ?? update.entry?.slot ?? update.transaction?.slot ?? update.account?.slot;
-    return { slot: s === undefined ? undefined : BigInt(s), update, wire: r };
+    return { slot: s === undefined ? undefined : BigInt(s), update };
   });
 }
 
@@ -111,7 +108,7 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
       : o
           .recording!.slice(0, o.limit ?? o.recording!.length)
           .filter((r) => from === undefined || (r.slot !== undefined && r.slot >= from))
-          .map((r) => r.wire ?? r.update);
+          .map((r) => r.update);
     let sent = 0;
     for await (const u of updates) {
       if (!open.has(call)) return;
