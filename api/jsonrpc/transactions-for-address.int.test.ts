@@ -155,8 +155,16 @@ const ownedTokenAccounts = async (commitment: Commitment): Promise<string[]> => 
   return out;
 };
 
-const txOf = (signature: string, commitment: Commitment, encoding = 'json') =>
-  result('getTransaction', [signature, { commitment, encoding, maxSupportedTransactionVersion: 0 }]);
+/** getTransaction's answer, asked once per (signature, commitment, encoding): the reference histories of the six
+ * modes and commitments, and the full walks' items, ask it of the same transactions again and again (a view read
+ * each), and the views do not change before the rebuild test, which asks none. */
+const answers = new Map<string, Promise<any>>();
+const txOf = (signature: string, commitment: Commitment, encoding = 'json'): Promise<any> => {
+  const key = `${signature}/${commitment}/${encoding}`;
+  if (!answers.has(key))
+    answers.set(key, result('getTransaction', [signature, { commitment, encoding, maxSupportedTransactionVersion: 0 }]));
+  return answers.get(key)!;
+};
 
 /** Whether getTransaction's token balances say `account`'s amount changed (a missing entry is 0). */
 function balanceChanged(tx: any, account: string): boolean {

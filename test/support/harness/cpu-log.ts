@@ -1,23 +1,67 @@
 // With SLOTSTREAM_TEST_CPU_LOG=<file> (vitest.config.ts adds this setup file then), each test file's process appends
-// one line when the file ends: its path, the CPU its own process used (user + system ms, the embedded ClickHouse
-// included; not the child processes or the shared broker) and its wall time. Which files cost the suite its time on a
-// 2-core machine is a question of CPU, not of the wall time a loaded run shows (docs/testing.md).
-import { appendFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect } from 'vitest';
+// one line when the file ends: its path, the CPU its own process used from its first hook on (user + system ms, the
+// embedded ClickHouse included; not the child processes or the shared broker), its wall time, the time it started (UTC,
+// so a file's cost can be set beside what else ran then) and its process's CPU since the process started (module
+// loading included; in the unit tier, whose files share a worker, it adds up over the worker's files). Which files cost
+// the suite its time on a 2-core machine is a question of CPU, not of the wall time a loaded run shows
+// (docs/testing.md). What runs outside the files' processes (vitest's main process, the shared broker) is one line of
+// global-setup.ts's teardown.
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 const LOG = process.env.SLOTSTREAM_TEST_CPU_LOG;
 let cpu0: NodeJS.CpuUsage;
 let t0 = 0;
+let started = '';
 
 beforeAll(() => {
   cpu0 = process.cpuUsage();
   t0 = performance.now();
+  started = new Date().toISOString();
+});
+
+// With SLOTSTREAM_TEST_CPU_TESTS=1 too: one more line per test, its own CPU (the file's hooks are the rest).
+const PER_TEST = LOG !== undefined && process.env.SLOTSTREAM_TEST_CPU_TESTS !== undefined;
+let testCpu0: NodeJS.CpuUsage | undefined;
+beforeEach(() => {
+  if (PER_TEST) testCpu0 = process.cpuUsage();
+});
+afterEach((ctx) => {
+  if (!PER_TEST || testCpu0 === undefined) return;
+  const cpu = process.cpuUsage(testCpu0);
+  appendFileSync(LOG!, `  ${expect.getState().testPath ?? 'unknown'} > ${ctx.task.name}\t${Math.round((cpu.user + cpu.system) / 1000)}\n`);
 });
 
 afterAll(() => {
   if (LOG === undefined) return;
   const cpu = process.cpuUsage(cpu0);
+  const whole = process.cpuUsage();
   const file = expect.getState().testPath ?? 'unknown';
   const ms = (us: number) => Math.round(us / 1000);
-  appendFileSync(LOG, `${file}\t${ms(cpu.user + cpu.system)}\t${Math.round(performance.now() - t0)}\n`);
+  const wall = Math.round(performance.now() - t0);
+  const threads = process.env.SLOTSTREAM_TEST_CPU_THREADS ? `\t${threadCpu()}` : '';
+  appendFileSync(LOG, `${file}\t${ms(cpu.user + cpu.system)}\t${wall}\t${started}\t${ms(whole.user + whole.system)}${threads}\n`);
 });
+
+/** With SLOTSTREAM_TEST_CPU_THREADS=1 too: the process's CPU so far by thread name, the largest first (`node` is the
+ * JavaScript thread; the embedded ClickHouse's threads have their own names), from /proc (Linux; threads that ended
+ * are not counted). Where a file's CPU goes, before deciding what to make smaller. */
+function threadCpu(): string {
+  const byName = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
+      // Native threads that do not name themselves are `node` too: the JavaScript thread is the one with the pid.
+      const name = Number(tid) === process.pid ? 'js-main' : comm;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    return '';
+  }
+  return [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .map(([n, v]) => `${n}=${v}`)
+    .join(' ');
+}
