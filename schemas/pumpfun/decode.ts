@@ -22,7 +22,10 @@ export const SET_PARAMS_ORIGINAL_ARGS = 72;
 
 // Looked up by number (the discriminator's key), then compared whole: no string per lookup.
 const byDiscriminator: DiscriminatorIndex<{ readonly discriminator: Buffer; readonly name: PumpInstructionName }> = new Map(
-  PUMP_INSTRUCTION_NAMES.map((name) => [discriminatorKey(PUMP_DISCRIMINATORS[name], 0), [{ discriminator: PUMP_DISCRIMINATORS[name], name }]]),
+  PUMP_INSTRUCTION_NAMES.map((name) => [
+    discriminatorKey(PUMP_DISCRIMINATORS[name], 0),
+    [{ discriminator: PUMP_DISCRIMINATORS[name], name }],
+  ]),
 );
 
 // The six original instructions in the layouts the proto messages carry (read with the tables' reader).

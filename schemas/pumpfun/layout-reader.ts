@@ -150,7 +150,11 @@ function fixedOrEmpty(t: FieldType): Fixed | null {
     if (t.tuple) return { size: s.size, expr: (at) => `[${s.exprs(at).join(', ')}]` };
     return {
       size: s.size,
-      expr: (at) => `{ ${s.exprs(at).map((e, i) => `${JSON.stringify(t.fields[i]!.name)}: ${e}`).join(', ')} }`,
+      expr: (at) =>
+        `{ ${s
+          .exprs(at)
+          .map((e, i) => `${JSON.stringify(t.fields[i]!.name)}: ${e}`)
+          .join(', ')} }`,
     };
   }
   return null;
@@ -173,8 +177,7 @@ function fixedRun(fixed: readonly Fixed[], from: number, to: number, lit: (n: nu
 }
 
 function variableField(f: Field, i: number, lit: (n: number) => string): string[] {
-  const read =
-    f.type.k === 'string' ? 'c.string()' : f.type.k === 'vec' ? `vec(c, t[${i}].of, least[${i}])` : `read(c, t[${i}])`;
+  const read = f.type.k === 'string' ? 'c.string()' : f.type.k === 'vec' ? `vec(c, t[${i}].of, least[${i}])` : `read(c, t[${i}])`;
   return [`if (p >= L) return ${lit(i)};`, `c.pos = p;`, `v${i} = ${read};`, `p = c.pos;`];
 }
 
@@ -197,7 +200,7 @@ export function compileLayoutReader(
   const fixed = fields.map((f) => fixedOf(f.type));
   const lines = ['const d = c.data;', 'const L = d.length;', 'let p = c.pos;'];
   if (fields.length > 0) lines.push(`let ${fields.map((_, i) => `v${i}`).join(', ')};`);
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     let end = i;
     while (end < fields.length && fixed[end] !== null) end++;
     if (end > i) {
