@@ -11,7 +11,7 @@
 import type { Instruction } from '../../proto/gen/stream.js';
 import { PUMP_DISCRIMINATORS, PUMP_INSTRUCTION_NAMES, type PumpInstructionName } from './discriminators.js';
 import { parseFields, readFields, type Field, type Fields } from './layout.js';
-import { lookupDiscriminator, type DiscriminatorIndex } from './program-table.js';
+import { discriminatorKey, lookupDiscriminator, type DiscriminatorIndex } from './program-table.js';
 
 export type PumpInstruction = NonNullable<Instruction['instructionOneof']>;
 
@@ -20,9 +20,12 @@ export const PUMP_PROGRAM_ID = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
 /** Original set_params arguments: fee_recipient (32) + five u64. */
 export const SET_PARAMS_ORIGINAL_ARGS = 72;
 
-// Looked up by number (the discriminator's first 4 bytes), then compared whole: no string per lookup.
+// Looked up by number (the discriminator's key), then compared whole: no string per lookup.
 const byDiscriminator: DiscriminatorIndex<{ readonly discriminator: Buffer; readonly name: PumpInstructionName }> = new Map(
-  PUMP_INSTRUCTION_NAMES.map((name) => [PUMP_DISCRIMINATORS[name].readUInt32LE(0), [{ discriminator: PUMP_DISCRIMINATORS[name], name }]]),
+  PUMP_INSTRUCTION_NAMES.map((name) => [
+    discriminatorKey(PUMP_DISCRIMINATORS[name], 0),
+    [{ discriminator: PUMP_DISCRIMINATORS[name], name }],
+  ]),
 );
 
 // The six original instructions in the layouts the proto messages carry (read with the tables' reader).

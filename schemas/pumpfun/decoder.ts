@@ -6,7 +6,7 @@
 //   unknown    no instruction/event of the program has these 8 bytes.
 //   truncated  shorter than the 8-byte discriminator, or ending inside a field (`field` names it).
 //   invalid    a value Borsh rejects (bool or option byte not 0/1, invalid UTF-8); the program would have failed.
-import { readFields, type Fields } from './layout.js';
+import type { Fields } from './layout.js';
 import { BUNDLED_TABLES } from './active-tables.js';
 import {
   hasDiscriminator,
@@ -77,7 +77,7 @@ function decode<D extends InstructionDef | EventDef>(
     const hex = Buffer.from(data.buffer, data.byteOffset + at, 8).toString('hex');
     return { kind: 'unknown', program, discriminator: hex, reason: `${program} has no ${what} with discriminator ${hex}` };
   }
-  const r = readFields(def.fields, data, at + 8);
+  const r = def.read(data, at + 8);
   if (!r.ok)
     return { kind: r.kind, program, name: def.name, def, fields: r.fields, field: r.field, reason: `${program} ${def.name}: ${r.reason}` };
   return {

@@ -14,6 +14,7 @@
 // aliases the input).
 
 import { ByteError, ByteReader, byteError } from '../byte-reader.js';
+import { compileLayoutReader, type CompiledLayout } from './layout-reader.js';
 
 export type Value = number | bigint | boolean | string | Buffer | null | readonly Value[] | { readonly [field: string]: Value };
 export type Fields = Record<string, Value>;
@@ -251,53 +252,33 @@ function readValue(c: ByteReader, t: FieldType): Value {
   }
 }
 
-/** A layout's reader: the fields read in order into object literals, one shape per prefix length, generated
- * once per layout (the generic loop's `out[name] = v` stores cost more than the reads). Where the data ends
- * before a field (an older layout) it returns the fields so far, the rest absent, as the generic loop does;
- * throws ByteError as `readValue` does (then the generic loop names the field). */
-type FastReader = (c: ByteReader) => LayoutRead;
+/** A layout's reader (layout-reader.ts), compiled once per field list. */
+const compiled = new WeakMap<readonly Field[], CompiledLayout>();
 
-const fastReaders = new WeakMap<readonly Field[], FastReader>();
-
-function fastReaderOf(fields: readonly Field[]): FastReader {
-  let r = fastReaders.get(fields);
-  if (r !== undefined) return r;
-  // The complete LayoutRead in one literal (no wrapper object per read).
-  const literal = (n: number): string =>
-    `{ ok: true, fields: { ${fields
-      .slice(0, n)
-      .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
-      .join(', ')} }, present: ${n}, trailingBytes: c.data.length > c.pos ? c.data.length - c.pos : 0 }`;
-  const lines: string[] = [];
-  const SCALAR_READS: Readonly<Record<string, string>> = {
-    u8: 'u8',
-    u16: 'u16',
-    u32: 'u32',
-    u64: 'u64',
-    i64: 'i64',
-    bool: 'bool',
-    pubkey: 'pubkey',
-    string: 'string',
-  };
-  fields.forEach((f, i) => {
-    const m = SCALAR_READS[f.type.k];
-    const read = m ? `c.${m}()` : f.type.k === 'vec' ? `vec(c, t[${i}].of, ${minSize(f.type.of!)})` : `read(c, t[${i}])`;
-    lines.push(`if (c.pos >= c.data.length) return ${literal(i)};`, `const v${i} = ${read};`);
-  });
-  lines.push(`return ${literal(fields.length)};`);
-  // Generated from the table's own field list (names and types parsed above), once per layout.
-  const make = new Function('t', 'read', 'vec', `return function readLayout(c) {\n${lines.join('\n')}\n};`) as (
-    t: readonly FieldType[],
-    read: typeof readValue,
-    vec: typeof readVec,
-  ) => FastReader;
-  r = make(
-    fields.map((f) => f.type),
-    readValue,
-    readVec,
-  );
-  fastReaders.set(fields, r);
+function compiledOf(fields: readonly Field[]): CompiledLayout {
+  let r = compiled.get(fields);
+  if (r === undefined) {
+    const least = fields.map((f) => (f.type.k === 'vec' ? minSize(f.type.of!) : 0));
+    r = compileLayoutReader(fields, readValue, readVec, least);
+    compiled.set(fields, r);
+  }
   return r;
+}
+
+/** A reader of `fields` (what readFields does, without looking the compiled reader up per call): a table's
+ * definitions keep theirs. */
+export function layoutReader(fields: readonly Field[]): (data: Uint8Array, offset: number) => LayoutRead {
+  if (fields.length === 0) return (data, offset) => readPrefix(fields, data, offset);
+  const read = compiledOf(fields);
+  return (data, offset) => {
+    try {
+      return read(cursor.reset(data, offset));
+    } catch (e) {
+      if (!(e instanceof ByteError)) throw e;
+      // The generic loop names the field and keeps those before it.
+      return readPrefix(fields, data, offset);
+    }
+  };
 }
 
 /**
@@ -305,9 +286,8 @@ function fastReaderOf(fields: readonly Field[]): FastReader {
  */
 export function readFields(fields: readonly Field[], data: Uint8Array, offset: number): LayoutRead {
   if (fields.length > 0) {
-    const c = cursor.reset(data, offset);
     try {
-      return fastReaderOf(fields)(c);
+      return compiledOf(fields)(cursor.reset(data, offset));
     } catch (e) {
       if (!(e instanceof ByteError)) throw e;
       // The generic loop below names the field and keeps those before it.

@@ -3,7 +3,7 @@
 // order, account names in order) and every event (name, discriminator, fields in order) of the program's
 // IDL, and after them the fields a later layout appended that the pinned IDL does not have yet (`newer`).
 import bs58 from 'bs58';
-import { LayoutError, parseFields, type Field, type TypeDefs } from './layout.js';
+import { LayoutError, layoutReader, parseFields, type Field, type LayoutRead, type TypeDefs } from './layout.js';
 
 export type PumpProgramName = 'pump' | 'pump_amm' | 'pump_fees';
 
@@ -18,6 +18,8 @@ interface DefBase {
   readonly idlFieldCount: number;
   /** Dropped by the newest IDL the table was made from (still decoded: history holds it). */
   readonly retired: boolean;
+  /** Reads `fields` from the bytes at `offset` (layout.ts's readFields, its compiled reader kept here). */
+  readonly read: (data: Uint8Array, offset: number) => LayoutRead;
 }
 
 export interface InstructionDef extends DefBase {
@@ -59,11 +61,13 @@ export interface ProgramTable {
   readonly eventIndex: DiscriminatorIndex<EventDef>;
 }
 
-/** Definitions by their discriminator's first 4 bytes (as a number, cheaper to hash than 8), then compared whole. */
+/** Definitions by their discriminator's key (discriminatorKey), then compared whole. */
 export type DiscriminatorIndex<D> = ReadonlyMap<number, readonly D[]>;
 
-const u32At = (data: Uint8Array, at: number): number =>
-  (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
+/** The key of the discriminator at `at`: its first 30 bits as a number, always a small integer (V8 keys a Map
+ * by a small integer without allocating; a full u32 above 2^30 would be a heap number per lookup). */
+export const discriminatorKey = (data: Uint8Array, at: number): number =>
+  data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | ((data[at + 3]! & 0x3f) << 24);
 
 /** Whether the 8 bytes at `at` are `disc`. The caller checks the length. */
 export function hasDiscriminator(data: Uint8Array, at: number, disc: Uint8Array): boolean {
@@ -77,7 +81,7 @@ export function lookupDiscriminator<D extends { readonly discriminator: Buffer }
   data: Uint8Array,
   at: number,
 ): D | undefined {
-  const candidates = index.get(u32At(data, at));
+  const candidates = index.get(discriminatorKey(data, at));
   if (candidates === undefined) return undefined;
   for (const d of candidates) if (hasDiscriminator(data, at, d.discriminator)) return d;
   return undefined;
@@ -105,7 +109,17 @@ function base<K extends 'instruction' | 'event'>(
     const names = fields.map((f) => f.name);
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) throw new LayoutError(`field ${dup} appears twice`);
-    return { kind, program, name, discriminator: discriminator(hex, what), fields, names, idlFieldCount: idlFields.length, retired };
+    return {
+      kind,
+      program,
+      name,
+      discriminator: discriminator(hex, what),
+      fields,
+      names,
+      idlFieldCount: idlFields.length,
+      retired,
+      read: layoutReader(fields),
+    };
   } catch (e) {
     throw new LayoutError(`${what}: ${(e as Error).message}`);
   }
@@ -117,7 +131,7 @@ function indexOf<D extends DefBase>(defs: readonly D[], what: string): Discrimin
     const other = lookupDiscriminator(map, d.discriminator, 0);
     if (other !== undefined)
       throw new LayoutError(`${what}: ${d.name} and ${other.name} share discriminator ${d.discriminator.toString('hex')}`);
-    const key = u32At(d.discriminator, 0);
+    const key = discriminatorKey(d.discriminator, 0);
     map.set(key, [...(map.get(key) ?? []), d]);
   }
   return map;
