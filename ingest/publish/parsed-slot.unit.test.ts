@@ -23,7 +23,7 @@ describe('ParsedSlot', () => {
     const bySlot = new Map<bigint, { txs: TransactionEvent[]; writesBySig: Map<string, AccountEvent[]> }>();
     for (const b of batches)
       for (const e of b.events) {
-        const s = bySlot.get(b.slot) ?? { txs: [], writesBySig: new Map() };
+        const s = bySlot.get(b.slot) ?? { txs: [] as TransactionEvent[], writesBySig: new Map<string, AccountEvent[]>() };
         bySlot.set(b.slot, s);
         if (e.kind === 'transactions') s.txs.push(e.event);
         else if (e.kind === 'accounts' && e.event.txnSignature !== undefined) {
