@@ -8,6 +8,7 @@ import { encodeParsed } from '../../schemas/pumpfun/encode-parsed.js';
 import { parsedFactsOf } from '../../schemas/pumpfun/parsed-facts.js';
 import { scanParsedTransaction } from '../../schemas/pumpfun/parsed-scan.js';
 import { collect } from '../../test/support/sim/checks.js';
+import { expectEqual } from '../../test/support/harness/expect-equal.js';
 import { ParsedSlot } from './parsed-slot.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -16,23 +17,31 @@ describe('ParsedSlot', () => {
   it('builds each pump transaction’s update with its own curve/pool write, and the facts beside it', async () => {
     const batches = await collect({ seed: 7, maxSlots: 12, fast: true, tps: 1000 });
     // The reference: per slot, each transaction with content, its writes found by signature and pubkey.
-    const expected = new Map<string, { tx: TransactionEvent; bytes: Buffer }>();
-    const bySlot = new Map<bigint, { txs: TransactionEvent[]; writes: AccountEvent[] }>();
+    const expected = new Map<string, { tx: TransactionEvent; scan: ReturnType<typeof scanParsedTransaction>; bytes: Buffer }>();
+    // A slot's writes grouped by the signature that caused them (searching all of a slot's writes per transaction was
+    // most of the test's time at 1,000 tps).
+    const bySlot = new Map<bigint, { txs: TransactionEvent[]; writesBySig: Map<string, AccountEvent[]> }>();
     for (const b of batches)
       for (const e of b.events) {
-        const s = bySlot.get(b.slot) ?? { txs: [], writes: [] };
+        const s = bySlot.get(b.slot) ?? { txs: [] as TransactionEvent[], writesBySig: new Map<string, AccountEvent[]>() };
         bySlot.set(b.slot, s);
         if (e.kind === 'transactions') s.txs.push(e.event);
-        else if (e.kind === 'accounts') s.writes.push(e.event);
+        else if (e.kind === 'accounts' && e.event.txnSignature !== undefined) {
+          const k = hex(e.event.txnSignature);
+          const list = s.writesBySig.get(k);
+          if (list) list.push(e.event);
+          else s.writesBySig.set(k, [e.event]);
+        }
       }
-    for (const { txs, writes } of bySlot.values())
+    for (const { txs, writesBySig } of bySlot.values())
       for (const tx of txs) {
         const scan = scanParsedTransaction(tx);
         if (scan.instructions.length + scan.events.length === 0) continue;
-        const own = (k: Buffer | undefined) =>
-          k && writes.find((w) => w.pubkey.equals(k) && w.txnSignature !== undefined && hex(w.txnSignature) === hex(tx.signatures[0]!));
+        const writes = writesBySig.get(hex(tx.signatures[0]!)) ?? [];
+        const own = (k: Buffer | undefined) => k && writes.find((w) => w.pubkey.equals(k));
         expected.set(hex(tx.signatures[0]!), {
           tx,
+          scan,
           bytes: encodeParsed(tx, scan, own(scan.curve) || undefined, own(scan.pool) || undefined),
         });
       }
@@ -52,10 +61,9 @@ describe('ParsedSlot', () => {
     let joined = 0;
     const perCurveSlot = new Map<string, number>();
     for (const r of built) {
-      const { tx } = expected.get(hex(r.signature))!;
-      const scan = scanParsedTransaction(tx);
-      expect([r.slot, r.index, r.failed, r.hasInstruction]).toEqual([tx.slot, tx.index, scan.failed, scan.instructions.length > 0]);
-      expect(ParsedFacts.decode(r.facts)).toEqual(parsedFactsOf(tx, scan));
+      const { tx, scan } = expected.get(hex(r.signature))!;
+      expectEqual([r.slot, r.index, r.failed, r.hasInstruction], [tx.slot, tx.index, scan.failed, scan.instructions.length > 0]);
+      expectEqual(ParsedFacts.decode(r.facts), parsedFactsOf(tx, scan));
       const u = SubscribeUpdateParsedTransaction.decode(r.update);
       if (!u.account?.account) continue;
       joined++;

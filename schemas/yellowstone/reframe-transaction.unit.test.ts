@@ -7,6 +7,7 @@ import { scanTransaction } from '../scan.js';
 import { reframeYellowstoneTransaction } from './reframe-transaction.js';
 import { SubscribeUpdate } from './storage.js';
 import { transactionToYellowstone } from './transaction.js';
+import { expectEqual } from '../../test/support/harness/expect-equal.js';
 
 /** What the codec path gives: the converted message encoded by the published codec, decoded again. */
 function viaCodec(tx: TransactionEvent, ms: number) {
@@ -30,7 +31,7 @@ describe('reframeYellowstoneTransaction', () => {
       for (const e of chain.next('fast').events) {
         if (e.kind !== 'transactions') continue;
         const tx = TransactionEvent.decode(encodeRecord(e).value);
-        expect(reframed(tx, 1_763_900_000_123)).toEqual(viaCodec(tx, 1_763_900_000_123));
+        expectEqual(reframed(tx, 1_763_900_000_123), viaCodec(tx, 1_763_900_000_123));
         n++;
         if (tx.err !== undefined) failed++;
       }

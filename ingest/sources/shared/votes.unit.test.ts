@@ -8,6 +8,7 @@ import type { SlotBatch } from '../../source.js';
 import { createSimSource, DEFAULT_SIM_OPTIONS } from '../sim/index.js';
 import { subscribeRequest } from '../yellowstone/subscription.js';
 import { isVoteEvent, selectVotes, withoutVotes } from './votes.js';
+import { expectEqual } from '../../../test/support/harness/expect-equal.js';
 
 const VOTE = Buffer.from(getBase58Encoder().encode(VOTE_PROGRAM));
 
@@ -32,7 +33,10 @@ describe('--votes exclude', () => {
     const kept = some.flatMap((b) => b.events);
     expect(kept.filter(isVoteTx)).toEqual([]);
     expect(kept.filter(isVoteAccount)).toEqual([]);
-    expect(kept).toEqual(allEvents.filter((e) => !isVoteTx(e) && !isVoteAccount(e)));
+    expectEqual(
+      kept,
+      allEvents.filter((e) => !isVoteTx(e) && !isVoteAccount(e)),
+    );
     // Same slots, same block meta (its counts describe the block, votes counted).
     expect(some.map((b) => b.slot)).toEqual(all.map((b) => b.slot));
     const votesCounted = kept.flatMap((e) => (e.kind === 'slots' && e.event.block ? [e.event.block.voteTransactionCount] : []));

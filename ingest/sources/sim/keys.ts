@@ -12,12 +12,24 @@ export interface Keypair {
 // placeholder `x` was faster, but Node 24.22 checks `x` against `d` and refuses it ("Invalid JWK OKP key").
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
+// Derived keypairs, cached like PDAs (pda.ts): the PKCS#8 import is ~1 ms (OpenSSL's decoder), two thirds of a
+// genesis (1,000 users, 2 keys per validator), and every chain of a seed derives the same genesis keys: a resumed
+// or prepared run, a standby's thread, the tests' chains. Keys are never mutated, so chains can share them.
+const cache = new Map<string, Keypair>();
+const CACHE_MAX = 100_000;
+
 /** The keypair for (seed, role, index): the same inputs always give the same key. */
 export function deriveKeypair(seed: number, role: string, index: number | bigint): Keypair {
+  const cacheKey = `${seed}/${role}/${index}`;
+  const hit = cache.get(cacheKey);
+  if (hit) return hit;
   const secret = streamBytes(seed, 'key', role, index);
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, secret]), format: 'der', type: 'pkcs8' });
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
-  return { publicKey: Buffer.from(jwk.x!, 'base64url'), privateKey };
+  const kp = { publicKey: Buffer.from(jwk.x!, 'base64url'), privateKey };
+  if (cache.size >= CACHE_MAX) cache.clear(); // bound memory on very long runs (new users keep coming)
+  cache.set(cacheKey, kp);
+  return kp;
 }
 
 export function signMessage(message: Uint8Array, key: KeyObject): Buffer {

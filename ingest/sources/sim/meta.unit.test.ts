@@ -1,19 +1,24 @@
 // The simulator's transaction meta, entries and dead forks, checked against its own ledger.
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { encodeRecord, SlotStatus, type AccountEvent, type SlotEvent } from '../../../schemas/codec.js';
 import { Acct } from './accounts.js';
 import { computeLimit } from './block.js';
 import type { Ix } from './compile.js';
 import { COMPUTE_BUDGET_PROGRAM, PUMP_IX, PUMP_PROGRAM, TOKEN_PROGRAM } from './programs.js';
-import { collect } from '../../../test/support/sim/checks.js';
+import { collect, sharedChains } from '../../../test/support/sim/checks.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 describe('simulator meta', () => {
+  // One chain for the meta tests (the log test had one of its own: seed 2, 30 slots).
+  const chains = sharedChains();
+  afterAll(chains.clear);
+  const chain = () => chains.get({ maxSlots: 40, seed: 5, tps: 400, fast: true });
+
   it('balances, token balances and account writes agree; pre minus post is the fee', async () => {
-    const batches = await collect({ maxSlots: 40, seed: 5, tps: 400, fast: true });
+    const batches = await chain();
     let checked = 0;
     let tokenChecked = 0;
     for (const b of batches) {
@@ -50,9 +55,7 @@ describe('simulator meta', () => {
   });
 
   it("logs in the validator's form; pump.fun buys carry their inner token transfer at stack height 2 and their event", async () => {
-    const txs = (await collect({ maxSlots: 30, seed: 2, tps: 400, fast: true }))
-      .flatMap((b) => b.events)
-      .flatMap((e) => (e.kind === 'transactions' ? [e.event] : []));
+    const txs = (await chain()).flatMap((b) => b.events).flatMap((e) => (e.kind === 'transactions' ? [e.event] : []));
     const LINE = /^Program (\w+) (invoke \[[1-3]\]|success|failed: .+|consumed \d+ of \d+ compute units)$|^Program (log|data): /;
     let buys = 0;
     for (const t of txs) {
@@ -102,7 +105,11 @@ describe('simulator meta', () => {
 });
 
 describe('simulator entries and dead forks', () => {
-  const run = (deadRate = 0, entries = true) => collect({ maxSlots: 80, seed: 11, tps: 100, fast: true, entries, deadRate });
+  // Each chain built once for the four tests (eight builds before; the determinism check builds its own second).
+  const chains = sharedChains();
+  afterAll(chains.clear);
+  const options = (deadRate: number, entries: boolean) => ({ maxSlots: 80, seed: 11, tps: 100, fast: true, entries, deadRate });
+  const run = (deadRate = 0, entries = true) => chains.get(options(deadRate, entries));
   const bytes = (bs: Awaited<ReturnType<typeof run>>, keep: (kind: string) => boolean = () => true) =>
     Buffer.concat(bs.flatMap((b) => b.events.filter((e) => keep(e.kind)).map((e) => encodeRecord(e).value)));
 
@@ -160,7 +167,7 @@ describe('simulator entries and dead forks', () => {
 
   it('dead forks: progress statuses, ticks, DEAD last; no block, no transaction; the next block skips them', async () => {
     const batches = await run(0.15);
-    const again = await run(0.15);
+    const again = await collect(options(0.15, true));
     expect(again.map((b) => b.events.map((e) => encodeRecord(e).value.toString('hex')).join())).toEqual(
       batches.map((b) => b.events.map((e) => encodeRecord(e).value.toString('hex')).join()),
     );

@@ -23,8 +23,9 @@ describe('prepareSimSource', () => {
       const p = prepareSimSource(opts);
       for (const h of hints) await p.advance(h);
       expectEqual(await all(p.source, 40n), fresh);
-      // A second run of the same source builds its own chain.
-      expectEqual(await all(p.source, 40n), fresh);
+      // A second run of the same source builds its own chain. Whatever the hints, the first run took the prepared
+      // chain (or set it aside), so this is one path: checked once, after the hints that end exactly at the resume slot.
+      if (hints.length === 3) expectEqual(await all(p.source, 40n), fresh);
     }
   });
 });

@@ -20,6 +20,24 @@ export async function collect(o: Partial<SimOptions>, afterSlot?: bigint): Promi
   return out;
 }
 
+/**
+ * `collect`, built once per options and resume slot and shared by the tests of one file (a chain is most of a
+ * simulator test's CPU; the tests only read it). `clear` drops the chains: call it in the file's afterAll, since
+ * files share a worker's memory (isolate: false).
+ */
+export function sharedChains(): { get(o: Partial<SimOptions>, afterSlot?: bigint): Promise<SlotBatch[]>; clear(): void } {
+  const built = new Map<string, Promise<SlotBatch[]>>();
+  return {
+    get(o, afterSlot) {
+      const key = JSON.stringify([o, afterSlot?.toString()]);
+      let chain = built.get(key);
+      if (!chain) built.set(key, (chain = collect(o, afterSlot)));
+      return chain;
+    },
+    clear: () => built.clear(),
+  };
+}
+
 export function verifyEd25519(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });
   return verify(null, message, key, signature);
