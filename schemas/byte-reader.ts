@@ -41,6 +41,46 @@ const SCRATCH_U64 = new BigUint64Array(SCRATCH.buffer);
 const SCRATCH_I64 = new BigInt64Array(SCRATCH.buffer);
 /** The scratch views read in the platform's byte order; the formats are little-endian. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The 8 bytes at `p` into the scratch, in the platform's order. */
+function load8(d: Uint8Array, p: number): void {
+  const s = SCRATCH;
+  if (LITTLE_ENDIAN) {
+    s[0] = d[p]!;
+    s[1] = d[p + 1]!;
+    s[2] = d[p + 2]!;
+    s[3] = d[p + 3]!;
+    s[4] = d[p + 4]!;
+    s[5] = d[p + 5]!;
+    s[6] = d[p + 6]!;
+    s[7] = d[p + 7]!;
+  } else {
+    for (let i = 0; i < 8; i++) s[7 - i] = d[p + i]!;
+  }
+}
+
+// Little-endian integers at `p`, unchecked: for callers that checked the length already (ByteReader's `need`, the
+// pump layouts' compiled readers, schemas/pumpfun/layout-reader.ts).
+export function u64At(d: Uint8Array, p: number): bigint {
+  load8(d, p);
+  return SCRATCH_U64[0]!;
+}
+export function i64At(d: Uint8Array, p: number): bigint {
+  load8(d, p);
+  return SCRATCH_I64[0]!;
+}
+export function u128At(d: Uint8Array, p: number): bigint {
+  load8(d, p + 8);
+  const hi = SCRATCH_U64[0]!;
+  load8(d, p);
+  return (hi << 64n) | SCRATCH_U64[0]!;
+}
+export function i128At(d: Uint8Array, p: number): bigint {
+  load8(d, p + 8);
+  const hi = SCRATCH_I64[0]!;
+  load8(d, p);
+  return (hi << 64n) | SCRATCH_U64[0]!;
+}
 /** ASCII strings up to this length are built char by char (TradeEvent's ix_name "buy"/"sell"); longer ASCII ones
  * in a Buffer are sliced as latin1 (the same text for bytes below 0x80); the rest go through the validating
  * TextDecoder, whose call and subarray cost more than both for short text. */
@@ -99,43 +139,16 @@ export class ByteReader {
     return (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
   }
   u64(what = 'u64'): bigint {
-    this.load8(this.need(8, what));
-    return SCRATCH_U64[0]!;
+    return u64At(this.data, this.need(8, what));
   }
   i64(what = 'i64'): bigint {
-    this.load8(this.need(8, what));
-    return SCRATCH_I64[0]!;
+    return i64At(this.data, this.need(8, what));
   }
   u128(what = 'u128'): bigint {
-    const at = this.need(16, what);
-    this.load8(at + 8);
-    const hi = SCRATCH_U64[0]!;
-    this.load8(at);
-    return (hi << 64n) | SCRATCH_U64[0]!;
+    return u128At(this.data, this.need(16, what));
   }
   i128(what = 'i128'): bigint {
-    const at = this.need(16, what);
-    this.load8(at + 8);
-    const hi = SCRATCH_I64[0]!;
-    this.load8(at);
-    return (hi << 64n) | SCRATCH_U64[0]!;
-  }
-  /** The 8 bytes at `at` into the scratch, in the platform's order. */
-  private load8(at: number): void {
-    const d = this.data;
-    const s = SCRATCH;
-    if (LITTLE_ENDIAN) {
-      s[0] = d[at]!;
-      s[1] = d[at + 1]!;
-      s[2] = d[at + 2]!;
-      s[3] = d[at + 3]!;
-      s[4] = d[at + 4]!;
-      s[5] = d[at + 5]!;
-      s[6] = d[at + 6]!;
-      s[7] = d[at + 7]!;
-    } else {
-      for (let i = 0; i < 8; i++) s[7 - i] = d[at + i]!;
-    }
+    return i128At(this.data, this.need(16, what));
   }
 
   /** A Borsh/bincode bool: 0 or 1, any other byte `invalid`. */

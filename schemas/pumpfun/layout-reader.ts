@@ -12,31 +12,11 @@
 //   reads with its field-by-field reader, which names the field: the result is the same either way
 //   (fast-paths.realdata.test.ts pins the two against each other).
 // The generated code is built from the table's own parsed field list (names are JSON-quoted), never from input.
-import { byteError, type ByteReader } from '../byte-reader.js';
+import { byteError, i128At, i64At, u128At, u64At, type ByteReader } from '../byte-reader.js';
 import type { Field, FieldType, LayoutRead } from './layout.js';
 
 const SMALL = 1024;
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: SMALL }, (_, i) => BigInt(i));
-const SCRATCH = new Uint8Array(8);
-const SCRATCH_U64 = new BigUint64Array(SCRATCH.buffer);
-const SCRATCH_I64 = new BigInt64Array(SCRATCH.buffer);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-function load8(d: Uint8Array, p: number): void {
-  const s = SCRATCH;
-  if (LITTLE_ENDIAN) {
-    s[0] = d[p]!;
-    s[1] = d[p + 1]!;
-    s[2] = d[p + 2]!;
-    s[3] = d[p + 3]!;
-    s[4] = d[p + 4]!;
-    s[5] = d[p + 5]!;
-    s[6] = d[p + 6]!;
-    s[7] = d[p + 7]!;
-  } else {
-    for (let i = 0; i < 8; i++) s[7 - i] = d[p + i]!;
-  }
-}
 
 /** The low 32 bits at `p` when the high 32 are zero and the value is small; otherwise -1. */
 function smallAt(d: Uint8Array, p: number): number {
@@ -48,30 +28,17 @@ function smallAt(d: Uint8Array, p: number): number {
 function u64(d: Uint8Array, p: number): bigint {
   const s = smallAt(d, p);
   if (s >= 0) return SMALL_BIGINTS[s]!;
-  load8(d, p);
-  return SCRATCH_U64[0]!;
+  return u64At(d, p);
 }
 
 function i64(d: Uint8Array, p: number): bigint {
   const s = smallAt(d, p);
   if (s >= 0) return SMALL_BIGINTS[s]!;
-  load8(d, p);
-  return SCRATCH_I64[0]!;
+  return i64At(d, p);
 }
 
-function u128(d: Uint8Array, p: number): bigint {
-  load8(d, p + 8);
-  const hi = SCRATCH_U64[0]!;
-  load8(d, p);
-  return (hi << 64n) | SCRATCH_U64[0]!;
-}
-
-function i128(d: Uint8Array, p: number): bigint {
-  load8(d, p + 8);
-  const hi = SCRATCH_I64[0]!;
-  load8(d, p);
-  return (hi << 64n) | SCRATCH_U64[0]!;
-}
+const u128 = u128At;
+const i128 = i128At;
 
 function u32(d: Uint8Array, p: number): number {
   return (d[p]! | (d[p + 1]! << 8) | (d[p + 2]! << 16) | (d[p + 3]! << 24)) >>> 0;
