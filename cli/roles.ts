@@ -21,6 +21,8 @@ export interface Running {
   stop(): Promise<void>;
   /** Settles when the role finishes on its own (a bounded source, a rebuild) or fails. */
   done: Promise<void>;
+  /** Its metrics and health port (not in fixture mode). */
+  metricsPort?: number;
 }
 
 const forever = new Promise<void>(() => {});
@@ -55,7 +57,7 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     const unexpected = positionals[0];
     if (role === 'ingest') {
       if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
-      return { stop, ...(await wireIngest(ingest, infra, stops, log)) };
+      return { stop, metricsPort: metrics.port, ...(await wireIngest(ingest, infra, stops, log)) };
     }
 
     if (role === 'api' && sections.api.serve === 'streams') {
@@ -76,8 +78,16 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
     if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApiRole(config, sections, ch, { brokers, ...infra }, stops, log);
-    // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here.
-    if (role === 'all' && ingest.source !== 'none') await wireIngest(ingest, infra, stops, log);
+    // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here. With stream
+    // processes the ingest runs in a process of its own too, off the engine's main thread (cli/ingest-child.ts).
+    if (role === 'all' && ingest.source !== 'none') {
+      if (streamProcessCount(sections.api.streamProcesses) === 0) await wireIngest(ingest, infra, stops, log);
+      else {
+        const { IngestChild } = await import('./ingest-child.js');
+        const child = await IngestChild.open({ config, brokers, log });
+        stops.add('ingest process', () => child.stop());
+      }
+    }
     return { stop, done: forever };
   } catch (err) {
     await stops.stopAll();

@@ -7,11 +7,12 @@
 import cluster from 'node:cluster';
 import type { Config } from './config.js';
 import { createLogger } from '../platform/log.js';
-import { registry, startMetricsServer } from '../platform/metrics.js';
+import { startMetricsServer } from '../platform/metrics.js';
+import { answerPrimary, tellFailed, tellServing } from './child-link.js';
 import { resolveLogFormat } from '../platform/pretty-log.js';
 import { startStreamProcess } from './stream-process.js';
 import { StopList } from './stop-list.js';
-import { WORKER_CONFIG_ENV, type PrimaryMessage, type WorkerMessage } from './stream-workers.js';
+import { WORKER_CONFIG_ENV } from './stream-workers.js';
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env[WORKER_CONFIG_ENV] ?? 'null') as Config | null;
@@ -28,24 +29,17 @@ async function main(): Promise<void> {
     log.info({ why }, 'stream process stopping');
     void stops.stopAll().finally(() => process.exit(0));
   };
-  process.on('message', (m: PrimaryMessage) => {
-    if (m?.kind === 'stop') stop('primary');
-    else if (m?.kind === 'metrics')
-      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ kind: 'metrics', id: m.id, metrics } satisfies WorkerMessage));
-  });
-  process.once('disconnect', () => stop('primary gone'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  answerPrimary(stop);
   try {
     // Its own metrics and health port (any free one, not shared with the other workers): the primary logs it.
     const metrics = await startMetricsServer(config.host, 0, true);
     stops.add('metrics', () => metrics.close());
     const ports = await startStreamProcess(config, `w${id}-${process.pid}`, stops, log);
     log.info({ pid: process.pid, ...ports, metricsPort: metrics.port }, 'stream process is serving');
-    process.send?.({ kind: 'serving', ...ports, metrics: metrics.port } satisfies WorkerMessage);
+    tellServing({ ...ports, metrics: metrics.port });
   } catch (err) {
     log.fatal({ err }, 'stream process failed to start');
-    process.send?.({ kind: 'failed', message: (err as Error).message } satisfies WorkerMessage);
+    tellFailed((err as Error).message);
     await stops.stopAll();
     process.exit(1);
   }

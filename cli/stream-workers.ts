@@ -8,18 +8,11 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import type { Logger } from '../platform/log.js';
-import { addMetricsSource, type MetricsJson } from '../platform/metrics.js';
+import { addMetricsSource } from '../platform/metrics.js';
+import { askMetrics, stopChild, type ChildMessage } from './child-link.js';
 import type { StreamPorts } from './wire-api.js';
 
 export const WORKER_CONFIG_ENV = 'SLOTSTREAM_STREAM_WORKER';
-
-/** What a worker tells the primary. */
-export type WorkerMessage =
-  | { kind: 'serving'; grpc: number; pubsub: number; metrics: number }
-  | { kind: 'failed'; message: string }
-  | { kind: 'metrics'; id: number; metrics: MetricsJson };
-/** What the primary tells a worker: stop, or send its metrics (answered with the same id). */
-export type PrimaryMessage = { kind: 'stop' } | { kind: 'metrics'; id: number };
 
 /** A serving worker: its process and its own metrics port. */
 interface Served extends StreamPorts {
@@ -33,10 +26,7 @@ export function streamProcessCount(option: number, cores = availableParallelism(
 }
 
 /** A worker restarted sooner than this after its start waits before the next one (a crash loop costs no CPU). */
-const RESTART_BACKOFF_MS = 1_000;
-const STOP_WAIT_MS = 20_000;
-/** A worker that does not answer a metrics request within this is left out of that scrape (busy or dying). */
-const METRICS_WAIT_MS = 2_000;
+export const RESTART_BACKOFF_MS = 1_000;
 
 export interface StreamWorkers {
   ports: StreamPorts;
@@ -62,36 +52,6 @@ export function startStreamWorkers(o: StreamWorkersOptions): Promise<StreamWorke
   return StreamWorkerPool.open(o);
 }
 
-/** Asks one worker for its metrics; none when it is gone or does not answer in time. */
-function askMetrics(w: Worker, id: number): Promise<MetricsJson[]> {
-  if (!w.isConnected()) return Promise.resolve([]);
-  return new Promise((resolve) => {
-    const done = (answer: MetricsJson[]) => {
-      clearTimeout(timer);
-      w.off('message', onMessage);
-      w.off('exit', onExit);
-      resolve(answer);
-    };
-    const onMessage = (m: WorkerMessage) => m.kind === 'metrics' && m.id === id && done([m.metrics]);
-    const onExit = () => done([]);
-    const timer = setTimeout(() => done([]), METRICS_WAIT_MS);
-    w.on('message', onMessage);
-    w.once('exit', onExit);
-    w.send({ kind: 'metrics', id } satisfies PrimaryMessage);
-  });
-}
-
-/** Stops one worker: its own shutdown on the primary's word (or SIGTERM without a channel), SIGKILL after a wait. */
-function stopWorker(w: Worker): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (w.isDead()) return resolve();
-    const timer = setTimeout(() => w.process.kill('SIGKILL'), STOP_WAIT_MS);
-    w.once('exit', () => (clearTimeout(timer), resolve()));
-    if (w.isConnected()) w.send({ kind: 'stop' } satisfies PrimaryMessage);
-    else w.process.kill('SIGTERM');
-  });
-}
-
 /**
  * The primary's pool of stream processes. Invariants: `workers` holds every forked worker not yet exited; once
  * `stopping` is set no worker is forked again; the metrics source is registered from `open` until `stop`.
@@ -114,7 +74,7 @@ class StreamWorkerPool implements StreamWorkers {
     this.env = { [WORKER_CONFIG_ENV]: JSON.stringify(workerConfig(o.config, o.brokers, o.viewsUrl)) };
     // The engine's /metrics and status page count every stream process's streams and connections too.
     this.removeMetricsSource = addMetricsSource(async () =>
-      (await Promise.all([...this.workers].map((w) => askMetrics(w, ++this.metricsRequests)))).flat(),
+      (await Promise.all([...this.workers].map((w) => askMetrics(w.process, ++this.metricsRequests)))).flat(),
     );
   }
 
@@ -142,7 +102,7 @@ class StreamWorkerPool implements StreamWorkers {
   async stop(): Promise<void> {
     this.stopping = true;
     this.removeMetricsSource();
-    await Promise.all([...this.workers].map(stopWorker));
+    await Promise.all([...this.workers].map((w) => stopChild(w.process)));
   }
 
   /** Forks one worker; resolves with its ports once it serves, rejects if it fails or exits first. */
@@ -152,10 +112,10 @@ class StreamWorkerPool implements StreamWorkers {
     this.workers.add(w);
     return new Promise<Served>((resolve, reject) => {
       let serving = false;
-      w.on('message', (m: WorkerMessage) => {
+      w.on('message', (m: ChildMessage) => {
         if (m.kind === 'serving') {
           serving = true;
-          resolve({ grpc: m.grpc, pubsub: m.pubsub, pid: w.process.pid, metrics: m.metrics });
+          resolve({ grpc: m.grpc ?? 0, pubsub: m.pubsub ?? 0, pid: w.process.pid, metrics: m.metrics });
         } else if (m.kind === 'failed') reject(new Error(`stream process ${w.id} failed to start: ${m.message}`));
       });
       w.once('exit', (code, signal) => {

@@ -236,6 +236,13 @@ export function streamProcessesOf(lines: readonly Record<string, unknown>[]): Ma
   return out;
 }
 
+/** `slotstream all`'s ingest process (with stream processes, issue 33), from its log: pid and own metrics port. */
+export function ingestProcessOf(lines: readonly Record<string, unknown>[]): { pid: number; metricsPort: number } | undefined {
+  let out: { pid: number; metricsPort: number } | undefined;
+  for (const l of lines) if (l.msg === 'ingest process is serving') out = { pid: l.pid as number, metricsPort: l.metricsPort as number };
+  return out;
+}
+
 /** The JSON lines of a log text. */
 function jsonLines(text: string): Record<string, unknown>[] {
   return text.split('\n').flatMap((l) => {
@@ -264,7 +271,7 @@ async function measure(
     const text = all.output();
     const cut = text.lastIndexOf('\n') + 1;
     if (cut > logRead) {
-      workerLines.push(...jsonLines(text.slice(logRead, cut)).filter((l) => String(l.msg).startsWith('stream process')));
+      workerLines.push(...jsonLines(text.slice(logRead, cut)).filter((l) => /^(stream|ingest) process/.test(String(l.msg))));
       logRead = cut;
     }
     return streamProcessesOf(workerLines);
@@ -272,13 +279,16 @@ async function measure(
   const pids = (): Record<string, number[]> => {
     const service = all.child.pid!;
     const workers = [...streamProcesses().keys()];
+    const child = ingestProcessOf(workerLines);
+    const own = child ? [...workers, child.pid] : workers;
     const out: Record<string, number[]> = {
       service: [service],
-      kafka: descendants(service).filter((p) => !workers.includes(p)),
+      kafka: descendants(service).filter((p) => !own.includes(p)),
       upstream: [up.proc.pid!],
     };
     for (const w of workers) out[`stream_${w}`] = [w];
     if (ingest) out.ingest = [ingest.child.pid!];
+    else if (child) out.ingest = [child.pid];
     for (const [role, w] of clients) out[`client_${role}`] = [w.proc.pid!];
     return out;
   };
@@ -316,6 +326,8 @@ async function measure(
     const texts: [string, string][] = [['service', serviceText.split(INGEST_METRICS)[0]!]];
     if (ingest) texts.push(['ingest', serviceText.split(INGEST_METRICS)[1] ?? '']);
     const workers = [...streamProcesses()];
+    const child = ingestProcessOf(workerLines);
+    if (!ingest && child) texts.push(['ingest', await metricsOf(child.metricsPort)]);
     const scraped = await Promise.all(workers.map(([, port]) => metricsOf(port)));
     workers.forEach(([pid], i) => texts.push([`stream_${pid}`, scraped[i]!]));
     const busy: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricSum, streamProcessesOf } from './driver.js';
+import { ingestProcessOf, metricSum, streamProcessesOf } from './driver.js';
 import { localBrokers } from './ingest-process.js';
 import { Schedule, SPREAD } from './schedule.js';
 import { loadShape, MAINNET, slotsFor } from './shape.js';
@@ -85,6 +85,16 @@ describe('soak arithmetic', () => {
       [14, 9004],
     ]);
     expect(streamProcessesOf([{ msg: 'api is serving' }]).size).toBe(0);
+  });
+
+  it("given slotstream all's log, when its ingest process is read, then the newest one serving with its metrics port", () => {
+    const lines = [
+      { msg: 'ingest process is serving', pid: 21, metricsPort: 9101 },
+      { msg: 'ingest process died: starting another', pid: 21 },
+      { msg: 'ingest process is serving', pid: 22, metricsPort: 9102 },
+    ];
+    expect(ingestProcessOf(lines)).toEqual({ pid: 22, metricsPort: 9102 });
+    expect(ingestProcessOf([{ msg: 'api is serving' }])).toBeUndefined();
   });
 
   it('given a /metrics text, when a metric is summed, then over its label sets only', () => {

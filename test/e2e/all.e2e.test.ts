@@ -1,6 +1,6 @@
 // The quick start, end to end: `slotstream all` as a child process with a local Kafka broker,
-// embedded ClickHouse and the simulator; JSON-RPC and gRPC answer with simulated chain data; SIGINT
-// stops it and leaves no process behind.
+// embedded ClickHouse and the simulator; JSON-RPC and gRPC answer with simulated chain data; the ingest runs in a
+// process of its own, restarted when killed; SIGINT stops it and leaves no process behind.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,20 @@ function descendants(pid: number): number[] {
   walk(pid);
   return all;
 }
+
+/** slotstream all's JSON log lines so far (its ingest process writes to the same stderr). */
+const logLines = (): Record<string, unknown>[] =>
+  all
+    .output()
+    .split('\n')
+    .flatMap((l) => {
+      if (!l.startsWith('{')) return [];
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
 
 const alive = (pid: number) => {
   try {
@@ -122,6 +136,38 @@ describe('slotstream all', () => {
       return m ? Number(m[1]) : 0;
     };
     await waitFor(async () => (await entries()) > 0, { timeoutMs: 300_000, what: 'entries records published' });
+  });
+
+  it('runs the ingest in a process of its own; a SIGKILLed one is restarted and resumes where Kafka ends', async () => {
+    const serving = (): Record<string, unknown>[] => logLines().filter((l) => l.msg === 'ingest process is serving');
+    const first = serving()[0]!;
+    const pid = first.pid as number;
+    expect(pid).not.toBe(child.pid);
+    expect(descendants(child.pid!)).toContain(pid);
+    // The engine's /metrics carries the ingest process's figures.
+    const lastSlot = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text();
+      return Number(/^slotstream_ingest_last_slot (\d+)/m.exec(text)?.[1] ?? -1);
+    };
+    await waitFor(async () => (await lastSlot()) > 0, {
+      timeoutMs: 300_000,
+      what: "the ingest process's last slot on the engine's /metrics",
+    });
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => serving().length === 2, { timeoutMs: 300_000, what: 'another ingest process serving' });
+    const next = serving()[1]!.pid as number;
+    expect(next).not.toBe(pid);
+    expect(alive(pid)).toBe(false);
+    expect(logLines().some((l) => l.msg === 'ingest process died: starting another' && l.pid === pid)).toBe(true);
+    // It takes the name over once the killed one's heartbeat stops and resumes after the newest whole slot.
+    await waitFor(() => logLines().some((l) => l.ingestProcess === next && String(l.msg).startsWith('ingest: resuming after slot')), {
+      timeoutMs: 300_000,
+      what: 'the new ingest process resuming',
+    });
+    const resumed = Number(logLines().find((l) => l.ingestProcess === next && String(l.msg).startsWith('ingest: resuming'))!.afterSlot);
+    await waitFor(async () => (await lastSlot()) > resumed + 2, { timeoutMs: 300_000, what: 'the new ingest process publishing' });
+    const tip = (await all.rpc('getSlot', [{ commitment: 'processed' }])).result as number;
+    expect(tip).toBeGreaterThan(resumed);
   });
 
   it('stops on SIGINT and leaves no process behind', async () => {
