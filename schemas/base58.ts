@@ -60,3 +60,17 @@ export function base58Key(key: Buffer): string {
   }
   return s;
 }
+
+/** And back: base58 keys (mints, owners, programs of token balances) decode to bytes once, bounded. The Buffer is
+ * shared by every event that names the key: event fields are never written into. */
+const decoded = new Map<string, Buffer>();
+
+export function keyFromBase58(text: string, decode: (s: string) => Uint8Array): Buffer {
+  let b = decoded.get(text);
+  if (b === undefined) {
+    b = Buffer.from(decode(text));
+    if (decoded.size >= CACHE_MAX) decoded.clear();
+    decoded.set(text, b);
+  }
+  return b;
+}

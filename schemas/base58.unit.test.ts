@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { base58 } from './base58.js';
+import { base58, base58Key, keyFromBase58 } from './base58.js';
 
 describe('base58', () => {
   it('matches bs58 on edge cases', () => {
@@ -31,5 +31,19 @@ describe('base58', () => {
         expect(base58(b)).toBe(bs58.encode(b));
       }
     }
+  });
+
+  it('remembers keys both ways: the same text and bytes as bs58, decoded once and shared for a repeated key', () => {
+    let decodes = 0;
+    const decode = (t: string): Uint8Array => (decodes++, bs58.decode(t));
+    for (let i = 0; i < 50; i++) {
+      const key = randomBytes(32);
+      const text = bs58.encode(key);
+      expect(base58Key(key)).toBe(text);
+      const first = keyFromBase58(text, decode);
+      expect(first.equals(key)).toBe(true);
+      expect(keyFromBase58(text, decode)).toBe(first);
+    }
+    expect(decodes).toBe(50);
   });
 });

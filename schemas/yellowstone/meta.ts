@@ -1,7 +1,7 @@
 // TransactionStatusMeta (Yellowstone/solana-storage) <-> the event model's meta fields, err and fee.
 import type { TokenBalance } from '../gen/events.js';
 import type { TransactionMeta } from '../meta.js';
-import { buf, fromB58, toB58, u64, u64Str } from './bytes.js';
+import { buf, keyFromB58, keyToB58, u64, u64Str } from './bytes.js';
 import { rewardFromYellowstone, rewardToYellowstone } from './rewards.js';
 import type { TokenBalance as YsTokenBalance, TransactionStatusMeta } from './storage.js';
 import { transactionErrorFromJson, transactionErrorToJson } from './transaction-error.js';
@@ -16,9 +16,9 @@ export interface ConvertedMeta extends TransactionMeta {
 function tokenBalanceFrom(t: YsTokenBalance): TokenBalance {
   return {
     accountIndex: t.accountIndex,
-    mint: fromB58(t.mint),
-    owner: fromB58(t.owner),
-    programId: fromB58(t.programId),
+    mint: keyFromB58(t.mint),
+    owner: keyFromB58(t.owner),
+    programId: keyFromB58(t.programId),
     amount: u64(t.uiTokenAmount?.amount),
     decimals: t.uiTokenAmount?.decimals ?? 0,
   };
@@ -36,9 +36,9 @@ export function tokenBalanceTo(t: TokenBalance): YsTokenBalance {
   const ui = uiAmountString(t.amount, t.decimals);
   return {
     accountIndex: t.accountIndex,
-    mint: toB58(t.mint),
-    owner: toB58(t.owner),
-    programId: toB58(t.programId),
+    mint: keyToB58(t.mint),
+    owner: keyToB58(t.owner),
+    programId: keyToB58(t.programId),
     uiTokenAmount: { uiAmount: Number(ui), decimals: t.decimals, amount: t.amount.toString(), uiAmountString: ui },
   };
 }

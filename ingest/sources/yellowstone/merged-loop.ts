@@ -7,6 +7,7 @@
 // so nothing is missed while one is away. The assembler's subscription (startSubscription: resume point, gap)
 // is started once, by the first upstream to open; a later upstream that cannot replay back to where history
 // stands joins live with a warning (the others carry what it misses).
+import { IdleWatch } from './idle-watch.js';
 import * as grpc from '@grpc/grpc-js';
 import { retryDelay, type RetryPolicy } from '../../../platform/retry.js';
 import { sleep } from '../../../platform/sleep.js';
@@ -44,7 +45,7 @@ interface Connection {
   client: GeyserClient;
   metadata: grpc.Metadata;
   call: Call | undefined;
-  idle: NodeJS.Timeout | undefined;
+  idle: IdleWatch | undefined;
   pings: number;
 }
 
@@ -146,7 +147,7 @@ export class MergedLoop {
         const call = await this.open(c);
         for await (const u of call as AsyncIterable<SubscribeUpdate>) {
           delivered = true;
-          this.armIdle(c);
+          c.idle?.touch();
           if (u.ping) {
             // Some load balancers close streams that only the server writes to: answer every ping.
             call.write({ ...subscribeRequest(this.o.filters, undefined), ping: { id: ++c.pings } });
@@ -165,7 +166,7 @@ export class MergedLoop {
           `yellowstone source: ${c.label} failed (${e.message}); reconnecting while the others carry on`,
         );
       } finally {
-        clearTimeout(c.idle);
+        c.idle?.disarm();
         c.call?.cancel();
         c.call = undefined;
         this.m.upstreamConnected.set({ upstream: c.label }, 0);
@@ -224,14 +225,15 @@ export class MergedLoop {
   }
 
   private armIdle(c: Connection): void {
-    clearTimeout(c.idle);
-    c.idle = setTimeout(() => {
+    c.idle?.disarm();
+    c.idle = new IdleWatch(this.idleMs, () => {
       this.o.log.warn(
         { upstream: c.label, idleMs: this.idleMs },
         `yellowstone source: no update from ${c.label} for ${this.idleMs} ms; reopening it`,
       );
       c.call?.cancel();
-    }, this.idleMs);
+    });
+    c.idle.arm();
   }
 
   /** One update from upstream `from`: the first of its identity is counted and assembled; the batches it completed. */

@@ -3,6 +3,7 @@
 // growing wait (reconnects.ts) and resumes where history stops, asking SubscribeReplayInfo how far back the
 // upstream can go (subscription.ts plans it). Each step is a method: `batches` (the reconnect loop),
 // `subscribeOnce` (one subscription), `open`, `onUpdate`, `armIdle`, `close`.
+import { IdleWatch } from './idle-watch.js';
 import * as grpc from '@grpc/grpc-js';
 import { sleep } from '../../../platform/sleep.js';
 import { SlotStatus, type UpstreamVersion } from '../../../schemas/codec.js';
@@ -44,7 +45,7 @@ export class SubscriptionLoop {
   // The open subscription: set by `open`, cancelled and cleared by `subscribeOnce`'s end; the idle timer
   // and an abort cancel it from outside (the `for await` then ends). `pings` counts our answers to its pings.
   private call: Call | undefined;
-  private idle: NodeJS.Timeout | undefined;
+  private idle: IdleWatch | undefined;
   private pings = 0;
 
   // The upstream's version (GetVersion at each connect), put on every batch.
@@ -121,7 +122,7 @@ export class SubscriptionLoop {
         `yellowstone source: subscription failed (${e.message}); reconnecting`,
       );
     } finally {
-      clearTimeout(this.idle);
+      this.idle?.disarm();
       this.signal?.removeEventListener('abort', onAbort);
       this.call?.cancel();
       this.call = undefined;
@@ -157,16 +158,17 @@ export class SubscriptionLoop {
 
   /** A silent stream (Yellowstone pings every few seconds) is taken as dead: cancelled, which ends it. */
   private armIdle(): void {
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => {
+    this.idle?.disarm();
+    this.idle = new IdleWatch(this.idleMs, () => {
       this.o.log.warn({ idleMs: this.idleMs }, `yellowstone source: no update for ${this.idleMs} ms; reopening the stream`);
       this.call?.cancel();
-    }, this.idleMs);
+    });
+    this.idle.arm();
   }
 
   /** One update: answers pings, counts, assembles; the batches it completed, after their dead letters. */
   private async onUpdate(u: SubscribeUpdate): Promise<SlotBatch[]> {
-    this.armIdle();
+    this.idle?.touch();
     this.reconnects.received();
     if (u.ping) {
       // Some load balancers close streams that only the server writes to: answer every ping.
