@@ -78,21 +78,29 @@ export async function startRole(config: Config, positionals: string[], log: Logg
     if (unexpected !== undefined) throw unexpectedArgument(unexpected, role);
     if (role === 'projector' || role === 'all') await wireProjector(sections.projector, ch, infra, stops, log);
     if (role === 'api' || role === 'all') await wireApiRole(config, sections, ch, { brokers, ...infra }, stops, log);
-    // In `all`, a bounded source finishing leaves the other roles serving; `--source none` runs none here. With stream
-    // processes the ingest runs in a process of its own too, off the engine's main thread (cli/ingest-child.ts).
-    if (role === 'all' && ingest.source !== 'none') {
-      if (streamProcessCount(sections.api.streamProcesses) === 0) await wireIngest(ingest, infra, stops, log);
-      else {
-        const { IngestChild } = await import('./ingest-child.js');
-        const child = await IngestChild.open({ config, brokers, log });
-        stops.add('ingest process', () => child.stop());
-      }
-    }
+    if (role === 'all') await wireAllIngest(config, sections, { brokers, ...infra }, stops, log);
     return { stop, done: forever };
   } catch (err) {
     await stops.stopAll();
     throw err;
   }
+}
+
+/**
+ * `all`'s ingest: a bounded source finishing leaves the other roles serving; `--source none` runs none. With stream
+ * processes it runs in a process of its own too, off the engine's main thread (cli/ingest-child.ts); without, here.
+ */
+async function wireAllIngest(config: Config, sections: ConfigSections, wired: WiredKafka, stops: StopList, log: Logger): Promise<void> {
+  const { brokers, ...infra } = wired;
+  const ingest = { ...sections.ingest, kafka: { ...sections.ingest.kafka, brokers } };
+  if (ingest.source === 'none') return;
+  if (streamProcessCount(sections.api.streamProcesses) === 0) {
+    await wireIngest(ingest, infra, stops, log);
+    return;
+  }
+  const { IngestChild } = await import('./ingest-child.js');
+  const child = await IngestChild.open({ config, brokers, log });
+  stops.add('ingest process', () => child.stop());
 }
 
 /** The config rules reject these before anything starts; this is the guard of an embedding caller. */

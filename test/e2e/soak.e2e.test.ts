@@ -70,17 +70,17 @@ describe('bench:soak', () => {
     });
     // Every interface saw the chain: a trail for each.
     expect(Object.keys(r.minutes[0]!.trail).sort(), out).toEqual(['geyser', 'ingest', 'pubsub', 'stream', 'views']);
-    // Every Node process of the service (the engine and its stream processes) has its main thread's busy share and
-    // its event loop lag, and CPU apart from the broker's (issue 33, item 5).
+    // Every Node process of the service (the engine, its stream processes and its ingest process) has its main
+    // thread's busy share and its event loop lag, and CPU apart from the broker's (issue 33, item 5).
     const streams = Object.keys(r.mainThreadBusy).filter((k) => k.startsWith('stream_'));
     expect(streams.length, out).toBeGreaterThan(0);
-    for (const k of ['service', ...streams]) {
+    for (const k of ['service', 'ingest', ...streams]) {
       expect(r.mainThreadBusy[k], `${k} in ${out}`).toBeGreaterThan(0);
       expect(r.mainThreadBusy[k], `${k} in ${out}`).toBeLessThanOrEqual(1);
       expect(r.minutes[0]!.loopLagP99Ms[k], `${k} in ${out}`).toBeGreaterThan(0);
       expect(r.cpuCores[k], `${k} in ${out}`).toBeGreaterThan(0);
     }
     expect(r.cpuCores.kafka, out).toBeGreaterThan(0);
-    expect(out).toMatch(/busiest_thread=(service|stream_\d+):\d\.\d\d/);
+    expect(out).toMatch(/busiest_thread=(service|ingest|stream_\d+):\d\.\d\d/);
   });
 });
