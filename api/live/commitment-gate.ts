@@ -13,7 +13,11 @@
 // record read after its slot was released goes out at once, on its own. While a from_slot replay runs
 // (`replaying`), the live statuses know old slots at the level before the replay has read their records:
 // a slot is then released only once the replay read one of its own status records (remembered ones), and
-// what is left when the replay ends is released by `replayDone`.
+// what is left when the replay ends is released by `replayDone`. Once the replay has read to its bound
+// (`replayReadAll`), the statuses its framing still held go on without the records they count: a slot whose
+// records straddle the live positions has its last writes among the live updates that waited for the hand-over,
+// so such a slot waits for `replayDone`, which joins those first (released at the final flush, a slot sent an
+// account's older write and then its newer one: the fault test's confirmed stream after a broker crash).
 import { Commitment } from '../filters/index.js';
 import { SlotStatus } from '../../schemas/codec.js';
 import { NewestWrites, type Write } from './newest-writes.js';
@@ -33,6 +37,8 @@ export class CommitmentGate<T> {
   private newestFinalized = -1n;
   /** True while a replay feeds the gate (see the header). */
   private replaying = false;
+  /** True once that replay read to its bound, until its hand-over (see the header). */
+  private readAll = false;
 
   constructor(
     readonly level: Commitment,
@@ -62,6 +68,12 @@ export class CommitmentGate<T> {
   /** A replay starts feeding the gate: slots are released once the replay read their status (see the header). */
   startReplay(): void {
     this.replaying = true;
+    this.readAll = false;
+  }
+
+  /** The replay read every record to its bound: what it hands on now may lack records that come live. */
+  replayReadAll(): void {
+    if (this.replaying) this.readAll = true;
   }
 
   /** 'send': deliver now; 'held': kept until the slot reaches the level; 'dropped': the slot was skipped or died. */
@@ -120,6 +132,7 @@ export class CommitmentGate<T> {
       if (!isTerminal(this.statusOf(slot))) this.hold(slot, item);
     }
     this.replaying = false;
+    this.readAll = false;
     const out: T[] = [];
     for (const slot of [...this.pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (reached(this.statusOf(slot), this.level)) out.push(...this.release(slot, this.pending.get(slot)!));
@@ -127,9 +140,10 @@ export class CommitmentGate<T> {
     return out;
   }
 
-  /** All of the slot's records reached the gate: always live; during a replay, once the replay read a status of the slot. */
+  /** All of the slot's records reached the gate: always live; during a replay, once the replay read a status of the
+   * slot before reading to its bound (after, only the hand-over tells). */
   private whole(slot: bigint): boolean {
-    return !this.replaying || this.own.has(slot);
+    return !this.replaying || (!this.readAll && this.own.has(slot));
   }
 
   /**

@@ -213,4 +213,21 @@ describe('CommitmentGate', () => {
     shared.set(53n, SlotStatus.SLOT_STATUS_CONFIRMED);
     expect(g.onStatus(53n, SlotStatus.SLOT_STATUS_CONFIRMED, false)).toEqual(['R@1']);
   });
+
+  it("a status the replay hands on after reading to its bound waits for the hand-over: the slot's live writes join it first", () => {
+    // The fault test's confirmed stream resumed while a broker was down: the replay's bound cut a slot's account
+    // writes in two (the accounts partition's live position behind the slots'); the replay's final flush handed
+    // on the slot's confirmed status, which released the older write, and the newer one came at the hand-over.
+    const g = new CommitmentGate<string>(Commitment.confirmed, () => undefined, writeOf);
+    g.startReplay();
+    expect(g.admit(70n, 'A@1')).toBe('held');
+    expect(g.admit(70n, 'tx')).toBe('held');
+    g.replayReadAll();
+    expect(g.onStatus(70n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual([]);
+    expect(g.replayDone([[70n, 'A@2']])).toEqual(['tx', 'A@2']);
+    // Live again: the next replay starts reading afresh.
+    g.startReplay();
+    g.admit(71n, 'B@1');
+    expect(g.onStatus(71n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['B@1']);
+  });
 });

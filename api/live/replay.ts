@@ -126,6 +126,8 @@ export interface ReplayOptions {
   until: OffsetMap;
   /** Each record with slot >= fromSlot, in Kafka order per partition, end markers after what they count. */
   onEvent: (e: StreamEvent) => void;
+  /** Called once the replay read to its bound, before it hands on what its framing still holds. */
+  onReadAll?: () => void;
   log: Logger;
   /** N times the recorded speed (pacer.ts); undefined: as fast as the broker serves. */
   pace?: number;
@@ -307,8 +309,12 @@ export class ReplayRun {
   private async finish(): Promise<void> {
     // Let the batch that completed the last partition be handed over first (positions advance after it).
     await Promise.resolve();
-    // Every record is in: what still waits goes on, markers in slot order.
-    if (!this.cancelled) this.framed.flush(true);
+    // Every record is in: what still waits goes on, markers in slot order (after telling the stream: a marker
+    // then may count records that come live).
+    if (!this.cancelled) {
+      this.o.onReadAll?.();
+      this.framed.flush(true);
+    }
     this.resolve();
     await this.stopReader();
   }

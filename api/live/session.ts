@@ -303,6 +303,9 @@ export class LiveSession implements LiveSubscriber {
         onEvent: (e) => {
           if (current()) this.onReplayEvent(e);
         },
+        onReadAll: () => {
+          if (current()) this.gate?.replayReadAll();
+        },
       });
       if (!current()) {
         await run.cancel();
