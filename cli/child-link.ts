@@ -18,7 +18,27 @@ export type PrimaryMessage = { kind: 'stop' } | { kind: 'metrics'; id: number };
 const METRICS_WAIT_MS = 2_000;
 const STOP_WAIT_MS = 20_000;
 
-export const isGone = (c: ChildProcess): boolean => c.exitCode !== null || c.signalCode !== null;
+/** A child restarted sooner than this after its start waits before the next one (a crash loop costs no CPU). */
+const RESTART_BACKOFF_MS = 1_000;
+
+/**
+ * Starts a dead child's successor: at once, or after the backoff when the dead one lived less than it; not when the
+ * primary is stopping by then. `fork` resolves with what `restarted` logs.
+ */
+export function restartChild<T>(
+  started: number,
+  stopping: () => boolean,
+  fork: () => Promise<T>,
+  restarted: (t: T) => void,
+  failed: (err: unknown) => void,
+): void {
+  const wait = Date.now() - started < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
+  setTimeout(() => {
+    if (!stopping()) fork().then(restarted, failed);
+  }, wait).unref();
+}
+
+const isGone = (c: ChildProcess): boolean => c.exitCode !== null || c.signalCode !== null;
 
 /** Asks one child for its metrics; none when it is gone or does not answer in time. */
 export function askMetrics(c: ChildProcess, id: number): Promise<MetricsJson[]> {

@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import type { Logger } from '../platform/log.js';
 import { addMetricsSource } from '../platform/metrics.js';
-import { askMetrics, stopChild, type ChildMessage } from './child-link.js';
-import { RESTART_BACKOFF_MS } from './stream-workers.js';
+import { askMetrics, restartChild, stopChild, type ChildMessage } from './child-link.js';
 
 export const INGEST_CHILD_ENV = 'SLOTSTREAM_INGEST_CHILD';
 
@@ -92,13 +91,12 @@ export class IngestChild {
   /** The child died: another takes over the ingest name and resumes where Kafka's records end. */
   private restart(c: ChildProcess, started: number, code: number | null, signal: NodeJS.Signals | null): void {
     this.o.log.warn({ pid: c.pid, code, signal }, 'ingest process died: starting another');
-    const wait = Date.now() - started < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
-    setTimeout(() => {
-      if (this.stopping) return;
-      this.fork().then(
-        () => this.o.log.info({ pid: this.child?.pid }, 'ingest process restarted'),
-        (err: unknown) => this.o.log.error({ err }, 'ingest process could not be restarted'),
-      );
-    }, wait).unref();
+    restartChild(
+      started,
+      () => this.stopping,
+      () => this.fork(),
+      () => this.o.log.info({ pid: this.child?.pid }, 'ingest process restarted'),
+      (err) => this.o.log.error({ err }, 'ingest process could not be restarted'),
+    );
   }
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import type { Logger } from '../platform/log.js';
 import { addMetricsSource } from '../platform/metrics.js';
-import { askMetrics, stopChild, type ChildMessage } from './child-link.js';
+import { askMetrics, restartChild, stopChild, type ChildMessage } from './child-link.js';
 import type { StreamPorts } from './wire-api.js';
 
 export const WORKER_CONFIG_ENV = 'SLOTSTREAM_STREAM_WORKER';
@@ -24,9 +24,6 @@ interface Served extends StreamPorts {
 export function streamProcessCount(option: number, cores = availableParallelism()): number {
   return option >= 0 ? option : Math.max(1, cores - 1);
 }
-
-/** A worker restarted sooner than this after its start waits before the next one (a crash loop costs no CPU). */
-export const RESTART_BACKOFF_MS = 1_000;
 
 export interface StreamWorkers {
   ports: StreamPorts;
@@ -132,13 +129,12 @@ class StreamWorkerPool implements StreamWorkers {
   /** A serving worker died: its clients were dropped with it and reconnect (to the survivors), resuming with from_slot. */
   private restart(w: Worker, started: number, code: number, signal: string): void {
     this.o.log.warn({ streamProcess: w.id, pid: w.process.pid, code, signal }, 'stream process died: starting another');
-    const wait = Date.now() - started < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
-    setTimeout(() => {
-      if (this.stopping) return;
-      this.fork().then(
-        (p) => this.o.log.info({ pid: p.pid, metricsPort: p.metrics }, 'stream process restarted'),
-        (err: unknown) => this.o.log.error({ err }, 'stream process could not be restarted'),
-      );
-    }, wait).unref();
+    restartChild(
+      started,
+      () => this.stopping,
+      () => this.fork(),
+      (p) => this.o.log.info({ pid: p.pid, metricsPort: p.metrics }, 'stream process restarted'),
+      (err) => this.o.log.error({ err }, 'stream process could not be restarted'),
+    );
   }
 }
