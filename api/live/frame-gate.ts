@@ -39,6 +39,8 @@ interface Held<T> {
   item: T;
   /** The record's slot. */
   slot: bigint;
+  /** The slots-topic partition it was read from. */
+  partition: number;
   marker: Marker | undefined;
   since: number;
 }
@@ -84,6 +86,8 @@ export class FrameGate<T> {
   private readonly keys = new Map<string, string[]>();
   /** Slots-topic partitions a bounded reader has read to its bound: nothing more comes from them. */
   private readonly done = new Set<number>();
+  /** Slots-topic partition -> the highest slot whose marker went on from it (see `passed`). */
+  private readonly markerPassed = new Map<number, bigint>();
 
   constructor(
     private readonly out: (item: T) => void,
@@ -122,7 +126,7 @@ export class FrameGate<T> {
     if (!marker && e && (this.last === undefined || e.slot > this.last)) this.inFlight.add(e.slot);
     let q = this.queues.get(partition);
     if (!q) this.queues.set(partition, (q = []));
-    q.push({ item, slot: e?.slot ?? 0n, marker, since: this.now() });
+    q.push({ item, slot: e?.slot ?? 0n, partition, marker, since: this.now() });
   }
 
   /** Hands on what no longer waits (call after each chunk of records, and now and then); `all`: everything,
@@ -145,6 +149,23 @@ export class FrameGate<T> {
   /** A bounded reader read this slots-topic partition to its bound (call flush() after). */
   partitionDone(partition: number): void {
     this.done.add(partition);
+  }
+
+  /**
+   * Every slots partition handed on a marker of a slot after `slot`, or (bounded readers) was read to its bound with
+   * nothing left waiting: each record a partition holds before such a marker went on, so every status of an
+   * earlier slot that was in Kafka before the later slot began did too. Markers go in slot order, other slot
+   * records do not wait for other partitions: a bounded replay reads one partition ahead of another, and the end
+   * slot's status can go on while an older slot's later statuses sit unread on a slower partition.
+   */
+  passed(slot: bigint): boolean {
+    const n = this.o.slotPartitions;
+    if (n === undefined) return true;
+    for (let p = 0; p < n; p++) {
+      const drained = this.done.has(p) && !this.queues.get(p)?.length;
+      if (!drained && !((this.markerPassed.get(p) ?? -1n) > slot)) return false;
+    }
+    return true;
   }
 
   /** Every slots partition has a record waiting, or (bounded readers) has nothing more to give: nothing lower than
@@ -224,8 +245,10 @@ export class FrameGate<T> {
   }
 
   private release(h: Held<T>): void {
-    this.out(h.item);
     const m = h.marker;
+    // Before handing it on: the reader's `passed` may be asked while it is.
+    if (m && m.slot > (this.markerPassed.get(h.partition) ?? -1n)) this.markerPassed.set(h.partition, m.slot);
+    this.out(h.item);
     if (!m) return;
     this.seen.delete(m.slot);
     if (m.skipped) this.sawSkipped = true;

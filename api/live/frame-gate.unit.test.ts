@@ -228,6 +228,37 @@ describe('FrameGate', () => {
     expect(out.slice(7)).toEqual(['end 54']);
   });
 
+  // CI (2026-12-02): a bounded geyser stream ended at its end slot's confirmed status, read on a partition ahead of
+  // the one holding three older slots' confirmed and finalized statuses; they never went out.
+  it('passed(slot): each slots partition handed on a marker after the slot, or was read to its bound with nothing waiting', () => {
+    const { g, out } = gate({ bounded: true, fromSlot: 10n, slotPartitions: 2 });
+    g.slotRecord(0, 'end 10', marker(10, []));
+    g.slotRecord(1, 'end 11', marker(11, []));
+    g.slotRecord(1, 'end 12', marker(12, []));
+    g.slotRecord(1, 'confirmed 12', confirmed(12));
+    g.flush();
+    expect(out).toEqual(['end 10', 'end 11', 'end 12', 'confirmed 12']);
+    // Slot 12 is confirmed, but partition 0 (slot 10's, and its confirmed status) has not been read past it.
+    expect(g.passed(12n)).toBe(false);
+    g.slotRecord(0, 'confirmed 10', confirmed(10));
+    g.slotRecord(0, 'end 13', marker(13, []));
+    g.flush();
+    expect(out.slice(4)).toEqual(['confirmed 10', 'end 13']);
+    expect(g.passed(12n)).toBe(false); // partition 1 went no further than 12
+    expect(g.passed(11n)).toBe(true);
+    g.partitionDone(1);
+    expect(g.passed(12n)).toBe(true);
+    // A partition read to its bound with a record still waiting has not passed.
+    const h = gate({ bounded: true, fromSlot: 10n, slotPartitions: 1 });
+    h.g.slotRecord(0, 'end 11', marker(11, [['accounts', 0, 1]])); // its account write is never read
+    h.g.partitionDone(0);
+    h.g.flush();
+    expect(h.out).toEqual([]);
+    expect(h.g.passed(10n)).toBe(false);
+    h.g.flush(true);
+    expect(h.g.passed(10n)).toBe(true);
+  });
+
   // The relay test on a busy machine (issue 32): B's replay from A read a slot's end marker seconds before one of the
   // transactions it counts, on another partition; after maxHoldMs the marker went on without it, B took the slot's
   // block as announced but short of a transaction, sent the slot out incomplete once two later slots were whole,

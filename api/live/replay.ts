@@ -319,6 +319,11 @@ export class ReplayRun {
     await this.stopReader();
   }
 
+  /** Every slots partition went past `slot` (FrameGate.passed): a bounded stream's end slot may close it. */
+  passed(slot: bigint): boolean {
+    return this.framed.passed(slot);
+  }
+
   async cancel(): Promise<void> {
     this.cancelled = true;
     clearTimeout(this.pumpTimer);

@@ -424,7 +424,12 @@ export class LiveSession implements LiveSubscriber {
    * reached the level behind a held one is reported as soon as the held one is released or dropped (issue 32 item 8).
    */
   private settle(): void {
-    if (this.closed || !this.sub || this.reachedSlots.length === 0) return;
+    if (this.closed || !this.sub) return;
+    if (this.reachedSlots.length > 0) this.advance();
+    this.endAtEndSlot();
+  }
+
+  private advance(): void {
     const held = this.gate?.oldestHeld();
     const buffered = this.liveBuffer !== undefined ? this.bufferMin : undefined;
     const last = this.lastCompleted;
@@ -443,10 +448,20 @@ export class LiveSession implements LiveSubscriber {
     if (position === undefined || position === last) return;
     this.lastCompleted = position;
     if (this.opts.reportDelivered) this.sink.delivered?.(position);
-    if (this.opts.toSlot !== undefined && position >= this.opts.toSlot) {
-      this.sink.end?.();
-      this.close();
-    }
+  }
+
+  /**
+   * The stream ends once the end slot was delivered; while a replay runs, only once each of its slots partitions
+   * went past the end slot (ReplayRun.passed): the replay reads one partition ahead of another, and the end slot
+   * could reach its level while an older slot's later statuses still sat unread on a slower partition (CI saw a
+   * bounded stream end without three slots' confirmed and finalized statuses).
+   */
+  private endAtEndSlot(): void {
+    const end = this.opts.toSlot;
+    if (end === undefined || this.lastCompleted === undefined || this.lastCompleted < end) return;
+    if (this.liveBuffer !== undefined && !(this.replay?.passed(end) ?? false)) return;
+    this.sink.end?.();
+    this.close();
   }
 
   onLive(update: SharedEvent, names: string[]): void {
