@@ -235,7 +235,7 @@ async function main(): Promise<void> {
     await applyMigrations(ch, DB);
     const { lastSlot, midSlot } = await fill(ch);
     const rpc = await startBenchRpc(ch, DB, lastSlot);
-    server.close = rpc.close;
+    server.close = () => rpc.close();
     const url = rpc.url;
     const q = async (sql: string, params: Record<string, unknown>) =>
       (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json();
