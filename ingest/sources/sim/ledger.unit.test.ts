@@ -105,8 +105,9 @@ describe('ledger consistency', async () => {
       const k = named(ix.data)!;
       if (layout[k]) expect([k, ix.accounts.length, ix.data.length]).toEqual([k, ...layout[k]]);
       if (k === 'create') expect(ix.accounts.length).toBe(14);
-      // create_v2: 16, or 19 / 21 with the remaining accounts that select a USDC / pump-coin quote (IDL-2293 docs).
-      if (k === 'createV2') expect([16, 19, 21]).toContain(ix.accounts.length);
+      // create_v2: 16, or 19 / 21 / 24 with the remaining accounts that select a USDC / pump-coin quote, the last when
+      // the quote coin migrated (its pool and vaults too; IDL-2293 docs, CREATE_WITH_PUMP_COIN_QUOTE.md).
+      if (k === 'createV2') expect([16, 19, 21, 24]).toContain(ix.accounts.length);
     }
     const errs = txs.flatMap((t) => (t.err ? [t.err] : []));
     expect(errs.some((e) => /\{"Custom":600[23]\}/.test(e))).toBe(true);

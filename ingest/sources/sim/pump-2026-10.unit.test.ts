@@ -9,8 +9,11 @@
 // (PUMP_SWAP_TRADE_V2.md, VIRTUAL_QUOTE_RESERVES_FEE_ADJUSTMENT.md); a quoted coin's curve holds its quote in its
 // associated_quote_bonding_curve token account and names the quote mint in BondingCurve.quote_mint, its events and
 // `create_v2`'s remaining accounts (pump-2026-10.md §1.4, §3.1, §4); a multi-hop route is a PumpSwap multi_hop_swap
-// whose curve hops are pump multi_hop_curve_swap CPIs, each emitting a TradeEvent with ix_name multi_hop_swap, the
-// protocol fee charged once on the SOL hop and the creator fee once on the far-end coin's hop (MULTI_HOP_SWAP.md).
+// whose curve hops are pump multi_hop_curve_swap CPIs, each emitting a TradeEvent with ix_name multi_hop_swap, and
+// whose pool hops (a quote coin that migrated) PumpSwap trades itself, emitting BuyEvent (ix_name multi_hop_swap) or
+// SellEvent, the protocol fee charged once on the SOL hop and the creator fee once on the far-end coin's hop
+// (MULTI_HOP_SWAP.md); a coin quoted in a migrated coin names that coin's pool and vaults in create_v2
+// (CREATE_WITH_PUMP_COIN_QUOTE.md).
 import { describe, expect, it } from 'vitest';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
 import { extractPumpTransaction, type PumpEventAt, type PumpInstructionAt } from '../../../schemas/pumpfun/extract.js';
@@ -112,7 +115,10 @@ interface Tally {
   usdcCreates: number;
   coinCreates: number;
   checkedRoutes: number;
+  checkedPoolHops: number;
+  poolHopSells: number;
   checkedQuoted: number;
+  quotedOnPools: number;
 }
 
 /** Walks the traffic, checking each pump transaction; returns what it counted. */
@@ -137,7 +143,10 @@ function walk(batches: SlotBatch[]): Tally {
     usdcCreates: 0,
     coinCreates: 0,
     checkedRoutes: 0,
+    checkedPoolHops: 0,
+    poolHopSells: 0,
     checkedQuoted: 0,
+    quotedOnPools: 0,
   };
   // The last write of every account (the chain's state as the transactions left it).
   const state = new Map<string, AccountEvent>();
@@ -182,7 +191,7 @@ function walk(batches: SlotBatch[]): Tally {
         if (evs.some(({ d }) => d.name === 'PostCompleteBuyEvent')) t.graduations++;
         if (!tx.err) check(tx, ixs, evs, writes, state, promised, t);
         if (!tx.err && isRoute) checkRoute(tx, x, ixs, evs, writes, state, t);
-        if (!tx.err && isCreate) checkQuotedCreate(ixs, evs, writes);
+        if (!tx.err && isCreate) checkQuotedCreate(ixs, evs, writes, state, t);
         if (!tx.err) checkUsdcParsed(x, ixs, t);
       }
       for (const w of writes) state.set(hex(w.pubkey), w);
@@ -381,15 +390,23 @@ function countCreate(evs: Evs, t: Tally): void {
 }
 
 /** A quoted create_v2: its remaining accounts name the quote, and the curve, its quote account and CreateEvent agree. */
-function checkQuotedCreate(ixs: Ixs, evs: Evs, writes: AccountEvent[]): void {
+function checkQuotedCreate(ixs: Ixs, evs: Evs, writes: AccountEvent[], state: Map<string, AccountEvent>, t: Tally): void {
   const create = ixs.find(({ ix, d }) => d.name === 'create_v2' && ix.accounts.length > 16);
   if (!create) return;
   const quoteMint = create.ix.accounts[16]!;
   const curveKey = create.ix.accounts[2]!;
   const ev = evs.find(({ d }) => d.name === 'CreateEvent')!.d.fields;
   // A pump coin as quote adds the quote-control PDA and its bonding curve (CREATE_WITH_PUMP_COIN_QUOTE.md): depth 1.
-  const depth = create.ix.accounts.length === 21 ? 1 : 0;
-  expect(create.ix.accounts.length).toBe(depth ? 21 : 19);
+  // Once Q migrated, also its pool and the pool's two vaults (all 8 remaining accounts, else 6101).
+  const depth = create.ix.accounts.length >= 21 ? 1 : 0;
+  const onPool = create.ix.accounts.length === 24;
+  expect(create.ix.accounts.length).toBe(depth ? (onPool ? 24 : 21) : 19);
+  if (onPool) {
+    const vault = state.get(hex(create.ix.accounts[22]!))!.data;
+    expect([vault.subarray(0, 32), vault.subarray(32, 64)]).toEqual([quoteMint, create.ix.accounts[21]]);
+    expect(curveOf(state.get(hex(create.ix.accounts[20]!))!.data).complete).toBe(true);
+    t.quotedOnPools++;
+  }
   expect([ev.quote_mint, ev.depth]).toEqual([quoteMint, depth]);
   const curve = curveOf(writes.findLast((w) => w.pubkey.equals(curveKey))!.data);
   expect([curve.quoteMint, curve.depth, curve.len, curve.vS]).toEqual([quoteMint, depth, 166, ev.virtual_quote_reserves]);
@@ -398,10 +415,19 @@ function checkQuotedCreate(ixs: Ixs, evs: Evs, writes: AccountEvent[]): void {
   expect([quoteAta.subarray(0, 32), quoteAta.subarray(32, 64)]).toEqual([quoteMint, curveKey]);
 }
 
+/** The protocol and creator fees charged so far over a route's hops (once each over the route). */
+interface Charged {
+  protocol: number;
+  creator: number;
+}
+const POOL_DISC = Buffer.from('f19a6d0411b16dbc', 'hex');
+const tokenAmountOf = (d: Buffer): bigint => d.readBigUInt64LE(64);
+
 /**
- * A multi-hop route: one multi_hop_curve_swap CPI and one TradeEvent (ix_name multi_hop_swap) per hop, each hop fed
- * with the previous hop's output and priced on its curve, the protocol and creator fees charged once each, the middle
- * coin netting to zero, and the parsed trades one per hop with the hop's quote mint.
+ * A multi-hop route: per hop, in route order, a curve hop's multi_hop_curve_swap CPI and TradeEvent (ix_name
+ * multi_hop_swap) or a pool hop's BuyEvent (ix_name multi_hop_swap) / SellEvent, each hop fed with the previous
+ * hop's output and priced on its curve or pool, the protocol and creator fees charged once each, the middle coin
+ * netting to zero, and the parsed trades one per hop with the hop's quote mint.
  */
 function checkRoute(
   tx: TransactionEvent,
@@ -414,20 +440,36 @@ function checkRoute(
 ): void {
   const route = ixs.find(({ ix, d }) => ix.program === 'pump_amm' && d.name === 'multi_hop_swap')!;
   const at = route.ix.index;
-  const hops = ixs.filter(({ ix, d }) => ix.index === at && ix.program === 'pump' && d.name === 'multi_hop_curve_swap');
-  const trades = evs.filter(({ ev, d }) => ev.index === at && ev.program === 'pump' && d.name === 'TradeEvent').map((e) => e.d.fields);
-  expect(hops.length).toBe((route.ix.accounts.length - 16) / 5);
-  expect(trades.length).toBe(hops.length);
+  const cpis = ixs.filter(({ ix, d }) => ix.index === at && ix.program === 'pump' && d.name === 'multi_hop_curve_swap');
+  const hopEvents = evs.filter(
+    ({ ev, d }) => ev.index === at && (ev.program === 'pump' ? d.name === 'TradeEvent' : d.name === 'BuyEvent' || d.name === 'SellEvent'),
+  );
+  const n = (route.ix.accounts.length - 16) / 5;
+  expect(hopEvents.length).toBe(n);
   let amount = route.d.fields.amount_in as bigint;
   let dust = 0n;
-  const charged = { protocol: 0, creator: 0 };
-  hops.forEach(({ ix, d }, i) => {
-    const f = trades[i]!;
+  let mid: Buffer | undefined;
+  let curveHops = 0;
+  const charged: Charged = { protocol: 0, creator: 0 };
+  for (let i = 0; i < n; i++) {
+    const f = hopEvents[i]!.d.fields;
     const hop = route.ix.accounts.slice(16 + 5 * i, 21 + 5 * i);
+    if (state.get(hex(hop[2]!))!.data.subarray(0, 8).equals(POOL_DISC)) {
+      expect(hopEvents[i]!.ev.program).toBe('pump_amm');
+      if (i === 0) mid = f.user_base_token_account as Buffer;
+      const r = checkPoolHop(f, hop, amount, writes, state, charged);
+      if (i > 0) dust = r.dust;
+      amount = r.out;
+      t.checkedPoolHops++;
+      if (f.base_amount_in !== undefined) t.poolHopSells++;
+      continue;
+    }
+    const { ix, d } = cpis[curveHops++]!;
+    if (i === 0) mid = ix.accounts[6]!;
     expect(ix.accounts.slice(13)).toEqual(hop);
+    expect(f.mint).toEqual(hop[0]);
     expect(f.ix_name).toBe('multi_hop_swap');
     expect(d.fields.amount_in).toBe(amount);
-    expect(f.mint).toEqual(hop[0]);
     expect(f.quote_mint).toEqual(hop[1]!.equals(WSOL) ? ZERO_KEY : hop[1]);
     const pre = curveOf(state.get(hex(hop[2]!))!.data);
     const post = curveOf(writes.findLast((w) => w.pubkey.equals(hop[2]!))!.data);
@@ -449,20 +491,69 @@ function checkRoute(
     }
     expect([post.vT, post.vS, post.rT]).toEqual([f.virtual_token_reserves, f.virtual_sol_reserves, f.real_token_reserves]);
     expect([post.creatorFee, post.protocolFees]).toEqual([pre.creatorFee + cfee!, pre.protocolFees + fee!]);
-  });
+  }
+  expect(cpis.length).toBe(curveHops);
   expect(charged).toEqual({ protocol: 1, creator: 1 });
   expect(amount).toBeGreaterThanOrEqual(route.d.fields.min_amount_out as bigint);
   // The middle coin passes through the user's account for it and nets to zero (but for the rounding dust).
-  const mid = tokens(tx, hops[0]!.ix.accounts[6]!);
+  const m = tokens(tx, mid!);
   expect(dust).toBeLessThan(4n);
-  expect(mid.post - mid.pre).toBe(dust);
+  expect(m.post - m.pre).toBe(dust);
   const parsed = tradesOf(x.instructions, x.events).filter((p) => p.index === at);
-  expect(parsed.map((p) => [p.kind, p.hop, p.hops])).toEqual(trades.map((f, i) => [f.is_buy ? 'buy' : 'sell', i, hops.length]));
+  const isBuy = (f: Fields): boolean => (f.is_buy as boolean | undefined) ?? f.base_amount_out !== undefined;
+  expect(parsed.map((p) => [p.kind, p.hop, p.hops])).toEqual(hopEvents.map((e, i) => [isBuy(e.d.fields) ? 'buy' : 'sell', i, n]));
   parsed.forEach((p, i) => {
     const quote = route.ix.accounts[17 + 5 * i]!;
     expect([p.quoteMint, p.quote, p.mint]).toEqual([quote, quote.equals(WSOL) ? 'SOL' : 'TOKEN', route.ix.accounts[16 + 5 * i]]);
   });
   t.checkedRoutes++;
+}
+
+/**
+ * A pool hop (MULTI_HOP_SWAP.md): the event's pool and reserves are the hop's pool and its vaults (quote plus the
+ * pool's virtual_quote_reserves) before the trade, priced constant-product exact-in, its protocol and creator fees
+ * kept in the pool (v2 rule) and charged as the route's hop flags say.
+ */
+function checkPoolHop(
+  f: Fields,
+  hop: (Buffer | undefined)[],
+  amount: bigint,
+  writes: AccountEvent[],
+  state: Map<string, AccountEvent>,
+  charged: Charged,
+) {
+  const pre = poolOf(state.get(hex(hop[2]!))!.data);
+  const post = poolOf(writes.findLast((w) => w.pubkey.equals(hop[2]!))!.data);
+  const baseVault = state.get(hex(hop[3]!))!.data;
+  // The base vault holds the hop's base mint (a pool event names its pool, not its mint).
+  expect(baseVault.subarray(0, 32)).toEqual(hop[0]);
+  const base = tokenAmountOf(baseVault);
+  const quote = tokenAmountOf(state.get(hex(hop[4]!))!.data) + pre.virtual;
+  expect([f.pool, f.pool_base_token_reserves, f.pool_quote_token_reserves]).toEqual([hop[2], base, quote]);
+  const [lp, protocol, creator] = [f.lp_fee, f.protocol_fee, f.coin_creator_fee] as bigint[];
+  if (protocol! > 0n) charged.protocol++;
+  if (creator! > 0n) charged.creator++;
+  expect(protocol).toBe(
+    protocol! > 0n ? ceilBps((f.quote_amount_in ?? f.quote_amount_out) as bigint, f.protocol_fee_basis_points as bigint) : 0n,
+  );
+  expect([post.protocolFees, post.creatorFees, post.virtual]).toEqual([
+    pre.protocolFees + protocol!,
+    pre.creatorFees + creator!,
+    pre.virtual - protocol! - creator!,
+  ]);
+  if (f.base_amount_out !== undefined) {
+    const [out, q, total] = [f.base_amount_out, f.quote_amount_in, f.user_quote_amount_in] as bigint[];
+    expect(f.ix_name).toBe('multi_hop_swap');
+    expect(q).toBe((out! * quote + (base - out!) - 1n) / (base - out!));
+    expect(total).toBe(q! + lp! + protocol! + creator!);
+    expect(total).toBeLessThanOrEqual(amount);
+    return { out: out!, dust: amount - total! };
+  }
+  const [q, out] = [f.quote_amount_out, f.user_quote_amount_out] as bigint[];
+  expect(f.base_amount_in).toBe(amount);
+  expect(q).toBe((amount * quote) / (base + amount));
+  expect(out).toBe(q! - lp! - protocol! - creator!);
+  return { out: out!, dust: 0n };
 }
 
 /** A USDC-quoted v3 trade's parsed trade names USDC as its quote. */
@@ -522,6 +613,10 @@ describe('the simulator trades like October 2026 pump (issue 34, item 5)', () =>
     for (const k of ['pump_amm:multi_hop_swap', 'pump:multi_hop_curve_swap']) expect(t.kinds.has(k), k).toBe(true);
     expect(t.checkedRoutes).toBeGreaterThan(20);
     expect(t.checkedQuoted).toBeGreaterThan(50);
+    // Coins quoted in a coin that migrated, and routes whose SOL end is that coin's pool.
+    expect(t.quotedOnPools).toBeGreaterThan(0);
+    expect(t.checkedPoolHops).toBeGreaterThan(0);
+    expect(t.poolHopSells).toBeGreaterThan(0);
   });
 
   it('an operator-set mix changes the shares (same seed)', async () => {

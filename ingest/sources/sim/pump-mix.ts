@@ -15,7 +15,7 @@ export interface PumpMix {
   graduate: number;
   /**
    * Share of pump trades sent as PumpSwap `multi_hop_swap` routes: SOL -> a pump coin -> a coin quoted in it (and
-   * back), each curve hop a `multi_hop_curve_swap` CPI into pump (pump-2026-10.md §1.3, §1.7).
+   * back), each curve hop a `multi_hop_curve_swap` CPI into pump, the SOL end on the quote coin's pool once it migrated (pump-2026-10.md §1.3, §1.7).
    */
   multiHop: number;
   /**

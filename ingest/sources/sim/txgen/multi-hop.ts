@@ -9,16 +9,25 @@
 // Assumptions where the docs are silent (§6.3), the simulator's choices: `hop_fees` bit 0 = protocol fee, bit 1 =
 // creator fee; `multi_hop_curve_swap`'s remaining accounts are the hop's 5 route accounts; `source` / `destination`
 // are the user's token accounts of the hop's input and output (SOL: the wrapped SOL account; the curve moves native
-// lamports, as v3 trades do). Not simulated: pool hops (Q is always still on its curve), routes that would complete
-// a curve (refused with NotEnoughTokensToBuy), the CurveRunResult return data.
+// lamports, as v3 trades do). Once Q left its curve for its PumpSwap pool, the SOL end of the route is a pool hop
+// there (pool-hop.ts). Not simulated: routes that would complete a curve (refused with NotEnoughTokensToBuy), the
+// CurveRunResult return data.
 import type { Acct } from '../accounts.js';
 import type { AccountMeta, Ix } from '../compile.js';
-import { createAtaIdempotent, CUSTOM, moveTokens, tokenTransferData } from '../instructions.js';
+import {
+  closeTokenAccountIx,
+  createAtaIdempotent,
+  CUSTOM,
+  moveTokens,
+  syncNativeIx,
+  systemTransfer,
+  tokenTransferData,
+} from '../instructions.js';
 import { readCurve, tokenAmount, writeCurve } from '../layouts.js';
 import { emitEvent } from '../pump-events.js';
 import { tableIxData } from '../pump-tables.js';
 import { PUMP_AMM_ERR, PUMP_ERR } from '../programs.js';
-import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.js';
+import { LAMPORTS_PER_SOL, type Coin, type Pool, type SimState, type User } from '../state.js';
 import type { Step } from '../trace.js';
 import { lamportsBetween, pickUser, withBudget, type GenCtx } from './context.js';
 import { curveQuoteAccount, quoteIntoCurve, quoteMintAcct, quoteOutOfCurve } from './curve-quote.js';
@@ -26,13 +35,11 @@ import { meta } from './pump-accounts.js';
 import { growCurve, keepCurveFees, v3TradeEvent } from './pump-v3.js';
 import { feeOf, sellProceeds, tokensForSol } from './pumpfun.js';
 import { addHolder, createQuotedTx, tradingQuotedCoin } from './quoted-coins.js';
-
-/** `hop_fees` flag bits (the simulator's assumption, see above). */
-const PROTOCOL_BIT = 1;
-const CREATOR_BIT = 2;
+import { CREATOR_BIT, poolHopAccounts, poolHopOut, PROTOCOL_BIT, runPoolHop, type PoolHop } from './pool-hop.js';
 
 /** One curve hop of a route: buy `coin` with its quote, or sell it for its quote; which fees it charges. */
-interface Hop {
+interface CurveHop {
+  venue: 'curve';
   coin: Coin;
   buy: boolean;
   flags: number;
@@ -40,15 +47,19 @@ interface Hop {
   source: Acct;
   destination: Acct;
 }
+type Hop = CurveHop | PoolHop;
 
 /** A hop's 5 route accounts (multi_hop_swap's remaining accounts, MULTI_HOP_SWAP.md). */
-const hopAccounts = (s: SimState, coin: Coin): AccountMeta[] => [
+const curveHopAccounts = (s: SimState, coin: Coin): AccountMeta[] => [
   meta(coin.mint),
   meta(quoteMintAcct(s, coin)),
   meta(coin.curve, true),
   meta(coin.curveAta, true),
   meta(curveQuoteAccount(s, coin), true),
 ];
+
+const hopAccounts = (s: SimState, hop: Hop): AccountMeta[] =>
+  hop.venue === 'pool' ? poolHopAccounts(s, hop.pool) : curveHopAccounts(s, hop.coin);
 
 /** multi_hop_swap's 16 fixed accounts (AMM-IDL-8cda). */
 function routeAccounts(s: SimState, user: User, userIn: Acct, userOut: Acct): AccountMeta[] {
@@ -74,7 +85,7 @@ function routeAccounts(s: SimState, user: User, userIn: Acct, userOut: Acct): Ac
 }
 
 /** multi_hop_curve_swap's 13 accounts (IDL-2293), then the hop's route accounts. */
-function curveSwapAccounts(s: SimState, user: User, hop: Hop): Acct[] {
+function curveSwapAccounts(s: SimState, user: User, hop: CurveHop): Acct[] {
   const p = s.programs;
   return [
     s.pumpGlobal,
@@ -91,12 +102,12 @@ function curveSwapAccounts(s: SimState, user: User, hop: Hop): Acct[] {
     p.system,
     s.pumpFixed.eventAuthority,
     p.pump,
-    ...hopAccounts(s, hop.coin).map((m) => m.acct),
+    ...curveHopAccounts(s, hop.coin).map((m) => m.acct),
   ];
 }
 
 /** The fees a hop charges on `quote` (its flags say which). */
-function hopFees(s: SimState, hop: Hop, quote: bigint): { fee: bigint; creatorFee: bigint } {
+function hopFees(s: SimState, hop: CurveHop, quote: bigint): { fee: bigint; creatorFee: bigint } {
   const g = s.globalParams;
   return {
     fee: hop.flags & PROTOCOL_BIT ? feeOf(quote, g.feeBasisPoints) : 0n,
@@ -105,7 +116,7 @@ function hopFees(s: SimState, hop: Hop, quote: bigint): { fee: bigint; creatorFe
 }
 
 /** The most quote that goes into the curve from `amountIn` once the hop's fees are added on top. */
-function netOfHopFees(s: SimState, hop: Hop, amountIn: bigint): bigint {
+function netOfHopFees(s: SimState, hop: CurveHop, amountIn: bigint): bigint {
   const g = s.globalParams;
   const bps = (hop.flags & PROTOCOL_BIT ? g.feeBasisPoints : 0n) + (hop.flags & CREATOR_BIT ? g.creatorFeeBasisPoints : 0n);
   let net = (amountIn * 10_000n) / (10_000n + bps);
@@ -117,7 +128,7 @@ function netOfHopFees(s: SimState, hop: Hop, amountIn: bigint): bigint {
 }
 
 /** Runs one curve hop: the state change, then what pump invokes and emits. Returns what the hop paid out. */
-function runHop(ctx: GenCtx, user: User, hop: Hop, amountIn: bigint): { out: bigint; steps: Step[] } {
+function runCurveHop(ctx: GenCtx, user: User, hop: CurveHop, amountIn: bigint): { out: bigint; steps: Step[] } {
   const { s } = ctx;
   const { coin } = hop;
   const c = readCurve(coin.curve.data);
@@ -167,14 +178,21 @@ function routeIx(ctx: GenCtx, user: User, hops: Hop[], amountIn: bigint, minOut:
   const p = s.programs;
   return {
     program: p.pumpAmm,
-    accounts: [...routeAccounts(s, user, hops[0]!.source, hops.at(-1)!.destination), ...hops.flatMap((h) => hopAccounts(s, h.coin))],
+    accounts: [...routeAccounts(s, user, hops[0]!.source, hops.at(-1)!.destination), ...hops.flatMap((h) => hopAccounts(s, h))],
     data: tableIxData('pump_amm', 'multi_hop_swap', { amount_in: amountIn, min_amount_out: minOut }),
     run: () => {
       const steps: Step[] = [];
       let amount = amountIn;
       for (const hop of hops) {
+        // A pool hop is PumpSwap's own trade; a curve hop its CPI into pump.
+        if (hop.venue === 'pool') {
+          const r = runPoolHop(ctx, user, hop, amount);
+          steps.push(...r.steps);
+          amount = r.out;
+          continue;
+        }
         const data = tableIxData('pump', 'multi_hop_curve_swap', { amount_in: amount, hop_fees: Buffer.of(hop.flags) });
-        const r = runHop(ctx, user, hop, amount);
+        const r = runCurveHop(ctx, user, hop, amount);
         steps.push({ program: p.pump, accounts: curveSwapAccounts(s, user, hop), data, steps: r.steps });
         amount = r.out;
       }
@@ -188,6 +206,10 @@ function routeIx(ctx: GenCtx, user: User, hops: Hop[], amountIn: bigint, minOut:
 function quoteRoute(s: SimState, hops: Hop[], amountIn: bigint): bigint {
   let amount = amountIn;
   for (const hop of hops) {
+    if (hop.venue === 'pool') {
+      amount = poolHopOut(s, hop, amount);
+      continue;
+    }
     const c = readCurve(hop.coin.curve.data);
     if (hop.buy) amount = tokensForSol(c, netOfHopFees(s, hop, amount));
     else {
@@ -197,6 +219,17 @@ function quoteRoute(s: SimState, hops: Hop[], amountIn: bigint): bigint {
     }
   }
   return amount;
+}
+
+/** The route's hops: SOL -> Q -> C, or C -> Q -> SOL for a seller; the SOL end on Q's pool once Q migrated. */
+function routeHops(r: { coin: Coin; quoteCoin: Coin; qPool?: Pool; sell: boolean; wsol: Acct; viaQ: Acct; out: Acct }): Hop[] {
+  const solEnd = (buy: boolean, source: Acct, destination: Acct): Hop =>
+    r.qPool
+      ? { venue: 'pool', pool: r.qPool, buy, flags: PROTOCOL_BIT, source, destination }
+      : { venue: 'curve', coin: r.quoteCoin, buy, flags: PROTOCOL_BIT, source, destination };
+  return r.sell
+    ? [{ venue: 'curve', coin: r.coin, buy: false, flags: CREATOR_BIT, source: r.out, destination: r.viaQ }, solEnd(false, r.viaQ, r.wsol)]
+    : [solEnd(true, r.wsol, r.viaQ), { venue: 'curve', coin: r.coin, buy: true, flags: CREATOR_BIT, source: r.viaQ, destination: r.out }];
 }
 
 /**
@@ -209,11 +242,9 @@ export function multiHopTx(ctx: GenCtx): boolean {
   // None trading yet: someone launches one, so the route share holds from the start.
   if (!coin) return createQuotedTx(ctx, 'coin');
   const quoteCoin = coin.quote!.coin!;
-  if (readCurve(quoteCoin.curve.data).complete) {
-    // Its quote coin left its curve: routes would need a pool hop, which the simulator does not build.
-    s.coinQuotedCoins.splice(s.coinQuotedCoins.indexOf(coin), 1);
-    return false;
-  }
+  // Q completed its curve: no route until its migration opens the pool the SOL end then trades on.
+  const qCompleted = readCurve(quoteCoin.curve.data).complete;
+  if (qCompleted && !quoteCoin.pool) return false;
   const holder = coin.holders.length > 0 && rng.chance(0.35) ? rng.pick(coin.holders) : undefined;
   const have = holder && s.ataOf(holder, coin.mint).exists ? tokenAmount(s.ataOf(holder, coin.mint).data) : 0n;
   const user = have > 0n && s.spendable(holder!) >= 1_000_000n ? holder! : pickUser(ctx, LAMPORTS_PER_SOL / 20n);
@@ -222,25 +253,25 @@ export function multiHopTx(ctx: GenCtx): boolean {
   const viaQ = s.ataOf(user, quoteCoin.mint);
   const out = s.ataOf(user, coin.mint);
   const sell = user === holder && have > 0n;
-  const hops: Hop[] = sell
-    ? [
-        { coin, buy: false, flags: CREATOR_BIT, source: out, destination: viaQ },
-        { coin: quoteCoin, buy: false, flags: PROTOCOL_BIT, source: viaQ, destination: wsol },
-      ]
-    : [
-        { coin: quoteCoin, buy: true, flags: PROTOCOL_BIT, source: wsol, destination: viaQ },
-        { coin, buy: true, flags: CREATOR_BIT, source: viaQ, destination: out },
-      ];
+  const qPool = qCompleted ? quoteCoin.pool : undefined;
+  const hops = routeHops({ coin, quoteCoin, qPool, sell, wsol, viaQ, out });
   const amountIn = sell
     ? 1n + (have * BigInt(rng.range(1, 100))) / 100n
     : lamportsBetween(ctx, LAMPORTS_PER_SOL / 100n, LAMPORTS_PER_SOL < s.spendable(user) / 2n ? LAMPORTS_PER_SOL : s.spendable(user) / 2n);
   const tol = BigInt(rng.range(50, 300));
   const minOut = (quoteRoute(s, hops, amountIn) * (10_000n - tol)) / 10_000n;
-  const ata = (a: Acct, mint: Acct): Ix => createAtaIdempotent(s.programs, user.acct, a, user.acct, mint);
+  const p = s.programs;
+  const ata = (a: Acct, mint: Acct): Ix => createAtaIdempotent(p, user.acct, a, user.acct, mint);
   const route = routeIx(ctx, user, hops, amountIn, minOut);
+  // A pool moves wrapped SOL: the user wraps what the route spends first (buys) and closes the account after, as
+  // mainnet clients do around PumpSwap trades.
+  const wrap = qPool
+    ? [ata(wsol, s.nativeMint), ...(sell ? [] : [systemTransfer(p, user.acct, wsol, amountIn), syncNativeIx(p, wsol)])]
+    : [];
+  const unwrap = qPool ? [closeTokenAccountIx(p, wsol, user.acct, user.acct)] : [];
   const tx = ctx.b.submit({
     payer: user.acct,
-    ixs: withBudget(ctx, [...(sell ? [] : [ata(out, coin.mint)]), ata(viaQ, quoteCoin.mint), route], 0.9),
+    ixs: withBudget(ctx, [...(sell ? [] : [ata(out, coin.mint)]), ata(viaQ, quoteCoin.mint), ...wrap, route, ...unwrap], 0.9),
     table: rng.chance(0.4) ? s.table : undefined,
   });
   if (tx && tx.err === undefined && !sell) addHolder(coin, user);

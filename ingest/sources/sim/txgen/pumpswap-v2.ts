@@ -41,7 +41,7 @@ function v2Accounts(s: SimState, pool: Pool, user: User, userBase: Acct): Accoun
 }
 
 /** A pool no v2 trade touched grows to the October 2026 layout (rent top-up from the payer), as `extend_account` does. */
-function growPool(pool: Pool, payer: Acct): void {
+export function growPool(pool: Pool, payer: Acct): void {
   const d = pool.acct.data;
   if (d.length >= POOL_2026_10_LEN) return;
   const topUp = rentExempt(POOL_2026_10_LEN) - rentExempt(d.length);
@@ -50,7 +50,7 @@ function growPool(pool: Pool, payer: Acct): void {
   pool.acct.data = grownPoolData(d);
 }
 
-function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: bigint): { virtual: bigint; creatorFees: bigint } {
+export function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: bigint): { virtual: bigint; creatorFees: bigint } {
   const f = readPoolFees(pool.acct.data);
   f.protocolFees += protocol;
   f.creatorFees += creator;
@@ -64,7 +64,7 @@ function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: bigint): {
 }
 
 /** The October 2026 tail of BuyEvent and SellEvent: no cashback, buyback or holder rewards simulated; the kept fees. */
-function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
+export function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
   return {
     cashback_fee_basis_points: 0n,
     cashback: 0n,
@@ -80,7 +80,7 @@ function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }
 }
 
 /** What BuyEvent and SellEvent share, in the table's field names (reserves before the trade, as v1 reports them). */
-function commonFields(s: SimState, pool: Pool, user: User, userBase: Acct, ts: bigint) {
+export function commonFields(s: SimState, pool: Pool, user: User, userBase: Acct, ts: bigint) {
   const b = swapBase(s, pool, user, userBase, reservesOf(pool), ts);
   return {
     timestamp: b.timestamp,

@@ -24,7 +24,7 @@ import { meta } from './pump-accounts.js';
 import { maybeRouted, quoteLimits, registerPosition } from './pumpfun.js';
 import { v2BuyIx, v2SellIx } from './pumpswap-v2.js';
 
-const ceilBps = (v: bigint, bps: bigint): bigint => (v * bps + 9_999n) / 10_000n;
+export const ceilBps = (v: bigint, bps: bigint): bigint => (v * bps + 9_999n) / 10_000n;
 
 /** The first 9 accounts of every PumpSwap trade (v1 and v2): pool, user, config, mints, the five token accounts. */
 export function poolTradeHead(s: SimState, pool: Pool, user: User, userBase: Acct): AccountMeta[] {

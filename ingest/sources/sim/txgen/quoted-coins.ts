@@ -4,7 +4,7 @@
 // curve, CREATE_WITH_PUMP_COIN_QUOTE.md). Its curve is written in the October 2026 layout with `quote_mint`, `depth`
 // (0 for USDC, 1 for a pump coin) and `initial_virtual_quote_reserves`; its CreateEvent names the quote. USDC coins
 // trade with the v3 instructions paid in USDC (legacy instructions cannot trade them, README.md @2293f9a); coins
-// quoted in a pump coin trade through multi-hop routes (multi-hop.ts). Not simulated: migration of quoted coins
+// quoted in a pump coin (on its curve or, once it migrated, its pool) trade through multi-hop routes (multi-hop.ts). Not simulated: migration of quoted coins
 // (their traders leave them with a quarter of the curve left, so none completes), quote-control admin traffic.
 import type { AccountMeta } from '../compile.js';
 import { createAtaIdempotent, createTokenAccount } from '../instructions.js';
@@ -17,6 +17,7 @@ import { LAMPORTS_PER_SOL, type Coin, type SimState, type User } from '../state.
 import type { Step } from '../trace.js';
 import { pickUser, withBudget, type GenCtx } from './context.js';
 import { ataFor, quoteMintKey } from './curve-quote.js';
+import { reservesOf } from './pumpswap.js';
 import { meta } from './pump-accounts.js';
 import { BUY_V3_KINDS, v3BuyIx, v3BuyOrder, v3SellIx } from './pump-v3.js';
 import { coinNames, createV2Accounts, fees, initialCurve, newCoin, openCurve, quoteLimits, sellProceeds } from './pumpfun.js';
@@ -41,12 +42,21 @@ const quoteControlAddress = (): Buffer => (quoteControl ??= findProgramAddress([
  */
 function initialVirtualQuote(s: SimState, quoteCoin: Coin | undefined): bigint {
   if (!quoteCoin) return USDC_INITIAL_VIRTUAL_QUOTE;
+  if (quoteCoin.pool) {
+    const r = reservesOf(quoteCoin.pool);
+    return (s.globalParams.initialVirtualSolReserves * r.base) / r.quote;
+  }
   const q = readCurve(quoteCoin.curve.data);
   return (s.globalParams.initialVirtualSolReserves * q.virtualTokenReserves) / q.virtualSolReserves;
 }
 
-/** A quote coin: one of the newest SOL curves still open (a pump-coin-quoted coin cannot itself be a quote, 6105). */
+/**
+ * A quote coin: one of the newest SOL curves still open or, a third of the time, of the newest pools (a coin that
+ * migrated; its routes' SOL end is then a pool hop). A pump-coin-quoted coin cannot itself be a quote (6105).
+ */
 function quoteCoinFor(ctx: GenCtx): Coin | undefined {
+  const { pools } = ctx.s;
+  if (pools.length > 0 && ctx.rng.chance(1 / 3)) return pools[Math.max(0, pools.length - 1 - ctx.rng.int(32))]!.coin;
   const open = ctx.s.openCoins;
   if (open.length === 0) return undefined;
   const coin = open[Math.max(0, open.length - 1 - ctx.rng.int(32))]!;
@@ -58,6 +68,9 @@ function quoteAccounts(s: SimState, coin: Coin): AccountMeta[] {
   const q = coin.quote!;
   const list = [meta(q.mint), meta(q.curveAta, true), meta(s.programs.token)];
   if (q.coin) list.push(meta(s.world.at(quoteControlAddress())), meta(q.coin.curve));
+  // Q migrated: its pool and the pool's two vaults too (all 8 accounts, else 6101).
+  const pool = q.coin?.pool;
+  if (pool) list.push(meta(pool.acct), meta(pool.baseAta), meta(pool.quoteAta));
   return list;
 }
 
