@@ -37,6 +37,17 @@ export const TRANSACTION_EVENT = {
   address_table_lookups: 11,
 } as const;
 
+/** schemas/events.proto ParsedTransactionEvent (the parsed topic's records, read by the live tail). */
+export const PARSED_TRANSACTION_EVENT = {
+  slot: 1,
+  index: 2,
+  signature: 3,
+  update: 4,
+  failed: 5,
+  has_instruction: 6,
+  facts: 7,
+} as const;
+
 /** proto/stream.proto SubscribeUpdate. */
 export const SUBSCRIBE_UPDATE = { filters: 1, created_at: 2, transaction: 3, account: 4 } as const;
 /** proto/stream.proto SubscribeUpdateTransaction and SubscribeUpdateAccount. */

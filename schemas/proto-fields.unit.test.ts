@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT_EVENT,
+  PARSED_TRANSACTION_EVENT,
   SUBSCRIBE_UPDATE,
   SUBSCRIBE_UPDATE_ACCOUNT,
   SUBSCRIBE_UPDATE_ACCOUNT_INFO,
@@ -38,6 +39,7 @@ describe('protobuf field tables', () => {
   it.each([
     ['AccountEvent', events, ACCOUNT_EVENT],
     ['TransactionEvent', events, TRANSACTION_EVENT],
+    ['ParsedTransactionEvent', events, PARSED_TRANSACTION_EVENT],
     ['SubscribeUpdate', stream, SUBSCRIBE_UPDATE],
     ['SubscribeUpdateTransaction', stream, SUBSCRIBE_UPDATE_TRANSACTION],
     ['SubscribeUpdateAccount', stream, SUBSCRIBE_UPDATE_ACCOUNT],

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AccountEvent, TransactionEvent } from './codec.js';
-import { readVarint64, scanAccount, scanFields, scanInnerInstructions, scanInstructions, scanTransaction } from './scan.js';
+import { AccountEvent, ParsedTransactionEvent, TransactionEvent } from './codec.js';
+import { BinaryWriter } from '@bufbuild/protobuf/wire';
+import {
+  readVarint64,
+  scanAccount,
+  scanFields,
+  scanInnerInstructions,
+  scanInstructions,
+  scanParsedRecord,
+  scanTransaction,
+} from './scan.js';
 
 describe('scan', () => {
   it('reads what matching needs from a transaction record', () => {
@@ -84,5 +93,69 @@ describe('scan', () => {
     expect(() => scanFields(Buffer.from([0x0b, 0x00]))).toThrow(/wire type/); // wire type 3 (group)
     expect(() => scanFields(Buffer.from([0x00]))).toThrow(/field number 0/);
     expect(() => scanFields(Buffer.from([0x08, 0xff]))).toThrow(/truncated/);
+  });
+
+  describe('a parsed record read without copies gives what the generated decoder gives', () => {
+    const full = ParsedTransactionEvent.fromPartial({
+      slot: 2n ** 63n + 5n,
+      index: 4_000_000_000,
+      signature: Buffer.alloc(64, 7),
+      update: Buffer.from('the encoded update'),
+      failed: true,
+      hasInstruction: true,
+      facts: Buffer.from([1, 2, 3]),
+    });
+    const enc = (m: ParsedTransactionEvent): Buffer => Buffer.from(ParsedTransactionEvent.encode(m).finish());
+    // The same bytes with fields the decoder skips: unknown numbers of every wire type, a known number with the
+    // wrong wire type, and a second occurrence of a field (the last wins).
+    const extra = new BinaryWriter()
+      .uint32((9 << 3) | 0)
+      .uint64(300n)
+      .uint32((10 << 3) | 2)
+      .bytes(Buffer.from('x'))
+      .uint32((11 << 3) | 1)
+      .fixed64(1n)
+      .uint32((12 << 3) | 5)
+      .fixed32(1)
+      .uint32((1 << 3) | 2)
+      .bytes(Buffer.from('slot as bytes'))
+      .uint32((4 << 3) | 0)
+      .uint64(9n)
+      .uint32((2 << 3) | 0)
+      .uint64(2n ** 32n + 17n)
+      .uint32((3 << 3) | 2)
+      .bytes(Buffer.alloc(64, 8))
+      .finish();
+    it.each([
+      ['every field', enc(full)],
+      ['none (the defaults)', enc(ParsedTransactionEvent.fromPartial({}))],
+      ['unknown, mistyped and repeated fields', Buffer.concat([enc(full), extra])],
+    ])('%s', (_name, bytes) => {
+      const got = scanParsedRecord(bytes);
+      expect({ ...got }).toEqual({ ...ParsedTransactionEvent.decode(bytes) });
+    });
+
+    it('stops where the decoder stops: at a zero tag or an end-group tag', () => {
+      for (const end of [0x00, 0x0c]) {
+        const bytes = Buffer.concat([enc(full), Buffer.from([end, 0x08, 0x01])]);
+        expect({ ...scanParsedRecord(bytes) }).toEqual({ ...ParsedTransactionEvent.decode(bytes) });
+        expect(scanParsedRecord(bytes).slot).toBe(full.slot);
+      }
+    });
+
+    it('its bytes are views of the record (no copy)', () => {
+      const bytes = enc(full);
+      const got = scanParsedRecord(bytes);
+      expect(got.update.buffer).toBe(bytes.buffer);
+      expect(got.facts.byteOffset).toBeGreaterThanOrEqual(bytes.byteOffset);
+    });
+
+    it('throws on malformed records, as the decoder does', () => {
+      const bytes = enc(full);
+      for (const bad of [bytes.subarray(0, bytes.length - 1), Buffer.from([0x08, 0x80]), Buffer.from([0x22, 0x05, 0x01])]) {
+        expect(() => ParsedTransactionEvent.decode(bad), bad.toString('hex')).toThrow();
+        expect(() => scanParsedRecord(bad), bad.toString('hex')).toThrow();
+      }
+    });
   });
 });

@@ -2,11 +2,12 @@
 // them on (one reading, one shape: live-tail.ts, replay.ts): each with its kind, the partition it was read
 // from and its slot. The kinds are the update kinds sessions get (shared-event.ts), so a transaction,
 // account or entry record IS its live update, and a slot record is its own slot status update. Transactions
-// and accounts come scanned and decode in full only on demand (lazy-record.ts); slot records and entries
-// are small and decoded at once.
+// and accounts come scanned and decode in full only on demand (lazy-record.ts); parsed records are read with
+// their bytes left in the record (scanParsedRecord); slot records and entries are small and decoded at once.
 import type { Logger } from 'pino';
 import type { InRecord } from '../../platform/kafka/index.js';
-import { EntryEvent, ParsedTransactionEvent, SlotEvent } from '../../schemas/gen/events.js';
+import { EntryEvent, SlotEvent, type ParsedTransactionEvent } from '../../schemas/gen/events.js';
+import { scanParsedRecord } from '../../schemas/scan.js';
 import type { TopicKind, TopicNames } from '../../schemas/topics.js';
 import { scannedAccount, scannedTransaction, type AccountRecord, type TransactionRecord } from './lazy-record.js';
 import { undecodableRecords } from './metrics.js';
@@ -78,7 +79,7 @@ export function readRecord(kind: TopicKind, r: InRecord, log: Logger, who = ''):
       case 'entries':
         return entryRecord(EntryEvent.decode(value), r.partition);
       case 'parsed':
-        return new ChainRecord('parsed', ParsedTransactionEvent.decode(value), r.partition);
+        return new ChainRecord('parsed', scanParsedRecord(value), r.partition);
       default:
         return undefined;
     }
