@@ -102,7 +102,7 @@ function flush(): void {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(chunk.map((c, id) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params }))),
     })
-      .then((r) => r.json())
+      .then((r) => r.json() as Promise<any[]>)
       .then((answers: any[]) => {
         for (const a of answers) {
           const c = chunk[a.id]!;
