@@ -129,7 +129,11 @@ function expectSameList(got: readonly unknown[], want: readonly unknown[], what 
 
 const helius = () => createHelius({ baseUrl: `http://127.0.0.1:${rpc.port}/` });
 const pubkeys = (accounts: { pubkey: string }[]) => accounts.map((a) => a.pubkey);
-const byteOrder = (keys: string[]) => [...keys].sort((a, b) => Buffer.compare(Buffer.from(bs58.decode(a)), Buffer.from(bs58.decode(b))));
+const byteOrder = (keys: string[]) =>
+  keys
+    .map((k) => ({ k, bytes: Buffer.from(bs58.decode(k)) }))
+    .sort((x, y) => Buffer.compare(x.bytes, y.bytes))
+    .map((x) => x.k);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'provider-accounts-int-'));
