@@ -48,7 +48,7 @@ let dir: string;
 let ch: ClickHouseClient;
 let kafka: Kafka;
 let topics: TopicNames;
-let projector: Projector;
+let projector: Projector | undefined;
 let rpc: JsonRpcServer;
 let url: string;
 let fold: FoldedWrites;
@@ -62,19 +62,21 @@ beforeAll(async () => {
   await kafka.admin().ensureTopics(topics, { partitions: 3, retentionMs: -1, replicationFactor: 1 });
   await applyMigrations(ch, DB);
   projector = await startProjector({ database: DB, groupId: 'g-as-of', batchRows: 400, batchMs: 50 }, silentLogger, { ch, kafka, topics });
-  rpc = await JsonRpcServer.open({
-    ch,
-    database: DB,
-    host: '127.0.0.1',
-    port: 0,
-    maxBodyBytes: 1024 * 1024,
-    maxBatch: 100,
-    maxSlotLag: 150,
-    chainTip: () => undefined,
-    log: silentLogger,
-    stateTtlMs: 0,
-  });
-  url = `http://127.0.0.1:${rpc.port}/`;
+  const open = () =>
+    JsonRpcServer.open({
+      ch,
+      database: DB,
+      host: '127.0.0.1',
+      port: 0,
+      maxBodyBytes: 1024 * 1024,
+      maxBatch: 100,
+      maxSlotLag: 150,
+      chainTip: () => undefined,
+      log: silentLogger,
+      // Opened once the views are whole (below), which no test changes: the views' state (heads, the oldest slot of
+      // the account history) is read once, not at every batch.
+      stateTtlMs: 3_600_000,
+    });
 
   await publishChain(kafka, topics, [
     ...slots(FIRST, LAST),
@@ -87,6 +89,11 @@ beforeAll(async () => {
     what: `heads processed ${PROCESSED_HEAD}, confirmed and finalized ${LAST}, no lag`,
     timeoutMs: 300_000,
   });
+  // Whole: the projector's heads timer would only poll Kafka and ClickHouse beside every test.
+  await projector.stop();
+  projector = undefined;
+  rpc = await open();
+  url = `http://127.0.0.1:${rpc.port}/`;
 
   // The independent reconstruction: the accounts topic as Kafka holds it, folded here.
   const contents = await readTopics(kafka, [topics.accounts]);
@@ -231,7 +238,15 @@ describe('accounts as of a slot', () => {
   });
 
   it(`answers every slot from ${FIRST} to ${LAST} with each of the six methods exactly as the fold of the accounts topic`, async () => {
-    for (let slot = FIRST; slot <= LAST; slot++) expectFoldAt(slot, await batch(asOfCalls(slot)));
+    // As many slots a batch as the server's 100 calls hold: the same calls, fewer round trips.
+    const per = asOfCalls(FIRST).length;
+    const slotsPer = Math.floor(100 / per);
+    expect(slotsPer).toBeGreaterThan(1);
+    for (let from = FIRST; from <= LAST; from += slotsPer) {
+      const at = Array.from({ length: Math.min(slotsPer, LAST - from + 1) }, (_, i) => from + i);
+      const answers = await batch(at.flatMap((slot) => asOfCalls(slot)));
+      at.forEach((slot, i) => expectFoldAt(slot, answers.slice(i * per, (i + 1) * per)));
+    }
   });
 
   it(`the V2 methods (getProgramAccountsV2, getTokenAccountsByOwnerV2) answer every slot as the fold too`, async () => {

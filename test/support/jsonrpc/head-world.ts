@@ -28,6 +28,9 @@ export interface HeadWorld {
   /** The raw response text of one call to the server with the cache, or to the one on the views alone. */
   cached(method: string, params?: unknown): Promise<string>;
   views(method: string, params?: unknown): Promise<string>;
+  /** The raw response text of one batch of calls (ids 0, 1, ... in order) to either server. */
+  cachedBatch(calls: readonly (readonly [method: string, params?: unknown])[]): Promise<string>;
+  viewsBatch(calls: readonly (readonly [method: string, params?: unknown])[]): Promise<string>;
   /** Starts the projector (the views catch up from the topics' start) and waits until their heads are `want`. */
   startViews(want: Heads): Promise<void>;
   /** Waits until the cache's heads are `want` and every block `slots` names is held whole (or below its floor). */
@@ -35,14 +38,22 @@ export interface HeadWorld {
   close(): Promise<void>;
 }
 
-const CALL = (url: string) => async (method: string, params?: unknown) => {
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) }),
-  });
+const entry = (id: number, method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
+const post = async (url: string, body: unknown) => {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return r.text();
 };
+const CALL = (url: string) => (method: string, params?: unknown) => post(url, entry(1, method, params));
+const BATCH = (url: string) => (calls: readonly (readonly [method: string, params?: unknown])[]) =>
+  post(
+    url,
+    calls.map(([method, params], id) => entry(id, method, params)),
+  );
 
 export async function openHeadWorld(ch: ClickHouseClient, name: string, slots = 150): Promise<HeadWorld> {
   const db = name;
@@ -78,6 +89,8 @@ export async function openHeadWorld(ch: ClickHouseClient, name: string, slots = 
     cache,
     cached: CALL(`http://127.0.0.1:${withCache.port}/`),
     views: CALL(`http://127.0.0.1:${viewsOnly.port}/`),
+    cachedBatch: BATCH(`http://127.0.0.1:${withCache.port}/`),
+    viewsBatch: BATCH(`http://127.0.0.1:${viewsOnly.port}/`),
     async startViews(want) {
       const config = makeConfig('projector', {
         kafkaBrokers: testBrokers(),

@@ -149,7 +149,10 @@ export function stateAt(batches: readonly SlotBatch[], slot: number): Map<string
 
 /** The open accounts of `owner` in a state, in pubkey byte order. */
 export function openAccountsOf(state: ReadonlyMap<string, AccountState>, owner: string): AccountState[] {
+  // Each pubkey decoded once, not at every comparison (a sort of ~1,150 accounts decoded ~25,000 times).
   return [...state.values()]
     .filter((a) => a.owner === owner && a.lamports > 0n)
-    .sort((a, b) => Buffer.compare(Buffer.from(bs58.decode(a.pubkey)), Buffer.from(bs58.decode(b.pubkey))));
+    .map((a) => ({ a, bytes: Buffer.from(bs58.decode(a.pubkey)) }))
+    .sort((x, y) => Buffer.compare(x.bytes, y.bytes))
+    .map((x) => x.a);
 }
