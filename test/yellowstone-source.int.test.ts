@@ -192,7 +192,7 @@ function expectSlotsMatch(got: InKafka, want: Map<bigint, ExpectedSlot>): void {
           }
         : {}),
     }));
-    expectEqual(statuses, w.statuses, `slot ${slot} statuses`);
+    expectEqual<unknown>(statuses, w.statuses, `slot ${slot} statuses`);
     const entries = (got.entries.get(slot) ?? []).map((e) => ({ ...e, hash: Buffer.from(e.hash) }));
     expect(entries.length, `slot ${slot} entries`).toBe(w.entries.length);
     expectEqual(entries, w.entries, `slot ${slot} entries`);
