@@ -52,19 +52,12 @@ describe('ingest name', () => {
   const start = (cfg: Config): Promise<IngestHandle> => startWith(cfg, silent);
 
   const last = async (prefix: string) => (await lastPublishedSlot(kafka, topicNames(prefix))) ?? -1n;
-  // Each look at the last published slot opens a Kafka reader on three topics: polled every 50 ms (waitFor's
-  // default) while paced ingests publish a slot per 50 ms, those readers were most of the file's CPU.
-  const SLOT_POLL_MS = 250;
 
   it('a second ingest of the same name on the same prefix stands by, leaves the first publishing and takes over at once after its clean stop', async () => {
     const prefix = uniquePrefix('ingest-name');
     const firstLog = capturedLog();
     const first = await startWith(config(prefix), firstLog.log);
-    await waitFor(async () => (await last(prefix)) >= 5n, {
-      what: 'the first ingest publishing',
-      timeoutMs: 300_000,
-      intervalMs: SLOT_POLL_MS,
-    });
+    await waitFor(async () => (await last(prefix)) >= 5n, { what: 'the first ingest publishing', timeoutMs: 300_000 });
 
     const standby = capturedLog();
     const second = await startWith(config(prefix), standby.log);
@@ -75,11 +68,7 @@ describe('ingest name', () => {
 
     // The first is never fenced: it goes on committing, and the standby publishes nothing.
     const at = await last(prefix);
-    await waitFor(async () => (await last(prefix)) > at + 5n, {
-      what: 'the first ingest still publishing',
-      timeoutMs: 300_000,
-      intervalMs: SLOT_POLL_MS,
-    });
+    await waitFor(async () => (await last(prefix)) > at + 5n, { what: 'the first ingest still publishing', timeoutMs: 300_000 });
     let failed: unknown;
     void first.done.catch((e: unknown) => (failed = e));
     void second.done.catch((e: unknown) => (failed = e));
@@ -89,21 +78,13 @@ describe('ingest name', () => {
     // Another name on another prefix is no conflict.
     const other = uniquePrefix('ingest-name-other');
     await start(config(other, 'backfill-1'));
-    await waitFor(async () => (await last(other)) >= 0n, {
-      what: 'an ingest of another prefix publishing',
-      timeoutMs: 300_000,
-      intervalMs: SLOT_POLL_MS,
-    });
+    await waitFor(async () => (await last(other)) >= 0n, { what: 'an ingest of another prefix publishing', timeoutMs: 300_000 });
 
     // A clean stop says the name is free: the standby takes it without waiting for a silent heartbeat, and resumes.
     await first.stop();
     const stoppedAt = await last(prefix);
     await waitFor(() => saw(standby, 'name main claimed'), { what: 'the standby taking over', timeoutMs: 300_000 });
     expect(saw(standby, 'stopped beating'), JSON.stringify(firstLog.lines.slice(-5))).toBe(false);
-    await waitFor(async () => (await last(prefix)) > stoppedAt, {
-      what: 'the standby publishing',
-      timeoutMs: 300_000,
-      intervalMs: SLOT_POLL_MS,
-    });
+    await waitFor(async () => (await last(prefix)) > stoppedAt, { what: 'the standby publishing', timeoutMs: 300_000 });
   });
 });
