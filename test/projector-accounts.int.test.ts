@@ -107,8 +107,8 @@ async function caughtUp(p: number, c: number, f: number): Promise<void> {
   await waitFor(async () => (await kafkaLag(ch, DB)) === 0n && JSON.stringify(await heads(ch, DB)) === JSON.stringify(want), {
     what: `heads processed ${p}, confirmed ${c}, finalized ${f} with no lag`,
     timeoutMs: 300_000,
-    // Two queries of the embedded ClickHouse a look, which the projector's inserts wait behind: every 50 ms they
-    // slowed each step (~1.2 s) and were a good part of the file's ClickHouse CPU.
+    // Two queries of the embedded ClickHouse a look: every 50 ms they cost the file about a CPU second more, and a
+    // step takes ~1.3 s either way (the heads are published on the projector's own pace).
     intervalMs: 250,
   });
 }
