@@ -41,7 +41,7 @@ it('after the simulator ran, every view equals an independent computation from t
             slotMs: 0,
             // 140 slots cross two epoch boundaries (epochs of 64: three epochs, the last one part-way); 60 tx/s keeps
             // the ~8,000 transactions (and their writes) quick to project and to recompute independently. (300 slots at
-            // 100 tx/s, four boundaries and 30,000 transactions, checked nothing more for two and a half times the CPU:
+            // 100 tx/s, four boundaries and 30,000 transactions, checked nothing more for twice the CPU:
             // what is compared here is each view against its independent computation, not a size.)
             tps: 60,
             maxSlots: 140,

@@ -43,7 +43,7 @@ afterAll(async () => {
 describe('sim into Kafka', () => {
   it('publishes records that all decode, with keys per ARCHITECTURE.md, and every slot once', () => {
     expect(count(reference)).toBeGreaterThanOrEqual(10_000);
-    // Every record checked, the failures gathered and compared once (an expect per record of 14,000 was most of
+    // Every record checked, the failures gathered and compared once (an expect per record of 14,000 was half of
     // the test's CPU): the first few failures are named.
     const wrong: string[] = [];
     for (const kind of RECORD_KINDS) {

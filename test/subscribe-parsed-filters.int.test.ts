@@ -83,7 +83,7 @@ interface RefEvent {
 
 type RefParsed = { ixs: RefIx[]; events: RefEvent[] };
 // refParse of each transaction, kept: the reference asks for it once per filter case and stream (tens of times a
-// transaction), and parsing it again each time was most of the file's CPU. A pure function of the transaction.
+// transaction), and parsing it again each time was a third of the file's CPU. A pure function of the transaction.
 const parsedOf = new WeakMap<TransactionEvent, RefParsed>();
 
 /** The pump.fun / PumpSwap instructions (known kinds) and self-CPI events of a transaction, read from its raw instructions. */
