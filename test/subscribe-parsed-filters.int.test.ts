@@ -81,8 +81,19 @@ interface RefEvent {
   data: Buffer;
 }
 
+type RefParsed = { ixs: RefIx[]; events: RefEvent[] };
+// refParse of each transaction, kept: the reference asks for it once per filter case and stream (tens of times a
+// transaction), and parsing it again each time was a third of the file's CPU. A pure function of the transaction.
+const parsedOf = new WeakMap<TransactionEvent, RefParsed>();
+
 /** The pump.fun / PumpSwap instructions (known kinds) and self-CPI events of a transaction, read from its raw instructions. */
-function refParse(t: TransactionEvent): { ixs: RefIx[]; events: RefEvent[] } {
+function refParse(t: TransactionEvent): RefParsed {
+  let got = parsedOf.get(t);
+  if (got === undefined) parsedOf.set(t, (got = parseRef(t)));
+  return got;
+}
+
+function parseRef(t: TransactionEvent): RefParsed {
   const keys = [...t.accountKeys, ...t.loadedWritable, ...t.loadedReadonly].map((k) => bs58.encode(k));
   const ixs: RefIx[] = [];
   const events: RefEvent[] = [];

@@ -21,6 +21,7 @@ import { decodeRecord, SlotStatus, type EntryEvent, type SlotEvent } from '../sc
 import { readU64Key, topicNames } from '../schemas/topics.js';
 import { YellowstoneSlotStatus } from '../schemas/yellowstone/index.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { expectEqual } from './support/harness/expect-equal.js';
 import { mainnetDataDir, readMainnetStream } from './support/mainnet/data.js';
 import { readTopics } from './support/kafka/read-topics.js';
 import { leaderOf, LEADERS, startLeaderRpc, type LeaderRpc } from './support/yellowstone/leader-rpc.js';
@@ -191,10 +192,10 @@ function expectSlotsMatch(got: InKafka, want: Map<bigint, ExpectedSlot>): void {
           }
         : {}),
     }));
-    expect(statuses, `slot ${slot} statuses`).toEqual(w.statuses);
+    expectEqual<unknown>(statuses, w.statuses, `slot ${slot} statuses`);
     const entries = (got.entries.get(slot) ?? []).map((e) => ({ ...e, hash: Buffer.from(e.hash) }));
     expect(entries.length, `slot ${slot} entries`).toBe(w.entries.length);
-    expect(entries, `slot ${slot} entries`).toEqual(w.entries);
+    expectEqual(entries, w.entries, `slot ${slot} entries`);
   }
 }
 
@@ -321,8 +322,8 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     }
     const got = await readBack(kafka, prefix);
     expectSlotsMatch(got, expected.slots);
-    expect(got.slots).toEqual(reference.slots);
-    expect(got.entries).toEqual(reference.entries);
+    expectEqual(got.slots, reference.slots);
+    expectEqual(got.entries, reference.entries);
     expect(got.epochs).toBe(reference.epochs);
     expect(got.transactions + got.accounts).toBe(0);
     const resubscribe = f.requests.filter((r) => !r.ping)[1]!;
@@ -368,8 +369,8 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     expect(stalling.requests.filter((r) => !r.ping)[1]!.fromSlot).toBeDefined();
     const got = await readBack(kafka, prefix);
     expectSlotsMatch(got, expected.slots);
-    expect(got.slots).toEqual(reference.slots);
-    expect(got.entries).toEqual(reference.entries);
+    expectEqual(got.slots, reference.slots);
+    expectEqual(got.entries, reference.entries);
     expect(got.epochs).toBe(reference.epochs);
   });
 

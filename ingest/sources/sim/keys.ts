@@ -1,6 +1,7 @@
 // Deterministic ed25519 keys from the seed, signed with node:crypto (synchronous, ~50 µs per
 // signature here; @solana/kit's WebCrypto signing is async and slower per call).
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { asBuffer } from '../../../schemas/bytes.js';
 import { streamBytes } from './rng.js';
 
 export interface Keypair {
@@ -30,6 +31,29 @@ export function deriveKeypair(seed: number, role: string, index: number | bigint
   if (cache.size >= CACHE_MAX) cache.clear(); // bound memory on very long runs (new users keep coming)
   cache.set(cacheKey, kp);
   return kp;
+}
+
+/** The cached keypairs, to hand to another thread (KeyObjects cross postMessage and workerData): the simulator's
+ * worker threads each derived the same genesis keys again (~1,000 imports, ~1 CPU s a thread), for every ingest,
+ * standby or test chain of a process; thread.ts now passes the process's keys into a new thread and takes its
+ * genesis keys back. The first `max` only (the oldest: a genesis derives about a thousand), so that a long run's cache does not
+ * cost a long clone. */
+export function cachedKeypairs(max = 10_000): [string, Keypair][] {
+  const out: [string, Keypair][] = [];
+  for (const e of cache) {
+    if (out.length >= max) break;
+    out.push(e);
+  }
+  return out;
+}
+
+/** Adds keypairs another thread derived (see cachedKeypairs); a structured clone turns the public key's Buffer
+ * into a plain Uint8Array, made a Buffer again here. */
+export function addCachedKeypairs(entries: readonly (readonly [string, { publicKey: Uint8Array; privateKey: KeyObject }])[]): void {
+  for (const [k, kp] of entries) {
+    if (cache.size >= CACHE_MAX) return;
+    if (!cache.has(k)) cache.set(k, { publicKey: asBuffer(kp.publicKey), privateKey: kp.privateKey });
+  }
 }
 
 export function signMessage(message: Uint8Array, key: KeyObject): Buffer {

@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SlotFramer, type FramedRecord } from '../../publish/framer.js';
 import { prepareSimSource } from './createSimSource.js';
+import { addCachedKeypairs, cachedKeypairs } from './keys.js';
 import type { SimThreadInit, SimThreadMessage, SimThreadStart } from './thread.js';
 
 const init = workerData as SimThreadInit;
@@ -57,8 +58,10 @@ function post(slot: bigint, handedAt: number, records: FramedRecord[]): void {
 }
 
 try {
+  addCachedKeypairs(init.keys);
   const prepared = prepareSimSource(init.sim);
   advance = (slot) => prepared.advance(slot);
+  port.postMessage({ kind: 'keys', entries: cachedKeypairs() } satisfies SimThreadMessage);
   port.postMessage({ kind: 'ready' } satisfies SimThreadMessage);
   const { afterSlot, partitions, topics } = await start;
   await prepared.advance(-1n); // the fast-forwards asked for so far are done (this one adds nothing)

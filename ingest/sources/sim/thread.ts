@@ -7,6 +7,7 @@ import { asBuffer } from '../../../schemas/bytes.js';
 import type { TopicNames, RecordKind } from '../../../schemas/topics.js';
 import type { DeadLetterRecord } from '../../publish/dead-letter.js';
 import type { FramedRecord } from '../../publish/framer.js';
+import { addCachedKeypairs, cachedKeypairs, type Keypair } from './keys.js';
 import type { SimOptions } from './options.js';
 
 /** Batches built ahead of the publisher: enough to cover a hand-over, few enough to bound memory. */
@@ -22,6 +23,8 @@ export interface FramedBatch {
 export interface SimThreadInit {
   entry: string;
   sim: SimOptions;
+  /** The keypairs this process derived so far (keys.ts cachedKeypairs): the thread's genesis need not derive them. */
+  keys: [string, Keypair][];
 }
 
 /** What the worker is told to produce, once the resume point is known (posted once). */
@@ -50,6 +53,8 @@ export type SimThreadMessage =
       dead: [number, DeadLetterRecord][];
     }
   | { kind: 'ready' }
+  /** The thread's keypairs once its chain is built, for the next thread of this process (keys.ts). */
+  | { kind: 'keys'; entries: [string, Keypair][] }
   | { kind: 'done' }
   | { kind: 'failed'; name: string; message: string };
 
@@ -99,10 +104,11 @@ export class SimThread {
 
   private constructor(sim: SimOptions) {
     this.ready = new Promise((resolve) => (this.onReady = resolve));
-    const init: SimThreadInit = { entry: new URL('./thread-worker.ts', import.meta.url).href, sim };
+    const init: SimThreadInit = { entry: new URL('./thread-worker.ts', import.meta.url).href, sim, keys: cachedKeypairs() };
     this.worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: init });
     this.worker.on('message', (m: SimThreadMessage) => {
       if (m.kind === 'ready') return this.onReady();
+      if (m.kind === 'keys') return addCachedKeypairs(m.entries);
       this.queue.push(m);
       this.wakeUp();
     });

@@ -1,5 +1,5 @@
 // Test helpers shared by the simulator's unit tests and the ingest integration tests (not used at run time).
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { AccountEvent, TransactionEvent } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../../ingest/source.js';
 import { createSimSource } from '../../../ingest/sources/sim/createSimSource.js';
@@ -38,8 +38,13 @@ export function sharedChains(): { get(o: Partial<SimOptions>, afterSlot?: bigint
   };
 }
 
+// The imported public keys, once each: a chain's signers sign many transactions each.
+const verifyKeys = new Map<string, KeyObject>();
+
 export function verifyEd25519(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });
+  const x = Buffer.from(publicKey).toString('base64url');
+  let key = verifyKeys.get(x);
+  if (key === undefined) verifyKeys.set(x, (key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' })));
   return verify(null, message, key, signature);
 }
 

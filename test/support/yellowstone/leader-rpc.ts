@@ -17,8 +17,10 @@ export interface LeaderRpc {
 
 export async function startLeaderRpc(): Promise<LeaderRpc> {
   const calls: string[] = [];
-  const schedule: Record<string, number[]> = { [bs58.encode(LEADERS[0])]: [], [bs58.encode(LEADERS[1])]: [] };
-  for (let i = 0; i < Number(SLOTS_PER_EPOCH); i++) schedule[bs58.encode(LEADERS[Math.floor(i / 4) % 2]!)]!.push(i);
+  // The two leaders' slot lists, each key encoded once (not once per slot of the epoch: 1.7 CPU s).
+  const turns: [number[], number[]] = [[], []];
+  for (let i = 0; i < Number(SLOTS_PER_EPOCH); i++) turns[Math.floor(i / 4) % 2]!.push(i);
+  const schedule: Record<string, number[]> = { [bs58.encode(LEADERS[0])]: turns[0], [bs58.encode(LEADERS[1])]: turns[1] };
   const scheduleJson = JSON.stringify(schedule);
   const server: Server = createServer((req, res) => {
     let body = '';
