@@ -3,7 +3,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { KafkaAdmin } from '../platform/kafka/index.js';
 import type { Logger } from '../platform/log.js';
 import type { OffsetMap } from '../platform/kafka/index.js';
-import { advanceHeads, caughtUp, COMMITMENTS, lagOf, type Heads } from './heads.js';
+import { advanceHeads, caughtUp, COMMITMENTS, HeadsQuiet, lagOf, type Heads } from './heads.js';
 import { headSlot, kafkaLag } from './metrics.js';
 import { committedOffsets, endOffsets } from './offsets.js';
 
@@ -20,6 +20,8 @@ export interface HeadsTrackerOptions {
 interface Barrier {
   candidates: Heads;
   ends: OffsetMap;
+  /** The committed offsets when the candidates were read. */
+  after: OffsetMap;
 }
 
 export class HeadsTracker {
@@ -30,6 +32,8 @@ export class HeadsTracker {
   private stopped = false;
   /** Heads only grow, so slots below the last finalized head need not be scanned again. */
   private floor = 0n;
+  /** Whether a step can skip the views (nothing committed since the heads said all the views hold). */
+  private readonly quiet = new HeadsQuiet();
 
   constructor(private readonly o: HeadsTrackerOptions) {}
 
@@ -55,25 +59,35 @@ export class HeadsTracker {
   /** One step: publish the pending barrier if the group reached it, then set the next one. */
   async tick(): Promise<void> {
     const committed = await this.committedOffsets();
+    if (this.quiet.settled(committed)) {
+      // Nothing projected since: only the lag can have moved (records the group has yet to read).
+      await this.noteLag(lagOf(await this.endOffsets(), committed));
+      return;
+    }
     if (this.barrier && caughtUp(this.barrier.ends, committed)) {
-      await this.publish(this.barrier.candidates);
-      this.barrier = undefined;
+      const b = this.barrier;
+      await this.publish(b.candidates);
+      this.quiet.published(b.after, b.ends);
+      if (this.barrier === b) this.barrier = undefined;
     }
     // Candidates first, end offsets second: every record of a candidate slot lies below these ends.
     const candidates = await this.candidates();
     const ends = await this.endOffsets();
     const lag = lagOf(ends, committed);
+    await this.noteLag(lag);
+    this.barrier ??= { candidates, ends, after: committed };
+  }
+
+  private async noteLag(lag: bigint): Promise<void> {
     kafkaLag.set({ database: this.o.database }, Number(lag));
-    if (lag !== this.lastLag) {
-      await this.o.ch.insert({
-        table: `${this.o.database}.heads`,
-        values: [{ commitment: 'kafka_lag', slot: lag.toString() }],
-        columns: ['commitment', 'slot'],
-        format: 'JSONEachRow',
-      });
-      this.lastLag = lag;
-    }
-    this.barrier ??= { candidates, ends };
+    if (lag === this.lastLag) return;
+    await this.o.ch.insert({
+      table: `${this.o.database}.heads`,
+      values: [{ commitment: 'kafka_lag', slot: lag.toString() }],
+      columns: ['commitment', 'slot'],
+      format: 'JSONEachRow',
+    });
+    this.lastLag = lag;
   }
 
   private async candidates(): Promise<Heads> {

@@ -36,6 +36,32 @@ export function lagOf(ends: OffsetMap, committed: OffsetMap): bigint {
   return lag;
 }
 
+/** Whether two offset maps hold the same offsets (a partition missing from one counts as offset 0 there). */
+export function sameOffsets(a: OffsetMap, b: OffsetMap): boolean {
+  return caughtUp(a, b) && caughtUp(b, a);
+}
+
+/**
+ * Whether the heads can have moved since the tracker last published: not while the committed offsets stay those
+ * that the published candidates were read after, with nothing left to read then (the end offsets taken with them
+ * the same). Everything below those offsets was committed, so inserted, before the candidates were read: the heads
+ * say all the views hold, and only new commits can move them. An idle projector's step then costs two offset reads
+ * instead of two ClickHouse queries and an offset read (~80 ms of CPU a second, measured in the integration tests).
+ * Keyed on what was published, not on steps taken: explicit steps (rebuild, tests) may run beside the timer's.
+ */
+export class HeadsQuiet {
+  private covered: OffsetMap | undefined;
+
+  settled(committed: OffsetMap): boolean {
+    return this.covered !== undefined && sameOffsets(this.covered, committed);
+  }
+
+  /** A barrier was published: its candidates were read after `after` was committed, and `ends` taken after them. */
+  published(after: OffsetMap, ends: OffsetMap): void {
+    this.covered = sameOffsets(after, ends) ? after : undefined;
+  }
+}
+
 /** Heads only move forward: the larger of what is stored and what was found, per commitment. */
 export function advanceHeads(stored: Heads, found: Heads): Heads {
   const out: Heads = {};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OffsetMap } from '../platform/kafka/index.js';
-import { advanceHeads, caughtUp, lagOf } from './heads.js';
+import { advanceHeads, caughtUp, HeadsQuiet, lagOf, sameOffsets } from './heads.js';
 
 describe('heads rules', () => {
   const ends = OffsetMap.of([
@@ -49,5 +49,43 @@ describe('heads rules', () => {
       confirmed: 9n,
       finalized: 1n,
     });
+  });
+});
+
+describe('an idle heads tracker', () => {
+  const at = (o0: bigint, o1: bigint): OffsetMap =>
+    OffsetMap.of([
+      ['t', 0, o0],
+      ['t', 1, o1],
+    ]);
+
+  it('same offsets: equal maps, a partition missing from one counting as 0', () => {
+    expect(sameOffsets(at(3n, 4n), at(3n, 4n))).toBe(true);
+    expect(sameOffsets(at(3n, 4n), at(3n, 5n))).toBe(false);
+    expect(sameOffsets(at(3n, 0n), OffsetMap.of([['t', 0, 3n]]))).toBe(true);
+    expect(sameOffsets(at(3n, 1n), OffsetMap.of([['t', 0, 3n]]))).toBe(false);
+  });
+
+  it('skips the views only while the commits are those a published barrier was read after, with no lag then', () => {
+    const q = new HeadsQuiet();
+    expect(q.settled(at(1n, 1n))).toBe(false);
+    // Candidates read after (1, 1) was committed, end offsets (1, 1) taken after them: nothing was left to read, so
+    // once published the heads say all the views hold.
+    q.published(at(1n, 1n), at(1n, 1n));
+    expect(q.settled(at(1n, 1n))).toBe(true);
+    // A new commit can move the heads: full steps again.
+    expect(q.settled(at(1n, 2n))).toBe(false);
+  });
+
+  it('never settles on a barrier read while records were left to read', () => {
+    const q = new HeadsQuiet();
+    q.published(at(1n, 1n), at(1n, 3n));
+    expect(q.settled(at(1n, 1n))).toBe(false);
+    expect(q.settled(at(1n, 3n))).toBe(false);
+    // A later barrier with nothing left covers again; an earlier state published after it does not.
+    q.published(at(1n, 3n), at(1n, 3n));
+    expect(q.settled(at(1n, 3n))).toBe(true);
+    q.published(at(1n, 1n), at(1n, 3n));
+    expect(q.settled(at(1n, 3n))).toBe(false);
   });
 });
