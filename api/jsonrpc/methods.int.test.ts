@@ -3,7 +3,8 @@
 // happy paths at each commitment, paging, skipped slots, encodings, filters, and every error row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { decompress, init as zstdInit } from '@bokuweb/zstd-wasm';
+import { decompress } from '@bokuweb/zstd-wasm';
+import { zstdReady } from '../solana-json/zstd.js';
 import { insertBlocks, openTestStore, setHeads, key, type TestStore } from '../../test/support/jsonrpc/store.js';
 import {
   ACC,
@@ -38,7 +39,10 @@ beforeAll(async () => {
   const db = await store.database('methods_world');
   world = await loadWorld(store.ch, db);
   s = await serve(store.ch, db);
-  await zstdInit();
+  // The product's one load of the WebAssembly module, never a second init(): that instantiates the module again and
+  // swaps its memory under the functions already bound to the first instance, so a compress or decompress after it
+  // reads the wrong memory (`Failed to compress with code -10` / `-72`, seen in a full run).
+  await zstdReady();
 });
 afterAll(async () => {
   await s?.server.close();

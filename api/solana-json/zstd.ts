@@ -4,7 +4,11 @@ import { compress, init } from '@bokuweb/zstd-wasm';
 
 let ready: Promise<void> | undefined;
 
-/** Loads the WebAssembly module once; call before zstdCompress. */
+/**
+ * Loads the WebAssembly module once; call before zstdCompress. Once per process, for every user of the package (tests
+ * included): a second init() instantiates the module again and swaps its memory under the functions already bound to
+ * the first instance, and later calls read the wrong memory.
+ */
 export const zstdReady = (): Promise<void> => (ready ??= init());
 
 /** Compresses at level 3 (the zstd default, what Agave uses). zstdReady must have resolved. */
