@@ -8,16 +8,41 @@ import type { SlotBatch } from './chain.js';
 import type { ConsumedRecord } from './expected.js';
 
 export async function publishChain(kafka: Kafka, topics: TopicNames, batches: Iterable<SlotBatch>, slotsPerTxn = 10): Promise<number> {
-  const producer = await kafka.transactionalProducer({ transactionalId: `test-${topics.transactions}-${Math.random()}` });
-  const partitions = new Map<string, number>();
+  const publisher = await stepPublisher(kafka, topics);
   let count = 0;
   try {
     let group: SlotBatch[] = [];
-    const flush = async () => {
-      if (group.length === 0) return;
+    for (const b of batches) {
+      group.push(b);
+      if (group.length < slotsPerTxn) continue;
+      count += await publisher.publish(group);
+      group = [];
+    }
+    if (group.length > 0) count += await publisher.publish(group);
+  } finally {
+    await publisher.close();
+  }
+  return count;
+}
+
+/** One transactional producer for many steps: `publish` sends one group of slots as one Kafka transaction (what
+ * publishChain does for each group of its slots) and returns the number of records sent, without opening a producer
+ * per call (a producer's start and close for each of its ~25 steps cost test/projector-accounts.int.test.ts about a
+ * CPU second of ten). */
+export interface StepPublisher {
+  publish(batches: readonly SlotBatch[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function stepPublisher(kafka: Kafka, topics: TopicNames): Promise<StepPublisher> {
+  const producer = await kafka.transactionalProducer({ transactionalId: `test-${topics.transactions}-${Math.random()}` });
+  const partitions = new Map<string, number>();
+  return {
+    async publish(batches) {
+      let count = 0;
       await producer.begin();
       try {
-        for (const b of group) {
+        for (const b of batches) {
           for (const e of b.events) {
             const topic = topics[e.kind];
             if (!partitions.has(topic)) partitions.set(topic, await kafka.admin().partitionCount(topic));
@@ -31,47 +56,7 @@ export async function publishChain(kafka: Kafka, topics: TopicNames, batches: It
         await producer.abort().catch(() => {});
         throw err;
       }
-      group = [];
-    };
-    for (const b of batches) {
-      group.push(b);
-      if (group.length >= slotsPerTxn) await flush();
-    }
-    await flush();
-  } finally {
-    await producer.close();
-  }
-  return count;
-}
-
-/** One transactional producer for many steps: `publish` sends one group of slots as one Kafka transaction, as
- * publishChain does, without opening a producer per call (a producer's start and close for each of its ~25 steps
- * cost test/projector-accounts.int.test.ts about a CPU second of ten). */
-export interface StepPublisher {
-  publish(batches: readonly SlotBatch[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function stepPublisher(kafka: Kafka, topics: TopicNames): Promise<StepPublisher> {
-  const producer = await kafka.transactionalProducer({ transactionalId: `test-${topics.transactions}-${Math.random()}` });
-  const partitions = new Map<string, number>();
-  return {
-    async publish(batches) {
-      await producer.begin();
-      try {
-        for (const b of batches) {
-          for (const e of b.events) {
-            const topic = topics[e.kind];
-            if (!partitions.has(topic)) partitions.set(topic, await kafka.admin().partitionCount(topic));
-            const { key, value } = encodeRecord(e);
-            producer.send({ topic, partition: partitionForKey(key, partitions.get(topic)!), key, value });
-          }
-        }
-        await producer.commit();
-      } catch (err) {
-        await producer.abort().catch(() => {});
-        throw err;
-      }
+      return count;
     },
     close: () => producer.close(),
   };

@@ -9,14 +9,13 @@ import type { Acct } from '../accounts.js';
 import type { AccountMeta } from '../compile.js';
 import { CUSTOM, moveTokens, tokenTransferData } from '../instructions.js';
 import { emitEvent } from '../pump-events.js';
-import { tableEventData } from '../pump-tables.js';
 import { PUMP_AMM_ERR } from '../programs.js';
 import type { Pool, SimState, User } from '../state.js';
 import type { Step } from '../trace.js';
 import type { GenCtx } from './context.js';
 import { meta } from './pump-accounts.js';
 import { ammBuyQuote, ammSellQuote, ceilBps, reservesOf } from './pumpswap.js';
-import { commonFields, growPool, keepFees, octoberTail } from './pumpswap-v2.js';
+import { commonFields, growPool, keepFees, v2BuyEventData, v2SellEventData } from './pumpswap-v2.js';
 
 /** `hop_fees` flag bits of a route's hops (the simulator's assumption: the docs do not give the values, §6.3). */
 export const PROTOCOL_BIT = 1;
@@ -106,23 +105,7 @@ function poolBuy(ctx: GenCtx, user: User, hop: PoolHop, amountIn: bigint, common
   moveTokens(pool.baseAta, hop.destination, baseOut);
   const kept = keepFees(s, pool, fee.protocol, fee.creator);
   const event = (): Buffer =>
-    tableEventData('pump_amm', 'BuyEvent', {
-      ...common,
-      ...amounts(fee),
-      base_amount_out: baseOut,
-      max_quote_amount_in: amountIn,
-      quote_amount_in: quote,
-      quote_amount_in_with_lp_fee: quote + fee.lp,
-      user_quote_amount_in: total,
-      track_volume: false,
-      total_unclaimed_tokens: 0n,
-      total_claimed_tokens: 0n,
-      current_sol_volume: 0n,
-      last_update_timestamp: 0n,
-      min_base_amount_out: 0n,
-      ix_name: 'multi_hop_swap',
-      ...octoberTail(s, kept),
-    });
+    v2BuyEventData(s, common, kept, { baseOut, maxQuoteIn: amountIn, quote, fee, total, minBaseOut: 0n, ixName: 'multi_hop_swap' });
   const steps: Step[] = [
     { program: p.token, accounts: [hop.source, pool.quoteAta, user.acct], data: tokenTransferData(total) },
     { program: p.token, accounts: [pool.baseAta, hop.destination, pool.acct], data: tokenTransferData(baseOut) },
@@ -141,17 +124,7 @@ function poolSell(ctx: GenCtx, user: User, hop: PoolHop, amountIn: bigint, commo
   // Only the user's part leaves the vault; the kept fees wait there for a sweep.
   moveTokens(pool.quoteAta, hop.destination, out);
   const kept = keepFees(s, pool, fee.protocol, fee.creator);
-  const event = (): Buffer =>
-    tableEventData('pump_amm', 'SellEvent', {
-      ...common,
-      ...amounts(fee),
-      base_amount_in: amountIn,
-      min_quote_amount_out: 0n,
-      quote_amount_out: quote,
-      quote_amount_out_without_lp_fee: quote - fee.lp,
-      user_quote_amount_out: out,
-      ...octoberTail(s, kept),
-    });
+  const event = (): Buffer => v2SellEventData(s, common, kept, { baseIn: amountIn, minQuoteOut: 0n, quote, fee, out });
   const steps: Step[] = [
     { program: p.token, accounts: [hop.source, pool.baseAta, user.acct], data: tokenTransferData(amountIn) },
     { program: p.token, accounts: [pool.quoteAta, hop.destination, pool.acct], data: tokenTransferData(out) },
@@ -159,5 +132,3 @@ function poolSell(ctx: GenCtx, user: User, hop: PoolHop, amountIn: bigint, commo
   ];
   return { out, steps };
 }
-
-const amounts = (fee: PoolHopFees) => ({ lp_fee: fee.lp, protocol_fee: fee.protocol, coin_creator_fee: fee.creator });

@@ -64,7 +64,7 @@ export function keepFees(s: SimState, pool: Pool, protocol: bigint, creator: big
 }
 
 /** The October 2026 tail of BuyEvent and SellEvent: no cashback, buyback or holder rewards simulated; the kept fees. */
-export function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
+function octoberTail(s: SimState, kept: { virtual: bigint; creatorFees: bigint }) {
   return {
     cashback_fee_basis_points: 0n,
     cashback: 0n,
@@ -100,6 +100,58 @@ export function commonFields(s: SimState, pool: Pool, user: User, userBase: Acct
     coin_creator: b.coinCreator,
     coin_creator_fee_basis_points: b.coinCreatorFeeBasisPoints,
   };
+}
+
+type PoolFees = { lp: bigint; protocol: bigint; creator: bigint };
+type Kept = ReturnType<typeof keepFees>;
+
+/** A v2-layout BuyEvent (v2 buys and routes' pool hops): `common` read before the trade, `kept` after it. */
+export function v2BuyEventData(
+  s: SimState,
+  common: ReturnType<typeof commonFields>,
+  kept: Kept,
+  t: { baseOut: bigint; maxQuoteIn: bigint; quote: bigint; fee: PoolFees; total: bigint; minBaseOut: bigint; ixName: string },
+): Buffer {
+  return tableEventData('pump_amm', 'BuyEvent', {
+    ...common,
+    base_amount_out: t.baseOut,
+    max_quote_amount_in: t.maxQuoteIn,
+    quote_amount_in: t.quote,
+    lp_fee: t.fee.lp,
+    protocol_fee: t.fee.protocol,
+    quote_amount_in_with_lp_fee: t.quote + t.fee.lp,
+    user_quote_amount_in: t.total,
+    coin_creator_fee: t.fee.creator,
+    track_volume: false,
+    total_unclaimed_tokens: 0n,
+    total_claimed_tokens: 0n,
+    current_sol_volume: 0n,
+    last_update_timestamp: 0n,
+    min_base_amount_out: t.minBaseOut,
+    ix_name: t.ixName,
+    ...octoberTail(s, kept),
+  });
+}
+
+/** A v2-layout SellEvent (v2 sells and routes' pool hops: no ix_name; the zero-key fee recipient in `common`). */
+export function v2SellEventData(
+  s: SimState,
+  common: ReturnType<typeof commonFields>,
+  kept: Kept,
+  t: { baseIn: bigint; minQuoteOut: bigint; quote: bigint; fee: PoolFees; out: bigint },
+): Buffer {
+  return tableEventData('pump_amm', 'SellEvent', {
+    ...common,
+    base_amount_in: t.baseIn,
+    min_quote_amount_out: t.minQuoteOut,
+    quote_amount_out: t.quote,
+    lp_fee: t.fee.lp,
+    protocol_fee: t.fee.protocol,
+    quote_amount_out_without_lp_fee: t.quote - t.fee.lp,
+    user_quote_amount_out: t.out,
+    coin_creator_fee: t.fee.creator,
+    ...octoberTail(s, kept),
+  });
 }
 
 export type V2BuyOrder = { baseOut: bigint; maxQuoteIn: bigint } | { spend: bigint; minBaseOut: bigint };
@@ -152,24 +204,14 @@ function runV2Buy(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, o: V2BuyO
   moveTokens(wsol, pool.quoteAta, total);
   const kept = keepFees(s, pool, fee.protocol, fee.creator);
   const event = (): Buffer =>
-    tableEventData('pump_amm', 'BuyEvent', {
-      ...common,
-      base_amount_out: baseOut,
-      max_quote_amount_in: exact ? o.spend : o.maxQuoteIn,
-      quote_amount_in: quote,
-      lp_fee: fee.lp,
-      protocol_fee: fee.protocol,
-      quote_amount_in_with_lp_fee: quote + fee.lp,
-      user_quote_amount_in: total,
-      coin_creator_fee: fee.creator,
-      track_volume: false,
-      total_unclaimed_tokens: 0n,
-      total_claimed_tokens: 0n,
-      current_sol_volume: 0n,
-      last_update_timestamp: 0n,
-      min_base_amount_out: exact ? o.minBaseOut : 0n,
-      ix_name: exact ? 'buy_exact_quote_in_v2' : 'buy_v2',
-      ...octoberTail(s, kept),
+    v2BuyEventData(s, common, kept, {
+      baseOut,
+      maxQuoteIn: exact ? o.spend : o.maxQuoteIn,
+      quote,
+      fee,
+      total,
+      minBaseOut: exact ? o.minBaseOut : 0n,
+      ixName: exact ? 'buy_exact_quote_in_v2' : 'buy_v2',
     });
   return [
     { program: p.token, accounts: [pool.baseAta, userBase, pool.acct], data: tokenTransferData(baseOut) },
@@ -196,19 +238,7 @@ export function v2SellIx(ctx: GenCtx, pool: Pool, user: User, userBase: Acct, ba
       // Only the seller's part leaves the vault; the protocol and creator fees stay in it until a sweep.
       moveTokens(pool.quoteAta, wsol, out);
       const kept = keepFees(s, pool, fee.protocol, fee.creator);
-      const event = (): Buffer =>
-        tableEventData('pump_amm', 'SellEvent', {
-          ...common,
-          base_amount_in: baseIn,
-          min_quote_amount_out: minQuoteOut,
-          quote_amount_out: quote,
-          lp_fee: fee.lp,
-          protocol_fee: fee.protocol,
-          quote_amount_out_without_lp_fee: quote - fee.lp,
-          user_quote_amount_out: out,
-          coin_creator_fee: fee.creator,
-          ...octoberTail(s, kept),
-        });
+      const event = (): Buffer => v2SellEventData(s, common, kept, { baseIn, minQuoteOut, quote, fee, out });
       return [
         { program: p.token, accounts: [userBase, pool.baseAta, user.acct], data: tokenTransferData(baseIn) },
         { program: p.token, accounts: [pool.quoteAta, wsol, pool.acct], data: tokenTransferData(out) },
