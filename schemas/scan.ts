@@ -322,10 +322,11 @@ const WIRE_END_GROUP = 4;
 
 /**
  * A parsed record (schemas/events.proto ParsedTransactionEvent) read in one pass: the values the generated decoder
- * gives (absent fields their defaults, the last occurrence winning, unknown fields skipped), but its bytes fields are
- * subarrays of the record, not copies (groups, never written, are refused): the live tail reads one record per pump transaction and only hands the
- * update and facts on (copying them, and the generated decoder's empty defaults, were a tenth of a parsed-only
- * replica's CPU per update in bench:parsed's profile). Throws on malformed input, as the decoder does.
+ * gives (absent fields their defaults, the last occurrence winning, unknown fields and known ones of the wrong wire
+ * type skipped: hence its own loop, not scanFields, which drops the wire type), but its bytes fields are subarrays of
+ * the record, not copies (groups, never written, are refused). The live tail reads one record per pump transaction
+ * and only hands the update and facts on: 1.5-1.7 -> 0.34-0.37 µs a record in isolation. Throws on malformed input,
+ * as the decoder does.
  */
 export function scanParsedRecord(b: Buffer): ParsedTransactionEvent {
   const m: ParsedTransactionEvent = {

@@ -4,8 +4,9 @@
 // curve, CREATE_WITH_PUMP_COIN_QUOTE.md). Its curve is written in the October 2026 layout with `quote_mint`, `depth`
 // (0 for USDC, 1 for a pump coin) and `initial_virtual_quote_reserves`; its CreateEvent names the quote. USDC coins
 // trade with the v3 instructions paid in USDC (legacy instructions cannot trade them, README.md @2293f9a); coins
-// quoted in a pump coin (on its curve or, once it migrated, its pool) trade through multi-hop routes (multi-hop.ts). Not simulated: migration of quoted coins
-// (their traders leave them with a quarter of the curve left, so none completes), quote-control admin traffic.
+// quoted in a pump coin (on its curve or, once it migrated, its pool) trade through multi-hop routes (multi-hop.ts).
+// Not simulated: migration of quoted coins (their traders leave them with a quarter of the curve left, so none
+// completes), quote-control admin traffic.
 import type { AccountMeta } from '../compile.js';
 import { createAtaIdempotent, createTokenAccount } from '../instructions.js';
 import { BONDING_CURVE_2026_10_LEN, grownCurveData, readCurve, tokenAmount, type CurveState } from '../layouts.js';
