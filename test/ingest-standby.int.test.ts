@@ -142,8 +142,11 @@ async function scenario(): Promise<void> {
     let cut = false;
     for (let round = 0; round < MAX_KILLS && !cut; round++) {
       const at = await slotRecordCount();
+      // On a busy machine the rounds can use the chain up: an active that finished it ends the loop below, so the test
+      // says that no kill cut a slot rather than that a copy exited early.
       await waitFor(
         async () => {
+          if (!active.running() && (await active.exited).code === 0) return true;
           alive(active);
           return (await slotRecordCount()) >= at + 40;
         },
