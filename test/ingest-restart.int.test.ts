@@ -1,7 +1,7 @@
 // The ingest killed (SIGKILL) mid-slot and restarted: it resumes after the newest slot Kafka holds whole, skips by
 // identity what it had published after it, and the topics equal an uninterrupted run's. Apart from
-// test/ingest.int.test.ts because it kills a paced run at a point of it: it runs alone (vitest.config.ts), where
-// another file's load cannot make every kill land between slots.
+// test/ingest.int.test.ts because it kills a paced run at a point of it: a slot it has cut, found by freezing it
+// (test/support/ingest/freeze-at-cut.ts), so another file's load cannot make the kills land between slots.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix } from './support/harness/kafka.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
 import { config, ingestToEnd, readAll, slotRecords, toContents } from './support/ingest/sim-chain.js';
+import { freezeAtCut } from './support/ingest/freeze-at-cut.js';
 import { waitForSlotRecords } from './support/ingest/wait-published.js';
 import { firstDifference } from './support/kafka/read-topics.js';
 
@@ -74,22 +75,26 @@ describe('restart', () => {
     const expected = await readAll(kafka, ref400);
     const names = topicNames(prefix);
 
-    // Kill until a kill has cut a slot (its first records in Kafka, its marker not): a few tries at most,
-    // each one more restart to resume from.
+    // Kill once the ingest has cut a slot (its first records in Kafka, its marker not): frozen until Kafka holds one
+    // (test/support/ingest/freeze-at-cut.ts). A commit the broker was finishing as it froze can still complete the
+    // slot: then one more restart to cut.
     let cutSlot: bigint | undefined;
     let records = 150;
-    for (let attempt = 0; attempt < 6 && cutSlot === undefined; attempt++, records += 60) {
+    for (let attempt = 0; attempt < 3 && cutSlot === undefined; attempt++, records += 60) {
       const run = child(prefix);
       await waitForSlotRecords(kafka, prefix, run, records, `the ingest to publish ${records} slot records`);
+      const running = (): boolean => run.proc.exitCode === null && run.proc.signalCode === null;
+      const { freezes } = await freezeAtCut({ pid: run.proc.pid!, running }, kafka, names, { timeoutMs: 120_000 });
       expect(run.proc.kill('SIGKILL')).toBe(true);
       expect(await run.exited).toBeNull();
       const point = await resumePoint(kafka, names);
+      process.stderr.write(`[ingest-restart] killed after ${freezes} freeze(s): open slot ${point.openSlot ?? 'none'}\n`);
       if (point.openSlot !== undefined) {
         cutSlot = point.openSlot;
         expect(point.held.size).toBeGreaterThan(0);
       }
     }
-    expect(cutSlot, 'no kill landed mid-slot in 6 tries').toBeDefined();
+    expect(cutSlot, 'no kill landed mid-slot in 3 tries').toBeDefined();
     const partial = slotRecords(await readAll(kafka, prefix));
     expect(Math.max(...partial.map((s) => Number(s.slot)))).toBeLessThan(399);
 

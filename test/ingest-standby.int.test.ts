@@ -9,6 +9,7 @@ import { createKafka, type Kafka } from '../platform/kafka/index.js';
 import { topicNames } from '../schemas/topics.js';
 import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
 import { checkMarkers } from './support/ingest/framed-slot.js';
+import { freezeAtCut } from './support/ingest/freeze-at-cut.js';
 import { spawnIngest, type IngestProcess } from './support/ingest/ingest-process.js';
 import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { config, ingestToEnd, readAll, slotRecords, toContents } from './support/ingest/sim-chain.js';
@@ -16,7 +17,7 @@ import { firstDifference } from './support/kafka/read-topics.js';
 
 const SLOTS = 600;
 const DEADLINE_MS = 60_000;
-const MAX_KILLS = 12;
+const MAX_KILLS = 4;
 
 let kafka: Kafka;
 const procs: IngestProcess[] = [];
@@ -58,8 +59,8 @@ async function scenario(): Promise<void> {
 
     const prefix = uniquePrefix('ingest-standby');
     const names = topicNames(prefix);
-    // Paced at 100 ms a slot (pacing changes no record), each slot over several Kafka transactions: a kill lands mid-run
-    // and mostly mid-slot (test/ingest-restart.int.test.ts).
+    // Paced at 100 ms a slot (pacing changes no record), each slot over several Kafka transactions: a kill lands mid-run,
+    // and mid-slot once the active is frozen at a cut slot (test/support/ingest/freeze-at-cut.ts).
     const cfg = config(prefix, { maxSlots: SLOTS, slotMs: 100, tps: 100, fast: true });
     const spawn = (): IngestProcess => {
       const p = spawnIngest(cfg);
@@ -136,14 +137,15 @@ async function scenario(): Promise<void> {
     standby = zombie;
 
     // 2. The active is SIGKILLed under load until a kill has cut a slot (the new active then skips by identity what the
-    // killed one published of it); each time a new standby joins. Whether a kill cuts a slot is chance: on a busy
-    // machine a commit often takes a whole slot, so the kill comes a random part of a slot after the poll (which sees
-    // commits, hence slot ends) and the rounds go on until one cuts or the chain nears its end.
+    // killed one published of it); each time a new standby joins. The kill comes while the active is frozen at a cut
+    // slot (test/support/ingest/freeze-at-cut.ts). A freeze that outlasts the heartbeat lets the standby take over
+    // before a cut was found: the frozen copy is killed all the same and the round does not count.
     let cut = false;
+    let freezes = 0;
     for (let round = 0; round < MAX_KILLS && !cut; round++) {
       const at = await slotRecordCount();
-      // On a busy machine the rounds can use the chain up: an active that finished it ends the loop below, so the test
-      // says that no kill cut a slot rather than that a copy exited early.
+      // An active that finished the chain ends the loop below, so the test says that no kill cut a slot rather than
+      // that a copy exited early.
       await waitFor(
         async () => {
           if (!active.running() && (await active.exited).code === 0) return true;
@@ -153,10 +155,11 @@ async function scenario(): Promise<void> {
         { what: 'the active ingest publishing', timeoutMs: DEADLINE_MS },
       );
       if ((await last()) >= BigInt(SLOTS - 40)) break;
-      await new Promise((r) => setTimeout(r, Math.random() * 100));
-      t0 = Date.now();
+      const frozen = await freezeAtCut(active, kafka, names, { timeoutMs: DEADLINE_MS, mayWake: () => !isActive(standby) });
+      freezes += frozen.freezes;
+      t0 = frozen.frozenAt;
       expect((await active.kill()).signal).toBe('SIGKILL');
-      // Read after the kill: what the killed copy committed is final then, and the standby has not taken over yet.
+      // Read after the kill: what the killed copy committed is final then (the standby may have published more already).
       before = await last();
       await waitFor(() => isActive(standby), { what: 'the standby taking over', timeoutMs: DEADLINE_MS });
       await publishedPast(before, 'the standby publishing after the takeover');
@@ -179,7 +182,7 @@ async function scenario(): Promise<void> {
       await standingBy(standby);
     }
     process.stderr.write(
-      `[ingest-standby] takeovers (ms from the fault to: the standby's claim / its resume point / the first new slot published): ${takeovers.join(', ')}\n`,
+      `[ingest-standby] takeovers (ms from the fault to: the standby's claim / its resume point / the first new slot published): ${takeovers.join(', ')}; ${freezes} freezes\n`,
     );
     expect(cut, `no kill landed mid-slot in ${MAX_KILLS} tries`).toBe(true);
 

@@ -5,7 +5,7 @@
 // drops what it held and never releases anything (a dead slot's updates never go out at confirmed or
 // finalized); progress statuses and gap records change nothing. Slots that fall more than PRUNE_MARGIN
 // slots behind the newest finalized slot without reaching the level are forks that died unannounced:
-// their updates are dropped.
+// their updates are dropped (during a replay, the newest finalized slot the replay read).
 // A slot's updates go out together when it reaches the level, and of its account writes only the last of
 // each account, and none when the account's last write of the slot did not match the stream's filters
 // (newest-writes.ts: Yellowstone's per-slot deduplication at confirmed and finalized). Live, a
@@ -102,7 +102,9 @@ export class CommitmentGate<T> {
   onStatus(slot: bigint, status: number, remember: boolean): T[] {
     if (this.level === Commitment.processed || !takesPart(status)) return [];
     if (remember) this.own.set(slot, combineStatus(this.own.get(slot), status)!);
-    if (status === SlotStatus.SLOT_STATUS_FINALIZED && slot > this.newestFinalized) {
+    // While a replay runs, only its own finalized statuses prune: the live ones run ahead of it, by more than
+    // PRUNE_MARGIN for a replay from far back, and would drop replayed slots before it read their statuses.
+    if (status === SlotStatus.SLOT_STATUS_FINALIZED && (remember || !this.replaying) && slot > this.newestFinalized) {
       this.newestFinalized = slot;
       this.prune(slot - PRUNE_MARGIN);
     }

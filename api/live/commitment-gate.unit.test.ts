@@ -69,6 +69,28 @@ describe('CommitmentGate', () => {
     expect(g.size).toBe(0);
   });
 
+  it('a replay far behind the tip keeps what it holds: the live finalized statuses prune only once it handed over', () => {
+    // A from_slot replay of slots more than PRUNE_MARGIN behind the tip (the fault test's confirmed stream,
+    // resumed 800 slots back while a broker was down, lost five slots to the live statuses' pruning).
+    const live = new Map<bigint, number>();
+    const g = new CommitmentGate<string>(Commitment.confirmed, (s) => live.get(s));
+    g.startReplay();
+    expect(g.admit(609n, 'replayed')).toBe('held');
+    const tip = 609n + PRUNE_MARGIN + 100n;
+    live.set(tip, SlotStatus.SLOT_STATUS_FINALIZED);
+    g.onStatus(tip, SlotStatus.SLOT_STATUS_FINALIZED, false);
+    expect(g.size).toBe(1);
+    expect(g.onStatus(609n, SlotStatus.SLOT_STATUS_CONFIRMED, true)).toEqual(['replayed']);
+    // The replay's own finalized statuses still drop the forks it left behind, and so do live ones once it is done.
+    g.admit(700n, 'fork');
+    g.onStatus(700n + PRUNE_MARGIN + 1n, SlotStatus.SLOT_STATUS_FINALIZED, true);
+    expect(g.size).toBe(0);
+    g.admit(tip - PRUNE_MARGIN - 1n, 'late fork');
+    g.replayDone();
+    g.onStatus(tip + 1n, SlotStatus.SLOT_STATUS_FINALIZED, false);
+    expect(g.size).toBe(0);
+  });
+
   it('a dead slot releases nothing at confirmed or finalized, whatever the order of its records', () => {
     for (const level of [Commitment.confirmed, Commitment.finalized]) {
       const g = new CommitmentGate<string>(level);

@@ -24,6 +24,7 @@ import { newClient } from '../support/grpc/clients.js';
 import { lastPublishedSlot } from '../support/ingest/last-published-slot.js';
 import { resumePoint as ingestResumePoint, type ResumePoint } from '../../ingest/publish/resume-point.js';
 import { checkMarkers } from '../support/ingest/framed-slot.js';
+import { freezeAtCut } from '../support/ingest/freeze-at-cut.js';
 import { startIngest } from '../../ingest/run.js';
 import { MEMO_PROGRAM, PUMP_PROGRAM, TOKEN_PROGRAM } from '../../ingest/sources/sim/programs.js';
 import { BONDING_CURVE_LEN, TOKEN_ACCOUNT_LEN } from '../../ingest/sources/sim/layouts.js';
@@ -306,6 +307,17 @@ function healer(topics: TopicNames): () => void {
   return () => clearInterval(timer);
 }
 
+/** The first missing updates of a stream: slot, the slot's statuses, place in Kafka, and the sessions. */
+function describeMissing(missing: readonly string[], truth: ChainTruth, stream: ResumableStream): string {
+  const shown = missing.slice(0, 12).map((id) => {
+    const p = truth.places.get(id);
+    const statuses = p ? [...(truth.statuses.get(p.slot) ?? [])].sort().join('/') : '?';
+    return `${id.slice(0, 20)}… slot ${p?.slot ?? '?'} (statuses ${statuses}; ${p?.tp ?? '?'} offset ${p?.offset ?? '?'})`;
+  });
+  const sessions = stream.sessions.map((s) => `from ${s.fromSlot}: ${s.received} received${s.endedBy ? `, ${s.endedBy}` : ''}`);
+  return `${shown.join('; ')}; sessions: ${sessions.join(' | ')}`;
+}
+
 it('survives a broker crash and an ingest crash: same records, same views, every update once', async () => {
   // 1. The fault-free reference: the same seed, unpaced, on its own prefix.
   const refPrefix = uniquePrefix('fault-ref');
@@ -360,11 +372,13 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     await waitForSlot(topics, 300n, 'the ingest to publish 300 slots');
 
     // 4. Ingest fault: SIGKILL the child mid-slot (the slot's first records committed in Kafka, its end
-    // marker not; each paced slot spans several Kafka transactions), then start it again on the same
-    // prefix. A kill that happened to land between two slots is tried again.
+    // marker not; each paced slot spans several Kafka transactions), found by freezing it
+    // (test/support/ingest/freeze-at-cut.ts), then start it again on the same prefix. A kill that still
+    // landed between two slots (a commit finishing as the child froze) is tried again.
     let cut: ResumePoint | undefined;
     for (let attempt = 1; !cut; attempt++) {
       expect(ingest.running()).toBe(true);
+      await freezeAtCut(ingest, infra.kafka, topics, { timeoutMs: 120_000 });
       const exit = await ingest.kill();
       expect(exit.signal).toBe('SIGKILL');
       const point = await ingestResumePoint(infra.kafka, topics, { timeoutMs: 20_000 });
@@ -475,7 +489,8 @@ it('survives a broker crash and an ingest crash: same records, same views, every
     const truth = chainTruth(records);
     const expected = streams.map(({ spec }) => expectedBySlot(spec, truth));
     const total = (i: number): number => [...expected[i]!.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
-    // The wait's error names the streams still short (a timeout says which one and how it ended).
+    // The wait's error names the streams still short (a timeout says which one and how it ended), and
+    // then which updates each one lacks: their slots, statuses and places in Kafka.
     await waitFor(
       () => {
         const short = streams.flatMap(({ spec, stream }, i) =>
@@ -493,7 +508,13 @@ it('survives a broker crash and an ingest crash: same records, same views, every
         timeoutMs: 180_000,
         intervalMs: 250,
       },
-    );
+    ).catch((err: unknown) => {
+      const lacking = streams.flatMap(({ spec, stream }, i) => {
+        const { missing } = compareReceived(stream.received, expected[i]!);
+        return missing.length === 0 ? [] : [`${spec.name} lacks ${missing.length}: ${describeMissing(missing, truth, stream)}`];
+      });
+      throw new Error(`${(err as Error).message}\n${lacking.join('\n')}`);
+    });
     expect(cutProblems).toEqual([]);
     for (const [i, { spec, stream }] of streams.entries()) {
       const diff = compareReceived(stream.received, expected[i]!);
