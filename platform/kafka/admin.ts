@@ -127,8 +127,10 @@ export class NativeAdmin implements KafkaAdmin {
         replication_factor: s.replicationFactor,
         config: { ...s.config } as NewTopic['config'],
       };
+      // Asked again on a passing error (a 3-node cluster on a busy machine dropped the broker handle a creation went
+      // out on); a first try the broker carried out then answers "already exists".
       try {
-        await call('createTopic', (cb) => this.client.createTopic(t, 30_000, cb));
+        await retrying(`createTopic ${s.topic}`, () => call('createTopic', (cb) => this.client.createTopic(t, 30_000, cb)));
       } catch (err) {
         if (!/already exists/i.test((err as Error).message)) throw err;
       }

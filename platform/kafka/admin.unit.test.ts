@@ -67,6 +67,28 @@ describe('the Kafka admin', () => {
     expect(c.created).toContain(topics.accounts);
   });
 
+  it('asks again when a creation fails on a passing local error, and takes the topic its first try created as created', async () => {
+    // A 3-node cluster on a busy machine: librdkafka dropped the broker handle the request went out on (CI,
+    // launcher.int.test.ts) after the broker had created the topic.
+    const c = scripted([]);
+    let failures = 0;
+    const flaky = {
+      ...c.client,
+      createTopic: (t: { topic: string; num_partitions: number }, ms: number, cb: (err: unknown) => void) => {
+        if (t.topic !== topics.slots || failures > 0) return (c.client.createTopic as unknown as typeof flaky.createTopic)(t, ms, cb);
+        failures++;
+        c.have.set(t.topic, t.num_partitions);
+        cb({ message: 'Local: Broker handle destroyed without termination', code: -178 });
+      },
+    } as unknown as IAdminClient & {
+      createTopic: (t: { topic: string; num_partitions: number }, ms: number, cb: (err: unknown) => void) => void;
+    };
+    await new NativeAdmin({ brokers: ['x:1'], clientId: 'test' }, flaky).ensureTopics(topics, opts);
+    expect(failures).toBe(1);
+    expect(c.created.filter((t) => t === topics.slots)).toEqual([topics.slots]);
+    expect([...c.have.keys()].sort()).toEqual([...names].sort());
+  });
+
   it('closes once', async () => {
     const c = scripted([]);
     const admin = new NativeAdmin({ brokers: ['x:1'], clientId: 'test' }, c.client);
