@@ -15,7 +15,8 @@ import { lastPublishedSlot } from './support/ingest/last-published-slot.js';
 import { config, ingestToEnd, readAll, slotRecords, toContents } from './support/ingest/sim-chain.js';
 import { firstDifference } from './support/kafka/read-topics.js';
 
-const SLOTS = 600;
+// 30 s at the pace: a frozen takeover and a round or two of kills (each finds its cut by freezing) fit with room.
+const SLOTS = 300;
 const DEADLINE_MS = 60_000;
 const MAX_KILLS = 4;
 
