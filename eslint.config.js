@@ -6,7 +6,8 @@ import tseslint from 'typescript-eslint';
 const ROLE_FOLDERS = ['api', 'ingest', 'projector', 'cli', 'platform', 'deploy', 'bench', 'test'];
 const KAFKA_LIBRARIES = ['@confluentinc/kafka-javascript', 'node-rdkafka', 'kafkajs'];
 const within = (folder) => [`**/${folder}`, `**/${folder}/**`];
-const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**'];
+// The suite's own config is part of the tests (it names test/support/'s sequencer).
+const TEST_FILES = ['**/*.test.ts', 'test/**', 'bench/**', 'vitest.config.ts'];
 const INGEST_SOURCES = ['sim', 'file', 'rpc', 'yellowstone'];
 
 // Each boundary is its own rule (`boundary/<name>`, typescript-eslint's no-restricted-imports under another

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { WaitersFirst } from './test/support/harness/sequencer.js';
 
 // Tiers by file suffix (ARCHITECTURE.md): unit tests are pure and fast; integration and end-to-end
 // tests start a real Kafka broker and embedded ClickHouse, so they get long timeouts and run one
@@ -70,6 +71,8 @@ const intOptions = {
 
 export default defineConfig({
   test: {
+    // Files that mostly wait on the clock start first in their project (test/support/harness/sequencer.ts).
+    sequence: { sequencer: WaitersFirst },
     projects: [
       ...realdata,
       {
