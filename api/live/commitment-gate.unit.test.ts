@@ -71,7 +71,7 @@ describe('CommitmentGate', () => {
 
   it('a replay far behind the tip keeps what it holds: the live finalized statuses prune only once it handed over', () => {
     // A from_slot replay of slots more than PRUNE_MARGIN behind the tip (the fault test's confirmed stream,
-    // resumed 800 slots back while a broker was down, lost five slots to the live statuses' pruning).
+    // resumed 800 slots back while a broker was down, lost 20 updates; this pruning is the likely cause).
     const live = new Map<bigint, number>();
     const g = new CommitmentGate<string>(Commitment.confirmed, (s) => live.get(s));
     g.startReplay();

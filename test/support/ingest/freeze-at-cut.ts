@@ -44,8 +44,9 @@ export async function freezeAtCut(child: Freezable, kafka: Kafka, topics: TopicN
       throw new Error(`the ingest exited before a freeze found a cut slot (${freezes - 1} freezes)`);
     const point = await resumePoint(kafka, topics, { timeoutMs: 20_000 });
     if (point.openSlot !== undefined || (o.mayWake && !o.mayWake())) return { point, freezes, frozenAt };
-    if (Date.now() >= deadline) throw new Error(`no freeze found a cut slot in ${o.timeoutMs} ms (${freezes} freezes)`);
     signal(child, 'SIGCONT');
+    // Woken first: a child left frozen would hold its open transaction until the caller's cleanup kills it.
+    if (Date.now() >= deadline) throw new Error(`no freeze found a cut slot in ${o.timeoutMs} ms (${freezes} freezes)`);
     await new Promise((r) => setTimeout(r, Math.random() * (o.pauseMs ?? 100)));
   }
 }
