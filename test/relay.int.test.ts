@@ -110,7 +110,7 @@ async function runChainAndRelay(
     async () => {
       if (!b.running()) throw new Error(`B's ingest exited: ${b.stderr()}`);
       const diff = relayDifference(lateStatusesAsSets(recordsAlsoIn(await readRelayed(kafka, topicsB), want)), lateStatusesAsSets(want));
-      if (diff !== undefined) throw new Error(diff);
+      if (diff !== undefined) throw new Error(`${diff}\nB's notable log lines:\n${notable(b)}`);
       return true;
     },
     { what: `B to hold A's records up to slot ${end - 1}`, timeoutMs: CATCH_UP_MS, intervalMs: 1_000 },

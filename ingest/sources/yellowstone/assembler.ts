@@ -39,7 +39,8 @@ export interface AssemblerOptions {
   /** The subscription receives entries: wait for entries_count. */
   countEntries: boolean;
   /** A slot with block meta and processed status that still lacks announced transactions or entries goes
-   * out (incomplete, noticed) once this many later slots are whole. */
+   * out (incomplete, noticed), and a slot that began but has no block yet is given up (abandoned, noticed),
+   * once this many later slots are whole. */
   waitSlots?: number;
   /** Things the caller logs and counts: nothing is dropped or cut without one. */
   onNotice?: (n: Notice) => void;
@@ -292,8 +293,12 @@ export class SlotAssembler {
       const hasBlock = p.meta !== undefined || p.statuses.some(isEnd);
       const beforeStart = !this.resuming && this.first === undefined;
       if (!hasBlock) {
-        // No block meta and no processed status while a later slot is whole: a slot the cluster
-        // abandoned (or whose start we did not see). Its records still go out, with the next batch.
+        // No block meta and no processed status while a later slot is whole: a slot the cluster abandoned (or
+        // whose start we did not see), or a fork still replaying: a block on another fork can be whole first
+        // (its parent is below this slot), and an upstream reading partitions can hand over a later block first
+        // (a relayed slotstream, issue 32). So it is given up, its records going out with the next batch, only
+        // once `waitSlots` later slots are whole, as a block short of its transactions is.
+        if (!beforeStart && readyAbove < this.waitSlots) break;
         this.pending.delete(lowest);
         const records = p.statuses.length + p.txs.length + p.accounts.length + p.entries.length;
         if (beforeStart) {

@@ -210,16 +210,31 @@ describe('SlotAssembler', () => {
     expect(slotsOf(out[0]!).at(-1)!.deadError).toBe('bad');
   });
 
-  it('carries the records of an abandoned slot (no block, overtaken) into the next batch, with a notice', () => {
-    const { a, feed, notices } = assembler();
+  it('carries the records of an abandoned slot (no block, overtaken by `waitSlots` whole slots) into the next batch, with a notice', () => {
+    const { a, feed, notices } = assembler({ waitSlots: 2 });
     a.startSubscription({ resumeFrom: 40n, replayFrom: 40n });
-    const out = feed([status(40, YS.SLOT_FIRST_SHRED_RECEIVED, 39), entry(40, 0), ...block(41, 0, 1)]);
-    expect(out.map((b) => b.slot)).toEqual([41n]);
+    expect(feed([status(40, YS.SLOT_FIRST_SHRED_RECEIVED, 39), entry(40, 0), ...block(41, 0, 1)])).toEqual([]);
+    const out = feed(block(42, 0, 1));
+    expect(out.map((b) => b.slot)).toEqual([41n, 42n]);
     expect(out[0]!.events.map(shape).filter((x) => x.startsWith('40:') || x.startsWith('entry 40/'))).toEqual([
       '40:SLOT_STATUS_FIRST_SHRED_RECEIVED',
       'entry 40/0',
     ]);
     expect(notices).toContainEqual({ kind: 'abandoned', slot: 40n, records: 2 });
+  });
+
+  it('waits for a slot that began when a later block is whole first (a fork still replaying, a relay reading partitions), and sends both whole', () => {
+    // Issue 32: a relayed slotstream handed slot 29 over whole before slot 28's block meta and processed status
+    // (28's records were on a partition read later); giving 28 up at once published its transactions without
+    // block time and its end marker as a late status without its block.
+    const { a, feed, notices } = assembler({ waitSlots: 2 });
+    a.startSubscription({ resumeFrom: 28n, replayFrom: 28n });
+    expect(feed([status(28, YS.SLOT_FIRST_SHRED_RECEIVED, 27), entry(28, 0), tx(28, 0), ...block(29, 0, 1)])).toEqual([]);
+    const out = feed([meta(28, 1, 1), status(28, YS.SLOT_PROCESSED, 27)]);
+    expect(out.map((b) => b.slot)).toEqual([28n, 29n]);
+    expect(out[0]!.events.map(shape)).toEqual(['28:SLOT_STATUS_FIRST_SHRED_RECEIVED', 'tx 28/0', 'entry 28/0', '28:SLOT_STATUS_PROCESSED']);
+    expect(slotsOf(out[0]!).at(-1)!.block?.blockTime).toBe(1_700_000_028n);
+    expect(notices).toEqual([]);
   });
 
   it('lets a slot short of its announced entries go, named, once later slots are whole', () => {

@@ -34,6 +34,7 @@ export function createYellowstoneSourceFromConfig(section: IngestSection, log: L
       filters: { ...yellowstone.filters, streams: STREAMS.filter((s: Stream) => yellowstone.subscribe.includes(s)) },
       ...(yellowstone.leaders ? { rpc: yellowstone.leaders } : {}),
       backoffMs: yellowstone.backoffMs,
+      waitSlots: yellowstone.waitSlots,
       log,
       onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
       deadLetters: deadLetterSink({

@@ -41,6 +41,7 @@ function sourceAssembler(o: YellowstoneSourceOptions, dead: () => Promise<void>[
   return new SlotAssembler({
     countTransactions: receivesEveryTransaction(o.filters),
     countEntries: o.filters.streams.includes('entries'),
+    ...(o.waitSlots !== undefined ? { waitSlots: o.waitSlots } : {}),
     onNotice: (n) => {
       if (n.kind === 'unconvertible' && o.deadLetters) dead().push(o.deadLetters.send(deadLetterOf(n)));
       else notice(n, o.log);

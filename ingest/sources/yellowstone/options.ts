@@ -24,6 +24,9 @@ export interface YellowstoneSourceOptions {
   /** First reconnect delay; doubles up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** How many later slots must be whole before a slot still lacking its block, or part of what its block meta
+   * announced, goes out without it (assembler.ts). */
+  waitSlots?: number;
   /** A stream silent this long (Yellowstone pings every few seconds) is taken as dead and reopened. */
   idleMs?: number;
   /** Every slot the upstream announces (statuses, block meta), for the lag (ingest/sources/shared/lag.ts). */
@@ -110,10 +113,19 @@ export const YELLOWSTONE_SOURCE_OPTIONS = {
     roles: INGEST,
     help: 'yellowstone source: first reconnect delay in ms; doubles per failed attempt up to 30 s.',
   }),
+  yellowstoneWaitSlots: opt({
+    kind: 'int',
+    env: 'YELLOWSTONE_WAIT_SLOTS',
+    default: 2,
+    min: 1,
+    max: 1000,
+    roles: INGEST,
+    help: 'yellowstone source: how many later slots must be whole before a slot that began but still lacks its block meta and processed status (a fork that has not finished, or never will) is given up, its records going out with the next slot, or a slot short of what its block meta announced goes out without the rest. More waits longer behind a slow fork and loses less from an upstream that delivers blocks out of slot order.',
+  }),
 };
 
 /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by index.ts. */
-export type YellowstoneSection = Pick<YellowstoneSourceOptions, 'upstreams' | 'backoffMs'> & {
+export type YellowstoneSection = Pick<YellowstoneSourceOptions, 'upstreams' | 'backoffMs' | 'waitSlots'> & {
   maxLagSlots: number;
   subscribe: readonly string[];
   filters: Omit<Filters, 'streams'>;
@@ -179,6 +191,7 @@ export const YELLOWSTONE_SOURCE_SECTION = defineSection(
     }),
     maxLagSlots: c.yellowstoneMaxLagSlots,
     backoffMs: c.yellowstoneBackoffMs,
+    waitSlots: c.yellowstoneWaitSlots,
     subscribe: c.yellowstoneSubscribe,
     filters: {
       votes: c.votes === 'include',

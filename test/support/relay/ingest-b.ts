@@ -34,6 +34,11 @@ export function spawnRelayIngest(o: { prefix: string; yellowstoneUrl: string; rp
     'relay',
     '--yellowstone-backoff-ms',
     '100',
+    // A's 60 ms slots are nearly 7 times faster than mainnet's, and on a busy machine A's geyser.Geyser can hand a
+    // later block over before an earlier one that began (a sibling fork, or its records on a partition read late):
+    // B waits for it behind up to 64 whole slots (about 4 s here) rather than 2 (a mainnet default of 0.8 s).
+    '--yellowstone-wait-slots',
+    '64',
     '--log-level',
     'info',
   ];
