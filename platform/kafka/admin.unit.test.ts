@@ -15,6 +15,7 @@ function scripted(existing: string[], leaderAfter = 0) {
   const created: string[] = [];
   let describes = 0;
   let disconnects = 0;
+  const offsetRequests: number[] = [];
   const client = {
     listTopics: (_o: object, cb: (err: unknown, t?: string[]) => void) => cb(null, [...have.keys()]),
     createTopic: (t: { topic: string; num_partitions: number }, _ms: number, cb: (err: unknown) => void) => {
@@ -38,9 +39,16 @@ function scripted(existing: string[], leaderAfter = 0) {
         ),
       );
     },
+    listOffsets: (asked: { topic: string; partition: number }[], _o: object, cb: (err: unknown, r?: object[]) => void) => {
+      offsetRequests.push(asked.length);
+      cb(
+        null,
+        asked.map(({ topic, partition }) => ({ topic, partition, offset: 100 * names.indexOf(topic) + partition })),
+      );
+    },
     disconnect: () => void disconnects++,
   } as unknown as IAdminClient;
-  return { client, created, describes: () => describes, disconnects: () => disconnects, have };
+  return { client, created, describes: () => describes, disconnects: () => disconnects, have, offsetRequests };
 }
 
 describe('the Kafka admin', () => {
@@ -54,6 +62,16 @@ describe('the Kafka admin', () => {
     // Three descriptions without leaders, then one with.
     expect(c.describes()).toBe(4);
     expect(told).toEqual([{ topic: topics.slots, partitions: 5, configured: 2 }]);
+  });
+
+  it("reads every topic's end offsets in one description and one offsets request (the projector's heads ask several times a second)", async () => {
+    const c = scripted(names);
+    const admin = new NativeAdmin({ brokers: ['x:1'], clientId: 'test' }, c.client);
+    const ends = await admin.endOffsets(names);
+    expect(c.describes()).toBe(1);
+    expect(c.offsetRequests).toEqual([names.length * 2]);
+    for (const [i, topic] of names.entries()) for (const p of [0, 1]) expect(ends.get(topic, p)).toBe(BigInt(100 * i + p));
+    await expect(admin.endOffsets([topics.slots, 'missing'])).rejects.toThrow(/topic missing has no partitions/);
   });
 
   it('takes a topic created meanwhile by someone else as created', async () => {
