@@ -39,9 +39,25 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(parsed.config.logLevel, 'slotstream', resolveLogFormat(parsed.config.logFormat, process.stderr.isTTY === true));
+  // Taken before anything starts: Node's default for SIGINT/SIGTERM ends the process at once, and one during the start
+  // (Ctrl-C while `npm start` brings up its broker) left the local broker's JVM and the child processes running.
+  const signalled = stopSignal();
+  let started = false;
+  void signalled.then((why) => {
+    if (!started) log.info({ why }, 'stopping once the start is done (again to end at once)');
+  });
   const running = await start(role, parsed, log);
+  started = true;
   if (typeof running === 'number') return running;
-  return runUntilStopped(role, running, log);
+  return runUntilStopped(role, running, log, signalled);
+}
+
+/** The first SIGINT or SIGTERM; a second one has Node's default (ends the process), for a stop that hangs. */
+function stopSignal(): Promise<'SIGINT' | 'SIGTERM'> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
 }
 
 /** The role's config, or the exit code of a config mistake (told on stderr). */
@@ -77,8 +93,9 @@ async function start(role: Role, parsed: ParsedArgs, log: Logger): Promise<Runni
   }
 }
 
-/** Stops the parts once, on SIGINT/SIGTERM or when the role finishes or fails; resolves to the exit code. */
-function runUntilStopped(role: Role, running: Running, log: Logger): Promise<number> {
+/** Stops the parts once, on SIGINT/SIGTERM (one during the start stops them once started) or when the role finishes or
+ * fails; resolves to the exit code. */
+function runUntilStopped(role: Role, running: Running, log: Logger, signalled: Promise<string>): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (why: string, code: number) => {
@@ -93,8 +110,7 @@ function runUntilStopped(role: Role, running: Running, log: Logger): Promise<num
           resolve(1);
         });
     };
-    process.once('SIGINT', () => stop('SIGINT', 0));
-    process.once('SIGTERM', () => stop('SIGTERM', 0));
+    void signalled.then((why) => stop(why, 0));
     running.done.then(
       () => stop('finished', 0),
       (err: unknown) => {

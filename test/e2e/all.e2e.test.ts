@@ -1,7 +1,7 @@
 // The quick start, end to end: `slotstream all` as a child process with a local Kafka broker,
 // embedded ClickHouse and the simulator; JSON-RPC and gRPC answer with simulated chain data; the ingest runs in a
 // process of its own, restarted when killed; SIGINT stops it and leaves no process behind.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,28 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../support/harness/kafka.js';
 import { startAll, type AllProcess } from '../support/cli/all-process.js';
+import { alive, descendants } from '../support/cli/descendants.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
-
-/** Every descendant pid of a process, from /proc (children first level, then theirs). */
-function descendants(pid: number): number[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-  const kids = new Map<number, number[]>();
-  for (const line of out.trim().split('\n')) {
-    const [p, pp] = line.trim().split(/\s+/).map(Number);
-    if (!kids.has(pp!)) kids.set(pp!, []);
-    kids.get(pp!)!.push(p!);
-  }
-  const all: number[] = [];
-  const walk = (p: number) =>
-    (kids.get(p) ?? []).forEach((k) => {
-      all.push(k);
-      walk(k);
-    });
-  walk(pid);
-  return all;
-}
 
 /** slotstream all's JSON log lines so far (its ingest process writes to the same stderr). */
 const logLines = (): Record<string, unknown>[] =>
@@ -48,15 +30,6 @@ const logLines = (): Record<string, unknown>[] =>
         return [];
       }
     });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let all: AllProcess;
 let child: ChildProcess;
