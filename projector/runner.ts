@@ -195,7 +195,7 @@ async function retrying(o: RunnerOptions, state: RunnerState, what: string, fn: 
 }
 
 /** Stores a batch: inserts per table, dead letters, then the offsets commit. */
-function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, commit: (offsets: CommitOffset[]) => void) {
+function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, commit: (offsets: CommitOffset[]) => Promise<void>) {
   return async (pending: Pending[]): Promise<void> => {
     if (state.abandoned) throw new StopError('projector stopping: an earlier batch was abandoned');
     const started = Date.now();
@@ -209,7 +209,7 @@ function makeFlush(o: RunnerOptions, stats: RunnerStats, state: RunnerState, com
       await retrying(o, state, 'dead-letter publish', () => o.deadLetters.send(plan.deadLetters));
     }
     try {
-      commit(plan.commits.map((c) => ({ topic: c.topic, partition: c.partition, offset: BigInt(c.offset) })));
+      await commit(plan.commits.map((c) => ({ topic: c.topic, partition: c.partition, offset: BigInt(c.offset) })));
     } catch (err) {
       // Rows are stored; without this commit they are re-delivered (to us or to the partition's new
       // owner after a rebalance) and dropped by the dedup tokens / merged by the table keys.

@@ -16,7 +16,7 @@ import type {
   TopicPartitionOffset,
   KafkaConsumer,
 } from '@confluentinc/kafka-javascript';
-import { connectConsumer, consumerConfig, disconnectConsumer } from './native-consumer.js';
+import { commitOffsets, connectConsumer, consumerConfig, disconnectConsumer } from './native-consumer.js';
 import type { TopicNames } from '../../schemas/topics.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { baseConfig, bridgeLogs, call, retrying, type KafkaOptions } from './client.js';
@@ -239,15 +239,7 @@ export class NativeAdmin implements KafkaAdmin {
   }
 
   async commitOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: bigint }[]): Promise<void> {
-    const reader = await this.offsetReader(groupId);
-    // commitCb runs in librdkafka's background thread (commitSync would block the event loop while Kafka is away).
-    const withCb = reader as unknown as { commitCb(tps: TopicPartitionOffset[], cb: (err: unknown) => void): void };
-    await call('commit', (cb) =>
-      withCb.commitCb(
-        offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: Number(o.offset) })),
-        (err) => cb(err),
-      ),
-    );
+    await commitOffsets(await this.offsetReader(groupId), offsets);
   }
 
   private offsetReader(groupId: string): Promise<KafkaConsumer> {

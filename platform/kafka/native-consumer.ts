@@ -76,6 +76,18 @@ export function disconnectConsumer(c: KafkaConsumer): Promise<void> {
 }
 
 /** Called for every record read (the live tail's hot path): one object, headers only when present. */
+/** Commits offsets (the next offset to read, per partition) for the consumer's group off the event loop: the
+ * binding's commitCb waits for the broker in a libuv thread, where commitSync would hold the JavaScript thread for
+ * the round trip (and for seconds while Kafka is away). The binding's types leave commitCb out. */
+export function commitOffsets(c: KafkaConsumer, offsets: readonly { topic: string; partition: number; offset: bigint }[]): Promise<void> {
+  if (offsets.length === 0) return Promise.resolve();
+  const tps = offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: Number(o.offset) }));
+  const withCb = c as unknown as {
+    commitCb(tps: { topic: string; partition: number; offset: number }[], cb: (err: unknown) => void): void;
+  };
+  return call('commit offsets', (cb) => withCb.commitCb(tps, (err) => cb(err)));
+}
+
 export function toInRecord(m: Message, offset = BigInt(m.offset)): InRecord {
   const r: InRecord = {
     topic: m.topic,
