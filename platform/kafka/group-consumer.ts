@@ -135,8 +135,7 @@ export class NativeGroupConsumer implements GroupConsumer {
     if (batches.length > 0) await this.o.onBatches(batches);
   }
 
-  /** Off the event loop: commitSync held the engine's JavaScript thread for the broker's round trip on every projector
-   * batch (~5% of the thread at 100 ms slots, seconds while Kafka is away), stalling JSON-RPC and the streams. */
+  /** Off the event loop (commitOffsets): the engine's JSON-RPC and streams share the thread the projector commits on. */
   commit(offsets: readonly CommitOffset[]): Promise<void> {
     return commitOffsets(this.consumer, offsets);
   }

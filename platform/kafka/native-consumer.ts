@@ -75,7 +75,6 @@ export function disconnectConsumer(c: KafkaConsumer): Promise<void> {
   });
 }
 
-/** Called for every record read (the live tail's hot path): one object, headers only when present. */
 /** Commits offsets (the next offset to read, per partition) for the consumer's group off the event loop: the
  * binding's commitCb waits for the broker in a libuv thread, where commitSync would hold the JavaScript thread for
  * the round trip (and for seconds while Kafka is away). The binding's types leave commitCb out. */
@@ -88,6 +87,7 @@ export function commitOffsets(c: KafkaConsumer, offsets: readonly { topic: strin
   return call('commit offsets', (cb) => withCb.commitCb(tps, (err) => cb(err)));
 }
 
+/** Called for every record read (the live tail's hot path): one object, headers only when present. */
 export function toInRecord(m: Message, offset = BigInt(m.offset)): InRecord {
   const r: InRecord = {
     topic: m.topic,
