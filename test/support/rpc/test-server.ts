@@ -97,6 +97,20 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
     return t;
   };
 
+  // Rendered once per epoch, each identity encoded once: mainnet's 432,000 slots took 432,000 base58 encodings a
+  // request (2.5 s quiet), which a busy machine stretched past the source's 10 s timeout on every retry.
+  const schedules = new Map<number, string>();
+  const names = o.identities.map((id) => bs58.encode(id));
+  const scheduleText = (first: number): string => {
+    let t = schedules.get(first);
+    if (t === undefined) {
+      const schedule: Record<string, number[]> = {};
+      for (let i = 0; i < o.slotsPerEpoch; i++) (schedule[names[o.identities.indexOf(testLeaderOf(o, first + i))]!] ??= []).push(i);
+      schedules.set(first, (t = JSON.stringify(schedule)));
+    }
+    return t;
+  };
+
   const answer = async (method: string, params: unknown[]): Promise<{ result?: string; error?: { code: number; message: string } }> => {
     const cfg = (params.find((p) => typeof p === 'object' && p !== null) ?? {}) as { commitment?: string; encoding?: BlockEncoding };
     const tipAt = cfg.commitment === 'finalized' ? state.tip.finalized : state.tip.confirmed;
@@ -115,10 +129,7 @@ export async function startTestRpcServer(o: TestChainOptions): Promise<TestRpcSe
         };
       case 'getLeaderSchedule': {
         const slot = typeof params[0] === 'number' ? params[0] : tipAt;
-        const first = slot - (slot % o.slotsPerEpoch);
-        const schedule: Record<string, number[]> = {};
-        for (let i = 0; i < o.slotsPerEpoch; i++) (schedule[bs58.encode(testLeaderOf(o, first + i))] ??= []).push(i);
-        return { result: JSON.stringify(schedule) };
+        return { result: scheduleText(slot - (slot % o.slotsPerEpoch)) };
       }
       case 'getBlocks': {
         const [start, end] = params as [number, number | undefined];
