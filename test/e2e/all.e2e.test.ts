@@ -39,8 +39,10 @@ let ports: AllProcess['ports'];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'slotstream-e2e-'));
   // No bound on the start's duration here (a clock bound, which a busy machine fails: issue 32); startAll's own
-  // deadline bounds a start that hangs.
-  all = await startAll(dataDir, ['--slot-ms', '100', '--tps', '300']);
+  // deadline bounds a start that hangs. 100 tps (40 transactions a slot): the simulator keeps 100 ms slots on two cores;
+  // at 300 it signed 125 a slot and the chain crawled at 4 slots a second, so every wait on a slot took longer
+  // (bench/README.md, "The test suite").
+  all = await startAll(dataDir, ['--slot-ms', '100', '--tps', '100']);
   ({ child, ports } = all);
 });
 
