@@ -55,19 +55,20 @@ describe('slotstream all', () => {
   it('answers JSON-RPC from views the projector built from the simulated chain', async () => {
     // getBlockHeight answers from the head cache (the live read) as soon as a block is finalized; the views-only
     // getSignaturesForAddress answers once the projector has caught up.
-    await waitFor(
+    // The views' answer is the one the wait saw: asked again, it could be -32007 by then (views trailing Kafka by more
+    // than the lag limit on a busy machine).
+    const sigs = await waitFor(
       async () => {
         const r = await all.rpc('getBlockHeight', [{ commitment: 'finalized' }]);
         const s = await all.rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
-        return typeof r.result === 'number' && r.result > 0 && Array.isArray(s.result);
+        return typeof r.result === 'number' && r.result > 0 && Array.isArray(s.result) ? s.result : undefined;
       },
       { timeoutMs: 300_000, what: 'a finalized block height, and the views answering' },
     );
+    expect(sigs.length).toBeLessThanOrEqual(5);
     const processed = (await all.rpc('getBlockHeight', [{ commitment: 'processed' }])).result as number;
     const finalized = (await all.rpc('getBlockHeight', [{ commitment: 'finalized' }])).result as number;
     expect(processed).toBeGreaterThanOrEqual(finalized);
-    const sigs = await all.rpc('getSignaturesForAddress', [PUMP, { limit: 5, commitment: 'confirmed' }]);
-    expect(Array.isArray(sigs.result)).toBe(true);
     expect(await all.rpc('getNothing')).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
   });
 
