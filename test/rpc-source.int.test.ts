@@ -260,7 +260,9 @@ describe('--source rpc into Kafka', () => {
       ],
     });
     const prefix = uniquePrefix('rpc-faults');
-    const cfg = rpcConfig(prefix, server.url, to);
+    // A 5 s request timeout: only the hanging request may time out. With 1 s, a loaded machine (a suite beside a running
+    // service) stalled an answer past it now and then, and the retry added a request to the exact sequences below.
+    const cfg = rpcConfig(prefix, server.url, to, { rpcTimeoutMs: 5000 });
     const { log, entries } = captureLog();
     const infra = await connectKafka(cfg, log);
     try {
@@ -294,7 +296,7 @@ describe('--source rpc into Kafka', () => {
     );
     expect(msgs).toContain(`rpc source: slot ${skipped[2]} skipped (not in getBlocks)`);
     expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (HTTP 429), retrying in 1000 ms'))).toBe(true);
-    expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (timed out after 1000 ms)'))).toBe(true);
+    expect(msgs.some((m) => m.startsWith('rpc source: getBlock failed (timed out after 5000 ms)'))).toBe(true);
     expect(msgs).toContain(`rpc source: block ${s4} not available yet (-32004), retrying`);
     expect(msgs).toContain(`rpc source: slot ${sBad} not published: ${gapReason}; a gap record names it`);
     expect(msgs.some((m) => m.startsWith('rpc source: rpc source: no account stream') || m.includes('no account stream'))).toBe(true);
