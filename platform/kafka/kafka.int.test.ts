@@ -58,6 +58,25 @@ describe('transactional producer', () => {
     expect(values.sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `committed-${i}`), 'after'].sort());
   });
 
+  it('aborts a transaction right after its sends, before the coordinator has registered their partitions (librdkafka#4849)', async () => {
+    const t = await topic('abort-race', 8);
+    const p = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });
+    try {
+      // Every transaction registers its partitions afresh, so each round opens the window again.
+      for (let round = 0; round < 40; round++) {
+        await p.begin();
+        for (let i = 0; i < 8; i++) p.send({ topic: t, partition: i, key: u64Key(BigInt(i)), value: Buffer.from(`aborted-${round}`) });
+        await p.abort();
+      }
+      await p.begin();
+      p.send({ topic: t, partition: 3, key: u64Key(3n), value: Buffer.from('kept') });
+      await p.commit();
+    } finally {
+      await p.close();
+    }
+    expect((await readAll(t)).map((r) => r.value!.toString())).toEqual(['kept']);
+  });
+
   it('a second producer with the same transactional id fences the first and aborts its open transaction', async () => {
     const t = await topic('fence', 1);
     const first = await kafka.transactionalProducer({ transactionalId: `${t}.tx` });

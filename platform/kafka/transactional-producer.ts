@@ -70,7 +70,15 @@ export async function openTransactionalProducer(o: KafkaOptions, t: Transactiona
       }
     },
     commit: () => call('commitTransaction', (cb) => producer.commitTransaction(TIMEOUT_MS, cb)),
-    abort: () => call('abortTransaction', (cb) => producer.abortTransaction(TIMEOUT_MS, cb)),
+    async abort() {
+      // librdkafka counts a partition into the transaction when it sends AddPartitionsToTxn, not when the
+      // coordinator answers; an abort right after a send can then reach the coordinator first, which answers
+      // INVALID_TXN_STATE and leaves the producer fatally broken (confluentinc/librdkafka#4849). A record is
+      // acknowledged only once its partition is registered, so waiting for the sends closes that window. A flush
+      // that fails or runs out of time still aborts: the abort purges whatever is left.
+      await call('flush before abort', (cb) => producer.flush(TIMEOUT_MS, cb)).catch(() => {});
+      await call('abortTransaction', (cb) => producer.abortTransaction(TIMEOUT_MS, cb));
+    },
     async close() {
       if (closed) return;
       closed = true;
