@@ -10,6 +10,7 @@ import { afterAll, expect, it } from 'vitest';
 import { TOKEN_ACCOUNT_LEN, TOKEN_PROGRAM } from '../../schemas/programs.js';
 import { startAll, type AllProcess } from '../support/cli/all-process.js';
 import { waitFor } from '../support/harness/kafka.js';
+import { withinLagLimit } from '../support/cli/within-lag-limit.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'slotstream-restart-'));
 const running: AllProcess[] = [];
@@ -44,14 +45,7 @@ it(
 
     // Item 6: the real token program owns the simulated chain's token accounts, and jsonParsed reads them. The
     // views may trail the chain by more than the api's lag limit until it ends (-32007): asked again then.
-    const answered = (method: string, params: unknown[]) =>
-      waitFor(
-        async () => {
-          const a = await first.rpc(method, params);
-          return a.error?.code === -32007 ? undefined : a;
-        },
-        { timeoutMs: 300_000, intervalMs: 200, what: `${method} to answer within the lag limit` },
-      );
+    const answered = (method: string, params: unknown[]) => withinLagLimit((m, ps) => first.rpc(m, ps), method, params);
     const accounts = (
       await answered('getProgramAccounts', [
         TOKEN_PROGRAM,

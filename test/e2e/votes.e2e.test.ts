@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../support/harness/kafka.js';
 import { ANY_PORTS } from '../support/cli/served-ports.js';
+import { withinLagLimit } from '../support/cli/within-lag-limit.js';
 import { portOf, startSlotstream, type SlotstreamProcess } from '../support/cli/slotstream-process.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../support/geyser/client.js';
 
@@ -117,13 +118,10 @@ describe('slotstream all --votes exclude', () => {
     for (const b of blocks) {
       // The head cache or the views answer; the views answer -32007 while they trail Kafka by more than the lag limit
       // (150 slots, which a busy machine's projector fell behind this 100 ms chain), and then it is asked again.
-      const answer = await waitFor(
-        async () => {
-          const a = await rpc('getBlock', [b, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, rewards: false }]);
-          return a.error?.code === -32007 ? undefined : a;
-        },
-        { timeoutMs: 300_000, what: `getBlock(${b}) within the lag limit` },
-      );
+      const answer = await withinLagLimit(rpc, 'getBlock', [
+        b,
+        { commitment: 'confirmed', maxSupportedTransactionVersion: 0, rewards: false },
+      ]);
       expect(answer.error, `getBlock(${b})`).toBeUndefined();
       const block = answer.result as {
         transactions: { transaction: { message: { accountKeys: string[] } } }[];
