@@ -14,10 +14,15 @@ export const PROJECTOR_OPTIONS = {
     roles: PROJECTOR,
     help: 'Projector: flush a batch at this many events.',
   }),
+  // One insert a table a second, as ClickHouse asks of MergeTree tables: every flush is one insert into each of
+  // ~18 tables whatever its size, so the flush rate, not the traffic, set the engine's cost at a quiet chain's pace
+  // (inserts, their parts, the merges behind them). 200 ms cost the engine 0.68-0.71 cores at 10 slots a second,
+  // 1000 ms 0.46-0.58 (bench/README.md "The projector's flush rate"). Recent reads come from the head cache, so the
+  // views trailing by up to another second costs JSON-RPC's freshest answers nothing.
   batchMs: opt({
     kind: 'int',
     env: 'PROJECTOR_BATCH_MS',
-    default: 200,
+    default: 1000,
     min: 1,
     roles: PROJECTOR,
     help: 'Projector: flush a batch at least this often.',
