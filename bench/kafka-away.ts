@@ -4,7 +4,8 @@
 // request waiting for a broker re-triggered a connection attempt on every failed one, past the reconnect backoff.
 import KafkaJs from '@confluentinc/kafka-javascript';
 import { startLocalKafka } from '../platform/local-kafka/launcher.js';
-import { baseConfig } from '../platform/kafka/client.js';
+import type { GlobalConfig } from '@confluentinc/kafka-javascript';
+import { baseConfig, KEPT_CONNECTIONS } from '../platform/kafka/client.js';
 import { NativeAdmin } from '../platform/kafka/admin.js';
 import { sleep } from '../platform/sleep.js';
 import { topicNames } from '../schemas/topics.js';
@@ -18,7 +19,13 @@ const cpuSeconds = (): number => {
 async function measure(sparse: boolean): Promise<{ idle: number; pending: number }> {
   const kafka = await startLocalKafka({ nodes: 1 });
   const o = { brokers: kafka.brokers, clientId: `bench-away-${sparse ? 'sparse' : 'kept'}` };
-  const admin = new NativeAdmin(o, KafkaJs.AdminClient.create({ ...baseConfig(o), 'enable.sparse.connections': sparse }));
+  const admin = new NativeAdmin(
+    o,
+    KafkaJs.AdminClient.create({
+      ...baseConfig(o),
+      ...(sparse ? { 'enable.sparse.connections': true } : KEPT_CONNECTIONS),
+    } as GlobalConfig),
+  );
   const topics = topicNames(`bench-away-${Date.now()}`);
   const topic = topics.slots;
   await admin.ensureTopics(topics, { partitions: 1, replicationFactor: 1, retentionMs: -1 });
