@@ -53,6 +53,13 @@ export default tseslint.config(
     ],
     [...TEST_FILES, 'platform/kafka/**'],
   ),
+  // Tests and benches too: what they need from Kafka the seam offers (a bench once built its own librdkafka client).
+  boundary(
+    'tests-kafka',
+    TEST_FILES.filter((f) => f !== 'vitest.config.ts').map((f) => (f.endsWith('/**') ? `${f}/*.ts` : f)),
+    [{ group: KAFKA_LIBRARIES, message: 'Kafka is reached only through platform/kafka/, from tests and benches too.' }],
+    ['platform/kafka/**'],
+  ),
   boundary(
     'kafka-seam',
     ['platform/kafka/**/*.ts'],

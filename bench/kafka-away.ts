@@ -2,11 +2,8 @@
 // broker for 10 s, with librdkafka's sparse connections (its default) and without (what platform/kafka/client.ts
 // sets), and this process's CPU over those 10 s is printed beside an idle client's. With sparse connections a
 // request waiting for a broker re-triggered a connection attempt on every failed one, past the reconnect backoff.
-import KafkaJs from '@confluentinc/kafka-javascript';
 import { startLocalKafka } from '../platform/local-kafka/launcher.js';
-import type { GlobalConfig } from '@confluentinc/kafka-javascript';
-import { baseConfig, KEPT_CONNECTIONS } from '../platform/kafka/client.js';
-import { NativeAdmin } from '../platform/kafka/admin.js';
+import { createAdmin } from '../platform/kafka/admin.js';
 import { sleep } from '../platform/sleep.js';
 import { topicNames } from '../schemas/topics.js';
 
@@ -18,14 +15,7 @@ const cpuSeconds = (): number => {
 
 async function measure(sparse: boolean): Promise<{ idle: number; pending: number }> {
   const kafka = await startLocalKafka({ nodes: 1 });
-  const o = { brokers: kafka.brokers, clientId: `bench-away-${sparse ? 'sparse' : 'kept'}` };
-  const admin = new NativeAdmin(
-    o,
-    KafkaJs.AdminClient.create({
-      ...baseConfig(o),
-      ...(sparse ? { 'enable.sparse.connections': true } : KEPT_CONNECTIONS),
-    } as GlobalConfig),
-  );
+  const admin = createAdmin({ brokers: kafka.brokers, clientId: `bench-away-${sparse ? 'sparse' : 'kept'}`, sparseConnections: sparse });
   const topics = topicNames(`bench-away-${Date.now()}`);
   const topic = topics.slots;
   await admin.ensureTopics(topics, { partitions: 1, replicationFactor: 1, retentionMs: -1 });

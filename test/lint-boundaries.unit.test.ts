@@ -20,6 +20,8 @@ describe('lint import boundaries', () => {
   it.each([
     ['a Kafka library outside platform/kafka/', 'api/live/x.ts', KAFKA_IMPORT, /platform\/kafka/],
     ['a Kafka library from a transport with its own boundary', 'api/jsonrpc/x.ts', KAFKA_IMPORT, /platform\/kafka/],
+    ['a Kafka library from a bench', 'bench/x.ts', KAFKA_IMPORT, /platform\/kafka/],
+    ['a Kafka library from a test', 'api/live/x.int.test.ts', KAFKA_IMPORT, /platform\/kafka/],
     [
       'a test helper from a gRPC service',
       'api/grpc/stream/x.ts',

@@ -21,6 +21,9 @@ export interface KafkaOptions {
   compression?: KafkaCompression;
   /** Where client warnings and errors go; without one the clients stay silent. */
   log?: KafkaLogSink;
+  /** librdkafka's sparse connections (connect to a broker only when a request needs it); off unless set, see
+   * baseConfig. Only bench/kafka-away.ts turns it on, to measure what it costs. */
+  sparseConnections?: boolean;
 }
 
 /** An error from Kafka, classified once here. */
@@ -65,12 +68,6 @@ function isRetriableBrokerCode(code: number): boolean {
   return [5, 6, 7, 13, 14, 15, 16, 19, 20, 51, 56, 57].includes(code);
 }
 
-/** A connection to every broker, kept, instead of connecting only when a request needs one: with sparse connections
- * (librdkafka's default) a request waiting for a broker that is down re-triggers a connection attempt on every failed
- * one, past the reconnect backoff: one pending admin call burned a core for as long as the broker was away (10.3 CPU s
- * in 10 s, 0.01 without: bench/kafka-away.ts). librdkafka's property; the binding's typed list lacks it. */
-export const KEPT_CONNECTIONS = { 'enable.sparse.connections': false } as Partial<GlobalConfig>;
-
 /** Settings shared by every client: bootstrap, identity, and message sizes that match the topics'. */
 export function baseConfig(o: KafkaOptions): GlobalConfig {
   if (o.brokers.length === 0) throw new Error(`Kafka client ${o.clientId}: the broker list is empty`);
@@ -84,7 +81,11 @@ export function baseConfig(o: KafkaOptions): GlobalConfig {
     'reconnect.backoff.ms': 100,
     'reconnect.backoff.max.ms': 3_000,
     'topic.metadata.refresh.interval.ms': 30_000,
-    ...KEPT_CONNECTIONS,
+    // A connection to every broker, kept, instead of connecting only when a request needs one: with sparse connections
+    // (librdkafka's default) a request waiting for a broker that is down re-triggers a connection attempt on every
+    // failed one, past the reconnect backoff: one pending admin call burned a core for as long as the broker was away
+    // (10.3 CPU s in 10 s, 0.01 without: bench/kafka-away.ts). librdkafka's property; the binding's typed list lacks it.
+    ...({ 'enable.sparse.connections': o.sparseConnections ?? false } as Partial<GlobalConfig>),
     // Logs arrive as 'event.log' events (bridged below) instead of going to stderr.
     event_cb: true,
     log_level: 4,
