@@ -9,6 +9,8 @@ set -euo pipefail
 label=${1:?usage: service-cpu.sh <label> [slotstream all options]}
 shift
 cd "$(dirname "$0")/.."
+# The Node the install pinned (node_modules/.bin/node), as npm's scripts and bin/slotstream run.
+export PATH="$(pwd)/node_modules/.bin:$PATH"
 data=$(mktemp -d)
 log=$(mktemp)
 SLOTSTREAM_KAFKA_LIGHT=1 node --max-semi-space-size=64 --import tsx cli/main.ts all --data-dir "$data" \
