@@ -60,6 +60,9 @@ npm ci
 # native-module ABI of the Node it was built for (a different Node needs the Kafka client built again).
 bash scripts/install-stamp.sh > node_modules/.slotstream-install
 # The local broker's jars and class-data archive, made once here rather than inside the first `npm test` or `npm start`
-# (scripts/prepare-kafka.ts). Not fatal: a deployment with KAFKA_BROKERS set needs neither Java nor Maven.
-node --import tsx scripts/prepare-kafka.ts ||
-  echo "setup: the local Kafka broker was not prepared (above); the first run that starts one fetches its jars" >&2
+# (scripts/prepare-kafka.ts). Not fatal: a deployment with KAFKA_BROKERS set needs neither Java nor Maven. Not in the
+# image's build stage (SLOTSTREAM_SETUP_RUNTIME_ONLY=1), whose service is given its brokers.
+if [ "${SLOTSTREAM_SETUP_RUNTIME_ONLY:-}" != 1 ]; then
+  node --import tsx scripts/prepare-kafka.ts ||
+    echo "setup: the local Kafka broker was not prepared (above); the first run that starts one fetches its jars" >&2
+fi
