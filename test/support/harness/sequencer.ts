@@ -1,17 +1,20 @@
 // The order test files start in: vitest's own (by group, project, then the cached duration or, on a fresh clone, the
 // file size), except that files which mostly wait on the clock start first within their project. Sorted by size, the
 // ingest restart (a 40 s paced chain) started last of the integration files and trailed them by 57 s; the standby
-// ingest started late. Started first, their waits overlap the files that keep the cores busy.
+// ingest started last of the paired ones. Started first, their waits overlap the files that keep the cores busy.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Paths (from the repository root) started first in their project, in this order. */
 export const STARTED_FIRST: readonly string[] = [
-  // A paced chain killed mid-slot; a Yellowstone source fed at its pace; the relay's and the standby ingest's paced
-  // chains with their kills (the longest waits of the run: 57-67 s each, about half a core).
+  // int: a paced chain killed mid-slot; a Yellowstone source fed at its pace.
   'test/ingest-restart.int.test.ts',
   'test/yellowstone-source.int.test.ts',
+  // int-paired, two lanes: the relay then the restart e2e, the standby ingest then `slotstream all` then the soak
+  // (the longest two first; the lanes end within seconds of each other).
   'test/relay.int.test.ts',
   'test/ingest-standby.int.test.ts',
+  'test/e2e/all.e2e.test.ts',
+  'test/e2e/restart.e2e.test.ts',
 ];
 
 export class WaitersFirst extends BaseSequencer {
