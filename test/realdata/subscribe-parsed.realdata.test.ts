@@ -348,8 +348,8 @@ describe.each<[Source]>([['file'], ['rpc']])(
   'SubscribeParsed over the 20 mainnet pump.fun / PumpSwap transactions (%s source)',
   (source) => {
     const run = new Run(source);
-    beforeAll(() => run.start(), 240_000);
-    afterAll(() => run.stop(), 60_000);
+    beforeAll(() => run.start());
+    afterAll(() => run.stop());
 
     describe.each(records.map((r) => [r.id, r] as const))('record %i', (_id, r) => {
       it('comes out once with exactly the instructions and events of its `decoded` field', () => {
