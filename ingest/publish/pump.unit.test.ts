@@ -63,6 +63,20 @@ function recorder(commitMs = 0) {
 
 const slots = (n: number, per = 3): bigint[] => Array.from({ length: n }, (_, i) => Array.from({ length: per }, () => BigInt(i))).flat();
 
+/** Runs `run` on virtual time (vitest's fake timers, performance.now included) to its end. The paced tests check when
+ * the pump sends and commits relative to the source and the interval, which a busy machine must not move: beside a
+ * running `npm start`, 79 ms of real time passed between a hand-over and its send (the bound was 30). */
+async function onVirtualTime<T>(run: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers();
+  try {
+    const done = run();
+    await vi.runAllTimersAsync();
+    return await done;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('pump', () => {
   it('sends every record in order into transactions bounded by maxGroupEvents, one commit at a time', async () => {
     const rec = recorder(2);
@@ -91,50 +105,32 @@ describe('pump', () => {
   });
 
   it('sends each batch of a paced source the moment it arrives, and commits it within the commit interval', async () => {
-    // On virtual time (vitest's fake timers, performance.now included): what is checked is when the pump sends and
-    // commits relative to the source and its interval, which a busy machine must not move (beside a running `npm
-    // start`, 79 ms of real time passed between a hand-over and its send).
-    vi.useFakeTimers();
-    try {
-      const rec = recorder();
-      const yielded: number[] = [];
-      const done = pump(pacedSource(4, 100, yielded), frame, rec.sink, { maxGroupEvents: 1000, commitIntervalMs: 40 });
-      await vi.runAllTimersAsync();
-      await done;
-      expect(rec.groups.flat()).toEqual(slots(4));
-      // The second batch was sent as the source handed it over, not after a commit or a timer (40 ms) ...
-      expect(rec.addedAt[3]! - yielded[1]!).toBe(0);
-      // ... and its transaction committed once the interval had passed, before the next batch came.
-      expect(rec.committedAt[1]! - rec.addedAt[3]!).toBeGreaterThanOrEqual(40);
-      expect(rec.committedAt[1]!).toBeLessThan(yielded[2]!);
-      expect(rec.groups[1]).toEqual([1n, 1n, 1n]);
-    } finally {
-      vi.useRealTimers();
-    }
+    const rec = recorder();
+    const yielded: number[] = [];
+    await onVirtualTime(() => pump(pacedSource(4, 100, yielded), frame, rec.sink, { maxGroupEvents: 1000, commitIntervalMs: 40 }));
+    expect(rec.groups.flat()).toEqual(slots(4));
+    // The second batch was sent as the source handed it over, not after a commit or a timer (40 ms) ...
+    expect(rec.addedAt[3]! - yielded[1]!).toBe(0);
+    // ... and its transaction committed once the interval had passed, before the next batch came.
+    expect(rec.committedAt[1]! - rec.addedAt[3]!).toBeGreaterThanOrEqual(40);
+    expect(rec.committedAt[1]!).toBeLessThan(yielded[2]!);
+    expect(rec.groups[1]).toEqual([1n, 1n, 1n]);
   });
 
   it('keeps a transaction open for the interval, taking every batch that arrives in it', async () => {
-    // A batch every 10 ms and a 45 ms interval: each transaction holds several batches, all sent on arrival. On
-    // virtual time, as above: a loaded machine stretched the source's 10 ms sleeps.
-    vi.useFakeTimers();
-    try {
-      const rec = recorder(1);
-      const done = pump(pacedSource(20, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 45 });
-      await vi.runAllTimersAsync();
-      await done;
-      expect(rec.groups.flat()).toEqual(slots(20));
-      expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(3);
-      expect(rec.groups.length).toBeLessThanOrEqual(10);
-      expect(rec.overlapped()).toBe(false);
-    } finally {
-      vi.useRealTimers();
-    }
+    // A batch every 10 ms and a 45 ms interval: each transaction holds several batches, all sent on arrival.
+    const rec = recorder(1);
+    await onVirtualTime(() => pump(pacedSource(20, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 45 }));
+    expect(rec.groups.flat()).toEqual(slots(20));
+    expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(3);
+    expect(rec.groups.length).toBeLessThanOrEqual(10);
+    expect(rec.overlapped()).toBe(false);
   });
 
   it('while a commit runs, arrivals wait and go into the next transaction when it returns', async () => {
     // A batch every 10 ms and commits taking 60 ms: what arrives during one is sent right after it.
     const rec = recorder(60);
-    await pump(pacedSource(30, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 1 });
+    await onVirtualTime(() => pump(pacedSource(30, 10), frame, rec.sink, { maxGroupEvents: 10_000, commitIntervalMs: 1 }));
     expect(rec.overlapped()).toBe(false);
     expect(rec.groups.flat()).toEqual(slots(30));
     expect(Math.max(...rec.groups.map((g) => g.length / 3))).toBeGreaterThanOrEqual(4);

@@ -1,8 +1,8 @@
 // The local broker launcher against real Kafka JVMs: start, answer, replicate, stop, and never leak
 // a JVM, even when the Node process that started it is SIGKILLed.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createKafka, type Kafka } from '../kafka/index.js';
 import { waitFor } from '../../test/support/harness/kafka.js';
 import { brokerMetadata } from '../../test/support/kafka/broker-metadata.js';
-import { startLocalKafka, type LocalKafka } from './launcher.js';
+import { ensureKafkaJars, KAFKA_VERSION, prepareLocalKafka, startLocalKafka, type LocalKafka } from './launcher.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -197,6 +197,27 @@ describe('startLocalKafka', () => {
       await second.stop();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('prepareLocalKafka (the install step) makes the class-data archive beside the jars once', async () => {
+    // A cache of its own whose libs are the run's jars: no archive in it yet, as on a fresh clone.
+    const libs = await ensureKafkaJars();
+    const cache = await mkdtemp(join(tmpdir(), 'slotstream-kafka-cache-'));
+    const saved = process.env.SLOTSTREAM_KAFKA_CACHE;
+    try {
+      await mkdir(join(cache, KAFKA_VERSION));
+      await symlink(libs, join(cache, KAFKA_VERSION, 'libs'));
+      process.env.SLOTSTREAM_KAFKA_CACHE = cache;
+      const archive = join(cache, KAFKA_VERSION, 'broker-classes.jsa');
+      expect(existsSync(archive)).toBe(false);
+      expect(await prepareLocalKafka()).toBe('prepared');
+      expect(statSync(archive).size).toBeGreaterThan(0);
+      expect(await prepareLocalKafka()).toBe('ready');
+    } finally {
+      if (saved === undefined) delete process.env.SLOTSTREAM_KAFKA_CACHE;
+      else process.env.SLOTSTREAM_KAFKA_CACHE = saved;
+      await rm(cache, { recursive: true, force: true });
     }
   });
 
