@@ -24,10 +24,12 @@ call.on('data', (u: Msg) => {
     } else if (e.event_oneof === 'amm_buy' || e.event_oneof === 'amm_sell') {
       const buy = e.event_oneof === 'amm_buy';
       const t = e[e.event_oneof];
-      // PumpSwap's event names the pool; the coin is its trade instruction's base_mint (4th account).
-      const ix = u.instructions.find((x: Msg) => x.program === 'pump_amm' && x.accounts[0]?.equals(t.pool));
+      // PumpSwap's event names the pool; the coin is the base mint beside it in the trade's accounts: 4th of a
+      // plain trade (the pool 1st), two before the pool in a multi_hop_swap hop ([base_mint, quote_mint, pool, ...]).
+      const ix = u.instructions.find((x: Msg) => x.program === 'pump_amm' && x.accounts.some((a: Buffer) => a.equals(t.pool)));
+      const at = ix ? ix.accounts.findIndex((a: Buffer) => a.equals(t.pool)) : -1;
       const [quote, base] = buy ? [t.quote_amount_in, t.base_amount_out] : [t.quote_amount_out, t.base_amount_in];
-      const mint = ix ? bs58.encode(ix.accounts[3]) : '?';
+      const mint = at < 0 ? '?' : bs58.encode(ix.accounts[at === 0 ? 3 : at - 2]);
       console.log(`PumpSwap ${buy ? 'buy ' : 'sell'} mint=${mint} sol=${sol(quote)} price=${sol(quote) / tokens(base)}`);
     }
   }

@@ -1,7 +1,8 @@
 // examples/parsed-trades.ts, the SubscribeParsed example of docs/clients.md, run as written (`npx tsx`, from the
 // repository's folder) against `slotstream all` (what `npm start` runs: the simulator, whose traffic trades
 // pump.fun curves and, once they complete and migrate, PumpSwap pools): it prints pump.fun and PumpSwap
-// trades with a mint, a side, a SOL amount and a price. docs/clients.md shows the same file, checked here too.
+// trades with a mint, a side, a SOL amount and a price, a multi_hop_swap's pool hop included (its pool is not the
+// instruction's first account: CI once saw `mint=?` for one). docs/clients.md shows the same file, checked here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAll, type AllProcess } from '../support/cli/all-process.js';
+import { newClient, Recorder, type Msg } from '../support/grpc/clients.js';
 import { waitFor } from '../support/harness/kafka.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,9 +21,11 @@ describe('the SubscribeParsed example of docs/clients.md', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parsed-example-'));
   let all: AllProcess | undefined;
   let example: ChildProcess | undefined;
+  let parsed: Recorder | undefined;
 
   afterAll(async () => {
     example?.kill('SIGKILL');
+    parsed?.cancel();
     await all?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -38,18 +42,36 @@ describe('the SubscribeParsed example of docs/clients.md', () => {
   it('prints pump.fun and PumpSwap trades from a running service', async () => {
     // Curves complete and migrate to PumpSwap within seconds: a fifth of the curve buys are graduation buys (the
     // synthetic migration's). At 1,000 tps instead, the simulator signed 400 transactions a slot and the wait for the
-    // first PumpSwap buy took 38-70 s of a whole service inside the suite.
-    all = await startAll(join(dir, 'data'), ['--tps', '100', '--slot-ms', '100', '--sim-pump-mix', 'graduate=0.2']);
+    // first PumpSwap buy took 38-70 s of a whole service inside the suite. Routes through coin-quoted coins are a
+    // quarter of the trades, so pool hops of multi_hop_swap come soon after the quote coins migrate.
+    all = await startAll(join(dir, 'data'), [
+      '--tps',
+      '100',
+      '--slot-ms',
+      '100',
+      '--sim-pump-mix',
+      'graduate=0.2,multi_hop=0.25,coin_quote=0.5',
+    ]);
     let out = '';
     let err = '';
     example = spawn(process.execPath, ['--import', 'tsx', EXAMPLE, `127.0.0.1:${all.ports.grpc}`], { cwd: ROOT });
     example.stdout!.on('data', (b: Buffer) => (out += b.toString()));
     example.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    // The test's own SubscribeParsed names the multi-hop pool buys, whose lines the example must print with a mint.
+    parsed = new Recorder(newClient(all.ports.grpc).SubscribeParsed());
+    parsed.send({ event_kinds: ['BuyEvent'] });
+    const multiHopSols = () =>
+      parsed!.updates.flatMap((u: Msg) =>
+        u.events
+          .filter((e: Msg) => e.event_oneof === 'amm_buy' && e.amm_buy.ix_name === 'multi_hop_swap')
+          .map((e: Msg) => `sol=${Number(e.amm_buy.quote_amount_in) / 1e9} `),
+      );
     const lines = () => out.split('\n').filter(Boolean);
+    const printedMultiHop = () => multiHopSols().some((sol) => lines().some((l) => l.startsWith('PumpSwap buy ') && l.includes(sol)));
     // Every kind asserted below: the first PumpSwap trade may be a sell, its first buy comes later.
     const KINDS = ['pump.fun buy ', 'pump.fun sell', 'PumpSwap buy '];
-    await waitFor(() => KINDS.every((kind) => lines().some((l) => l.startsWith(kind))), {
-      what: `pump.fun buys and sells and PumpSwap buys (stdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)})`,
+    await waitFor(() => KINDS.every((kind) => lines().some((l) => l.startsWith(kind))) && printedMultiHop(), {
+      what: `pump.fun buys and sells, PumpSwap buys and a multi-hop pool buy (stdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)})`,
       timeoutMs: 300_000,
     });
     for (const l of lines().slice(0, -1)) {
