@@ -124,6 +124,17 @@ function requests(c: Chain, o: { from: bigint; sample: number; fullHistory: bool
     }
     r.push(['getBlock', [Number(slot), { commitment: i % 2 === 0 ? 'finalized' : 'confirmed' }]]);
   }
+  // Block lists from the first block at or after `from` (the views refuse a start before their oldest block): a
+  // whole range, one past the head (as far as getSlot), one inside, one a poll past the head asks, and limits.
+  const first = blocks[0]?.slot;
+  for (const commitment of first === undefined ? [] : (['confirmed', 'finalized'] as const)) {
+    const [start, top] = [Number(first), Number(h[commitment])];
+    r.push(['getBlocks', [start, { commitment }]], ['getBlocks', [start, Number(h.processed) + 5, { commitment }]]);
+    r.push(['getBlocks', [start + 1, start + 20, { commitment }]], ['getBlocks', [top + 1, top + 9, { commitment }]]);
+    r.push(['getBlocks', [start, { commitment, minContextSlot: top + 1 }]]); // -32016 with the context slot
+    r.push(['getBlocksWithLimit', [start, 7, { commitment }]], ['getBlocksWithLimit', [start, 500_000, { commitment }]]);
+    r.push(['getBlocksWithLimit', [top + 1, 5, { commitment }]]);
+  }
   const accounts = [...new Set(spread(txs, o.sample).flatMap((t) => t.accountKeys.slice(0, 2).map((k) => bs58.encode(k))))].slice(0, 8);
   if (o.fullHistory) r.push(['getRecentPrioritizationFees'], ['getRecentPrioritizationFees', [accounts]]);
   return r;

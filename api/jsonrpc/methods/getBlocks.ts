@@ -3,6 +3,7 @@
 // the given end must exceed start (interface.md), then end is clamped to the head, then the range limit.
 import { invalidParam, invalidParams, unavailable } from '../../solana-json/errors.js';
 import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS, type HeadContext } from '../head.js';
 import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
 import { u64Json } from '../../solana-json/json.js';
 import { queryRows, u64, type QueryClient } from '../../views/query.js';
@@ -86,6 +87,25 @@ export function blocksHead(state: ViewsState, p: ContextConfig & { start: bigint
   return head;
 }
 
+/**
+ * getBlocks and getBlocksWithLimit on the head cache: the slots of produced, not dead blocks in [start, end] (end
+ * already clamped to the cache's head at the commitment), at most `limit`; HEAD_MISS unless the cache holds every
+ * block meta from `start` on and `start` is not older than its oldest block (below it only the views know whether
+ * the range is cleaned up, -32004, or empty). So a range from a slot the cache holds reaches as far as getSlot, and
+ * one past the head (end < start: a poll at the tip) is `[]`, as on the views, with no -32007 while they lag.
+ */
+export function blocksFromHead(h: HeadContext, start: bigint, end: bigint, limit: bigint): bigint[] | typeof HEAD_MISS {
+  const blocks = headHoldsFrom(h, start) ? h.cache.blocksBetween(start - 1n, end) : undefined;
+  if (blocks === undefined) return HEAD_MISS;
+  return blocks.slice(0, Number(limit < BigInt(blocks.length) ? limit : blocks.length)).map((b) => b.slot);
+}
+
+/** Whether the cache may answer a block list from `start`: not before its oldest block (blocksFromHead). */
+const headHoldsFrom = (h: HeadContext, start: bigint): boolean => {
+  const oldest = h.cache.oldestBlock();
+  return oldest !== undefined && start >= oldest.slot;
+};
+
 export const getBlocks = defineMethod<GetBlocksParams>({
   name: 'getBlocks',
   unavailableMessage: UNAVAILABLE,
@@ -96,5 +116,14 @@ export const getBlocks = defineMethod<GetBlocksParams>({
     if (end < p.start) return [];
     if (end - p.start > MAX_SLOT_RANGE) throw invalidParam('Invalid param: slot range too large');
     return (await blocksInRange(ctx, p.start, end, end - p.start + 1n)).map(u64Json);
+  },
+  // The same steps on the cache's heads (its -32016 and -32004 are the views' for those heads).
+  fromHead: (h, p) => {
+    const head = contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot);
+    const end = p.end === undefined || p.end > head ? head : p.end;
+    if (!headHoldsFrom(h, p.start)) return HEAD_MISS;
+    if (end - p.start > MAX_SLOT_RANGE) throw invalidParam('Invalid param: slot range too large');
+    const slots = blocksFromHead(h, p.start, end, end - p.start + 1n);
+    return slots === HEAD_MISS ? HEAD_MISS : slots.map(u64Json);
   },
 });

@@ -1,10 +1,11 @@
 // getBlocksWithLimit: at most `limit` produced slots >= start, ascending, up to the newest slot at the
 // commitment (confirmed or finalized).
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
-import { defineMethod } from '../method.js';
+import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS } from '../head.js';
 import { parseConfig, parseContextConfig, parseU64, positional, type ContextConfig } from '../../solana-json/params.js';
 import { u64Json } from '../../solana-json/json.js';
-import { blocksHead, blocksInRange } from './getBlocks.js';
+import { blocksFromHead, blocksHead, blocksInRange } from './getBlocks.js';
 
 export const MAX_BLOCKS_LIMIT = 500_000n;
 
@@ -35,5 +36,10 @@ export const getBlocksWithLimit = defineMethod<GetBlocksWithLimitParams>({
     const head = blocksHead(ctx.state, p);
     if (p.start > head) return [];
     return (await blocksInRange(ctx, p.start, head, p.limit)).map(u64Json);
+  },
+  fromHead: (h, p) => {
+    const head = contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot);
+    const slots = blocksFromHead(h, p.start, head, p.limit);
+    return slots === HEAD_MISS ? HEAD_MISS : slots.map(u64Json);
   },
 });
