@@ -3,6 +3,7 @@
 // The api's live tail and replay, the ingest's resume scan, tests and benches read through it.
 // The bookkeeping (positions, seeks racing consume calls, pauses) is read-state.ts's, pure; this class
 // moves the consumer by it.
+import KafkaJs from '@confluentinc/kafka-javascript';
 import type { KafkaConsumer, Message } from '@confluentinc/kafka-javascript';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -18,7 +19,7 @@ import {
   type InRecord,
   type Isolation,
 } from './native-consumer.js';
-import { OffsetMap } from './offset-map.js';
+import { OffsetMap, tpKey } from './offset-map.js';
 import { ReadState, type CallMarks, type TopicPartition } from './read-state.js';
 
 export interface PartitionReaderOptions {
@@ -62,11 +63,19 @@ export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o:
   return ManualReader.open(k, admin, o);
 }
 
+/** librdkafka's answer to a seek that a later operation on the same partition superseded (ERR__OUTDATED). */
+const SEEK_SUPERSEDED = KafkaJs.CODES.ERRORS.ERR__OUTDATED;
+/** A seek superseded this many times in a row is an error (each retry is one round on librdkafka's thread). */
+const SEEK_ATTEMPTS = 5;
+
 class ManualReader implements PartitionReader {
   // The fetch loop: started by the constructor, ended by `stop` (once: librdkafka never answers a second
   // disconnect made while the first is running, so `stopping` keeps the one stop).
   private readonly loop: FetchLoop;
   private stopping: Promise<void> | undefined;
+  // The last seek queued per partition (tpKey), settled either way: `seek` chains the next one behind it and
+  // removes the entry once it is the last.
+  private readonly seeks = new Map<string, Promise<void>>();
 
   private constructor(
     // Assigned once in `open` and never reassigned; the consumer is touched only by this class's steps.
@@ -166,14 +175,33 @@ class ManualReader implements PartitionReader {
 
   async seek(topic: string, partition: number, offset: bigint): Promise<void> {
     this.state.seekStarted(topic, partition, offset);
+    // One librdkafka seek of a partition at a time, in call order: librdkafka versions a seek when the libuv thread
+    // running it makes it, so two made at once (a caller's and this reader's re-seek after a stale call) could land
+    // in either order, the consumer ending where the earlier call said, and the superseded one answered "Outdated".
+    const key = tpKey(topic, partition);
+    const turn = (this.seeks.get(key) ?? Promise.resolve()).then(() => this.seekOnce(topic, partition, offset));
+    const settled = turn.catch(() => undefined);
+    this.seeks.set(key, settled);
     try {
-      await new Promise<void>((resolve, reject) =>
-        this.consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) =>
-          err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve(),
-        ),
-      );
+      await turn;
     } finally {
+      if (this.seeks.get(key) === settled) this.seeks.delete(key);
       this.state.seekEnded(topic, partition);
+    }
+  }
+
+  /** One seek, made again when one of librdkafka's own later operations on the partition (a pause or a resume)
+   * superseded it before it was applied ("Outdated"): the consumer must end at `offset`. */
+  private async seekOnce(topic: string, partition: number, offset: bigint): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const superseded = await new Promise<boolean>((resolve, reject) =>
+        this.consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) => {
+          if (err?.code === SEEK_SUPERSEDED && attempt < SEEK_ATTEMPTS) resolve(true);
+          else if (err) reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`));
+          else resolve(false);
+        }),
+      );
+      if (!superseded) return;
     }
   }
 
