@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { javaPartitions } from '../../test/support/kafka/java-murmur2.js';
 import { u64Key } from '../../schemas/topics.js';
-import { createKafka, OffsetMap, partitionForKey, type InRecord, type Kafka, type PartitionBatch } from './index.js';
+import { createKafka, OffsetMap, partitionForKey, type InRecord, type Kafka, type PartitionBatch, type PartitionReader } from './index.js';
 
 let kafka: Kafka;
 beforeAll(() => {
@@ -110,6 +110,18 @@ describe('transactional producer', () => {
   });
 });
 
+/** A partition reader of partition 0 of `t` from `start`, keeping the offsets it hands over in `got`. */
+async function offsetsReader(t: string, start: bigint): Promise<{ reader: PartitionReader; got: bigint[] }> {
+  const got: bigint[] = [];
+  const reader = await kafka.partitionReader({
+    topics: [t],
+    start: OffsetMap.of([[t, 0, start]]),
+    purpose: 'contract',
+    onRecords: (r) => void got.push(...r.map((x) => x.offset)),
+  });
+  return { reader, got };
+}
+
 describe('partition reader', () => {
   it('starts where told, seeks back, and its position passes transaction markers to the end', async () => {
     const t = await topic('reader', 1);
@@ -131,13 +143,7 @@ describe('partition reader', () => {
       { what: 'the end past the commit marker' },
     );
 
-    const got: bigint[] = [];
-    const reader = await kafka.partitionReader({
-      topics: [t],
-      start: OffsetMap.of([[t, 0, 15n]]),
-      purpose: 'contract',
-      onRecords: (r) => void got.push(...r.map((x) => x.offset)),
-    });
+    const { reader, got } = await offsetsReader(t, 15n);
     try {
       await waitFor(() => reader.position(t, 0) === end, { what: 'position at the end past the marker' });
       expect(got).toEqual([15n, 16n, 17n, 18n, 19n, 20n]);
@@ -170,13 +176,7 @@ describe('partition reader', () => {
     const p = await kafka.producer();
     await p.send(Array.from({ length: 10 }, (_, i) => ({ topic: t, partition: 0, value: Buffer.from(String(i)) })));
     await p.close();
-    const got: bigint[] = [];
-    const reader = await kafka.partitionReader({
-      topics: [t],
-      start: OffsetMap.of([[t, 0, 0n]]),
-      purpose: 'contract',
-      onRecords: (r) => void got.push(...r.map((x) => x.offset)),
-    });
+    const { reader, got } = await offsetsReader(t, 0n);
     try {
       await waitFor(() => reader.position(t, 0) === 10n, { what: 'the first read to the end' });
       for (let round = 0; round < 20; round++) {
