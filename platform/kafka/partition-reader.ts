@@ -3,7 +3,6 @@
 // The api's live tail and replay, the ingest's resume scan, tests and benches read through it.
 // The bookkeeping (positions, seeks racing consume calls, pauses) is read-state.ts's, pure; this class
 // moves the consumer by it.
-import KafkaJs from '@confluentinc/kafka-javascript';
 import type { KafkaConsumer, Message } from '@confluentinc/kafka-javascript';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -62,11 +61,6 @@ type Eof = { topic: string; partition: number; offset: number };
 export async function openPartitionReader(k: KafkaOptions, admin: KafkaAdmin, o: PartitionReaderOptions): Promise<PartitionReader> {
   return ManualReader.open(k, admin, o);
 }
-
-/** librdkafka's answer to a seek that a later operation on the same partition superseded (ERR__OUTDATED). */
-const SEEK_SUPERSEDED = KafkaJs.CODES.ERRORS.ERR__OUTDATED;
-/** A seek superseded this many times in a row is an error (each retry is one round on librdkafka's thread). */
-const SEEK_ATTEMPTS = 5;
 
 class ManualReader implements PartitionReader {
   // The fetch loop: started by the constructor, ended by `stop` (once: librdkafka never answers a second
@@ -190,19 +184,12 @@ class ManualReader implements PartitionReader {
     }
   }
 
-  /** One seek, made again when one of librdkafka's own later operations on the partition (a pause or a resume)
-   * superseded it before it was applied ("Outdated"): the consumer must end at `offset`. */
-  private async seekOnce(topic: string, partition: number, offset: bigint): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const superseded = await new Promise<boolean>((resolve, reject) =>
-        this.consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) => {
-          if (err?.code === SEEK_SUPERSEDED && attempt < SEEK_ATTEMPTS) resolve(true);
-          else if (err) reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`));
-          else resolve(false);
-        }),
-      );
-      if (!superseded) return;
-    }
+  private seekOnce(topic: string, partition: number, offset: bigint): Promise<void> {
+    return new Promise<void>((resolve, reject) =>
+      this.consumer.seek({ topic, partition, offset: Number(offset) }, 10_000, (err) =>
+        err ? reject(new Error(`seek ${topic}/${partition} to ${offset}: ${err.message}`)) : resolve(),
+      ),
+    );
   }
 
   pause(topic: string, partition: number): void {
