@@ -3,7 +3,8 @@
 // SOAK_RECORDING_DIR (recordings kept between runs, default .data/soak), SOAK_GRPC_STREAMS (100),
 // SOAK_PUBSUB_SUBSCRIPTIONS (100), SOAK_RPC_RPS (20), SOAK_SPEEDUP (replay the recording of SOAK_MULTIPLE/SOAK_SPEEDUP
 // this many times faster, default 1), SOAK_RECORDING_SLOTS (slots to record; default: enough for the run), SOAK_SPLIT=1
-// (the ingest in a process of its own beside `slotstream all --source none`). Prints a line per minute and the summary line; report the
+// (the ingest in a process of its own beside `slotstream all --source none`), SOAK_VOTES=exclude (the ingest drops votes,
+// `--votes exclude`; default include). Prints a line per minute and the summary line; report the
 // machine's `uptime` with it (bench/README.md "Soak").
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,10 @@ const env = (name: string, def: number): number => {
   return n;
 };
 
+const votes = process.env.SOAK_VOTES ?? 'include';
+if (votes !== 'include' && votes !== 'exclude')
+  throw new Error(`bench:soak: SOAK_VOTES must be include or exclude, got ${JSON.stringify(votes)}`);
+
 const uptime = (): string => execFileSync('uptime').toString().trim();
 process.stdout.write(`soak start: ${uptime()}\n`);
 await runSoak({
@@ -28,6 +33,7 @@ await runSoak({
   rpcPerSecond: env('SOAK_RPC_RPS', 20),
   speedup: env('SOAK_SPEEDUP', 1),
   split: process.env.SOAK_SPLIT === '1',
+  votes,
   ...(process.env.SOAK_RECORDING_SLOTS ? { recordingSlots: env('SOAK_RECORDING_SLOTS', 0) } : {}),
 });
 process.stdout.write(`soak end: ${uptime()}\n`);

@@ -44,6 +44,9 @@ export interface SoakOptions {
   /** The ingest in a process of its own (`slotstream ingest` beside `slotstream all --source none`, which keeps
    * the projector and the api together: they share one embedded ClickHouse), instead of all roles in one. */
   split?: boolean;
+  /** `exclude`: the ingest drops vote transactions and vote-account writes (`--votes exclude`, issue 33 item 4), as a
+   * deployment that serves no votes runs; the upstream still sends them. Default `include`. */
+  votes?: 'include' | 'exclude';
   log?: (line: string) => void;
 }
 
@@ -161,7 +164,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       starts.push(msg.started);
       for (const c of clients.values()) c.proc.send({ cmd: 'start', start: msg.started });
     });
-    const source = ['--source', 'yellowstone', '--yellowstone-url', `http://127.0.0.1:${up.port}`];
+    const source = [
+      '--source',
+      'yellowstone',
+      '--yellowstone-url',
+      `http://127.0.0.1:${up.port}`,
+      ...(o.votes === 'exclude' ? ['--votes', 'exclude'] : []),
+    ];
+    if (o.votes === 'exclude') log('soak: the ingest excludes votes (--votes exclude)');
     // SOAK_SERVICE_NODE_ARGS: node flags for the service (`--cpu-prof --cpu-prof-dir=<dir>`: where its main thread goes).
     const nodeArgs = (process.env.SOAK_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const all: AllProcess = await startAll(dataDir, [...(o.split ? ['--source', 'none'] : source), '--keep-kafka-data', 'true'], nodeArgs);
