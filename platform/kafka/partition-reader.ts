@@ -67,8 +67,8 @@ class ManualReader implements PartitionReader {
   // disconnect made while the first is running, so `stopping` keeps the one stop).
   private readonly loop: FetchLoop;
   private stopping: Promise<void> | undefined;
-  // The last seek queued per partition (tpKey), settled either way: `seek` chains the next one behind it and
-  // removes the entry once it is the last.
+  // The last seek queued per partition (tpKey), settled either way: `seek` chains the next one behind it. At most
+  // one entry per assigned partition.
   private readonly seeks = new Map<string, Promise<void>>();
 
   private constructor(
@@ -174,12 +174,13 @@ class ManualReader implements PartitionReader {
     // in either order, the consumer ending where the earlier call said, and the superseded one answered "Outdated".
     const key = tpKey(topic, partition);
     const turn = (this.seeks.get(key) ?? Promise.resolve()).then(() => this.seekOnce(topic, partition, offset));
-    const settled = turn.catch(() => undefined);
-    this.seeks.set(key, settled);
+    this.seeks.set(
+      key,
+      turn.catch(() => undefined),
+    );
     try {
       await turn;
     } finally {
-      if (this.seeks.get(key) === settled) this.seeks.delete(key);
       this.state.seekEnded(topic, partition);
     }
   }
