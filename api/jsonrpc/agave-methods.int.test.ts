@@ -25,7 +25,7 @@ import type { TransactionEvent } from '../../schemas/codec.js';
 import { startProjector, type Projector } from '../../projector/run.js';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
 import { heads } from '../../test/support/projector/dump.js';
-import { expectedViews, type ConsumedRecord } from '../../test/support/projector/expected.js';
+import { expectedHeads, type ConsumedRecord } from '../../test/support/projector/expected.js';
 import { consumeAll, publishChain } from '../../test/support/projector/kafka.js';
 import {
   DELEGATE,
@@ -85,7 +85,7 @@ const errorOf = async (method: string, params?: unknown): Promise<{ code: number
   return r.error;
 };
 const waitHeads = async (what: string): Promise<void> => {
-  const want = JSON.stringify(expectedViews(records, []).heads);
+  const want = JSON.stringify(expectedHeads(records));
   await waitFor(async () => JSON.stringify(await heads(ch, DB)) === want, { what, timeoutMs: 180_000, intervalMs: 250 });
 };
 

@@ -22,7 +22,7 @@ import { headOutcomes, openHeadWorld, outcomesSince, type HeadWorld, type Heads 
 import { buildTxChain, TX_DEAD, TX_FIRST, TX_HEADS, TX_SKIPPED } from '../../test/support/jsonrpc/tx-chain.js';
 import { MAINNET_BLOCKS, readMainnetBlock } from '../../test/support/mainnet/data.js';
 import type { SlotBatch } from '../../test/support/projector/chain.js';
-import { expectedViews, type ConsumedRecord } from '../../test/support/projector/expected.js';
+import { expectedHeads, type ConsumedRecord } from '../../test/support/projector/expected.js';
 import { consumeAll, publishChain } from '../../test/support/projector/kafka.js';
 import { slotStatus } from '../../test/support/projector/events.js';
 
@@ -46,7 +46,7 @@ interface Chain {
 
 function chainOf(records: readonly ConsumedRecord[]): Chain {
   const heads = Object.fromEntries(
-    (expectedViews(records, []).heads as string[]).map((r) => {
+    expectedHeads(records).map((r) => {
       const [c, s] = r.split('|');
       return [c, BigInt(s!)];
     }),

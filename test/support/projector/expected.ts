@@ -17,6 +17,41 @@ const nul = (v: unknown): string => (v === undefined || v === null ? 'null' : St
 const memoOf = (memos: string[]): string | null =>
   memos.length === 0 ? null : memos.map((m) => `[${new TextEncoder().encode(m).length}] ${m}`).join('; ');
 
+/** Each commitment's head (highest slot at or past that status) from the slots' stored statuses. */
+function headsOf(status: ReadonlyMap<bigint, number>): Record<string, bigint | undefined> {
+  const heads: Record<string, bigint | undefined> = {};
+  for (const [s, st] of status) {
+    const levels: [string, boolean][] = [
+      ['processed', st <= 2],
+      ['confirmed', st === 1 || st === 2],
+      ['finalized', st === 2],
+    ];
+    for (const [c, ok] of levels) if (ok && (heads[c] === undefined || s > heads[c])) heads[c] = s;
+  }
+  return heads;
+}
+
+/** Heads as dumpViews lists them: `commitment|slot`, sorted. */
+const headRows = (heads: Record<string, bigint | undefined>): string[] =>
+  Object.entries(heads)
+    .filter(([, v]) => v !== undefined)
+    .map(([c, v]) => `${c}|${v}`)
+    .sort();
+
+/** The slot status a record stores (the views rank a dead fork as 3; progress and gap records, 5 and up, add no row). */
+const storedStatus = (status: SlotStatus): number => (status === SlotStatus.SLOT_STATUS_DEAD ? 3 : status);
+
+/** expectedViews(records).heads alone, without building every other view (a long chain's views cost seconds). */
+export function expectedHeads(records: readonly ConsumedRecord[]): string[] {
+  const status = new Map<bigint, number>();
+  for (const r of records) {
+    if (r.event.kind !== 'slots') continue;
+    const stored = storedStatus(r.event.event.status);
+    if (stored <= 3) status.set(r.event.event.slot, Math.max(status.get(r.event.event.slot) ?? -1, stored));
+  }
+  return headRows(headsOf(status));
+}
+
 export function expectedViews(records: readonly ConsumedRecord[], programs: readonly string[]): ViewDump {
   const out: ViewDump = {};
   const txs = new Set<string>();
@@ -47,7 +82,7 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
         slot = s.slot;
         // Stored as the views rank them: a dead fork as 3 (no block on the rooted chain); Yellowstone's
         // progress statuses and gap records (5 and up) add no row.
-        const stored = s.status === SlotStatus.SLOT_STATUS_DEAD ? 3 : s.status;
+        const stored = storedStatus(s.status);
         if (stored <= 3) status.set(s.slot, Math.max(status.get(s.slot) ?? -1, stored));
         if (s.block) {
           const b = s.block;
@@ -108,19 +143,8 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
   out.epochs = [...epochs].sort();
   out.slot_offsets = [...offsets].map(([k, v]) => `${k}|${v.min}|${v.max}`).sort();
 
-  const heads: Record<string, bigint | undefined> = {};
-  for (const [s, st] of status) {
-    const levels: [string, boolean][] = [
-      ['processed', st <= 2],
-      ['confirmed', st === 1 || st === 2],
-      ['finalized', st === 2],
-    ];
-    for (const [c, ok] of levels) if (ok && (heads[c] === undefined || s > heads[c])) heads[c] = s;
-  }
-  out.heads = Object.entries(heads)
-    .filter(([, v]) => v !== undefined)
-    .map(([c, v]) => `${c}|${v}`)
-    .sort();
+  const heads = headsOf(status);
+  out.heads = headRows(heads);
 
   for (const c of ['processed', 'confirmed', 'finalized']) {
     const h = heads[c];
