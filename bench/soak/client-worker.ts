@@ -22,6 +22,9 @@ import {
 import { TOKEN_PROGRAM } from '../../schemas/programs.js';
 import type { RecordingIndex } from './recording.js';
 import { Schedule, type StreamStart } from './schedule.js';
+import { STAGES, type Stage } from './stats.js';
+
+const noStages = (): Record<Stage, number[]> => ({ wait: [], ingest: [], serve: [] });
 
 export interface ClientSample {
   /** Newest slot any stream of this process saw (-1: none). */
@@ -29,6 +32,12 @@ export interface ClientSample {
   updates: number;
   /** End-to-end latencies (ms) since the last sample. */
   e2eMs: number[];
+  /** geyser.Geyser transactions' end-to-end latency in three parts (ms; their sum is the e2e figure): `wait` from
+   * when the upstream was due to send the transaction to when it was due to send its slot's last update (a source
+   * that publishes whole slots cannot publish it before), `ingest` from then to the api's read of the record (the
+   * update's created_at: the ingest's assembly and publish, Kafka, the stream process's fetch), `serve` from that
+   * read to this client's receive callback. */
+  stagesMs: Record<Stage, number[]>;
   /** Request latencies (ms; jsonrpc) since the last sample. */
   requestMs: number[];
   errors: number;
@@ -53,7 +62,18 @@ const busy = index.busyAccounts.slice(0, 5);
 const send = (m: object): void => void process.send?.(m);
 
 let schedule: Schedule | undefined;
-const sample: ClientSample = { tip: -1, updates: 0, e2eMs: [], requestMs: [], errors: 0, behind: 0, refused: 0, errorTexts: [], open: 0 };
+const sample: ClientSample = {
+  tip: -1,
+  updates: 0,
+  e2eMs: [],
+  stagesMs: noStages(),
+  requestMs: [],
+  errors: 0,
+  behind: 0,
+  refused: 0,
+  errorTexts: [],
+  open: 0,
+};
 const seen = (slot: number): void => {
   sample.updates++;
   if (slot > sample.tip) sample.tip = slot;
@@ -125,8 +145,12 @@ function geyserClients(): void {
       if (u.transaction) {
         const slot = Number(u.transaction.slot);
         seen(slot);
-        const due = schedule?.transactionDue(slot, Number(u.transaction.transaction?.index ?? -1));
-        if (due !== undefined) sample.e2eMs.push(at - due);
+        const index = Number(u.transaction.transaction?.index ?? -1);
+        const l = schedule?.transactionLatency(slot, index, u.createdAt?.getTime() ?? at, at);
+        if (l !== undefined) {
+          sample.e2eMs.push(l.e2e);
+          for (const k of STAGES) sample.stagesMs[k].push(l[k]);
+        }
       } else if (u.account) seen(Number(u.account.slot));
       else if (u.slot) seen(Number(u.slot.slot));
       else if (u.blockMeta) seen(Number(u.blockMeta.slot));
@@ -310,6 +334,7 @@ function main(): void {
     else if (m.cmd === 'sample') {
       send({ sample: { ...sample } });
       sample.e2eMs = [];
+      sample.stagesMs = noStages();
       sample.requestMs = [];
       sample.refused = 0;
       // errorTexts stay: the first few of the whole run, which the driver reports from the last sample.

@@ -18,7 +18,7 @@ import { childPids, procUsage } from './proc.js';
 import { ensureRecording, recordingPath } from './recording.js';
 import type { StreamStart, UpstreamStats } from './schedule.js';
 import { loadShape, MAINNET, slotsFor } from './shape.js';
-import { percentile, slope, summaryLine, type SoakSummary } from './stats.js';
+import { percentile, slope, STAGES, summaryLine, type SoakSummary, type Stage } from './stats.js';
 
 export interface SoakOptions {
   /** Load as a multiple of mainnet (shape.ts). */
@@ -54,6 +54,9 @@ export interface MinuteRow {
   minute: number;
   trail: Record<string, { p50: number; p99: number }>;
   e2e: Record<string, { p50: number; p99: number; n: number }>;
+  /** geyser.Geyser transactions' e2e in its parts (stats.ts STAGES): the slot's wait, the ingest to the api's read,
+   * the api to the client. */
+  stages: Record<Stage, { p50: number; p99: number }>;
   rpcMs: { p50: number; p99: number; n: number };
   cpuCores: Record<string, number>;
   rssMb: Record<string, number>;
@@ -222,6 +225,7 @@ interface Sample {
   t: number;
   trail: Record<string, number>;
   e2e: Record<string, number[]>;
+  stages: Record<Stage, number[]>;
   rpcMs: number[];
   rpcRefused: number;
   cpu: Record<string, number>;
@@ -416,6 +420,7 @@ async function measure(
       t: now,
       trail,
       e2e: Object.fromEntries([...lastClient].filter(([r]) => r === 'geyser' || r === 'pubsub').map(([r, s]) => [r, s.e2eMs])),
+      stages: lastClient.get('geyser')!.stagesMs,
       rpcMs: lastClient.get('jsonrpc')!.requestMs,
       rpcRefused: lastClient.get('jsonrpc')!.refused,
       busy: thread.busy,
@@ -592,6 +597,12 @@ function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
       return [k, { p50: percentile(xs, 50), p99: percentile(xs, 99), n: xs.length }];
     }),
   );
+  const stages = Object.fromEntries(
+    STAGES.map((k) => {
+      const xs = ss.flatMap((s) => s.stages[k]);
+      return [k, { p50: percentile(xs, 50), p99: percentile(xs, 99) }];
+    }),
+  ) as MinuteRow['stages'];
   const rpc = ss.flatMap((s) => s.rpcMs);
   const names = [...new Set(ss.flatMap((s) => Object.keys(s.cpu)))];
   const lagNames = [...new Set(ss.flatMap((s) => Object.keys(s.lagMs)))];
@@ -599,6 +610,7 @@ function minuteRow(minute: number, ss: readonly Sample[]): MinuteRow {
     minute,
     trail,
     e2e,
+    stages,
     rpcMs: { p50: percentile(rpc, 50), p99: percentile(rpc, 99), n: rpc.length },
     cpuCores: Object.fromEntries(names.map((n) => [n, ss.reduce((a, s) => a + (s.cpu[n] ?? 0), 0) / Math.max(1, ss.length)])),
     rssMb: Object.fromEntries(names.map((n) => [n, ss.at(-1)?.rss[n] ?? 0])),
@@ -622,7 +634,9 @@ function minuteLine(r: MinuteRow): string {
       .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)}`)
       .join(', ')}; e2e ms p50/p99 ${Object.entries(r.e2e)
       .map(([k, v]) => `${k} ${p(v.p50)}/${p(v.p99)} (n=${v.n})`)
-      .join(', ')}; jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}, refused ${r.rpcRefused}); ` +
+      .join(', ')} (geyser: slot wait ${p(r.stages.wait.p50)}/${p(r.stages.wait.p99)}, to api read ${p(r.stages.ingest.p50)}/${p(
+      r.stages.ingest.p99,
+    )}, to client ${p(r.stages.serve.p50)}/${p(r.stages.serve.p99)}); jsonrpc ms ${p(r.rpcMs.p50)}/${p(r.rpcMs.p99)} (n=${r.rpcMs.n}, refused ${r.rpcRefused}); ` +
     `upstream late p99 ${p(r.upstreamLateP99Ms)} ms; ` +
     `main thread busy ${fmtMap(r.mainThreadBusy, 2)}; event loop lag p99 ms ${fmtMap(r.loopLagP99Ms, 0)}; ` +
     `cpu ${fmtMap(r.cpuCores, 2)}; rss MB ${fmtMap(r.rssMb, 0)}`

@@ -3,6 +3,7 @@
 // Clients measure end-to-end latency against this schedule, so a late upstream shows in it too (and says so
 // in its own lateMs).
 import type { SlotIndex } from './recording.js';
+import type { Stage } from './stats.js';
 
 /** Share of a slot its updates are spread over. */
 export const SPREAD = 0.9;
@@ -45,6 +46,15 @@ export class Schedule {
     const e = this.at.get(slot);
     if (!e || txIndex >= e.s.txs) return undefined;
     return this.start.t0 + e.k * this.slotMs + Math.floor(((e.s.firstTx + txIndex) * this.slotMs * SPREAD) / e.s.updates);
+  }
+
+  /** A transaction received at `at` (epoch ms) whose record the api read at `readAt`: its end-to-end latency and
+   * that latency's parts (stats.ts STAGES, summing to it); undefined when the transaction is not in the stream. */
+  transactionLatency(slot: number, txIndex: number, readAt: number, at: number): ({ e2e: number } & Record<Stage, number>) | undefined {
+    const due = this.transactionDue(slot, txIndex);
+    if (due === undefined) return undefined;
+    const slotEnd = this.slotEndDue(slot)!;
+    return { e2e: at - due, wait: slotEnd - due, ingest: readAt - slotEnd, serve: at - readAt };
   }
 
   /** Epoch ms the upstream meant to send the slot's last update (its processed status). */

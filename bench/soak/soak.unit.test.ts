@@ -62,6 +62,17 @@ describe('soak arithmetic', () => {
     expect(s.slotEndDue(6)).toBe(1000 + Math.floor((1 * 400 * SPREAD) / 2));
   });
 
+  it("given a transaction's api read and receive times, when its latency is split, then the slot's wait, the ingest and the serve sum to it", () => {
+    const s = new Schedule([{ slot: 7, updates: 100, firstTx: 0, txs: 50 }], { t0: 1000, fromSlot: null }, 400);
+    const due = s.transactionDue(7, 10)!;
+    const slotEnd = s.slotEndDue(7)!;
+    expect(slotEnd).toBe(1000 + Math.floor((99 * 400 * SPREAD) / 100));
+    const l = s.transactionLatency(7, 10, slotEnd + 30, slotEnd + 45)!;
+    expect(l).toEqual({ e2e: slotEnd + 45 - due, wait: slotEnd - due, ingest: 30, serve: 15 });
+    expect(l.wait + l.ingest + l.serve).toBe(l.e2e);
+    expect(s.transactionLatency(7, 50, 0, 0)).toBeUndefined();
+  });
+
   it('given a multiple, when the shape is made, then mainnet tx/s times it, fast signatures, validators for the vote share', () => {
     const one = loadShape(1, 100);
     expect(one.tps).toBe(3070);
