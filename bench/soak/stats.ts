@@ -1,10 +1,10 @@
 // The soak's arithmetic (pure): percentiles, a least-squares slope, and the per-run summary line.
 
-/** The p-th percentile (0..100, nearest rank) of `xs`; NaN when empty. */
 /** The parts a geyser.Geyser transaction's end-to-end latency is measured in (client-worker.ts's `stagesMs`). */
 export const STAGES = ['wait', 'ingest', 'serve'] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** The p-th percentile (0..100, nearest rank) of `xs`; NaN when empty. */
 export function percentile(xs: readonly number[], p: number): number {
   if (xs.length === 0) return NaN;
   const sorted = [...xs].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 // The views computed straight from consumed events, independently of the projections (test code):
 // what every view must hold once the projector caught up. Shapes match dumpViews (dump.ts).
 import bs58 from 'bs58';
-import { SlotStatus, type RecordEvent } from '../../../schemas/codec.js';
+import { SlotStatus, type RecordEvent, type SlotEvent } from '../../../schemas/codec.js';
 
 export interface ConsumedRecord {
   topic: string;
@@ -38,17 +38,17 @@ const headRows = (heads: Record<string, bigint | undefined>): string[] =>
     .map(([c, v]) => `${c}|${v}`)
     .sort();
 
-/** The slot status a record stores (the views rank a dead fork as 3; progress and gap records, 5 and up, add no row). */
-const storedStatus = (status: SlotStatus): number => (status === SlotStatus.SLOT_STATUS_DEAD ? 3 : status);
+/** Folds a slot record into the slots' stored statuses, as the views rank them: a dead fork as 3 (no block on the
+ * rooted chain); Yellowstone's progress statuses and gap records (5 and up) add no row. */
+function foldStatus(status: Map<bigint, number>, s: SlotEvent): void {
+  const stored = s.status === SlotStatus.SLOT_STATUS_DEAD ? 3 : s.status;
+  if (stored <= 3) status.set(s.slot, Math.max(status.get(s.slot) ?? -1, stored));
+}
 
 /** expectedViews(records).heads alone, without building every other view (a long chain's views cost seconds). */
 export function expectedHeads(records: readonly ConsumedRecord[]): string[] {
   const status = new Map<bigint, number>();
-  for (const r of records) {
-    if (r.event.kind !== 'slots') continue;
-    const stored = storedStatus(r.event.event.status);
-    if (stored <= 3) status.set(r.event.event.slot, Math.max(status.get(r.event.event.slot) ?? -1, stored));
-  }
+  for (const r of records) if (r.event.kind === 'slots') foldStatus(status, r.event.event);
   return headRows(headsOf(status));
 }
 
@@ -80,10 +80,7 @@ export function expectedViews(records: readonly ConsumedRecord[], programs: read
       case 'slots': {
         const s = e.event;
         slot = s.slot;
-        // Stored as the views rank them: a dead fork as 3 (no block on the rooted chain); Yellowstone's
-        // progress statuses and gap records (5 and up) add no row.
-        const stored = storedStatus(s.status);
-        if (stored <= 3) status.set(s.slot, Math.max(status.get(s.slot) ?? -1, stored));
+        foldStatus(status, s);
         if (s.block) {
           const b = s.block;
           blocks.add(
