@@ -8,6 +8,16 @@
 // each (slot, status) once. Each update is converted once, on arrival; block time and the vote count
 // are filled in when the slot goes out. Leader and epoch records are the caller's (they need JSON-RPC).
 //
+// Pieces (`pieces`, --yellowstone-publish pieces): the lowest slot under way is handed over as it arrives, in partial
+// batches, instead of once it is whole: its transactions in index order (the run of consecutive indexes from 0 when
+// the subscription receives every transaction, otherwise each one above the last sent), its account writes in
+// arrival order and its entries in index order; statuses, block meta and what is left go in its last batch, as above.
+// Transactions sent before the block meta carry no block time: readers take it from the block (behaviour.md). Once
+// a slot's first piece is out (`open`), nothing of another slot goes out before its last one: data of a lower slot
+// that begins after it is late data, statuses of one go with the next batch; a resubscription's replay of the open
+// slot sends nothing twice; an open slot given up (no block while `waitSlots` later slots are whole) ends with a
+// last batch of what is left and no end marker.
+//
 // Subscriptions: the caller starts each (re)subscription with `startSubscription`, saying where history
 // must continue (`resumeFrom`, undefined on a fresh start) and where the upstream replays from
 // (`replayFrom`, undefined for a live subscription). Unfinished slots of the previous subscription are
@@ -44,6 +54,8 @@ export interface AssemblerOptions {
   waitSlots?: number;
   /** Things the caller logs and counts: nothing is dropped or cut without one. */
   onNotice?: (n: Notice) => void;
+  /** Hand the lowest slot under way over in pieces as its data arrives (above). */
+  pieces?: boolean;
 }
 
 export type Notice =
@@ -78,7 +90,26 @@ interface Pending {
   /** Transactions and entries received but not convertible (dead letters): they still count as received. */
   lostTxs: number;
   lostEntries: number;
+  /** Pieces: how many of `txs`, `accounts` and `entries` the open slot's pieces have looked at. */
+  seen: { txs: number; accounts: number; entries: number };
 }
+
+/** Pieces: the slot whose first piece went out and whose last has not, and what of it is out. */
+interface OpenSlot {
+  slot: bigint;
+  /** Transactions out by index; the next index a run continues with; those that came before their turn. */
+  txs: Set<number>;
+  nextTx: number;
+  heldTxs: Map<number, TransactionEvent>;
+  /** Account writes out, by pubkey and write version. */
+  accounts: Set<string>;
+  /** Entries out by index, the next index, and those that came before their turn. */
+  entries: Set<bigint>;
+  nextEntry: bigint;
+  heldEntries: Map<bigint, EntryEvent>;
+}
+
+const accountKey = (a: AccountEvent): string => `${Buffer.from(a.pubkey).toString('hex')}:${a.writeVersion}`;
 
 export interface SubscriptionStart {
   /** First slot history still needs (last slot out + 1); undefined on a fresh start (history begins at the first whole slot). */
@@ -116,6 +147,8 @@ export class SlotAssembler {
    * different slots can share a partition, and a relay must keep their order there). */
   private readonly arrival = new WeakMap<SlotEvent, number>();
   private arrived = 0;
+  /** Pieces: the slot handed over in part (above); undefined between slots. */
+  private open: OpenSlot | undefined;
 
   constructor(private readonly opts: AssemblerOptions) {
     this.waitSlots = opts.waitSlots ?? 2;
@@ -151,6 +184,12 @@ export class SlotAssembler {
 
   startSubscription(s: SubscriptionStart): void {
     this.pending.clear();
+    // The open slot stays open: the replay sends it again (what is out is skipped), or it is given up.
+    if (this.open) {
+      this.open.heldTxs.clear();
+      this.open.heldEntries.clear();
+      this.slot(this.open.slot);
+    }
     this.sub = s;
     this.subEmitted = false;
     this.firstDataSlot = undefined;
@@ -214,7 +253,7 @@ export class SlotAssembler {
     if (this.firstDataSlot === undefined && this.sub.replayFrom === undefined) this.firstDataSlot = slot;
     // A replay from before where history stops (to collect late statuses) sends data already out.
     if (this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom) return undefined;
-    if (this.last !== undefined && slot <= this.last) {
+    if ((this.last !== undefined && slot <= this.last) || (this.open !== undefined && slot < this.open.slot)) {
       // A replay's overlap with what is out is expected; anything else is an upstream that sent data late.
       const replayed = this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom;
       if (!replayed) this.opts.onNotice?.({ kind: 'late-data', slot });
@@ -226,7 +265,18 @@ export class SlotAssembler {
   private slot(slot: bigint): Pending {
     let p = this.pending.get(slot);
     if (!p) {
-      p = { slot, statuses: [], after: [], txs: [], accounts: [], entries: [], votes: 0, lostTxs: 0, lostEntries: 0 };
+      p = {
+        slot,
+        statuses: [],
+        after: [],
+        txs: [],
+        accounts: [],
+        entries: [],
+        votes: 0,
+        lostTxs: 0,
+        lostEntries: 0,
+        seen: { txs: 0, accounts: 0, entries: 0 },
+      };
       this.pending.set(slot, p);
     }
     return p;
@@ -234,7 +284,7 @@ export class SlotAssembler {
 
   private status(e: SlotEvent): void {
     this.arrival.set(e, this.arrived++);
-    if (this.last !== undefined && e.slot <= this.last) {
+    if ((this.last !== undefined && e.slot <= this.last) || (this.open !== undefined && e.slot < this.open.slot)) {
       // A slot already out (or passed over): its later statuses go with the next batch, once.
       if (!this.resuming && this.first !== undefined && e.slot < this.first) return; // before history began
       if (this.wasPublished(e)) return;
@@ -307,6 +357,11 @@ export class SlotAssembler {
         }
         if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'abandoned', slot: lowest, records });
         this.late.push(...p.statuses);
+        if (this.open?.slot === lowest) {
+          // Its first pieces are out: the rest ends it, without an end marker, and it is passed over.
+          out.push(this.lastPiece(p));
+          continue;
+        }
         for (const t of p.txs) this.carried.push({ kind: 'transactions', event: t });
         for (const a of p.accounts) this.carried.push({ kind: 'accounts', event: a });
         for (const e of p.entries) this.carried.push({ kind: 'entries', event: e });
@@ -331,7 +386,126 @@ export class SlotAssembler {
       });
       out.push(this.emit(p));
     }
+    const piece = this.piece();
+    if (piece) out.push(piece);
     return out;
+  }
+
+  /** Pieces: what of the lowest slot under way can go out now (a partial batch), if anything. */
+  private piece(): SlotBatch | undefined {
+    if (!this.opts.pieces) return undefined;
+    let lowest: Pending | undefined;
+    for (const p of this.pending.values()) if (lowest === undefined || p.slot < lowest.slot) lowest = p;
+    if (lowest === undefined || !this.mayOpen(lowest)) return undefined;
+    const p = lowest;
+    // Open from here on, even before anything of it is out: transactions may wait for their turn in `heldTxs`.
+    const o = (this.open ??= {
+      slot: p.slot,
+      txs: new Set(),
+      nextTx: 0,
+      heldTxs: new Map(),
+      accounts: new Set(),
+      entries: new Set(),
+      nextEntry: 0n,
+      heldEntries: new Map(),
+    });
+    const data: ChainEvent[] = [];
+    for (; p.seen.txs < p.txs.length; p.seen.txs++) {
+      const t = p.txs[p.seen.txs]!;
+      if (o.txs.has(t.index)) continue;
+      if (this.opts.countTransactions) o.heldTxs.set(t.index, t);
+      else if (t.index >= o.nextTx) {
+        // A filtered subscription has gaps in its indexes: each one above the last sent goes, the others wait
+        // for the slot's last batch.
+        o.txs.add(t.index);
+        o.nextTx = t.index + 1;
+        data.push({ kind: 'transactions', event: t });
+      }
+    }
+    // Every transaction comes: the run of consecutive indexes keeps the block's order.
+    for (let t = o.heldTxs.get(o.nextTx); t !== undefined; t = o.heldTxs.get(++o.nextTx)) {
+      o.heldTxs.delete(t.index);
+      o.txs.add(t.index);
+      data.push({ kind: 'transactions', event: t });
+    }
+    // Once the block meta is in, what goes carries its time.
+    for (const e of data) if (e.kind === 'transactions') e.event.blockTime = p.meta?.blockTime;
+    for (; p.seen.accounts < p.accounts.length; p.seen.accounts++) {
+      const a = p.accounts[p.seen.accounts]!;
+      const k = accountKey(a);
+      if (o.accounts.has(k)) continue;
+      o.accounts.add(k);
+      data.push({ kind: 'accounts', event: a });
+    }
+    if (this.opts.countEntries) {
+      for (; p.seen.entries < p.entries.length; p.seen.entries++) {
+        const e = p.entries[p.seen.entries]!;
+        if (!o.entries.has(e.index)) o.heldEntries.set(e.index, e);
+      }
+      for (let e = o.heldEntries.get(o.nextEntry); e !== undefined; e = o.heldEntries.get(++o.nextEntry)) {
+        o.heldEntries.delete(e.index);
+        o.entries.add(e.index);
+        data.push({ kind: 'entries', event: e });
+      }
+    }
+    if (data.length === 0) return undefined;
+    const events = this.opening(p.slot);
+    events.push(...data);
+    return { slot: p.slot, events, partial: true };
+  }
+
+  /** Pieces: whether the lowest slot under way may go out in part now. While a slot is open, only that slot.
+   * Otherwise only a slot whose parent is out (or before where history resumes): a slot between could be its
+   * ancestor still to come (an upstream reading partitions, a relayed slotstream, can hand a later slot's data over
+   * first), and once a slot is open, data of lower slots is late. Not before history begins (a fresh start begins
+   * with the first whole slot), not a slot a live subscription joined part-way (it is not history), not a slot
+   * about to go out whole anyway (dead). */
+  private mayOpen(p: Pending): boolean {
+    if (this.open) return this.open.slot === p.slot;
+    if (!this.resuming && this.first === undefined) return false;
+    if (this.sub.replayFrom === undefined && this.firstDataSlot !== undefined && p.slot <= this.firstDataSlot) return false;
+    if (p.statuses.some((s) => s.status === SlotStatus.SLOT_STATUS_DEAD)) return false;
+    const parent = p.statuses.find((s) => s.parent !== undefined)?.parent ?? p.meta?.parentSlot;
+    if (parent === undefined) return false;
+    return this.last !== undefined ? parent <= this.last : this.sub.resumeFrom !== undefined && parent < this.sub.resumeFrom;
+  }
+
+  /** The first events of a batch: the subscription's gap record (its first batch) and the data of abandoned slots. */
+  private opening(slot: bigint): ChainEvent[] {
+    const events: ChainEvent[] = [];
+    if (!this.subEmitted) {
+      this.subEmitted = true;
+      const gap = this.gapBefore(slot);
+      if (gap) events.push({ kind: 'slots', event: gap });
+    }
+    events.push(...this.carried);
+    this.carried = [];
+    return events;
+  }
+
+  /** Pieces: an open slot given up ends with what of it is not out yet, and no end marker. */
+  private lastPiece(p: Pending): SlotBatch {
+    const events = this.opening(p.slot);
+    events.push(...this.unsent(p));
+    this.open = undefined;
+    this.last = p.slot;
+    return { slot: p.slot, events };
+  }
+
+  /** The slot's data not out yet (all of it unless the slot is open), transactions and entries in index order. */
+  private unsent(p: Pending): ChainEvent[] {
+    const o = this.open?.slot === p.slot ? this.open : undefined;
+    const events: ChainEvent[] = [];
+    p.txs.sort((a, b) => a.index - b.index);
+    for (const t of p.txs) {
+      if (o?.txs.has(t.index)) continue;
+      t.blockTime = p.meta?.blockTime;
+      events.push({ kind: 'transactions', event: t });
+    }
+    for (const a of p.accounts) if (!o?.accounts.has(accountKey(a))) events.push({ kind: 'accounts', event: a });
+    p.entries.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+    for (const e of p.entries) if (!o?.entries.has(e.index)) events.push({ kind: 'entries', event: e });
+    return events;
   }
 
   private emit(p: Pending): SlotBatch {
@@ -354,15 +528,8 @@ export class SlotAssembler {
     for (const s of [...now, ...before].sort((a, b) => this.arrivalOf(a) - this.arrivalOf(b))) events.push({ kind: 'slots', event: s });
     events.push(...this.carried);
     this.carried = [];
-    const blockTime = p.meta?.blockTime;
-    p.txs.sort((a, b) => a.index - b.index);
-    for (const t of p.txs) {
-      t.blockTime = blockTime;
-      events.push({ kind: 'transactions', event: t });
-    }
-    for (const a of p.accounts) events.push({ kind: 'accounts', event: a });
-    p.entries.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
-    for (const e of p.entries) events.push({ kind: 'entries', event: e });
+    events.push(...this.unsent(p));
+    if (this.open?.slot === p.slot) this.open = undefined;
     if (endAt >= 0) {
       for (const s of p.statuses.slice(endAt)) {
         if (s.status === SlotStatus.SLOT_STATUS_PROCESSED && p.meta) {

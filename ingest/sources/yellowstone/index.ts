@@ -35,6 +35,7 @@ export function createYellowstoneSourceFromConfig(section: IngestSection, log: L
       ...(yellowstone.leaders ? { rpc: yellowstone.leaders } : {}),
       backoffMs: yellowstone.backoffMs,
       waitSlots: yellowstone.waitSlots,
+      publish: yellowstone.publish,
       log,
       onUpstreamSlot: (slot) => lag.tracker.upstream(slot, Date.now()),
       deadLetters: deadLetterSink({

@@ -42,6 +42,7 @@ function sourceAssembler(o: YellowstoneSourceOptions, dead: () => Promise<void>[
     countTransactions: receivesEveryTransaction(o.filters),
     countEntries: o.filters.streams.includes('entries'),
     ...(o.waitSlots !== undefined ? { waitSlots: o.waitSlots } : {}),
+    pieces: o.publish === 'pieces',
     onNotice: (n) => {
       if (n.kind === 'unconvertible' && o.deadLetters) dead().push(o.deadLetters.send(deadLetterOf(n)));
       else notice(n, o.log);

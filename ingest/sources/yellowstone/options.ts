@@ -1,6 +1,6 @@
 // The yellowstone source's options and its section of the config (index.ts builds the options from it).
 import type { Logger } from '../../../platform/log.js';
-import { ConfigError, defineSection, flagOf, opt, type Role, type ValuesOf } from '../../../platform/options.js';
+import { choice, ConfigError, defineSection, flagOf, opt, type Role, type ValuesOf } from '../../../platform/options.js';
 import type { SlotStatus } from '../../../schemas/codec.js';
 import type { DeadLetterSink } from '../shared/dead-letter-sink.js';
 import type { Filters } from './subscription.js';
@@ -27,6 +27,8 @@ export interface YellowstoneSourceOptions {
   /** How many later slots must be whole before a slot still lacking its block, or part of what its block meta
    * announced, goes out without it (assembler.ts). */
   waitSlots?: number;
+  /** `pieces`: the lowest slot under way goes out as its data arrives (assembler.ts); `slots`: each slot once whole. */
+  publish?: 'slots' | 'pieces';
   /** A stream silent this long (Yellowstone pings every few seconds) is taken as dead and reopened. */
   idleMs?: number;
   /** Every slot the upstream announces (statuses, block meta), for the lag (ingest/sources/shared/lag.ts). */
@@ -122,10 +124,18 @@ export const YELLOWSTONE_SOURCE_OPTIONS = {
     roles: INGEST,
     help: 'yellowstone source: how many later slots must be whole before a slot that began but still lacks its block meta and processed status (a fork that has not finished, or never will) is given up, its records going out with the next slot, or a slot short of what its block meta announced goes out without the rest. More waits longer behind a slow fork and loses less from an upstream that delivers blocks out of slot order.',
   }),
+  yellowstonePublish: choice({
+    env: 'YELLOWSTONE_PUBLISH',
+    default: 'slots',
+    oneOf: ['slots', 'pieces'],
+    roles: INGEST,
+    help: "yellowstone source: slots publishes each slot once it is whole (block meta, processed status, everything announced); pieces publishes the lowest slot under way as it arrives (transactions in index order, account writes, entries), the rest with its end: streams see a transaction ~a slot's wait sooner. Transactions sent before their block meta carry no block time in Kafka (JSON-RPC answers the block's). See ingest/sources/yellowstone/README.md.",
+  }),
 };
 
 /** `subscribe` is checked against the source's streams by the config rules and mapped onto them by index.ts. */
 export type YellowstoneSection = Pick<YellowstoneSourceOptions, 'upstreams' | 'backoffMs' | 'waitSlots'> & {
+  publish: 'slots' | 'pieces';
   maxLagSlots: number;
   subscribe: readonly string[];
   filters: Omit<Filters, 'streams'>;
@@ -192,6 +202,7 @@ export const YELLOWSTONE_SOURCE_SECTION = defineSection(
     maxLagSlots: c.yellowstoneMaxLagSlots,
     backoffMs: c.yellowstoneBackoffMs,
     waitSlots: c.yellowstoneWaitSlots,
+    publish: c.yellowstonePublish,
     subscribe: c.yellowstoneSubscribe,
     filters: {
       votes: c.votes === 'include',
