@@ -353,6 +353,21 @@ describe('getTransactionsForAddress through helius-sdk equals getSignaturesForAd
     });
     expect(full.items.length).toBeGreaterThan(0);
     for (const t of full.items) expect(t.blockTime).toBe(hBlockTime(H_NO_TX_TIME));
+    // The signature lists too (a yellowstone source's pieces store transactions without a time of their own).
+    const listed = await walk({ commitment: 'confirmed', limit: 100, filters: { slot: { eq: H_NO_TX_TIME }, tokenAccounts: 'all' } });
+    const signatures = [];
+    for (const a of [WALLET, ...(await ownedTokenAccounts('confirmed'))])
+      signatures.push(...(await signaturesOf(a, 'confirmed')).filter((s) => s.slot === H_NO_TX_TIME));
+    expect(listed.items.length).toBeGreaterThan(0);
+    expect(signatures.length).toBeGreaterThan(0);
+    for (const t of [...listed.items, ...signatures]) expect(t.blockTime).toBe(hBlockTime(H_NO_TX_TIME));
+    // And a block-time filter finds them by their block's time.
+    const timed = await walk({
+      commitment: 'confirmed',
+      limit: 100,
+      filters: { blockTime: { eq: hBlockTime(H_NO_TX_TIME) }, tokenAccounts: 'all' },
+    });
+    expect(timed.items.map((t) => t.signature).sort()).toEqual(listed.items.map((t) => t.signature).sort());
   });
 
   it("a lost fork's transaction is listed by getSignaturesForAddress but never served", async () => {
@@ -379,6 +394,11 @@ describe('filters', () => {
         (s) => s.blockTime !== null && s.blockTime >= hBlockTime(318) && s.blockTime < hBlockTime(333),
       ],
       [{ blockTime: { eq: hBlockTime(322) } }, (s) => s.blockTime === hBlockTime(322)],
+      // Around the slot whose transactions have no time of their own: theirs is the block's.
+      [
+        { blockTime: { gte: hBlockTime(H_NO_TX_TIME - 1), lte: hBlockTime(H_NO_TX_TIME + 1) } },
+        (s) => s.blockTime >= hBlockTime(H_NO_TX_TIME - 1) && s.blockTime <= hBlockTime(H_NO_TX_TIME + 1),
+      ],
       [{ status: 'failed' }, (s) => s.err !== null],
       [{ status: 'succeeded' }, (s) => s.err === null],
       // Newer than pivot2 and older than pivot: strictly between them in the walk.

@@ -15,7 +15,8 @@ import {
   positional,
   type ContextConfig,
 } from '../../solana-json/params.js';
-import { queryRows, u64 } from '../../views/query.js';
+import { queryRows, u64, type QueryClient } from '../../views/query.js';
+import { readBlockTimes } from './getTransaction.js';
 import { locateSignatures } from '../signature-cursors.js';
 import type { ViewsState } from '../../views/state.js';
 
@@ -74,6 +75,18 @@ export interface SignatureRow {
   block_time: string | number | null;
 }
 
+/** The rows, each with its block's time where it has none of its own: a transaction a source published before its
+ * block meta (a yellowstone source's pieces) was stored without one. */
+export async function withBlockTimes(ch: QueryClient, db: string, rows: SignatureRow[]): Promise<SignatureRow[]> {
+  const times = await readBlockTimes(
+    ch,
+    db,
+    rows.filter((r) => r.block_time === null).map((r) => u64(r.slot)),
+  );
+  if (times.size === 0) return rows;
+  return rows.map((r) => (r.block_time === null ? { ...r, block_time: times.get(u64(r.slot))?.toString() ?? null } : r));
+}
+
 export function shapeSignature(r: SignatureRow, state: ViewsState): Record<string, unknown> {
   const slot = u64(r.slot);
   const finalized = state.head.finalized;
@@ -124,6 +137,6 @@ export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParam
       untilPos,
       limit: p.limit,
     });
-    return rows.map((r) => shapeSignature(r, ctx.state));
+    return (await withBlockTimes(ctx.ch, ctx.db, rows)).map((r) => shapeSignature(r, ctx.state));
   },
 });

@@ -25,11 +25,16 @@ import {
 import { contextSlot, defineMethod, type MethodContext } from '../method.js';
 import { parseGetTransactionsForAddress, type GetTransactionsForAddressParams } from '../transactions-for-address-params.js';
 import { encodeConfirmedTransaction, needsBlockTime, readBlockTimes } from './getTransaction.js';
-import { shapeSignature, type SignatureRow } from './getSignaturesForAddress.js';
+import { shapeSignature, withBlockTimes, type SignatureRow } from './getSignaturesForAddress.js';
 import { checkTokenPosition, locateSignatures, type CursorContext } from '../signature-cursors.js';
 import { newestWritesSql } from '../as-of.js';
 
 const COLUMNS = 'signature, slot, position, err, memo, block_time';
+
+// Rows stored without a block time (a transaction published before its block meta: a yellowstone source's pieces)
+// are in a time range when their block is.
+const BLOCKS_IN_TIME = `SELECT slot FROM {db:Identifier}.blocks
+  WHERE slot >= {loSlot:UInt64} AND slot <= {hiSlot:UInt64} AND block_time >= {minTime:Int64} AND block_time <= {maxTime:Int64}`;
 
 // The conditions every source shares: the page's range of block positions, the status and block-time filters.
 const CONDITIONS = `
@@ -37,7 +42,8 @@ const CONDITIONS = `
   AND (slot > {loSlot:UInt64} OR position >= {loPos:Int64})
   AND (slot < {hiSlot:UInt64} OR position <= {hiPos:Int64})
   AND ({status:UInt8} = 0 OR ({status:UInt8} = 1 AND err IS NULL) OR ({status:UInt8} = 2 AND err IS NOT NULL))
-  AND ({timeFiltered:Bool} = false OR (block_time >= {minTime:Int64} AND block_time <= {maxTime:Int64}))`;
+  AND ({timeFiltered:Bool} = false OR (block_time >= {minTime:Int64} AND block_time <= {maxTime:Int64})
+       OR (block_time IS NULL AND slot IN (${BLOCKS_IN_TIME})))`;
 
 /**
  * The SQL of a window of candidates for a page, for an order and the sources it reads. Only constant fragments
@@ -212,7 +218,10 @@ export const getTransactionsForAddress = defineMethod<GetTransactionsForAddressP
     const last = page[page.length - 1];
     const paginationToken =
       rows.length > p.limit && last !== undefined ? formatPaginationToken(u64(last.slot), Number(last.position)) : null;
-    const data = p.details === 'full' ? await fullItems(ctx, page, p) : page.map((r) => shapeSignature(r, ctx.state));
+    const data =
+      p.details === 'full'
+        ? await fullItems(ctx, page, p)
+        : (await withBlockTimes(ctx.ch, ctx.db, page)).map((r) => shapeSignature(r, ctx.state));
     return { data, paginationToken };
   },
 });
