@@ -4,7 +4,7 @@
 // SOAK_PUBSUB_SUBSCRIPTIONS (100), SOAK_RPC_RPS (20), SOAK_SPEEDUP (replay the recording of SOAK_MULTIPLE/SOAK_SPEEDUP
 // this many times faster, default 1), SOAK_RECORDING_SLOTS (slots to record; default: enough for the run), SOAK_SPLIT=1
 // (the ingest in a process of its own beside `slotstream all --source none`), SOAK_VOTES=exclude (the ingest drops votes,
-// `--votes exclude`; default include). Prints a line per minute and the summary line; report the
+// `--votes exclude`; default include), SOAK_PUBLISH=pieces (the ingest's `--yellowstone-publish pieces`; default slots). Prints a line per minute and the summary line; report the
 // machine's `uptime` with it (bench/README.md "Soak").
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,10 @@ const votes = process.env.SOAK_VOTES ?? 'include';
 if (votes !== 'include' && votes !== 'exclude')
   throw new Error(`bench:soak: SOAK_VOTES must be include or exclude, got ${JSON.stringify(votes)}`);
 
+const publish = process.env.SOAK_PUBLISH ?? 'slots';
+if (publish !== 'slots' && publish !== 'pieces')
+  throw new Error(`bench:soak: SOAK_PUBLISH must be slots or pieces, got ${JSON.stringify(publish)}`);
+
 const uptime = (): string => execFileSync('uptime').toString().trim();
 process.stdout.write(`soak start: ${uptime()}\n`);
 await runSoak({
@@ -34,6 +38,7 @@ await runSoak({
   speedup: env('SOAK_SPEEDUP', 1),
   split: process.env.SOAK_SPLIT === '1',
   votes,
+  publish,
   ...(process.env.SOAK_RECORDING_SLOTS ? { recordingSlots: env('SOAK_RECORDING_SLOTS', 0) } : {}),
 });
 process.stdout.write(`soak end: ${uptime()}\n`);

@@ -57,6 +57,7 @@ const index = JSON.parse(readFileSync(process.env.SOAK_INDEX ?? '', 'utf8')) as 
 const count = Number(process.env.SOAK_CLIENTS ?? 50);
 const port = Number(process.env.SOAK_PORT);
 const SLOT_MS = Number(process.env.SOAK_SLOT_MS ?? 400);
+const WHOLE_SLOTS = process.env.SOAK_PUBLISH !== 'pieces';
 const PUMP_ID = PUMP.programId;
 const busy = index.busyAccounts.slice(0, 5);
 const send = (m: object): void => void process.send?.(m);
@@ -330,7 +331,7 @@ function main(): void {
   else if (role === 'jsonrpc') jsonrpcClient();
   else throw new Error(`bench/soak/client-worker.ts: unknown role ${JSON.stringify(role)} (stream, geyser, pubsub or jsonrpc)`);
   process.on('message', (m: { cmd: string; start?: StreamStart }) => {
-    if (m.cmd === 'start') schedule = new Schedule(index.slots, m.start!, SLOT_MS);
+    if (m.cmd === 'start') schedule = new Schedule(index.slots, m.start!, SLOT_MS, WHOLE_SLOTS);
     else if (m.cmd === 'sample') {
       send({ sample: { ...sample } });
       sample.e2eMs = [];

@@ -47,6 +47,8 @@ export interface SoakOptions {
   /** `exclude`: the ingest drops vote transactions and vote-account writes (`--votes exclude`, issue 33 item 4), as a
    * deployment that serves no votes runs; the upstream still sends them. Default `include`. */
   votes?: 'include' | 'exclude';
+  /** How the ingest publishes the upstream's slots (`--yellowstone-publish`): `slots` (default) or `pieces`. */
+  publish?: 'slots' | 'pieces';
   log?: (line: string) => void;
 }
 
@@ -173,7 +175,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       '--yellowstone-url',
       `http://127.0.0.1:${up.port}`,
       ...(o.votes === 'exclude' ? ['--votes', 'exclude'] : []),
+      ...(o.publish === 'pieces' ? ['--yellowstone-publish', 'pieces'] : []),
     ];
+    if (o.publish === 'pieces') log('soak: the ingest publishes slots in pieces (--yellowstone-publish pieces)');
     if (o.votes === 'exclude') log('soak: the ingest excludes votes (--votes exclude)');
     // SOAK_SERVICE_NODE_ARGS: node flags for the service (`--cpu-prof --cpu-prof-dir=<dir>`: where its main thread goes).
     const nodeArgs = (process.env.SOAK_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -199,6 +203,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         ...envs[role],
         SOAK_INDEX: `${file}.json`,
         SOAK_SLOT_MS: String(slotMs),
+        SOAK_PUBLISH: o.publish ?? 'slots',
       });
       clients.set(role, c.w);
       stops.push(() => stopWorker(c.w));

@@ -33,6 +33,9 @@ export class Schedule {
     slots: readonly SlotIndex[],
     private readonly start: StreamStart,
     private readonly slotMs: number,
+    /** The ingest publishes each slot once whole (--yellowstone-publish slots): a transaction waits for its slot's
+     * end. With pieces it does not, and the whole time to the api's read is the ingest's. */
+    private readonly wholeSlots = true,
   ) {
     let k = 0;
     for (const s of slots) {
@@ -53,8 +56,8 @@ export class Schedule {
   transactionLatency(slot: number, txIndex: number, readAt: number, at: number): ({ e2e: number } & Record<Stage, number>) | undefined {
     const due = this.transactionDue(slot, txIndex);
     if (due === undefined) return undefined;
-    const slotEnd = this.slotEndDue(slot)!;
-    return { e2e: at - due, wait: slotEnd - due, ingest: readAt - slotEnd, serve: at - readAt };
+    const wait = this.wholeSlots ? this.slotEndDue(slot)! - due : 0;
+    return { e2e: at - due, wait, ingest: readAt - due - wait, serve: at - readAt };
   }
 
   /** Epoch ms the upstream meant to send the slot's last update (its processed status). */

@@ -71,6 +71,9 @@ describe('soak arithmetic', () => {
     expect(l).toEqual({ e2e: slotEnd + 45 - due, wait: slotEnd - due, ingest: 30, serve: 15 });
     expect(l.wait + l.ingest + l.serve).toBe(l.e2e);
     expect(s.transactionLatency(7, 50, 0, 0)).toBeUndefined();
+    // Published in pieces: no slot wait, the time to the api's read is all the ingest's.
+    const pieces = new Schedule([{ slot: 7, firstTx: 0, txs: 50, updates: 100 }], { t0: 1000, fromSlot: null }, 400, false);
+    expect(pieces.transactionLatency(7, 10, due + 30, due + 45)).toEqual({ e2e: 45, wait: 0, ingest: 30, serve: 15 });
   });
 
   it('given a multiple, when the shape is made, then mainnet tx/s times it, fast signatures, validators for the vote share', () => {
