@@ -226,7 +226,12 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
   };
 
   function config(prefix: string, ...servers: ReplayServer[]): Config {
+    return configWith({}, prefix, ...servers);
+  }
+
+  function configWith(more: Record<string, unknown>, prefix: string, ...servers: ReplayServer[]): Config {
     return makeConfig('ingest', {
+      ...more,
       source: 'yellowstone',
       yellowstoneUrl: servers.map((s) => s.url),
       xToken: ['test-token'],
@@ -387,6 +392,24 @@ describe.skipIf(!hasData)('--source yellowstone on the recorded mainnet stream',
     const from = BigInt(subscribes[1]!.fromSlot!);
     expect(from).toBeGreaterThan(398202772n);
     expect(from).toBeLessThan(expected.last);
+  });
+
+  it('--yellowstone-publish pieces: each slot goes out as it arrives, and the topics equal whole slots, across a cut stream too', async () => {
+    const pieces = async () =>
+      Number((await registry.getSingleMetric('slotstream_ingest_yellowstone_pieces_total')?.get())?.values[0]?.value ?? 0);
+    const before = await pieces();
+    // Cut mid-slot (a slot has ~800 entries): the replay sends the open slot again, and nothing goes out twice.
+    const server = await serve({ firstAvailable: 398202772n, cutFirstStreamAfter: 20_000 });
+    const prefix = uniquePrefix('ys-pieces');
+    await ingestUntil(configWith({ yellowstonePublish: 'pieces' }, prefix, server), expected.last);
+    // Every slot after the first whole one went out in pieces (the first begins history, whole).
+    expect((await pieces()) - before).toBeGreaterThan(expected.slots.size);
+    expect(server.requests.filter((r) => !r.ping)).toHaveLength(2);
+    const got = await readBack(kafka, prefix);
+    expectSlotsMatch(got, expected.slots);
+    expectEqual(got.slots, reference.slots);
+    expectEqual(got.entries, reference.entries);
+    expect(got.epochs).toBe(reference.epochs);
   });
 
   it('after a restart, publishes the statuses that arrived while it was down, once: the topics equal an uninterrupted run', async () => {

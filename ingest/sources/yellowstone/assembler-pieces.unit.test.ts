@@ -38,6 +38,10 @@ const shape = (e: ChainEvent): string =>
         : e.kind === 'accounts'
           ? `a${e.event.slot}/${e.event.pubkey[0]}`
           : e.kind;
+const metaWithParent = (slot: number, txs: number, parent: number): SubscribeUpdate => {
+  const m = meta(slot, txs, 0);
+  return { ...m, blockMeta: { ...m.blockMeta!, parentSlot: String(parent) } };
+};
 const pieces = (batches: SlotBatch[], slot: bigint) =>
   batches.filter((b) => b.slot === slot).map((b) => ({ partial: b.partial === true, events: b.events.map(shape) }));
 /** Every record of a run by kind (a topic's order), encoded, with the transactions' block time left out. */
@@ -104,6 +108,24 @@ describe('SlotAssembler in pieces', () => {
     expect(pieces(batches, 12n)[0]!.events).toEqual(['t12/0']);
     expect(notices).toEqual([]);
     expect(records(batches)).toEqual(records(run([updates], { countEntries: false }).batches));
+  });
+
+  it('without a parent named, opens the slot right after the last one out, not one further (a skipped slot could be its parent)', () => {
+    const updates = [
+      ...block(10, 0, 0),
+      tx(11, 0),
+      meta(11, 2, 0),
+      tx(11, 1),
+      status(11, YS.SLOT_PROCESSED),
+      tx(13, 0),
+      tx(13, 1),
+      metaWithParent(13, 2, 11),
+      status(13, YS.SLOT_PROCESSED),
+    ];
+    const { batches } = run([updates], { pieces: true, countEntries: false });
+    expect(batches.map((b) => `${b.slot}${b.partial ? '+' : ''}`)).toEqual(['10', '11+', '11+', '11', '13+', '13']);
+    // Slot 13 opened once its block meta named its parent (12 was skipped, 11 is out).
+    expect(pieces(batches, 13n)[0]!.events).toEqual(['t13/0', 't13/1']);
   });
 
   it("once a slot is open, a lower slot's data is late (named) and its statuses go with the next batch", () => {

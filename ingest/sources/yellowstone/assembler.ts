@@ -455,7 +455,8 @@ export class SlotAssembler {
   }
 
   /** Pieces: whether the lowest slot under way may go out in part now. While a slot is open, only that slot.
-   * Otherwise only a slot whose parent is out (or before where history resumes): a slot between could be its
+   * Otherwise only the slot right after the last one out, or one whose parent is out (or before where history
+   * resumes): a slot between could be its
    * ancestor still to come (an upstream reading partitions, a relayed slotstream, can hand a later slot's data over
    * first), and once a slot is open, data of lower slots is late. Not before history begins (a fresh start begins
    * with the first whole slot), not a slot a live subscription joined part-way (it is not history), not a slot
@@ -465,6 +466,8 @@ export class SlotAssembler {
     if (!this.resuming && this.first === undefined) return false;
     if (this.sub.replayFrom === undefined && this.firstDataSlot !== undefined && p.slot <= this.firstDataSlot) return false;
     if (p.statuses.some((s) => s.status === SlotStatus.SLOT_STATUS_DEAD)) return false;
+    const next = this.last !== undefined ? this.last + 1n : this.sub.resumeFrom;
+    if (p.slot === next) return true;
     const parent = p.statuses.find((s) => s.parent !== undefined)?.parent ?? p.meta?.parentSlot;
     if (parent === undefined) return false;
     return this.last !== undefined ? parent <= this.last : this.sub.resumeFrom !== undefined && parent < this.sub.resumeFrom;

@@ -8,6 +8,8 @@ export interface YellowstoneMetrics {
   gapSlots: Counter;
   notices: Counter<'kind'>;
   upstreamSlot: Gauge;
+  /** Batches handed over as pieces of a slot under way (--yellowstone-publish pieces). */
+  pieces: Counter;
   /** Per upstream (label: its URL without query or credentials), with several merged (merged-loop.ts). */
   upstreamWon: Counter<'upstream'>;
   upstreamDuplicates: Counter<'upstream'>;
@@ -51,6 +53,11 @@ function sourceMetrics(): Omit<YellowstoneMetrics, keyof UpstreamMetrics> {
       name: 'slotstream_ingest_yellowstone_notices_total',
       help: 'Slots or updates the yellowstone source could not take as they came (incomplete, abandoned, partial-at-start, before-start, late-data, unconvertible, gap).',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+    pieces: new Counter({
+      name: 'slotstream_ingest_yellowstone_pieces_total',
+      help: 'Batches handed to the publisher as pieces of a slot under way (--yellowstone-publish pieces); its last batch is not counted.',
       registers: [registry],
     }),
     upstreamSlot: new Gauge({

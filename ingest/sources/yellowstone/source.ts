@@ -11,6 +11,7 @@ import type { YellowstoneSourceOptions } from './options.js';
 import { receivesEveryTransaction } from './subscription.js';
 import { MergedLoop, upstreamLabel } from './merged-loop.js';
 import { SubscriptionLoop } from './subscription-loop.js';
+import { yellowstoneMetrics } from './metrics.js';
 
 export { channelOf } from './channel.js';
 export type { YellowstoneSourceOptions } from './options.js';
@@ -34,6 +35,11 @@ export function createYellowstoneSource(o: YellowstoneSourceOptions): ChainSourc
 /** The loop (and its connection) is made at the first pull, as a generator's body runs: a source asked for
  * batches that are never read opens nothing. */
 async function* stream(o: YellowstoneSourceOptions, opts: { afterSlot?: bigint; signal?: AbortSignal }): AsyncGenerator<SlotBatch> {
-  if (o.upstreams.length > 1) yield* new MergedLoop(o, opts.afterSlot, opts.signal).batches();
-  else yield* new SubscriptionLoop(o, opts.afterSlot, opts.signal).batches();
+  const loop =
+    o.upstreams.length > 1 ? new MergedLoop(o, opts.afterSlot, opts.signal) : new SubscriptionLoop(o, opts.afterSlot, opts.signal);
+  const pieces = yellowstoneMetrics().pieces;
+  for await (const b of loop.batches()) {
+    if (b.partial) pieces.inc();
+    yield b;
+  }
 }
