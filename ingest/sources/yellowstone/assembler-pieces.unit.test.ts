@@ -128,6 +128,19 @@ describe('SlotAssembler in pieces', () => {
     expect(pieces(batches, 13n)[0]!.events).toEqual(['t13/0', 't13/1']);
   });
 
+  it('while more updates are at hand, a piece waits for them: one batch for what came together, or at a flush', () => {
+    const a = new SlotAssembler({ countTransactions: true, countEntries: false, pieces: true });
+    for (const u of block(10, 0, 0)) a.push(u);
+    expect(a.push(tx(11, 0), true)).toEqual([]);
+    expect(a.push(tx(11, 1), true)).toEqual([]);
+    const [piece] = a.push(account(11, 3, 1), false);
+    expect(piece!.partial).toBe(true);
+    expect(piece!.events.map(shape)).toEqual(['t11/0', 't11/1', 'a11/3']);
+    // A ping or a dropped duplicate was the last update at hand: the caller flushes.
+    expect(a.push(tx(11, 2), true)).toEqual([]);
+    expect(a.flush().flatMap((b) => b.events.map(shape))).toEqual(['t11/2']);
+  });
+
   it("once a slot is open, a lower slot's data is late (named) and its statuses go with the next batch", () => {
     const { batches, notices } = run(
       [

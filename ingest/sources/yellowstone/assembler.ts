@@ -196,8 +196,10 @@ export class SlotAssembler {
     if (s.resumeFrom !== undefined) this.resuming = true;
   }
 
-  /** Converts one update and returns the batches it completes (usually none). */
-  push(u: SubscribeUpdate): SlotBatch[] {
+  /** Converts one update and returns the batches it completes (usually none). `more`: further updates are already
+   * at hand, so a piece may wait for them (pieces go out in fewer, larger batches while the upstream is ahead, and
+   * one by one when it is not: no update waits for another that has not come). */
+  push(u: SubscribeUpdate, more = false): SlotBatch[] {
     try {
       this.accept(u);
     } catch (err) {
@@ -214,7 +216,13 @@ export class SlotAssembler {
       if (p && u.transaction) p.lostTxs++;
       if (p && u.entry) p.lostEntries++;
     }
-    return this.drain();
+    return this.drain(more);
+  }
+
+  /** What waits to go out as a piece, after updates pushed with `more` that the assembler will not see (a ping, a
+   * duplicate the merge dropped). */
+  flush(): SlotBatch[] {
+    return this.drain(false);
   }
 
   private accept(u: SubscribeUpdate): void {
@@ -327,7 +335,7 @@ export class SlotAssembler {
     return true;
   }
 
-  private drain(): SlotBatch[] {
+  private drain(more: boolean): SlotBatch[] {
     const out: SlotBatch[] = [];
     for (;;) {
       const slots = [...this.pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -386,7 +394,7 @@ export class SlotAssembler {
       });
       out.push(this.emit(p));
     }
-    const piece = this.piece();
+    const piece = more ? undefined : this.piece();
     if (piece) out.push(piece);
     return out;
   }

@@ -112,7 +112,8 @@ export class MergedLoop {
       for (;;) {
         const item = await this.queue.take();
         if (item === undefined || this.stop.signal.aborted) return;
-        for (const b of await this.onUpdate(item.from, item.update)) {
+        // Updates already queued let a slot's pieces go out together.
+        for (const b of await this.onUpdate(item.from, item.update, this.queue.size > 0)) {
           yield b;
           if (this.stop.signal.aborted) return;
         }
@@ -237,12 +238,12 @@ export class MergedLoop {
   }
 
   /** One update from upstream `from`: the first of its identity is counted and assembled; the batches it completed. */
-  private async onUpdate(from: number, u: SubscribeUpdate): Promise<SlotBatch[]> {
+  private async onUpdate(from: number, u: SubscribeUpdate, more: boolean): Promise<SlotBatch[]> {
     const label = this.conns[from]!.label;
     const verdict = this.merge.offer(from, u);
     this.checkLag();
     if (verdict === 'duplicate' || verdict === 'closed') this.m.upstreamDuplicates.inc({ upstream: label });
-    if (verdict !== 'won') return [];
+    if (verdict !== 'won') return this.handOver(more ? [] : this.asm.flush());
     this.m.upstreamWon.inc({ upstream: label });
     this.m.updates.inc({ kind: updateKind(u) });
     if (u.slot && Number(u.slot.slot) > this.tip) {
@@ -253,12 +254,17 @@ export class MergedLoop {
     if (announced !== undefined) this.o.onUpstreamSlot?.(BigInt(announced));
     const slot = u.slot?.slot ?? u.blockMeta?.slot ?? u.entry?.slot ?? u.transaction?.slot ?? u.account?.slot;
     if (slot !== undefined && (this.firstSeen === undefined || BigInt(slot) < this.firstSeen)) this.firstSeen = BigInt(slot);
-    const batches = this.asm.push(u);
+    const batches = this.asm.push(u, more);
     this.merge.closedThrough(this.asm.lastSlot);
     if (this.dead.length > 0) {
       await Promise.all(this.dead);
       this.dead = [];
     }
+    return this.handOver(batches);
+  }
+
+  /** Batches the assembler completed, with their leaders and the upstream's version. */
+  private async handOver(batches: SlotBatch[]): Promise<SlotBatch[]> {
     const out: SlotBatch[] = [];
     for (const b of batches) {
       const withL = await withLeader(b, this.leaders);

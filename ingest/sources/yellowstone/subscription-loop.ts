@@ -102,7 +102,8 @@ export class SubscriptionLoop {
     try {
       const call = await this.open();
       for await (const u of call as AsyncIterable<SubscribeUpdate>) {
-        for (const b of await this.onUpdate(u)) {
+        // Updates grpc-js has already read (readableLength) let a slot's pieces go out together.
+        for (const b of await this.onUpdate(u, call.readableLength > 0)) {
           const out = await withLeader(b, this.leaders);
           if (this.upstream !== undefined) out.upstream = this.upstream;
           yield out;
@@ -167,18 +168,18 @@ export class SubscriptionLoop {
   }
 
   /** One update: answers pings, counts, assembles; the batches it completed, after their dead letters. */
-  private async onUpdate(u: SubscribeUpdate): Promise<SlotBatch[]> {
+  private async onUpdate(u: SubscribeUpdate, more: boolean): Promise<SlotBatch[]> {
     this.idle?.touch();
     this.reconnects.received();
     if (u.ping) {
       // Some load balancers close streams that only the server writes to: answer every ping.
       this.call?.write({ ...subscribeRequest(this.o.filters, undefined), ping: { id: ++this.pings } });
-      return [];
+      return more ? [] : this.asm.flush();
     }
     this.count(u);
     const announced = u.slot?.slot ?? u.blockMeta?.slot;
     if (announced !== undefined) this.o.onUpstreamSlot?.(BigInt(announced));
-    const batches = this.asm.push(u);
+    const batches = this.asm.push(u, more);
     if (this.dead.length > 0) {
       await Promise.all(this.dead);
       this.dead = [];
