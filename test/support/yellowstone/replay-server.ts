@@ -47,6 +47,9 @@ export interface ReplayServerOptions {
   gzip?: boolean;
   /** The first Subscribe stream goes silent (open, sending nothing, not even pings) after this many updates. */
   stallFirstStreamAfter?: number;
+  /** A pause of `ms` after every `every` updates: an upstream sending in bursts, whose reader catches up between
+   * them (a yellowstone source publishing pieces hands a slot over as it comes then, not in one batch). */
+  pause?: { every: number; ms: number };
   /** Subscribe stream n (from 1) sends nothing until the promise returned for it settles (undefined: at once):
    * an upstream that starts late, or one that stays away after a cut until the test lets it back. */
   hold?: (stream: number) => Promise<void> | undefined;
@@ -127,6 +130,7 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
       }
       if (!call.write(u as SubscribeUpdate)) await new Promise<void>((resolve) => call.once('drain', resolve));
       sent++;
+      if (o.pause && sent % o.pause.every === 0) await new Promise((resolve) => setTimeout(resolve, o.pause!.ms));
     }
   }
 
