@@ -8,8 +8,12 @@ export interface PumpBounds {
   maxEvents: number;
   /** ... and about this many key+value bytes. */
   maxBytes: number;
-  /** A transaction with records is due for its commit this long after its first record. */
+  /** A transaction with records and a slot's end marker is due for its commit this long after its first record ... */
   intervalMs: number;
+  /** ... and one without an end marker (the first pieces of a slot under way) this long after it: read_committed
+   * readers (the projector, replays) need whole slots, and a commit per piece multiplied the Kafka transactions, the
+   * broker's work and the readers' fetches by the pieces a slot comes in (~8 at 400 ms slots). */
+  openLimitMs: number;
 }
 
 const sizeOf = (r: FramedRecord): number => r.key.length + r.value.length;
@@ -25,6 +29,8 @@ export class PumpState {
   private openEvents = 0;
   private openBytes = 0;
   private openedAt = 0;
+  // Whether the open transaction holds a slot's end marker (a record with `ends`).
+  private openEnds = false;
 
   constructor(readonly bounds: PumpBounds) {}
 
@@ -48,6 +54,7 @@ export class PumpState {
     this.waiting = n === this.waiting.length ? [] : this.waiting.slice(n);
     this.waitingBytes -= bytes;
     if (this.openEvents === 0) this.openedAt = now;
+    for (let i = 0; i < n && !this.openEnds; i++) if (part[i]!.ends !== undefined) this.openEnds = true;
     this.openEvents += n;
     this.openBytes += bytes;
     return part;
@@ -57,6 +64,7 @@ export class PumpState {
   commitStarted(): void {
     this.openEvents = 0;
     this.openBytes = 0;
+    this.openEnds = false;
   }
 
   get hasWaiting(): boolean {
@@ -74,7 +82,7 @@ export class PumpState {
 
   /** When the open transaction is due for its commit (meaningful while it has records). */
   get dueAt(): number {
-    return this.openedAt + this.bounds.intervalMs;
+    return this.openedAt + (this.openEnds ? this.bounds.intervalMs : Math.max(this.bounds.intervalMs, this.bounds.openLimitMs));
   }
 
   /** A transaction's worth waits: the source must wait for the running commit. */

@@ -1,7 +1,8 @@
 // Pulls slot batches from a source, frames them (framer.ts) and hands the records to the publisher as
 // they arrive: each is sent into the open Kafka transaction at once, so live streams (which read
 // uncommitted) get it within the producer's linger, not after a commit. A transaction is committed once
-// it has been open `commitIntervalMs` or reached its size bound; while that commit runs, arrivals wait and
+// it has been open `commitIntervalMs` and holds a slot's end marker, or has been open `openLimitMs` (a slot's
+// first pieces), or reached its size bound; while that commit runs, arrivals wait and
 // go into the next transaction when it returns (spec/behaviour.md, "Slot framing": no record waits for its
 // slot to end). A source running as fast as it can fills transactions to the bound. At most one commit
 // runs at a time, and arrivals beyond one transaction's worth make the pump wait for it: memory stays
@@ -25,9 +26,11 @@ export interface PumpOptions {
   maxGroupEvents?: number;
   /** ... and about this many key+value bytes (kept below the topics' max.message.bytes). */
   maxGroupBytes?: number;
-  /** A transaction with records is committed this long after its first record (read_committed readers,
-   * the projector and replays, see records no later than this plus the commit). */
+  /** A transaction with records and a slot's end marker is committed this long after its first record (read_committed
+   * readers, the projector and replays, see a whole slot no later than this plus the commit) ... */
   commitIntervalMs?: number;
+  /** ... and one holding only pieces of a slot under way this long after it (pump-state.ts). */
+  openLimitMs?: number;
   /** Stop pulling; the records in hand are still published. */
   signal?: AbortSignal;
 }
@@ -39,6 +42,7 @@ export interface PumpResult {
 }
 
 export const COMMIT_INTERVAL_MS = 50;
+export const OPEN_LIMIT_MS = 1_000;
 
 const SETTLED: unique symbol = Symbol('settled');
 const DUE: unique symbol = Symbol('due');
@@ -83,6 +87,7 @@ class Pump<B extends { slot: bigint }> {
       maxEvents: opts.maxGroupEvents ?? 20_000,
       maxBytes: opts.maxGroupBytes ?? 3 * 1024 * 1024,
       intervalMs: opts.commitIntervalMs ?? COMMIT_INTERVAL_MS,
+      openLimitMs: opts.openLimitMs ?? OPEN_LIMIT_MS,
     });
     this.it = batches[Symbol.asyncIterator]();
   }

@@ -12,9 +12,17 @@ const batch = (slot: number, events = 3): SlotBatch => ({
   })),
 });
 
-/** One record per event, 8 bytes of key and 3 of value (the framing itself is framer.ts's business). */
+/** One record per event, 8 bytes of key and 3 of value, the last of a batch its slot's end marker unless the batch is
+ * a piece (the framing itself is framer.ts's business). */
 const frame = (b: SlotBatch): FramedRecord[] =>
-  b.events.map(() => ({ kind: 'slots', partition: 0, key: Buffer.alloc(8), value: Buffer.alloc(3), batchSlot: b.slot }));
+  b.events.map((_, i) => ({
+    kind: 'slots',
+    partition: 0,
+    key: Buffer.alloc(8),
+    value: Buffer.alloc(3),
+    batchSlot: b.slot,
+    ...(i === b.events.length - 1 && !b.partial ? { ends: b.slot } : {}),
+  }));
 
 async function* fastSource(n: number, events = 3): AsyncIterable<SlotBatch> {
   for (let i = 0; i < n; i++) yield batch(i, events);
@@ -115,6 +123,26 @@ describe('pump', () => {
     expect(rec.committedAt[1]! - rec.addedAt[3]!).toBeGreaterThanOrEqual(40);
     expect(rec.committedAt[1]!).toBeLessThan(yielded[2]!);
     expect(rec.groups[1]).toEqual([1n, 1n, 1n]);
+  });
+
+  it('commits a slot handed over in pieces once its end marker is in, not a piece at a time', async () => {
+    // Four slots of five pieces 20 ms apart (the simulator's and a yellowstone source's pieces): the pieces go out on
+    // arrival, and each slot's transaction is committed after its last piece (its marker), within the interval.
+    async function* pieces(): AsyncIterable<SlotBatch> {
+      for (let slot = 0; slot < 4; slot++)
+        for (let i = 0; i < 5; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          yield { ...batch(slot, 1), ...(i < 4 ? { partial: true } : {}) };
+        }
+    }
+    const rec = recorder();
+    await onVirtualTime(() => pump(pieces(), frame, rec.sink, { maxGroupEvents: 1000, commitIntervalMs: 40, openLimitMs: 1_000 }));
+    expect(rec.groups).toEqual([0, 1, 2, 3].map((s) => Array.from({ length: 5 }, () => BigInt(s))));
+    // A slot that outlasts the open limit is committed in parts (read_committed readers are never more than that behind).
+    const slow = recorder();
+    await onVirtualTime(() => pump(pieces(), frame, slow.sink, { maxGroupEvents: 1000, commitIntervalMs: 40, openLimitMs: 50 }));
+    expect(slow.groups.length).toBeGreaterThan(4);
+    expect(slow.groups.flat()).toEqual(rec.groups.flat());
   });
 
   it('keeps a transaction open for the interval, taking every batch that arrives in it', async () => {
