@@ -1,67 +1,12 @@
-import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { SubscribeUpdate, transactionToYellowstone, YellowstoneSlotStatus as YS } from '../../../schemas/yellowstone/index.js';
-import { TransactionEvent } from '../../../schemas/codec.js';
+import { SubscribeUpdate, YellowstoneSlotStatus as YS } from '../../../schemas/yellowstone/index.js';
+import { account, entry, meta, status as statusOf, tx } from '../../../test/support/yellowstone/updates.js';
 import type { SlotBatch } from '../../source.js';
 import { SlotAssembler } from './assembler.js';
 import { identityOf, UpstreamMerge, type Verdict } from './merge.js';
 
-const HASH = bs58.encode(Buffer.alloc(32, 1));
-const status = (slot: number, s: YS): SubscribeUpdate =>
-  SubscribeUpdate.fromPartial({ slot: { slot: String(slot), status: s, parent: String(slot - 1) } });
-const meta = (slot: number, txs: number, entries: number): SubscribeUpdate =>
-  SubscribeUpdate.fromPartial({
-    blockMeta: {
-      slot: String(slot),
-      blockhash: HASH,
-      parentBlockhash: HASH,
-      parentSlot: String(slot - 1),
-      blockTime: { timestamp: String(1_700_000_000 + slot) },
-      blockHeight: { blockHeight: String(slot) },
-      executedTransactionCount: String(txs),
-      entriesCount: String(entries),
-    },
-  });
-const entry = (slot: number, index: number): SubscribeUpdate =>
-  SubscribeUpdate.fromPartial({
-    entry: {
-      slot: String(slot),
-      index: String(index),
-      numHashes: '1',
-      hash: Buffer.alloc(32, index),
-      executedTransactionCount: '0',
-      startingTransactionIndex: '0',
-    },
-  });
-const tx = (slot: number, index: number): SubscribeUpdate =>
-  SubscribeUpdate.fromPartial({
-    transaction: transactionToYellowstone(
-      TransactionEvent.fromPartial({
-        slot: BigInt(slot),
-        index,
-        signatures: [Buffer.alloc(64, (slot * 7 + index) % 251)],
-        numRequiredSignatures: 1,
-        accountKeys: [Buffer.alloc(32, 3)],
-        recentBlockhash: Buffer.alloc(32),
-        fee: 5000n,
-        preBalances: [10_000n],
-        postBalances: [5_000n],
-      }),
-    ),
-  });
-const account = (slot: number, key: number, writeVersion: number): SubscribeUpdate =>
-  SubscribeUpdate.fromPartial({
-    account: {
-      slot: String(slot),
-      account: {
-        pubkey: Buffer.alloc(32, key),
-        owner: Buffer.alloc(32, 9),
-        lamports: '1',
-        data: Buffer.alloc(0),
-        writeVersion: String(writeVersion),
-      },
-    },
-  });
+// Statuses name their parent (the slot before), as a validator's do.
+const status = (slot: number, st: YS): SubscribeUpdate => statusOf(slot, st, slot - 1);
 
 /** A chain: per slot its records in wire order, its end, and statuses of earlier slots trailing behind. */
 function chain(first: number, slots: number): SubscribeUpdate[] {
