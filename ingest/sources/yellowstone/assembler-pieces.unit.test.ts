@@ -184,6 +184,22 @@ describe('SlotAssembler in pieces', () => {
     expect(notices).toEqual([]);
   });
 
+  it('an open slot that a live resubscription (no replay) joins part-way goes out incomplete, with its end marker', () => {
+    const notices: Notice[] = [];
+    const a = new SlotAssembler({ countTransactions: true, countEntries: false, pieces: true, onNotice: (n) => notices.push(n) });
+    const framer = new SlotFramer(new Map(RECORD_KINDS.filter((k) => k !== 'parsed').map((k) => [k, 2])), topicNames('t'));
+    const out = (us: SubscribeUpdate[]) => us.flatMap((u) => a.push(u)).map((b) => (framer.frame(b), b));
+    const first = out([...block(10, 0, 0), tx(11, 0), tx(11, 1)]);
+    expect(first.map((b) => `${b.slot}${b.partial ? '+' : ''}`)).toEqual(['10', '11+', '11+']);
+    // The upstream cannot replay: live again, it sends the rest of slot 11 but a transaction, and two whole slots.
+    a.startSubscription({ resumeFrom: 11n, gapReason: 'no replay' });
+    const second = out([tx(11, 3), meta(11, 4, 0), status(11, YS.SLOT_PROCESSED, 10), ...block(12, 0, 0), ...block(13, 0, 0)]);
+    expect(second.map((b) => `${b.slot}${b.partial ? '+' : ''}`)).toEqual(['11', '12', '13']);
+    expect(pieces(second, 11n)[0]!.events.filter((e) => e.startsWith('t'))).toEqual(['t11/3']);
+    expect(notices).toMatchObject([{ kind: 'incomplete', slot: 11n, transactions: 1, expectedTransactions: 4n }]);
+    expect(framer.openSlot).toBeUndefined();
+  });
+
   it('an open slot given up (no block while later slots are whole) ends with what is left and no end marker', () => {
     const { batches, notices, open } = run(
       [

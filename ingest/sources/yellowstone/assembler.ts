@@ -212,7 +212,7 @@ export class SlotAssembler {
         signature: u.transaction?.transaction?.signature,
         update: u,
       });
-      const p = slot === undefined || (this.last !== undefined && slot <= this.last) ? undefined : this.slot(slot);
+      const p = slot === undefined || this.isPast(slot) ? undefined : this.slot(slot);
       if (p && u.transaction) p.lostTxs++;
       if (p && u.entry) p.lostEntries++;
     }
@@ -261,13 +261,18 @@ export class SlotAssembler {
     if (this.firstDataSlot === undefined && this.sub.replayFrom === undefined) this.firstDataSlot = slot;
     // A replay from before where history stops (to collect late statuses) sends data already out.
     if (this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom) return undefined;
-    if ((this.last !== undefined && slot <= this.last) || (this.open !== undefined && slot < this.open.slot)) {
+    if (this.isPast(slot)) {
       // A replay's overlap with what is out is expected; anything else is an upstream that sent data late.
       const replayed = this.sub.resumeFrom !== undefined && slot < this.sub.resumeFrom;
       if (!replayed) this.opts.onNotice?.({ kind: 'late-data', slot });
       return undefined;
     }
     return this.slot(slot);
+  }
+
+  /** A slot whose data can no longer go out: it is out (or passed over), or below the open slot (pieces). */
+  private isPast(slot: bigint): boolean {
+    return (this.last !== undefined && slot <= this.last) || (this.open !== undefined && slot < this.open.slot);
   }
 
   private slot(slot: bigint): Pending {
@@ -292,7 +297,7 @@ export class SlotAssembler {
 
   private status(e: SlotEvent): void {
     this.arrival.set(e, this.arrived++);
-    if ((this.last !== undefined && e.slot <= this.last) || (this.open !== undefined && e.slot < this.open.slot)) {
+    if (this.isPast(e.slot)) {
       // A slot already out (or passed over): its later statuses go with the next batch, once.
       if (!this.resuming && this.first !== undefined && e.slot < this.first) return; // before history began
       if (this.wasPublished(e)) return;
@@ -376,7 +381,8 @@ export class SlotAssembler {
         continue;
       }
       const partialAtStart = this.sub.replayFrom === undefined && this.firstDataSlot !== undefined && lowest <= this.firstDataSlot;
-      if (partialAtStart) {
+      // An open slot is history already (its first pieces are out): short of what it announced, it goes out incomplete.
+      if (partialAtStart && this.open?.slot !== lowest) {
         // A live subscription joined this slot part-way: it is not history (a fresh start) or it is in the gap.
         this.pending.delete(lowest);
         this.opts.onNotice?.({ kind: 'partial-at-start', slot: lowest });
