@@ -362,22 +362,8 @@ export class SlotAssembler {
         // (a relayed slotstream, issue 32). So it is given up, its records going out with the next batch, only
         // once `waitSlots` later slots are whole, as a block short of its transactions is.
         if (!beforeStart && readyAbove < this.waitSlots) break;
-        this.pending.delete(lowest);
-        const records = p.statuses.length + p.txs.length + p.accounts.length + p.entries.length;
-        if (beforeStart) {
-          if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'before-start', slot: lowest, records });
-          continue;
-        }
-        if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'abandoned', slot: lowest, records });
-        this.late.push(...p.statuses);
-        if (this.open?.slot === lowest) {
-          // Its first pieces are out: the rest ends it, without an end marker, and it is passed over.
-          out.push(this.lastPiece(p));
-          continue;
-        }
-        for (const t of p.txs) this.carried.push({ kind: 'transactions', event: t });
-        for (const a of p.accounts) this.carried.push({ kind: 'accounts', event: a });
-        for (const e of p.entries) this.carried.push({ kind: 'entries', event: e });
+        const last = this.giveUp(p, beforeStart);
+        if (last) out.push(last);
         continue;
       }
       const partialAtStart = this.sub.replayFrom === undefined && this.firstDataSlot !== undefined && lowest <= this.firstDataSlot;
@@ -405,6 +391,25 @@ export class SlotAssembler {
     return out;
   }
 
+  /** A slot without a block is given up (drain says when): before history begins it is dropped; otherwise its
+   * statuses go with the next batch and so do its records, unless its first pieces are out: then the rest ends it,
+   * without an end marker (returned), and it is passed over. */
+  private giveUp(p: Pending, beforeStart: boolean): SlotBatch | undefined {
+    this.pending.delete(p.slot);
+    const records = p.statuses.length + p.txs.length + p.accounts.length + p.entries.length;
+    if (beforeStart) {
+      if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'before-start', slot: p.slot, records });
+      return undefined;
+    }
+    if (records > p.statuses.length) this.opts.onNotice?.({ kind: 'abandoned', slot: p.slot, records });
+    this.late.push(...p.statuses);
+    if (this.open?.slot === p.slot) return this.lastPiece(p);
+    for (const t of p.txs) this.carried.push({ kind: 'transactions', event: t });
+    for (const a of p.accounts) this.carried.push({ kind: 'accounts', event: a });
+    for (const e of p.entries) this.carried.push({ kind: 'entries', event: e });
+    return undefined;
+  }
+
   /** Pieces: what of the lowest slot under way can go out now (a partial batch), if anything. */
   private piece(): SlotBatch | undefined {
     if (!this.opts.pieces) return undefined;
@@ -423,27 +428,7 @@ export class SlotAssembler {
       nextEntry: 0n,
       heldEntries: new Map(),
     });
-    const data: ChainEvent[] = [];
-    for (; p.seen.txs < p.txs.length; p.seen.txs++) {
-      const t = p.txs[p.seen.txs]!;
-      if (o.txs.has(t.index)) continue;
-      if (this.opts.countTransactions) o.heldTxs.set(t.index, t);
-      else if (t.index >= o.nextTx) {
-        // A filtered subscription has gaps in its indexes: each one above the last sent goes, the others wait
-        // for the slot's last batch.
-        o.txs.add(t.index);
-        o.nextTx = t.index + 1;
-        data.push({ kind: 'transactions', event: t });
-      }
-    }
-    // Every transaction comes: the run of consecutive indexes keeps the block's order.
-    for (let t = o.heldTxs.get(o.nextTx); t !== undefined; t = o.heldTxs.get(++o.nextTx)) {
-      o.heldTxs.delete(t.index);
-      o.txs.add(t.index);
-      data.push({ kind: 'transactions', event: t });
-    }
-    // Once the block meta is in, what goes carries its time.
-    for (const e of data) if (e.kind === 'transactions') e.event.blockTime = p.meta?.blockTime;
+    const data = this.nextTransactions(p, o);
     for (; p.seen.accounts < p.accounts.length; p.seen.accounts++) {
       const a = p.accounts[p.seen.accounts]!;
       const k = accountKey(a);
@@ -466,6 +451,32 @@ export class SlotAssembler {
     const events = this.opening(p.slot);
     events.push(...data);
     return { slot: p.slot, events, partial: true };
+  }
+
+  /** Pieces: the open slot's transactions that may go out now, in index order. */
+  private nextTransactions(p: Pending, o: OpenSlot): ChainEvent[] {
+    const data: ChainEvent[] = [];
+    for (; p.seen.txs < p.txs.length; p.seen.txs++) {
+      const t = p.txs[p.seen.txs]!;
+      if (o.txs.has(t.index)) continue;
+      if (this.opts.countTransactions) o.heldTxs.set(t.index, t);
+      else if (t.index >= o.nextTx) {
+        // A filtered subscription has gaps in its indexes: each one above the last sent goes, the others wait
+        // for the slot's last batch.
+        o.txs.add(t.index);
+        o.nextTx = t.index + 1;
+        data.push({ kind: 'transactions', event: t });
+      }
+    }
+    // Every transaction comes: the run of consecutive indexes keeps the block's order.
+    for (let t = o.heldTxs.get(o.nextTx); t !== undefined; t = o.heldTxs.get(++o.nextTx)) {
+      o.heldTxs.delete(t.index);
+      o.txs.add(t.index);
+      data.push({ kind: 'transactions', event: t });
+    }
+    // Once the block meta is in, what goes carries its time.
+    for (const e of data) if (e.kind === 'transactions') e.event.blockTime = p.meta?.blockTime;
+    return data;
   }
 
   /** Pieces: whether the lowest slot under way may go out in part now. While a slot is open, only that slot.
