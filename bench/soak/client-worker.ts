@@ -34,7 +34,7 @@ export interface ClientSample {
   e2eMs: number[];
   /** geyser.Geyser transactions' end-to-end latency in three parts (ms; their sum is the e2e figure): `wait` from
    * when the upstream was due to send the transaction to when it was due to send its slot's last update (a source
-   * that publishes whole slots cannot publish it before), `ingest` from then to the api's read of the record (the
+   * that publishes whole slots cannot publish it before; 0 with SOAK_PUBLISH=pieces), `ingest` from then to the api's read of the record (the
    * update's created_at: the ingest's assembly and publish, Kafka, the stream process's fetch), `serve` from that
    * read to this client's receive callback. */
   stagesMs: Record<Stage, number[]>;

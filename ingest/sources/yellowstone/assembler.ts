@@ -42,6 +42,7 @@ import {
   type SubscribeUpdate,
 } from '../../../schemas/yellowstone/index.js';
 import type { SlotBatch } from '../../source.js';
+import { identityOf } from '../../publish/identity.js';
 
 export interface AssemblerOptions {
   /** The subscription receives every transaction of a block (no filter): wait for executed_transaction_count. */
@@ -109,7 +110,8 @@ interface OpenSlot {
   heldEntries: Map<bigint, EntryEvent>;
 }
 
-const accountKey = (a: AccountEvent): string => `${Buffer.from(a.pubkey).toString('hex')}:${a.writeVersion}`;
+/** An account write's identity (pubkey, write version), as the publisher's resume knows it. */
+const accountKey = (a: AccountEvent): string => identityOf({ kind: 'accounts', event: a });
 
 export interface SubscriptionStart {
   /** First slot history still needs (last slot out + 1); undefined on a fresh start (history begins at the first whole slot). */
