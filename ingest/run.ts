@@ -246,9 +246,10 @@ async function publishTerm(
 ): Promise<void> {
   // The term ends with a stop, or when the heartbeat shows another copy took over (its producer has fenced
   // ours: nothing of ours commits any more, and the source stops at once instead of at the next commit).
-  const term = new AbortController();
-  const onStop = (): void => term.abort();
-  signal.addEventListener('abort', onStop, { once: true });
+  // AbortSignal.any, not a listener: a stop that came while the name was being claimed has aborted `signal` already,
+  // and a listener added then never fires (the term published until the primary's kill, 20 s later).
+  const lost = new AbortController();
+  const term = { signal: AbortSignal.any([signal, lost.signal]), abort: () => lost.abort() };
   const watch = setInterval(() => void (claim.lost && term.abort()), 100);
   const publisher = new Publisher({
     kafka,
@@ -284,7 +285,6 @@ async function publishTerm(
   } finally {
     clearInterval(watch);
     term.abort();
-    signal.removeEventListener('abort', onStop);
     await source.sim?.close();
     await publisher.close();
   }

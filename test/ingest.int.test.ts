@@ -77,6 +77,30 @@ describe('sim into Kafka', () => {
   });
 });
 
+describe('a stop while the ingest starts', () => {
+  it('ends the ingest at once, before it publishes a slot, even when the stop comes before the name is claimed', async () => {
+    // An endless chain: only the stop can end it. The stop comes right after startIngest, while the name is being
+    // claimed; the term that follows must see it (a listener added to the aborted signal never fired, and the
+    // simulator published until `slotstream all` killed its ingest process 20 s later).
+    const prefix = uniquePrefix('ingest-stop-early');
+    const cfg = config(prefix, { maxSlots: 0 });
+    const { log } = capturedLog();
+    const infra = await connectKafka(cfg, log);
+    try {
+      const h = await startIngest(ingestSection(cfg), log, infra);
+      const stopped = h.stop().then(() => 'stopped');
+      // A deadline against a hang, not a bound: the stop needs no slot, only the claim and the producer's opening.
+      const hung = new Promise<string>((r) => setTimeout(() => r('still publishing after 120 s'), 120_000).unref());
+      expect(await Promise.race([stopped, hung])).toBe('stopped');
+      await h.done;
+    } finally {
+      await infra.kafka.close();
+    }
+    const topics = await readAll(kafka, prefix);
+    expect(slotRecords(topics).filter((s) => s.end !== undefined)).toEqual([]);
+  });
+});
+
 describe('the chain in Kafka (signed run, read back from the broker)', () => {
   let decoded: { txs: TransactionEvent[]; writes: AccountEvent[] } | undefined;
   /** The reference run's transactions and account writes, decoded once. */
