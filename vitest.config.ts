@@ -31,6 +31,9 @@ const realdata =
             name: 'realdata',
             include: ['**/*.realdata.test.ts'],
             exclude: ['node_modules/**'],
+            // The run's broker too (one for every project: vitest runs a global setup file once), for the files that
+            // start a service on it (onRunBroker, test/support/cli/run-broker.ts).
+            globalSetup: ['test/support/harness/global-setup.ts'],
             testTimeout: 600_000,
             hookTimeout: 600_000,
             maxWorkers: WORKERS,

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { launchChromium, type Browser } from './support/browser/chromium.js';
 import { startAll, type AllProcess } from './support/cli/all-process.js';
-import { testBrokers, uniquePrefix, waitFor } from './support/harness/kafka.js';
+import { waitFor } from './support/harness/kafka.js';
+import { onRunBroker } from './support/cli/run-broker.js';
 
 let dataDir: string;
 let all: AllProcess | undefined;
@@ -21,18 +22,7 @@ let pubsub: WebSocket | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'slotstream-status-'));
-  all = await startAll(dataDir, [
-    '--kafka-brokers',
-    testBrokers().join(','),
-    '--topic-prefix',
-    uniquePrefix('status'),
-    '--slot-ms',
-    '200',
-    '--tps',
-    '40',
-    '--stream-processes',
-    '0',
-  ]);
+  all = await startAll(dataDir, [...onRunBroker('status'), '--slot-ms', '200', '--tps', '40', '--stream-processes', '0']);
 });
 
 afterAll(async () => {

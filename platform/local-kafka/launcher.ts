@@ -368,12 +368,12 @@ function nodeDir(dataDir: string, id: number): string {
   return join(dataDir, `node-${id}`);
 }
 
-interface JvmChoice {
+export interface JvmChoice {
   heap: string;
   light: boolean;
 }
 
-function jvmArgs(libs: string, dir: string, logName: string, jvm: JvmChoice): string[] {
+export function jvmArgs(libs: string, dir: string, logName: string, jvm: JvmChoice): string[] {
   // Either map the class archive or (first broker ever) write it at exit; never both.
   // A one-shot tool JVM, or a light broker, starts faster with the C1 compiler only and the serial collector; the
   // service's broker keeps Kafka's usual G1 settings since benchmarks run against it.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAll, type AllProcess } from '../support/cli/all-process.js';
+import { onRunBroker } from '../support/cli/run-broker.js';
 import { newClient, Recorder, type Msg } from '../support/grpc/clients.js';
 import { waitFor } from '../support/harness/kafka.js';
 
@@ -51,6 +52,8 @@ describe('the SubscribeParsed example of docs/clients.md', () => {
       '100',
       '--sim-pump-mix',
       'graduate=0.2,multi_hop=0.25,coin_quote=0.5',
+      // The run's broker: the example's subject is the stream (served by a stream process, as npm start's).
+      ...onRunBroker('parsed-example'),
     ]);
     let out = '';
     let err = '';

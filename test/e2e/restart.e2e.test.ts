@@ -33,7 +33,8 @@ it(
     // the whole 300 s wait below); a bounded source that finishes ends only the ingest, the rest keeps serving.
     // 150 slots leave the second chain (below) far below the old tip for over two minutes. 20 tps (8 transactions a
     // slot): what the test needs is slots, not load.
-    const first = await startAll(dataDir, ['--slot-ms', '50', '--tps', '20', '--max-slots', '200']);
+    // One process (--stream-processes 0): what this checks is the views and JSON-RPC, which the engine serves.
+    const first = await startAll(dataDir, ['--slot-ms', '50', '--tps', '20', '--max-slots', '200', '--stream-processes', '0']);
     running.push(first);
     const oldTip = await waitFor(
       async () => {
@@ -73,7 +74,7 @@ it(
     // chain's, whatever the machine's load. Every answer is kept and checked, not only the one the wait ends on, and
     // the wait is a generous deadline on that condition (on a busy machine the views' fresh start took over 15 s).
     const SECOND_SLOT_MS = 1_000;
-    const second = await startAll(dataDir, ['--slot-ms', String(SECOND_SLOT_MS), '--tps', '100']);
+    const second = await startAll(dataDir, ['--slot-ms', String(SECOND_SLOT_MS), '--tps', '100', '--stream-processes', '0']);
     running.push(second);
     const answers: number[] = [];
     const slotSeen = async (): Promise<number | undefined> => {

@@ -1,6 +1,6 @@
 // Deployments without votes (issue 33, item 4), end to end: `slotstream all --votes exclude` on the simulator (two
-// thirds of its transactions are votes, each writing a vote account) with its local broker, embedded ClickHouse
-// and a stream process. While non-vote traffic flows on every interface, none answers a vote: geyser.Geyser's
+// thirds of its transactions are votes, each writing a vote account) on the run's broker, with embedded ClickHouse,
+// in one process (what it serves does not depend on where: test/stream-processes.int.test.ts). While non-vote traffic flows on every interface, none answers a vote: geyser.Geyser's
 // `vote: true` filter and an owner filter on the Vote program get nothing (the real Yellowstone client),
 // PubSub's voteSubscribe never notifies while logsSubscribe "allWithVotes" notifies non-votes only, and JSON-RPC's
 // getBlock lists no vote transaction while its block still counts the chain's votes (getRecentPerformanceSamples).
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../support/harness/kafka.js';
 import { ANY_PORTS } from '../support/cli/served-ports.js';
+import { onRunBroker } from '../support/cli/run-broker.js';
 import { withinLagLimit } from '../support/cli/within-lag-limit.js';
 import { portOf, startSlotstream, type SlotstreamProcess } from '../support/cli/slotstream-process.js';
 import { connectGeyser, geyserRequest, GeyserRecorder, type GeyserClient } from '../support/geyser/client.js';
@@ -25,10 +26,24 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'slotstream-votes-'));
   // 100 tps: 40 transactions a slot (27 of them votes), which the simulator keeps at 100 ms slots on two cores; the
   // performance sample below needs 150 slots (60 s of chain time).
-  all = await startSlotstream(['all', '--votes', 'exclude', '--slot-ms', '100', '--tps', '100', '--data-dir', dataDir, ...ANY_PORTS], {
-    KAFKA_BROKERS: undefined,
-    CLICKHOUSE_URL: undefined,
-  });
+  all = await startSlotstream(
+    [
+      'all',
+      '--votes',
+      'exclude',
+      '--slot-ms',
+      '100',
+      '--tps',
+      '100',
+      '--stream-processes',
+      '0',
+      ...onRunBroker('votes'),
+      '--data-dir',
+      dataDir,
+      ...ANY_PORTS,
+    ],
+    { KAFKA_BROKERS: undefined, CLICKHOUSE_URL: undefined },
+  );
   const serving = await all.line('api is serving');
   ports = { grpc: portOf(serving.grpc), rpc: portOf(serving.jsonrpc), pubsub: portOf(serving.pubsub) };
 });

@@ -26,6 +26,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/harness/kafka.js';
+import { onRunBroker } from '../support/cli/run-broker.js';
 import { pumpRecordTransaction, readPumpRecords, type PumpRecord } from '../support/mainnet/pump.js';
 import { PUMP } from '../../schemas/pumpfun/pump-table.js';
 import { PUMP_AMM } from '../../schemas/pumpfun/pump-amm-table.js';
@@ -170,9 +171,12 @@ class Run {
 
   async start(): Promise<void> {
     this.dir = mkdtempSync(join(tmpdir(), 'slotstream-parsed-'));
+    // The run's broker under a prefix of its own, one process: what this checks is SubscribeParsed's output, not the
+    // quick start's local broker or stream processes (test/e2e/all.e2e.test.ts, parsed-trades-example.e2e.test.ts).
     const env = { ...process.env };
     delete env.KAFKA_BROKERS;
     delete env.CLICKHOUSE_URL;
+    const shared = [...onRunBroker(`parsed-${this.source}`), '--stream-processes', '0'];
     let sourceArgs = ['--source', 'file', '--source-path', '-'];
     if (this.source === 'rpc') {
       // The tip stays below the records' slots until the streams are open (they are live streams).
@@ -186,7 +190,19 @@ class Run {
     }
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/main.ts', 'all', ...sourceArgs, ...ANY_PORTS, '--data-dir', join(this.dir, 'data'), '--log-level', 'info'],
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'all',
+        ...sourceArgs,
+        ...shared,
+        ...ANY_PORTS,
+        '--data-dir',
+        join(this.dir, 'data'),
+        '--log-level',
+        'info',
+      ],
       { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const child = this.child;

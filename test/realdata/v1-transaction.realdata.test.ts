@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON and proto-loader answers are checked by value */
 // Issue 18, item 5: the real mainnet v1 (SIMD-0385) transaction (pump record 23, read in place from
-// ../shared/data/mainnet) end to end. `slotstream all --source file` (its own local Kafka broker, embedded
-// ClickHouse) reads it from a JSON-lines file as the file source's users write them, and it comes back out of
+// ../shared/data/mainnet) end to end. `slotstream all --source file` (the run's broker, embedded ClickHouse, one
+// process) reads it from a JSON-lines file as the file source's users write them, and it comes back out of
 // getTransaction in every encoding (`version: 1`, transactionConfig, the wire bytes as signed), getBlock,
 // getSignaturesForAddress, signatureSubscribe, geyser.Geyser (the real Yellowstone client: Message.config)
 // and stream.Stream (replayed from its slot). Before v1 support the file source refused the line
@@ -18,6 +18,7 @@ import { newClient, subscribe } from '../support/grpc/clients.js';
 import { waitFor } from '../support/harness/kafka.js';
 import { readPumpV1Transaction } from '../support/mainnet/data.js';
 import { startAll, type AllProcess } from '../support/cli/all-process.js';
+import { onRunBroker } from '../support/cli/run-broker.js';
 
 const record = readPumpV1Transaction();
 const SLOT = record.slot!;
@@ -85,7 +86,15 @@ const rpc = (method: string, params: unknown[] = []) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'slotstream-v1-'));
   writeFileSync(join(dir, 'chain.jsonl'), chainFile());
-  all = await startAll(join(dir, 'data'), ['--source', 'file', '--source-path', join(dir, 'chain.jsonl')]);
+  all = await startAll(join(dir, 'data'), [
+    '--source',
+    'file',
+    '--source-path',
+    join(dir, 'chain.jsonl'),
+    ...onRunBroker('v1-transaction'),
+    '--stream-processes',
+    '0',
+  ]);
   ports = all.ports;
   await waitFor(async () => (await rpc('getTransaction', [record.signature, { maxSupportedTransactionVersion: 1 }])).result != null, {
     timeoutMs: 300_000,
