@@ -60,6 +60,9 @@ export function serverProperties(input: ServerPropertiesInput): string {
     'num.recovery.threads.per.data.dir': 1,
     'log.segment.bytes': 256 * 1024 * 1024,
     'log.retention.check.interval.ms': 60_000,
+    // The controller writes a no-op record to the metadata log this often when nothing else changes (Kafka's 500 ms
+    // default): an idle light broker used 16.5 ms of CPU a second with it, 10 with 5 s, and a start was no slower.
+    'metadata.max.idle.interval.ms': 5_000,
   };
   return (
     Object.entries(props)
