@@ -14,6 +14,8 @@ import { WaitersFirst } from './test/support/harness/sequencer.js';
 // on two cores, because an integration file spends much of its time waiting on the broker and the embedded
 // ClickHouse, so more files fill the cores the others leave (the integration files alone used 1.75 cores with three;
 // the first group took 835 s of CI time with two workers, 444-472 s locally with three, 377 s with four).
+// Six (2026-12-05): 577 s quiet against ~600, but beside a running `npm start` the load went to 40-76 and a broker
+// launcher test missed its 300 s deadline: kept at four.
 const WORKERS = 4;
 // The first group's workers get a young generation of 64 MB semi-spaces (Node's default is 16): the tests allocate
 // fast (simulated chains, decoded records, JSON answers) and scavenge less often with it: npm run test:unit 105 -> 95

@@ -2,7 +2,7 @@
 // Used by the test harness, the benchmarks and local development; no Docker needed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -262,7 +262,18 @@ interface Launch {
 /** The parent going away asks the JVMs to stop now (the supervisors finish the job); returns the hook's removal. */
 function termOnExit(nodes: readonly RunningNode[]): () => void {
   const onExit = (): void => {
-    for (const n of nodes) if (isRunning(n)) safeKill(n.pid, 'SIGTERM');
+    for (const n of nodes) {
+      if (!isRunning(n)) continue;
+      // The supervisor removes the node's data only when marked orphaned (supervise.sh). Its own watcher marks it on
+      // the EOF of our pipe, but this SIGTERM can end the JVM first: under a load of 70 the watcher lost that race
+      // and the folder stayed (launcher.int.test.ts, "exits without stop()"). Marked here first, it cannot.
+      try {
+        writeFileSync(join(n.dir, 'broker.out.orphaned'), '');
+      } catch {
+        // The folder is gone already: nothing to remove.
+      }
+      safeKill(n.pid, 'SIGTERM');
+    }
   };
   process.on('exit', onExit);
   return () => {
