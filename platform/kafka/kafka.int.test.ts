@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBrokers, uniquePrefix, waitFor } from '../../test/support/harness/kafka.js';
-import { javaPartitions } from '../../test/support/kafka/java-murmur2.js';
+import { javaPartitions, removeJavaPartitions } from '../../test/support/kafka/java-murmur2.js';
 import { u64Key } from '../../schemas/topics.js';
 import { createKafka, OffsetMap, partitionForKey, type InRecord, type Kafka, type PartitionBatch, type PartitionReader } from './index.js';
 
@@ -11,6 +11,7 @@ beforeAll(() => {
   kafka = createKafka({ brokers: testBrokers(), clientId: 'seam-contract' });
 });
 afterAll(async () => {
+  removeJavaPartitions();
   await kafka.close();
 });
 

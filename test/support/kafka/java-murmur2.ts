@@ -1,6 +1,7 @@
 // Kafka's own Java `Utils.murmur2` (from the broker jars the launcher fetched), for checking our
 // partitioning against the reference implementation rather than against our own code.
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,12 +31,20 @@ const SOURCE = [
 /** The class compiled once per process: the single-file launcher compiled it again on every call (javac in the JVM,
  * ~3 s of CPU each, five calls in kafka.int.test.ts). */
 let compiled: Promise<string> | undefined;
+let compiledIn: string | undefined;
+
+/** Removes the compiled class (a test file's afterAll: vitest ends its workers without their exit handlers). */
+export function removeJavaPartitions(): void {
+  if (compiledIn !== undefined) rmSync(compiledIn, { recursive: true, force: true });
+  compiled = compiledIn = undefined;
+}
 
 async function classPath(): Promise<string> {
   const libs = await ensureKafkaJars();
   const clients = (await readdir(libs)).find((f) => /^kafka-clients-.*\.jar$/.test(f));
   if (!clients) throw new Error(`no kafka-clients jar in ${libs}`);
   const dir = await mkdtemp(join(tmpdir(), 'murmur2-'));
+  compiledIn = dir;
   const src = join(dir, 'Partitions.java');
   await writeFile(src, SOURCE);
   await run('javac', ['-cp', join(libs, clients), '-d', dir, src]);
