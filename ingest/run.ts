@@ -249,14 +249,14 @@ async function publishTerm(
   // AbortSignal.any, not a listener: a stop that came while the name was being claimed has aborted `signal` already,
   // and a listener added then never fires (the term published until the primary's kill, 20 s later).
   const lost = new AbortController();
-  const term = { signal: AbortSignal.any([signal, lost.signal]), abort: () => lost.abort() };
-  const watch = setInterval(() => void (claim.lost && term.abort()), 100);
+  const termSignal = AbortSignal.any([signal, lost.signal]);
+  const watch = setInterval(() => void (claim.lost && lost.abort()), 100);
   const publisher = new Publisher({
     kafka,
     topics,
     transactionalId: transactionalIdOf(section),
     log,
-    signal: term.signal,
+    signal: termSignal,
     stillActive: () => claim.stillHeld(),
   });
   try {
@@ -269,7 +269,7 @@ async function publishTerm(
     }
     logResume(log, section, resume);
     try {
-      const r = await publishFrom(source, publisher, topics, resume.afterSlot, term.signal);
+      const r = await publishFrom(source, publisher, topics, resume.afterSlot, termSignal);
       log.info(
         { batches: r.batches, events: r.events, lastSlot: publisher.lastSlot?.toString() ?? null, ...fileStats() },
         'ingest: source finished',
@@ -284,7 +284,7 @@ async function publishTerm(
     }
   } finally {
     clearInterval(watch);
-    term.abort();
+    lost.abort();
     await source.sim?.close();
     await publisher.close();
   }

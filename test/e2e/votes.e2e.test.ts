@@ -1,6 +1,7 @@
 // Deployments without votes (issue 33, item 4), end to end: `slotstream all --votes exclude` on the simulator (two
 // thirds of its transactions are votes, each writing a vote account) on the run's broker, with embedded ClickHouse,
-// in one process (what it serves does not depend on where: test/stream-processes.int.test.ts). While non-vote traffic flows on every interface, none answers a vote: geyser.Geyser's
+// in one process (what it serves does not depend on where: test/stream-processes.int.test.ts). While non-vote
+// traffic flows on every interface, none answers a vote: geyser.Geyser's
 // `vote: true` filter and an owner filter on the Vote program get nothing (the real Yellowstone client),
 // PubSub's voteSubscribe never notifies while logsSubscribe "allWithVotes" notifies non-votes only, and JSON-RPC's
 // getBlock lists no vote transaction while its block still counts the chain's votes (getRecentPerformanceSamples).
