@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cores each process of a running `slotstream all` uses (engine, stream processes, ingest child, broker), over
-# BENCH_SECONDS (40) after BENCH_WARMUP_S (15) from the moment it serves, with the tests' light broker.
+# BENCH_SECONDS (40) after BENCH_WARMUP_S (15) from the moment it serves, with the tests' light broker
+# (BENCH_BROKER=service: the broker `npm start` runs, G1 and both compilers).
 #   bash bench/service-cpu.sh <label> [slotstream all options]
+#   BENCH_BROKER=service BENCH_WARMUP_S=45 BENCH_SECONDS=60 bash bench/service-cpu.sh npm-start   # npm start's chain
 #   bash bench/service-cpu.sh base --slot-ms 100 --tps 100          # the votes e2e's chain: 10 slots a second
 #   PROJECTOR_BATCH_MS=200 bash bench/service-cpu.sh batch200 --slot-ms 100 --tps 100
 # Prints one line: <label> engine=<cores> stream=<cores> ingest=<cores> broker=<cores> total=<cores>.
@@ -13,7 +15,9 @@ cd "$(dirname "$0")/.."
 export PATH="$(pwd)/node_modules/.bin:$PATH"
 data=$(mktemp -d)
 log=$(mktemp)
-SLOTSTREAM_KAFKA_LIGHT=1 node --max-semi-space-size=64 --import tsx cli/main.ts all --data-dir "$data" \
+light=1
+[ "${BENCH_BROKER:-light}" = service ] && light=0
+SLOTSTREAM_KAFKA_LIGHT=$light node --max-semi-space-size=64 --import tsx cli/main.ts all --data-dir "$data" \
   --grpc-port 0 --rpc-port 0 --pubsub-port 0 --metrics-port 0 "$@" >"$log" 2>&1 &
 pid=$!
 trap 'kill -INT $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data" "$log"' EXIT

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord, type ChainEvent } from '../../../schemas/codec.js';
 import type { SlotBatch } from '../../source.js';
 import { createSimSource } from './createSimSource.js';
+import { PIECE_MS, piecesFor } from './spread.js';
 import { ConfigError } from '../../../platform/options.js';
 import { collect, testOptions } from '../../../test/support/sim/checks.js';
 
@@ -86,7 +87,8 @@ describe('createSimSource', () => {
   });
 
   it('paces slots on the wall clock, each handed over in pieces across its duration, and stops on abort', async () => {
-    const src = createSimSource(testOptions({ slotMs: 40, tps: 200, maxSlots: 0 }));
+    const SLOT_MS = 80;
+    const src = createSimSource(testOptions({ slotMs: SLOT_MS, tps: 200, maxSlots: 0 }));
     const ac = new AbortController();
     const t0 = performance.now();
     const slots: bigint[] = [];
@@ -97,16 +99,16 @@ describe('createSimSource', () => {
       if (!b.partial && slots.length === 6) ac.abort();
     }
     expect(slots).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
-    // 5 slots of 40 ms between the first slot's start and the sixth's.
-    expect(pieces.get(5n)![0]!.at).toBeGreaterThanOrEqual(195);
+    // 5 slots of 80 ms between the first slot's start and the sixth's.
+    expect(pieces.get(5n)![0]!.at).toBeGreaterThanOrEqual(5 * SLOT_MS - 5);
     for (const [slot, ps] of pieces) {
       // Only the last piece ends the slot; a slot with enough events comes in several pieces spread
-      // over its 40 ms (not all at its start): piece i never goes out before its time in the slot, i × 5 ms
+      // over its 80 ms (not all at its start): piece i never goes out before its time in the slot, i × PIECE_MS
       // (a loaded machine only makes pieces late, so this holds however busy it is).
       expect(ps.map((p) => p.partial)).toEqual(ps.map((_, i) => i < ps.length - 1));
-      if (slot > 0n && ps.reduce((n, p) => n + p.n, 0) >= 8) {
-        expect(ps.length).toBe(8);
-        ps.forEach((p, i) => expect(p.at).toBeGreaterThanOrEqual(Number(slot) * 40 + i * 5 - 0.5));
+      if (slot > 0n && ps.reduce((n, p) => n + p.n, 0) >= piecesFor(SLOT_MS)) {
+        expect(ps.length).toBe(piecesFor(SLOT_MS));
+        ps.forEach((p, i) => expect(p.at).toBeGreaterThanOrEqual(Number(slot) * SLOT_MS + i * PIECE_MS - 0.5));
       }
     }
   });

@@ -21,8 +21,8 @@ describe('spreadSlot', () => {
     expect(spreadSlot(empty, 80)).toEqual([empty]);
   });
 
-  it('a 400 ms slot comes in 80 pieces, a very short one whole', () => {
-    expect(piecesFor(400)).toBe(80);
-    expect(piecesFor(3)).toBe(1);
+  it('a 400 ms slot comes in 20 pieces, a very short one whole', () => {
+    expect(piecesFor(400)).toBe(20);
+    expect(piecesFor(19)).toBe(1);
   });
 });
