@@ -29,6 +29,11 @@ describe('what counts as a path', () => {
     expect(deadPaths('api/live/README.md', page, TOY).map((f) => f.path)).toEqual(['gone.ts', '../../docs/none.md']);
   });
 
+  it('follows a link from its page, where a backticked `../` span that climbs to nothing beside it is read from the root', () => {
+    const page = '[a](../README.md) [b](../sizing.md) [c](../../outside.md) `../sizing.md`';
+    expect(deadPaths('docs/decisions.md', page, TOY).map((f) => f.path)).toEqual(['../sizing.md']);
+  });
+
   it('leaves out what is not a repository path', () => {
     const page = [
       '`stream.Stream/Subscribe` `application/json` `/health` `@solana/web3.js` `https://x.y/z.md`',

@@ -4,7 +4,8 @@
 // - a backticked span outside fenced code blocks, or the target of a relative Markdown link;
 // - with a slash: a path when it starts with `./` or `../`, or its first segment is a top-level entry of the
 //   repository or an entry of the page's own folder; one starting with `../` when the folder it climbs into is
-//   beside the page (else it is read from the root, as `../shared/spec/interface.md`: outside) (so `stream.Stream/Subscribe`, `application/json` or
+//   beside the page (else it is read from the root, as `../shared/spec/interface.md`: outside; a link's target is
+//   always read from the page, as a browser follows it) (so `stream.Stream/Subscribe`, `application/json` or
 //   another project's `idl/pump.json` are not paths); it must exist relative to the page's folder or to the
 //   repository root, as a file or a folder;
 // - without a slash, ending in a known extension (`framer.ts`, `events.proto`): a path when it is not a
@@ -69,9 +70,16 @@ export class RepoTree {
   }
 }
 
+/** A path-like text of a page: a backticked span, or the target of a Markdown link. */
+export interface NamedSpan {
+  line: number;
+  span: string;
+  link: boolean;
+}
+
 /** Backticked spans outside fenced blocks and relative link targets, with their line numbers. */
-export function namedSpans(text: string): { line: number; span: string }[] {
-  const out: { line: number; span: string }[] = [];
+export function namedSpans(text: string): NamedSpan[] {
+  const out: NamedSpan[] = [];
   let fenced = false;
   text.split('\n').forEach((row, i) => {
     if (/^\s*(```|~~~)/.test(row)) {
@@ -79,15 +87,15 @@ export function namedSpans(text: string): { line: number; span: string }[] {
       return;
     }
     if (fenced) return;
-    for (const m of row.matchAll(/(`+)([^`]+?)\1(?!`)/g)) out.push({ line: i + 1, span: m[2]!.trim() });
+    for (const m of row.matchAll(/(`+)([^`]+?)\1(?!`)/g)) out.push({ line: i + 1, span: m[2]!.trim(), link: false });
     const plain = row.replace(/(`+)[^`]+?\1(?!`)/g, '');
-    for (const m of plain.matchAll(/\]\(([^)\s]+)\)/g)) out.push({ line: i + 1, span: m[1]! });
+    for (const m of plain.matchAll(/\]\(([^)\s]+)\)/g)) out.push({ line: i + 1, span: m[1]!, link: true });
   });
   return out;
 }
 
 /** The repository path a span names, relative to the root, or undefined when the span is not one. */
-export function spanPath(span: string, page: string, tree: RepoTree): string | undefined | { missing: string } {
+export function spanPath(span: string, page: string, tree: RepoTree, link = false): string | undefined | { missing: string } {
   let s = span.replace(/#.*$/, '').replace(/:\d+(-\d+)?$/, '');
   if (s === '' || TEMPLATE.test(s) || s.includes('://') || s.startsWith('/') || s.startsWith('@')) return undefined;
   if (/^[a-z]+:/i.test(s)) return undefined; // mailto:, a key:value
@@ -101,11 +109,13 @@ export function spanPath(span: string, page: string, tree: RepoTree): string | u
   const first = s.split('/')[0]!;
   const fromPage = posix.normalize(posix.join(dir, s));
   if (s.startsWith('../')) {
-    // Outside the repository from the page, or its first folder after the `../` run is not beside the page:
-    // then it is read from the root, as `../shared/spec/interface.md`, and lies outside.
+    // Outside the repository from the page, or (a backticked span only) its first folder after the `../` run is not
+    // beside the page: then it is read from the root, as `../shared/spec/interface.md`, and lies outside. A link is
+    // followed from the page whatever it names.
     const up = s.match(/^(\.\.\/)+/)![0];
     const firstBeside = posix.normalize(posix.join(dir, up, s.slice(up.length).split('/')[0]!));
-    if (fromPage.startsWith('..') || firstBeside.startsWith('..') || !tree.has(firstBeside)) return undefined;
+    if (fromPage.startsWith('..')) return undefined;
+    if (!link && (firstBeside.startsWith('..') || !tree.has(firstBeside))) return undefined;
     if (tree.isIgnored(fromPage.split('/')[0]!)) return undefined;
     return tree.has(fromPage) ? fromPage : { missing: s };
   }
@@ -120,8 +130,8 @@ export function spanPath(span: string, page: string, tree: RepoTree): string | u
 /** Every path a page names that is not in the tree. */
 export function deadPaths(page: string, text: string, tree: RepoTree): Finding[] {
   const out: Finding[] = [];
-  for (const { line, span } of namedSpans(text)) {
-    const p = spanPath(span, page, tree);
+  for (const { line, span, link } of namedSpans(text)) {
+    const p = spanPath(span, page, tree, link);
     if (p !== undefined && typeof p !== 'string') out.push({ page, line, path: p.missing });
   }
   return out;
