@@ -8,6 +8,9 @@
 // - per slot: its status (levels and terminal, combined as api/live/slot-status.ts), its block meta (the record
 //   that carries it: the views' `blocks` and `block_details` rows), and its transactions' record bytes by
 //   position (the views' `transaction_records`, stored as read from Kafka), with a signature index;
+// - per account: its writes in the held slots (the views' `account_writes`, the record bytes as read), newest
+//   first, less those no commitment can read any more (older than a write at or below the finalized head), so the
+//   state of a recently written account (a pool, a bonding curve, a trader's token account) is read without a query;
 // - the newest slot per commitment level, as the views' heads rule (max slot per level, never moving back, a
 //   level implying the lower ones);
 // - `floor`: every transaction of a slot >= floor that the views could hold is held here (the slot's own
@@ -20,7 +23,7 @@
 // their metas and statuses; the oldest go first.
 import bs58 from 'bs58';
 import type { BlockMeta, SlotEvent } from '../../schemas/gen/events.js';
-import { payload, readVarint64, scanFields, type TransactionScan } from '../../schemas/scan.js';
+import { payload, readVarint64, scanFields, type AccountScan, type TransactionScan } from '../../schemas/scan.js';
 import { slotStatusOf, type Commitment } from '../../schemas/commitment.js';
 import { combineStatus, isLevel, isTerminal } from '../live/slot-status.js';
 
@@ -50,11 +53,20 @@ export interface HeldTransaction {
 /** The transaction's first signature in base-58, encoded once. */
 export const base58Signature = (t: HeldTransaction): string => (t.base58 ??= bs58.encode(Buffer.from(t.signature, 'latin1')));
 
-/** What the cache needs of a live record: the api/live StreamEvent's transaction and slot kinds. */
+/** A held account write: the Kafka record's bytes and its order among the account's writes. */
+export interface HeldWrite {
+  readonly slot: bigint;
+  readonly writeVersion: bigint;
+  readonly bytes: Buffer;
+}
+
+/** What the cache needs of a live record: the api/live StreamEvent's transaction, account and slot kinds (an
+ * account write from a snapshot of the views carries no scan: it is not the topics' record). */
 export type HeadEvent =
   | { readonly kind: 'transaction'; readonly scan: TransactionScan }
+  | { readonly kind: 'account'; readonly scan?: AccountScan }
   | { readonly kind: 'slot'; readonly event: SlotEvent }
-  | { readonly kind: 'account' | 'entry' | 'parsed' };
+  | { readonly kind: 'entry' | 'parsed' };
 
 export interface HeadBlock {
   readonly slot: bigint;
@@ -75,6 +87,10 @@ class HeldSlot {
   txs: Map<number, HeldTransaction> | undefined = new Map();
   /** Summaries made from the transactions before they were dropped (see `summary`). */
   readonly summaries = new Map<string, unknown>();
+  /** Account records read for the slot (held or not: a write the views reject is counted too, as the marker does). */
+  accountsRead = 0;
+  /** The accounts written in the slot (latin1 keys), for eviction; undefined once evicted, with `txs`. */
+  written: string[] | undefined = [];
 
   constructor(readonly slot: bigint) {}
 
@@ -96,6 +112,16 @@ export function expectedTransactions(marker: SlotEvent): number {
   const b = marker.block!;
   return Number(b.executedTransactionCount ?? BigInt(b.transactionCount));
 }
+
+/** How many account records the slot's marker says precede it; undefined when it does not count them. */
+export function expectedAccounts(marker: SlotEvent): number | undefined {
+  const counts = marker.end?.counts;
+  if (counts === undefined) return undefined;
+  return counts.reduce((n, c) => (c.kind === 'accounts' ? n + c.count : n), 0);
+}
+
+/** Whether a held write is after another in an account's order (slot, then write_version: the views' version). */
+const isAfter = (a: HeldWrite, b: HeldWrite): boolean => a.slot > b.slot || (a.slot === b.slot && a.writeVersion > b.writeVersion);
 
 /** The position, first signature and error of a scanned transaction record; undefined when it has no 64-byte
  * signature (the projector dead-letters it: the views never hold it). */
@@ -127,6 +153,8 @@ export class HeadCache {
   private readonly newest: (bigint | undefined)[] = [undefined, undefined, undefined];
   private readonly bySignature = new Map<string, HeldTransaction | HeldTransaction[]>();
   private readonly byHash = new Map<string, bigint>();
+  /** Per account (its 32 bytes as latin1): held writes, newest first. */
+  private readonly writes = new Map<string, HeldWrite[]>();
   private readonly summarizers = new Map<string, (records: readonly Buffer[]) => unknown>();
   private floorSlot: bigint | undefined;
   private metaFloorSlot: bigint | undefined;
@@ -155,7 +183,9 @@ export class HeadCache {
 
   onEvent(e: HeadEvent): void {
     if (e.kind === 'transaction') this.onTransaction(e.scan);
-    else if (e.kind === 'slot') this.onSlot(e.event);
+    else if (e.kind === 'account') {
+      if (e.scan !== undefined) this.onAccount(e.scan);
+    } else if (e.kind === 'slot') this.onSlot(e.event);
   }
 
   private start(slot: bigint): void {
@@ -178,6 +208,31 @@ export class HeadCache {
     if (known === undefined) this.bySignature.set(t.signature, t);
     else if (Array.isArray(known)) known.push(t);
     else this.bySignature.set(t.signature, [known, t]);
+  }
+
+  private onAccount(scan: AccountScan): void {
+    this.start(scan.slot);
+    if (scan.slot < this.floorSlot!) return;
+    const s = this.slotAt(scan.slot);
+    if (s === undefined || s.written === undefined) return;
+    s.accountsRead++;
+    // The projector rejects a write without a 32-byte pubkey and owner: the views never hold it.
+    if (scan.pubkey.length !== 32 || scan.owner.length !== 32) return;
+    const key = scan.pubkey.toString('latin1');
+    const w: HeldWrite = { slot: scan.slot, writeVersion: scan.writeVersion, bytes: scan.bytes };
+    let list = this.writes.get(key);
+    if (list === undefined) this.writes.set(key, (list = []));
+    let i = 0;
+    while (i < list.length && isAfter(list[i]!, w)) i++;
+    if (i < list.length && list[i]!.slot === w.slot && list[i]!.writeVersion === w.writeVersion) list[i] = w;
+    else list.splice(i, 0, w);
+    s.written.push(key);
+    // A read answers at a commitment's head, never below the finalized one: a write older than the newest at or
+    // below it is read by nothing (hot accounts would otherwise keep every write of the held slots).
+    const finalized = this.newest[slotStatusOf('finalized')];
+    if (finalized === undefined) return;
+    const settled = list.findIndex((x) => x.slot <= finalized);
+    if (settled >= 0) list.length = settled + 1;
   }
 
   private onSlot(ev: SlotEvent): void {
@@ -238,6 +293,14 @@ export class HeadCache {
     if (s.complete && !s.dead) for (const [name, f] of this.summarizers) if (!s.summaries.has(name)) s.summaries.set(name, f(bodies(s)));
     for (const t of s.txs!.values()) this.unindex(t);
     s.txs = undefined;
+    for (const key of s.written!) {
+      const list = this.writes.get(key);
+      if (list === undefined) continue;
+      // Slots go oldest first: the account's writes at or below this one are its oldest.
+      while (list.length > 0 && list[list.length - 1]!.slot <= s.slot) list.pop();
+      if (list.length === 0) this.writes.delete(key);
+    }
+    s.written = undefined;
   }
 
   private unindex(t: HeldTransaction): void {
@@ -345,6 +408,26 @@ export class HeadCache {
     const s = this.held.get(slot);
     if (s === undefined || !s.complete) return undefined;
     return [...s.txs!.values()].sort((a, b) => a.position - b.position);
+  }
+
+  /**
+   * The newest write of an account (its 32 bytes as latin1) at or below `slot`, when the cache can prove it is the
+   * one the views hold: every account record of the slots from that write's up to `slot` is held (a slot whose
+   * marker was read has all it counts; one whose marker is not read yet counts as held, as `holdsAll` does). A
+   * write older than the finalized head's newest is not kept: `slot` is a commitment's head. Undefined when the
+   * cache cannot tell (the account not written in the held slots, or a slot not complete).
+   */
+  newestWrite(account: string, slot: bigint): HeldWrite | undefined {
+    const w = this.writes.get(account)?.find((x) => x.slot <= slot);
+    if (w === undefined || this.floorSlot === undefined || w.slot < this.floorSlot) return undefined;
+    for (let i = lowerIndex(this.order, w.slot); i < this.order.length && this.order[i]! <= slot; i++) {
+      const s = this.held.get(this.order[i]!)!;
+      if (s.written === undefined) return undefined;
+      if (s.marker === undefined) continue;
+      const expected = expectedAccounts(s.marker);
+      if (expected === undefined || s.accountsRead < expected) return undefined;
+    }
+    return w;
   }
 
   /** Whether every transaction the views could hold for slots in [from, to] is held (slots with a meta complete). */

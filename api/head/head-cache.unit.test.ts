@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SlotStatus, TransactionEvent } from '../../schemas/codec.js';
-import { scanTransaction } from '../../schemas/scan.js';
-import { slotStatus } from '../../test/support/projector/events.js';
+import { AccountEvent, SlotStatus, TransactionEvent } from '../../schemas/codec.js';
+import { scanAccount, scanTransaction } from '../../schemas/scan.js';
+import { account, keyOf, slotStatus } from '../../test/support/projector/events.js';
 import { transferTx, txSig } from '../../test/support/jsonrpc/tx-chain.js';
 import {
   HeadCache,
   LATE_START_MARGIN,
   META_EXTRA_SLOTS,
+  expectedAccounts,
   expectedTransactions,
   heldTransaction,
   rawSignature,
@@ -29,6 +30,21 @@ const block = (c: HeadCache, slot: number, n = 2): void => {
   c.onEvent(marker(slot, n));
 };
 const sig = (slot: number, i: number): string => rawSignature(txSig(slot, i));
+const write = (slot: number, writeVersion: number, lamports: number, pubkey = 'pool'): HeadEvent => ({
+  kind: 'account',
+  scan: scanAccount(Buffer.from(AccountEvent.encode(account({ pubkey, owner: 'amm', slot, writeVersion, lamports })).finish())),
+});
+/** A marker whose end counts `accounts` account records (and no transaction). */
+const accountsMarker = (slot: number, accounts: number): HeadEvent => {
+  const m = marker(slot, 0) as Extract<HeadEvent, { kind: 'slot' }>;
+  m.event.end = { counts: [{ kind: 'accounts', partition: 0, count: accounts }] };
+  return m;
+};
+const key = (label: string): string => keyOf(label).toString('latin1');
+const lamportsAt = (c: HeadCache, slot: number, pubkey = 'pool'): bigint | undefined => {
+  const w = c.newestWrite(key(pubkey), BigInt(slot));
+  return w === undefined ? undefined : scanAccount(w.bytes).lamports;
+};
 
 describe('heldTransaction', () => {
   it('reads the position, first signature and error from the scan, as the projector stores them', () => {
@@ -105,6 +121,73 @@ describe('HeadCache', () => {
       ],
     };
     expect(expectedTransactions(ev)).toBe(3);
+  });
+
+  it("counts a marker's account records only from its end counts", () => {
+    const ev = slotStatus(5, SlotStatus.SLOT_STATUS_PROCESSED, { parent: 4, height: 1, txs: 9 });
+    expect(expectedAccounts(ev)).toBeUndefined();
+    ev.end = {
+      counts: [
+        { kind: 'accounts', partition: 0, count: 5 },
+        { kind: 'transactions', partition: 0, count: 2 },
+        { kind: 'accounts', partition: 2, count: 1 },
+      ],
+    };
+    expect(expectedAccounts(ev)).toBe(6);
+  });
+
+  it("answers an account's newest write at or below a slot, the higher write_version of a slot winning", () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    c.onEvent(write(10, 7, 100));
+    c.onEvent(write(12, 9, 300));
+    c.onEvent(write(12, 8, 200));
+    c.onEvent(write(11, 1, 150, 'other'));
+    expect([lamportsAt(c, 10), lamportsAt(c, 11), lamportsAt(c, 12), lamportsAt(c, 99)]).toEqual([100n, 100n, 300n, 300n]);
+    expect(lamportsAt(c, 9)).toBeUndefined();
+    expect(lamportsAt(c, 11, 'other')).toBe(150n);
+    expect(lamportsAt(c, 11, 'never')).toBeUndefined();
+    // The same write again (an aborted record re-read) replaces itself.
+    c.onEvent(write(12, 9, 300));
+    expect(lamportsAt(c, 12)).toBe(300n);
+  });
+
+  it('answers a write only when every account record its slots count is held', () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    c.onEvent(write(10, 1, 100));
+    c.onEvent(accountsMarker(10, 1));
+    c.onEvent(accountsMarker(11, 2));
+    c.onEvent(write(11, 2, 5, 'other'));
+    // Slot 11 counts two records and one is held: a write of the pool's in it may be the one not read yet.
+    expect(lamportsAt(c, 10)).toBe(100n);
+    expect(lamportsAt(c, 11)).toBeUndefined();
+    c.onEvent(write(11, 3, 6, 'third'));
+    expect(lamportsAt(c, 11)).toBe(100n);
+    // A marker without end counts proves nothing about accounts.
+    c.onEvent(marker(12, 0));
+    expect(lamportsAt(c, 12)).toBeUndefined();
+    // A write the views reject (no 32-byte pubkey) is counted, not held.
+    const bad = AccountEvent.fromPartial({ pubkey: Buffer.alloc(5), owner: keyOf('amm'), slot: 13n, lamports: 1n });
+    c.onEvent({ kind: 'account', scan: scanAccount(Buffer.from(AccountEvent.encode(bad).finish())) });
+    c.onEvent(accountsMarker(13, 1));
+    expect(c.newestWrite(Buffer.alloc(5).toString('latin1'), 13n)).toBeUndefined();
+  });
+
+  it('keeps of an account only the writes a commitment can read, and drops them with their slot', () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    for (let s = 1; s <= 5; s++) c.onEvent(write(s, s, s * 10));
+    c.onEvent(status(3, SlotStatus.SLOT_STATUS_FINALIZED));
+    c.onEvent(write(6, 6, 60));
+    // Finalized at 3: the write of slot 3 and those after it stay; slots 1 and 2's are read by nothing.
+    expect([lamportsAt(c, 3), lamportsAt(c, 5), lamportsAt(c, 6)]).toEqual([30n, 50n, 60n]);
+    expect(lamportsAt(c, 2)).toBeUndefined();
+    for (let s = 7; s <= 154; s++) c.onEvent(status(s, SlotStatus.SLOT_STATUS_PROCESSED));
+    // 154 slots: the 4 oldest evicted with their writes (the floor at 5).
+    expect(c.floor).toBe(5n);
+    expect(lamportsAt(c, 4)).toBeUndefined();
+    expect(lamportsAt(c, 154)).toBe(60n);
+    for (let s = 155; s <= 160; s++) c.onEvent(status(s, SlotStatus.SLOT_STATUS_PROCESSED));
+    // Its last write's slot evicted: the account is not known any more (the views answer).
+    expect(lamportsAt(c, 160)).toBeUndefined();
   });
 
   it('keeps every landing of a signature (forks), until its slot is evicted', () => {

@@ -15,11 +15,12 @@ import { ingestSection } from '../../cli/config-sections.js';
 import { makeConfig } from '../../cli/config.js';
 import { createClickHouse, type ClickHouseClient } from '../../platform/clickhouse.js';
 import { silentLogger } from '../../platform/log.js';
-import { SlotStatus, type ChainEvent, type TransactionEvent } from '../../schemas/codec.js';
+import { SlotStatus, type AccountEvent, type ChainEvent, type TransactionEvent } from '../../schemas/codec.js';
 import { blockFromConfirmedBlock, ConfirmedBlock } from '../../schemas/yellowstone/index.js';
-import { testBrokers } from '../../test/support/harness/kafka.js';
+import { testBrokers, waitFor } from '../../test/support/harness/kafka.js';
 import { headOutcomes, openHeadWorld, outcomesSince, type HeadWorld, type Heads } from '../../test/support/jsonrpc/head-world.js';
 import { buildTxChain, TX_DEAD, TX_FIRST, TX_HEADS, TX_SKIPPED } from '../../test/support/jsonrpc/tx-chain.js';
+import { isTokenProgram } from '../../schemas/programs.js';
 import { MAINNET_BLOCKS, readMainnetBlock } from '../../test/support/mainnet/data.js';
 import type { SlotBatch } from '../../test/support/projector/chain.js';
 import { expectedHeads, type ConsumedRecord } from '../../test/support/projector/expected.js';
@@ -42,6 +43,7 @@ interface Chain {
   /** Skipped and dead slots. */
   gone: bigint[];
   transactions: TransactionEvent[];
+  accounts: AccountEvent[];
 }
 
 function chainOf(records: readonly ConsumedRecord[]): Chain {
@@ -54,15 +56,57 @@ function chainOf(records: readonly ConsumedRecord[]): Chain {
   const blocks: Chain['blocks'] = [];
   const gone: bigint[] = [];
   const transactions: TransactionEvent[] = [];
+  const accounts: AccountEvent[] = [];
   for (const r of records) {
     const e = r.event;
     if (e.kind === 'transactions') transactions.push(e.event);
+    if (e.kind === 'accounts') accounts.push(e.event);
     if (e.kind !== 'slots') continue;
     if (e.event.status === SlotStatus.SLOT_STATUS_SKIPPED || e.event.status === SlotStatus.SLOT_STATUS_DEAD) gone.push(e.event.slot);
     if (e.event.block !== undefined) blocks.push({ slot: e.event.slot, hash: bs58.encode(e.event.block.blockhash) });
   }
   blocks.sort((a, b) => (a.slot < b.slot ? -1 : 1));
-  return { heads, blocks, gone, transactions };
+  return { heads, blocks, gone, transactions, accounts };
+}
+
+/**
+ * Accounts whose reads the cache answers at every commitment: each has a write in [from, finalized head], so its
+ * newest write at any head is held. The busiest of each owner (vote accounts, token accounts for jsonParsed and its
+ * mints, pump.fun's curves, wallets), then the busiest of the rest (their writes span the most slots and forks).
+ */
+function heldAccounts(c: Chain, from: bigint, n: number): { pubkey: string; owner: string }[] {
+  const writes = new Map<string, { n: number; owner: string }>();
+  for (const a of c.accounts) {
+    if (a.slot < from || a.slot > c.heads.finalized) continue;
+    const k = bs58.encode(a.pubkey);
+    writes.set(k, { n: (writes.get(k)?.n ?? 0) + 1, owner: bs58.encode(a.owner) });
+  }
+  const busiest = [...writes.entries()].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1)).map(([k, w]) => ({ k, ...w }));
+  const owners = new Set<string>();
+  const picked = busiest.filter((a) => !owners.has(a.owner) && owners.add(a.owner)).slice(0, n);
+  const rest = busiest.filter((a) => !picked.includes(a)).slice(0, n - picked.length);
+  return [...picked, ...rest].map((a) => ({ pubkey: a.k, owner: a.owner }));
+}
+
+/**
+ * The account reads (getAccountInfo, getBalance, getMultipleAccounts) of `accounts`, with a spread of params. A
+ * token account's jsonParsed needs its mint's decimals, and the simulator writes no mint in the held slots: those
+ * are asked apart (`parsedTokens`), and the views answer them.
+ */
+function accountRequests(c: Chain, accounts: readonly { pubkey: string; owner: string }[]): { hits: Request[]; parsedTokens: Request[] } {
+  const hits: Request[] = [];
+  const parsedTokens: Request[] = [];
+  for (const [i, { pubkey: a, owner }] of accounts.entries()) {
+    const commitment = COMMITMENTS[i % COMMITMENTS.length]!;
+    hits.push(['getBalance', [a]], ['getBalance', [a, { commitment }]], ['getAccountInfo', [a]]);
+    for (const encoding of ['base64', 'base58'] as const) hits.push(['getAccountInfo', [a, { encoding, commitment }]]);
+    (isTokenProgram(owner) ? parsedTokens : hits).push(['getAccountInfo', [a, { encoding: 'jsonParsed', commitment }]]);
+    hits.push(['getAccountInfo', [a, { encoding: 'base64', dataSlice: { offset: 1, length: 8 }, commitment }]]);
+    hits.push(['getAccountInfo', [a, { commitment, minContextSlot: Number(c.heads[commitment]) + 1 }]]); // -32016
+  }
+  const keys = accounts.map((a) => a.pubkey);
+  for (const commitment of COMMITMENTS) hits.push(['getMultipleAccounts', [keys.slice(0, 6), { commitment }]]);
+  return { hits, parsedTokens };
 }
 
 const sigOf = (t: TransactionEvent): string => bs58.encode(t.signatures[0]!);
@@ -250,17 +294,41 @@ describe('head cache against the views', () => {
     expect(floor).toBeGreaterThan(0n);
     const old = c.transactions.find((t) => t.slot < floor)!;
     const oldBlock = c.blocks.find((b) => b.slot < floor)!;
+    // Accounts written in the held slots; and one written only below the floor, which the views answer.
+    const accounts = heldAccounts(c, floor, 12);
+    expect(accounts.length).toBeGreaterThan(5);
+    const recent = new Set(c.accounts.filter((a) => a.slot >= floor).map((a) => bs58.encode(a.pubkey)));
+    const gone = c.accounts.map((a) => bs58.encode(a.pubkey)).find((k) => !recent.has(k))!;
+    // The accounts topic's partitions are read apart from the slots': every account record counted is held first.
+    const held = (a: string) => w.cache.newestWrite(Buffer.from(bs58.decode(a)).toString('latin1'), c.heads.finalized);
+    await waitFor(() => accounts.every((a) => held(a.pubkey)), {
+      what: 'the head cache to hold the accounts read',
+      timeoutMs: 60_000,
+      intervalMs: 50,
+    });
     // Transactions a little past the floor: their recent blockhashes' blocks are held too, which bounds where else
     // they can have landed (a dead fork's, or one above the finalized head, are then known not to be elsewhere).
-    await checkEqual(w, c, requests(c, { from: floor + 32n, sample: 12, fullHistory: false }), [
-      ['getTransaction', [sigOf(old), { commitment: 'confirmed' }]],
-      ['getBlock', [Number(oldBlock.slot), { transactionDetails: 'signatures' }]],
-      ['getSignatureStatuses', [[sigOf(old), UNKNOWN_SIG], { searchTransactionHistory: true }]],
-      ['getSignatureStatuses', [[UNKNOWN_SIG]]],
-      ['getTransaction', [UNKNOWN_SIG]],
-      // 150 finalized blocks, but the oldest were dropped before anyone asked for their fees.
-      ['getRecentPrioritizationFees'],
-    ]);
+    const reads = accountRequests(c, accounts);
+    expect(reads.parsedTokens.length).toBeGreaterThan(0);
+    await checkEqual(
+      w,
+      c,
+      [...requests(c, { from: floor + 32n, sample: 12, fullHistory: false }), ...reads.hits],
+      [
+        ...reads.parsedTokens,
+        ['getAccountInfo', [gone, { encoding: 'base64' }]],
+        ['getBalance', [gone]],
+        ['getMultipleAccounts', [[accounts[0]!.pubkey, gone]]],
+        ['getBalance', [accounts[0]!.pubkey, { slot: Number(c.heads.finalized) }]], // as of a slot: the views' history
+        ['getTransaction', [sigOf(old), { commitment: 'confirmed' }]],
+        ['getBlock', [Number(oldBlock.slot), { transactionDetails: 'signatures' }]],
+        ['getSignatureStatuses', [[sigOf(old), UNKNOWN_SIG], { searchTransactionHistory: true }]],
+        ['getSignatureStatuses', [[UNKNOWN_SIG]]],
+        ['getTransaction', [UNKNOWN_SIG]],
+        // 150 finalized blocks, but the oldest were dropped before anyone asked for their fees.
+        ['getRecentPrioritizationFees'],
+      ],
+    );
   });
 
   it('the hand-made chain: skipped, dead and re-landed, rewards, no previous blockhash, no transaction time', async () => {

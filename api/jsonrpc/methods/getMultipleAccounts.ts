@@ -1,9 +1,12 @@
 // getMultipleAccounts: up to 100 accounts at one commitment, in request order, null for missing ones.
 // Agave checks the count before the keys, and defaults to base64 here. `slot`: as of that slot (../as-of.ts).
+// When every one was written in the head cache's slots, they are read from memory (../head-accounts.ts).
 import { encodeAccount, encodingReady, mintsToRead, parseAccountConfig, type AccountConfig } from '../../solana-json/accounts.js';
 import { readAccounts, readMintDecimals } from '../account-state.js';
 import { invalidParam, invalidParams } from '../../solana-json/errors.js';
 import { parseAsOf, readSlot, type AsOf } from '../as-of.js';
+import { HEAD_MISS } from '../head.js';
+import { headReadSlot, headUiAccounts } from '../head-accounts.js';
 import { defineMethod, withContext } from '../method.js';
 import { parseConfig, parsePubkey, positional } from '../../solana-json/params.js';
 
@@ -38,5 +41,11 @@ export const getMultipleAccounts = defineMethod<GetMultipleAccountsParams>({
       return r === undefined ? null : encodeAccount(r, p.encoding, p.dataSlice, decimals);
     });
     return withContext(slot, ctx.apiVersion, value);
+  },
+  fromHead: (h, p) => {
+    const slot = headReadSlot(UNAVAILABLE, h, p);
+    if (slot === HEAD_MISS) return HEAD_MISS;
+    const value = headUiAccounts(h, p.pubkeys, p, slot);
+    return value === HEAD_MISS ? HEAD_MISS : withContext(slot, h.apiVersion, value);
   },
 });
