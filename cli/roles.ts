@@ -10,7 +10,16 @@ import type { WiredKafka } from './wire-kafka.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { ConfigSections } from './config-sections.js';
 import { startStreamWorkers, streamProcessCount } from './stream-workers.js';
-import { wireEdge, wireEngineViews, wireRpc, wireStreams, wireStreamViews, type ChainHead, type StreamPorts } from './wire-api.js';
+import {
+  headKinds,
+  wireEdge,
+  wireEngineViews,
+  wireRpc,
+  wireStreams,
+  wireStreamViews,
+  type ChainHead,
+  type StreamPorts,
+} from './wire-api.js';
 import { wireClickHouse } from './wire-clickhouse.js';
 import { wireIngest } from './wire-ingest.js';
 import { wireKafka, wireLocalKafka } from './wire-kafka.js';
@@ -138,9 +147,8 @@ async function wireApiRole(
     head = here.live;
   } else {
     const { LiveLayer } = await import('../api/live/index.js');
-    // Slot statuses for JSON-RPC's freshness check, and transactions too when the head cache keeps them.
-    const kinds = api.jsonrpc.headCacheSlots > 0 ? (['slots', 'transactions'] as const) : (['slots'] as const);
-    const live = await LiveLayer.start({ ...api.live, kinds: [...kinds], ...infra, log });
+    // Slot statuses for JSON-RPC's freshness check, and what the head cache keeps: transactions, account writes.
+    const live = await LiveLayer.start({ ...api.live, kinds: headKinds(api.jsonrpc), ...infra, log });
     stops.add('live layer (slots)', () => live.close());
     head = live;
   }

@@ -7,6 +7,8 @@ import type { AccessControl } from '../api/access/index.js';
 import type { LiveLayer, StreamViews } from '../api/live/index.js';
 import type { QueryAdmission } from '../api/views/admission.js';
 import type { ApiSection } from '../api/options.js';
+import type { JsonRpcSection } from '../api/jsonrpc/options.js';
+import type { TopicKind } from '../schemas/topics.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/log.js';
 import { addHealthCheck } from '../platform/metrics.js';
@@ -76,6 +78,13 @@ export async function wireStreams(
  * version, and the records the head cache keeps. */
 export type ChainHead = Pick<LiveLayer, 'chainTip' | 'upstreamVersion' | 'addConsumer' | 'readsFromStart'>;
 
+/** The topics a live read only for JSON-RPC takes (the streams in processes of their own): slot statuses for its
+ * freshness check, and what its head cache keeps. Pure. */
+export function headKinds(jsonrpc: Pick<JsonRpcSection, 'headCacheSlots' | 'headCacheAccounts'>): TopicKind[] {
+  if (jsonrpc.headCacheSlots === 0) return ['slots'];
+  return jsonrpc.headCacheAccounts ? ['slots', 'transactions', 'accounts'] : ['slots', 'transactions'];
+}
+
 /** JSON-RPC on ClickHouse, with the status page; returns its port. */
 export async function wireRpc(
   api: ApiSection,
@@ -96,8 +105,11 @@ export async function wireRpc(
   const snapshot = statusSource(processInputs({ ch, database: api.jsonrpc.database, chainTip, views: () => statusViews.get() }));
   // The head cache: recent reads from the live read's own records (api/head/); whether the tail has read anything
   // yet is asked in the same synchronous step as the cache is added.
-  const { headCacheSlots, ...jsonrpc } = api.jsonrpc;
-  const cache = headCacheSlots > 0 ? new HeadCache({ slots: headCacheSlots, fromStart: head.readsFromStart() }) : undefined;
+  const { headCacheSlots, headCacheAccounts, ...jsonrpc } = api.jsonrpc;
+  const cache =
+    headCacheSlots > 0
+      ? new HeadCache({ slots: headCacheSlots, accounts: headCacheAccounts, fromStart: head.readsFromStart() })
+      : undefined;
   if (cache) head.addConsumer(cache);
   const rpc = await JsonRpcServer.open({
     ...jsonrpc,

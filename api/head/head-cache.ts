@@ -7,7 +7,8 @@
 // What it holds, and what it can prove:
 // - per slot: its status (levels and terminal, combined as api/live/slot-status.ts), its block meta (the record
 //   that carries it: the views' `blocks` and `block_details` rows), and its transactions' record bytes by
-//   position (the views' `transaction_records`, stored as read from Kafka), with a signature index;
+//   position (the views' `transaction_records`, stored as read from Kafka), with a signature index and an index by
+//   the transactions' keys (the views' `signatures_by_address`: static and loaded addresses);
 // - per account: its writes in the held slots (the views' `account_writes`, the record bytes as read), newest
 //   first, less those no commitment can read any more (older than a write at or below the finalized head), so the
 //   state of a recently written account (a pool, a bonding curve, a trader's token account) is read without a query;
@@ -46,6 +47,8 @@ export interface HeldTransaction {
   /** The record's `err` (Agave's JSON text), null on success: the views' `transactions.err`. */
   readonly err: string | null;
   readonly bytes: Buffer;
+  /** The distinct `keyHash`es of its keys, static and loaded (the address index's buckets it is in). */
+  readonly keys: readonly number[];
   /** The signature in base-58, made on first use (`base58Signature`): getBlock's signature lists ask for it. */
   base58?: string;
 }
@@ -123,11 +126,41 @@ export function expectedAccounts(marker: SlotEvent): number | undefined {
 /** Whether a held write is after another in an account's order (slot, then write_version: the views' version). */
 const isAfter = (a: HeldWrite, b: HeldWrite): boolean => a.slot > b.slot || (a.slot === b.slot && a.writeVersion > b.writeVersion);
 
+/** The address index's bucket of a 32-byte key: 30 bits of it (keys are hashes or curve points; a small integer
+ * keys a Map without making a string per key of every transaction). A bucket's entries are checked on a read. */
+export const keyHash = (key: Buffer, at = 0): number => key.readUInt32LE(at) & 0x3fffffff;
+
+/** The distinct key hashes of a transaction record's keys (account keys, loaded writable, loaded readonly), or
+ * undefined when one is not 32 bytes (the projector rejects such a transaction). */
+function keyHashes(bytes: Buffer, fields: readonly number[]): number[] | undefined {
+  const out: number[] = [];
+  for (let i = 0; i < fields.length; i += 3) {
+    const f = fields[i];
+    if (f !== 8 && f !== 12 && f !== 13) continue;
+    const start = fields[i + 1]!;
+    if (fields[i + 2]! - start !== 33 || bytes[start] !== 32) return undefined;
+    const h = keyHash(bytes, start + 1);
+    if (!out.includes(h)) out.push(h);
+  }
+  return out;
+}
+
+/** Whether a 32-byte key is among a transaction record's keys (static or loaded). */
+function hasKey(bytes: Buffer, key: Buffer): boolean {
+  const f = scanFields(bytes);
+  for (let i = 0; i < f.length; i += 3) {
+    if ((f[i] === 8 || f[i] === 12 || f[i] === 13) && bytes.compare(key, 0, 32, f[i + 1]! + 1, f[i + 2]!) === 0) return true;
+  }
+  return false;
+}
+
 /** The position, first signature and error of a scanned transaction record; undefined when it has no 64-byte
- * signature (the projector dead-letters it: the views never hold it). */
+ * signature or a key that is not 32 bytes (the projector dead-letters it: the views never hold it). */
 export function heldTransaction(scan: TransactionScan): HeldTransaction | undefined {
   const sig = scan.signatures[0];
   if (sig === undefined || sig.length !== 64) return undefined;
+  const keys = keyHashes(scan.bytes, scan.fields);
+  if (keys === undefined) return undefined;
   let position = 0;
   let err: string | null = null;
   const f = scan.fields;
@@ -135,14 +168,40 @@ export function heldTransaction(scan: TransactionScan): HeldTransaction | undefi
     if (f[i] === 2) position = Number(readVarint64(scan.bytes, f[i + 1]!, f[i + 2]!));
     else if (f[i] === 15) err = payload(scan.bytes, f[i + 1]!, f[i + 2]!).toString('utf8');
   }
-  return { slot: scan.slot, position, signature: sig.toString('latin1'), err, bytes: scan.bytes };
+  return { slot: scan.slot, position, signature: sig.toString('latin1'), err, bytes: scan.bytes, keys };
 }
+
+/** One address index bucket: held transactions in (slot, position) order; evicted ones before `start`. */
+class Bucket {
+  items: HeldTransaction[] = [];
+  start = 0;
+
+  add(t: HeldTransaction): void {
+    let i = this.items.length;
+    while (i > this.start && isBefore(t, this.items[i - 1]!)) i--;
+    this.items.splice(i, 0, t);
+  }
+
+  /** Drops the entries at or below `slot` (the oldest: slots are evicted in order); whether it is empty. */
+  dropTo(slot: bigint): boolean {
+    while (this.start < this.items.length && this.items[this.start]!.slot <= slot) this.start++;
+    if (this.start > 64 && this.start * 2 > this.items.length) {
+      this.items = this.items.slice(this.start);
+      this.start = 0;
+    }
+    return this.start === this.items.length;
+  }
+}
+
+const isBefore = (a: HeldTransaction, b: HeldTransaction): boolean => a.slot < b.slot || (a.slot === b.slot && a.position < b.position);
 
 export interface HeadCacheOptions {
   /** Slots whose transactions are held (at least MIN_HEAD_CACHE_SLOTS). */
   slots: number;
   /** The read started at the start of the topics (nothing came before the first record): coverage from slot 0. */
   fromStart: boolean;
+  /** Hold account writes (`newestWrite`); default true. Off, every account read is the views'. */
+  accounts?: boolean;
 }
 
 export class HeadCache {
@@ -152,6 +211,8 @@ export class HeadCache {
   /** Newest slot per level (index: the level's slot status). */
   private readonly newest: (bigint | undefined)[] = [undefined, undefined, undefined];
   private readonly bySignature = new Map<string, HeldTransaction | HeldTransaction[]>();
+  /** The address index: key hash -> bucket. */
+  private readonly byKey = new Map<number, Bucket>();
   private readonly byHash = new Map<string, bigint>();
   /** Per account (its 32 bytes as latin1): held writes, newest first. */
   private readonly writes = new Map<string, HeldWrite[]>();
@@ -184,7 +245,7 @@ export class HeadCache {
   onEvent(e: HeadEvent): void {
     if (e.kind === 'transaction') this.onTransaction(e.scan);
     else if (e.kind === 'account') {
-      if (e.scan !== undefined) this.onAccount(e.scan);
+      if (e.scan !== undefined && this.o.accounts !== false) this.onAccount(e.scan);
     } else if (e.kind === 'slot') this.onSlot(e.event);
   }
 
@@ -208,6 +269,12 @@ export class HeadCache {
     if (known === undefined) this.bySignature.set(t.signature, t);
     else if (Array.isArray(known)) known.push(t);
     else this.bySignature.set(t.signature, [known, t]);
+    // A replaced record stays in its buckets until its slot goes: reads skip what its slot no longer holds.
+    for (const h of t.keys) {
+      let b = this.byKey.get(h);
+      if (b === undefined) this.byKey.set(h, (b = new Bucket()));
+      b.add(t);
+    }
   }
 
   private onAccount(scan: AccountScan): void {
@@ -291,7 +358,10 @@ export class HeadCache {
 
   private dropTransactions(s: HeldSlot): void {
     if (s.complete && !s.dead) for (const [name, f] of this.summarizers) if (!s.summaries.has(name)) s.summaries.set(name, f(bodies(s)));
-    for (const t of s.txs!.values()) this.unindex(t);
+    for (const t of s.txs!.values()) {
+      this.unindex(t);
+      for (const h of t.keys) if (this.byKey.get(h)?.dropTo(s.slot) === true) this.byKey.delete(h);
+    }
     s.txs = undefined;
     for (const key of s.written!) {
       const list = this.writes.get(key);
@@ -428,6 +498,26 @@ export class HeadCache {
       if (expected === undefined || s.accountsRead < expected) return undefined;
     }
     return w;
+  }
+
+  /**
+   * The transactions with `address` (32 bytes) among their keys, static or loaded, at or below `maxSlot`, newest
+   * first (slot, then position, descending), at most `limit`: the views' `signatures_by_address` rows, dead slots
+   * included as there. Undefined when the cache cannot prove them the newest: fewer than `limit` while it does not
+   * hold the chain from its start, or a slot from the oldest one returned up to `maxSlot` not whole (`holdsAll`).
+   */
+  transactionsWith(address: Buffer, maxSlot: bigint, limit: number): HeldTransaction[] | undefined {
+    if (this.floorSlot === undefined) return undefined;
+    const out: HeldTransaction[] = [];
+    const b = this.byKey.get(keyHash(address));
+    for (let i = (b?.items.length ?? 0) - 1; b !== undefined && i >= b.start && out.length < limit; i--) {
+      const t = b.items[i]!;
+      if (t.slot > maxSlot || this.held.get(t.slot)?.txs?.get(t.position) !== t || !hasKey(t.bytes, address)) continue;
+      out.push(t);
+    }
+    if (out.length < limit && this.floorSlot !== 0n) return undefined;
+    const from = out.length === limit ? out[out.length - 1]!.slot : this.floorSlot;
+    return this.holdsAll(from, maxSlot) ? out : undefined;
   }
 
   /** Whether every transaction the views could hold for slots in [from, to] is held (slots with a meta complete). */

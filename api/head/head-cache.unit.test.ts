@@ -190,6 +190,60 @@ describe('HeadCache', () => {
     expect(lamportsAt(c, 160)).toBeUndefined();
   });
 
+  it("finds an address's newest transactions by any of its keys, and only when the slots down to them are whole", () => {
+    const c = new HeadCache({ slots: 150, fromStart: false });
+    const other = keyOf('other-payer');
+    const txWith = (slot: number, index: number, keys: Buffer[]): HeadEvent => {
+      const e = transferTx(slot, index, txSig(slot, index));
+      e.accountKeys = keys;
+      return { kind: 'transaction', scan: scanTransaction(Buffer.from(TransactionEvent.encode(e).finish())) };
+    };
+    const loaded = (slot: number, index: number): HeadEvent => {
+      const e = transferTx(slot, index, txSig(slot, index));
+      e.loadedReadonly = [other];
+      return { kind: 'transaction', scan: scanTransaction(Buffer.from(TransactionEvent.encode(e).finish())) };
+    };
+    c.onEvent(status(1, SlotStatus.SLOT_STATUS_PROCESSED)); // the read starts: coverage from slot 65
+    for (const slot of [70, 71, 72]) {
+      c.onEvent(txWith(slot, 0, [other]));
+      c.onEvent(loaded(slot, 1));
+      c.onEvent(tx(slot, 2));
+      c.onEvent(marker(slot, 3));
+    }
+    const found = (key: Buffer, maxSlot: number, limit: number) =>
+      c.transactionsWith(key, BigInt(maxSlot), limit)?.map((t) => `${t.slot}/${t.position}`);
+    // Static and loaded keys both count; newest first by slot, then position.
+    expect(found(other, 72, 4)).toEqual(['72/1', '72/0', '71/1', '71/0']);
+    expect(found(other, 71, 2)).toEqual(['71/1', '71/0']);
+    // Fewer than asked while the cache does not hold the chain from its start: older ones may exist.
+    expect(found(other, 72, 7)).toBeUndefined();
+    // A key sharing the bucket but not the bytes is not a match.
+    const twin = Buffer.from(other);
+    twin[31] = twin[31]! ^ 1;
+    expect(found(twin, 72, 1)).toBeUndefined();
+    // A slot counted but not whole: a page reaching into it cannot be proven.
+    c.onEvent(txWith(73, 0, [other]));
+    c.onEvent(marker(73, 2));
+    expect(found(other, 73, 1)).toBeUndefined();
+    expect(found(other, 72, 1)).toEqual(['72/1']);
+  });
+
+  it('leaves out of the address index a transaction with a key that is not 32 bytes (the projector rejects it)', () => {
+    const e = transferTx(7, 0, txSig(7, 0));
+    e.accountKeys = [keyOf('a'), Buffer.alloc(31)];
+    expect(heldTransaction(scanTransaction(Buffer.from(TransactionEvent.encode(e).finish())))).toBeUndefined();
+  });
+
+  it("drops an evicted slot's transactions from the address index", () => {
+    const c = new HeadCache({ slots: 150, fromStart: true });
+    const payer = transferTx(1, 0, txSig(1, 0)).accountKeys[0]! as Buffer;
+    for (let s = 1; s <= 160; s++) block(c, s, 1);
+    const all = c.transactionsWith(payer, 160n, 150)!;
+    expect(all.map((t) => t.slot)).toEqual(Array.from({ length: 150 }, (_, i) => BigInt(160 - i)));
+    // 151 would reach below the floor (slot 11): not provable.
+    expect(c.transactionsWith(payer, 160n, 151)).toBeUndefined();
+  });
+
   it('keeps every landing of a signature (forks), until its slot is evicted', () => {
     const c = new HeadCache({ slots: 150, fromStart: true });
     c.onEvent(tx(30, 0, txSig(1, 1)));

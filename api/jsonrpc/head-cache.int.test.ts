@@ -93,7 +93,11 @@ function heldAccounts(c: Chain, from: bigint, n: number): { pubkey: string; owne
  * token account's jsonParsed needs its mint's decimals, and the simulator writes no mint in the held slots: those
  * are asked apart (`parsedTokens`), and the views answer them.
  */
-function accountRequests(c: Chain, accounts: readonly { pubkey: string; owner: string }[]): { hits: Request[]; parsedTokens: Request[] } {
+function accountRequests(
+  c: Chain,
+  accounts: readonly { pubkey: string; owner: string }[],
+  from: bigint,
+): { hits: Request[]; parsedTokens: Request[] } {
   const hits: Request[] = [];
   const parsedTokens: Request[] = [];
   for (const [i, { pubkey: a, owner }] of accounts.entries()) {
@@ -106,6 +110,15 @@ function accountRequests(c: Chain, accounts: readonly { pubkey: string; owner: s
   }
   const keys = accounts.map((a) => a.pubkey);
   for (const commitment of COMMITMENTS) hits.push(['getMultipleAccounts', [keys.slice(0, 6), { commitment }]]);
+  // Signature pages the held slots fill: at most as many as the address has from the floor to the finalized head.
+  for (const [i, a] of keys.entries()) {
+    const key = Buffer.from(bs58.decode(a));
+    const held = c.transactions.filter((t) => t.slot >= from && t.slot <= c.heads.finalized && t.accountKeys.some((k) => key.equals(k)));
+    if (held.length === 0) continue;
+    for (const commitment of ['confirmed', 'finalized'] as const) {
+      hits.push(['getSignaturesForAddress', [a, { limit: Math.min(held.length, 1 + ((i * 7) % 25)), commitment }]]);
+    }
+  }
   return { hits, parsedTokens };
 }
 
@@ -181,6 +194,13 @@ function requests(c: Chain, o: { from: bigint; sample: number; fullHistory: bool
   }
   const accounts = [...new Set(spread(txs, o.sample).flatMap((t) => t.accountKeys.slice(0, 2).map((k) => bs58.encode(k))))].slice(0, 8);
   if (o.fullHistory) r.push(['getRecentPrioritizationFees'], ['getRecentPrioritizationFees', [accounts]]);
+  // An address's newest signatures: with the whole chain held, any page is provable, a short one included.
+  for (const [i, a] of (o.fullHistory ? accounts : []).entries()) {
+    r.push(
+      ['getSignaturesForAddress', [a]],
+      ['getSignaturesForAddress', [a, { limit: 1 + (i % 3), commitment: COMMITMENTS[1 + (i % 2)] }]],
+    );
+  }
   return r;
 }
 
@@ -308,7 +328,7 @@ describe('head cache against the views', () => {
     });
     // Transactions a little past the floor: their recent blockhashes' blocks are held too, which bounds where else
     // they can have landed (a dead fork's, or one above the finalized head, are then known not to be elsewhere).
-    const reads = accountRequests(c, accounts);
+    const reads = accountRequests(c, accounts, floor);
     expect(reads.parsedTokens.length).toBeGreaterThan(0);
     await checkEqual(
       w,
@@ -320,6 +340,9 @@ describe('head cache against the views', () => {
         ['getBalance', [gone]],
         ['getMultipleAccounts', [[accounts[0]!.pubkey, gone]]],
         ['getBalance', [accounts[0]!.pubkey, { slot: Number(c.heads.finalized) }]], // as of a slot: the views' history
+        // A page after a cursor, and one reaching below the floor.
+        ['getSignaturesForAddress', [accounts[0]!.pubkey, { before: sigOf(c.transactions[c.transactions.length - 1]!) }]],
+        ['getSignaturesForAddress', [accounts[0]!.pubkey, { limit: 1000 }]],
         ['getTransaction', [sigOf(old), { commitment: 'confirmed' }]],
         ['getBlock', [Number(oldBlock.slot), { transactionDetails: 'signatures' }]],
         ['getSignatureStatuses', [[sigOf(old), UNKNOWN_SIG], { searchTransactionHistory: true }]],

@@ -71,6 +71,13 @@ export const JSONRPC_OPTIONS = {
     roles: API,
     help: 'JSON-RPC head cache: the newest slots whose transactions the api holds in memory from its live Kafka read, answering recent reads (getSlot, getLatestBlockhash, getTransaction, getBlock, ...) without ClickHouse; at least 150, 0 = off.',
   }),
+  rpcHeadCacheAccounts: opt({
+    kind: 'bool',
+    env: 'RPC_HEAD_CACHE_ACCOUNTS',
+    default: true,
+    roles: API,
+    help: 'JSON-RPC head cache: also hold the account writes of its slots, so getAccountInfo, getBalance and getMultipleAccounts of an account written in them answer without ClickHouse (the JSON-RPC process then reads the accounts topic too, when the streams run in processes of their own). false: account reads always ask the views.',
+  }),
 };
 
 export type JsonRpcSection = Pick<
@@ -79,6 +86,8 @@ export type JsonRpcSection = Pick<
 > & {
   /** Slots the head cache holds (api/head/); 0: no cache. */
   headCacheSlots: number;
+  /** The head cache holds account writes too. */
+  headCacheAccounts: boolean;
 };
 
 /** Besides its own: the api's address and JSON-RPC port (api/options.ts), the views' database (platform/clickhouse-options.ts). */
@@ -98,6 +107,7 @@ export const JSONRPC_SECTION = defineSection(
       identity: c.rpcIdentity || undefined,
       genesisHash: c.rpcGenesisHash || undefined,
       headCacheSlots: c.rpcHeadCacheSlots,
+      headCacheAccounts: c.rpcHeadCacheAccounts,
     },
     admission: { maxRunning: c.rpcMaxRunningQueries, maxPerClient: c.rpcMaxQueriesPerClient },
   }),

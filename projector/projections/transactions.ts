@@ -1,14 +1,9 @@
 // Transactions: one row by signature, and one row per distinct address the transaction touches
 // (static keys and lookup-loaded addresses) for getSignaturesForAddress scans.
 import type { TransactionEvent } from '../../schemas/codec.js';
+import { formatMemos } from '../../schemas/memos.js';
 import { base58Of, optionalI64, rejected, u64, type Projection } from './result.js';
 import type { SignatureByAddressRow, TransactionRow } from './rows.js';
-
-/** Agave's memo form: `[<byte length>] <text>` per memo, joined by `; `; null without memos. */
-export function formatMemos(memos: readonly string[]): string | null {
-  if (memos.length === 0) return null;
-  return memos.map((m) => `[${Buffer.byteLength(m, 'utf8')}] ${m}`).join('; ');
-}
 
 export function projectTransaction(e: TransactionEvent): Projection {
   if (e.signatures.length === 0) return rejected(`transaction at slot ${e.slot} index ${e.index} has no signature`);

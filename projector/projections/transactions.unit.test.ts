@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { b58, tx } from '../../test/support/projector/events.js';
-import { formatMemos, projectTransaction } from './transactions.js';
+import { formatMemos } from '../../schemas/memos.js';
+import { projectTransaction } from './transactions.js';
 
 describe('projectTransaction', () => {
   it('given a transaction with static and loaded keys, when projected, then every distinct address gets one signature row', () => {

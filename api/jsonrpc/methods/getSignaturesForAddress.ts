@@ -1,10 +1,16 @@
 // getSignaturesForAddress: transactions that have the address among their keys, newest first (slot
 // descending, then position in the block descending). `before`/`until` are exclusive and located by
 // the transactions table; one the request cannot see (not held, or above its commitment's newest slot) is
-// Agave 4.0's -32020 `Transaction {signature} not found` (../signature-cursors.ts).
+// Agave 4.0's -32020 `Transaction {signature} not found` (../signature-cursors.ts). Without `before`/`until`, the
+// newest page of an address the head cache holds is read from memory (an account's latest activity, what bots poll).
+import bs58 from 'bs58';
 import { invalidParams } from '../../solana-json/errors.js';
 import { errValue, u64Json } from '../../solana-json/json.js';
 import { contextSlot, defineMethod } from '../method.js';
+import { HEAD_MISS, type HeadContext, type HeadMiss } from '../head.js';
+import { base58Signature, type HeldTransaction } from '../../head/head-cache.js';
+import { formatMemos } from '../../../schemas/memos.js';
+import { payload, readVarint64, scanFields } from '../../../schemas/scan.js';
 import {
   optionalString,
   parseConfig,
@@ -103,6 +109,28 @@ export function shapeSignature(r: SignatureRow, state: ViewsState): Record<strin
 
 const UNAVAILABLE = 'Signature information unavailable';
 
+/**
+ * A held transaction as its signatures_by_address row (projector/projections/transactions.ts): memos (field 17) in
+ * Agave's form, the record's block time (field 18) or else its block's, as `withBlockTimes` reads it; HEAD_MISS
+ * when it has none and its block meta is not held.
+ */
+export function headSignatureRow(h: HeadContext, t: HeldTransaction): SignatureRow | HeadMiss {
+  const memos: string[] = [];
+  let time: bigint | undefined;
+  const f = scanFields(t.bytes);
+  for (let i = 0; i < f.length; i += 3) {
+    if (f[i] === 17) memos.push(payload(t.bytes, f[i + 1]!, f[i + 2]!).toString('utf8'));
+    else if (f[i] === 18) time = BigInt.asIntN(64, readVarint64(t.bytes, f[i + 1]!, f[i + 2]!));
+  }
+  if (time === undefined) {
+    const b = h.cache.block(t.slot);
+    if (b === undefined) return HEAD_MISS;
+    time = b.meta.blockTime;
+  }
+  const row = { signature: base58Signature(t), slot: t.slot.toString(), position: t.position, err: t.err, memo: formatMemos(memos) };
+  return { ...row, block_time: time === undefined ? null : time.toString() };
+}
+
 export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParams>({
   name: 'getSignaturesForAddress',
   unavailableMessage: UNAVAILABLE,
@@ -138,5 +166,19 @@ export const getSignaturesForAddress = defineMethod<GetSignaturesForAddressParam
       limit: p.limit,
     });
     return (await withBlockTimes(ctx.ch, ctx.db, rows)).map((r) => shapeSignature(r, ctx.state));
+  },
+  fromHead: (h, p) => {
+    // A page after a cursor is the views' (they locate it, and it reaches back past what the cache holds).
+    if (p.before !== undefined || p.until !== undefined) return HEAD_MISS;
+    const maxSlot = contextSlot({ unavailableMessage: UNAVAILABLE }, h.state, p.commitment, p.minContextSlot);
+    const held = h.cache.transactionsWith(Buffer.from(bs58.decode(p.address)), maxSlot, p.limit);
+    if (held === undefined) return HEAD_MISS;
+    const rows: SignatureRow[] = [];
+    for (const t of held) {
+      const r = headSignatureRow(h, t);
+      if (r === HEAD_MISS) return HEAD_MISS;
+      rows.push(r);
+    }
+    return rows.map((r) => shapeSignature(r, h.state));
   },
 });

@@ -108,8 +108,7 @@ export const getTransaction = defineMethod<GetTransactionParams>({
       if (l.slot <= head && !h.cache.isDead(l.slot) && (t === undefined || l.slot > t.slot)) t = l;
     }
     // None at or below the head: none there is, when the cache holds everything since the topics' start (the views
-    // hold no more: they are projected from the same topics),
-    // more: they are projected from the same topics), or when its landings held show where all of them can be.
+    // hold no more: they are projected from the same topics), or when its landings held show where all of them can be.
     if (t === undefined) {
       const any = h.cache.landings(rawKeyOf(p.signature))[0];
       const none = (h.cache.floor === 0n && h.cache.holdsAll(0n, head)) || (any !== undefined && h.cache.allLandingsHeld(any));
