@@ -1,8 +1,10 @@
 // The head cache against the views (issue 33, item 2): the same chain stored in embedded ClickHouse (through the
 // projector's projections) and held by a HeadCache fed the same records as the live read hands them on, two JSON-RPC
 // servers (one with the cache, one on the views alone), and getLatestBlockhash / getTransaction / getBlock (signatures)
-// asked one after another of each, timed at the client (the same process: the figures compare the two paths, same
-// session, same load). Prints one line per method and path:
+// / getAccountInfo / getBalance / getSignaturesForAddress (the busy payer's newest 10) asked one after another of
+// each, timed at the client (the same process: the figures compare the two paths, same session, same load). Every
+// transaction writes its two accounts (the payer and the destination, as a transfer does). Prints the cache's feed
+// cost per record of each kind and one line per method and path:
 //   jsonrpc-head method=<m> path=<cache|views> p50_ms=<x> p99_ms=<y> calls=<n>
 // Env: BENCH_SLOTS (300), BENCH_TX_PER_SLOT (200), BENCH_CALLS (2000), BENCH_CACHE_SLOTS (150).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,10 +14,10 @@ import bs58 from 'bs58';
 import { HeadCache, type HeadEvent } from '../api/head/head-cache.js';
 import { createClickHouse } from '../platform/clickhouse.js';
 import { applyMigrations } from '../platform/migrations.js';
-import { SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
-import { scanTransaction } from '../schemas/scan.js';
+import { AccountEvent, SlotStatus, TransactionEvent, type ChainEvent } from '../schemas/codec.js';
+import { scanAccount, scanTransaction } from '../schemas/scan.js';
 import { projectInto } from '../test/support/jsonrpc/chain.js';
-import { transferTx } from '../test/support/jsonrpc/tx-chain.js';
+import { DEST, PAYER, transferTx } from '../test/support/jsonrpc/tx-chain.js';
 import type { SlotBatch } from '../test/support/projector/chain.js';
 import { slotStatus } from '../test/support/projector/events.js';
 import { startBenchRpc } from './support/jsonrpc-server.js';
@@ -39,11 +41,29 @@ function chain(): SlotBatch[] {
   const batches: SlotBatch[] = [];
   for (let s = FIRST; s < FIRST + SLOTS; s++) {
     const events: ChainEvent[] = [];
-    for (let i = 0; i < TX_PER_SLOT; i++) events.push({ kind: 'transactions', event: transferTx(s, i, sigOf(s, i)) });
-    events.push({
-      kind: 'slots',
-      event: slotStatus(s, SlotStatus.SLOT_STATUS_PROCESSED, { parent: s - 1, height: s, time: 1_700_000_000 + s, txs: TX_PER_SLOT }),
-    });
+    for (let i = 0; i < TX_PER_SLOT; i++) {
+      const tx = transferTx(s, i, sigOf(s, i));
+      events.push({ kind: 'transactions', event: tx });
+      for (const [k, key] of [PAYER, DEST].entries()) {
+        const w = {
+          pubkey: key,
+          owner: Buffer.alloc(32),
+          lamports: tx.postBalances[k]!,
+          slot: BigInt(s),
+          writeVersion: BigInt(s * 1000 + i),
+        };
+        events.push({ kind: 'accounts', event: AccountEvent.fromPartial(w) });
+      }
+    }
+    // The end marker counts the slot's records, as the ingest's does: the cache proves an account's state with them.
+    const marker = slotStatus(s, SlotStatus.SLOT_STATUS_PROCESSED, { parent: s - 1, height: s, time: 1_700_000_000 + s, txs: TX_PER_SLOT });
+    marker.end = {
+      counts: [
+        { kind: 'transactions', partition: 0, count: TX_PER_SLOT },
+        { kind: 'accounts', partition: 0, count: 2 * TX_PER_SLOT },
+      ],
+    };
+    events.push({ kind: 'slots', event: marker });
     if (s - FINALITY_LAG >= FIRST) events.push({ kind: 'slots', event: slotStatus(s - FINALITY_LAG, SlotStatus.SLOT_STATUS_FINALIZED) });
     batches.push({ slot: BigInt(s), events });
   }
@@ -78,17 +98,30 @@ async function main(): Promise<void> {
       b.events.flatMap((e): HeadEvent[] =>
         e.kind === 'transactions'
           ? [{ kind: 'transaction' as const, scan: scanTransaction(Buffer.from(TransactionEvent.encode(e.event).finish())) }]
-          : e.kind === 'slots'
-            ? [{ kind: 'slot' as const, event: e.event }]
-            : [],
+          : e.kind === 'accounts'
+            ? [{ kind: 'account' as const, scan: scanAccount(Buffer.from(AccountEvent.encode(e.event).finish())) }]
+            : e.kind === 'slots'
+              ? [{ kind: 'slot' as const, event: e.event }]
+              : [],
       ),
     );
-    const cache = new HeadCache({ slots: CACHE_SLOTS, fromStart: true });
-    const fed = performance.now();
-    for (const r of records) cache.onEvent(r);
-    const feedUs = ((performance.now() - fed) * 1000) / (SLOTS * TX_PER_SLOT);
+    // The feed timed per kind: a cache fed only the transactions and slots, then one fed everything (a warm-up
+    // round of each first); the accounts' cost is the difference.
+    const withoutAccounts = records.filter((r) => r.kind !== 'account');
+    const feed = (rs: readonly HeadEvent[]): { cache: HeadCache; ms: number } => {
+      const cache = new HeadCache({ slots: CACHE_SLOTS, fromStart: true });
+      const started = performance.now();
+      for (const r of rs) cache.onEvent(r);
+      return { cache, ms: performance.now() - started };
+    };
+    feed(withoutAccounts);
+    const txOnly = feed(withoutAccounts).ms;
+    feed(records);
+    const { cache, ms: all } = feed(records);
+    const txCount = SLOTS * TX_PER_SLOT;
     const views = await startBenchRpc(ch, DB, last);
     const cached = await startBenchRpc(ch, DB, last, { head: cache });
+    const busy = [bs58.encode(PAYER), bs58.encode(DEST)];
     // Recent transactions: in the cache's slots at or below the confirmed head.
     const recent = (i: number) => {
       const slot = last - (i % (CACHE_SLOTS - 10));
@@ -106,13 +139,30 @@ async function main(): Promise<void> {
           params: [last - FINALITY_LAG - (i % 50), { transactionDetails: 'signatures' }],
         }),
       ],
+      [
+        'getAccountInfo',
+        (i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'getAccountInfo',
+          params: [busy[i % 2], { encoding: 'base64', commitment: 'confirmed' }],
+        }),
+      ],
+      ['getBalance', (i) => ({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [busy[i % 2]] })],
+      [
+        'getSignaturesForAddress',
+        (i) => ({ jsonrpc: '2.0', id: i, method: 'getSignaturesForAddress', params: [busy[i % 2], { limit: 10 }] }),
+      ],
     ];
     console.log(
       `machine cpus=${cpus().length} model="${cpus()[0]?.model}" mem_gb=${(totalmem() / 2 ** 30).toFixed(1)} load=${loadavg()[0]!.toFixed(1)} node=${process.version}`,
     );
     console.log(`chain slots=${SLOTS} tx_per_slot=${TX_PER_SLOT} cache_slots=${CACHE_SLOTS} calls=${CALLS}`);
     // The cost the cache adds to the live read: per transaction record fed (slot records and evictions included).
-    console.log(`jsonrpc-head feed_us_per_transaction=${feedUs.toFixed(2)}`);
+    const perAccount = ((all - txOnly) * 1000) / (txCount * 2);
+    console.log(
+      `jsonrpc-head feed_us_per_transaction=${((txOnly * 1000) / txCount).toFixed(2)} feed_us_per_account_write=${perAccount.toFixed(2)}`,
+    );
     for (const [method, body] of cases) {
       for (const [path, server] of [
         ['views', views],

@@ -171,29 +171,54 @@ export function heldTransaction(scan: TransactionScan): HeldTransaction | undefi
   return { slot: scan.slot, position, signature: sig.toString('latin1'), err, bytes: scan.bytes, keys };
 }
 
-/** One address index bucket: held transactions in (slot, position) order; evicted ones before `start`. */
-class Bucket {
-  items: HeldTransaction[] = [];
+/**
+ * Entries of one account or address in (slot, ...) order, oldest first, the evicted or settled ones before `start`:
+ * appends and drops from the front cost O(1) (writes and transactions come mostly in order).
+ */
+class Run<T extends { readonly slot: bigint }> {
+  items: T[] = [];
   start = 0;
 
-  add(t: HeldTransaction): void {
+  constructor(private readonly isBefore: (a: T, b: T) => boolean) {}
+
+  /** Inserts in order; an entry equal to one held (`same`) replaces it. */
+  add(t: T, same?: (a: T, b: T) => boolean): void {
     let i = this.items.length;
-    while (i > this.start && isBefore(t, this.items[i - 1]!)) i--;
-    this.items.splice(i, 0, t);
+    while (i > this.start && this.isBefore(t, this.items[i - 1]!)) i--;
+    if (same !== undefined && i > this.start && same(t, this.items[i - 1]!)) this.items[i - 1] = t;
+    else this.items.splice(i, 0, t);
+  }
+
+  /** The newest entry at or below `slot`. */
+  newestAtOrBelow(slot: bigint): T | undefined {
+    for (let i = this.items.length - 1; i >= this.start; i--) if (this.items[i]!.slot <= slot) return this.items[i];
+    return undefined;
+  }
+
+  /** Drops all but the newest of the entries at or below `slot` (amortized O(1): each entry is passed once). */
+  settle(slot: bigint): void {
+    while (this.start + 1 < this.items.length && this.items[this.start + 1]!.slot <= slot) this.start++;
+    this.compact();
   }
 
   /** Drops the entries at or below `slot` (the oldest: slots are evicted in order); whether it is empty. */
   dropTo(slot: bigint): boolean {
     while (this.start < this.items.length && this.items[this.start]!.slot <= slot) this.start++;
+    this.compact();
+    return this.start === this.items.length;
+  }
+
+  private compact(): void {
     if (this.start > 64 && this.start * 2 > this.items.length) {
       this.items = this.items.slice(this.start);
       this.start = 0;
     }
-    return this.start === this.items.length;
   }
 }
 
 const isBefore = (a: HeldTransaction, b: HeldTransaction): boolean => a.slot < b.slot || (a.slot === b.slot && a.position < b.position);
+const writeBefore = (a: HeldWrite, b: HeldWrite): boolean => isAfter(b, a);
+const sameWrite = (a: HeldWrite, b: HeldWrite): boolean => a.slot === b.slot && a.writeVersion === b.writeVersion;
 
 export interface HeadCacheOptions {
   /** Slots whose transactions are held (at least MIN_HEAD_CACHE_SLOTS). */
@@ -212,10 +237,10 @@ export class HeadCache {
   private readonly newest: (bigint | undefined)[] = [undefined, undefined, undefined];
   private readonly bySignature = new Map<string, HeldTransaction | HeldTransaction[]>();
   /** The address index: key hash -> bucket. */
-  private readonly byKey = new Map<number, Bucket>();
+  private readonly byKey = new Map<number, Run<HeldTransaction>>();
   private readonly byHash = new Map<string, bigint>();
-  /** Per account (its 32 bytes as latin1): held writes, newest first. */
-  private readonly writes = new Map<string, HeldWrite[]>();
+  /** Per account (its 32 bytes as latin1): held writes in order. */
+  private readonly writes = new Map<string, Run<HeldWrite>>();
   private readonly summarizers = new Map<string, (records: readonly Buffer[]) => unknown>();
   private floorSlot: bigint | undefined;
   private metaFloorSlot: bigint | undefined;
@@ -272,7 +297,7 @@ export class HeadCache {
     // A replaced record stays in its buckets until its slot goes: reads skip what its slot no longer holds.
     for (const h of t.keys) {
       let b = this.byKey.get(h);
-      if (b === undefined) this.byKey.set(h, (b = new Bucket()));
+      if (b === undefined) this.byKey.set(h, (b = new Run(isBefore)));
       b.add(t);
     }
   }
@@ -287,19 +312,14 @@ export class HeadCache {
     if (scan.pubkey.length !== 32 || scan.owner.length !== 32) return;
     const key = scan.pubkey.toString('latin1');
     const w: HeldWrite = { slot: scan.slot, writeVersion: scan.writeVersion, bytes: scan.bytes };
-    let list = this.writes.get(key);
-    if (list === undefined) this.writes.set(key, (list = []));
-    let i = 0;
-    while (i < list.length && isAfter(list[i]!, w)) i++;
-    if (i < list.length && list[i]!.slot === w.slot && list[i]!.writeVersion === w.writeVersion) list[i] = w;
-    else list.splice(i, 0, w);
+    let run = this.writes.get(key);
+    if (run === undefined) this.writes.set(key, (run = new Run(writeBefore)));
+    run.add(w, sameWrite);
     s.written.push(key);
     // A read answers at a commitment's head, never below the finalized one: a write older than the newest at or
     // below it is read by nothing (hot accounts would otherwise keep every write of the held slots).
     const finalized = this.newest[slotStatusOf('finalized')];
-    if (finalized === undefined) return;
-    const settled = list.findIndex((x) => x.slot <= finalized);
-    if (settled >= 0) list.length = settled + 1;
+    if (finalized !== undefined) run.settle(finalized);
   }
 
   private onSlot(ev: SlotEvent): void {
@@ -363,13 +383,8 @@ export class HeadCache {
       for (const h of t.keys) if (this.byKey.get(h)?.dropTo(s.slot) === true) this.byKey.delete(h);
     }
     s.txs = undefined;
-    for (const key of s.written!) {
-      const list = this.writes.get(key);
-      if (list === undefined) continue;
-      // Slots go oldest first: the account's writes at or below this one are its oldest.
-      while (list.length > 0 && list[list.length - 1]!.slot <= s.slot) list.pop();
-      if (list.length === 0) this.writes.delete(key);
-    }
+    // Slots go oldest first: the account's writes at or below this one are its oldest.
+    for (const key of s.written!) if (this.writes.get(key)?.dropTo(s.slot) === true) this.writes.delete(key);
     s.written = undefined;
   }
 
@@ -488,7 +503,7 @@ export class HeadCache {
    * cache cannot tell (the account not written in the held slots, or a slot not complete).
    */
   newestWrite(account: string, slot: bigint): HeldWrite | undefined {
-    const w = this.writes.get(account)?.find((x) => x.slot <= slot);
+    const w = this.writes.get(account)?.newestAtOrBelow(slot);
     if (w === undefined || this.floorSlot === undefined || w.slot < this.floorSlot) return undefined;
     for (let i = lowerIndex(this.order, w.slot); i < this.order.length && this.order[i]! <= slot; i++) {
       const s = this.held.get(this.order[i]!)!;
