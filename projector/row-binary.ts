@@ -314,6 +314,14 @@ function sizeHint(table: ViewTable, rows: readonly unknown[]): number {
     for (const r of rows as readonly TableRows['transaction_records'][]) n += 120 + r.record.length;
     return n;
   }
+  // Account data (base64) runs to 5 KB a row (vote accounts): a batch of 20,000 such rows regrew its buffer from a
+  // per-row guess three times, 40 MB at the last, and at 0.25x those allocations were 4% of the engine's main thread
+  // an hour in (bench/README.md "Soak"). The sum of the data is known: one buffer of the right size.
+  if (table === 'account_writes' || table === 'program_accounts' || table === 'program_account_changes') {
+    let n = 0;
+    for (const r of rows as readonly TableRows['account_writes'][]) n += 140 + r.data.length;
+    return n;
+  }
   return rows.length * (table.includes('account') ? 256 : 160);
 }
 
