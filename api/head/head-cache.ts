@@ -9,8 +9,8 @@
 //   that carries it: the views' `blocks` and `block_details` rows), and its transactions' record bytes by
 //   position (the views' `transaction_records`, stored as read from Kafka), with a signature index and an index by
 //   the transactions' keys (the views' `signatures_by_address`: static and loaded addresses);
-// - per account: its writes in the held slots (the views' `account_writes`, the record bytes as read), newest
-//   first, less those no commitment can read any more (older than a write at or below the finalized head), so the
+// - per account: its writes in the held slots (the views' `account_writes`, the record bytes as read), in order,
+//   less those no commitment can read any more (older than the newest write at or below the finalized head), so the
 //   state of a recently written account (a pool, a bonding curve, a trader's token account) is read without a query;
 // - the newest slot per commitment level, as the views' heads rule (max slot per level, never moving back, a
 //   level implying the lower ones);
