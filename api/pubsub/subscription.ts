@@ -10,6 +10,7 @@
 // - slot: a slot's processed status, `{slot, parent, root}`; root: each finalized slot;
 // - slotsUpdates, block, vote, transaction: one notification per matching status, block, vote or transaction
 //   (notify-streams.ts), blocks and transactions at the commitment (the session's gate).
+import { setTimeout as sleep } from 'node:timers/promises';
 import bs58 from 'bs58';
 import { atLeast } from '../../schemas/commitment.js';
 import type { AccountEvent, SlotEvent, TransactionEvent } from '../../schemas/gen/events.js';
@@ -97,6 +98,10 @@ export interface SubscriptionDeps {
  */
 export const SNAPSHOT_BUFFER_LIMIT = 100_000;
 
+/** When a signature's look-up found nothing though the live read was already under way: ask the views again after
+ * these waits (ms), until found (about 16 s in all). */
+const LOOK_AGAIN_MS = [250, 500, 1000, 2000, 4000, 8000];
+
 /** Slots of gathered writes kept behind the newest one flushed (a slot never finished is not kept forever). */
 const PENDING_SLOTS = 512n;
 
@@ -133,14 +138,17 @@ export class PubSubSubscription implements SessionSink {
     this.level = 'commitment' in request ? request.commitment : Commitment.processed;
     // The look-up is admitted first: refused (the connection over its share), the subscribe fails before
     // anything is opened.
-    const found =
-      request.kind === 'signature' ? d.lookupSignature?.(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal) : undefined;
+    const lookUp =
+      request.kind === 'signature' && d.lookupSignature !== undefined
+        ? () => d.lookupSignature!(bs58.encode(request.signature), owner.client, this.lookUpAbort.signal)
+        : undefined;
+    const found = lookUp?.();
     const tracks = kind === 'account' || kind === 'program' || kind === 'signature';
     this.session = d.live.openSession(this, { bufferLimit: snapshot ? SNAPSHOT_BUFFER_LIMIT : 1, trackStatuses: tracks });
     const compiled = compileSubscription(specFromPubSub(request));
     if (snapshot) this.session.applySnapshot(compiled);
     else this.session.apply(compiled);
-    if (found) void this.lookedUp(found);
+    if (found) void this.lookedUp(found, lookUp!);
   }
 
   private emit(result: string, readAt: number): void {
@@ -302,11 +310,23 @@ export class PubSubSubscription implements SessionSink {
     );
   }
 
-  /** signatureSubscribe on a transaction the views already hold: notify at once when it is at the level. */
-  private async lookedUp(lookUp: Promise<SignatureStatus | undefined>): Promise<void> {
+  /**
+   * signatureSubscribe on a transaction the views already hold: notify at once when it is at the level. One the live
+   * read passed before this session opened but the views had not stored yet is in neither path: while the live
+   * read had been somewhere when the session opened, the views are asked again a few times over LOOK_AGAIN_MS (their
+   * lag is seconds; the JSON-RPC head cache answering getTransaction from memory made a client that subscribes right
+   * after it meet that window).
+   */
+  private async lookedUp(first: Promise<SignatureStatus | undefined>, lookUp: () => Promise<SignatureStatus | undefined>): Promise<void> {
     let found: SignatureStatus | undefined;
+    const liveWasAhead = this.d.live.chainTip() !== undefined;
     try {
-      found = await lookUp;
+      found = await first;
+      for (const ms of liveWasAhead ? LOOK_AGAIN_MS : []) {
+        if (found !== undefined || this.done) break;
+        await sleep(ms, undefined, { signal: this.lookUpAbort.signal });
+        found = await lookUp();
+      }
     } catch {
       return; // cancelled, or the views unreadable: the live path still notifies
     }
