@@ -98,9 +98,10 @@ export interface SubscriptionDeps {
  */
 export const SNAPSHOT_BUFFER_LIMIT = 100_000;
 
-/** When a signature's look-up found nothing though the live read was already under way: ask the views again after
- * these waits (ms), until found (about 16 s in all). */
-const LOOK_AGAIN_MS = [250, 500, 1000, 2000, 4000, 8000];
+/** A signature's look-up that found nothing while the views trailed the live read: how often their head is read
+ * until it reaches the live read's slot of then, and for how long at most, before the one look-up more. */
+const VIEWS_POLL_MS = 250;
+const VIEWS_WAIT_MS = 30_000;
 
 /** Slots of gathered writes kept behind the newest one flushed (a slot never finished is not kept forever). */
 const PENDING_SLOTS = 512n;
@@ -312,21 +313,17 @@ export class PubSubSubscription implements SessionSink {
 
   /**
    * signatureSubscribe on a transaction the views already hold: notify at once when it is at the level. One the live
-   * read passed before this session opened but the views had not stored yet is in neither path: while the live
-   * read had been somewhere when the session opened, the views are asked again a few times over LOOK_AGAIN_MS (their
-   * lag is seconds; the JSON-RPC head cache answering getTransaction from memory made a client that subscribes right
-   * after it meet that window).
+   * read passed before this session opened but the views had not stored yet is in neither path: when the look-up
+   * finds nothing and the views' processed head is below the slot the live read had reached then, it is asked once
+   * more after they reach it (the JSON-RPC head cache answering getTransaction from memory made a client that
+   * subscribes right after it meet that window). A look-up of a transaction still to come costs one head read more.
    */
   private async lookedUp(first: Promise<SignatureStatus | undefined>, lookUp: () => Promise<SignatureStatus | undefined>): Promise<void> {
     let found: SignatureStatus | undefined;
-    const liveWasAhead = this.d.live.chainTip() !== undefined;
+    const tip = this.d.live.chainTip();
     try {
       found = await first;
-      for (const ms of liveWasAhead ? LOOK_AGAIN_MS : []) {
-        if (found !== undefined || this.done) break;
-        await sleep(ms, undefined, { signal: this.lookUpAbort.signal });
-        found = await lookUp();
-      }
+      if (found === undefined && tip !== undefined && !this.done && (await this.viewsReached(tip))) found = await lookUp();
     } catch {
       return; // cancelled, or the views unreadable: the live path still notifies
     }
@@ -334,6 +331,19 @@ export class PubSubSubscription implements SessionSink {
     if (atLeast(found.level, this.level) || reached(this.d.live.hub.statusOf(found.slot), this.level))
       this.signatureDone(found.slot, found.err, Date.now());
     else this.awaiting = { slot: found.slot, err: found.err };
+  }
+
+  /** Waits until the views' processed head is at `slot` (at most VIEWS_WAIT_MS); whether they were behind it. */
+  private async viewsReached(slot: bigint): Promise<boolean> {
+    const views = this.d.live.views;
+    if (views === undefined) return false;
+    const head = async () => (await views.head('processed')) ?? -1n;
+    if ((await head()) >= slot) return false;
+    for (let waited = 0; waited < VIEWS_WAIT_MS && !this.done; waited += VIEWS_POLL_MS) {
+      await sleep(VIEWS_POLL_MS, undefined, { signal: this.lookUpAbort.signal });
+      if ((await head()) >= slot) break;
+    }
+    return !this.done;
   }
 
   private signatureDone(slot: bigint, err: string | null, readAt: number): void {
