@@ -23,7 +23,8 @@
 // (`replayFrom`, undefined for a live subscription). Unfinished slots of the previous subscription are
 // dropped (the replay sends them again); data of slots below `resumeFrom` is already out and is skipped.
 // When the upstream cannot reach back to `resumeFrom`, the first batch of the subscription carries a gap
-// record naming the exact missing range.
+// record naming the exact missing range; nothing of those slots goes out after it either (a finalization of one
+// that comes live later is dropped).
 import {
   SlotStatus,
   type AccountEvent,
@@ -151,6 +152,8 @@ export class SlotAssembler {
   private arrived = 0;
   /** Pieces: the slot handed over in part (above); undefined between slots. */
   private open: OpenSlot | undefined;
+  /** The gaps published (first..last slot), the recent ones: nothing of their slots goes out (`inGap`). */
+  private gaps: { first: bigint; last: bigint }[] = [];
 
   constructor(private readonly opts: AssemblerOptions) {
     this.waitSlots = opts.waitSlots ?? 2;
@@ -299,6 +302,7 @@ export class SlotAssembler {
 
   private status(e: SlotEvent): void {
     this.arrival.set(e, this.arrived++);
+    if (this.inGap(e.slot)) return;
     if (this.isPast(e.slot)) {
       // A slot already out (or passed over): its later statuses go with the next batch, once.
       if (!this.resuming && this.first !== undefined && e.slot < this.first) return; // before history began
@@ -324,6 +328,15 @@ export class SlotAssembler {
       return;
     }
     p.statuses.push(e);
+  }
+
+  /** A slot a gap record names, or the one this subscription's first batch will name (its replay starts after where
+   * history stops): a status of it (a finalization that comes live later) is not published, since the gap record
+   * says nothing of those slots is held. */
+  private inGap(slot: bigint): boolean {
+    if (this.gaps.some((g) => slot >= g.first && slot <= g.last)) return true;
+    const { resumeFrom, replayFrom } = this.sub;
+    return !this.subEmitted && resumeFrom !== undefined && replayFrom !== undefined && slot >= resumeFrom && slot < replayFrom;
   }
 
   private wasPublished(e: SlotEvent): boolean {
@@ -552,8 +565,9 @@ export class SlotAssembler {
     const endAt = p.statuses.findIndex(isEnd);
     let cut = endAt < 0 ? Infinity : this.arrivalOf(p.statuses[endAt]!);
     for (const q of this.pending.values()) if (q.slot > p.slot) for (const s of q.statuses) cut = Math.min(cut, this.arrivalOf(s));
-    const now = this.late.filter((s) => this.arrivalOf(s) < cut);
-    this.late = this.late.filter((s) => this.arrivalOf(s) >= cut);
+    // A live resume's gap is known once its first batch goes: statuses of its slots that came before are dropped.
+    const now = this.late.filter((s) => this.arrivalOf(s) < cut && !this.inGap(s.slot));
+    this.late = this.late.filter((s) => this.arrivalOf(s) >= cut && !this.inGap(s.slot));
     const before = endAt < 0 ? p.statuses : p.statuses.slice(0, endAt);
     for (const s of [...now, ...before].sort((a, b) => this.arrivalOf(a) - this.arrivalOf(b))) events.push({ kind: 'slots', event: s });
     events.push(...this.carried);
@@ -589,6 +603,8 @@ export class SlotAssembler {
     if (last < from) return undefined;
     const reason = this.sub.gapReason ?? `the upstream could not replay from slot ${from}`;
     this.opts.onNotice?.({ kind: 'gap', first: from, last, reason });
+    this.gaps = this.gaps.filter((g) => g.last + STATUS_WINDOW >= from);
+    this.gaps.push({ first: from, last });
     return {
       slot: from,
       status: SlotStatus.SLOT_STATUS_GAP,

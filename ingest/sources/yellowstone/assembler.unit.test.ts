@@ -233,6 +233,35 @@ describe('SlotAssembler', () => {
     expect(notices).toContainEqual({ kind: 'gap', first: 70n, last: 74n, reason: 'replays from slot 75 only' });
   });
 
+  it('publishes nothing of the slots in the gap: their statuses, before its record or coming live after it, are dropped', () => {
+    const { a, feed } = assembler();
+    a.startSubscription({ resumeFrom: 70n, replayFrom: 75n, gapReason: 'replays from slot 75 only' });
+    const first = feed([status(72, YS.SLOT_FINALIZED), ...block(75, 0, 1)]);
+    const later = feed([status(73, YS.SLOT_FINALIZED), status(75, YS.SLOT_CONFIRMED), status(69, YS.SLOT_FINALIZED), ...block(76, 0, 1)]);
+    const published = [...first, ...later].flatMap(slotsOf).map((s) => `${s.slot}:${SlotStatus[s.status]}`);
+    expect(published).toEqual([
+      '70:SLOT_STATUS_GAP',
+      '75:SLOT_STATUS_CREATED_BANK',
+      '75:SLOT_STATUS_PROCESSED',
+      '75:SLOT_STATUS_CONFIRMED',
+      '69:SLOT_STATUS_FINALIZED',
+      '76:SLOT_STATUS_CREATED_BANK',
+      '76:SLOT_STATUS_PROCESSED',
+    ]);
+    // A live resume's gap is known at its first batch: a status of a slot in it that came before is dropped too.
+    const live = assembler();
+    live.a.startSubscription({ resumeFrom: 80n, gapReason: 'no replay' });
+    const out = live.feed([
+      status(85, YS.SLOT_FINALIZED),
+      entry(90, 3),
+      meta(90, 0, 4),
+      status(90, YS.SLOT_PROCESSED, 89),
+      ...block(91, 0, 1),
+    ]);
+    out.push(...live.feed([status(86, YS.SLOT_CONFIRMED), ...block(92, 0, 1)]));
+    expect(out.flatMap(slotsOf).map((s) => s.slot)).toEqual([80n, 91n, 91n, 92n, 92n]);
+  });
+
   it('a live resume (no replay) names the slots up to the first whole one as the gap', () => {
     const { a, feed } = assembler();
     a.startSubscription({ resumeFrom: 80n, gapReason: 'no replay' });
