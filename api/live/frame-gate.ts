@@ -52,6 +52,11 @@ export interface FrameGateOptions {
   /** Whether the reader started after records of that `kind:partition` (a live reader starting at the log
    * end of a used topic); undefined: never (a reader starting at a slot boundary, like a replay). */
   startedLate?: (key: string) => boolean;
+  /** A reader whose first record came this long after it began found its topics idle: no slot was under way when it
+   * started, so `startedLate` no longer applies and the first slot's marker waits for its records like any other
+   * (read before them, it went on at once, and a relaying ingest dropped the slot's account writes as late data).
+   * An ingest that stalled mid-slot across the start costs that marker `maxHoldMs`, never a record. */
+  idleStartMs?: number;
   /** The reader does not know the data records' partitions (count() gets any number): compare sums per kind. */
   byKind?: boolean;
   /** The topic kinds the reader reads (a replay reads only what its subscription needs): a marker's counts of other
@@ -88,12 +93,22 @@ export class FrameGate<T> {
   private readonly done = new Set<number>();
   /** Slots-topic partition -> the highest slot whose marker went on from it (see `passed`). */
   private readonly markerPassed = new Map<number, bigint>();
+  /** When the gate was made, and whether its first record came `idleStartMs` or more after (see the option). */
+  private readonly began: number;
+  private startState: 'waiting' | 'busy' | 'idle' = 'waiting';
 
   constructor(
     private readonly out: (item: T) => void,
     private readonly o: FrameGateOptions,
   ) {
     if (o.fromSlot !== undefined) this.last = o.fromSlot - 1n;
+    this.began = this.now();
+  }
+
+  /** The first record read: were the topics idle when the reader began? */
+  private firstRecord(): void {
+    const idle = this.o.idleStartMs !== undefined && this.now() - this.began >= this.o.idleStartMs;
+    this.startState = idle ? 'idle' : 'busy';
   }
 
   private now(): number {
@@ -114,6 +129,7 @@ export class FrameGate<T> {
     const p = this.partitionKey(kind, partition);
     const k = this.o.byKind ? kind : p;
     m.set(k, (m.get(k) ?? 0) + 1);
+    if (this.startState === 'waiting') this.firstRecord();
     if (!this.firstRead.has(p)) this.firstRead.set(p, slot);
   }
 
@@ -123,6 +139,7 @@ export class FrameGate<T> {
       e?.end !== undefined && e.gap === undefined
         ? { slot: e.slot, counts: e.end.counts, parent: e.block?.parentSlot, skipped: e.status === SlotStatus.SLOT_STATUS_SKIPPED }
         : undefined;
+    if (this.startState === 'waiting') this.firstRecord();
     if (!marker && e && (this.last === undefined || e.slot > this.last)) this.inFlight.add(e.slot);
     let q = this.queues.get(partition);
     if (!q) this.queues.set(partition, (q = []));
@@ -221,7 +238,7 @@ export class FrameGate<T> {
 
   private mayHaveBegunEarlier(m: Marker): boolean {
     const late = this.o.startedLate;
-    if (!late) return false;
+    if (!late || this.startState === 'idle') return false;
     return m.counts.some((c) => {
       if (!this.reads(c.kind)) return false;
       const k = this.partitionKey(c.kind, c.partition);

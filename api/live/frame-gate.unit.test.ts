@@ -127,6 +127,29 @@ describe('FrameGate', () => {
     expect(out).toEqual(['end 1', 'end 2', 'end 3']);
   });
 
+  it('a reader whose topics were idle when it began holds the first marker for its records, and lets it go after maxHoldMs', () => {
+    const idle = gate({ startedLate: () => true, idleStartMs: 2000 });
+    idle.tick(2000); // nothing read for 2 s: no slot was under way at the start
+    idle.g.slotRecord(0, 'end 1', marker(1, [['accounts', 0, 2]])); // read before its records
+    idle.g.flush();
+    expect(idle.out).toEqual([]);
+    idle.g.count('accounts', 0, 1n);
+    idle.g.count('accounts', 0, 1n);
+    idle.g.flush();
+    expect(idle.out).toEqual(['end 1']);
+    // Records missed after all (an ingest stalled mid-slot across the start): the marker waits maxHoldMs, no more.
+    idle.g.slotRecord(0, 'end 2', marker(2, [['accounts', 1, 1]]));
+    idle.tick(1000);
+    idle.g.flush();
+    expect(idle.out).toEqual(['end 1', 'end 2']);
+    // A first record right after the start: a slot may have been under way, so its marker goes on as before.
+    const busy = gate({ startedLate: () => true, idleStartMs: 2000 });
+    busy.tick(5);
+    busy.g.slotRecord(0, 'end 7', marker(7, [['accounts', 0, 2]]));
+    busy.g.flush();
+    expect(busy.out).toEqual(['end 7']);
+  });
+
   it('without partitions (a replay), compares the sums per kind', () => {
     const { g, out } = gate({ byKind: true });
     g.count('accounts', 0, 7n);

@@ -76,6 +76,7 @@ export class LiveTail {
     this.copies = read === 'uncommitted' ? new IdentityWindow() : undefined;
     this.gate = new FrameGate<{ e: StreamEvent; offset: bigint }>((h) => this.handOver(h.e), {
       startedLate: (k) => this.startedLate.has(k),
+      idleStartMs: MARKER_HOLD_MS,
       kinds: new Set(kinds.values()),
       get slotPartitions() {
         return slotPartitions.n;
