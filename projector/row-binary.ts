@@ -316,8 +316,9 @@ function sizeHint(table: ViewTable, rows: readonly unknown[]): number {
   }
   // Account data (base64) runs to 5 KB a row (vote accounts): a batch of 20,000 such rows regrew its buffer from a
   // per-row guess three times, 40 MB at the last, and at 0.25x those allocations were 4% of the engine's main thread
-  // an hour in (bench/README.md "Soak"). The sum of the data is known: one buffer of the right size.
-  if (table === 'account_writes' || table === 'program_accounts' || table === 'program_account_changes') {
+  // an hour in (bench/README.md "Soak"). The sum of the data is known: one buffer of the right size (every table of
+  // account write rows: account_writes, owner_writes, program_accounts, program_account_changes).
+  if (COLUMN_TYPES[table] === ACCOUNT_WRITE) {
     let n = 0;
     for (const r of rows as readonly TableRows['account_writes'][]) n += 140 + r.data.length;
     return n;

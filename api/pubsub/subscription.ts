@@ -38,6 +38,7 @@ import {
   viewKey,
   withSlot,
 } from './notify.js';
+import { sharedProcessedHead } from './views-head.js';
 import type { AccountView, SubscriptionKind } from './params.js';
 import type { AssembledBlock } from '../live/block-assembler.js';
 import type { BlockOptions } from '../solana-json/block.js';
@@ -316,7 +317,8 @@ export class PubSubSubscription implements SessionSink {
    * read passed before this session opened but the views had not stored yet is in neither path: when the look-up
    * finds nothing and the views' processed head is below the slot the live read had reached then, it is asked once
    * more after they reach it (the JSON-RPC head cache answering getTransaction from memory made a client that
-   * subscribes right after it meet that window). A look-up of a transaction still to come costs one head read more.
+   * subscribes right after it meet that window). The wait's head reads are shared by every subscription waiting in
+   * the process (views-head.ts).
    */
   private async lookedUp(first: Promise<SignatureStatus | undefined>, lookUp: () => Promise<SignatureStatus | undefined>): Promise<void> {
     let found: SignatureStatus | undefined;
@@ -337,7 +339,7 @@ export class PubSubSubscription implements SessionSink {
   private async viewsReached(slot: bigint): Promise<boolean> {
     const views = this.d.live.views;
     if (views === undefined) return false;
-    const head = async () => (await views.head('processed')) ?? -1n;
+    const head = () => sharedProcessedHead(views, VIEWS_POLL_MS);
     if ((await head()) >= slot) return false;
     for (let waited = 0; waited < VIEWS_WAIT_MS && !this.done; waited += VIEWS_POLL_MS) {
       await sleep(VIEWS_POLL_MS, undefined, { signal: this.lookUpAbort.signal });
